@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+)
+
+// globalFlags are the flags every command shares.
+type globalFlags struct {
+	config    string
+	db        string
+	demo      bool
+	json      bool
+	mode      string
+	resume    string
+	cont      bool
+	session   string
+	noPersist bool
+}
+
+// app is one run of Parley: configuration, engine and the session's store.
+type app struct {
+	flags  *globalFlags
+	cfg    *debate.Config
+	engine *debate.Engine
+	// demo is true when every agent runs offline, by --demo or because no
+	// key is set at all (noKeys).
+	demo    bool
+	noKeys  bool
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+	closers []func() error
+}
+
+// newApp loads the configuration and builds the engine for mode ("" : the
+// configured default). It opens the store and restores a session when asked.
+func newApp(cmd *cobra.Command, g *globalFlags, mode string) (*app, error) {
+	loadDotEnv()
+	path, err := configPath(g.config)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	cfg, err := loadConfig(path)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	a := &app{flags: g, cfg: cfg, stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
+	a.noKeys = !anyKey(cfg)
+	a.demo = g.demo || a.noKeys
+	agents, err := buildAgents(cfg, a.demo)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	if a.demo {
+		cfg.Pricing = nil // demo answers cost nothing
+	}
+	if mode == "" {
+		mode = g.mode
+	}
+	eng, err := debate.NewEngine(cfg, agents, mode)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	a.engine = eng
+	if err := a.openStore(); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Close releases the store.
+func (a *app) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		_ = a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// anyKey reports whether any configured provider that needs a key has one.
+func anyKey(cfg *debate.Config) bool {
+	for _, spec := range cfg.Providers {
+		if spec.Type == "demo" || (spec.Type == "openai-compatible" && spec.APIKeyEnv == "") {
+			continue
+		}
+		if providers.HasKey(spec, os.Getenv) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildAgents binds every configured agent to its provider; in demo mode
+// every agent gets its own offline demo provider.
+func buildAgents(cfg *debate.Config, demo bool) ([]*debate.Agent, error) {
+	opened := map[string]providers.Provider{}
+	var agents []*debate.Agent
+	for _, spec := range cfg.Agents {
+		var p providers.Provider
+		if demo {
+			p = providers.NewDemo("demo")
+		} else {
+			p = opened[spec.Provider]
+			if p == nil {
+				var err error
+				p, err = providers.Open(spec.Provider, cfg.Providers[spec.Provider], os.Getenv)
+				if err != nil {
+					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
+				}
+				opened[spec.Provider] = p
+			}
+		}
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: p})
+	}
+	return agents, nil
+}
+
+// keyHelp says which env vars to set, for the no-key banner and errors.
+func keyHelp() string {
+	return "no API key is set: export OPENAI_API_KEY, ANTHROPIC_API_KEY and/or GEMINI_API_KEY (or put them in .env), or run with --demo for offline demo agents"
+}
+
+// requireKeys refuses headless work with no key unless --demo was given.
+func (a *app) requireKeys() error {
+	if a.noKeys && !a.flags.demo {
+		return usageErr(fmt.Errorf("%s", keyHelp()))
+	}
+	return nil
+}
+
+// readQuestion returns the argument, or stdin when it is "-".
+func readQuestion(args []string, stdin io.Reader) (string, error) {
+	q := strings.TrimSpace(strings.Join(args, " "))
+	if q == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", err
+		}
+		q = strings.TrimSpace(string(b))
+	}
+	if q == "" {
+		return "", usageErr(fmt.Errorf("a question is required (use - to read it from stdin)"))
+	}
+	return q, nil
+}
+
+// run submits one exchange with Ctrl+C wired to cancel it.
+func (a *app) run(ctx context.Context, m debate.Mode, input string) error {
+	return a.engine.SubmitTo(ctx, m, input)
+}

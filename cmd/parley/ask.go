@@ -1,0 +1,51 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	subcommands = append(subcommands, newAskCmd)
+}
+
+func newAskCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   `ask "@agent question"`,
+		Short: "One mention-routed exchange, headless",
+		Long: `Ask one or more agents once and print their answers as "[Name]: text",
+in configuration order. Address agents with @name, several @names or @all.
+A line without a mention is saved as a note. Use - to read the line from stdin.`,
+		Example: `  parley ask "@all what is a monad?"
+  parley ask "@claude @gemini compare Rust and Go for CLIs"
+  echo "@chatgpt summarise this" | parley ask -
+  parley ask --json "@all hi" | jq -c 'select(.type=="turn_finished")'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			line, err := readQuestion(args, cmd.InOrStdin())
+			if err != nil {
+				return err
+			}
+			a, err := newApp(cmd, g, "mention")
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if err := a.requireKeys(); err != nil {
+				return err
+			}
+			m, err := a.engine.Mode("mention")
+			if err != nil {
+				return err
+			}
+			p := newPrinter(a.stdout, a.stderr, g.json)
+			a.engine.Subscribe(p.Sink)
+			ctx, stop := interruptible(cmd.Context())
+			defer stop()
+			err = a.run(ctx, m, line)
+			p.summary()
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&g.session, "session", "", "continue the saved session with this ID (prefix)")
+	return cmd
+}

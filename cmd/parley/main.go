@@ -1,0 +1,123 @@
+// Command parley is the terminal debate console for large language models.
+// This package wires cobra commands and flags to the engine; nothing else.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/debate"
+)
+
+// Exit codes (SPEC §3).
+const (
+	exitOK      = 0
+	exitRuntime = 1
+	exitUsage   = 2
+)
+
+// usageError marks errors that exit with code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usageErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		return err
+	}
+	return usageError{err}
+}
+
+// exitCode maps an error to the process exit code.
+func exitCode(err error) int {
+	var (
+		u  usageError
+		ce *debate.ConfigError
+		ua *debate.UnknownAgentError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua):
+		return exitUsage
+	}
+	return exitRuntime
+}
+
+func main() {
+	os.Exit(execute(context.Background(), os.Args[1:]))
+}
+
+// execute runs the command line and returns the exit code; tests call it.
+func execute(ctx context.Context, args []string) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		fmt.Fprintln(root.ErrOrStderr(), "parley:", err)
+	}
+	return exitCode(err)
+}
+
+// subcommands lists constructors of the commands beside root; each command
+// file adds its own in an init function.
+var subcommands []func(*globalFlags) *cobra.Command
+
+func newRootCmd() *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:   "parley",
+		Short: "A terminal round table for large language models",
+		Long: `Parley hosts a debate between AI agents (OpenAI, Anthropic, Gemini, local
+models) that share one conversation. Without a command it opens the
+full-screen console; every mode also runs headless.`,
+		Version:       parley.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runConsole(cmd, g)
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.config, "config", "", "configuration file (default: ./parley.yaml, then $XDG_CONFIG_HOME/parley/config.yaml, then the built-in one)")
+	pf.StringVar(&g.db, "db", "", "session database (default: $PARLEY_DB or $XDG_DATA_HOME/parley/parley.db)")
+	pf.BoolVar(&g.demo, "demo", false, "use the offline demo agents: no keys, no network")
+	pf.BoolVar(&g.json, "json", false, "headless commands: print machine-readable JSON")
+	pf.StringVar(&g.mode, "mode", "", "mode to start in: mention, alternate, talk, magi or agent")
+	root.Flags().StringVar(&g.resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
+	root.Flags().BoolVar(&g.cont, "continue", false, "resume the most recent session")
+	for _, build := range subcommands {
+		c := build(g)
+		wrapArgs(c)
+		root.AddCommand(c)
+	}
+	return root
+}
+
+// wrapArgs makes argument-count errors usage errors (exit 2).
+func wrapArgs(c *cobra.Command) {
+	if c.Args != nil {
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error { return usageErr(check(cmd, args)) }
+	}
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+}
+
+// interruptible returns a context cancelled by Ctrl+C (SIGINT), for
+// headless commands: the exchange in flight is cancelled and what arrived is kept.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt)
+}

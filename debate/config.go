@@ -1,0 +1,243 @@
+package debate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Config is the whole configuration (config.yaml documents every key).
+type Config struct {
+	DefaultMode string                    `mapstructure:"default_mode"`
+	Providers   map[string]providers.Spec `mapstructure:"providers"`
+	Agents      []AgentSpec               `mapstructure:"agents"`
+	Modes       ModesConfig               `mapstructure:"modes"`
+	Pricing     map[string]Price          `mapstructure:"pricing"`
+	Context     ContextConfig             `mapstructure:"context"`
+
+	// Source names the file the configuration came from, for error messages.
+	Source string `mapstructure:"-"`
+}
+
+// AgentSpec is one entry of `agents`.
+type AgentSpec struct {
+	Name        string   `mapstructure:"name"`    // used in @name, lower case
+	Display     string   `mapstructure:"display"` // used in output: [Gemini]: ...
+	Provider    string   `mapstructure:"provider"`
+	Model       string   `mapstructure:"model"`
+	Persona     string   `mapstructure:"persona"`
+	Color       string   `mapstructure:"color"`
+	Temperature *float64 `mapstructure:"temperature"`
+	MaxTokens   int      `mapstructure:"max_tokens"`
+	Tools       bool     `mapstructure:"tools"` // may use the workspace tools in any mode
+}
+
+// ModesConfig says which agents each mode uses.
+type ModesConfig struct {
+	Mention   MentionConfig   `mapstructure:"mention"`
+	Alternate AlternateConfig `mapstructure:"alternate"`
+	Talk      TalkConfig      `mapstructure:"talk"`
+	Magi      MagiConfig      `mapstructure:"magi"`
+	Agent     AgentModeConfig `mapstructure:"agent"`
+}
+
+// MentionConfig: Agents are the ones @all addresses.
+type MentionConfig struct {
+	Agents []string `mapstructure:"agents"`
+}
+
+// AlternateConfig: the two agents, first one first.
+type AlternateConfig struct {
+	Agents []string `mapstructure:"agents"`
+}
+
+// TalkConfig: two participants and a moderator.
+type TalkConfig struct {
+	A            string        `mapstructure:"a"`
+	B            string        `mapstructure:"b"`
+	Moderator    string        `mapstructure:"moderator"`
+	Rounds       int           `mapstructure:"rounds"`
+	Pace         time.Duration `mapstructure:"pace"`
+	BudgetTokens int           `mapstructure:"budget_tokens"`
+}
+
+// MagiConfig: the three personas, in the order MELCHIOR, BALTHASAR, CASPER.
+type MagiConfig struct {
+	Agents []string `mapstructure:"agents"`
+	Preset string   `mapstructure:"preset"`
+}
+
+// AgentModeConfig: the code-reading agent.
+type AgentModeConfig struct {
+	Agent    string `mapstructure:"agent"`
+	MaxSteps int    `mapstructure:"max_steps"`
+}
+
+// ContextConfig bounds the prompt of every turn.
+type ContextConfig struct {
+	// BudgetTokens is the estimated prompt size above which the history is cut
+	// to a recent window plus a summary of what came before.
+	BudgetTokens int `mapstructure:"budget_tokens"`
+}
+
+// Price is USD per one million tokens.
+type Price struct {
+	Input       float64 `mapstructure:"input"`
+	Output      float64 `mapstructure:"output"`
+	CachedInput float64 `mapstructure:"cached_input"` // 0: same as Input
+}
+
+// Cost prices a usage for a model; unknown models cost 0.
+func (c *Config) Cost(model string, u providers.Usage) float64 {
+	p, ok := c.Pricing[model]
+	if !ok {
+		return 0
+	}
+	cachedPrice := p.CachedInput
+	if cachedPrice == 0 {
+		cachedPrice = p.Input
+	}
+	fresh := u.InputTokens - u.CachedTokens
+	if fresh < 0 {
+		fresh = 0
+	}
+	return (float64(fresh)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(u.OutputTokens)*p.Output) / 1e6
+}
+
+// ModeNames lists the modes in the order the console's keys use.
+var ModeNames = []string{"mention", "alternate", "talk", "magi", "agent"}
+
+// ConfigError is a configuration problem: the file, the key and what is wrong.
+type ConfigError struct {
+	File    string
+	Key     string
+	Problem string
+}
+
+func (e *ConfigError) Error() string {
+	file := e.File
+	if file == "" {
+		file = "configuration"
+	}
+	if e.Key == "" {
+		return fmt.Sprintf("%s: %s", file, e.Problem)
+	}
+	return fmt.Sprintf("%s: %s: %s", file, e.Key, e.Problem)
+}
+
+// Agent returns the spec named name.
+func (c *Config) Agent(name string) (AgentSpec, bool) {
+	for _, a := range c.Agents {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return AgentSpec{}, false
+}
+
+// AgentNames lists agent names in configuration order.
+func (c *Config) AgentNames() []string {
+	names := make([]string, len(c.Agents))
+	for i, a := range c.Agents {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// Validate checks cross references and values; the first problem wins.
+func (c *Config) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &ConfigError{File: c.Source, Key: key, Problem: fmt.Sprintf(format, args...)}
+	}
+	for name, p := range c.Providers {
+		if !slices.Contains(providers.Types, p.Type) {
+			return bad("providers."+name+".type", "unknown provider type %q (one of %s)", p.Type, strings.Join(providers.Types, ", "))
+		}
+	}
+	seen := map[string]bool{}
+	for i, a := range c.Agents {
+		key := fmt.Sprintf("agents[%d]", i)
+		switch {
+		case a.Name == "":
+			return bad(key+".name", "missing")
+		case a.Name != strings.ToLower(a.Name) || strings.ContainsAny(a.Name, " @\t"):
+			return bad(key+".name", "%q must be lower case without spaces or @", a.Name)
+		case a.Name == "all":
+			return bad(key+".name", `"all" is reserved for @all`)
+		case seen[a.Name]:
+			return bad(key+".name", "duplicate agent %q", a.Name)
+		}
+		seen[a.Name] = true
+		if _, ok := c.Providers[a.Provider]; !ok {
+			return bad(key+".provider", "unknown provider %q (known: %s)", a.Provider, strings.Join(sortedKeys(c.Providers), ", "))
+		}
+		if a.Model == "" && c.Providers[a.Provider].Type != "demo" {
+			return bad(key+".model", "missing for agent %q", a.Name)
+		}
+		if a.Temperature != nil && (*a.Temperature < 0 || *a.Temperature > 2) {
+			return bad(key+".temperature", "%v is outside 0..2", *a.Temperature)
+		}
+	}
+	known := strings.Join(c.AgentNames(), ", ")
+	checkList := func(key string, names []string, want int) error {
+		if want > 0 && len(names) != want {
+			return bad(key, "needs exactly %d agents, has %d", want, len(names))
+		}
+		for i, n := range names {
+			if !seen[n] {
+				return bad(fmt.Sprintf("%s[%d]", key, i), "unknown agent %q (known: %s)", n, known)
+			}
+		}
+		return nil
+	}
+	checkOne := func(key, name string) error {
+		if !seen[name] {
+			return bad(key, "unknown agent %q (known: %s)", name, known)
+		}
+		return nil
+	}
+	m := c.Modes
+	for _, err := range []error{
+		checkList("modes.mention.agents", m.Mention.Agents, 0),
+		checkList("modes.alternate.agents", m.Alternate.Agents, 2),
+		checkOne("modes.talk.a", m.Talk.A),
+		checkOne("modes.talk.b", m.Talk.B),
+		checkOne("modes.talk.moderator", m.Talk.Moderator),
+		checkList("modes.magi.agents", m.Magi.Agents, 3),
+		checkOne("modes.agent.agent", m.Agent.Agent),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if len(m.Mention.Agents) == 0 {
+		return bad("modes.mention.agents", "needs at least one agent for @all")
+	}
+	if c.DefaultMode != "" && !slices.Contains(ModeNames, c.DefaultMode) {
+		return bad("default_mode", "unknown mode %q (one of %s)", c.DefaultMode, strings.Join(ModeNames, ", "))
+	}
+	if m.Talk.Rounds < 0 {
+		return bad("modes.talk.rounds", "must not be negative")
+	}
+	if m.Agent.MaxSteps < 0 {
+		return bad("modes.agent.max_steps", "must not be negative")
+	}
+	for model, p := range c.Pricing {
+		if p.Input < 0 || p.Output < 0 || p.CachedInput < 0 {
+			return bad("pricing."+model, "prices must not be negative")
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,424 @@
+package debate
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Agent is a configured agent bound to its provider.
+type Agent struct {
+	AgentSpec
+	Provider providers.Provider
+}
+
+// Label is the name shown in output: the display name, else the name.
+func (a *Agent) Label() string {
+	if a.Display != "" {
+		return a.Display
+	}
+	return a.Name
+}
+
+// SessionInfo is a session's metadata.
+type SessionInfo struct {
+	ID      string            `json:"id"`
+	Title   string            `json:"title"`
+	Mode    string            `json:"mode"`
+	Topic   string            `json:"topic,omitempty"`
+	Created time.Time         `json:"created"`
+	Parent  string            `json:"parent,omitempty"`  // forked from
+	ForkAt  int               `json:"fork_at,omitempty"` // last turn copied from the parent
+	State   map[string]string `json:"state,omitempty"`   // per-mode state, e.g. alternate.next
+}
+
+// NewSessionID returns a random 12-hex-digit id.
+func NewSessionID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ErrBusy is returned when an exchange is submitted while another runs.
+var ErrBusy = errors.New("agents are still answering (Esc cancels)")
+
+// Engine runs one session: its history, its current mode and its events.
+type Engine struct {
+	Config *Config
+	agents []*Agent // configuration order
+
+	emitMu sync.Mutex
+	sinks  []Sink
+
+	mu      sync.Mutex
+	info    SessionInfo
+	history *History
+	modes   map[string]Mode
+	current string
+	cancel  context.CancelFunc // of the exchange in flight
+	busy    bool
+
+	now func() time.Time
+}
+
+// NewEngine builds an engine for a new session. agents must cover every
+// agent of cfg, in configuration order.
+func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
+	if mode == "" {
+		mode = cfg.DefaultMode
+	}
+	if mode == "" {
+		mode = "mention"
+	}
+	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now}
+	e.info = SessionInfo{ID: NewSessionID(), Mode: mode, Created: e.now(), State: map[string]string{}}
+	if _, err := e.modeNamed(mode); err != nil {
+		return nil, err
+	}
+	e.current = mode
+	return e, nil
+}
+
+// Restore replaces the session with a saved one (resume or fork).
+func (e *Engine) Restore(info SessionInfo, entries []Entry) error {
+	if info.Mode == "" {
+		info.Mode = e.info.Mode
+	}
+	if info.State == nil {
+		info.State = map[string]string{}
+	}
+	if _, err := e.modeNamed(info.Mode); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.info = info
+	e.current = info.Mode
+	e.history = NewHistory(entries)
+	e.modes = map[string]Mode{} // modes re-read their state from the session
+	e.mu.Unlock()
+	return nil
+}
+
+// Subscribe adds a sink for every later event.
+func (e *Engine) Subscribe(s Sink) {
+	e.emitMu.Lock()
+	defer e.emitMu.Unlock()
+	e.sinks = append(e.sinks, s)
+}
+
+// Emit sends ev to every sink, in order. Modes call it; so may tests.
+func (e *Engine) Emit(ev Event) {
+	e.emitMu.Lock()
+	defer e.emitMu.Unlock()
+	for _, s := range e.sinks {
+		s(ev)
+	}
+}
+
+// Start announces the session to the sinks (the store creates its row).
+func (e *Engine) Start(resumed bool) { e.Emit(SessionStarted{Session: e.Info(), Resumed: resumed}) }
+
+// Info returns a copy of the session metadata.
+func (e *Engine) Info() SessionInfo {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	info := e.info
+	info.State = make(map[string]string, len(e.info.State))
+	for k, v := range e.info.State {
+		info.State[k] = v
+	}
+	return info
+}
+
+// SetState stores a per-mode value in the session and announces it.
+func (e *Engine) SetState(key, value string) {
+	e.mu.Lock()
+	e.info.State[key] = value
+	e.mu.Unlock()
+	e.Emit(SessionUpdated{Session: e.Info()})
+}
+
+// State reads a per-mode value.
+func (e *Engine) State(key string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.info.State[key]
+}
+
+// SetTitle sets the title once (the first line the user typed) and,
+// for talks, the topic.
+func (e *Engine) SetTitle(title, topic string) {
+	e.mu.Lock()
+	changed := false
+	if e.info.Title == "" && title != "" {
+		e.info.Title = firstLine(title, 80)
+		changed = true
+	}
+	if topic != "" && e.info.Topic != topic {
+		e.info.Topic = topic
+		changed = true
+	}
+	e.mu.Unlock()
+	if changed {
+		e.Emit(SessionUpdated{Session: e.Info()})
+	}
+}
+
+// History is the session's shared history.
+func (e *Engine) History() *History {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.history
+}
+
+// Agents lists every configured agent in configuration order.
+func (e *Engine) Agents() []*Agent { return e.agents }
+
+// Agent finds an agent by name.
+func (e *Engine) Agent(name string) (*Agent, bool) {
+	for _, a := range e.agents {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// MustAgents resolves names, failing on the first unknown one.
+func (e *Engine) MustAgents(names ...string) ([]*Agent, error) {
+	out := make([]*Agent, 0, len(names))
+	for _, n := range names {
+		a, ok := e.Agent(n)
+		if !ok {
+			return nil, &UnknownAgentError{Name: n, Known: e.agentNames()}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func (e *Engine) agentNames() []string {
+	names := make([]string, len(e.agents))
+	for i, a := range e.agents {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// order returns the index of an agent in configuration order.
+func (e *Engine) order(name string) int {
+	for i, a := range e.agents {
+		if a.Name == name {
+			return i
+		}
+	}
+	return len(e.agents)
+}
+
+// SortByConfig orders agents as the configuration lists them.
+func (e *Engine) SortByConfig(agents []*Agent) {
+	sort.SliceStable(agents, func(i, j int) bool { return e.order(agents[i].Name) < e.order(agents[j].Name) })
+}
+
+// UnknownAgentError refuses an @name that is not configured.
+type UnknownAgentError struct {
+	Name  string
+	Known []string
+}
+
+func (e *UnknownAgentError) Error() string {
+	return fmt.Sprintf("unknown agent @%s (known: %s)", e.Name, "@"+strings.Join(e.Known, ", @"))
+}
+
+// --- modes -----------------------------------------------------------------
+
+// Mode decides who speaks. Each mode is one file and registers its
+// constructor with registerMode.
+type Mode interface {
+	Name() string
+	// Agents are the agents the console shows a panel for, in order.
+	Agents() []*Agent
+	// Submit runs one exchange for a line the user typed (it may be empty
+	// where the mode gives that a meaning, e.g. alternate's next step).
+	Submit(ctx context.Context, input string) error
+}
+
+var modeFactories = map[string]func(*Engine) (Mode, error){}
+
+// registerMode makes a mode constructor known; called from the mode's file.
+func registerMode(name string, build func(*Engine) (Mode, error)) { modeFactories[name] = build }
+
+func (e *Engine) modeNamed(name string) (Mode, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if m, ok := e.modes[name]; ok {
+		return m, nil
+	}
+	build, ok := modeFactories[name]
+	if !ok {
+		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(ModeNames, ", "))}
+	}
+	e.mu.Unlock()
+	m, err := build(e)
+	e.mu.Lock()
+	if err != nil {
+		return nil, err
+	}
+	e.modes[name] = m
+	return m, nil
+}
+
+// Mode returns the mode called name (built on first use).
+func (e *Engine) Mode(name string) (Mode, error) { return e.modeNamed(name) }
+
+// Current returns the current mode.
+func (e *Engine) Current() Mode {
+	e.mu.Lock()
+	name := e.current
+	e.mu.Unlock()
+	m, err := e.modeNamed(name)
+	if err != nil {
+		panic(err) // the name was checked when it was set
+	}
+	return m
+}
+
+// SetMode switches the current mode; the history stays.
+func (e *Engine) SetMode(name string) error {
+	if _, err := e.modeNamed(name); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.current = name
+	e.info.Mode = name
+	e.mu.Unlock()
+	e.Emit(SessionUpdated{Session: e.Info()})
+	return nil
+}
+
+// Submit runs one exchange in the current mode. Only one exchange runs at a
+// time; Cancel stops it. Notes (mention lines without @) may be added while
+// another exchange runs.
+func (e *Engine) Submit(ctx context.Context, input string) error {
+	return e.SubmitTo(ctx, e.Current(), input)
+}
+
+// SubmitTo runs one exchange in mode m.
+func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
+	if n, ok := m.(interface{ IsNote(string) bool }); ok && n.IsNote(input) {
+		return m.Submit(ctx, input) // a note never waits and never calls
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	e.mu.Lock()
+	if e.busy {
+		e.mu.Unlock()
+		cancel()
+		return ErrBusy
+	}
+	e.busy, e.cancel = true, cancel
+	e.mu.Unlock()
+	defer func() {
+		cancel()
+		e.mu.Lock()
+		e.busy, e.cancel = false, nil
+		e.mu.Unlock()
+	}()
+	before := e.History().Len()
+	err := m.Submit(ctx, input)
+	var usage providers.Usage
+	var cost float64
+	for _, en := range e.History().Entries()[before:] {
+		usage = usage.Add(en.Usage)
+		cost += en.Cost
+	}
+	done := ExchangeFinished{Mode: m.Name(), Usage: usage, Cost: cost}
+	if err != nil {
+		done.Err = err.Error()
+	}
+	e.Emit(done)
+	return err
+}
+
+// Busy reports whether an exchange is running.
+func (e *Engine) Busy() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.busy
+}
+
+// Cancel stops the exchange in flight; what arrived is kept, marked cancelled.
+func (e *Engine) Cancel() {
+	e.mu.Lock()
+	cancel := e.cancel
+	e.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// AddEntry appends a complete entry (note, user message, verdict, tool
+// activity, error) and announces it.
+func (e *Engine) AddEntry(en Entry) Entry {
+	if en.Status == "" {
+		en.Status = StatusComplete
+	}
+	if en.Started.IsZero() {
+		en.Started = e.now()
+	}
+	if en.Finished.IsZero() {
+		en.Finished = en.Started
+	}
+	if en.Mode == "" {
+		en.Mode = e.Info().Mode
+	}
+	if en.Display == "" {
+		en.Display = e.displayOf(en.Speaker)
+	}
+	en = e.History().Append(en)
+	e.Emit(EntryAdded{Entry: en})
+	return en
+}
+
+func (e *Engine) displayOf(speaker string) string {
+	switch speaker {
+	case SpeakerUser:
+		return "You"
+	case SpeakerSystem:
+		return "Parley"
+	}
+	if a, ok := e.Agent(speaker); ok {
+		return a.Label()
+	}
+	return speaker
+}
+
+func firstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// agentsOf filters the engine's agents by name, keeping configuration order.
+func (e *Engine) agentsOf(names []string) []*Agent {
+	var out []*Agent
+	for _, a := range e.agents {
+		if slices.Contains(names, a.Name) {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+// Package debate is Parley's engine: one shared history per session, the
+// modes that decide who speaks, and a stream of typed events that the console,
+// the headless commands and the store all consume. It knows nothing of
+// terminals or SQL.
+package debate
+
+import (
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Kind says what an entry of the history holds.
+type Kind string
+
+const (
+	KindUser       Kind = "user"        // a message from the host that asked agents
+	KindNote       Kind = "note"        // a plain line: history only, no call
+	KindReply      Kind = "reply"       // an agent's answer
+	KindModerator  Kind = "moderator"   // the talk moderator's turn
+	KindVote       Kind = "vote"        // a MAGI vote (Text holds the JSON answer)
+	KindVerdict    Kind = "verdict"     // a MAGI verdict (Vote holds it)
+	KindToolCall   Kind = "tool_call"   // an agent's tool request
+	KindToolResult Kind = "tool_result" // what the tool returned
+	KindError      Kind = "error"       // a failure worth keeping in the record
+)
+
+// Status of an entry. Agent turns start as streaming and end in one of the
+// others; everything else is complete from the start.
+type Status string
+
+const (
+	StatusStreaming Status = "streaming"
+	StatusComplete  Status = "complete"
+	StatusPartial   Status = "partial"   // the stream was cut; Text is what arrived
+	StatusCancelled Status = "cancelled" // the user cancelled; Text is what arrived
+	StatusError     Status = "error"     // nothing usable arrived
+)
+
+// Finished reports whether the status is final.
+func (s Status) Finished() bool { return s != StatusStreaming && s != "" }
+
+// Speaker names that are not agents.
+const (
+	SpeakerUser   = "user"
+	SpeakerSystem = "system"
+)
+
+// ToolCall is one tool use by an agent, in the seed's export shape.
+type ToolCall struct {
+	Tool       string            `json:"tool"`
+	Parameters map[string]string `json:"parameters"`
+	Result     string            `json:"result"`
+	Error      string            `json:"error,omitempty"`
+}
+
+// Entry is one item of the shared history.
+type Entry struct {
+	Turn        int             `json:"turn"` // 1-based position in the session
+	Kind        Kind            `json:"kind"`
+	Speaker     string          `json:"speaker"` // agent name, "user" or "system"
+	Display     string          `json:"display"` // name as shown, e.g. "Gemini"
+	Provider    string          `json:"provider,omitempty"`
+	Model       string          `json:"model,omitempty"`
+	Mode        string          `json:"mode"`
+	Round       int             `json:"round,omitempty"`
+	Prompt      string          `json:"prompt,omitempty"` // the instruction this turn answered
+	Text        string          `json:"text"`
+	Vote        string          `json:"vote,omitempty"` // vote word, or the verdict for KindVerdict
+	IsModerator bool            `json:"is_moderator,omitempty"`
+	Status      Status          `json:"status"`
+	Error       string          `json:"error,omitempty"`
+	Usage       providers.Usage `json:"usage"`
+	Cost        float64         `json:"cost_usd"`
+	Started     time.Time       `json:"started"`
+	Finished    time.Time       `json:"finished"`
+	ToolCalls   []ToolCall      `json:"tool_calls,omitempty"`
+}
+
+// Latency is how long the entry took to produce.
+func (e Entry) Latency() time.Duration {
+	if e.Finished.IsZero() || e.Started.IsZero() {
+		return 0
+	}
+	return e.Finished.Sub(e.Started)
+}
+
+// IsAgentTurn reports whether an agent produced the entry through a model call.
+func (e Entry) IsAgentTurn() bool {
+	switch e.Kind {
+	case KindReply, KindModerator, KindVote:
+		return true
+	}
+	return false
+}

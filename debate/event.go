@@ -1,0 +1,147 @@
+package debate
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Event is something that happened in a session. Every consumer (console,
+// headless output, store) reads the same events, in the order emitted.
+type Event interface {
+	// EventType is the stable name used in JSON output ("turn_started", ...).
+	EventType() string
+}
+
+// SessionStarted is emitted once when a session is created or resumed.
+type SessionStarted struct {
+	Session SessionInfo `json:"session"`
+	Resumed bool        `json:"resumed"`
+}
+
+// SessionUpdated is emitted when the session's metadata changes (mode,
+// title, mode state such as the next responder).
+type SessionUpdated struct {
+	Session SessionInfo `json:"session"`
+}
+
+// EntryAdded is emitted for entries that are complete when they appear:
+// user messages, notes, verdicts, tool calls and results, errors.
+type EntryAdded struct {
+	Entry Entry `json:"entry"`
+}
+
+// TurnStarted is emitted when an agent turn has its place in the history.
+type TurnStarted struct {
+	Entry Entry `json:"entry"`
+}
+
+// TextDelta is a piece of an agent's streaming answer.
+type TextDelta struct {
+	Turn  int    `json:"turn"`
+	Agent string `json:"agent"`
+	Text  string `json:"text"`
+}
+
+// Retrying is emitted before a provider request is tried again.
+type Retrying struct {
+	Turn    int           `json:"turn"`
+	Agent   string        `json:"agent"`
+	Attempt int           `json:"attempt"`
+	Wait    time.Duration `json:"wait_ns"`
+	Err     string        `json:"error"`
+}
+
+// UsageReported carries a finished call's token counts and cost.
+type UsageReported struct {
+	Turn  int             `json:"turn"`
+	Agent string          `json:"agent"`
+	Usage providers.Usage `json:"usage"`
+	Cost  float64         `json:"cost_usd"`
+}
+
+// TurnFinished is emitted when an agent turn ends, whatever its status.
+type TurnFinished struct {
+	Entry Entry `json:"entry"`
+}
+
+// VoteCast is a parsed MAGI vote (Valid false: INVALID for that round).
+type VoteCast struct {
+	Turn    int    `json:"turn"`
+	Agent   string `json:"agent"`
+	Round   int    `json:"round"`
+	Vote    string `json:"vote"`
+	Valid   bool   `json:"valid"`
+	Summary string `json:"summary"`
+	Error   string `json:"error,omitempty"`
+}
+
+// VerdictReached is the MAGI result after a round.
+type VerdictReached struct {
+	Round   int            `json:"round"`
+	Verdict string         `json:"verdict"`
+	Tally   map[string]int `json:"tally"`
+}
+
+// ToolActivity reports a tool call starting (Result empty, Done false) or finishing.
+type ToolActivity struct {
+	Turn  int      `json:"turn"`
+	Agent string   `json:"agent"`
+	Call  ToolCall `json:"call"`
+	Done  bool     `json:"done"`
+}
+
+// ErrorOccurred reports a failure that is not tied to one finished turn
+// (or repeats a turn's failure for consumers that only watch errors).
+type ErrorOccurred struct {
+	Turn  int    `json:"turn,omitempty"`
+	Agent string `json:"agent,omitempty"`
+	Err   string `json:"error"`
+	Kind  string `json:"kind,omitempty"` // providers.ErrorKind when known
+}
+
+// ExchangeFinished is emitted when a Submit (one user action) is over.
+type ExchangeFinished struct {
+	Mode  string          `json:"mode"`
+	Usage providers.Usage `json:"usage"`
+	Cost  float64         `json:"cost_usd"`
+	Err   string          `json:"error,omitempty"`
+}
+
+func (SessionStarted) EventType() string   { return "session_started" }
+func (SessionUpdated) EventType() string   { return "session_updated" }
+func (EntryAdded) EventType() string       { return "entry_added" }
+func (TurnStarted) EventType() string      { return "turn_started" }
+func (TextDelta) EventType() string        { return "text_delta" }
+func (Retrying) EventType() string         { return "retrying" }
+func (UsageReported) EventType() string    { return "usage" }
+func (TurnFinished) EventType() string     { return "turn_finished" }
+func (VoteCast) EventType() string         { return "vote" }
+func (VerdictReached) EventType() string   { return "verdict" }
+func (ToolActivity) EventType() string     { return "tool" }
+func (ErrorOccurred) EventType() string    { return "error" }
+func (ExchangeFinished) EventType() string { return "exchange_finished" }
+
+// MarshalEvent encodes ev as one JSON object with a "type" field first.
+func MarshalEvent(ev Event) ([]byte, error) {
+	body, err := json.Marshal(ev)
+	if err != nil {
+		return nil, err
+	}
+	head, _ := json.Marshal(ev.EventType())
+	out := make([]byte, 0, len(body)+len(head)+10)
+	out = append(out, `{"type":`...)
+	out = append(out, head...)
+	if len(body) > 2 {
+		out = append(out, ',')
+		out = append(out, body[1:]...)
+	} else {
+		out = append(out, '}')
+	}
+	return out, nil
+}
+
+// Sink receives events. Sinks are called synchronously, one event at a time,
+// in emission order, so they must not block for long.
+type Sink func(Event)

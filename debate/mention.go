@@ -1,0 +1,192 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Mentions is a parsed input line of mention mode.
+type Mentions struct {
+	Names []string // addressed agents, lower case, each once, in the order typed
+	All   bool     // @all was used
+}
+
+// Addressed reports whether the line asks anyone.
+func (m Mentions) Addressed() bool { return m.All || len(m.Names) > 0 }
+
+// ParseMentions reads the @names of a line. Mentions at the start of the line
+// route it, and an unknown one there is refused with the known names. Further
+// into the line, an @name of a known agent also addresses it ("what do you
+// think, @claude?"), while any other @word is plain text (e-mail addresses,
+// Java annotations).
+func ParseMentions(line string, known []string) (Mentions, error) {
+	var m Mentions
+	add := func(name string) {
+		if name == "all" {
+			m.All = true
+			return
+		}
+		for _, n := range m.Names {
+			if n == name {
+				return
+			}
+		}
+		m.Names = append(m.Names, name)
+	}
+	isKnown := func(name string) bool {
+		if name == "all" {
+			return true
+		}
+		for _, k := range known {
+			if k == name {
+				return true
+			}
+		}
+		return false
+	}
+	leading := true
+	for _, field := range strings.Fields(line) {
+		name, ok := mentionName(field)
+		if !ok {
+			leading = false
+			continue
+		}
+		switch {
+		case isKnown(name):
+			add(name)
+		case leading:
+			return Mentions{}, &UnknownAgentError{Name: name, Known: known}
+		}
+	}
+	return m, nil
+}
+
+// mentionName returns the lower-cased name of a word like "@Gemini," or "@all:".
+func mentionName(word string) (string, bool) {
+	if len(word) < 2 || word[0] != '@' {
+		return "", false
+	}
+	name := strings.TrimRightFunc(word[1:], func(r rune) bool {
+		return unicode.IsPunct(r) && r != '_' && r != '-'
+	})
+	if name == "" {
+		return "", false
+	}
+	for _, r := range name {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.') {
+			return "", false
+		}
+	}
+	return strings.ToLower(name), true
+}
+
+// Mention is the default mode: @name asks agents, plain lines are notes.
+type Mention struct {
+	engine *Engine
+	mu     sync.Mutex
+	panels []*Agent // @all's agents plus anyone addressed since
+}
+
+func init() { registerMode("mention", newMention) }
+
+func newMention(e *Engine) (Mode, error) {
+	agents, err := e.MustAgents(e.Config.Modes.Mention.Agents...)
+	if err != nil {
+		return nil, err
+	}
+	return &Mention{engine: e, panels: agents}, nil
+}
+
+// Name implements Mode.
+func (m *Mention) Name() string { return "mention" }
+
+// Agents implements Mode: @all's agents plus any agent addressed so far.
+func (m *Mention) Agents() []*Agent {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*Agent(nil), m.panels...)
+}
+
+// IsNote reports whether a line would be kept as a note without any call.
+func (m *Mention) IsNote(line string) bool {
+	ms, err := ParseMentions(line, m.engine.agentNames())
+	return err == nil && !ms.Addressed()
+}
+
+// Targets resolves a parsed line to agents in configuration order.
+func (m *Mention) Targets(ms Mentions) []*Agent {
+	names := append([]string(nil), ms.Names...)
+	if ms.All {
+		names = append(names, m.engine.Config.Modes.Mention.Agents...)
+	}
+	return m.engine.agentsOf(names)
+}
+
+// Submit implements Mode. A line without mentions becomes a note; an
+// unknown @name is refused before anything is appended; otherwise every
+// addressed agent answers in parallel, each seeing the history up to the
+// question and none seeing another's answer of the same round.
+func (m *Mention) Submit(ctx context.Context, line string) error {
+	e := m.engine
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return nil
+	}
+	ms, err := ParseMentions(line, e.agentNames())
+	if err != nil {
+		return err
+	}
+	if !ms.Addressed() {
+		e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerUser, Text: line})
+		return nil
+	}
+	targets := m.Targets(ms)
+	m.remember(targets)
+	e.SetTitle(line, "")
+	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: line})
+	seen := e.History().Settled()
+	specs := make([]TurnSpec, len(targets))
+	for i, a := range targets {
+		specs[i] = TurnSpec{
+			Agent: a, Kind: KindReply, Prompt: line,
+			Instruction: mentionInstruction,
+			Messages:    BuildMessages(seen, View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens}),
+		}
+	}
+	return joinTurnErrors(ctx, e.RunTurns(ctx, specs))
+}
+
+const mentionInstruction = "The host addressed you by name. Answer the host's latest message directly and concisely, in Markdown. You may refer to what other agents said earlier."
+
+func (m *Mention) remember(agents []*Agent) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, a := range agents {
+		found := false
+		for _, p := range m.panels {
+			found = found || p == a
+		}
+		if !found {
+			m.panels = append(m.panels, a)
+		}
+	}
+	m.engine.SortByConfig(m.panels)
+}
+
+// joinTurnErrors reports the round's failures: the cancel if the context was
+// cancelled, else every turn's error joined.
+func joinTurnErrors(ctx context.Context, results []TurnResult) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var errs []error
+	for _, r := range results {
+		if r.Err != nil {
+			errs = append(errs, r.Err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,167 @@
+package debate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// HostName is how the user is named in prompts.
+const HostName = "Host"
+
+// View tells the message builder how one agent sees the history.
+type View struct {
+	Self string // the agent's name: its own turns become assistant messages
+	// BudgetTokens bounds the estimated size of the result (0: no bound). Past
+	// it, older entries are replaced by a summary: the latest moderator
+	// summary when there is one, else an automatic digest.
+	BudgetTokens int
+	// OthersTools includes other agents' tool calls and results (usually noise).
+	OthersTools bool
+}
+
+// EstimateTokens is a cheap, provider-neutral token estimate (4 bytes a token).
+func EstimateTokens(s string) int { return (len(s) + 3) / 4 }
+
+// BuildMessages turns the history into the messages one agent receives: its
+// own replies as assistant, everything else as user content prefixed with the
+// speaker ("[Gemini]: ..."). Consecutive messages of one role are merged and
+// the list starts with a user message, as strict-alternation providers demand.
+func BuildMessages(entries []Entry, v View) []providers.Message {
+	var items []providers.Message
+	for _, en := range entries {
+		if m, ok := messageOf(en, v); ok {
+			items = append(items, m)
+		}
+	}
+	if v.BudgetTokens > 0 {
+		items = window(items, entries, v)
+	}
+	return mergeRoles(items)
+}
+
+func messageOf(en Entry, v View) (providers.Message, bool) {
+	if en.Status == StatusStreaming || en.Status == StatusError || en.Kind == KindError {
+		return providers.Message{}, false
+	}
+	text := strings.TrimSpace(en.Text)
+	if text == "" && en.Kind != KindVerdict {
+		return providers.Message{}, false
+	}
+	if en.Status == StatusCancelled || en.Status == StatusPartial {
+		text += "\n[answer " + string(en.Status) + " here]"
+	}
+	own := en.Speaker == v.Self
+	switch en.Kind {
+	case KindUser:
+		return providers.Message{Role: providers.RoleUser, Content: "[" + HostName + "]: " + text}, true
+	case KindNote:
+		return providers.Message{Role: providers.RoleUser, Content: "[" + HostName + " (note)]: " + text}, true
+	case KindVerdict:
+		return providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf("[MAGI verdict, round %d]: %s", en.Round, en.Vote)}, true
+	case KindToolCall:
+		if !own && !v.OthersTools {
+			return providers.Message{}, false
+		}
+		if own {
+			return providers.Message{Role: providers.RoleAssistant, Content: text}, true
+		}
+	case KindToolResult:
+		if !own && !v.OthersTools {
+			return providers.Message{}, false
+		}
+		return providers.Message{Role: providers.RoleUser, Content: "[tool result]: " + text}, true
+	}
+	if own {
+		return providers.Message{Role: providers.RoleAssistant, Content: text}, true
+	}
+	return providers.Message{Role: providers.RoleUser, Content: "[" + displayName(en) + "]: " + text}, true
+}
+
+func displayName(en Entry) string {
+	if en.Display != "" {
+		return en.Display
+	}
+	return en.Speaker
+}
+
+// window keeps the newest messages that fit in the budget and puts a summary
+// of the rest first. The summary itself is capped to a quarter of the budget,
+// so the prompt stays bounded however long the session grows.
+func window(items []providers.Message, entries []Entry, v View) []providers.Message {
+	total := 0
+	for _, m := range items {
+		total += EstimateTokens(m.Content)
+	}
+	if total <= v.BudgetTokens {
+		return items
+	}
+	summaryCap := v.BudgetTokens / 4
+	keepBudget := v.BudgetTokens - summaryCap
+	kept, used := 0, 0
+	for i := len(items) - 1; i >= 0; i-- {
+		t := EstimateTokens(items[i].Content)
+		if used+t > keepBudget && kept > 0 {
+			break
+		}
+		used += t
+		kept++
+	}
+	dropped := items[:len(items)-kept]
+	summary := summarize(dropped, entries, summaryCap*4)
+	out := make([]providers.Message, 0, kept+1)
+	out = append(out, providers.Message{Role: providers.RoleUser, Content: summary})
+	return append(out, items[len(items)-kept:]...)
+}
+
+// summarize prefers the latest moderator summary among the entries; without
+// one it digests the dropped messages to their first line each, newest last.
+func summarize(dropped []providers.Message, entries []Entry, maxBytes int) string {
+	head := fmt.Sprintf("[Summary of %d earlier messages, cut to fit the context budget]: ", len(dropped))
+	for i := len(entries) - 1; i >= 0; i-- {
+		if en := entries[i]; en.IsModerator && en.Status == StatusComplete && en.Text != "" {
+			return head + clip("latest moderator summary: "+en.Text, maxBytes)
+		}
+	}
+	var lines []string
+	size := 0
+	for i := len(dropped) - 1; i >= 0; i-- {
+		line := clip(firstLine(dropped[i].Content, 200), 200)
+		if size+len(line) > maxBytes {
+			break
+		}
+		size += len(line) + 1
+		lines = append(lines, line)
+	}
+	for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
+		lines[i], lines[j] = lines[j], lines[i]
+	}
+	return head + "\n" + strings.Join(lines, "\n")
+}
+
+func clip(s string, maxBytes int) string {
+	if len(s) <= maxBytes {
+		return s
+	}
+	r := []rune(s[:maxBytes])
+	if len(r) > 1 {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}
+
+func mergeRoles(items []providers.Message) []providers.Message {
+	var out []providers.Message
+	for _, m := range items {
+		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			out[n-1].Content += "\n\n" + m.Content
+			continue
+		}
+		out = append(out, m)
+	}
+	if len(out) > 0 && out[0].Role == providers.RoleAssistant {
+		out = append([]providers.Message{{Role: providers.RoleUser, Content: "[" + HostName + "]: (the conversation so far follows)"}}, out...)
+	}
+	return out
+}

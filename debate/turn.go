@@ -1,0 +1,186 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// TurnSpec describes one model call that becomes one entry.
+type TurnSpec struct {
+	Agent       *Agent
+	Kind        Kind // KindReply, KindModerator or KindVote
+	Round       int
+	Prompt      string // what the turn answers, kept in the record
+	Instruction string // the mode's instructions, appended to the persona in the system prompt
+	Messages    []providers.Message
+	Schema      *providers.Schema
+	IsModerator bool
+	MaxTokens   int // 0: the agent's max_tokens
+}
+
+// Turn is an agent turn that has its place in the history.
+type Turn struct {
+	engine *Engine
+	spec   TurnSpec
+	entry  Entry
+}
+
+// Entry is the turn's entry as it stands.
+func (t *Turn) Entry() Entry { return t.entry }
+
+// Reserve gives a turn its place in the history (status streaming) and
+// announces it. Reserve parallel turns in configuration order before running them.
+func (e *Engine) Reserve(spec TurnSpec) *Turn {
+	if spec.Kind == "" {
+		spec.Kind = KindReply
+	}
+	a := spec.Agent
+	en := Entry{
+		Kind: spec.Kind, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
+		Mode: e.Info().Mode, Round: spec.Round, Prompt: spec.Prompt, IsModerator: spec.IsModerator,
+		Status: StatusStreaming, Started: e.now(),
+	}
+	en = e.History().Append(en)
+	e.Emit(TurnStarted{Entry: en})
+	return &Turn{engine: e, spec: spec, entry: en}
+}
+
+// SystemPrompt is the persona followed by the mode's instructions.
+func SystemPrompt(a *Agent, instruction string) string {
+	var b strings.Builder
+	b.WriteString("You are ")
+	b.WriteString(a.Label())
+	b.WriteString(", one of several AI agents at a round table hosted by a human user in Parley. ")
+	b.WriteString("Messages from the host and from the other agents arrive prefixed with their name in brackets, e.g. [Host]: or [Gemini]:. Do not prefix your own answers.")
+	if p := strings.TrimSpace(a.Persona); p != "" {
+		b.WriteString("\n\n")
+		b.WriteString(p)
+	}
+	if instruction = strings.TrimSpace(instruction); instruction != "" {
+		b.WriteString("\n\n")
+		b.WriteString(instruction)
+	}
+	return b.String()
+}
+
+// Run streams the turn to its end, emitting deltas, retries, usage and the
+// finished entry, and settles the entry in the history. A cut or cancelled
+// stream keeps the text that arrived. The returned error is the provider's
+// (nil on success); the entry carries it too.
+func (t *Turn) Run(ctx context.Context) (Entry, error) {
+	e, a, spec := t.engine, t.spec.Agent, t.spec
+	maxTokens := spec.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = a.MaxTokens
+	}
+	req := providers.Request{
+		Model: a.Model, System: SystemPrompt(a, spec.Instruction), Messages: spec.Messages,
+		Schema: spec.Schema, MaxTokens: maxTokens, Temperature: a.Temperature,
+		OnRetry: func(n providers.RetryNotice) {
+			e.Emit(Retrying{Turn: t.entry.Turn, Agent: a.Name, Attempt: n.Attempt, Wait: n.Wait, Err: errString(n.Err)})
+		},
+	}
+	var text strings.Builder
+	var res providers.Result
+	stream, err := a.Provider.Stream(ctx, req)
+	if err == nil {
+		for stream.Next() {
+			d := stream.Delta()
+			if d == "" {
+				continue
+			}
+			text.WriteString(d)
+			e.Emit(TextDelta{Turn: t.entry.Turn, Agent: a.Name, Text: d})
+		}
+		err = stream.Err()
+		res = stream.Result()
+		_ = stream.Close()
+	}
+	if err != nil && ctx.Err() != nil {
+		err = ctx.Err() // a cancel wins over whatever the SDK made of it
+	}
+	en := t.entry
+	en.Text = text.String()
+	en.Usage = res.Usage
+	en.Cost = e.Config.Cost(a.Model, res.Usage)
+	en.Finished = e.now()
+	switch {
+	case err == nil:
+		en.Status = StatusComplete
+	case errors.Is(err, context.Canceled) || providers.KindOf(err) == providers.KindCanceled:
+		en.Status = StatusCancelled
+		en.Error = "cancelled"
+	case en.Text != "":
+		en.Status = StatusPartial
+		en.Error = err.Error()
+	default:
+		en.Status = StatusError
+		en.Error = err.Error()
+	}
+	t.entry = en
+	e.History().Update(en)
+	if res.Usage != (providers.Usage{}) {
+		e.Emit(UsageReported{Turn: en.Turn, Agent: a.Name, Usage: res.Usage, Cost: en.Cost})
+	}
+	e.Emit(TurnFinished{Entry: en})
+	if err != nil && en.Status != StatusCancelled {
+		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
+	}
+	return en, err
+}
+
+// Finish settles a reserved turn without a model call (e.g. a mode that
+// rewrites the text after parsing it). It emits TurnFinished.
+func (t *Turn) Finish(en Entry) Entry {
+	en.Turn = t.entry.Turn
+	if en.Finished.IsZero() {
+		en.Finished = t.engine.now()
+	}
+	t.entry = en
+	t.engine.History().Update(en)
+	t.engine.Emit(TurnFinished{Entry: en})
+	return en
+}
+
+// RunTurns reserves every spec in order, then runs them all in parallel, so
+// a round takes the time of its slowest agent. Results are in spec order.
+func (e *Engine) RunTurns(ctx context.Context, specs []TurnSpec) []TurnResult {
+	turns := make([]*Turn, len(specs))
+	for i, s := range specs {
+		turns[i] = e.Reserve(s)
+	}
+	return RunAll(ctx, turns)
+}
+
+// TurnResult is one turn's outcome in a parallel round.
+type TurnResult struct {
+	Entry Entry
+	Err   error
+}
+
+// RunAll runs reserved turns in parallel.
+func RunAll(ctx context.Context, turns []*Turn) []TurnResult {
+	out := make([]TurnResult, len(turns))
+	var wg sync.WaitGroup
+	for i, t := range turns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			en, err := t.Run(ctx)
+			out[i] = TurnResult{Entry: en, Err: err}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,14 @@
+// Package parley holds what the whole program shares at the repository
+// root: the default configuration, embedded in the binary.
+package parley
+
+import _ "embed"
+
+// DefaultConfig is config.yaml, used when no other configuration file exists
+// and as the base that every other file overrides.
+//
+//go:embed config.yaml
+var DefaultConfig []byte
+
+// Version is set at build time with -ldflags "-X github.com/parleyhq/parley.Version=v1.2.3".
+var Version = "dev"

@@ -1,0 +1,195 @@
+// Package providers puts every model vendor behind one small streaming
+// interface. Each adapter lives in its own file with its wire conversions in a
+// second file; the retry policy (retry.go) wraps any of them.
+package providers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Role of a message in a request. The engine folds every speaker other than
+// the addressed agent into RoleUser content, so two roles are enough.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Message is one message of a request's conversation.
+type Message struct {
+	Role    Role
+	Content string
+}
+
+// Schema asks for structured output. Adapters map it to the vendor's feature
+// (OpenAI json_schema, Gemini responseSchema, Anthropic forced tool use) and
+// the engine still parses the text tolerantly.
+type Schema struct {
+	Name        string
+	Description string
+	// JSON is a JSON Schema object (draft 2020-12 subset: type, properties,
+	// required, enum, description).
+	JSON map[string]any
+}
+
+// RetryNotice tells the caller a request failed and will be tried again.
+type RetryNotice struct {
+	Attempt int           // 1 for the first retry
+	Wait    time.Duration // how long until the next attempt
+	Err     error
+}
+
+// Request is one call to a model.
+type Request struct {
+	Model       string
+	System      string
+	Messages    []Message
+	Schema      *Schema  // nil: free text
+	MaxTokens   int      // 0: provider default
+	Temperature *float64 // nil: provider default
+	// OnRetry, when set, is called before each retry wait.
+	OnRetry func(RetryNotice)
+}
+
+// Usage counts tokens of one call. InputTokens includes cached tokens;
+// CachedTokens says how many of them were served from the provider's cache.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	CachedTokens int `json:"cached_tokens,omitempty"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{u.InputTokens + o.InputTokens, u.OutputTokens + o.OutputTokens, u.CachedTokens + o.CachedTokens}
+}
+
+// Total is input plus output tokens.
+func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
+
+// Result is what a finished stream reports.
+type Result struct {
+	Usage        Usage
+	FinishReason string // "stop", "length", "tool_use", ... as the vendor says it
+}
+
+// Stream yields text deltas of one answer.
+//
+//	for s.Next() { use(s.Delta()) }
+//	if err := s.Err(); err != nil { ... } // text seen so far is still valid
+//	res := s.Result()
+type Stream interface {
+	// Next advances to the next text delta; false at the end or on error.
+	Next() bool
+	// Delta is the text of the current step (may be empty for usage-only chunks,
+	// which Next skips).
+	Delta() string
+	// Err is the error that ended the stream, nil at a normal end.
+	Err() error
+	// Result is valid once Next returned false (partial usage on error).
+	Result() Result
+	// Close releases the connection; safe to call more than once.
+	Close() error
+}
+
+// Provider opens streams against one configured endpoint.
+type Provider interface {
+	// Name is the provider entry's name in the configuration ("openai", "ollama").
+	Name() string
+	// Stream starts a request. Errors that happen before the first byte may be
+	// returned here or by the first Next; callers handle both.
+	Stream(ctx context.Context, req Request) (Stream, error)
+}
+
+// ErrorKind classifies provider failures for the retry policy and the user.
+type ErrorKind string
+
+const (
+	KindAuth       ErrorKind = "auth"        // bad or missing key: never retried
+	KindMissingKey ErrorKind = "missing_key" // no key configured: never sent
+	KindRateLimit  ErrorKind = "rate_limit"  // 429
+	KindServer     ErrorKind = "server"      // 500, 502, 503, 504, 529 (the retried ones)
+	KindBadRequest ErrorKind = "bad_request" // other 4xx
+	KindNetwork    ErrorKind = "network"     // connection refused, reset, cut stream
+	KindCanceled   ErrorKind = "canceled"    // the user cancelled
+	KindOther      ErrorKind = "other"
+)
+
+// Error is the one error type every adapter returns, so the engine, the
+// retry policy and the console need not know any SDK.
+type Error struct {
+	Provider   string
+	Kind       ErrorKind
+	Status     int           // HTTP status, 0 when none
+	RetryAfter time.Duration // from Retry-After / retry-after-ms, 0 when absent
+	Message    string        // the vendor's message, short
+	Err        error         // the underlying error
+}
+
+func (e *Error) Error() string {
+	msg := e.Message
+	if msg == "" && e.Err != nil {
+		msg = e.Err.Error()
+	}
+	switch {
+	case e.Status != 0:
+		return fmt.Sprintf("%s: %s (HTTP %d): %s", e.Provider, e.Kind, e.Status, msg)
+	default:
+		return fmt.Sprintf("%s: %s: %s", e.Provider, e.Kind, msg)
+	}
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether the policy may try the request again.
+func (e *Error) Retryable() bool {
+	switch e.Kind {
+	case KindRateLimit, KindServer:
+		return true
+	case KindNetwork:
+		return true
+	}
+	return false
+}
+
+// AsError finds a *Error in err's chain.
+func AsError(err error) (*Error, bool) {
+	var pe *Error
+	ok := errors.As(err, &pe)
+	return pe, ok
+}
+
+// KindOf returns the kind of err, KindCanceled for context cancellation and
+// KindOther for anything unclassified.
+func KindOf(err error) ErrorKind {
+	if err == nil {
+		return ""
+	}
+	if errors.Is(err, context.Canceled) {
+		return KindCanceled
+	}
+	if pe, ok := AsError(err); ok {
+		return pe.Kind
+	}
+	return KindOther
+}
+
+// KindForStatus maps an HTTP status to a kind; providers that answer auth
+// problems with 400/403 (Gemini) refine it themselves.
+func KindForStatus(status int) ErrorKind {
+	switch {
+	case status == 401 || status == 403:
+		return KindAuth
+	case status == 429:
+		return KindRateLimit
+	case status == 500, status == 502, status == 503, status == 504, status == 529:
+		return KindServer
+	case status >= 400 && status < 500:
+		return KindBadRequest
+	}
+	return KindOther
+}
