@@ -3,6 +3,7 @@ package debate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -20,6 +21,10 @@ type TurnSpec struct {
 	Schema      *providers.Schema
 	IsModerator bool
 	MaxTokens   int // 0: the agent's max_tokens
+	// Settle, when set, sees the finished entry before it is stored and
+	// announced, and returns it with what the mode read from it (a MAGI
+	// vote), so TurnFinished carries the final record once.
+	Settle func(Entry) Entry
 }
 
 // Turn is an agent turn that has its place in the history.
@@ -85,21 +90,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		},
 	}
 	var text strings.Builder
-	var res providers.Result
-	stream, err := a.Provider.Stream(ctx, req)
-	if err == nil {
-		for stream.Next() {
-			d := stream.Delta()
-			if d == "" {
-				continue
-			}
-			text.WriteString(d)
-			e.Emit(TextDelta{Turn: t.entry.Turn, Agent: a.Name, Text: d})
-		}
-		err = stream.Err()
-		res = stream.Result()
-		_ = stream.Close()
-	}
+	res, err := t.stream(ctx, req, &text)
 	if err != nil && ctx.Err() != nil {
 		err = ctx.Err() // a cancel wins over whatever the SDK made of it
 	}
@@ -121,6 +112,10 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		en.Status = StatusError
 		en.Error = err.Error()
 	}
+	if spec.Settle != nil {
+		en = spec.Settle(en)
+		en.Turn = t.entry.Turn
+	}
 	t.entry = en
 	e.History().Update(en)
 	if res.Usage != (providers.Usage{}) {
@@ -131,6 +126,31 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
 	}
 	return en, err
+}
+
+// stream reads the provider's answer into text. A panic anywhere in an SDK
+// or adapter becomes this turn's error: nothing a provider sends may crash Parley.
+func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.Builder) (res providers.Result, err error) {
+	a := t.spec.Agent
+	defer func() {
+		if r := recover(); r != nil {
+			err = &providers.Error{Provider: a.Provider.Name(), Kind: providers.KindOther, Message: fmt.Sprintf("internal error while reading the answer: %v", r)}
+		}
+	}()
+	stream, err := a.Provider.Stream(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	defer stream.Close()
+	for stream.Next() {
+		d := stream.Delta()
+		if d == "" {
+			continue
+		}
+		text.WriteString(d)
+		t.engine.Emit(TextDelta{Turn: t.entry.Turn, Agent: a.Name, Text: d})
+	}
+	return stream.Result(), stream.Err()
 }
 
 // Finish settles a reserved turn without a model call (e.g. a mode that

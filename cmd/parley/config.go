@@ -54,7 +54,8 @@ var invalidKeys = regexp.MustCompile(`has invalid keys: (.+)`)
 // applies PARLEY_* env vars, and validates the result. Errors name the file
 // and the key.
 func loadConfig(path string) (*debate.Config, error) {
-	v := viper.New()
+	// Model names contain dots (gemini-2.5-flash), so keys nest with "::".
+	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(bytes.NewReader(parley.DefaultConfig)); err != nil {
 		return nil, fmt.Errorf("embedded config.yaml: %w", err)
@@ -71,7 +72,7 @@ func loadConfig(path string) (*debate.Config, error) {
 		}
 	}
 	v.SetEnvPrefix("PARLEY")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.SetEnvKeyReplacer(strings.NewReplacer("::", "_"))
 	v.AutomaticEnv()
 	var cfg debate.Config
 	if err := v.UnmarshalExact(&cfg); err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 
@@ -59,10 +60,19 @@ func main() {
 	os.Exit(execute(context.Background(), os.Args[1:]))
 }
 
-// execute runs the command line and returns the exit code; tests call it.
+// execute runs the command line with the process's standard streams.
 func execute(ctx context.Context, args []string) int {
+	return executeIO(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// executeIO runs the command line and returns the exit code; tests call it
+// with their own streams.
+func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd()
 	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
 		fmt.Fprintln(root.ErrOrStderr(), "parley:", err)

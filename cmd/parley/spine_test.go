@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// isolate gives a test its own HOME, XDG dirs and working directory and
+// clears every key and endpoint variable, so the machine's env cannot leak in.
+func isolate(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+		"OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "PARLEY_DB", "PARLEY_DEFAULT_MODE"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	t.Chdir(dir)
+	return dir
+}
+
+// runCLI runs parley in-process and returns its exit code and output.
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = executeIO(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestConfigErrorsExitTwoNamingFileAndKey(t *testing.T) {
+	dir := isolate(t)
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"missing file", []string{"--config", filepath.Join(dir, "nope.yaml"), "--demo", "ask", "@all hi"}, []string{"nope.yaml", "cannot read"}},
+		{"yaml syntax", []string{"--config", write("bad.yaml", "modes:\n  mention: [unclosed\n"), "--demo", "ask", "@all hi"}, []string{"bad.yaml", "invalid YAML", "line"}},
+		{"unknown agent in a mode", []string{"--config", write("agent.yaml", "modes:\n  magi:\n    agents: [melchior, balthazar, casper]\n"), "--demo", "ask", "@all hi"},
+			[]string{"agent.yaml", "modes.magi.agents[1]", `unknown agent "balthazar"`}},
+		{"unknown key", []string{"--config", write("key.yaml", "agnets: []\n"), "--demo", "ask", "@all hi"}, []string{"key.yaml", "agnets", "unknown key"}},
+		{"bad provider type", []string{"--config", write("prov.yaml", "providers:\n  openai:\n    type: openia\n"), "--demo", "ask", "@all hi"}, []string{"prov.yaml", "providers.openai.type", "openia"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, "", c.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want 2; stderr: %s", code, stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Fatalf("stderr %q lacks %q", stderr, w)
+				}
+			}
+		})
+	}
+}
+
+func TestParleyYAMLInWorkingDirIsFound(t *testing.T) {
+	dir := isolate(t)
+	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("modes:\n  mention:\n    agents: [claude]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "", "--demo", "ask", "@all hi")
+	if code != 0 || !strings.HasPrefix(out, "[Claude]: ") || strings.Contains(out, "[Gemini]") {
+		t.Fatalf("exit %d out %q err %q", code, out, stderr)
+	}
+}
+
+func TestAskDemoPrintsRepliesInConfigOrder(t *testing.T) {
+	isolate(t)
+	code, out, stderr := runCLI(t, "", "--demo", "ask", "@chatgpt @gemini what is a monad?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	gi, ci := strings.Index(out, "[Gemini]: "), strings.Index(out, "[ChatGPT]: ")
+	if gi != 0 || ci <= gi {
+		t.Fatalf("want Gemini then ChatGPT:\n%s", out)
+	}
+	if !strings.Contains(stderr, "tokens") {
+		t.Fatalf("no token summary on stderr: %q", stderr)
+	}
+}
+
+func TestAskFromStdinAndJSON(t *testing.T) {
+	isolate(t)
+	code, out, stderr := runCLI(t, "@gemini hi from a pipe\n", "--demo", "--json", "ask", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	types := map[string]bool{}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, `{"type":"`) {
+			t.Fatalf("not a JSON event line: %q", l)
+		}
+		types[strings.SplitN(l, `"`, 5)[3]] = true
+	}
+	for _, want := range []string{"entry_added", "turn_started", "text_delta", "turn_finished", "exchange_finished"} {
+		if !types[want] {
+			t.Fatalf("no %s event in %v", want, types)
+		}
+	}
+}
+
+func TestAskUnknownAgentExitsTwo(t *testing.T) {
+	isolate(t)
+	code, out, stderr := runCLI(t, "", "--demo", "ask", "@bard hi")
+	if code != exitUsage || out != "" || !strings.Contains(stderr, "@gemini") {
+		t.Fatalf("exit %d out %q err %q", code, out, stderr)
+	}
+}
+
+func TestNoKeyAndNoDemoSaysWhatToSet(t *testing.T) {
+	isolate(t)
+	code, _, stderr := runCLI(t, "", "ask", "@all hi")
+	if code != exitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	for _, w := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "--demo"} {
+		if !strings.Contains(stderr, w) {
+			t.Fatalf("stderr %q lacks %s", stderr, w)
+		}
+	}
+}
+
+func TestMissingKeyForOneAgentOthersWork(t *testing.T) {
+	isolate(t)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1") // refused at once: no network needed
+	code, out, _ := runCLI(t, "", "ask", "@gemini hi")
+	if code != exitRuntime || !strings.Contains(out, "[Gemini]: (error)") || !strings.Contains(out, "GEMINI_API_KEY") {
+		t.Fatalf("exit %d out %q", code, out)
+	}
+}
+
+func TestReplWithPipe(t *testing.T) {
+	isolate(t)
+	in := "we need a queue\n@all kafka or nats?\n@nobody hi\n/mode magi\nexit\n@gemini never asked\n"
+	code, out, stderr := runCLI(t, in, "--demo", "repl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(out, "> ") || strings.Count(out, "[Gemini]: ") != 1 || strings.Count(out, "[ChatGPT]: ") != 1 {
+		t.Fatalf("out:\n%s", out)
+	}
+	if strings.Contains(out, "never asked") || !strings.Contains(stderr, "unknown agent @nobody") || !strings.Contains(stderr, "mode: magi") {
+		t.Fatalf("out %q\nerr %q", out, stderr)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	isolate(t)
+	code, out, _ := runCLI(t, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "parley ") {
+		t.Fatalf("exit %d out %q", code, out)
+	}
+}
+
+func TestEnvOverridesConfig(t *testing.T) {
+	isolate(t)
+	t.Setenv("PARLEY_DEFAULT_MODE", "telepathy")
+	code, _, stderr := runCLI(t, "", "--demo", "ask", "@all hi")
+	if code != exitUsage || !strings.Contains(stderr, "default_mode") || !strings.Contains(stderr, "telepathy") {
+		t.Fatalf("exit %d err %q", code, stderr)
+	}
+	t.Setenv("PARLEY_DEFAULT_MODE", "")
+	t.Setenv("PARLEY_CONTEXT_BUDGET_TOKENS", "-5")
+	cfg, err := loadConfig("")
+	if err != nil || cfg.Context.BudgetTokens != -5 {
+		t.Fatalf("env override not applied: %v %+v", err, cfg.Context)
+	}
+}

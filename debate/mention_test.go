@@ -1,0 +1,335 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+var knownNames = []string{"gemini", "chatgpt", "claude"}
+
+func TestParseMentions(t *testing.T) {
+	cases := []struct {
+		line    string
+		names   []string
+		all     bool
+		unknown string
+	}{
+		{line: "just a note", names: nil},
+		{line: "@gemini what is a monad?", names: []string{"gemini"}},
+		{line: "@Gemini, hi", names: []string{"gemini"}},
+		{line: "@gemini @claude compare", names: []string{"gemini", "claude"}},
+		{line: "@claude @gemini @claude twice", names: []string{"claude", "gemini"}},
+		{line: "@all hello", all: true},
+		{line: "@ALL: hello", all: true},
+		{line: "@all @claude hello", names: []string{"claude"}, all: true},
+		{line: "what do you think, @claude?", names: []string{"claude"}},
+		{line: "mail me at bob@example.com", names: nil},
+		{line: "use @Override in Java", names: nil},
+		{line: "@bard hello", unknown: "bard"},
+		{line: "@gemini @bard hello", unknown: "bard"},
+		{line: "@ lonely at sign", names: nil},
+		{line: "@", names: nil},
+		{line: "", names: nil},
+		{line: "@gemini:", names: []string{"gemini"}},
+	}
+	for _, c := range cases {
+		t.Run(c.line, func(t *testing.T) {
+			m, err := ParseMentions(c.line, knownNames)
+			if c.unknown != "" {
+				var ua *UnknownAgentError
+				if !errors.As(err, &ua) || ua.Name != c.unknown {
+					t.Fatalf("want unknown %q, got %v", c.unknown, err)
+				}
+				if !strings.Contains(err.Error(), "@gemini, @chatgpt, @claude") {
+					t.Fatalf("error should list known names: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(m.Names) != fmt.Sprint(c.names) || m.All != c.all {
+				t.Fatalf("got names=%v all=%v, want %v %v", m.Names, m.All, c.names, c.all)
+			}
+		})
+	}
+}
+
+func FuzzParseMentions(f *testing.F) {
+	for _, s := range []string{"@gemini hi", "@all", "@x", "a@b", "@gemini @claude x", "@\x00", "@ALL:", "@ä", "@gemini\n@claude"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		m, err := ParseMentions(line, knownNames)
+		if err != nil {
+			var ua *UnknownAgentError
+			if !errors.As(err, &ua) {
+				t.Fatalf("unexpected error type %T", err)
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, n := range m.Names {
+			if seen[n] {
+				t.Fatalf("duplicate %q", n)
+			}
+			seen[n] = true
+			found := false
+			for _, k := range knownNames {
+				found = found || k == n
+			}
+			if !found {
+				t.Fatalf("name %q is not known", n)
+			}
+		}
+	})
+}
+
+func TestNoteIsAppendedWithoutCalls(t *testing.T) {
+	fakes := map[string]*spineFake{}
+	e, log := newSpineEngine(fakes)
+	if err := e.Submit(context.Background(), "we need to pick a database"); err != nil {
+		t.Fatal(err)
+	}
+	entries := e.History().Entries()
+	if len(entries) != 1 || entries[0].Kind != KindNote || entries[0].Text != "we need to pick a database" {
+		t.Fatalf("entries: %+v", entries)
+	}
+	for name, f := range fakes {
+		if n := len(f.Requests()); n != 0 {
+			t.Fatalf("%s was called %d times for a note", name, n)
+		}
+	}
+	for _, ev := range log.all() {
+		if _, ok := ev.(TurnStarted); ok {
+			t.Fatal("a note started a turn")
+		}
+	}
+}
+
+func TestUnknownMentionAppendsNothing(t *testing.T) {
+	fakes := map[string]*spineFake{}
+	e, _ := newSpineEngine(fakes)
+	err := e.Submit(context.Background(), "@bard hello")
+	var ua *UnknownAgentError
+	if !errors.As(err, &ua) {
+		t.Fatalf("want UnknownAgentError, got %v", err)
+	}
+	if n := e.History().Len(); n != 0 {
+		t.Fatalf("history has %d entries after a refused line", n)
+	}
+}
+
+func TestMentionRoutingTable(t *testing.T) {
+	cases := map[string][]string{
+		"@gemini hi":          {"gemini"},
+		"@claude @gemini hi":  {"gemini", "claude"}, // configuration order, not typing order
+		"@all hi":             {"gemini", "chatgpt"},
+		"@all @claude hi":     {"gemini", "chatgpt", "claude"},
+		"hi @chatgpt, thanks": {"chatgpt"},
+	}
+	for line, want := range cases {
+		t.Run(line, func(t *testing.T) {
+			fakes := map[string]*spineFake{}
+			e, _ := newSpineEngine(fakes)
+			if err := e.Submit(context.Background(), line); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, en := range e.History().Entries() {
+				if en.Kind == KindReply {
+					got = append(got, en.Speaker)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("replies from %v, want %v", got, want)
+			}
+			for name, f := range fakes {
+				called := len(f.Requests()) > 0
+				wanted := strings.Contains(fmt.Sprint(want), name)
+				if called != wanted {
+					t.Fatalf("%s called=%v, want %v", name, called, wanted)
+				}
+			}
+		})
+	}
+}
+
+// Two agents that each take 500 ms answer in parallel: well under a second,
+// appended in configuration order though the first configured one finishes
+// last, and neither sees the other's answer of the same round.
+func TestAllRunsInParallelInConfigOrder(t *testing.T) {
+	fakes := map[string]*spineFake{
+		"gemini":  {name: "gemini", delay: 500 * time.Millisecond, answer: func(providers.Request) string { return "gemini says A" }},
+		"chatgpt": {name: "chatgpt", delay: 450 * time.Millisecond, answer: func(providers.Request) string { return "chatgpt says B" }},
+	}
+	e, log := newSpineEngine(fakes)
+	start := time.Now()
+	if err := e.Submit(context.Background(), "@all question one"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 900*time.Millisecond {
+		t.Fatalf("@all took %v: the calls did not run in parallel", took)
+	}
+	entries := e.History().Entries()
+	if len(entries) != 3 || entries[1].Speaker != "gemini" || entries[2].Speaker != "chatgpt" {
+		t.Fatalf("order: %+v", entries)
+	}
+	// chatgpt finished first ...
+	var finished []string
+	for _, ev := range log.all() {
+		if tf, ok := ev.(TurnFinished); ok {
+			finished = append(finished, tf.Entry.Speaker)
+		}
+	}
+	if fmt.Sprint(finished) != "[chatgpt gemini]" {
+		t.Fatalf("finish order %v: the test should have chatgpt finish first", finished)
+	}
+	// ... and neither saw the other's answer of the same round.
+	for _, name := range []string{"gemini", "chatgpt"} {
+		for _, m := range fakes[name].Requests()[0].Messages {
+			if strings.Contains(m.Content, "says") {
+				t.Fatalf("%s saw a same-round answer: %q", name, m.Content)
+			}
+		}
+	}
+	// The next round sees both answers, its own as assistant.
+	if err := e.Submit(context.Background(), "@gemini and now?"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := fakes["gemini"].Requests()[1].Messages
+	want := []providers.Message{
+		{Role: providers.RoleUser, Content: "[Host]: @all question one"},
+		{Role: providers.RoleAssistant, Content: "gemini says A"},
+		{Role: providers.RoleUser, Content: "[ChatGPT]: chatgpt says B\n\n[Host]: @gemini and now?"},
+	}
+	if fmt.Sprintf("%q", msgs) != fmt.Sprintf("%q", want) {
+		t.Fatalf("round two messages:\n got %q\nwant %q", msgs, want)
+	}
+}
+
+func TestCancelKeepsWhatArrived(t *testing.T) {
+	fakes := map[string]*spineFake{
+		"gemini": {name: "gemini", chunkDelay: 30 * time.Millisecond, answer: func(providers.Request) string {
+			return strings.Repeat("word ", 200)
+		}},
+	}
+	e, _ := newSpineEngine(fakes)
+	done := make(chan error)
+	go func() { done <- e.Submit(context.Background(), "@gemini talk a lot") }()
+	time.Sleep(200 * time.Millisecond)
+	if !e.Busy() {
+		t.Fatal("engine should be busy while streaming")
+	}
+	if err := e.Submit(context.Background(), "@chatgpt in between"); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second exchange while busy: %v", err)
+	}
+	if err := e.Submit(context.Background(), "a note while busy is fine"); err != nil {
+		t.Fatalf("note while busy: %v", err)
+	}
+	e.Cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	var reply Entry
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindReply {
+			reply = en
+		}
+	}
+	if reply.Status != StatusCancelled || !strings.HasPrefix(reply.Text, "word word") || len(reply.Text) >= 1000 {
+		t.Fatalf("cancelled reply: status %s, %d bytes", reply.Status, len(reply.Text))
+	}
+}
+
+func TestCutStreamKeepsPartialText(t *testing.T) {
+	fakes := map[string]*spineFake{
+		"gemini":  {name: "gemini", answer: func(providers.Request) string { return "half an ans" }, fail: errCut},
+		"chatgpt": {name: "chatgpt"},
+	}
+	e, log := newSpineEngine(fakes)
+	err := e.Submit(context.Background(), "@all go")
+	if err == nil || !strings.Contains(err.Error(), "unexpected EOF") {
+		t.Fatalf("want the cut reported, got %v", err)
+	}
+	entries := e.History().Entries()
+	if entries[1].Status != StatusPartial || entries[1].Text != "half an ans" || entries[2].Status != StatusComplete {
+		t.Fatalf("entries: %+v", entries[1:])
+	}
+	sawError := false
+	for _, ev := range log.all() {
+		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "gemini" && eo.Kind == string(providers.KindNetwork) {
+			sawError = true
+		}
+	}
+	if !sawError {
+		t.Fatal("no ErrorOccurred for the cut stream")
+	}
+}
+
+func TestProviderPanicBecomesError(t *testing.T) {
+	fakes := map[string]*spineFake{"gemini": {name: "gemini", panicMsg: "index out of range"}}
+	e, _ := newSpineEngine(fakes)
+	err := e.Submit(context.Background(), "@all go")
+	if err == nil || !strings.Contains(err.Error(), "index out of range") {
+		t.Fatalf("want the panic as an error, got %v", err)
+	}
+	if en, _ := e.History().Get(2); en.Status != StatusError {
+		t.Fatalf("gemini entry: %+v", en)
+	}
+	if en, _ := e.History().Get(3); en.Status != StatusComplete {
+		t.Fatalf("chatgpt should still answer: %+v", en)
+	}
+}
+
+func TestUsageAndCost(t *testing.T) {
+	e, log := newSpineEngine(nil)
+	if err := e.Submit(context.Background(), "@chatgpt price me"); err != nil {
+		t.Fatal(err)
+	}
+	en, _ := e.History().Get(2)
+	if en.Usage.InputTokens == 0 || en.Usage.OutputTokens == 0 {
+		t.Fatalf("no usage: %+v", en.Usage)
+	}
+	want := (float64(en.Usage.InputTokens)*1.25 + float64(en.Usage.OutputTokens)*10) / 1e6
+	if en.Cost != want {
+		t.Fatalf("cost %v, want %v", en.Cost, want)
+	}
+	var done ExchangeFinished
+	for _, ev := range log.all() {
+		if d, ok := ev.(ExchangeFinished); ok {
+			done = d
+		}
+	}
+	if done.Cost != want || done.Usage != en.Usage {
+		t.Fatalf("exchange totals %+v", done)
+	}
+}
+
+// BenchmarkFanOut: three agents with fixed latencies answer one @mention
+// round; the metric is wall time ÷ the slowest agent's latency (1.0 = fully
+// parallel, 2.0 would mean the sum of the two fastest was added).
+func BenchmarkFanOut(b *testing.B) {
+	latencies := map[string]time.Duration{"gemini": 20 * time.Millisecond, "chatgpt": 30 * time.Millisecond, "claude": 40 * time.Millisecond}
+	slowest := 40 * time.Millisecond
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		fakes := map[string]*spineFake{}
+		for name, d := range latencies {
+			fakes[name] = &spineFake{name: name, delay: d}
+		}
+		e, _ := newSpineEngine(fakes)
+		start := time.Now()
+		if err := e.Submit(context.Background(), "@all @claude go"); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(start)
+	}
+	b.ReportMetric(float64(total)/float64(b.N)/float64(slowest), "wall/slowest")
+}

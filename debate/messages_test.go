@@ -1,0 +1,87 @@
+package debate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+func TestBuildMessagesRolesPrefixesAndMerging(t *testing.T) {
+	entries := []Entry{
+		{Kind: KindNote, Speaker: SpeakerUser, Text: "context: we run on ARM", Status: StatusComplete},
+		{Kind: KindUser, Speaker: SpeakerUser, Text: "@all which runtime?", Status: StatusComplete},
+		{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "Go.", Status: StatusComplete},
+		{Kind: KindReply, Speaker: "chatgpt", Display: "ChatGPT", Text: "Rust.", Status: StatusComplete},
+		{Kind: KindReply, Speaker: "claude", Display: "Claude", Text: "still typing", Status: StatusStreaming},
+		{Kind: KindReply, Speaker: "claude", Display: "Claude", Status: StatusError, Error: "boom"},
+		{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "Go, but", Status: StatusCancelled},
+		{Kind: KindModerator, Speaker: "mc", Display: "MC", Text: "Summary.", Status: StatusComplete, IsModerator: true},
+	}
+	got := BuildMessages(entries, View{Self: "gemini"})
+	want := []providers.Message{
+		{Role: providers.RoleUser, Content: "[Host (note)]: context: we run on ARM\n\n[Host]: @all which runtime?"},
+		{Role: providers.RoleAssistant, Content: "Go."},
+		{Role: providers.RoleUser, Content: "[ChatGPT]: Rust."},
+		{Role: providers.RoleAssistant, Content: "Go, but\n[answer cancelled here]"},
+		{Role: providers.RoleUser, Content: "[MC]: Summary."},
+	}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	// An agent whose first visible entry is its own still starts with user.
+	got = BuildMessages(entries[2:3], View{Self: "gemini"})
+	if got[0].Role != providers.RoleUser || got[1].Role != providers.RoleAssistant {
+		t.Fatalf("must start with user: %q", got)
+	}
+}
+
+// The prompt stays bounded however long the session grows.
+func TestBudgetWindowIsBounded(t *testing.T) {
+	var entries []Entry
+	sizes := map[int]int{}
+	for n := 1; n <= 2000; n++ {
+		speaker := []string{"gemini", "chatgpt", SpeakerUser}[n%3]
+		kind := KindReply
+		if speaker == SpeakerUser {
+			kind = KindUser
+		}
+		entries = append(entries, Entry{Kind: kind, Speaker: speaker, Display: speaker, Text: strings.Repeat(fmt.Sprintf("turn %d says something. ", n), 20), Status: StatusComplete})
+		if n == 50 || n == 500 || n == 2000 {
+			total := 0
+			for _, m := range BuildMessages(entries, View{Self: "gemini", BudgetTokens: 4000}) {
+				total += EstimateTokens(m.Content)
+			}
+			sizes[n] = total
+		}
+	}
+	for n, size := range sizes {
+		if size > 4000+200 {
+			t.Fatalf("at %d entries the prompt is %d tokens, budget 4000", n, size)
+		}
+	}
+	msgs := BuildMessages(entries, View{Self: "gemini", BudgetTokens: 4000})
+	if !strings.HasPrefix(msgs[0].Content, "[Summary of ") || !strings.Contains(msgs[len(msgs)-1].Content, "turn 2000") {
+		t.Fatalf("window should start with a summary and end with the newest turn: %q … %q", msgs[0].Content[:40], msgs[len(msgs)-1].Content[:40])
+	}
+	// With a moderator summary in the history, that summary is what stands for the past.
+	entries = append(entries[:10], Entry{Kind: KindModerator, Speaker: "mc", IsModerator: true, Text: "MC: both sides agree on X.", Status: StatusComplete})
+	for i := 0; i < 300; i++ {
+		entries = append(entries, Entry{Kind: KindReply, Speaker: "chatgpt", Text: strings.Repeat("more ", 100), Status: StatusComplete})
+	}
+	msgs = BuildMessages(entries, View{Self: "gemini", BudgetTokens: 2000})
+	if !strings.Contains(msgs[0].Content, "both sides agree on X") {
+		t.Fatalf("moderator summary not used: %q", msgs[0].Content[:120])
+	}
+}
+
+func TestMarshalEventHasTypeFirst(t *testing.T) {
+	b, err := MarshalEvent(TextDelta{Turn: 3, Agent: "gemini", Text: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"type":"text_delta","turn":3,"agent":"gemini","text":"hi"}` {
+		t.Fatalf("%s", b)
+	}
+}

@@ -1,0 +1,162 @@
+package debate
+
+import (
+	"context"
+
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// spineFake is an in-process provider for engine tests: it records requests
+// and streams a scripted answer word by word after a fixed delay.
+type spineFake struct {
+	name       string
+	delay      time.Duration // before the first word
+	chunkDelay time.Duration // between words
+	answer     func(providers.Request) string
+	fail       error // returned by the stream after the answer's text
+	panicMsg   string
+
+	mu   sync.Mutex
+	reqs []providers.Request
+}
+
+func (f *spineFake) Name() string { return f.name }
+
+func (f *spineFake) Requests() []providers.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]providers.Request(nil), f.reqs...)
+}
+
+func (f *spineFake) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
+	f.mu.Lock()
+	f.reqs = append(f.reqs, req)
+	f.mu.Unlock()
+	if f.panicMsg != "" {
+		panic(f.panicMsg)
+	}
+	text := "ok from " + f.name
+	if f.answer != nil {
+		text = f.answer(req)
+	}
+	return &spineStream{ctx: ctx, words: strings.SplitAfter(text, " "), delay: f.delay, chunkDelay: f.chunkDelay, fail: f.fail,
+		usage: providers.Usage{InputTokens: providers.EstimateRequestTokens(req), OutputTokens: len(text) / 4}}, nil
+}
+
+type spineStream struct {
+	ctx               context.Context
+	words             []string
+	i                 int
+	delay, chunkDelay time.Duration
+	fail              error
+	err               error
+	usage             providers.Usage
+}
+
+func (s *spineStream) wait(d time.Duration) bool {
+	if d <= 0 {
+		return s.ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func (s *spineStream) Next() bool {
+	if s.err != nil || s.i >= len(s.words) {
+		if s.err == nil && s.fail != nil {
+			s.err = s.fail
+		}
+		return false
+	}
+	d := s.chunkDelay
+	if s.i == 0 {
+		d = s.delay
+	}
+	if !s.wait(d) {
+		s.err = s.ctx.Err()
+		return false
+	}
+	s.i++
+	return true
+}
+
+func (s *spineStream) Delta() string { return s.words[s.i-1] }
+func (s *spineStream) Err() error    { return s.err }
+func (s *spineStream) Close() error  { return nil }
+func (s *spineStream) Result() providers.Result {
+	return providers.Result{Usage: s.usage, FinishReason: "stop"}
+}
+
+// spineConfig is a small configuration with the seed's agent names.
+func spineConfig() *Config {
+	cfg := &Config{
+		Providers: map[string]providers.Spec{"fake": {Type: "demo"}},
+		Agents: []AgentSpec{
+			{Name: "gemini", Display: "Gemini", Provider: "fake", Model: "gemini-3-flash-preview"},
+			{Name: "chatgpt", Display: "ChatGPT", Provider: "fake", Model: "gpt-5"},
+			{Name: "claude", Display: "Claude", Provider: "fake", Model: "claude-sonnet-4-6"},
+		},
+		Modes: ModesConfig{
+			Mention:   MentionConfig{Agents: []string{"gemini", "chatgpt"}},
+			Alternate: AlternateConfig{Agents: []string{"chatgpt", "claude"}},
+			Talk:      TalkConfig{A: "gemini", B: "chatgpt", Moderator: "claude", Rounds: 1},
+			Magi:      MagiConfig{Agents: []string{"gemini", "chatgpt", "claude"}},
+			Agent:     AgentModeConfig{Agent: "claude", MaxSteps: 5},
+		},
+		Pricing: map[string]Price{"gpt-5": {Input: 1.25, Output: 10}},
+	}
+	return cfg
+}
+
+// newSpineEngine builds an engine whose agents use the given fakes (by agent
+// name; agents without one get an instant fake) and records every event.
+func newSpineEngine(fakes map[string]*spineFake) (*Engine, *eventLog) {
+	cfg := spineConfig()
+	var agents []*Agent
+	for _, spec := range cfg.Agents {
+		f := fakes[spec.Name]
+		if f == nil {
+			f = &spineFake{name: spec.Name}
+			if fakes != nil {
+				fakes[spec.Name] = f
+			}
+		}
+		agents = append(agents, &Agent{AgentSpec: spec, Provider: f})
+	}
+	e, err := NewEngine(cfg, agents, "mention")
+	if err != nil {
+		panic(err)
+	}
+	log := &eventLog{}
+	e.Subscribe(log.add)
+	return e, log
+}
+
+type eventLog struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (l *eventLog) add(ev Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, ev)
+}
+
+func (l *eventLog) all() []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Event(nil), l.events...)
+}
+
+var errCut = &providers.Error{Provider: "fake", Kind: providers.KindNetwork, Message: "unexpected EOF"}
