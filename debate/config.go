@@ -222,6 +222,9 @@ func (c *Config) Validate() error {
 	if m.Talk.Rounds < 0 {
 		return bad("modes.talk.rounds", "must not be negative")
 	}
+	if c.Context.BudgetTokens < 0 {
+		return bad("context.budget_tokens", "must not be negative")
+	}
 	if m.Agent.MaxSteps < 0 {
 		return bad("modes.agent.max_steps", "must not be negative")
 	}

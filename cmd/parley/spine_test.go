@@ -179,9 +179,9 @@ func TestEnvOverridesConfig(t *testing.T) {
 		t.Fatalf("exit %d err %q", code, stderr)
 	}
 	t.Setenv("PARLEY_DEFAULT_MODE", "")
-	t.Setenv("PARLEY_CONTEXT_BUDGET_TOKENS", "-5")
+	t.Setenv("PARLEY_CONTEXT_BUDGET_TOKENS", "8000")
 	cfg, err := loadConfig("")
-	if err != nil || cfg.Context.BudgetTokens != -5 {
+	if err != nil || cfg.Context.BudgetTokens != 8000 {
 		t.Fatalf("env override not applied: %v %+v", err, cfg.Context)
 	}
 }

@@ -1,0 +1,86 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// The requests each vendor receives, over real HTTP through the real SDKs,
+// for a history holding a note and another agent's reply.
+func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
+	oai := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Text: "Use Go.", Usage: providers.Usage{InputTokens: 50, OutputTokens: 3}}
+	})
+	ant := providertest.Anthropic(t, func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Text: "Agreed.", Usage: providers.Usage{InputTokens: 60, OutputTokens: 2}}
+	})
+	gem := providertest.Gemini(t, func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Text: "Mostly.", Usage: providers.Usage{InputTokens: 70, OutputTokens: 2}}
+	})
+	getenv := func(string) string { return "test-key" }
+	open := func(typ, url string) providers.Provider {
+		p, err := providers.Open(typ, providers.Spec{Type: typ, BaseURL: url, APIKeyEnv: "TEST_KEY"}, getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cfg := spineConfig()
+	byName := map[string]providers.Provider{"chatgpt": open("openai", oai.URL), "claude": open("anthropic", ant.URL), "gemini": open("gemini", gem.URL)}
+	var agents []*Agent
+	for _, spec := range cfg.Agents {
+		spec.Persona = "Persona of " + spec.Display + "."
+		agents = append(agents, &Agent{AgentSpec: spec, Provider: byName[spec.Name]})
+	}
+	e, err := NewEngine(cfg, agents, "mention")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, line := range []string{"we run on ARM", "@chatgpt which runtime?", "@claude @gemini do you agree?"} {
+		if err := e.Submit(ctx, line); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+	}
+	shared := "[Host (note)]: we run on ARM\n\n[Host]: @chatgpt which runtime?\n\n[ChatGPT]: Use Go.\n\n[Host]: @claude @gemini do you agree?"
+	want := fmt.Sprintf("%q", []providers.Message{{Role: providers.RoleUser, Content: shared}})
+	for name, srv := range map[string]*providertest.Server{"claude": ant, "gemini": gem} {
+		reqs := srv.Requests()
+		if len(reqs) != 1 {
+			t.Fatalf("%s got %d requests", name, len(reqs))
+		}
+		if got := fmt.Sprintf("%q", reqs[0].Messages); got != want {
+			t.Errorf("%s messages:\n got %s\nwant %s", name, got, want)
+		}
+		if !strings.Contains(reqs[0].System, "Persona of ") || !strings.Contains(reqs[0].System, mentionInstruction) {
+			t.Errorf("%s system prompt lacks persona or instruction: %q", name, reqs[0].System)
+		}
+	}
+	if m := ant.Requests()[0].Model; m != "claude-sonnet-4-6" {
+		t.Errorf("anthropic model %q", m)
+	}
+	if p := gem.Requests()[0].Path; !strings.Contains(p, "gemini-3-flash-preview:streamGenerateContent") {
+		t.Errorf("gemini path %q", p)
+	}
+	first := oai.Requests()[0]
+	if got := fmt.Sprintf("%q", first.Messages); got != fmt.Sprintf("%q", []providers.Message{{Role: providers.RoleUser, Content: "[Host (note)]: we run on ARM\n\n[Host]: @chatgpt which runtime?"}}) {
+		t.Errorf("openai messages %s", got)
+	}
+	if so, _ := first.JSON["stream_options"].(map[string]any); so["include_usage"] != true {
+		t.Errorf("openai request lacks stream_options.include_usage: %v", first.JSON)
+	}
+	if _, has := first.JSON["temperature"]; has {
+		t.Errorf("gpt-5 request carries a temperature")
+	}
+	// Usage from each vendor's own format lands on the entries.
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindReply && (en.Usage.InputTokens == 0 || en.Usage.OutputTokens == 0) {
+			t.Errorf("%s reply without usage: %+v", en.Speaker, en.Usage)
+		}
+	}
+}
