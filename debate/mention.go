@@ -148,15 +148,36 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 	e.SetTitle(line, "")
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: line})
 	seen := e.History().Settled()
-	specs := make([]TurnSpec, len(targets))
-	for i, a := range targets {
-		specs[i] = TurnSpec{
+	var plain []*Turn
+	var tooled []TurnSpec
+	for _, a := range targets {
+		spec := TurnSpec{
 			Agent: a, Kind: KindReply, Prompt: line,
 			Instruction: mentionInstruction,
 			Messages:    BuildMessages(seen, View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens}),
 		}
+		if a.Tools {
+			tooled = append(tooled, spec)
+			continue
+		}
+		plain = append(plain, e.Reserve(spec)) // places in configuration order
 	}
-	return joinTurnErrors(ctx, e.RunTurns(ctx, specs))
+	// Agents with tools: true may read the workspace before answering; their
+	// loops run alongside the plain turns, so the round still takes the time
+	// of its slowest agent.
+	results := make([]TurnResult, len(tooled))
+	var wg sync.WaitGroup
+	for i, spec := range tooled {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			en, err := e.RunToolLoop(ctx, spec, 0)
+			results[i] = TurnResult{Entry: en, Err: err}
+		}()
+	}
+	plainResults := RunAll(ctx, plain)
+	wg.Wait()
+	return joinTurnErrors(ctx, append(results, plainResults...))
 }
 
 const mentionInstruction = "The host addressed you by name. Answer the host's latest message directly and concisely, in Markdown. You may refer to what other agents said earlier."

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -332,4 +334,57 @@ func BenchmarkFanOut(b *testing.B) {
 		total += time.Since(start)
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/float64(slowest), "wall/slowest")
+}
+
+// An agent with tools: true may read the workspace before answering in
+// mention mode; the others answer as usual, in parallel.
+func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the launch is on Tuesday\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	step := 0
+	fakes := map[string]*spineFake{
+		"claude": {name: "claude", answer: func(req providers.Request) string {
+			step++
+			if step == 1 {
+				return "Let me check. <read_file><path>notes.txt</path></read_file>"
+			}
+			return "The notes say Tuesday."
+		}},
+	}
+	e, _ := newSpineEngine(fakes)
+	for _, a := range e.Agents() {
+		if a.Name == "claude" {
+			a.Tools = true
+		}
+	}
+	if err := e.SetWorkspace(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(context.Background(), "@claude @gemini when is the launch? read notes.txt"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := fakes["claude"].Requests()
+	if len(reqs) != 2 || !strings.Contains(reqs[0].System, "<read_file>") {
+		t.Fatalf("claude should get the tool protocol and a second call: %d requests", len(reqs))
+	}
+	lastMsg := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	if !strings.Contains(lastMsg, "the launch is on Tuesday") {
+		t.Fatalf("the tool result did not reach claude: %q", lastMsg)
+	}
+	if strings.Contains(fakes["gemini"].Requests()[0].System, "<read_file>") {
+		t.Fatal("gemini has no tools and must not get the protocol")
+	}
+	var final Entry
+	kinds := map[Kind]int{}
+	for _, en := range e.History().Entries() {
+		kinds[en.Kind]++
+		if en.Speaker == "claude" && en.Kind == KindReply {
+			final = en
+		}
+	}
+	if final.Text != "The notes say Tuesday." || kinds[KindToolCall] != 1 || kinds[KindToolResult] != 1 {
+		t.Fatalf("final %q, kinds %v", final.Text, kinds)
+	}
 }

@@ -123,13 +123,30 @@ func DemoAnswer(req Request) string {
 	switch {
 	case req.Schema != nil:
 		return demoVote(req, last)
-	case strings.Contains(req.System, "<list_file>"):
+	case strings.Contains(req.System, "<list_file>") && wantsTools(req, last):
 		return demoToolStep(req, last)
 	case isModerator(req.System):
 		return demoModerator(req, last)
 	default:
 		return demoReply(req, last)
 	}
+}
+
+// fileWords mark a question about files, for which a demo agent that may
+// use tools reaches for them; other questions get a plain answer, as a
+// real model would give.
+var fileWords = regexp.MustCompile(`(?i)\b(read|file|files|code|repo|repository|folder|directory|source|package|workspace)\b|\w\.(go|py|rs|js|ts|md|yaml)\b`)
+
+func wantsTools(req Request, last string) bool {
+	if strings.Contains(req.System, "asks about the code in the workspace") {
+		return true // agent mode: always the tool protocol
+	}
+	for _, m := range req.Messages {
+		if m.Role == RoleUser && strings.Contains(m.Content, "[Host") {
+			last = m.Content // the host's latest question decides
+		}
+	}
+	return fileWords.MatchString(question(last))
 }
 
 func lastUser(msgs []Message) string {
@@ -287,11 +304,17 @@ var (
 	xmlPath    = regexp.MustCompile(`<path>([^<]*)</path>`)
 )
 
-// demoToolStep follows the seed's loop: list, read the most telling file, complete.
+// demoToolStep follows the seed's loop: list, read the most telling file,
+// complete. Only the replies since the host's latest question count, so a
+// second question in the same session starts a fresh loop.
 func demoToolStep(req Request, last string) string {
 	var calls []string
+	hostQuestion := "the question"
 	for _, m := range req.Messages {
-		if m.Role == RoleAssistant {
+		switch {
+		case m.Role == RoleUser && strings.HasPrefix(m.Content, "[Host"):
+			calls, hostQuestion = nil, question(m.Content)
+		case m.Role == RoleAssistant:
 			calls = append(calls, m.Content)
 		}
 	}
@@ -311,7 +334,7 @@ func demoToolStep(req Request, last string) string {
 			target = files[0][1]
 		}
 		if target == "" {
-			return "<complete><summary>The folder has no readable source files I could find.</summary></complete>"
+			return "<complete><summary>The folder has no readable source files I could find. (offline demo)</summary></complete>"
 		}
 		return fmt.Sprintf("Let me read %s.\n<read_file><path>%s</path></read_file>", target, target)
 	default:
@@ -319,8 +342,19 @@ func demoToolStep(req Request, last string) string {
 		if m := xmlPath.FindStringSubmatch(calls[len(calls)-1]); m != nil {
 			read = m[1]
 		}
-		lines := strings.Count(last, "\n")
-		first := question(last)
-		return fmt.Sprintf("<complete><summary>I listed the workspace and read %s (%d lines). It begins: %q. From the layout and that file, this is where to start reading; ask me about any part for detail. (offline demo)</summary></complete>", read, lines, first)
+		// The result is "[tool result]: read_file PATH: N bytes, L lines" then the text.
+		head, body, _ := strings.Cut(last, "\n")
+		size := strings.TrimSpace(head[strings.LastIndex(head, ":")+1:])
+		opening := ""
+		for _, line := range strings.Split(body, "\n") {
+			if line = strings.TrimSpace(strings.TrimLeft(line, "#*-> ")); line != "" {
+				opening = line
+				break
+			}
+		}
+		if r := []rune(opening); len(r) > 100 {
+			opening = string(r[:99]) + "…"
+		}
+		return fmt.Sprintf("<complete><summary>On *%s*: I listed the workspace and read `%s` (%s). It opens with: %q. That file is the place to start; ask me about any part for more detail. (offline demo: a real model reads further and explains the code)</summary></complete>", hostQuestion, read, size, opening)
 	}
 }

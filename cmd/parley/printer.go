@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/tools"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -15,15 +16,14 @@ import (
 // finish in any order but print in configuration order), with retries and
 // failures on stderr. As JSON it prints every event as one line.
 type printer struct {
-	mu      sync.Mutex
-	out     io.Writer
-	errOut  io.Writer
-	json    bool
-	order   []int                // started turns, oldest first
-	done    map[int]debate.Entry // finished, not yet printed
-	usage   providers.Usage
-	cost    float64
-	replies int
+	mu     sync.Mutex
+	out    io.Writer
+	errOut io.Writer
+	json   bool
+	order  []int                // started turns, oldest first
+	done   map[int]debate.Entry // finished, not yet printed
+	silent map[int]bool         // finished tool-call replies: shown as tool lines, not text
+	turns  map[int]debate.Entry // every finished turn of the exchange, for the totals (a tool loop's last turn finishes twice)
 	// onEntry, when set, prints entries the plain printer leaves alone
 	// (votes, verdicts, tool activity) for mode-specific commands.
 	onEntry func(debate.Entry)
@@ -31,7 +31,7 @@ type printer struct {
 }
 
 func newPrinter(out, errOut io.Writer, json bool) *printer {
-	return &printer{out: out, errOut: errOut, json: json, done: map[int]debate.Entry{}}
+	return &printer{out: out, errOut: errOut, json: json, done: map[int]debate.Entry{}, silent: map[int]bool{}, turns: map[int]debate.Entry{}}
 }
 
 // Sink is the debate.Sink of the printer.
@@ -50,11 +50,20 @@ func (p *printer) Sink(ev debate.Event) {
 	case debate.Retrying:
 		fmt.Fprintf(p.errOut, "[%s] retrying in %s (attempt %d): %s\n", ev.Agent, ev.Wait.Round(100_000_000), ev.Attempt, ev.Err)
 	case debate.TurnFinished:
-		p.done[ev.Entry.Turn] = ev.Entry
-		p.usage = p.usage.Add(ev.Entry.Usage)
-		p.cost += ev.Entry.Cost
-		p.replies++
+		en := ev.Entry
+		p.turns[en.Turn] = en
+		if call, err := tools.ParseCall(en.Text); err == nil && en.Status == debate.StatusComplete {
+			if call.Tool == tools.ToolComplete {
+				return // the loop rewrites this turn with the summary: print that
+			}
+			p.silent[en.Turn] = true
+		}
+		p.done[en.Turn] = en
 		p.flush()
+	case debate.ToolActivity:
+		if ev.Done {
+			fmt.Fprintf(p.errOut, "[%s] %s\n", ev.Agent, sanitize(toolLine(ev.Call)))
+		}
 	case debate.EntryAdded:
 		if p.onEntry != nil {
 			p.onEntry(ev.Entry)
@@ -74,7 +83,7 @@ func (p *printer) flush() {
 			p.onEntry(en)
 			continue
 		}
-		if !p.quiet {
+		if !p.quiet && !p.silent[en.Turn] {
 			p.printTurn(en)
 		}
 	}
@@ -98,12 +107,18 @@ func (p *printer) printTurn(en debate.Entry) {
 func (p *printer) summary() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.json || p.replies == 0 {
+	if p.json || len(p.turns) == 0 {
 		return
 	}
-	fmt.Fprintf(p.errOut, "— %d %s, %s tokens (%s in, %s out), $%.4f\n", p.replies, plural(p.replies, "turn", "turns"),
-		thousands(p.usage.Total()), thousands(p.usage.InputTokens), thousands(p.usage.OutputTokens), p.cost)
-	p.usage, p.cost, p.replies = providers.Usage{}, 0, 0
+	var usage providers.Usage
+	var cost float64
+	for _, en := range p.turns {
+		usage = usage.Add(en.Usage)
+		cost += en.Cost
+	}
+	fmt.Fprintf(p.errOut, "— %d %s, %s tokens (%s in, %s out), $%.4f\n", len(p.turns), plural(len(p.turns), "turn", "turns"),
+		thousands(usage.Total()), thousands(usage.InputTokens), thousands(usage.OutputTokens), cost)
+	p.turns = map[int]debate.Entry{}
 }
 
 func plural(n int, one, many string) string {

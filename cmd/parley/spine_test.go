@@ -185,3 +185,28 @@ func TestEnvOverridesConfig(t *testing.T) {
 		t.Fatalf("env override not applied: %v %+v", err, cfg.Context)
 	}
 }
+
+// In mention mode an agent with tools: true (claude, in the default
+// configuration) reads files before answering; ask shows its tool calls on
+// stderr and only its answer on stdout.
+func TestAskWithToolsShowsCallsAndAnswer(t *testing.T) {
+	dir := isolate(t)
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Rocket\nLaunch control software.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "", "--demo", "ask", "@claude read the code in this folder and explain it")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(out, "<list_file>") || strings.Contains(out, "<complete>") || !strings.HasPrefix(out, "[Claude]: ") || !strings.Contains(out, "README.md") {
+		t.Fatalf("stdout should hold only the answer:\n%s", out)
+	}
+	if !strings.Contains(stderr, "[claude] → list_file .") || !strings.Contains(stderr, "[claude] → read_file README.md") {
+		t.Fatalf("stderr should list the tool calls:\n%s", stderr)
+	}
+	// A question about nothing in particular gets a plain answer, no tools.
+	code, out, stderr = runCLI(t, "", "--demo", "ask", "@claude what is a monad?")
+	if code != 0 || strings.Contains(stderr, "list_file") || !strings.Contains(out, "monad") {
+		t.Fatalf("exit %d\nout %s\nerr %s", code, out, stderr)
+	}
+}

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// agentProject writes a small project under dir and a secret beside it.
+func agentProject(t *testing.T, dir string) string {
+	t.Helper()
+	root := filepath.Join(dir, "project")
+	for name, body := range map[string]string{
+		"project/README.md": "# Greeter\nPrints a greeting.\n",
+		"project/main.go":   "package main\n\nfunc main() { println(\"hi\") }\n",
+		"secret.txt":        "TOP SECRET\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// agentFake points the openai provider at a scripted fake and makes codex
+// the agent of the agent mode.
+func agentFake(t *testing.T, dir string, replies ...providertest.Reply) *providertest.Server {
+	t.Helper()
+	srv := providertest.OpenAI(t, providertest.Sequence(replies...))
+	t.Setenv("PARLEY_TEST_OPENAI_KEY", "k1")
+	yaml := fmt.Sprintf(`providers:
+  openai:
+    type: openai
+    base_url: %s
+    api_key_env: PARLEY_TEST_OPENAI_KEY
+    max_retries: 0
+modes:
+  agent:
+    agent: codex
+`, srv.URL)
+	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+func textReply(s string) providertest.Reply {
+	return providertest.Reply{Text: s, Usage: providers.Usage{InputTokens: 200, OutputTokens: 30}}
+}
+
+func TestAgentCmdDemoExplainsTheWorkingDirectory(t *testing.T) {
+	dir := isolate(t)
+	root := agentProject(t, dir)
+	t.Chdir(root)
+	code, out, errOut := runCLI(t, "", "agent", "--demo", "explain this folder")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "read `README.md`") || !strings.Contains(out, "explain this folder") {
+		t.Errorf("answer: %q", out)
+	}
+	for _, want := range []string{"→ list_file . (recursive) — 2 entries", "→ read_file README.md — 29 bytes, 2 lines", "— 3 steps, 2 tool calls"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(out, "→") {
+		t.Errorf("tool lines reached stdout: %q", out)
+	}
+}
+
+func TestAgentCmdOverFakeHoldsTheJail(t *testing.T) {
+	dir := isolate(t)
+	root := agentProject(t, dir)
+	srv := agentFake(t, dir,
+		textReply("<read_file><path>../secret.txt</path></read_file>"),
+		textReply("<read_file><path>"+filepath.Join(dir, "secret.txt")+"</path></read_file>"),
+		textReply("<read_file><path>main.go</path>"),
+		textReply("<read_file><path>main.go</path></read_file>"),
+		textReply("<complete><summary>It prints **hi**.</summary></complete>"),
+	)
+	code, out, errOut := runCLI(t, "", "agent", "--dir", root, "what does it print?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if out != "It prints **hi**.\n" {
+		t.Errorf("stdout = %q", out)
+	}
+	for _, want := range []string{
+		"→ read_file ../secret.txt — error: path is outside the workspace",
+		"— error: path is outside the workspace: \"" + filepath.Join(dir, "secret.txt") + "\" is an absolute path",
+		"! reply had no usable tool call (<read_file> is not closed",
+		"→ read_file main.go — 44 bytes, 3 lines",
+		"— 5 steps, 3 tool calls",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d model calls, want 5", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Model != "gpt-5-codex" {
+			t.Errorf("model %q, want codex's", r.Model)
+		}
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, "TOP SECRET") {
+				t.Fatal("the secret reached the model")
+			}
+		}
+	}
+}
+
+func TestAgentCmdJSON(t *testing.T) {
+	dir := isolate(t)
+	root := agentProject(t, dir)
+	agentFake(t, dir,
+		textReply("<list_file><path>.</path><recursive>false</recursive></list_file>"),
+		textReply("<complete><summary>Two files.</summary></complete>"),
+	)
+	code, out, errOut := runCLI(t, "what is here?\n", "agent", "--json", "--dir", root, "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var last agentSummary
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.Type != "summary" || last.Status != "ok" || last.Summary != "Two files." || last.Steps != 2 || last.ToolCalls != 1 || last.Agent != "codex" || last.Usage.InputTokens != 400 {
+		t.Fatalf("summary line = %+v", last)
+	}
+	if !strings.HasPrefix(lines[len(lines)-1], `{"type":"summary"`) {
+		t.Errorf("type is not first: %s", lines[len(lines)-1])
+	}
+	var tools int
+	for _, l := range lines[:len(lines)-1] {
+		var ev struct {
+			Type string `json:"type"`
+			Done bool   `json:"done"`
+			Call struct {
+				Tool   string `json:"tool"`
+				Result string `json:"result"`
+			} `json:"call"`
+		}
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("not JSON: %s", l)
+		}
+		if ev.Type == "tool" && ev.Done {
+			tools++
+			if ev.Call.Tool != "list_file" || !strings.Contains(ev.Call.Result, "main.go (44 bytes)") {
+				t.Errorf("tool event: %s", l)
+			}
+		}
+	}
+	if tools != 1 {
+		t.Errorf("%d finished tool events, want 1", tools)
+	}
+}
+
+func TestAgentCmdProviderFailureExitsOne(t *testing.T) {
+	dir := isolate(t)
+	root := agentProject(t, dir)
+	agentFake(t, dir, textReply("<list_file><path>.</path></list_file>"), providertest.Reply{Status: 500, Text: "upstream exploded"})
+	code, out, errOut := runCLI(t, "", "agent", "--dir", root, "explain")
+	if code != 1 || out != "" || !strings.Contains(errOut, "upstream exploded") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestAgentCmdStepLimit(t *testing.T) {
+	dir := isolate(t)
+	root := agentProject(t, dir)
+	srv := agentFake(t, dir, textReply("<list_file><path>.</path></list_file>"))
+	code, _, errOut := runCLI(t, "", "agent", "--dir", root, "--steps", "2", "explain")
+	if code != 1 || !strings.Contains(errOut, "used all 2 steps without calling complete") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Fatalf("%d calls, want 2", n)
+	}
+}
+
+func TestAgentCmdUsageErrors(t *testing.T) {
+	dir := isolate(t)
+	for _, args := range [][]string{
+		{"agent", "--demo"},
+		{"agent", "--demo", "--dir", filepath.Join(dir, "missing"), "q"},
+		{"agent", "--demo", "--agent", "nobody", "q"},
+		{"agent", "--demo", "--steps", "-1", "q"},
+	} {
+		if code, _, errOut := runCLI(t, "", args...); code != 2 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package debate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+func TestAgentModeDemoExplainsAFolder(t *testing.T) {
+	root := toolWorkspace(t)
+	e, ev := toolLoopEngine(t, providers.NewDemoWithPace("demo", 0), "agent", root, 0)
+	m := e.Current().(*AgentMode)
+	if names := m.Agents(); len(names) != 1 || names[0].Name != "coder" {
+		t.Fatalf("panels = %v", names)
+	}
+	if err := e.Submit(context.Background(), "explain this project"); err != nil {
+		t.Fatal(err)
+	}
+	ans := m.Answer()
+	mustContain(t, "answer", ans.Text, "explain this project", "read `README.md`", "Hello")
+	if ans.Kind != KindReply || strings.Contains(ans.Text, "<complete>") {
+		t.Fatalf("answer entry = %+v", ans)
+	}
+	var calls []string
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindToolCall {
+			calls = append(calls, en.ToolCalls[0].Tool+" "+en.ToolCalls[0].Parameters["path"])
+		}
+	}
+	if strings.Join(calls, ", ") != "list_file ., read_file README.md" {
+		t.Fatalf("tool calls = %v", calls)
+	}
+	if n := len(ev.tools()); n != 4 {
+		t.Fatalf("%d tool events, want 4", n)
+	}
+
+	// A second question starts a fresh loop that sees the first exchange.
+	if err := e.Submit(context.Background(), "and the library?"); err != nil {
+		t.Fatal(err)
+	}
+	if a2 := m.Answer(); a2.Turn <= ans.Turn || !strings.Contains(a2.Text, "and the library?") {
+		t.Fatalf("second answer = %+v", a2)
+	}
+}
+
+// Tool calls are recorded in the seed's export shape.
+func TestToolCallsExportShape(t *testing.T) {
+	root := toolWorkspace(t)
+	e, _ := toolLoopEngine(t, providers.NewDemoWithPace("demo", 0), "agent", root, 0)
+	if err := e.Submit(context.Background(), "explain"); err != nil {
+		t.Fatal(err)
+	}
+	var call Entry
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindToolCall {
+			call = en
+			break
+		}
+	}
+	b, err := json.Marshal(call.ToolCalls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shape []map[string]any
+	if err := json.Unmarshal(b, &shape); err != nil {
+		t.Fatal(err)
+	}
+	if len(shape) != 1 || shape[0]["tool"] != "list_file" || shape[0]["result"] == "" {
+		t.Fatalf("shape = %s", b)
+	}
+	params, _ := shape[0]["parameters"].(map[string]any)
+	if params["path"] != "." || params["recursive"] != "true" {
+		t.Fatalf("parameters = %s", b)
+	}
+	if call.Text != "" || call.Speaker != "coder" || call.Provider == "" {
+		t.Fatalf("tool_call entry = %+v", call)
+	}
+}
+
+// Cancelling stops the loop: no further model call, no further tool call.
+func TestAgentModeCancelStopsTheLoop(t *testing.T) {
+	root := toolWorkspace(t)
+	srv, p := openAIFake(t,
+		reply("<list_file><path>.</path></list_file>"),
+		providertest.Reply{Text: "<read_file><path>main.go</path></read_file>", ChunkDelay: 200 * time.Millisecond},
+	)
+	e, ev := toolLoopEngine(t, p, "agent", root, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	e.Subscribe(func(x Event) {
+		if ts, ok := x.(TurnStarted); ok && ts.Entry.Turn > 2 {
+			go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+		}
+	})
+	err := e.Submit(ctx, "explain")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want cancel", err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := len(srv.Requests()); n != 2 {
+		t.Fatalf("%d calls, want 2", n)
+	}
+	if n := len(ev.tools()); n != 2 { // the list only
+		t.Fatalf("%d tool events, want 2", n)
+	}
+	entries := e.History().Entries()
+	if last := entries[len(entries)-1]; last.Status != StatusCancelled {
+		t.Fatalf("last entry = %+v", last)
+	}
+}
+
+func TestWorkspaceDefaultsAndChecks(t *testing.T) {
+	e, _ := toolLoopEngine(t, providers.NewDemoWithPace("demo", 0), "agent", t.TempDir(), 0)
+	dir := t.TempDir()
+	if err := e.SetWorkspace(dir); err != nil || e.Workspace() != dir {
+		t.Fatalf("Workspace() = %q, %v", e.Workspace(), err)
+	}
+	if e.Info().State["agent.workspace"] != dir {
+		t.Fatal("the workspace is not kept in the session state")
+	}
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetWorkspace(file); err == nil {
+		t.Fatal("a file was accepted as the workspace")
+	}
+	if err := e.SetWorkspace(filepath.Join(dir, "missing")); err == nil {
+		t.Fatal("a missing folder was accepted")
+	}
+	// A saved folder that is gone falls back to the working directory.
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if got := e.Workspace(); got != wd {
+		t.Fatalf("Workspace() = %q, want the working directory %q", got, wd)
+	}
+}
+
+func TestAgentModeNeedsItsAgent(t *testing.T) {
+	cfg := &Config{Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []AgentSpec{{Name: "a", Provider: "d"}},
+		Modes: ModesConfig{Mention: MentionConfig{Agents: []string{"a"}}}}
+	agents := []*Agent{{AgentSpec: cfg.Agents[0], Provider: providers.NewDemoWithPace("d", 0)}}
+	if _, err := NewEngine(cfg, agents, "agent"); err == nil || !strings.Contains(err.Error(), "modes.agent.agent") {
+		t.Fatalf("err = %v", err)
+	}
+	cfg.Modes.Agent.Agent = "ghost"
+	var ua *UnknownAgentError
+	if _, err := NewEngine(cfg, agents, "agent"); !errors.As(err, &ua) {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,170 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/parleyhq/parley/debate/tools"
+	"github.com/parleyhq/parley/providers"
+)
+
+// DefaultMaxSteps bounds a tool loop when modes.agent.max_steps is 0.
+const DefaultMaxSteps = 20
+
+// StepLimitError ends a tool loop that used every step without complete.
+type StepLimitError struct {
+	Agent string
+	Steps int
+}
+
+func (e *StepLimitError) Error() string {
+	return fmt.Sprintf("%s used all %d steps without calling complete (ask a narrower question, or raise modes.agent.max_steps)", e.Agent, e.Steps)
+}
+
+// MaxSteps is the configured step limit of a tool loop.
+func (e *Engine) MaxSteps() int {
+	if n := e.Config.Modes.Agent.MaxSteps; n > 0 {
+		return n
+	}
+	return DefaultMaxSteps
+}
+
+// RunToolLoop lets spec.Agent use the workspace tools (list_file, read_file,
+// complete) to answer spec: each model reply is one agent turn; a tool call
+// in it is run in the engine's workspace and its result sent back, until the
+// agent calls complete or maxSteps replies (0: the configured limit) are
+// spent. A reply with no tool call at all is taken as the answer, so an agent
+// may also just answer. The returned entry is the answer: Kind reply, Text
+// the summary. spec.Messages is what the agent sees before the loop (built
+// by the caller, so a parallel round stays blind to its siblings); the
+// tool instructions are added to spec.Instruction. spec.Schema must be nil:
+// structured output leaves no room for tool calls (ask for the vote after).
+//
+// A provider failure or cancel ends the loop with that error (the turn
+// carries it); a tool error goes back to the model as the tool's result.
+func (e *Engine) RunToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (Entry, error) {
+	return e.runToolLoop(ctx, spec, maxSteps, false)
+}
+
+// runToolLoop is RunToolLoop; requireComplete (the agent mode) also sends a
+// reply without any tool call back for a retry, as the seed's protocol does.
+func (e *Engine) runToolLoop(ctx context.Context, spec TurnSpec, maxSteps int, requireComplete bool) (Entry, error) {
+	if maxSteps <= 0 {
+		maxSteps = e.MaxSteps()
+	}
+	a := spec.Agent
+	ws, err := tools.Open(e.Workspace())
+	if err != nil {
+		e.AddEntry(Entry{Kind: KindError, Speaker: a.Name, Round: spec.Round, Text: err.Error(), Error: err.Error(), Status: StatusError})
+		e.Emit(ErrorOccurred{Agent: a.Name, Err: err.Error()})
+		return Entry{}, err
+	}
+	defer ws.Close()
+
+	base := slices.Clone(spec.Messages)
+	spec.Kind = KindReply
+	spec.Schema = nil
+	spec.Instruction = strings.TrimSpace(spec.Instruction + "\n\n" + tools.Instructions(maxSteps))
+	var mine []Entry // the loop's own entries, which the agent sees after base
+	var last Entry
+	for step := 1; step <= maxSteps; step++ {
+		if err := ctx.Err(); err != nil {
+			return last, err
+		}
+		turn := spec
+		turn.Messages = e.loopMessages(base, mine, a.Name)
+		t := e.Reserve(turn)
+		en, err := t.Run(ctx)
+		last = en
+		if err != nil {
+			return en, err // Run has recorded and announced the failure
+		}
+		mine = append(mine, en)
+		call, perr := tools.ParseCall(en.Text)
+		if perr != nil {
+			if !requireComplete && tools.IsNoCall(perr) {
+				return en, nil // a plain answer
+			}
+			fb := e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
+				Text: tools.RetryMessage(perr) + stepsLeft(step, maxSteps), Error: perr.Error()})
+			mine = append(mine, fb)
+			continue
+		}
+		if call.Tool == tools.ToolComplete {
+			en.Text = call.Summary
+			en.ToolCalls = []ToolCall{{Tool: call.Tool, Parameters: call.Parameters()}}
+			return t.Finish(en), nil
+		}
+		res := e.runTool(ws, en, call, spec)
+		mine = append(mine, e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
+			Text: res + stepsLeft(step, maxSteps)}))
+	}
+	err = &StepLimitError{Agent: a.Label(), Steps: maxSteps}
+	e.AddEntry(Entry{Kind: KindError, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt, Text: err.Error(), Error: err.Error(), Status: StatusError})
+	e.Emit(ErrorOccurred{Turn: last.Turn, Agent: a.Name, Err: err.Error()})
+	return last, err
+}
+
+// runTool runs one call, announcing it before and after, records it as a
+// tool_call entry (its Text stays empty: the model's own reply, just
+// before, already holds the call) and returns what the model gets back.
+func (e *Engine) runTool(ws *tools.Workspace, turn Entry, call tools.Call, spec TurnSpec) string {
+	a := spec.Agent
+	tc := ToolCall{Tool: call.Tool, Parameters: call.Parameters()}
+	e.Emit(ToolActivity{Turn: turn.Turn, Agent: a.Name, Call: tc})
+	out, err := ws.Run(call)
+	if err != nil {
+		tc.Error = err.Error()
+		out = "error: " + call.String() + ": " + err.Error()
+	}
+	tc.Result = out
+	e.Emit(ToolActivity{Turn: turn.Turn, Agent: a.Name, Call: tc, Done: true})
+	e.AddEntry(Entry{Kind: KindToolCall, Speaker: a.Name, Provider: turn.Provider, Model: turn.Model, Round: spec.Round,
+		Prompt: spec.Prompt, ToolCalls: []ToolCall{tc}})
+	return out
+}
+
+// stepsLeft warns the model when its next reply is its last.
+func stepsLeft(step, maxSteps int) string {
+	if maxSteps-step == 1 {
+		return "\n\n[Only one reply is left: answer now with <complete><summary>…</summary></complete>.]"
+	}
+	return ""
+}
+
+// clippedResultBytes is what an older tool result keeps once the loop's
+// messages outgrow the context budget.
+const clippedResultBytes = 1024
+
+// loopMessages is what the agent sees at the next step: the messages it
+// started from, then its own replies (assistant) and the tool results
+// (user). Past the context budget, the oldest tool results are clipped
+// first; the newest stays whole, so the prompt of a long loop stays bounded.
+func (e *Engine) loopMessages(base []providers.Message, mine []Entry, self string) []providers.Message {
+	items := slices.Clone(base)
+	first := len(items)
+	for _, en := range mine {
+		if m, ok := messageOf(en, View{Self: self}); ok {
+			items = append(items, m)
+		}
+	}
+	if budget := e.Config.Context.BudgetTokens; budget > 0 {
+		total := 0
+		for _, m := range items {
+			total += EstimateTokens(m.Content)
+		}
+		lastResult := len(items) - 1
+		for i := first; i < lastResult && total > budget; i++ {
+			m := items[i]
+			if m.Role != providers.RoleUser || len(m.Content) <= clippedResultBytes+200 {
+				continue
+			}
+			short := clip(m.Content, clippedResultBytes) + "\n[older tool result shortened to save context; call the tool again if you need it whole]"
+			total -= EstimateTokens(m.Content) - EstimateTokens(short)
+			items[i].Content = short
+		}
+	}
+	return mergeRoles(items)
+}
