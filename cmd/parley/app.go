@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -39,11 +40,14 @@ type app struct {
 	stdout  io.Writer
 	stderr  io.Writer
 	closers []func() error
+	store   *store.Store // the session database; nil with noPersist
 }
 
 // newApp loads the configuration and builds the engine for mode ("" : the
 // configured default). It opens the store and restores a session when asked.
-func newApp(cmd *cobra.Command, g *globalFlags, mode string) (*app, error) {
+// adjust, when given, changes the configuration before agents are built
+// (command flags such as magi's -m or talk's --a).
+func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*debate.Config) error) (*app, error) {
 	loadDotEnv()
 	path, err := configPath(g.config)
 	if err != nil {
@@ -51,6 +55,17 @@ func newApp(cmd *cobra.Command, g *globalFlags, mode string) (*app, error) {
 	}
 	cfg, err := loadConfig(path)
 	if err != nil {
+		return nil, usageErr(err)
+	}
+	if len(adjust) == 0 {
+		adjust = append(adjust, magiAdjust("", "")) // modes.magi.preset applies everywhere
+	}
+	for _, f := range adjust {
+		if err := f(cfg); err != nil {
+			return nil, usageErr(err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
 		return nil, usageErr(err)
 	}
 	a := &app{flags: g, cfg: cfg, stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}

@@ -1,0 +1,436 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// MagiRounds is the length of a full council.
+const MagiRounds = 3
+
+// Magi is the three-member council: round 1 independent, round 2
+// deliberation on the others' round-1 opinions, round 3 a final vote on
+// everyone's round-2 opinions, then a majority verdict.
+//
+// A council is self-contained: members see the question and the council's
+// own opinions, not the rest of the session, so each member's prompt keeps a
+// stable prefix (system prompt, then the question) that provider prompt
+// caching can reuse across its rounds.
+type Magi struct {
+	engine *Engine
+	agents []*Agent
+	// SingleRound stops after round 1 (the command's -1); the console
+	// leaves it false.
+	SingleRound bool
+	// OnRound, when set, is called after each round with its votes in
+	// member order (headless output prints rounds as they finish).
+	OnRound func(round int, votes []MagiVote)
+
+	mu   sync.Mutex
+	last *MagiResult
+	// notes are what members with tools: true found in the workspace before
+	// round 1, by member index ("" for the others); set once per council.
+	notes []string
+}
+
+// MagiVote is one member's outcome in one round.
+type MagiVote struct {
+	Agent    string
+	Display  string
+	Provider string
+	Model    string
+	Round    int
+	Ballot          // Vote is VoteInvalid when Valid is false
+	Valid    bool   // a vote was read
+	Failed   bool   // the provider failed (as opposed to an unreadable answer)
+	Error    string // why the vote is invalid
+	Attempts int    // calls made: 2 when the answer had to be asked again
+	Turn     int    // history entry of the last attempt
+	Usage    providers.Usage
+	Cost     float64
+}
+
+// MagiUsage is one member's tokens and cost over the whole council.
+type MagiUsage struct {
+	Agent, Display, Provider, Model string
+	Calls                           int
+	Usage                           providers.Usage
+	Cost                            float64
+}
+
+// MagiResult is a finished (or cancelled) council.
+type MagiResult struct {
+	Question  string
+	Rounds    [][]MagiVote // Rounds[r-1][i]: round r, member i
+	Verdict   Verdict
+	Tally     map[string]int
+	Flips     []Flip
+	Agents    []MagiUsage
+	Usage     providers.Usage
+	Cost      float64
+	Cancelled bool
+}
+
+func init() { registerMode("magi", newMagi) }
+
+func newMagi(e *Engine) (Mode, error) {
+	agents, err := e.MustAgents(e.Config.Modes.Magi.Agents...)
+	if err != nil {
+		return nil, err
+	}
+	if len(agents) == 0 {
+		return nil, &ConfigError{File: e.Config.Source, Key: "modes.magi.agents", Problem: "needs three agents"}
+	}
+	return &Magi{engine: e, agents: agents}, nil
+}
+
+// Name implements Mode.
+func (m *Magi) Name() string { return "magi" }
+
+// Agents implements Mode: the members, in council order.
+func (m *Magi) Agents() []*Agent { return append([]*Agent(nil), m.agents...) }
+
+// Result returns the latest council's result.
+func (m *Magi) Result() (MagiResult, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.last == nil {
+		return MagiResult{}, false
+	}
+	return *m.last, true
+}
+
+// Submit implements Mode: one council on the question. It returns an error
+// when the council was cancelled or when every member failed in a round
+// (nothing left to deliberate); a member that fails alone casts an INVALID
+// vote with its error and the others go on.
+func (m *Magi) Submit(ctx context.Context, input string) error {
+	q := strings.TrimSpace(input)
+	if q == "" {
+		return errors.New("magi: put a question to the council")
+	}
+	e := m.engine
+	e.SetTitle(q, "")
+	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: q})
+	rounds := MagiRounds
+	if m.SingleRound {
+		rounds = 1
+	}
+	res := &MagiResult{Question: q}
+	m.notes = m.research(ctx, q)
+	var err error
+	for r := 1; r <= rounds; r++ {
+		votes := m.runRound(ctx, q, r, res.Rounds)
+		res.Rounds = append(res.Rounds, votes)
+		if m.OnRound != nil {
+			m.OnRound(r, votes)
+		}
+		if ctx.Err() != nil {
+			res.Cancelled, err = true, ctx.Err()
+			break
+		}
+		if err = allFailed(votes); err != nil {
+			break
+		}
+	}
+	m.conclude(res)
+	if !res.Cancelled {
+		last := len(res.Rounds)
+		e.AddEntry(Entry{Kind: KindVerdict, Speaker: SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
+			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s", res.Verdict, last, TallyLine(res.Tally))})
+		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally})
+	}
+	m.mu.Lock()
+	m.last = res
+	m.mu.Unlock()
+	return err
+}
+
+// allFailed reports the providers' errors when no member got through.
+func allFailed(votes []MagiVote) error {
+	var errs []error
+	for _, v := range votes {
+		if !v.Failed {
+			return nil
+		}
+		errs = append(errs, fmt.Errorf("%s: %s", v.Display, v.Error))
+	}
+	return fmt.Errorf("every MAGI member failed in round %d: %w", votes[0].Round, errors.Join(errs...))
+}
+
+// conclude fills the verdict, flips and usage from the rounds.
+func (m *Magi) conclude(res *MagiResult) {
+	final := res.Rounds[len(res.Rounds)-1]
+	words := make([]Vote, len(final))
+	for i, v := range final {
+		words[i] = v.Vote
+	}
+	res.Verdict, res.Tally = Decide(words), Tally(words)
+	res.Flips = AuditFlips(res.Rounds)
+	for i, a := range m.agents {
+		u := MagiUsage{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model}
+		for _, round := range res.Rounds {
+			u.Calls += round[i].Attempts
+			u.Usage = u.Usage.Add(round[i].Usage)
+			u.Cost += round[i].Cost
+		}
+		res.Agents = append(res.Agents, u)
+		res.Usage = res.Usage.Add(u.Usage)
+		res.Cost += u.Cost
+	}
+}
+
+// runRound asks every member at once; the round takes as long as its
+// slowest member. Turns are reserved in member order first, so the history
+// lists them in that order whatever order they finish in.
+func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]MagiVote) []MagiVote {
+	e := m.engine
+	msgs := make([][]providers.Message, len(m.agents))
+	turns := make([]*Turn, len(m.agents))
+	parsed := make([]*parsedVote, len(m.agents))
+	for i, a := range m.agents {
+		msgs[i] = m.roundMessages(i, round, q, prev)
+		parsed[i] = &parsedVote{}
+		turns[i] = e.Reserve(m.voteSpec(a, round, q, msgs[i], false, parsed[i]))
+	}
+	out := make([]MagiVote, len(m.agents))
+	var wg sync.WaitGroup
+	for i := range m.agents {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = m.castVote(ctx, i, round, q, msgs[i], turns[i], parsed[i])
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// parsedVote is what a turn's Settle read from its answer.
+type parsedVote struct {
+	ballot Ballot
+	err    error
+}
+
+func (m *Magi) voteSpec(a *Agent, round int, q string, msgs []providers.Message, retry bool, into *parsedVote) TurnSpec {
+	prompt := fmt.Sprintf("MAGI round %d: %s", round, q)
+	if retry {
+		prompt = fmt.Sprintf("MAGI round %d, asked again after an unreadable answer: %s", round, q)
+	}
+	return TurnSpec{
+		Agent: a, Kind: KindVote, Round: round, Prompt: prompt,
+		Instruction: magiRules, Messages: msgs, Schema: voteSchema(),
+		Settle: func(en Entry) Entry {
+			en.Vote = string(VoteInvalid)
+			if en.Status != StatusComplete {
+				into.err = errors.New(en.Error)
+				return en
+			}
+			into.ballot, into.err = ParseVote(en.Text)
+			switch {
+			case into.err == nil:
+				en.Vote = string(into.ballot.Vote)
+				en.Text = into.ballot.JSON() // the stored row holds the canonical vote
+			case retry:
+				en.Error = "unreadable vote after a retry: " + into.err.Error()
+			default:
+				en.Error = "unreadable vote: " + into.err.Error()
+			}
+			return en
+		},
+	}
+}
+
+// castVote runs a member's reserved turn and, when the answer cannot be
+// read, asks once more quoting the parse error.
+func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []providers.Message, t *Turn, p *parsedVote) MagiVote {
+	a := m.agents[i]
+	v := MagiVote{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model, Round: round}
+	en, err := t.Run(ctx)
+	v.Attempts, v.Turn, v.Usage, v.Cost = 1, en.Turn, en.Usage, en.Cost
+	if err == nil && p.err != nil && ctx.Err() == nil {
+		retryMsgs := append([]providers.Message(nil), msgs...)
+		if raw := strings.TrimSpace(en.Text); raw != "" {
+			retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleAssistant, Content: clip(raw, 4000)})
+		}
+		retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf(retryText, p.err)})
+		p = &parsedVote{}
+		t = m.engine.Reserve(m.voteSpec(a, round, q, retryMsgs, true, p))
+		en, err = t.Run(ctx)
+		v.Attempts, v.Turn = 2, en.Turn
+		v.Usage, v.Cost = v.Usage.Add(en.Usage), v.Cost+en.Cost
+	}
+	switch {
+	case err != nil:
+		v.Ballot, v.Failed, v.Error = Ballot{Vote: VoteInvalid}, true, err.Error()
+		if ctx.Err() != nil {
+			v.Error = "cancelled"
+		}
+	case p.err != nil:
+		v.Ballot, v.Error = Ballot{Vote: VoteInvalid}, "unreadable vote: "+p.err.Error()
+		if v.Attempts > 1 {
+			v.Error = "unreadable vote after a retry: " + p.err.Error()
+		}
+	default:
+		v.Ballot, v.Valid = p.ballot, true
+	}
+	m.engine.Emit(VoteCast{Turn: v.Turn, Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: v.Valid, Summary: v.Summary, Error: v.Error})
+	return v
+}
+
+// shownOpinions are the opinions member i reads in round: in round 2 the
+// other members' round-1 opinions, in round 3 every member's round-2
+// opinion (its own round-1 opinion comes as its earlier answer).
+func shownOpinions(i, round int, prev [][]MagiVote) []MagiVote {
+	switch {
+	case round == 2 && len(prev) >= 1:
+		var out []MagiVote
+		for j, v := range prev[0] {
+			if j != i {
+				out = append(out, v)
+			}
+		}
+		return out
+	case round >= 3 && len(prev) >= round-1:
+		return prev[round-2]
+	}
+	return nil
+}
+
+// roundMessages builds member i's request for a round. The first message
+// (the round-1 task and the question) and the member's own round-1 answer
+// never change, so rounds 2 and 3 extend the same prefix and provider
+// prompt caches apply; what a round adds comes after it.
+func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []providers.Message {
+	first := fmt.Sprintf(round1Text, questionLine(q))
+	if i < len(m.notes) && m.notes[i] != "" {
+		first += "\n\nWhat you found in the workspace before the council (your own notes):\n\n" + m.notes[i]
+	}
+	msgs := []providers.Message{{Role: providers.RoleUser, Content: first}}
+	if round == 1 || len(prev) == 0 {
+		return msgs
+	}
+	own := prev[0][i]
+	var b strings.Builder
+	if own.Valid {
+		msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: own.JSON()})
+	} else {
+		b.WriteString("(Your round-1 opinion did not arrive: " + clip(own.Error, 200) + ")\n\n")
+	}
+	if round == 2 {
+		b.WriteString("Round 2 of 3: deliberation. These are the round-1 opinions of the other two members:\n\n")
+	} else {
+		b.WriteString("Round 3 of 3: final vote. Your round-1 opinion is your earlier answer above. These are the round-2 opinions of all three members, yours included:\n\n")
+	}
+	for _, v := range shownOpinions(i, round, prev) {
+		b.WriteString(opinionLine(v))
+		b.WriteString("\n")
+	}
+	if round == 2 {
+		b.WriteString("\nWeigh them against your own round-1 opinion: which points did you miss, where is the common ground, under which conditions could you agree? Then give your opinion again (changed or not) as the JSON object.")
+	} else {
+		b.WriteString("\nCast your final vote as the JSON object.")
+	}
+	b.WriteString("\n\nThe question:\n\n")
+	b.WriteString(questionLine(q))
+	return append(msgs, providers.Message{Role: providers.RoleUser, Content: b.String()})
+}
+
+// opinionLine shows one member's opinion to another: its canonical JSON, or
+// why there is none.
+func opinionLine(v MagiVote) string {
+	if !v.Valid {
+		return fmt.Sprintf("[%s]: (no valid opinion this round: %s)", v.Display, clip(v.Error, 200))
+	}
+	b := v.Ballot
+	b.Reasoning = clip(b.Reasoning, 2000) // a runaway answer must not flood the others
+	b.Summary = clip(b.Summary, 300)
+	return fmt.Sprintf("[%s]: %s", v.Display, b.JSON())
+}
+
+func questionLine(q string) string { return "[" + HostName + "]: " + q }
+
+// AuditFlips finds every vote change between consecutive rounds and flags
+// conformity: a change without a new argument, that is fewer than
+// MinNewWords content words absent from the member's own earlier reasoning
+// and from the opinions it was shown. Restating someone else's argument is
+// not a new one.
+func AuditFlips(rounds [][]MagiVote) []Flip {
+	var flips []Flip
+	for r := 2; r <= len(rounds); r++ {
+		before, now := rounds[r-2], rounds[r-1]
+		for i := range now {
+			if i >= len(before) {
+				break
+			}
+			from, to := before[i], now[i]
+			if !from.Valid || !to.Valid || from.Vote == to.Vote {
+				continue
+			}
+			var seen []string
+			for _, earlier := range rounds[:r-1] {
+				seen = append(seen, earlier[i].Reasoning, earlier[i].Summary)
+			}
+			for _, o := range shownOpinions(i, r, rounds[:r-1]) {
+				seen = append(seen, o.Reasoning, o.Summary)
+			}
+			n := countNewWords(to.Reasoning, seen)
+			flips = append(flips, Flip{Agent: to.Agent, FromRound: r - 1, ToRound: r, From: from.Vote, To: to.Vote,
+				NewWords: n, Conformity: n < MinNewWords})
+		}
+	}
+	return flips
+}
+
+func voteSchema() *providers.Schema {
+	return &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: VoteSchema()}
+}
+
+// magiRules go after each member's persona in its system prompt; they are
+// the same in every round so the prompt prefix stays cacheable.
+const magiRules = `You sit on the MAGI council with two other members. The host puts a question or proposal to the council, which deliberates in three rounds and decides by majority.
+Round 1: you judge it alone. Round 2: you read the other two members' round-1 opinions and may revise yours: look for points you missed, common ground, and conditions under which you would agree. Round 3: you read all round-2 opinions and cast your final vote.
+Judge from your own perspective and criteria. Change your vote only for an argument, never merely to join the majority.
+Every answer is one JSON object and nothing else: {"vote": "approve" | "reject" | "abstain", "reasoning": "2-4 sentences", "summary": "one line"}.
+approve: accept the proposal, or answer yes. reject: refuse it, or answer no. abstain: only when you cannot judge it.`
+
+const round1Text = "Round 1 of 3: independent analysis. You have not seen the other members' opinions. Give your opinion as the JSON object.\n\nThe question:\n\n%s"
+
+const retryText = `Your answer could not be read as the required JSON object: %v
+Answer again with only the JSON object: {"vote": "approve" | "reject" | "abstain", "reasoning": "2-4 sentences", "summary": "one line"}.`
+
+// research lets members with tools: true read the workspace before round 1,
+// all at once; each gets only its own findings, in the stable first message
+// of its rounds. A failed or cut-short look leaves a note saying so, and the
+// member votes on the question alone.
+func (m *Magi) research(ctx context.Context, q string) []string {
+	notes := make([]string, len(m.agents))
+	var wg sync.WaitGroup
+	for i, a := range m.agents {
+		if !a.Tools {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			spec := TurnSpec{Agent: a, Kind: KindReply, Prompt: q, Instruction: magiResearchText,
+				Messages: []providers.Message{{Role: providers.RoleUser, Content: questionLine(q)}}}
+			en, err := m.engine.RunToolLoop(ctx, spec, 0)
+			switch {
+			case err != nil:
+				notes[i] = "(the look at the workspace failed: " + clip(err.Error(), 200) + ")"
+			default:
+				notes[i] = strings.TrimSpace(en.Text)
+			}
+		}()
+	}
+	wg.Wait()
+	return notes
+}
+
+const magiResearchText = "The MAGI council will vote on the host's question. Before it does, gather the facts from the workspace that bear on it: read what matters, then call complete with your findings as short notes (facts and file names, no vote yet). If the workspace has nothing relevant, complete at once saying so."

@@ -1,0 +1,637 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// magiMembers are the council in order, each on its own vendor's fake.
+var magiMembers = []struct{ name, display, vendor, model, persona string }{
+	{"melchior", "MELCHIOR", "openai", "gpt-5", "You are the scientist: logic and data."},
+	{"balthasar", "BALTHASAR", "anthropic", "claude-sonnet-4-6", "You are the guardian: ethics and safety."},
+	{"casper", "CASPER", "gemini", "gemini-3-flash-preview", "You are the maverick: intuition and risk."},
+}
+
+func magiConfig() *Config {
+	cfg := &Config{DefaultMode: "magi", Providers: map[string]providers.Spec{},
+		Pricing: map[string]Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
+	for _, m := range magiMembers {
+		cfg.Agents = append(cfg.Agents, AgentSpec{Name: m.name, Display: m.display, Provider: m.vendor, Model: m.model, Persona: m.persona})
+		cfg.Modes.Magi.Agents = append(cfg.Modes.Magi.Agents, m.name)
+	}
+	return cfg
+}
+
+// roundOf tells which round a request belongs to from its last message.
+func magiRoundOf(msgs []providers.Message) int {
+	if len(msgs) == 0 {
+		return 0
+	}
+	last := msgs[len(msgs)-1].Content
+	switch {
+	case strings.Contains(last, "Round 3 of 3"):
+		return 3
+	case strings.Contains(last, "Round 2 of 3"):
+		return 2
+	}
+	return 1
+}
+
+// voteJSON is a well-formed answer whose reasoning marks who said it when.
+func magiVoteJSON(agent string, round int, vote Vote) string {
+	return fmt.Sprintf(`{"vote":%q,"reasoning":"MARK-%s-R%d","summary":"%s says %s"}`, vote, agent, round, agent, vote)
+}
+
+// fakeCouncil starts one fake per vendor, each answering with handler(agent,
+// round, request), and an engine whose members use them through the real adapters.
+type fakeCouncil struct {
+	engine  *Engine
+	magi    *Magi
+	servers map[string]*providertest.Server // by agent name
+	events  []Event
+	mu      sync.Mutex
+}
+
+func newFakeCouncil(t *testing.T, answer func(agent string, round int, req providertest.Request) providertest.Reply) *fakeCouncil {
+	t.Helper()
+	fc := &fakeCouncil{servers: map[string]*providertest.Server{}}
+	cfg := magiConfig()
+	getenv := func(k string) string {
+		if k == "TEST_KEY" {
+			return "test-key"
+		}
+		return ""
+	}
+	fakes := map[string]func(testing.TB, func(providertest.Request) providertest.Reply) *providertest.Server{
+		"openai": providertest.OpenAI, "anthropic": providertest.Anthropic, "gemini": providertest.Gemini,
+	}
+	noRetry := 0
+	var agents []*Agent
+	for _, m := range magiMembers {
+		srv := fakes[m.vendor](t, func(r providertest.Request) providertest.Reply { return answer(m.name, magiRoundOf(r.Messages), r) })
+		fc.servers[m.name] = srv
+		spec := providers.Spec{Type: m.vendor, BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &noRetry}
+		cfg.Providers[m.vendor] = spec
+		p, err := providers.Open(m.vendor, spec, getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec2, _ := cfg.Agent(m.name)
+		agents = append(agents, &Agent{AgentSpec: spec2, Provider: p})
+	}
+	e, err := NewEngine(cfg, agents, "magi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Subscribe(func(ev Event) {
+		fc.mu.Lock()
+		fc.events = append(fc.events, ev)
+		fc.mu.Unlock()
+	})
+	mode, err := e.Mode("magi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc.engine, fc.magi = e, mode.(*Magi)
+	return fc
+}
+
+func magiReply(text string) providertest.Reply {
+	return providertest.Reply{Text: text, Usage: providers.Usage{InputTokens: 100, OutputTokens: 20, CachedTokens: 40}}
+}
+
+// requestsByRound returns the agent's requests keyed by round, in order.
+func (fc *fakeCouncil) requests(agent string) []providertest.Request {
+	return fc.servers[agent].Requests()
+}
+
+func magiAllText(msgs []providers.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(string(m.Role) + ": " + m.Content + "\n")
+	}
+	return b.String()
+}
+
+var magiMarkRE = regexp.MustCompile(`MARK-[a-z]+-R[0-9]`)
+
+// marks lists the opinion markers in text, in order.
+func magiMarks(text string) []string { return magiMarkRE.FindAllString(text, -1) }
+
+func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
+	votes := map[string][]Vote{
+		"melchior":  {VoteApprove, VoteApprove, VoteApprove},
+		"balthasar": {VoteReject, VoteApprove, VoteApprove},
+		"casper":    {VoteAbstain, VoteReject, VoteApprove},
+	}
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return magiReply(magiVoteJSON(agent, round, votes[agent][round-1]))
+	})
+	if err := fc.engine.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range magiMembers {
+		reqs := fc.requests(m.name)
+		if len(reqs) != 3 {
+			t.Fatalf("%s got %d requests, want 3", m.name, len(reqs))
+		}
+		var others []string
+		for j, o := range magiMembers {
+			if j != i {
+				others = append(others, o.name)
+			}
+		}
+		r1, r2, r3 := reqs[0], reqs[1], reqs[2]
+		// Round 1: the persona, the rules, the question; nobody's opinion.
+		if !strings.Contains(r1.System, "You are "+m.display) || !strings.Contains(r1.System, m.persona) || !strings.Contains(r1.System, "MAGI council") {
+			t.Errorf("%s round-1 system prompt lacks name, persona or rules:\n%s", m.name, r1.System)
+		}
+		if len(r1.Messages) != 1 || !strings.Contains(r1.Messages[0].Content, "[Host]: Should we ship on Friday?") {
+			t.Errorf("%s round 1 messages = %q", m.name, r1.Messages)
+		}
+		if got := magiMarks(magiAllText(r1.Messages)); len(got) != 0 {
+			t.Errorf("%s saw opinions in round 1: %v", m.name, got)
+		}
+		// Round 2: own round-1 answer (as its own turn) + exactly the other two's round-1 opinions.
+		if len(r2.Messages) != 3 || r2.Messages[1].Role != providers.RoleAssistant {
+			t.Fatalf("%s round 2 messages = %q", m.name, r2.Messages)
+		}
+		if got, want := magiMarks(r2.Messages[1].Content), []string{"MARK-" + m.name + "-R1"}; !magiSame(got, want) {
+			t.Errorf("%s round 2 own answer marks %v, want %v", m.name, got, want)
+		}
+		want2 := []string{"MARK-" + others[0] + "-R1", "MARK-" + others[1] + "-R1"}
+		if got := magiMarks(r2.Messages[2].Content); !magiSame(got, want2) {
+			t.Errorf("%s round 2 shows %v, want %v", m.name, got, want2)
+		}
+		// Round 3: own round-1 answer + all three round-2 opinions, nothing else.
+		if len(r3.Messages) != 3 || r3.Messages[1].Role != providers.RoleAssistant {
+			t.Fatalf("%s round 3 messages = %q", m.name, r3.Messages)
+		}
+		if got, want := magiMarks(r3.Messages[1].Content), []string{"MARK-" + m.name + "-R1"}; !magiSame(got, want) {
+			t.Errorf("%s round 3 own answer marks %v, want %v", m.name, got, want)
+		}
+		want3 := []string{"MARK-melchior-R2", "MARK-balthasar-R2", "MARK-casper-R2"}
+		if got := magiMarks(r3.Messages[2].Content); !magiSame(got, want3) {
+			t.Errorf("%s round 3 shows %v, want %v", m.name, got, want3)
+		}
+		// The prefix is stable across rounds, so prompt caches apply.
+		if r2.System != r1.System || r3.System != r1.System {
+			t.Errorf("%s system prompt changed between rounds", m.name)
+		}
+		if r2.Messages[0] != r1.Messages[0] || r3.Messages[0] != r1.Messages[0] || r3.Messages[1] != r2.Messages[1] {
+			t.Errorf("%s prompt prefix changed between rounds", m.name)
+		}
+	}
+
+	res, ok := fc.magi.Result()
+	if !ok || res.Verdict != VerdictApproved || len(res.Rounds) != 3 {
+		t.Fatalf("result = %+v", res)
+	}
+	// Votes are stored as vote rows with their round, then a verdict row.
+	var voteRows []Entry
+	var verdict Entry
+	for _, en := range fc.engine.History().Entries() {
+		switch en.Kind {
+		case KindVote:
+			voteRows = append(voteRows, en)
+		case KindVerdict:
+			verdict = en
+		}
+	}
+	if len(voteRows) != 9 {
+		t.Fatalf("%d vote rows, want 9", len(voteRows))
+	}
+	for k, en := range voteRows {
+		round, member := k/3+1, magiMembers[k%3].name
+		if en.Round != round || en.Speaker != member || en.Vote != string(votes[member][round-1]) || en.Status != StatusComplete {
+			t.Errorf("vote row %d = round %d %s %q %s, want round %d %s %q", k, en.Round, en.Speaker, en.Vote, en.Status, round, member, votes[member][round-1])
+		}
+	}
+	if verdict.Vote != "APPROVED" || verdict.Round != 3 || !strings.Contains(verdict.Text, "3 approve, 0 reject, 0 abstain, 0 invalid") {
+		t.Errorf("verdict row = %+v", verdict)
+	}
+	// Flips: balthasar joined melchior with nothing new (conformity);
+	// casper went abstain → reject → approve.
+	wantFlips := []string{"balthasar 1→2 reject→approve conformity=true", "casper 1→2 abstain→reject conformity=true", "casper 2→3 reject→approve conformity=true"}
+	var gotFlips []string
+	for _, f := range res.Flips {
+		gotFlips = append(gotFlips, fmt.Sprintf("%s %d→%d %s→%s conformity=%v", f.Agent, f.FromRound, f.ToRound, f.From, f.To, f.Conformity))
+	}
+	if !magiSame(gotFlips, wantFlips) {
+		t.Errorf("flips = %v, want %v", gotFlips, wantFlips)
+	}
+	// Usage: three calls per member, cached tokens included, priced.
+	for _, u := range res.Agents {
+		if u.Calls != 3 || u.Usage != (providers.Usage{InputTokens: 300, OutputTokens: 60, CachedTokens: 120}) {
+			t.Errorf("%s usage = %+v", u.Agent, u)
+		}
+	}
+	if want := 3 * (100*1.0 + 20*10 + 100*3 + 20*15 + 100*0.5 + 20*3) / 1e6; magiAbsDiff(res.Cost, want) > 1e-12 {
+		t.Errorf("cost = %v, want %v", res.Cost, want)
+	}
+	// One VoteCast per member and round, one VerdictReached.
+	casts, verdicts := 0, 0
+	for _, ev := range fc.events {
+		switch ev.(type) {
+		case VoteCast:
+			casts++
+		case VerdictReached:
+			verdicts++
+		}
+	}
+	if casts != 9 || verdicts != 1 {
+		t.Errorf("%d VoteCast and %d VerdictReached events, want 9 and 1", casts, verdicts)
+	}
+}
+
+func TestMagiAsksForStructuredOutput(t *testing.T) {
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+	})
+	fc.magi.SingleRound = true
+	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
+		t.Fatal(err)
+	}
+	oa := fc.requests("melchior")[0].JSON
+	rf, _ := oa["response_format"].(map[string]any)
+	js, _ := rf["json_schema"].(map[string]any)
+	if rf["type"] != "json_schema" || js["name"] != "magi_vote" {
+		t.Errorf("openai response_format = %v", oa["response_format"])
+	}
+	gc, _ := fc.requests("casper")[0].JSON["generationConfig"].(map[string]any)
+	if gc["responseMimeType"] != "application/json" || (gc["responseSchema"] == nil && gc["responseJsonSchema"] == nil) {
+		t.Errorf("gemini generationConfig = %v", gc)
+	}
+	body := string(fc.requests("balthasar")[0].Body)
+	if !strings.Contains(body, `"reasoning"`) || !strings.Contains(body, `"abstain"`) {
+		t.Errorf("anthropic request carries no vote schema: %s", body)
+	}
+}
+
+func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
+	var mu sync.Mutex
+	casperCalls := 0
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		switch agent {
+		case "balthasar":
+			return magiReply("I would rather not say.") // never readable
+		case "casper":
+			mu.Lock()
+			defer mu.Unlock()
+			casperCalls++
+			if casperCalls == 1 {
+				return magiReply("Sure! ```json\n{\"vote\": \"maybe\"}\n```") // readable only when asked again
+			}
+			return magiReply(magiVoteJSON(agent, round, VoteReject))
+		}
+		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+	})
+	fc.magi.SingleRound = true
+	if err := fc.engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := fc.magi.Result()
+	got := res.Rounds[0]
+	if !got[0].Valid || got[0].Attempts != 1 {
+		t.Errorf("melchior = %+v", got[0])
+	}
+	if got[1].Valid || got[1].Vote != VoteInvalid || got[1].Attempts != 2 || got[1].Failed || !strings.Contains(got[1].Error, "no JSON object found") {
+		t.Errorf("balthasar = %+v, want INVALID after two attempts", got[1])
+	}
+	if !got[2].Valid || got[2].Vote != VoteReject || got[2].Attempts != 2 {
+		t.Errorf("casper = %+v, want reject on the retry", got[2])
+	}
+	if res.Verdict != VerdictIncomplete {
+		t.Errorf("verdict %s, want INCOMPLETE (approve, invalid, reject)", res.Verdict)
+	}
+	// The retry quotes the parse error and shows the unreadable answer as the member's own.
+	reqs := fc.requests("casper")
+	if len(reqs) != 2 {
+		t.Fatalf("casper got %d requests, want 2", len(reqs))
+	}
+	retry := reqs[1].Messages
+	if len(retry) != 3 || retry[1].Role != providers.RoleAssistant || !strings.Contains(retry[1].Content, `{"vote": "maybe"}`) ||
+		!strings.Contains(retry[2].Content, `could not be read`) || !strings.Contains(retry[2].Content, `"vote" is "maybe"`) {
+		t.Errorf("retry messages = %q", retry)
+	}
+	if n := len(fc.requests("balthasar")); n != 2 {
+		t.Errorf("balthasar asked %d times, want 2 (one retry only)", n)
+	}
+	// Rows: the first attempts say why they were asked again; usage counts both calls.
+	var rows []string
+	for _, en := range fc.engine.History().Entries() {
+		if en.Kind == KindVote {
+			rows = append(rows, en.Speaker+":"+en.Vote)
+		}
+	}
+	if len(rows) == 5 {
+		slices.Sort(rows[3:]) // the two retries are reserved in whichever order they start
+	}
+	if want := []string{"melchior:approve", "balthasar:invalid", "casper:invalid", "balthasar:invalid", "casper:reject"}; !magiSame(rows, want) {
+		t.Errorf("vote rows = %v, want %v", rows, want)
+	}
+	if res.Agents[1].Calls != 2 || res.Agents[1].Usage.InputTokens != 200 {
+		t.Errorf("balthasar usage = %+v, want both calls counted", res.Agents[1])
+	}
+}
+
+func TestMagiProviderErrorInRound2(t *testing.T) {
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		if agent == "balthasar" && round == 2 {
+			return providertest.Reply{Status: 400, Text: "prompt is too long today"}
+		}
+		vote := VoteApprove
+		if agent == "casper" {
+			vote = VoteReject
+		}
+		return magiReply(magiVoteJSON(agent, round, vote))
+	})
+	if err := fc.engine.Submit(context.Background(), "Open-source the engine?"); err != nil {
+		t.Fatalf("one failing member must not fail the council: %v", err)
+	}
+	res, _ := fc.magi.Result()
+	b2 := res.Rounds[1][1]
+	if b2.Valid || !b2.Failed || !strings.Contains(b2.Error, "prompt is too long today") || b2.Attempts != 1 {
+		t.Errorf("balthasar round 2 = %+v, want INVALID with the provider's error, no retry", b2)
+	}
+	if len(res.Rounds) != 3 || !res.Rounds[2][1].Valid {
+		t.Fatalf("the council must go on to round 3 with balthasar back: %+v", res.Rounds)
+	}
+	// Round 3 shows the failure in place of balthasar's round-2 opinion.
+	last := fc.requests("melchior")[2].Messages
+	if !strings.Contains(last[len(last)-1].Content, "[BALTHASAR]: (no valid opinion this round:") {
+		t.Errorf("round 3 prompt does not show the failed opinion:\n%s", last[len(last)-1].Content)
+	}
+	if res.Verdict != VerdictApproved {
+		t.Errorf("verdict = %s, want APPROVED", res.Verdict)
+	}
+	var errRow bool
+	for _, en := range fc.engine.History().Entries() {
+		errRow = errRow || (en.Kind == KindVote && en.Round == 2 && en.Speaker == "balthasar" && en.Status == StatusError && en.Vote == "invalid")
+	}
+	if !errRow {
+		t.Error("the failed vote is not recorded as an error row with vote invalid")
+	}
+}
+
+func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
+	fc := newFakeCouncil(t, func(string, int, providertest.Request) providertest.Reply {
+		return providertest.Reply{Status: 400, Text: "no such model"}
+	})
+	err := fc.engine.Submit(context.Background(), "q")
+	if err == nil || !strings.Contains(err.Error(), "every MAGI member failed in round 1") {
+		t.Fatalf("err = %v", err)
+	}
+	res, _ := fc.magi.Result()
+	if len(res.Rounds) != 1 || res.Verdict != VerdictIncomplete {
+		t.Errorf("rounds %d, verdict %s; want 1 round, INCOMPLETE", len(res.Rounds), res.Verdict)
+	}
+}
+
+func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		if round == 2 {
+			cancel()
+			return providertest.Reply{Text: magiVoteJSON(agent, round, VoteApprove), Delay: time.Second}
+		}
+		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+	})
+	if err := fc.engine.Submit(ctx, "q"); err == nil {
+		t.Fatal("a cancelled council must report it")
+	}
+	res, _ := fc.magi.Result()
+	if !res.Cancelled || len(res.Rounds) != 2 {
+		t.Errorf("cancelled %v after %d rounds", res.Cancelled, len(res.Rounds))
+	}
+	for _, en := range fc.engine.History().Entries() {
+		if en.Kind == KindVerdict {
+			t.Error("a cancelled council must not record a verdict")
+		}
+	}
+}
+
+func magiDemoEngine(t testing.TB) (*Engine, *Magi) {
+	cfg := magiConfig()
+	var agents []*Agent
+	for _, spec := range cfg.Agents {
+		agents = append(agents, &Agent{AgentSpec: spec, Provider: providers.NewDemoWithPace("demo", 0)})
+	}
+	e, err := NewEngine(cfg, agents, "magi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.Mode("magi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, m.(*Magi)
+}
+
+func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
+	e, m := magiDemoEngine(t)
+	var rounds []int
+	m.OnRound = func(r int, votes []MagiVote) {
+		rounds = append(rounds, r)
+		if len(votes) != 3 {
+			t.Errorf("round %d has %d votes", r, len(votes))
+		}
+	}
+	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := m.Result()
+	if !magiSame(rounds, []int{1, 2, 3}) || len(res.Rounds) != 3 {
+		t.Fatalf("rounds = %v", rounds)
+	}
+	for _, round := range res.Rounds {
+		for _, v := range round {
+			if !v.Valid || v.Attempts != 1 || v.Summary == "" {
+				t.Errorf("demo vote %+v", v)
+			}
+		}
+	}
+	want := Decide([]Vote{res.Rounds[2][0].Vote, res.Rounds[2][1].Vote, res.Rounds[2][2].Vote})
+	if res.Verdict != want || res.Usage.InputTokens == 0 {
+		t.Errorf("verdict %s (want %s), usage %+v", res.Verdict, want, res.Usage)
+	}
+	// The single-round council stops after round 1 with its verdict.
+	m.SingleRound = true
+	if err := e.Submit(context.Background(), "Adopt tabs?"); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = m.Result()
+	entries := e.History().Entries()
+	last := entries[len(entries)-1]
+	if len(res.Rounds) != 1 || last.Kind != KindVerdict || last.Round != 1 {
+		t.Errorf("single round: %d rounds, last entry %+v", len(res.Rounds), last)
+	}
+}
+
+func magiSame[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func magiAbsDiff(a, b float64) float64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// latencyProvider answers every request with a vote after a fixed delay.
+type latencyProvider struct{ latency time.Duration }
+
+func (latencyProvider) Name() string { return "fixed-latency" }
+
+func (p latencyProvider) Stream(ctx context.Context, _ providers.Request) (providers.Stream, error) {
+	t := time.NewTimer(p.latency)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+	}
+	return &oneDelta{text: `{"vote":"approve","reasoning":"Fast enough.","summary":"ok"}`}, nil
+}
+
+type oneDelta struct {
+	text string
+	done bool
+}
+
+func (s *oneDelta) Next() bool {
+	if s.done {
+		return false
+	}
+	s.done = true
+	return true
+}
+func (s *oneDelta) Delta() string { return s.text }
+func (s *oneDelta) Err() error    { return nil }
+func (s *oneDelta) Close() error  { return nil }
+func (s *oneDelta) Result() providers.Result {
+	return providers.Result{Usage: providers.Usage{InputTokens: 50, OutputTokens: 10}}
+}
+
+// BenchmarkMagiRound measures one round's wall time against its slowest
+// member (ratio 1.0: the round costs exactly the slowest call; 3.0 would be
+// the three calls one after the other).
+func BenchmarkMagiRound(b *testing.B) {
+	latencies := []time.Duration{20 * time.Millisecond, 30 * time.Millisecond, 40 * time.Millisecond}
+	cfg := magiConfig()
+	var agents []*Agent
+	for i, spec := range cfg.Agents {
+		agents = append(agents, &Agent{AgentSpec: spec, Provider: latencyProvider{latencies[i]}})
+	}
+	e, err := NewEngine(cfg, agents, "magi")
+	if err != nil {
+		b.Fatal(err)
+	}
+	mode, _ := e.Mode("magi")
+	m := mode.(*Magi)
+	ctx := context.Background()
+	var wall time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		votes := m.runRound(ctx, "Ship it?", 1, nil)
+		wall += time.Since(start)
+		if !votes[2].Valid {
+			b.Fatalf("vote %+v", votes[2])
+		}
+	}
+	b.ReportMetric(float64(wall)/float64(b.N)/float64(latencies[2]), "ratio")
+}
+
+// recordingProvider remembers the requests it passes on.
+type recordingProvider struct {
+	providers.Provider
+	mu   sync.Mutex
+	reqs []providers.Request
+}
+
+func (r *recordingProvider) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, req)
+	r.mu.Unlock()
+	return r.Provider.Stream(ctx, req)
+}
+
+// A member with tools: true reads the workspace before round 1 and votes
+// with its own findings in the stable first message; the others do not see them.
+func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Payments\nStores card numbers in plain text.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := magiConfig()
+	var agents []*Agent
+	recs := map[string]*recordingProvider{}
+	for _, spec := range cfg.Agents {
+		rec := &recordingProvider{Provider: providers.NewDemoWithPace("demo", 0)}
+		recs[spec.Name] = rec
+		a := &Agent{AgentSpec: spec, Provider: rec}
+		a.Tools = spec.Name == cfg.Modes.Magi.Agents[1]
+		agents = append(agents, a)
+	}
+	e, err := NewEngine(cfg, agents, "magi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetWorkspace(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(context.Background(), "Should we ship the code in this folder?"); err != nil {
+		t.Fatal(err)
+	}
+	researcher := cfg.Modes.Magi.Agents[1]
+	var calls int
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindToolCall {
+			calls++
+			if en.Speaker != researcher {
+				t.Fatalf("tool call by %s", en.Speaker)
+			}
+		}
+	}
+	if calls == 0 {
+		t.Fatal("the member with tools did not read the workspace")
+	}
+	for name, rec := range recs {
+		var first string
+		for _, req := range rec.reqs {
+			if req.Schema != nil {
+				first = req.Messages[0].Content
+				break
+			}
+		}
+		has := strings.Contains(first, "What you found in the workspace") && strings.Contains(first, "README.md")
+		if has != (name == researcher) {
+			t.Fatalf("%s: findings in its vote prompt = %v:\n%s", name, has, first)
+		}
+	}
+	res, _ := e.Current().(*Magi).Result()
+	if len(res.Rounds) != 3 || res.Verdict == "" {
+		t.Fatalf("council did not finish: %+v", res)
+	}
+}

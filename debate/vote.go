@@ -1,0 +1,313 @@
+package debate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Vote is one MAGI member's vote in one round.
+type Vote string
+
+const (
+	VoteApprove Vote = "approve"
+	VoteReject  Vote = "reject"
+	VoteAbstain Vote = "abstain"
+	// VoteInvalid: no usable vote this round (unparseable twice, or the
+	// provider failed). It is never counted for either side.
+	VoteInvalid Vote = "invalid"
+)
+
+// Valid reports whether v is a cast vote (approve, reject or abstain).
+func (v Vote) Valid() bool { return v == VoteApprove || v == VoteReject || v == VoteAbstain }
+
+// Verdict is the council's result.
+type Verdict string
+
+const (
+	VerdictApproved    Verdict = "APPROVED"
+	VerdictRejected    Verdict = "REJECTED"
+	VerdictNoConsensus Verdict = "NO CONSENSUS" // every vote valid, no majority
+	VerdictIncomplete  Verdict = "INCOMPLETE"   // an invalid vote left no majority
+)
+
+// Bounds on the work ParseVote does for one answer.
+const (
+	maxVoteAnswerBytes  = 256 << 10 // longer answers are read up to here
+	maxVoteObjectsTried = 64        // '{' positions tried as an object start
+)
+
+// Ballot is a parsed vote answer.
+type Ballot struct {
+	Vote      Vote   `json:"vote"`
+	Reasoning string `json:"reasoning"`
+	Summary   string `json:"summary"`
+}
+
+// JSON is the ballot's canonical form, as stored and as shown to the other
+// members in later rounds.
+func (b Ballot) JSON() string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(b) // three strings cannot fail to encode
+	return strings.TrimSpace(buf.String())
+}
+
+// VoteSchema is the structured-output schema every MAGI answer is asked
+// for; a fresh map each call, since adapters may adapt it.
+func VoteSchema() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"vote":      map[string]any{"type": "string", "enum": []any{"approve", "reject", "abstain"}, "description": "your vote on the question"},
+			"reasoning": map[string]any{"type": "string", "description": "2-4 sentences explaining the vote"},
+			"summary":   map[string]any{"type": "string", "description": "one line"},
+		},
+		"required": []any{"vote", "reasoning", "summary"},
+	}
+}
+
+// ParseVote reads a vote answer tolerantly: the JSON object may sit in a code
+// fence or among prose, be nested in a wrapper object, and use any case for
+// its keys and vote word. What it will not do is guess: without a JSON object
+// holding a known vote word and a reasoning, it returns an error that says
+// what is wrong (quoted back to the model in the retry).
+func ParseVote(text string) (Ballot, error) {
+	if len(text) > maxVoteAnswerBytes {
+		text = text[:maxVoteAnswerBytes]
+	}
+	if strings.TrimSpace(text) == "" {
+		return Ballot{}, errors.New("the answer is empty")
+	}
+	var firstErr error
+	tried := 0
+	// Try every '{' as the start of an object: the first object that has a
+	// "vote" key wins. This skips prose, fences and wrapper objects alike.
+	for i := 0; i < len(text) && tried < maxVoteObjectsTried; i++ {
+		if text[i] != '{' {
+			continue
+		}
+		tried++
+		var obj map[string]any
+		dec := json.NewDecoder(strings.NewReader(text[i:]))
+		if dec.Decode(&obj) != nil {
+			continue
+		}
+		b, found, err := ballotOf(obj)
+		if !found {
+			continue
+		}
+		if err == nil {
+			return b, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr != nil {
+		return Ballot{}, firstErr
+	}
+	if tried == 0 {
+		return Ballot{}, errors.New(`no JSON object found; answer with {"vote": ..., "reasoning": ..., "summary": ...}`)
+	}
+	return Ballot{}, errors.New(`no JSON object with a "vote" field found`)
+}
+
+// ballotOf reads a decoded object; found is false when it has no vote key.
+func ballotOf(obj map[string]any) (b Ballot, found bool, err error) {
+	field := func(name string) (any, bool) {
+		for k, v := range obj {
+			if strings.EqualFold(strings.TrimSpace(k), name) {
+				return v, true
+			}
+		}
+		return nil, false
+	}
+	raw, ok := field("vote")
+	if !ok {
+		return Ballot{}, false, nil
+	}
+	word, ok := raw.(string)
+	if !ok {
+		return Ballot{}, true, fmt.Errorf(`"vote" must be a string ("approve", "reject" or "abstain"), got %s`, jsonKind(raw))
+	}
+	b.Vote, ok = normalizeVote(word)
+	if !ok {
+		return Ballot{}, true, fmt.Errorf(`"vote" is %q; it must be "approve", "reject" or "abstain"`, clip(word, 40))
+	}
+	if r, ok := field("reasoning"); ok {
+		s, isString := r.(string)
+		if !isString {
+			return Ballot{}, true, fmt.Errorf(`"reasoning" must be a string, got %s`, jsonKind(r))
+		}
+		b.Reasoning = strings.TrimSpace(s)
+	}
+	if b.Reasoning == "" {
+		return Ballot{}, true, errors.New(`"reasoning" is missing or empty`)
+	}
+	if s, ok := field("summary"); ok {
+		if str, isString := s.(string); isString {
+			b.Summary = strings.TrimSpace(str)
+		}
+	}
+	if b.Summary == "" {
+		// A missing one-liner is not worth a retry: the reasoning's first
+		// sentence stands in for it.
+		b.Summary = firstSentence(b.Reasoning)
+	}
+	return b, true, nil
+}
+
+// normalizeVote maps the vote word, in any case and with stray punctuation,
+// to a Vote.
+func normalizeVote(word string) (Vote, bool) {
+	w := strings.ToLower(strings.TrimFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }))
+	switch w {
+	case "approve", "approved", "approval":
+		return VoteApprove, true
+	case "reject", "rejected", "rejection":
+		return VoteReject, true
+	case "abstain", "abstained", "abstention":
+		return VoteAbstain, true
+	}
+	return "", false
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a string"
+}
+
+func firstSentence(s string) string {
+	s = firstLine(s, 160)
+	if i := strings.Index(s, ". "); i > 0 {
+		s = s[:i+1]
+	}
+	return s
+}
+
+// Decide is the verdict on a round's votes: a strict majority of approve or
+// reject wins (two of three); with no majority, NO CONSENSUS when every vote
+// is valid (abstentions included) and INCOMPLETE when an invalid vote might
+// have made one.
+func Decide(votes []Vote) Verdict {
+	need := len(votes)/2 + 1
+	count := map[Vote]int{}
+	for _, v := range votes {
+		count[v]++
+	}
+	switch {
+	case len(votes) > 0 && count[VoteApprove] >= need:
+		return VerdictApproved
+	case len(votes) > 0 && count[VoteReject] >= need:
+		return VerdictRejected
+	case len(votes) == 0:
+		return VerdictIncomplete
+	}
+	for _, v := range votes {
+		if !v.Valid() {
+			return VerdictIncomplete
+		}
+	}
+	return VerdictNoConsensus
+}
+
+// Tally counts votes by word; every word appears, zero or not.
+func Tally(votes []Vote) map[string]int {
+	t := map[string]int{string(VoteApprove): 0, string(VoteReject): 0, string(VoteAbstain): 0, string(VoteInvalid): 0}
+	for _, v := range votes {
+		if !v.Valid() {
+			v = VoteInvalid
+		}
+		t[string(v)]++
+	}
+	return t
+}
+
+// TallyLine is the tally in one line, e.g. "2 approve, 1 reject, 0 abstain, 0 invalid".
+func TallyLine(t map[string]int) string {
+	return fmt.Sprintf("%d approve, %d reject, %d abstain, %d invalid",
+		t[string(VoteApprove)], t[string(VoteReject)], t[string(VoteAbstain)], t[string(VoteInvalid)])
+}
+
+// Flip is a member's vote change between two consecutive rounds.
+type Flip struct {
+	Agent     string `json:"agent"`
+	FromRound int    `json:"from_round"`
+	ToRound   int    `json:"to_round"`
+	From      Vote   `json:"from"`
+	To        Vote   `json:"to"`
+	// NewWords counts content words of the new reasoning found neither in
+	// the member's earlier reasoning nor in the opinions it was shown.
+	NewWords int `json:"new_words"`
+	// Conformity flags a flip without a new argument: fewer than
+	// MinNewWords new content words.
+	Conformity bool `json:"conformity"`
+}
+
+// MinNewWords is how many new content words a flip needs to count as
+// argued rather than conformity.
+const MinNewWords = 3
+
+// countNewWords counts the distinct content words of reasoning that appear
+// in none of the seen texts.
+func countNewWords(reasoning string, seen []string) int {
+	known := map[string]bool{}
+	for _, s := range seen {
+		for w := range contentWords(s) {
+			known[w] = true
+		}
+	}
+	n := 0
+	for w := range contentWords(reasoning) {
+		if !known[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// contentWords returns the distinct lower-cased words of s with four or more
+// letters that are not common function words, with a plural -s trimmed so
+// "risk" and "risks" are one word.
+func contentWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len([]rune(w)) < 4 || stopWords[w] {
+			continue
+		}
+		if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && len(w) > 4 {
+			w = w[:len(w)-1]
+		}
+		out[w] = true
+	}
+	return out
+}
+
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`about above after again against also although among because been before being
+below between both could does doing down during each either even every from further have having here into itself
+just more most much must neither once only other over same shall should since some still such than that their
+theirs them then there these they this those through thus under until upon very vote voted votes voting want
+were what when where whether which while whom whose will with within without would your yours approve reject
+abstain agree agreed think believe round member members opinion opinions council question`) {
+		m[w] = true
+	}
+	return m
+}()
