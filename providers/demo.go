@@ -149,13 +149,27 @@ func wantsTools(req Request, last string) bool {
 	return fileWords.MatchString(question(last))
 }
 
+// lastUser is the latest user message that holds the host's words, else
+// the latest user message: what a demo agent answers to.
 func lastUser(msgs []Message) string {
+	latest := ""
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == RoleUser {
-			return msgs[i].Content
+		if msgs[i].Role != RoleUser {
+			continue
+		}
+		if latest == "" {
+			latest = msgs[i].Content
+		}
+		if strings.Contains(msgs[i].Content, "["+"Host") {
+			if i == len(msgs)-1 || latest == msgs[i].Content {
+				return msgs[i].Content
+			}
+			// The host spoke earlier: answer that, but keep the newest
+			// speaker in view so the demo can refer to them.
+			return msgs[i].Content + "\n\n" + latest
 		}
 	}
-	return ""
+	return latest
 }
 
 var speakerPrefix = regexp.MustCompile(`\[([^\]\n]{1,40})\]:`)
@@ -167,6 +181,9 @@ func question(last string) string {
 		for i := len(locs) - 1; i >= 0; i-- {
 			if strings.HasPrefix(last[locs[i][0]:], "[Host") {
 				q = last[locs[i][1]:]
+				if i+1 < len(locs) { // the host's words end where the next speaker starts
+					q = last[locs[i][1]:locs[i+1][0]]
+				}
 				break
 			}
 		}

@@ -1,0 +1,365 @@
+package debate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Session state keys of alternate mode; they survive resume.
+const (
+	stateAlternateNext = "alternate.next" // who answers the next step
+	stateAlternateStep = "alternate.step" // steps taken since the start turn
+)
+
+// ErrNoInstruction is returned when alternate mode is started without one.
+var ErrNoInstruction = errors.New("alternate: the start turn needs an instruction (the first agent answers it, then the second)")
+
+// Alternate lets two agents take turns. The start turn has both answer the
+// instruction, the second seeing the first; after that each step asks only
+// the next responder, who sees the other's latest answer and the whole
+// shared history. Asking one agent a step instead of both is the saving.
+type Alternate struct {
+	engine *Engine
+	pair   [2]*Agent // configuration's order: the first answers first
+
+	mu    sync.Mutex
+	turns []AlternateTurn // turns run by this mode since it was built
+}
+
+func init() { registerMode("alternate", newAlternate) }
+
+func newAlternate(e *Engine) (Mode, error) {
+	names := e.Config.Modes.Alternate.Agents
+	if len(names) != 2 {
+		return nil, &ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs exactly 2 agents, has %d", len(names))}
+	}
+	agents, err := e.MustAgents(names...)
+	if err != nil {
+		return nil, err
+	}
+	if names[0] == names[1] {
+		return nil, &ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
+	}
+	return &Alternate{engine: e, pair: [2]*Agent{agents[0], agents[1]}}, nil
+}
+
+// Name implements Mode.
+func (m *Alternate) Name() string { return "alternate" }
+
+// Agents implements Mode: the two agents, first one first.
+func (m *Alternate) Agents() []*Agent { return []*Agent{m.pair[0], m.pair[1]} }
+
+// Started reports whether the session has had its start turn.
+func (m *Alternate) Started() bool { return m.engine.State(stateAlternateNext) != "" }
+
+// Next is the agent that answers the next step (the first before the start).
+func (m *Alternate) Next() *Agent {
+	name := m.engine.State(stateAlternateNext)
+	for _, a := range m.pair {
+		if a.Name == name {
+			return a
+		}
+	}
+	return m.pair[0] // not started, or the configuration changed since
+}
+
+func (m *Alternate) other(a *Agent) *Agent {
+	if a == m.pair[0] {
+		return m.pair[1]
+	}
+	return m.pair[0]
+}
+
+// AlternateTurn is the outcome of one start turn or step.
+type AlternateTurn struct {
+	Step        int    // 0 for the start turn
+	Instruction string // the host's instruction, "" for a step without one
+	// Outputs maps each agent of the pair to its answer; nil for the agent
+	// that did not answer (or produced nothing).
+	Outputs   map[string]*string
+	Pair      [2]string // agent names, first one first (JSON key order)
+	Responder string    // the agent that answered last
+	Next      string    // the agent that answers the next step
+	Entries   []Entry   // the agent turns, in order
+	// Tokens is what the turn used (input + output of every call);
+	// BothTokens what it would have used had both agents answered.
+	Tokens     int
+	BothTokens int
+	Err        error // the first failed call's error, if any
+}
+
+// MarshalJSON writes the seed's shape with keys in a fixed order:
+// user_instruction, <first>_output, <second>_output, responder, next_responder.
+func (t AlternateTurn) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	field := func(key string, v any) error {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		// Model text reads better without HTML escaping (<, >, & stay as is).
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(key); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1)
+		return nil
+	}
+	b.WriteByte('{')
+	if err := field("user_instruction", t.Instruction); err != nil {
+		return nil, err
+	}
+	for _, name := range t.Pair {
+		if err := field(name+"_output", t.Outputs[name]); err != nil {
+			return nil, err
+		}
+	}
+	if err := field("responder", t.Responder); err != nil {
+		return nil, err
+	}
+	if err := field("next_responder", t.Next); err != nil {
+		return nil, err
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// JSONLine is the headless --json line of a turn:
+// {"status":"ok","turn":{...}}, or status "error" with an "error" field.
+func (t AlternateTurn) JSONLine() ([]byte, error) {
+	turn, err := t.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	status := []byte(`"ok"`)
+	var errField []byte
+	if t.Err != nil {
+		status = []byte(`"error"`)
+		errField, _ = json.Marshal(t.Err.Error())
+	}
+	out := []byte(`{"status":`)
+	out = append(out, status...)
+	if errField != nil {
+		out = append(out, `,"error":`...)
+		out = append(out, errField...)
+	}
+	out = append(out, `,"turn":`...)
+	out = append(out, turn...)
+	return append(out, '}'), nil
+}
+
+// Turns returns the turns run by this mode so far, oldest first.
+func (m *Alternate) Turns() []AlternateTurn {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]AlternateTurn(nil), m.turns...)
+}
+
+// LastTurn returns the latest turn, if any.
+func (m *Alternate) LastTurn() (AlternateTurn, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.turns) == 0 {
+		return AlternateTurn{}, false
+	}
+	return m.turns[len(m.turns)-1], true
+}
+
+// AlternateTokens totals the turns: tokens used and what both-answer steps
+// would have used.
+type AlternateTokens struct {
+	Used int
+	Both int
+}
+
+// Ratio is used over both-answer tokens (1 when nothing ran).
+func (t AlternateTokens) Ratio() float64 {
+	if t.Both == 0 {
+		return 1
+	}
+	return float64(t.Used) / float64(t.Both)
+}
+
+// Tokens totals the turns run by this mode so far.
+func (m *Alternate) Tokens() AlternateTokens {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var t AlternateTokens
+	for _, turn := range m.turns {
+		t.Used += turn.Tokens
+		t.Both += turn.BothTokens
+	}
+	return t
+}
+
+// Submit implements Mode. Before the start turn the input is the
+// instruction both agents answer; after it every input (empty included) is
+// one step by the next responder, the input being the step's optional
+// instruction.
+func (m *Alternate) Submit(ctx context.Context, input string) error {
+	input = strings.TrimSpace(input)
+	var (
+		turn AlternateTurn
+		err  error
+	)
+	if !m.Started() {
+		if input == "" {
+			return ErrNoInstruction
+		}
+		turn, err = m.start(ctx, input)
+	} else {
+		turn, err = m.step(ctx, input)
+	}
+	m.mu.Lock()
+	m.turns = append(m.turns, turn)
+	m.mu.Unlock()
+	return err
+}
+
+const alternateInstruction = "You are taking turns with %[1]s on the host's instructions. Each turn, read %[1]s's latest answer and the whole conversation, then give your own answer: correct what is wrong, keep what is right, and move the work forward. If the host gave a new instruction, follow it. Answer in Markdown; do not repeat %[1]s's answer back."
+
+func (m *Alternate) instruction(a *Agent) string {
+	return fmt.Sprintf(alternateInstruction, m.other(a).Label())
+}
+
+func (m *Alternate) newTurn(step int, instruction string) AlternateTurn {
+	return AlternateTurn{
+		Step: step, Instruction: instruction,
+		Pair:    [2]string{m.pair[0].Name, m.pair[1].Name},
+		Outputs: map[string]*string{m.pair[0].Name: nil, m.pair[1].Name: nil},
+	}
+}
+
+// start: the first agent answers the instruction, then the second answers
+// with the first's answer in its history.
+func (m *Alternate) start(ctx context.Context, instruction string) (AlternateTurn, error) {
+	e := m.engine
+	e.SetTitle(instruction, "")
+	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: instruction, Prompt: instruction})
+	turn := m.newTurn(0, instruction)
+	next := m.pair[0]
+	var errs []error
+	for _, a := range m.pair {
+		if ctx.Err() != nil {
+			break
+		}
+		en, err := m.answer(ctx, a, 0, instruction)
+		m.record(&turn, a, en, err)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if en.Status != StatusError {
+			next = m.other(a) // after a usable answer, the other one speaks
+		}
+	}
+	turn.BothTokens = turn.Tokens // both answered: nothing saved
+	turn.Next = next.Name
+	e.SetState(stateAlternateStep, "0")
+	e.SetState(stateAlternateNext, next.Name)
+	if ctx.Err() != nil {
+		return turn, ctx.Err()
+	}
+	return turn, errors.Join(errs...)
+}
+
+// step asks the next responder alone; the other agent's would-be cost is
+// estimated for the saving report.
+func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn, error) {
+	e := m.engine
+	n, _ := strconv.Atoi(e.State(stateAlternateStep))
+	n++
+	if instruction != "" {
+		e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: instruction, Prompt: instruction})
+	}
+	responder := m.Next()
+	other := m.other(responder)
+	turn := m.newTurn(n, instruction)
+	// What the other agent would have been sent, had it answered this step too.
+	wouldSend := EstimateTokens(SystemPrompt(other, m.instruction(other)))
+	for _, msg := range m.messagesFor(other) {
+		wouldSend += EstimateTokens(msg.Content)
+	}
+	en, err := m.answer(ctx, responder, n, instruction)
+	m.record(&turn, responder, en, err)
+	next := responder
+	if en.Status != StatusError {
+		next = other // a failed responder keeps its turn, so the step can be retried
+	}
+	turn.Next = next.Name
+	turn.BothTokens = turn.Tokens // a failed step saved nothing worth counting
+	if en.Status != StatusError {
+		turn.BothTokens += wouldSend + m.averageOutput(other, en.Usage.OutputTokens)
+	}
+	e.SetState(stateAlternateStep, strconv.Itoa(n))
+	e.SetState(stateAlternateNext, next.Name)
+	if ctx.Err() != nil {
+		return turn, ctx.Err()
+	}
+	return turn, err
+}
+
+// messagesFor is what agent a receives now: the shared history from its
+// side, ending with a user message (a step without instruction right after
+// a's own answer would otherwise end on a's words).
+func (m *Alternate) messagesFor(a *Agent) []providers.Message {
+	e := m.engine
+	msgs := BuildMessages(e.History().Settled(), View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens})
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != providers.RoleUser {
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: "[" + HostName + "]: (continue: your turn)"})
+	}
+	return msgs
+}
+
+func (m *Alternate) answer(ctx context.Context, a *Agent, step int, instruction string) (Entry, error) {
+	prompt := instruction
+	if prompt == "" {
+		prompt = "(next step, no new instruction)"
+	}
+	t := m.engine.Reserve(TurnSpec{
+		Agent: a, Kind: KindReply, Round: step, Prompt: prompt,
+		Instruction: m.instruction(a), Messages: m.messagesFor(a),
+	})
+	return t.Run(ctx)
+}
+
+func (m *Alternate) record(turn *AlternateTurn, a *Agent, en Entry, err error) {
+	turn.Entries = append(turn.Entries, en)
+	turn.Responder = a.Name
+	turn.Tokens += en.Usage.Total()
+	if en.Text != "" {
+		text := en.Text
+		turn.Outputs[a.Name] = &text
+	}
+	if err != nil && turn.Err == nil {
+		turn.Err = err
+	}
+}
+
+// averageOutput is a's mean output tokens over its answers in the history,
+// or fallback when it has none yet.
+func (m *Alternate) averageOutput(a *Agent, fallback int) int {
+	sum, n := 0, 0
+	for _, en := range m.engine.History().Settled() {
+		if en.Speaker == a.Name && en.IsAgentTurn() && en.Usage.OutputTokens > 0 {
+			sum += en.Usage.OutputTokens
+			n++
+		}
+	}
+	if n == 0 {
+		return fallback
+	}
+	return sum / n
+}

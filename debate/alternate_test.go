@@ -1,0 +1,580 @@
+package debate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+var updateModeGolden = flag.Bool("update-modes", false, "rewrite the alternate/talk golden files in testdata/")
+
+// callLog records which agent was called, in call order, across fakes.
+type callLog struct {
+	mu    sync.Mutex
+	calls []modeCall
+}
+
+type modeCall struct {
+	agent string
+	req   providers.Request
+}
+
+func (l *callLog) add(agent string, req providers.Request) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls = append(l.calls, modeCall{agent, req})
+	return len(l.calls)
+}
+
+func (l *callLog) all() []modeCall {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]modeCall(nil), l.calls...)
+}
+
+func (l *callLog) order() []string {
+	var out []string
+	for _, c := range l.all() {
+		out = append(out, c.agent)
+	}
+	return out
+}
+
+// modeFake is an in-process provider for mode tests: it answers "<agent>
+// answer <n>" (n counts all calls of the log) unless answer is set, reports
+// the estimated prompt as input tokens and a fixed output count, and can fail.
+type modeFake struct {
+	agent  string
+	log    *callLog
+	answer func(n int, req providers.Request) string
+	output int   // output tokens reported (0: len/4)
+	fail   error // every call fails with it, nothing streamed
+}
+
+func (f *modeFake) Name() string { return "fake" }
+
+func (f *modeFake) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
+	n := f.log.add(f.agent, req)
+	if f.fail != nil {
+		return nil, f.fail
+	}
+	text := fmt.Sprintf("%s answer %d", f.agent, n)
+	if f.answer != nil {
+		text = f.answer(n, req)
+	}
+	out := f.output
+	if out == 0 {
+		out = (len(text) + 3) / 4
+	}
+	return &fakeStream{ctx: ctx, text: text, usage: providers.Usage{InputTokens: providers.EstimateRequestTokens(req), OutputTokens: out}}, nil
+}
+
+type fakeStream struct {
+	ctx   context.Context
+	text  string
+	sent  bool
+	err   error
+	usage providers.Usage
+}
+
+func (s *fakeStream) Next() bool {
+	if s.sent || s.err != nil {
+		return false
+	}
+	if s.ctx.Err() != nil {
+		s.err = s.ctx.Err()
+		return false
+	}
+	s.sent = true
+	return true
+}
+func (s *fakeStream) Delta() string { return s.text }
+func (s *fakeStream) Err() error    { return s.err }
+func (s *fakeStream) Close() error  { return nil }
+func (s *fakeStream) Result() providers.Result {
+	return providers.Result{Usage: s.usage, FinishReason: "stop"}
+}
+
+// modeConfig has the default pairings of alternate and talk.
+func modeConfig() *Config {
+	return &Config{
+		Providers: map[string]providers.Spec{"fake": {Type: "demo"}},
+		Agents: []AgentSpec{
+			{Name: "gemini", Display: "Gemini", Provider: "fake", Model: "gemini-3-flash-preview", Persona: "You are Gemini. Be clear."},
+			{Name: "chatgpt", Display: "ChatGPT", Provider: "fake", Model: "gpt-5", Persona: "You are ChatGPT. Be precise."},
+			{Name: "claude", Display: "Claude", Provider: "fake", Model: "claude-sonnet-4-6", Persona: "You are Claude. Be candid."},
+			{Name: "codex", Display: "Codex", Provider: "fake", Model: "gpt-5-codex", Persona: "You are Codex. Prefer code."},
+			{Name: "mc", Display: "MC", Provider: "fake", Model: "claude-sonnet-4-6", Persona: mcPersona},
+		},
+		Modes: ModesConfig{
+			Mention:   MentionConfig{Agents: []string{"gemini", "chatgpt"}},
+			Alternate: AlternateConfig{Agents: []string{"codex", "claude"}},
+			Talk:      TalkConfig{A: "chatgpt", B: "gemini", Moderator: "mc", Rounds: 2},
+			Magi:      MagiConfig{Agents: []string{"gemini", "chatgpt", "claude"}},
+			Agent:     AgentModeConfig{Agent: "claude"},
+		},
+	}
+}
+
+// mcPersona is config.yaml's MC persona: it names every phase, which the
+// talk's instructions must outweigh for the demo provider.
+const mcPersona = "You are the MC of a moderated talk. You open by introducing the topic and the two guests, summarise each round fairly in a few sentences (points made, agreements, open questions), and close with a balanced wrap-up. You never take sides."
+
+// newModeEngine builds an engine in mode whose agents use fakes sharing one
+// call log; adjust may change the fakes (by agent name) before use.
+func newModeEngine(t testing.TB, cfg *Config, mode string, adjust func(map[string]*modeFake)) (*Engine, *callLog, *modeEvents) {
+	t.Helper()
+	log := &callLog{}
+	fakes := map[string]*modeFake{}
+	for _, s := range cfg.Agents {
+		fakes[s.Name] = &modeFake{agent: s.Name, log: log}
+	}
+	if adjust != nil {
+		adjust(fakes)
+	}
+	var agents []*Agent
+	for _, s := range cfg.Agents {
+		agents = append(agents, &Agent{AgentSpec: s, Provider: fakes[s.Name]})
+	}
+	e, err := NewEngine(cfg, agents, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := &modeEvents{}
+	e.Subscribe(events.add)
+	return e, log, events
+}
+
+func alternateOf(t testing.TB, e *Engine) *Alternate {
+	t.Helper()
+	m, err := e.Mode("alternate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.(*Alternate)
+}
+
+func lastContent(req providers.Request) string {
+	if len(req.Messages) == 0 {
+		return ""
+	}
+	return req.Messages[len(req.Messages)-1].Content
+}
+
+func allContent(req providers.Request) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		fmt.Fprintf(&b, "<%s> %s\n", m.Role, m.Content)
+	}
+	return b.String()
+}
+
+func TestAlternateStartThenSteps(t *testing.T) {
+	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	ctx := context.Background()
+	alt := alternateOf(t, e)
+	if err := e.Submit(ctx, "write fizzbuzz in Go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(ctx, "now add tests"); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(log.order(), ","); got != "codex,claude,codex,claude" {
+		t.Fatalf("call order %s", got)
+	}
+	calls := log.all()
+	// Start: codex sees the instruction only; claude sees codex's answer.
+	if got := allContent(calls[0].req); got != "<user> [Host]: write fizzbuzz in Go\n" {
+		t.Fatalf("codex's first request:\n%s", got)
+	}
+	if got := allContent(calls[1].req); got != "<user> [Host]: write fizzbuzz in Go\n\n[Codex]: codex answer 1\n" {
+		t.Fatalf("claude's first request:\n%s", got)
+	}
+	if !strings.Contains(calls[1].req.System, "taking turns with Codex") || !strings.Contains(calls[1].req.System, "Be candid.") {
+		t.Fatalf("claude's system prompt lacks persona or instruction:\n%s", calls[1].req.System)
+	}
+	// Step 1 (no instruction): codex sees its own answer as assistant and claude's latest.
+	want := "<user> [Host]: write fizzbuzz in Go\n<assistant> codex answer 1\n<user> [Claude]: claude answer 2\n"
+	if got := allContent(calls[2].req); got != want {
+		t.Fatalf("codex's step request:\n%s\nwant:\n%s", got, want)
+	}
+	// Step 2 (with instruction): claude sees codex's latest and the new instruction last.
+	if got := lastContent(calls[3].req); got != "[Codex]: codex answer 3\n\n[Host]: now add tests" {
+		t.Fatalf("claude's step request ends with %q", got)
+	}
+	if got := e.State("alternate.next"); got != "codex" {
+		t.Fatalf("next responder %q, want codex", got)
+	}
+	turns := alt.Turns()
+	if len(turns) != 3 {
+		t.Fatalf("%d turns", len(turns))
+	}
+	if turns[0].Responder != "claude" || turns[0].Next != "codex" || turns[0].Outputs["codex"] == nil || turns[0].Outputs["claude"] == nil {
+		t.Fatalf("start turn %+v", turns[0])
+	}
+	if turns[1].Responder != "codex" || turns[1].Next != "claude" || turns[1].Outputs["claude"] != nil || *turns[1].Outputs["codex"] != "codex answer 3" {
+		t.Fatalf("step 1 %+v", turns[1])
+	}
+	if turns[2].Step != 2 || turns[2].Instruction != "now add tests" {
+		t.Fatalf("step 2 %+v", turns[2])
+	}
+	// The record: user, codex, claude, codex, user, claude; steps numbered as rounds.
+	var kinds []string
+	for _, en := range e.History().Entries() {
+		kinds = append(kinds, fmt.Sprintf("%s/%s/%d", en.Kind, en.Speaker, en.Round))
+	}
+	if got := strings.Join(kinds, " "); got != "user/user/0 reply/codex/0 reply/claude/0 reply/codex/1 user/user/0 reply/claude/2" {
+		t.Fatalf("history %s", got)
+	}
+}
+
+func TestAlternateNeedsInstructionToStart(t *testing.T) {
+	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	if err := e.Submit(context.Background(), "  "); !errors.Is(err, ErrNoInstruction) {
+		t.Fatalf("got %v", err)
+	}
+	if e.History().Len() != 0 || len(log.all()) != 0 {
+		t.Fatal("nothing should be appended or called")
+	}
+}
+
+func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
+	ctx := context.Background()
+	e1, _, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	for _, in := range []string{"design a cache", ""} { // start, then codex's step
+		if err := e1.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	info, entries := e1.Info(), e1.History().Entries()
+	if info.State["alternate.next"] != "claude" {
+		t.Fatalf("saved next = %q", info.State["alternate.next"])
+	}
+
+	e2, log, _ := newModeEngine(t, modeConfig(), "mention", nil)
+	if err := e2.Restore(info, entries); err != nil {
+		t.Fatal(err)
+	}
+	if err := e2.Submit(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	calls := log.all()
+	if len(calls) != 1 || calls[0].agent != "claude" {
+		t.Fatalf("after resume the calls were %v, want one claude step", log.order())
+	}
+	if !strings.HasSuffix(lastContent(calls[0].req), "[Codex]: codex answer 3") {
+		t.Fatalf("claude should see codex's latest answer, got %q", lastContent(calls[0].req))
+	}
+	if got := e2.State("alternate.next"); got != "codex" {
+		t.Fatalf("next after the resumed step %q", got)
+	}
+	last, _ := alternateOf(t, e2).LastTurn()
+	if last.Step != 2 {
+		t.Fatalf("step numbering should continue: got %d", last.Step)
+	}
+}
+
+func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
+	boom := &providers.Error{Provider: "fake", Kind: providers.KindServer, Status: 500, Message: "overloaded"}
+	var claude *modeFake
+	e, log, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) { claude = f["claude"] })
+	ctx := context.Background()
+	if err := e.Submit(ctx, "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(ctx, ""); err != nil { // codex
+		t.Fatal(err)
+	}
+	claude.fail = boom
+	err := e.Submit(ctx, "")
+	if err == nil {
+		t.Fatal("want the provider's error")
+	}
+	if got := e.State("alternate.next"); got != "claude" {
+		t.Fatalf("a failed responder keeps its turn; next = %q", got)
+	}
+	turn, _ := alternateOf(t, e).LastTurn()
+	line, _ := turn.JSONLine()
+	if !bytes.HasPrefix(line, []byte(`{"status":"error","error":"`)) || !bytes.Contains(line, []byte(`"claude_output":null`)) {
+		t.Fatalf("error line %s", line)
+	}
+	sawError := false
+	for _, ev := range events.all() {
+		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "claude" {
+			sawError = true
+		}
+	}
+	if !sawError {
+		t.Fatal("no ErrorOccurred for claude")
+	}
+	claude.fail = nil
+	if err := e.Submit(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := log.order(); got[len(got)-1] != "claude" {
+		t.Fatalf("the retry should ask claude again: %v", got)
+	}
+}
+
+func TestAlternateTokenAccounting(t *testing.T) {
+	e, _, _ := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
+		f["codex"].output, f["claude"].output = 100, 100
+	})
+	ctx := context.Background()
+	for _, in := range []string{"start here", "", ""} {
+		if err := e.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alt := alternateOf(t, e)
+	turns := alt.Turns()
+	if turns[0].Tokens != turns[0].BothTokens {
+		t.Fatalf("the start turn saves nothing: %+v", turns[0])
+	}
+	var sum int
+	for _, tr := range turns {
+		sum += tr.Tokens
+	}
+	for _, en := range e.History().Entries() {
+		sum -= en.Usage.Total()
+	}
+	if sum != 0 {
+		t.Fatal("turn tokens must add up to the history's usage")
+	}
+	for _, tr := range turns[1:] {
+		// The other agent's would-be call: about the same prompt plus its 100 output tokens.
+		extra := tr.BothTokens - tr.Tokens
+		if extra < 100 || float64(extra) < 0.7*float64(tr.Tokens) || float64(extra) > 1.5*float64(tr.Tokens) {
+			t.Fatalf("step %d: used %d, both %d: counterfactual out of range", tr.Step, tr.Tokens, tr.BothTokens)
+		}
+	}
+	tok := alt.Tokens()
+	if r := tok.Ratio(); r >= 1 || r <= 0.3 {
+		t.Fatalf("ratio %v (used %d, both %d)", r, tok.Used, tok.Both)
+	}
+}
+
+func TestAlternateJSONLinesGolden(t *testing.T) {
+	e, _, _ := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
+		f["claude"].answer = func(n int, _ providers.Request) string {
+			return fmt.Sprintf("claude says \"%d\"\nwith <html> & a newline", n)
+		}
+	})
+	ctx := context.Background()
+	for _, in := range []string{"refactor main.go", "", "explain the change"} {
+		if err := e.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got bytes.Buffer
+	for _, tr := range alternateOf(t, e).Turns() {
+		line, err := tr.JSONLine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Write(line)
+		got.WriteByte('\n')
+	}
+	modeGolden(t, "alternate_turns.golden", got.Bytes())
+}
+
+func TestAlternateJSONKeysFollowTheConfiguredPair(t *testing.T) {
+	cfg := modeConfig()
+	cfg.Modes.Alternate.Agents = []string{"gemini", "chatgpt"}
+	e, _, _ := newModeEngine(t, cfg, "alternate", nil)
+	if err := e.Submit(context.Background(), "hello"); err != nil {
+		t.Fatal(err)
+	}
+	turn, _ := alternateOf(t, e).LastTurn()
+	line, _ := turn.JSONLine()
+	want := `{"status":"ok","turn":{"user_instruction":"hello","gemini_output":"gemini answer 1","chatgpt_output":"chatgpt answer 2","responder":"chatgpt","next_responder":"gemini"}}`
+	if string(line) != want {
+		t.Fatalf("got  %s\nwant %s", line, want)
+	}
+}
+
+// modeGolden compares got with testdata/name (rewritten with -update-modes).
+func modeGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *updateModeGolden {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update-modes to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs:\ngot:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestAlternateDemo(t *testing.T) {
+	cfg := modeConfig()
+	var agents []*Agent
+	for _, s := range cfg.Agents {
+		agents = append(agents, &Agent{AgentSpec: s, Provider: providers.NewDemoWithPace("demo", 0)})
+	}
+	e, err := NewEngine(cfg, agents, "alternate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, in := range []string{"pick a name for the project", "", ""} {
+		if err := e.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var speakers []string
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindReply {
+			speakers = append(speakers, en.Speaker)
+			if en.Status != StatusComplete || !strings.Contains(en.Text, "offline demo") {
+				t.Fatalf("demo reply %+v", en)
+			}
+		}
+	}
+	if strings.Join(speakers, ",") != "codex,claude,codex,claude" {
+		t.Fatalf("speakers %v", speakers)
+	}
+}
+
+func TestAlternateOverHTTPFakes(t *testing.T) {
+	clearModeEnv(t)
+	order := &httpOrder{}
+	codexSrv := providertest.OpenAI(t, order.reply("codex", func(n int) string { return fmt.Sprintf("Codex draft %d.", n) }))
+	claudeSrv := providertest.Anthropic(t, order.reply("claude", func(n int) string { return fmt.Sprintf("Claude review %d.", n) }))
+	cfg := modeConfig()
+	var agents []*Agent
+	for _, s := range cfg.Agents {
+		var p providers.Provider = providers.NewDemoWithPace("demo", 0)
+		switch s.Name {
+		case "codex":
+			p = openHTTPFake(t, "openai", codexSrv)
+		case "claude":
+			p = openHTTPFake(t, "anthropic", claudeSrv)
+		}
+		agents = append(agents, &Agent{AgentSpec: s, Provider: p})
+	}
+	e, err := NewEngine(cfg, agents, "alternate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, in := range []string{"write a retry loop", "", "shorter please"} {
+		if err := e.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := order.String(); got != "codex,claude,codex,claude" {
+		t.Fatalf("order %s", got)
+	}
+	cx, cl := codexSrv.Requests(), claudeSrv.Requests()
+	if len(cx) != 2 || len(cl) != 2 {
+		t.Fatalf("requests: codex %d, claude %d", len(cx), len(cl))
+	}
+	if cx[0].Model != "gpt-5-codex" || !strings.Contains(cx[0].System, "You are Codex. Prefer code.") || !strings.Contains(cx[0].System, "taking turns with Claude") {
+		t.Fatalf("codex request: model %q system %q", cx[0].Model, cx[0].System)
+	}
+	if got := allContent(providers.Request{Messages: cl[0].Messages}); got != "<user> [Host]: write a retry loop\n\n[Codex]: Codex draft 1.\n" {
+		t.Fatalf("claude's start request:\n%s", got)
+	}
+	want := "<user> [Host]: write a retry loop\n<assistant> Codex draft 1.\n<user> [Claude]: Claude review 1.\n"
+	if got := allContent(providers.Request{Messages: cx[1].Messages}); got != want {
+		t.Fatalf("codex's step request:\n%s\nwant:\n%s", got, want)
+	}
+	want = "<user> [Host]: write a retry loop\n\n[Codex]: Codex draft 1.\n<assistant> Claude review 1.\n<user> [Codex]: Codex draft 2.\n\n[Host]: shorter please\n"
+	if got := allContent(providers.Request{Messages: cl[1].Messages}); got != want {
+		t.Fatalf("claude's step request:\n%s\nwant:\n%s", got, want)
+	}
+	tok := alternateOf(t, e).Tokens()
+	if tok.Used != 4*60 {
+		t.Fatalf("used %d tokens, want the fakes' 4×60", tok.Used)
+	}
+}
+
+// BenchmarkAlternateTokens runs a start turn and 10 steps against fakes with
+// fixed output sizes and reports tokens used over what both-answer steps
+// would have used (goal ≤ 0.55).
+func BenchmarkAlternateTokens(b *testing.B) {
+	var ratio float64
+	answer := strings.Repeat("a fixed-size answer of forty characters. ", 20) // 820 bytes
+	for b.Loop() {
+		e, _, _ := newModeEngine(b, modeConfig(), "alternate", func(f map[string]*modeFake) {
+			for _, name := range []string{"codex", "claude"} {
+				f[name].answer = func(int, providers.Request) string { return answer }
+				f[name].output = 205
+			}
+		})
+		ctx := context.Background()
+		if err := e.Submit(ctx, "implement an LRU cache in Go with tests"); err != nil {
+			b.Fatal(err)
+		}
+		for range 10 {
+			if err := e.Submit(ctx, ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ratio = alternateOf(b, e).Tokens().Ratio()
+	}
+	b.ReportMetric(ratio, "ratio")
+	if ratio > 0.55 {
+		b.Fatalf("ratio %.3f above the 0.55 goal", ratio)
+	}
+}
+
+// Whatever text a model sends, the --json line stays one valid JSON line
+// that gives the text back.
+func FuzzAlternateJSONLine(f *testing.F) {
+	for _, s := range []string{"", "plain", "quote \" and \\ backslash", "line\nbreak\r\n", "\x1b[31mred\x1b[0m", "<script>&amp;", "\u2028\u2029", "\xff\xfe", "null"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, instruction, output string) {
+		turn := AlternateTurn{Instruction: instruction, Pair: [2]string{"codex", "claude"},
+			Outputs: map[string]*string{"codex": &output, "claude": nil}, Responder: "codex", Next: "claude"}
+		line, err := turn.JSONLine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.ContainsAny(line, "\n\r") {
+			t.Fatalf("line breaks in %q", line)
+		}
+		var v struct {
+			Status string `json:"status"`
+			Turn   struct {
+				Instruction string  `json:"user_instruction"`
+				Codex       *string `json:"codex_output"`
+				Claude      *string `json:"claude_output"`
+			} `json:"turn"`
+		}
+		if err := json.Unmarshal(line, &v); err != nil {
+			t.Fatalf("invalid JSON %q: %v", line, err)
+		}
+		if v.Status != "ok" || v.Turn.Codex == nil || v.Turn.Claude != nil {
+			t.Fatalf("decoded %+v", v)
+		}
+		if utf8.ValidString(output) && *v.Turn.Codex != output || utf8.ValidString(instruction) && v.Turn.Instruction != instruction {
+			t.Fatalf("text not given back: %q", line)
+		}
+	})
+}

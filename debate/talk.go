@@ -1,0 +1,343 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Session state keys of talk mode: who took part, for the store's meta row.
+const (
+	StateTalkA         = "talk.a"
+	StateTalkB         = "talk.b"
+	StateTalkModerator = "talk.moderator"
+)
+
+// DefaultTalkRounds is used when modes.talk.rounds is 0.
+const DefaultTalkRounds = 3
+
+// ErrNoTopic is returned when a talk is started without a topic.
+var ErrNoTopic = errors.New("talk: a topic is required")
+
+// Talk is a moderated conversation: the MC opens, then each round guest A
+// and guest B speak and the MC sums the round up; the MC closes. Once the
+// transcript outgrows the talk's budget, each speaker sees the MC's
+// summaries plus the last round verbatim, so prompts stay bounded however
+// long the talk runs.
+type Talk struct {
+	engine   *Engine
+	a, b, mc *Agent
+	pace     time.Duration
+	budget   int
+
+	mu       sync.Mutex
+	rounds   int
+	stopping bool
+	gate     chan struct{} // non-nil while paused; closed to go on
+	calls    int           // calls made in the current talk (pace applies between them)
+}
+
+func init() { registerMode("talk", newTalk) }
+
+func newTalk(e *Engine) (Mode, error) {
+	c := e.Config.Modes.Talk
+	agents, err := e.MustAgents(c.A, c.B, c.Moderator)
+	if err != nil {
+		return nil, err
+	}
+	if c.A == c.B || c.A == c.Moderator || c.B == c.Moderator {
+		// One agent in two seats would read its own words as another's.
+		return nil, &ConfigError{File: e.Config.Source, Key: "modes.talk", Problem: fmt.Sprintf("a, b and moderator must be three different agents (have %s, %s, %s)", c.A, c.B, c.Moderator)}
+	}
+	rounds := c.Rounds
+	if rounds <= 0 {
+		rounds = DefaultTalkRounds
+	}
+	return &Talk{engine: e, a: agents[0], b: agents[1], mc: agents[2], pace: c.Pace, budget: c.BudgetTokens, rounds: rounds}, nil
+}
+
+// Name implements Mode.
+func (m *Talk) Name() string { return "talk" }
+
+// Agents implements Mode: guest A, guest B, the MC.
+func (m *Talk) Agents() []*Agent { return []*Agent{m.a, m.b, m.mc} }
+
+// Moderator is the MC.
+func (m *Talk) Moderator() *Agent { return m.mc }
+
+// Rounds is the number of rounds a talk runs.
+func (m *Talk) Rounds() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rounds
+}
+
+// SetRounds changes the number of rounds of the next talk (n ≥ 1).
+func (m *Talk) SetRounds(n int) {
+	if n < 1 {
+		n = 1
+	}
+	m.mu.Lock()
+	m.rounds = n
+	m.mu.Unlock()
+}
+
+// Pause holds the talk before its next turn (the current one finishes)
+// until Continue or Stop.
+func (m *Talk) Pause() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.gate == nil {
+		m.gate = make(chan struct{})
+	}
+}
+
+// Continue lifts a Pause.
+func (m *Talk) Continue() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.open()
+}
+
+// Stop ends the talk early: the current turn finishes, then the MC closes
+// and Submit returns. It also lifts a Pause.
+func (m *Talk) Stop() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stopping = true
+	m.open()
+}
+
+func (m *Talk) open() {
+	if m.gate != nil {
+		close(m.gate)
+		m.gate = nil
+	}
+}
+
+func (m *Talk) stopped() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stopping
+}
+
+// Submit implements Mode: it runs a whole talk on topic and returns when
+// the MC has closed it. A failed turn is kept as an error row and the talk
+// goes on; the returned error joins every failure (or is the cancel).
+func (m *Talk) Submit(ctx context.Context, topic string) error {
+	topic = strings.TrimSpace(topic)
+	if topic == "" {
+		return ErrNoTopic
+	}
+	e := m.engine
+	m.mu.Lock()
+	m.stopping, m.calls = false, 0
+	m.open() // a pause left over from an earlier talk must not hold this one
+	rounds := m.rounds
+	m.mu.Unlock()
+
+	e.SetTitle(topic, topic)
+	for key, a := range map[string]*Agent{StateTalkA: m.a, StateTalkB: m.b, StateTalkModerator: m.mc} {
+		if e.State(key) != a.Name {
+			e.SetState(key, a.Name)
+		}
+	}
+	start := e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "Topic: " + topic, Prompt: topic}).Turn
+
+	var errs []error
+	run := func(spec TurnSpec) {
+		if err := m.wait(ctx); err != nil {
+			return
+		}
+		if _, err := e.Reserve(spec).Run(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	tk := talkContext{start: start, topic: topic, rounds: rounds}
+
+	run(m.moderatorSpec(tk, 0, phaseOpen))
+	round := 0
+	for r := 1; r <= rounds && !m.stopped() && ctx.Err() == nil; r++ {
+		round = r
+		for _, guest := range []*Agent{m.a, m.b} {
+			if m.stopped() || ctx.Err() != nil {
+				break
+			}
+			run(m.guestSpec(tk, guest, r))
+		}
+		if m.stopped() || ctx.Err() != nil {
+			break
+		}
+		run(m.moderatorSpec(tk, r, phaseSummary))
+	}
+	if ctx.Err() == nil {
+		run(m.moderatorSpec(tk, round+1, phaseClose))
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return errors.Join(errs...)
+}
+
+// wait honours a Pause and, between calls, the configured pace.
+func (m *Talk) wait(ctx context.Context) error {
+	m.mu.Lock()
+	gate := m.gate
+	first := m.calls == 0
+	m.calls++
+	m.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if first || m.pace <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(m.pace)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// talkContext is what every turn of one talk needs to know.
+type talkContext struct {
+	start  int // turn number of the topic entry
+	topic  string
+	rounds int
+}
+
+type talkPhase int
+
+const (
+	phaseOpen talkPhase = iota
+	phaseSummary
+	phaseClose
+)
+
+// The MC's instruction names no phase (and avoids the words the offline demo
+// keys on): the cue in the last message says what to do now.
+const talkModeratorInstruction = `You are the MC of this talk, not a guest. The host chose the topic; the guests are %[1]s and %[2]s, who speak in turn, %[1]s first, for %[3]d rounds. You welcome the audience at the start, give a fair recap after each round, and give the final word at the end; you never argue a side yourself. The last message, from Parley, tells you which of these to do now. Keep every turn short: a few sentences, under 150 words, Markdown without headings. Address the guests by name, keep them on the topic, point out where they agree and where they still differ, and ask one sharp question when it helps the next round along.`
+
+const talkGuestInstruction = `This is a talk led by %[1]s, the MC, on a topic the host chose. You are one of its two guests; the other is %[2]s. Speak in your own voice and persona, answer the MC's questions, and respond to %[2]s's points directly, agreeing or disagreeing with reasons. Keep each turn under 150 words, in Markdown without headings, and do not speak for anyone else.`
+
+func (m *Talk) moderatorSpec(tk talkContext, round int, phase talkPhase) TurnSpec {
+	var cue string
+	switch phase {
+	case phaseOpen:
+		cue = fmt.Sprintf("MC, your turn: open the talk. Welcome the audience, introduce the topic and the two guests, %s and %s, and give %s the floor.", m.a.Label(), m.b.Label(), m.a.Label())
+	case phaseSummary:
+		cue = fmt.Sprintf("MC, your turn: summarise round %d of %d in a few sentences: the points made, where the guests agree, the open questions.", round, tk.rounds)
+	case phaseClose:
+		cue = "MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience."
+	}
+	return TurnSpec{
+		Agent: m.mc, Kind: KindModerator, IsModerator: true, Round: round, Prompt: cue,
+		Instruction: fmt.Sprintf(talkModeratorInstruction, m.a.Label(), m.b.Label(), tk.rounds),
+		Messages:    withCue(m.view(m.mc, tk, round), cue, tk.topic),
+	}
+}
+
+func (m *Talk) guestSpec(tk talkContext, guest *Agent, round int) TurnSpec {
+	other := m.b
+	if guest == m.b {
+		other = m.a
+	}
+	cue := fmt.Sprintf("%s, your turn (round %d of %d).", guest.Label(), round, tk.rounds)
+	return TurnSpec{
+		Agent: guest, Kind: KindReply, Round: round, Prompt: cue,
+		Instruction: fmt.Sprintf(talkGuestInstruction, m.mc.Label(), other.Label()),
+		Messages:    withCue(m.view(guest, tk, round), cue, tk.topic),
+	}
+}
+
+// withCue ends the messages with Parley's cue and the topic as the host's
+// words (the topic last, so it reads as the question on the table).
+func withCue(msgs []providers.Message, cue, topic string) []providers.Message {
+	text := "[Parley]: " + cue + "\n\n[" + HostName + "]: " + topic
+	if n := len(msgs); n > 0 && msgs[n-1].Role == providers.RoleUser {
+		msgs[n-1].Content += "\n\n" + text
+		return msgs
+	}
+	return append(msgs, providers.Message{Role: providers.RoleUser, Content: text})
+}
+
+// view is what agent self receives before a turn of round: the whole
+// history while it fits the talk's budget, else the bounded talk view.
+func (m *Talk) view(self *Agent, tk talkContext, round int) []providers.Message {
+	e := m.engine
+	settled := e.History().Settled()
+	full := BuildMessages(settled, View{Self: self.Name, BudgetTokens: e.Config.Context.BudgetTokens})
+	if m.budget <= 0 || messageTokens(full) <= m.budget {
+		return full
+	}
+	return BuildMessages(TalkWindow(settled, tk.start, round, m.budget/4), View{Self: self.Name})
+}
+
+func messageTokens(msgs []providers.Message) int {
+	n := 0
+	for _, msg := range msgs {
+		n += EstimateTokens(msg.Content)
+	}
+	return n
+}
+
+// TalkWindow selects the entries a speaker of round sees once the talk is
+// too long to show whole: the topic and the MC's opening, the MC's
+// summaries of earlier rounds (the newest that fit in summaryBudget tokens),
+// and the previous and current rounds verbatim. start is the turn number of
+// the talk's topic entry; entries before it are left out.
+func TalkWindow(entries []Entry, start, round, summaryBudget int) []Entry {
+	keep := map[int]bool{}
+	omitted, cut, used := 0, 0, 0
+	for i := len(entries) - 1; i >= 0; i-- {
+		en := entries[i]
+		switch {
+		case en.Turn < start:
+			continue
+		case en.Turn == start, en.IsModerator && en.Round == 0:
+			keep[en.Turn] = true
+		case en.Round >= round-1:
+			keep[en.Turn] = true
+		case en.IsModerator && en.Status == StatusComplete:
+			t := EstimateTokens(en.Text)
+			if used+t <= summaryBudget {
+				used += t
+				keep[en.Turn] = true
+			} else {
+				omitted++
+			}
+		}
+		if !keep[en.Turn] {
+			cut++
+		}
+	}
+	var out []Entry
+	noted := cut == 0 // nothing left out: nothing to explain
+	for _, en := range entries {
+		if !keep[en.Turn] {
+			continue
+		}
+		if !noted && en.Turn != start && !(en.IsModerator && en.Round == 0) {
+			noted = true
+			text := fmt.Sprintf("(The talk so far is cut to fit the context budget: rounds before round %d are given only as the MC's summaries", max(round-1, 1))
+			if omitted > 0 {
+				text += fmt.Sprintf(", and the %d oldest summaries are left out", omitted)
+			}
+			out = append(out, Entry{Kind: KindNote, Speaker: SpeakerUser, Text: text + ".)"})
+		}
+		out = append(out, en)
+	}
+	return out
+}

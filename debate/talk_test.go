@@ -1,0 +1,496 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+func talkOf(t testing.TB, e *Engine) *Talk {
+	t.Helper()
+	m, err := e.Mode("talk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.(*Talk)
+}
+
+// shape lists the agent turns as speaker/round/moderator flag.
+func talkShape(e *Engine) string {
+	var parts []string
+	for _, en := range e.History().Entries() {
+		if !en.IsAgentTurn() {
+			continue
+		}
+		mark := ""
+		if en.IsModerator {
+			mark = "*"
+		}
+		parts = append(parts, fmt.Sprintf("%s%s/%d", en.Speaker, mark, en.Round))
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
+	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	if err := e.Submit(context.Background(), "Is remote work here to stay?"); err != nil {
+		t.Fatal(err)
+	}
+	want := "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3"
+	if got := talkShape(e); got != want {
+		t.Fatalf("turns %s\nwant  %s", got, want)
+	}
+	if got := strings.Join(log.order(), ","); got != "mc,chatgpt,gemini,mc,chatgpt,gemini,mc,mc" {
+		t.Fatalf("call order %s", got)
+	}
+	for _, en := range e.History().Entries() {
+		if en.IsAgentTurn() && (en.Kind == KindModerator) != en.IsModerator {
+			t.Fatalf("kind and is_moderator disagree: %+v", en)
+		}
+	}
+	calls := log.all()
+	// The MC is told what to do in the last message, and is the MC in its system prompt.
+	for i, want := range map[int]string{0: "open the talk", 3: "summarise round 1 of 2", 6: "summarise round 2 of 2", 7: "close the talk"} {
+		if !strings.Contains(lastContent(calls[i].req), want) || !strings.Contains(calls[i].req.System, "You are the MC of this talk") {
+			t.Fatalf("call %d should ask the MC to %q:\n%s", i, want, lastContent(calls[i].req))
+		}
+	}
+	// B sees A's answer of the same round; the MC's summary sees both.
+	if !strings.Contains(lastContent(calls[2].req), "[ChatGPT]: chatgpt answer 2") {
+		t.Fatalf("gemini's round-1 request lacks chatgpt's answer:\n%s", allContent(calls[2].req))
+	}
+	if c := allContent(calls[3].req); !strings.Contains(c, "[ChatGPT]: chatgpt answer 2") || !strings.Contains(c, "[Gemini]: gemini answer 3") {
+		t.Fatalf("the summary request lacks a guest:\n%s", c)
+	}
+	// Guests are told whose talk it is, and not that they moderate.
+	if s := calls[1].req.System; !strings.Contains(s, "led by MC") || !strings.Contains(s, "the other is Gemini") || strings.Contains(strings.ToLower(s), "moderator") {
+		t.Fatalf("guest system prompt:\n%s", s)
+	}
+	info := e.Info()
+	if info.Topic != "Is remote work here to stay?" || info.Title != info.Topic {
+		t.Fatalf("topic %q title %q", info.Topic, info.Title)
+	}
+	if info.State[StateTalkA] != "chatgpt" || info.State[StateTalkB] != "gemini" || info.State[StateTalkModerator] != "mc" {
+		t.Fatalf("state %v", info.State)
+	}
+}
+
+func TestTalkNeedsTopic(t *testing.T) {
+	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	if err := e.Submit(context.Background(), " "); !errors.Is(err, ErrNoTopic) {
+		t.Fatalf("got %v", err)
+	}
+	if e.History().Len() != 0 || len(log.all()) != 0 {
+		t.Fatal("nothing should happen without a topic")
+	}
+}
+
+// The demo provider must play the MC's three parts from the talk's prompts,
+// with config.yaml's MC persona (which names every part) in the system prompt.
+func TestTalkDemoModeratorParts(t *testing.T) {
+	cfg := modeConfig()
+	cfg.Modes.Talk.Rounds = 1
+	var agents []*Agent
+	for _, s := range cfg.Agents {
+		agents = append(agents, &Agent{AgentSpec: s, Provider: providers.NewDemoWithPace("demo", 0)})
+	}
+	e, err := NewEngine(cfg, agents, "talk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(context.Background(), "tabs or spaces"); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, en := range e.History().Entries() {
+		if en.IsAgentTurn() {
+			texts = append(texts, en.Text)
+		}
+	}
+	if len(texts) != 5 {
+		t.Fatalf("%d turns", len(texts))
+	}
+	for i, prefix := range map[int]string{0: "Welcome to the table", 3: "Round summary", 4: "Thank you both"} {
+		if !strings.HasPrefix(texts[i], prefix) || !strings.Contains(texts[i], "*tabs or spaces*") {
+			t.Fatalf("MC turn %d: %q, want it to start with %q", i, texts[i], prefix)
+		}
+	}
+	for _, i := range []int{1, 2} {
+		if !strings.Contains(texts[i], "on *tabs or spaces*") || strings.Contains(texts[i], "Round summary") {
+			t.Fatalf("guest turn %d: %q", i, texts[i])
+		}
+	}
+}
+
+func TestTalkFailingGuestStillCloses(t *testing.T) {
+	boom := &providers.Error{Provider: "fake", Kind: providers.KindAuth, Status: 401, Message: "invalid key"}
+	e, _, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) { f["gemini"].fail = boom })
+	err := e.Submit(context.Background(), "cats or dogs")
+	if err == nil || !strings.Contains(err.Error(), "invalid key") {
+		t.Fatalf("the talk should report the failure, got %v", err)
+	}
+	if got := talkShape(e); got != "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3" {
+		t.Fatalf("turns %s", got)
+	}
+	entries := e.History().Entries()
+	var errorRows int
+	for _, en := range entries {
+		if en.Speaker == "gemini" {
+			if en.Status != StatusError || en.Error == "" {
+				t.Fatalf("gemini's row %+v", en)
+			}
+			errorRows++
+		}
+	}
+	last := entries[len(entries)-1]
+	if errorRows != 2 || !last.IsModerator || last.Status != StatusComplete {
+		t.Fatalf("error rows %d, last %+v", errorRows, last)
+	}
+	n := 0
+	for _, ev := range events.all() {
+		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "gemini" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d ErrorOccurred events for gemini", n)
+	}
+}
+
+func TestTalkStopEndsWithTheClosing(t *testing.T) {
+	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	talk := talkOf(t, e)
+	talk.SetRounds(5)
+	e.Subscribe(func(ev Event) {
+		if tf, ok := ev.(TurnFinished); ok && tf.Entry.Speaker == "chatgpt" && tf.Entry.Round == 2 {
+			talk.Stop()
+		}
+	})
+	if err := e.Submit(context.Background(), "the best editor"); err != nil {
+		t.Fatal(err)
+	}
+	if got := talkShape(e); got != "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 mc*/3" {
+		t.Fatalf("turns %s", got)
+	}
+	if last := log.all()[5]; !strings.Contains(lastContent(last.req), "close the talk") || !strings.Contains(allContent(last.req), "[ChatGPT]: chatgpt answer 5") {
+		t.Fatalf("the closing should see the unfinished round:\n%s", allContent(last.req))
+	}
+	// A later talk on the same mode runs whole again.
+	talk.SetRounds(1)
+	if err := e.Submit(context.Background(), "second topic"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(log.all()); n != 6+5 {
+		t.Fatalf("%d calls", n)
+	}
+}
+
+func TestTalkPauseHoldsUntilContinue(t *testing.T) {
+	cfg := modeConfig()
+	cfg.Modes.Talk.Rounds = 1
+	e, log, _ := newModeEngine(t, cfg, "talk", nil)
+	talk := talkOf(t, e)
+	paused := make(chan struct{})
+	var once sync.Once
+	e.Subscribe(func(ev Event) {
+		if tf, ok := ev.(TurnFinished); ok && tf.Entry.Speaker == "chatgpt" {
+			once.Do(func() { talk.Pause(); close(paused) })
+		}
+	})
+	done := make(chan error, 1)
+	go func() { done <- e.Submit(context.Background(), "pausing") }()
+	<-paused
+	time.Sleep(30 * time.Millisecond)
+	if n := len(log.all()); n != 2 {
+		t.Fatalf("%d calls while paused, want 2", n)
+	}
+	talk.Continue()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := len(log.all()); n != 5 {
+		t.Fatalf("%d calls after continue, want 5", n)
+	}
+}
+
+func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	e.Subscribe(func(ev Event) {
+		if tf, ok := ev.(TurnFinished); ok && tf.Entry.Speaker == "gemini" {
+			cancel()
+		}
+	})
+	if err := e.Submit(ctx, "cancelled talk"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+	if n := len(log.all()); n != 3 {
+		t.Fatalf("%d calls after the cancel, want 3", n)
+	}
+	for _, en := range e.History().Entries() {
+		if en.Status == StatusStreaming {
+			t.Fatalf("an entry was left streaming: %+v", en)
+		}
+	}
+}
+
+func TestTalkPaceWaitsBetweenCalls(t *testing.T) {
+	cfg := modeConfig()
+	cfg.Modes.Talk.Rounds = 1
+	cfg.Modes.Talk.Pace = 25 * time.Millisecond
+	e, _, _ := newModeEngine(t, cfg, "talk", nil)
+	start := time.Now()
+	if err := e.Submit(context.Background(), "slowly"); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 4*25*time.Millisecond {
+		t.Fatalf("5 calls took %v, want at least 4 paces", d)
+	}
+}
+
+// longTalk runs a talk of rounds rounds with fixed answer sizes and returns
+// the prompt tokens of every call in order.
+func longTalk(t testing.TB, rounds, budget int) ([]int, []modeCall) {
+	cfg := modeConfig()
+	cfg.Modes.Talk.Rounds = rounds
+	cfg.Modes.Talk.BudgetTokens = budget
+	guest := strings.Repeat("A guest's point, made at some length. ", 26) // ~1000 bytes
+	e, log, _ := newModeEngine(t, cfg, "talk", func(f map[string]*modeFake) {
+		for _, name := range []string{"chatgpt", "gemini"} {
+			f[name].answer = func(n int, _ providers.Request) string { return fmt.Sprintf("(turn %d) %s", n-1, guest) }
+		}
+		f["mc"].answer = func(n int, _ providers.Request) string {
+			return fmt.Sprintf("(turn %d) %s", n-1, strings.Repeat("The MC's recap. ", 30))
+		}
+	})
+	if err := e.Submit(context.Background(), "a long talk"); err != nil {
+		t.Fatal(err)
+	}
+	calls := log.all()
+	tokens := make([]int, len(calls))
+	for i, c := range calls {
+		tokens[i] = providers.EstimateRequestTokens(c.req)
+	}
+	return tokens, calls
+}
+
+func TestTalkPromptStaysBounded(t *testing.T) {
+	tokens, calls := longTalk(t, 34, 6000)
+	if len(tokens) < 101 {
+		t.Fatalf("%d calls", len(tokens))
+	}
+	if tokens[100] > 2*tokens[10] {
+		t.Fatalf("prompt at turn 100 is %d tokens, more than twice turn 10's %d", tokens[100], tokens[10])
+	}
+	for i, n := range tokens {
+		if n > 6000+1000 { // the budget plus one verbatim round's slack
+			t.Fatalf("turn %d prompt %d tokens", i, n)
+		}
+	}
+	// Turn 100 is guest A of round 34: it sees the opening, recent MC
+	// summaries, round 33 verbatim, and not an old guest answer.
+	c := allContent(calls[100].req)
+	for _, want := range []string{"Topic: a long talk", "(turn 0) The MC's recap", "(turn 96) The MC's recap", "(turn 97) A guest's", "(turn 98) A guest's", "(turn 99) The MC's recap", "cut to fit the context budget"} {
+		if !strings.Contains(c, want) {
+			t.Fatalf("turn 100 lacks %q", want)
+		}
+	}
+	for _, notWant := range []string{"(turn 94) A guest's", "(turn 1) A guest's"} {
+		if strings.Contains(c, notWant) {
+			t.Fatalf("turn 100 still has %q", notWant)
+		}
+	}
+	// With no budget the prompt grows with the transcript.
+	unbounded, _ := longTalk(t, 34, 0)
+	if unbounded[100] < 5*unbounded[10] {
+		t.Fatalf("without a budget turn 100 should be far larger: %d vs %d", unbounded[100], unbounded[10])
+	}
+}
+
+func TestTalkWindowSelection(t *testing.T) {
+	var entries []Entry
+	add := func(en Entry) { en.Turn = len(entries) + 1; en.Status = StatusComplete; entries = append(entries, en) }
+	add(Entry{Kind: KindNote, Speaker: SpeakerUser, Text: "before the talk"})
+	add(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "Topic: t"})
+	add(Entry{Kind: KindModerator, IsModerator: true, Speaker: "mc", Text: "open"})
+	for r := 1; r <= 4; r++ {
+		add(Entry{Kind: KindReply, Speaker: "a", Round: r, Text: fmt.Sprintf("a%d", r)})
+		add(Entry{Kind: KindReply, Speaker: "b", Round: r, Text: fmt.Sprintf("b%d", r)})
+		add(Entry{Kind: KindModerator, IsModerator: true, Speaker: "mc", Round: r, Text: fmt.Sprintf("summary%d", r)})
+	}
+	texts := func(es []Entry) string {
+		var out []string
+		for _, en := range es {
+			if en.Kind == KindNote {
+				out = append(out, "NOTE")
+				continue
+			}
+			out = append(out, en.Text)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := texts(TalkWindow(entries, 2, 5, 1000)); got != "Topic: t open NOTE summary1 summary2 summary3 a4 b4 summary4" {
+		t.Fatalf("round 5 window: %s", got)
+	}
+	// A summary budget of 3 tokens keeps only the newest older summary (2 tokens each).
+	if got := texts(TalkWindow(entries, 2, 5, 3)); got != "Topic: t open NOTE summary3 a4 b4 summary4" {
+		t.Fatalf("tight window: %s", got)
+	}
+	if got := texts(TalkWindow(entries, 2, 2, 1000)); got != "Topic: t open a1 b1 summary1 a2 b2 summary2 a3 b3 summary3 a4 b4 summary4" {
+		t.Fatalf("round 2 window, nothing cut: %s", got)
+	}
+}
+
+func TestTalkOverHTTPFakes(t *testing.T) {
+	clearModeEnv(t)
+	order := &httpOrder{}
+	aSrv := providertest.OpenAI(t, order.reply("chatgpt", func(n int) string { return fmt.Sprintf("ChatGPT point %d.", n) }))
+	bSrv := providertest.Gemini(t, order.reply("gemini", func(n int) string { return fmt.Sprintf("Gemini point %d.", n) }))
+	mcSrv := providertest.Anthropic(t, order.reply("mc", func(n int) string { return fmt.Sprintf("MC part %d.", n) }))
+	cfg := modeConfig()
+	cfg.Modes.Talk.Rounds = 1
+	var agents []*Agent
+	for _, s := range cfg.Agents {
+		var p providers.Provider = providers.NewDemoWithPace("demo", 0)
+		switch s.Name {
+		case "chatgpt":
+			p = openHTTPFake(t, "openai", aSrv)
+		case "gemini":
+			p = openHTTPFake(t, "gemini", bSrv)
+		case "mc":
+			p = openHTTPFake(t, "anthropic", mcSrv)
+		}
+		agents = append(agents, &Agent{AgentSpec: s, Provider: p})
+	}
+	e, err := NewEngine(cfg, agents, "talk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(context.Background(), "open source funding"); err != nil {
+		t.Fatal(err)
+	}
+	if got := order.String(); got != "mc,chatgpt,gemini,mc,mc" {
+		t.Fatalf("order %s", got)
+	}
+	mc, a, b := mcSrv.Requests(), aSrv.Requests(), bSrv.Requests()
+	if len(mc) != 3 || len(a) != 1 || len(b) != 1 {
+		t.Fatalf("requests mc %d a %d b %d", len(mc), len(a), len(b))
+	}
+	wantB := "<user> [Host]: Topic: open source funding\n\n[MC]: MC part 1.\n\n[ChatGPT]: ChatGPT point 1.\n\n[Parley]: Gemini, your turn (round 1 of 1).\n\n[Host]: open source funding\n"
+	if got := allContent(providers.Request{Messages: b[0].Messages}); got != wantB {
+		t.Fatalf("gemini received:\n%s\nwant:\n%s", got, wantB)
+	}
+	wantClose := "<user> [Host]: Topic: open source funding\n<assistant> MC part 1.\n<user> [ChatGPT]: ChatGPT point 1.\n\n[Gemini]: Gemini point 1.\n<assistant> MC part 2.\n<user> [Parley]: MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience.\n\n[Host]: open source funding\n"
+	if got := allContent(providers.Request{Messages: mc[2].Messages}); got != wantClose {
+		t.Fatalf("the MC's closing request:\n%s\nwant:\n%s", got, wantClose)
+	}
+	if !strings.Contains(mc[0].System, "You are the MC of a moderated talk") || !strings.Contains(mc[0].System, "the guests are ChatGPT and Gemini") {
+		t.Fatalf("MC system prompt:\n%s", mc[0].System)
+	}
+}
+
+// BenchmarkTalkPromptGrowth runs a 34-round talk (over 100 turns) against
+// fakes with fixed answer sizes and the default budget, and reports the
+// prompt tokens at turn 10 and turn 100 (goal: turn 100 ≤ 2 × turn 10).
+func BenchmarkTalkPromptGrowth(b *testing.B) {
+	var tokens []int
+	for b.Loop() {
+		tokens, _ = longTalk(b, 34, 6000)
+	}
+	ratio := float64(tokens[100]) / float64(tokens[10])
+	b.ReportMetric(float64(tokens[10]), "tok@10")
+	b.ReportMetric(float64(tokens[100]), "tok@100")
+	b.ReportMetric(ratio, "ratio")
+	if ratio > 2 {
+		b.Fatalf("prompt at turn 100 is %.2f× turn 10's", ratio)
+	}
+}
+
+func TestModesRefuseOneAgentInTwoSeats(t *testing.T) {
+	cfg := modeConfig()
+	cfg.Modes.Talk.B = "chatgpt"
+	e, _, _ := newModeEngine(t, cfg, "mention", nil)
+	var ce *ConfigError
+	if _, err := e.Mode("talk"); !errors.As(err, &ce) || ce.Key != "modes.talk" {
+		t.Fatalf("talk: got %v", err)
+	}
+	cfg = modeConfig()
+	cfg.Modes.Alternate.Agents = []string{"codex", "codex"}
+	e, _, _ = newModeEngine(t, cfg, "mention", nil)
+	if _, err := e.Mode("alternate"); !errors.As(err, &ce) || ce.Key != "modes.alternate.agents" {
+		t.Fatalf("alternate: got %v", err)
+	}
+}
+
+// modeEvents records every event of an engine.
+type modeEvents struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (l *modeEvents) add(ev Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, ev)
+}
+
+func (l *modeEvents) all() []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Event(nil), l.events...)
+}
+
+// clearModeEnv keeps the machine's keys and endpoints out of adapter tests.
+func clearModeEnv(t *testing.T) {
+	for _, v := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
+		"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI"} {
+		t.Setenv(v, "")
+	}
+}
+
+// openHTTPFake opens the real adapter of typ against a fake server.
+func openHTTPFake(t *testing.T, typ string, srv *providertest.Server) providers.Provider {
+	t.Helper()
+	zero := 0
+	p, err := providers.Open(typ, providers.Spec{Type: typ, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &zero},
+		func(k string) string {
+			if k == "PARLEY_TEST_KEY" {
+				return "test-key"
+			}
+			return ""
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// httpOrder records which fake server answered, in arrival order.
+type httpOrder struct {
+	mu  sync.Mutex
+	who []string
+}
+
+func (o *httpOrder) reply(name string, text func(n int) string) func(providertest.Request) providertest.Reply {
+	n := 0
+	return func(providertest.Request) providertest.Reply {
+		o.mu.Lock()
+		o.who = append(o.who, name)
+		o.mu.Unlock()
+		n++
+		return providertest.Reply{Text: text(n), Usage: providers.Usage{InputTokens: 50, OutputTokens: 10}}
+	}
+}
+
+func (o *httpOrder) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return strings.Join(o.who, ",")
+}

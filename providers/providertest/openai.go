@@ -1,0 +1,113 @@
+package providertest
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// OpenAI starts a fake of the OpenAI Chat Completions API (and of any
+// OpenAI-compatible server). Its URL ends in /v1; requests go to
+// POST {URL}/chat/completions and are answered with chat.completion.chunk
+// SSE events, a final usage chunk with empty choices when the request set
+// stream_options.include_usage, and "data: [DONE]".
+func OpenAI(t testing.TB, h func(Request) Reply) *Server {
+	t.Helper()
+	return newServer(t, openaiVendor{}, "/v1", h)
+}
+
+type openaiVendor struct{}
+
+func (openaiVendor) decode(_ *http.Request, req *Request) {
+	if req.JSON == nil {
+		return
+	}
+	req.Model = stringField(req.JSON, "model")
+	msgs, _ := req.JSON["messages"].([]any)
+	var system []string
+	for _, m := range msgs {
+		msg, ok := m.(map[string]any)
+		if !ok {
+			continue
+		}
+		text := textOf(msg["content"])
+		switch role := stringField(msg, "role"); role {
+		case "system", "developer":
+			system = append(system, text)
+		case "user", "assistant":
+			req.Messages = append(req.Messages, providers.Message{Role: providers.Role(role), Content: text})
+		}
+	}
+	req.System = strings.Join(system, "\n")
+}
+
+func (openaiVendor) badKey(r *http.Request) bool {
+	return r.Header.Get("Authorization") == "Bearer "+BadKey
+}
+
+func (v openaiVendor) authError(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusUnauthorized)
+	_, _ = io.WriteString(w, `{"error":{"message":"Incorrect API key provided: bad-key. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`)
+}
+
+func (openaiVendor) errorBody(status int, message, _ string) string {
+	typ, code := "invalid_request_error", any(nil)
+	switch {
+	case status == http.StatusUnauthorized:
+		code = "invalid_api_key"
+	case status == http.StatusTooManyRequests:
+		typ, code = "requests", "rate_limit_exceeded"
+	case status >= 500:
+		typ = "server_error"
+	}
+	body, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"message": message, "type": typ, "param": nil, "code": code,
+	}})
+	return string(body)
+}
+
+func (openaiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []string) {
+	model := req.Model
+	chunk := func(choices []any) map[string]any {
+		return map[string]any{
+			"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1700000000,
+			"model": model, "system_fingerprint": "fp_fake", "choices": choices,
+		}
+	}
+	choice := func(delta map[string]any, finish any) []any {
+		return []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}
+	}
+	if !ev.event("", chunk(choice(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil))) {
+		return
+	}
+	for _, c := range chunks {
+		if !ev.chunk("", chunk(choice(map[string]any{"content": c}, nil))) {
+			return
+		}
+	}
+	finish := reply.FinishReason
+	if finish == "" {
+		finish = "stop"
+	}
+	ev.event("", chunk(choice(map[string]any{}, finish)))
+	if opts, _ := req.JSON["stream_options"].(map[string]any); opts != nil && opts["include_usage"] == true {
+		usage := map[string]any{
+			"prompt_tokens":     reply.Usage.InputTokens,
+			"completion_tokens": reply.Usage.OutputTokens,
+			"total_tokens":      reply.Usage.Total(),
+			"prompt_tokens_details": map[string]any{
+				"cached_tokens": reply.Usage.CachedTokens, "audio_tokens": 0,
+			},
+			"completion_tokens_details": map[string]any{"reasoning_tokens": 0},
+		}
+		c := chunk([]any{})
+		c["usage"] = usage
+		ev.event("", c)
+	}
+	ev.event("", "[DONE]")
+}
