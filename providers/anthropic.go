@@ -50,19 +50,9 @@ func (p *anthropicProvider) Stream(ctx context.Context, req Request) (Stream, er
 	if err != nil {
 		return nil, &Error{Provider: p.name, Kind: KindBadRequest, Message: err.Error(), Err: err}
 	}
-	reqCtx, cancel := context.WithTimeout(ctx, p.timeout)
-	reqCtx, headers := withHeaderSink(reqCtx)
-	s := &pullStream{
-		provider:    p.name,
-		callerCtx:   ctx,
-		reqCtx:      reqCtx,
-		cancel:      cancel,
-		timeout:     p.timeout,
-		headers:     headers,
-		vendorError: anthropicError,
-	}
+	s := newPullStream(ctx, p.name, p.timeout, anthropicError)
 	// The SDK sends the request here and reports its failure on Next.
-	sdkStream := p.client.Messages.NewStreaming(reqCtx, params)
+	sdkStream := p.client.Messages.NewStreaming(s.reqCtx, params)
 	s.closeSDK = sdkStream.Close
 	s.recv = func(res *Result) (string, error) {
 		for sdkStream.Next() {

@@ -52,20 +52,10 @@ func (p *geminiProvider) Stream(ctx context.Context, req Request) (Stream, error
 	if err != nil {
 		return nil, &Error{Provider: p.name, Kind: KindBadRequest, Message: err.Error(), Err: err}
 	}
-	reqCtx, cancel := context.WithTimeout(ctx, p.timeout)
-	reqCtx, headers := withHeaderSink(reqCtx)
+	s := newPullStream(ctx, p.name, p.timeout, geminiError)
 	// The request is sent on the first pull.
-	next, stop := iter.Pull2(p.client.Models.GenerateContentStream(reqCtx, req.Model, contents, cfg))
-	s := &pullStream{
-		provider:    p.name,
-		callerCtx:   ctx,
-		reqCtx:      reqCtx,
-		cancel:      cancel,
-		timeout:     p.timeout,
-		headers:     headers,
-		vendorError: geminiError,
-		closeSDK:    func() error { stop(); return nil },
-	}
+	next, stop := iter.Pull2(p.client.Models.GenerateContentStream(s.reqCtx, req.Model, contents, cfg))
+	s.closeSDK = func() error { stop(); return nil }
 	s.recv = func(res *Result) (string, error) {
 		chunk, err, ok := next()
 		if !ok {

@@ -211,6 +211,16 @@ func shortMessage(s string) string {
 	return s
 }
 
+// newPullStream starts the shared part of every adapter's stream: the
+// request context with the spec's timeout and the response-header capture
+// (for Retry-After). The adapter sets recv and closeSDK.
+func newPullStream(ctx context.Context, provider string, timeout time.Duration, vendorError func(error, http.Header) *Error) *pullStream {
+	reqCtx, cancel := context.WithTimeout(ctx, timeout)
+	reqCtx, headers := withHeaderSink(reqCtx)
+	return &pullStream{provider: provider, callerCtx: ctx, reqCtx: reqCtx, cancel: cancel, timeout: timeout,
+		headers: headers, vendorError: vendorError}
+}
+
 // pullStream adapts an SDK's pull-style stream (one call per event) to
 // Stream, with the error classification and deadline every adapter shares.
 type pullStream struct {

@@ -54,21 +54,11 @@ func (p *openAIProvider) Stream(ctx context.Context, req Request) (Stream, error
 	if err != nil {
 		return nil, &Error{Provider: p.name, Kind: KindBadRequest, Message: err.Error(), Err: err}
 	}
-	reqCtx, cancel := context.WithTimeout(ctx, p.timeout)
-	reqCtx, headers := withHeaderSink(reqCtx)
-	s := &pullStream{
-		provider:    p.name,
-		callerCtx:   ctx,
-		reqCtx:      reqCtx,
-		cancel:      cancel,
-		timeout:     p.timeout,
-		headers:     headers,
-		vendorError: openAIError,
-	}
-	sdkStream, err := p.client.CreateChatCompletionStream(reqCtx, creq)
+	s := newPullStream(ctx, p.name, p.timeout, openAIError)
+	sdkStream, err := p.client.CreateChatCompletionStream(s.reqCtx, creq)
 	if err != nil {
 		perr := s.classify(err)
-		cancel()
+		s.cancel()
 		return nil, perr
 	}
 	s.closeSDK = sdkStream.Close
