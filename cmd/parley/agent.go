@@ -90,6 +90,7 @@ question from stdin.`,
 			return runErr
 		},
 	}
+	addSessionFlag(cmd, g)
 	cmd.Flags().StringVar(&dir, "dir", "", "workspace root the agent may read (default: the current directory)")
 	cmd.Flags().StringVar(&agent, "agent", "", "agent that reads the code (default: modes.agent.agent)")
 	cmd.Flags().IntVar(&steps, "steps", 0, "most replies the agent may send (default: modes.agent.max_steps, else 20)")

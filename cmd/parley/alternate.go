@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -98,7 +97,7 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 		},
 	}
 	cmd.Flags().IntVar(&steps, "steps", 0, "steps after the start turn, one agent each")
-	cmd.Flags().StringVar(&g.session, "session", "", "continue the saved session with this ID (prefix)")
+	addSessionFlag(cmd, g)
 	return cmd
 }
 
@@ -119,17 +118,11 @@ func printAlternateTurn(w io.Writer, turn debate.AlternateTurn, asJSON bool) err
 	}
 	for _, en := range turn.Entries {
 		head := fmt.Sprintf("[%s] (%s, %s tok)", en.Display, label, thousands(en.Usage.Total()))
-		text := strings.TrimSpace(sanitize(en.Text))
-		switch en.Status {
-		case debate.StatusError:
-			fmt.Fprintf(w, "%s: (error) %s\n", head, sanitize(en.Error))
+		if en.Status == debate.StatusError {
+			fmt.Fprintf(w, "%s: %s\n", head, turnBody(en))
 			continue
-		case debate.StatusCancelled:
-			text += " [cancelled]"
-		case debate.StatusPartial:
-			text += fmt.Sprintf(" [cut off: %s]", sanitize(en.Error))
 		}
-		fmt.Fprintf(w, "%s: %s\n\n", head, text)
+		fmt.Fprintf(w, "%s: %s\n\n", head, turnBody(en))
 	}
 	return nil
 }

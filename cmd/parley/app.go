@@ -172,3 +172,9 @@ func readQuestion(args []string, stdin io.Reader) (string, error) {
 func (a *app) run(ctx context.Context, m debate.Mode, input string) error {
 	return a.engine.SubmitTo(ctx, m, input)
 }
+
+// addSessionFlag gives a headless command --session: continue a saved
+// session (a unique ID prefix is enough) in that command's mode.
+func addSessionFlag(cmd *cobra.Command, g *globalFlags) {
+	cmd.Flags().StringVar(&g.session, "session", "", "continue the saved session with this ID (a unique prefix is enough)")
+}

@@ -46,6 +46,6 @@ A line without a mention is saved as a note. Use - to read the line from stdin.`
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&g.session, "session", "", "continue the saved session with this ID (prefix)")
+	addSessionFlag(cmd, g)
 	return cmd
 }

@@ -90,17 +90,22 @@ func (p *printer) flush() {
 }
 
 func (p *printer) printTurn(en debate.Entry) {
+	fmt.Fprintf(p.out, "[%s]: %s\n", en.Display, turnBody(en))
+}
+
+// turnBody is a finished turn's text as the headless commands print it:
+// sanitized, its status marked; a failed turn shows its error instead.
+func turnBody(en debate.Entry) string {
 	text := strings.TrimSpace(sanitize(en.Text))
 	switch en.Status {
 	case debate.StatusError:
-		fmt.Fprintf(p.out, "[%s]: (error) %s\n", en.Display, sanitize(en.Error))
-		return
+		return "(error) " + sanitize(en.Error)
 	case debate.StatusCancelled:
 		text += " [cancelled]"
 	case debate.StatusPartial:
 		text += fmt.Sprintf(" [cut off: %s]", sanitize(en.Error))
 	}
-	fmt.Fprintf(p.out, "[%s]: %s\n", en.Display, text)
+	return text
 }
 
 // summary prints the exchange's totals on stderr (stdout stays the answers).

@@ -42,7 +42,7 @@ Works with stdin from a pipe.`,
 			return a.repl(cmd.Context(), p)
 		},
 	}
-	cmd.Flags().StringVar(&g.session, "session", "", "continue the saved session with this ID (prefix)")
+	addSessionFlag(cmd, g)
 	return cmd
 }
 
@@ -63,6 +63,7 @@ func (a *app) repl(ctx context.Context, p *printer) error {
 				continue
 			}
 			fmt.Fprintln(a.stderr)
+			a.Close() // the store writes what is pending
 			os.Exit(exitOK)
 		}
 	}()

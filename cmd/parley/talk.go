@@ -116,7 +116,7 @@ Ctrl+C cancels at once; what arrived is kept). Exit code 1 if any turn failed.`,
 	f.StringVar(&a, "a", "", "agent name of guest A (default: modes.talk.a)")
 	f.StringVar(&b, "b", "", "agent name of guest B (default: modes.talk.b)")
 	f.StringVar(&mc, "mc", "", "agent name of the MC (default: modes.talk.moderator)")
-	f.StringVar(&g.session, "session", "", "continue the saved session with this ID (prefix)")
+	addSessionFlag(cmd, g)
 	return cmd
 }
 
@@ -247,17 +247,11 @@ func (p *talkPrinter) print(en debate.Entry) {
 		}
 		p.round = en.Round
 	}
-	text := strings.TrimSpace(sanitize(en.Text))
-	switch en.Status {
-	case debate.StatusError:
-		fmt.Fprintf(p.out, "[%s]: (error) %s\n\n", en.Display, sanitize(en.Error))
+	if en.Status == debate.StatusError {
+		fmt.Fprintf(p.out, "[%s]: %s\n\n", en.Display, turnBody(en))
 		return
-	case debate.StatusCancelled:
-		text += " [cancelled]"
-	case debate.StatusPartial:
-		text += fmt.Sprintf(" [cut off: %s]", sanitize(en.Error))
 	}
-	fmt.Fprintf(p.out, "[%s]: %s  (%s tok)\n\n", en.Display, text, thousands(en.Usage.Total()))
+	fmt.Fprintf(p.out, "[%s]: %s  (%s tok)\n\n", en.Display, turnBody(en), thousands(en.Usage.Total()))
 }
 
 // summary prints the talk's totals on stderr.

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// buildParley compiles the real binary into dir. Call it before anything
+// moves HOME, so the warm build cache is used.
+func buildParley(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "parley")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// A real parley streaming from a slow fake is killed with SIGKILL mid-answer:
+// the answer's row holds what had arrived up to the last checkpoint (at most
+// half a second behind), the database passes its integrity check, the turn
+// resumes as interrupted, and the fake key is in no byte of any file.
+func TestCrashMidAnswerKeepsCheckpointedText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go tool")
+	}
+	bin := buildParley(t, t.TempDir())
+
+	const (
+		chunkCount = 1500
+		chunkDelay = 20 * time.Millisecond
+		fakeKey    = "sk-crash-test-9f8e7d6c5b4a39281706"
+	)
+	chunks := make([]string, chunkCount)
+	for i := range chunks {
+		chunks[i] = fmt.Sprintf("w%04d ", i)
+	}
+	full := strings.Join(chunks, "")
+	var mu sync.Mutex
+	var asked time.Time
+	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
+		mu.Lock()
+		asked = time.Now()
+		mu.Unlock()
+		return providertest.Reply{Chunks: chunks, ChunkDelay: chunkDelay}
+	})
+
+	dir := t.TempDir()
+	db := filepath.Join(dir, "crash.db")
+	cmd := exec.Command(bin, "--db", db, "ask", "@chatgpt write a very long answer")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"XDG_DATA_HOME="+filepath.Join(dir, "data"), "OPENAI_API_KEY="+fakeKey, "OPENAI_BASE_URL="+srv.URL,
+		"ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	defer func() {
+		if !killed {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	}()
+
+	// Wait until a checkpoint of a good part of the answer is visible to
+	// another process, then let it stream a little more and kill it.
+	ctx := context.Background()
+	var st *store.Store
+	deadline := time.Now().Add(30 * time.Second)
+	for seen := 0; seen < 40; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint of 40 chunks within 30s (seen %d); stderr: %s", seen, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+		if st == nil {
+			if _, err := os.Stat(db); err != nil {
+				continue
+			}
+			opened, err := store.Open(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st = opened
+			defer st.Close()
+		}
+		if id, err := st.Latest(ctx); err == nil {
+			if _, entries, err := st.Load(ctx, id); err == nil && len(entries) == 2 {
+				seen = len(entries[1].Text) / 6
+			}
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	mu.Lock()
+	streamed := time.Since(asked)
+	mu.Unlock()
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	killed = true
+
+	if err := st.Check(ctx); err != nil {
+		t.Fatalf("after SIGKILL: %v", err)
+	}
+	id, err := st.Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, entries, err := st.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 || entries[0].Kind != debate.KindUser || entries[1].Speaker != "chatgpt" {
+		t.Fatalf("entries = %+v", entries)
+	}
+	got := entries[1]
+	if !strings.HasPrefix(full, got.Text) || got.Text == "" {
+		t.Fatalf("stored text is not a prefix of the answer: %q", got.Text)
+	}
+	if got.Status != debate.StatusPartial || got.Error != store.Interrupted {
+		t.Errorf("killed turn loads as %s %q, want partial, interrupted", got.Status, got.Error)
+	}
+	// Chunks sent by the time of the kill, less half a second of
+	// checkpoint interval and generous slack for a loaded machine.
+	sent := int(streamed / chunkDelay)
+	stored := len(got.Text) / 6
+	lost := time.Duration(sent-stored) * chunkDelay
+	t.Logf("streamed %v (~%d chunks), stored %d chunks: ~%v behind", streamed.Round(time.Millisecond), sent, stored, lost.Round(time.Millisecond))
+	if lost > 500*time.Millisecond+time.Second {
+		t.Errorf("stored text is ~%v behind the stream at the kill; the checkpoint is 500ms", lost)
+	}
+
+	for _, name := range []string{db, db + "-wal", db + "-shm"} {
+		b, err := os.ReadFile(name)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(fakeKey)) || bytes.Contains(b, []byte("crash-test-9f8e")) {
+			t.Errorf("%s holds the API key", filepath.Base(name))
+		}
+	}
+	for _, format := range []string{"md", "json"} {
+		var b bytes.Buffer
+		if err := st.Export(ctx, &b, id, format); err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b.Bytes(), []byte(fakeKey)) {
+			t.Errorf("the %s export holds the API key", format)
+		}
+	}
+	if strings.Contains(stderr.String(), fakeKey) {
+		t.Error("stderr shows the API key")
+	}
+}

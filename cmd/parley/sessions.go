@@ -1,0 +1,335 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+func init() {
+	subcommands = append(subcommands, newSessionsCmd)
+}
+
+func newSessionsCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "sessions",
+		Aliases: []string{"session"},
+		Short:   "List, show, export, fork and delete saved sessions",
+		Long: `Every exchange is saved as it happens in the session database
+(--db, $PARLEY_DB, or $XDG_DATA_HOME/parley/parley.db). An ID prefix is
+enough wherever an ID is asked for. Resume a session with
+parley --resume ID, parley --continue (the latest) or
+parley ask|repl|alternate|talk --session ID.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsForkCmd(g)}
+	for _, c := range sub {
+		wrapArgs(c)
+		cmd.AddCommand(c)
+	}
+	return cmd
+}
+
+// withStore opens the database for a sessions command. A database that
+// does not exist yet is not created: there is nothing in it.
+func withStore(g *globalFlags, f func(*store.Store) error) error {
+	path, err := dbPath(g.db)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return f(nil)
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return fmt.Errorf("session database: %w", err)
+	}
+	defer st.Close()
+	return f(st)
+}
+
+// resolveArg resolves an ID or prefix given on the command line.
+func resolveArg(ctx context.Context, st *store.Store, ref string) (string, error) {
+	if st == nil {
+		return "", usageErr(fmt.Errorf("no session matches %q: nothing has been saved yet", ref))
+	}
+	id, err := st.Resolve(ctx, ref)
+	return id, sessionRefErr("session", err)
+}
+
+func sessionsListCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "Saved sessions, the most recently active first",
+		Example: `  parley sessions list
+  parley sessions list --json | jq -r '.[0].id'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withStore(g, func(st *store.Store) error {
+				list := []store.Summary{}
+				if st != nil {
+					var err error
+					if list, err = st.List(cmd.Context()); err != nil {
+						return err
+					}
+					if list == nil {
+						list = []store.Summary{}
+					}
+				}
+				if g.json {
+					enc := json.NewEncoder(cmd.OutOrStdout())
+					enc.SetIndent("", "  ")
+					return enc.Encode(list)
+				}
+				if len(list) == 0 {
+					fmt.Fprintln(cmd.ErrOrStderr(), "no saved sessions yet")
+					return nil
+				}
+				return printSessionList(cmd.OutOrStdout(), list, time.Now())
+			})
+		},
+	}
+}
+
+func printSessionList(out io.Writer, list []store.Summary, now time.Time) error {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tMODE\tAGENTS\tTURNS\tTOKENS\tCOST\tTITLE")
+	for _, s := range list {
+		title := sanitize(s.Title)
+		if s.Parent != "" {
+			title += fmt.Sprintf(" (fork of %s at turn %d)", short(s.Parent), s.ForkAt)
+		}
+		agents := strings.Join(s.Agents, ",")
+		if agents == "" {
+			agents = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t$%.4f\t%s\n", s.ID, ago(s.LastActivity, now), s.Mode, sanitize(agents),
+			s.Turns, thousands(s.TokensIn+s.TokensOut), s.Cost, title)
+	}
+	return tw.Flush()
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// ago says when, in the terms a list needs: relative for today, a date otherwise.
+func ago(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
+
+func sessionsShowCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a saved session's transcript (--json: the whole log)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStore(g, func(st *store.Store) error {
+				ctx := cmd.Context()
+				id, err := resolveArg(ctx, st, args[0])
+				if err != nil {
+					return err
+				}
+				info, entries, err := st.Load(ctx, id)
+				if err != nil {
+					return err
+				}
+				if g.json {
+					return store.WriteJSON(cmd.OutOrStdout(), info, entries)
+				}
+				printTranscript(cmd.OutOrStdout(), info, entries)
+				return nil
+			})
+		},
+	}
+}
+
+// printTranscript shows a session as the headless commands print turns.
+func printTranscript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) {
+	title := info.Title
+	if title == "" {
+		title = info.Topic
+	}
+	fmt.Fprintf(out, "session %s · %s · %s\n", info.ID, info.Mode, info.Created.Local().Format("2006-01-02 15:04"))
+	if title != "" {
+		fmt.Fprintf(out, "title: %s\n", sanitize(title))
+	}
+	if info.Parent != "" {
+		fmt.Fprintf(out, "forked from %s at turn %d\n", info.Parent, info.ForkAt)
+	}
+	for _, en := range entries {
+		fmt.Fprintln(out)
+		label := sanitize(en.Display)
+		if label == "" {
+			label = sanitize(en.Speaker)
+		}
+		text := strings.TrimSpace(sanitize(en.Text))
+		switch en.Kind {
+		case debate.KindNote:
+			fmt.Fprintf(out, "%d (note): %s\n", en.Turn, text)
+			continue
+		case debate.KindVerdict:
+			fmt.Fprintf(out, "%d verdict, round %d: %s\n", en.Turn, en.Round, sanitize(en.Vote))
+			continue
+		case debate.KindError:
+			fmt.Fprintf(out, "%d [%s]: (error) %s\n", en.Turn, label, sanitize(en.Error))
+			continue
+		case debate.KindVote:
+			label += " vote " + strings.ToUpper(sanitize(en.Vote))
+		}
+		fmt.Fprintf(out, "%d [%s]: %s\n", en.Turn, label, turnBody(en))
+		for _, c := range en.ToolCalls {
+			fmt.Fprintf(out, "   tool %s %v\n", sanitize(c.Tool), c.Parameters)
+		}
+	}
+}
+
+func sessionsExportCmd(g *globalFlags) *cobra.Command {
+	var format, output string
+	cmd := &cobra.Command{
+		Use:   "export ID",
+		Short: "Export a session as Markdown (for people) or JSON (for machines)",
+		Example: `  parley sessions export 3f2a --format md > debate.md
+  parley sessions export 3f2a --format json -o debate.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "md" && format != "json" {
+				return usageErr(fmt.Errorf("--format: %q is not md or json", format))
+			}
+			return withStore(g, func(st *store.Store) error {
+				ctx := cmd.Context()
+				id, err := resolveArg(ctx, st, args[0])
+				if err != nil {
+					return err
+				}
+				if output == "" || output == "-" {
+					return st.Export(ctx, cmd.OutOrStdout(), id, format)
+				}
+				f, err := os.OpenFile(output, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+				if err != nil {
+					return err
+				}
+				if err := st.Export(ctx, f, id, format); err != nil {
+					f.Close()
+					return err
+				}
+				if err := f.Close(); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "exported %s to %s\n", id, output)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	return cmd
+}
+
+func sessionsRmCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:     "rm ID...",
+		Aliases: []string{"delete"},
+		Short:   "Delete saved sessions",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStore(g, func(st *store.Store) error {
+				ctx := cmd.Context()
+				// Resolve every reference first: a typo deletes nothing.
+				ids := make([]string, len(args))
+				for i, ref := range args {
+					id, err := resolveArg(ctx, st, ref)
+					if err != nil {
+						return err
+					}
+					ids[i] = id
+				}
+				for _, id := range ids {
+					if err := st.Delete(ctx, id); err != nil {
+						return err
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", id)
+				}
+				return nil
+			})
+		},
+	}
+}
+
+func sessionsForkCmd(g *globalFlags) *cobra.Command {
+	var at string
+	cmd := &cobra.Command{
+		Use:   "fork ID --at TURN",
+		Short: "Copy a session up to a turn into a new session, to continue it another way",
+		Long: `Fork copies the history up to and including turn --at (default: all of
+it) into a new session that records where it came from. Continue the fork in
+any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
+		Example: `  parley sessions fork 3f2a --at 4
+  parley --resume NEWID --mode magi
+  parley ask --session NEWID "@claude given all that, should we ship?"`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStore(g, func(st *store.Store) error {
+				ctx := cmd.Context()
+				id, err := resolveArg(ctx, st, args[0])
+				if err != nil {
+					return err
+				}
+				turn := 0
+				if at == "" {
+					_, entries, err := st.Load(ctx, id)
+					if err != nil {
+						return err
+					}
+					turn = len(entries)
+				} else if turn, err = strconv.Atoi(at); err != nil {
+					return usageErr(fmt.Errorf("--at: %q is not a turn number", at))
+				}
+				fork, err := st.Fork(ctx, id, turn)
+				if errors.Is(err, store.ErrNoTurn) {
+					return usageErr(fmt.Errorf("--at: %w", err))
+				}
+				if err != nil {
+					return err
+				}
+				if g.json {
+					return json.NewEncoder(cmd.OutOrStdout()).Encode(fork)
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), fork.ID)
+				fmt.Fprintf(cmd.ErrOrStderr(), "forked %s at turn %d; continue with: parley --resume %s\n", id, turn, fork.ID)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&at, "at", "", "last turn to copy (default: the whole session)")
+	return cmd
+}

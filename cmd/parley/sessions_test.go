@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+	"github.com/parleyhq/parley/tui"
+)
+
+func listSessions(t *testing.T, args ...string) []store.Summary {
+	t.Helper()
+	code, out, errOut := runCLI(t, "", append([]string{"sessions", "list", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("sessions list: exit %d: %s", code, errOut)
+	}
+	var list []store.Summary
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("sessions list --json: %v\n%s", err, out)
+	}
+	return list
+}
+
+// The commands a new user tries, in order: a few asks, the list, a
+// continued session, show, export, fork and rm.
+func TestSessionsCommandsEndToEnd(t *testing.T) {
+	dir := isolate(t)
+	if code, _, errOut := runCLI(t, "", "sessions", "list"); code != 0 || !strings.Contains(errOut, "no saved sessions") {
+		t.Fatalf("empty list: %d %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data", "parley", "parley.db")); err == nil {
+		t.Error("listing created a database")
+	}
+	for _, q := range []string{"@gemini first question", "@all second question"} {
+		if code, _, errOut := runCLI(t, "", "--demo", "ask", q); code != 0 {
+			t.Fatalf("ask %q: exit %d: %s", q, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data", "parley", "parley.db")); err != nil {
+		t.Fatalf("the database is not at $XDG_DATA_HOME/parley/parley.db: %v", err)
+	}
+	list := listSessions(t)
+	if len(list) != 2 || list[0].Title != "@all second question" || list[1].Title != "@gemini first question" {
+		t.Fatalf("list = %+v", list)
+	}
+	if s := list[0]; s.Mode != "mention" || s.Turns != 3 || strings.Join(s.Agents, ",") != "chatgpt,gemini" || s.TokensOut == 0 {
+		t.Errorf("summary = %+v", s)
+	}
+	first := list[1].ID
+
+	// Continue the first session by prefix: the new turns join its history.
+	code, _, errOut := runCLI(t, "just a note\n@chatgpt and you?\nexit\n", "--demo", "repl", "--session", first[:5])
+	if code != 0 {
+		t.Fatalf("repl --session: exit %d: %s", code, errOut)
+	}
+	list = listSessions(t)
+	if len(list) != 2 || list[0].ID != first || list[0].Turns != 5 {
+		t.Fatalf("after continuing, list = %+v", list)
+	}
+
+	code, out, _ := runCLI(t, "", "sessions", "show", first[:4])
+	for _, want := range []string{"1 [You]: @gemini first question", "2 [Gemini]:", "3 (note): just a note", "5 [ChatGPT]:"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("show lacks %q (exit %d):\n%s", want, code, out)
+		}
+	}
+	code, out, _ = runCLI(t, "", "sessions", "export", first, "--format", "md")
+	if code != 0 || !strings.HasPrefix(out, "# @gemini first question\n") || !strings.Contains(out, "### 5. ChatGPT · gpt-5") {
+		t.Errorf("export md (exit %d):\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "sessions", "export", first, "--format", "json")
+	var exp store.ExportedSession
+	if err := json.Unmarshal([]byte(out), &exp); code != 0 || err != nil || exp.ConversationID != first || len(exp.Messages) != 5 ||
+		exp.Messages[4].Role != "assistant" || exp.Messages[4].Speaker != "chatgpt" || exp.Messages[2].Kind != debate.KindNote {
+		t.Errorf("export json: exit %d, %v, %+v", code, err, exp)
+	}
+	outFile := filepath.Join(dir, "out.md")
+	if code, _, errOut := runCLI(t, "", "sessions", "export", first, "-o", outFile); code != 0 {
+		t.Errorf("export -o: %d %s", code, errOut)
+	} else if b, _ := os.ReadFile(outFile); !strings.Contains(string(b), "just a note") {
+		t.Errorf("export -o wrote %q", b)
+	}
+
+	code, out, _ = runCLI(t, "", "sessions", "fork", first, "--at", "2")
+	forkID := strings.TrimSpace(out)
+	if code != 0 || len(forkID) != 12 {
+		t.Fatalf("fork: exit %d, %q", code, out)
+	}
+	// The fork continues in another mode with the parent's first two turns.
+	if code, _, errOut := runCLI(t, "", "--demo", "ask", "--session", forkID, "@claude what did gemini say?"); code != 0 {
+		t.Fatalf("ask in fork: %d %s", code, errOut)
+	}
+	list = listSessions(t)
+	if len(list) != 3 || list[0].ID != forkID || list[0].Parent != first || list[0].ForkAt != 2 || list[0].Turns != 4 {
+		t.Fatalf("after fork, list = %+v", list)
+	}
+	code, out, _ = runCLI(t, "", "sessions", "list")
+	if code != 0 || !strings.Contains(out, "(fork of "+first[:8]+" at turn 2)") {
+		t.Errorf("text list does not show the fork:\n%s", out)
+	}
+
+	for _, bad := range [][]string{
+		{"sessions", "show", "zzzz"},
+		{"sessions", "export", first, "--format", "pdf"},
+		{"sessions", "fork", first, "--at", "99"},
+		{"sessions", "fork", first, "--at", "two"},
+		{"sessions", "rm", first, "nope"},
+		{"--demo", "ask", "--session", "nope", "@gemini hi"},
+	} {
+		if code, _, _ := runCLI(t, "", bad...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		}
+	}
+	if len(listSessions(t)) != 3 {
+		t.Fatal("a failed rm deleted something")
+	}
+	if code, out, _ := runCLI(t, "", "sessions", "rm", first); code != 0 || !strings.Contains(out, "deleted "+first) {
+		t.Fatalf("rm: %d %q", code, out)
+	}
+	if list := listSessions(t); len(list) != 2 || list[0].ID != forkID {
+		t.Fatalf("after rm, list = %+v", list)
+	}
+}
+
+// --db and PARLEY_DB choose the file.
+func TestDatabasePathFlagAndEnv(t *testing.T) {
+	dir := isolate(t)
+	flagDB, envDB := filepath.Join(dir, "flag.db"), filepath.Join(dir, "env.db")
+	t.Setenv("PARLEY_DB", envDB)
+	if code, _, errOut := runCLI(t, "", "--demo", "--db", flagDB, "ask", "@gemini a"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@gemini b"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if l := listSessions(t, "--db", flagDB); len(l) != 1 || l[0].Title != "@gemini a" {
+		t.Errorf("--db list = %+v", l)
+	}
+	if l := listSessions(t); len(l) != 1 || l[0].Title != "@gemini b" {
+		t.Errorf("PARLEY_DB list = %+v", l)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data", "parley", "parley.db")); err == nil {
+		t.Error("the default database was written despite --db / PARLEY_DB")
+	}
+}
+
+// A resumed session's agents receive the whole restored history.
+func TestResumedAgentSeesTheWholeHistory(t *testing.T) {
+	isolate(t)
+	srv := providertest.OpenAI(t, providertest.Sequence(
+		providertest.Reply{Text: "alpha is the first answer", Usage: providers.Usage{InputTokens: 20, OutputTokens: 5}},
+		providertest.Reply{Text: "beta follows alpha", Usage: providers.Usage{InputTokens: 40, OutputTokens: 4}},
+	))
+	t.Setenv("OPENAI_API_KEY", "sk-test-resume")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	if code, _, errOut := runCLI(t, "", "ask", "@chatgpt first question"); code != 0 {
+		t.Fatal(errOut)
+	}
+	id := listSessions(t)[0].ID
+	code, out, errOut := runCLI(t, "", "ask", "--session", id, "@chatgpt second question")
+	if code != 0 || !strings.Contains(out, "beta follows alpha") {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var seen []string
+	for _, m := range reqs[1].Messages {
+		seen = append(seen, string(m.Role)+": "+m.Content)
+	}
+	joined := strings.Join(seen, "\n")
+	for _, want := range []string{"first question", "assistant: alpha is the first answer", "second question"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("second request lacks %q:\n%s", want, joined)
+		}
+	}
+	l := listSessions(t)
+	if len(l) != 1 || l[0].Turns != 4 || l[0].TokensIn != 60 {
+		t.Errorf("list = %+v", l)
+	}
+	// The key sent with every request is in no byte of the database.
+	files, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_DATA_HOME"), "parley", "*"))
+	if len(files) == 0 {
+		t.Fatal("no database files")
+	}
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); strings.Contains(string(b), "sk-test-resume") {
+			t.Errorf("%s holds the API key", f)
+		}
+	}
+}
+
+// --continue picks the latest session, --resume a prefix; they exclude each
+// other and --session.
+func TestRequestedSession(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	if _, err := requestedSession(ctx, st, &globalFlags{cont: true}); exitCode(err) != exitUsage {
+		t.Errorf("--continue with nothing saved: %v", err)
+	}
+	rec := st.Record()
+	for _, id := range []string{"aaaa11112222", "bbbb33334444"} {
+		rec.Sink(debate.SessionStarted{Session: debate.SessionInfo{ID: id, Mode: "mention"}})
+		rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: 1, Kind: debate.KindNote, Speaker: "user", Text: id, Status: "complete"}})
+		if err := rec.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		g    globalFlags
+		want string
+		code int
+	}{
+		{globalFlags{}, "", 0},
+		{globalFlags{cont: true}, "bbbb33334444", 0},
+		{globalFlags{resume: "aa"}, "aaaa11112222", 0},
+		{globalFlags{session: "bbbb3"}, "bbbb33334444", 0},
+		{globalFlags{resume: "cc"}, "", exitUsage},
+		{globalFlags{resume: "aa", cont: true}, "", exitUsage},
+		{globalFlags{resume: "aa", session: "bb"}, "", exitUsage},
+	}
+	for _, c := range cases {
+		id, err := requestedSession(ctx, st, &c.g)
+		if id != c.want || exitCode(err) != c.code {
+			t.Errorf("%+v: %q, %v; want %q, exit %d", c.g, id, err, c.want, c.code)
+		}
+	}
+}
+
+// The console reaches the store through tui.Sessions.
+var _ tui.Sessions = (*consoleStore)(nil)
+
+func TestConsoleStoreAdapter(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rec := st.Record()
+	rec.Sink(debate.SessionStarted{Session: debate.SessionInfo{ID: "cafe00000001", Mode: "magi", Title: "t"}})
+	for i := 1; i <= 3; i++ {
+		rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: i, Kind: debate.KindNote, Speaker: "user", Text: fmt.Sprint("n", i), Status: "complete"}})
+	}
+	if err := rec.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	c := &consoleStore{st: st, dir: dir}
+	fork, entries, err := c.Fork("cafe00000001", 0)
+	if err != nil || len(entries) != 3 || fork.Parent != "cafe00000001" || fork.ForkAt != 3 || fork.Mode != "magi" {
+		t.Fatalf("fork all: %+v %d %v", fork, len(entries), err)
+	}
+	if _, entries, err = c.Fork("cafe00000001", 2); err != nil || len(entries) != 2 {
+		t.Fatalf("fork at 2: %d %v", len(entries), err)
+	}
+	list, err := c.List()
+	if err != nil || len(list) != 3 {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	path, err := c.Export("cafe00000001", "json")
+	if err != nil || filepath.Dir(path) != dir {
+		t.Fatalf("export: %q %v", path, err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), `"conversation_id": "cafe00000001"`) {
+		t.Errorf("export file: %s", b)
+	}
+	if _, err := c.Export("cafe00000001", "pdf"); err == nil {
+		t.Error("pdf export accepted")
+	}
+	if err := c.Delete(fork.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Load(fork.ID); err == nil {
+		t.Error("deleted fork still loads")
+	}
+}

@@ -1,0 +1,343 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+)
+
+// Export writes session id as "md" (for people) or "json" (for machines).
+func (s *Store) Export(ctx context.Context, w io.Writer, id, format string) error {
+	if format != "md" && format != "markdown" && format != "json" {
+		return fmt.Errorf("unknown export format %q (md or json)", format)
+	}
+	info, entries, err := s.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return WriteJSON(w, info, entries)
+	}
+	return WriteMarkdown(w, info, entries)
+}
+
+// ExportedSession is the JSON export: the seed's
+// {conversation_id, messages:[{role, content, timestamp, tool_calls}]}
+// with who said it, with which model, and what it cost.
+type ExportedSession struct {
+	ConversationID string            `json:"conversation_id"`
+	Title          string            `json:"title"`
+	Mode           string            `json:"mode"`
+	Topic          string            `json:"topic,omitempty"`
+	Created        time.Time         `json:"created"`
+	Parent         string            `json:"parent,omitempty"`
+	ForkAt         int               `json:"fork_at,omitempty"`
+	State          map[string]string `json:"state,omitempty"`
+	Usage          providers.Usage   `json:"usage"`
+	Cost           float64           `json:"cost_usd"`
+	Messages       []ExportedMessage `json:"messages"`
+}
+
+// ExportedMessage is one entry of the JSON export.
+type ExportedMessage struct {
+	Turn        int               `json:"turn"`
+	Role        string            `json:"role"` // user, assistant, system or tool
+	Content     string            `json:"content"`
+	Timestamp   time.Time         `json:"timestamp"`
+	ToolCalls   []debate.ToolCall `json:"tool_calls"`
+	Kind        debate.Kind       `json:"kind"`
+	Speaker     string            `json:"speaker"`
+	Display     string            `json:"display"`
+	Provider    string            `json:"provider,omitempty"`
+	Model       string            `json:"model,omitempty"`
+	Mode        string            `json:"mode"`
+	Round       int               `json:"round,omitempty"`
+	Prompt      string            `json:"prompt,omitempty"`
+	Vote        string            `json:"vote,omitempty"`
+	IsModerator bool              `json:"is_moderator"`
+	Status      debate.Status     `json:"status"`
+	Error       string            `json:"error,omitempty"`
+	Usage       providers.Usage   `json:"usage"`
+	Cost        float64           `json:"cost_usd"`
+	LatencyMS   int64             `json:"latency_ms"`
+}
+
+// roleOf maps an entry to the chat role a reader of the export expects.
+func roleOf(en debate.Entry) string {
+	switch en.Kind {
+	case debate.KindUser, debate.KindNote:
+		return "user"
+	case debate.KindToolResult:
+		return "tool"
+	case debate.KindVerdict, debate.KindError:
+		return "system"
+	}
+	if en.Speaker == debate.SpeakerSystem {
+		return "system"
+	}
+	return "assistant"
+}
+
+// WriteJSON writes the machine export of a session: the whole log,
+// tool calls included, indented.
+func WriteJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) error {
+	out := ExportedSession{
+		ConversationID: info.ID, Title: info.Title, Mode: info.Mode, Topic: info.Topic,
+		Created: info.Created.UTC(), Parent: info.Parent, ForkAt: info.ForkAt, State: info.State,
+		Messages: make([]ExportedMessage, 0, len(entries)),
+	}
+	for _, en := range entries {
+		calls := en.ToolCalls
+		if calls == nil {
+			calls = []debate.ToolCall{}
+		}
+		out.Usage = out.Usage.Add(en.Usage)
+		out.Cost += en.Cost
+		out.Messages = append(out.Messages, ExportedMessage{
+			Turn: en.Turn, Role: roleOf(en), Content: en.Text, Timestamp: en.Started.UTC(), ToolCalls: calls,
+			Kind: en.Kind, Speaker: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
+			Mode: en.Mode, Round: en.Round, Prompt: en.Prompt, Vote: en.Vote, IsModerator: en.IsModerator,
+			Status: en.Status, Error: en.Error, Usage: en.Usage, Cost: en.Cost, LatencyMS: en.Latency().Milliseconds(),
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// WriteMarkdown writes a session for people: a header, then every entry
+// under its speaker, with votes, verdicts and tool calls spelled out.
+func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry) error {
+	var b strings.Builder
+	title := info.Title
+	if title == "" {
+		title = info.Topic
+	}
+	if title == "" {
+		title = "Parley session " + info.ID
+	}
+	fmt.Fprintf(&b, "# %s\n\n", clean(title))
+	fmt.Fprintf(&b, "- Session: `%s`\n", info.ID)
+	fmt.Fprintf(&b, "- Mode: %s\n", info.Mode)
+	if !info.Created.IsZero() {
+		fmt.Fprintf(&b, "- Started: %s\n", info.Created.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	if info.Topic != "" && info.Topic != title {
+		fmt.Fprintf(&b, "- Topic: %s\n", clean(info.Topic))
+	}
+	if info.Parent != "" {
+		fmt.Fprintf(&b, "- Forked from `%s` after turn %d\n", info.Parent, info.ForkAt)
+	}
+	var usage providers.Usage
+	var cost float64
+	var agents []string
+	seen := map[string]bool{}
+	for _, en := range entries {
+		usage, cost = usage.Add(en.Usage), cost+en.Cost
+		if en.IsAgentTurn() && !seen[en.Speaker] {
+			seen[en.Speaker] = true
+			agents = append(agents, fmt.Sprintf("%s (%s)", en.Display, en.Model))
+		}
+	}
+	if len(agents) > 0 {
+		fmt.Fprintf(&b, "- Agents: %s\n", clean(strings.Join(agents, ", ")))
+	}
+	fmt.Fprintf(&b, "- Tokens: %d in, %d out; cost $%.4f\n", usage.InputTokens, usage.OutputTokens, cost)
+	for _, en := range entries {
+		b.WriteString("\n")
+		writeEntryMarkdown(&b, en)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeEntryMarkdown(b *strings.Builder, en debate.Entry) {
+	text := strings.TrimSpace(clean(en.Text))
+	switch en.Kind {
+	case debate.KindNote:
+		fmt.Fprintf(b, "**Note (turn %d):** %s\n", en.Turn, text)
+		return
+	case debate.KindVerdict:
+		fmt.Fprintf(b, "## Verdict%s: %s\n", roundSuffix(en.Round), clean(en.Vote))
+		if text != "" {
+			fmt.Fprintf(b, "\n%s\n", text)
+		}
+		return
+	case debate.KindError:
+		fmt.Fprintf(b, "> **Error (turn %d, %s):** %s\n", en.Turn, clean(en.Display), oneLine(clean(firstNonEmpty(en.Error, en.Text))))
+		return
+	}
+	heading := clean(en.Display)
+	if heading == "" {
+		heading = clean(en.Speaker)
+	}
+	if en.Kind == debate.KindModerator || en.IsModerator {
+		heading += " (moderator)"
+	}
+	if en.Model != "" {
+		heading += " · " + clean(en.Model)
+	}
+	fmt.Fprintf(b, "### %d. %s%s\n\n", en.Turn, heading, roundSuffix(en.Round))
+	switch en.Kind {
+	case debate.KindVote:
+		writeVoteMarkdown(b, en, text)
+	case debate.KindToolCall, debate.KindToolResult:
+		writeToolsMarkdown(b, en, text)
+	default:
+		if text != "" {
+			b.WriteString(text + "\n")
+		}
+	}
+	switch en.Status {
+	case debate.StatusPartial:
+		fmt.Fprintf(b, "\n*(cut off: %s)*\n", oneLine(clean(en.Error)))
+	case debate.StatusCancelled:
+		b.WriteString("\n*(cancelled)*\n")
+	case debate.StatusError:
+		fmt.Fprintf(b, "\n*(failed: %s)*\n", oneLine(clean(en.Error)))
+	}
+	if en.IsAgentTurn() && (en.Usage.Total() > 0 || en.Cost > 0) {
+		fmt.Fprintf(b, "\n<sub>%d in / %d out tokens · $%.4f · %.1f s</sub>\n",
+			en.Usage.InputTokens, en.Usage.OutputTokens, en.Cost, en.Latency().Seconds())
+	}
+}
+
+// writeVoteMarkdown shows the vote word and the reasoning rather than the
+// raw JSON answer when the answer parses.
+func writeVoteMarkdown(b *strings.Builder, en debate.Entry, text string) {
+	var v struct {
+		Vote      string `json:"vote"`
+		Reasoning string `json:"reasoning"`
+		Summary   string `json:"summary"`
+	}
+	vote := en.Vote
+	if vote == "" {
+		vote = "invalid"
+	}
+	fmt.Fprintf(b, "**Vote: %s**", strings.ToUpper(clean(vote)))
+	if json.Unmarshal([]byte(text), &v) == nil && (v.Reasoning != "" || v.Summary != "") {
+		if v.Summary != "" {
+			fmt.Fprintf(b, " — %s", oneLine(clean(v.Summary)))
+		}
+		b.WriteString("\n")
+		if v.Reasoning != "" {
+			fmt.Fprintf(b, "\n%s\n", strings.TrimSpace(clean(v.Reasoning)))
+		}
+		return
+	}
+	b.WriteString("\n")
+	if text != "" {
+		fmt.Fprintf(b, "\n%s\n", text)
+	}
+}
+
+func writeToolsMarkdown(b *strings.Builder, en debate.Entry, text string) {
+	if text != "" {
+		b.WriteString(text + "\n")
+	}
+	for _, c := range en.ToolCalls {
+		var params []string
+		for _, k := range slices.Sorted(maps.Keys(c.Parameters)) {
+			params = append(params, k+"="+c.Parameters[k])
+		}
+		fmt.Fprintf(b, "\n- `%s` %s\n", clean(c.Tool), clean(strings.Join(params, " ")))
+		result := c.Result
+		if c.Error != "" {
+			result = "error: " + c.Error
+		}
+		if result = strings.TrimRight(clean(result), "\n"); result != "" {
+			fence := "```"
+			for strings.Contains(result, fence) {
+				fence += "`"
+			}
+			fmt.Fprintf(b, "\n%s\n%s\n%s\n", fence, truncateLines(result, 40), fence)
+		}
+	}
+}
+
+func roundSuffix(round int) string {
+	if round == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" — round %d", round)
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func truncateLines(s string, max int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= max {
+		return s
+	}
+	return strings.Join(lines[:max], "\n") + fmt.Sprintf("\n… (%d more lines)", len(lines)-max)
+}
+
+// clean drops terminal escape sequences and control characters a model may
+// have sent, keeping newlines and tabs, so an export never drives a terminal.
+func clean(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return (unicode.IsControl(r) && r != '\n' && r != '\t') || r == '\uFFFD' }) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == 0x1b: // ESC: skip a CSI/OSC sequence's body too
+			i = skipEscape(rs, i)
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case unicode.IsControl(r), r == '\uFFFD':
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// skipEscape returns the index of the last rune of the escape sequence
+// starting at rs[i] (ESC).
+func skipEscape(rs []rune, i int) int {
+	if i+1 >= len(rs) {
+		return i
+	}
+	switch rs[i+1] {
+	case '[': // CSI: parameters then one final byte in @..~
+		for j := i + 2; j < len(rs); j++ {
+			if rs[j] >= 0x40 && rs[j] <= 0x7e {
+				return j
+			}
+		}
+		return len(rs) - 1
+	case ']', 'P', '_', '^': // OSC and friends: up to BEL or ESC \
+		for j := i + 2; j < len(rs); j++ {
+			if rs[j] == 0x07 {
+				return j
+			}
+			if rs[j] == 0x1b && j+1 < len(rs) && rs[j+1] == '\\' {
+				return j + 1
+			}
+		}
+		return len(rs) - 1
+	}
+	return i + 1 // a two-character escape
+}

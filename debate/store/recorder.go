@@ -1,0 +1,366 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// CheckpointEvery is how often a streaming answer's text is written: a crash
+// loses at most this much of one answer.
+const CheckpointEvery = 500 * time.Millisecond
+
+// Recorder writes one engine's events to the store. Its Sink is called
+// synchronously by the engine for every event, text deltas included (several
+// hundred a second), so the Sink only updates memory: a background writer
+// commits pending rows at once (they are rare: turn starts and ends, entries,
+// session changes) and the text of streaming turns on a timer, every
+// CheckpointEvery, in one transaction.
+type Recorder struct {
+	st *Store
+
+	mu      sync.Mutex
+	session string                // the session events belong to
+	unsaved *debate.SessionInfo   // a new session's row, written with its first entry
+	ops     []op                  // rows to write, in event order
+	live    map[liveKey]*liveTurn // streaming turns
+	err     error
+	onError func(error)
+
+	kick     chan struct{}
+	flushReq chan chan error
+	stop     chan struct{}
+	done     chan struct{}
+	once     sync.Once
+}
+
+type liveKey struct {
+	session string
+	turn    int
+}
+
+type liveTurn struct {
+	text  strings.Builder
+	dirty bool
+}
+
+// op is one pending write.
+type op struct {
+	meta     *debate.SessionInfo // upsert the session row
+	entry    *debate.Entry       // upsert the entry row
+	session  string
+	settle   bool // mark turns left streaming by a crash as interrupted
+	newStart bool // the entry just started: fill the TalkTable participant columns
+}
+
+// Record starts a recorder; subscribe its Sink to the engine before
+// engine.Start. Store.Close stops it after writing everything it holds.
+func (s *Store) Record() *Recorder { return s.RecordEvery(CheckpointEvery) }
+
+// RecordEvery is Record with another checkpoint interval (tests).
+func (s *Store) RecordEvery(every time.Duration) *Recorder {
+	r := &Recorder{
+		st: s, live: map[liveKey]*liveTurn{},
+		kick: make(chan struct{}, 1), flushReq: make(chan chan error),
+		stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	s.mu.Lock()
+	s.recorders = append(s.recorders, r)
+	s.mu.Unlock()
+	go r.loop(every)
+	return r
+}
+
+// OnError sets a function told about the first failed write (the Sink
+// cannot return errors). It is called from the writer goroutine.
+func (r *Recorder) OnError(f func(error)) {
+	r.mu.Lock()
+	r.onError = f
+	r.mu.Unlock()
+}
+
+// Sink is the debate.Sink that records events.
+func (r *Recorder) Sink(ev debate.Event) {
+	r.mu.Lock()
+	urgent := true
+	switch ev := ev.(type) {
+	case debate.SessionStarted:
+		info := ev.Session
+		r.session = info.ID
+		if ev.Resumed {
+			r.unsaved = nil
+			r.ops = append(r.ops, op{meta: &info, session: info.ID}, op{settle: true, session: info.ID})
+		} else {
+			r.unsaved = &info // an empty session (the user typed nothing) leaves no row
+			urgent = false
+		}
+	case debate.SessionUpdated:
+		info := ev.Session
+		if r.unsaved != nil && r.unsaved.ID == info.ID {
+			r.unsaved = &info
+			urgent = false
+		} else {
+			r.ops = append(r.ops, op{meta: &info, session: info.ID})
+		}
+	case debate.EntryAdded:
+		r.addEntry(ev.Entry, false)
+	case debate.TurnStarted:
+		r.addEntry(ev.Entry, true)
+		r.live[liveKey{r.session, ev.Entry.Turn}] = &liveTurn{}
+	case debate.TextDelta:
+		urgent = false
+		if lt := r.live[liveKey{r.session, ev.Turn}]; lt != nil {
+			lt.text.WriteString(ev.Text)
+			lt.dirty = true
+		}
+	case debate.TurnFinished:
+		// The finished entry carries the whole text: the live copy is dropped
+		// in the same critical section, so no older checkpoint can follow it.
+		delete(r.live, liveKey{r.session, ev.Entry.Turn})
+		r.addEntry(ev.Entry, false)
+	default:
+		urgent = false // the others repeat what entries record
+	}
+	r.mu.Unlock()
+	if urgent {
+		select {
+		case r.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// addEntry queues an entry row; the caller holds r.mu.
+func (r *Recorder) addEntry(en debate.Entry, started bool) {
+	if r.session == "" {
+		return // no SessionStarted yet: nothing to attach the row to
+	}
+	if r.unsaved != nil {
+		r.ops = append(r.ops, op{meta: r.unsaved, session: r.session})
+		r.unsaved = nil
+	}
+	r.ops = append(r.ops, op{entry: &en, session: r.session, newStart: started})
+}
+
+// Flush blocks until everything the Sink received so far is written.
+func (r *Recorder) Flush() error {
+	ch := make(chan error, 1)
+	select {
+	case r.flushReq <- ch:
+		return <-ch
+	case <-r.done:
+		return r.Err()
+	}
+}
+
+// Err is the first write error, if any.
+func (r *Recorder) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Close writes what is pending and stops the writer. Later events are dropped.
+func (r *Recorder) Close() error {
+	r.once.Do(func() { close(r.stop) })
+	<-r.done
+	return r.Err()
+}
+
+func (r *Recorder) loop(every time.Duration) {
+	defer close(r.done)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.kick:
+			r.write(false)
+		case <-tick.C:
+			r.write(true)
+		case ch := <-r.flushReq:
+			ch <- r.write(true)
+		case <-r.stop:
+			r.write(true)
+			return
+		}
+	}
+}
+
+type checkpoint struct {
+	key  liveKey
+	text string
+}
+
+// write commits pending rows and, when withText, the text of streaming
+// turns changed since the last checkpoint, in one transaction.
+func (r *Recorder) write(withText bool) error {
+	r.mu.Lock()
+	ops := r.ops
+	r.ops = nil
+	var texts []checkpoint
+	if withText {
+		for k, lt := range r.live {
+			if lt.dirty {
+				// String does not copy; later writes to the builder never
+				// change bytes already handed out.
+				texts = append(texts, checkpoint{k, lt.text.String()})
+				lt.dirty = false
+			}
+		}
+	}
+	r.mu.Unlock()
+	if len(ops) == 0 && len(texts) == 0 {
+		return r.Err()
+	}
+	err := r.st.apply(context.Background(), ops, texts)
+	if err != nil {
+		r.mu.Lock()
+		first := r.err == nil
+		if first {
+			r.err = err
+		}
+		report := r.onError
+		r.mu.Unlock()
+		if first && report != nil {
+			report(err)
+		}
+	}
+	return err
+}
+
+// apply runs one batch of writes in a transaction.
+func (s *Store) apply(ctx context.Context, ops []op, texts []checkpoint) (err error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	now := formatTime(time.Now())
+	touched := map[string]bool{}
+	for _, o := range ops {
+		touched[o.session] = true
+		switch {
+		case o.meta != nil:
+			err = upsertMeta(ctx, tx, *o.meta, now)
+		case o.entry != nil:
+			err = upsertEntry(ctx, tx, o.session, *o.entry)
+			if err == nil && o.newStart {
+				err = noteParticipant(ctx, tx, o.session, *o.entry)
+			}
+		case o.settle:
+			_, err = tx.ExecContext(ctx, `UPDATE conversation_log SET
+				status = CASE WHEN response = '' THEN 'error' ELSE 'partial' END, error = ?
+				WHERE conversation_id = ? AND status = 'streaming'`, Interrupted, o.session)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, c := range texts {
+		touched[c.key.session] = true
+		// The status guard keeps a late checkpoint from undoing a finish.
+		if _, err = tx.ExecContext(ctx, `UPDATE conversation_log SET response = ?
+			WHERE conversation_id = ? AND turn_number = ? AND status = 'streaming'`, c.text, c.key.session, c.key.turn); err != nil {
+			return err
+		}
+	}
+	for id := range touched {
+		if _, err = tx.ExecContext(ctx, `UPDATE conversation_meta SET updated_time = ? WHERE conversation_id = ?`, now, id); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Interrupted is the error recorded for a turn that was still streaming when
+// Parley stopped (killed, crashed, power cut).
+const Interrupted = "interrupted: parley stopped before the answer finished"
+
+func upsertMeta(ctx context.Context, tx *sql.Tx, info debate.SessionInfo, now string) error {
+	state := ""
+	if len(info.State) > 0 {
+		b, err := json.Marshal(info.State)
+		if err != nil {
+			return err
+		}
+		state = string(b)
+	}
+	created := info.Created
+	if created.IsZero() {
+		created = time.Now()
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO conversation_meta
+		(conversation_id, topic, start_time, mode, title, state, parent_id, fork_turn, updated_time)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(conversation_id) DO UPDATE SET topic = excluded.topic, mode = excluded.mode,
+			title = excluded.title, state = excluded.state, updated_time = excluded.updated_time`,
+		info.ID, info.Topic, formatTime(created), info.Mode, info.Title, state, info.Parent, info.ForkAt, now)
+	return err
+}
+
+const entryColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator, timestamp,
+	display_name, provider, mode, kind, round, vote, status, tokens_in, tokens_out, tokens_cached,
+	cost_usd, latency_ms, tool_calls, error, finished_time`
+
+func upsertEntry(ctx context.Context, tx *sql.Tx, session string, en debate.Entry) error {
+	calls := ""
+	if len(en.ToolCalls) > 0 {
+		b, err := json.Marshal(en.ToolCalls)
+		if err != nil {
+			return err
+		}
+		calls = string(b)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO conversation_log (conversation_id, `+entryColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(conversation_id, turn_number) DO UPDATE SET speaker_name = excluded.speaker_name,
+			model_used = excluded.model_used, prompt = excluded.prompt, response = excluded.response,
+			is_moderator = excluded.is_moderator, timestamp = excluded.timestamp, display_name = excluded.display_name,
+			provider = excluded.provider, mode = excluded.mode, kind = excluded.kind, round = excluded.round,
+			vote = excluded.vote, status = excluded.status, tokens_in = excluded.tokens_in,
+			tokens_out = excluded.tokens_out, tokens_cached = excluded.tokens_cached, cost_usd = excluded.cost_usd,
+			latency_ms = excluded.latency_ms, tool_calls = excluded.tool_calls, error = excluded.error,
+			finished_time = excluded.finished_time`,
+		session, en.Turn, en.Speaker, en.Model, en.Prompt, en.Text, en.IsModerator, formatTime(en.Started),
+		en.Display, en.Provider, en.Mode, string(en.Kind), en.Round, en.Vote, string(en.Status),
+		en.Usage.InputTokens, en.Usage.OutputTokens, en.Usage.CachedTokens, en.Cost, en.Latency().Milliseconds(),
+		calls, en.Error, formatTime(en.Finished))
+	if err != nil {
+		return fmt.Errorf("saving turn %d: %w", en.Turn, err)
+	}
+	return nil
+}
+
+// noteParticipant fills TalkTable's participant and moderator columns with
+// the first agents that speak, so tools written for TalkTable read them.
+func noteParticipant(ctx context.Context, tx *sql.Tx, session string, en debate.Entry) error {
+	if !en.IsAgentTurn() {
+		return nil
+	}
+	var q string
+	var args []any
+	if en.IsModerator {
+		q = `UPDATE conversation_meta SET moderator_name = ?, moderator_model = ? WHERE conversation_id = ? AND moderator_name = ''`
+		args = []any{en.Speaker, en.Model, session}
+	} else {
+		q = `UPDATE conversation_meta SET
+			participant_b_name = CASE WHEN participant_a_name <> '' AND participant_a_name <> ?1 AND participant_b_name = '' THEN ?1 ELSE participant_b_name END,
+			participant_b_model = CASE WHEN participant_a_name <> '' AND participant_a_name <> ?1 AND participant_b_name = '' THEN ?2 ELSE participant_b_model END,
+			participant_a_model = CASE WHEN participant_a_name = '' THEN ?2 ELSE participant_a_model END,
+			participant_a_name = CASE WHEN participant_a_name = '' THEN ?1 ELSE participant_a_name END
+			WHERE conversation_id = ?3`
+		args = []any{en.Speaker, en.Model, session}
+	}
+	_, err := tx.ExecContext(ctx, q, args...)
+	return err
+}

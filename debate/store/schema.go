@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations bring a database from version i to i+1 (migrations[i]). Never
+// edit a released step: add a new one. Version 1 is the TalkTable design as
+// it was (so a TalkTable database is adopted as it stands); version 2 adds
+// what Parley records beyond it.
+var migrations = []string{
+	// 1: TalkTable's two tables.
+	`CREATE TABLE IF NOT EXISTS conversation_meta (
+		conversation_id     TEXT PRIMARY KEY,
+		topic               TEXT NOT NULL DEFAULT '',
+		participant_a_name  TEXT NOT NULL DEFAULT '',
+		participant_a_model TEXT NOT NULL DEFAULT '',
+		participant_b_name  TEXT NOT NULL DEFAULT '',
+		participant_b_model TEXT NOT NULL DEFAULT '',
+		moderator_name      TEXT NOT NULL DEFAULT '',
+		moderator_model     TEXT NOT NULL DEFAULT '',
+		start_time          DATETIME DEFAULT CURRENT_TIMESTAMP
+	);
+	CREATE TABLE IF NOT EXISTS conversation_log (
+		id              INTEGER PRIMARY KEY AUTOINCREMENT,
+		conversation_id TEXT NOT NULL,
+		turn_number     INTEGER NOT NULL,
+		speaker_name    TEXT NOT NULL,
+		model_used      TEXT NOT NULL DEFAULT '',
+		prompt          TEXT NOT NULL DEFAULT '',
+		response        TEXT NOT NULL DEFAULT '',
+		is_moderator    BOOLEAN NOT NULL DEFAULT FALSE,
+		timestamp       DATETIME DEFAULT CURRENT_TIMESTAMP
+	);`,
+	// 2: Parley's columns. Rows from a TalkTable database are talks whose
+	// turns all completed.
+	`ALTER TABLE conversation_meta ADD COLUMN mode TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_meta ADD COLUMN title TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_meta ADD COLUMN state TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_meta ADD COLUMN parent_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_meta ADD COLUMN fork_turn INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_meta ADD COLUMN updated_time TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_log ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_log ADD COLUMN provider TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_log ADD COLUMN mode TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_log ADD COLUMN kind TEXT NOT NULL DEFAULT 'reply';
+	ALTER TABLE conversation_log ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN vote TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_log ADD COLUMN status TEXT NOT NULL DEFAULT 'complete';
+	ALTER TABLE conversation_log ADD COLUMN tokens_in INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN tokens_out INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN tokens_cached INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN latency_ms INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN tool_calls TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_log ADD COLUMN error TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_log ADD COLUMN finished_time TEXT NOT NULL DEFAULT '';
+	UPDATE conversation_meta SET mode = 'talk', title = topic,
+		updated_time = COALESCE(CAST(start_time AS TEXT), '');
+	UPDATE conversation_log SET mode = 'talk',
+		kind = CASE WHEN is_moderator THEN 'moderator' ELSE 'reply' END,
+		display_name = speaker_name;
+	CREATE UNIQUE INDEX conversation_log_turn ON conversation_log(conversation_id, turn_number);
+	CREATE INDEX conversation_meta_updated ON conversation_meta(updated_time);`,
+}
+
+// SchemaVersion is the version this binary writes.
+var SchemaVersion = len(migrations)
+
+// migrate applies the missing steps, each in its own transaction, and
+// refuses a database written by a newer Parley (its columns may mean more
+// than this binary knows).
+func migrate(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	return migrateTo(ctx, db, len(migrations))
+}
+
+func migrateTo(ctx context.Context, db *sql.DB, target int) error {
+	for {
+		done, err := migrateStep(ctx, db, target)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// migrateStep applies one step; the version is read inside the write
+// transaction so two processes opening the same file cannot both apply it.
+func migrateStep(ctx context.Context, db *sql.DB, target int) (done bool, err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	var version int
+	switch err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version); err {
+	case nil:
+	case sql.ErrNoRows:
+		if _, err = tx.ExecContext(ctx, `INSERT INTO schema_version(version) VALUES (0)`); err != nil {
+			return false, err
+		}
+	default:
+		return false, err
+	}
+	if version > len(migrations) {
+		return false, fmt.Errorf("the database has schema version %d, newer than this parley knows (%d): upgrade parley", version, len(migrations))
+	}
+	if version >= target {
+		return true, tx.Rollback()
+	}
+	if _, err = tx.ExecContext(ctx, migrations[version]); err != nil {
+		return false, fmt.Errorf("migration to schema version %d: %w", version+1, err)
+	}
+	if _, err = tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, version+1); err != nil {
+		return false, err
+	}
+	return false, tx.Commit()
+}
+
+// schemaVersion reads the stored version (for tests and diagnostics).
+func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
+	var v int
+	err := db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
+	return v, err
+}

@@ -1,0 +1,261 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+)
+
+// Summary is one line of the session list.
+type Summary struct {
+	ID           string    `json:"id"`
+	Title        string    `json:"title"`
+	Mode         string    `json:"mode"`
+	Topic        string    `json:"topic,omitempty"`
+	Agents       []string  `json:"agents"`
+	Turns        int       `json:"turns"`
+	TokensIn     int       `json:"tokens_in"`
+	TokensOut    int       `json:"tokens_out"`
+	Cost         float64   `json:"cost_usd"`
+	Created      time.Time `json:"created"`
+	LastActivity time.Time `json:"last_activity"`
+	Parent       string    `json:"parent,omitempty"`
+	ForkAt       int       `json:"fork_at,omitempty"`
+}
+
+// List returns every session, the most recently active first.
+func (s *Store) List(ctx context.Context) ([]Summary, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT m.conversation_id, m.title, m.topic, m.mode,
+			COALESCE(CAST(m.start_time AS TEXT), ''), m.updated_time, m.parent_id, m.fork_turn,
+			COUNT(l.id), COALESCE(SUM(l.tokens_in), 0), COALESCE(SUM(l.tokens_out), 0), COALESCE(SUM(l.cost_usd), 0),
+			COALESCE(GROUP_CONCAT(DISTINCT CASE WHEN l.kind IN ('reply', 'moderator', 'vote') THEN l.speaker_name END), ''),
+			COALESCE((SELECT u.response FROM conversation_log u WHERE u.conversation_id = m.conversation_id
+				AND u.kind IN ('user', 'note') ORDER BY u.turn_number LIMIT 1), '')
+		FROM conversation_meta m LEFT JOIN conversation_log l ON l.conversation_id = m.conversation_id
+		GROUP BY m.conversation_id
+		ORDER BY m.updated_time DESC, m.conversation_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Summary
+	for rows.Next() {
+		var sum Summary
+		var created, updated, agents, firstLine string
+		if err := rows.Scan(&sum.ID, &sum.Title, &sum.Topic, &sum.Mode, &created, &updated, &sum.Parent, &sum.ForkAt,
+			&sum.Turns, &sum.TokensIn, &sum.TokensOut, &sum.Cost, &agents, &firstLine); err != nil {
+			return nil, err
+		}
+		sum.Created, sum.LastActivity = parseTime(created), parseTime(updated)
+		if sum.LastActivity.IsZero() {
+			sum.LastActivity = sum.Created
+		}
+		sum.Agents = []string{}
+		if agents != "" {
+			sum.Agents = strings.Split(agents, ",")
+			slices.Sort(sum.Agents)
+		}
+		if sum.Title == "" {
+			sum.Title = sum.Topic
+		}
+		if sum.Title == "" {
+			sum.Title = titleOf(firstLine)
+		}
+		out = append(out, sum)
+	}
+	return out, rows.Err()
+}
+
+// titleOf is the first line of s, shortened for a list.
+func titleOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:79]) + "…"
+	}
+	return s
+}
+
+// Resolve finds the session whose ID is id or starts with it.
+func (s *Store) Resolve(ctx context.Context, id string) (string, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return "", fmt.Errorf("%w: empty session ID", ErrNotFound)
+	}
+	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(id) + "%"
+	rows, err := s.r.QueryContext(ctx, `SELECT conversation_id FROM conversation_meta
+		WHERE conversation_id LIKE ? ESCAPE '\' ORDER BY conversation_id LIMIT 6`, pattern)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var matches []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return "", err
+		}
+		if m == id {
+			return m, nil // an exact ID wins over longer ones it prefixes
+		}
+		matches = append(matches, m)
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	// LIKE ignores ASCII case; IDs are compared exactly.
+	matches = slices.DeleteFunc(matches, func(m string) bool { return !strings.HasPrefix(m, id) })
+	switch len(matches) {
+	case 0:
+		return "", fmt.Errorf("%w matches %q", ErrNotFound, id)
+	case 1:
+		return matches[0], nil
+	}
+	return "", &AmbiguousError{Prefix: id, Matches: matches}
+}
+
+// Latest is the ID of the most recently active session.
+func (s *Store) Latest(ctx context.Context) (string, error) {
+	var id string
+	err := s.r.QueryRowContext(ctx, `SELECT conversation_id FROM conversation_meta
+		ORDER BY updated_time DESC, conversation_id LIMIT 1`).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("%w: no session has been saved yet", ErrNotFound)
+	}
+	return id, err
+}
+
+// Load returns a session as engine.Restore takes it. A turn that was still
+// streaming when Parley stopped comes back settled: partial with what
+// arrived, or an error when nothing did, marked Interrupted.
+func (s *Store) Load(ctx context.Context, id string) (debate.SessionInfo, []debate.Entry, error) {
+	var info debate.SessionInfo
+	var created, state string
+	err := s.r.QueryRowContext(ctx, `SELECT conversation_id, title, mode, topic,
+			COALESCE(CAST(start_time AS TEXT), ''), parent_id, fork_turn, state
+		FROM conversation_meta WHERE conversation_id = ?`, id).
+		Scan(&info.ID, &info.Title, &info.Mode, &info.Topic, &created, &info.Parent, &info.ForkAt, &state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return info, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return info, nil, err
+	}
+	info.Created = parseTime(created)
+	info.State = map[string]string{}
+	if state != "" {
+		if err := json.Unmarshal([]byte(state), &info.State); err != nil {
+			return info, nil, fmt.Errorf("session %s: unreadable mode state: %w", id, err)
+		}
+	}
+	entries, err := s.entries(ctx, id)
+	return info, entries, err
+}
+
+func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT turn_number, speaker_name, model_used, prompt, response, is_moderator,
+			COALESCE(CAST(timestamp AS TEXT), ''), display_name, provider, mode, kind, round, vote, status,
+			tokens_in, tokens_out, tokens_cached, cost_usd, tool_calls, error, finished_time
+		FROM conversation_log WHERE conversation_id = ? ORDER BY turn_number`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []debate.Entry
+	for rows.Next() {
+		var en debate.Entry
+		var started, kind, status, calls, finished string
+		var u providers.Usage
+		if err := rows.Scan(&en.Turn, &en.Speaker, &en.Model, &en.Prompt, &en.Text, &en.IsModerator, &started,
+			&en.Display, &en.Provider, &en.Mode, &kind, &en.Round, &en.Vote, &status,
+			&u.InputTokens, &u.OutputTokens, &u.CachedTokens, &en.Cost, &calls, &en.Error, &finished); err != nil {
+			return nil, err
+		}
+		en.Kind, en.Status, en.Usage = debate.Kind(kind), debate.Status(status), u
+		en.Started, en.Finished = parseTime(started), parseTime(finished)
+		if calls != "" {
+			if err := json.Unmarshal([]byte(calls), &en.ToolCalls); err != nil {
+				return nil, fmt.Errorf("session %s turn %d: unreadable tool calls: %w", id, en.Turn, err)
+			}
+		}
+		if en.Status == debate.StatusStreaming || en.Status == "" {
+			en.Status, en.Error = debate.StatusPartial, Interrupted
+			if en.Text == "" {
+				en.Status = debate.StatusError
+			}
+		}
+		out = append(out, en)
+	}
+	return out, rows.Err()
+}
+
+// Delete removes a session and its log.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM conversation_log WHERE conversation_id = ?`, id); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM conversation_meta WHERE conversation_id = ?`, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return tx.Commit()
+}
+
+// Fork copies session id up to and including turn at into a new session
+// that records its parent, and returns the new session's metadata. The fork
+// continues in any mode; the parent is untouched.
+func (s *Store) Fork(ctx context.Context, id string, at int) (debate.SessionInfo, error) {
+	info, entries, err := s.Load(ctx, id)
+	if err != nil {
+		return debate.SessionInfo{}, err
+	}
+	if at < 1 || at > len(entries) {
+		return debate.SessionInfo{}, fmt.Errorf("%w: session %s has turns 1 to %d, not %d", ErrNoTurn, id, len(entries), at)
+	}
+	fork := info
+	fork.ID = debate.NewSessionID()
+	fork.Parent, fork.ForkAt = id, at
+	fork.Created = time.Now().UTC()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return debate.SessionInfo{}, err
+	}
+	defer func() { _ = tx.Rollback() }()
+	now := formatTime(time.Now())
+	if err := upsertMeta(ctx, tx, fork, now); err != nil {
+		return debate.SessionInfo{}, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE conversation_meta SET
+		(participant_a_name, participant_a_model, participant_b_name, participant_b_model, moderator_name, moderator_model) =
+		(SELECT participant_a_name, participant_a_model, participant_b_name, participant_b_model, moderator_name, moderator_model
+			FROM conversation_meta WHERE conversation_id = ?)
+		WHERE conversation_id = ?`, id, fork.ID); err != nil {
+		return debate.SessionInfo{}, err
+	}
+	// Entries are copied as loaded, so a turn the parent left streaming
+	// arrives settled in the fork.
+	for _, en := range entries[:at] {
+		if err := upsertEntry(ctx, tx, fork.ID, en); err != nil {
+			return debate.SessionInfo{}, err
+		}
+	}
+	return fork, tx.Commit()
+}
