@@ -36,6 +36,9 @@ type Magi struct {
 	// notes are what members with tools: true found in the workspace before
 	// round 1, by member index ("" for the others); set once per council.
 	notes []string
+	// context is the session's history before the question (a resumed or
+	// forked debate), digested once per council; "" in a fresh session.
+	context string
 }
 
 // MagiVote is one member's outcome in one round.
@@ -115,6 +118,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		return errors.New("magi: put a question to the council")
 	}
 	e := m.engine
+	m.context = m.debateSoFar()
 	e.SetTitle(q, "")
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: q})
 	rounds := MagiRounds
@@ -308,6 +312,9 @@ func shownOpinions(i, round int, prev [][]MagiVote) []MagiVote {
 // prompt caches apply; what a round adds comes after it.
 func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []providers.Message {
 	first := fmt.Sprintf(round1Text, questionLine(q))
+	if m.context != "" {
+		first = "The debate so far in this session, for context:\n\n" + m.context + "\n\n" + first
+	}
 	if i < len(m.notes) && m.notes[i] != "" {
 		first += "\n\nWhat you found in the workspace before the council (your own notes):\n\n" + m.notes[i]
 	}
@@ -434,3 +441,20 @@ func (m *Magi) research(ctx context.Context, q string) []string {
 }
 
 const magiResearchText = "The MAGI council will vote on the host's question. Before it does, gather the facts from the workspace that bear on it: read what matters, then call complete with your findings as short notes (facts and file names, no vote yet). If the workspace has nothing relevant, complete at once saying so."
+
+// debateSoFar renders the history before the question as one block that
+// every member reads first, bounded by half the context budget. Earlier
+// councils' votes and verdicts are part of it, so a council run on a fork
+// knows what the original decided.
+func (m *Magi) debateSoFar() string {
+	prior := m.engine.History().Settled()
+	if len(prior) == 0 {
+		return ""
+	}
+	budget := m.engine.Config.Context.BudgetTokens / 2
+	var parts []string
+	for _, msg := range BuildMessages(prior, View{BudgetTokens: budget}) {
+		parts = append(parts, msg.Content)
+	}
+	return strings.Join(parts, "\n\n")
+}

@@ -635,3 +635,46 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 		t.Fatalf("council did not finish: %+v", res)
 	}
 }
+
+// A council on a session that already holds a debate (resumed or forked)
+// reads that debate first, in the stable first message of every round.
+func TestMagiSeesTheDebateSoFar(t *testing.T) {
+	cfg := magiConfig()
+	var agents []*Agent
+	recs := map[string]*recordingProvider{}
+	for _, spec := range cfg.Agents {
+		rec := &recordingProvider{Provider: providers.NewDemoWithPace("demo", 0)}
+		recs[spec.Name] = rec
+		agents = append(agents, &Agent{AgentSpec: spec, Provider: rec})
+	}
+	e, err := NewEngine(cfg, agents, "magi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerUser, Text: "the release has two open P1 bugs"})
+	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
+		t.Fatal(err)
+	}
+	for name, rec := range recs {
+		var firsts []string
+		for _, req := range rec.reqs {
+			firsts = append(firsts, req.Messages[0].Content)
+		}
+		if len(firsts) < 3 || !strings.Contains(firsts[0], "two open P1 bugs") {
+			t.Fatalf("%s did not see the earlier note: %q", name, firsts)
+		}
+		for _, f := range firsts[1:] {
+			if f != firsts[0] {
+				t.Fatalf("%s: the first message changed between rounds", name)
+			}
+		}
+	}
+	// A second council also reads the first council's verdict.
+	if err := e.Submit(context.Background(), "And on Monday?"); err != nil {
+		t.Fatal(err)
+	}
+	last := recs[cfg.Modes.Magi.Agents[0]].reqs
+	if !strings.Contains(last[len(last)-1].Messages[0].Content, "[MAGI verdict") {
+		t.Fatal("the second council does not see the first verdict")
+	}
+}
