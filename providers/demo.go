@@ -124,7 +124,7 @@ func DemoAnswer(req Request) string {
 	case req.Schema != nil:
 		return demoVote(req, last)
 	case strings.Contains(req.System, "<list_file>") && wantsTools(req, last):
-		return demoToolStep(req, last)
+		return demoToolStep(req, latestUser(req.Messages)) // the tool result just sent
 	case isModerator(req.System):
 		return demoModerator(req, last)
 	default:
@@ -149,25 +149,30 @@ func wantsTools(req Request, last string) bool {
 	return fileWords.MatchString(question(last))
 }
 
+// latestUser is the newest user message.
+func latestUser(msgs []Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == RoleUser {
+			return msgs[i].Content
+		}
+	}
+	return ""
+}
+
 // lastUser is the latest user message that holds the host's words, else
 // the latest user message: what a demo agent answers to.
 func lastUser(msgs []Message) string {
-	latest := ""
+	latest := latestUser(msgs)
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role != RoleUser {
+		if msgs[i].Role != RoleUser || !strings.Contains(msgs[i].Content, "[Host") {
 			continue
 		}
-		if latest == "" {
-			latest = msgs[i].Content
+		if msgs[i].Content == latest {
+			return latest
 		}
-		if strings.Contains(msgs[i].Content, "["+"Host") {
-			if i == len(msgs)-1 || latest == msgs[i].Content {
-				return msgs[i].Content
-			}
-			// The host spoke earlier: answer that, but keep the newest
-			// speaker in view so the demo can refer to them.
-			return msgs[i].Content + "\n\n" + latest
-		}
+		// The host spoke earlier: answer that, but keep the newest speaker
+		// in view so the demo can refer to them.
+		return msgs[i].Content + "\n\n" + latest
 	}
 	return latest
 }
@@ -295,15 +300,33 @@ func demoVote(req Request, last string) string {
 	case strings.Contains(sys, "maverick"):
 		vote = pick([]string{"approve", "approve", "reject"}, n)
 	}
-	// In later rounds, follow a clear majority of the others (the conformity
-	// the console's audit flags), so demo councils show vote changes.
-	counts := map[string]int{}
-	for _, m := range voteWord.FindAllStringSubmatch(last, -1) {
-		counts[strings.ToLower(m[1])]++
+	// Deliberate like a council: in later rounds a member usually joins a
+	// clear majority of the opinions it was shown, and an abstainer picks a
+	// side in the final round, so demo councils show vote changes (and the
+	// console's conformity audit has something to audit).
+	round := 1
+	switch {
+	case strings.Contains(last, "Round 3 of 3"):
+		round = 3
+	case strings.Contains(last, "Round 2 of 3"):
+		round = 2
 	}
-	for v, c := range counts {
-		if c >= 2 && v != vote && n%3 == 0 {
-			vote = v
+	changed := ""
+	if round > 1 {
+		counts := map[string]int{}
+		for _, m := range voteWord.FindAllStringSubmatch(last, -1) {
+			counts[strings.ToLower(m[1])]++
+		}
+		for v, c := range counts {
+			if c >= 2 && v != vote && v != "abstain" && n%5 != 0 {
+				vote, changed = v, "the majority's case"
+			}
+		}
+		if changed == "" && vote == "abstain" && round == 3 {
+			vote, changed = "approve", "the conditions raised in deliberation"
+			if strings.Contains(sys, "guardian") {
+				vote = "reject"
+			}
 		}
 	}
 	reason := map[string]string{
@@ -311,6 +334,9 @@ func demoVote(req Request, last string) string {
 		"reject":  "The downside is hard to reverse and the people affected were not asked. The case for it rests on assumptions nobody has tested.",
 		"abstain": "The question is framed too broadly to judge responsibly. With a narrower proposal and real numbers I would vote.",
 	}[vote]
+	if changed != "" {
+		reason = fmt.Sprintf("Round %d: I now side with %s. %s", round, changed, reason)
+	}
 	return fmt.Sprintf(`{"vote": %q, "reasoning": %q, "summary": %q}`, vote,
 		fmt.Sprintf("As %s, on %q: %s", name, q, reason),
 		fmt.Sprintf("%s %ss: %s", name, vote, strings.SplitN(reason, ".", 2)[0]))

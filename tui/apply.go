@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// apply folds one engine event into the console's state.
+func (m *Model) apply(ev debate.Event) {
+	switch ev := ev.(type) {
+	case debate.SessionStarted:
+		m.info = ev.Session
+	case debate.SessionUpdated:
+		mode := m.info.Mode
+		m.info = ev.Session
+		if ev.Session.Mode != mode {
+			m.refreshPanels()
+		}
+	case debate.EntryAdded:
+		m.tr.Put(ev.Entry)
+		switch ev.Entry.Kind {
+		case debate.KindVerdict:
+			m.verdict = strings.ToUpper(Sanitize(ev.Entry.Vote))
+		case debate.KindError:
+			m.setStatus(firstNonEmpty(ev.Entry.Text, ev.Entry.Error), true)
+		}
+	case debate.TurnStarted:
+		m.tr.Put(ev.Entry)
+		p := m.panelFor(ev.Entry.Speaker)
+		if p == nil {
+			return
+		}
+		if ev.Entry.Kind == debate.KindVote && ev.Entry.Round <= 1 {
+			m.verdict = ""
+		}
+		p.Start(ev.Entry)
+		if i := m.indexOf(p); i >= 0 && m.lay.narrow && (m.active >= len(m.panels) || !m.panels[m.active].Busy()) {
+			m.active = i
+		}
+	case debate.TextDelta:
+		m.tr.Delta(ev.Turn, ev.Text)
+		if p := m.byName[ev.Agent]; p != nil {
+			p.Delta(ev.Turn, ev.Text)
+		}
+	case debate.Retrying:
+		if p := m.byName[ev.Agent]; p != nil {
+			p.Retry(ev, m.opts.Now())
+		}
+	case debate.UsageReported:
+		if p := m.byName[ev.Agent]; p != nil && p.turn == ev.Turn {
+			p.usage, p.cost = ev.Usage, ev.Cost
+		}
+	case debate.TurnFinished:
+		m.tr.Put(ev.Entry)
+		m.usage = m.usage.Add(ev.Entry.Usage)
+		m.cost += ev.Entry.Cost
+		if p := m.byName[ev.Entry.Speaker]; p != nil {
+			p.Finish(ev.Entry)
+		}
+	case debate.VoteCast:
+		if p := m.byName[ev.Agent]; p != nil {
+			p.Vote(ev)
+		}
+	case debate.VerdictReached:
+		m.verdict = verdictText(ev)
+	case debate.ToolActivity:
+		if p := m.byName[ev.Agent]; p != nil {
+			p.Tool(ev)
+		}
+	case debate.ErrorOccurred:
+		if ev.Turn == 0 {
+			m.setStatus(ev.Err, true)
+		}
+	case debate.ExchangeFinished:
+		for _, p := range m.panels {
+			p.Cancel() // a turn that never started settles as cancelled
+		}
+		if ev.Err == "" {
+			m.setStatus(fmt.Sprintf("%s done · %d→%d tok", ev.Mode, ev.Usage.InputTokens, ev.Usage.OutputTokens)+costText(ev.Cost), false)
+		}
+	}
+}
+
+// panelFor returns the panel of an agent that is about to speak, adding it
+// when the mode shows it now (mention mode grows its panels).
+func (m *Model) panelFor(name string) *panel {
+	if p := m.byName[name]; p != nil && m.indexOf(p) >= 0 {
+		return p
+	}
+	m.refreshPanels()
+	if p := m.byName[name]; p != nil {
+		return p
+	}
+	// An agent the mode does not show (e.g. a helper): keep its state anyway.
+	if a, ok := m.engine.Agent(name); ok {
+		p := newPanel(a, m.opts.AgentNotes[name])
+		m.byName[name] = p
+		return p
+	}
+	return nil
+}
+
+func (m *Model) indexOf(p *panel) int {
+	for i, q := range m.panels {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func verdictText(ev debate.VerdictReached) string {
+	keys := make([]string, 0, len(ev.Tally))
+	for k := range ev.Tally {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", Sanitize(k), ev.Tally[k]))
+	}
+	s := strings.ToUpper(Sanitize(ev.Verdict))
+	if ev.Round > 0 {
+		s += fmt.Sprintf(" after round %d", ev.Round)
+	}
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return s
+}
+
+func costText(c float64) string {
+	if c <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · $%.4f", c)
+}

@@ -1,0 +1,436 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// doneMsg ends a Submit run in the background.
+type doneMsg struct {
+	input string
+	err   error
+}
+
+// key handles a key press: modal boxes first, then global keys, then the
+// focused component.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case m.confirm != nil:
+		return m.confirmKey(msg)
+	case m.sessions != nil:
+		return m.sessionsKey(msg)
+	case m.overlay != nil:
+		return m.overlayKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Cancel):
+		if m.busy() {
+			m.engine.Cancel()
+			m.setStatus("cancelling…", false)
+			return nil
+		}
+		m.setStatus("", false)
+		return m.setFocus(focusInput)
+	case key.Matches(msg, k.Mention), key.Matches(msg, k.Alternate), key.Matches(msg, k.Talk),
+		key.Matches(msg, k.Magi), key.Matches(msg, k.Agent):
+		i := int(msg.String()[len(msg.String())-1] - '1')
+		m.switchMode(debate.ModeNames[i])
+		return nil
+	case key.Matches(msg, k.CycleMode):
+		i := slices.Index(debate.ModeNames, m.engine.Current().Name())
+		m.switchMode(debate.ModeNames[(i+1)%len(debate.ModeNames)])
+		return nil
+	case key.Matches(msg, k.Sessions):
+		return m.openSessions()
+	case msg.String() == "f1", msg.String() == "?" && (m.focus != focusInput || m.in.Value() == ""):
+		m.openHelp()
+		return nil
+	case key.Matches(msg, k.FocusPrev):
+		return m.setFocus((m.focus + 2) % 3)
+	case key.Matches(msg, k.FocusNext):
+		if m.focus == focusInput && m.in.Complete() {
+			return nil
+		}
+		return m.setFocus((m.focus + 1) % 3)
+	}
+	switch m.focus {
+	case focusTranscript:
+		return m.transcriptKey(msg)
+	case focusPanels:
+		return m.panelsKey(msg)
+	}
+	return m.inputKey(msg)
+}
+
+func (m *Model) inputKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Submit):
+		return m.submit()
+	case key.Matches(msg, k.HistoryPrev) && m.in.Browsing():
+		m.in.HistoryPrev()
+		return nil
+	case key.Matches(msg, k.HistoryNext) && m.in.Browsing():
+		m.in.HistoryNext()
+		return nil
+	case key.Matches(msg, k.PageUp):
+		m.tr.PageUp()
+		return nil
+	case key.Matches(msg, k.PageDown):
+		m.tr.PageDown()
+		return nil
+	}
+	return m.in.Update(msg)
+}
+
+func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.tr.Move(-1)
+	case key.Matches(msg, k.Down):
+		m.tr.Move(1)
+	case key.Matches(msg, k.PageUp):
+		m.tr.PageUp()
+	case key.Matches(msg, k.PageDown):
+		m.tr.PageDown()
+	case key.Matches(msg, k.Home):
+		m.tr.Home()
+	case key.Matches(msg, k.End):
+		m.tr.End()
+	case key.Matches(msg, k.Open):
+		if en, ok := m.tr.Selected(); ok {
+			m.openOverlay(turnDetail(en, m.md, m.width, m.opts.TimeFormat))
+		}
+	default:
+		return m.typeIntoInput(msg)
+	}
+	return nil
+}
+
+func (m *Model) panelsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if len(m.panels) == 0 {
+		return m.setFocus(focusInput)
+	}
+	p := m.panels[m.active]
+	switch {
+	case key.Matches(msg, k.PanelLeft):
+		m.active = (m.active + len(m.panels) - 1) % len(m.panels)
+	case key.Matches(msg, k.PanelRight):
+		m.active = (m.active + 1) % len(m.panels)
+	case key.Matches(msg, k.Up):
+		p.Scroll(1)
+	case key.Matches(msg, k.Down):
+		p.Scroll(-1)
+	case key.Matches(msg, k.PageUp):
+		p.Scroll(max(p.height-4, 1))
+	case key.Matches(msg, k.PageDown):
+		p.Scroll(-max(p.height-4, 1))
+	case key.Matches(msg, k.Open):
+		if en, ok := m.tr.Entry(p.turn); ok {
+			m.openOverlay(turnDetail(en, m.md, m.width, m.opts.TimeFormat))
+		}
+	default:
+		return m.typeIntoInput(msg)
+	}
+	return nil
+}
+
+// typeIntoInput sends a printable key typed elsewhere to the input box.
+func (m *Model) typeIntoInput(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.Text == "" || msg.Mod != 0 && msg.Mod != tea.ModShift {
+		return nil
+	}
+	cmd := m.setFocus(focusInput)
+	return tea.Batch(cmd, m.in.Update(msg))
+}
+
+func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, o := m.keys, m.overlay
+	switch {
+	case key.Matches(msg, k.Quit):
+		m.overlay = nil
+		return m.quit()
+	case key.Matches(msg, k.Cancel), msg.String() == "q", key.Matches(msg, k.Open), msg.String() == "f1", msg.String() == "?":
+		m.overlay = nil
+	case key.Matches(msg, k.Up):
+		o.Scroll(-1)
+	case key.Matches(msg, k.Down):
+		o.Scroll(1)
+	case key.Matches(msg, k.PageUp):
+		o.Scroll(-o.room())
+	case key.Matches(msg, k.PageDown), msg.String() == "space":
+		o.Scroll(o.room())
+	case key.Matches(msg, k.Home):
+		o.Home()
+	case key.Matches(msg, k.End):
+		o.End()
+	}
+	return nil
+}
+
+func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "q", "y", "ctrl+c":
+		m.confirm = nil
+		return m.quitNow()
+	case "s":
+		if s, ok := m.engine.Current().(interface{ Stop() }); ok && m.confirm.talk {
+			s.Stop()
+			m.setStatus("the talk stops after the current turn", false)
+		}
+		m.confirm = nil
+	case "c", "n", "esc":
+		m.confirm = nil
+	}
+	return nil
+}
+
+// quit asks first while agents work; otherwise it quits.
+func (m *Model) quit() tea.Cmd {
+	if m.busy() {
+		_, talk := m.engine.Current().(interface{ Stop() })
+		m.confirm = &confirmQuit{talk: talk && m.engine.Current().Name() == "talk"}
+		return nil
+	}
+	return m.quitNow()
+}
+
+func (m *Model) quitNow() tea.Cmd {
+	m.quitting = true
+	m.engine.Cancel()
+	return tea.Quit
+}
+
+// switchMode changes the engine's mode; the history stays, the panels change.
+func (m *Model) switchMode(name string) {
+	if m.engine.Busy() {
+		m.setStatus("wait for the agents or press esc before switching modes", true)
+		return
+	}
+	if err := m.engine.SetMode(name); err != nil {
+		m.setStatus(err.Error(), true)
+		return
+	}
+	m.info = m.engine.Info()
+	m.refreshPanels()
+	m.setStatus("mode: "+name, false)
+}
+
+// modeHint says what typing does in a mode.
+func modeHint(name string) string {
+	switch name {
+	case "mention":
+		return "@name or @all asks; plain lines are notes"
+	case "alternate":
+		return "enter on an empty line: next step"
+	case "talk":
+		return "type the topic; /rounds N, /pause, /resume, /stop"
+	case "magi":
+		return "ask a question: three rounds of votes"
+	case "agent":
+		return "ask about the code in the working folder"
+	}
+	return ""
+}
+
+// placeholder is the empty input box's prompt for a mode.
+func placeholder(mode string) string {
+	switch mode {
+	case "alternate":
+		return "message both agents · enter on an empty line: next step · /help"
+	case "talk":
+		return "the topic of the talk · /rounds N first to change the rounds · /help"
+	case "magi":
+		return "a question for the MAGI council · /help"
+	case "agent":
+		return "ask about the code in this folder · /help"
+	}
+	return "@all ask everyone · @name one agent · plain text is a note · /help"
+}
+
+// submit sends the input to the engine (or runs a slash command).
+func (m *Model) submit() tea.Cmd {
+	line := strings.TrimSpace(m.in.Value())
+	if c, ok := parseSlash(line); ok {
+		m.in.Take()
+		return m.command(c)
+	}
+	if line == "" {
+		if m.engine.Current().Name() != "alternate" {
+			return nil
+		}
+	} else {
+		m.in.Take()
+	}
+	if m.focus != focusInput {
+		m.setFocus(focusInput)
+	}
+	m.tr.follow = true
+	m.setStatus("", false)
+	e, ctx := m.engine, m.opts.Context
+	return tea.Batch(func() tea.Msg {
+		return doneMsg{input: line, err: e.Submit(ctx, line)}
+	}, m.startSpinnerSoon())
+}
+
+// startSpinnerSoon starts the spinner once the exchange has begun.
+func (m *Model) startSpinnerSoon() tea.Cmd {
+	if m.spinning {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+// exchangeDone reports how a Submit ended.
+func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
+	var unknown *debate.UnknownAgentError
+	switch {
+	case msg.err == nil:
+		if m.status == "cancelling…" {
+			m.setStatus("", false)
+		}
+	case errors.Is(msg.err, debate.ErrBusy):
+		if m.in.Value() == "" {
+			m.in.SetValue(msg.input) // keep what was typed
+		}
+		m.setStatus(msg.err.Error(), true)
+	case errors.As(msg.err, &unknown):
+		if m.in.Value() == "" {
+			m.in.SetValue(msg.input)
+		}
+		m.setStatus(msg.err.Error(), true)
+	case errors.Is(msg.err, context.Canceled):
+		m.setStatus("cancelled: what arrived is kept", false)
+	default:
+		m.setStatus(firstLineOf(msg.err.Error()), true)
+	}
+	return nil
+}
+
+func firstLineOf(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// command runs a slash command.
+func (m *Model) command(c slashCommand) tea.Cmd {
+	switch c.Name {
+	case "quit", "exit", "q":
+		return m.quit()
+	case "mode":
+		if c.Arg == "" {
+			m.setStatus("usage: /mode "+strings.Join(debate.ModeNames, "|"), true)
+			return nil
+		}
+		m.switchMode(strings.ToLower(c.Arg))
+	case "help":
+		m.openHelp()
+	case "agents":
+		m.openAgents()
+	case "sessions":
+		return m.openSessions()
+	case "new":
+		return m.newSession()
+	case "fork":
+		return m.forkSession(m.info.ID, 0)
+	case "export":
+		return m.export(c.Arg)
+	case "rounds", "pause", "resume", "continue", "stop":
+		m.talkControl(c)
+	default:
+		m.setStatus("unknown command /"+c.Name+" (try /help)", true)
+	}
+	return nil
+}
+
+// talkControl drives a talk through the optional methods of the mode.
+func (m *Model) talkControl(c slashCommand) {
+	mode := m.engine.Current()
+	ok := false
+	switch c.Name {
+	case "rounds":
+		n, err := strconv.Atoi(c.Arg)
+		if r, has := mode.(interface{ SetRounds(int) }); has && err == nil && n >= 1 {
+			r.SetRounds(n)
+			m.setStatus(fmt.Sprintf("the next talk runs %d rounds", n), false)
+			return
+		}
+		m.setStatus("usage: /rounds N (in talk mode)", true)
+		return
+	case "pause":
+		if p, has := mode.(interface{ Pause() }); has {
+			p.Pause()
+			ok = true
+		}
+	case "resume", "continue":
+		if p, has := mode.(interface{ Continue() }); has {
+			p.Continue()
+			ok = true
+		}
+	case "stop":
+		if p, has := mode.(interface{ Stop() }); has {
+			p.Stop()
+			ok = true
+		}
+	}
+	if !ok {
+		m.setStatus("/"+c.Name+" works in talk mode", true)
+		return
+	}
+	m.setStatus("talk: "+c.Name, false)
+}
+
+func (m *Model) openOverlay(o *overlay) {
+	m.overlay = o
+	m.layout()
+}
+
+// openHelp shows every key binding and command.
+func (m *Model) openHelp() {
+	h := m.help
+	h.SetWidth(0) // the overlay scrolls; nothing is cut
+	groups := m.keys.FullHelp()
+	per := 1 // groups side by side
+	if m.width >= 110 {
+		per = 2
+	}
+	var lines []string
+	for i := 0; i < len(groups); i += per {
+		lines = append(lines, splitLines(h.FullHelpView(groups[i:min(i+per, len(groups))]))...)
+		lines = append(lines, "")
+	}
+	lines = append(lines, styles.bold.Render("Commands"),
+		"/mode NAME   switch mode ("+strings.Join(debate.ModeNames, ", ")+")",
+		"/new  /sessions  /fork  /export md|json  /agents  /help",
+		"/rounds N  /pause  /resume  /stop   (talk)",
+		"exit, quit   leave Parley")
+	m.openOverlay(&overlay{title: "Keys", lines: lines})
+}
+
+// openAgents lists the configured agents.
+func (m *Model) openAgents() {
+	var lines []string
+	for _, a := range m.engine.Agents() {
+		line := fmt.Sprintf("@%-10s %-10s %s/%s", a.Name, a.Label(), a.Provider.Name(), a.Model)
+		if n := m.opts.AgentNotes[a.Name]; n != "" {
+			line += "  " + styles.warn.Render(n)
+		}
+		lines = append(lines, line)
+	}
+	m.openOverlay(&overlay{title: "Agents", lines: lines})
+}

@@ -1,0 +1,213 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+)
+
+// maxInputLines bounds how tall the input box grows with its text.
+const maxInputLines = 5
+
+// input is the message box: a multi-line textarea with @name completion
+// and a history of previous inputs (↑/↓ while empty or browsing).
+type input struct {
+	ta      textarea.Model
+	names   []string // completable @names: the agents and "all"
+	history []string
+	hist    int // position while browsing history; len(history): not browsing
+	width   int
+
+	view  []string // the last render, until something changes the box
+	dirty bool
+}
+
+func newInput(names []string) *input {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.Prompt = "› "
+	ta.Placeholder = "@all ask everyone · plain text is a note · /help"
+	ta.CharLimit = 0
+	ta.MaxHeight = maxInputLines
+	km := textarea.DefaultKeyMap()
+	km.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"))
+	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled()) // ctrl+t cycles modes
+	ta.KeyMap = km
+	ta.SetHeight(1)
+	in := &input{ta: ta, names: append(append([]string(nil), names...), "all")}
+	sort.Strings(in.names)
+	return in
+}
+
+// SetSize sets the width; the height follows the text.
+func (in *input) SetSize(w, _ int) {
+	if w == in.width && in.view != nil {
+		return
+	}
+	in.dirty = true
+	in.width = w
+	in.ta.SetWidth(w)
+	in.fitHeight()
+}
+
+func (in *input) fitHeight() {
+	in.dirty = true
+	in.ta.SetHeight(min(max(in.ta.LineCount(), 1), maxInputLines))
+}
+
+// SetPlaceholder sets what the empty box says.
+func (in *input) SetPlaceholder(s string) {
+	in.ta.Placeholder = s
+	in.dirty = true
+}
+
+// Height is the number of lines the box takes.
+func (in *input) Height() int { return in.ta.Height() }
+
+func (in *input) Focus() tea.Cmd { in.dirty = true; return in.ta.Focus() }
+func (in *input) Blur()          { in.dirty = true; in.ta.Blur() }
+func (in *input) Value() string  { return in.ta.Value() }
+
+// SetValue replaces the text (cursor at the end).
+func (in *input) SetValue(s string) {
+	in.ta.SetValue(s)
+	in.fitHeight()
+}
+
+// Take returns the text, clears the box and records the text in history.
+func (in *input) Take() string {
+	v := in.ta.Value()
+	in.ta.Reset()
+	in.fitHeight()
+	if strings.TrimSpace(v) != "" && (len(in.history) == 0 || in.history[len(in.history)-1] != v) {
+		in.history = append(in.history, v)
+	}
+	in.hist = len(in.history)
+	return v
+}
+
+// Update passes a message to the textarea.
+func (in *input) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	in.ta, cmd = in.ta.Update(msg)
+	in.fitHeight()
+	if _, ok := msg.(tea.KeyPressMsg); ok && in.hist < len(in.history) && in.ta.Value() != in.history[in.hist] {
+		in.hist = len(in.history) // edited: no longer browsing
+	}
+	return cmd
+}
+
+// Browsing reports whether ↑/↓ should walk the history: the box is empty or
+// shows an unedited history item.
+func (in *input) Browsing() bool {
+	v := in.ta.Value()
+	return v == "" || (in.hist < len(in.history) && v == in.history[in.hist])
+}
+
+// HistoryPrev shows the previous input.
+func (in *input) HistoryPrev() {
+	if in.hist > len(in.history) {
+		in.hist = len(in.history)
+	}
+	if in.hist == 0 {
+		return
+	}
+	in.hist--
+	in.SetValue(in.history[in.hist])
+}
+
+// HistoryNext shows the next input, or an empty box after the last.
+func (in *input) HistoryNext() {
+	if in.hist >= len(in.history) {
+		return
+	}
+	in.hist++
+	if in.hist == len(in.history) {
+		in.SetValue("")
+		return
+	}
+	in.SetValue(in.history[in.hist])
+}
+
+// mentionPrefix returns the @word being typed at the end of the text.
+func (in *input) mentionPrefix() (string, bool) {
+	v := in.ta.Value()
+	i := strings.LastIndexAny(v, " \n\t")
+	word := v[i+1:]
+	if len(word) < 1 || word[0] != '@' {
+		return "", false
+	}
+	return strings.ToLower(word[1:]), true
+}
+
+// Suggestions lists the @names that complete the word being typed.
+func (in *input) Suggestions() []string {
+	pre, ok := in.mentionPrefix()
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, n := range in.names {
+		if strings.HasPrefix(n, pre) && n != pre {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Complete extends the @word being typed: to the name if only one fits,
+// else to the candidates' common prefix. It reports whether it did anything.
+func (in *input) Complete() bool {
+	pre, _ := in.mentionPrefix()
+	cands := in.Suggestions()
+	if len(cands) == 0 {
+		return false
+	}
+	common := cands[0]
+	for _, c := range cands[1:] {
+		for !strings.HasPrefix(c, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	if len(cands) == 1 {
+		common += " "
+	}
+	if common == pre {
+		return false
+	}
+	v := in.ta.Value()
+	in.SetValue(v[:len(v)-len(pre)] + common)
+	return true
+}
+
+// View renders the box, exactly width × Height().
+func (in *input) View() []string {
+	if in.dirty || in.view == nil {
+		in.view = fitLines(splitLines(in.ta.View()), in.width, in.Height())
+		in.dirty = false
+	}
+	return in.view
+}
+
+// slashCommand is a parsed /command line.
+type slashCommand struct {
+	Name string // without the slash: mode, new, sessions, fork, export, agents, help
+	Arg  string
+}
+
+// parseSlash reads a line starting with "/" (and exit/quit, which act like
+// /quit, as in the REPL).
+func parseSlash(line string) (slashCommand, bool) {
+	line = strings.TrimSpace(line)
+	if line == "exit" || line == "quit" {
+		return slashCommand{Name: "quit"}, true
+	}
+	if !strings.HasPrefix(line, "/") || strings.HasPrefix(line, "//") {
+		return slashCommand{}, false
+	}
+	name, arg, _ := strings.Cut(line[1:], " ")
+	return slashCommand{Name: strings.ToLower(name), Arg: strings.TrimSpace(arg)}, true
+}

@@ -1,0 +1,82 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap holds every binding of the console. The help line shows the short
+// list; ? or F1 shows them all.
+type keyMap struct {
+	Submit      key.Binding
+	Newline     key.Binding
+	Complete    key.Binding
+	FocusNext   key.Binding
+	FocusPrev   key.Binding
+	ModeKeys    key.Binding // help entry standing for the five below
+	Mention     key.Binding
+	Alternate   key.Binding
+	Talk        key.Binding
+	Magi        key.Binding
+	Agent       key.Binding
+	CycleMode   key.Binding
+	Cancel      key.Binding
+	Sessions    key.Binding
+	Help        key.Binding
+	Quit        key.Binding
+	Up          key.Binding
+	Down        key.Binding
+	PageUp      key.Binding
+	PageDown    key.Binding
+	Home        key.Binding
+	End         key.Binding
+	Open        key.Binding
+	HistoryPrev key.Binding
+	HistoryNext key.Binding
+	PanelLeft   key.Binding
+	PanelRight  key.Binding
+}
+
+func defaultKeys() keyMap {
+	return keyMap{
+		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send (empty: next step)")),
+		Newline:     key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
+		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete @name")),
+		FocusNext:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
+		FocusPrev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous")),
+		ModeKeys:    key.NewBinding(key.WithKeys("alt+1", "alt+2", "alt+3", "alt+4", "alt+5"), key.WithHelp("alt+1…5", "mode")),
+		Mention:     key.NewBinding(key.WithKeys("alt+1"), key.WithHelp("alt+1", "mention mode")),
+		Alternate:   key.NewBinding(key.WithKeys("alt+2"), key.WithHelp("alt+2", "alternate mode")),
+		Talk:        key.NewBinding(key.WithKeys("alt+3"), key.WithHelp("alt+3", "talk mode")),
+		Magi:        key.NewBinding(key.WithKeys("alt+4"), key.WithHelp("alt+4", "magi mode")),
+		Agent:       key.NewBinding(key.WithKeys("alt+5"), key.WithHelp("alt+5", "agent mode")),
+		CycleMode:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next mode")),
+		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel / close")),
+		Sessions:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
+		Help:        key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?/f1", "all keys")),
+		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous turn")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next turn")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Home:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first turn")),
+		End:         key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last turn")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open turn")),
+		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous input")),
+		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next input")),
+		PanelLeft:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous panel")),
+		PanelRight:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next panel")),
+	}
+}
+
+// ShortHelp implements help.KeyMap: the status line's list.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Submit, k.FocusNext, k.ModeKeys, k.Cancel, k.Sessions, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap: every binding, by area.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Submit, k.Newline, k.Complete, k.HistoryPrev, k.HistoryNext, k.FocusNext, k.FocusPrev},
+		{k.Mention, k.Alternate, k.Talk, k.Magi, k.Agent, k.CycleMode},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Open},
+		{k.PanelLeft, k.PanelRight, k.Cancel, k.Sessions, k.Help, k.Quit},
+	}
+}

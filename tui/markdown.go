@@ -1,0 +1,172 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/glamour/v2"
+	gansi "charm.land/glamour/v2/ansi"
+	gstyles "charm.land/glamour/v2/styles"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// markdown renders Markdown to styled lines with one glamour renderer per
+// width (building a renderer is costly; rendering is not free either, which
+// is why callers cache what they render).
+type markdown struct {
+	renderers map[int]*glamour.TermRenderer
+}
+
+func newMarkdown() *markdown { return &markdown{renderers: map[int]*glamour.TermRenderer{}} }
+
+// style is glamour's dark style without the document margin: the console's
+// panels and gutters already provide one.
+var mdStyle = func() gansi.StyleConfig {
+	s := gstyles.DarkStyleConfig
+	zero := uint(0)
+	s.Document.Margin = &zero
+	s.Document.BlockPrefix = ""
+	s.Document.BlockSuffix = ""
+	return s
+}()
+
+// Render returns text rendered for width cells, without leading or trailing
+// blank lines. Text that glamour cannot render is shown wrapped as is.
+func (m *markdown) Render(text string, width int) []string {
+	if width < 8 {
+		return wrapPlain(text, max(width, 1))
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	r := m.renderers[width]
+	if r == nil {
+		var err error
+		r, err = glamour.NewTermRenderer(glamour.WithStyles(mdStyle), glamour.WithWordWrap(width))
+		if err != nil {
+			return wrapPlain(text, width)
+		}
+		m.renderers[width] = r
+	}
+	out, err := r.Render(text)
+	if err != nil {
+		return wrapPlain(text, width)
+	}
+	lines := splitLines(out)
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	for len(lines) > 0 && blank(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && blank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// blank reports whether a styled line shows nothing.
+func blank(l string) bool {
+	return strings.TrimSpace(ansi.Strip(l)) == ""
+}
+
+// streamingText is an answer arriving in pieces. Complete blocks (text up to
+// a blank line outside a code fence) are rendered as Markdown once, when they
+// complete; only the unfinished tail is drawn again on each frame, as plain
+// wrapped text, so a long answer costs the same per frame as a short one.
+type streamingText struct {
+	text  strings.Builder
+	done  int      // bytes of text already rendered as blocks
+	lines []string // rendered lines of the complete blocks
+	width int
+	final []string // the whole answer rendered once it is finished
+	isFin bool
+}
+
+func (s *streamingText) Reset() { *s = streamingText{} }
+
+func (s *streamingText) Append(delta string) { s.text.WriteString(delta) }
+
+func (s *streamingText) String() string { return s.text.String() }
+
+// SetFinal replaces the text with the finished answer.
+func (s *streamingText) SetFinal(text string) {
+	s.Reset()
+	s.text.WriteString(text)
+	s.isFin = true
+}
+
+// Lines renders for width: cached blocks plus the live tail, every line
+// exactly width cells wide.
+func (s *streamingText) Lines(md *markdown, width int) []string {
+	if width != s.width {
+		s.width, s.done, s.lines, s.final = width, 0, nil, nil
+	}
+	text := s.text.String()
+	if s.isFin {
+		if s.final == nil {
+			s.final = fitAll(md.Render(text, width), width)
+		}
+		return s.final
+	}
+	for {
+		rest := text[s.done:]
+		i := blockEnd(rest)
+		if i < 0 {
+			break
+		}
+		block := rest[:i]
+		if strings.TrimSpace(block) != "" {
+			if len(s.lines) > 0 {
+				s.lines = append(s.lines, strings.Repeat(" ", width))
+			}
+			s.lines = append(s.lines, fitAll(md.Render(block, width), width)...)
+		}
+		s.done += i + 2
+	}
+	tail := strings.TrimLeft(text[s.done:], "\n")
+	if tail == "" {
+		return s.lines
+	}
+	out := make([]string, 0, len(s.lines)+4)
+	out = append(out, s.lines...)
+	if len(out) > 0 {
+		out = append(out, strings.Repeat(" ", width))
+	}
+	return append(out, fitAll(wrapPlain(tail, width), width)...)
+}
+
+// blockEnd finds the first blank line of rest that is not inside a code
+// fence: the end of a complete block (-1: none yet).
+func blockEnd(rest string) int {
+	from := 0
+	for {
+		j := strings.Index(rest[from:], "\n\n")
+		if j < 0 {
+			return -1
+		}
+		end := from + j
+		if !fenceOpen(rest[:end]) {
+			return end
+		}
+		from = end + 2
+	}
+}
+
+// fenceOpen reports whether text ends inside a ``` code fence.
+func fenceOpen(text string) bool {
+	open := false
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			open = !open
+		}
+	}
+	return open
+}
+
+// fitAll fits every line to exactly w cells, in place.
+func fitAll(lines []string, w int) []string {
+	for i, l := range lines {
+		lines[i] = fitLine(l, w)
+	}
+	return lines
+}

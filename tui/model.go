@@ -1,0 +1,312 @@
+// Package tui is Parley's full-screen console: one panel per agent of the
+// current mode, the shared transcript, an input box, and a status line,
+// driven by the debate engine's events.
+package tui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+)
+
+// Options are the console's dependencies.
+type Options struct {
+	Engine *debate.Engine
+	// Sessions backs the session list, /new, /fork and /export; nil: the
+	// console says sessions are unavailable.
+	Sessions Sessions
+	// Banner is shown under the header (e.g. which env vars to set).
+	Banner string
+	// AgentNotes adds a line to an agent's panel, e.g. its key is missing.
+	AgentNotes map[string]string
+	// Context bounds every exchange (default: context.Background()).
+	Context context.Context
+	// Now and TimeFormat let tests fix the clock (defaults: time.Now, 15:04:05).
+	Now        func() time.Time
+	TimeFormat func(time.Time) string
+	// EventBuffer is the event queue's size (default 8192).
+	EventBuffer int
+}
+
+type focusArea int
+
+const (
+	focusInput focusArea = iota
+	focusTranscript
+	focusPanels
+)
+
+// Model is the console's top-level Bubble Tea model.
+type Model struct {
+	opts   Options
+	engine *debate.Engine
+	keys   keyMap
+	help   help.Model
+	md     *markdown
+	spin   spinner.Model
+	bus    *eventBus
+
+	in       *input
+	tr       *transcript
+	panels   []*panel          // of the current mode, in order
+	byName   map[string]*panel // every panel made so far, kept across modes
+	active   int               // panel shown in the narrow (tabbed) layout
+	focus    focusArea
+	overlay  *overlay
+	sessions *sessionList
+	confirm  *confirmQuit
+
+	info      debate.SessionInfo
+	verdict   string
+	status    string
+	statusErr bool
+	usage     providers.Usage
+	cost      float64
+	spinning  bool
+	quitting  bool
+
+	width, height int
+	lay           layout
+
+	helpCache string
+	helpWidth int
+}
+
+// New builds the console for an engine. Subscribe happens here: build the
+// model before the engine runs anything.
+func New(opts Options) *Model {
+	if opts.Context == nil {
+		opts.Context = context.Background()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.TimeFormat == nil {
+		opts.TimeFormat = func(t time.Time) string {
+			if t.IsZero() {
+				return "--:--:--"
+			}
+			return t.Local().Format("15:04:05")
+		}
+	}
+	e := opts.Engine
+	colors := map[string]string{}
+	var names []string
+	for _, a := range e.Agents() {
+		colors[a.Name] = a.Color
+		names = append(names, a.Name)
+	}
+	md := newMarkdown()
+	h := help.New()
+	h.Styles = help.DefaultDarkStyles()
+	m := &Model{
+		opts: opts, engine: e, keys: defaultKeys(), help: h, md: md,
+		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		bus:    newEventBus(opts.EventBuffer),
+		in:     newInput(names),
+		tr:     newTranscript(md, colors, opts.TimeFormat),
+		byName: map[string]*panel{},
+		info:   e.Info(),
+		width:  80, height: 24,
+	}
+	e.Subscribe(m.bus.Sink)
+	m.reload()
+	m.layout()
+	return m
+}
+
+// Close stops the event bridge; call it after the program has ended.
+func (m *Model) Close() { m.bus.Close() }
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.bus.Wait, m.in.Focus())
+}
+
+// reload rebuilds the transcript and panels from the engine's history.
+func (m *Model) reload() {
+	m.info = m.engine.Info()
+	entries := m.engine.History().Entries()
+	m.tr.Reset(entries)
+	m.byName = map[string]*panel{}
+	m.verdict = ""
+	m.usage, m.cost = providers.Usage{}, 0
+	for _, en := range entries {
+		m.usage = m.usage.Add(en.Usage)
+		m.cost += en.Cost
+	}
+	m.refreshPanels()
+}
+
+// refreshPanels makes the panel list match the current mode's agents.
+func (m *Model) refreshPanels() {
+	agents := m.engine.Current().Agents()
+	m.panels = m.panels[:0]
+	for _, a := range agents {
+		p := m.byName[a.Name]
+		if p == nil {
+			p = newPanel(a, m.opts.AgentNotes[a.Name])
+			if en, ok := m.lastTurnOf(a.Name); ok {
+				p.Show(en)
+			}
+			m.byName[a.Name] = p
+		}
+		m.panels = append(m.panels, p)
+	}
+	if m.active >= len(m.panels) {
+		m.active = 0
+	}
+	m.in.SetPlaceholder(placeholder(m.engine.Current().Name()))
+	m.layout()
+}
+
+// lastTurnOf finds an agent's latest turn in the transcript.
+func (m *Model) lastTurnOf(name string) (debate.Entry, bool) {
+	for turn := m.tr.Len(); turn >= 1; turn-- {
+		en, ok := m.tr.Entry(turn)
+		if ok && en.Speaker == name && en.IsAgentTurn() {
+			return en, true
+		}
+	}
+	return debate.Entry{}, false
+}
+
+func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = Sanitize(s), isErr }
+
+// busy reports whether any agent is working.
+func (m *Model) busy() bool {
+	if m.engine.Busy() {
+		return true
+	}
+	for _, p := range m.panels {
+		if p.Busy() {
+			return true
+		}
+	}
+	return false
+}
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case eventsMsg:
+		for _, ev := range msg {
+			m.apply(ev)
+		}
+		return m, tea.Batch(m.bus.Wait, m.startSpinner())
+	case spinner.TickMsg:
+		if !m.busy() {
+			m.spinning = false
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case doneMsg:
+		return m, m.exchangeDone(msg)
+	case sessionsListedMsg, sessionOpenedMsg, sessionDeletedMsg, exportedMsg:
+		return m, m.sessionResult(msg)
+	case tea.MouseWheelMsg:
+		m.wheel(msg)
+		return m, nil
+	case tea.MouseClickMsg:
+		return m, m.click(msg)
+	case tea.PasteMsg:
+		m.setFocus(focusInput)
+		return m, m.in.Update(msg)
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	if m.focus == focusInput {
+		return m, m.in.Update(msg)
+	}
+	return m, nil
+}
+
+// startSpinner ticks the spinner while agents work.
+func (m *Model) startSpinner() tea.Cmd {
+	if m.spinning || !m.busy() {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+func (m *Model) wheel(msg tea.MouseWheelMsg) {
+	const step = 3
+	up := msg.Button == tea.MouseWheelUp
+	switch {
+	case m.overlay != nil:
+		if up {
+			m.overlay.Scroll(-step)
+		} else {
+			m.overlay.Scroll(step)
+		}
+	case msg.Y >= m.lay.panelsY && msg.Y < m.lay.panelsY+m.lay.panelsH && len(m.panels) > 0:
+		p := m.panelAt(msg.X)
+		if up {
+			p.Scroll(step)
+		} else {
+			p.Scroll(-step)
+		}
+	default:
+		if up {
+			m.tr.ScrollUp(step)
+		} else {
+			m.tr.ScrollDown(step)
+		}
+	}
+}
+
+func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
+	if m.overlay != nil || m.sessions != nil || m.confirm != nil {
+		return nil
+	}
+	switch {
+	case msg.Y >= m.lay.inputY:
+		return m.setFocus(focusInput)
+	case msg.Y >= m.lay.transcriptY && msg.Y < m.lay.transcriptY+m.lay.transcriptH:
+		return m.setFocus(focusTranscript)
+	case msg.Y >= m.lay.panelsY && msg.Y < m.lay.panelsY+m.lay.panelsH && len(m.panels) > 0:
+		if !m.lay.narrow {
+			m.active = min(msg.X/max(m.width/len(m.panels), 1), len(m.panels)-1)
+		}
+		return m.setFocus(focusPanels)
+	}
+	return nil
+}
+
+// panelAt is the panel under column x (the shown one when tabbed).
+func (m *Model) panelAt(x int) *panel {
+	if m.lay.narrow {
+		return m.panels[m.active]
+	}
+	return m.panels[min(x/max(m.width/len(m.panels), 1), len(m.panels)-1)]
+}
+
+// setFocus moves the focus.
+func (m *Model) setFocus(f focusArea) tea.Cmd {
+	if f == focusPanels && len(m.panels) == 0 {
+		f = focusInput
+	}
+	m.focus = f
+	m.tr.Blur()
+	m.in.Blur()
+	switch f {
+	case focusInput:
+		return m.in.Focus()
+	case focusTranscript:
+		m.tr.Focus()
+	}
+	return nil
+}

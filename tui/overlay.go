@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// overlay is a framed, scrollable box drawn over the console: one turn in
+// full, the agent list, or the full key list.
+type overlay struct {
+	title  string
+	lines  []string
+	offset int
+	width  int
+	height int
+}
+
+// SetSize sets the box's outer size.
+func (o *overlay) SetSize(w, h int) {
+	o.width, o.height = w, h
+	o.Scroll(0)
+}
+
+func (o *overlay) room() int { return max(o.height-3, 1) } // borders and the hint line
+
+// Scroll moves by n lines, within bounds.
+func (o *overlay) Scroll(n int) {
+	o.offset = min(max(o.offset+n, 0), max(len(o.lines)-o.room(), 0))
+}
+
+func (o *overlay) Home() { o.offset = 0 }
+func (o *overlay) End()  { o.Scroll(len(o.lines)) }
+
+// View draws the box.
+func (o *overlay) View() []string {
+	end := min(o.offset+o.room(), len(o.lines))
+	body := append([]string(nil), o.lines[o.offset:end]...)
+	for len(body) < o.room() {
+		body = append(body, "")
+	}
+	hint := "esc close · ↑↓ pgup pgdn scroll"
+	if len(o.lines) > o.room() {
+		hint += fmt.Sprintf(" · %d–%d of %d", o.offset+1, end, len(o.lines))
+	}
+	body = append(body, styles.muted.Render(hint))
+	return drawBox(body, o.width, o.height, hexAccent, o.title, true)
+}
+
+// turnDetail builds the overlay text for one entry: everything about it.
+func turnDetail(en debate.Entry, md *markdown, width int, clock func(time.Time) string) *overlay {
+	w := max(width-4, 10)
+	name := firstNonEmpty(en.Display, en.Speaker)
+	var lines []string
+	field := func(k, v string) {
+		if v != "" {
+			lines = append(lines, styles.muted.Render(fmt.Sprintf("%-9s", k))+" "+Sanitize(v))
+		}
+	}
+	field("speaker", name)
+	field("kind", string(en.Kind))
+	field("status", string(en.Status))
+	if en.Provider != "" || en.Model != "" {
+		field("model", strings.Trim(en.Provider+" / "+en.Model, " /"))
+	}
+	field("mode", en.Mode)
+	if en.Round > 0 {
+		field("round", fmt.Sprint(en.Round))
+	}
+	field("time", clock(en.Started))
+	if d := en.Latency(); d > 0 {
+		field("latency", d.Round(time.Millisecond).String())
+	}
+	if en.Usage.InputTokens+en.Usage.OutputTokens > 0 {
+		field("tokens", fmt.Sprintf("%d in (%d cached) · %d out", en.Usage.InputTokens, en.Usage.CachedTokens, en.Usage.OutputTokens))
+	}
+	if en.Cost > 0 {
+		field("cost", fmt.Sprintf("$%.6f", en.Cost))
+	}
+	field("vote", en.Vote)
+	field("error", en.Error)
+	if en.Prompt != "" {
+		lines = append(lines, "", styles.bold.Render("Prompt"))
+		lines = append(lines, wrapPlain(Sanitize(en.Prompt), w)...)
+	}
+	for _, c := range en.ToolCalls {
+		lines = append(lines, "", styles.bold.Render("Tool "+Sanitize(c.Tool)))
+		params, _ := json.Marshal(c.Parameters)
+		lines = append(lines, wrapPlain(Sanitize(string(params)), w)...)
+		lines = append(lines, wrapPlain(Sanitize(firstNonEmpty(c.Error, c.Result)), w)...)
+	}
+	lines = append(lines, "", styles.bold.Render("Text"))
+	text := Sanitize(en.Text)
+	if en.Kind == debate.KindVote || json.Valid([]byte(strings.TrimSpace(text))) {
+		lines = append(lines, wrapPlain(text, w)...) // the raw JSON, as the model sent it
+	} else {
+		lines = append(lines, md.Render(text, w)...)
+	}
+	return &overlay{title: fmt.Sprintf("Turn %d · %s", en.Turn, Sanitize(name)), lines: lines}
+}
+
+// confirmQuit is the question Ctrl+C asks while agents are working.
+type confirmQuit struct {
+	talk bool // the current mode can be stopped (a talk): offer continue/stop
+}
+
+func (c confirmQuit) View(width int) []string {
+	var text []string
+	if c.talk {
+		text = []string{
+			"A talk is in progress.",
+			"",
+			"s  stop the talk (keep what was said)",
+			"q  quit Parley now",
+			"c  continue the talk",
+		}
+	} else {
+		text = []string{
+			"Agents are still answering.",
+			"",
+			"q  cancel them and quit",
+			"c  continue (esc)",
+		}
+	}
+	w := min(max(width-4, 20), 44)
+	return drawBox(text, w, len(text)+2, hexWarn, "Quit?", true)
+}

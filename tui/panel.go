@@ -1,0 +1,295 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+)
+
+// panelState is what an agent's panel says it is doing.
+type panelState int
+
+const (
+	stateIdle panelState = iota
+	stateThinking
+	stateStreaming
+	stateRetrying
+	stateDone
+	stateCancelled
+	stateFailed
+)
+
+// voteMark is one MAGI round's vote as a panel shows it.
+type voteMark struct {
+	Round int
+	Vote  string
+	Valid bool
+}
+
+// panel shows one agent of the current mode: who it is, what it is doing,
+// its current answer as Markdown, and its tokens and cost.
+type panel struct {
+	name, display, model string
+	color                string
+	note                 string // e.g. the agent's key is missing
+
+	state      panelState
+	kind       debate.Kind
+	turn       int
+	err        string
+	retryUntil time.Time
+	answer     streamingText
+	usage      providers.Usage
+	cost       float64
+	votes      []voteMark
+	tools      []string
+	scroll     int // lines scrolled up from the bottom when focused
+
+	width, height int
+}
+
+func newPanel(a *debate.Agent, note string) *panel {
+	return &panel{name: a.Name, display: a.Label(), model: a.Model, color: a.Color, note: note}
+}
+
+// SetSize sets the panel's outer size, border included.
+func (p *panel) SetSize(w, h int) { p.width, p.height = w, h }
+
+// Start resets the panel for a new turn of its agent.
+func (p *panel) Start(en debate.Entry) {
+	if en.Kind != debate.KindVote || en.Round <= 1 {
+		p.votes = nil // a new question: an earlier council's votes go
+	}
+	p.state, p.turn, p.kind, p.err, p.scroll = stateThinking, en.Turn, en.Kind, "", 0
+	p.answer.Reset()
+	p.usage, p.cost = providers.Usage{}, 0
+	p.tools = nil
+	if en.Model != "" {
+		p.model = en.Model
+	}
+}
+
+// Delta appends streamed text of the panel's current turn.
+func (p *panel) Delta(turn int, text string) {
+	if turn != p.turn {
+		return
+	}
+	if p.state == stateThinking || p.state == stateRetrying {
+		p.state = stateStreaming
+	}
+	p.answer.Append(Sanitize(text))
+}
+
+// Finish settles the panel with its finished entry.
+func (p *panel) Finish(en debate.Entry) {
+	if en.Turn != p.turn && p.turn != 0 {
+		return
+	}
+	p.turn, p.kind = en.Turn, en.Kind
+	text := Sanitize(en.Text)
+	if en.Kind == debate.KindVote {
+		if r, ok := voteReasoning(text); ok {
+			text = Sanitize(r) // the argument, not the JSON around it
+		}
+	}
+	p.answer.SetFinal(text)
+	p.usage, p.cost = en.Usage, en.Cost
+	switch en.Status {
+	case debate.StatusComplete:
+		p.state, p.err = stateDone, ""
+	case debate.StatusCancelled:
+		p.state, p.err = stateCancelled, ""
+	case debate.StatusPartial:
+		p.state, p.err = stateFailed, "cut off: "+Sanitize(en.Error)
+	default:
+		p.state, p.err = stateFailed, Sanitize(en.Error)
+	}
+}
+
+// Show puts a finished entry of the agent on the panel (at start-up or
+// after a resume).
+func (p *panel) Show(en debate.Entry) {
+	p.turn = en.Turn
+	p.Finish(en)
+}
+
+// Retry marks the panel as waiting before another attempt.
+func (p *panel) Retry(ev debate.Retrying, now time.Time) {
+	if ev.Turn != p.turn {
+		return
+	}
+	p.state, p.retryUntil, p.err = stateRetrying, now.Add(ev.Wait), Sanitize(ev.Err)
+}
+
+// Vote records a MAGI vote.
+func (p *panel) Vote(ev debate.VoteCast) {
+	for i, v := range p.votes {
+		if v.Round == ev.Round {
+			p.votes[i] = voteMark{ev.Round, ev.Vote, ev.Valid}
+			return
+		}
+	}
+	p.votes = append(p.votes, voteMark{ev.Round, Sanitize(ev.Vote), ev.Valid})
+}
+
+// Tool records a tool call starting or finishing.
+func (p *panel) Tool(ev debate.ToolActivity) {
+	line := toolLine(ev.Call)
+	if ev.Done && len(p.tools) > 0 && strings.HasPrefix(p.tools[len(p.tools)-1], "⋯ "+ev.Call.Tool) {
+		p.tools[len(p.tools)-1] = doneToolLine(ev.Call)
+		return
+	}
+	if ev.Done {
+		line = doneToolLine(ev.Call)
+	}
+	p.tools = append(p.tools, line)
+	if len(p.tools) > 20 {
+		p.tools = p.tools[len(p.tools)-20:]
+	}
+}
+
+func toolLine(c debate.ToolCall) string {
+	return "⋯ " + Sanitize(c.Tool) + " " + Sanitize(toolArgs(c))
+}
+
+func doneToolLine(c debate.ToolCall) string {
+	if c.Error != "" {
+		return "✗ " + Sanitize(c.Tool) + " " + Sanitize(toolArgs(c)) + ": " + Sanitize(c.Error)
+	}
+	return "✓ " + Sanitize(c.Tool) + " " + Sanitize(toolArgs(c))
+}
+
+func toolArgs(c debate.ToolCall) string {
+	if p, ok := c.Parameters["path"]; ok {
+		return p
+	}
+	var parts []string
+	for k, v := range c.Parameters {
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Cancel marks a panel whose turn was still waiting as cancelled.
+func (p *panel) Cancel() {
+	if p.state == stateThinking || p.state == stateStreaming || p.state == stateRetrying {
+		p.state = stateCancelled
+	}
+}
+
+// Busy reports whether the panel's agent is working.
+func (p *panel) Busy() bool {
+	return p.state == stateThinking || p.state == stateStreaming || p.state == stateRetrying
+}
+
+// Scroll moves the answer by n lines (positive: back).
+func (p *panel) Scroll(n int) { p.scroll = max(p.scroll+n, 0) }
+
+// stateText is the panel's state line.
+func (p *panel) stateText(spin string, now time.Time) string {
+	switch p.state {
+	case stateThinking:
+		return styles.warn.Render(spin + " thinking")
+	case stateStreaming:
+		return styles.ok.Render(spin + " streaming")
+	case stateRetrying:
+		wait := max(p.retryUntil.Sub(now).Round(time.Second), 0)
+		return styles.warn.Render(fmt.Sprintf("%s retrying in %ds", spin, int(wait.Seconds())))
+	case stateDone:
+		return styles.ok.Render("✓ done")
+	case stateCancelled:
+		return styles.warn.Render("■ cancelled")
+	case stateFailed:
+		return styles.err.Render("✗ error")
+	}
+	return styles.muted.Render("idle")
+}
+
+// View renders the panel at its size. focused draws a bold border.
+func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []string {
+	w, h := p.width, p.height
+	inner := max(w-4, 1) // border and one space each side
+	c := p.color
+	name := colorInk(c, true, false).Render(p.display)
+	head := []string{
+		name + " " + styles.muted.Render(p.model),
+		p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost)),
+	}
+	if p.note != "" {
+		head = append(head, styles.warn.Render(p.note))
+	}
+	if p.err != "" {
+		head = append(head, wrapStyled(styles.err, p.err, inner, 3)...)
+	}
+	if len(p.votes) > 0 {
+		head = append(head, voteLine(p.votes))
+	}
+	tools := p.tools
+	if keep := max(h/3, 1); len(tools) > keep {
+		tools = tools[len(tools)-keep:]
+	}
+	for _, t := range tools {
+		head = append(head, styles.muted.Render(t))
+	}
+	body := p.answer.Lines(md, inner)
+	room := h - 2 - len(head)
+	if room < 0 {
+		room = 0
+	}
+	// Follow the end of the answer unless scrolled back.
+	end := len(body) - min(p.scroll, max(len(body)-room, 0))
+	start := max(end-room, 0)
+	lines := make([]string, 0, h)
+	for _, l := range head {
+		lines = append(lines, " "+fitLine(l, inner)+" ")
+	}
+	for _, l := range body[start:end] {
+		lines = append(lines, " "+l+" ")
+	}
+	return drawBoxFitted(lines, w, h, c, "", focused)
+}
+
+func usageText(u providers.Usage, cost float64) string {
+	if u.InputTokens == 0 && u.OutputTokens == 0 {
+		return ""
+	}
+	s := fmt.Sprintf(" · %d→%d tok", u.InputTokens, u.OutputTokens)
+	if cost > 0 {
+		s += fmt.Sprintf(" · $%.4f", cost)
+	}
+	return s
+}
+
+func voteLine(votes []voteMark) string {
+	parts := make([]string, 0, len(votes))
+	for _, v := range votes {
+		word := strings.ToUpper(v.Vote)
+		st := styles.mutedBold
+		switch {
+		case !v.Valid:
+			word, st = "INVALID", styles.errBold
+		case strings.EqualFold(v.Vote, "approve"):
+			st = styles.okBold
+		case strings.EqualFold(v.Vote, "reject"):
+			st = styles.errBold
+		case strings.EqualFold(v.Vote, "abstain"):
+			st = styles.warnBold
+		}
+		parts = append(parts, fmt.Sprintf("R%d ", v.Round)+st.Render(word))
+	}
+	return strings.Join(parts, "  ")
+}
+
+func wrapStyled(st ink, s string, w, maxLines int) []string {
+	lines := wrapPlain(s, w)
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+	}
+	for i := range lines {
+		lines[i] = st.Render(lines[i])
+	}
+	return lines
+}

@@ -1,0 +1,288 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Sessions is what the console needs of the session store. The command
+// adapts the SQLite store to it; nil means sessions are unavailable.
+type Sessions interface {
+	// List returns the saved sessions, most recent first.
+	List() ([]debate.SessionInfo, error)
+	// Load reads a session to resume it.
+	Load(id string) (debate.SessionInfo, []debate.Entry, error)
+	// Delete removes a session.
+	Delete(id string) error
+	// Fork copies a session up to turn atTurn (0: all of it) into a new one
+	// and returns the copy.
+	Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entry, error)
+	// Export writes the session as "md" or "json" and says where.
+	Export(id, format string) (string, error)
+}
+
+// Messages of the session list, produced by commands (the store's I/O
+// never runs inside Update).
+type (
+	sessionsListedMsg struct {
+		list []debate.SessionInfo
+		err  error
+	}
+	sessionOpenedMsg struct {
+		info    debate.SessionInfo
+		entries []debate.Entry
+		forked  bool
+		err     error
+	}
+	sessionDeletedMsg struct {
+		id  string
+		err error
+	}
+	exportedMsg struct {
+		path string
+		err  error
+	}
+)
+
+// sessionList is the Ctrl+S picker: resume, fork or delete a session.
+type sessionList struct {
+	items         []debate.SessionInfo
+	cursor        int
+	current       string // id of the session on screen
+	armed         string // id awaiting a second d to delete
+	err           string
+	loading       bool
+	width, height int
+}
+
+func (s *sessionList) SetSize(w, h int) { s.width, s.height = w, h }
+
+func (s *sessionList) Move(d int) {
+	s.armed = ""
+	s.cursor = min(max(s.cursor+d, 0), max(len(s.items)-1, 0))
+}
+
+// Selected is the session under the cursor.
+func (s *sessionList) Selected() (debate.SessionInfo, bool) {
+	if s.cursor < 0 || s.cursor >= len(s.items) {
+		return debate.SessionInfo{}, false
+	}
+	return s.items[s.cursor], true
+}
+
+// Remove drops a deleted session from the list.
+func (s *sessionList) Remove(id string) {
+	for i, it := range s.items {
+		if it.ID == id {
+			s.items = append(s.items[:i], s.items[i+1:]...)
+			break
+		}
+	}
+	s.Move(0)
+}
+
+func (s *sessionList) View() []string {
+	inner := max(s.width-2, 1)
+	room := max(s.height-3, 1)
+	var lines []string
+	switch {
+	case s.err != "":
+		lines = append(lines, styles.err.Render(s.err))
+	case s.loading:
+		lines = append(lines, styles.muted.Render("loading…"))
+	case len(s.items) == 0:
+		lines = append(lines, styles.muted.Render("no saved sessions yet"))
+	}
+	start := max(0, s.cursor-room+1)
+	for i := start; i < len(s.items) && len(lines) < room; i++ {
+		it := s.items[i]
+		mark := "  "
+		if i == s.cursor {
+			mark = styles.selected.Render("▸ ")
+		}
+		title := firstNonEmpty(Sanitize(it.Title), "(untitled)")
+		if it.ID == s.current {
+			title += styles.muted.Render(" (open)")
+		}
+		meta := styles.muted.Render(fmt.Sprintf("%s %-9s %s ", it.ID[:min(6, len(it.ID))], it.Mode, it.Created.Format("2006-01-02 15:04")))
+		lines = append(lines, fitLine(mark+meta+title, inner))
+	}
+	for len(lines) < room {
+		lines = append(lines, "")
+	}
+	hint := "enter resume · f fork · d delete · esc close"
+	if s.armed != "" {
+		hint = styles.warn.Render("press d again to delete " + s.armed[:min(6, len(s.armed))])
+	}
+	lines = append(lines, styles.muted.Render(strings.TrimSpace(hint)))
+	return drawBox(lines, s.width, s.height, hexAccent, "Sessions", true)
+}
+
+const noSessions = "sessions unavailable (no session store)"
+
+// openSessions shows the list and loads it in the background.
+func (m *Model) openSessions() tea.Cmd {
+	if m.opts.Sessions == nil {
+		m.setStatus(noSessions, true)
+		return nil
+	}
+	m.sessions = &sessionList{loading: true, current: m.info.ID}
+	m.layout()
+	st := m.opts.Sessions
+	return func() tea.Msg {
+		list, err := st.List()
+		return sessionsListedMsg{list: list, err: err}
+	}
+}
+
+func (m *Model) sessionsKey(msg tea.KeyPressMsg) tea.Cmd {
+	s := m.sessions
+	switch msg.String() {
+	case "esc", "q", "ctrl+s":
+		m.sessions = nil
+	case "ctrl+c":
+		m.sessions = nil
+		return m.quit()
+	case "up", "k":
+		s.Move(-1)
+	case "down", "j":
+		s.Move(1)
+	case "enter":
+		it, ok := s.Selected()
+		if !ok {
+			return nil
+		}
+		if m.engine.Busy() {
+			m.setStatus("wait for the agents or press esc first", true)
+			return nil
+		}
+		st := m.opts.Sessions
+		return func() tea.Msg {
+			info, entries, err := st.Load(it.ID)
+			return sessionOpenedMsg{info: info, entries: entries, err: err}
+		}
+	case "f":
+		if it, ok := s.Selected(); ok {
+			return m.forkSession(it.ID, 0)
+		}
+	case "d":
+		it, ok := s.Selected()
+		if !ok {
+			return nil
+		}
+		if it.ID == m.info.ID {
+			s.err = "the open session cannot be deleted"
+			return nil
+		}
+		if s.armed != it.ID {
+			s.armed = it.ID
+			return nil
+		}
+		st := m.opts.Sessions
+		return func() tea.Msg { return sessionDeletedMsg{id: it.ID, err: st.Delete(it.ID)} }
+	}
+	return nil
+}
+
+// forkSession copies a session into a new one and opens the copy.
+func (m *Model) forkSession(id string, at int) tea.Cmd {
+	if m.opts.Sessions == nil {
+		m.setStatus(noSessions, true)
+		return nil
+	}
+	if m.engine.Busy() {
+		m.setStatus("wait for the agents or press esc first", true)
+		return nil
+	}
+	st := m.opts.Sessions
+	return func() tea.Msg {
+		info, entries, err := st.Fork(id, at)
+		return sessionOpenedMsg{info: info, entries: entries, forked: true, err: err}
+	}
+}
+
+// newSession starts an empty session in the current mode.
+func (m *Model) newSession() tea.Cmd {
+	if m.engine.Busy() {
+		m.setStatus("wait for the agents or press esc first", true)
+		return nil
+	}
+	info := debate.SessionInfo{ID: debate.NewSessionID(), Mode: m.engine.Current().Name(), Created: m.opts.Now()}
+	if err := m.engine.Restore(info, nil); err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	m.engine.Start(false)
+	m.reload()
+	m.setStatus("new session "+info.ID, false)
+	return nil
+}
+
+func (m *Model) export(format string) tea.Cmd {
+	if m.opts.Sessions == nil {
+		m.setStatus(noSessions, true)
+		return nil
+	}
+	format = strings.ToLower(strings.TrimSpace(format))
+	if format == "" {
+		format = "md"
+	}
+	if format != "md" && format != "json" {
+		m.setStatus("usage: /export md|json", true)
+		return nil
+	}
+	st, id := m.opts.Sessions, m.info.ID
+	return func() tea.Msg {
+		path, err := st.Export(id, format)
+		return exportedMsg{path: path, err: err}
+	}
+}
+
+// sessionResult applies what a session command returned.
+func (m *Model) sessionResult(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case sessionsListedMsg:
+		if m.sessions == nil {
+			return nil
+		}
+		m.sessions.loading = false
+		if msg.err != nil {
+			m.sessions.err = msg.err.Error()
+		}
+		m.sessions.items = msg.list
+	case sessionDeletedMsg:
+		if msg.err != nil {
+			m.setStatus("delete: "+msg.err.Error(), true)
+		} else if m.sessions != nil {
+			m.sessions.Remove(msg.id)
+		}
+	case sessionOpenedMsg:
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+			return nil
+		}
+		if err := m.engine.Restore(msg.info, msg.entries); err != nil {
+			m.setStatus(err.Error(), true)
+			return nil
+		}
+		m.engine.Start(true) // the store already holds the resumed or forked session
+		m.sessions = nil
+		m.reload()
+		verb := "resumed"
+		if msg.forked {
+			verb = "forked into"
+		}
+		m.setStatus(fmt.Sprintf("%s session %s (%d turns)", verb, msg.info.ID, len(msg.entries)), false)
+	case exportedMsg:
+		if msg.err != nil {
+			m.setStatus("export: "+msg.err.Error(), true)
+		} else {
+			m.setStatus("exported to "+msg.path, false)
+		}
+	}
+	return nil
+}

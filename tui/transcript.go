@@ -1,0 +1,483 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// transcript is the shared history, every entry in order. It renders only
+// the entries on screen: the scroll position is an anchor (an entry and a
+// line inside it), never an absolute line number, so no frame needs the
+// height of the whole history. A finished entry's render is cached by
+// (turn, width); a streaming one renders its complete blocks once and only
+// its tail per frame.
+type transcript struct {
+	entries []debate.Entry // index turn-1; Turn 0 marks a turn not seen yet
+	live    map[int]*streamingText
+	cache   map[int]cachedRender
+	colors  map[string]string // agent name → colour
+	clock   func(time.Time) string
+	md      *markdown
+
+	follow      bool // stick to the bottom as output arrives
+	top, topRow int  // anchor when not following: entry index and line in it
+	sel         int  // selected entry index, -1: none
+	focused     bool
+
+	// Set by the last View: what was on screen.
+	firstShown, lastShown, lastFull int
+
+	width, height int
+}
+
+type cachedRender struct {
+	width int
+	lines []string
+}
+
+func newTranscript(md *markdown, colors map[string]string, clock func(time.Time) string) *transcript {
+	return &transcript{live: map[int]*streamingText{}, cache: map[int]cachedRender{}, colors: colors, clock: clock,
+		md: md, follow: true, sel: -1, lastShown: -1, lastFull: -1}
+}
+
+// SetSize sets the transcript's size.
+func (t *transcript) SetSize(w, h int) { t.width, t.height = w, max(h, 1) }
+
+// Len is the number of entries.
+func (t *transcript) Len() int { return len(t.entries) }
+
+// Reset replaces every entry (start-up, resume, new session).
+func (t *transcript) Reset(entries []debate.Entry) {
+	t.entries = t.entries[:0]
+	clear(t.live)
+	clear(t.cache)
+	for _, en := range entries {
+		t.Put(en)
+	}
+	t.follow, t.top, t.topRow, t.sel = true, 0, 0, -1
+}
+
+// Put adds or replaces an entry at its turn.
+func (t *transcript) Put(en debate.Entry) {
+	if en.Turn < 1 {
+		return
+	}
+	for len(t.entries) < en.Turn {
+		t.entries = append(t.entries, debate.Entry{})
+	}
+	en.Text = Sanitize(en.Text)
+	t.entries[en.Turn-1] = en
+	delete(t.cache, en.Turn)
+	if en.Status == debate.StatusStreaming {
+		s := &streamingText{}
+		s.Append(en.Text)
+		t.live[en.Turn] = s
+	} else {
+		delete(t.live, en.Turn)
+	}
+}
+
+// Delta appends streamed text to a streaming entry.
+func (t *transcript) Delta(turn int, text string) {
+	if s := t.live[turn]; s != nil {
+		s.Append(Sanitize(text))
+	}
+}
+
+// Entry returns the entry with the turn number.
+func (t *transcript) Entry(turn int) (debate.Entry, bool) {
+	if turn < 1 || turn > len(t.entries) || t.entries[turn-1].Turn == 0 {
+		return debate.Entry{}, false
+	}
+	en := t.entries[turn-1]
+	if s := t.live[turn]; s != nil {
+		en.Text = s.String()
+	}
+	return en, true
+}
+
+// Selected returns the selected entry.
+func (t *transcript) Selected() (debate.Entry, bool) {
+	if t.sel < 0 {
+		return debate.Entry{}, false
+	}
+	return t.Entry(t.sel + 1)
+}
+
+// bodyWidth is the width left after the selection gutter.
+func (t *transcript) bodyWidth() int { return max(t.width-2, 1) }
+
+// item returns the lines of entry i (without gutter), each exactly
+// bodyWidth cells wide.
+func (t *transcript) item(i int) []string {
+	en := t.entries[i]
+	if en.Turn == 0 {
+		return nil
+	}
+	w := t.bodyWidth()
+	if s := t.live[en.Turn]; s != nil {
+		lines := []string{fitLine(t.header(en), w)}
+		lines = append(lines, s.Lines(t.md, w)...)
+		return append(lines, strings.Repeat(" ", w))
+	}
+	if c, ok := t.cache[en.Turn]; ok && c.width == w {
+		return c.lines
+	}
+	lines := fitAll(t.render(en, w), w)
+	t.cache[en.Turn] = cachedRender{width: w, lines: lines}
+	return lines
+}
+
+func (t *transcript) header(en debate.Entry) string {
+	name := en.Display
+	if name == "" {
+		name = en.Speaker
+	}
+	st := styles.user
+	if c, ok := t.colors[en.Speaker]; ok {
+		st = colorInk(c, true, false)
+	} else if en.Speaker == debate.SpeakerSystem {
+		st = styles.mutedBold
+	}
+	parts := []string{styles.muted.Render(t.clock(en.Started)), st.Render(Sanitize(name))}
+	var meta []string
+	switch en.Kind {
+	case debate.KindNote:
+		meta = append(meta, "note")
+	case debate.KindModerator:
+		meta = append(meta, "moderator")
+	case debate.KindVote:
+		meta = append(meta, "vote")
+	case debate.KindVerdict:
+		meta = append(meta, "verdict")
+	case debate.KindToolCall, debate.KindToolResult:
+		meta = append(meta, "tool")
+	}
+	if en.Round > 0 {
+		meta = append(meta, fmt.Sprintf("round %d", en.Round))
+	}
+	switch en.Status {
+	case debate.StatusStreaming:
+		meta = append(meta, "streaming…")
+	case debate.StatusCancelled:
+		meta = append(meta, "cancelled")
+	case debate.StatusPartial:
+		meta = append(meta, "cut off")
+	case debate.StatusError:
+		meta = append(meta, "error")
+	}
+	if en.Usage.OutputTokens > 0 {
+		meta = append(meta, fmt.Sprintf("%d tok", en.Usage.OutputTokens))
+	}
+	if len(meta) > 0 {
+		parts = append(parts, styles.muted.Render(strings.Join(meta, " · ")))
+	}
+	return strings.Join(parts, " ")
+}
+
+// render draws a finished entry: header, body, blank separator.
+func (t *transcript) render(en debate.Entry, w int) []string {
+	lines := []string{t.header(en)}
+	text := en.Text
+	switch en.Kind {
+	case debate.KindUser:
+		for _, l := range wrapPlain(text, w) {
+			lines = append(lines, styles.user.Render(l))
+		}
+	case debate.KindNote:
+		for _, l := range wrapPlain(text, w) {
+			lines = append(lines, styles.muted.Render(l))
+		}
+	case debate.KindVote:
+		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != ""}}))
+		if s := voteSummary(text); s != "" {
+			lines = append(lines, wrapPlain(s, w)...)
+		}
+	case debate.KindVerdict:
+		lines = append(lines, verdictBanner(en.Vote, text, w)...)
+	case debate.KindToolCall, debate.KindToolResult:
+		for _, c := range en.ToolCalls {
+			lines = append(lines, styles.muted.Render(doneToolLine(c)))
+		}
+		if text != "" {
+			body := wrapPlain(text, w)
+			if len(body) > 6 {
+				body = append(body[:6], "…")
+			}
+			for _, l := range body {
+				lines = append(lines, styles.muted.Render(l))
+			}
+		}
+	case debate.KindError:
+		for _, l := range wrapPlain(firstNonEmpty(text, en.Error), w) {
+			lines = append(lines, styles.err.Render(l))
+		}
+	default:
+		lines = append(lines, t.md.Render(text, w)...)
+		if en.Error != "" && en.Status != debate.StatusCancelled {
+			for _, l := range wrapPlain(Sanitize(en.Error), w) {
+				lines = append(lines, styles.err.Render(l))
+			}
+		}
+	}
+	return append(lines, "")
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// View draws the visible lines, exactly width×height.
+func (t *transcript) View() []string {
+	h := t.height
+	var rows []string
+	if t.follow {
+		t.top, t.topRow = t.anchorEndingAt(len(t.entries) - 1)
+	}
+	t.clampAnchor()
+	t.firstShown, t.lastShown, t.lastFull = t.top, -1, -1
+	row := t.topRow
+	for i := t.top; i < len(t.entries) && len(rows) < h; i++ {
+		lines := t.item(i)
+		rest := lines[min(row, len(lines)):]
+		if len(rows)+len(rest) <= h {
+			t.lastFull = i
+		}
+		if len(rest) > 0 {
+			t.lastShown = i
+		}
+		gutter := "  "
+		if i == t.sel {
+			gutter = styles.selected.Render("▌ ")
+		}
+		for _, l := range rest {
+			if len(rows) == h {
+				break
+			}
+			rows = append(rows, gutter+l)
+		}
+		row = 0
+	}
+	return padLines(rows, t.width, h)
+}
+
+// anchorEndingAt returns the anchor that shows entry last at the bottom.
+func (t *transcript) anchorEndingAt(last int) (int, int) {
+	need := t.height
+	for i := last; i >= 0; i-- {
+		n := len(t.item(i))
+		if n >= need {
+			return i, n - need
+		}
+		need -= n
+	}
+	return 0, 0
+}
+
+func (t *transcript) clampAnchor() {
+	if t.top >= len(t.entries) {
+		t.top, t.topRow = max(len(t.entries)-1, 0), 0
+	}
+	if t.top < 0 {
+		t.top, t.topRow = 0, 0
+	}
+	if t.topRow < 0 {
+		t.topRow = 0
+	}
+}
+
+// ScrollUp moves the view n lines back.
+func (t *transcript) ScrollUp(n int) {
+	if t.follow {
+		t.top, t.topRow = t.anchorEndingAt(len(t.entries) - 1)
+		t.follow = false
+	}
+	t.topRow -= n
+	for t.topRow < 0 && t.top > 0 {
+		t.top--
+		t.topRow += len(t.item(t.top))
+	}
+	if t.topRow < 0 {
+		t.topRow = 0
+	}
+}
+
+// ScrollDown moves the view n lines on; reaching the end resumes following.
+func (t *transcript) ScrollDown(n int) {
+	if t.follow {
+		return
+	}
+	t.topRow += n
+	for t.top < len(t.entries)-1 && t.topRow >= len(t.item(t.top)) {
+		t.topRow -= len(t.item(t.top))
+		t.top++
+	}
+	if t.atBottom() {
+		t.follow = true
+	}
+}
+
+// atBottom reports whether the anchor shows the last line of the history.
+func (t *transcript) atBottom() bool {
+	seen := -t.topRow
+	for i := t.top; i < len(t.entries); i++ {
+		seen += len(t.item(i))
+		if seen > t.height {
+			return false
+		}
+	}
+	return true
+}
+
+// Home shows the first entry; End follows the last.
+func (t *transcript) Home() {
+	t.follow, t.top, t.topRow = false, 0, 0
+	if t.atBottom() {
+		t.follow = true
+	}
+	if len(t.entries) > 0 && t.focused {
+		t.sel = t.nextShown(-1, 1)
+	}
+}
+
+func (t *transcript) End() {
+	t.follow = true
+	if t.focused {
+		t.sel = t.nextShown(len(t.entries), -1)
+	}
+}
+
+// PageUp / PageDown scroll by a screen, keeping one line of context.
+func (t *transcript) PageUp()   { t.ScrollUp(max(t.height-1, 1)) }
+func (t *transcript) PageDown() { t.ScrollDown(max(t.height-1, 1)) }
+
+// nextShown finds the next real entry from i in direction d (-1 if none).
+func (t *transcript) nextShown(i, d int) int {
+	for j := i + d; j >= 0 && j < len(t.entries); j += d {
+		if t.entries[j].Turn != 0 {
+			return j
+		}
+	}
+	return -1
+}
+
+// Move moves the selection by d entries and scrolls it into view.
+func (t *transcript) Move(d int) {
+	if len(t.entries) == 0 {
+		return
+	}
+	if t.sel < 0 {
+		t.sel = t.nextShown(len(t.entries), -1)
+		if t.lastShown >= 0 && !t.follow {
+			t.sel = t.lastShown
+		}
+		t.reveal()
+		return
+	}
+	if j := t.nextShown(t.sel, d); j >= 0 {
+		t.sel = j
+	}
+	t.reveal()
+}
+
+// reveal scrolls so that the selected entry is on screen.
+func (t *transcript) reveal() {
+	if t.sel < 0 {
+		return
+	}
+	switch {
+	case t.sel < t.top || (t.sel == t.top && t.topRow > 0):
+		t.follow, t.top, t.topRow = false, t.sel, 0
+	case t.sel > t.lastFull:
+		if t.sel == t.nextShown(len(t.entries), -1) {
+			t.follow = true
+			return
+		}
+		t.follow = false
+		t.top, t.topRow = t.anchorEndingAt(t.sel)
+		if len(t.item(t.sel)) > t.height { // taller than the screen: show its start
+			t.top, t.topRow = t.sel, 0
+		}
+	}
+	t.lastFull = max(t.lastFull, t.sel)
+}
+
+// Focus marks the transcript focused and selects the last entry shown.
+func (t *transcript) Focus() {
+	t.focused = true
+	switch {
+	case t.sel >= 0:
+	case t.lastShown >= 0:
+		t.sel = t.lastShown
+	default:
+		t.sel = t.nextShown(len(t.entries), -1)
+	}
+}
+
+func (t *transcript) Blur() { t.focused = false }
+
+// Position says where the view is, for the status line.
+func (t *transcript) Position() string {
+	if t.follow || len(t.entries) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("turn %d/%d", t.top+1, len(t.entries))
+}
+
+// voteSummary pulls the one-line reason out of a vote's JSON answer.
+func voteSummary(text string) string {
+	var v map[string]any
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return ""
+	}
+	for _, k := range []string{"summary", "reasoning", "reason", "rationale"} {
+		if s, ok := v[k].(string); ok && s != "" {
+			return Sanitize(s)
+		}
+	}
+	return ""
+}
+
+// verdictBanner draws a MAGI verdict as a coloured banner.
+func verdictBanner(verdict, text string, w int) []string {
+	verdict = strings.ToUpper(Sanitize(verdict))
+	st := styles.warnBanner
+	switch {
+	case strings.HasPrefix(verdict, "APPROVE"):
+		st = styles.okBanner
+	case strings.HasPrefix(verdict, "REJECT"):
+		st = styles.errBanner
+	}
+	label := " ⚖ VERDICT: " + verdict + " "
+	head := st.Render(fitLine(label, min(ansi.StringWidth(label), w)))
+	lines := []string{head}
+	if text = strings.TrimSpace(text); text != "" {
+		lines = append(lines, wrapPlain(text, w)...)
+	}
+	return lines
+}
+
+// voteReasoning is the argument of a vote's JSON answer, for the panel.
+func voteReasoning(text string) (string, bool) {
+	var v map[string]any
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return "", false
+	}
+	for _, k := range []string{"reasoning", "reason", "rationale", "summary"} {
+		if s, ok := v[k].(string); ok && s != "" {
+			return s, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,266 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// narrowWidth is the width under which panels are tabbed, not side by side.
+const narrowWidth = 100
+
+// layout is where each part of the screen goes, recomputed on resize and
+// whenever something changes the heights (banner, input lines, panels).
+type layout struct {
+	narrow                   bool
+	bannerH                  int
+	panelsY, panelsH         int
+	transcriptY, transcriptH int
+	inputY                   int
+}
+
+func (m *Model) bannerLines() []string {
+	var out []string
+	if m.opts.Banner != "" {
+		for _, l := range wrapPlain(Sanitize(m.opts.Banner), max(m.width-2, 10)) {
+			out = append(out, styles.banner.Render(fitLine(" "+l, m.width)))
+		}
+		if len(out) > 2 {
+			out = out[:2]
+		}
+	}
+	return out
+}
+
+// layout sizes every component for the current window.
+func (m *Model) layout() {
+	w, h := max(m.width, 20), max(m.height, 8)
+	l := layout{narrow: w < narrowWidth}
+	l.bannerH = len(m.bannerLines())
+	m.in.SetSize(w, 0)
+	inputH := m.in.Height() + 1         // a rule line with hints above the box
+	fixed := 1 + l.bannerH + inputH + 2 // header, banner, input, status, help
+	rest := max(h-fixed, 2)
+	if len(m.panels) > 0 {
+		ph := rest * 45 / 100
+		if m.engine.Current().Name() == "agent" {
+			ph = rest / 2
+		}
+		l.panelsH = min(max(ph, 5), rest-2)
+		if m.verdict != "" {
+			l.panelsH = min(l.panelsH+1, rest-2)
+		}
+	}
+	l.panelsY = 1 + l.bannerH
+	l.transcriptY = l.panelsY + l.panelsH
+	l.transcriptH = max(rest-l.panelsH, 1)
+	l.inputY = l.transcriptY + l.transcriptH
+	m.lay = l
+	m.tr.SetSize(w, l.transcriptH)
+	m.help.SetWidth(w)
+	m.sizePanels(w, l.panelsH)
+	if m.overlay != nil {
+		m.overlay.SetSize(min(w-4, 120), max(h-4, 5))
+	}
+	if m.sessions != nil {
+		m.sessions.SetSize(min(w-4, 100), max(min(h-4, len(m.sessions.items)+4), 6))
+	}
+}
+
+func (m *Model) sizePanels(w, h int) {
+	n := len(m.panels)
+	if n == 0 {
+		return
+	}
+	if m.verdict != "" {
+		h--
+	}
+	if m.lay.narrow {
+		for _, p := range m.panels {
+			p.SetSize(w, h-1) // one line for the tabs
+		}
+		return
+	}
+	each := w / n
+	for i, p := range m.panels {
+		pw := each
+		if i == n-1 {
+			pw = w - each*(n-1)
+		}
+		p.SetSize(pw, h)
+	}
+}
+
+// View implements tea.Model.
+func (m *Model) View() tea.View {
+	var v tea.View
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "Parley"
+	if m.quitting {
+		return v
+	}
+	m.layout()
+	v.SetContent(strings.Join(m.frame(), "\n"))
+	return v
+}
+
+// frame draws the whole screen as exactly height lines of width cells.
+func (m *Model) frame() []string {
+	w, h := max(m.width, 20), max(m.height, 8)
+	spin := m.spin.View()
+	lines := make([]string, 0, h)
+	lines = append(lines, m.header(w))
+	lines = append(lines, m.bannerLines()...)
+	lines = append(lines, m.panelsView(w, spin)...)
+	lines = append(lines, m.tr.View()...)
+	lines = append(lines, m.inputRule(w))
+	lines = append(lines, m.in.View()...)
+	lines = append(lines, m.statusLine(w), m.helpLine(w))
+	lines = padLines(lines, w, h) // every part is already w wide
+	switch {
+	case m.confirm != nil:
+		box := m.confirm.View(w)
+		overlayAt(lines, box, max((w-ansi.StringWidth(box[0]))/2, 0), max((h-len(box))/2, 0), w)
+	case m.sessions != nil:
+		box := m.sessions.View()
+		overlayAt(lines, box, max((w-m.sessions.width)/2, 0), 2, w)
+	case m.overlay != nil:
+		box := m.overlay.View()
+		overlayAt(lines, box, max((w-m.overlay.width)/2, 0), 2, w)
+	}
+	return lines
+}
+
+// header shows the mode tabs and the session title.
+func (m *Model) header(w int) string {
+	cur := m.engine.Current().Name()
+	var b strings.Builder
+	b.WriteString(styles.title.Render("Parley "))
+	for i, name := range debate.ModeNames {
+		label := fmt.Sprintf(" %d %s ", i+1, name)
+		if w < 70 {
+			label = fmt.Sprintf(" %d %s ", i+1, name[:3])
+		}
+		if name == cur {
+			b.WriteString(styles.tabActive.Render(label))
+		} else {
+			b.WriteString(styles.tabIdle.Render(label))
+		}
+	}
+	title := m.info.Title
+	if title == "" {
+		title = "new session"
+	}
+	b.WriteString(styles.muted.Render("  " + Sanitize(title)))
+	return fitLine(b.String(), w)
+}
+
+// panelsView draws the panels side by side, or tabbed when narrow.
+func (m *Model) panelsView(w int, spin string) []string {
+	if len(m.panels) == 0 || m.lay.panelsH == 0 {
+		return nil
+	}
+	now := m.opts.Now()
+	var out []string
+	if m.verdict != "" {
+		out = append(out, fitLine(verdictBanner(m.verdict, "", w)[0], w))
+	}
+	focused := m.focus == focusPanels
+	m.active = min(max(m.active, 0), len(m.panels)-1)
+	if m.lay.narrow {
+		out = append(out, m.tabs(w, spin))
+		out = append(out, m.panels[m.active].View(m.md, spin, now, focused)...)
+		return out
+	}
+	blocks := make([][]string, len(m.panels))
+	for i, p := range m.panels {
+		blocks[i] = p.View(m.md, spin, now, focused && i == m.active)
+	}
+	return append(out, joinColumns(blocks...)...)
+}
+
+// tabs is the narrow layout's row of agents, the shown one highlighted.
+func (m *Model) tabs(w int, spin string) string {
+	var b strings.Builder
+	for i, p := range m.panels {
+		mark := "·"
+		switch {
+		case p.Busy():
+			mark = spin
+		case p.state == stateDone:
+			mark = "✓"
+		case p.state == stateFailed:
+			mark = "✗"
+		case p.state == stateCancelled:
+			mark = "■"
+		}
+		st := colorInk(p.color, i == m.active, i == m.active)
+		b.WriteString(st.Render(" " + p.display + " " + mark + " "))
+		b.WriteString(" ")
+	}
+	return fitLine(b.String(), w)
+}
+
+// inputRule separates the transcript from the input and shows @completions
+// and where the transcript is scrolled to.
+func (m *Model) inputRule(w int) string {
+	left := ""
+	if s := m.in.Suggestions(); len(s) > 0 {
+		left = styles.warn.Render(" @"+strings.Join(s, " @")+" ") + styles.muted.Render("(tab) ")
+	} else if m.focus == focusInput && m.in.Value() == "" {
+		left = styles.muted.Render(" " + modeHint(m.engine.Current().Name()) + " ")
+	}
+	if pos := m.tr.Position(); pos != "" {
+		left += styles.warn.Render(" ↑ " + pos + " (end: latest) ")
+	}
+	rule := styles.subtle.Render(strings.Repeat("─", max(w-ansi.StringWidth(left), 0)))
+	return fitLine(left+rule, w)
+}
+
+// statusLine shows mode, session, totals, and the latest message.
+func (m *Model) statusLine(w int) string {
+	id := m.info.ID
+	if len(id) > 6 {
+		id = id[:6]
+	}
+	right := fmt.Sprintf("%s · %s · %d→%d tok%s", m.engine.Current().Name(), id, m.usage.InputTokens, m.usage.OutputTokens, costText(m.cost))
+	if n := m.working(); n > 0 {
+		right = fmt.Sprintf("%s %d working · ", m.spin.View(), n) + right
+	}
+	left := m.status
+	st := styles.status
+	if m.statusErr {
+		st = styles.err
+	}
+	room := w - ansi.StringWidth(right) - 2
+	if room < 10 {
+		return fitLine(st.Render(left), w)
+	}
+	left = ansi.Truncate(left, room, "…")
+	pad := max(w-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
+	return fitLine(st.Render(left)+strings.Repeat(" ", pad)+styles.muted.Render(right), w)
+}
+
+func (m *Model) working() int {
+	n := 0
+	for _, p := range m.byName {
+		if p.Busy() {
+			n++
+		}
+	}
+	return n
+}
+
+// helpLine is the short key list; the bindings never change, so it is
+// rendered once per width.
+func (m *Model) helpLine(w int) string {
+	if m.helpCache == "" || m.helpWidth != w {
+		m.helpCache, m.helpWidth = fitLine(m.help.View(m.keys), w), w
+	}
+	return m.helpCache
+}
