@@ -36,7 +36,7 @@ type keyMap struct {
 
 func defaultKeys() keyMap {
 	return keyMap{
-		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send (empty: next step)")),
+		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline:     key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
 		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete @name")),
 		FocusNext:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
@@ -79,4 +79,14 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Open},
 		{k.PanelLeft, k.PanelRight, k.Cancel, k.Sessions, k.Help, k.Quit},
 	}
+}
+
+// forMode adjusts the help of keys whose meaning depends on the mode: in
+// alternate, Enter on an empty input is the next step.
+func (k *keyMap) forMode(mode string) {
+	if mode == "alternate" {
+		k.Submit.SetHelp("enter", "send (empty: next step)")
+		return
+	}
+	k.Submit.SetHelp("enter", "send")
 }

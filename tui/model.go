@@ -146,6 +146,7 @@ func (m *Model) reload() {
 
 // refreshPanels makes the panel list match the current mode's agents.
 func (m *Model) refreshPanels() {
+	m.keys.forMode(m.engine.Current().Name())
 	agents := m.engine.Current().Agents()
 	m.panels = m.panels[:0]
 	for _, a := range agents {

@@ -34,7 +34,7 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 		AgentNotes: missingKeys(a),
 	}
 	if a.noKeys && !g.demo {
-		opts.Banner = "Offline demo agents — " + keyHelp()
+		opts.Banner = "Offline demo agents: no API key is set. For real models export OPENAI_API_KEY, ANTHROPIC_API_KEY and/or GEMINI_API_KEY (or put them in .env) and restart."
 	}
 	m := tui.New(opts)
 	defer m.Close()
