@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -82,5 +83,47 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 		if en.Kind == KindReply && (en.Usage.InputTokens == 0 || en.Usage.OutputTokens == 0) {
 			t.Errorf("%s reply without usage: %+v", en.Speaker, en.Usage)
 		}
+	}
+}
+
+// @all over real HTTP: two vendors that each take 500 ms before answering
+// finish together in well under a second.
+func TestAllIsParallelOverHTTP(t *testing.T) {
+	slow := func(text string) func(providertest.Request) providertest.Reply {
+		return func(providertest.Request) providertest.Reply {
+			return providertest.Reply{Text: text, Delay: 500 * time.Millisecond, Usage: providers.Usage{InputTokens: 10, OutputTokens: 2}}
+		}
+	}
+	gem := providertest.Gemini(t, slow("from gemini"))
+	oai := providertest.OpenAI(t, slow("from chatgpt"))
+	getenv := func(string) string { return "test-key" }
+	byName := map[string]providers.Spec{
+		"gemini":  {Type: "gemini", BaseURL: gem.URL, APIKeyEnv: "K"},
+		"chatgpt": {Type: "openai", BaseURL: oai.URL, APIKeyEnv: "K"},
+		"claude":  {Type: "demo"},
+	}
+	cfg := spineConfig()
+	var agents []*Agent
+	for _, spec := range cfg.Agents {
+		p, err := providers.Open(spec.Name, byName[spec.Name], getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents = append(agents, &Agent{AgentSpec: spec, Provider: p})
+	}
+	e, err := NewEngine(cfg, agents, "mention")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := e.Submit(context.Background(), "@all hello"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 900*time.Millisecond {
+		t.Fatalf("@all over HTTP took %v: not parallel", took)
+	}
+	entries := e.History().Entries()
+	if entries[1].Text != "from gemini" || entries[2].Text != "from chatgpt" {
+		t.Fatalf("replies: %q, %q", entries[1].Text, entries[2].Text)
 	}
 }
