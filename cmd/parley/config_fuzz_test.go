@@ -1,0 +1,50 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Any configuration file loads or fails with a *debate.ConfigError that
+// names the file; nothing in it can panic the loader.
+func FuzzLoadConfig(f *testing.F) {
+	for _, seed := range []string{
+		"",
+		"default_mode: magi\n",
+		"modes:\n  mention: [unclosed\n",
+		"agnets: []\n",
+		"modes:\n  talk:\n    rounds: many\n",
+		"modes:\n  talk:\n    pace: soon\n",
+		"agents:\n  - name: Gemini\n    provider: gemini\n    model: m\n",
+		"providers:\n  x:\n    type: openia\n",
+		"pricing:\n  gpt-5: {input: -1}\n",
+		"context: {budget_tokens: 1e99}\n",
+		"\t- :\n",
+		"agents: !!binary aGVsbG8=\n",
+		"a: &a [*a]\n",
+	} {
+		f.Add(seed)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, body string) {
+		path := filepath.Join(dir, "fuzz.yaml")
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := loadConfig(path)
+		if err != nil {
+			var ce *debate.ConfigError
+			if !errors.As(err, &ce) || ce.File != path {
+				t.Fatalf("error %T %v does not name the file", err, err)
+			}
+			return
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("loaded a configuration that does not validate: %v", err)
+		}
+	})
+}
