@@ -63,7 +63,7 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 		Instruction: agentInstruction(e.Workspace()),
 		Messages:    BuildMessages(e.History().Settled(), View{Self: m.agent.Name, BudgetTokens: e.Config.Context.BudgetTokens}),
 	}
-	en, err := e.runToolLoop(ctx, spec, e.MaxSteps(), true)
+	en, err := e.newToolLoop(spec, e.MaxSteps(), true).run(ctx)
 	if err == nil {
 		m.mu.Lock()
 		m.answer = en

@@ -252,6 +252,7 @@ func (m *Alternate) start(ctx context.Context, instruction string) (AlternateTur
 	turn := m.newTurn(0, instruction)
 	next := m.pair[0]
 	var errs []error
+	someoneAnswered := false
 	for _, a := range m.pair {
 		if ctx.Err() != nil {
 			break
@@ -261,14 +262,19 @@ func (m *Alternate) start(ctx context.Context, instruction string) (AlternateTur
 		if err != nil {
 			errs = append(errs, err)
 		}
-		if en.Status != StatusError {
+		if answered(en) {
 			next = m.other(a) // after a usable answer, the other one speaks
+			someoneAnswered = true
 		}
 	}
 	turn.BothTokens = turn.Tokens // both answered: nothing saved
 	turn.Next = next.Name
-	e.SetState(stateAlternateStep, "0")
-	e.SetState(stateAlternateNext, next.Name)
+	// A start nobody answered (cancelled or failed at once) leaves the
+	// session unstarted, so the next line is again answered by both.
+	if someoneAnswered {
+		e.SetState(stateAlternateStep, "0")
+		e.SetState(stateAlternateNext, next.Name)
+	}
 	if ctx.Err() != nil {
 		return turn, ctx.Err()
 	}
@@ -295,12 +301,12 @@ func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn
 	en, err := m.answer(ctx, responder, n, instruction)
 	m.record(&turn, responder, en, err)
 	next := responder
-	if en.Status != StatusError {
-		next = other // a failed responder keeps its turn, so the step can be retried
+	if answered(en) {
+		next = other // a responder that failed, or was cancelled before a word, keeps its turn
 	}
 	turn.Next = next.Name
 	turn.BothTokens = turn.Tokens // a failed step saved nothing worth counting
-	if en.Status != StatusError {
+	if answered(en) {
 		turn.BothTokens += wouldSend + m.averageOutput(other, en.Usage.OutputTokens)
 	}
 	e.SetState(stateAlternateStep, strconv.Itoa(n))
@@ -333,6 +339,12 @@ func (m *Alternate) answer(ctx context.Context, a *Agent, step int, instruction 
 		Instruction: m.instruction(a), Messages: m.messagesFor(a),
 	})
 	return t.Run(ctx)
+}
+
+// answered reports whether a turn left words the other agent can answer:
+// a complete answer, or the part of one that arrived before a cut or cancel.
+func answered(en Entry) bool {
+	return en.Status != StatusError && strings.TrimSpace(en.Text) != ""
 }
 
 func (m *Alternate) record(turn *AlternateTurn, a *Agent, en Entry, err error) {

@@ -134,7 +134,7 @@ const mcPersona = "You are the MC of a moderated talk. You open by introducing t
 
 // newModeEngine builds an engine in mode whose agents use fakes sharing one
 // call log; adjust may change the fakes (by agent name) before use.
-func newModeEngine(t testing.TB, cfg *Config, mode string, adjust func(map[string]*modeFake)) (*Engine, *callLog, *modeEvents) {
+func newModeEngine(t testing.TB, cfg *Config, mode string, adjust func(map[string]*modeFake)) (*Engine, *callLog, *eventLog) {
 	t.Helper()
 	log := &callLog{}
 	fakes := map[string]*modeFake{}
@@ -152,7 +152,7 @@ func newModeEngine(t testing.TB, cfg *Config, mode string, adjust func(map[strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := &modeEvents{}
+	events := &eventLog{}
 	e.Subscribe(events.add)
 	return e, log, events
 }

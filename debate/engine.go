@@ -58,6 +58,11 @@ type Engine struct {
 
 	emitMu sync.Mutex
 	sinks  []Sink
+	// appendMu makes appending an entry and announcing it one step, so new
+	// entries reach the sinks in turn order (see appendAndAnnounce).
+	appendMu sync.Mutex
+
+	buildMu sync.Mutex // held while a mode is built (see modeNamed)
 
 	mu      sync.Mutex
 	info    SessionInfo
@@ -88,23 +93,32 @@ func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
 	return e, nil
 }
 
-// Restore replaces the session with a saved one (resume or fork).
+// Restore replaces the session with a saved one (resume or fork). It is
+// refused while an exchange runs: the running turns would write their
+// answers into the restored session's history.
 func (e *Engine) Restore(info SessionInfo, entries []Entry) error {
+	// buildMu keeps a mode build that began on the old session from being
+	// cached after the swap.
+	e.buildMu.Lock()
+	defer e.buildMu.Unlock()
 	if info.Mode == "" {
-		info.Mode = e.info.Mode
+		info.Mode = e.Info().Mode
 	}
 	if info.State == nil {
 		info.State = map[string]string{}
 	}
-	if _, err := e.modeNamed(info.Mode); err != nil {
+	if _, err := e.buildMode(info.Mode); err != nil { // checked before anything changes
 		return err
 	}
 	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.busy {
+		return ErrBusy
+	}
 	e.info = info
 	e.current = info.Mode
 	e.history = NewHistory(entries)
 	e.modes = map[string]Mode{} // modes re-read their state from the session
-	e.mu.Unlock()
 	return nil
 }
 
@@ -257,24 +271,42 @@ var modeFactories = map[string]func(*Engine) (Mode, error){}
 // registerMode makes a mode constructor known; called from the mode's file.
 func registerMode(name string, build func(*Engine) (Mode, error)) { modeFactories[name] = build }
 
+// modeNamed returns the session's instance of a mode, building it on first
+// use. Building may read the session (e.State), so it runs without e.mu;
+// buildMu makes concurrent callers share one instance (a Pause sent to one
+// copy of a talk would not hold the copy that runs).
 func (e *Engine) modeNamed(name string) (Mode, error) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	if m, ok := e.modes[name]; ok {
+	m, ok := e.modes[name]
+	e.mu.Unlock()
+	if ok {
 		return m, nil
 	}
+	e.buildMu.Lock()
+	defer e.buildMu.Unlock()
+	e.mu.Lock()
+	m, ok = e.modes[name]
+	e.mu.Unlock()
+	if ok {
+		return m, nil // built by the caller we waited for
+	}
+	m, err := e.buildMode(name)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	e.modes[name] = m
+	e.mu.Unlock()
+	return m, nil
+}
+
+// buildMode constructs a new instance of a mode; the caller holds buildMu.
+func (e *Engine) buildMode(name string) (Mode, error) {
 	build, ok := modeFactories[name]
 	if !ok {
 		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(ModeNames, ", "))}
 	}
-	e.mu.Unlock()
-	m, err := build(e)
-	e.mu.Lock()
-	if err != nil {
-		return nil, err
-	}
-	e.modes[name] = m
-	return m, nil
+	return build(e)
 }
 
 // Mode returns the mode called name (built on first use).
@@ -383,8 +415,18 @@ func (e *Engine) AddEntry(en Entry) Entry {
 	if en.Display == "" {
 		en.Display = e.displayOf(en.Speaker)
 	}
+	return e.appendAndAnnounce(en, func(en Entry) Event { return EntryAdded{Entry: en} })
+}
+
+// appendAndAnnounce appends en and emits the event announcing it without
+// letting another append in between: goroutines adding entries at once
+// (parallel tool loops, a note during an exchange) would otherwise announce
+// turn 8 before turn 7, and consumers print in announcement order.
+func (e *Engine) appendAndAnnounce(en Entry, announce func(Entry) Event) Entry {
+	e.appendMu.Lock()
+	defer e.appendMu.Unlock()
 	en = e.History().Append(en)
-	e.Emit(EntryAdded{Entry: en})
+	e.Emit(announce(en))
 	return en
 }
 

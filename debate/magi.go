@@ -203,15 +203,9 @@ func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]MagiV
 		turns[i] = e.Reserve(m.voteSpec(a, round, q, msgs[i], false, parsed[i]))
 	}
 	out := make([]MagiVote, len(m.agents))
-	var wg sync.WaitGroup
-	for i := range m.agents {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i] = m.castVote(ctx, i, round, q, msgs[i], turns[i], parsed[i])
-		}()
-	}
-	wg.Wait()
+	inParallel(len(m.agents), func(i int) {
+		out[i] = m.castVote(ctx, i, round, q, msgs[i], turns[i], parsed[i])
+	})
 	return out
 }
 
@@ -417,26 +411,28 @@ Answer again with only the JSON object: {"vote": "approve" | "reject" | "abstain
 // member votes on the question alone.
 func (m *Magi) research(ctx context.Context, q string) []string {
 	notes := make([]string, len(m.agents))
-	var wg sync.WaitGroup
-	for i, a := range m.agents {
+	loops := make([]*toolLoop, len(m.agents))
+	for i, a := range m.agents { // first turns in member order, as in a round
 		if !a.Tools {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			spec := TurnSpec{Agent: a, Kind: KindReply, Prompt: q, Instruction: magiResearchText,
-				Messages: []providers.Message{{Role: providers.RoleUser, Content: questionLine(q)}}}
-			en, err := m.engine.RunToolLoop(ctx, spec, 0)
-			switch {
-			case err != nil:
-				notes[i] = "(the look at the workspace failed: " + clip(err.Error(), 200) + ")"
-			default:
-				notes[i] = strings.TrimSpace(en.Text)
-			}
-		}()
+		spec := TurnSpec{Agent: a, Kind: KindReply, Prompt: q, Instruction: magiResearchText,
+			Messages: []providers.Message{{Role: providers.RoleUser, Content: questionLine(q)}}}
+		loops[i] = m.engine.newToolLoop(spec, 0, false)
+		loops[i].reserve()
 	}
-	wg.Wait()
+	inParallel(len(loops), func(i int) {
+		if loops[i] == nil {
+			return
+		}
+		en, err := loops[i].run(ctx)
+		switch {
+		case err != nil:
+			notes[i] = "(the look at the workspace failed: " + clip(err.Error(), 200) + ")"
+		default:
+			notes[i] = strings.TrimSpace(en.Text)
+		}
+	})
 	return notes
 }
 

@@ -148,36 +148,31 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 	e.SetTitle(line, "")
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: line})
 	seen := e.History().Settled()
-	var plain []*Turn
-	var tooled []TurnSpec
-	for _, a := range targets {
+	// Every agent's first turn takes its place now, in configuration order;
+	// agents with tools: true may then read the workspace before answering,
+	// alongside the others, so the round takes the time of its slowest agent.
+	runs := make([]func() (Entry, error), len(targets))
+	for i, a := range targets {
 		spec := TurnSpec{
 			Agent: a, Kind: KindReply, Prompt: line,
 			Instruction: mentionInstruction,
 			Messages:    BuildMessages(seen, View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens}),
 		}
 		if a.Tools {
-			tooled = append(tooled, spec)
+			loop := e.newToolLoop(spec, 0, false)
+			loop.reserve()
+			runs[i] = func() (Entry, error) { return loop.run(ctx) }
 			continue
 		}
-		plain = append(plain, e.Reserve(spec)) // places in configuration order
+		turn := e.Reserve(spec)
+		runs[i] = func() (Entry, error) { return turn.Run(ctx) }
 	}
-	// Agents with tools: true may read the workspace before answering; their
-	// loops run alongside the plain turns, so the round still takes the time
-	// of its slowest agent.
-	results := make([]TurnResult, len(tooled))
-	var wg sync.WaitGroup
-	for i, spec := range tooled {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			en, err := e.RunToolLoop(ctx, spec, 0)
-			results[i] = TurnResult{Entry: en, Err: err}
-		}()
-	}
-	plainResults := RunAll(ctx, plain)
-	wg.Wait()
-	return joinTurnErrors(ctx, append(results, plainResults...))
+	results := make([]TurnResult, len(runs))
+	inParallel(len(runs), func(i int) {
+		en, err := runs[i]()
+		results[i] = TurnResult{Entry: en, Err: err}
+	})
+	return joinTurnErrors(ctx, results)
 }
 
 const mentionInstruction = "The host addressed you by name. Answer the host's latest message directly and concisely, in Markdown. You may refer to what other agents said earlier."

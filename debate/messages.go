@@ -3,6 +3,7 @@ package debate
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -140,15 +141,18 @@ func summarize(dropped []providers.Message, entries []Entry, maxBytes int) strin
 	return head + "\n" + strings.Join(lines, "\n")
 }
 
+// clip cuts s to at most maxBytes, ellipsis included, on a character
+// boundary (half a character would reach the model as U+FFFD).
 func clip(s string, maxBytes int) string {
 	if len(s) <= maxBytes {
 		return s
 	}
-	r := []rune(s[:maxBytes])
-	if len(r) > 1 {
-		r = r[:len(r)-1]
+	const ellipsis = "…"
+	cut := max(maxBytes-len(ellipsis), 0)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
 	}
-	return string(r) + "…"
+	return s[:cut] + ellipsis
 }
 
 func mergeRoles(items []providers.Message) []providers.Message {

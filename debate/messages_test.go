@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -83,5 +84,28 @@ func TestMarshalEventHasTypeFirst(t *testing.T) {
 	}
 	if string(b) != `{"type":"text_delta","turn":3,"agent":"gemini","text":"hi"}` {
 		t.Fatalf("%s", b)
+	}
+}
+
+// clip shortens model text for prompts (opinions, summaries, tool results):
+// a cut inside a multi-byte character must not leave U+FFFD behind, and the
+// result, ellipsis included, stays within the byte limit.
+func TestClipCutsOnCharacterBoundaries(t *testing.T) {
+	for _, s := range []string{"😀😀😀", "ééé", "abcdef", "a😀b"} {
+		for limit := 0; limit < len(s); limit++ {
+			got := clip(s, limit)
+			if strings.ContainsRune(got, utf8.RuneError) || !utf8.ValidString(got) {
+				t.Errorf("clip(%q, %d) = %q: a character was cut in half", s, limit, got)
+			}
+			if !strings.HasSuffix(got, "…") || !strings.HasPrefix(s, strings.TrimSuffix(got, "…")) {
+				t.Errorf("clip(%q, %d) = %q: not a marked prefix", s, limit, got)
+			}
+			if len(got) > max(limit, len("…")) {
+				t.Errorf("clip(%q, %d) = %q is %d bytes", s, limit, got, len(got))
+			}
+		}
+		if got := clip(s, len(s)); got != s {
+			t.Errorf("clip(%q, %d) = %q, want it whole", s, len(s), got)
+		}
 	}
 }

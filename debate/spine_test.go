@@ -2,7 +2,6 @@ package debate
 
 import (
 	"context"
-
 	"strings"
 	"sync"
 	"time"
@@ -142,6 +141,7 @@ func newSpineEngine(fakes map[string]*spineFake) (*Engine, *eventLog) {
 	return e, log
 }
 
+// eventLog records every event of an engine, for the tests to inspect.
 type eventLog struct {
 	mu     sync.Mutex
 	events []Event
@@ -157,6 +157,17 @@ func (l *eventLog) all() []Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]Event(nil), l.events...)
+}
+
+// tools lists the tool activity events.
+func (l *eventLog) tools() []ToolActivity {
+	var out []ToolActivity
+	for _, ev := range l.all() {
+		if ta, ok := ev.(ToolActivity); ok {
+			out = append(out, ta)
+		}
+	}
+	return out
 }
 
 var errCut = &providers.Error{Provider: "fake", Kind: providers.KindNetwork, Message: "unexpected EOF"}

@@ -150,17 +150,20 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	start := e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "Topic: " + topic, Prompt: topic}).Turn
 
 	var errs []error
-	run := func(spec TurnSpec) {
-		if err := m.wait(ctx); err != nil {
+	// run waits out a Pause and the pace, then builds the turn, so it sees
+	// everything said meanwhile. A Stop given while the talk was held skips
+	// every turn but the closing.
+	run := func(spec func() TurnSpec, closing bool) {
+		if err := m.wait(ctx); err != nil || (m.stopped() && !closing) {
 			return
 		}
-		if _, err := e.Reserve(spec).Run(ctx); err != nil {
+		if _, err := e.Reserve(spec()).Run(ctx); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	tk := talkContext{start: start, topic: topic, rounds: rounds}
 
-	run(m.moderatorSpec(tk, 0, phaseOpen))
+	run(func() TurnSpec { return m.moderatorSpec(tk, 0, phaseOpen) }, false)
 	round := 0
 	for r := 1; r <= rounds && !m.stopped() && ctx.Err() == nil; r++ {
 		round = r
@@ -168,15 +171,15 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 			if m.stopped() || ctx.Err() != nil {
 				break
 			}
-			run(m.guestSpec(tk, guest, r))
+			run(func() TurnSpec { return m.guestSpec(tk, guest, r) }, false)
 		}
 		if m.stopped() || ctx.Err() != nil {
 			break
 		}
-		run(m.moderatorSpec(tk, r, phaseSummary))
+		run(func() TurnSpec { return m.moderatorSpec(tk, r, phaseSummary) }, false)
 	}
 	if ctx.Err() == nil {
-		run(m.moderatorSpec(tk, round+1, phaseClose))
+		run(func() TurnSpec { return m.moderatorSpec(tk, round+1, phaseClose) }, true)
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()

@@ -192,10 +192,10 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 	}
 }
 
-func TestTalkPauseHoldsUntilContinue(t *testing.T) {
-	cfg := modeConfig()
-	cfg.Modes.Talk.Rounds = 1
-	e, log, _ := newModeEngine(t, cfg, "talk", nil)
+// pausedTalk starts a talk on e that pauses when chatgpt's first turn
+// finishes; it returns once the talk is held, with Submit's result to come.
+func pausedTalk(t *testing.T, e *Engine, topic string) (*Talk, <-chan error) {
+	t.Helper()
 	talk := talkOf(t, e)
 	paused := make(chan struct{})
 	var once sync.Once
@@ -205,9 +205,17 @@ func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 		}
 	})
 	done := make(chan error, 1)
-	go func() { done <- e.Submit(context.Background(), "pausing") }()
+	go func() { done <- e.Submit(context.Background(), topic) }()
 	<-paused
-	time.Sleep(30 * time.Millisecond)
+	time.Sleep(30 * time.Millisecond) // the talk is now held before gemini's turn
+	return talk, done
+}
+
+func TestTalkPauseHoldsUntilContinue(t *testing.T) {
+	cfg := modeConfig()
+	cfg.Modes.Talk.Rounds = 1
+	e, log, _ := newModeEngine(t, cfg, "talk", nil)
+	talk, done := pausedTalk(t, e, "pausing")
 	if n := len(log.all()); n != 2 {
 		t.Fatalf("%d calls while paused, want 2", n)
 	}
@@ -217,6 +225,21 @@ func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 	}
 	if n := len(log.all()); n != 5 {
 		t.Fatalf("%d calls after continue, want 5", n)
+	}
+}
+
+// Ctrl+C pauses the talk and asks "continue or stop?". When the answer is
+// stop and the current turn has already finished, nobody else speaks: the
+// MC closes next.
+func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
+	e, _, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	talk, done := pausedTalk(t, e, "stop while paused")
+	talk.Stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := talkShape(e); got != "mc*/0 chatgpt/1 mc*/2" {
+		t.Fatalf("turns %s, want the MC's closing right after chatgpt", got)
 	}
 }
 
@@ -427,24 +450,6 @@ func TestModesRefuseOneAgentInTwoSeats(t *testing.T) {
 	if _, err := e.Mode("alternate"); !errors.As(err, &ce) || ce.Key != "modes.alternate.agents" {
 		t.Fatalf("alternate: got %v", err)
 	}
-}
-
-// modeEvents records every event of an engine.
-type modeEvents struct {
-	mu     sync.Mutex
-	events []Event
-}
-
-func (l *modeEvents) add(ev Event) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.events = append(l.events, ev)
-}
-
-func (l *modeEvents) all() []Event {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]Event(nil), l.events...)
 }
 
 // clearModeEnv keeps the machine's keys and endpoints out of adapter tests.

@@ -45,63 +45,119 @@ func (e *Engine) MaxSteps() int {
 // A provider failure or cancel ends the loop with that error (the turn
 // carries it); a tool error goes back to the model as the tool's result.
 func (e *Engine) RunToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (Entry, error) {
-	return e.runToolLoop(ctx, spec, maxSteps, false)
+	return e.newToolLoop(spec, maxSteps, false).run(ctx)
 }
 
-// runToolLoop is RunToolLoop; requireComplete (the agent mode) also sends a
-// reply without any tool call back for a retry, as the seed's protocol does.
-func (e *Engine) runToolLoop(ctx context.Context, spec TurnSpec, maxSteps int, requireComplete bool) (Entry, error) {
+// toolLoop is one agent's use of the workspace tools for one question.
+type toolLoop struct {
+	engine   *Engine
+	spec     TurnSpec            // every step's turn, tool instructions included
+	base     []providers.Message // what the agent saw before the loop
+	maxSteps int
+	// requireComplete (the agent mode) sends a reply without any tool call
+	// back for a retry, as the seed's protocol does.
+	requireComplete bool
+	ws              *tools.Workspace // opened by newToolLoop, closed by run
+	openErr         error            // the workspace could not be opened
+
+	first     *Turn // the first step, when reserve took its place early
+	firstCall *stepCall
+}
+
+func (e *Engine) newToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) *toolLoop {
 	if maxSteps <= 0 {
 		maxSteps = e.MaxSteps()
 	}
-	a := spec.Agent
-	ws, err := tools.Open(e.Workspace())
-	if err != nil {
+	l := &toolLoop{engine: e, base: slices.Clone(spec.Messages), maxSteps: maxSteps, requireComplete: requireComplete}
+	spec.Kind = KindReply
+	spec.Schema = nil
+	spec.Instruction = strings.TrimSpace(spec.Instruction + "\n\n" + tools.Instructions(maxSteps))
+	l.spec = spec
+	l.ws, l.openErr = tools.Open(e.Workspace())
+	return l
+}
+
+// reserve takes the place of the loop's first reply in the history now, so
+// a round of several agents keeps configuration order. Without a workspace
+// nothing is reserved: run reports the error.
+func (l *toolLoop) reserve() {
+	if l.openErr != nil || l.first != nil {
+		return
+	}
+	l.firstCall = &stepCall{}
+	l.first = l.engine.Reserve(l.stepSpec(nil, l.firstCall))
+}
+
+// stepCall is what a step's Settle read from the reply.
+type stepCall struct {
+	call tools.Call
+	err  error
+}
+
+// stepSpec is the next step's turn. Its Settle reads the tool call before
+// the turn is announced as finished, so a complete is announced once, with
+// the summary as its text.
+func (l *toolLoop) stepSpec(mine []Entry, into *stepCall) TurnSpec {
+	turn := l.spec
+	turn.Messages = l.engine.loopMessages(l.base, mine, l.spec.Agent.Name)
+	turn.Settle = func(en Entry) Entry {
+		if en.Status != StatusComplete {
+			return en
+		}
+		into.call, into.err = tools.ParseCall(en.Text)
+		if into.err == nil && into.call.Tool == tools.ToolComplete {
+			en.Text = into.call.Summary
+			en.ToolCalls = []ToolCall{{Tool: into.call.Tool, Parameters: into.call.Parameters()}}
+		}
+		return en
+	}
+	return turn
+}
+
+// run runs the loop to its end and returns the answer's entry.
+func (l *toolLoop) run(ctx context.Context) (Entry, error) {
+	e, spec, a := l.engine, l.spec, l.spec.Agent
+	if l.openErr != nil {
+		err := l.openErr
 		e.AddEntry(Entry{Kind: KindError, Speaker: a.Name, Round: spec.Round, Text: err.Error(), Error: err.Error(), Status: StatusError})
 		e.Emit(ErrorOccurred{Agent: a.Name, Err: err.Error()})
 		return Entry{}, err
 	}
-	defer ws.Close()
-
-	base := slices.Clone(spec.Messages)
-	spec.Kind = KindReply
-	spec.Schema = nil
-	spec.Instruction = strings.TrimSpace(spec.Instruction + "\n\n" + tools.Instructions(maxSteps))
+	defer l.ws.Close()
 	var mine []Entry // the loop's own entries, which the agent sees after base
 	var last Entry
-	for step := 1; step <= maxSteps; step++ {
-		if err := ctx.Err(); err != nil {
-			return last, err
-		}
-		turn := spec
-		turn.Messages = e.loopMessages(base, mine, a.Name)
-		t := e.Reserve(turn)
+	for step := 1; step <= l.maxSteps; step++ {
+		t, parsed := l.first, l.firstCall
+		if step > 1 || t == nil {
+			if err := ctx.Err(); err != nil {
+				return last, err
+			}
+			parsed = &stepCall{}
+			t = e.Reserve(l.stepSpec(mine, parsed))
+		} // a reserved first turn runs even when cancelled, so it settles as cancelled
 		en, err := t.Run(ctx)
 		last = en
 		if err != nil {
 			return en, err // Run has recorded and announced the failure
 		}
 		mine = append(mine, en)
-		call, perr := tools.ParseCall(en.Text)
-		if perr != nil {
-			if !requireComplete && tools.IsNoCall(perr) {
+		if perr := parsed.err; perr != nil {
+			if !l.requireComplete && tools.IsNoCall(perr) {
 				return en, nil // a plain answer
 			}
 			fb := e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
-				Text: tools.RetryMessage(perr) + stepsLeft(step, maxSteps), Error: perr.Error()})
+				Text: tools.RetryMessage(perr) + stepsLeft(step, l.maxSteps), Error: perr.Error()})
 			mine = append(mine, fb)
 			continue
 		}
-		if call.Tool == tools.ToolComplete {
-			en.Text = call.Summary
-			en.ToolCalls = []ToolCall{{Tool: call.Tool, Parameters: call.Parameters()}}
-			return t.Finish(en), nil
+		if parsed.call.Tool == tools.ToolComplete {
+			return en, nil // Settle made the summary the answer's text
 		}
-		res := e.runTool(ws, en, call, spec)
+		res := e.runTool(l.ws, en, parsed.call, spec)
 		mine = append(mine, e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
-			Text: res + stepsLeft(step, maxSteps)}))
+			Text: res + stepsLeft(step, l.maxSteps)}))
 	}
-	err = &StepLimitError{Agent: a.Label(), Steps: maxSteps}
+	err := &StepLimitError{Agent: a.Label(), Steps: l.maxSteps}
 	e.AddEntry(Entry{Kind: KindError, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt, Text: err.Error(), Error: err.Error(), Status: StatusError})
 	e.Emit(ErrorOccurred{Turn: last.Turn, Agent: a.Name, Err: err.Error()})
 	return last, err

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -42,7 +41,7 @@ func toolWorkspace(t *testing.T) string {
 
 // toolLoopEngine builds an engine in mode whose agent "coder" talks to p,
 // with the workspace set to root.
-func toolLoopEngine(t *testing.T, p providers.Provider, mode, root string, maxSteps int) (*Engine, *toolEvents) {
+func toolLoopEngine(t *testing.T, p providers.Provider, mode, root string, maxSteps int) (*Engine, *eventLog) {
 	t.Helper()
 	cfg := &Config{
 		Providers: map[string]providers.Spec{"fake": {Type: "openai"}},
@@ -64,32 +63,9 @@ func toolLoopEngine(t *testing.T, p providers.Provider, mode, root string, maxSt
 	if err := e.SetWorkspace(root); err != nil {
 		t.Fatal(err)
 	}
-	ev := &toolEvents{}
+	ev := &eventLog{}
 	e.Subscribe(ev.add)
 	return e, ev
-}
-
-type toolEvents struct {
-	mu  sync.Mutex
-	all []Event
-}
-
-func (l *toolEvents) add(ev Event) {
-	l.mu.Lock()
-	l.all = append(l.all, ev)
-	l.mu.Unlock()
-}
-
-func (l *toolEvents) tools() []ToolActivity {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []ToolActivity
-	for _, ev := range l.all {
-		if ta, ok := ev.(ToolActivity); ok {
-			out = append(out, ta)
-		}
-	}
-	return out
 }
 
 func openAIFake(t *testing.T, replies ...providertest.Reply) (*providertest.Server, providers.Provider) {

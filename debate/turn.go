@@ -49,8 +49,7 @@ func (e *Engine) Reserve(spec TurnSpec) *Turn {
 		Mode: e.Info().Mode, Round: spec.Round, Prompt: spec.Prompt, IsModerator: spec.IsModerator,
 		Status: StatusStreaming, Started: e.now(),
 	}
-	en = e.History().Append(en)
-	e.Emit(TurnStarted{Entry: en})
+	en = e.appendAndAnnounce(en, func(en Entry) Event { return TurnStarted{Entry: en} })
 	return &Turn{engine: e, spec: spec, entry: en}
 }
 
@@ -185,17 +184,24 @@ type TurnResult struct {
 // RunAll runs reserved turns in parallel.
 func RunAll(ctx context.Context, turns []*Turn) []TurnResult {
 	out := make([]TurnResult, len(turns))
+	inParallel(len(turns), func(i int) {
+		en, err := turns[i].Run(ctx)
+		out[i] = TurnResult{Entry: en, Err: err}
+	})
+	return out
+}
+
+// inParallel calls do(0) … do(n-1) at once and waits for all of them.
+func inParallel(n int, do func(i int)) {
 	var wg sync.WaitGroup
-	for i, t := range turns {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			en, err := t.Run(ctx)
-			out[i] = TurnResult{Entry: en, Err: err}
+			do(i)
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 func errString(err error) string {

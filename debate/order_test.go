@@ -1,0 +1,277 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// checkTurnEvents asserts what every consumer of the events relies on: each
+// agent turn has one TurnStarted, then its deltas and usage, then exactly
+// one TurnFinished, and nothing about the turn after that.
+func checkTurnEvents(t *testing.T, events []Event) {
+	t.Helper()
+	started, finished := map[int]bool{}, map[int]int{}
+	after := func(turn int, what string) {
+		if !started[turn] {
+			t.Errorf("%s for turn %d before its TurnStarted", what, turn)
+		}
+		if finished[turn] > 0 {
+			t.Errorf("%s for turn %d after its TurnFinished", what, turn)
+		}
+	}
+	for _, ev := range events {
+		switch ev := ev.(type) {
+		case TurnStarted:
+			if started[ev.Entry.Turn] {
+				t.Errorf("turn %d started twice", ev.Entry.Turn)
+			}
+			started[ev.Entry.Turn] = true
+		case TextDelta:
+			after(ev.Turn, "a delta")
+		case UsageReported:
+			after(ev.Turn, "usage")
+		case Retrying:
+			after(ev.Turn, "a retry")
+		case TurnFinished:
+			after(ev.Entry.Turn, "TurnFinished")
+			finished[ev.Entry.Turn]++
+		}
+	}
+	for turn := range started {
+		if finished[turn] != 1 {
+			t.Errorf("turn %d finished %d times, want once", turn, finished[turn])
+		}
+	}
+}
+
+// A tool loop that ends with complete announced that turn finished twice
+// (once with the XML, once with the summary): the console added its tokens
+// to the session total twice.
+func TestToolLoopCompleteFinishesItsTurnOnce(t *testing.T) {
+	_, p := openAIFake(t,
+		reply("<list_file><path>.</path><recursive>false</recursive></list_file>"),
+		reply("<complete><summary>A tiny greeter.</summary></complete>"),
+	)
+	e, ev := toolLoopEngine(t, p, "agent", toolWorkspace(t), 5)
+	if err := e.Submit(context.Background(), "what is this?"); err != nil {
+		t.Fatal(err)
+	}
+	checkTurnEvents(t, ev.all())
+	var total providers.Usage
+	for _, x := range ev.all() {
+		if tf, ok := x.(TurnFinished); ok {
+			total = total.Add(tf.Entry.Usage)
+			if strings.Contains(tf.Entry.Text, "<complete>") {
+				t.Errorf("TurnFinished carries the raw call, not the summary: %q", tf.Entry.Text)
+			}
+		}
+	}
+	if total.OutputTokens != 40 {
+		t.Fatalf("TurnFinished events add up to %d output tokens, the two calls used 40", total.OutputTokens)
+	}
+	if en, _ := e.History().Get(e.History().Len()); en.Text != "A tiny greeter." || en.Status != StatusComplete {
+		t.Fatalf("last entry %+v", en)
+	}
+}
+
+// Every mode keeps the turn events well-formed, including the MAGI retry
+// and a talk.
+func TestEveryModeFinishesEachTurnOnce(t *testing.T) {
+	for _, mode := range []string{"mention", "alternate", "talk", "magi"} {
+		t.Run(mode, func(t *testing.T) {
+			e, _, events := newModeEngine(t, modeConfig(), mode, func(f map[string]*modeFake) {
+				// chatgpt's first answer to anything is unreadable as a vote,
+				// so the council asks it again.
+				f["chatgpt"].answer = func(_ int, req providers.Request) string {
+					if strings.Contains(lastContent(req), "could not be read") {
+						return `{"vote":"approve","reasoning":"Fine.","summary":"ok"}`
+					}
+					return "not a vote"
+				}
+			})
+			if err := e.Submit(context.Background(), "@all should we ship?"); err != nil && mode != "mention" {
+				t.Fatal(err)
+			}
+			checkTurnEvents(t, events.all())
+		})
+	}
+}
+
+// Parallel replies keep configuration order in the history, also when an
+// agent with tools: true answers without using a tool and finishes last.
+func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
+	fakes := map[string]*spineFake{
+		"gemini":  {name: "gemini", delay: 80 * time.Millisecond, answer: func(providers.Request) string { return "gemini answers plainly" }},
+		"chatgpt": {name: "chatgpt"},
+	}
+	e, log := newSpineEngine(fakes)
+	gemini, _ := e.Agent("gemini")
+	gemini.Tools = true
+	if err := e.SetWorkspace(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(context.Background(), "@all hello"); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindReply {
+			order = append(order, en.Speaker)
+		}
+	}
+	if got := strings.Join(order, ","); got != "gemini,chatgpt" {
+		t.Fatalf("replies in %s, want configuration order gemini,chatgpt", got)
+	}
+	// Neither saw the other's reply.
+	for _, name := range []string{"gemini", "chatgpt"} {
+		for _, m := range fakes[name].Requests()[0].Messages {
+			if strings.Contains(m.Content, "gemini answers") || strings.Contains(m.Content, "ok from chatgpt") {
+				t.Fatalf("%s saw a reply of the same round: %q", name, m.Content)
+			}
+		}
+	}
+	checkTurnEvents(t, log.all())
+}
+
+// Two goroutines asking for a mode that is not built yet must get the same
+// instance: a Pause sent to one copy of a talk would not hold the other.
+func TestModeIsBuiltOnceUnderConcurrentUse(t *testing.T) {
+	var builds atomic.Int32
+	release := make(chan struct{})
+	registerMode("test-slow-build", func(e *Engine) (Mode, error) {
+		builds.Add(1)
+		<-release
+		return &Mention{engine: e}, nil
+	})
+	defer delete(modeFactories, "test-slow-build")
+	e, _ := newSpineEngine(nil)
+	got := make([]Mode, 2)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m, err := e.Mode("test-slow-build")
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = m
+		}()
+	}
+	time.Sleep(30 * time.Millisecond) // both callers are in Mode now
+	close(release)
+	wg.Wait()
+	if got[0] != got[1] {
+		t.Fatalf("two instances of one mode were handed out (%d builds)", builds.Load())
+	}
+}
+
+// A mode built on the old session must not outlive a Restore: it would act
+// on the old session's state.
+func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	var once sync.Once
+	registerMode("test-restore-build", func(e *Engine) (Mode, error) {
+		once.Do(func() { close(entered); <-release })
+		return &Mention{engine: e}, nil
+	})
+	defer delete(modeFactories, "test-restore-build")
+	e, _ := newSpineEngine(nil)
+	first := make(chan Mode, 1)
+	go func() {
+		m, _ := e.Mode("test-restore-build")
+		first <- m
+	}()
+	<-entered
+	restored := make(chan error, 1)
+	go func() { restored <- e.Restore(SessionInfo{ID: "other", Mode: "mention"}, nil) }()
+	time.Sleep(30 * time.Millisecond)
+	close(release)
+	if err := <-restored; err != nil {
+		t.Fatal(err)
+	}
+	old := <-first
+	now, err := e.Mode("test-restore-build")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now == old {
+		t.Fatal("the mode built for the old session survived the Restore")
+	}
+}
+
+// Restoring another session while agents answer would let the running
+// turns write their answers into the other session's history.
+func TestRestoreRefusedWhileBusy(t *testing.T) {
+	fakes := map[string]*spineFake{"gemini": {name: "gemini", delay: time.Second}}
+	e, _ := newSpineEngine(fakes)
+	done := make(chan error, 1)
+	go func() { done <- e.Submit(context.Background(), "@gemini slow one") }()
+	deadline := time.Now().Add(2 * time.Second)
+	for !e.Busy() && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	other := []Entry{{Kind: KindNote, Speaker: SpeakerUser, Text: "a", Status: StatusComplete}, {Kind: KindNote, Speaker: SpeakerUser, Text: "b", Status: StatusComplete}}
+	err := e.Restore(SessionInfo{ID: "other", Mode: "mention"}, other)
+	e.Cancel()
+	<-done
+	if !errors.Is(err, ErrBusy) {
+		t.Fatalf("Restore while busy: %v, want ErrBusy", err)
+	}
+	for _, en := range e.History().Entries() {
+		if en.Status == StatusStreaming {
+			t.Fatalf("left streaming: %+v", en)
+		}
+	}
+	if en, _ := e.History().Get(2); en.Speaker != "gemini" {
+		t.Fatalf("history changed under the running turn: %s", fmt.Sprint(e.History().Entries()))
+	}
+}
+
+// Entries added from several goroutines at once (parallel tool loops, a note
+// typed during an exchange) are announced in turn order: the headless
+// printer prints turns in the order their TurnStarted arrived.
+func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
+	e, log := newSpineEngine(nil)
+	e.Subscribe(func(Event) { time.Sleep(50 * time.Microsecond) }) // a busy consumer widens the window
+	gemini, _ := e.Agent("gemini")
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerUser, Text: "note"})
+				return
+			}
+			t := e.Reserve(TurnSpec{Agent: gemini})
+			t.Finish(Entry{Kind: KindReply, Speaker: "gemini", Status: StatusComplete, Text: "x"})
+		}()
+	}
+	wg.Wait()
+	last := 0
+	for _, ev := range log.all() {
+		var turn int
+		switch ev := ev.(type) {
+		case EntryAdded:
+			turn = ev.Entry.Turn
+		case TurnStarted:
+			turn = ev.Entry.Turn
+		default:
+			continue
+		}
+		if turn != last+1 {
+			t.Fatalf("turn %d announced after turn %d", turn, last)
+		}
+		last = turn
+	}
+}
