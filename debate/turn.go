@@ -165,23 +165,15 @@ func (t *Turn) Finish(en Entry) Entry {
 	return en
 }
 
-// RunTurns reserves every spec in order, then runs them all in parallel, so
-// a round takes the time of its slowest agent. Results are in spec order.
-func (e *Engine) RunTurns(ctx context.Context, specs []TurnSpec) []TurnResult {
-	turns := make([]*Turn, len(specs))
-	for i, s := range specs {
-		turns[i] = e.Reserve(s)
-	}
-	return RunAll(ctx, turns)
-}
-
 // TurnResult is one turn's outcome in a parallel round.
 type TurnResult struct {
 	Entry Entry
 	Err   error
 }
 
-// RunAll runs reserved turns in parallel.
+// RunAll runs reserved turns in parallel, so a round takes the time of its
+// slowest agent. Reserve them in configuration order first; results are in
+// the same order.
 func RunAll(ctx context.Context, turns []*Turn) []TurnResult {
 	out := make([]TurnResult, len(turns))
 	inParallel(len(turns), func(i int) {

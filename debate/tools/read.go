@@ -17,6 +17,9 @@ func (w *Workspace) Read(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if why := secretReason(rel); why != "" {
+		return "", fmt.Errorf("%q is refused: %s; Parley does not send it to a model", rel, why)
+	}
 	if w.beforeOpen != nil {
 		w.beforeOpen(rel)
 	}
@@ -102,4 +105,26 @@ func lineCount(data []byte) int {
 		n++
 	}
 	return n
+}
+
+// secretReason says why a file probably holds credentials ("" when it does
+// not). Whatever read_file returns goes to a model provider, so keys in
+// .env files, private keys and credential stores are never read.
+func secretReason(rel string) string {
+	name := strings.ToLower(filepath.Base(filepath.FromSlash(rel)))
+	switch {
+	case name == ".env" || strings.HasPrefix(name, ".env.") &&
+		!strings.HasSuffix(name, ".example") && !strings.HasSuffix(name, ".sample") && !strings.HasSuffix(name, ".template"):
+		return "environment files hold API keys and passwords"
+	case name == ".netrc" || name == ".git-credentials" || name == ".npmrc" || name == ".pypirc":
+		return "it is a credential store"
+	case strings.HasPrefix(name, "id_") && !strings.HasSuffix(name, ".pub") &&
+		(strings.Contains(name, "rsa") || strings.Contains(name, "dsa") || strings.Contains(name, "ed25519")):
+		return "it looks like a private SSH key"
+	}
+	switch filepath.Ext(name) {
+	case ".pem", ".key", ".p12", ".pfx", ".keystore", ".jks":
+		return "it looks like a private key or certificate store"
+	}
+	return ""
 }
