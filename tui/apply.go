@@ -75,8 +75,8 @@ func (m *Model) apply(ev debate.Event) {
 			m.setStatus(ev.Err, true)
 		}
 	case debate.ExchangeFinished:
-		for _, p := range m.panels {
-			p.Cancel() // a turn that never started settles as cancelled
+		for _, p := range m.byName {
+			p.Settle() // a turn that never started settles as cancelled
 		}
 		if ev.Err == "" {
 			m.setStatus(fmt.Sprintf("%s done · %d→%d tok", ev.Mode, ev.Usage.InputTokens, ev.Usage.OutputTokens)+costText(ev.Cost), false)
@@ -120,7 +120,9 @@ func verdictText(ev debate.VerdictReached) string {
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s %d", Sanitize(k), ev.Tally[k]))
+		if ev.Tally[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", ev.Tally[k], strings.ToLower(Sanitize(k))))
+		}
 	}
 	s := strings.ToUpper(Sanitize(ev.Verdict))
 	if ev.Round > 0 {

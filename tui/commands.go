@@ -112,7 +112,7 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.tr.End()
 	case key.Matches(msg, k.Open):
 		if en, ok := m.tr.Selected(); ok {
-			m.openOverlay(turnDetail(en, m.md, m.width, m.opts.TimeFormat))
+			m.openOverlay(turnDetail(en, m.md, m.opts.TimeFormat))
 		}
 	default:
 		return m.typeIntoInput(msg)
@@ -141,7 +141,7 @@ func (m *Model) panelsKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.Scroll(-max(p.height-4, 1))
 	case key.Matches(msg, k.Open):
 		if en, ok := m.tr.Entry(p.turn); ok {
-			m.openOverlay(turnDetail(en, m.md, m.width, m.opts.TimeFormat))
+			m.openOverlay(turnDetail(en, m.md, m.opts.TimeFormat))
 		}
 	default:
 		return m.typeIntoInput(msg)
@@ -322,6 +322,13 @@ func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
 	return nil
 }
 
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 func firstLineOf(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
@@ -367,11 +374,18 @@ func (m *Model) talkControl(c slashCommand) {
 		n, err := strconv.Atoi(c.Arg)
 		if r, has := mode.(interface{ SetRounds(int) }); has && err == nil && n >= 1 {
 			r.SetRounds(n)
-			m.setStatus(fmt.Sprintf("the next talk runs %d rounds", n), false)
+			m.setStatus(fmt.Sprintf("the next talk runs %d round%s", n, plural(n)), false)
 			return
 		}
 		m.setStatus("usage: /rounds N (in talk mode)", true)
 		return
+	case "pause", "resume", "continue", "stop":
+		if _, has := mode.(interface{ Pause() }); has && !m.engine.Busy() {
+			m.setStatus("no talk is running: /"+c.Name+" works during a talk", true)
+			return
+		}
+	}
+	switch c.Name {
 	case "pause":
 		if p, has := mode.(interface{ Pause() }); has {
 			p.Pause()
@@ -392,7 +406,12 @@ func (m *Model) talkControl(c slashCommand) {
 		m.setStatus("/"+c.Name+" works in talk mode", true)
 		return
 	}
-	m.setStatus("talk: "+c.Name, false)
+	m.setStatus(map[string]string{
+		"pause":    "the talk pauses after the current turn · /resume goes on, /stop ends it",
+		"resume":   "the talk goes on",
+		"continue": "the talk goes on",
+		"stop":     "the talk stops after the current turn",
+	}[c.Name], false)
 }
 
 func (m *Model) openOverlay(o *overlay) {
@@ -418,7 +437,11 @@ func (m *Model) openHelp() {
 		"/mode NAME   switch mode ("+strings.Join(debate.ModeNames, ", ")+")",
 		"/new  /sessions  /fork  /export md|json  /agents  /help",
 		"/rounds N  /pause  /resume  /stop   (talk)",
-		"exit, quit   leave Parley")
+		"exit, quit   leave Parley",
+		"",
+		styles.bold.Render("Mouse"),
+		"wheel        scroll the transcript, or the panel under the pointer",
+		"click        focus the input, transcript or a panel (narrow: pick a tab)")
 	m.openOverlay(&overlay{title: "Keys", lines: lines})
 }
 

@@ -21,6 +21,12 @@ type input struct {
 	hist    int // position while browsing history; len(history): not browsing
 	width   int
 
+	// Tab on an @word several names fit, with nothing to extend, cycles
+	// through them: cycle holds the names, the text shows cycle[cycleAt].
+	cycle    []string
+	cycleAt  int
+	cycleFor string // the text while cycling; any edit ends it (cursor blinks do not)
+
 	view  []string // the last render, until something changes the box
 	dirty bool
 }
@@ -31,7 +37,12 @@ func newInput(names []string) *input {
 	ta.Prompt = "› "
 	ta.Placeholder = "@all ask everyone · plain text is a note · /help"
 	ta.CharLimit = 0
+	// The box grows with the text as it wraps (visual rows, not lines),
+	// up to maxInputLines; the text itself may be much longer and scrolls.
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
 	ta.MaxHeight = maxInputLines
+	ta.MaxContentHeight = 10000
 	km := textarea.DefaultKeyMap()
 	km.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"))
 	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled()) // ctrl+t cycles modes
@@ -53,10 +64,9 @@ func (in *input) SetSize(w, _ int) {
 	in.fitHeight()
 }
 
-func (in *input) fitHeight() {
-	in.dirty = true
-	in.ta.SetHeight(min(max(in.ta.LineCount(), 1), maxInputLines))
-}
+// fitHeight notes that the box may have changed (the textarea sizes itself
+// to its text).
+func (in *input) fitHeight() { in.dirty = true }
 
 // SetPlaceholder sets what the empty box says.
 func (in *input) SetPlaceholder(s string) {
@@ -143,8 +153,18 @@ func (in *input) mentionPrefix() (string, bool) {
 	return strings.ToLower(word[1:]), true
 }
 
-// Suggestions lists the @names that complete the word being typed.
+// cycling reports whether Tab is cycling through names (and the text has
+// not been changed since).
+func (in *input) cycling() bool {
+	return len(in.cycle) > 0 && in.ta.Value() == in.cycleFor
+}
+
+// Suggestions lists the @names that complete the word being typed (while
+// cycling: the names Tab goes through).
 func (in *input) Suggestions() []string {
+	if in.cycling() {
+		return in.cycle
+	}
 	pre, ok := in.mentionPrefix()
 	if !ok {
 		return nil
@@ -159,9 +179,15 @@ func (in *input) Suggestions() []string {
 }
 
 // Complete extends the @word being typed: to the name if only one fits,
-// else to the candidates' common prefix. It reports whether it did anything.
+// else to the candidates' common prefix; when that adds nothing, Tab cycles
+// through the names. It reports whether it did anything.
 func (in *input) Complete() bool {
 	pre, _ := in.mentionPrefix()
+	if in.cycling() {
+		in.cycleAt = (in.cycleAt + 1) % len(in.cycle)
+		in.setCycled(pre)
+		return true
+	}
 	cands := in.Suggestions()
 	if len(cands) == 0 {
 		return false
@@ -176,11 +202,20 @@ func (in *input) Complete() bool {
 		common += " "
 	}
 	if common == pre {
-		return false
+		in.cycle, in.cycleAt = cands, 0
+		in.setCycled(pre)
+		return true
 	}
 	v := in.ta.Value()
 	in.SetValue(v[:len(v)-len(pre)] + common)
 	return true
+}
+
+// setCycled replaces the @word (now pre) with the current cycled name.
+func (in *input) setCycled(pre string) {
+	v := in.ta.Value()
+	in.SetValue(v[:len(v)-len(pre)] + in.cycle[in.cycleAt])
+	in.cycleFor = in.ta.Value()
 }
 
 // View renders the box, exactly width × Height().

@@ -32,6 +32,13 @@ type keyMap struct {
 	HistoryNext key.Binding
 	PanelLeft   key.Binding
 	PanelRight  key.Binding
+	// Help-only entries of the short list (matched through the keys above).
+	SelectTurn  key.Binding
+	ScrollPanel key.Binding
+	SwitchPanel key.Binding
+	OpenShort   key.Binding
+
+	focus focusArea // what the short list describes
 }
 
 func defaultKeys() keyMap {
@@ -63,12 +70,24 @@ func defaultKeys() keyMap {
 		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next input")),
 		PanelLeft:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous panel")),
 		PanelRight:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next panel")),
+		SelectTurn:  key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "select")),
+		ScrollPanel: key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "scroll")),
+		SwitchPanel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←→/hl", "panel")),
+		OpenShort:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 	}
 }
 
-// ShortHelp implements help.KeyMap: the status line's list.
+// ShortHelp implements help.KeyMap: the status line's list, for the focused
+// area. The way to the full list and to quitting come early, so that they
+// survive the cut of a narrow terminal.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Submit, k.FocusNext, k.ModeKeys, k.Cancel, k.Sessions, k.Help, k.Quit}
+	switch k.focus {
+	case focusTranscript:
+		return []key.Binding{k.SelectTurn, k.OpenShort, k.Help, k.Quit, k.PageUp, k.Home, k.End, k.FocusNext, k.Cancel}
+	case focusPanels:
+		return []key.Binding{k.ScrollPanel, k.SwitchPanel, k.Help, k.Quit, k.OpenShort, k.FocusNext, k.Cancel}
+	}
+	return []key.Binding{k.Submit, k.Help, k.Quit, k.FocusNext, k.ModeKeys, k.Cancel, k.Sessions}
 }
 
 // FullHelp implements help.KeyMap: every binding, by area.

@@ -69,10 +69,15 @@ func blank(l string) bool {
 	return strings.TrimSpace(ansi.Strip(l)) == ""
 }
 
+// maxMarkdownTail bounds the unfinished tail that is rendered as Markdown
+// on each change; a longer one (a big code block still open) is drawn as
+// plain wrapped text until it completes, so a frame stays cheap.
+const maxMarkdownTail = 2048
+
 // streamingText is an answer arriving in pieces. Complete blocks (text up to
 // a blank line outside a code fence) are rendered as Markdown once, when they
-// complete; only the unfinished tail is drawn again on each frame, as plain
-// wrapped text, so a long answer costs the same per frame as a short one.
+// complete; only the unfinished tail is rendered again, when it has changed,
+// so a long answer costs the same per frame as a short one.
 type streamingText struct {
 	text  strings.Builder
 	done  int      // bytes of text already rendered as blocks
@@ -80,6 +85,9 @@ type streamingText struct {
 	width int
 	final []string // the whole answer rendered once it is finished
 	isFin bool
+
+	tail      string   // the unfinished tail last rendered
+	tailLines []string // and its lines
 }
 
 func (s *streamingText) Reset() { *s = streamingText{} }
@@ -99,7 +107,7 @@ func (s *streamingText) SetFinal(text string) {
 // exactly width cells wide.
 func (s *streamingText) Lines(md *markdown, width int) []string {
 	if width != s.width {
-		s.width, s.done, s.lines, s.final = width, 0, nil, nil
+		s.width, s.done, s.lines, s.final, s.tail, s.tailLines = width, 0, nil, nil, "", nil
 	}
 	text := s.text.String()
 	if s.isFin {
@@ -127,12 +135,20 @@ func (s *streamingText) Lines(md *markdown, width int) []string {
 	if tail == "" {
 		return s.lines
 	}
-	out := make([]string, 0, len(s.lines)+4)
+	if tail != s.tail || s.tailLines == nil {
+		s.tail = tail
+		if len(tail) <= maxMarkdownTail {
+			s.tailLines = fitAll(md.Render(tail, width), width)
+		} else {
+			s.tailLines = fitAll(wrapPlain(tail, width), width)
+		}
+	}
+	out := make([]string, 0, len(s.lines)+len(s.tailLines)+1)
 	out = append(out, s.lines...)
 	if len(out) > 0 {
 		out = append(out, strings.Repeat(" ", width))
 	}
-	return append(out, fitAll(wrapPlain(tail, width), width)...)
+	return append(out, s.tailLines...)
 }
 
 // blockEnd finds the first blank line of rest that is not inside a code

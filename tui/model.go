@@ -5,6 +5,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -75,7 +76,7 @@ type Model struct {
 	lay           layout
 
 	helpCache string
-	helpWidth int
+	helpID    helpID
 }
 
 // New builds the console for an engine. Subscribe happens here: build the
@@ -141,6 +142,15 @@ func (m *Model) reload() {
 		m.usage = m.usage.Add(en.Usage)
 		m.cost += en.Cost
 	}
+	// The banner of the last council, unless a later one never finished.
+	for i := len(entries) - 1; i >= 0; i-- {
+		if k := entries[i].Kind; k == debate.KindVerdict {
+			m.verdict = strings.ToUpper(Sanitize(entries[i].Vote))
+			break
+		} else if k == debate.KindVote {
+			break
+		}
+	}
 	m.refreshPanels()
 }
 
@@ -156,6 +166,7 @@ func (m *Model) refreshPanels() {
 			if en, ok := m.lastTurnOf(a.Name); ok {
 				p.Show(en)
 			}
+			m.restoreVotes(p)
 			m.byName[a.Name] = p
 		}
 		m.panels = append(m.panels, p)
@@ -165,6 +176,21 @@ func (m *Model) refreshPanels() {
 	}
 	m.in.SetPlaceholder(placeholder(m.engine.Current().Name()))
 	m.layout()
+}
+
+// restoreVotes puts the votes of an agent's latest council on its panel
+// (after a resume, or when MAGI mode comes back).
+func (m *Model) restoreVotes(p *panel) {
+	for turn := 1; turn <= m.tr.Len(); turn++ {
+		en, ok := m.tr.Entry(turn)
+		if !ok || en.Speaker != p.name || en.Kind != debate.KindVote || en.Status == debate.StatusStreaming {
+			continue
+		}
+		if en.Round <= 1 {
+			p.votes = nil
+		}
+		p.Vote(debate.VoteCast{Agent: en.Speaker, Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(debate.VoteInvalid)})
+	}
 }
 
 // lastTurnOf finds an agent's latest turn in the transcript.
@@ -279,8 +305,13 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	case msg.Y >= m.lay.transcriptY && msg.Y < m.lay.transcriptY+m.lay.transcriptH:
 		return m.setFocus(focusTranscript)
 	case msg.Y >= m.lay.panelsY && msg.Y < m.lay.panelsY+m.lay.panelsH && len(m.panels) > 0:
-		if !m.lay.narrow {
+		switch {
+		case !m.lay.narrow:
 			m.active = min(msg.X/max(m.width/len(m.panels), 1), len(m.panels)-1)
+		case msg.Y == m.tabsY():
+			if i := m.tabAt(msg.X); i >= 0 {
+				m.active = i
+			}
 		}
 		return m.setFocus(focusPanels)
 	}

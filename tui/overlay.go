@@ -17,11 +17,18 @@ type overlay struct {
 	offset int
 	width  int
 	height int
+	// build, when set, lays the text out for an inner width: the lines are
+	// built again when the box changes width, so nothing is ever cut.
+	build    func(w int) []string
+	builtFor int
 }
 
 // SetSize sets the box's outer size.
 func (o *overlay) SetSize(w, h int) {
 	o.width, o.height = w, h
+	if inner := max(w-2, 1); o.build != nil && o.builtFor != inner {
+		o.lines, o.builtFor = o.build(inner), inner
+	}
 	o.Scroll(0)
 }
 
@@ -50,14 +57,30 @@ func (o *overlay) View() []string {
 	return drawBox(body, o.width, o.height, hexAccent, o.title, true)
 }
 
-// turnDetail builds the overlay text for one entry: everything about it.
-func turnDetail(en debate.Entry, md *markdown, width int, clock func(time.Time) string) *overlay {
-	w := max(width-4, 10)
+// turnDetail is the overlay for one entry: everything about it, laid out
+// for the box's width when the box is sized.
+func turnDetail(en debate.Entry, md *markdown, clock func(time.Time) string) *overlay {
+	name := firstNonEmpty(en.Display, en.Speaker)
+	return &overlay{title: fmt.Sprintf("Turn %d · %s", en.Turn, Sanitize(name)),
+		build: func(w int) []string { return turnLines(en, md, max(w, 10), clock) }}
+}
+
+// turnLines lays out an entry's details for w cells.
+func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) string) []string {
 	name := firstNonEmpty(en.Display, en.Speaker)
 	var lines []string
+	const keyW = 10 // "latency   "
 	field := func(k, v string) {
-		if v != "" {
-			lines = append(lines, styles.muted.Render(fmt.Sprintf("%-9s", k))+" "+Sanitize(v))
+		if v == "" {
+			return
+		}
+		for i, l := range wrapPlain(Sanitize(v), max(w-keyW, 1)) {
+			if i == 0 {
+				l = styles.muted.Render(fmt.Sprintf("%-*s", keyW, k)) + l
+			} else {
+				l = strings.Repeat(" ", keyW) + l
+			}
+			lines = append(lines, l)
 		}
 	}
 	field("speaker", name)
@@ -99,7 +122,7 @@ func turnDetail(en debate.Entry, md *markdown, width int, clock func(time.Time) 
 	} else {
 		lines = append(lines, md.Render(text, w)...)
 	}
-	return &overlay{title: fmt.Sprintf("Turn %d · %s", en.Turn, Sanitize(name)), lines: lines}
+	return lines
 }
 
 // confirmQuit is the question Ctrl+C asks while agents are working.

@@ -47,12 +47,16 @@ type panel struct {
 	votes      []voteMark
 	tools      []string
 	scroll     int // lines scrolled up from the bottom when focused
+	// settled: the last exchange is over. The tool calls of an exchange
+	// stay on the panel across its steps (each step is a turn) until the
+	// next exchange starts.
+	settled bool
 
 	width, height int
 }
 
 func newPanel(a *debate.Agent, note string) *panel {
-	return &panel{name: a.Name, display: a.Label(), model: a.Model, color: a.Color, note: note}
+	return &panel{name: a.Name, display: a.Label(), model: a.Model, color: a.Color, note: note, settled: true}
 }
 
 // SetSize sets the panel's outer size, border included.
@@ -66,7 +70,10 @@ func (p *panel) Start(en debate.Entry) {
 	p.state, p.turn, p.kind, p.err, p.scroll = stateThinking, en.Turn, en.Kind, "", 0
 	p.answer.Reset()
 	p.usage, p.cost = providers.Usage{}, 0
-	p.tools = nil
+	if p.settled {
+		p.tools = nil
+	}
+	p.settled = false
 	if en.Model != "" {
 		p.model = en.Model
 	}
@@ -173,6 +180,13 @@ func toolArgs(c debate.ToolCall) string {
 	return strings.Join(parts, " ")
 }
 
+// Settle ends an exchange for the panel: a turn that never started is
+// cancelled, and the next turn starts a clean panel.
+func (p *panel) Settle() {
+	p.settled = true
+	p.Cancel()
+}
+
 // Cancel marks a panel whose turn was still waiting as cancelled.
 func (p *panel) Cancel() {
 	if p.state == stateThinking || p.state == stateStreaming || p.state == stateRetrying {
@@ -225,7 +239,7 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 		head = append(head, wrapStyled(styles.err, p.err, inner, 3)...)
 	}
 	if len(p.votes) > 0 {
-		head = append(head, voteLine(p.votes))
+		head = append(head, voteLine(p.votes, inner))
 	}
 	tools := p.tools
 	if keep := max(h/3, 1); len(tools) > keep {
@@ -239,8 +253,10 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	if room < 0 {
 		room = 0
 	}
-	// Follow the end of the answer unless scrolled back.
-	end := len(body) - min(p.scroll, max(len(body)-room, 0))
+	// Follow the end of the answer unless scrolled back (never further
+	// back than the first line: the wheel must not wind up a debt).
+	p.scroll = min(p.scroll, max(len(body)-room, 0))
+	end := len(body) - p.scroll
 	start := max(end-room, 0)
 	lines := make([]string, 0, h)
 	for _, l := range head {
@@ -263,8 +279,20 @@ func usageText(u providers.Usage, cost float64) string {
 	return s
 }
 
-func voteLine(votes []voteMark) string {
+// voteLine shows the votes of each round; when that is wider than width
+// (0: any width) the words are shortened, so the last round's vote is never
+// the part that gets cut.
+func voteLine(votes []voteMark, width int) string {
+	line, plain := votesText(votes, false)
+	if width > 0 && cellWidth(plain) > width {
+		line, _ = votesText(votes, true)
+	}
+	return line
+}
+
+func votesText(votes []voteMark, short bool) (styled, plain string) {
 	parts := make([]string, 0, len(votes))
+	plains := make([]string, 0, len(votes))
 	for _, v := range votes {
 		word := strings.ToUpper(v.Vote)
 		st := styles.mutedBold
@@ -278,9 +306,32 @@ func voteLine(votes []voteMark) string {
 		case strings.EqualFold(v.Vote, "abstain"):
 			st = styles.warnBold
 		}
+		if short {
+			word = shortVote(word)
+		}
 		parts = append(parts, fmt.Sprintf("R%d ", v.Round)+st.Render(word))
+		plains = append(plains, fmt.Sprintf("R%d %s", v.Round, word))
 	}
-	return strings.Join(parts, "  ")
+	sep := "  "
+	if short {
+		sep = " "
+	}
+	return strings.Join(parts, sep), strings.Join(plains, sep)
+}
+
+// shortVote abbreviates a vote for a narrow panel.
+func shortVote(word string) string {
+	switch word {
+	case "APPROVE":
+		return "APPR"
+	case "REJECT":
+		return "REJ"
+	case "ABSTAIN":
+		return "ABST"
+	case "INVALID":
+		return "INV"
+	}
+	return word
 }
 
 func wrapStyled(st ink, s string, w, maxLines int) []string {

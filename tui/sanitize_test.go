@@ -8,15 +8,16 @@ import (
 
 func TestSanitizeStripsEscapesAndControls(t *testing.T) {
 	cases := map[string]string{
-		"plain text\nline two":                          "plain text\nline two",
-		"\x1b[31mred\x1b[0m":                            "red",
-		"title\x1b]0;pwned\x07 after":                   "title after",
-		"bell\a back\bspace\rcr":                        "bell backspacecr",
-		"tab\there":                                     "tab    here",
-		"c1 \u009b31m csi":                              "c1 31m csi",
-		"\x1b[2J\x1b[Hclear":                            "clear",
-		"unicode ✓ 日本語 stays":                           "unicode ✓ 日本語 stays",
-		"del\x7f":                                       "del",
+		"plain text\nline two":        "plain text\nline two",
+		"\x1b[31mred\x1b[0m":          "red",
+		"title\x1b]0;pwned\x07 after": "title after",
+		"bell\a back\bspace\rcr":      "bell backspacecr",
+		"tab\there":                   "tab    here",
+		"c1 \u009b31m csi":            "c1 31m csi",
+		"\x1b[2J\x1b[Hclear":          "clear",
+		"unicode ✓ 日本語 stays":         "unicode ✓ 日本語 stays",
+		"del\x7f":                     "del",
+		"warn ⚠️ fam 👨‍👩‍👧 ok 👍🏽":                       "warn ⚠ fam 👨👩👧 ok 👍",
 		"osc8 \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\": "osc8 link",
 	}
 	for in, want := range cases {

@@ -62,7 +62,7 @@ type sessionList struct {
 func (s *sessionList) SetSize(w, h int) { s.width, s.height = w, h }
 
 func (s *sessionList) Move(d int) {
-	s.armed = ""
+	s.armed, s.err = "", ""
 	s.cursor = min(max(s.cursor+d, 0), max(len(s.items)-1, 0))
 }
 
@@ -105,8 +105,11 @@ func (s *sessionList) View() []string {
 			mark = styles.selected.Render("▸ ")
 		}
 		title := firstNonEmpty(Sanitize(it.Title), "(untitled)")
-		if it.ID == s.current {
-			title += styles.muted.Render(" (open)")
+		if it.Parent != "" { // forks share their parent's title
+			title = styles.muted.Render("fork of "+it.Parent[:min(6, len(it.Parent))]+" · ") + title
+		}
+		if it.ID == s.current { // before the title: a long title must not hide it
+			title = styles.ok.Render("(open) ") + title
 		}
 		meta := styles.muted.Render(fmt.Sprintf("%s %-9s %s ", it.ID[:min(6, len(it.ID))], it.Mode, it.Created.Format("2006-01-02 15:04")))
 		lines = append(lines, fitLine(mark+meta+title, inner))
@@ -198,6 +201,10 @@ func (m *Model) forkSession(id string, at int) tea.Cmd {
 		m.setStatus("wait for the agents or press esc first", true)
 		return nil
 	}
+	if id == m.info.ID && m.tr.Len() == 0 {
+		m.setStatus("nothing to fork yet: the session is empty", true)
+		return nil
+	}
 	st := m.opts.Sessions
 	return func() tea.Msg {
 		info, entries, err := st.Fork(id, at)
@@ -233,6 +240,10 @@ func (m *Model) export(format string) tea.Cmd {
 	}
 	if format != "md" && format != "json" {
 		m.setStatus("usage: /export md|json", true)
+		return nil
+	}
+	if m.tr.Len() == 0 {
+		m.setStatus("nothing to export yet: the session is empty", true)
 		return nil
 	}
 	st, id := m.opts.Sessions, m.info.ID

@@ -195,12 +195,12 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 			lines = append(lines, styles.muted.Render(l))
 		}
 	case debate.KindVote:
-		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != ""}}))
+		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != ""}}, 0))
 		if s := voteSummary(text); s != "" {
 			lines = append(lines, wrapPlain(s, w)...)
 		}
 	case debate.KindVerdict:
-		lines = append(lines, verdictBanner(en.Vote, text, w)...)
+		lines = append(lines, verdictBanner(strings.ToUpper(Sanitize(en.Vote)), text, w)...)
 	case debate.KindToolCall, debate.KindToolResult:
 		for _, c := range en.ToolCalls {
 			lines = append(lines, styles.muted.Render(doneToolLine(c)))
@@ -449,9 +449,9 @@ func voteSummary(text string) string {
 	return ""
 }
 
-// verdictBanner draws a MAGI verdict as a coloured banner.
+// verdictBanner draws a MAGI verdict (already sanitized) as a coloured
+// banner.
 func verdictBanner(verdict, text string, w int) []string {
-	verdict = strings.ToUpper(Sanitize(verdict))
 	st := styles.warnBanner
 	switch {
 	case strings.HasPrefix(verdict, "APPROVE"):

@@ -51,7 +51,7 @@ func (m *Model) layout() {
 			ph = rest / 2
 		}
 		l.panelsH = min(max(ph, 5), rest-2)
-		if m.verdict != "" {
+		if m.showVerdict() {
 			l.panelsH = min(l.panelsH+1, rest-2)
 		}
 	}
@@ -76,7 +76,7 @@ func (m *Model) sizePanels(w, h int) {
 	if n == 0 {
 		return
 	}
-	if m.verdict != "" {
+	if m.showVerdict() {
 		h--
 	}
 	if m.lay.narrow {
@@ -160,6 +160,12 @@ func (m *Model) header(w int) string {
 	return fitLine(b.String(), w)
 }
 
+// showVerdict reports whether the MAGI verdict banner is on screen: only
+// in MAGI mode, whose council it sums up.
+func (m *Model) showVerdict() bool {
+	return m.verdict != "" && m.engine.Current().Name() == "magi"
+}
+
 // panelsView draws the panels side by side, or tabbed when narrow.
 func (m *Model) panelsView(w int, spin string) []string {
 	if len(m.panels) == 0 || m.lay.panelsH == 0 {
@@ -167,7 +173,7 @@ func (m *Model) panelsView(w int, spin string) []string {
 	}
 	now := m.opts.Now()
 	var out []string
-	if m.verdict != "" {
+	if m.showVerdict() {
 		out = append(out, fitLine(verdictBanner(m.verdict, "", w)[0], w))
 	}
 	focused := m.focus == focusPanels
@@ -184,7 +190,29 @@ func (m *Model) panelsView(w int, spin string) []string {
 	return append(out, joinColumns(blocks...)...)
 }
 
+// tabsY is the screen row of the narrow layout's tabs.
+func (m *Model) tabsY() int {
+	if m.showVerdict() {
+		return m.lay.panelsY + 1
+	}
+	return m.lay.panelsY
+}
+
+// tabAt is the index of the tab at column x (-1: none).
+func (m *Model) tabAt(x int) int {
+	left := 0
+	for i, p := range m.panels {
+		right := left + cellWidth(p.display) + 4 // " name mark "
+		if x >= left && x < right {
+			return i
+		}
+		left = right + 1
+	}
+	return -1
+}
+
 // tabs is the narrow layout's row of agents, the shown one highlighted.
+// Every tab is " name mark " and a space: tabAt relies on it.
 func (m *Model) tabs(w int, spin string) string {
 	var b strings.Builder
 	for i, p := range m.panels {
@@ -256,11 +284,20 @@ func (m *Model) working() int {
 	return n
 }
 
-// helpLine is the short key list; the bindings never change, so it is
-// rendered once per width.
+// helpID is what the short key list depends on.
+type helpID struct {
+	width  int
+	focus  focusArea
+	submit string
+}
+
+// helpLine is the short key list of the focused area. It changes only with
+// the width, the focus and the mode, so it is rendered once for each.
 func (m *Model) helpLine(w int) string {
-	if m.helpCache == "" || m.helpWidth != w {
-		m.helpCache, m.helpWidth = fitLine(m.help.View(m.keys), w), w
+	m.keys.focus = m.focus
+	id := helpID{w, m.focus, m.keys.Submit.Help().Desc}
+	if m.helpCache == "" || m.helpID != id {
+		m.helpCache, m.helpID = fitLine(m.help.View(m.keys), w), id
 	}
 	return m.helpCache
 }
