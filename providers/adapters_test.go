@@ -316,3 +316,72 @@ func TestAdapterConnectionRefusedIsRetriedNetworkError(t *testing.T) {
 		})
 	}
 }
+
+// A request that outlives the provider's timeout is not retried: each retry
+// would wait the whole timeout again, holding the turn four times as long.
+func TestAdapterTimeoutIsNotRetried(t *testing.T) {
+	for _, v := range vendors {
+		t.Run(v.name, func(t *testing.T) {
+			srv := v.fake(t, func(providertest.Request) providertest.Reply {
+				return providertest.Reply{Text: "too late", Delay: 2 * time.Second}
+			})
+			clearVendorEnv(t)
+			spec := providers.Spec{Type: v.typ, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 200 * time.Millisecond}
+			rec := &sleepRecorder{}
+			p, err := providers.OpenWithPolicy(v.name, spec, envMap("PARLEY_TEST_KEY", "good-key"), providers.RetryPolicy{Sleep: rec.sleep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := run(t, p, context.Background(), simpleRequest(v.model))
+			pe := wantKind(t, o.err, providers.KindTimeout)
+			if !strings.Contains(pe.Error(), "200ms") {
+				t.Errorf("error %q does not say which timeout ran out", pe)
+			}
+			if w := rec.recorded(); len(w) != 0 {
+				t.Fatalf("waits = %v, want no retry", w)
+			}
+			if n := len(srv.Requests()); n != 1 {
+				t.Fatalf("requests = %d, want 1", n)
+			}
+		})
+	}
+}
+
+// Close from another goroutine (the engine cancelling a turn) ends a Next
+// blocked on a slow stream promptly, without a data race in any SDK.
+func TestAdapterCloseFromAnotherGoroutine(t *testing.T) {
+	defer log.SetOutput(log.Writer())
+	log.SetOutput(io.Discard)
+	for _, v := range vendors {
+		t.Run(v.name, func(t *testing.T) {
+			srv := v.fake(t, func(providertest.Request) providertest.Reply {
+				return providertest.Reply{Chunks: []string{"a", "b", "c"}, ChunkDelay: 3 * time.Second}
+			})
+			p, rec := openFake(t, v, srv, "good-key")
+			s, err := p.Stream(context.Background(), simpleRequest(v.model))
+			if err != nil {
+				t.Fatal(err)
+			}
+			closed := make(chan struct{})
+			go func() {
+				defer close(closed)
+				time.Sleep(200 * time.Millisecond)
+				_ = s.Close()
+			}()
+			start := time.Now()
+			for s.Next() {
+			}
+			<-closed
+			if d := time.Since(start); d > 2*time.Second {
+				t.Fatalf("Next returned %v after Close", d)
+			}
+			pe := wantKind(t, s.Err(), providers.KindCanceled)
+			if strings.Contains(pe.Error(), "retry") {
+				t.Errorf("error %q speaks of a retry that never was", pe)
+			}
+			if w := rec.recorded(); len(w) != 0 {
+				t.Errorf("waits = %v, want none", w)
+			}
+		})
+	}
+}

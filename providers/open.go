@@ -239,10 +239,16 @@ type pullStream struct {
 	vendorError func(err error, h http.Header) *Error
 	closeSDK    func() error
 
-	delta     string
-	err       error
-	res       Result
-	done      bool
+	delta string
+	err   error
+	res   Result
+	done  bool
+
+	// recvMu is held while recv runs: Close from another goroutine cancels
+	// the request (which ends a blocked recv) and then waits for it, since
+	// not every SDK stream may be closed while it is being read (genai's
+	// iter.Pull2 stop races with its next).
+	recvMu    sync.Mutex
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -252,7 +258,9 @@ func (s *pullStream) Next() bool {
 		return false
 	}
 	for {
+		s.recvMu.Lock()
 		text, err := s.safeRecv()
+		s.recvMu.Unlock()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				s.err = s.classify(err)
@@ -294,15 +302,17 @@ func (s *pullStream) Result() Result { return s.res }
 
 // Close may be called from another goroutine to abort a blocked Next.
 func (s *pullStream) Close() error {
+	if s.cancel != nil {
+		s.cancel() // first: it ends a recv in flight
+	}
+	s.recvMu.Lock()
+	defer s.recvMu.Unlock()
 	s.closeOnce.Do(func() {
 		if s.closeSDK != nil {
 			func() {
 				defer func() { _ = recover() }()
 				s.closeErr = s.closeSDK()
 			}()
-		}
-		if s.cancel != nil {
-			s.cancel()
 		}
 	})
 	return s.closeErr
@@ -328,8 +338,10 @@ func classifyError(provider string, err error, callerCtx, reqCtx context.Context
 		return &Error{Provider: provider, Kind: KindNetwork, Message: "deadline exceeded", Err: cause}
 	}
 	if reqCtx != nil && errors.Is(reqCtx.Err(), context.DeadlineExceeded) {
-		return &Error{Provider: provider, Kind: KindNetwork, Err: err,
-			Message: fmt.Sprintf("no complete answer within %s (raise the provider's timeout)", timeout)}
+		// Not retried: each attempt gets the whole timeout again, so a
+		// server that hangs would hold the turn for four times as long.
+		return &Error{Provider: provider, Kind: KindTimeout, Err: err,
+			Message: fmt.Sprintf("no complete answer within %s (raise providers.%s.timeout in the configuration)", timeout, provider)}
 	}
 	if vendor != nil {
 		if pe := vendor(err, h); pe != nil {

@@ -115,6 +115,7 @@ const (
 	KindServer     ErrorKind = "server"      // 500, 502, 503, 504, 529 (the retried ones)
 	KindBadRequest ErrorKind = "bad_request" // other 4xx
 	KindNetwork    ErrorKind = "network"     // connection refused, reset, cut stream
+	KindTimeout    ErrorKind = "timeout"     // no complete answer within the provider's timeout: not retried
 	KindCanceled   ErrorKind = "canceled"    // the user cancelled
 	KindOther      ErrorKind = "other"
 )

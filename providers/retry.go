@@ -168,6 +168,9 @@ func (s *retryStream) open(prev error) error {
 // returns the error to give up with, or nil to try again.
 func (s *retryStream) wait(err error) error {
 	if ctxErr := s.ctx.Err(); ctxErr != nil {
+		if KindOf(err) == KindCanceled {
+			return err // the attempt itself says so; no retry was pending
+		}
 		return canceledError(s.r.Name(), ctxErr, err)
 	}
 	pe, ok := AsError(err)

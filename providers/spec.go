@@ -14,7 +14,9 @@ type Spec struct {
 	// convention (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY/GOOGLE_API_KEY).
 	// openai-compatible servers that need no key (Ollama) leave it empty.
 	APIKeyEnv string `mapstructure:"api_key_env" yaml:"api_key_env"`
-	// Timeout bounds one whole request (0: 5 minutes).
+	// Timeout bounds one whole request, streaming included (0: 5 minutes).
+	// A request that runs out of it fails with KindTimeout and is not
+	// retried: a retry would start the whole wait again.
 	Timeout time.Duration `mapstructure:"timeout" yaml:"timeout"`
 	// MaxRetries for the shared retry policy (nil: 3).
 	MaxRetries *int `mapstructure:"max_retries" yaml:"max_retries"`

@@ -134,7 +134,7 @@ func (p *agentPrinter) Sink(ev debate.Event) {
 			fmt.Fprintf(p.errOut, "  ! reply had no usable tool call (%s); asked to retry\n", sanitize(en.Error))
 		}
 	case debate.Retrying:
-		fmt.Fprintf(p.errOut, "[%s] retrying in %s (attempt %d): %s\n", ev.Agent, ev.Wait.Round(100_000_000), ev.Attempt, sanitize(ev.Err))
+		fmt.Fprintln(p.errOut, retryLine(ev))
 	}
 }
 

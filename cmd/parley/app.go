@@ -48,8 +48,7 @@ type app struct {
 // adjust, when given, changes the configuration before agents are built
 // (command flags such as magi's -m or talk's --a).
 func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*debate.Config) error) (*app, error) {
-	loadDotEnv()
-	path, err := configPath(g.config)
+	path, err := configPath(g.config) // .env was read before any command ran
 	if err != nil {
 		return nil, usageErr(err)
 	}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 )
 
@@ -42,6 +45,12 @@ A line without a mention is saved as a note. Use - to read the line from stdin.`
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			err = a.run(ctx, m, line)
+			if err == nil && !g.json && p.asked() == 0 {
+				// Mention mode keeps such a line as a note, silently; one
+				// ask that prints nothing deserves a word on stderr.
+				fmt.Fprintf(a.stderr, "no @mention: saved as a note, nobody was asked. Address agents with @all or @name (%s).\n",
+					strings.Join(a.cfg.AgentNames(), ", "))
+			}
 			p.summary()
 			return err
 		},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/signal"
 
@@ -68,6 +69,12 @@ func execute(ctx context.Context, args []string) int {
 // executeIO runs the command line and returns the exit code; tests call it
 // with their own streams.
 func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// genai logs every failed stream ("Error unexpected EOF") through the
+	// standard logger; Parley reports the failure itself, so such lines
+	// would only repeat it out of place (and paint over the console).
+	prevLog := log.Writer()
+	log.SetOutput(io.Discard)
+	defer log.SetOutput(prevLog)
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -75,7 +82,8 @@ func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintln(root.ErrOrStderr(), "parley:", err)
+		// Errors may quote a server's message: no escape reaches the terminal.
+		fmt.Fprintln(root.ErrOrStderr(), "parley:", sanitize(err.Error()))
 	}
 	return exitCode(err)
 }
@@ -96,11 +104,13 @@ full-screen console; every mode also runs headless.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
+		// .env applies to every command, sessions included (PARLEY_DB).
+		PersistentPreRunE: func(*cobra.Command, []string) error { return loadDotEnv() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runConsole(cmd, g)
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	wrapArgs(root) // "parley foo" is a usage error too
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "configuration file (default: ./parley.yaml, then $XDG_CONFIG_HOME/parley/config.yaml, then the built-in one)")
 	pf.StringVar(&g.db, "db", "", "session database (default: $PARLEY_DB or $XDG_DATA_HOME/parley/parley.db)")

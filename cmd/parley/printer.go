@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/tools"
@@ -24,10 +25,11 @@ type printer struct {
 	done   map[int]debate.Entry // finished, not yet printed
 	silent map[int]bool         // finished tool-call replies: shown as tool lines, not text
 	turns  map[int]debate.Entry // every finished turn of the exchange, for the totals (a tool loop's last turn finishes twice)
-	// onEntry, when set, prints entries the plain printer leaves alone
-	// (votes, verdicts, tool activity) for mode-specific commands.
-	onEntry func(debate.Entry)
-	quiet   bool // print nothing for turns (a mode command prints its own)
+	quiet  bool                 // print nothing for turns (a mode command prints its own)
+	// lastMultiline says the last printed turn took several lines: the next
+	// one is set off by a blank line (false before the exchange's first).
+	lastMultiline bool
+	printed       int // turns printed in this exchange
 }
 
 func newPrinter(out, errOut io.Writer, json bool) *printer {
@@ -48,7 +50,7 @@ func (p *printer) Sink(ev debate.Event) {
 	case debate.TurnStarted:
 		p.order = append(p.order, ev.Entry.Turn)
 	case debate.Retrying:
-		fmt.Fprintf(p.errOut, "[%s] retrying in %s (attempt %d): %s\n", ev.Agent, ev.Wait.Round(100_000_000), ev.Attempt, ev.Err)
+		fmt.Fprintln(p.errOut, retryLine(ev))
 	case debate.TurnFinished:
 		en := ev.Entry
 		p.turns[en.Turn] = en
@@ -65,8 +67,9 @@ func (p *printer) Sink(ev debate.Event) {
 			fmt.Fprintf(p.errOut, "[%s] %s\n", ev.Agent, sanitize(toolLine(ev.Call)))
 		}
 	case debate.EntryAdded:
-		if p.onEntry != nil {
-			p.onEntry(ev.Entry)
+		// A MAGI verdict follows the last round's votes (all printed by now).
+		if ev.Entry.Kind == debate.KindVerdict && !p.quiet {
+			p.printLines(fmt.Sprintf("MAGI verdict: %s", strings.TrimSpace(sanitize(ev.Entry.Text))))
 		}
 	}
 }
@@ -79,10 +82,6 @@ func (p *printer) flush() {
 		}
 		delete(p.done, p.order[0])
 		p.order = p.order[1:]
-		if p.onEntry != nil && en.Kind != debate.KindReply && en.Kind != debate.KindModerator {
-			p.onEntry(en)
-			continue
-		}
 		if !p.quiet && !p.silent[en.Turn] {
 			p.printTurn(en)
 		}
@@ -90,7 +89,47 @@ func (p *printer) flush() {
 }
 
 func (p *printer) printTurn(en debate.Entry) {
-	fmt.Fprintf(p.out, "[%s]: %s\n", en.Display, turnBody(en))
+	if en.Kind == debate.KindVote {
+		p.printLines(fmt.Sprintf("[%s] round %d vote: %s", en.Display, en.Round, voteBody(en)))
+		return
+	}
+	p.printLines(fmt.Sprintf("[%s]: %s", en.Display, turnBody(en)))
+}
+
+// printLines prints one turn; a blank line sets it off from the previous
+// one when either takes several lines, so answers do not run together
+// while one-line turns (votes) stay a compact list.
+func (p *printer) printLines(text string) {
+	multi := strings.Contains(text, "\n")
+	if p.printed > 0 && (multi || p.lastMultiline) {
+		fmt.Fprintln(p.out)
+	}
+	fmt.Fprintln(p.out, text)
+	p.printed++
+	p.lastMultiline = multi
+}
+
+// voteBody is a MAGI vote as one line: the vote word and its summary.
+func voteBody(en debate.Entry) string {
+	if en.Status != debate.StatusComplete {
+		return turnBody(en)
+	}
+	b, err := debate.ParseVote(en.Text)
+	if err != nil {
+		return "INVALID (" + sanitize(en.Error) + ")"
+	}
+	return strings.ToUpper(string(b.Vote)) + " — " + strings.TrimSpace(sanitize(b.Summary))
+}
+
+// retryLine reports a retry on stderr; the error text came from a server.
+func retryLine(ev debate.Retrying) string {
+	return fmt.Sprintf("[%s] retrying in %s (attempt %d): %s", ev.Agent, ev.Wait.Round(100*time.Millisecond), ev.Attempt, sanitize(ev.Err))
+}
+
+// totalsLine is the closing "— N turns, T tokens (…), $C" line on stderr.
+func totalsLine(n int, unit, units string, usage providers.Usage, cost float64) string {
+	return fmt.Sprintf("— %d %s, %s tokens (%s in, %s out), $%.4f", n, plural(n, unit, units),
+		thousands(usage.Total()), thousands(usage.InputTokens), thousands(usage.OutputTokens), cost)
 }
 
 // turnBody is a finished turn's text as the headless commands print it:
@@ -108,10 +147,18 @@ func turnBody(en debate.Entry) string {
 	return text
 }
 
+// asked is the number of agent turns the exchange has started so far.
+func (p *printer) asked() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.turns) + len(p.order)
+}
+
 // summary prints the exchange's totals on stderr (stdout stays the answers).
 func (p *printer) summary() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.printed, p.lastMultiline = 0, false
 	if p.json || len(p.turns) == 0 {
 		return
 	}
@@ -121,8 +168,7 @@ func (p *printer) summary() {
 		usage = usage.Add(en.Usage)
 		cost += en.Cost
 	}
-	fmt.Fprintf(p.errOut, "— %d %s, %s tokens (%s in, %s out), $%.4f\n", len(p.turns), plural(len(p.turns), "turn", "turns"),
-		thousands(usage.Total()), thousands(usage.InputTokens), thousands(usage.OutputTokens), cost)
+	fmt.Fprintln(p.errOut, totalsLine(len(p.turns), "turn", "turns", usage, cost))
 	p.turns = map[int]debate.Entry{}
 }
 

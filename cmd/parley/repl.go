@@ -80,6 +80,11 @@ func (a *app) repl(ctx context.Context, p *printer) error {
 			return scanner.Err()
 		}
 		line := strings.TrimSpace(scanner.Text())
+		if !interactive && !a.flags.json {
+			// Piped input is not echoed by a terminal: echo it after the
+			// prompt, so the output reads as a transcript ("> @all hi").
+			fmt.Fprintln(a.stdout, sanitize(line))
+		}
 		switch {
 		case line == "":
 			if a.engine.Current().Name() != "alternate" {

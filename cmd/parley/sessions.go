@@ -61,6 +61,18 @@ func withStore(g *globalFlags, f func(*store.Store) error) error {
 	return f(st)
 }
 
+// withSession opens the database and resolves the session ID or prefix
+// ref for a sessions command that works on one session.
+func withSession(g *globalFlags, ref string, f func(st *store.Store, id string) error) error {
+	return withStore(g, func(st *store.Store) error {
+		id, err := resolveArg(context.Background(), st, ref)
+		if err != nil {
+			return err
+		}
+		return f(st, id)
+	})
+}
+
 // resolveArg resolves an ID or prefix given on the command line.
 func resolveArg(ctx context.Context, st *store.Store, ref string) (string, error) {
 	if st == nil {
@@ -153,12 +165,8 @@ func sessionsShowCmd(g *globalFlags) *cobra.Command {
 		Short: "Print a saved session's transcript (--json: the whole log)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(g, func(st *store.Store) error {
+			return withSession(g, args[0], func(st *store.Store, id string) error {
 				ctx := cmd.Context()
-				id, err := resolveArg(ctx, st, args[0])
-				if err != nil {
-					return err
-				}
 				info, entries, err := st.Load(ctx, id)
 				if err != nil {
 					return err
@@ -208,7 +216,7 @@ func printTranscript(out io.Writer, info debate.SessionInfo, entries []debate.En
 		}
 		fmt.Fprintf(out, "%d [%s]: %s\n", en.Turn, label, turnBody(en))
 		for _, c := range en.ToolCalls {
-			fmt.Fprintf(out, "   tool %s %v\n", sanitize(c.Tool), c.Parameters)
+			fmt.Fprintf(out, "   tool %s %s\n", sanitize(c.Tool), sanitize(fmt.Sprint(c.Parameters)))
 		}
 	}
 }
@@ -225,12 +233,8 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
 			if format != "md" && format != "json" {
 				return usageErr(fmt.Errorf("--format: %q is not md or json", format))
 			}
-			return withStore(g, func(st *store.Store) error {
+			return withSession(g, args[0], func(st *store.Store, id string) error {
 				ctx := cmd.Context()
-				id, err := resolveArg(ctx, st, args[0])
-				if err != nil {
-					return err
-				}
 				if output == "" || output == "-" {
 					return st.Export(ctx, cmd.OutOrStdout(), id, format)
 				}
@@ -277,7 +281,12 @@ func sessionsRmCmd(g *globalFlags) *cobra.Command {
 					if err := st.Delete(ctx, id); err != nil {
 						return err
 					}
-					fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", id)
+					if !g.json {
+						fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", id)
+					}
+				}
+				if g.json {
+					return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string][]string{"deleted": ids})
 				}
 				return nil
 			})
@@ -298,21 +307,21 @@ any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
   parley ask --session NEWID "@claude given all that, should we ship?"`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(g, func(st *store.Store) error {
-				ctx := cmd.Context()
-				id, err := resolveArg(ctx, st, args[0])
-				if err != nil {
-					return err
+			turn := 0 // 0: the whole session
+			if at != "" {
+				var err error
+				if turn, err = strconv.Atoi(at); err != nil {
+					return usageErr(fmt.Errorf("--at: %q is not a turn number", at))
 				}
-				turn := 0
+			}
+			return withSession(g, args[0], func(st *store.Store, id string) error {
+				ctx := cmd.Context()
 				if at == "" {
 					_, entries, err := st.Load(ctx, id)
 					if err != nil {
 						return err
 					}
 					turn = len(entries)
-				} else if turn, err = strconv.Atoi(at); err != nil {
-					return usageErr(fmt.Errorf("--at: %q is not a turn number", at))
 				}
 				fork, err := st.Fork(ctx, id, turn)
 				if errors.Is(err, store.ErrNoTurn) {

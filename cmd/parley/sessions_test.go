@@ -128,6 +128,12 @@ func TestSessionsCommandsEndToEnd(t *testing.T) {
 	if list := listSessions(t); len(list) != 2 || list[0].ID != forkID {
 		t.Fatalf("after rm, list = %+v", list)
 	}
+	// With --json, rm answers in JSON like the other sessions commands.
+	code, out, _ = runCLI(t, "", "--json", "sessions", "rm", forkID)
+	var rm struct{ Deleted []string }
+	if err := json.Unmarshal([]byte(out), &rm); code != 0 || err != nil || len(rm.Deleted) != 1 || rm.Deleted[0] != forkID {
+		t.Fatalf("rm --json: exit %d, %v, %q", code, err, out)
+	}
 }
 
 // --db and PARLEY_DB choose the file.
@@ -149,6 +155,21 @@ func TestDatabasePathFlagAndEnv(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data", "parley", "parley.db")); err == nil {
 		t.Error("the default database was written despite --db / PARLEY_DB")
+	}
+}
+
+// PARLEY_DB from ./.env applies to the sessions commands too, not only to
+// the commands that talk to agents.
+func TestDotEnvDatabaseAppliesToSessionsCommands(t *testing.T) {
+	dir := isolate(t)
+	if code, _, errOut := runCLI(t, "", "--demo", "--db", "custom.db", "ask", "@gemini from the env file"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("PARLEY_DB=custom.db\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if l := listSessions(t); len(l) != 1 || l[0].Title != "@gemini from the env file" {
+		t.Fatalf("sessions list with PARLEY_DB in .env = %+v", l)
 	}
 }
 

@@ -53,6 +53,14 @@ func TestConfigErrorsExitTwoNamingFileAndKey(t *testing.T) {
 		{"unknown agent in a mode", []string{"--config", write("agent.yaml", "modes:\n  magi:\n    agents: [melchior, balthazar, casper]\n"), "--demo", "ask", "@all hi"},
 			[]string{"agent.yaml", "modes.magi.agents[1]", `unknown agent "balthazar"`}},
 		{"unknown key", []string{"--config", write("key.yaml", "agnets: []\n"), "--demo", "ask", "@all hi"}, []string{"key.yaml", "agnets", "unknown key"}},
+		{"unknown nested key", []string{"--config", write("nested.yaml", "providers:\n  openai:\n    type: openai\n    base_urll: http://x\n"), "--demo", "ask", "@all hi"},
+			[]string{"nested.yaml", "providers.openai.base_urll", "unknown key"}},
+		{"not a number", []string{"--config", write("rounds.yaml", "modes:\n  talk:\n    rounds: many\n"), "--demo", "ask", "@all hi"},
+			[]string{"rounds.yaml: modes.talk.rounds: \"many\" is not a whole number"}},
+		{"bad duration", []string{"--config", write("timeout.yaml", "providers:\n  openai:\n    type: openai\n    timeout: 5 minutes\n"), "--demo", "ask", "@all hi"},
+			[]string{"timeout.yaml: providers.openai.timeout: \"5 minutes\" is not a duration"}},
+		{"bad type in a list", []string{"--config", write("temp.yaml", "agents:\n  - name: x\n    provider: openai\n    model: gpt-5\n    temperature: hot\n"), "--demo", "ask", "@x hi"},
+			[]string{"temp.yaml: agents[0].temperature: \"hot\" is not a number"}},
 		{"bad provider type", []string{"--config", write("prov.yaml", "providers:\n  openai:\n    type: openia\n"), "--demo", "ask", "@all hi"}, []string{"prov.yaml", "providers.openai.type", "openia"}},
 	}
 	for _, c := range cases {
@@ -160,6 +168,29 @@ func TestReplWithPipe(t *testing.T) {
 	}
 	if strings.Contains(out, "never asked") || !strings.Contains(stderr, "unknown agent @nobody") || !strings.Contains(stderr, "mode: magi") {
 		t.Fatalf("out %q\nerr %q", out, stderr)
+	}
+}
+
+// A .env that does not parse would set none of its keys; it is reported,
+// naming the file and the line, instead of being ignored.
+func TestBrokenDotEnvIsAConfigError(t *testing.T) {
+	dir := isolate(t)
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("OPENAI_API_KEY=sk-test\nthis is not an assignment\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "", "--demo", "ask", "@all hi")
+	if code != exitUsage || !strings.Contains(stderr, ".env") || !strings.Contains(stderr, "this is not an assignment") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Every kind of command-line mistake exits 2, an unknown command included.
+func TestUsageMistakesExitTwo(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"foo"}, {"--bogus"}, {"ask"}, {"version", "extra"}, {"sessions", "foo"}, {"sessions", "show"}} {
+		if code, _, stderr := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("parley %v: exit %d, want 2 (%s)", args, code, stderr)
+		}
 	}
 }
 

@@ -218,7 +218,7 @@ func (p *talkPrinter) Sink(ev debate.Event) {
 	defer p.mu.Unlock()
 	switch ev := ev.(type) {
 	case debate.Retrying:
-		fmt.Fprintf(p.errOut, "[%s] retrying in %s (attempt %d): %s\n", ev.Agent, ev.Wait.Round(100_000_000), ev.Attempt, sanitize(ev.Err))
+		fmt.Fprintln(p.errOut, retryLine(ev))
 	case debate.TurnFinished:
 		p.print(ev.Entry)
 	}
@@ -261,6 +261,5 @@ func (p *talkPrinter) summary() {
 	if p.json || p.turns == 0 {
 		return
 	}
-	fmt.Fprintf(p.errOut, "— %d %s, %s tokens (%s in, %s out), $%.4f\n", p.turns, plural(p.turns, "turn", "turns"),
-		thousands(p.usage.Total()), thousands(p.usage.InputTokens), thousands(p.usage.OutputTokens), p.cost)
+	fmt.Fprintln(p.errOut, totalsLine(p.turns, "turn", "turns", p.usage, p.cost))
 }

@@ -94,6 +94,13 @@ func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	// Sessions hold what users typed: the file is private from its
+	// creation, and SQLite gives the -wal and -shm files the same mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	_ = f.Close()
 	w, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -110,8 +117,6 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	r.SetMaxOpenConns(4)
-	// Sessions hold what users typed: keep the file private.
-	_ = os.Chmod(path, 0o600)
 	return &Store{path: path, w: w, r: r}, nil
 }
 

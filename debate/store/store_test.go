@@ -80,6 +80,25 @@ func columns(t *testing.T, db *sql.DB, table string) map[string]bool {
 	return out
 }
 
+// The database and its WAL hold what users typed: nobody else may read them.
+func TestDatabaseFilesArePrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parley.db")
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, name := range []string{path, path + "-wal"} {
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+			t.Errorf("%s has mode %v, want no access for group and others", filepath.Base(name), perm)
+		}
+	}
+}
+
 func TestReopenKeepsDataAndVersion(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "parley.db")
 	for i := 0; i < 3; i++ {
