@@ -48,7 +48,51 @@ func newAlternate(e *Engine) (Mode, error) {
 	if names[0] == names[1] {
 		return nil, &ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
 	}
-	return &Alternate{engine: e, pair: [2]*Agent{agents[0], agents[1]}}, nil
+	m := &Alternate{engine: e, pair: [2]*Agent{agents[0], agents[1]}}
+	if e.State(stateAlternateNext) == "" {
+		m.recoverState()
+	}
+	return m, nil
+}
+
+// ForkState is the session state a fork starts with: the parent's, less the
+// keys that describe where the parent ended (alternate's next responder and
+// step), which the fork works out again from its own, shorter history.
+func ForkState(state map[string]string) map[string]string {
+	out := make(map[string]string, len(state))
+	for k, v := range state {
+		if k != stateAlternateNext && k != stateAlternateStep {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// recoverState works out who answers next, and the step count, from the
+// history's alternate turns when the session carries no state for them (a
+// fork, or a session that alternated before the state was saved). The rules
+// are the ones start and step apply: after a usable answer the other agent
+// speaks; a responder that left nothing keeps its turn.
+func (m *Alternate) recoverState() {
+	var last *Entry
+	step, started := 0, false
+	for _, en := range m.engine.History().Settled() {
+		if en.Mode != "alternate" || en.Kind != KindReply || (en.Speaker != m.pair[0].Name && en.Speaker != m.pair[1].Name) {
+			continue
+		}
+		en := en
+		last, step = &en, max(step, en.Round)
+		started = started || answered(en)
+	}
+	if !started {
+		return
+	}
+	next, _ := m.engine.Agent(last.Speaker)
+	if answered(*last) {
+		next = m.other(next)
+	}
+	m.engine.SetState(stateAlternateStep, strconv.Itoa(step))
+	m.engine.SetState(stateAlternateNext, next.Name)
 }
 
 // Name implements Mode.

@@ -578,3 +578,49 @@ func FuzzAlternateJSONLine(f *testing.F) {
 		}
 	})
 }
+
+// A fork taken mid-alternation starts from the fork point: the parent's
+// final next responder does not carry over; it is worked out again from
+// the fork's own history.
+func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
+	e, _ := newSpineEngine(nil)
+	if err := e.SetMode("alternate"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, in := range []string{"write a parser", "", ""} { // start (chatgpt, claude), step 1 chatgpt, step 2 claude
+		if err := e.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parent := e.Info()
+	if parent.State[stateAlternateNext] != "chatgpt" {
+		t.Fatalf("parent next = %q", parent.State[stateAlternateNext])
+	}
+	entries := e.History().Entries()
+	cut := 0 // fork right after step 1 (chatgpt answered): claude is next there
+	for i, en := range entries {
+		if en.Kind == KindReply && en.Round == 1 {
+			cut = i + 1
+		}
+	}
+	fork := parent
+	fork.ID, fork.Parent, fork.ForkAt = NewSessionID(), parent.ID, cut
+	fork.State = ForkState(parent.State)
+	f, _ := newSpineEngine(nil)
+	if err := f.Restore(fork, entries[:cut]); err != nil {
+		t.Fatal(err)
+	}
+	alt := f.Current().(*Alternate)
+	if !alt.Started() || alt.Next().Name != "claude" || f.State(stateAlternateStep) != "1" {
+		t.Fatalf("fork: started=%v next=%s step=%s", alt.Started(), alt.Next().Name, f.State(stateAlternateStep))
+	}
+	// A fork before any alternate answer is not started.
+	g, _ := newSpineEngine(nil)
+	if err := g.Restore(SessionInfo{ID: "x", Mode: "alternate", State: ForkState(parent.State)}, entries[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if g.Current().(*Alternate).Started() {
+		t.Fatal("a fork before the start answers must not count as started")
+	}
+}

@@ -233,6 +233,7 @@ func (s *Store) Fork(ctx context.Context, id string, at int) (debate.SessionInfo
 	fork := info
 	fork.ID = debate.NewSessionID()
 	fork.Parent, fork.ForkAt = id, at
+	fork.State = debate.ForkState(info.State)
 	fork.Created = time.Now().UTC()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
