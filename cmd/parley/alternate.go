@@ -63,7 +63,7 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 				return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
 			}
 			if !g.json {
-				p := newPrinter(a.stdout, a.stderr, false)
+				p := a.printer(false)
 				p.quiet = true // turns are printed below; the printer reports retries
 				a.engine.Subscribe(p.Sink)
 			}

@@ -40,7 +40,7 @@ A line without a mention is saved as a note. Use - to read the line from stdin.`
 			if err != nil {
 				return err
 			}
-			p := newPrinter(a.stdout, a.stderr, g.json)
+			p := a.printer(g.json)
 			a.engine.Subscribe(p.Sink)
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()

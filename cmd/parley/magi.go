@@ -79,7 +79,7 @@ personas by one or two places. Use - to read the question from stdin.`,
 			m.SingleRound = single
 			// Retries and provider failures go to stderr as they happen;
 			// the council itself is printed below.
-			p := newPrinter(a.stdout, a.stderr, false)
+			p := a.printer(false)
 			p.quiet = true
 			a.engine.Subscribe(p.Sink)
 			if !g.json {

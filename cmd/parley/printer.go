@@ -24,8 +24,10 @@ type printer struct {
 	order  []int                // started turns, oldest first
 	done   map[int]debate.Entry // finished, not yet printed
 	silent map[int]bool         // finished tool-call replies: shown as tool lines, not text
-	turns  map[int]debate.Entry // every finished turn of the exchange, for the totals (a tool loop's last turn finishes twice)
-	quiet  bool                 // print nothing for turns (a mode command prints its own)
+	turns  map[int]debate.Entry // every finished turn of the exchange, for the totals
+	// toolAgents are the agents with tools: true, whose replies may be tool steps.
+	toolAgents map[string]bool
+	quiet      bool // print nothing for turns (a mode command prints its own)
 	// lastMultiline says the last printed turn took several lines: the next
 	// one is set off by a blank line (false before the exchange's first).
 	lastMultiline bool
@@ -33,7 +35,29 @@ type printer struct {
 }
 
 func newPrinter(out, errOut io.Writer, json bool) *printer {
-	return &printer{out: out, errOut: errOut, json: json, done: map[int]debate.Entry{}, silent: map[int]bool{}, turns: map[int]debate.Entry{}}
+	return &printer{out: out, errOut: errOut, json: json, done: map[int]debate.Entry{}, silent: map[int]bool{},
+		turns: map[int]debate.Entry{}, toolAgents: map[string]bool{}}
+}
+
+// printer returns the app's printer, which knows the agents that may use tools.
+func (a *app) printer(json bool) *printer {
+	p := newPrinter(a.stdout, a.stderr, json)
+	for _, ag := range a.engine.Agents() {
+		p.toolAgents[ag.Name] = ag.Tools
+	}
+	return p
+}
+
+// isToolStep reports whether a finished turn is a step of a tool loop (a
+// list_file or read_file call, shown as a tool line rather than as text).
+// Only agents that may use tools take such steps; a loop's answer carries
+// its complete call, and anyone else's text is printed whatever it holds.
+func (p *printer) isToolStep(en debate.Entry) bool {
+	if !p.toolAgents[en.Speaker] && en.Mode != "agent" || en.Status != debate.StatusComplete || len(en.ToolCalls) > 0 {
+		return false
+	}
+	call, err := tools.ParseCall(en.Text)
+	return err == nil && call.Tool != tools.ToolComplete
 }
 
 // Sink is the debate.Sink of the printer.
@@ -54,10 +78,7 @@ func (p *printer) Sink(ev debate.Event) {
 	case debate.TurnFinished:
 		en := ev.Entry
 		p.turns[en.Turn] = en
-		if call, err := tools.ParseCall(en.Text); err == nil && en.Status == debate.StatusComplete {
-			if call.Tool == tools.ToolComplete {
-				return // the loop rewrites this turn with the summary: print that
-			}
+		if p.isToolStep(en) {
 			p.silent[en.Turn] = true
 		}
 		p.done[en.Turn] = en

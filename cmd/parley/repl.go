@@ -37,7 +37,7 @@ Works with stdin from a pipe.`,
 			if err := a.requireKeys(); err != nil {
 				return err
 			}
-			p := newPrinter(a.stdout, a.stderr, g.json)
+			p := a.printer(g.json)
 			a.engine.Subscribe(p.Sink)
 			return a.repl(cmd.Context(), p)
 		},
