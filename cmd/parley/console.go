@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -43,6 +44,9 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	prev := log.Writer()
 	log.SetOutput(io.Discard)
 	defer log.SetOutput(prev)
+	if err := needTerminal(); err != nil {
+		return usageErr(err)
+	}
 	_, err = tea.NewProgram(m, tea.WithContext(cmd.Context())).Run()
 	m.Close() // no one reads events any more: never let them block the engine
 	// Let a cancelled exchange settle, so the store records how it ended
@@ -136,4 +140,18 @@ func (s storeSessions) Export(id, format string) (string, error) {
 		return "", err
 	}
 	return path, f.Close()
+}
+
+// needTerminal refuses to start the console without a terminal (a script,
+// a pipe, CI) with a hint at the headless commands, instead of Bubble
+// Tea's low-level TTY error.
+func needTerminal() error {
+	if runtime.GOOS == "windows" {
+		return nil // the console opens CONIN$ there
+	}
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("the console needs a terminal (%v); in scripts use the headless commands: parley ask, repl, alternate, talk, magi, agent", errors.Unwrap(err))
+	}
+	return f.Close()
 }

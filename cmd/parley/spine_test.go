@@ -262,3 +262,17 @@ func TestAskPrintsQuotedToolXMLFromAgentsWithoutTools(t *testing.T) {
 		t.Fatal("a loop's answer carries its complete call and is printed")
 	}
 }
+
+// Without a terminal (a script, CI) the console refuses with a hint at the
+// headless commands instead of a low-level TTY error.
+func TestConsoleWithoutTerminalPointsToHeadless(t *testing.T) {
+	if f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		f.Close()
+		t.Skip("a terminal is attached to this test run")
+	}
+	isolate(t)
+	code, _, stderr := runCLI(t, "", "--demo")
+	if code != exitUsage || !strings.Contains(stderr, "needs a terminal") || !strings.Contains(stderr, "parley ask") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
