@@ -15,11 +15,15 @@ type AgentMode struct {
 	engine *Engine
 	agent  *Agent
 
-	mu     sync.Mutex
-	answer Entry
+	mu       sync.Mutex
+	maxSteps int // 0: the configured limit
 }
 
-func init() { registerMode("agent", newAgentMode) }
+func init() {
+	registerMode(ModeInfo{Name: "agent", Key: "alt+5", Title: "one agent reads the code folder with tools to answer",
+		Input: "a question about the code in the workspace", Roles: []string{"reader"},
+		Controls: []ControlKind{ControlSteps}}, newAgentMode)
+}
 
 func newAgentMode(e *Engine) (Mode, error) {
 	name := e.Config.Modes.Agent.Agent
@@ -39,12 +43,12 @@ func (m *AgentMode) Name() string { return "agent" }
 // Agents implements Mode: the one agent that reads code.
 func (m *AgentMode) Agents() []*Agent { return []*Agent{m.agent} }
 
-// Answer is the entry holding the latest answer (Text is the summary); its
-// Turn is 0 before any question was answered.
-func (m *AgentMode) Answer() Entry {
+// control implements controller: steps sets the most replies per question.
+func (m *AgentMode) control(c Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.answer
+	m.maxSteps = c.N
+	return nil
 }
 
 // Submit implements Mode: the question goes into the history, then the
@@ -57,19 +61,47 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 		return nil
 	}
 	e.SetTitle(input, "")
-	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: input})
+	first := e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: input}).Turn + 1
+	m.mu.Lock()
+	maxSteps := m.maxSteps
+	m.mu.Unlock()
+	if maxSteps == 0 {
+		maxSteps = e.MaxSteps()
+	}
 	spec := TurnSpec{
 		Agent: m.agent, Kind: KindReply, Prompt: input,
 		Instruction: agentInstruction(e.Workspace()),
 		Messages:    BuildMessages(e.History().Settled(), View{Self: m.agent.Name, BudgetTokens: e.Config.Context.BudgetTokens}),
 	}
-	en, err := e.newToolLoop(spec, e.MaxSteps(), true).run(ctx)
-	if err == nil {
-		m.mu.Lock()
-		m.answer = en
-		m.mu.Unlock()
-	}
+	en, err := e.newToolLoop(spec, maxSteps, true).run(ctx)
+	e.Emit(m.answered(first, en, err))
 	return err
+}
+
+// answered sums up the run from its entries (those from turn first on).
+func (m *AgentMode) answered(first int, answer Entry, err error) AgentAnswered {
+	out := AgentAnswered{Agent: m.agent.Name, Complete: err == nil, ToolCalls: []ToolCall{}}
+	if err == nil {
+		out.Answer = answer.Text
+	} else {
+		out.Error = err.Error()
+	}
+	h := m.engine.History()
+	for turn := first; turn <= h.Len(); turn++ {
+		en, _ := h.Get(turn)
+		if en.Speaker != m.agent.Name {
+			continue
+		}
+		switch {
+		case en.IsAgentTurn():
+			out.Steps++
+			out.Usage = out.Usage.Add(en.Usage)
+			out.Cost += en.Cost
+		case en.Kind == KindToolCall:
+			out.ToolCalls = append(out.ToolCalls, en.ToolCalls...)
+		}
+	}
+	return out
 }
 
 func agentInstruction(root string) string {

@@ -30,11 +30,14 @@ type Alternate struct {
 	engine *Engine
 	pair   [2]*Agent // configuration's order: the first answers first
 
-	mu    sync.Mutex
-	turns []AlternateTurn // turns run by this mode since it was built
+	mu     sync.Mutex
+	totals AlternateTokens // over the turns run since the mode was built
 }
 
-func init() { registerMode("alternate", newAlternate) }
+func init() {
+	registerMode(ModeInfo{Name: "alternate", Key: "alt+2", Title: "two agents take turns, one answer per step",
+		Input: "an instruction; then Enter on an empty line runs the next step", Roles: []string{"first", "second"}}, newAlternate)
+}
 
 func newAlternate(e *Engine) (Mode, error) {
 	names := e.Config.Modes.Alternate.Agents
@@ -101,11 +104,11 @@ func (m *Alternate) Name() string { return "alternate" }
 // Agents implements Mode: the two agents, first one first.
 func (m *Alternate) Agents() []*Agent { return []*Agent{m.pair[0], m.pair[1]} }
 
-// Started reports whether the session has had its start turn.
-func (m *Alternate) Started() bool { return m.engine.State(stateAlternateNext) != "" }
+// started reports whether the session has had its start turn.
+func (m *Alternate) started() bool { return m.engine.State(stateAlternateNext) != "" }
 
-// Next is the agent that answers the next step (the first before the start).
-func (m *Alternate) Next() *Agent {
+// next is the agent that answers the next step (the first before the start).
+func (m *Alternate) next() *Agent {
 	name := m.engine.State(stateAlternateNext)
 	for _, a := range m.pair {
 		if a.Name == name {
@@ -205,28 +208,11 @@ func (t AlternateTurn) JSONLine() ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// Turns returns the turns run by this mode so far, oldest first.
-func (m *Alternate) Turns() []AlternateTurn {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]AlternateTurn(nil), m.turns...)
-}
-
-// LastTurn returns the latest turn, if any.
-func (m *Alternate) LastTurn() (AlternateTurn, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.turns) == 0 {
-		return AlternateTurn{}, false
-	}
-	return m.turns[len(m.turns)-1], true
-}
-
 // AlternateTokens totals the turns: tokens used and what both-answer steps
 // would have used.
 type AlternateTokens struct {
-	Used int
-	Both int
+	Used int `json:"used"`
+	Both int `json:"both"`
 }
 
 // Ratio is used over both-answer tokens (1 when nothing ran).
@@ -235,18 +221,6 @@ func (t AlternateTokens) Ratio() float64 {
 		return 1
 	}
 	return float64(t.Used) / float64(t.Both)
-}
-
-// Tokens totals the turns run by this mode so far.
-func (m *Alternate) Tokens() AlternateTokens {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var t AlternateTokens
-	for _, turn := range m.turns {
-		t.Used += turn.Tokens
-		t.Both += turn.BothTokens
-	}
-	return t
 }
 
 // Submit implements Mode. Before the start turn the input is the
@@ -259,7 +233,7 @@ func (m *Alternate) Submit(ctx context.Context, input string) error {
 		turn AlternateTurn
 		err  error
 	)
-	if !m.Started() {
+	if !m.started() {
 		if input == "" {
 			return ErrNoInstruction
 		}
@@ -268,8 +242,16 @@ func (m *Alternate) Submit(ctx context.Context, input string) error {
 		turn, err = m.step(ctx, input)
 	}
 	m.mu.Lock()
-	m.turns = append(m.turns, turn)
+	m.totals.Used += turn.Tokens
+	m.totals.Both += turn.BothTokens
+	totals := m.totals
 	m.mu.Unlock()
+	done := AlternateStepFinished{Step: turn.Step, Turn: turn, Tokens: turn.Tokens, BothTokens: turn.BothTokens,
+		Totals: totals, NextDisplay: m.next().Label()}
+	if turn.Err != nil {
+		done.Error = turn.Err.Error()
+	}
+	m.engine.Emit(done)
 	return err
 }
 
@@ -334,7 +316,7 @@ func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn
 	if instruction != "" {
 		e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: instruction, Prompt: instruction})
 	}
-	responder := m.Next()
+	responder := m.next()
 	other := m.other(responder)
 	turn := m.newTurn(n, instruction)
 	// What the other agent would have been sent, had it answered this step too.

@@ -107,9 +107,6 @@ func (c *Config) Cost(model string, u providers.Usage) float64 {
 	return (float64(fresh)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(u.OutputTokens)*p.Output) / 1e6
 }
 
-// ModeNames lists the modes in the order the console's keys use.
-var ModeNames = []string{"mention", "alternate", "talk", "magi", "agent"}
-
 // ConfigError is a configuration problem: the file, the key and what is wrong.
 type ConfigError struct {
 	File    string

@@ -57,7 +57,7 @@ type Engine struct {
 	agents []*Agent // configuration order
 
 	emitMu sync.Mutex
-	sinks  []Sink
+	subs   []*subscriber
 	// appendMu makes appending an entry and announcing it one step, so new
 	// entries reach the sinks in turn order (see appendAndAnnounce).
 	appendMu sync.Mutex
@@ -71,6 +71,9 @@ type Engine struct {
 	current string
 	cancel  context.CancelFunc // of the exchange in flight
 	busy    bool
+	idle    chan struct{} // closed while no exchange runs
+	// interrupted is when Interrupt last cancelled an exchange.
+	interrupted time.Time
 
 	now func() time.Time
 }
@@ -84,7 +87,8 @@ func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
 	if mode == "" {
 		mode = "mention"
 	}
-	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now}
+	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now, idle: make(chan struct{})}
+	close(e.idle)
 	e.info = SessionInfo{ID: NewSessionID(), Mode: mode, Created: e.now(), State: map[string]string{}}
 	if _, err := e.modeNamed(mode); err != nil {
 		return nil, err
@@ -122,19 +126,30 @@ func (e *Engine) Restore(info SessionInfo, entries []Entry) error {
 	return nil
 }
 
-// Subscribe adds a sink for every later event.
-func (e *Engine) Subscribe(s Sink) {
+// Subscribe adds a consumer of every later event and returns the function
+// that removes it. Each subscriber has its own queue and goroutine, so a slow
+// one (a browser on a bad link) never stalls the stream or another
+// subscriber: while it lags, its pending text deltas of one turn are merged;
+// every other event reaches it in order. Wait drains the queues.
+func (e *Engine) Subscribe(s Sink) (unsubscribe func()) {
+	sub := newSubscriber(s)
 	e.emitMu.Lock()
-	defer e.emitMu.Unlock()
-	e.sinks = append(e.sinks, s)
+	e.subs = append(e.subs, sub)
+	e.emitMu.Unlock()
+	return func() {
+		e.emitMu.Lock()
+		e.subs = slices.DeleteFunc(e.subs, func(x *subscriber) bool { return x == sub })
+		e.emitMu.Unlock()
+		sub.close()
+	}
 }
 
-// Emit sends ev to every sink, in order. Modes call it; so may tests.
+// Emit queues ev for every subscriber, in order. Modes call it; so may tests.
 func (e *Engine) Emit(ev Event) {
 	e.emitMu.Lock()
 	defer e.emitMu.Unlock()
-	for _, s := range e.sinks {
-		s(ev)
+	for _, s := range e.subs {
+		s.push(ev)
 	}
 }
 
@@ -255,8 +270,9 @@ func (e *UnknownAgentError) Error() string {
 
 // --- modes -----------------------------------------------------------------
 
-// Mode decides who speaks. Each mode is one file and registers its
-// constructor with registerMode.
+// Mode decides who speaks. Each mode is one file and registers itself
+// (its ModeInfo and constructor) with registerMode. A mode reports only
+// through events; consumers never reach into it.
 type Mode interface {
 	Name() string
 	// Agents are the agents the console shows a panel for, in order.
@@ -265,11 +281,6 @@ type Mode interface {
 	// where the mode gives that a meaning, e.g. alternate's next step).
 	Submit(ctx context.Context, input string) error
 }
-
-var modeFactories = map[string]func(*Engine) (Mode, error){}
-
-// registerMode makes a mode constructor known; called from the mode's file.
-func registerMode(name string, build func(*Engine) (Mode, error)) { modeFactories[name] = build }
 
 // modeNamed returns the session's instance of a mode, building it on first
 // use. Building may read the session (e.State), so it runs without e.mu;
@@ -302,11 +313,11 @@ func (e *Engine) modeNamed(name string) (Mode, error) {
 
 // buildMode constructs a new instance of a mode; the caller holds buildMu.
 func (e *Engine) buildMode(name string) (Mode, error) {
-	build, ok := modeFactories[name]
+	info, ok := LookupMode(name)
 	if !ok {
 		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(ModeNames, ", "))}
 	}
-	return build(e)
+	return info.build(e)
 }
 
 // Mode returns the mode called name (built on first use).
@@ -357,11 +368,13 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 		return ErrBusy
 	}
 	e.busy, e.cancel = true, cancel
+	e.idle = make(chan struct{})
 	e.mu.Unlock()
 	defer func() {
 		cancel()
 		e.mu.Lock()
 		e.busy, e.cancel = false, nil
+		close(e.idle)
 		e.mu.Unlock()
 	}()
 	before := e.History().Len()
@@ -385,6 +398,53 @@ func (e *Engine) Busy() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.busy
+}
+
+// Wait returns when no exchange runs and every subscriber has consumed
+// every event emitted so far, or when ctx ends. It replaces polling Busy.
+func (e *Engine) Wait(ctx context.Context) error {
+	for {
+		e.mu.Lock()
+		idle := e.idle
+		e.mu.Unlock()
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		e.emitMu.Lock()
+		subs := slices.Clone(e.subs)
+		e.emitMu.Unlock()
+		for _, s := range subs {
+			if err := s.drained(ctx); err != nil {
+				return err
+			}
+		}
+		if !e.Busy() { // no exchange began while the queues drained
+			return nil
+		}
+	}
+}
+
+// InterruptWindow is how soon a second interrupt must follow the first to quit.
+const InterruptWindow = 2 * time.Second
+
+// Interrupt applies Parley's one Ctrl+C policy, the same in the console, the
+// REPL and every headless command: the first interrupt cancels the running
+// exchange (what arrived is kept, marked cancelled); a second within
+// InterruptWindow, or one while idle, means quit, which it reports.
+func (e *Engine) Interrupt() (quit bool) {
+	e.mu.Lock()
+	busy, cancel, last := e.busy, e.cancel, e.interrupted
+	now := e.now()
+	if busy {
+		e.interrupted = now
+	}
+	e.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return !busy || (!last.IsZero() && now.Sub(last) < InterruptWindow)
 }
 
 // Cancel stops the exchange in flight; what arrived is kept, marked cancelled.

@@ -109,19 +109,87 @@ type ExchangeFinished struct {
 	Err   string          `json:"error,omitempty"`
 }
 
-func (SessionStarted) EventType() string   { return "session_started" }
-func (SessionUpdated) EventType() string   { return "session_updated" }
-func (EntryAdded) EventType() string       { return "entry_added" }
-func (TurnStarted) EventType() string      { return "turn_started" }
-func (TextDelta) EventType() string        { return "text_delta" }
-func (Retrying) EventType() string         { return "retrying" }
-func (UsageReported) EventType() string    { return "usage" }
-func (TurnFinished) EventType() string     { return "turn_finished" }
-func (VoteCast) EventType() string         { return "vote" }
-func (VerdictReached) EventType() string   { return "verdict" }
-func (ToolActivity) EventType() string     { return "tool" }
-func (ErrorOccurred) EventType() string    { return "error" }
-func (ExchangeFinished) EventType() string { return "exchange_finished" }
+// MagiRoundFinished is one MAGI round's votes in member order, with the
+// members whose vote differs from their previous round's.
+type MagiRoundFinished struct {
+	Round   int        `json:"round"`
+	Of      int        `json:"of"` // rounds this council runs
+	Votes   []MagiVote `json:"votes"`
+	Changed []string   `json:"changed"` // agent names; empty in round 1
+}
+
+// MagiDecided is a council's outcome: verdict, tally, every round's votes,
+// flips, and tokens and cost per member. Cancelled councils have no verdict.
+type MagiDecided struct {
+	MagiResult
+	RoundsRun int `json:"rounds_run"`
+}
+
+// AlternateStepFinished is one alternate start turn (step 0) or step, with
+// the seed's turn object and the running token totals.
+type AlternateStepFinished struct {
+	Step int           `json:"step"`
+	Turn AlternateTurn `json:"turn"` // {"user_instruction", "<a>_output", "<b>_output", "responder", "next_responder"}
+	// Error is the first failed call's error, "" when the step went through.
+	Error string `json:"error,omitempty"`
+	// Tokens used this step; BothTokens what both agents answering would have used.
+	Tokens     int `json:"tokens"`
+	BothTokens int `json:"both_tokens"`
+	// Totals since the mode was built in this process.
+	Totals AlternateTokens `json:"totals"`
+	// Next is the display name of the agent that answers the next step.
+	NextDisplay string `json:"next_display"`
+}
+
+// TalkRoundSummarised is the MC's recap after a talk round.
+type TalkRoundSummarised struct {
+	Round   int   `json:"round"`
+	Summary Entry `json:"summary"`
+}
+
+// TalkFinished closes a talk: rounds run, whether it was stopped early, totals.
+type TalkFinished struct {
+	Topic     string          `json:"topic"`
+	Rounds    int             `json:"rounds"`
+	Stopped   bool            `json:"stopped"`
+	Cancelled bool            `json:"cancelled"`
+	Turns     int             `json:"turns"`
+	Usage     providers.Usage `json:"usage"`
+	Cost      float64         `json:"cost_usd"`
+}
+
+// AgentAnswered is the code-reading agent's outcome: its answer (the
+// complete summary) or why there is none, with the tool calls it made.
+type AgentAnswered struct {
+	Agent     string          `json:"agent"`
+	Answer    string          `json:"answer"`
+	Complete  bool            `json:"complete"`
+	Error     string          `json:"error,omitempty"`
+	Steps     int             `json:"steps"` // model replies
+	ToolCalls []ToolCall      `json:"tool_calls"`
+	Usage     providers.Usage `json:"usage"`
+	Cost      float64         `json:"cost_usd"`
+}
+
+func (SessionStarted) EventType() string        { return "session_started" }
+func (SessionUpdated) EventType() string        { return "session_updated" }
+func (EntryAdded) EventType() string            { return "entry_added" }
+func (TurnStarted) EventType() string           { return "turn_started" }
+func (TextDelta) EventType() string             { return "text_delta" }
+func (Retrying) EventType() string              { return "retrying" }
+func (UsageReported) EventType() string         { return "usage" }
+func (TurnFinished) EventType() string          { return "turn_finished" }
+func (VoteCast) EventType() string              { return "vote" }
+func (VerdictReached) EventType() string        { return "verdict" }
+func (ToolActivity) EventType() string          { return "tool" }
+func (ErrorOccurred) EventType() string         { return "error" }
+func (ExchangeFinished) EventType() string      { return "exchange_finished" }
+func (MagiRoundFinished) EventType() string     { return "magi_round_finished" }
+func (MagiDecided) EventType() string           { return "magi_decided" }
+func (AlternateStepFinished) EventType() string { return "alternate_step_finished" }
+func (TalkRoundSummarised) EventType() string   { return "talk_round_summarised" }
+func (TalkFinished) EventType() string          { return "talk_finished" }
+func (AgentAnswered) EventType() string         { return "agent_answered" }
 
 // MarshalEvent encodes ev as one JSON object with a "type" field first.
 func MarshalEvent(ev Event) ([]byte, error) {
@@ -142,6 +210,6 @@ func MarshalEvent(ev Event) ([]byte, error) {
 	return out, nil
 }
 
-// Sink receives events. Sinks are called synchronously, one event at a time,
-// in emission order, so they must not block for long.
+// Sink receives events, one at a time, in emission order, from the
+// subscriber's own goroutine (see Engine.Subscribe).
 type Sink func(Event)

@@ -24,15 +24,9 @@ const MagiRounds = 3
 type Magi struct {
 	engine *Engine
 	agents []*Agent
-	// SingleRound stops after round 1 (the command's -1); the console
-	// leaves it false.
-	SingleRound bool
-	// OnRound, when set, is called after each round with its votes in
-	// member order (headless output prints rounds as they finish).
-	OnRound func(round int, votes []MagiVote)
 
-	mu   sync.Mutex
-	last *MagiResult
+	mu     sync.Mutex
+	rounds int // rounds of the next council: MagiRounds, or 1 (the command's -1)
 	// notes are what members with tools: true found in the workspace before
 	// round 1, by member index ("" for the others); set once per council.
 	notes []string
@@ -43,43 +37,50 @@ type Magi struct {
 
 // MagiVote is one member's outcome in one round.
 type MagiVote struct {
-	Agent    string
-	Display  string
-	Provider string
-	Model    string
-	Round    int
-	Ballot          // Vote is VoteInvalid when Valid is false
-	Valid    bool   // a vote was read
-	Failed   bool   // the provider failed (as opposed to an unreadable answer)
-	Error    string // why the vote is invalid
-	Attempts int    // calls made: 2 when the answer had to be asked again
-	Turn     int    // history entry of the last attempt
-	Usage    providers.Usage
-	Cost     float64
+	Agent    string          `json:"agent"`
+	Display  string          `json:"display"`
+	Provider string          `json:"provider"`
+	Model    string          `json:"model"`
+	Round    int             `json:"round"`
+	Ballot                   // Vote is VoteInvalid when Valid is false
+	Valid    bool            `json:"valid"`            // a vote was read
+	Failed   bool            `json:"failed,omitempty"` // the provider failed (as opposed to an unreadable answer)
+	Error    string          `json:"error,omitempty"`  // why the vote is invalid
+	Attempts int             `json:"attempts"`         // calls made: 2 when the answer had to be asked again
+	Turn     int             `json:"turn"`             // history entry of the last attempt
+	Usage    providers.Usage `json:"usage"`
+	Cost     float64         `json:"cost_usd"`
 }
 
 // MagiUsage is one member's tokens and cost over the whole council.
 type MagiUsage struct {
-	Agent, Display, Provider, Model string
-	Calls                           int
-	Usage                           providers.Usage
-	Cost                            float64
+	Agent    string          `json:"agent"`
+	Display  string          `json:"display"`
+	Provider string          `json:"provider"`
+	Model    string          `json:"model"`
+	Calls    int             `json:"calls"`
+	Usage    providers.Usage `json:"usage"`
+	Cost     float64         `json:"cost_usd"`
 }
 
 // MagiResult is a finished (or cancelled) council.
 type MagiResult struct {
-	Question  string
-	Rounds    [][]MagiVote // Rounds[r-1][i]: round r, member i
-	Verdict   Verdict
-	Tally     map[string]int
-	Flips     []Flip
-	Agents    []MagiUsage
-	Usage     providers.Usage
-	Cost      float64
-	Cancelled bool
+	Question  string          `json:"question"`
+	Rounds    [][]MagiVote    `json:"rounds"` // Rounds[r-1][i]: round r, member i
+	Verdict   Verdict         `json:"verdict"`
+	Tally     map[string]int  `json:"tally"`
+	Flips     []Flip          `json:"flips"`
+	Agents    []MagiUsage     `json:"agents"`
+	Usage     providers.Usage `json:"usage"`
+	Cost      float64         `json:"cost_usd"`
+	Cancelled bool            `json:"cancelled"`
 }
 
-func init() { registerMode("magi", newMagi) }
+func init() {
+	registerMode(ModeInfo{Name: "magi", Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
+		Input: "a question or proposal for the council", Roles: []string{"member", "member", "member"},
+		Controls: []ControlKind{ControlRounds}}, newMagi)
+}
 
 func newMagi(e *Engine) (Mode, error) {
 	agents, err := e.MustAgents(e.Config.Modes.Magi.Agents...)
@@ -89,7 +90,19 @@ func newMagi(e *Engine) (Mode, error) {
 	if len(agents) == 0 {
 		return nil, &ConfigError{File: e.Config.Source, Key: "modes.magi.agents", Problem: "needs three agents"}
 	}
-	return &Magi{engine: e, agents: agents}, nil
+	return &Magi{engine: e, agents: agents, rounds: MagiRounds}, nil
+}
+
+// control implements controller: rounds 1 runs round 1 only (independent
+// votes); anything more runs the full council.
+func (m *Magi) control(c Control) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rounds = MagiRounds
+	if c.N == 1 {
+		m.rounds = 1
+	}
+	return nil
 }
 
 // Name implements Mode.
@@ -97,16 +110,6 @@ func (m *Magi) Name() string { return "magi" }
 
 // Agents implements Mode: the members, in council order.
 func (m *Magi) Agents() []*Agent { return append([]*Agent(nil), m.agents...) }
-
-// Result returns the latest council's result.
-func (m *Magi) Result() (MagiResult, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.last == nil {
-		return MagiResult{}, false
-	}
-	return *m.last, true
-}
 
 // Submit implements Mode: one council on the question. It returns an error
 // when the council was cancelled or when every member failed in a round
@@ -121,19 +124,16 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	m.context = m.debateSoFar()
 	e.SetTitle(q, "")
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: q})
-	rounds := MagiRounds
-	if m.SingleRound {
-		rounds = 1
-	}
+	m.mu.Lock()
+	rounds := m.rounds
+	m.mu.Unlock()
 	res := &MagiResult{Question: q}
 	m.notes = m.research(ctx, q)
 	var err error
 	for r := 1; r <= rounds; r++ {
 		votes := m.runRound(ctx, q, r, res.Rounds)
 		res.Rounds = append(res.Rounds, votes)
-		if m.OnRound != nil {
-			m.OnRound(r, votes)
-		}
+		e.Emit(MagiRoundFinished{Round: r, Of: rounds, Votes: votes, Changed: changedVotes(res.Rounds)})
 		if ctx.Err() != nil {
 			res.Cancelled, err = true, ctx.Err()
 			break
@@ -149,10 +149,24 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s", res.Verdict, last, TallyLine(res.Tally))})
 		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally})
 	}
-	m.mu.Lock()
-	m.last = res
-	m.mu.Unlock()
+	e.Emit(MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
 	return err
+}
+
+// changedVotes names the members whose valid vote in the latest round
+// differs from their valid vote in the round before.
+func changedVotes(rounds [][]MagiVote) []string {
+	changed := []string{}
+	if len(rounds) < 2 {
+		return changed
+	}
+	before, now := rounds[len(rounds)-2], rounds[len(rounds)-1]
+	for i, v := range now {
+		if i < len(before) && v.Valid && before[i].Valid && v.Vote != before[i].Vote {
+			changed = append(changed, v.Agent)
+		}
+	}
+	return changed
 }
 
 // allFailed reports the providers' errors when no member got through.
@@ -176,6 +190,9 @@ func (m *Magi) conclude(res *MagiResult) {
 	}
 	res.Verdict, res.Tally = Decide(words), Tally(words)
 	res.Flips = AuditFlips(res.Rounds)
+	if res.Flips == nil {
+		res.Flips = []Flip{} // "flips": [] in JSON, not null
+	}
 	for i, a := range m.agents {
 		u := MagiUsage{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model}
 		for _, round := range res.Rounds {

@@ -90,7 +90,10 @@ type Mention struct {
 	panels []*Agent // @all's agents plus anyone addressed since
 }
 
-func init() { registerMode("mention", newMention) }
+func init() {
+	registerMode(ModeInfo{Name: "mention", Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
+		Input: "@gemini …, @claude @chatgpt …, @all …; a line without @ is a note"}, newMention)
+}
 
 func newMention(e *Engine) (Mode, error) {
 	agents, err := e.MustAgents(e.Config.Modes.Mention.Agents...)

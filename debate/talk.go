@@ -42,7 +42,11 @@ type Talk struct {
 	calls    int           // calls made in the current talk (pace applies between them)
 }
 
-func init() { registerMode("talk", newTalk) }
+func init() {
+	registerMode(ModeInfo{Name: "talk", Key: "alt+3", Title: "two guests and an MC in a moderated talk",
+		Input: "the topic of the talk", Roles: []string{"guest A", "guest B", "MC"},
+		Controls: []ControlKind{ControlPause, ControlContinue, ControlStop, ControlRounds}}, newTalk)
+}
 
 func newTalk(e *Engine) (Mode, error) {
 	c := e.Config.Modes.Talk
@@ -67,50 +71,27 @@ func (m *Talk) Name() string { return "talk" }
 // Agents implements Mode: guest A, guest B, the MC.
 func (m *Talk) Agents() []*Agent { return []*Agent{m.a, m.b, m.mc} }
 
-// Moderator is the MC.
-func (m *Talk) Moderator() *Agent { return m.mc }
-
-// Rounds is the number of rounds a talk runs.
-func (m *Talk) Rounds() int {
+// control implements controller. Pause holds the talk before its next turn
+// (the current one finishes) until continue or stop; stop ends it early:
+// the current turn finishes, then the MC closes. Rounds sets the length of
+// the next talk.
+func (m *Talk) control(c Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.rounds
-}
-
-// SetRounds changes the number of rounds of the next talk (n ≥ 1).
-func (m *Talk) SetRounds(n int) {
-	if n < 1 {
-		n = 1
+	switch c.Kind {
+	case ControlRounds:
+		m.rounds = max(c.N, 1)
+	case ControlPause:
+		if m.gate == nil {
+			m.gate = make(chan struct{})
+		}
+	case ControlContinue:
+		m.open()
+	case ControlStop:
+		m.stopping = true
+		m.open()
 	}
-	m.mu.Lock()
-	m.rounds = n
-	m.mu.Unlock()
-}
-
-// Pause holds the talk before its next turn (the current one finishes)
-// until Continue or Stop.
-func (m *Talk) Pause() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.gate == nil {
-		m.gate = make(chan struct{})
-	}
-}
-
-// Continue lifts a Pause.
-func (m *Talk) Continue() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.open()
-}
-
-// Stop ends the talk early: the current turn finishes, then the MC closes
-// and Submit returns. It also lifts a Pause.
-func (m *Talk) Stop() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.stopping = true
-	m.open()
+	return nil
 }
 
 func (m *Talk) open() {
@@ -150,16 +131,22 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	start := e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "Topic: " + topic, Prompt: topic}).Turn
 
 	var errs []error
+	done := TalkFinished{Topic: topic}
 	// run waits out a Pause and the pace, then builds the turn, so it sees
 	// everything said meanwhile. A Stop given while the talk was held skips
 	// every turn but the closing.
-	run := func(spec func() TurnSpec, closing bool) {
+	run := func(spec func() TurnSpec, closing bool) (Entry, bool) {
 		if err := m.wait(ctx); err != nil || (m.stopped() && !closing) {
-			return
+			return Entry{}, false
 		}
-		if _, err := e.Reserve(spec()).Run(ctx); err != nil {
+		en, err := e.Reserve(spec()).Run(ctx)
+		if err != nil {
 			errs = append(errs, err)
 		}
+		done.Turns++
+		done.Usage = done.Usage.Add(en.Usage)
+		done.Cost += en.Cost
+		return en, true
 	}
 	tk := talkContext{start: start, topic: topic, rounds: rounds}
 
@@ -176,11 +163,15 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 		if m.stopped() || ctx.Err() != nil {
 			break
 		}
-		run(func() TurnSpec { return m.moderatorSpec(tk, r, phaseSummary) }, false)
+		if en, ok := run(func() TurnSpec { return m.moderatorSpec(tk, r, phaseSummary) }, false); ok {
+			e.Emit(TalkRoundSummarised{Round: r, Summary: en})
+		}
 	}
 	if ctx.Err() == nil {
 		run(func() TurnSpec { return m.moderatorSpec(tk, round+1, phaseClose) }, true)
 	}
+	done.Rounds, done.Stopped, done.Cancelled = round, m.stopped(), ctx.Err() != nil
+	e.Emit(done)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

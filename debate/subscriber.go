@@ -1,0 +1,123 @@
+package debate
+
+import (
+	"context"
+	"sync"
+)
+
+// mergeLookback bounds how far back a lagging subscriber's queue is searched
+// for a text delta of the same turn to merge a new one into.
+const mergeLookback = 16
+
+// subscriber delivers events to one Sink from its own goroutine.
+type subscriber struct {
+	sink Sink
+
+	mu      sync.Mutex
+	queue   []Event
+	pending int           // queued plus being delivered
+	empty   chan struct{} // closed while pending is 0
+	wake    chan struct{} // one token: the queue has something
+	closed  bool
+}
+
+func newSubscriber(s Sink) *subscriber {
+	sub := &subscriber{sink: s, empty: make(chan struct{}), wake: make(chan struct{}, 1)}
+	close(sub.empty)
+	go sub.run()
+	return sub
+}
+
+// push queues ev. A text delta that finds an undelivered delta of the same
+// turn among the newest queued events is appended to it: a lagging consumer
+// gets fewer, longer deltas and the same text, never a stalled stream.
+func (s *subscriber) push(ev Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if d, ok := ev.(TextDelta); ok {
+		for i := len(s.queue) - 1; i >= 0 && i >= len(s.queue)-mergeLookback; i-- {
+			q, isDelta := s.queue[i].(TextDelta)
+			if !isDelta {
+				break // never move text past another kind of event
+			}
+			if q.Turn == d.Turn {
+				q.Text += d.Text
+				s.queue[i] = q
+				return
+			}
+		}
+	}
+	s.queue = append(s.queue, ev)
+	if s.pending == 0 {
+		s.empty = make(chan struct{})
+	}
+	s.pending++
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *subscriber) run() {
+	for range s.wake {
+		for {
+			s.mu.Lock()
+			if s.closed || len(s.queue) == 0 {
+				s.mu.Unlock()
+				break
+			}
+			ev := s.queue[0]
+			s.queue[0] = nil
+			s.queue = s.queue[1:]
+			s.mu.Unlock()
+			s.sink(ev)
+			s.mu.Lock()
+			if !s.closed { // close has released the waiters already
+				s.pending--
+				if s.pending == 0 {
+					close(s.empty)
+				}
+			}
+			s.mu.Unlock()
+		}
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if closed {
+			return
+		}
+	}
+}
+
+// drained waits until everything queued so far has been delivered.
+func (s *subscriber) drained(ctx context.Context) error {
+	s.mu.Lock()
+	empty := s.empty
+	s.mu.Unlock()
+	select {
+	case <-empty:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// close stops delivery; events still queued are dropped (Wait first to
+// drain them) and a Wait in progress is released.
+func (s *subscriber) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.closed = true
+	s.queue = nil
+	if s.pending > 0 {
+		s.pending = 0
+		close(s.empty)
+	}
+	close(s.wake)
+}
