@@ -25,8 +25,6 @@ type doneMsg struct {
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
-	case m.confirm != nil:
-		return m.confirmKey(msg)
 	case m.sessions != nil:
 		return m.sessionsKey(msg)
 	case m.overlay != nil:
@@ -43,10 +41,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.setStatus("", false)
 		return m.setFocus(focusInput)
-	case key.Matches(msg, k.Mention), key.Matches(msg, k.Alternate), key.Matches(msg, k.Talk),
-		key.Matches(msg, k.Magi), key.Matches(msg, k.Agent):
-		i := int(msg.String()[len(msg.String())-1] - '1')
-		m.switchMode(debate.ModeNames[i])
+	case key.Matches(msg, k.ModeKeys):
+		for i, b := range k.Modes {
+			if key.Matches(msg, b) {
+				m.switchMode(debate.ModeNames[i])
+			}
+		}
 		return nil
 	case key.Matches(msg, k.CycleMode):
 		i := slices.Index(debate.ModeNames, m.engine.Current().Name())
@@ -182,28 +182,12 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "q", "y", "ctrl+c":
-		m.confirm = nil
-		return m.quitNow()
-	case "s":
-		if s, ok := m.engine.Current().(interface{ Stop() }); ok && m.confirm.talk {
-			s.Stop()
-			m.setStatus("the talk stops after the current turn", false)
-		}
-		m.confirm = nil
-	case "c", "n", "esc":
-		m.confirm = nil
-	}
-	return nil
-}
-
-// quit asks first while agents work; otherwise it quits.
+// quit applies the engine's one Ctrl+C policy: while agents work the first
+// press cancels them (what arrived is kept); a second within two seconds,
+// or one while idle, quits.
 func (m *Model) quit() tea.Cmd {
-	if m.busy() {
-		_, talk := m.engine.Current().(interface{ Stop() })
-		m.confirm = &confirmQuit{talk: talk && m.engine.Current().Name() == "talk"}
+	if !m.engine.Interrupt() {
+		m.setStatus("cancelled · ctrl+c again quits", false)
 		return nil
 	}
 	return m.quitNow()
@@ -357,61 +341,42 @@ func (m *Model) command(c slashCommand) tea.Cmd {
 		return m.forkSession(m.info.ID, 0)
 	case "export":
 		return m.export(c.Arg)
-	case "rounds", "pause", "resume", "continue", "stop":
-		m.talkControl(c)
+	case "rounds", "steps", "pause", "resume", "continue", "stop":
+		m.control(c)
 	default:
 		m.setStatus("unknown command /"+c.Name+" (try /help)", true)
 	}
 	return nil
 }
 
-// talkControl drives a talk through the optional methods of the mode.
-func (m *Model) talkControl(c slashCommand) {
-	mode := m.engine.Current()
-	ok := false
-	switch c.Name {
-	case "rounds":
+// control sends a mode control (/pause, /resume, /stop, /rounds N, /steps N)
+// through the engine; the registry says which modes take which.
+func (m *Model) control(c slashCommand) {
+	kind := debate.ControlKind(c.Name)
+	if c.Name == "resume" {
+		kind = debate.ControlContinue
+	}
+	ctl := debate.Control{Kind: kind}
+	if kind == debate.ControlRounds || kind == debate.ControlSteps {
 		n, err := strconv.Atoi(c.Arg)
-		if r, has := mode.(interface{ SetRounds(int) }); has && err == nil && n >= 1 {
-			r.SetRounds(n)
-			m.setStatus(fmt.Sprintf("the next talk runs %d round%s", n, plural(n)), false)
+		if err != nil || n < 1 {
+			m.setStatus(fmt.Sprintf("usage: /%s N (N ≥ 1)", c.Name), true)
 			return
 		}
-		m.setStatus("usage: /rounds N (in talk mode)", true)
-		return
-	case "pause", "resume", "continue", "stop":
-		if _, has := mode.(interface{ Pause() }); has && !m.engine.Busy() {
-			m.setStatus("no talk is running: /"+c.Name+" works during a talk", true)
-			return
-		}
+		ctl.N = n
 	}
-	switch c.Name {
-	case "pause":
-		if p, has := mode.(interface{ Pause() }); has {
-			p.Pause()
-			ok = true
-		}
-	case "resume", "continue":
-		if p, has := mode.(interface{ Continue() }); has {
-			p.Continue()
-			ok = true
-		}
-	case "stop":
-		if p, has := mode.(interface{ Stop() }); has {
-			p.Stop()
-			ok = true
-		}
-	}
-	if !ok {
-		m.setStatus("/"+c.Name+" works in talk mode", true)
+	if err := m.engine.Control(m.opts.Context, ctl); err != nil {
+		m.setStatus(err.Error(), true)
 		return
 	}
-	m.setStatus(map[string]string{
-		"pause":    "the talk pauses after the current turn · /resume goes on, /stop ends it",
-		"resume":   "the talk goes on",
-		"continue": "the talk goes on",
-		"stop":     "the talk stops after the current turn",
-	}[c.Name], false)
+	mode := m.engine.Current().Name()
+	m.setStatus(map[debate.ControlKind]string{
+		debate.ControlPause:    "the " + mode + " pauses after the current turn · /resume goes on, /stop ends it",
+		debate.ControlContinue: "the " + mode + " goes on",
+		debate.ControlStop:     "the " + mode + " stops after the current turn",
+		debate.ControlRounds:   fmt.Sprintf("the next %s runs %d round%s", mode, ctl.N, plural(ctl.N)),
+		debate.ControlSteps:    fmt.Sprintf("the next %s question may take %d step%s", mode, ctl.N, plural(ctl.N)),
+	}[kind], false)
 }
 
 func (m *Model) openOverlay(o *overlay) {
@@ -436,7 +401,7 @@ func (m *Model) openHelp() {
 	lines = append(lines, styles.bold.Render("Commands"),
 		"/mode NAME   switch mode ("+strings.Join(debate.ModeNames, ", ")+")",
 		"/new  /sessions  /fork  /export md|json  /agents  /help",
-		"/rounds N  /pause  /resume  /stop   (talk)",
+		"/rounds N  /steps N  /pause  /resume  /stop   (as the mode takes them)",
 		"exit, quit   leave Parley",
 		"",
 		styles.bold.Render("Mouse"),

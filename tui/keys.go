@@ -1,6 +1,32 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// modeBindings are the mode keys, read from the engine's mode registry.
+func modeBindings() []key.Binding {
+	var out []key.Binding
+	for _, mi := range debate.Modes() {
+		out = append(out, key.NewBinding(key.WithKeys(mi.Key), key.WithHelp(mi.Key, mi.Name+" mode")))
+	}
+	return out
+}
+
+// modeKeysHelp is the short help's one entry for every mode key.
+func modeKeysHelp() key.Binding {
+	var keys []string
+	for _, mi := range debate.Modes() {
+		keys = append(keys, mi.Key)
+	}
+	help := "alt+1…" + strings.TrimPrefix(keys[len(keys)-1], "alt+")
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, "mode"))
+}
 
 // keyMap holds every binding of the console. The help line shows the short
 // list; ? or F1 shows them all.
@@ -10,12 +36,8 @@ type keyMap struct {
 	Complete    key.Binding
 	FocusNext   key.Binding
 	FocusPrev   key.Binding
-	ModeKeys    key.Binding // help entry standing for the five below
-	Mention     key.Binding
-	Alternate   key.Binding
-	Talk        key.Binding
-	Magi        key.Binding
-	Agent       key.Binding
+	ModeKeys    key.Binding   // help entry standing for every mode key
+	Modes       []key.Binding // one per registered mode, in registry order
 	CycleMode   key.Binding
 	Cancel      key.Binding
 	Sessions    key.Binding
@@ -48,17 +70,13 @@ func defaultKeys() keyMap {
 		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete @name")),
 		FocusNext:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
 		FocusPrev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous")),
-		ModeKeys:    key.NewBinding(key.WithKeys("alt+1", "alt+2", "alt+3", "alt+4", "alt+5"), key.WithHelp("alt+1…5", "mode")),
-		Mention:     key.NewBinding(key.WithKeys("alt+1"), key.WithHelp("alt+1", "mention mode")),
-		Alternate:   key.NewBinding(key.WithKeys("alt+2"), key.WithHelp("alt+2", "alternate mode")),
-		Talk:        key.NewBinding(key.WithKeys("alt+3"), key.WithHelp("alt+3", "talk mode")),
-		Magi:        key.NewBinding(key.WithKeys("alt+4"), key.WithHelp("alt+4", "magi mode")),
-		Agent:       key.NewBinding(key.WithKeys("alt+5"), key.WithHelp("alt+5", "agent mode")),
+		ModeKeys:    modeKeysHelp(),
+		Modes:       modeBindings(),
 		CycleMode:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next mode")),
 		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel / close")),
 		Sessions:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
 		Help:        key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?/f1", "all keys")),
-		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel; twice: quit")),
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous turn")),
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next turn")),
 		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
@@ -94,7 +112,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Submit, k.Newline, k.Complete, k.HistoryPrev, k.HistoryNext, k.FocusNext, k.FocusPrev},
-		{k.Mention, k.Alternate, k.Talk, k.Magi, k.Agent, k.CycleMode},
+		append(slices.Clone(k.Modes), k.CycleMode),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Open},
 		{k.PanelLeft, k.PanelRight, k.Cancel, k.Sessions, k.Help, k.Quit},
 	}

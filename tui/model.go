@@ -52,6 +52,8 @@ type Model struct {
 	md     *markdown
 	spin   spinner.Model
 	bus    *eventBus
+	// unsubscribe stops the engine delivering events to bus.
+	unsubscribe func()
 
 	in       *input
 	tr       *transcript
@@ -61,7 +63,6 @@ type Model struct {
 	focus    focusArea
 	overlay  *overlay
 	sessions *sessionList
-	confirm  *confirmQuit
 
 	info      debate.SessionInfo
 	verdict   string
@@ -116,14 +117,19 @@ func New(opts Options) *Model {
 		info:   e.Info(),
 		width:  80, height: 24,
 	}
-	e.Subscribe(m.bus.Sink)
+	m.unsubscribe = e.Subscribe(m.bus.Sink)
 	m.reload()
 	m.layout()
 	return m
 }
 
 // Close stops the event bridge; call it after the program has ended.
-func (m *Model) Close() { m.bus.Close() }
+func (m *Model) Close() {
+	if m.unsubscribe != nil {
+		m.unsubscribe()
+	}
+	m.bus.Close()
+}
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
@@ -296,7 +302,7 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) {
 }
 
 func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
-	if m.overlay != nil || m.sessions != nil || m.confirm != nil {
+	if m.overlay != nil || m.sessions != nil {
 		return nil
 	}
 	switch {

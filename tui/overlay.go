@@ -124,30 +124,3 @@ func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) strin
 	}
 	return lines
 }
-
-// confirmQuit is the question Ctrl+C asks while agents are working.
-type confirmQuit struct {
-	talk bool // the current mode can be stopped (a talk): offer continue/stop
-}
-
-func (c confirmQuit) View(width int) []string {
-	var text []string
-	if c.talk {
-		text = []string{
-			"A talk is in progress.",
-			"",
-			"s  stop the talk (keep what was said)",
-			"q  quit Parley now",
-			"c  continue the talk",
-		}
-	} else {
-		text = []string{
-			"Agents are still answering.",
-			"",
-			"q  cancel them and quit",
-			"c  continue (esc)",
-		}
-	}
-	w := min(max(width-4, 20), 44)
-	return drawBox(text, w, len(text)+2, hexWarn, "Quit?", true)
-}

@@ -123,9 +123,6 @@ func (m *Model) frame() []string {
 	lines = append(lines, m.statusLine(w), m.helpLine(w))
 	lines = padLines(lines, w, h) // every part is already w wide
 	switch {
-	case m.confirm != nil:
-		box := m.confirm.View(w)
-		overlayAt(lines, box, max((w-ansi.StringWidth(box[0]))/2, 0), max((h-len(box))/2, 0), w)
 	case m.sessions != nil:
 		box := m.sessions.View()
 		overlayAt(lines, box, max((w-m.sessions.width)/2, 0), 2, w)
@@ -141,7 +138,8 @@ func (m *Model) header(w int) string {
 	cur := m.engine.Current().Name()
 	var b strings.Builder
 	b.WriteString(styles.title.Render("Parley "))
-	for i, name := range debate.ModeNames {
+	for i, mi := range debate.Modes() {
+		name := mi.Name
 		label := fmt.Sprintf(" %d %s ", i+1, name)
 		if w < 70 {
 			label = fmt.Sprintf(" %d %s ", i+1, name[:3])

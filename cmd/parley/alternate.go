@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 )
 
@@ -41,6 +41,12 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 					return err
 				}
 			}
+			if instruction == "" && steps == 0 {
+				if g.session == "" {
+					return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
+				}
+				return usageErr(fmt.Errorf("nothing to do: give an instruction for the next step, or --steps N to run N steps of session %s", g.session))
+			}
 			a, err := newApp(cmd, g, "alternate")
 			if err != nil {
 				return err
@@ -49,27 +55,9 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 			if err := a.requireKeys(); err != nil {
 				return err
 			}
-			if a.engine.Current().Name() != "alternate" { // a resumed session in another mode
-				if err := a.engine.SetMode("alternate"); err != nil {
-					return err
-				}
-			}
-			m, err := a.engine.Mode("alternate")
-			if err != nil {
+			if err := a.enterMode("alternate"); err != nil {
 				return err
 			}
-			alt := m.(*debate.Alternate)
-			if instruction == "" && !alt.Started() {
-				return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
-			}
-			if !g.json {
-				p := a.printer(false)
-				p.quiet = true // turns are printed below; the printer reports retries
-				a.engine.Subscribe(p.Sink)
-			}
-			ctx, stop := interruptible(cmd.Context())
-			defer stop()
-
 			inputs := []string{instruction}
 			if instruction == "" { // a resumed alternation: N steps only
 				inputs = nil
@@ -77,62 +65,14 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 			for range steps {
 				inputs = append(inputs, "")
 			}
-			for _, in := range inputs {
-				err := a.run(ctx, alt, in)
-				if turn, ok := alt.LastTurn(); ok {
-					if perr := printAlternateTurn(a.stdout, turn, g.json); perr != nil {
-						return perr
-					}
-				}
-				if err != nil {
-					if errors.Is(err, debate.ErrNoInstruction) {
-						return usageErr(err)
-					}
-					printAlternateTokens(a.stderr, alt, g.json)
-					return err
-				}
+			err = a.run(cmd.Context(), a.printer(headless.Alternate), inputs...)
+			if errors.Is(err, debate.ErrNoInstruction) {
+				return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
 			}
-			printAlternateTokens(a.stderr, alt, g.json)
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().IntVar(&steps, "steps", 0, "steps after the start turn, one agent each")
 	addSessionFlag(cmd, g)
 	return cmd
-}
-
-// printAlternateTurn prints one turn: the seed's JSON line, or who spoke
-// with the tokens of each answer.
-func printAlternateTurn(w io.Writer, turn debate.AlternateTurn, asJSON bool) error {
-	if asJSON {
-		line, err := turn.JSONLine()
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", line)
-		return err
-	}
-	label := "start"
-	if turn.Step > 0 {
-		label = fmt.Sprintf("step %d", turn.Step)
-	}
-	for _, en := range turn.Entries {
-		head := fmt.Sprintf("[%s] (%s, %s tok)", en.Display, label, thousands(en.Usage.Total()))
-		if en.Status == debate.StatusError {
-			fmt.Fprintf(w, "%s: %s\n", head, turnBody(en))
-			continue
-		}
-		fmt.Fprintf(w, "%s: %s\n\n", head, turnBody(en))
-	}
-	return nil
-}
-
-// printAlternateTokens reports the saving on stderr (stdout stays the answers).
-func printAlternateTokens(w io.Writer, alt *debate.Alternate, asJSON bool) {
-	tok := alt.Tokens()
-	if asJSON || tok.Both == 0 {
-		return
-	}
-	fmt.Fprintf(w, "tokens: %s used vs %s if both answered every step (ratio %.2f); next: %s\n",
-		thousands(tok.Used), thousands(tok.Both), tok.Ratio(), alt.Next().Label())
 }

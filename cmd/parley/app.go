@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -20,6 +22,7 @@ type globalFlags struct {
 	db        string
 	demo      bool
 	json      bool
+	jsonl     bool
 	mode      string
 	resume    string
 	cont      bool
@@ -92,8 +95,12 @@ func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*deb
 	return a, nil
 }
 
-// Close releases the store.
+// Close lets the subscribers (the store) take the last events, then
+// releases the store.
 func (a *app) Close() {
+	if a.engine != nil && len(a.closers) > 0 {
+		headless.Drain(a.engine)
+	}
 	for i := len(a.closers) - 1; i >= 0; i-- {
 		_ = a.closers[i]()
 	}
@@ -167,9 +174,44 @@ func readQuestion(args []string, stdin io.Reader) (string, error) {
 	return q, nil
 }
 
-// run submits one exchange with Ctrl+C wired to cancel it.
-func (a *app) run(ctx context.Context, m debate.Mode, input string) error {
-	return a.engine.SubmitTo(ctx, m, input)
+// format is the output format the global flags ask for.
+func (a *app) format() headless.Format {
+	switch {
+	case a.flags.jsonl:
+		return headless.JSONL
+	case a.flags.json:
+		return headless.JSON
+	}
+	return headless.Text
+}
+
+// printer returns a headless printer of the given style on the app's streams.
+func (a *app) printer(style headless.Style, adjust ...func(*headless.Options)) *headless.Printer {
+	o := headless.Options{Out: a.stdout, Err: a.stderr, Format: a.format(), Style: style, ToolAgents: map[string]bool{}}
+	for _, ag := range a.engine.Agents() {
+		o.ToolAgents[ag.Name] = ag.Tools
+	}
+	for _, f := range adjust {
+		f(&o)
+	}
+	return headless.New(o)
+}
+
+// run is the headless commands' one run loop with Ctrl+C wired to the
+// engine's interrupt policy.
+func (a *app) run(ctx context.Context, p *headless.Printer, inputs ...string) error {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	return headless.Run(ctx, a.engine, p, inputs, sigs)
+}
+
+// enterMode makes name the session's mode (a resumed session may be in another).
+func (a *app) enterMode(name string) error {
+	if a.engine.Current().Name() == name {
+		return nil
+	}
+	return a.engine.SetMode(name)
 }
 
 // addSessionFlag gives a headless command --session: continue a saved

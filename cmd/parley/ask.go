@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 )
 
 func init() {
@@ -16,12 +18,13 @@ func newAskCmd(g *globalFlags) *cobra.Command {
 		Use:   `ask "@agent question"`,
 		Short: "One mention-routed exchange, headless",
 		Long: `Ask one or more agents once and print their answers as "[Name]: text",
-in configuration order. Address agents with @name, several @names or @all.
-A line without a mention is saved as a note. Use - to read the line from stdin.`,
+in configuration order; the first answer streams as it arrives. Address
+agents with @name, several @names or @all. A line without a mention is saved
+as a note. Use - to read the line from stdin.`,
 		Example: `  parley ask "@all what is a monad?"
   parley ask "@claude @gemini compare Rust and Go for CLIs"
   echo "@chatgpt summarise this" | parley ask -
-  parley ask --json "@all hi" | jq -c 'select(.type=="turn_finished")'`,
+  parley ask --jsonl "@all hi" | jq -c 'select(.type=="turn_finished")'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			line, err := readQuestion(args, cmd.InOrStdin())
@@ -36,22 +39,17 @@ A line without a mention is saved as a note. Use - to read the line from stdin.`
 			if err := a.requireKeys(); err != nil {
 				return err
 			}
-			m, err := a.engine.Mode("mention")
-			if err != nil {
+			if err := a.enterMode("mention"); err != nil {
 				return err
 			}
-			p := a.printer(g.json)
-			a.engine.Subscribe(p.Sink)
-			ctx, stop := interruptible(cmd.Context())
-			defer stop()
-			err = a.run(ctx, m, line)
-			if err == nil && !g.json && p.asked() == 0 {
+			p := a.printer(headless.Conversation)
+			err = a.run(cmd.Context(), p, line)
+			if err == nil && a.format() == headless.Text && p.Asked() == 0 {
 				// Mention mode keeps such a line as a note, silently; one
 				// ask that prints nothing deserves a word on stderr.
 				fmt.Fprintf(a.stderr, "no @mention: saved as a note, nobody was asked. Address agents with @all or @name (%s).\n",
 					strings.Join(a.cfg.AgentNames(), ", "))
 			}
-			p.summary()
 			return err
 		},
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -15,8 +14,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/tui"
 )
@@ -52,9 +49,9 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	// Let a cancelled exchange settle, so the store records how it ended
 	// before it is closed.
 	a.engine.Cancel()
-	for deadline := time.Now().Add(3 * time.Second); a.engine.Busy() && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	settle, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_ = a.engine.Wait(settle)
 	if errors.Is(err, tea.ErrProgramKilled) && cmd.Context().Err() != nil {
 		return nil
 	}
@@ -80,66 +77,10 @@ func missingKeys(a *app) map[string]string {
 
 // consoleSessions adapts the session store to the console (nil: none open).
 func (a *app) consoleSessions() tui.Sessions {
-	if a.store == nil {
-		return nil
+	if st := a.sessionStore(); st != nil {
+		return st
 	}
-	return storeSessions{st: a.store}
-}
-
-// storeSessions is the console's view of the session database.
-type storeSessions struct{ st *store.Store }
-
-func (s storeSessions) List() ([]debate.SessionInfo, error) {
-	sums, err := s.st.List(context.Background())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]debate.SessionInfo, len(sums))
-	for i, x := range sums {
-		out[i] = debate.SessionInfo{ID: x.ID, Title: x.Title, Mode: x.Mode, Topic: x.Topic, Created: x.Created, Parent: x.Parent, ForkAt: x.ForkAt}
-	}
-	return out, nil
-}
-
-func (s storeSessions) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
-	return s.st.Load(context.Background(), id)
-}
-
-func (s storeSessions) Delete(id string) error { return s.st.Delete(context.Background(), id) }
-
-// Fork copies the session up to turn at (0: all of it) and loads the copy.
-func (s storeSessions) Fork(id string, at int) (debate.SessionInfo, []debate.Entry, error) {
-	ctx := context.Background()
-	if at == 0 {
-		_, entries, err := s.st.Load(ctx, id)
-		if err != nil {
-			return debate.SessionInfo{}, nil, err
-		}
-		at = len(entries)
-	}
-	info, err := s.st.Fork(ctx, id, at)
-	if err != nil {
-		return debate.SessionInfo{}, nil, err
-	}
-	return s.st.Load(ctx, info.ID)
-}
-
-// Export writes parley-ID.md or parley-ID.json in the working directory.
-func (s storeSessions) Export(id, format string) (string, error) {
-	path, err := filepath.Abs(fmt.Sprintf("parley-%s.%s", id, format))
-	if err != nil {
-		return "", err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return "", err
-	}
-	if err := s.st.Export(context.Background(), f, id, format); err != nil {
-		f.Close()
-		_ = os.Remove(path)
-		return "", err
-	}
-	return path, f.Close()
+	return nil // a nil *consoleStore in the interface would not be nil
 }
 
 // needTerminal refuses to start the console without a terminal (a script,

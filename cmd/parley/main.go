@@ -9,12 +9,13 @@ import (
 	"io"
 	"log"
 	"os"
-	"os/signal"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // Exit codes (SPEC §3).
@@ -83,7 +84,7 @@ func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	err := root.ExecuteContext(ctx)
 	if err != nil {
 		// Errors may quote a server's message: no escape reaches the terminal.
-		fmt.Fprintln(root.ErrOrStderr(), "parley:", sanitize(err.Error()))
+		fmt.Fprintln(root.ErrOrStderr(), "parley:", sanitize.Text(err.Error()))
 	}
 	return exitCode(err)
 }
@@ -116,7 +117,8 @@ full-screen console; every mode also runs headless.`,
 	pf.StringVar(&g.db, "db", "", "session database (default: $PARLEY_DB or $XDG_DATA_HOME/parley/parley.db)")
 	pf.BoolVar(&g.demo, "demo", false, "use the offline demo agents: no keys, no network")
 	pf.BoolVar(&g.json, "json", false, "headless commands: print machine-readable JSON")
-	pf.StringVar(&g.mode, "mode", "", "mode to start in: mention, alternate, talk, magi or agent")
+	pf.BoolVar(&g.jsonl, "jsonl", false, "headless commands: print every event as one JSON line as it happens")
+	pf.StringVar(&g.mode, "mode", "", "mode to start in: "+strings.Join(debate.ModeNames, ", "))
 	root.Flags().StringVar(&g.resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
 	root.Flags().BoolVar(&g.cont, "continue", false, "resume the most recent session")
 	for _, build := range subcommands {
@@ -134,10 +136,4 @@ func wrapArgs(c *cobra.Command) {
 		c.Args = func(cmd *cobra.Command, args []string) error { return usageErr(check(cmd, args)) }
 	}
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
-}
-
-// interruptible returns a context cancelled by Ctrl+C (SIGINT), for
-// headless commands: the exchange in flight is cancelled and what arrived is kept.
-func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(ctx, os.Interrupt)
 }

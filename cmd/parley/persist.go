@@ -170,7 +170,10 @@ func (c *consoleStore) Export(id, format string) (string, error) {
 	if ext == "markdown" {
 		ext = "md"
 	}
-	path := filepath.Join(c.dir, "parley-"+id+"."+ext)
+	path, err := filepath.Abs(filepath.Join(c.dir, "parley-"+id+"."+ext))
+	if err != nil {
+		return "", err
+	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return "", err

@@ -5,16 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -111,52 +108,10 @@ func sessionsListCmd(g *globalFlags) *cobra.Command {
 					fmt.Fprintln(cmd.ErrOrStderr(), "no saved sessions yet")
 					return nil
 				}
-				return printSessionList(cmd.OutOrStdout(), list, time.Now())
+				return headless.SessionList(cmd.OutOrStdout(), list, time.Now())
 			})
 		},
 	}
-}
-
-func printSessionList(out io.Writer, list []store.Summary, now time.Time) error {
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tMODE\tAGENTS\tTURNS\tTOKENS\tCOST\tTITLE")
-	for _, s := range list {
-		title := sanitize(s.Title)
-		if s.Parent != "" {
-			title += fmt.Sprintf(" (fork of %s at turn %d)", short(s.Parent), s.ForkAt)
-		}
-		agents := strings.Join(s.Agents, ",")
-		if agents == "" {
-			agents = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t$%.4f\t%s\n", s.ID, ago(s.LastActivity, now), s.Mode, sanitize(agents),
-			s.Turns, thousands(s.TokensIn+s.TokensOut), s.Cost, title)
-	}
-	return tw.Flush()
-}
-
-func short(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
-
-// ago says when, in the terms a list needs: relative for today, a date otherwise.
-func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d.Hours()))
-	}
-	return t.Local().Format("2006-01-02 15:04")
 }
 
 func sessionsShowCmd(g *globalFlags) *cobra.Command {
@@ -174,50 +129,10 @@ func sessionsShowCmd(g *globalFlags) *cobra.Command {
 				if g.json {
 					return store.WriteJSON(cmd.OutOrStdout(), info, entries)
 				}
-				printTranscript(cmd.OutOrStdout(), info, entries)
+				headless.Transcript(cmd.OutOrStdout(), info, entries)
 				return nil
 			})
 		},
-	}
-}
-
-// printTranscript shows a session as the headless commands print turns.
-func printTranscript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) {
-	title := info.Title
-	if title == "" {
-		title = info.Topic
-	}
-	fmt.Fprintf(out, "session %s · %s · %s\n", info.ID, info.Mode, info.Created.Local().Format("2006-01-02 15:04"))
-	if title != "" {
-		fmt.Fprintf(out, "title: %s\n", sanitize(title))
-	}
-	if info.Parent != "" {
-		fmt.Fprintf(out, "forked from %s at turn %d\n", info.Parent, info.ForkAt)
-	}
-	for _, en := range entries {
-		fmt.Fprintln(out)
-		label := sanitize(en.Display)
-		if label == "" {
-			label = sanitize(en.Speaker)
-		}
-		text := strings.TrimSpace(sanitize(en.Text))
-		switch en.Kind {
-		case debate.KindNote:
-			fmt.Fprintf(out, "%d (note): %s\n", en.Turn, text)
-			continue
-		case debate.KindVerdict:
-			fmt.Fprintf(out, "%d verdict, round %d: %s\n", en.Turn, en.Round, sanitize(en.Vote))
-			continue
-		case debate.KindError:
-			fmt.Fprintf(out, "%d [%s]: (error) %s\n", en.Turn, label, sanitize(en.Error))
-			continue
-		case debate.KindVote:
-			label += " vote " + strings.ToUpper(sanitize(en.Vote))
-		}
-		fmt.Fprintf(out, "%d [%s]: %s\n", en.Turn, label, turnBody(en))
-		for _, c := range en.ToolCalls {
-			fmt.Fprintf(out, "   tool %s %s\n", sanitize(c.Tool), sanitize(fmt.Sprint(c.Parameters)))
-		}
 	}
 }
 

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -292,52 +292,4 @@ func truncateLines(s string, max int) string {
 
 // clean drops terminal escape sequences and control characters a model may
 // have sent, keeping newlines and tabs, so an export never drives a terminal.
-func clean(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return (unicode.IsControl(r) && r != '\n' && r != '\t') || r == '\uFFFD' }) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case r == 0x1b: // ESC: skip a CSI/OSC sequence's body too
-			i = skipEscape(rs, i)
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case unicode.IsControl(r), r == '\uFFFD':
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// skipEscape returns the index of the last rune of the escape sequence
-// starting at rs[i] (ESC).
-func skipEscape(rs []rune, i int) int {
-	if i+1 >= len(rs) {
-		return i
-	}
-	switch rs[i+1] {
-	case '[': // CSI: parameters then one final byte in @..~
-		for j := i + 2; j < len(rs); j++ {
-			if rs[j] >= 0x40 && rs[j] <= 0x7e {
-				return j
-			}
-		}
-		return len(rs) - 1
-	case ']', 'P', '_', '^': // OSC and friends: up to BEL or ESC \
-		for j := i + 2; j < len(rs); j++ {
-			if rs[j] == 0x07 {
-				return j
-			}
-			if rs[j] == 0x1b && j+1 < len(rs) && rs[j+1] == '\\' {
-				return j + 1
-			}
-		}
-		return len(rs) - 1
-	}
-	return i + 1 // a two-character escape
-}
+func clean(s string) string { return sanitize.Text(s) }

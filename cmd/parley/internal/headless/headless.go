@@ -1,0 +1,280 @@
+// Package headless renders a debate's event stream for the headless
+// commands: as human text that streams, as one JSON document (--json) or as
+// JSON Lines of every event as it happens (--jsonl). It reads events only;
+// it never calls into a mode.
+package headless
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/tools"
+	"github.com/parleyhq/parley/providers"
+)
+
+// Format is how events are rendered.
+type Format int
+
+const (
+	Text  Format = iota // human text; answers stream as they arrive
+	JSON                // the command's JSON document (see Style)
+	JSONL               // every event as one JSON object per line
+)
+
+// Style is the shape of a command's output: which events it shows and how.
+type Style int
+
+const (
+	// Conversation prints "[Name]: text" per agent turn in history order,
+	// streaming the first unfinished one (ask, repl). Its JSON is JSON Lines.
+	Conversation Style = iota
+	// Alternate prints each step's answers with their tokens; JSON is the
+	// seed's {"status","turn"} line per step.
+	Alternate
+	// Talk prints round headers and "[Name]: text  (N tok)", streaming; JSON
+	// is one line per turn in the shape of the store's log rows.
+	Talk
+	// Magi prints each round's votes and the verdict; JSON is one document.
+	Magi
+	// Agent prints tool calls on stderr and the answer on stdout; JSON is
+	// the events, then a summary object.
+	Agent
+)
+
+// Options configure a Printer.
+type Options struct {
+	Out, Err io.Writer
+	Format   Format
+	Style    Style
+	// Verbose shows each MAGI vote's full reasoning.
+	Verbose bool
+	// Header is printed before the first event in text (MAGI's question and members).
+	Header string
+	// ToolAgents are the agents with tools: their replies may be tool
+	// steps, shown as tool lines rather than as text.
+	ToolAgents map[string]bool
+}
+
+// Printer is the headless consumer of engine events. Its Sink is the
+// engine subscriber; EndExchange prints the totals of one exchange.
+type Printer struct {
+	mu   sync.Mutex
+	opts Options
+	out  io.Writer
+	err  io.Writer
+
+	headerDone bool
+	conv       conversation // Conversation and Talk styles
+	finished   map[int]debate.Entry
+	lastAlt    *debate.AlternateStepFinished
+	answered   bool // Agent: an AgentAnswered was printed
+	toolCalls  int
+	started    int // agent turns started in the running exchange
+	lastAsked  int // agent turns the last finished exchange started
+	// Outcome of the last exchange as the events told it.
+	verdict string
+}
+
+// New returns a Printer writing to o.Out (answers, JSON) and o.Err (retries,
+// tool lines, totals).
+func New(o Options) *Printer {
+	p := &Printer{opts: o, out: o.Out, err: o.Err, finished: map[int]debate.Entry{}}
+	p.conv = conversation{p: p, turns: map[int]*liveTurn{}, round: -1}
+	return p
+}
+
+// Sink implements debate.Sink.
+func (p *Printer) Sink(ev debate.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.opts.Format == Text && !p.headerDone && p.opts.Header != "" {
+		fmt.Fprint(p.out, p.opts.Header)
+	}
+	p.headerDone = true
+	switch ev := ev.(type) {
+	case debate.TurnStarted:
+		p.started++
+	case debate.TurnFinished:
+		p.finished[ev.Entry.Turn] = ev.Entry
+	case debate.ToolActivity:
+		if ev.Done {
+			p.toolCalls++
+		}
+	case debate.MagiDecided:
+		p.verdict = string(ev.Verdict)
+		if ev.Cancelled {
+			p.verdict = "CANCELLED"
+		}
+	}
+	if p.opts.Format == JSONL || (p.opts.Format == JSON && (p.opts.Style == Conversation || p.opts.Style == Agent)) {
+		p.line(ev)
+		if p.opts.Style == Agent {
+			if a, ok := ev.(debate.AgentAnswered); ok {
+				p.agentSummary(a)
+			}
+		}
+		return
+	}
+	if r, ok := ev.(debate.Retrying); ok && p.opts.Format == Text {
+		fmt.Fprintln(p.err, retryLine(r))
+		return
+	}
+	switch p.opts.Style {
+	case Conversation, Talk:
+		if p.opts.Format == JSON { // Talk
+			if tf, ok := ev.(debate.TurnFinished); ok {
+				p.talkJSON(tf.Entry)
+			}
+			return
+		}
+		p.conv.sink(ev)
+	case Alternate:
+		p.alternate(ev)
+	case Magi:
+		p.magi(ev)
+	case Agent:
+		p.agent(ev)
+	}
+}
+
+// line prints ev as one JSON line.
+func (p *Printer) line(ev debate.Event) {
+	if b, err := debate.MarshalEvent(ev); err == nil {
+		fmt.Fprintf(p.out, "%s\n", b)
+	}
+}
+
+// Asked is the number of agent turns the last finished exchange started.
+func (p *Printer) Asked() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastAsked
+}
+
+// Verdict is the last MAGI verdict seen ("" before any; "CANCELLED").
+func (p *Printer) Verdict() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.verdict
+}
+
+// EndExchange prints what closes an exchange in text (totals on stderr)
+// and resets the per-exchange state. runErr is the exchange's error.
+func (p *Printer) EndExchange(runErr error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.conv.end()
+	switch {
+	case p.opts.Style == Agent && !p.answered && runErr != nil:
+		p.agentSummary(debate.AgentAnswered{Error: runErr.Error()})
+	case p.opts.Format == Text && (p.opts.Style == Conversation || p.opts.Style == Talk) && len(p.finished) > 0:
+		var usage providers.Usage
+		var cost float64
+		for _, en := range p.finished {
+			usage = usage.Add(en.Usage)
+			cost += en.Cost
+		}
+		fmt.Fprintln(p.err, TotalsLine(len(p.finished), "turn", "turns", usage, cost))
+	}
+	p.finished = map[int]debate.Entry{}
+	p.answered, p.toolCalls = false, 0
+	p.lastAsked, p.started = p.started, 0
+}
+
+// EndRun prints what closes a whole run: alternate's token saving, once.
+func (p *Printer) EndRun() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.opts.Style == Alternate && p.opts.Format == Text && p.lastAlt != nil && p.lastAlt.Totals.Both > 0 {
+		t := p.lastAlt.Totals
+		ratio := float64(t.Used) / float64(t.Both)
+		fmt.Fprintf(p.err, "tokens: %s used vs %s if both answered every step (ratio %.2f); next: %s\n",
+			Thousands(t.Used), Thousands(t.Both), ratio, sanitize.Text(p.lastAlt.NextDisplay))
+	}
+}
+
+// retryLine reports a retry on stderr; the error text came from a server.
+func retryLine(ev debate.Retrying) string {
+	return fmt.Sprintf("[%s] retrying in %s (attempt %d): %s", ev.Agent, ev.Wait.Round(100*time.Millisecond), ev.Attempt, sanitize.Text(ev.Err))
+}
+
+// TotalsLine is the closing "— N turns, T tokens (…), $C" line on stderr.
+func TotalsLine(n int, unit, units string, usage providers.Usage, cost float64) string {
+	return fmt.Sprintf("— %d %s, %s tokens (%s in, %s out), $%.4f", n, Plural(n, unit, units),
+		Thousands(usage.Total()), Thousands(usage.InputTokens), Thousands(usage.OutputTokens), cost)
+}
+
+// TurnBody is a finished turn's text as the headless commands print it:
+// sanitized, its status marked; a failed turn shows its error instead.
+func TurnBody(en debate.Entry) string {
+	text := strings.TrimSpace(sanitize.Text(en.Text))
+	if en.Status == debate.StatusError && text == "" {
+		return "(error) " + sanitize.Text(en.Error)
+	}
+	return text + statusMark(en)
+}
+
+// statusMark is what follows an unfinished answer's text.
+func statusMark(en debate.Entry) string {
+	switch en.Status {
+	case debate.StatusCancelled:
+		return " [cancelled]"
+	case debate.StatusPartial:
+		return fmt.Sprintf(" [cut off: %s]", sanitize.Text(en.Error))
+	case debate.StatusError:
+		return fmt.Sprintf(" [error: %s]", sanitize.Text(en.Error))
+	}
+	return ""
+}
+
+// isToolStep reports whether a finished turn is a step of a tool loop (a
+// list_file or read_file call, shown as a tool line rather than as text).
+func (p *Printer) isToolStep(en debate.Entry) bool {
+	if !p.opts.ToolAgents[en.Speaker] && en.Mode != "agent" || en.Status != debate.StatusComplete || len(en.ToolCalls) > 0 {
+		return false
+	}
+	call, err := tools.ParseCall(en.Text)
+	return err == nil && call.Tool != tools.ToolComplete
+}
+
+// ToolLine is one tool call on one line: the call and what came of it.
+func ToolLine(c debate.ToolCall) string {
+	line := "→ " + c.Tool + " " + c.Parameters["path"]
+	if c.Parameters["recursive"] == "true" {
+		line += " (recursive)"
+	}
+	if c.Error != "" {
+		return line + " — error: " + c.Error
+	}
+	head, _, _ := strings.Cut(c.Result, "\n")
+	if i := strings.LastIndex(head, ": "); i >= 0 {
+		return line + " — " + head[i+2:]
+	}
+	return line
+}
+
+// Plural picks the word for n.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Thousands writes n with thousands separators.
+func Thousands(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && r != '-' && s[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

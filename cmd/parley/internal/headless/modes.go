@@ -1,0 +1,285 @@
+package headless
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/providers"
+)
+
+// --- alternate ----------------------------------------------------------------
+
+func (p *Printer) alternate(ev debate.Event) {
+	step, ok := ev.(debate.AlternateStepFinished)
+	if !ok {
+		return
+	}
+	p.lastAlt = &step
+	if p.opts.Format == JSON {
+		if line, err := step.Turn.JSONLine(); err == nil {
+			fmt.Fprintf(p.out, "%s\n", line)
+		}
+		return
+	}
+	label := "start"
+	if step.Step > 0 {
+		label = fmt.Sprintf("step %d", step.Step)
+	}
+	for _, en := range step.Turn.Entries {
+		head := fmt.Sprintf("[%s] (%s, %s tok)", sanitize.Text(en.Display), label, Thousands(en.Usage.Total()))
+		if en.Status == debate.StatusError && strings.TrimSpace(en.Text) == "" {
+			fmt.Fprintf(p.out, "%s: %s\n", head, TurnBody(en))
+			continue
+		}
+		fmt.Fprintf(p.out, "%s: %s\n\n", head, TurnBody(en))
+	}
+}
+
+// --- talk ---------------------------------------------------------------------
+
+// talkLine is one turn in talk --json output, in the shape of the store's log rows.
+type talkLine struct {
+	Turn        int     `json:"turn"`
+	Round       int     `json:"round"`
+	Speaker     string  `json:"speaker"`
+	Display     string  `json:"display"`
+	Model       string  `json:"model"`
+	IsModerator bool    `json:"is_moderator"`
+	Status      string  `json:"status"`
+	Text        string  `json:"text"`
+	Error       string  `json:"error,omitempty"`
+	TokensIn    int     `json:"tokens_in"`
+	TokensOut   int     `json:"tokens_out"`
+	Cost        float64 `json:"cost_usd"`
+}
+
+func (p *Printer) talkJSON(en debate.Entry) {
+	b, _ := json.Marshal(talkLine{Turn: en.Turn, Round: en.Round, Speaker: en.Speaker, Display: en.Display, Model: en.Model,
+		IsModerator: en.IsModerator, Status: string(en.Status), Text: en.Text, Error: en.Error,
+		TokensIn: en.Usage.InputTokens, TokensOut: en.Usage.OutputTokens, Cost: en.Cost})
+	fmt.Fprintf(p.out, "%s\n", b)
+}
+
+// --- agent --------------------------------------------------------------------
+
+func (p *Printer) agent(ev debate.Event) {
+	switch ev := ev.(type) {
+	case debate.ToolActivity:
+		if ev.Done {
+			fmt.Fprintf(p.err, "  %s\n", sanitize.Text(ToolLine(ev.Call)))
+		}
+	case debate.EntryAdded:
+		if en := ev.Entry; en.Kind == debate.KindToolResult && en.Error != "" {
+			fmt.Fprintf(p.err, "  ! reply had no usable tool call (%s); asked to retry\n", sanitize.Text(en.Error))
+		}
+	case debate.AgentAnswered:
+		p.answered = true
+		if ev.Complete {
+			fmt.Fprintf(p.out, "%s\n", strings.TrimSpace(sanitize.Text(ev.Answer)))
+		}
+		n, calls := ev.Steps, len(ev.ToolCalls)
+		fmt.Fprintf(p.err, "— %d %s, %d tool %s, %s tokens (%s in, %s out), $%.4f\n",
+			n, Plural(n, "step", "steps"), calls, Plural(calls, "call", "calls"),
+			Thousands(ev.Usage.Total()), Thousands(ev.Usage.InputTokens), Thousands(ev.Usage.OutputTokens), ev.Cost)
+	}
+}
+
+// agentSummary is the last line of `parley agent --json`.
+type agentSummary struct {
+	Type      string          `json:"type"` // "summary"
+	Agent     string          `json:"agent"`
+	Status    string          `json:"status"` // ok or error
+	Summary   string          `json:"summary"`
+	Error     string          `json:"error,omitempty"`
+	Steps     int             `json:"steps"`      // model replies
+	ToolCalls int             `json:"tool_calls"` // list_file and read_file calls run
+	Usage     providers.Usage `json:"usage"`
+	Cost      float64         `json:"cost_usd"`
+}
+
+func (p *Printer) agentSummary(a debate.AgentAnswered) {
+	p.answered = true
+	if p.opts.Format != JSON {
+		return
+	}
+	out := agentSummary{Type: "summary", Agent: a.Agent, Status: "ok", Summary: a.Answer,
+		Steps: a.Steps, ToolCalls: len(a.ToolCalls), Usage: a.Usage, Cost: a.Cost}
+	if !a.Complete {
+		out.Status, out.Summary, out.Error = "error", "", a.Error
+	}
+	b, _ := json.Marshal(out)
+	fmt.Fprintf(p.out, "%s\n", b)
+}
+
+// --- magi ---------------------------------------------------------------------
+
+var magiRoundNames = map[int]string{1: "independent", 2: "deliberation", 3: "final vote"}
+
+// MagiHeader is the text printed before a council: question and members.
+func MagiHeader(question string, members []*debate.Agent) string {
+	var parts []string
+	for _, a := range members {
+		parts = append(parts, fmt.Sprintf("%s (%s/%s)", a.Label(), a.Provider.Name(), a.Model))
+	}
+	return fmt.Sprintf("MAGI council: %s\nmembers: %s\n", sanitize.Text(firstLineOf(question)), sanitize.Text(strings.Join(parts, " · ")))
+}
+
+func (p *Printer) magi(ev debate.Event) {
+	switch ev := ev.(type) {
+	case debate.MagiRoundFinished:
+		if p.opts.Format == Text {
+			p.magiRound(ev.Round, ev.Votes)
+		}
+	case debate.MagiDecided:
+		if p.opts.Format == JSON {
+			_ = writeMagiJSON(p.out, ev.MagiResult)
+			return
+		}
+		p.magiOutcome(ev.MagiResult)
+	}
+}
+
+func (p *Printer) magiRound(round int, votes []debate.MagiVote) {
+	w := p.out
+	fmt.Fprintf(w, "\nRound %d · %s\n", round, magiRoundNames[round])
+	width := 0
+	for _, v := range votes {
+		width = max(width, len(v.Display))
+	}
+	for _, v := range votes {
+		line := sanitize.Text(v.Summary)
+		if !v.Valid {
+			line = sanitize.Text(v.Error)
+		}
+		if v.Attempts > 1 {
+			line += " (asked twice)"
+		}
+		fmt.Fprintf(w, "  %-*s  %-7s  %s\n", width, sanitize.Text(v.Display), strings.ToUpper(string(v.Vote)), strings.TrimSpace(line))
+		if p.opts.Verbose && v.Valid {
+			for _, l := range strings.Split(strings.TrimSpace(sanitize.Text(v.Reasoning)), "\n") {
+				fmt.Fprintf(w, "  %*s           %s\n", width, "", l)
+			}
+		}
+	}
+}
+
+func (p *Printer) magiOutcome(res debate.MagiResult) {
+	w := p.out
+	displays := map[string]string{}
+	for _, u := range res.Agents {
+		displays[u.Agent] = sanitize.Text(u.Display)
+	}
+	if len(res.Rounds) > 1 {
+		fmt.Fprintln(w, "\nVote changes")
+		if len(res.Flips) == 0 {
+			fmt.Fprintln(w, "  none")
+		}
+		for _, f := range res.Flips {
+			verdict := fmt.Sprintf("argued (%d new words)", f.NewWords)
+			if f.Conformity {
+				verdict = fmt.Sprintf("CONFORMITY: no new argument (%d new words)", f.NewWords)
+			}
+			fmt.Fprintf(w, "  %s  round %d→%d  %s → %s  %s\n", displays[f.Agent], f.FromRound, f.ToRound, f.From, f.To, verdict)
+		}
+	}
+	fmt.Fprintln(w)
+	if res.Cancelled {
+		printBanner(w, "MAGI: cancelled, no verdict")
+	} else {
+		printBanner(w, fmt.Sprintf("MAGI VERDICT: %s", res.Verdict))
+		fmt.Fprintf(w, "after round %d: %s\n", len(res.Rounds), debate.TallyLine(res.Tally))
+	}
+	fmt.Fprintln(w, "\nTokens and cost")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	calls := 0
+	for _, u := range res.Agents {
+		fmt.Fprintf(tw, "  %s\t%s/%s\t%s\t%s\t$%.4f\n", sanitize.Text(u.Display), u.Provider, sanitize.Text(u.Model),
+			Plural(u.Calls, "1 call", fmt.Sprintf("%d calls", u.Calls)), TokenLine(u.Usage), u.Cost)
+		calls += u.Calls
+	}
+	fmt.Fprintf(tw, "  total\t\t%d calls\t%s\t$%.4f\n", calls, TokenLine(res.Usage), res.Cost)
+	_ = tw.Flush()
+}
+
+// TokenLine is "N in (C cached) · M out".
+func TokenLine(u providers.Usage) string {
+	s := Thousands(u.InputTokens) + " in"
+	if u.CachedTokens > 0 {
+		s += " (" + Thousands(u.CachedTokens) + " cached)"
+	}
+	return s + " · " + Thousands(u.OutputTokens) + " out"
+}
+
+func printBanner(w interface{ Write([]byte) (int, error) }, text string) {
+	bar := strings.Repeat("═", len([]rune(text))+4)
+	fmt.Fprintf(w, "╔%s╗\n║  %s  ║\n╚%s╝\n", bar, text, bar)
+}
+
+func firstLineOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+type magiJSONUsage struct {
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	CachedTokens     int     `json:"cached_tokens"` // part of prompt_tokens
+	CostUSD          float64 `json:"cost_usd"`
+}
+
+type magiJSONVote struct {
+	Agent     string        `json:"agent"`
+	Provider  string        `json:"provider"`
+	Model     string        `json:"model"`
+	Round     int           `json:"round"`
+	Vote      string        `json:"vote"`
+	Reasoning string        `json:"reasoning"`
+	Summary   string        `json:"summary"`
+	Valid     bool          `json:"valid"`
+	Error     string        `json:"error"`
+	Usage     magiJSONUsage `json:"usage"`
+}
+
+type magiJSON struct {
+	Question string           `json:"question"`
+	Verdict  string           `json:"verdict"`
+	Rounds   [][]magiJSONVote `json:"rounds"`
+	Flips    []debate.Flip    `json:"flips"`
+	Usage    magiJSONUsage    `json:"usage"`
+}
+
+func jsonUsage(u providers.Usage, cost float64) magiJSONUsage {
+	return magiJSONUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, CachedTokens: u.CachedTokens, CostUSD: cost}
+}
+
+// writeMagiJSON prints the council as one JSON object (magi --json).
+func writeMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiResult) error {
+	out := magiJSON{Question: res.Question, Verdict: string(res.Verdict), Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
+		Rounds: make([][]magiJSONVote, 0, len(res.Rounds))}
+	if res.Cancelled {
+		out.Verdict = "CANCELLED"
+	}
+	if out.Flips == nil {
+		out.Flips = []debate.Flip{}
+	}
+	for _, round := range res.Rounds {
+		row := make([]magiJSONVote, 0, len(round))
+		for _, v := range round {
+			row = append(row, magiJSONVote{Agent: v.Agent, Provider: v.Provider, Model: v.Model, Round: v.Round,
+				Vote: string(v.Vote), Reasoning: v.Reasoning, Summary: v.Summary, Valid: v.Valid, Error: v.Error,
+				Usage: jsonUsage(v.Usage, v.Cost)})
+		}
+		out.Rounds = append(out.Rounds, row)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,55 @@
+package headless
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// drainTimeout bounds how long a finished run waits for slow subscribers
+// (the store) to take the last events.
+const drainTimeout = 10 * time.Second
+
+// Run is the one run loop of the headless commands: p renders e's events
+// while each input runs as one exchange, in order, stopping at the first
+// that fails. interrupts (Ctrl+C) follow Engine.Interrupt's one policy: the
+// first cancels the running exchange and keeps what arrived; a second within
+// two seconds, or one while idle, ends the run.
+func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, interrupts <-chan os.Signal) error {
+	unsubscribe := e.Subscribe(p.Sink)
+	defer unsubscribe()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-interrupts:
+				if e.Interrupt() {
+					cancel()
+				}
+			}
+		}
+	}()
+	var err error
+	for _, in := range inputs {
+		err = e.Submit(ctx, in)
+		Drain(e)
+		p.EndExchange(err)
+		if err != nil {
+			break
+		}
+	}
+	p.EndRun()
+	return err
+}
+
+// Drain waits until every subscriber has taken every event so far.
+func Drain(e *debate.Engine) {
+	ctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancel()
+	_ = e.Wait(ctx)
+}

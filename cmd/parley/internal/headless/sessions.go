@@ -1,0 +1,96 @@
+package headless
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+// SessionList prints the saved sessions as a table.
+func SessionList(out io.Writer, list []store.Summary, now time.Time) error {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tMODE\tAGENTS\tTURNS\tTOKENS\tCOST\tTITLE")
+	for _, s := range list {
+		title := sanitize.Text(s.Title)
+		if s.Parent != "" {
+			title += fmt.Sprintf(" (fork of %s at turn %d)", short(s.Parent), s.ForkAt)
+		}
+		agents := strings.Join(s.Agents, ",")
+		if agents == "" {
+			agents = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t$%.4f\t%s\n", s.ID, ago(s.LastActivity, now), s.Mode, sanitize.Text(agents),
+			s.Turns, Thousands(s.TokensIn+s.TokensOut), s.Cost, title)
+	}
+	return tw.Flush()
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// ago says when, in the terms a list needs: relative for today, a date otherwise.
+func ago(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
+
+// Transcript shows a session as the headless commands print turns.
+func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) {
+	title := info.Title
+	if title == "" {
+		title = info.Topic
+	}
+	fmt.Fprintf(out, "session %s · %s · %s\n", info.ID, info.Mode, info.Created.Local().Format("2006-01-02 15:04"))
+	if title != "" {
+		fmt.Fprintf(out, "title: %s\n", sanitize.Text(title))
+	}
+	if info.Parent != "" {
+		fmt.Fprintf(out, "forked from %s at turn %d\n", info.Parent, info.ForkAt)
+	}
+	for _, en := range entries {
+		fmt.Fprintln(out)
+		label := sanitize.Text(en.Display)
+		if label == "" {
+			label = sanitize.Text(en.Speaker)
+		}
+		text := strings.TrimSpace(sanitize.Text(en.Text))
+		switch en.Kind {
+		case debate.KindNote:
+			fmt.Fprintf(out, "%d (note): %s\n", en.Turn, text)
+			continue
+		case debate.KindVerdict:
+			fmt.Fprintf(out, "%d verdict, round %d: %s\n", en.Turn, en.Round, sanitize.Text(en.Vote))
+			continue
+		case debate.KindError:
+			fmt.Fprintf(out, "%d [%s]: (error) %s\n", en.Turn, label, sanitize.Text(en.Error))
+			continue
+		case debate.KindVote:
+			label += " vote " + strings.ToUpper(sanitize.Text(en.Vote))
+		}
+		fmt.Fprintf(out, "%d [%s]: %s\n", en.Turn, label, TurnBody(en))
+		for _, c := range en.ToolCalls {
+			fmt.Fprintf(out, "   tool %s %s\n", sanitize.Text(c.Tool), sanitize.Text(fmt.Sprint(c.Parameters)))
+		}
+	}
+}

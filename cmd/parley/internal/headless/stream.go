@@ -1,0 +1,241 @@
+package headless
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
+)
+
+// conversation prints agent turns in history order. The first unfinished
+// turn streams to stdout as its deltas arrive; turns that run beside it
+// (parallel @all) are buffered and printed, whole and in order, as soon as
+// the ones before them end — so the output is byte for byte what printing
+// each finished turn would give, only sooner.
+type conversation struct {
+	p     *Printer
+	order []int // started turns not yet printed, oldest first
+	turns map[int]*liveTurn
+	// lastMultiline says the last printed turn took several lines: the next
+	// one is set off by a blank line (Conversation style).
+	lastMultiline bool
+	printed       int // turns printed in this exchange
+	round         int // Talk: round of the last printed turn
+}
+
+// liveTurn is one agent turn being printed or waiting its turn.
+type liveTurn struct {
+	entry    debate.Entry
+	stream   sanitize.Stream
+	text     strings.Builder // safe, trimmed text not yet written
+	ws       string          // trailing whitespace held back (TrimSpace)
+	seenText bool
+	open     bool // the head has been written: text goes straight out
+	multi    bool // a newline has been written or is pending
+	finished bool
+	streams  bool // plain answer text that may be shown as it arrives
+}
+
+func (c *conversation) sink(ev debate.Event) {
+	switch ev := ev.(type) {
+	case debate.TurnStarted:
+		en := ev.Entry
+		c.order = append(c.order, en.Turn)
+		c.turns[en.Turn] = &liveTurn{entry: en,
+			streams: en.Kind != debate.KindVote && !c.p.opts.ToolAgents[en.Speaker] && en.Mode != "agent"}
+	case debate.TextDelta:
+		t := c.turns[ev.Turn]
+		if t == nil || !t.streams {
+			return
+		}
+		t.add(t.stream.Write(ev.Text))
+	case debate.TurnFinished:
+		t := c.turns[ev.Entry.Turn]
+		if t == nil {
+			return
+		}
+		t.add(t.stream.Flush())
+		t.entry, t.finished = ev.Entry, true
+	case debate.ToolActivity:
+		if ev.Done {
+			fmt.Fprintf(c.p.err, "[%s] %s\n", ev.Agent, sanitize.Text(ToolLine(ev.Call)))
+		}
+		return
+	case debate.EntryAdded:
+		// A MAGI verdict follows the last round's votes (all printed by now).
+		if ev.Entry.Kind == debate.KindVerdict && c.p.opts.Style == Conversation {
+			c.printWhole(fmt.Sprintf("MAGI verdict: %s", strings.TrimSpace(sanitize.Text(ev.Entry.Text))))
+		}
+		return
+	default:
+		return
+	}
+	c.flush()
+}
+
+// add takes safe text of the turn, trimming it as strings.TrimSpace would
+// trim the whole answer: leading space is dropped, trailing space is held
+// until more text follows it.
+func (t *liveTurn) add(s string) {
+	if !t.seenText {
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		if s == "" {
+			return
+		}
+		t.seenText = true
+	}
+	s = t.ws + s
+	trimmed := strings.TrimRightFunc(s, unicode.IsSpace)
+	t.ws = s[len(trimmed):]
+	t.text.WriteString(trimmed)
+	if strings.Contains(trimmed, "\n") {
+		t.multi = true
+	}
+}
+
+// flush prints what the head of the order allows: finished turns whole,
+// the first unfinished one live.
+func (c *conversation) flush() {
+	for len(c.order) > 0 {
+		t := c.turns[c.order[0]]
+		if !t.finished {
+			if t.streams {
+				c.stream(t)
+			}
+			return
+		}
+		c.order = c.order[1:]
+		delete(c.turns, t.entry.Turn)
+		c.finish(t)
+	}
+}
+
+// stream writes the head turn's new text. Its header goes out as soon as
+// it is known whether a blank line must precede it: at once for the first
+// turn of an exchange or after a multi-line one, else at its first newline.
+func (c *conversation) stream(t *liveTurn) {
+	if !t.open {
+		if t.text.Len() == 0 {
+			return // the header goes out with the first words
+		}
+		if c.p.opts.Style == Conversation && c.printed > 0 && !c.lastMultiline && !t.multi {
+			return // one line so far: it may stay one line, and then no blank line precedes it
+		}
+		c.openTurn(t)
+	}
+	if t.text.Len() > 0 {
+		fmt.Fprint(c.p.out, t.text.String())
+		t.text.Reset()
+	}
+}
+
+func (c *conversation) openTurn(t *liveTurn) {
+	t.open = true
+	if c.p.opts.Style == Talk {
+		c.roundHeader(t.entry)
+	} else if c.printed > 0 && (t.multi || c.lastMultiline) {
+		fmt.Fprintln(c.p.out)
+	}
+	fmt.Fprintf(c.p.out, "[%s]: ", sanitize.Text(t.entry.Display))
+}
+
+// finish prints a finished turn: the rest of a streamed one, or the whole.
+func (c *conversation) finish(t *liveTurn) {
+	en := t.entry
+	if c.p.isToolStep(en) {
+		return
+	}
+	if !t.open && !t.streams || en.Status == debate.StatusError && !t.seenText {
+		c.printWhole(c.body(en))
+		return
+	}
+	if !t.open {
+		multi := t.multi || strings.Contains(statusMark(en), "\n")
+		if c.p.opts.Style == Conversation && c.printed > 0 && !multi && !c.lastMultiline {
+			c.printWhole(c.body(en))
+			return
+		}
+		t.multi = multi
+		c.openTurn(t)
+	}
+	fmt.Fprint(c.p.out, t.text.String()+statusMark(en)+c.tail(en))
+	c.done(t.multi)
+}
+
+// body is a whole turn as one block of text.
+func (c *conversation) body(en debate.Entry) string {
+	if en.Kind == debate.KindVote {
+		return fmt.Sprintf("[%s] round %d vote: %s", sanitize.Text(en.Display), en.Round, voteBody(en))
+	}
+	if c.p.opts.Style == Talk {
+		c.roundHeader(en)
+	}
+	return fmt.Sprintf("[%s]: %s", sanitize.Text(en.Display), TurnBody(en)) + c.tailOf(en)
+}
+
+// tail ends a streamed turn's line.
+func (c *conversation) tail(en debate.Entry) string { return c.tailOf(en) + "\n" }
+
+// tailOf is what follows a turn's text: its tokens in a talk.
+func (c *conversation) tailOf(en debate.Entry) string {
+	if c.p.opts.Style != Talk || en.Status == debate.StatusError && strings.TrimSpace(en.Text) == "" {
+		return ""
+	}
+	return fmt.Sprintf("  (%s tok)", Thousands(en.Usage.Total()))
+}
+
+// printWhole prints one turn; in a conversation a blank line sets it off
+// from the previous one when either takes several lines, so answers do not
+// run together while one-line turns (votes) stay a compact list. A talk
+// sets every turn off.
+func (c *conversation) printWhole(text string) {
+	multi := strings.Contains(text, "\n")
+	if c.p.opts.Style == Conversation && c.printed > 0 && (multi || c.lastMultiline) {
+		fmt.Fprintln(c.p.out)
+	}
+	fmt.Fprintln(c.p.out, text)
+	c.done(multi)
+}
+
+func (c *conversation) done(multi bool) {
+	if c.p.opts.Style == Talk {
+		fmt.Fprintln(c.p.out)
+	}
+	c.printed++
+	c.lastMultiline = multi
+}
+
+// roundHeader prints "── round N ──" before a talk round's first turn; a
+// new round that starts with the MC is the closing (the opening is round 0).
+func (c *conversation) roundHeader(en debate.Entry) {
+	if en.Round <= c.round {
+		return
+	}
+	switch {
+	case en.Round == 0:
+	case en.IsModerator:
+		fmt.Fprintln(c.p.out, "── closing ──")
+	default:
+		fmt.Fprintf(c.p.out, "── round %d ──\n", en.Round)
+	}
+	c.round = en.Round
+}
+
+// end forgets the exchange: the next one starts without a blank line.
+func (c *conversation) end() {
+	c.printed, c.lastMultiline = 0, false
+}
+
+// voteBody is a MAGI vote as one line: the vote word and its summary.
+func voteBody(en debate.Entry) string {
+	if en.Status != debate.StatusComplete {
+		return TurnBody(en)
+	}
+	b, err := debate.ParseVote(en.Text)
+	if err != nil {
+		return "INVALID (" + sanitize.Text(en.Error) + ")"
+	}
+	return strings.ToUpper(string(b.Vote)) + " — " + strings.TrimSpace(sanitize.Text(b.Summary))
+}

@@ -1,0 +1,143 @@
+// Package sanitize makes untrusted text — anything a model, a provider or a
+// saved file says — safe to print on a terminal. It is the one sanitizer of
+// Parley: the console, the headless output, `sessions show` and the exports
+// meant for terminals all use it.
+package sanitize
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Text removes escape sequences (CSI, OSC, DCS, …) and control characters
+// other than newline and tab, so nothing a model sends can move the cursor,
+// change colours, set the title or otherwise drive the terminal. Line and
+// paragraph separators become newlines. Emoji joiners, the emoji
+// presentation selector and skin-tone modifiers go too: terminals disagree
+// about how wide the sequences they build are, and a layout must draw text
+// exactly as wide as it measured it; the symbols themselves remain.
+func Text(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	s = ansi.Strip(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\n', r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			// C0, DEL and C1 controls (ESC and CSI among them): dropped.
+		case r == '\u2028' || r == '\u2029':
+			b.WriteByte('\n')
+		case r == '\u200d' || r == '\ufe0f' || (r >= 0x1f3fb && r <= 0x1f3ff):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isPlain reports whether s is printable ASCII plus newlines and tabs: the
+// common case, which needs no copy.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\n' || c == '\t' {
+			continue
+		}
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// Stream sanitizes text that arrives in pieces (a model's streaming
+// answer). An escape sequence or a multi-byte character cut between two
+// pieces is held back until the rest arrives, so a split sequence can never
+// slip through half-stripped.
+type Stream struct {
+	held string // an unfinished escape sequence or character
+}
+
+// Write returns the safe text of piece (plus what was held back before).
+func (st *Stream) Write(piece string) string {
+	s := st.held + piece
+	st.held = ""
+	cut := unfinishedTail(s)
+	s, st.held = s[:cut], s[cut:]
+	return Text(s)
+}
+
+// Flush returns what is still held at the end of the stream, sanitized: an
+// escape sequence that never finished is dropped with the rest of it.
+func (st *Stream) Flush() string {
+	s := st.held
+	st.held = ""
+	return Text(s)
+}
+
+// maxHeld bounds how much a stream holds back: a sequence longer than this
+// is garbage, and Text drops its control bytes anyway.
+const maxHeld = 4096
+
+// unfinishedTail returns where an unfinished escape sequence or UTF-8
+// character at the end of s begins (len(s) when there is none).
+func unfinishedTail(s string) int {
+	start := strings.LastIndexAny(s, "\x1b\u009b\u009d\u0090")
+	if start < 0 || len(s)-start > maxHeld {
+		return utf8Tail(s)
+	}
+	if complete(s[start:]) {
+		return utf8Tail(s)
+	}
+	return start
+}
+
+// complete reports whether the escape sequence seq (starting with ESC or a
+// C1 introducer) has ended.
+func complete(seq string) bool {
+	switch {
+	case strings.HasPrefix(seq, "\x1b["), strings.HasPrefix(seq, "\u009b"):
+		body := strings.TrimPrefix(strings.TrimPrefix(seq, "\x1b["), "\u009b")
+		for i := 0; i < len(body); i++ {
+			if body[i] >= 0x40 && body[i] <= 0x7e {
+				return true
+			}
+		}
+		return false
+	case strings.HasPrefix(seq, "\x1b]"), strings.HasPrefix(seq, "\x1bP"), strings.HasPrefix(seq, "\x1b_"),
+		strings.HasPrefix(seq, "\x1b^"), strings.HasPrefix(seq, "\u009d"), strings.HasPrefix(seq, "\u0090"):
+		return strings.ContainsAny(seq, "\x07") || strings.Contains(seq, "\x1b\\") || strings.Contains(seq, "\u009c")
+	case seq == "\x1b":
+		return false
+	}
+	return true // a two-character escape
+}
+
+// utf8Tail returns where an incomplete UTF-8 character at the end of s begins.
+func utf8Tail(s string) int {
+	for i := len(s) - 1; i >= 0 && i >= len(s)-3; i-- {
+		c := s[i]
+		if c < 0x80 {
+			return len(s)
+		}
+		if c >= 0xc0 { // a leading byte: is its character whole?
+			need := 2
+			switch {
+			case c >= 0xf0:
+				need = 4
+			case c >= 0xe0:
+				need = 3
+			}
+			if len(s)-i < need {
+				return i
+			}
+			return len(s)
+		}
+	}
+	return len(s)
+}

@@ -1,0 +1,62 @@
+package sanitize
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestTextStripsWhatDrivesATerminal(t *testing.T) {
+	cases := map[string]string{
+		"plain\ttext\n":                   "plain\ttext\n",
+		"red \x1b[31mtext\x1b[0m":         "red text",
+		"title \x1b]0;pwned\x07 ok":       "title  ok",
+		"osc8 \x1b]8;;http://x\x1b\\link": "osc8 link",
+		"bell\x07 and del\x7f":            "bell and del",
+		"c1 \u009b31m csi":                "c1 31m csi",
+		"line\u2028sep":                   "line\nsep",
+		"emoji ⚠️ joiner 👩‍💻":             "emoji ⚠ joiner 👩💻",
+		"cr\rlf":                          "crlf",
+		"wide 漢字 stays":                   "wide 漢字 stays",
+	}
+	for in, want := range cases {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A stream cut anywhere gives the same safe text as the whole string.
+func TestStreamHoldsSplitSequences(t *testing.T) {
+	whole := "a \x1b[31mred\x1b[0m b \x1b]0;title\x07 c 漢字 \x1b]8;;u\x1b\\d"
+	want := Text(whole)
+	for cut := 0; cut <= len(whole); cut++ {
+		var st Stream
+		got := st.Write(whole[:cut]) + st.Write(whole[cut:]) + st.Flush()
+		if got != want {
+			t.Fatalf("cut at %d: %q, want %q", cut, got, want)
+		}
+	}
+}
+
+func FuzzStream(f *testing.F) {
+	f.Add("hello \x1b[1mbold\x1b[0m", 3)
+	f.Add("\x1b]0;x\x07漢", 5)
+	f.Fuzz(func(t *testing.T, s string, cut int) {
+		if cut < 0 {
+			cut = -cut
+		}
+		cut %= len(s) + 1
+		var st Stream
+		got := st.Write(s[:cut]) + st.Write(s[cut:]) + st.Flush()
+		if strings.ContainsAny(got, "\x1b\x07\x9b\x9d\x90") || strings.ContainsRune(got, 0x9b) {
+			t.Fatalf("control byte survived: %q", got)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(got) {
+			t.Fatalf("valid input became invalid UTF-8: %q", got)
+		}
+		if Text(got) != got {
+			t.Fatalf("output is not stable under Text: %q", got)
+		}
+	})
+}
