@@ -491,7 +491,8 @@ func TestAlternateStepsOnEmptyEnter(t *testing.T) {
 	})
 }
 
-func TestTalkQuitAsksToStop(t *testing.T) {
+// /stop ends a talk gracefully: the current turn finishes, the MC closes.
+func TestTalkSlashStopEndsTheTalk(t *testing.T) {
 	e := testEngine(t, 5*time.Millisecond)
 	m := New(testOptions(e))
 	tm := start(t, m, 120, 40)
@@ -499,13 +500,8 @@ func TestTalkQuitAsksToStop(t *testing.T) {
 	waitFor(t, tm, "talk", func(m *Model) bool { return m.engine.Current().Name() == "talk" })
 	typeLine(tm, "tabs or spaces")
 	waitFor(t, tm, "the talk", func(m *Model) bool { return m.busy() })
-	tm.Send(ctrlKey('c'))
-	waitFor(t, tm, "the question", func(m *Model) bool { return m.confirm != nil })
-	if s := snapshot(t, tm); !strings.Contains(s, "stop the talk") {
-		t.Fatalf("no talk question:\n%s", s)
-	}
-	tm.Send(tea.KeyPressMsg{Code: 's', Text: "s"})
-	waitFor(t, tm, "the talk to stop", func(m *Model) bool { return idle(m) && m.confirm == nil && !m.quitting })
+	typeLine(tm, "/stop")
+	waitFor(t, tm, "the talk to stop", func(m *Model) bool { return idle(m) && !m.quitting })
 	probe(t, tm, func(m *Model) {
 		rounds := 0
 		for turn := 1; turn <= m.tr.Len(); turn++ {

@@ -135,7 +135,15 @@ func TestAgentCmdJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	var last agentSummary
+	var last struct {
+		Type      string          `json:"type"`
+		Agent     string          `json:"agent"`
+		Status    string          `json:"status"`
+		Summary   string          `json:"summary"`
+		Steps     int             `json:"steps"`
+		ToolCalls int             `json:"tool_calls"`
+		Usage     providers.Usage `json:"usage"`
+	}
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/parleyhq/parley/debate"
 )
 
 // isolate gives a test its own HOME, XDG dirs and working directory and
@@ -241,25 +239,6 @@ func TestAskWithToolsShowsCallsAndAnswer(t *testing.T) {
 	code, out, stderr = runCLI(t, "", "--demo", "ask", "@claude what is a monad?")
 	if code != 0 || strings.Contains(stderr, "list_file") || !strings.Contains(out, "monad") {
 		t.Fatalf("exit %d\nout %s\nerr %s", code, out, stderr)
-	}
-}
-
-// A reply that merely quotes tool XML, from an agent without tools, is an
-// answer like any other and is printed.
-func TestAskPrintsQuotedToolXMLFromAgentsWithoutTools(t *testing.T) {
-	p := newPrinter(&strings.Builder{}, &strings.Builder{}, false)
-	p.toolAgents["claude"] = true
-	xml := "Use <read_file><path>a.go</path></read_file> to read."
-	if p.isToolStep(debate.Entry{Speaker: "gemini", Status: debate.StatusComplete, Text: xml}) {
-		t.Fatal("gemini has no tools: its text is an answer")
-	}
-	if !p.isToolStep(debate.Entry{Speaker: "claude", Status: debate.StatusComplete, Text: xml}) {
-		t.Fatal("claude's tool call is a step")
-	}
-	done := debate.Entry{Speaker: "claude", Status: debate.StatusComplete, Text: xml,
-		ToolCalls: []debate.ToolCall{{Tool: "complete"}}}
-	if p.isToolStep(done) {
-		t.Fatal("a loop's answer carries its complete call and is printed")
 	}
 }
 

@@ -72,7 +72,8 @@ type Printer struct {
 	conv       conversation // Conversation and Talk styles
 	finished   map[int]debate.Entry
 	lastAlt    *debate.AlternateStepFinished
-	answered   bool // Agent: an AgentAnswered was printed
+	answered   bool                  // Agent: an AgentAnswered was printed
+	answer     *debate.AgentAnswered // Agent, JSON: the outcome, printed last
 	toolCalls  int
 	started    int // agent turns started in the running exchange
 	lastAsked  int // agent turns the last finished exchange started
@@ -113,10 +114,8 @@ func (p *Printer) Sink(ev debate.Event) {
 	}
 	if p.opts.Format == JSONL || (p.opts.Format == JSON && (p.opts.Style == Conversation || p.opts.Style == Agent)) {
 		p.line(ev)
-		if p.opts.Style == Agent {
-			if a, ok := ev.(debate.AgentAnswered); ok {
-				p.agentSummary(a)
-			}
+		if a, ok := ev.(debate.AgentAnswered); ok && p.opts.Style == Agent {
+			p.answer = &a // the summary line closes the exchange
 		}
 		return
 	}
@@ -170,6 +169,8 @@ func (p *Printer) EndExchange(runErr error) {
 	defer p.mu.Unlock()
 	p.conv.end()
 	switch {
+	case p.opts.Style == Agent && p.answer != nil:
+		p.agentSummary(*p.answer)
 	case p.opts.Style == Agent && !p.answered && runErr != nil:
 		p.agentSummary(debate.AgentAnswered{Error: runErr.Error()})
 	case p.opts.Format == Text && (p.opts.Style == Conversation || p.opts.Style == Talk) && len(p.finished) > 0:
@@ -182,7 +183,7 @@ func (p *Printer) EndExchange(runErr error) {
 		fmt.Fprintln(p.err, TotalsLine(len(p.finished), "turn", "turns", usage, cost))
 	}
 	p.finished = map[int]debate.Entry{}
-	p.answered, p.toolCalls = false, 0
+	p.answered, p.toolCalls, p.answer = false, 0, nil
 	p.lastAsked, p.started = p.started, 0
 }
 
