@@ -114,7 +114,7 @@ func (e *Engine) Control(_ context.Context, c Control) error {
 		}
 	case ControlPause, ControlContinue, ControlStop:
 		if !e.Busy() {
-			return fmt.Errorf("nothing is running: %s works during a %s exchange", c.Kind, m.Name())
+			return fmt.Errorf("no %s is running: %s works while one runs", m.Name(), c.Kind)
 		}
 	}
 	return m.(controller).control(c)

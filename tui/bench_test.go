@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,8 +42,10 @@ func benchModel(b *testing.B, n, w, h int) *Model {
 	return m
 }
 
-// drain applies the queued events the way the program would.
+// drain applies the queued events the way the program would, once the
+// engine has delivered every event emitted so far.
 func drain(m *Model) {
+	_ = m.engine.Wait(context.Background())
 	for len(m.bus.ch) > 0 {
 		m.Update(m.bus.Wait())
 	}

@@ -76,7 +76,7 @@ func defaultKeys() keyMap {
 		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel / close")),
 		Sessions:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
 		Help:        key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?/f1", "all keys")),
-		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel; twice: quit")),
+		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/quit")),
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous turn")),
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next turn")),
 		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),

@@ -552,12 +552,8 @@ func TestTalkControlsSayWhatTheyDid(t *testing.T) {
 		held = m.tr.Len()
 		return !busyPanel && len(m.bus.ch) == 0
 	})
-	time.Sleep(300 * time.Millisecond)
-	probe(t, tm, func(m *Model) {
-		if m.tr.Len() != held || !m.engine.Busy() {
-			t.Errorf("a paused talk went on: %d → %d turns", held, m.tr.Len())
-		}
-	})
+	// That the held talk makes no progress is the engine's to prove
+	// (debate's pause test); here the console must say so and go on.
 	typeLine(tm, "/resume")
 	waitFor(t, tm, "the end of the talk", func(m *Model) bool { return idle(m) && m.tr.Len() > held })
 }
