@@ -21,7 +21,7 @@ func Text(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	s = ansi.Strip(s)
+	s = ansi.Strip(strings.ToValidUTF8(s, "\uFFFD"))
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {

@@ -1,0 +1,91 @@
+package headless
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// replay feeds a conversation printer two parallel turns: turn 2 streams
+// a in pieces cut at cutsA, turn 3 streams b cut at cutsB and finishes
+// first. It returns stdout.
+func replay(a, b string, cutsA, cutsB []int, style Style) string {
+	var out strings.Builder
+	p := New(Options{Out: &out, Err: &strings.Builder{}, Format: Text, Style: style})
+	gem := debate.Entry{Turn: 2, Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Status: debate.StatusStreaming}
+	gpt := debate.Entry{Turn: 3, Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: debate.StatusStreaming}
+	p.Sink(debate.TurnStarted{Entry: gem})
+	p.Sink(debate.TurnStarted{Entry: gpt})
+	for _, piece := range cut(b, cutsB) {
+		p.Sink(debate.TextDelta{Turn: 3, Agent: "chatgpt", Text: piece})
+	}
+	gpt.Text, gpt.Status = b, debate.StatusComplete
+	p.Sink(debate.TurnFinished{Entry: gpt})
+	for _, piece := range cut(a, cutsA) {
+		p.Sink(debate.TextDelta{Turn: 2, Agent: "gemini", Text: piece})
+	}
+	gem.Text, gem.Status = a, debate.StatusCancelled
+	p.Sink(debate.TurnFinished{Entry: gem})
+	p.EndExchange(nil)
+	return out.String()
+}
+
+func cut(s string, at []int) []string {
+	var out []string
+	prev := 0
+	for _, c := range at {
+		if c > prev && c < len(s) {
+			out = append(out, s[prev:c])
+			prev = c
+		}
+	}
+	return append(out, s[prev:])
+}
+
+// Streaming prints exactly what printing each finished turn whole gives:
+// the turns in history order, a blank line around multi-line ones, the
+// status marked, nothing raw.
+func TestConversationStreamsInHistoryOrder(t *testing.T) {
+	got := replay("  Line one\n\x1b[31mline two\x1b[0m  \n", "one line", []int{3, 9, 12, 14}, []int{2}, Conversation)
+	want := "[Gemini]: Line one\nline two [cancelled]\n\n[ChatGPT]: one line\n"
+	if got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	got = replay("short", "also short", []int{2}, nil, Conversation)
+	if want := "[Gemini]: short [cancelled]\n[ChatGPT]: also short\n"; got != want {
+		t.Fatalf("one-line turns: got %q, want %q", got, want)
+	}
+	got = replay("talk turn", "b", nil, nil, Talk)
+	if !strings.Contains(got, "[Gemini]: talk turn [cancelled]  (0 tok)\n\n") {
+		t.Fatalf("talk: %q", got)
+	}
+}
+
+// However the answers are cut into deltas, the output is the same.
+func FuzzConversationStream(f *testing.F) {
+	f.Add("Hello\nworld", "one", 3, 1, 7)
+	f.Add("\x1b]0;t\x07 a \x1b[1mb", "x\ny", 2, 5, 1)
+	f.Add("  spaced  \n\n text  ", "漢字 wide", 4, 3, 9)
+	f.Fuzz(func(t *testing.T, a, b string, c1, c2, c3 int) {
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return // answers arrive decoded from JSON: always valid UTF-8
+		}
+		whole := replay(a, b, nil, nil, Conversation)
+		pieces := replay(a, b, []int{abs(c1), abs(c1) + abs(c2)}, []int{abs(c3)}, Conversation)
+		if whole != pieces {
+			t.Fatalf("cut output differs:\nwhole  %q\npieces %q", whole, pieces)
+		}
+		if strings.ContainsAny(pieces, "\x1b\x07") {
+			t.Fatalf("raw control bytes: %q", pieces)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
