@@ -212,7 +212,8 @@ func on[T Event](e *Engine, match func(T) bool) <-chan T {
 	return ch
 }
 
-// control sends c to e's current mode, failing the test on an error.
+// control sends c to e's current mode, failing the test on an error
+// (without stopping it: fakes call control from a provider's goroutine).
 func control(t testing.TB, e *Engine, c Control) {
 	t.Helper()
 	if err := e.Control(context.Background(), c); err != nil {
