@@ -129,7 +129,7 @@ func TestControlPauseAndStopNeedARunningExchange(t *testing.T) {
 	for _, k := range []ControlKind{ControlPause, ControlContinue, ControlStop} {
 		err := e.Control(context.Background(), Control{Kind: k})
 		var nc *ErrNoSuchControl
-		if err == nil || errors.As(err, &nc) || !strings.Contains(err.Error(), "nothing is running") {
+		if err == nil || errors.As(err, &nc) || !strings.Contains(err.Error(), "talk is running") || !strings.Contains(err.Error(), string(k)) {
 			t.Fatalf("%s while idle: %v", k, err)
 		}
 	}
