@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,17 +18,22 @@ import (
 func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	root := toolWorkspace(t)
 	e, ev := toolLoopEngine(t, providers.NewDemoWithPace("demo", 0), "agent", root, 0)
-	m := e.Current().(*AgentMode)
-	if names := m.Agents(); len(names) != 1 || names[0].Name != "coder" {
+	if names := e.Current().Agents(); len(names) != 1 || names[0].Name != "coder" {
 		t.Fatalf("panels = %v", names)
 	}
 	if err := e.Submit(context.Background(), "explain this project"); err != nil {
 		t.Fatal(err)
 	}
-	ans := m.Answer()
-	mustContain(t, "answer", ans.Text, "explain this project", "read `README.md`", "Hello")
-	if ans.Kind != KindReply || strings.Contains(ans.Text, "<complete>") {
-		t.Fatalf("answer entry = %+v", ans)
+	settle(t, e)
+	ans := lastOf[AgentAnswered](t, ev)
+	mustContain(t, "answer", ans.Answer, "explain this project", "read `README.md`", "Hello")
+	if !ans.Complete || ans.Error != "" || ans.Agent != "coder" || strings.Contains(ans.Answer, "<complete>") {
+		t.Fatalf("answer = %+v", ans)
+	}
+	// The answer is the last entry, a complete reply.
+	final, _ := e.History().Get(e.History().Len())
+	if final.Kind != KindReply || final.Text != ans.Answer {
+		t.Fatalf("answer entry = %+v", final)
 	}
 	var calls []string
 	for _, en := range e.History().Entries() {
@@ -38,6 +44,14 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	if strings.Join(calls, ", ") != "list_file ., read_file README.md" {
 		t.Fatalf("tool calls = %v", calls)
 	}
+	// The event carries the same calls, the model replies and their usage.
+	var evCalls []string
+	for _, c := range ans.ToolCalls {
+		evCalls = append(evCalls, c.Tool+" "+c.Parameters["path"])
+	}
+	if strings.Join(evCalls, ", ") != strings.Join(calls, ", ") || ans.Steps != 3 || ans.Usage.OutputTokens == 0 {
+		t.Fatalf("AgentAnswered calls %v, steps %d, usage %+v", evCalls, ans.Steps, ans.Usage)
+	}
 	if n := len(ev.tools()); n != 4 {
 		t.Fatalf("%d tool events, want 4", n)
 	}
@@ -46,8 +60,13 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	if err := e.Submit(context.Background(), "and the library?"); err != nil {
 		t.Fatal(err)
 	}
-	if a2 := m.Answer(); a2.Turn <= ans.Turn || !strings.Contains(a2.Text, "and the library?") {
-		t.Fatalf("second answer = %+v", a2)
+	settle(t, e)
+	if n := len(eventsOf[AgentAnswered](ev)); n != 2 {
+		t.Fatalf("%d AgentAnswered events, want one per question", n)
+	}
+	a2 := lastOf[AgentAnswered](t, ev)
+	if last, _ := e.History().Get(e.History().Len()); last.Turn <= final.Turn || last.Text != a2.Answer || !strings.Contains(a2.Answer, "and the library?") {
+		t.Fatalf("second answer = %+v (entry %+v)", a2, last)
 	}
 }
 
@@ -88,22 +107,27 @@ func TestToolCallsExportShape(t *testing.T) {
 // Cancelling stops the loop: no further model call, no further tool call.
 func TestAgentModeCancelStopsTheLoop(t *testing.T) {
 	root := toolWorkspace(t)
-	srv, p := openAIFake(t,
-		reply("<list_file><path>.</path></list_file>"),
-		providertest.Reply{Text: "<read_file><path>main.go</path></read_file>", ChunkDelay: 200 * time.Millisecond},
-	)
-	e, ev := toolLoopEngine(t, p, "agent", root, 0)
 	ctx, cancel := context.WithCancel(context.Background())
-	e.Subscribe(func(x Event) {
-		if ts, ok := x.(TurnStarted); ok && ts.Entry.Turn > 2 {
-			go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	replies := providertest.Sequence(
+		reply("<list_file><path>.</path></list_file>"),
+		providertest.Reply{Text: "<read_file><path>main.go</path></read_file>", ChunkDelay: 10 * time.Second},
+	)
+	var calls atomic.Int32
+	srv, p := openAIFakeFunc(t, func(r providertest.Request) providertest.Reply {
+		if calls.Add(1) == 2 {
+			cancel() // while the second reply is on its way: its read_file never arrives whole
 		}
+		return replies(r)
 	})
+	e, ev := toolLoopEngine(t, p, "agent", root, 0)
 	err := e.Submit(ctx, "explain")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want cancel", err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	settle(t, e)
+	if ans := lastOf[AgentAnswered](t, ev); ans.Complete || ans.Answer != "" || !strings.Contains(ans.Error, "canceled") || len(ans.ToolCalls) != 1 {
+		t.Fatalf("AgentAnswered after a cancel = %+v", ans)
+	}
 	if n := len(srv.Requests()); n != 2 {
 		t.Fatalf("%d calls, want 2", n)
 	}

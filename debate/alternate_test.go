@@ -157,13 +157,23 @@ func newModeEngine(t testing.TB, cfg *Config, mode string, adjust func(map[strin
 	return e, log, events
 }
 
-func alternateOf(t testing.TB, e *Engine) *Alternate {
+// alternateTurns settles e and returns the turn objects of its
+// AlternateStepFinished events, oldest first.
+func alternateTurns(t testing.TB, e *Engine, events *eventLog) []AlternateTurn {
 	t.Helper()
-	m, err := e.Mode("alternate")
-	if err != nil {
-		t.Fatal(err)
+	settle(t, e)
+	var out []AlternateTurn
+	for _, ev := range eventsOf[AlternateStepFinished](events) {
+		out = append(out, ev.Turn)
 	}
-	return m.(*Alternate)
+	return out
+}
+
+// lastAlternateTurn is the turn object of e's latest alternate step.
+func lastAlternateTurn(t testing.TB, e *Engine, events *eventLog) AlternateTurn {
+	t.Helper()
+	settle(t, e)
+	return lastOf[AlternateStepFinished](t, events).Turn
 }
 
 func lastContent(req providers.Request) string {
@@ -182,9 +192,8 @@ func allContent(req providers.Request) string {
 }
 
 func TestAlternateStartThenSteps(t *testing.T) {
-	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	e, log, events := newModeEngine(t, modeConfig(), "alternate", nil)
 	ctx := context.Background()
-	alt := alternateOf(t, e)
 	if err := e.Submit(ctx, "write fizzbuzz in Go"); err != nil {
 		t.Fatal(err)
 	}
@@ -220,9 +229,15 @@ func TestAlternateStartThenSteps(t *testing.T) {
 	if got := e.State("alternate.next"); got != "codex" {
 		t.Fatalf("next responder %q, want codex", got)
 	}
-	turns := alt.Turns()
+	turns := alternateTurns(t, e, events)
 	if len(turns) != 3 {
 		t.Fatalf("%d turns", len(turns))
+	}
+	steps := eventsOf[AlternateStepFinished](events)
+	for i, want := range []string{"Codex", "Claude", "Codex"} {
+		if steps[i].Step != i || steps[i].NextDisplay != want || steps[i].Error != "" {
+			t.Fatalf("step event %d = step %d next %q error %q, want next %s", i, steps[i].Step, steps[i].NextDisplay, steps[i].Error, want)
+		}
 	}
 	if turns[0].Responder != "claude" || turns[0].Next != "codex" || turns[0].Outputs["codex"] == nil || turns[0].Outputs["claude"] == nil {
 		t.Fatalf("start turn %+v", turns[0])
@@ -266,7 +281,7 @@ func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 		t.Fatalf("saved next = %q", info.State["alternate.next"])
 	}
 
-	e2, log, _ := newModeEngine(t, modeConfig(), "mention", nil)
+	e2, log, events2 := newModeEngine(t, modeConfig(), "mention", nil)
 	if err := e2.Restore(info, entries); err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +298,7 @@ func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 	if got := e2.State("alternate.next"); got != "codex" {
 		t.Fatalf("next after the resumed step %q", got)
 	}
-	last, _ := alternateOf(t, e2).LastTurn()
+	last := lastAlternateTurn(t, e2, events2)
 	if last.Step != 2 {
 		t.Fatalf("step numbering should continue: got %d", last.Step)
 	}
@@ -308,8 +323,12 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 	if got := e.State("alternate.next"); got != "claude" {
 		t.Fatalf("a failed responder keeps its turn; next = %q", got)
 	}
-	turn, _ := alternateOf(t, e).LastTurn()
-	line, _ := turn.JSONLine()
+	settle(t, e)
+	failed := lastOf[AlternateStepFinished](t, events)
+	if !strings.Contains(failed.Error, "overloaded") || failed.NextDisplay != "Claude" {
+		t.Fatalf("failed step event: error %q, next %q", failed.Error, failed.NextDisplay)
+	}
+	line, _ := failed.Turn.JSONLine()
 	if !bytes.HasPrefix(line, []byte(`{"status":"error","error":"`)) || !bytes.Contains(line, []byte(`"claude_output":null`)) {
 		t.Fatalf("error line %s", line)
 	}
@@ -332,7 +351,7 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 }
 
 func TestAlternateTokenAccounting(t *testing.T) {
-	e, _, _ := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
+	e, _, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
 		f["codex"].output, f["claude"].output = 100, 100
 	})
 	ctx := context.Background()
@@ -341,8 +360,7 @@ func TestAlternateTokenAccounting(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	alt := alternateOf(t, e)
-	turns := alt.Turns()
+	turns := alternateTurns(t, e, events)
 	if turns[0].Tokens != turns[0].BothTokens {
 		t.Fatalf("the start turn saves nothing: %+v", turns[0])
 	}
@@ -363,14 +381,23 @@ func TestAlternateTokenAccounting(t *testing.T) {
 			t.Fatalf("step %d: used %d, both %d: counterfactual out of range", tr.Step, tr.Tokens, tr.BothTokens)
 		}
 	}
-	tok := alt.Tokens()
+	// Every step event carries its own counts and the running totals.
+	var running AlternateTokens
+	for i, ev := range eventsOf[AlternateStepFinished](events) {
+		running.Used += turns[i].Tokens
+		running.Both += turns[i].BothTokens
+		if ev.Tokens != turns[i].Tokens || ev.BothTokens != turns[i].BothTokens || ev.Totals != running {
+			t.Fatalf("step %d event: tokens %d/%d totals %+v, want %d/%d %+v", i, ev.Tokens, ev.BothTokens, ev.Totals, turns[i].Tokens, turns[i].BothTokens, running)
+		}
+	}
+	tok := lastOf[AlternateStepFinished](t, events).Totals
 	if r := tok.Ratio(); r >= 1 || r <= 0.3 {
 		t.Fatalf("ratio %v (used %d, both %d)", r, tok.Used, tok.Both)
 	}
 }
 
 func TestAlternateJSONLinesGolden(t *testing.T) {
-	e, _, _ := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
+	e, _, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
 		f["claude"].answer = func(n int, _ providers.Request) string {
 			return fmt.Sprintf("claude says \"%d\"\nwith <html> & a newline", n)
 		}
@@ -382,7 +409,7 @@ func TestAlternateJSONLinesGolden(t *testing.T) {
 		}
 	}
 	var got bytes.Buffer
-	for _, tr := range alternateOf(t, e).Turns() {
+	for _, tr := range alternateTurns(t, e, events) {
 		line, err := tr.JSONLine()
 		if err != nil {
 			t.Fatal(err)
@@ -396,11 +423,11 @@ func TestAlternateJSONLinesGolden(t *testing.T) {
 func TestAlternateJSONKeysFollowTheConfiguredPair(t *testing.T) {
 	cfg := modeConfig()
 	cfg.Modes.Alternate.Agents = []string{"gemini", "chatgpt"}
-	e, _, _ := newModeEngine(t, cfg, "alternate", nil)
+	e, _, events := newModeEngine(t, cfg, "alternate", nil)
 	if err := e.Submit(context.Background(), "hello"); err != nil {
 		t.Fatal(err)
 	}
-	turn, _ := alternateOf(t, e).LastTurn()
+	turn := lastAlternateTurn(t, e, events)
 	line, _ := turn.JSONLine()
 	want := `{"status":"ok","turn":{"user_instruction":"hello","gemini_output":"gemini answer 1","chatgpt_output":"chatgpt answer 2","responder":"chatgpt","next_responder":"gemini"}}`
 	if string(line) != want {
@@ -480,6 +507,8 @@ func TestAlternateOverHTTPFakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	events := &eventLog{}
+	e.Subscribe(events.add)
 	ctx := context.Background()
 	for _, in := range []string{"write a retry loop", "", "shorter please"} {
 		if err := e.Submit(ctx, in); err != nil {
@@ -507,7 +536,8 @@ func TestAlternateOverHTTPFakes(t *testing.T) {
 	if got := allContent(providers.Request{Messages: cl[1].Messages}); got != want {
 		t.Fatalf("claude's step request:\n%s\nwant:\n%s", got, want)
 	}
-	tok := alternateOf(t, e).Tokens()
+	settle(t, e)
+	tok := lastOf[AlternateStepFinished](t, events).Totals
 	if tok.Used != 4*60 {
 		t.Fatalf("used %d tokens, want the fakes' 4×60", tok.Used)
 	}
@@ -520,7 +550,7 @@ func BenchmarkAlternateTokens(b *testing.B) {
 	var ratio float64
 	answer := strings.Repeat("a fixed-size answer of forty characters. ", 20) // 820 bytes
 	for b.Loop() {
-		e, _, _ := newModeEngine(b, modeConfig(), "alternate", func(f map[string]*modeFake) {
+		e, _, events := newModeEngine(b, modeConfig(), "alternate", func(f map[string]*modeFake) {
 			for _, name := range []string{"codex", "claude"} {
 				f[name].answer = func(int, providers.Request) string { return answer }
 				f[name].output = 205
@@ -535,7 +565,8 @@ func BenchmarkAlternateTokens(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		ratio = alternateOf(b, e).Tokens().Ratio()
+		settle(b, e)
+		ratio = lastOf[AlternateStepFinished](b, events).Totals.Ratio()
 	}
 	b.ReportMetric(ratio, "ratio")
 	if ratio > 0.55 {
@@ -607,20 +638,33 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 	fork := parent
 	fork.ID, fork.Parent, fork.ForkAt = NewSessionID(), parent.ID, cut
 	fork.State = ForkState(parent.State)
-	f, _ := newSpineEngine(nil)
+	f, flog := newSpineEngine(nil)
 	if err := f.Restore(fork, entries[:cut]); err != nil {
 		t.Fatal(err)
 	}
-	alt := f.Current().(*Alternate)
-	if !alt.Started() || alt.Next().Name != "claude" || f.State(stateAlternateStep) != "1" {
-		t.Fatalf("fork: started=%v next=%s step=%s", alt.Started(), alt.Next().Name, f.State(stateAlternateStep))
+	f.Current() // the mode works out its state from the fork's history
+	if next, step := f.State(stateAlternateNext), f.State(stateAlternateStep); next != "claude" || step != "1" {
+		t.Fatalf("fork: next=%q step=%q, want claude and 1", next, step)
 	}
-	// A fork before any alternate answer is not started.
+	// The fork's next step is claude's step 2.
+	if err := f.Submit(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, f)
+	if st := lastOf[AlternateStepFinished](t, flog); st.Step != 2 || st.Turn.Responder != "claude" || st.NextDisplay != "ChatGPT" {
+		t.Fatalf("the fork's step: %d by %s, next %s", st.Step, st.Turn.Responder, st.NextDisplay)
+	}
+	// A fork before any alternate answer is not started: an empty line is
+	// no step but a missing instruction.
 	g, _ := newSpineEngine(nil)
 	if err := g.Restore(SessionInfo{ID: "x", Mode: "alternate", State: ForkState(parent.State)}, entries[:1]); err != nil {
 		t.Fatal(err)
 	}
-	if g.Current().(*Alternate).Started() {
-		t.Fatal("a fork before the start answers must not count as started")
+	g.Current()
+	if next := g.State(stateAlternateNext); next != "" {
+		t.Fatalf("a fork before the start answers must not count as started (next = %q)", next)
+	}
+	if err := g.Submit(ctx, ""); !errors.Is(err, ErrNoInstruction) {
+		t.Fatalf("an empty line on an unstarted fork: %v, want ErrNoInstruction", err)
 	}
 }

@@ -49,6 +49,8 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	log := &eventLog{}
+	e.Subscribe(log.add)
 	if err := e.SetWorkspace(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +83,8 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 			t.Fatalf("%s: findings in its vote prompt = %v:\n%s", name, has, first)
 		}
 	}
-	res, _ := e.Current().(*Magi).Result()
+	settle(t, e)
+	res := lastOf[MagiDecided](t, log)
 	if len(res.Rounds) != 3 || res.Verdict == "" {
 		t.Fatalf("council did not finish: %+v", res)
 	}

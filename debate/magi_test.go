@@ -55,10 +55,8 @@ func magiVoteJSON(agent string, round int, vote Vote) string {
 // round, request), and an engine whose members use them through the real adapters.
 type fakeCouncil struct {
 	engine  *Engine
-	magi    *Magi
 	servers map[string]*providertest.Server // by agent name
-	events  []Event
-	mu      sync.Mutex
+	events  *eventLog
 }
 
 func newFakeCouncil(t *testing.T, answer func(agent string, round int, req providertest.Request) providertest.Reply) *fakeCouncil {
@@ -92,17 +90,22 @@ func newFakeCouncil(t *testing.T, answer func(agent string, round int, req provi
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Subscribe(func(ev Event) {
-		fc.mu.Lock()
-		fc.events = append(fc.events, ev)
-		fc.mu.Unlock()
-	})
-	mode, err := e.Mode("magi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fc.engine, fc.magi = e, mode.(*Magi)
+	fc.engine, fc.events = e, &eventLog{}
+	e.Subscribe(fc.events.add)
 	return fc
+}
+
+// result is the latest council's MagiDecided event.
+func (fc *fakeCouncil) result(t *testing.T) MagiDecided {
+	t.Helper()
+	settle(t, fc.engine)
+	return lastOf[MagiDecided](t, fc.events)
+}
+
+// singleRound makes the next council stop after round 1 (the command's -1).
+func (fc *fakeCouncil) singleRound(t *testing.T) {
+	t.Helper()
+	control(t, fc.engine, Control{Kind: ControlRounds, N: 1})
 }
 
 func magiReply(text string) providertest.Reply {
@@ -192,8 +195,8 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 		}
 	}
 
-	res, ok := fc.magi.Result()
-	if !ok || res.Verdict != VerdictApproved || len(res.Rounds) != 3 {
+	res := fc.result(t)
+	if res.Verdict != VerdictApproved || len(res.Rounds) != 3 || res.RoundsRun != 3 || res.Cancelled || res.Question != "Should we ship on Friday?" {
 		t.Fatalf("result = %+v", res)
 	}
 	// Votes are stored as vote rows with their round, then a verdict row.
@@ -238,18 +241,21 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	if want := 3 * (100*1.0 + 20*10 + 100*3 + 20*15 + 100*0.5 + 20*3) / 1e6; magiAbsDiff(res.Cost, want) > 1e-12 {
 		t.Errorf("cost = %v, want %v", res.Cost, want)
 	}
-	// One VoteCast per member and round, one VerdictReached.
-	casts, verdicts := 0, 0
-	for _, ev := range fc.events {
-		switch ev.(type) {
-		case VoteCast:
-			casts++
-		case VerdictReached:
-			verdicts++
-		}
-	}
-	if casts != 9 || verdicts != 1 {
+	// One VoteCast per member and round, one VerdictReached, one
+	// MagiRoundFinished per round naming who changed vote, one MagiDecided.
+	casts, verdicts := len(eventsOf[VoteCast](fc.events)), len(eventsOf[VerdictReached](fc.events))
+	if casts != 9 || verdicts != 1 || len(eventsOf[MagiDecided](fc.events)) != 1 {
 		t.Errorf("%d VoteCast and %d VerdictReached events, want 9 and 1", casts, verdicts)
+	}
+	var changed []string
+	for i, rf := range eventsOf[MagiRoundFinished](fc.events) {
+		if rf.Round != i+1 || rf.Of != 3 || len(rf.Votes) != 3 || rf.Votes[1].Vote != votes["balthasar"][i] {
+			t.Errorf("round event %d = %+v", i, rf)
+		}
+		changed = append(changed, fmt.Sprintf("%d:%s", rf.Round, strings.Join(rf.Changed, "+")))
+	}
+	if got := strings.Join(changed, " "); got != "1: 2:balthasar+casper 3:casper" {
+		t.Errorf("changed votes by round = %s", got)
 	}
 }
 
@@ -257,7 +263,7 @@ func TestMagiAsksForStructuredOutput(t *testing.T) {
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		return magiReply(magiVoteJSON(agent, round, VoteApprove))
 	})
-	fc.magi.SingleRound = true
+	fc.singleRound(t)
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
@@ -295,11 +301,11 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 		}
 		return magiReply(magiVoteJSON(agent, round, VoteApprove))
 	})
-	fc.magi.SingleRound = true
+	fc.singleRound(t)
 	if err := fc.engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := fc.magi.Result()
+	res := fc.result(t)
 	got := res.Rounds[0]
 	if !got[0].Valid || got[0].Attempts != 1 {
 		t.Errorf("melchior = %+v", got[0])
@@ -358,7 +364,7 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "Open-source the engine?"); err != nil {
 		t.Fatalf("one failing member must not fail the council: %v", err)
 	}
-	res, _ := fc.magi.Result()
+	res := fc.result(t)
 	b2 := res.Rounds[1][1]
 	if b2.Valid || !b2.Failed || !strings.Contains(b2.Error, "prompt is too long today") || b2.Attempts != 1 {
 		t.Errorf("balthasar round 2 = %+v, want INVALID with the provider's error, no retry", b2)
@@ -391,7 +397,7 @@ func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "every MAGI member failed in round 1") {
 		t.Fatalf("err = %v", err)
 	}
-	res, _ := fc.magi.Result()
+	res := fc.result(t)
 	if len(res.Rounds) != 1 || res.Verdict != VerdictIncomplete {
 		t.Errorf("rounds %d, verdict %s; want 1 round, INCOMPLETE", len(res.Rounds), res.Verdict)
 	}
@@ -409,9 +415,12 @@ func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
 	if err := fc.engine.Submit(ctx, "q"); err == nil {
 		t.Fatal("a cancelled council must report it")
 	}
-	res, _ := fc.magi.Result()
-	if !res.Cancelled || len(res.Rounds) != 2 {
+	res := fc.result(t)
+	if !res.Cancelled || len(res.Rounds) != 2 || res.RoundsRun != 2 {
 		t.Errorf("cancelled %v after %d rounds", res.Cancelled, len(res.Rounds))
+	}
+	if n := len(eventsOf[VerdictReached](fc.events)); n != 0 {
+		t.Errorf("%d VerdictReached events for a cancelled council", n)
 	}
 	for _, en := range fc.engine.History().Entries() {
 		if en.Kind == KindVerdict {
@@ -420,7 +429,7 @@ func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
 	}
 }
 
-func magiDemoEngine(t testing.TB) (*Engine, *Magi) {
+func magiDemoEngine(t testing.TB) (*Engine, *eventLog) {
 	cfg := magiConfig()
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
@@ -430,26 +439,25 @@ func magiDemoEngine(t testing.TB) (*Engine, *Magi) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := e.Mode("magi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e, m.(*Magi)
+	log := &eventLog{}
+	e.Subscribe(log.add)
+	return e, log
 }
 
 func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
-	e, m := magiDemoEngine(t)
-	var rounds []int
-	m.OnRound = func(r int, votes []MagiVote) {
-		rounds = append(rounds, r)
-		if len(votes) != 3 {
-			t.Errorf("round %d has %d votes", r, len(votes))
-		}
-	}
+	e, log := magiDemoEngine(t)
 	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := m.Result()
+	settle(t, e)
+	var rounds []int
+	for _, rf := range eventsOf[MagiRoundFinished](log) {
+		rounds = append(rounds, rf.Round)
+		if len(rf.Votes) != 3 || rf.Of != 3 {
+			t.Errorf("round %d has %d votes of %d rounds", rf.Round, len(rf.Votes), rf.Of)
+		}
+	}
+	res := lastOf[MagiDecided](t, log)
 	if !magiSame(rounds, []int{1, 2, 3}) || len(res.Rounds) != 3 {
 		t.Fatalf("rounds = %v", rounds)
 	}
@@ -465,15 +473,28 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 		t.Errorf("verdict %s (want %s), usage %+v", res.Verdict, want, res.Usage)
 	}
 	// The single-round council stops after round 1 with its verdict.
-	m.SingleRound = true
+	control(t, e, Control{Kind: ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "Adopt tabs?"); err != nil {
 		t.Fatal(err)
 	}
-	res, _ = m.Result()
+	settle(t, e)
+	res = lastOf[MagiDecided](t, log)
 	entries := e.History().Entries()
 	last := entries[len(entries)-1]
-	if len(res.Rounds) != 1 || last.Kind != KindVerdict || last.Round != 1 {
+	if len(res.Rounds) != 1 || res.RoundsRun != 1 || last.Kind != KindVerdict || last.Round != 1 {
 		t.Errorf("single round: %d rounds, last entry %+v", len(res.Rounds), last)
+	}
+	if rf := lastOf[MagiRoundFinished](t, log); rf.Round != 1 || rf.Of != 1 || len(rf.Changed) != 0 {
+		t.Errorf("single round's round event = %+v", rf)
+	}
+	// Rounds 3 brings the full council back.
+	control(t, e, Control{Kind: ControlRounds, N: 3})
+	if err := e.Submit(context.Background(), "Adopt spaces?"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, e)
+	if res = lastOf[MagiDecided](t, log); res.RoundsRun != 3 {
+		t.Errorf("after rounds 3 the council ran %d rounds", res.RoundsRun)
 	}
 }
 
@@ -531,9 +552,9 @@ func (s *oneDelta) Result() providers.Result {
 	return providers.Result{Usage: providers.Usage{InputTokens: 50, OutputTokens: 10}}
 }
 
-// BenchmarkMagiRound measures one round's wall time against its slowest
-// member (ratio 1.0: the round costs exactly the slowest call; 3.0 would be
-// the three calls one after the other).
+// BenchmarkMagiRound measures one single-round council's wall time against
+// its slowest member (ratio 1.0: the round costs exactly the slowest call;
+// 3.0 would be the three calls one after the other).
 func BenchmarkMagiRound(b *testing.B) {
 	latencies := []time.Duration{20 * time.Millisecond, 30 * time.Millisecond, 40 * time.Millisecond}
 	cfg := magiConfig()
@@ -545,18 +566,23 @@ func BenchmarkMagiRound(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mode, _ := e.Mode("magi")
-	m := mode.(*Magi)
+	log := &eventLog{}
+	e.Subscribe(log.add)
+	control(b, e, Control{Kind: ControlRounds, N: 1})
 	ctx := context.Background()
 	var wall time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		votes := m.runRound(ctx, "Ship it?", 1, nil)
-		wall += time.Since(start)
-		if !votes[2].Valid {
-			b.Fatalf("vote %+v", votes[2])
+		if err := e.Submit(ctx, "Ship it?"); err != nil {
+			b.Fatal(err)
 		}
+		wall += time.Since(start)
+	}
+	b.StopTimer()
+	settle(b, e)
+	if rf := lastOf[MagiRoundFinished](b, log); !rf.Votes[2].Valid {
+		b.Fatalf("vote %+v", rf.Votes[2])
 	}
 	b.ReportMetric(float64(wall)/float64(b.N)/float64(latencies[2]), "ratio")
 }

@@ -108,6 +108,7 @@ func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 			t.Fatalf("%s was called %d times for a note", name, n)
 		}
 	}
+	settle(t, e)
 	for _, ev := range log.all() {
 		if _, ok := ev.(TurnStarted); ok {
 			t.Fatal("a note started a turn")
@@ -185,6 +186,7 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 	}
 	// chatgpt finished first ...
 	var finished []string
+	settle(t, e)
 	for _, ev := range log.all() {
 		if tf, ok := ev.(TurnFinished); ok {
 			finished = append(finished, tf.Entry.Speaker)
@@ -223,9 +225,14 @@ func TestCancelKeepsWhatArrived(t *testing.T) {
 		}},
 	}
 	e, _ := newSpineEngine(fakes)
+	var arrived strings.Builder
+	twoWords := on(e, func(d TextDelta) bool {
+		arrived.WriteString(d.Text)
+		return strings.Count(arrived.String(), "word") >= 2
+	})
 	done := make(chan error)
 	go func() { done <- e.Submit(context.Background(), "@gemini talk a lot") }()
-	time.Sleep(200 * time.Millisecond)
+	<-twoWords
 	if !e.Busy() {
 		t.Fatal("engine should be busy while streaming")
 	}
@@ -265,6 +272,7 @@ func TestCutStreamKeepsPartialText(t *testing.T) {
 		t.Fatalf("entries: %+v", entries[1:])
 	}
 	sawError := false
+	settle(t, e)
 	for _, ev := range log.all() {
 		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "gemini" && eo.Kind == string(providers.KindNetwork) {
 			sawError = true
@@ -304,6 +312,7 @@ func TestUsageAndCost(t *testing.T) {
 		t.Fatalf("cost %v, want %v", en.Cost, want)
 	}
 	var done ExchangeFinished
+	settle(t, e)
 	for _, ev := range log.all() {
 		if d, ok := ev.(ExchangeFinished); ok {
 			done = d

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,6 +65,7 @@ func TestToolLoopCompleteFinishesItsTurnOnce(t *testing.T) {
 	if err := e.Submit(context.Background(), "what is this?"); err != nil {
 		t.Fatal(err)
 	}
+	settle(t, e)
 	checkTurnEvents(t, ev.all())
 	var total providers.Usage
 	for _, x := range ev.all() {
@@ -100,6 +102,7 @@ func TestEveryModeFinishesEachTurnOnce(t *testing.T) {
 			if err := e.Submit(context.Background(), "@all should we ship?"); err != nil && mode != "mention" {
 				t.Fatal(err)
 			}
+			settle(t, e)
 			checkTurnEvents(t, events.all())
 		})
 	}
@@ -138,6 +141,7 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 			}
 		}
 	}
+	settle(t, e)
 	checkTurnEvents(t, log.all())
 }
 
@@ -146,12 +150,11 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 func TestModeIsBuiltOnceUnderConcurrentUse(t *testing.T) {
 	var builds atomic.Int32
 	release := make(chan struct{})
-	registerMode("test-slow-build", func(e *Engine) (Mode, error) {
+	registerTestMode(t, ModeInfo{Name: "test-slow-build"}, func(e *Engine) (Mode, error) {
 		builds.Add(1)
 		<-release
 		return &Mention{engine: e}, nil
 	})
-	defer delete(modeFactories, "test-slow-build")
 	e, _ := newSpineEngine(nil)
 	got := make([]Mode, 2)
 	var wg sync.WaitGroup
@@ -166,7 +169,9 @@ func TestModeIsBuiltOnceUnderConcurrentUse(t *testing.T) {
 			got[i] = m
 		}()
 	}
-	time.Sleep(30 * time.Millisecond) // both callers are in Mode now
+	// One caller builds; the other waits for it: both are in Mode now.
+	waitForGoroutines(t, 1, "chan receive", "(*Engine).modeNamed")
+	waitForGoroutines(t, 1, "sync.Mutex.Lock", "(*Engine).modeNamed")
 	close(release)
 	wg.Wait()
 	if got[0] != got[1] {
@@ -180,11 +185,10 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
 	var once sync.Once
-	registerMode("test-restore-build", func(e *Engine) (Mode, error) {
+	registerTestMode(t, ModeInfo{Name: "test-restore-build"}, func(e *Engine) (Mode, error) {
 		once.Do(func() { close(entered); <-release })
 		return &Mention{engine: e}, nil
 	})
-	defer delete(modeFactories, "test-restore-build")
 	e, _ := newSpineEngine(nil)
 	first := make(chan Mode, 1)
 	go func() {
@@ -194,7 +198,7 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 	<-entered
 	restored := make(chan error, 1)
 	go func() { restored <- e.Restore(SessionInfo{ID: "other", Mode: "mention"}, nil) }()
-	time.Sleep(30 * time.Millisecond)
+	waitForGoroutines(t, 1, "sync.Mutex.Lock", "(*Engine).Restore") // waits for the build
 	close(release)
 	if err := <-restored; err != nil {
 		t.Fatal(err)
@@ -214,12 +218,10 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 func TestRestoreRefusedWhileBusy(t *testing.T) {
 	fakes := map[string]*spineFake{"gemini": {name: "gemini", delay: time.Second}}
 	e, _ := newSpineEngine(fakes)
+	started := on[TurnStarted](e, nil)
 	done := make(chan error, 1)
 	go func() { done <- e.Submit(context.Background(), "@gemini slow one") }()
-	deadline := time.Now().Add(2 * time.Second)
-	for !e.Busy() && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	<-started
 	other := []Entry{{Kind: KindNote, Speaker: SpeakerUser, Text: "a", Status: StatusComplete}, {Kind: KindNote, Speaker: SpeakerUser, Text: "b", Status: StatusComplete}}
 	err := e.Restore(SessionInfo{ID: "other", Mode: "mention"}, other)
 	e.Cancel()
@@ -242,7 +244,6 @@ func TestRestoreRefusedWhileBusy(t *testing.T) {
 // printer prints turns in the order their TurnStarted arrived.
 func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
 	e, log := newSpineEngine(nil)
-	e.Subscribe(func(Event) { time.Sleep(50 * time.Microsecond) }) // a busy consumer widens the window
 	gemini, _ := e.Agent("gemini")
 	var wg sync.WaitGroup
 	for i := range 40 {
@@ -258,6 +259,7 @@ func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	settle(t, e)
 	last := 0
 	for _, ev := range log.all() {
 		var turn int
@@ -273,5 +275,32 @@ func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
 			t.Fatalf("turn %d announced after turn %d", turn, last)
 		}
 		last = turn
+	}
+}
+
+// waitForGoroutines waits until n goroutines are blocked in state (as a
+// goroutine dump shows it, e.g. "sync.Mutex.Lock") with fn on their stack:
+// the condition a test needs before it releases them, without guessing a
+// duration.
+func waitForGoroutines(t *testing.T, n int, state, fn string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	buf := make([]byte, 1<<20)
+	for {
+		dump := string(buf[:runtime.Stack(buf, true)])
+		found := 0
+		for _, g := range strings.Split(dump, "\n\n") {
+			header, _, _ := strings.Cut(g, "\n")
+			if strings.Contains(header, "["+state) && strings.Contains(g, fn) {
+				found++
+			}
+		}
+		if found >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines blocked in %s under %s, want %d:\n%s", found, state, fn, n, dump)
+		}
+		runtime.Gosched()
 	}
 }

@@ -2,8 +2,10 @@ package debate
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/providers"
@@ -160,14 +162,80 @@ func (l *eventLog) all() []Event {
 }
 
 // tools lists the tool activity events.
-func (l *eventLog) tools() []ToolActivity {
-	var out []ToolActivity
+func (l *eventLog) tools() []ToolActivity { return eventsOf[ToolActivity](l) }
+
+// eventsOf lists the events of type T in l, in order. Delivery is
+// asynchronous: settle the engine first.
+func eventsOf[T Event](l *eventLog) []T {
+	var out []T
 	for _, ev := range l.all() {
-		if ta, ok := ev.(ToolActivity); ok {
-			out = append(out, ta)
+		if x, ok := ev.(T); ok {
+			out = append(out, x)
 		}
 	}
 	return out
+}
+
+// lastOf is the latest event of type T in l, if any.
+func lastOf[T Event](t testing.TB, l *eventLog) T {
+	t.Helper()
+	all := eventsOf[T](l)
+	if len(all) == 0 {
+		var zero T
+		t.Fatalf("no %s event", zero.EventType())
+	}
+	return all[len(all)-1]
+}
+
+// settle waits until no exchange runs on e and every subscriber has
+// consumed every event so far (Engine.Wait), failing the test after 10 s.
+func settle(t testing.TB, e *Engine) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.Wait(ctx); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+}
+
+// on returns a channel that receives the first event of e matching match
+// (delivered by a subscriber of its own), for tests to wait on instead of
+// sleeping.
+func on[T Event](e *Engine, match func(T) bool) <-chan T {
+	ch := make(chan T, 1)
+	var once sync.Once
+	e.Subscribe(func(ev Event) {
+		if x, ok := ev.(T); ok && (match == nil || match(x)) {
+			once.Do(func() { ch <- x })
+		}
+	})
+	return ch
+}
+
+// control sends c to e's current mode, failing the test on an error
+// (without stopping it: fakes call control from a provider's goroutine).
+func control(t testing.TB, e *Engine, c Control) {
+	t.Helper()
+	if err := e.Control(context.Background(), c); err != nil {
+		t.Errorf("Control(%+v): %v", c, err)
+	}
+}
+
+// registerTestMode registers a mode for one test (its key sorts after the
+// real ones) and removes it when the test ends.
+func registerTestMode(t testing.TB, info ModeInfo, build func(*Engine) (Mode, error)) {
+	t.Helper()
+	if info.Key == "" {
+		info.Key = "zz-test-" + info.Name
+	}
+	registerMode(info, build)
+	t.Cleanup(func() {
+		modeRegistry = slices.DeleteFunc(modeRegistry, func(mi ModeInfo) bool { return mi.Name == info.Name })
+		ModeNames = ModeNames[:0]
+		for _, mi := range modeRegistry {
+			ModeNames = append(ModeNames, mi.Name)
+		}
+	})
 }
 
 var errCut = &providers.Error{Provider: "fake", Kind: providers.KindNetwork, Message: "unexpected EOF"}

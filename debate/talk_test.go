@@ -6,21 +6,13 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
-
-func talkOf(t testing.TB, e *Engine) *Talk {
-	t.Helper()
-	m, err := e.Mode("talk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m.(*Talk)
-}
 
 // shape lists the agent turns as speaker/round/moderator flag.
 func talkShape(e *Engine) string {
@@ -39,9 +31,29 @@ func talkShape(e *Engine) string {
 }
 
 func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
-	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	e, log, events := newModeEngine(t, modeConfig(), "talk", nil)
 	if err := e.Submit(context.Background(), "Is remote work here to stay?"); err != nil {
 		t.Fatal(err)
+	}
+	settle(t, e)
+	// The MC's recap of each round is announced as its summary, and the
+	// talk's end with its totals.
+	var recaps []string
+	for _, rs := range eventsOf[TalkRoundSummarised](events) {
+		recaps = append(recaps, fmt.Sprintf("%d:%s/%d", rs.Round, rs.Summary.Speaker, rs.Summary.Round))
+		if !rs.Summary.IsModerator || rs.Summary.Status != StatusComplete {
+			t.Fatalf("summary entry %+v", rs.Summary)
+		}
+	}
+	if got := strings.Join(recaps, " "); got != "1:mc/1 2:mc/2" {
+		t.Fatalf("round summaries %s", got)
+	}
+	var usage providers.Usage
+	for _, en := range e.History().Entries() {
+		usage = usage.Add(en.Usage)
+	}
+	if tf := lastOf[TalkFinished](t, events); tf.Topic != "Is remote work here to stay?" || tf.Rounds != 2 || tf.Stopped || tf.Cancelled || tf.Turns != 8 || tf.Usage != usage {
+		t.Fatalf("TalkFinished = %+v, history usage %+v", tf, usage)
 	}
 	want := "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3"
 	if got := talkShape(e); got != want {
@@ -136,6 +148,7 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "invalid key") {
 		t.Fatalf("the talk should report the failure, got %v", err)
 	}
+	settle(t, e)
 	if got := talkShape(e); got != "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3" {
 		t.Fatalf("turns %s", got)
 	}
@@ -165,14 +178,18 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 }
 
 func TestTalkStopEndsWithTheClosing(t *testing.T) {
-	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
-	talk := talkOf(t, e)
-	talk.SetRounds(5)
-	e.Subscribe(func(ev Event) {
-		if tf, ok := ev.(TurnFinished); ok && tf.Entry.Speaker == "chatgpt" && tf.Entry.Round == 2 {
-			talk.Stop()
+	var e *Engine
+	e, log, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) {
+		// Stop while chatgpt gives its round-2 turn (the fifth call): that
+		// turn finishes, then the MC closes.
+		f["chatgpt"].answer = func(n int, _ providers.Request) string {
+			if n == 5 {
+				control(t, e, Control{Kind: ControlStop})
+			}
+			return fmt.Sprintf("chatgpt answer %d", n)
 		}
 	})
+	control(t, e, Control{Kind: ControlRounds, N: 5})
 	if err := e.Submit(context.Background(), "the best editor"); err != nil {
 		t.Fatal(err)
 	}
@@ -182,44 +199,64 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 	if last := log.all()[5]; !strings.Contains(lastContent(last.req), "close the talk") || !strings.Contains(allContent(last.req), "[ChatGPT]: chatgpt answer 5") {
 		t.Fatalf("the closing should see the unfinished round:\n%s", allContent(last.req))
 	}
+	settle(t, e)
+	if tf := lastOf[TalkFinished](t, events); !tf.Stopped || tf.Cancelled || tf.Rounds != 2 || tf.Turns != 6 {
+		t.Fatalf("TalkFinished after a stop = %+v", tf)
+	}
 	// A later talk on the same mode runs whole again.
-	talk.SetRounds(1)
+	control(t, e, Control{Kind: ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "second topic"); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(log.all()); n != 6+5 {
 		t.Fatalf("%d calls", n)
 	}
+	settle(t, e)
+	if tf := lastOf[TalkFinished](t, events); tf.Stopped || tf.Rounds != 1 || tf.Turns != 5 {
+		t.Fatalf("TalkFinished of the later talk = %+v", tf)
+	}
 }
 
-// pausedTalk starts a talk on e that pauses when chatgpt's first turn
-// finishes; it returns once the talk is held, with Submit's result to come.
-func pausedTalk(t *testing.T, e *Engine, topic string) (*Talk, <-chan error) {
+// pausedTalk builds a talk engine that pauses while chatgpt gives its first
+// turn, starts a talk on topic and returns once that turn has finished: the
+// talk is then held before gemini's turn. continued is set by the test
+// before it lifts the pause; gemini being asked before that is a failure.
+func pausedTalk(t *testing.T, cfg *Config, topic string) (e *Engine, log *callLog, continued *atomic.Bool, done <-chan error) {
 	t.Helper()
-	talk := talkOf(t, e)
-	paused := make(chan struct{})
-	var once sync.Once
-	e.Subscribe(func(ev Event) {
-		if tf, ok := ev.(TurnFinished); ok && tf.Entry.Speaker == "chatgpt" {
-			once.Do(func() { talk.Pause(); close(paused) })
+	continued = &atomic.Bool{}
+	e, log, _ = newModeEngine(t, cfg, "talk", func(f map[string]*modeFake) {
+		f["chatgpt"].answer = func(n int, _ providers.Request) string {
+			if n == 2 {
+				control(t, e, Control{Kind: ControlPause})
+			}
+			return fmt.Sprintf("chatgpt answer %d", n)
+		}
+		f["gemini"].answer = func(n int, _ providers.Request) string {
+			if !continued.Load() {
+				t.Errorf("gemini was asked while the talk was paused")
+			}
+			return fmt.Sprintf("gemini answer %d", n)
 		}
 	})
-	done := make(chan error, 1)
-	go func() { done <- e.Submit(context.Background(), topic) }()
-	<-paused
-	time.Sleep(30 * time.Millisecond) // the talk is now held before gemini's turn
-	return talk, done
+	finished := on(e, func(tf TurnFinished) bool { return tf.Entry.Speaker == "chatgpt" })
+	result := make(chan error, 1)
+	go func() { result <- e.Submit(context.Background(), topic) }()
+	<-finished
+	return e, log, continued, result
 }
 
 func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 	cfg := modeConfig()
 	cfg.Modes.Talk.Rounds = 1
-	e, log, _ := newModeEngine(t, cfg, "talk", nil)
-	talk, done := pausedTalk(t, e, "pausing")
+	e, log, continued, done := pausedTalk(t, cfg, "pausing")
 	if n := len(log.all()); n != 2 {
 		t.Fatalf("%d calls while paused, want 2", n)
 	}
-	talk.Continue()
+	if err := e.Control(context.Background(), Control{Kind: ControlRounds, N: 0}); err == nil {
+		t.Fatal("rounds 0 was accepted")
+	}
+	continued.Store(true)
+	control(t, e, Control{Kind: ControlContinue})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -232,9 +269,8 @@ func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 // stop and the current turn has already finished, nobody else speaks: the
 // MC closes next.
 func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
-	e, _, _ := newModeEngine(t, modeConfig(), "talk", nil)
-	talk, done := pausedTalk(t, e, "stop while paused")
-	talk.Stop()
+	e, _, _, done := pausedTalk(t, modeConfig(), "stop while paused")
+	control(t, e, Control{Kind: ControlStop})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -243,9 +279,18 @@ func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
 	}
 }
 
+// A cancel after gemini's turn saves the three turns that ran and asks
+// nobody else. The talk is paused during gemini's turn so that it waits
+// for the cancel, which a subscriber sends when the turn has finished.
 func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	var e *Engine
+	e, log, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) {
+		f["gemini"].answer = func(n int, _ providers.Request) string {
+			control(t, e, Control{Kind: ControlPause})
+			return fmt.Sprintf("gemini answer %d", n)
+		}
+	})
 	e.Subscribe(func(ev Event) {
 		if tf, ok := ev.(TurnFinished); ok && tf.Entry.Speaker == "gemini" {
 			cancel()
@@ -261,6 +306,10 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 		if en.Status == StatusStreaming {
 			t.Fatalf("an entry was left streaming: %+v", en)
 		}
+	}
+	settle(t, e)
+	if tf := lastOf[TalkFinished](t, events); !tf.Cancelled || tf.Turns != 3 {
+		t.Fatalf("TalkFinished after a cancel = %+v", tf)
 	}
 }
 

@@ -70,7 +70,13 @@ func toolLoopEngine(t *testing.T, p providers.Provider, mode, root string, maxSt
 
 func openAIFake(t *testing.T, replies ...providertest.Reply) (*providertest.Server, providers.Provider) {
 	t.Helper()
-	srv := providertest.OpenAI(t, providertest.Sequence(replies...))
+	return openAIFakeFunc(t, providertest.Sequence(replies...))
+}
+
+// openAIFakeFunc is openAIFake with a handler choosing each reply.
+func openAIFakeFunc(t *testing.T, handler func(providertest.Request) providertest.Reply) (*providertest.Server, providers.Provider) {
+	t.Helper()
+	srv := providertest.OpenAI(t, handler)
 	zero := 0
 	p, err := providers.Open("fake", providers.Spec{Type: "openai", BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &zero},
 		func(k string) string {
@@ -179,8 +185,9 @@ func TestToolLoopOverHTTPFake(t *testing.T) {
 	if final.Text != "A Go program: `main.go` prints hello." || final.Status != StatusComplete || final.ToolCalls[0].Tool != "complete" {
 		t.Fatalf("final entry = %+v", final)
 	}
-	if ans := e.Current().(*AgentMode).Answer(); ans.Turn != final.Turn {
-		t.Fatalf("Answer() = turn %d, want %d", ans.Turn, final.Turn)
+	settle(t, e)
+	if ans := lastOf[AgentAnswered](t, ev); ans.Answer != final.Text || !ans.Complete || ans.Steps != 5 || len(ans.ToolCalls) != 3 {
+		t.Fatalf("AgentAnswered = %+v, want the final entry's text after 5 replies and 3 tool calls", ans)
 	}
 	// Three tool calls, each announced when it starts and when it ends.
 	acts := ev.tools()

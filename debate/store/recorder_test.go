@@ -75,6 +75,7 @@ func TestResumeRoundTrip(t *testing.T) {
 	if err := e.SetMode("magi"); err == nil {
 		t.Log("magi mode is registered in this build")
 	}
+	settle(t, e)
 	want := e.History().Entries()
 	wantInfo := e.Info()
 	if err := st.Close(); err != nil {
@@ -128,6 +129,7 @@ func TestResumeRoundTrip(t *testing.T) {
 	if err := e2.Submit(ctx, "@a and again"); err != nil {
 		t.Fatal(err)
 	}
+	settle(t, e2)
 	if err := rec2.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -178,24 +180,44 @@ func TestStreamingTextIsCheckpointed(t *testing.T) {
 	en.Text, en.Status, en.Finished = "final text", debate.StatusComplete, time.Now()
 	rec.Sink(debate.TurnFinished{Entry: en})
 	rec.Sink(debate.TextDelta{Turn: 1, Agent: "a", Text: "late"}) // ignored: the turn is over
-	if err := rec.Flush(); err != nil {
-		t.Fatal(err)
+	// Two more checkpoints, as the timer takes them: nothing may overwrite
+	// the final text.
+	for range 3 {
+		if err := rec.Flush(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	time.Sleep(120 * time.Millisecond) // two more ticks: nothing may overwrite the final text
 	_, got, _ = st.Load(ctx, "s1")
 	if got[0].Text != "final text" || got[0].Status != debate.StatusComplete {
 		t.Errorf("after finish: %+v", got[0])
 	}
 }
 
+// waitFor waits until ok holds (it reads what another goroutine writes on
+// its own timer, which announces nothing), checking every 5 ms for 10 s.
 func waitFor(t *testing.T, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.After(10 * time.Second)
+	poll := time.NewTicker(5 * time.Millisecond)
+	defer poll.Stop()
 	for !ok() {
-		if time.Now().After(deadline) {
+		select {
+		case <-deadline:
 			t.Fatal("condition not met within 10s")
+		case <-poll.C:
 		}
-		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// settle waits until e runs no exchange and its subscribers (the
+// recorder's Sink) have received every event so far; a Flush after it
+// writes the whole session.
+func settle(t testing.TB, e *debate.Engine) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.Wait(ctx); err != nil {
+		t.Fatalf("Wait: %v", err)
 	}
 }
 
@@ -213,6 +235,7 @@ func TestThreeAgentsFinishingAtOnceAllLand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	settle(t, e)
 	if err := rec.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -238,6 +261,7 @@ func TestEmptySessionLeavesNoRow(t *testing.T) {
 	e.Subscribe(rec.Sink)
 	e.Start(false)
 	e.SetTitle("never asked", "")
+	settle(t, e)
 	if err := rec.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +269,7 @@ func TestEmptySessionLeavesNoRow(t *testing.T) {
 		t.Fatalf("an empty session was saved: %+v", list)
 	}
 	e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: "hello"})
+	settle(t, e)
 	_ = rec.Flush()
 	list, _ := st.List(context.Background())
 	if len(list) != 1 || list[0].Title != "never asked" {
@@ -296,6 +321,7 @@ func TestDeleteAndFork(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	settle(t, e)
 	_ = rec.Flush()
 	parent := e.Info().ID
 	if _, err := st.Fork(ctx, parent, 7); err == nil {
@@ -337,6 +363,7 @@ func TestDeleteAndFork(t *testing.T) {
 	if err := e2.Submit(ctx, "@c other branch"); err != nil {
 		t.Fatal(err)
 	}
+	settle(t, e2)
 	_ = rec2.Flush()
 	_, forkEntries, _ := st.Load(ctx, fork.ID)
 	_, parentEntries, _ := st.Load(ctx, parent)
