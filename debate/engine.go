@@ -367,7 +367,7 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 		cancel()
 		return ErrBusy
 	}
-	e.busy, e.cancel = true, cancel
+	e.busy, e.cancel, e.interrupted = true, cancel, time.Time{} // a new exchange starts a new Ctrl+C count
 	e.idle = make(chan struct{})
 	e.mu.Unlock()
 	defer func() {

@@ -143,6 +143,9 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		}
 	}
 	m.conclude(res)
+	if res.Cancelled {
+		res.Verdict, res.Tally = "", nil // a cancelled council decided nothing
+	}
 	if !res.Cancelled {
 		last := len(res.Rounds)
 		e.AddEntry(Entry{Kind: KindVerdict, Speaker: SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,

@@ -110,6 +110,8 @@ func probe(t *testing.T, tm *teatest.TestModel, f func(*Model)) {
 func waitFor(t *testing.T, tm *teatest.TestModel, what string, cond func(*Model) bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
+	poll := time.NewTicker(5 * time.Millisecond)
+	defer poll.Stop()
 	for {
 		ok := false
 		probe(t, tm, func(m *Model) { ok = cond(m) })
@@ -121,7 +123,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, what string, cond func(*Model)
 			probe(t, tm, func(m *Model) { s = screen(m) })
 			t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
 		}
-		time.Sleep(5 * time.Millisecond)
+		<-poll.C
 	}
 }
 

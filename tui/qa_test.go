@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -483,7 +484,9 @@ func TestTabCyclingSurvivesCursorBlinks(t *testing.T) {
 	tm.Type("@c")
 	tm.Send(keyMsg(tea.KeyTab))
 	waitFor(t, tm, "the first name", func(m *Model) bool { return m.in.Value() == "@casper" })
-	time.Sleep(1200 * time.Millisecond) // the cursor blinks meanwhile
+	for range 3 { // the cursor blinks meanwhile: messages other than keys reach Update
+		tm.Send(cursor.BlinkMsg{})
+	}
 	tm.Send(keyMsg(tea.KeyTab))
 	waitFor(t, tm, "the next name", func(m *Model) bool { return m.in.Value() != "@casper" })
 	probe(t, tm, func(m *Model) {

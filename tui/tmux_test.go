@@ -44,6 +44,8 @@ func TestConsoleInTmux(t *testing.T) {
 	waitScreen := func(what string, ok func(string) bool) string {
 		t.Helper()
 		deadline := time.Now().Add(30 * time.Second)
+		poll := time.NewTicker(100 * time.Millisecond)
+		defer poll.Stop()
 		for {
 			s := capture()
 			if ok(s) {
@@ -52,7 +54,7 @@ func TestConsoleInTmux(t *testing.T) {
 			if time.Now().After(deadline) {
 				t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
 			}
-			time.Sleep(100 * time.Millisecond)
+			<-poll.C
 		}
 	}
 	waitScreen("the console", func(s string) bool { return strings.Contains(s, "1 mention") })
@@ -79,11 +81,13 @@ func TestConsoleInTmux(t *testing.T) {
 	})
 	tmux("send-keys", "-t", "p", "C-c")
 	deadline := time.Now().Add(10 * time.Second)
+	poll := time.NewTicker(100 * time.Millisecond)
+	defer poll.Stop()
 	for exec.Command("tmux", "-L", socket, "has-session", "-t", "p").Run() == nil {
 		if time.Now().After(deadline) {
 			t.Fatalf("ctrl+c did not quit; screen:\n%s", capture())
 		}
-		time.Sleep(100 * time.Millisecond)
+		<-poll.C
 	}
 }
 

@@ -86,11 +86,13 @@ func TestCrashMidAnswerKeepsCheckpointedText(t *testing.T) {
 	ctx := context.Background()
 	var st *store.Store
 	deadline := time.Now().Add(30 * time.Second)
+	poll := time.NewTicker(50 * time.Millisecond)
+	defer poll.Stop()
 	for seen := 0; seen < 40; {
 		if time.Now().After(deadline) {
 			t.Fatalf("no checkpoint of 40 chunks within 30s (seen %d); stderr: %s", seen, stderr.String())
 		}
-		time.Sleep(50 * time.Millisecond)
+		<-poll.C
 		if st == nil {
 			if _, err := os.Stat(db); err != nil {
 				continue
@@ -108,7 +110,10 @@ func TestCrashMidAnswerKeepsCheckpointedText(t *testing.T) {
 			}
 		}
 	}
-	time.Sleep(300 * time.Millisecond)
+	// The kill falls at a chosen moment between two checkpoints: 300 ms of
+	// streaming after the one just seen.
+	between := time.NewTimer(300 * time.Millisecond)
+	<-between.C
 	mu.Lock()
 	streamed := time.Since(asked)
 	mu.Unlock()

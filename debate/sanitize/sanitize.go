@@ -6,6 +6,7 @@ package sanitize
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -16,12 +17,13 @@ import (
 // paragraph separators become newlines. Emoji joiners, the emoji
 // presentation selector and skin-tone modifiers go too: terminals disagree
 // about how wide the sequences they build are, and a layout must draw text
-// exactly as wide as it measured it; the symbols themselves remain.
+// exactly as wide as it measured it; the symbols themselves remain. Bytes
+// that are not UTF-8 are dropped.
 func Text(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	s = ansi.Strip(strings.ToValidUTF8(s, "\uFFFD"))
+	s = ansi.Strip(strings.ToValidUTF8(s, ""))
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -33,6 +35,8 @@ func Text(s string) string {
 		case r == '\u2028' || r == '\u2029':
 			b.WriteByte('\n')
 		case r == '\u200d' || r == '\ufe0f' || (r >= 0x1f3fb && r <= 0x1f3ff):
+		case r == utf8.RuneError:
+			// Bytes that were not UTF-8, or their replacement: no information.
 		default:
 			b.WriteRune(r)
 		}
