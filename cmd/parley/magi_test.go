@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -14,8 +13,6 @@ import (
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
-
-var updateMagiGolden = flag.Bool("update-magi", false, "rewrite the MAGI golden files")
 
 func TestMagiAdjustPresetsAndModel(t *testing.T) {
 	cases := []struct {
