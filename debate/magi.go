@@ -242,7 +242,7 @@ func (m *Magi) voteSpec(a *Agent, round int, q string, msgs []providers.Message,
 	}
 	return TurnSpec{
 		Agent: a, Kind: KindVote, Round: round, Prompt: prompt,
-		Instruction: magiRules, Messages: msgs, Schema: voteSchema(),
+		Instruction: m.rules(), Messages: msgs, Schema: voteSchema(),
 		Settle: func(en Entry) Entry {
 			en.Vote = string(VoteInvalid)
 			if en.Status != StatusComplete {
@@ -325,7 +325,7 @@ func shownOpinions(i, round int, prev [][]MagiVote) []MagiVote {
 // never change, so rounds 2 and 3 extend the same prefix and provider
 // prompt caches apply; what a round adds comes after it.
 func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []providers.Message {
-	first := fmt.Sprintf(round1Text, questionLine(q))
+	first := fmt.Sprintf(round1Text, m.roundCount(), questionLine(q))
 	if m.context != "" {
 		first = "The debate so far in this session, for context:\n\n" + m.context + "\n\n" + first
 	}
@@ -412,15 +412,38 @@ func voteSchema() *providers.Schema {
 	return &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: VoteSchema()}
 }
 
+// roundCount is how many rounds this council holds.
+func (m *Magi) roundCount() int {
+	if m.SingleRound {
+		return 1
+	}
+	return MagiRounds
+}
+
+// rules are the council's rules for this council's length: a single-round
+// council is not told of deliberation rounds that will never come.
+func (m *Magi) rules() string {
+	if m.SingleRound {
+		return magiRulesSingle + magiAnswerRules
+	}
+	return magiRules + magiAnswerRules
+}
+
 // magiRules go after each member's persona in its system prompt; they are
 // the same in every round so the prompt prefix stays cacheable.
 const magiRules = `You sit on the MAGI council with two other members. The host puts a question or proposal to the council, which deliberates in three rounds and decides by majority.
 Round 1: you judge it alone. Round 2: you read the other two members' round-1 opinions and may revise yours: look for points you missed, common ground, and conditions under which you would agree. Round 3: you read all round-2 opinions and cast your final vote.
 Judge from your own perspective and criteria. Change your vote only for an argument, never merely to join the majority.
-Every answer is one JSON object and nothing else: {"vote": "approve" | "reject" | "abstain", "reasoning": "2-4 sentences", "summary": "one line"}.
+`
+
+const magiRulesSingle = `You sit on the MAGI council with two other members. The host puts a question or proposal to the council, which decides in a single round by majority: each member judges it alone, without seeing the others' opinions.
+Judge from your own perspective and criteria.
+`
+
+const magiAnswerRules = `Every answer is one JSON object and nothing else: {"vote": "approve" | "reject" | "abstain", "reasoning": "2-4 sentences", "summary": "one line"}.
 approve: accept the proposal, or answer yes. reject: refuse it, or answer no. abstain: only when you cannot judge it.`
 
-const round1Text = "Round 1 of 3: independent analysis. You have not seen the other members' opinions. Give your opinion as the JSON object.\n\nThe question:\n\n%s"
+const round1Text = "Round 1 of %d: independent analysis. You have not seen the other members' opinions. Give your opinion as the JSON object.\n\nThe question:\n\n%s"
 
 const retryText = `Your answer could not be read as the required JSON object: %v
 Answer again with only the JSON object: {"vote": "approve" | "reject" | "abstain", "reasoning": "2-4 sentences", "summary": "one line"}.`

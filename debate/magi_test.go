@@ -586,3 +586,21 @@ func BenchmarkMagiRound(b *testing.B) {
 	}
 	b.ReportMetric(float64(wall)/float64(b.N)/float64(latencies[2]), "ratio")
 }
+
+// A single-round council (magi -1) says so: "Round 1 of 1", and no talk of
+// deliberation rounds that never come.
+func TestMagiSingleRoundPromptSaysOneRound(t *testing.T) {
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+	})
+	fc.magi.SingleRound = true
+	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
+		t.Fatal(err)
+	}
+	for _, agent := range []string{"melchior", "balthasar", "casper"} {
+		body := string(fc.requests(agent)[0].Body)
+		if !strings.Contains(body, "Round 1 of 1") || strings.Contains(body, "Round 1 of 3") || strings.Contains(body, "three rounds") {
+			t.Errorf("%s's single-round request does not say Round 1 of 1: %s", agent, body)
+		}
+	}
+}

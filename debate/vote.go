@@ -72,8 +72,8 @@ func VoteSchema() map[string]any {
 }
 
 // ParseVote reads a vote answer tolerantly: the JSON object may sit in a code
-// fence or among prose, be nested in a wrapper object, and use any case for
-// its keys and vote word. What it will not do is guess: without a JSON object
+// fence or among prose, be nested in a wrapper object, use any case for its
+// keys and vote word, quote with single quotes and leave trailing commas. What it will not do is guess: without a JSON object
 // holding a known vote word and a reasoning, it returns an error that says
 // what is wrong (quoted back to the model in the retry).
 func ParseVote(text string) (Ballot, error) {
@@ -92,9 +92,8 @@ func ParseVote(text string) (Ballot, error) {
 			continue
 		}
 		tried++
-		var obj map[string]any
-		dec := json.NewDecoder(strings.NewReader(text[i:]))
-		if dec.Decode(&obj) != nil {
+		obj, ok := decodeObject(text[i:])
+		if !ok {
 			continue
 		}
 		b, found, err := ballotOf(obj)
@@ -115,6 +114,109 @@ func ParseVote(text string) (Ballot, error) {
 		return Ballot{}, errors.New(`no JSON object found; answer with {"vote": ..., "reasoning": ..., "summary": ...}`)
 	}
 	return Ballot{}, errors.New(`no JSON object with a "vote" field found`)
+}
+
+// decodeObject decodes the JSON object text starts with; when strict JSON
+// fails it tries again with single-quoted strings and trailing commas
+// turned into JSON, the two slips models make most.
+func decodeObject(text string) (map[string]any, bool) {
+	var obj map[string]any
+	if json.NewDecoder(strings.NewReader(text)).Decode(&obj) == nil {
+		return obj, true
+	}
+	relaxed, changed := relaxJSON(text)
+	if !changed {
+		return nil, false
+	}
+	obj = nil
+	if json.NewDecoder(strings.NewReader(relaxed)).Decode(&obj) != nil {
+		return nil, false
+	}
+	return obj, true
+}
+
+// relaxJSON rewrites the object text starts with: 'single-quoted' strings
+// become "double-quoted" ones and a comma before a closing } or ] goes. It
+// stops where the object closes, so prose after it (apostrophes included)
+// is left alone; changed reports whether it rewrote anything.
+func relaxJSON(text string) (out string, changed bool) {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch c {
+		case '"':
+			j := stringEnd(text, i, '"')
+			b.WriteString(text[i:j])
+			i = j - 1
+		case '\'':
+			j := stringEnd(text, i, '\'')
+			b.WriteString(doubleQuoted(text[i+1 : max(i+1, j-1)]))
+			i, changed = j-1, true
+		case ',':
+			k := i + 1
+			for k < len(text) && strings.IndexByte(" \t\r\n", text[k]) >= 0 {
+				k++
+			}
+			if k < len(text) && (text[k] == '}' || text[k] == ']') {
+				changed = true // a trailing comma: dropped
+				continue
+			}
+			b.WriteByte(c)
+		case '{', '[':
+			depth++
+			b.WriteByte(c)
+		case '}', ']':
+			depth--
+			b.WriteByte(c)
+			if depth <= 0 {
+				return b.String(), changed
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), changed
+}
+
+// stringEnd is the index just past the string that opens at text[i] with
+// quote; past the end of text when it never closes.
+func stringEnd(text string, i int, quote byte) int {
+	for j := i + 1; j < len(text); j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case quote:
+			return j + 1
+		}
+	}
+	return len(text)
+}
+
+// doubleQuoted turns the body of a single-quoted string into a JSON string:
+// \' is a plain quote there, a bare " needs escaping.
+func doubleQuoted(body string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '\\' && i+1 < len(body) && body[i+1] == '\'':
+			b.WriteByte('\'')
+			i++
+		case c == '\\' && i+1 < len(body):
+			b.WriteByte(c)
+			b.WriteByte(body[i+1])
+			i++
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '"':
+			b.WriteString(`\"`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // ballotOf reads a decoded object; found is false when it has no vote key.

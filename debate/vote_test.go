@@ -1,6 +1,8 @@
 package debate
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -123,6 +125,8 @@ func FuzzParseVote(f *testing.F) {
 		"```json\n{\"vote\":\"reject\",\"reasoning\":\"r\"}\n```",
 		`{"a":{"Vote":"ABSTAIN","reasoning":"r"}}`,
 		`{{{{"vote"`, `{"vote":null}`, "", "{", `{"vote":"approve","reasoning":"\u0000"}`,
+		`{'vote': 'reject', 'reasoning': 'It\'s "risky".',}`, `{"vote":"approve","reasoning":"r",}`,
+		`{'vote':'approve','reasoning':'a\\'}`, `{'vote': ['approve',], 'reasoning': 'r'}`, `{'`, `{'vote':'abstain`,
 	} {
 		f.Add(s)
 	}
@@ -142,7 +146,66 @@ func FuzzParseVote(f *testing.F) {
 		if err != nil || again != b {
 			t.Fatalf("canonical form %q reads back as %+v, %v", b.JSON(), again, err)
 		}
+		// So does the same ballot written with single quotes and a trailing comma.
+		loose := singleQuoted(b)
+		again, err = ParseVote(loose)
+		if err != nil || again != b {
+			t.Fatalf("loose form %q reads back as %+v, %v", loose, again, err)
+		}
 	})
+}
+
+// singleQuoted writes b as a model might: single-quoted strings, a
+// trailing comma.
+func singleQuoted(b Ballot) string {
+	quote := func(v string) string {
+		enc, _ := json.Marshal(v)
+		body := string(enc[1 : len(enc)-1])
+		var out strings.Builder
+		out.WriteByte('\'')
+		for i := 0; i < len(body); i++ {
+			switch {
+			case body[i] == '\\' && body[i+1] == '"':
+				out.WriteByte('"')
+				i++
+			case body[i] == '\\':
+				out.WriteString(body[i : i+2])
+				i++
+			case body[i] == '\'':
+				out.WriteString(`\'`)
+			default:
+				out.WriteByte(body[i])
+			}
+		}
+		out.WriteByte('\'')
+		return out.String()
+	}
+	return fmt.Sprintf("{'vote': %s, 'reasoning': %s,\n 'summary': %s,\n}", quote(string(b.Vote)), quote(b.Reasoning), quote(b.Summary))
+}
+
+func TestParseVoteLooseJSON(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Ballot
+	}{
+		{`{'vote': 'approve', 'reasoning': 'Cheap and safe.', 'summary': 'Do it.'}`,
+			Ballot{VoteApprove, "Cheap and safe.", "Do it."}},
+		{"```json\n{\"vote\": \"reject\", \"reasoning\": \"Too risky.\", \"summary\": \"No.\",}\n```",
+			Ballot{VoteReject, "Too risky.", "No."}},
+		{`Here it is: {'vote': 'abstain', 'reasoning': 'It\'s a "coin toss".', 'summary': 's',} — that's all.`,
+			Ballot{VoteAbstain, `It's a "coin toss".`, "s"}},
+		{`{"outer": {'vote': 'approve', 'reasoning': 'r', 'tags': ['a', 'b',],},}`,
+			Ballot{VoteApprove, "r", "r"}},
+	} {
+		got, err := ParseVote(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("ParseVote(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+	// Loose quoting is not a licence to guess: a vote word still has to be there.
+	if _, err := ParseVote(`{'vote': 'maybe', 'reasoning': 'r',}`); err == nil || !strings.Contains(err.Error(), `"maybe"`) {
+		t.Errorf("an unknown vote word in loose JSON: err = %v", err)
+	}
 }
 
 func magiMV(agent string, round int, vote Vote, reasoning string) MagiVote {
