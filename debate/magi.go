@@ -414,16 +414,15 @@ func voteSchema() *providers.Schema {
 
 // roundCount is how many rounds this council holds.
 func (m *Magi) roundCount() int {
-	if m.SingleRound {
-		return 1
-	}
-	return MagiRounds
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rounds
 }
 
 // rules are the council's rules for this council's length: a single-round
 // council is not told of deliberation rounds that will never come.
 func (m *Magi) rules() string {
-	if m.SingleRound {
+	if m.roundCount() == 1 {
 		return magiRulesSingle + magiAnswerRules
 	}
 	return magiRules + magiAnswerRules

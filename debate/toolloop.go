@@ -13,13 +13,28 @@ import (
 // DefaultMaxSteps bounds a tool loop when modes.agent.max_steps is 0.
 const DefaultMaxSteps = 20
 
-// StepLimitError ends a tool loop that used every step without complete.
+// StepLimitError ends a tool loop that used every step without complete,
+// or stopped early because the agent kept making the same protocol error.
 type StepLimitError struct {
 	Agent string
-	Steps int
+	Steps int // the step limit
+	// Used and Repeated are set when the loop stopped early: after Used
+	// replies, the last MaxRepeatedSlips of them with the protocol error
+	// Repeated.
+	Used     int
+	Repeated string
 }
 
+// MaxRepeatedSlips identical tool-protocol errors in a row end a tool loop
+// early: a model that repeats a slip after being told twice will not fix it,
+// and every retry costs a full prompt.
+const MaxRepeatedSlips = 3
+
 func (e *StepLimitError) Error() string {
+	if e.Repeated != "" {
+		return fmt.Sprintf("%s stopped after %d of %d steps without calling complete: the same tool-protocol error %d times in a row (%s)",
+			e.Agent, e.Used, e.Steps, MaxRepeatedSlips, e.Repeated)
+	}
 	return fmt.Sprintf("%s used all %d steps without calling complete (ask a narrower question, or raise modes.agent.max_steps)", e.Agent, e.Steps)
 }
 
@@ -126,6 +141,9 @@ func (l *toolLoop) run(ctx context.Context) (Entry, error) {
 	defer l.ws.Close()
 	var mine []Entry // the loop's own entries, which the agent sees after base
 	var last Entry
+	var slip string // the last protocol error, repeated slips times in a row
+	slips := 0
+	var stop error // set when the loop stops early
 	for step := 1; step <= l.maxSteps; step++ {
 		t, parsed := l.first, l.firstCall
 		if step > 1 || t == nil {
@@ -145,11 +163,21 @@ func (l *toolLoop) run(ctx context.Context) (Entry, error) {
 			if !l.requireComplete && tools.IsNoCall(perr) {
 				return en, nil // a plain answer
 			}
+			if perr.Error() == slip {
+				slips++
+			} else {
+				slip, slips = perr.Error(), 1
+			}
+			if slips >= MaxRepeatedSlips {
+				stop = &StepLimitError{Agent: a.Label(), Steps: l.maxSteps, Used: step, Repeated: slip}
+				break
+			}
 			fb := e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
 				Text: tools.RetryMessage(perr) + stepsLeft(step, l.maxSteps), Error: perr.Error()})
 			mine = append(mine, fb)
 			continue
 		}
+		slip, slips = "", 0
 		if parsed.call.Tool == tools.ToolComplete {
 			return en, nil // Settle made the summary the answer's text
 		}
@@ -157,7 +185,10 @@ func (l *toolLoop) run(ctx context.Context) (Entry, error) {
 		mine = append(mine, e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
 			Text: res + stepsLeft(step, l.maxSteps)}))
 	}
-	err := &StepLimitError{Agent: a.Label(), Steps: l.maxSteps}
+	err := stop
+	if err == nil {
+		err = &StepLimitError{Agent: a.Label(), Steps: l.maxSteps}
+	}
 	e.AddEntry(Entry{Kind: KindError, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt, Text: err.Error(), Error: err.Error(), Status: StatusError})
 	e.Emit(ErrorOccurred{Turn: last.Turn, Agent: a.Name, Err: err.Error()})
 	return last, err

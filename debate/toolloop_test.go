@@ -220,6 +220,34 @@ func TestToolLoopStepLimit(t *testing.T) {
 	}
 }
 
+// A model that repeats the same protocol slip three times in a row is not
+// asked a fourth time: the loop stops with the step-limit error. A slip
+// broken by a good tool call starts counting afresh.
+func TestToolLoopStopsOnRepeatedSlip(t *testing.T) {
+	root := toolWorkspace(t)
+	const slip = "<complete><answer>I looked around.</answer></complete>" // no <summary>
+	srv, p := openAIFake(t,
+		reply(slip), reply(slip),
+		reply("<list_file><path>lib</path></list_file>"),
+		reply(slip), reply(slip), reply(slip),
+		reply("<complete><summary>never asked</summary></complete>"),
+	)
+	e, _ := toolLoopEngine(t, p, "agent", root, 20)
+	err := e.Submit(context.Background(), "explain")
+	var sl *StepLimitError
+	if !errors.As(err, &sl) || sl.Used != 6 || sl.Steps != 20 || sl.Repeated == "" {
+		t.Fatalf("err = %#v, want a StepLimitError after 6 of 20 steps", err)
+	}
+	mustContain(t, "error", err.Error(), "stopped after 6 of 20 steps without calling complete: the same tool-protocol error 3 times in a row")
+	if n := len(srv.Requests()); n != 6 {
+		t.Fatalf("%d model calls, want 6", n)
+	}
+	entries := e.History().Entries()
+	if last := entries[len(entries)-1]; last.Kind != KindError || last.Text != err.Error() {
+		t.Fatalf("last entry = %+v", last)
+	}
+}
+
 // A provider failure ends the loop at once, with the error.
 func TestToolLoopProviderFailure(t *testing.T) {
 	root := toolWorkspace(t)

@@ -201,6 +201,29 @@ func TestAgentCmdStepLimit(t *testing.T) {
 	}
 }
 
+// A slip the model repeats is shown once with its count; the third in a
+// row ends the run like the step limit: exit 1, the reason on stderr.
+func TestAgentCmdRepeatedSlip(t *testing.T) {
+	dir := isolate(t)
+	root := agentProject(t, dir)
+	slip := textReply("<complete><answer>It greets.</answer></complete>")
+	srv := agentFake(t, dir, slip, slip, textReply("<list_file><path>.</path></list_file>"), slip, slip, slip,
+		textReply("<complete><summary>never asked</summary></complete>"))
+	code, out, errOut := runCLI(t, "", "agent", "--dir", root, "explain")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if n := strings.Count(errOut, "asked to retry"); n != 2 || !strings.Contains(errOut, "asked to retry (2 times)\n") {
+		t.Errorf("each streak of the slip should be one line with its count:\n%s", errOut)
+	}
+	if !strings.Contains(errOut, "stopped after 6 of 20 steps without calling complete: the same tool-protocol error 3 times in a row") {
+		t.Errorf("stderr does not say why the run stopped:\n%s", errOut)
+	}
+	if n := len(srv.Requests()); n != 6 {
+		t.Fatalf("%d calls, want 6", n)
+	}
+}
+
 func TestAgentCmdUsageErrors(t *testing.T) {
 	dir := isolate(t)
 	for _, args := range [][]string{

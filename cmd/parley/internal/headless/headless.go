@@ -74,9 +74,13 @@ type Printer struct {
 	lastAlt    *debate.AlternateStepFinished
 	answered   bool                  // Agent: an AgentAnswered was printed
 	answer     *debate.AgentAnswered // Agent, JSON: the outcome, printed last
-	toolCalls  int
-	started    int // agent turns started in the running exchange
-	lastAsked  int // agent turns the last finished exchange started
+	// slip is the tool-protocol error of the last replies, not yet shown,
+	// and slips how many replies in a row made it (Agent).
+	slip      string
+	slips     int
+	toolCalls int
+	started   int // agent turns started in the running exchange
+	lastAsked int // agent turns the last finished exchange started
 	// Outcome of the last exchange as the events told it.
 	verdict string
 }
@@ -120,6 +124,7 @@ func (p *Printer) Sink(ev debate.Event) {
 		return
 	}
 	if r, ok := ev.(debate.Retrying); ok && p.opts.Format == Text {
+		p.flushSlip()
 		fmt.Fprintln(p.err, retryLine(r))
 		return
 	}
@@ -168,6 +173,7 @@ func (p *Printer) EndExchange(runErr error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.conv.end()
+	p.flushSlip()
 	switch {
 	case p.opts.Style == Agent && p.answer != nil:
 		p.agentSummary(*p.answer)

@@ -70,13 +70,19 @@ func (p *Printer) agent(ev debate.Event) {
 	switch ev := ev.(type) {
 	case debate.ToolActivity:
 		if ev.Done {
+			p.flushSlip()
 			fmt.Fprintf(p.err, "  %s\n", sanitize.Text(ToolLine(ev.Call)))
 		}
 	case debate.EntryAdded:
 		if en := ev.Entry; en.Kind == debate.KindToolResult && en.Error != "" {
-			fmt.Fprintf(p.err, "  ! reply had no usable tool call (%s); asked to retry\n", sanitize.Text(en.Error))
+			if en.Error != p.slip {
+				p.flushSlip()
+			}
+			p.slip = en.Error
+			p.slips++
 		}
 	case debate.AgentAnswered:
+		p.flushSlip()
 		p.answered = true
 		if ev.Complete {
 			fmt.Fprintf(p.out, "%s\n", strings.TrimSpace(sanitize.Text(ev.Answer)))
@@ -86,6 +92,20 @@ func (p *Printer) agent(ev debate.Event) {
 			n, Plural(n, "step", "steps"), calls, Plural(calls, "call", "calls"),
 			Thousands(ev.Usage.Total()), Thousands(ev.Usage.InputTokens), Thousands(ev.Usage.OutputTokens), ev.Cost)
 	}
+}
+
+// flushSlip shows the pending streak of one protocol error once, with its
+// count: a model that repeats a slip gets one line, not one per reply.
+func (p *Printer) flushSlip() {
+	if p.slips == 0 {
+		return
+	}
+	line := fmt.Sprintf("  ! reply had no usable tool call (%s); asked to retry", sanitize.Text(p.slip))
+	if p.slips > 1 {
+		line += fmt.Sprintf(" (%d times)", p.slips)
+	}
+	fmt.Fprintln(p.err, line)
+	p.slip, p.slips = "", 0
 }
 
 // agentSummary is the last line of `parley agent --json`.
