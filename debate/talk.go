@@ -24,7 +24,8 @@ const DefaultTalkRounds = 3
 // ErrNoTopic is returned when a talk is started without a topic.
 var ErrNoTopic = errors.New("talk: a topic is required")
 
-// Talk is a moderated conversation: the MC opens, then each round guest A
+// Talk is a moderated conversation: the MC opens (the talk's first turn,
+// round 0), then each round guest A
 // and guest B speak and the MC sums the round up; the MC closes. Once the
 // transcript outgrows the talk's budget, each speaker sees the MC's
 // summaries plus the last round verbatim, so prompts stay bounded however
@@ -128,7 +129,10 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 			e.SetState(key, a.Name)
 		}
 	}
-	start := e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "Topic: " + topic, Prompt: topic}).Turn
+	// The MC's opening is the talk's first turn, as in the seed: the topic
+	// is the session's (conversation_meta.topic) and each turn's cue, not a
+	// log row of its own, so no prompt carries it twice.
+	start := e.History().Len() + 1
 
 	var errs []error
 	done := TalkFinished{Topic: topic}
@@ -207,7 +211,7 @@ func (m *Talk) wait(ctx context.Context) error {
 
 // talkContext is what every turn of one talk needs to know.
 type talkContext struct {
-	start  int // turn number of the topic entry
+	start  int // turn number of the MC's opening, the talk's first
 	topic  string
 	rounds int
 }
@@ -257,7 +261,8 @@ func (m *Talk) guestSpec(tk talkContext, guest *Agent, round int) TurnSpec {
 }
 
 // withCue ends the messages with Parley's cue and the topic as the host's
-// words (the topic last, so it reads as the question on the table).
+// words (the topic last, so it reads as the question on the table). It is
+// the only place a request holds the topic.
 func withCue(msgs []providers.Message, cue, topic string) []providers.Message {
 	text := "[Parley]: " + cue + "\n\n[" + HostName + "]: " + topic
 	if n := len(msgs); n > 0 && msgs[n-1].Role == providers.RoleUser {
@@ -288,10 +293,10 @@ func messageTokens(msgs []providers.Message) int {
 }
 
 // TalkWindow selects the entries a speaker of round sees once the talk is
-// too long to show whole: the topic and the MC's opening, the MC's
-// summaries of earlier rounds (the newest that fit in summaryBudget tokens),
-// and the previous and current rounds verbatim. start is the turn number of
-// the talk's topic entry; entries before it are left out.
+// too long to show whole: the MC's opening, the MC's summaries of earlier
+// rounds (the newest that fit in summaryBudget tokens), and the previous
+// and current rounds verbatim. start is the turn number of the talk's first
+// entry (its opening); entries before it are left out.
 func TalkWindow(entries []Entry, start, round, summaryBudget int) []Entry {
 	keep := map[int]bool{}
 	omitted, cut, used := 0, 0, 0

@@ -369,7 +369,7 @@ func TestTalkPromptStaysBounded(t *testing.T) {
 	// Turn 100 is guest A of round 34: it sees the opening, recent MC
 	// summaries, round 33 verbatim, and not an old guest answer.
 	c := allContent(calls[100].req)
-	for _, want := range []string{"Topic: a long talk", "(turn 0) The MC's recap", "(turn 96) The MC's recap", "(turn 97) A guest's", "(turn 98) A guest's", "(turn 99) The MC's recap", "cut to fit the context budget"} {
+	for _, want := range []string{"(turn 0) The MC's recap", "(turn 96) The MC's recap", "(turn 97) A guest's", "(turn 98) A guest's", "(turn 99) The MC's recap", "cut to fit the context budget"} {
 		if !strings.Contains(c, want) {
 			t.Fatalf("turn 100 lacks %q", want)
 		}
@@ -455,11 +455,20 @@ func TestTalkOverHTTPFakes(t *testing.T) {
 	if len(mc) != 3 || len(a) != 1 || len(b) != 1 {
 		t.Fatalf("requests mc %d a %d b %d", len(mc), len(a), len(b))
 	}
-	wantB := "<user> [Host]: Topic: open source funding\n\n[MC]: MC part 1.\n\n[ChatGPT]: ChatGPT point 1.\n\n[Parley]: Gemini, your turn (round 1 of 1).\n\n[Host]: open source funding\n"
+	// The topic is said once per request, after the cue; the MC's opening
+	// is the talk's first turn.
+	wantOpen := "<user> [Parley]: MC, your turn: open the talk. Welcome the audience, introduce the topic and the two guests, ChatGPT and Gemini, and give ChatGPT the floor.\n\n[Host]: open source funding\n"
+	if got := allContent(providers.Request{Messages: mc[0].Messages}); got != wantOpen {
+		t.Fatalf("the MC's opening request:\n%s\nwant:\n%s", got, wantOpen)
+	}
+	if first := e.History().Entries()[0]; !first.IsModerator || first.Round != 0 || first.Text != "MC part 1." {
+		t.Fatalf("the talk's first entry is %+v, want the MC's opening", first)
+	}
+	wantB := "<user> [MC]: MC part 1.\n\n[ChatGPT]: ChatGPT point 1.\n\n[Parley]: Gemini, your turn (round 1 of 1).\n\n[Host]: open source funding\n"
 	if got := allContent(providers.Request{Messages: b[0].Messages}); got != wantB {
 		t.Fatalf("gemini received:\n%s\nwant:\n%s", got, wantB)
 	}
-	wantClose := "<user> [Host]: Topic: open source funding\n<assistant> MC part 1.\n<user> [ChatGPT]: ChatGPT point 1.\n\n[Gemini]: Gemini point 1.\n<assistant> MC part 2.\n<user> [Parley]: MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience.\n\n[Host]: open source funding\n"
+	wantClose := "<user> [Host]: (the conversation so far follows)\n<assistant> MC part 1.\n<user> [ChatGPT]: ChatGPT point 1.\n\n[Gemini]: Gemini point 1.\n<assistant> MC part 2.\n<user> [Parley]: MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience.\n\n[Host]: open source funding\n"
 	if got := allContent(providers.Request{Messages: mc[2].Messages}); got != wantClose {
 		t.Fatalf("the MC's closing request:\n%s\nwant:\n%s", got, wantClose)
 	}

@@ -342,16 +342,21 @@ func upsertEntry(ctx context.Context, tx *sql.Tx, session string, en debate.Entr
 }
 
 // noteParticipant fills TalkTable's participant and moderator columns with
-// the first agents that speak, so tools written for TalkTable read them.
+// the first agents that speak, so tools written for TalkTable read them:
+// their display names ("ChatGPT"), as the seed stores them.
 func noteParticipant(ctx context.Context, tx *sql.Tx, session string, en debate.Entry) error {
 	if !en.IsAgentTurn() {
 		return nil
+	}
+	name := en.Display
+	if name == "" {
+		name = en.Speaker
 	}
 	var q string
 	var args []any
 	if en.IsModerator {
 		q = `UPDATE conversation_meta SET moderator_name = ?, moderator_model = ? WHERE conversation_id = ? AND moderator_name = ''`
-		args = []any{en.Speaker, en.Model, session}
+		args = []any{name, en.Model, session}
 	} else {
 		q = `UPDATE conversation_meta SET
 			participant_b_name = CASE WHEN participant_a_name <> '' AND participant_a_name <> ?1 AND participant_b_name = '' THEN ?1 ELSE participant_b_name END,
@@ -359,7 +364,7 @@ func noteParticipant(ctx context.Context, tx *sql.Tx, session string, en debate.
 			participant_a_model = CASE WHEN participant_a_name = '' THEN ?2 ELSE participant_a_model END,
 			participant_a_name = CASE WHEN participant_a_name = '' THEN ?1 ELSE participant_a_name END
 			WHERE conversation_id = ?3`
-		args = []any{en.Speaker, en.Model, session}
+		args = []any{name, en.Model, session}
 	}
 	_, err := tx.ExecContext(ctx, q, args...)
 	return err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"reflect"
@@ -418,5 +419,72 @@ func TestWriteErrorIsReported(t *testing.T) {
 	}
 	if err := rec.Close(); err == nil {
 		t.Error("Close hides the write error")
+	}
+}
+
+// TalkTable's participant columns hold the display names the seed stores.
+func TestParticipantColumnsHoldDisplayNames(t *testing.T) {
+	st := openTemp(t)
+	ctx := context.Background()
+	e := testEngine(t, 0)
+	rec := st.Record()
+	e.Subscribe(rec.Sink)
+	e.Start(false)
+	for _, line := range []string{"@a first", "@b second", "@a third"} {
+		if err := e.Submit(ctx, line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rec.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var a, b string
+	if err := st.r.QueryRowContext(ctx, `SELECT participant_a_name, participant_b_name FROM conversation_meta WHERE conversation_id = ?`,
+		e.Info().ID).Scan(&a, &b); err != nil {
+		t.Fatal(err)
+	}
+	if a != "A" || b != "B" {
+		t.Fatalf("participants %q and %q, want the display names A and B", a, b)
+	}
+}
+
+// A database whose participant columns hold agent keys gets display names
+// when it is opened.
+func TestMigrationStoresParticipantDisplayNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v2.db")
+	db, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := db.Exec(`CREATE TABLE schema_version (version INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateTo(ctx, db, 2); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO conversation_meta (conversation_id, topic, participant_a_name, participant_b_name, moderator_name, mode)
+			VALUES ('t1', 'tea?', 'chatgpt', 'gemini', 'mc', 'talk'), ('t2', 'x', 'ghost', '', '', 'talk');
+		INSERT INTO conversation_log (conversation_id, turn_number, speaker_name, display_name, kind, is_moderator)
+			VALUES ('t1', 1, 'mc', 'MC', 'moderator', 1), ('t1', 2, 'chatgpt', 'ChatGPT', 'reply', 0),
+			       ('t1', 3, 'gemini', 'Gemini', 'reply', 0);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Close()
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for id, want := range map[string][3]string{"t1": {"ChatGPT", "Gemini", "MC"}, "t2": {"ghost", "", ""}} {
+		var got [3]string
+		if err := st.r.QueryRowContext(ctx, `SELECT participant_a_name, participant_b_name, moderator_name FROM conversation_meta
+			WHERE conversation_id = ?`, id).Scan(&got[0], &got[1], &got[2]); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s: participants %q, want %q", id, got, want)
+		}
 	}
 }

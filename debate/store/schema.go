@@ -9,7 +9,8 @@ import (
 // migrations bring a database from version i to i+1 (migrations[i]). Never
 // edit a released step: add a new one. Version 1 is the TalkTable design as
 // it was (so a TalkTable database is adopted as it stands); version 2 adds
-// what Parley records beyond it.
+// what Parley records beyond it; version 3 stores display names in its
+// participant columns.
 var migrations = []string{
 	// 1: TalkTable's two tables.
 	`CREATE TABLE IF NOT EXISTS conversation_meta (
@@ -64,6 +65,19 @@ var migrations = []string{
 		display_name = speaker_name;
 	CREATE UNIQUE INDEX conversation_log_turn ON conversation_log(conversation_id, turn_number);
 	CREATE INDEX conversation_meta_updated ON conversation_meta(updated_time);`,
+	// 3: the participant and moderator columns hold display names, as the
+	// seed stores them (the agents' keys stay in conversation_log.speaker_name
+	// and in the session state); rows written with keys take the display
+	// name their agent spoke under.
+	`UPDATE conversation_meta SET participant_a_name = COALESCE((SELECT l.display_name FROM conversation_log l
+		WHERE l.conversation_id = conversation_meta.conversation_id AND l.speaker_name = conversation_meta.participant_a_name
+		AND l.display_name <> '' ORDER BY l.turn_number LIMIT 1), participant_a_name);
+	UPDATE conversation_meta SET participant_b_name = COALESCE((SELECT l.display_name FROM conversation_log l
+		WHERE l.conversation_id = conversation_meta.conversation_id AND l.speaker_name = conversation_meta.participant_b_name
+		AND l.display_name <> '' ORDER BY l.turn_number LIMIT 1), participant_b_name);
+	UPDATE conversation_meta SET moderator_name = COALESCE((SELECT l.display_name FROM conversation_log l
+		WHERE l.conversation_id = conversation_meta.conversation_id AND l.speaker_name = conversation_meta.moderator_name
+		AND l.display_name <> '' ORDER BY l.turn_number LIMIT 1), moderator_name);`,
 }
 
 // SchemaVersion is the version this binary writes.
