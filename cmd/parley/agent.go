@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
 )
 
 func init() {
@@ -19,6 +20,7 @@ func newAgentCmd(g *globalFlags) *cobra.Command {
 		dir   string
 		agent string
 		steps int
+		save  string
 	)
 	cmd := &cobra.Command{
 		Use:   `agent [--dir PATH] [--agent NAME] "question"`,
@@ -30,8 +32,11 @@ stdout. Paths are confined to the folder (--dir, default the current
 directory): "..", absolute paths and symlinks leading out are refused.
 Nothing is written or run. Listings stop at 1,000 entries, files are cut at
 256 KiB, binary files are refused. The loop stops at complete or after
---steps replies (modes.agent.max_steps, default 20). Use - to read the
-question from stdin.`,
+--steps replies (modes.agent.max_steps, default 20), or early when the model
+makes the same tool-protocol error three times in a row. The conversation,
+tool calls included, is saved as JSON (--save FILE, default
+agent-<session>.json beside the database). Use - to read the question from
+stdin.`,
 		Example: `  parley agent --demo "explain this repo"
   parley agent --dir ~/src/project "where is the HTTP server configured?"
   parley agent --agent codex --steps 30 "how does the cache expire entries?"
@@ -72,12 +77,38 @@ question from stdin.`,
 			if err := a.enterMode("agent"); err != nil {
 				return err
 			}
-			return a.run(cmd.Context(), a.printer(headless.Agent), question)
+			runErr := a.run(cmd.Context(), a.printer(headless.Agent), question)
+			if err := a.saveAgentConversation(save); err != nil && runErr == nil {
+				return err
+			}
+			return runErr
 		},
 	}
 	addSessionFlag(cmd, g)
 	cmd.Flags().StringVar(&dir, "dir", "", "workspace root the agent may read (default: the current directory)")
 	cmd.Flags().StringVar(&agent, "agent", "", "agent that reads the code (default: modes.agent.agent)")
+	cmd.Flags().StringVar(&save, "save", "", "write the conversation, tool calls included, as JSON to this file (default: agent-<session>.json beside the database)")
 	cmd.Flags().IntVar(&steps, "steps", 0, "most replies the agent may send (default: modes.agent.max_steps, else 20)")
 	return cmd
+}
+
+// saveAgentConversation writes the run's conversation in the seed's JSON
+// shape to file, or beside the database, and says where on stderr.
+func (a *app) saveAgentConversation(file string) error {
+	info := a.engine.Info()
+	if file == "" {
+		if a.store == nil {
+			return nil
+		}
+		db, err := dbPath(a.flags.db)
+		if err != nil {
+			return err
+		}
+		file = store.AgentJSONPath(db, info.ID)
+	}
+	if err := store.SaveAgentJSON(file, info, a.engine.History().Entries()); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "conversation saved to %s\n", file)
+	return nil
 }

@@ -201,6 +201,59 @@ func TestAgentCmdStepLimit(t *testing.T) {
 	}
 }
 
+// Every run is saved in the seed's JSON shape beside the database (or to
+// --save FILE), owner-only, and stderr says where; sessions export --format
+// json gives the same document.
+func TestAgentCmdSavesTheConversation(t *testing.T) {
+	dir := isolate(t)
+	root := agentProject(t, dir)
+	agentFake(t, dir, textReply("<list_file><path>.</path><recursive>true</recursive></list_file>"),
+		textReply("<complete><summary>It prints hi.</summary></complete>"))
+	code, _, errOut := runCLI(t, "", "agent", "--dir", root, "explain")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	info, _ := savedSession(t)
+	path := filepath.Join(dir, "data", "parley", "agent-"+info.ID+".json")
+	if !strings.Contains(errOut, "conversation saved to "+path) {
+		t.Fatalf("stderr does not say where the conversation went:\n%s", errOut)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("saved file: %v, %v", fi, err)
+	}
+	saved, _ := os.ReadFile(path)
+	var doc struct {
+		ConversationID string `json:"conversation_id"`
+		Messages       []struct {
+			Role      string `json:"role"`
+			ToolCalls []struct {
+				Tool       string         `json:"tool"`
+				Parameters map[string]any `json:"parameters"`
+				Result     string         `json:"result"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(saved, &doc); err != nil || doc.ConversationID != info.ID || len(doc.Messages) != 3 {
+		t.Fatalf("saved %v:\n%s", err, saved)
+	}
+	call := doc.Messages[1].ToolCalls
+	if doc.Messages[1].Role != "assistant" || len(call) != 1 || call[0].Parameters["recursive"] != true || !strings.Contains(call[0].Result, "main.go") {
+		t.Fatalf("the list_file call is not on its reply:\n%s", saved)
+	}
+	code, exported, errOut := runCLI(t, "", "sessions", "export", info.ID, "--format", "json")
+	if code != 0 || exported != string(saved) {
+		t.Fatalf("export (exit %d, %s) differs from the saved file:\n%s\nvs\n%s", code, errOut, exported, saved)
+	}
+
+	other := filepath.Join(dir, "run.json")
+	agentFake(t, dir, textReply("<complete><summary>Hi.</summary></complete>"))
+	code, _, errOut = runCLI(t, "", "agent", "--dir", root, "--save", other, "again")
+	if fi, err := os.Stat(other); code != 0 || err != nil || fi.Mode().Perm() != 0o600 || !strings.Contains(errOut, "conversation saved to "+other) {
+		t.Fatalf("--save: exit %d, %v, stderr %s", code, err, errOut)
+	}
+}
+
 // A slip the model repeats is shown once with its count; the third in a
 // row ends the run like the step limit: exit 1, the reason on stderr.
 func TestAgentCmdRepeatedSlip(t *testing.T) {

@@ -15,7 +15,8 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
-// Export writes session id as "md" (for people) or "json" (for machines).
+// Export writes session id as "md" (for people) or "json" (for machines;
+// an agent session in the seed's AgentConversation shape).
 func (s *Store) Export(ctx context.Context, w io.Writer, id, format string) error {
 	if format != "md" && format != "markdown" && format != "json" {
 		return fmt.Errorf("unknown export format %q (md or json)", format)
@@ -23,6 +24,9 @@ func (s *Store) Export(ctx context.Context, w io.Writer, id, format string) erro
 	info, entries, err := s.Load(ctx, id)
 	if err != nil {
 		return err
+	}
+	if format == "json" && info.Mode == "agent" {
+		return WriteAgentJSON(w, info, entries) // the seed's agent conversation
 	}
 	if format == "json" {
 		return WriteJSON(w, info, entries)
