@@ -108,6 +108,9 @@ full-screen console; every mode also runs headless.`,
 		// .env applies to every command, sessions included (PARLEY_DB).
 		PersistentPreRunE: func(*cobra.Command, []string) error { return loadDotEnv() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if g.json {
+				return usageErr(fmt.Errorf("--json has no meaning for the full-screen console: use it with a headless command (ask, repl, alternate, talk, magi, agent, sessions, config, version)"))
+			}
 			return runConsole(cmd, g)
 		},
 	}

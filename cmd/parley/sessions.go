@@ -145,6 +145,12 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
   parley sessions export 3f2a --format json -o debate.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if g.json { // the global --json means the JSON export here
+				if cmd.Flags().Changed("format") && format != "json" {
+					return usageErr(fmt.Errorf("--json and --format %s disagree: drop one (--json means --format json)", format))
+				}
+				format = "json"
+			}
 			if format != "md" && format != "json" {
 				return usageErr(fmt.Errorf("--format: %q is not md or json", format))
 			}

@@ -308,3 +308,29 @@ func TestConsoleStoreAdapter(t *testing.T) {
 		t.Error("deleted fork still loads")
 	}
 }
+
+// The global --json is honoured by every command that prints data, and
+// refused where it means nothing.
+func TestGlobalJSONFlagEverywhere(t *testing.T) {
+	isolate(t)
+	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@gemini hello"); code != 0 {
+		t.Fatalf("ask: exit %d: %s", code, errOut)
+	}
+	id := listSessions(t)[0].ID
+	code, out, errOut := runCLI(t, "", "--json", "sessions", "export", id)
+	var doc map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc["conversation_id"] != id {
+		t.Fatalf("sessions export --json: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "--json", "sessions", "export", id, "--format", "md"); code != 2 || !strings.Contains(errOut, "--json and --format md disagree") {
+		t.Fatalf("--json with --format md: exit %d, stderr %q", code, errOut)
+	}
+	code, out, _ = runCLI(t, "", "--json", "version")
+	var v map[string]string
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v["version"] == "" || v["go"] == "" {
+		t.Fatalf("version --json: exit %d, %q", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", "--json", "--demo"); code != 2 || !strings.Contains(errOut, "--json has no meaning for the full-screen console") {
+		t.Fatalf("console --json: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -11,7 +12,7 @@ import (
 )
 
 func init() {
-	subcommands = append(subcommands, func(*globalFlags) *cobra.Command {
+	subcommands = append(subcommands, func(g *globalFlags) *cobra.Command {
 		return &cobra.Command{
 			Use:   "version",
 			Short: "Print the version",
@@ -20,6 +21,11 @@ func init() {
 				v := parley.Version
 				if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 					v = info.Main.Version
+				}
+				if g.json {
+					b, _ := json.Marshal(map[string]string{"version": v, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH})
+					fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
+					return
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "parley %s (%s, %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			},
