@@ -107,17 +107,34 @@ func (c *Config) Cost(model string, u providers.Usage) float64 {
 	return (float64(fresh)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(u.OutputTokens)*p.Output) / 1e6
 }
 
-// ConfigError is a configuration problem: the file, the key and what is wrong.
+// ConfigError is a configuration problem: where the value came from (the
+// file and line, or the environment variable and its value), the key and
+// what is wrong.
 type ConfigError struct {
 	File    string
+	Line    int // 0: unknown
 	Key     string
 	Problem string
+	// Env is set when the value came from an environment variable: its
+	// name, and Value what it held.
+	Env   string
+	Value string
 }
 
 func (e *ConfigError) Error() string {
+	if e.Env != "" {
+		where := fmt.Sprintf("environment variable %s=%q", e.Env, e.Value)
+		if e.Key != "" {
+			where += " (" + e.Key + ")"
+		}
+		return where + ": " + e.Problem
+	}
 	file := e.File
 	if file == "" {
 		file = "configuration"
+	}
+	if e.Line > 0 {
+		file = fmt.Sprintf("%s:%d", file, e.Line)
 	}
 	if e.Key == "" {
 		return fmt.Sprintf("%s: %s", file, e.Problem)

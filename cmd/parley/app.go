@@ -51,14 +51,11 @@ type app struct {
 // adjust, when given, changes the configuration before agents are built
 // (command flags such as magi's -m or talk's --a).
 func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*debate.Config) error) (*app, error) {
-	path, err := configPath(g.config) // .env was read before any command ran
+	loaded, err := loadConfiguration(cmd, g)
 	if err != nil {
-		return nil, usageErr(err)
+		return nil, err
 	}
-	cfg, err := loadConfig(path)
-	if err != nil {
-		return nil, usageErr(err)
-	}
+	cfg := loaded.Config
 	if len(adjust) == 0 {
 		adjust = append(adjust, magiAdjust("", "")) // modes.magi.preset applies everywhere
 	}

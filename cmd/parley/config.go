@@ -1,182 +1,112 @@
 package main
 
 import (
-	"bytes"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
+	"slices"
 
-	"github.com/spf13/viper"
-	"github.com/subosito/gotenv"
+	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
 )
 
-// configPath finds the configuration file: --config, ./parley.yaml,
-// $XDG_CONFIG_HOME/parley/config.yaml; "" means the embedded default only.
-func configPath(flag string) (string, error) {
-	if flag != "" {
-		if _, err := os.Stat(flag); err != nil {
-			return "", &debate.ConfigError{File: flag, Problem: "cannot read the file: " + errors.Unwrap(err).Error()}
+// loadConfiguration finds and loads the configuration, prints its warnings
+// on stderr and applies the global --mode (whose source is then the flag).
+func loadConfiguration(cmd *cobra.Command, g *globalFlags) (*configload.Loaded, error) {
+	path, err := configload.Path(g.config) // .env was read before any command ran
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	loaded, err := configload.Load(path, os.Environ())
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	for _, w := range loaded.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "parley: warning:", w)
+	}
+	if g.mode != "" {
+		if !slices.Contains(debate.ModeNames, g.mode) {
+			return nil, usageErr(fmt.Errorf("--mode: unknown mode %q (one of mention, alternate, talk, magi, agent)", g.mode))
 		}
-		return flag, nil
+		loaded.Config.DefaultMode = g.mode
+		loaded.SetByFlag("default_mode", "--mode")
 	}
-	if _, err := os.Stat("parley.yaml"); err == nil {
-		return "parley.yaml", nil
-	}
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			dir = filepath.Join(home, ".config")
-		}
-	}
-	if dir != "" {
-		p := filepath.Join(dir, "parley", "config.yaml")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	return "", nil
+	return loaded, nil
 }
 
-// loadDotEnv reads ./.env without overriding variables already set. A
-// missing .env is normal; one that does not parse is a configuration error,
-// since gotenv then sets none of its variables and the keys would seem unset.
-func loadDotEnv() error {
-	err := gotenv.Load(".env")
-	if err == nil || errors.Is(err, os.ErrNotExist) {
-		return nil
+func init() { subcommands = append(subcommands, newConfigCmd) }
+
+func newConfigCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show the effective configuration or check it",
+		Long: `The configuration is the built-in config.yaml, the user's file merged over it
+(--config, ./parley.yaml or $XDG_CONFIG_HOME/parley/config.yaml), then
+PARLEY_* environment variables, then flags.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	return &debate.ConfigError{File: ".env", Problem: oneLine(err.Error())}
-}
-
-// decodeLine is one problem in a decoding error: 'key' what is wrong.
-var decodeLine = regexp.MustCompile(`^'([^']*)' (.+)$`)
-
-// namedIndex is a map key in a decoding error's path (providers[openai]).
-var namedIndex = regexp.MustCompile(`\[([^\]0-9][^\]]*)\]`)
-
-// decodeError turns the decoder's error into one that names the file, the
-// full key and what is wrong with it in the configuration's own terms:
-// "providers.openai.timeout: "5 minutes" is not a duration (e.g. 90s, 5m)".
-// The first problem is reported; fixing it shows the next.
-func decodeError(source string, v *viper.Viper, err error) error {
-	for _, line := range strings.Split(err.Error(), "\n") {
-		m := decodeLine.FindStringSubmatch(strings.TrimSpace(line))
-		if m == nil {
-			continue
-		}
-		key := namedIndex.ReplaceAllString(m[1], ".$1")
-		if names, ok := strings.CutPrefix(m[2], "has invalid keys: "); ok {
-			var keys []string
-			for _, n := range strings.Split(names, ", ") {
-				keys = append(keys, strings.TrimPrefix(key+"."+strings.TrimSpace(n), "."))
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Print every setting with where it came from (default, file:line, env, flag); keys redacted",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			loaded, err := loadConfiguration(cmd, g)
+			if err != nil {
+				return err
 			}
-			return &debate.ConfigError{File: source, Key: strings.Join(keys, ", "), Problem: "unknown key (config.yaml lists every key)"}
-		}
-		problem, isType := typeProblem(m[2])
-		if isType {
-			if val, ok := lookupValue(v, key); ok {
-				problem = fmt.Sprintf("%q is not %s", fmt.Sprint(val), problem)
-			} else {
-				problem = "not " + problem
+			values := loaded.Values(os.Getenv)
+			db, err := dbPath(g.db)
+			if err == nil {
+				src := "default"
+				switch {
+				case g.db != "":
+					src = "flag --db"
+				case os.Getenv("PARLEY_DB") != "":
+					src = "env PARLEY_DB"
+				}
+				values = append(values, configload.Value{Key: "database", Value: db, Source: src})
 			}
-		}
-		return &debate.ConfigError{File: source, Key: key, Problem: problem}
-	}
-	return &debate.ConfigError{File: source, Problem: oneLine(err.Error())}
-}
-
-// typeProblem says in plain words what the decoder could not convert;
-// isType says it names the type the value should have had.
-func typeProblem(msg string) (problem string, isType bool) {
-	switch {
-	case strings.Contains(msg, "as 'int"), strings.Contains(msg, "as 'uint"):
-		return "a whole number", true
-	case strings.Contains(msg, "as 'float"):
-		return "a number", true
-	case strings.Contains(msg, "as 'bool'"):
-		return "true or false", true
-	case strings.HasPrefix(msg, "time: "):
-		return "a duration (e.g. 30s, 5m, 1h30m)", true
-	case strings.Contains(msg, "expected a map"):
-		return "must be a mapping of keys to values", false
-	}
-	return oneLine(msg), false
-}
-
-// lookupValue finds the raw value at a decoder path such as
-// agents[0].temperature or providers.openai.timeout.
-func lookupValue(v *viper.Viper, key string) (any, bool) {
-	parts := strings.Split(strings.NewReplacer("[", ".", "]", "").Replace(key), ".")
-	cur := v.Get(parts[0])
-	for _, p := range parts[1:] {
-		switch c := cur.(type) {
-		case map[string]any:
-			cur = c[p]
-		case []any:
-			i, err := strconv.Atoi(p)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
+			if g.demo {
+				values = append(values, configload.Value{Key: "demo", Value: true, Source: "flag --demo"})
 			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
+			return configload.WriteValues(cmd.OutOrStdout(), configFile(loaded), values, g.json)
+		},
 	}
-	switch cur.(type) {
-	case nil, map[string]any, []any:
-		return nil, false
+	check := &cobra.Command{
+		Use:   "check",
+		Short: "Validate the configuration: exit 0 when it is sound, 2 with the problem when not",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			loaded, err := loadConfiguration(cmd, g)
+			if err != nil {
+				return err
+			}
+			cfg := loaded.Config
+			if g.json {
+				b, _ := json.Marshal(map[string]any{"ok": true, "file": configFile(loaded), "agents": len(cfg.Agents),
+					"providers": len(cfg.Providers), "warnings": append([]string{}, loaded.Warnings...)})
+				fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
+				return nil
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: %s: %d agents, %d providers, default mode %s\n",
+				configFile(loaded), len(cfg.Agents), len(cfg.Providers), cfg.DefaultMode)
+			return nil
+		},
 	}
-	return cur, true
+	for _, c := range []*cobra.Command{show, check} {
+		wrapArgs(c)
+		cmd.AddCommand(c)
+	}
+	return cmd
 }
 
-// loadConfig reads the embedded default, merges the user's file over it,
-// applies PARLEY_* env vars, and validates the result. Errors name the file
-// and the key.
-func loadConfig(path string) (*debate.Config, error) {
-	// Model names contain dots (gemini-2.5-flash), so keys nest with "::".
-	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
-	v.SetConfigType("yaml")
-	if err := v.ReadConfig(bytes.NewReader(parley.DefaultConfig)); err != nil {
-		return nil, fmt.Errorf("embedded config.yaml: %w", err)
+// configFile names the file in effect for people.
+func configFile(l *configload.Loaded) string {
+	if l.Path == "" {
+		return configload.EmbeddedSource
 	}
-	source := "config.yaml (embedded)"
-	if path != "" {
-		source = path
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, &debate.ConfigError{File: path, Problem: "cannot read the file: " + err.Error()}
-		}
-		if err := v.MergeConfig(bytes.NewReader(data)); err != nil {
-			return nil, &debate.ConfigError{File: path, Problem: "invalid YAML: " + yamlMessage(err)}
-		}
-	}
-	v.SetEnvPrefix("PARLEY")
-	v.SetEnvKeyReplacer(strings.NewReplacer("::", "_"))
-	v.AutomaticEnv()
-	var cfg debate.Config
-	if err := v.UnmarshalExact(&cfg); err != nil {
-		return nil, decodeError(source, v, err)
-	}
-	cfg.Source = source
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &cfg, nil
+	return l.Path + " (over the built-in config.yaml)"
 }
-
-func yamlMessage(err error) string {
-	var pe viper.ConfigParseError
-	if errors.As(err, &pe) {
-		return oneLine(strings.TrimPrefix(pe.Error(), "While parsing config: "))
-	}
-	return oneLine(err.Error())
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 )
@@ -106,7 +107,7 @@ full-screen console; every mode also runs headless.`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		// .env applies to every command, sessions included (PARLEY_DB).
-		PersistentPreRunE: func(*cobra.Command, []string) error { return loadDotEnv() },
+		PersistentPreRunE: func(*cobra.Command, []string) error { return configload.LoadDotEnv() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if g.json {
 				return usageErr(fmt.Errorf("--json has no meaning for the full-screen console: use it with a headless command (ask, repl, alternate, talk, magi, agent, sessions, config, version)"))

@@ -51,16 +51,22 @@ func TestConfigErrorsExitTwoNamingFileAndKey(t *testing.T) {
 		{"missing file", []string{"--config", filepath.Join(dir, "nope.yaml"), "--demo", "ask", "@all hi"}, []string{"nope.yaml", "cannot read"}},
 		{"yaml syntax", []string{"--config", write("bad.yaml", "modes:\n  mention: [unclosed\n"), "--demo", "ask", "@all hi"}, []string{"bad.yaml", "invalid YAML", "line"}},
 		{"unknown agent in a mode", []string{"--config", write("agent.yaml", "modes:\n  magi:\n    agents: [melchior, balthazar, casper]\n"), "--demo", "ask", "@all hi"},
-			[]string{"agent.yaml", "modes.magi.agents[1]", `unknown agent "balthazar"`}},
-		{"unknown key", []string{"--config", write("key.yaml", "agnets: []\n"), "--demo", "ask", "@all hi"}, []string{"key.yaml", "agnets", "unknown key"}},
+			[]string{"agent.yaml:3: modes.magi.agents[1]", `unknown agent "balthazar"`}},
+		{"unknown key", []string{"--config", write("key.yaml", "agnets: []\n"), "--demo", "ask", "@all hi"}, []string{"key.yaml:1: agnets: unknown key (did you mean agents?)"}},
 		{"unknown nested key", []string{"--config", write("nested.yaml", "providers:\n  openai:\n    type: openai\n    base_urll: http://x\n"), "--demo", "ask", "@all hi"},
-			[]string{"nested.yaml", "providers.openai.base_urll", "unknown key"}},
+			[]string{"nested.yaml:4: providers.openai.base_urll: unknown key (did you mean base_url?)"}},
 		{"not a number", []string{"--config", write("rounds.yaml", "modes:\n  talk:\n    rounds: many\n"), "--demo", "ask", "@all hi"},
-			[]string{"rounds.yaml: modes.talk.rounds: \"many\" is not a whole number"}},
+			[]string{"rounds.yaml:3: modes.talk.rounds: \"many\" is not a whole number"}},
 		{"bad duration", []string{"--config", write("timeout.yaml", "providers:\n  openai:\n    type: openai\n    timeout: 5 minutes\n"), "--demo", "ask", "@all hi"},
-			[]string{"timeout.yaml: providers.openai.timeout: \"5 minutes\" is not a duration"}},
+			[]string{"timeout.yaml:4: providers.openai.timeout: \"5 minutes\" is not a duration"}},
 		{"bad type in a list", []string{"--config", write("temp.yaml", "agents:\n  - name: x\n    provider: openai\n    model: gpt-5\n    temperature: hot\n"), "--demo", "ask", "@x hi"},
-			[]string{"temp.yaml: agents[0].temperature: \"hot\" is not a number"}},
+			[]string{"temp.yaml:5: agents[0].temperature: \"hot\" is not a number"}},
+		{"unknown agent key", []string{"--config", write("agentkey.yaml", "agents:\n  - name: claude\n    modle: claude-opus-4-1\n"), "--demo", "ask", "@all hi"},
+			[]string{"agentkey.yaml:3: agents[0].modle: unknown key (did you mean model?)"}},
+		{"bad value in a merged agent", []string{"--config", write("merged.yaml", "agents:\n  - name: claude\n    provider: nowhere\n"), "--demo", "ask", "@all hi"},
+			[]string{"merged.yaml:3: agents[0].provider: unknown provider \"nowhere\""}},
+		{"agent without a name", []string{"--config", write("noname.yaml", "agents:\n  - provider: openai\n"), "--demo", "ask", "@all hi"},
+			[]string{"noname.yaml:2: agents[0].name: missing"}},
 		{"bad provider type", []string{"--config", write("prov.yaml", "providers:\n  openai:\n    type: openia\n"), "--demo", "ask", "@all hi"}, []string{"prov.yaml", "providers.openai.type", "openia"}},
 	}
 	for _, c := range cases {
@@ -206,9 +212,25 @@ func TestEnvOverridesConfig(t *testing.T) {
 	isolate(t)
 	t.Setenv("PARLEY_DEFAULT_MODE", "telepathy")
 	code, _, stderr := runCLI(t, "", "--demo", "ask", "@all hi")
-	if code != exitUsage || !strings.Contains(stderr, "default_mode") || !strings.Contains(stderr, "telepathy") {
+	// The variable is blamed, with its value, never the embedded file.
+	if code != exitUsage || !strings.Contains(stderr, `environment variable PARLEY_DEFAULT_MODE="telepathy" (default_mode): unknown mode "telepathy"`) ||
+		strings.Contains(stderr, "embedded") {
 		t.Fatalf("exit %d err %q", code, stderr)
 	}
+	t.Setenv("PARLEY_DEFAULT_MODE", "")
+	t.Setenv("PARLEY_MODES_TALK_ROUNDS", "many")
+	code, _, stderr = runCLI(t, "", "--demo", "ask", "@all hi")
+	if code != exitUsage || !strings.Contains(stderr, `environment variable PARLEY_MODES_TALK_ROUNDS="many" (modes.talk.rounds): expected a whole number`) {
+		t.Fatalf("exit %d err %q", code, stderr)
+	}
+	t.Setenv("PARLEY_MODES_TALK_ROUNDS", "")
+	// An unknown PARLEY_ variable is a warning with the nearest name; the run goes on.
+	t.Setenv("PARLEY_DEFAUT_MODE", "magi")
+	code, _, stderr = runCLI(t, "", "--demo", "ask", "@gemini hi")
+	if code != 0 || !strings.Contains(stderr, "parley: warning: PARLEY_DEFAUT_MODE is not a Parley setting (did you mean PARLEY_DEFAULT_MODE?); ignored") {
+		t.Fatalf("exit %d err %q", code, stderr)
+	}
+	t.Setenv("PARLEY_DEFAUT_MODE", "")
 	t.Setenv("PARLEY_DEFAULT_MODE", "")
 	t.Setenv("PARLEY_CONTEXT_BUDGET_TOKENS", "8000")
 	cfg, err := loadConfig("")

@@ -1,4 +1,4 @@
-package main
+package configload
 
 import (
 	"errors"
@@ -26,6 +26,11 @@ func FuzzLoadConfig(f *testing.F) {
 		"\t- :\n",
 		"agents: !!binary aGVsbG8=\n",
 		"a: &a [*a]\n",
+		"agents:\n  - name: claude\n    model: claude-opus-4-1\n  - name: new\n    provider: openai\n    model: gpt-5\n",
+		"agents:\n  - provider: openai\n",
+		"agents: [3]\n",
+		"agents: hello\n",
+		"agents:\n  - name: x\n    modle: m\n",
 	} {
 		f.Add(seed)
 	}
@@ -35,7 +40,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := loadConfig(path)
+		loaded, err := Load(path, nil)
 		if err != nil {
 			var ce *debate.ConfigError
 			if !errors.As(err, &ce) || ce.File != path {
@@ -43,7 +48,7 @@ func FuzzLoadConfig(f *testing.F) {
 			}
 			return
 		}
-		if err := cfg.Validate(); err != nil {
+		if err := loaded.Config.Validate(); err != nil {
 			t.Fatalf("loaded a configuration that does not validate: %v", err)
 		}
 	})

@@ -1,0 +1,17 @@
+package main
+
+import (
+	"os"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/debate"
+)
+
+// loadConfig loads the configuration as a command does, for tests.
+func loadConfig(path string) (*debate.Config, error) {
+	l, err := configload.Load(path, os.Environ())
+	if err != nil {
+		return nil, err
+	}
+	return l.Config, nil
+}

@@ -1,0 +1,256 @@
+// Package configload reads Parley's configuration: the embedded default,
+// the user's file merged over it (agents merged by name), PARLEY_*
+// environment overrides and command flags. It remembers where every value
+// came from, for error messages that point at the right place and for
+// `parley config show`.
+package configload
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/viper"
+	"github.com/subosito/gotenv"
+
+	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/debate"
+)
+
+// EmbeddedSource names the built-in configuration in messages.
+const EmbeddedSource = "config.yaml (embedded)"
+
+// Source says where one value came from.
+type Source struct {
+	Kind  string // "default", "file", "env" or "flag"
+	File  string // Kind file
+	Line  int    // Kind file: 1-based line of the key
+	Name  string // Kind env: the variable; Kind flag: the flag (--mode)
+	Value string // Kind env: the variable's raw value
+}
+
+func (s Source) String() string {
+	switch s.Kind {
+	case "file":
+		if s.Line > 0 {
+			return fmt.Sprintf("%s:%d", s.File, s.Line)
+		}
+		return s.File
+	case "env":
+		return "env " + s.Name
+	case "flag":
+		return "flag " + s.Name
+	}
+	return "default"
+}
+
+// Loaded is a configuration with the origin of its values.
+type Loaded struct {
+	Config *debate.Config
+	Path   string // the user's file; "" for the embedded default only
+	// Sources maps a value's path (modes.talk.rounds, agents[2].model) to
+	// where it was set; a path not listed is the built-in default.
+	Sources map[string]Source
+	// Warnings are problems that do not stop Parley (an unknown PARLEY_*
+	// variable), one line each.
+	Warnings []string
+}
+
+// SourceOf says where the value at path came from.
+func (l *Loaded) SourceOf(path string) Source {
+	if s, ok := l.Sources[path]; ok {
+		return s
+	}
+	return Source{Kind: "default"}
+}
+
+// SetByFlag records a value a command flag changed (after Load).
+func (l *Loaded) SetByFlag(path, flag string) {
+	l.Sources[path] = Source{Kind: "flag", Name: flag}
+}
+
+// Path finds the configuration file: --config, ./parley.yaml,
+// $XDG_CONFIG_HOME/parley/config.yaml; "" means the embedded default only.
+func Path(flag string) (string, error) {
+	if flag != "" {
+		if _, err := os.Stat(flag); err != nil {
+			return "", &debate.ConfigError{File: flag, Problem: "cannot read the file: " + errors.Unwrap(err).Error()}
+		}
+		return flag, nil
+	}
+	if _, err := os.Stat("parley.yaml"); err == nil {
+		return "parley.yaml", nil
+	}
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".config")
+		}
+	}
+	if dir != "" {
+		p := filepath.Join(dir, "parley", "config.yaml")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", nil
+}
+
+// LoadDotEnv reads ./.env without overriding variables already set. A
+// missing .env is normal; one that does not parse is a configuration error,
+// since gotenv then sets none of its variables and the keys would seem unset.
+func LoadDotEnv() error {
+	err := gotenv.Load(".env")
+	if err == nil || errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return &debate.ConfigError{File: ".env", Problem: OneLine(err.Error())}
+}
+
+// Load reads the embedded default, merges the file at path over it (""
+// for none), applies PARLEY_* variables from environ (os.Environ's form)
+// and validates the result. Errors name the file and line, or the
+// variable, and the key.
+func Load(path string, environ []string) (*Loaded, error) {
+	// Model names contain dots (gemini-2.5-flash), so keys nest with "::".
+	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(parley.DefaultConfig)); err != nil {
+		return nil, fmt.Errorf("embedded config.yaml: %w", err)
+	}
+	l := &Loaded{Path: path, Sources: map[string]Source{}}
+	ld := &loader{v: v, l: l, source: EmbeddedSource}
+	if path != "" {
+		if err := ld.mergeFile(path); err != nil {
+			return nil, err
+		}
+	}
+	ld.applyEnv(environ)
+	var cfg debate.Config
+	if err := v.UnmarshalExact(&cfg); err != nil {
+		return nil, ld.decodeError(err)
+	}
+	cfg.Source = ld.source
+	if err := cfg.Validate(); err != nil {
+		return nil, ld.locate(err)
+	}
+	l.Config = &cfg
+	return l, nil
+}
+
+// loader is one Load in progress.
+type loader struct {
+	v      *viper.Viper
+	l      *Loaded
+	source string // the file named in errors: the user's, else the embedded one
+	file   *yamlFile
+	// agentFrom maps an index of the merged agents list to the index of
+	// the user's entry that set it, for errors that point into the file.
+	agentFrom map[int]int
+}
+
+// mergeFile merges the user's file over the defaults; its agents merge
+// with the built-in ones by name.
+func (ld *loader) mergeFile(path string) error {
+	ld.source = path
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return &debate.ConfigError{File: path, Problem: "cannot read the file: " + err.Error()}
+	}
+	builtin := ld.v.Get("agents")
+	if err := ld.v.MergeConfig(bytes.NewReader(data)); err != nil {
+		return &debate.ConfigError{File: path, Problem: "invalid YAML: " + yamlMessage(err)}
+	}
+	ld.file = parseYAMLFile(path, data)
+	for p, line := range ld.file.lines {
+		if !strings.HasPrefix(p, "agents[") && p != "agents" {
+			ld.l.Sources[p] = Source{Kind: "file", File: path, Line: line}
+		}
+	}
+	if ld.file.has("agents") {
+		return ld.mergeAgents(builtin)
+	}
+	return nil
+}
+
+// mergeAgents merges the user's agents list into the built-in one: an
+// entry whose name is built in changes only the fields it gives; any other
+// entry is added after the built-in agents.
+func (ld *loader) mergeAgents(builtin any) error {
+	path := ld.source
+	merged := cloneAgents(builtin)
+	user, ok := ld.v.Get("agents").([]any)
+	if !ok {
+		if ld.v.Get("agents") == nil {
+			ld.v.Set("agents", merged) // "agents:" with nothing: the built-in ones stay
+			return nil
+		}
+		return &debate.ConfigError{File: path, Line: ld.file.line("agents"), Key: "agents", Problem: "must be a list of agents (name, provider, model, ...)"}
+	}
+	ld.agentFrom = map[int]int{}
+	for j, item := range user {
+		key := fmt.Sprintf("agents[%d]", j)
+		fields, ok := item.(map[string]any)
+		if !ok {
+			return &debate.ConfigError{File: path, Line: ld.file.line(key), Key: key, Problem: "must be a mapping of keys to values"}
+		}
+		name, _ := fields["name"].(string)
+		if name == "" {
+			return &debate.ConfigError{File: path, Line: ld.file.line(key), Key: key + ".name",
+				Problem: "missing (an entry changes the built-in agent of that name, or adds a new one)"}
+		}
+		i := agentIndex(merged, name)
+		if i < 0 {
+			merged = append(merged, map[string]any{})
+			i = len(merged) - 1
+		}
+		for k, val := range fields {
+			merged[i][k] = val
+			ld.l.Sources[fmt.Sprintf("agents[%d].%s", i, k)] = Source{Kind: "file", File: path, Line: ld.file.line(key + "." + k)}
+		}
+		ld.agentFrom[i] = j
+	}
+	list := make([]any, len(merged))
+	for i, m := range merged {
+		list[i] = m
+	}
+	ld.v.Set("agents", list)
+	return nil
+}
+
+func cloneAgents(list any) []map[string]any {
+	items, _ := list.([]any)
+	out := make([]map[string]any, 0, len(items))
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		c := make(map[string]any, len(m))
+		for k, v := range m {
+			c[k] = v
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func agentIndex(agents []map[string]any, name string) int {
+	for i, a := range agents {
+		if n, _ := a["name"].(string); n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func yamlMessage(err error) string {
+	var pe viper.ConfigParseError
+	if errors.As(err, &pe) {
+		return OneLine(strings.TrimPrefix(pe.Error(), "While parsing config: "))
+	}
+	return OneLine(err.Error())
+}
+
+// OneLine folds whitespace, newlines included, to single spaces.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
