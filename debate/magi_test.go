@@ -593,7 +593,7 @@ func TestMagiSingleRoundPromptSaysOneRound(t *testing.T) {
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		return magiReply(magiVoteJSON(agent, round, VoteApprove))
 	})
-	fc.magi.SingleRound = true
+	fc.singleRound(t)
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
