@@ -197,10 +197,16 @@ func (a *app) printer(style headless.Style, adjust ...func(*headless.Options)) *
 // run is the headless commands' one run loop with Ctrl+C wired to the
 // engine's interrupt policy.
 func (a *app) run(ctx context.Context, p *headless.Printer, inputs ...string) error {
+	sigs, stop := interrupts()
+	defer stop()
+	return headless.Run(ctx, a.engine, p, inputs, sigs)
+}
+
+// interrupts delivers Ctrl+C until stop is called.
+func interrupts() (<-chan os.Signal, func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
-	return headless.Run(ctx, a.engine, p, inputs, sigs)
+	return sigs, func() { signal.Stop(sigs) }
 }
 
 // enterMode makes name the session's mode (a resumed session may be in another).

@@ -77,10 +77,10 @@ func missingKeys(a *app) map[string]string {
 
 // consoleSessions adapts the session store to the console (nil: none open).
 func (a *app) consoleSessions() tui.Sessions {
-	if st := a.sessionStore(); st != nil {
-		return st
+	if b := a.sessionBrowser(); b != nil {
+		return b
 	}
-	return nil // a nil *consoleStore in the interface would not be nil
+	return nil // a nil *store.Browser in the interface would not be nil
 }
 
 // needTerminal refuses to start the console without a terminal (a script,

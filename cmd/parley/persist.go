@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -115,73 +113,11 @@ func sessionRefErr(flag string, err error) error {
 	return err
 }
 
-// consoleStore adapts the store to the console's session list (the
-// tui.Sessions interface): the console never sees SQL.
-type consoleStore struct {
-	st  *store.Store
-	dir string // where Export writes its files
-}
-
-// sessionStore returns the console's view of the store, nil when sessions
-// are not persisted (return nil explicitly to the console then: a nil
-// *consoleStore in an interface is not a nil interface).
-func (a *app) sessionStore() *consoleStore {
+// sessionBrowser returns the console's view of the store (exports go to
+// the working directory), nil when sessions are not persisted.
+func (a *app) sessionBrowser() *store.Browser {
 	if a.store == nil {
 		return nil
 	}
-	return &consoleStore{st: a.store, dir: "."}
-}
-
-func (c *consoleStore) List() ([]debate.SessionInfo, error) {
-	list, err := c.st.List(context.Background())
-	out := make([]debate.SessionInfo, len(list))
-	for i, s := range list {
-		out[i] = debate.SessionInfo{ID: s.ID, Title: s.Title, Mode: s.Mode, Topic: s.Topic, Created: s.Created, Parent: s.Parent, ForkAt: s.ForkAt}
-	}
-	return out, err
-}
-
-func (c *consoleStore) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
-	return c.st.Load(context.Background(), id)
-}
-
-func (c *consoleStore) Delete(id string) error { return c.st.Delete(context.Background(), id) }
-
-// Fork copies id up to atTurn (0: all of it) into a new session.
-func (c *consoleStore) Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entry, error) {
-	ctx := context.Background()
-	if atTurn == 0 {
-		_, entries, err := c.st.Load(ctx, id)
-		if err != nil {
-			return debate.SessionInfo{}, nil, err
-		}
-		atTurn = len(entries)
-	}
-	fork, err := c.st.Fork(ctx, id, atTurn)
-	if err != nil {
-		return debate.SessionInfo{}, nil, err
-	}
-	return c.st.Load(ctx, fork.ID)
-}
-
-// Export writes parley-ID.md or parley-ID.json and returns its path.
-func (c *consoleStore) Export(id, format string) (string, error) {
-	ext := format
-	if ext == "markdown" {
-		ext = "md"
-	}
-	path, err := filepath.Abs(filepath.Join(c.dir, "parley-"+id+"."+ext))
-	if err != nil {
-		return "", err
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return "", err
-	}
-	if err := c.st.Export(context.Background(), f, id, format); err != nil {
-		f.Close()
-		os.Remove(path)
-		return "", err
-	}
-	return path, f.Close()
+	return store.NewBrowser(a.store, ".")
 }

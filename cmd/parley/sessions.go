@@ -159,15 +159,7 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
 				if output == "" || output == "-" {
 					return st.Export(ctx, cmd.OutOrStdout(), id, format)
 				}
-				f, err := os.OpenFile(output, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-				if err != nil {
-					return err
-				}
-				if err := st.Export(ctx, f, id, format); err != nil {
-					f.Close()
-					return err
-				}
-				if err := f.Close(); err != nil {
+				if err := st.ExportFile(ctx, output, id, format); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "exported %s to %s\n", id, output)
@@ -231,20 +223,12 @@ any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
 			turn := 0 // 0: the whole session
 			if at != "" {
 				var err error
-				if turn, err = strconv.Atoi(at); err != nil {
+				if turn, err = strconv.Atoi(at); err != nil || turn < 1 {
 					return usageErr(fmt.Errorf("--at: %q is not a turn number", at))
 				}
 			}
 			return withSession(g, args[0], func(st *store.Store, id string) error {
-				ctx := cmd.Context()
-				if at == "" {
-					_, entries, err := st.Load(ctx, id)
-					if err != nil {
-						return err
-					}
-					turn = len(entries)
-				}
-				fork, err := st.Fork(ctx, id, turn)
+				fork, err := st.Fork(cmd.Context(), id, turn)
 				if errors.Is(err, store.ErrNoTurn) {
 					return usageErr(fmt.Errorf("--at: %w", err))
 				}
@@ -255,7 +239,7 @@ any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
 					return json.NewEncoder(cmd.OutOrStdout()).Encode(fork)
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), fork.ID)
-				fmt.Fprintf(cmd.ErrOrStderr(), "forked %s at turn %d; continue with: parley --resume %s\n", id, turn, fork.ID)
+				fmt.Fprintf(cmd.ErrOrStderr(), "forked %s at turn %d; continue with: parley --resume %s\n", id, fork.ForkAt, fork.ID)
 				return nil
 			})
 		},

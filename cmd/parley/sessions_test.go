@@ -262,7 +262,7 @@ func TestRequestedSession(t *testing.T) {
 }
 
 // The console reaches the store through tui.Sessions.
-var _ tui.Sessions = (*consoleStore)(nil)
+var _ tui.Sessions = (*store.Browser)(nil)
 
 func TestConsoleStoreAdapter(t *testing.T) {
 	dir := t.TempDir()
@@ -279,7 +279,7 @@ func TestConsoleStoreAdapter(t *testing.T) {
 	if err := rec.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	c := &consoleStore{st: st, dir: dir}
+	c := store.NewBrowser(st, dir)
 	fork, entries, err := c.Fork("cafe00000001", 0)
 	if err != nil || len(entries) != 3 || fork.Parent != "cafe00000001" || fork.ForkAt != 3 || fork.Mode != "magi" {
 		t.Fatalf("fork all: %+v %d %v", fork, len(entries), err)

@@ -328,8 +328,10 @@ func TestDeleteAndFork(t *testing.T) {
 	if _, err := st.Fork(ctx, parent, 7); err == nil {
 		t.Error("fork past the last turn accepted")
 	}
-	if _, err := st.Fork(ctx, parent, 0); err == nil {
-		t.Error("fork at turn 0 accepted")
+	if all, err := st.Fork(ctx, parent, 0); err != nil || all.ForkAt != 6 {
+		t.Errorf("fork at turn 0 copies the whole session: fork_at %d, %v", all.ForkAt, err)
+	} else if err := st.Delete(ctx, all.ID); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := st.Fork(ctx, "nope", 1); !errors.Is(err, ErrNotFound) {
 		t.Errorf("fork of unknown session: %v", err)
@@ -435,6 +437,7 @@ func TestParticipantColumnsHoldDisplayNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	settle(t, e)
 	if err := rec.Flush(); err != nil {
 		t.Fatal(err)
 	}

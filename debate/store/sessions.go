@@ -227,6 +227,9 @@ func (s *Store) Fork(ctx context.Context, id string, at int) (debate.SessionInfo
 	if err != nil {
 		return debate.SessionInfo{}, err
 	}
+	if at == 0 {
+		at = len(entries) // the whole session
+	}
 	if at < 1 || at > len(entries) {
 		return debate.SessionInfo{}, fmt.Errorf("%w: session %s has turns 1 to %d, not %d", ErrNoTurn, id, len(entries), at)
 	}

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Browser is the console's view of the session database (the tui.Sessions
+// interface): list, load, delete, fork and export, with no SQL in sight.
+type Browser struct {
+	st  *Store
+	dir string // where Export writes its files
+}
+
+// NewBrowser returns a Browser over st that exports into dir.
+func NewBrowser(st *Store, dir string) *Browser { return &Browser{st: st, dir: dir} }
+
+// List returns the saved sessions, newest first.
+func (c *Browser) List() ([]debate.SessionInfo, error) {
+	list, err := c.st.List(context.Background())
+	out := make([]debate.SessionInfo, len(list))
+	for i, s := range list {
+		out[i] = debate.SessionInfo{ID: s.ID, Title: s.Title, Mode: s.Mode, Topic: s.Topic, Created: s.Created, Parent: s.Parent, ForkAt: s.ForkAt}
+	}
+	return out, err
+}
+
+// Load returns a session and its entries.
+func (c *Browser) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
+	return c.st.Load(context.Background(), id)
+}
+
+// Delete removes a session.
+func (c *Browser) Delete(id string) error { return c.st.Delete(context.Background(), id) }
+
+// Fork copies id up to atTurn (0: all of it) into a new session and loads the copy.
+func (c *Browser) Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entry, error) {
+	ctx := context.Background()
+	fork, err := c.st.Fork(ctx, id, atTurn)
+	if err != nil {
+		return debate.SessionInfo{}, nil, err
+	}
+	return c.st.Load(ctx, fork.ID)
+}
+
+// Export writes parley-ID.md or parley-ID.json into the browser's folder
+// and returns its path.
+func (c *Browser) Export(id, format string) (string, error) {
+	ext := format
+	if ext == "markdown" {
+		ext = "md"
+	}
+	path, err := filepath.Abs(filepath.Join(c.dir, "parley-"+id+"."+ext))
+	if err != nil {
+		return "", err
+	}
+	return path, c.st.ExportFile(context.Background(), path, id, format)
+}
+
+// ExportFile writes the export of id to path, readable by its owner only;
+// a failed export leaves no file behind.
+func (s *Store) ExportFile(ctx context.Context, path, id, format string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := s.Export(ctx, f, id, format); err != nil {
+		f.Close()
+		_ = os.Remove(path)
+		return err
+	}
+	return f.Close()
+}
