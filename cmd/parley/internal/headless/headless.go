@@ -78,7 +78,6 @@ type Printer struct {
 	// and slips how many replies in a row made it (Agent).
 	slip      string
 	slips     int
-	toolCalls int
 	started   int // agent turns started in the running exchange
 	lastAsked int // agent turns the last finished exchange started
 	// Outcome of the last exchange as the events told it.
@@ -106,10 +105,6 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.started++
 	case debate.TurnFinished:
 		p.finished[ev.Entry.Turn] = ev.Entry
-	case debate.ToolActivity:
-		if ev.Done {
-			p.toolCalls++
-		}
 	case debate.MagiDecided:
 		p.verdict = string(ev.Verdict)
 		if ev.Cancelled {
@@ -189,7 +184,7 @@ func (p *Printer) EndExchange(runErr error) {
 		fmt.Fprintln(p.err, TotalsLine(len(p.finished), "turn", "turns", usage, cost))
 	}
 	p.finished = map[int]debate.Entry{}
-	p.answered, p.toolCalls, p.answer = false, 0, nil
+	p.answered, p.answer = false, nil
 	p.lastAsked, p.started = p.started, 0
 }
 
