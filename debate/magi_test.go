@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -79,7 +81,7 @@ func newFakeCouncil(t *testing.T, answer func(agent string, round int, req provi
 		fc.servers[m.name] = srv
 		spec := providers.Spec{Type: m.vendor, BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &noRetry}
 		cfg.Providers[m.vendor] = spec
-		p, err := providers.Open(m.vendor, spec, getenv)
+		p, err := open.Open(m.vendor, spec, getenv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,7 +435,7 @@ func magiDemoEngine(t testing.TB) (*Engine, *eventLog) {
 	cfg := magiConfig()
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: spec, Provider: providers.NewDemoWithPace("demo", 0)})
+		agents = append(agents, &Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 0)})
 	}
 	e, err := NewEngine(cfg, agents, "magi")
 	if err != nil {

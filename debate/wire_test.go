@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -25,7 +26,7 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 	})
 	getenv := func(string) string { return "test-key" }
 	open := func(typ, url string) providers.Provider {
-		p, err := providers.Open(typ, providers.Spec{Type: typ, BaseURL: url, APIKeyEnv: "TEST_KEY"}, getenv)
+		p, err := open.Open(typ, providers.Spec{Type: typ, BaseURL: url, APIKeyEnv: "TEST_KEY"}, getenv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestAllIsParallelOverHTTP(t *testing.T) {
 	cfg := spineConfig()
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
-		p, err := providers.Open(spec.Name, byName[spec.Name], getenv)
+		p, err := open.Open(spec.Name, byName[spec.Name], getenv)
 		if err != nil {
 			t.Fatal(err)
 		}

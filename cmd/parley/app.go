@@ -14,6 +14,8 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
 )
 
 // globalFlags are the flags every command shares.
@@ -119,18 +121,18 @@ func anyKey(cfg *debate.Config) bool {
 
 // buildAgents binds every configured agent to its provider; in demo mode
 // every agent gets its own offline demo provider.
-func buildAgents(cfg *debate.Config, demo bool) ([]*debate.Agent, error) {
+func buildAgents(cfg *debate.Config, offline bool) ([]*debate.Agent, error) {
 	opened := map[string]providers.Provider{}
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
 		var p providers.Provider
-		if demo {
-			p = providers.NewDemo("demo")
+		if offline {
+			p = demo.New("demo")
 		} else {
 			p = opened[spec.Provider]
 			if p == nil {
 				var err error
-				p, err = providers.Open(spec.Provider, cfg.Providers[spec.Provider], os.Getenv)
+				p, err = open.Open(spec.Provider, cfg.Providers[spec.Provider], os.Getenv)
 				if err != nil {
 					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
 				}

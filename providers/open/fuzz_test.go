@@ -1,4 +1,4 @@
-package providers_test
+package open_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -32,7 +33,7 @@ func FuzzOpenAIStream(f *testing.F) {
 	) {
 		f.Add([]byte(seed))
 	}
-	fuzzAdapter(f, vendors[0])
+	fuzzAdapter(f, vendorNamed("openai"))
 }
 
 func FuzzAnthropicStream(f *testing.F) {
@@ -52,7 +53,7 @@ func FuzzAnthropicStream(f *testing.F) {
 	) {
 		f.Add([]byte(seed))
 	}
-	fuzzAdapter(f, vendors[1])
+	fuzzAdapter(f, vendorNamed("anthropic"))
 }
 
 func FuzzGeminiStream(f *testing.F) {
@@ -71,7 +72,7 @@ func FuzzGeminiStream(f *testing.F) {
 	) {
 		f.Add([]byte(seed))
 	}
-	fuzzAdapter(f, vendors[2])
+	fuzzAdapter(f, vendorNamed("gemini"))
 }
 
 // commonSeeds are bodies every parser should survive.
@@ -106,7 +107,7 @@ func fuzzAdapter(f *testing.F, v vendor) {
 		return providertest.Reply{Raw: append([]byte{}, body...)}
 	})
 	spec := providers.Spec{Type: v.typ, BaseURL: srv.URL, APIKeyEnv: "K", Timeout: 5 * time.Second}
-	p, err := providers.OpenWithPolicy(v.name, spec, envMap("K", "k"), providers.RetryPolicy{Max: -1})
+	p, err := open.WithPolicy(v.name, spec, envMap("K", "k"), providers.RetryPolicy{Max: -1})
 	if err != nil {
 		f.Fatal(err)
 	}
