@@ -269,11 +269,11 @@ func TestMagiAsksForStructuredOutput(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	oa := fc.requests("melchior")[0].JSON
-	rf, _ := oa["response_format"].(map[string]any)
-	js, _ := rf["json_schema"].(map[string]any)
-	if rf["type"] != "json_schema" || js["name"] != "magi_vote" {
-		t.Errorf("openai response_format = %v", oa["response_format"])
+	// OpenAI's Responses API: text.format json_schema, strict.
+	oa := fc.requests("melchior")[0]
+	format, _ := oa.JSON["text"].(map[string]any)["format"].(map[string]any)
+	if !strings.HasSuffix(oa.Path, "/responses") || format["type"] != "json_schema" || format["name"] != "magi_vote" || format["strict"] != true {
+		t.Errorf("openai %s text = %v", oa.Path, oa.JSON["text"])
 	}
 	gc, _ := fc.requests("casper")[0].JSON["generationConfig"].(map[string]any)
 	if gc["responseMimeType"] != "application/json" || (gc["responseSchema"] == nil && gc["responseJsonSchema"] == nil) {

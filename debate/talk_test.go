@@ -131,13 +131,13 @@ func TestTalkDemoModeratorParts(t *testing.T) {
 	if len(texts) != 5 {
 		t.Fatalf("%d turns", len(texts))
 	}
-	for i, prefix := range map[int]string{0: "Welcome to the table", 3: "Round summary", 4: "Thank you both"} {
+	for i, prefix := range map[int]string{0: "Welcome to the table", 3: "Round 1 of 1 summary", 4: "Thank you both"} {
 		if !strings.HasPrefix(texts[i], prefix) || !strings.Contains(texts[i], "*tabs or spaces*") {
 			t.Fatalf("MC turn %d: %q, want it to start with %q", i, texts[i], prefix)
 		}
 	}
 	for _, i := range []int{1, 2} {
-		if !strings.Contains(texts[i], "on *tabs or spaces*") || strings.Contains(texts[i], "Round summary") {
+		if !strings.Contains(texts[i], "on *tabs or spaces*") || strings.Contains(texts[i], "summary:") {
 			t.Fatalf("guest turn %d: %q", i, texts[i])
 		}
 	}

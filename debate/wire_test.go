@@ -73,8 +73,8 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 	if got := fmt.Sprintf("%q", first.Messages); got != fmt.Sprintf("%q", []providers.Message{{Role: providers.RoleUser, Content: "[Host (note)]: we run on ARM\n\n[Host]: @chatgpt which runtime?"}}) {
 		t.Errorf("openai messages %s", got)
 	}
-	if so, _ := first.JSON["stream_options"].(map[string]any); so["include_usage"] != true {
-		t.Errorf("openai request lacks stream_options.include_usage: %v", first.JSON)
+	if !strings.HasSuffix(first.Path, "/responses") || first.JSON["stream"] != true || first.JSON["store"] != false {
+		t.Errorf("openai request is not a streamed, unstored Responses request: %s %v", first.Path, first.JSON)
 	}
 	if _, has := first.JSON["temperature"]; has {
 		t.Errorf("gpt-5 request carries a temperature")

@@ -32,7 +32,7 @@ func testConfig(tb testing.TB) *debate.Config {
 		tb.Fatal(err)
 	}
 	cfg.Source = "config.yaml (embedded)"
-	cfg.Pricing = nil // as with --demo
+	cfg.Pricing, cfg.Offline = nil, true // as with --demo
 	return &cfg
 }
 

@@ -77,7 +77,7 @@ func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*deb
 		return nil, usageErr(err)
 	}
 	if a.demo {
-		cfg.Pricing = nil // demo answers cost nothing
+		cfg.Offline = true // demo answers cost nothing
 	}
 	if mode == "" {
 		mode = g.mode
