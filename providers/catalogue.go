@@ -35,7 +35,9 @@ type ModelInfo struct {
 	MaxOutput int `mapstructure:"max_output" json:"max_output,omitempty"`
 	// Deprecated and Shutdown are dates (YYYY-MM-DD) from the vendor's
 	// deprecation page; Replacement is the model it names instead.
-	Deprecated  string `mapstructure:"deprecated" json:"deprecated,omitempty"`
+	Deprecated string `mapstructure:"deprecated" json:"deprecated,omitempty"`
+	// Retired marks a model the vendor lists as shut down without a date.
+	Retired     bool   `mapstructure:"retired" json:"retired,omitempty"`
 	Shutdown    string `mapstructure:"shutdown" json:"shutdown,omitempty"`
 	Replacement string `mapstructure:"replacement" json:"replacement,omitempty"`
 
@@ -217,12 +219,15 @@ const ShutdownSoon = 30 * 24 * time.Hour
 // the caller then drops). key is the agent's config key, e.g. "agents[1]".
 func ModelWarnings(key, model string, info ModelInfo, hasTemperature bool, now time.Time) []string {
 	var out []string
+	instead := ""
+	if info.Replacement != "" {
+		instead = "; switch to " + info.Replacement
+	}
+	if info.Retired && info.Shutdown == "" {
+		out = append(out, fmt.Sprintf("%s.model: %s is shut down%s", key, model, instead))
+	}
 	if info.Shutdown != "" {
 		if day, err := time.Parse("2006-01-02", info.Shutdown); err == nil {
-			instead := ""
-			if info.Replacement != "" {
-				instead = "; switch to " + info.Replacement
-			}
 			switch left := day.Sub(now.Truncate(24 * time.Hour)); {
 			case left <= 0:
 				out = append(out, fmt.Sprintf("%s.model: %s was shut down on %s%s", key, model, info.Shutdown, instead))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -72,6 +73,13 @@ func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*deb
 	a := &app{flags: g, cfg: cfg, stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
 	a.noKeys = !anyKey(cfg)
 	a.demo = g.demo || a.noKeys
+	if !a.demo {
+		// Shutdown dates and sampling parameters the model does not take,
+		// once at start, each naming its config key.
+		for _, w := range cfg.ModelWarnings(time.Now()) {
+			fmt.Fprintln(a.stderr, "warning: "+w)
+		}
+	}
 	agents, err := buildAgents(cfg, a.demo)
 	if err != nil {
 		return nil, usageErr(err)

@@ -149,7 +149,7 @@ func Answer(req providers.Request) string {
 var fileWords = regexp.MustCompile(`(?i)\b(read|file|files|code|repo|repository|folder|directory|source|package|workspace)\b|\w\.(go|py|rs|js|ts|md|yaml)\b`)
 
 func wantsTools(req providers.Request, last string) bool {
-	if req.Meta.Mode == "agent" || req.Meta.Purpose == providers.PurposeToolStep {
+	if req.Meta.Mode == "agent" {
 		return true
 	}
 	for _, m := range req.Messages {
