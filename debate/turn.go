@@ -128,6 +128,10 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	case kind == providers.KindRefused || kind == providers.KindEmpty:
 		en.Status = StatusError
 		en.Error = err.Error()
+	case kind == providers.KindTruncated && en.Text != "":
+		en.Status = StatusPartial
+		pe, _ := providers.AsError(err)
+		en.Error = pe.Message // "(cut at N output tokens — raise max_tokens)"
 	case en.Text != "":
 		en.Status = StatusPartial
 		en.Error = err.Error()
