@@ -36,6 +36,21 @@ func FuzzOpenAIStream(f *testing.F) {
 	fuzzAdapter(f, vendorNamed("openai"))
 }
 
+func FuzzOpenAIResponsesStream(f *testing.F) {
+	for _, seed := range append(commonSeeds(),
+		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"hi\"}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1,\"input_tokens_details\":{\"cached_tokens\":2},\"output_tokens_details\":{\"reasoning_tokens\":1}}}}\n\n",
+		"event: response.incomplete\ndata: {\"type\":\"response.incomplete\",\"response\":{\"incomplete_details\":{\"reason\":\"max_output_tokens\"}}}\n\n",
+		"event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"error\":{\"code\":\"server_error\",\"message\":\"x\"}}}\n\n",
+		"event: error\ndata: {\"type\":\"error\",\"code\":null,\"message\":7}\n\n",
+		"data: {\"type\":\"response.completed\",\"response\":null}\n\n",
+		"data: {\"type\":\"response.refusal.delta\",\"delta\":\"no\"}\n\n",
+		"data: {\"type\":\"response.output_text.delta\",\"delta\":\"cut",
+	) {
+		f.Add([]byte(seed))
+	}
+	fuzzAdapter(f, vendorNamed("openai-responses"))
+}
+
 func FuzzAnthropicStream(f *testing.F) {
 	for _, seed := range append(commonSeeds(),
 		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":5}}}\n\n"+

@@ -68,6 +68,9 @@ func chatRequest(req providers.Request) (out openai.ChatCompletionRequest, zeroT
 		if info.Reasoning {
 			out.MaxCompletionTokens = req.MaxTokens
 		} else {
+			// Compatible servers (Ollama, llama.cpp, vLLM) read max_tokens;
+			// not every one knows max_completion_tokens.
+			//lint:ignore SA1019 the field the compatible servers read
 			out.MaxTokens = req.MaxTokens
 		}
 	}
