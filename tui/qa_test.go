@@ -469,7 +469,7 @@ func TestClickOnANarrowTabShowsThatPanel(t *testing.T) {
 	if m.active != 1 || m.focus != focusPanels {
 		t.Fatalf("a click on the ChatGPT tab: active %d, focus %d", m.active, m.focus)
 	}
-	if s := screen(m); !strings.Contains(s, "│ ChatGPT gpt-5") {
+	if s := screen(m); !strings.Contains(s, "│ ChatGPT gpt-6.1-sol") {
 		t.Errorf("the ChatGPT panel is not shown:\n%s", s)
 	}
 	m.Update(tea.MouseClickMsg{Button: tea.MouseLeft, X: 1, Y: m.tabsY()})
