@@ -11,7 +11,7 @@ import (
 )
 
 // oneOpenAIAgent is a mention engine whose agent talks to a fake OpenAI.
-func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (*Engine, *providertest.Server, *[]Event) {
+func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (*Engine, *providertest.Server, *eventLog) {
 	t.Helper()
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return reply })
 	zero := 0
@@ -32,9 +32,9 @@ func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	var events []Event
-	e.Subscribe(func(ev Event) { events = append(events, ev) })
-	return e, srv, &events
+	events := &eventLog{}
+	e.Subscribe(events.add)
+	return e, srv, events
 }
 
 func lastReply(e *Engine) Entry {
@@ -51,6 +51,7 @@ func TestTurnCutAtTheLimitIsPartialWithAHint(t *testing.T) {
 	e, _, _ := oneOpenAIAgent(t, providertest.Reply{Text: "The first half of", FinishReason: "max_output_tokens",
 		Usage: providers.Usage{InputTokens: 10, OutputTokens: 64}}, nil)
 	_ = e.Submit(context.Background(), "@chatgpt explain")
+	settle(t, e)
 	en := lastReply(e)
 	if en.Status != StatusPartial || en.Error != "(cut at 64 output tokens — raise max_tokens)" || en.Text != "The first half of" {
 		t.Fatalf("entry %s %q %q", en.Status, en.Error, en.Text)
@@ -66,6 +67,7 @@ func TestTurnRefusedOrEmptyIsAnError(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e, _, events := oneOpenAIAgent(t, reply, nil)
 			_ = e.Submit(context.Background(), "@chatgpt do it")
+			settle(t, e)
 			en := lastReply(e)
 			if en.Status != StatusError || en.Error == "" {
 				t.Fatalf("entry %s %q", en.Status, en.Error)
@@ -74,7 +76,7 @@ func TestTurnRefusedOrEmptyIsAnError(t *testing.T) {
 				t.Errorf("the provider's reason is lost: %q", en.Error)
 			}
 			seen := false
-			for _, ev := range *events {
+			for _, ev := range events.all() {
 				if eo, ok := ev.(ErrorOccurred); ok && eo.Turn == en.Turn {
 					seen = true
 				}
@@ -93,6 +95,7 @@ func TestTurnSendsMetaAndDropsUnacceptedTemperature(t *testing.T) {
 		c.Agents[0].Model = "gpt-9-unlisted" // family rules: reasons, no price
 	})
 	_ = e.Submit(context.Background(), "@chatgpt hi")
+	settle(t, e)
 	body := srv.Requests()[0].JSON
 	if _, sent := body["temperature"]; sent {
 		t.Errorf("a reasoning model got a temperature: %v", body)
@@ -101,14 +104,10 @@ func TestTurnSendsMetaAndDropsUnacceptedTemperature(t *testing.T) {
 	if !en.Usage.PriceUnknown || en.Cost != 0 {
 		t.Errorf("unpriced model: usage %+v cost %v", en.Usage, en.Cost)
 	}
-	hints := 0
-	for _, ev := range *events {
-		if eo, ok := ev.(ErrorOccurred); ok && eo.Kind == "price_unknown" {
-			hints++
-		}
-	}
 	_ = e.Submit(context.Background(), "@chatgpt again")
-	for _, ev := range (*events)[len(*events)-5:] {
+	settle(t, e)
+	hints := 0
+	for _, ev := range events.all() {
 		if eo, ok := ev.(ErrorOccurred); ok && eo.Kind == "price_unknown" {
 			hints++
 		}
@@ -128,8 +127,9 @@ func TestMagiCountsARefusedVoteInvalidWithTheReason(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
+	settle(t, fc.engine)
 	found := false
-	for _, ev := range fc.events {
+	for _, ev := range fc.events.all() {
 		if v, ok := ev.(VoteCast); ok && v.Agent == "casper" {
 			found = true
 			if v.Valid || v.Vote != string(VoteInvalid) || !strings.Contains(v.Error, "prompt was blocked (PROHIBITED_CONTENT)") {

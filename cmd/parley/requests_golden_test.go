@@ -15,7 +15,7 @@ import (
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite the golden request bodies")
+var updateRequestGolden = flag.Bool("update-requests", false, "rewrite the golden request bodies")
 
 // TestDefaultModelsRequestBodies captures what Parley sends for every
 // default agent's model in the two shapes the modes use — free text
@@ -83,7 +83,7 @@ func TestDefaultModelsRequestBodies(t *testing.T) {
 				got := srv.Requests()[0]
 				body, _ := json.MarshalIndent(map[string]any{"path": got.Path, "body": got.JSON}, "", "  ")
 				file := filepath.Join(wd, "testdata", "requests", strings.ReplaceAll(a.Model, ".", "_")+"-"+shape+".json")
-				if *updateGolden {
+				if *updateRequestGolden {
 					if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 						t.Fatal(err)
 					}
