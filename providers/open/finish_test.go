@@ -58,7 +58,7 @@ func TestResponsesUsageAndFailedEvent(t *testing.T) {
 	v := vendorNamed("openai-responses")
 	srv := v.fake(t, providertest.Sequence(
 		providertest.Reply{FinishReason: "failed"},
-		providertest.Reply{Text: "after the failure", Usage: providers.Usage{InputTokens: 900, CachedTokens: 400, OutputTokens: 300, ReasoningTokens: 250}},
+		providertest.Reply{Text: "after the failure", Usage: providers.Usage{InputTokens: 900, CachedTokens: 400, CacheWriteTokens: 100, OutputTokens: 300, ReasoningTokens: 250}},
 	))
 	p, rec := openFake(t, v, srv, "good-key")
 	o := run(t, p, context.Background(), simpleRequest(v.model))
@@ -68,7 +68,7 @@ func TestResponsesUsageAndFailedEvent(t *testing.T) {
 	if len(rec.recorded()) != 1 {
 		t.Errorf("waits = %v, want one retry after response.failed", rec.recorded())
 	}
-	want := providers.Usage{InputTokens: 900, CachedTokens: 400, OutputTokens: 300, ReasoningTokens: 250}
+	want := providers.Usage{InputTokens: 900, CachedTokens: 400, CacheWriteTokens: 100, OutputTokens: 300, ReasoningTokens: 250}
 	if o.res.Usage != want || o.res.FinishReason != "completed" {
 		t.Errorf("usage %+v finish %q", o.res.Usage, o.res.FinishReason)
 	}

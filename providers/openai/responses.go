@@ -156,6 +156,7 @@ func responsesUsage(u *openai.ResponseUsage) providers.Usage {
 	out := providers.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
 	if d := u.InputTokensDetails; d != nil {
 		out.CachedTokens = d.CachedTokens
+		out.CacheWriteTokens = d.CacheWriteTokens
 	}
 	if d := u.OutputTokensDetails; d != nil {
 		out.ReasoningTokens = d.ReasoningTokens

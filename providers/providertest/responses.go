@@ -107,7 +107,7 @@ func streamResponses(ev *eventWriter, req Request, reply Reply, chunks []string)
 	u := reply.Usage
 	usage := map[string]any{
 		"input_tokens":          u.InputTokens,
-		"input_tokens_details":  map[string]any{"cached_tokens": u.CachedTokens},
+		"input_tokens_details":  map[string]any{"cached_tokens": u.CachedTokens, "cache_write_tokens": u.CacheWriteTokens},
 		"output_tokens":         u.OutputTokens,
 		"output_tokens_details": map[string]any{"reasoning_tokens": u.ReasoningTokens},
 		"total_tokens":          u.Total(),
