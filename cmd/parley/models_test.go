@@ -67,3 +67,30 @@ func TestConfigRejectsBadCatalogueEntries(t *testing.T) {
 		}
 	}
 }
+
+func TestDoctorCommandExitsOneOnAProblem(t *testing.T) {
+	dir := isolate(t)
+	fakeVendors(t, dir, "") // the fakes list no models: every agent's model is "not served here"
+	code, out, _ := runCLI(t, "", "doctor")
+	if code != 1 || !strings.Contains(out, "AGENT") || !strings.Contains(out, "not served here") || !strings.Contains(out, "agents have a problem") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(`providers:
+  demo: {type: demo}
+agents:
+  - {name: a, display: A, provider: demo}
+  - {name: b, display: B, provider: demo}
+  - {name: c, display: C, provider: demo}
+modes:
+  mention: {agents: [a]}
+  alternate: {agents: [a, b]}
+  talk: {a: a, b: b, moderator: c}
+  magi: {agents: [a, b, c]}
+  agent: {agent: a}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCLI(t, "", "doctor"); code != 0 || !strings.Contains(out, "all 3 agents ok") {
+		t.Fatalf("demo-only config: exit %d:\n%s", code, out)
+	}
+}
