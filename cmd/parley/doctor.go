@@ -23,18 +23,11 @@ func newDoctorCmd(g *globalFlags) *cobra.Command {
 		Short: "Check every agent's key, endpoint, model and its shutdown date",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			path, err := configPath(g.config)
+			loaded, err := loadConfiguration(cmd, g) // validated as it loads
 			if err != nil {
-				return usageErr(err)
+				return err
 			}
-			cfg, err := loadConfig(path)
-			if err != nil {
-				return usageErr(err)
-			}
-			if err := cfg.Validate(); err != nil {
-				return usageErr(err)
-			}
-			rows := doctor.Run(cmd.Context(), cfg, doctor.Options{Live: live, Getenv: os.Getenv, Now: time.Now()})
+			rows := doctor.Run(cmd.Context(), loaded.Config, doctor.Options{Live: live, Getenv: os.Getenv, Now: time.Now()})
 			if !doctor.Print(cmd.OutOrStdout(), rows) {
 				return errors.New("doctor found problems")
 			}

@@ -27,17 +27,17 @@ modes:
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"warning: agents[0].model: gpt-5 ", // "shuts down on" now, "was shut down on" after the date
+		"].model: gpt-5 ", // "shuts down on" now, "was shut down on" after the date
 		"2026-12-11",
 		"switch to gpt-6.1-sol",
-		"warning: agents[0].temperature: gpt-5 does not accept a temperature",
+		"].temperature: gpt-5 does not accept a temperature",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if strings.Contains(stderr, "agents[1]") {
-		t.Errorf("a current model was warned about:\n%s", stderr)
+	if n := strings.Count(stderr, "warning: "); n != 2 {
+		t.Errorf("%d warnings, want 2 (a current model is not warned about):\n%s", n, stderr)
 	}
 	for _, r := range openai.Requests() {
 		if _, sent := r.JSON["temperature"]; sent {
@@ -74,23 +74,5 @@ func TestDoctorCommandExitsOneOnAProblem(t *testing.T) {
 	code, out, _ := runCLI(t, "", "doctor")
 	if code != 1 || !strings.Contains(out, "AGENT") || !strings.Contains(out, "not served here") || !strings.Contains(out, "agents have a problem") {
 		t.Fatalf("exit %d:\n%s", code, out)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(`providers:
-  demo: {type: demo}
-agents:
-  - {name: a, display: A, provider: demo}
-  - {name: b, display: B, provider: demo}
-  - {name: c, display: C, provider: demo}
-modes:
-  mention: {agents: [a]}
-  alternate: {agents: [a, b]}
-  talk: {a: a, b: b, moderator: c}
-  magi: {agents: [a, b, c]}
-  agent: {agent: a}
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if code, out, _ := runCLI(t, "", "doctor"); code != 0 || !strings.Contains(out, "all 3 agents ok") {
-		t.Fatalf("demo-only config: exit %d:\n%s", code, out)
 	}
 }
