@@ -12,12 +12,13 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
 func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	root := toolWorkspace(t)
-	e, ev := toolLoopEngine(t, providers.NewDemoWithPace("demo", 0), "agent", root, 0)
+	e, ev := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", root, 0)
 	if names := e.Current().Agents(); len(names) != 1 || names[0].Name != "coder" {
 		t.Fatalf("panels = %v", names)
 	}
@@ -73,7 +74,7 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 // Tool calls are recorded in the seed's export shape.
 func TestToolCallsExportShape(t *testing.T) {
 	root := toolWorkspace(t)
-	e, _ := toolLoopEngine(t, providers.NewDemoWithPace("demo", 0), "agent", root, 0)
+	e, _ := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", root, 0)
 	if err := e.Submit(context.Background(), "explain"); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestAgentModeCancelStopsTheLoop(t *testing.T) {
 }
 
 func TestWorkspaceDefaultsAndChecks(t *testing.T) {
-	e, _ := toolLoopEngine(t, providers.NewDemoWithPace("demo", 0), "agent", t.TempDir(), 0)
+	e, _ := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
 	dir := t.TempDir()
 	if err := e.SetWorkspace(dir); err != nil || e.Workspace() != dir {
 		t.Fatalf("Workspace() = %q, %v", e.Workspace(), err)
@@ -172,7 +173,7 @@ func TestWorkspaceDefaultsAndChecks(t *testing.T) {
 func TestAgentModeNeedsItsAgent(t *testing.T) {
 	cfg := &Config{Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []AgentSpec{{Name: "a", Provider: "d"}},
 		Modes: ModesConfig{Mention: MentionConfig{Agents: []string{"a"}}}}
-	agents := []*Agent{{AgentSpec: cfg.Agents[0], Provider: providers.NewDemoWithPace("d", 0)}}
+	agents := []*Agent{{AgentSpec: cfg.Agents[0], Provider: demo.NewWithPace("d", 0)}}
 	if _, err := NewEngine(cfg, agents, "agent"); err == nil || !strings.Contains(err.Error(), "modes.agent.agent") {
 		t.Fatalf("err = %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -78,7 +79,7 @@ func (f *modeFake) Stream(ctx context.Context, req providers.Request) (providers
 	if out == 0 {
 		out = (len(text) + 3) / 4
 	}
-	return &fakeStream{ctx: ctx, text: text, usage: providers.Usage{InputTokens: providers.EstimateRequestTokens(req), OutputTokens: out}}, nil
+	return &fakeStream{ctx: ctx, text: text, usage: providers.Usage{InputTokens: demo.EstimateRequestTokens(req), OutputTokens: out}}, nil
 }
 
 type fakeStream struct {
@@ -460,7 +461,7 @@ func TestAlternateDemo(t *testing.T) {
 	cfg := modeConfig()
 	var agents []*Agent
 	for _, s := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: s, Provider: providers.NewDemoWithPace("demo", 0)})
+		agents = append(agents, &Agent{AgentSpec: s, Provider: demo.NewWithPace("demo", 0)})
 	}
 	e, err := NewEngine(cfg, agents, "alternate")
 	if err != nil {
@@ -494,7 +495,7 @@ func TestAlternateOverHTTPFakes(t *testing.T) {
 	cfg := modeConfig()
 	var agents []*Agent
 	for _, s := range cfg.Agents {
-		var p providers.Provider = providers.NewDemoWithPace("demo", 0)
+		var p providers.Provider = demo.NewWithPace("demo", 0)
 		switch s.Name {
 		case "codex":
 			p = openHTTPFake(t, "openai", codexSrv)

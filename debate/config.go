@@ -15,8 +15,16 @@ type Config struct {
 	Providers   map[string]providers.Spec `mapstructure:"providers"`
 	Agents      []AgentSpec               `mapstructure:"agents"`
 	Modes       ModesConfig               `mapstructure:"modes"`
-	Pricing     map[string]Price          `mapstructure:"pricing"`
-	Context     ContextConfig             `mapstructure:"context"`
+	// Models is the model catalogue: API, reasoning, sampling, prices,
+	// limits and shutdown dates per model (providers.ModelInfo).
+	Models providers.Catalogue `mapstructure:"models"`
+	// Pricing is the older price table; an entry here overrides the
+	// catalogue's prices for that model.
+	Pricing map[string]Price `mapstructure:"pricing"`
+	Context ContextConfig    `mapstructure:"context"`
+
+	// Offline is set for --demo: every call costs nothing.
+	Offline bool `mapstructure:"-"`
 
 	// Source names the file the configuration came from, for error messages.
 	Source string `mapstructure:"-"`
@@ -90,21 +98,45 @@ type Price struct {
 	CachedInput float64 `mapstructure:"cached_input"` // 0: same as Input
 }
 
-// Cost prices a usage for a model; unknown models cost 0.
-func (c *Config) Cost(model string, u providers.Usage) float64 {
-	p, ok := c.Pricing[model]
-	if !ok {
-		return 0
+// ModelInfo is the catalogue's entry for model, with the rules of its
+// family for whatever the entry leaves open (or for a model not listed).
+func (c *Config) ModelInfo(model string) providers.ModelInfo { return c.Models.Lookup(model) }
+
+// Cost prices a usage for a model; known is false when no price is
+// configured for it (its cost shows as ?, never as $0).
+func (c *Config) Cost(model string, u providers.Usage) (cost float64, known bool) {
+	if c.Offline {
+		return 0, true
 	}
-	cachedPrice := p.CachedInput
-	if cachedPrice == 0 {
-		cachedPrice = p.Input
+	if p, ok := c.Pricing[model]; ok {
+		cachedPrice := p.CachedInput
+		if cachedPrice == 0 {
+			cachedPrice = p.Input
+		}
+		fresh := max(u.InputTokens-u.CachedTokens, 0)
+		return (float64(fresh)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(u.OutputTokens)*p.Output) / 1e6, true
 	}
-	fresh := u.InputTokens - u.CachedTokens
-	if fresh < 0 {
-		fresh = 0
+	return c.ModelInfo(model).Cost(u)
+}
+
+// ModelWarnings checks every agent's model against the catalogue at now:
+// shutdown dates within 30 days or past (naming the replacement) and
+// temperatures the model does not take, which it clears so they are not
+// sent. Each warning names the config key.
+func (c *Config) ModelWarnings(now time.Time) []string {
+	var out []string
+	for i := range c.Agents {
+		a := &c.Agents[i]
+		if p, ok := c.Providers[a.Provider]; ok && p.Type == "demo" {
+			continue
+		}
+		info := c.ModelInfo(a.Model)
+		out = append(out, providers.ModelWarnings(fmt.Sprintf("agents[%d]", i), a.Model, info, a.Temperature != nil, now)...)
+		if a.Temperature != nil && !info.AcceptsTemperature() {
+			a.Temperature = nil
+		}
 	}
-	return (float64(fresh)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(u.OutputTokens)*p.Output) / 1e6
+	return out
 }
 
 // ConfigError is a configuration problem: where the value came from (the
@@ -241,6 +273,26 @@ func (c *Config) Validate() error {
 	}
 	if m.Agent.MaxSteps < 0 {
 		return bad("modes.agent.max_steps", "must not be negative")
+	}
+	for model, m := range c.Models {
+		for _, price := range []*float64{m.Input, m.CachedInput, m.CacheWrite, m.Output} {
+			if price != nil && *price < 0 {
+				return bad("models."+model, "prices must not be negative")
+			}
+		}
+		if m.API != "" && !slices.Contains(providers.APIs, m.API) {
+			return bad("models."+model+".api", "unknown API %q (one of %s)", m.API, strings.Join(providers.APIs, ", "))
+		}
+		for _, d := range []struct{ key, val string }{{"deprecated", m.Deprecated}, {"shutdown", m.Shutdown}} {
+			if _, err := time.Parse("2006-01-02", d.val); d.val != "" && err != nil {
+				return bad("models."+model+"."+d.key, "%q is not a date (YYYY-MM-DD)", d.val)
+			}
+		}
+	}
+	for name, p := range c.Providers {
+		if p.API != "" && !slices.Contains(providers.APIs, p.API) {
+			return bad("providers."+name+".api", "unknown API %q (one of %s)", p.API, strings.Join(providers.APIs, ", "))
+		}
 	}
 	for model, p := range c.Pricing {
 		if p.Input < 0 || p.Output < 0 || p.CachedInput < 0 {

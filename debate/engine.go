@@ -64,6 +64,8 @@ type Engine struct {
 
 	buildMu sync.Mutex // held while a mode is built (see modeNamed)
 
+	priceHints sync.Map // models already hinted as unpriced (see hintPrice)
+
 	mu      sync.Mutex
 	info    SessionInfo
 	history *History

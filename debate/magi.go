@@ -241,7 +241,7 @@ func (m *Magi) voteSpec(a *Agent, round int, q string, msgs []providers.Message,
 		prompt = fmt.Sprintf("MAGI round %d, asked again after an unreadable answer: %s", round, q)
 	}
 	return TurnSpec{
-		Agent: a, Kind: KindVote, Round: round, Prompt: prompt,
+		Agent: a, Kind: KindVote, Round: round, Prompt: prompt, Rounds: m.rounds,
 		Instruction: m.rules(), Messages: msgs, Schema: voteSchema(),
 		Settle: func(en Entry) Entry {
 			en.Vote = string(VoteInvalid)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 // What a council reads besides the question: the workspace findings of
@@ -39,7 +40,7 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 	var agents []*Agent
 	recs := map[string]*recordingProvider{}
 	for _, spec := range cfg.Agents {
-		rec := &recordingProvider{Provider: providers.NewDemoWithPace("demo", 0)}
+		rec := &recordingProvider{Provider: demo.NewWithPace("demo", 0)}
 		recs[spec.Name] = rec
 		a := &Agent{AgentSpec: spec, Provider: rec}
 		a.Tools = spec.Name == cfg.Modes.Magi.Agents[1]
@@ -97,7 +98,7 @@ func TestMagiSeesTheDebateSoFar(t *testing.T) {
 	var agents []*Agent
 	recs := map[string]*recordingProvider{}
 	for _, spec := range cfg.Agents {
-		rec := &recordingProvider{Provider: providers.NewDemoWithPace("demo", 0)}
+		rec := &recordingProvider{Provider: demo.NewWithPace("demo", 0)}
 		recs[spec.Name] = rec
 		agents = append(agents, &Agent{AgentSpec: spec, Provider: rec})
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -79,7 +81,7 @@ func newFakeCouncil(t *testing.T, answer func(agent string, round int, req provi
 		fc.servers[m.name] = srv
 		spec := providers.Spec{Type: m.vendor, BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &noRetry}
 		cfg.Providers[m.vendor] = spec
-		p, err := providers.Open(m.vendor, spec, getenv)
+		p, err := open.Open(m.vendor, spec, getenv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,11 +269,11 @@ func TestMagiAsksForStructuredOutput(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	oa := fc.requests("melchior")[0].JSON
-	rf, _ := oa["response_format"].(map[string]any)
-	js, _ := rf["json_schema"].(map[string]any)
-	if rf["type"] != "json_schema" || js["name"] != "magi_vote" {
-		t.Errorf("openai response_format = %v", oa["response_format"])
+	// OpenAI's Responses API: text.format json_schema, strict.
+	oa := fc.requests("melchior")[0]
+	format, _ := oa.JSON["text"].(map[string]any)["format"].(map[string]any)
+	if !strings.HasSuffix(oa.Path, "/responses") || format["type"] != "json_schema" || format["name"] != "magi_vote" || format["strict"] != true {
+		t.Errorf("openai %s text = %v", oa.Path, oa.JSON["text"])
 	}
 	gc, _ := fc.requests("casper")[0].JSON["generationConfig"].(map[string]any)
 	if gc["responseMimeType"] != "application/json" || (gc["responseSchema"] == nil && gc["responseJsonSchema"] == nil) {
@@ -433,7 +435,7 @@ func magiDemoEngine(t testing.TB) (*Engine, *eventLog) {
 	cfg := magiConfig()
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: spec, Provider: providers.NewDemoWithPace("demo", 0)})
+		agents = append(agents, &Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 0)})
 	}
 	e, err := NewEngine(cfg, agents, "magi")
 	if err != nil {

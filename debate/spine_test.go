@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 // spineFake is an in-process provider for engine tests: it records requests
@@ -45,7 +46,7 @@ func (f *spineFake) Stream(ctx context.Context, req providers.Request) (provider
 		text = f.answer(req)
 	}
 	return &spineStream{ctx: ctx, words: strings.SplitAfter(text, " "), delay: f.delay, chunkDelay: f.chunkDelay, fail: f.fail,
-		usage: providers.Usage{InputTokens: providers.EstimateRequestTokens(req), OutputTokens: len(text) / 4}}, nil
+		usage: providers.Usage{InputTokens: demo.EstimateRequestTokens(req), OutputTokens: len(text) / 4}}, nil
 }
 
 type spineStream struct {

@@ -231,17 +231,20 @@ const talkModeratorInstruction = `You are the MC of this talk, not a guest. The 
 const talkGuestInstruction = `This is a talk led by %[1]s, the MC, on a topic the host chose. You are one of its two guests; the other is %[2]s. Speak in your own voice and persona, answer the MC's questions, and respond to %[2]s's points directly, agreeing or disagreeing with reasons. Keep each turn under 150 words, in Markdown without headings, and do not speak for anyone else.`
 
 func (m *Talk) moderatorSpec(tk talkContext, round int, phase talkPhase) TurnSpec {
-	var cue string
+	var cue, purpose string
 	switch phase {
 	case phaseOpen:
+		purpose = providers.PurposeOpen
 		cue = fmt.Sprintf("MC, your turn: open the talk. Welcome the audience, introduce the topic and the two guests, %s and %s, and give %s the floor.", m.a.Label(), m.b.Label(), m.a.Label())
 	case phaseSummary:
+		purpose = providers.PurposeSummary
 		cue = fmt.Sprintf("MC, your turn: summarise round %d of %d in a few sentences: the points made, where the guests agree, the open questions.", round, tk.rounds)
 	case phaseClose:
+		purpose = providers.PurposeClose
 		cue = "MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience."
 	}
 	return TurnSpec{
-		Agent: m.mc, Kind: KindModerator, IsModerator: true, Round: round, Prompt: cue,
+		Agent: m.mc, Kind: KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,
 		Instruction: fmt.Sprintf(talkModeratorInstruction, m.a.Label(), m.b.Label(), tk.rounds),
 		Messages:    withCue(m.view(m.mc, tk, round), cue, tk.topic),
 	}
@@ -254,7 +257,7 @@ func (m *Talk) guestSpec(tk talkContext, guest *Agent, round int) TurnSpec {
 	}
 	cue := fmt.Sprintf("%s, your turn (round %d of %d).", guest.Label(), round, tk.rounds)
 	return TurnSpec{
-		Agent: guest, Kind: KindReply, Round: round, Prompt: cue,
+		Agent: guest, Kind: KindReply, Round: round, Prompt: cue, Rounds: tk.rounds,
 		Instruction: fmt.Sprintf(talkGuestInstruction, m.mc.Label(), other.Label()),
 		Messages:    withCue(m.view(guest, tk, round), cue, tk.topic),
 	}

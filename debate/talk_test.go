@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -111,7 +113,7 @@ func TestTalkDemoModeratorParts(t *testing.T) {
 	cfg.Modes.Talk.Rounds = 1
 	var agents []*Agent
 	for _, s := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: s, Provider: providers.NewDemoWithPace("demo", 0)})
+		agents = append(agents, &Agent{AgentSpec: s, Provider: demo.NewWithPace("demo", 0)})
 	}
 	e, err := NewEngine(cfg, agents, "talk")
 	if err != nil {
@@ -129,13 +131,13 @@ func TestTalkDemoModeratorParts(t *testing.T) {
 	if len(texts) != 5 {
 		t.Fatalf("%d turns", len(texts))
 	}
-	for i, prefix := range map[int]string{0: "Welcome to the table", 3: "Round summary", 4: "Thank you both"} {
+	for i, prefix := range map[int]string{0: "Welcome to the table", 3: "Round 1 of 1 summary", 4: "Thank you both"} {
 		if !strings.HasPrefix(texts[i], prefix) || !strings.Contains(texts[i], "*tabs or spaces*") {
 			t.Fatalf("MC turn %d: %q, want it to start with %q", i, texts[i], prefix)
 		}
 	}
 	for _, i := range []int{1, 2} {
-		if !strings.Contains(texts[i], "on *tabs or spaces*") || strings.Contains(texts[i], "Round summary") {
+		if !strings.Contains(texts[i], "on *tabs or spaces*") || strings.Contains(texts[i], "summary:") {
 			t.Fatalf("guest turn %d: %q", i, texts[i])
 		}
 	}
@@ -348,7 +350,7 @@ func longTalk(t testing.TB, rounds, budget int) ([]int, []modeCall) {
 	calls := log.all()
 	tokens := make([]int, len(calls))
 	for i, c := range calls {
-		tokens[i] = providers.EstimateRequestTokens(c.req)
+		tokens[i] = demo.EstimateRequestTokens(c.req)
 	}
 	return tokens, calls
 }
@@ -430,7 +432,7 @@ func TestTalkOverHTTPFakes(t *testing.T) {
 	cfg.Modes.Talk.Rounds = 1
 	var agents []*Agent
 	for _, s := range cfg.Agents {
-		var p providers.Provider = providers.NewDemoWithPace("demo", 0)
+		var p providers.Provider = demo.NewWithPace("demo", 0)
 		switch s.Name {
 		case "chatgpt":
 			p = openHTTPFake(t, "openai", aSrv)
@@ -522,7 +524,7 @@ func clearModeEnv(t *testing.T) {
 func openHTTPFake(t *testing.T, typ string, srv *providertest.Server) providers.Provider {
 	t.Helper()
 	zero := 0
-	p, err := providers.Open(typ, providers.Spec{Type: typ, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &zero},
+	p, err := open.Open(typ, providers.Spec{Type: typ, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &zero},
 		func(k string) string {
 			if k == "PARLEY_TEST_KEY" {
 				return "test-key"

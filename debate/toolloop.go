@@ -86,6 +86,7 @@ func (e *Engine) newToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) 
 	l := &toolLoop{engine: e, base: slices.Clone(spec.Messages), maxSteps: maxSteps, requireComplete: requireComplete}
 	spec.Kind = KindReply
 	spec.Schema = nil
+	spec.Tools = true
 	spec.Instruction = strings.TrimSpace(spec.Instruction + "\n\n" + tools.Instructions(maxSteps))
 	l.spec = spec
 	l.ws, l.openErr = tools.Open(e.Workspace())

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -78,7 +80,7 @@ func openAIFakeFunc(t *testing.T, handler func(providertest.Request) providertes
 	t.Helper()
 	srv := providertest.OpenAI(t, handler)
 	zero := 0
-	p, err := providers.Open("fake", providers.Spec{Type: "openai", BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &zero},
+	p, err := open.Open("fake", providers.Spec{Type: "openai", BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &zero},
 		func(k string) string {
 			if k == "TEST_KEY" {
 				return "test-key"
@@ -313,7 +315,7 @@ func TestRunToolLoopPlainAnswer(t *testing.T) {
 // Past the context budget, older tool results are clipped and the newest
 // stays whole.
 func TestToolLoopMessagesStayBounded(t *testing.T) {
-	e, _ := toolLoopEngine(t, providers.NewDemoWithPace("demo", 0), "agent", t.TempDir(), 0)
+	e, _ := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
 	e.Config.Context.BudgetTokens = 2000
 	big := strings.Repeat("line of code\n", 800) // ~10 KB each
 	var mine []Entry

@@ -21,6 +21,12 @@ type TurnSpec struct {
 	Schema      *providers.Schema
 	IsModerator bool
 	MaxTokens   int // 0: the agent's max_tokens
+	// Purpose says what the call is for (providers.Purpose*; empty: derived
+	// from Kind) and Tools that the workspace tool protocol is on; both
+	// travel in the request's Meta for providers that answer from structure.
+	Purpose string
+	Tools   bool
+	Rounds  int // the planned number of rounds, 0 when open-ended
 	// Settle, when set, sees the finished entry before it is stored and
 	// announced, and returns it with what the mode read from it (a MAGI
 	// vote), so TurnFinished carries the final record once.
@@ -81,9 +87,15 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if maxTokens == 0 {
 		maxTokens = a.MaxTokens
 	}
+	info := e.Config.ModelInfo(a.Model)
+	temperature := a.Temperature
+	if !info.AcceptsTemperature() {
+		temperature = nil // warned about at start, naming the config key
+	}
 	req := providers.Request{
 		Model: a.Model, System: SystemPrompt(a, spec.Instruction), Messages: spec.Messages,
-		Schema: spec.Schema, MaxTokens: maxTokens, Temperature: a.Temperature,
+		Schema: spec.Schema, MaxTokens: maxTokens, Temperature: temperature, Info: info,
+		Meta: t.meta(),
 		OnRetry: func(n providers.RetryNotice) {
 			e.Emit(Retrying{Turn: t.entry.Turn, Agent: a.Name, Attempt: n.Attempt, Wait: n.Wait, Err: errString(n.Err)})
 		},
@@ -93,17 +105,33 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if err != nil && ctx.Err() != nil {
 		err = ctx.Err() // a cancel wins over whatever the SDK made of it
 	}
+	if err == nil {
+		// A stream that ended "normally" may still be cut, refused,
+		// filtered or empty: never a complete answer.
+		if ferr := providers.FinishError(a.Provider.Name(), res, text.String(), maxTokens); ferr != nil {
+			err = ferr
+		}
+	}
 	en := t.entry
 	en.Text = text.String()
 	en.Usage = res.Usage
-	en.Cost = e.Config.Cost(a.Model, res.Usage)
+	var priced bool
+	en.Cost, priced = e.Config.Cost(a.Model, res.Usage)
+	en.Usage.PriceUnknown = !priced && res.Usage.Total() > 0
 	en.Finished = e.now()
-	switch {
+	switch kind := providers.KindOf(err); {
 	case err == nil:
 		en.Status = StatusComplete
-	case errors.Is(err, context.Canceled) || providers.KindOf(err) == providers.KindCanceled:
+	case errors.Is(err, context.Canceled) || kind == providers.KindCanceled:
 		en.Status = StatusCancelled
 		en.Error = "cancelled"
+	case kind == providers.KindRefused || kind == providers.KindEmpty:
+		en.Status = StatusError
+		en.Error = err.Error()
+	case kind == providers.KindTruncated && en.Text != "":
+		en.Status = StatusPartial
+		pe, _ := providers.AsError(err)
+		en.Error = pe.Message // "(cut at N output tokens — raise max_tokens)"
 	case en.Text != "":
 		en.Status = StatusPartial
 		en.Error = err.Error()
@@ -117,14 +145,44 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	}
 	t.entry = en
 	e.History().Update(en)
-	if res.Usage != (providers.Usage{}) {
-		e.Emit(UsageReported{Turn: en.Turn, Agent: a.Name, Usage: res.Usage, Cost: en.Cost})
+	if en.Usage != (providers.Usage{}) {
+		e.Emit(UsageReported{Turn: en.Turn, Agent: a.Name, Usage: en.Usage, Cost: en.Cost})
+	}
+	if en.Usage.PriceUnknown {
+		e.hintPrice(a.Model)
 	}
 	e.Emit(TurnFinished{Entry: en})
 	if err != nil && en.Status != StatusCancelled {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
 	}
 	return en, err
+}
+
+// meta describes the turn for the request (providers.Meta).
+func (t *Turn) meta() providers.Meta {
+	spec := t.spec
+	purpose := spec.Purpose
+	if purpose == "" {
+		switch {
+		case spec.Tools:
+			purpose = providers.PurposeToolStep
+		case spec.Kind == KindVote:
+			purpose = providers.PurposeVote
+		default:
+			purpose = providers.PurposeReply
+		}
+	}
+	return providers.Meta{Mode: t.entry.Mode, Purpose: purpose, Round: spec.Round, Rounds: spec.Rounds,
+		Agent: spec.Agent.Label(), Tools: spec.Tools}
+}
+
+// hintPrice says once per engine and model that a model has no price, so
+// its costs show "?" until the configuration gives one.
+func (e *Engine) hintPrice(model string) {
+	if _, told := e.priceHints.LoadOrStore(model, true); told {
+		return
+	}
+	e.Emit(ErrorOccurred{Err: providers.PriceHint(model), Kind: "price_unknown"})
 }
 
 // stream reads the provider's answer into text. A panic anywhere in an SDK

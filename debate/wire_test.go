@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -25,7 +26,7 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 	})
 	getenv := func(string) string { return "test-key" }
 	open := func(typ, url string) providers.Provider {
-		p, err := providers.Open(typ, providers.Spec{Type: typ, BaseURL: url, APIKeyEnv: "TEST_KEY"}, getenv)
+		p, err := open.Open(typ, providers.Spec{Type: typ, BaseURL: url, APIKeyEnv: "TEST_KEY"}, getenv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,8 +73,8 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 	if got := fmt.Sprintf("%q", first.Messages); got != fmt.Sprintf("%q", []providers.Message{{Role: providers.RoleUser, Content: "[Host (note)]: we run on ARM\n\n[Host]: @chatgpt which runtime?"}}) {
 		t.Errorf("openai messages %s", got)
 	}
-	if so, _ := first.JSON["stream_options"].(map[string]any); so["include_usage"] != true {
-		t.Errorf("openai request lacks stream_options.include_usage: %v", first.JSON)
+	if !strings.HasSuffix(first.Path, "/responses") || first.JSON["stream"] != true || first.JSON["store"] != false {
+		t.Errorf("openai request is not a streamed, unstored Responses request: %s %v", first.Path, first.JSON)
 	}
 	if _, has := first.JSON["temperature"]; has {
 		t.Errorf("gpt-5 request carries a temperature")
@@ -105,7 +106,7 @@ func TestAllIsParallelOverHTTP(t *testing.T) {
 	cfg := spineConfig()
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
-		p, err := providers.Open(spec.Name, byName[spec.Name], getenv)
+		p, err := open.Open(spec.Name, byName[spec.Name], getenv)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,8 @@
 // Package providers puts every model vendor behind one small streaming
-// interface. Each adapter lives in its own file with its wire conversions in a
-// second file; the retry policy (retry.go) wraps any of them.
+// interface. This package holds only what the engine needs — the interface,
+// request, usage and error types, the retry policy, the model catalogue and
+// pricing — and no SDK: each adapter lives in its own subpackage (openai,
+// anthropic, gemini, demo) and providers/open builds one from a config entry.
 package providers
 
 import (
@@ -53,19 +55,62 @@ type Request struct {
 	Temperature *float64 // nil: provider default
 	// OnRetry, when set, is called before each retry wait.
 	OnRetry func(RetryNotice)
+	// Meta says what the request is for, so an offline provider (demo) can
+	// answer from the structure of the request instead of its wording.
+	Meta Meta
+	// Info is the catalogue entry of Model (zero: adapters apply the
+	// family rules themselves): whether it reasons, takes a temperature,
+	// its output limit and API.
+	Info ModelInfo
+}
+
+// Purposes of a request (Meta.Purpose).
+const (
+	PurposeReply    = "reply"     // an agent's answer
+	PurposeVote     = "vote"      // a structured vote (Schema set)
+	PurposeOpen     = "open"      // a moderator opening a talk
+	PurposeSummary  = "summary"   // a moderator's round summary
+	PurposeClose    = "close"     // a moderator's closing words
+	PurposeToolStep = "tool_step" // one step of the workspace tool protocol
+)
+
+// Meta describes a request's place in a session.
+type Meta struct {
+	Mode    string `json:"mode,omitempty"`    // mention, alternate, talk, magi, agent
+	Purpose string `json:"purpose,omitempty"` // one of the Purpose constants
+	Round   int    `json:"round,omitempty"`   // 1-based round or step, 0 when none
+	Rounds  int    `json:"rounds,omitempty"`  // the planned number of rounds, 0 when open-ended
+	Agent   string `json:"agent,omitempty"`   // the addressed agent's display name
+	Tools   bool   `json:"tools,omitempty"`   // the workspace tool protocol is on
 }
 
 // Usage counts tokens of one call. InputTokens includes cached tokens;
 // CachedTokens says how many of them were served from the provider's cache.
+//
+// CacheWriteTokens (Anthropic's cache_creation_input_tokens) are part of
+// InputTokens too and priced apart; ReasoningTokens are part of
+// OutputTokens (billed as output, never shown as text). PriceUnknown marks
+// a usage whose model has no price in the catalogue, so its cost is not 0
+// but unknown; sums keep the mark.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
-	CachedTokens int `json:"cached_tokens,omitempty"`
+	InputTokens      int  `json:"input_tokens"`
+	OutputTokens     int  `json:"output_tokens"`
+	CachedTokens     int  `json:"cached_tokens,omitempty"`
+	CacheWriteTokens int  `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int  `json:"reasoning_tokens,omitempty"`
+	PriceUnknown     bool `json:"price_unknown,omitempty"`
 }
 
 // Add returns the sum of two usages.
 func (u Usage) Add(o Usage) Usage {
-	return Usage{u.InputTokens + o.InputTokens, u.OutputTokens + o.OutputTokens, u.CachedTokens + o.CachedTokens}
+	return Usage{
+		InputTokens:      u.InputTokens + o.InputTokens,
+		OutputTokens:     u.OutputTokens + o.OutputTokens,
+		CachedTokens:     u.CachedTokens + o.CachedTokens,
+		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
+		ReasoningTokens:  u.ReasoningTokens + o.ReasoningTokens,
+		PriceUnknown:     u.PriceUnknown || o.PriceUnknown,
+	}
 }
 
 // Total is input plus output tokens.
@@ -75,6 +120,9 @@ func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
 type Result struct {
 	Usage        Usage
 	FinishReason string // "stop", "length", "tool_use", ... as the vendor says it
+	// Detail is the vendor's explanation of an abnormal end when it gave
+	// one: a refusal's text, a block reason.
+	Detail string
 }
 
 // Stream yields text deltas of one answer.
@@ -117,6 +165,9 @@ const (
 	KindNetwork    ErrorKind = "network"     // connection refused, reset, cut stream
 	KindTimeout    ErrorKind = "timeout"     // no complete answer within the provider's timeout: not retried
 	KindCanceled   ErrorKind = "canceled"    // the user cancelled
+	KindRefused    ErrorKind = "refused"     // the model refused or a safety filter blocked the answer
+	KindTruncated  ErrorKind = "truncated"   // the answer was cut at the output limit
+	KindEmpty      ErrorKind = "empty"       // the stream ended normally without any text
 	KindOther      ErrorKind = "other"
 )
 

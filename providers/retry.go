@@ -274,9 +274,9 @@ func (s *retryStream) Close() error {
 	return nil
 }
 
-// parseRetryAfter reads the wait a server asks for: retry-after-ms
+// ParseRetryAfter reads the wait a server asks for: retry-after-ms
 // (Anthropic, OpenAI), else Retry-After as seconds or an HTTP date.
-func parseRetryAfter(h http.Header, now time.Time) time.Duration {
+func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if h == nil {
 		return 0
 	}

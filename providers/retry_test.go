@@ -313,7 +313,7 @@ func TestParseRetryAfter(t *testing.T) {
 		for k, v := range tc.header {
 			h.Set(k, v)
 		}
-		if got := parseRetryAfter(h, now); got != tc.want {
+		if got := ParseRetryAfter(h, now); got != tc.want {
 			t.Errorf("%v: got %v, want %v", tc.header, got, tc.want)
 		}
 	}

@@ -1,6 +1,10 @@
 package providers
 
-import "time"
+import (
+	"os"
+	"strings"
+	"time"
+)
 
 // Spec is one entry of the configuration's `providers` map.
 type Spec struct {
@@ -18,9 +22,61 @@ type Spec struct {
 	// A request that runs out of it fails with KindTimeout and is not
 	// retried: a retry would start the whole wait again.
 	Timeout time.Duration `mapstructure:"timeout" yaml:"timeout"`
+	// API selects OpenAI's API for type openai/openai-compatible: responses
+	// (the default for OpenAI itself) or chat (Chat Completions, the
+	// default for compatible servers). A model the catalogue marks as
+	// served by one API only (Codex: responses) always uses that one.
+	API string `mapstructure:"api" yaml:"api"`
 	// MaxRetries for the shared retry policy (nil: 3).
 	MaxRetries *int `mapstructure:"max_retries" yaml:"max_retries"`
 }
 
+// DefaultTimeout bounds one whole request when Spec.Timeout is zero.
+const DefaultTimeout = 5 * time.Minute
+
+// APIs lists the values Spec.API may take.
+var APIs = []string{"responses", "chat"}
+
 // Types lists the adapter types a Spec may name.
 var Types = []string{"openai", "openai-compatible", "anthropic", "gemini", "demo"}
+
+// KeyVars lists the env vars a spec reads its API key from, in order of
+// preference; empty for demo and for openai-compatible servers that need
+// no key.
+func KeyVars(spec Spec) []string {
+	if spec.APIKeyEnv != "" && spec.Type != "demo" {
+		return []string{spec.APIKeyEnv}
+	}
+	switch spec.Type {
+	case "openai":
+		return []string{"OPENAI_API_KEY"}
+	case "anthropic":
+		return []string{"ANTHROPIC_API_KEY"}
+	case "gemini":
+		return []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}
+	}
+	return nil
+}
+
+// HasKey reports whether the spec can authenticate: one of its KeyVars is
+// set, or it needs no key at all (demo, keyless openai-compatible servers).
+func HasKey(spec Spec, getenv func(string) string) bool {
+	vars := KeyVars(spec)
+	if len(vars) == 0 {
+		return true
+	}
+	return LookupKey(spec, getenv) != ""
+}
+
+// LookupKey returns the first non-empty value of the spec's KeyVars.
+func LookupKey(spec Spec, getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	for _, v := range KeyVars(spec) {
+		if key := strings.TrimSpace(getenv(v)); key != "" {
+			return key
+		}
+	}
+	return ""
+}

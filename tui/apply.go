@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
 )
 
 // apply folds one engine event into the console's state.
@@ -79,7 +80,7 @@ func (m *Model) apply(ev debate.Event) {
 			p.Settle() // a turn that never started settles as cancelled
 		}
 		if ev.Err == "" {
-			m.setStatus(fmt.Sprintf("%s done · %d→%d tok", ev.Mode, ev.Usage.InputTokens, ev.Usage.OutputTokens)+costText(ev.Cost), false)
+			m.setStatus(fmt.Sprintf("%s done · %d→%d tok", ev.Mode, ev.Usage.InputTokens, ev.Usage.OutputTokens)+costText(ev.Cost, ev.Usage.PriceUnknown), false)
 		}
 	}
 }
@@ -134,9 +135,11 @@ func verdictText(ev debate.VerdictReached) string {
 	return s
 }
 
-func costText(c float64) string {
-	if c <= 0 {
+// costText is " · $0.0123", " · $?" when a model had no price, or
+// nothing when there was nothing to pay.
+func costText(c float64, unknown bool) string {
+	if c <= 0 && !unknown {
 		return ""
 	}
-	return fmt.Sprintf(" · $%.4f", c)
+	return " · " + providers.FormatCost(c, unknown)
 }

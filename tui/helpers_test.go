@@ -13,7 +13,7 @@ import (
 
 	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 // fixedNow is the clock of every test, so screens are the same on every run.
@@ -32,7 +32,7 @@ func testConfig(tb testing.TB) *debate.Config {
 		tb.Fatal(err)
 	}
 	cfg.Source = "config.yaml (embedded)"
-	cfg.Pricing = nil // as with --demo
+	cfg.Pricing, cfg.Offline = nil, true // as with --demo
 	return &cfg
 }
 
@@ -42,7 +42,7 @@ func testEngine(tb testing.TB, pace time.Duration) *debate.Engine {
 	cfg := testConfig(tb)
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
-		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: providers.NewDemoWithPace("demo", pace)})
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", pace)})
 	}
 	e, err := debate.NewEngine(cfg, agents, "mention")
 	if err != nil {

@@ -100,7 +100,9 @@ func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) strin
 	if en.Usage.InputTokens+en.Usage.OutputTokens > 0 {
 		field("tokens", fmt.Sprintf("%d in (%d cached) · %d out", en.Usage.InputTokens, en.Usage.CachedTokens, en.Usage.OutputTokens))
 	}
-	if en.Cost > 0 {
+	if en.Usage.PriceUnknown {
+		field("cost", "? (no price for this model in the configuration)")
+	} else if en.Cost > 0 {
 		field("cost", fmt.Sprintf("$%.6f", en.Cost))
 	}
 	field("vote", en.Vote)

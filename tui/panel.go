@@ -273,10 +273,10 @@ func usageText(u providers.Usage, cost float64) string {
 		return ""
 	}
 	s := fmt.Sprintf(" · %d→%d tok", u.InputTokens, u.OutputTokens)
-	if cost > 0 {
-		s += fmt.Sprintf(" · $%.4f", cost)
+	if u.ReasoningTokens > 0 {
+		s += fmt.Sprintf(" (%d reasoning)", u.ReasoningTokens)
 	}
-	return s
+	return s + costText(cost, u.PriceUnknown)
 }
 
 // voteLine shows the votes of each round; when that is wider than width

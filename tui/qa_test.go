@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 // Defects found by using the console; each test fails without its fix.
@@ -214,7 +215,7 @@ func TestAgentPanelKeepsToolCallsAcrossSteps(t *testing.T) {
 }
 
 func TestPanelScrollStopsAtTheFirstLine(t *testing.T) {
-	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: providers.NewDemo("demo")}
+	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
 	p := newPanel(a, "")
 	p.SetSize(40, 10)
 	var lines []string
@@ -468,7 +469,7 @@ func TestClickOnANarrowTabShowsThatPanel(t *testing.T) {
 	if m.active != 1 || m.focus != focusPanels {
 		t.Fatalf("a click on the ChatGPT tab: active %d, focus %d", m.active, m.focus)
 	}
-	if s := screen(m); !strings.Contains(s, "│ ChatGPT gpt-5") {
+	if s := screen(m); !strings.Contains(s, "│ ChatGPT gpt-6.1-sol") {
 		t.Errorf("the ChatGPT panel is not shown:\n%s", s)
 	}
 	m.Update(tea.MouseClickMsg{Button: tea.MouseLeft, X: 1, Y: m.tabsY()})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 // newModel is a console outside any program, sized w×h, events applied.
@@ -314,7 +315,7 @@ func TestBannerAndMissingKeyNote(t *testing.T) {
 }
 
 func TestPanelShowsToolCallsAsTheyRun(t *testing.T) {
-	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: providers.NewDemo("demo")}
+	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
 	p := newPanel(a, "")
 	p.SetSize(60, 12)
 	p.Start(debate.Entry{Turn: 1, Kind: debate.KindReply})

@@ -254,7 +254,7 @@ func (m *Model) statusLine(w int) string {
 	if len(id) > 6 {
 		id = id[:6]
 	}
-	right := fmt.Sprintf("%s · %s · %d→%d tok%s", m.engine.Current().Name(), id, m.usage.InputTokens, m.usage.OutputTokens, costText(m.cost))
+	right := fmt.Sprintf("%s · %s · %d→%d tok%s", m.engine.Current().Name(), id, m.usage.InputTokens, m.usage.OutputTokens, costText(m.cost, m.usage.PriceUnknown))
 	if n := m.working(); n > 0 {
 		right = fmt.Sprintf("%s %d working · ", m.spin.View(), n) + right
 	}

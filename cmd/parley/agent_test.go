@@ -112,7 +112,7 @@ func TestAgentCmdOverFakeHoldsTheJail(t *testing.T) {
 		t.Fatalf("%d model calls, want 5", len(reqs))
 	}
 	for _, r := range reqs {
-		if r.Model != "gpt-5-codex" {
+		if r.Model != "gpt-5.3-codex" {
 			t.Errorf("model %q, want codex's", r.Model)
 		}
 		for _, m := range r.Messages {

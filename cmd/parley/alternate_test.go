@@ -69,7 +69,7 @@ func TestAlternateCmdJSONOverFakes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got := order(); got != "gpt-5-codex,claude-sonnet-4-6,gpt-5-codex,claude-sonnet-4-6" {
+	if got := order(); got != "gpt-5.3-codex,claude-sonnet-5-5,gpt-5.3-codex,claude-sonnet-5-5" {
 		t.Fatalf("call order %s", got)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -98,13 +98,13 @@ func TestAlternateCmdJSONOverFakes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !strings.Contains(lines[0], `"user_instruction":"write a retry loop","codex_output":"openai reply 1 to gpt-5-codex."`) {
+	if !strings.Contains(lines[0], `"user_instruction":"write a retry loop","codex_output":"openai reply 1 to gpt-5.3-codex."`) {
 		t.Fatalf("start line %s", lines[0])
 	}
 	// The last step: claude saw codex's latest answer.
 	reqs := anthropic.Requests()
 	last := reqs[len(reqs)-1].Messages
-	if got := last[len(last)-1].Content; got != "[Codex]: openai reply 2 to gpt-5-codex." {
+	if got := last[len(last)-1].Content; got != "[Codex]: openai reply 2 to gpt-5.3-codex." {
 		t.Fatalf("claude's last request ends with %q", got)
 	}
 	if len(openai.Requests()) != 2 || strings.Contains(stderr, "tokens:") {
@@ -120,9 +120,9 @@ func TestAlternateCmdHumanOutputShowsTokensAndSaving(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"[Codex] (start, 120 tok): openai reply 1 to gpt-5-codex.",
-		"[Claude] (start, 120 tok): anthropic reply 1 to claude-sonnet-4-6.",
-		"[Codex] (step 1, 120 tok): openai reply 2 to gpt-5-codex.",
+		"[Codex] (start, 120 tok): openai reply 1 to gpt-5.3-codex.",
+		"[Claude] (start, 120 tok): anthropic reply 1 to claude-sonnet-5-5.",
+		"[Codex] (step 1, 120 tok): openai reply 2 to gpt-5.3-codex.",
 	} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("output lacks %q:\n%s", want, out)
@@ -215,7 +215,7 @@ func TestAlternateCmdResumeContinuesWithTheRightResponder(t *testing.T) {
 		!strings.Contains(lines[1], `"claude_output":null,"responder":"codex","next_responder":"claude"`) {
 		t.Fatalf("resumed lines:\n%s", out)
 	}
-	if got := order(); got != "gpt-5-codex,claude-sonnet-4-6,gpt-5-codex,claude-sonnet-4-6,gpt-5-codex" {
+	if got := order(); got != "gpt-5.3-codex,claude-sonnet-5-5,gpt-5.3-codex,claude-sonnet-5-5,gpt-5.3-codex" {
 		t.Fatalf("calls %s", got)
 	}
 	info, entries := savedSession(t)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
 )
 
 // globalFlags are the flags every command shares.
@@ -70,12 +73,19 @@ func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*deb
 	a := &app{flags: g, cfg: cfg, stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
 	a.noKeys = !anyKey(cfg)
 	a.demo = g.demo || a.noKeys
+	if !a.demo {
+		// Shutdown dates and sampling parameters the model does not take,
+		// once at start, each naming its config key.
+		for _, w := range cfg.ModelWarnings(time.Now()) {
+			fmt.Fprintln(a.stderr, "warning: "+w)
+		}
+	}
 	agents, err := buildAgents(cfg, a.demo)
 	if err != nil {
 		return nil, usageErr(err)
 	}
 	if a.demo {
-		cfg.Pricing = nil // demo answers cost nothing
+		cfg.Offline = true // demo answers cost nothing
 	}
 	if mode == "" {
 		mode = g.mode
@@ -119,18 +129,18 @@ func anyKey(cfg *debate.Config) bool {
 
 // buildAgents binds every configured agent to its provider; in demo mode
 // every agent gets its own offline demo provider.
-func buildAgents(cfg *debate.Config, demo bool) ([]*debate.Agent, error) {
+func buildAgents(cfg *debate.Config, offline bool) ([]*debate.Agent, error) {
 	opened := map[string]providers.Provider{}
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
 		var p providers.Provider
-		if demo {
-			p = providers.NewDemo("demo")
+		if offline {
+			p = demo.New("demo")
 		} else {
 			p = opened[spec.Provider]
 			if p == nil {
 				var err error
-				p, err = providers.Open(spec.Provider, cfg.Providers[spec.Provider], os.Getenv)
+				p, err = open.Open(spec.Provider, cfg.Providers[spec.Provider], os.Getenv)
 				if err != nil {
 					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
 				}

@@ -73,7 +73,7 @@ func TestSessionsCommandsEndToEnd(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI(t, "", "sessions", "export", first, "--format", "md")
-	if code != 0 || !strings.HasPrefix(out, "# @gemini first question\n") || !strings.Contains(out, "### 5. ChatGPT · gpt-5") {
+	if code != 0 || !strings.HasPrefix(out, "# @gemini first question\n") || !strings.Contains(out, "### 5. ChatGPT · gpt-6.1-sol") {
 		t.Errorf("export md (exit %d):\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "", "sessions", "export", first, "--format", "json")

@@ -18,7 +18,7 @@ func TestTalkCmdDemoPrintsRoundsAndClosing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	order := []string{"[MC]: Welcome", "── round 1 ──", "[ChatGPT]: ", "[Gemini]: ", "[MC]: Round summary", "── closing ──", "[MC]: Thank you both"}
+	order := []string{"[MC]: Welcome", "── round 1 ──", "[ChatGPT]: ", "[Gemini]: ", "[MC]: Round 1 of 1 summary", "── closing ──", "[MC]: Thank you both"}
 	at := -1
 	for _, want := range order {
 		i := strings.Index(out, want)
@@ -41,7 +41,7 @@ func TestTalkCmdJSONWithFailingGuest(t *testing.T) {
 	if code != exitRuntime {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
 	}
-	if got := order(); got != "claude-sonnet-4-6,gpt-5,claude-sonnet-4-6,gpt-5,claude-sonnet-4-6,claude-sonnet-4-6" {
+	if got := order(); got != "claude-sonnet-5-5,gpt-6.1-sol,claude-sonnet-5-5,gpt-6.1-sol,claude-sonnet-5-5,claude-sonnet-5-5" {
 		t.Fatalf("calls %s", got)
 	}
 	type row struct {
@@ -91,10 +91,10 @@ func TestTalkCmdFlagsChooseTheSpeakers(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got := order(); got != "gpt-5,gpt-5-codex,claude-sonnet-4-6,gpt-5,gpt-5" {
+	if got := order(); got != "gpt-6.1-sol,gpt-5.3-codex,claude-sonnet-5-5,gpt-6.1-sol,gpt-6.1-sol" {
 		t.Fatalf("calls %s", got)
 	}
-	if !strings.HasPrefix(out, "[ChatGPT]: openai reply 1 to gpt-5.  (120 tok)") {
+	if !strings.HasPrefix(out, "[ChatGPT]: openai reply 1 to gpt-6.1-sol.  (120 tok)") {
 		t.Fatalf("out:\n%s", out)
 	}
 }

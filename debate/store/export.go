@@ -155,7 +155,8 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 	if len(agents) > 0 {
 		fmt.Fprintf(&b, "- Agents: %s\n", clean(strings.Join(agents, ", ")))
 	}
-	fmt.Fprintf(&b, "- Tokens: %d in, %d out; cost $%.4f\n", usage.InputTokens, usage.OutputTokens, cost)
+	fmt.Fprintf(&b, "- Tokens: %d in, %d out%s; cost %s\n", usage.InputTokens, usage.OutputTokens,
+		reasoningNote(usage), providers.FormatCost(cost, usage.PriceUnknown))
 	for _, en := range entries {
 		b.WriteString("\n")
 		writeEntryMarkdown(&b, en)
@@ -210,8 +211,9 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry) {
 		fmt.Fprintf(b, "\n*(failed: %s)*\n", oneLine(clean(en.Error)))
 	}
 	if en.IsAgentTurn() && (en.Usage.Total() > 0 || en.Cost > 0) {
-		fmt.Fprintf(b, "\n<sub>%d in / %d out tokens · $%.4f · %.1f s</sub>\n",
-			en.Usage.InputTokens, en.Usage.OutputTokens, en.Cost, en.Latency().Seconds())
+		fmt.Fprintf(b, "\n<sub>%d in / %d out tokens%s · %s · %.1f s</sub>\n",
+			en.Usage.InputTokens, en.Usage.OutputTokens, reasoningNote(en.Usage),
+			providers.FormatCost(en.Cost, en.Usage.PriceUnknown), en.Latency().Seconds())
 	}
 }
 
@@ -297,3 +299,11 @@ func truncateLines(s string, max int) string {
 // clean drops terminal escape sequences and control characters a model may
 // have sent, keeping newlines and tabs, so an export never drives a terminal.
 func clean(s string) string { return sanitize.Text(s) }
+
+// reasoningNote says how many output tokens went to reasoning, when any did.
+func reasoningNote(u providers.Usage) string {
+	if u.ReasoningTokens == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d reasoning)", u.ReasoningTokens)
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 // testEngine builds an engine with three offline agents (a, b, c), all of
@@ -23,7 +24,7 @@ func testEngine(t testing.TB, pace time.Duration) *debate.Engine {
 	for _, n := range []string{"a", "b", "c"} {
 		spec := debate.AgentSpec{Name: n, Display: strings.ToUpper(n), Provider: "demo", Model: "demo-" + n}
 		cfg.Agents = append(cfg.Agents, spec)
-		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: providers.NewDemoWithPace("demo", pace)})
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", pace)})
 	}
 	cfg.Modes.Mention.Agents = []string{"a", "b", "c"}
 	e, err := debate.NewEngine(cfg, agents, "mention")

@@ -78,6 +78,11 @@ var migrations = []string{
 	UPDATE conversation_meta SET moderator_name = COALESCE((SELECT l.display_name FROM conversation_log l
 		WHERE l.conversation_id = conversation_meta.conversation_id AND l.speaker_name = conversation_meta.moderator_name
 		AND l.display_name <> '' ORDER BY l.turn_number LIMIT 1), moderator_name);`,
+	// 4: the usage details of issue 12: cache writes and reasoning tokens,
+	// and whether the model had a price (its cost shows ? otherwise).
+	`ALTER TABLE conversation_log ADD COLUMN tokens_cache_write INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN tokens_reasoning INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN price_unknown INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersion is the version this binary writes.

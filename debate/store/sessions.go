@@ -165,7 +165,8 @@ func (s *Store) Load(ctx context.Context, id string) (debate.SessionInfo, []deba
 func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT turn_number, speaker_name, model_used, prompt, response, is_moderator,
 			COALESCE(CAST(timestamp AS TEXT), ''), display_name, provider, mode, kind, round, vote, status,
-			tokens_in, tokens_out, tokens_cached, cost_usd, tool_calls, error, finished_time
+			tokens_in, tokens_out, tokens_cached, cost_usd, tool_calls, error, finished_time,
+			tokens_cache_write, tokens_reasoning, price_unknown
 		FROM conversation_log WHERE conversation_id = ? ORDER BY turn_number`, id)
 	if err != nil {
 		return nil, err
@@ -178,7 +179,8 @@ func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) 
 		var u providers.Usage
 		if err := rows.Scan(&en.Turn, &en.Speaker, &en.Model, &en.Prompt, &en.Text, &en.IsModerator, &started,
 			&en.Display, &en.Provider, &en.Mode, &kind, &en.Round, &en.Vote, &status,
-			&u.InputTokens, &u.OutputTokens, &u.CachedTokens, &en.Cost, &calls, &en.Error, &finished); err != nil {
+			&u.InputTokens, &u.OutputTokens, &u.CachedTokens, &en.Cost, &calls, &en.Error, &finished,
+			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown); err != nil {
 			return nil, err
 		}
 		en.Kind, en.Status, en.Usage = debate.Kind(kind), debate.Status(status), u

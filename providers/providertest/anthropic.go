@@ -109,16 +109,29 @@ func forcedTool(req Request) string {
 	return stringField(choice, "name")
 }
 
+func (anthropicVendor) modelList(ids []string) string {
+	data := []any{}
+	for _, id := range ids {
+		data = append(data, map[string]any{"type": "model", "id": id, "display_name": id, "created_at": "2026-01-01T00:00:00Z"})
+	}
+	first, last := any(nil), any(nil)
+	if len(ids) > 0 {
+		first, last = ids[0], ids[len(ids)-1]
+	}
+	body, _ := json.Marshal(map[string]any{"data": data, "has_more": false, "first_id": first, "last_id": last})
+	return string(body)
+}
+
 func (anthropicVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []string) {
 	u := reply.Usage
 	// Anthropic's input_tokens excludes cache reads; ours includes them.
-	uncached := max(u.InputTokens-u.CachedTokens, 0)
+	uncached := max(u.InputTokens-u.CachedTokens-u.CacheWriteTokens, 0)
 	start := map[string]any{"type": "message_start", "message": map[string]any{
 		"id": "msg_fake", "type": "message", "role": "assistant", "model": req.Model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
 		"usage": map[string]any{
 			"input_tokens": uncached, "output_tokens": 1,
-			"cache_creation_input_tokens": 0, "cache_read_input_tokens": u.CachedTokens,
+			"cache_creation_input_tokens": u.CacheWriteTokens, "cache_read_input_tokens": u.CachedTokens,
 		},
 	}}
 	if !ev.event("message_start", start) {
@@ -135,6 +148,9 @@ func (anthropicVendor) stream(ev *eventWriter, req Request, reply Reply, chunks 
 	}
 	if reply.FinishReason != "" {
 		stop = reply.FinishReason
+	}
+	if reply.Refusal != "" {
+		stop = "refusal" // Claude's streaming classifiers end the message this way
 	}
 	if !ev.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": block}) {
 		return

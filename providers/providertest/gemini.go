@@ -119,8 +119,27 @@ func (geminiVendor) errorBody(status int, message, retryAfter string) string {
 	return string(body)
 }
 
+func (geminiVendor) modelList(ids []string) string {
+	models := []any{}
+	for _, id := range ids {
+		models = append(models, map[string]any{"name": "models/" + id, "displayName": id,
+			"supportedGenerationMethods": []any{"generateContent", "streamGenerateContent"}})
+	}
+	body, _ := json.Marshal(map[string]any{"models": models})
+	return string(body)
+}
+
 func (geminiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []string) {
 	u := reply.Usage
+	if reply.BlockReason != "" {
+		// A blocked prompt: feedback and usage, no candidate at all.
+		ev.event("", map[string]any{
+			"promptFeedback": map[string]any{"blockReason": reply.BlockReason},
+			"usageMetadata":  map[string]any{"promptTokenCount": u.InputTokens, "totalTokenCount": u.InputTokens},
+			"modelVersion":   req.Model, "responseId": "resp_fake",
+		})
+		return
+	}
 	chunk := func(text string, last bool) map[string]any {
 		cand := map[string]any{
 			"content": map[string]any{"parts": []any{map[string]any{"text": text}}, "role": "model"},
@@ -135,7 +154,8 @@ func (geminiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 			cand["finishReason"] = finish
 			usage = map[string]any{
 				"promptTokenCount":     u.InputTokens,
-				"candidatesTokenCount": u.OutputTokens,
+				"candidatesTokenCount": u.OutputTokens - u.ReasoningTokens,
+				"thoughtsTokenCount":   u.ReasoningTokens,
 				"totalTokenCount":      u.Total(),
 				"promptTokensDetails":  []any{map[string]any{"modality": "TEXT", "tokenCount": u.InputTokens}},
 			}

@@ -10,11 +10,12 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
-// OpenAI starts a fake of the OpenAI Chat Completions API (and of any
-// OpenAI-compatible server). Its URL ends in /v1; requests go to
-// POST {URL}/chat/completions and are answered with chat.completion.chunk
-// SSE events, a final usage chunk with empty choices when the request set
-// stream_options.include_usage, and "data: [DONE]".
+// OpenAI starts a fake of OpenAI's two APIs (and of any OpenAI-compatible
+// server). Its URL ends in /v1. POST {URL}/chat/completions is answered
+// with chat.completion.chunk SSE events, a final usage chunk with empty
+// choices when the request set stream_options.include_usage, and
+// "data: [DONE]"; POST {URL}/responses with the Responses API's named
+// events (responses.go); GET {URL}/models with the model list.
 func OpenAI(t testing.TB, h func(Request) Reply) *Server {
 	t.Helper()
 	return newServer(t, openaiVendor{}, "/v1", h)
@@ -24,6 +25,10 @@ type openaiVendor struct{}
 
 func (openaiVendor) decode(_ *http.Request, req *Request) {
 	if req.JSON == nil {
+		return
+	}
+	if isResponses(req.Path) {
+		decodeResponses(req)
 		return
 	}
 	req.Model = stringField(req.JSON, "model")
@@ -71,7 +76,20 @@ func (openaiVendor) errorBody(status int, message, _ string) string {
 	return string(body)
 }
 
+func (openaiVendor) modelList(ids []string) string {
+	data := []any{}
+	for _, id := range ids {
+		data = append(data, map[string]any{"id": id, "object": "model", "created": 1700000000, "owned_by": "openai"})
+	}
+	body, _ := json.Marshal(map[string]any{"object": "list", "data": data})
+	return string(body)
+}
+
 func (openaiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []string) {
+	if isResponses(req.Path) {
+		streamResponses(ev, req, reply, chunks)
+		return
+	}
 	model := req.Model
 	chunk := func(choices []any) map[string]any {
 		return map[string]any{
@@ -90,6 +108,9 @@ func (openaiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 			return
 		}
 	}
+	if reply.Refusal != "" && !ev.event("", chunk(choice(map[string]any{"refusal": reply.Refusal}, nil))) {
+		return
+	}
 	finish := reply.FinishReason
 	if finish == "" {
 		finish = "stop"
@@ -103,7 +124,7 @@ func (openaiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 			"prompt_tokens_details": map[string]any{
 				"cached_tokens": reply.Usage.CachedTokens, "audio_tokens": 0,
 			},
-			"completion_tokens_details": map[string]any{"reasoning_tokens": 0},
+			"completion_tokens_details": map[string]any{"reasoning_tokens": reply.Usage.ReasoningTokens},
 		}
 		c := chunk([]any{})
 		c["usage"] = usage

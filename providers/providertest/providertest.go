@@ -59,8 +59,19 @@ type Reply struct {
 	// instead of the generated events (for fuzzing the adapters' parsers).
 	Raw []byte
 	// FinishReason overrides the vendor's normal end reason ("stop",
-	// "end_turn", "STOP") when set, e.g. "length", "max_tokens", "MAX_TOKENS".
+	// "end_turn", "STOP") when set, e.g. "length", "max_tokens", "MAX_TOKENS";
+	// for the Responses API "max_output_tokens" or "content_filter" end the
+	// response as incomplete and "failed" with response.failed.
 	FinishReason string
+	// Refusal, when set, is streamed the vendor's refusal way (OpenAI
+	// delta.refusal or response.refusal.delta, Anthropic stop_reason
+	// refusal) after the text chunks.
+	Refusal string
+	// BlockReason, for Gemini, answers with promptFeedback.blockReason and
+	// no candidate.
+	BlockReason string
+	// Models answers a GET of the vendor's model list.
+	Models []string
 }
 
 // Request is one request a fake received, decoded the vendor's way.
@@ -140,6 +151,8 @@ type vendor interface {
 	// stream writes the SSE events of a successful reply, text chunks
 	// through ev.chunk so CutAfter and ChunkDelay apply.
 	stream(ev *eventWriter, req Request, reply Reply, chunks []string)
+	// modelList renders the vendor's answer to GET .../models.
+	modelList(ids []string) string
 }
 
 func newServer(t testing.TB, v vendor, suffix string, h func(Request) Reply) *Server {
@@ -160,6 +173,19 @@ func newServer(t testing.TB, v vendor, suffix string, h func(Request) Reply) *Se
 		v.decode(r, &req)
 		s.record(req)
 
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+			if v.badKey(r) {
+				v.authError(w)
+				return
+			}
+			reply := Reply{}
+			if h != nil {
+				reply = h(req)
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, v.modelList(reply.Models))
+			return
+		}
 		if r.Method != http.MethodPost {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return

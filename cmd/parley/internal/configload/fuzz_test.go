@@ -21,7 +21,7 @@ func FuzzLoadConfig(f *testing.F) {
 		"modes:\n  talk:\n    pace: soon\n",
 		"agents:\n  - name: Gemini\n    provider: gemini\n    model: m\n",
 		"providers:\n  x:\n    type: openia\n",
-		"pricing:\n  gpt-5: {input: -1}\n",
+		"pricing:\n  gpt-6.1-sol: {input: -1}\n",
 		"context: {budget_tokens: 1e99}\n",
 		"\t- :\n",
 		"agents: !!binary aGVsbG8=\n",

@@ -207,8 +207,8 @@ func retryLine(ev debate.Retrying) string {
 
 // TotalsLine is the closing "— N turns, T tokens (…), $C" line on stderr.
 func TotalsLine(n int, unit, units string, usage providers.Usage, cost float64) string {
-	return fmt.Sprintf("— %d %s, %s tokens (%s in, %s out), $%.4f", n, Plural(n, unit, units),
-		Thousands(usage.Total()), Thousands(usage.InputTokens), Thousands(usage.OutputTokens), cost)
+	return fmt.Sprintf("— %d %s, %s tokens (%s in, %s out), %s", n, Plural(n, unit, units),
+		Thousands(usage.Total()), Thousands(usage.InputTokens), Thousands(usage.OutputTokens), providers.FormatCost(cost, usage.PriceUnknown))
 }
 
 // TurnBody is a finished turn's text as the headless commands print it:

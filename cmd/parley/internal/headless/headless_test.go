@@ -76,3 +76,16 @@ func TestAskPrintsQuotedToolXMLFromAgentsWithoutTools(t *testing.T) {
 		t.Fatal("a loop's answer carries its complete call and is printed")
 	}
 }
+
+func TestTotalsShowUnknownPriceAndReasoning(t *testing.T) {
+	u := providers.Usage{InputTokens: 1000, OutputTokens: 1200, ReasoningTokens: 900, PriceUnknown: true}
+	if got := TotalsLine(2, "turn", "turns", u, 0); !strings.HasSuffix(got, ", $?") {
+		t.Errorf("totals = %q, want an unknown cost shown as $?", got)
+	}
+	if got := TokenLine(u); got != "1,000 in · 1,200 out (900 reasoning)" {
+		t.Errorf("token line = %q", got)
+	}
+	if got := TotalsLine(1, "turn", "turns", providers.Usage{InputTokens: 1}, 0.5); !strings.HasSuffix(got, "$0.5000") {
+		t.Errorf("totals = %q", got)
+	}
+}

@@ -88,9 +88,10 @@ func (p *Printer) agent(ev debate.Event) {
 			fmt.Fprintf(p.out, "%s\n", strings.TrimSpace(sanitize.Text(ev.Answer)))
 		}
 		n, calls := ev.Steps, len(ev.ToolCalls)
-		fmt.Fprintf(p.err, "— %d %s, %d tool %s, %s tokens (%s in, %s out), $%.4f\n",
+		fmt.Fprintf(p.err, "— %d %s, %d tool %s, %s tokens (%s in, %s out), %s\n",
 			n, Plural(n, "step", "steps"), calls, Plural(calls, "call", "calls"),
-			Thousands(ev.Usage.Total()), Thousands(ev.Usage.InputTokens), Thousands(ev.Usage.OutputTokens), ev.Cost)
+			Thousands(ev.Usage.Total()), Thousands(ev.Usage.InputTokens), Thousands(ev.Usage.OutputTokens),
+			providers.FormatCost(ev.Cost, ev.Usage.PriceUnknown))
 	}
 }
 
@@ -217,11 +218,11 @@ func (p *Printer) magiOutcome(res debate.MagiResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	calls := 0
 	for _, u := range res.Agents {
-		fmt.Fprintf(tw, "  %s\t%s/%s\t%s\t%s\t$%.4f\n", sanitize.Text(u.Display), u.Provider, sanitize.Text(u.Model),
-			Plural(u.Calls, "1 call", fmt.Sprintf("%d calls", u.Calls)), TokenLine(u.Usage), u.Cost)
+		fmt.Fprintf(tw, "  %s\t%s/%s\t%s\t%s\t%s\n", sanitize.Text(u.Display), u.Provider, sanitize.Text(u.Model),
+			Plural(u.Calls, "1 call", fmt.Sprintf("%d calls", u.Calls)), TokenLine(u.Usage), providers.FormatCost(u.Cost, u.Usage.PriceUnknown))
 		calls += u.Calls
 	}
-	fmt.Fprintf(tw, "  total\t\t%d calls\t%s\t$%.4f\n", calls, TokenLine(res.Usage), res.Cost)
+	fmt.Fprintf(tw, "  total\t\t%d calls\t%s\t%s\n", calls, TokenLine(res.Usage), providers.FormatCost(res.Cost, res.Usage.PriceUnknown))
 	_ = tw.Flush()
 }
 
@@ -231,7 +232,11 @@ func TokenLine(u providers.Usage) string {
 	if u.CachedTokens > 0 {
 		s += " (" + Thousands(u.CachedTokens) + " cached)"
 	}
-	return s + " · " + Thousands(u.OutputTokens) + " out"
+	s += " · " + Thousands(u.OutputTokens) + " out"
+	if u.ReasoningTokens > 0 {
+		s += " (" + Thousands(u.ReasoningTokens) + " reasoning)"
+	}
+	return s
 }
 
 func printBanner(w interface{ Write([]byte) (int, error) }, text string) {

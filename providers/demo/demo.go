@@ -1,42 +1,50 @@
-package providers
+// Package demo is Parley's offline, deterministic agent: no key, no network.
+package demo
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/providers"
 )
 
-// Demo is an offline, deterministic agent. It reads the request the way a
-// model would — persona, mode instructions, schema, tool protocol, the latest
-// messages — and streams a plausible answer at a visible pace, so `--demo`
-// exercises every mode of the product with no key and no network.
+// Demo is an offline, deterministic agent. It answers from the structure of
+// the request — its mode, purpose and round (Request.Meta), its schema, the
+// tool protocol flag — and the latest messages, and streams a plausible
+// answer at a visible pace, so `--demo` exercises every mode of the product
+// with no key and no network.
 type Demo struct {
 	name string
 	pace time.Duration // between streamed words
 }
 
-// NewDemo returns a demo provider streaming at a visible pace.
-func NewDemo(name string) Provider { return &Demo{name: name, pace: 18 * time.Millisecond} }
+// New returns a demo provider streaming at a visible pace.
+func New(name string) providers.Provider { return &Demo{name: name, pace: 18 * time.Millisecond} }
 
-// NewDemoWithPace returns a demo provider with a chosen pace (0: instant), for tests.
-func NewDemoWithPace(name string, pace time.Duration) Provider { return &Demo{name: name, pace: pace} }
+// NewWithPace returns a demo provider with a chosen pace (0: instant), for tests.
+func NewWithPace(name string, pace time.Duration) providers.Provider {
+	return &Demo{name: name, pace: pace}
+}
 
-// Name implements Provider.
+// Name implements providers.Provider.
 func (d *Demo) Name() string { return d.name }
 
-// Stream implements Provider.
-func (d *Demo) Stream(ctx context.Context, req Request) (Stream, error) {
-	answer := DemoAnswer(req)
+// Stream implements providers.Provider.
+func (d *Demo) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
+	answer := Answer(req)
 	in := EstimateRequestTokens(req)
 	return &demoStream{ctx: ctx, words: splitKeepSpace(answer), pace: d.pace,
-		usage: Usage{InputTokens: in, OutputTokens: (len(answer) + 3) / 4}}, nil
+		usage: providers.Usage{InputTokens: in, OutputTokens: (len(answer) + 3) / 4}}, nil
 }
 
 // EstimateRequestTokens estimates a request's prompt size (4 bytes a token).
-func EstimateRequestTokens(req Request) int {
+func EstimateRequestTokens(req providers.Request) int {
 	n := len(req.System)
 	for _, m := range req.Messages {
 		n += len(m.Content) + 4
@@ -50,7 +58,7 @@ type demoStream struct {
 	i     int
 	cur   string
 	pace  time.Duration
-	usage Usage
+	usage providers.Usage
 	err   error
 	done  bool
 }
@@ -68,12 +76,12 @@ func (s *demoStream) Next() bool {
 		select {
 		case <-s.ctx.Done():
 			t.Stop()
-			s.err, s.done = &Error{Provider: "demo", Kind: KindCanceled, Err: s.ctx.Err()}, true
+			s.err, s.done = &providers.Error{Provider: "demo", Kind: providers.KindCanceled, Err: s.ctx.Err()}, true
 			return false
 		case <-t.C:
 		}
 	} else if s.ctx.Err() != nil {
-		s.err, s.done = &Error{Provider: "demo", Kind: KindCanceled, Err: s.ctx.Err()}, true
+		s.err, s.done = &providers.Error{Provider: "demo", Kind: providers.KindCanceled, Err: s.ctx.Err()}, true
 		return false
 	}
 	s.cur = s.words[s.i]
@@ -84,7 +92,7 @@ func (s *demoStream) Next() bool {
 func (s *demoStream) Delta() string { return s.cur }
 func (s *demoStream) Err() error    { return s.err }
 func (s *demoStream) Close() error  { return nil }
-func (s *demoStream) Result() Result {
+func (s *demoStream) Result() providers.Result {
 	u := s.usage
 	if s.i < len(s.words) { // cut short: count what was sent
 		sent := 0
@@ -93,7 +101,7 @@ func (s *demoStream) Result() Result {
 		}
 		u.OutputTokens = (sent + 3) / 4
 	}
-	return Result{Usage: u, FinishReason: "stop"}
+	return providers.Result{Usage: u, FinishReason: "stop"}
 }
 
 // splitKeepSpace splits text into words that keep their trailing spaces and
@@ -117,15 +125,17 @@ func splitKeepSpace(s string) []string {
 	return out
 }
 
-// DemoAnswer is the whole answer a demo agent gives to req.
-func DemoAnswer(req Request) string {
+// Answer is the whole answer a demo agent gives to req.
+func Answer(req providers.Request) string {
 	last := lastUser(req.Messages)
 	switch {
-	case req.Schema != nil:
+	case req.Schema != nil && isVoteSchema(req.Schema):
 		return demoVote(req, last)
-	case strings.Contains(req.System, "<list_file>") && wantsTools(req, last):
+	case req.Schema != nil:
+		return demoStructured(req, last)
+	case req.Meta.Tools && wantsTools(req, last):
 		return demoToolStep(req, latestUser(req.Messages)) // the tool result just sent
-	case isModerator(req.System):
+	case req.Meta.Purpose == providers.PurposeOpen || req.Meta.Purpose == providers.PurposeSummary || req.Meta.Purpose == providers.PurposeClose:
 		return demoModerator(req, last)
 	default:
 		return demoReply(req, last)
@@ -133,16 +143,17 @@ func DemoAnswer(req Request) string {
 }
 
 // fileWords mark a question about files, for which a demo agent that may
-// use tools reaches for them; other questions get a plain answer, as a
-// real model would give.
+// use tools in a conversation reaches for them; other questions get a
+// plain answer, as a real model would give. In agent mode the tools are
+// always used.
 var fileWords = regexp.MustCompile(`(?i)\b(read|file|files|code|repo|repository|folder|directory|source|package|workspace)\b|\w\.(go|py|rs|js|ts|md|yaml)\b`)
 
-func wantsTools(req Request, last string) bool {
-	if strings.Contains(req.System, "asks about the code in the workspace") {
-		return true // agent mode: always the tool protocol
+func wantsTools(req providers.Request, last string) bool {
+	if req.Meta.Mode == "agent" {
+		return true
 	}
 	for _, m := range req.Messages {
-		if m.Role == RoleUser && strings.Contains(m.Content, "[Host") {
+		if m.Role == providers.RoleUser && strings.Contains(m.Content, "[Host") {
 			last = m.Content // the host's latest question decides
 		}
 	}
@@ -150,9 +161,9 @@ func wantsTools(req Request, last string) bool {
 }
 
 // latestUser is the newest user message.
-func latestUser(msgs []Message) string {
+func latestUser(msgs []providers.Message) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == RoleUser {
+		if msgs[i].Role == providers.RoleUser {
 			return msgs[i].Content
 		}
 	}
@@ -161,10 +172,10 @@ func latestUser(msgs []Message) string {
 
 // lastUser is the latest user message that holds the host's words, else
 // the latest user message: what a demo agent answers to.
-func lastUser(msgs []Message) string {
+func lastUser(msgs []providers.Message) string {
 	latest := latestUser(msgs)
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role != RoleUser || !strings.Contains(msgs[i].Content, "[Host") {
+		if msgs[i].Role != providers.RoleUser || !strings.Contains(msgs[i].Content, "[Host") {
 			continue
 		}
 		if msgs[i].Content == latest {
@@ -210,7 +221,13 @@ func question(last string) string {
 	return q
 }
 
-func personaName(system string) string {
+// personaName is the addressed agent's name: Meta.Agent, else the name the
+// system prompt gives.
+func personaName(req providers.Request) string {
+	if req.Meta.Agent != "" {
+		return req.Meta.Agent
+	}
+	system := req.System
 	if m := regexp.MustCompile(`You are ([A-Za-z0-9_.\- ]{1,30}?)[,.]`).FindStringSubmatch(system); m != nil {
 		return strings.TrimSpace(m[1])
 	}
@@ -228,13 +245,8 @@ func seed(parts ...string) uint32 {
 
 func pick(options []string, n uint32) string { return options[int(n%uint32(len(options)))] }
 
-func isModerator(system string) bool {
-	s := strings.ToLower(system)
-	return strings.Contains(s, "you are the mc") || strings.Contains(s, "moderator")
-}
-
-func demoReply(req Request, last string) string {
-	name := personaName(req.System)
+func demoReply(req providers.Request, last string) string {
+	name := personaName(req)
 	q := question(last)
 	n := seed(name, q)
 	sys := strings.ToLower(req.System)
@@ -272,15 +284,21 @@ func otherSpeaker(last string) string {
 	return ""
 }
 
-func demoModerator(req Request, last string) string {
-	name := personaName(req.System)
+func demoModerator(req providers.Request, last string) string {
+	name := personaName(req)
 	q := question(last)
-	low := strings.ToLower(last + "\n" + req.System[max(0, len(req.System)-400):])
-	switch {
-	case strings.Contains(low, "close") || strings.Contains(low, "closing") || strings.Contains(low, "wrap"):
+	switch req.Meta.Purpose {
+	case providers.PurposeClose:
 		return fmt.Sprintf("Thank you both. To close: we heard two careful positions on *%s*. They agree on the basics and differ on risk and pace. I leave the audience with one question: what evidence would change your mind?\n\n_(%s, offline demo)_", q, name)
-	case strings.Contains(low, "summar"):
-		return fmt.Sprintf("Round summary: both guests made their case on *%s*. Common ground: the goal. Open question: the cost of getting there. Next round, please answer each other directly.\n\n_(%s, offline demo)_", q, name)
+	case providers.PurposeSummary:
+		round := ""
+		if req.Meta.Round > 0 {
+			round = fmt.Sprintf(" %d", req.Meta.Round)
+			if req.Meta.Rounds > 0 {
+				round += fmt.Sprintf(" of %d", req.Meta.Rounds)
+			}
+		}
+		return fmt.Sprintf("Round%s summary: both guests made their case on *%s*. Common ground: the goal. Open question: the cost of getting there. Next round, please answer each other directly.\n\n_(%s, offline demo)_", round, q, name)
 	default:
 		return fmt.Sprintf("Welcome to the table. Today's topic: *%s*. Our two guests will take turns; I will sum up after each round. First guest, the floor is yours.\n\n_(%s, offline demo)_", q, name)
 	}
@@ -288,8 +306,8 @@ func demoModerator(req Request, last string) string {
 
 var voteWord = regexp.MustCompile(`(?i)"vote"\s*:\s*"(approve|reject|abstain)"`)
 
-func demoVote(req Request, last string) string {
-	name := personaName(req.System)
+func demoVote(req providers.Request, last string) string {
+	name := personaName(req)
 	q := question(last)
 	sys := strings.ToLower(req.System)
 	n := seed(name, q)
@@ -304,13 +322,8 @@ func demoVote(req Request, last string) string {
 	// clear majority of the opinions it was shown, and an abstainer picks a
 	// side in the final round, so demo councils show vote changes (and the
 	// console's conformity audit has something to audit).
-	round := 1
-	switch {
-	case strings.Contains(last, "Round 3 of 3"):
-		round = 3
-	case strings.Contains(last, "Round 2 of 3"):
-		round = 2
-	}
+	round := max(req.Meta.Round, 1)
+	final := req.Meta.Rounds > 0 && round >= req.Meta.Rounds
 	changed := ""
 	if round > 1 {
 		counts := map[string]int{}
@@ -322,7 +335,7 @@ func demoVote(req Request, last string) string {
 				vote, changed = v, "the majority's case"
 			}
 		}
-		if changed == "" && vote == "abstain" && round == 3 {
+		if changed == "" && vote == "abstain" && final {
 			vote, changed = "approve", "the conditions raised in deliberation"
 			if strings.Contains(sys, "guardian") {
 				vote = "reject"
@@ -350,14 +363,14 @@ var (
 // demoToolStep follows the seed's loop: list, read the most telling file,
 // complete. Only the replies since the host's latest question count, so a
 // second question in the same session starts a fresh loop.
-func demoToolStep(req Request, last string) string {
+func demoToolStep(req providers.Request, last string) string {
 	var calls []string
 	hostQuestion := "the question"
 	for _, m := range req.Messages {
 		switch {
-		case m.Role == RoleUser && strings.HasPrefix(m.Content, "[Host"):
+		case m.Role == providers.RoleUser && strings.HasPrefix(m.Content, "[Host"):
 			calls, hostQuestion = nil, question(m.Content)
-		case m.Role == RoleAssistant:
+		case m.Role == providers.RoleAssistant:
 			calls = append(calls, m.Content)
 		}
 	}
@@ -400,4 +413,71 @@ func demoToolStep(req Request, last string) string {
 		}
 		return fmt.Sprintf("<complete><summary>On *%s*: I listed the workspace and read `%s` (%s). It opens with: %q. That file is the place to start; ask me about any part for more detail. (offline demo: a real model reads further and explains the code)</summary></complete>", hostQuestion, read, size, opening)
 	}
+}
+
+// isVoteSchema reports a MAGI-style vote: an object with a vote property.
+func isVoteSchema(s *providers.Schema) bool {
+	props, _ := s.JSON["properties"].(map[string]any)
+	_, vote := props["vote"]
+	return vote || (props == nil && strings.Contains(strings.ToLower(s.Name), "vote"))
+}
+
+// demoStructured fills any other schema plausibly: enums get a choice,
+// arrays of enums (a ranking) get every value in a deterministic order,
+// strings get a short sentence naming the agent and the question.
+func demoStructured(req providers.Request, last string) string {
+	name := personaName(req)
+	q := question(last)
+	n := seed(name, q, req.Schema.Name)
+	out, _ := json.Marshal(fillSchema(req.Schema.JSON, name, q, n, 0))
+	return string(out)
+}
+
+func fillSchema(schema map[string]any, name, q string, n uint32, depth int) any {
+	if depth > 8 {
+		return nil
+	}
+	if enum := stringsOf(schema["enum"]); len(enum) > 0 {
+		return pick(enum, n)
+	}
+	typ, _ := schema["type"].(string)
+	switch typ {
+	case "object", "":
+		props, _ := schema["properties"].(map[string]any)
+		keys := make([]string, 0, len(props))
+		for k := range props {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out := map[string]any{}
+		for i, k := range keys {
+			sub, _ := props[k].(map[string]any)
+			out[k] = fillSchema(sub, name, q, n+uint32(i)*7, depth+1)
+		}
+		return out
+	case "array":
+		items, _ := schema["items"].(map[string]any)
+		if enum := stringsOf(items["enum"]); len(enum) > 0 {
+			ranked := append([]string(nil), enum...)
+			rot := int(n % uint32(len(ranked)))
+			return append(ranked[rot:], ranked[:rot]...) // a ranking of every option
+		}
+		return []any{fillSchema(items, name, q, n, depth+1)}
+	case "integer", "number":
+		return 1 + int(n%3)
+	case "boolean":
+		return n%2 == 0
+	}
+	return fmt.Sprintf("%s on %q: the strongest answer is the one with the clearest evidence. (offline demo)", name, q)
+}
+
+func stringsOf(v any) []string {
+	list, _ := v.([]any)
+	var out []string
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }

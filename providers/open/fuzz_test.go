@@ -1,4 +1,4 @@
-package providers_test
+package open_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -32,7 +33,22 @@ func FuzzOpenAIStream(f *testing.F) {
 	) {
 		f.Add([]byte(seed))
 	}
-	fuzzAdapter(f, vendors[0])
+	fuzzAdapter(f, vendorNamed("openai"))
+}
+
+func FuzzOpenAIResponsesStream(f *testing.F) {
+	for _, seed := range append(commonSeeds(),
+		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"hi\"}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1,\"input_tokens_details\":{\"cached_tokens\":2},\"output_tokens_details\":{\"reasoning_tokens\":1}}}}\n\n",
+		"event: response.incomplete\ndata: {\"type\":\"response.incomplete\",\"response\":{\"incomplete_details\":{\"reason\":\"max_output_tokens\"}}}\n\n",
+		"event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"error\":{\"code\":\"server_error\",\"message\":\"x\"}}}\n\n",
+		"event: error\ndata: {\"type\":\"error\",\"code\":null,\"message\":7}\n\n",
+		"data: {\"type\":\"response.completed\",\"response\":null}\n\n",
+		"data: {\"type\":\"response.refusal.delta\",\"delta\":\"no\"}\n\n",
+		"data: {\"type\":\"response.output_text.delta\",\"delta\":\"cut",
+	) {
+		f.Add([]byte(seed))
+	}
+	fuzzAdapter(f, vendorNamed("openai-responses"))
 }
 
 func FuzzAnthropicStream(f *testing.F) {
@@ -52,7 +68,7 @@ func FuzzAnthropicStream(f *testing.F) {
 	) {
 		f.Add([]byte(seed))
 	}
-	fuzzAdapter(f, vendors[1])
+	fuzzAdapter(f, vendorNamed("anthropic"))
 }
 
 func FuzzGeminiStream(f *testing.F) {
@@ -71,7 +87,7 @@ func FuzzGeminiStream(f *testing.F) {
 	) {
 		f.Add([]byte(seed))
 	}
-	fuzzAdapter(f, vendors[2])
+	fuzzAdapter(f, vendorNamed("gemini"))
 }
 
 // commonSeeds are bodies every parser should survive.
@@ -106,7 +122,7 @@ func fuzzAdapter(f *testing.F, v vendor) {
 		return providertest.Reply{Raw: append([]byte{}, body...)}
 	})
 	spec := providers.Spec{Type: v.typ, BaseURL: srv.URL, APIKeyEnv: "K", Timeout: 5 * time.Second}
-	p, err := providers.OpenWithPolicy(v.name, spec, envMap("K", "k"), providers.RetryPolicy{Max: -1})
+	p, err := open.WithPolicy(v.name, spec, envMap("K", "k"), providers.RetryPolicy{Max: -1})
 	if err != nil {
 		f.Fatal(err)
 	}

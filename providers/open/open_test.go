@@ -1,4 +1,4 @@
-package providers_test
+package open_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -21,14 +22,14 @@ func TestOpenRejectsInvalidSpecs(t *testing.T) {
 		{Type: "gemini", BaseURL: "http://"},
 		{Type: "openai-compatible"}, // where is the server?
 	} {
-		if _, err := providers.Open("x", spec, envMap()); err == nil {
+		if _, err := open.Open("x", spec, envMap()); err == nil {
 			t.Errorf("Open(%+v) succeeded, want an error", spec)
 		} else if !strings.Contains(err.Error(), `"x"`) {
 			t.Errorf("error %q does not name the provider", err)
 		}
 	}
 	// A bad endpoint from the environment is named too.
-	_, err := providers.Open("x", providers.Spec{Type: "openai"}, envMap("OPENAI_API_KEY", "k", "OPENAI_BASE_URL", "not a url"))
+	_, err := open.Open("x", providers.Spec{Type: "openai"}, envMap("OPENAI_API_KEY", "k", "OPENAI_BASE_URL", "not a url"))
 	if err == nil || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
 		t.Errorf("err = %v, want one naming OPENAI_BASE_URL", err)
 	}
@@ -45,7 +46,7 @@ func TestOpenMissingKeyFailsEveryStreamNamingTheVariable(t *testing.T) {
 		{providers.Spec{Type: "gemini"}, "set GEMINI_API_KEY or GOOGLE_API_KEY"},
 		{providers.Spec{Type: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1", APIKeyEnv: "OPENROUTER_API_KEY"}, "set OPENROUTER_API_KEY"},
 	} {
-		p, err := providers.Open("agent", tc.spec, envMap())
+		p, err := open.Open("agent", tc.spec, envMap())
 		if err != nil {
 			t.Fatalf("Open(%+v): %v", tc.spec, err)
 		}
@@ -91,7 +92,7 @@ func TestKeyVarsAndHasKey(t *testing.T) {
 }
 
 func TestOpenDemoNeedsNothing(t *testing.T) {
-	p, err := providers.Open("demo", providers.Spec{Type: "demo"}, envMap())
+	p, err := open.Open("demo", providers.Spec{Type: "demo"}, envMap())
 	if err != nil || p == nil || p.Name() != "demo" {
 		t.Fatalf("p = %v, err = %v", p, err)
 	}
@@ -100,7 +101,7 @@ func TestOpenDemoNeedsNothing(t *testing.T) {
 func TestOpenAICompatibleWithoutKeySendsNoAuthorization(t *testing.T) {
 	clearVendorEnv(t)
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return providertest.Reply{Text: "local"} })
-	p, err := providers.Open("ollama", providers.Spec{Type: "openai-compatible", BaseURL: srv.URL + "/"}, envMap("OPENAI_API_KEY", "must-not-leak"))
+	p, err := open.Open("ollama", providers.Spec{Type: "openai-compatible", BaseURL: srv.URL + "/"}, envMap("OPENAI_API_KEY", "must-not-leak"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestOpenBaseURLPrecedence(t *testing.T) {
 	explicit := providertest.OpenAI(t, nil)
 	env := envMap("OPENAI_API_KEY", "k", "OPENAI_BASE_URL", fromEnv.URL)
 
-	p, err := providers.Open("openai", providers.Spec{Type: "openai"}, env)
+	p, err := open.Open("openai", providers.Spec{Type: "openai"}, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestOpenBaseURLPrecedence(t *testing.T) {
 		t.Fatalf("OPENAI_BASE_URL not used: %d requests", len(fromEnv.Requests()))
 	}
 
-	p, err = providers.Open("openai", providers.Spec{Type: "openai", BaseURL: explicit.URL}, env)
+	p, err = open.Open("openai", providers.Spec{Type: "openai", BaseURL: explicit.URL}, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +139,10 @@ func TestOpenBaseURLPrecedence(t *testing.T) {
 	}
 
 	// The vendor env vars of the other adapters are honoured the same way.
-	for _, v := range vendors[1:] {
+	for _, v := range []vendor{vendorNamed("anthropic"), vendorNamed("gemini")} {
 		srv := v.fake(t, nil)
 		envVar := map[string]string{"anthropic": "ANTHROPIC_BASE_URL", "gemini": "GOOGLE_GEMINI_BASE_URL"}[v.name]
-		p, err := providers.Open(v.name, providers.Spec{Type: v.typ, APIKeyEnv: "K"}, envMap("K", "k", envVar, srv.URL))
+		p, err := open.Open(v.name, providers.Spec{Type: v.typ, APIKeyEnv: "K"}, envMap("K", "k", envVar, srv.URL))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +157,7 @@ func TestOpenMaxRetriesZeroDisablesRetries(t *testing.T) {
 	clearVendorEnv(t)
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return providertest.Reply{Status: 503} })
 	zero := 0
-	p, err := providers.Open("openai", providers.Spec{Type: "openai", BaseURL: srv.URL, MaxRetries: &zero}, envMap("OPENAI_API_KEY", "k"))
+	p, err := open.Open("openai", providers.Spec{Type: "openai", BaseURL: srv.URL, MaxRetries: &zero}, envMap("OPENAI_API_KEY", "k"))
 	if err != nil {
 		t.Fatal(err)
 	}

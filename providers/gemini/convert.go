@@ -1,4 +1,4 @@
-package providers
+package gemini
 
 import (
 	"errors"
@@ -7,18 +7,21 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/internal/adapt"
 )
 
-// geminiRequest converts a Request to the contents and config of a
+// generateRequest converts a Request to the contents and config of a
 // streamGenerateContent call.
-func geminiRequest(req Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {
+func generateRequest(req providers.Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {
 	if strings.TrimSpace(req.Model) == "" {
 		return nil, nil, errors.New("no model configured")
 	}
 	var contents []*genai.Content
-	for _, m := range alternate(req.Messages) {
+	for _, m := range adapt.Alternate(req.Messages) {
 		role := genai.RoleUser
-		if m.Role == RoleAssistant {
+		if m.Role == providers.RoleAssistant {
 			role = genai.RoleModel
 		}
 		contents = append(contents, genai.NewContentFromText(m.Content, genai.Role(role)))
@@ -35,7 +38,13 @@ func geminiRequest(req Request) ([]*genai.Content, *genai.GenerateContentConfig,
 	if req.System != "" {
 		cfg.SystemInstruction = &genai.Content{Parts: []*genai.Part{genai.NewPartFromText(req.System)}}
 	}
-	if req.Temperature != nil {
+	info := req.Info
+	if info.Provider == "" && !info.Known {
+		info = providers.Family(req.Model)
+	}
+	// Gemini 3 deprecates temperature (Google advises its default): the
+	// catalogue says which models still take one.
+	if req.Temperature != nil && info.AcceptsTemperature() {
 		t := float32(*req.Temperature)
 		cfg.Temperature = &t
 	}
@@ -75,10 +84,10 @@ func geminiSchema(js map[string]any) (*genai.Schema, bool) {
 		case "pattern":
 			out.Pattern, ok = v.(string)
 		case "enum":
-			out.Enum = stringList(v)
+			out.Enum = adapt.StringList(v)
 			ok = len(out.Enum) == lenOf(v)
 		case "required":
-			out.Required = stringList(v)
+			out.Required = adapt.StringList(v)
 			ok = len(out.Required) == lenOf(v)
 		case "nullable":
 			b, isBool := v.(bool)
@@ -182,7 +191,7 @@ func propertyOrder(s *genai.Schema) []string {
 }
 
 func setGeminiType(out *genai.Schema, v any) bool {
-	names := stringList(v)
+	names := adapt.StringList(v)
 	if s, ok := v.(string); ok {
 		names = []string{s}
 	}
@@ -243,20 +252,26 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// geminiChunk folds one response chunk into res and returns its text
+// streamChunk folds one response chunk into res and returns its text
 // (thought summaries are not part of the answer). usageMetadata is a
 // running total, so the last chunk's is the request's.
-func geminiChunk(chunk *genai.GenerateContentResponse, res *Result) string {
+func streamChunk(chunk *genai.GenerateContentResponse, res *providers.Result) string {
 	if chunk == nil {
 		return ""
 	}
 	if u := chunk.UsageMetadata; u != nil {
-		res.Usage = Usage{
+		res.Usage = providers.Usage{
 			InputTokens: int(u.PromptTokenCount),
 			// Thinking tokens are billed as output.
-			OutputTokens: int(u.CandidatesTokenCount + u.ThoughtsTokenCount),
-			CachedTokens: int(u.CachedContentTokenCount),
+			OutputTokens:    int(u.CandidatesTokenCount + u.ThoughtsTokenCount),
+			ReasoningTokens: int(u.ThoughtsTokenCount),
+			CachedTokens:    int(u.CachedContentTokenCount),
 		}
+	}
+	if fb := chunk.PromptFeedback; fb != nil && fb.BlockReason != "" {
+		// The prompt itself was refused: no candidate follows.
+		res.FinishReason = providers.BlockedPrefix + string(fb.BlockReason)
+		res.Detail = fb.BlockReasonMessage
 	}
 	if len(chunk.Candidates) == 0 || chunk.Candidates[0] == nil {
 		return ""
@@ -264,6 +279,7 @@ func geminiChunk(chunk *genai.GenerateContentResponse, res *Result) string {
 	cand := chunk.Candidates[0]
 	if cand.FinishReason != "" {
 		res.FinishReason = string(cand.FinishReason)
+		res.Detail = cand.FinishMessage
 	}
 	if cand.Content == nil {
 		return ""

@@ -1,4 +1,4 @@
-package providers_test
+package open_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -245,9 +246,10 @@ func TestAdapterCancelMidStream(t *testing.T) {
 func TestAdapterServerErrorInsideStream(t *testing.T) {
 	// An overloaded error event after the stream started, before any text.
 	bodies := map[string]string{
-		"openai":    "data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n",
-		"anthropic": "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n",
-		"gemini":    "data: {\"error\":{\"code\":503,\"message\":\"The model is overloaded.\",\"status\":\"UNAVAILABLE\"}}\n\n",
+		"openai":           "data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n",
+		"openai-responses": "event: error\ndata: {\"type\":\"error\",\"code\":\"server_error\",\"message\":\"The server had an error\",\"param\":null,\"sequence_number\":1}\n\n",
+		"anthropic":        "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n",
+		"gemini":           "data: {\"error\":{\"code\":503,\"message\":\"The model is overloaded.\",\"status\":\"UNAVAILABLE\"}}\n\n",
 	}
 	for _, v := range vendors {
 		t.Run(v.name, func(t *testing.T) {
@@ -328,7 +330,7 @@ func TestAdapterTimeoutIsNotRetried(t *testing.T) {
 			clearVendorEnv(t)
 			spec := providers.Spec{Type: v.typ, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 200 * time.Millisecond}
 			rec := &sleepRecorder{}
-			p, err := providers.OpenWithPolicy(v.name, spec, envMap("PARLEY_TEST_KEY", "good-key"), providers.RetryPolicy{Sleep: rec.sleep})
+			p, err := open.WithPolicy(v.name, spec, envMap("PARLEY_TEST_KEY", "good-key"), providers.RetryPolicy{Sleep: rec.sleep})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package providers_test
+package open_test
 
 import (
 	"context"
@@ -68,7 +68,7 @@ func jsonEqual(t *testing.T, what string, got any, want string) {
 
 func TestOpenAIRequestBodyGPT5(t *testing.T) {
 	temp := 0.3
-	r, body := capture(t, vendors[0], providers.Request{
+	r, body := capture(t, vendorNamed("openai"), providers.Request{
 		Model: "gpt-5", System: "You are MELCHIOR.", Messages: history(),
 		MaxTokens: 500, Temperature: &temp, Schema: voteSchema(),
 	})
@@ -109,7 +109,7 @@ func TestOpenAIRequestBodyGPT5(t *testing.T) {
 
 func TestOpenAIRequestBodyClassicModel(t *testing.T) {
 	temp := 0.3
-	_, body := capture(t, vendors[0], providers.Request{
+	_, body := capture(t, vendorNamed("openai"), providers.Request{
 		Model: "gpt-4o", System: "Be brief.", Messages: history()[:1], MaxTokens: 200, Temperature: &temp,
 	})
 	if body["max_tokens"] != 200.0 || body["max_completion_tokens"] != nil {
@@ -119,16 +119,16 @@ func TestOpenAIRequestBodyClassicModel(t *testing.T) {
 		t.Errorf("temperature = %v, want 0.3", body["temperature"])
 	}
 	zero := 0.0
-	_, body = capture(t, vendors[0], providers.Request{Model: "gpt-4o", Messages: history()[:1], Temperature: &zero})
-	if got, ok := body["temperature"].(float64); !ok || got > 1e-6 {
-		t.Errorf("temperature 0 sent as %v, want a present near-zero value", body["temperature"])
+	_, body = capture(t, vendorNamed("openai"), providers.Request{Model: "gpt-4o", Messages: history()[:1], Temperature: &zero})
+	if got, ok := body["temperature"].(float64); !ok || got != 0 {
+		t.Errorf("temperature 0 sent as %v, want exactly 0 (llama.cpp's sampler breaks on 1e-45)", body["temperature"])
 	}
 }
 
 func TestOpenAISchemaWithOptionalPropertyIsNotStrict(t *testing.T) {
 	s := voteSchema()
 	s.JSON["required"] = []any{"vote"}
-	_, body := capture(t, vendors[0], providers.Request{Model: "gpt-5", Messages: history(), Schema: s})
+	_, body := capture(t, vendorNamed("openai"), providers.Request{Model: "gpt-5", Messages: history(), Schema: s})
 	js := body["response_format"].(map[string]any)["json_schema"].(map[string]any)
 	if js["strict"] != false {
 		t.Errorf("strict = %v, want false for optional properties", js["strict"])
@@ -137,7 +137,7 @@ func TestOpenAISchemaWithOptionalPropertyIsNotStrict(t *testing.T) {
 
 func TestAnthropicRequestBody(t *testing.T) {
 	temp := 0.3
-	r, body := capture(t, vendors[1], providers.Request{
+	r, body := capture(t, vendorNamed("anthropic"), providers.Request{
 		Model: "claude-sonnet-4-6", System: "You are BALTHASAR.", Messages: history(),
 		MaxTokens: 500, Temperature: &temp, Schema: voteSchema(),
 	})
@@ -169,7 +169,7 @@ func TestAnthropicRequestBody(t *testing.T) {
 }
 
 func TestAnthropicDefaultsAndAlternation(t *testing.T) {
-	_, body := capture(t, vendors[1], providers.Request{
+	_, body := capture(t, vendorNamed("anthropic"), providers.Request{
 		Model: "claude-sonnet-4-6",
 		Messages: []providers.Message{
 			{Role: providers.RoleAssistant, Content: "I opened."},
@@ -178,8 +178,10 @@ func TestAnthropicDefaultsAndAlternation(t *testing.T) {
 			{Role: providers.RoleUser, Content: "  "},
 		},
 	})
-	if body["max_tokens"] != 4096.0 {
-		t.Errorf("max_tokens = %v, want 4096", body["max_tokens"])
+	// No max_tokens from the agent: the model's catalogue maximum (64,000
+	// for Sonnet 4.6), capped at 32,000, not a fixed 4,096.
+	if body["max_tokens"] != 32000.0 {
+		t.Errorf("max_tokens = %v, want 32000", body["max_tokens"])
 	}
 	if _, ok := body["system"]; ok {
 		t.Error("empty system prompt was sent")
@@ -202,7 +204,7 @@ func TestAnthropicForcedToolForOlderModels(t *testing.T) {
 	srv := providertest.Anthropic(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{`{"vote":`, `"approve","reasoning":"ok","summary":"s"}`}}
 	})
-	p, _ := openFake(t, vendors[1], srv, "good-key")
+	p, _ := openFake(t, vendorNamed("anthropic"), srv, "good-key")
 	o := run(t, p, context.Background(), providers.Request{Model: "claude-3-5-haiku-latest", Messages: history(), Schema: voteSchema()})
 	if o.err != nil {
 		t.Fatal(o.err)
@@ -227,7 +229,7 @@ func TestAnthropicForcedToolForOlderModels(t *testing.T) {
 
 func TestGeminiRequestBody(t *testing.T) {
 	temp := 0.3
-	r, body := capture(t, vendors[2], providers.Request{
+	r, body := capture(t, vendorNamed("gemini"), providers.Request{
 		Model: "gemini-3-flash-preview", System: "You are CASPER.", Messages: history(),
 		MaxTokens: 500, Temperature: &temp, Schema: voteSchema(),
 	})
@@ -237,12 +239,16 @@ func TestGeminiRequestBody(t *testing.T) {
 	if r.Header.Get("X-Goog-Api-Key") != "good-key" {
 		t.Errorf("key header = %q", r.Header.Get("X-Goog-Api-Key"))
 	}
-	// temperature travels as a float32; compare it apart.
+	// Gemini 3 deprecates temperature: the configured one is not sent.
 	gen := body["generationConfig"].(map[string]any)
-	if got, _ := gen["temperature"].(float64); got < 0.299 || got > 0.301 {
-		t.Errorf("temperature = %v", gen["temperature"])
+	if _, sent := gen["temperature"]; sent {
+		t.Errorf("temperature sent to Gemini 3: %v", gen["temperature"])
 	}
-	delete(gen, "temperature")
+	// Gemini 2.5 still takes it (as a float32).
+	_, old := capture(t, vendorNamed("gemini"), providers.Request{Model: "gemini-2.5-flash", Messages: history(), Temperature: &temp})
+	if got, _ := old["generationConfig"].(map[string]any)["temperature"].(float64); got < 0.299 || got > 0.301 {
+		t.Errorf("gemini-2.5 temperature = %v", got)
+	}
 	jsonEqual(t, "body", body, `{
 		"contents": [
 			{"role": "user", "parts": [{"text": "Is Go good for CLIs?"}]},
@@ -270,7 +276,7 @@ func TestGeminiRequestBody(t *testing.T) {
 func TestGeminiUnsupportedSchemaFallsBackToJSONSchema(t *testing.T) {
 	s := voteSchema()
 	s.JSON["$defs"] = map[string]any{"x": map[string]any{"type": "string"}}
-	_, body := capture(t, vendors[2], providers.Request{Model: "gemini-3-flash-preview", Messages: history(), Schema: s})
+	_, body := capture(t, vendorNamed("gemini"), providers.Request{Model: "gemini-3-flash-preview", Messages: history(), Schema: s})
 	gen := body["generationConfig"].(map[string]any)
 	if gen["responseJsonSchema"] == nil || gen["responseSchema"] != nil {
 		t.Errorf("generationConfig = %v, want responseJsonSchema only", gen)

@@ -1,4 +1,4 @@
-package providers_test
+package open_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -43,12 +44,16 @@ type vendor struct {
 	typ   string
 	model string
 	fake  func(testing.TB, func(providertest.Request) providertest.Reply) *providertest.Server
+	api   string // OpenAI's API: responses or chat
 }
 
+// vendors are the adapters every adapter test runs against: OpenAI's two
+// APIs, Anthropic and Gemini.
 var vendors = []vendor{
-	{"openai", "openai", "gpt-5", providertest.OpenAI},
-	{"anthropic", "anthropic", "claude-sonnet-4-6", providertest.Anthropic},
-	{"gemini", "gemini", "gemini-3-flash-preview", providertest.Gemini},
+	{"openai", "openai", "gpt-5", providertest.OpenAI, "chat"},
+	{"openai-responses", "openai", "gpt-6.1-sol", providertest.OpenAI, "responses"},
+	{"anthropic", "anthropic", "claude-sonnet-4-6", providertest.Anthropic, ""},
+	{"gemini", "gemini", "gemini-3-flash-preview", providertest.Gemini, ""},
 }
 
 // sleepRecorder stands in for providers.RetryPolicy.Sleep: it records the waits and
@@ -76,10 +81,10 @@ func (r *sleepRecorder) recorded() []time.Duration {
 func openFake(t *testing.T, v vendor, srv *providertest.Server, key string) (providers.Provider, *sleepRecorder) {
 	t.Helper()
 	clearVendorEnv(t)
-	spec := providers.Spec{Type: v.typ, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 10 * time.Second}
+	spec := providers.Spec{Type: v.typ, API: v.api, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 10 * time.Second}
 	rec := &sleepRecorder{}
 	pol := providers.RetryPolicy{Sleep: rec.sleep, Rand: func() float64 { return 0.5 }}
-	p, err := providers.OpenWithPolicy(v.name, spec, envMap("PARLEY_TEST_KEY", key), pol)
+	p, err := open.WithPolicy(v.name, spec, envMap("PARLEY_TEST_KEY", key), pol)
 	if err != nil {
 		t.Fatalf("open %s: %v", v.name, err)
 	}
@@ -128,4 +133,13 @@ func wantKind(t *testing.T, err error, kind providers.ErrorKind) *providers.Erro
 		t.Fatalf("kind = %s, want %s (error: %v)", pe.Kind, kind, err)
 	}
 	return pe
+}
+
+func vendorNamed(name string) vendor {
+	for _, v := range vendors {
+		if v.name == name {
+			return v
+		}
+	}
+	panic("no vendor " + name)
 }

@@ -1,19 +1,14 @@
-package providers
+package anthropic
 
 import (
 	"errors"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/internal/adapt"
 )
-
-// DefaultAnthropicMaxTokens is sent when a request sets none: the Messages
-// API requires max_tokens.
-const DefaultAnthropicMaxTokens = 4096
-
-// conversationStart opens a history that would otherwise start with an
-// assistant message, which the Messages API refuses.
-const conversationStart = "(conversation start)"
 
 // usesForcedTool reports models older than native structured outputs
 // (output_config.format), which get a forced tool call instead.
@@ -21,23 +16,29 @@ func usesForcedTool(model string) bool {
 	return strings.HasPrefix(strings.ToLower(model), "claude-3")
 }
 
-// anthropicRequest converts a Request to Messages API parameters.
-func anthropicRequest(req Request) (anthropic.MessageNewParams, error) {
+// messageRequest converts a Request to Messages API parameters. The
+// Messages API requires max_tokens: without one from the agent it is the
+// model's catalogue maximum, capped (ModelInfo.DefaultMaxTokens).
+func messageRequest(req providers.Request) (anthropic.MessageNewParams, error) {
 	if strings.TrimSpace(req.Model) == "" {
 		return anthropic.MessageNewParams{}, errors.New("no model configured")
 	}
-	msgs := alternate(req.Messages)
+	msgs := adapt.Alternate(req.Messages)
 	if len(msgs) == 0 {
 		return anthropic.MessageNewParams{}, errors.New("no message to send")
 	}
+	info := req.Info
+	if info.Provider == "" && !info.Known {
+		info = providers.Family(req.Model)
+	}
 	out := anthropic.MessageNewParams{
 		Model:     anthropic.Model(req.Model),
-		MaxTokens: DefaultAnthropicMaxTokens,
+		MaxTokens: int64(info.DefaultMaxTokens()),
 	}
 	if req.MaxTokens > 0 {
 		out.MaxTokens = int64(req.MaxTokens)
 	}
-	if req.Temperature != nil {
+	if req.Temperature != nil && info.AcceptsTemperature() {
 		out.Temperature = anthropic.Float(min(max(*req.Temperature, 0), 1))
 	}
 	if req.System != "" {
@@ -55,14 +56,14 @@ func anthropicRequest(req Request) (anthropic.MessageNewParams, error) {
 			block.CacheControl = anthropic.NewCacheControlEphemeralParam()
 		}
 		content := []anthropic.ContentBlockParamUnion{{OfText: &block}}
-		if m.Role == RoleAssistant {
+		if m.Role == providers.RoleAssistant {
 			out.Messages = append(out.Messages, anthropic.NewAssistantMessage(content...))
 		} else {
 			out.Messages = append(out.Messages, anthropic.NewUserMessage(content...))
 		}
 	}
 	if req.Schema != nil {
-		schema, _ := strictSchema(req.Schema.JSON)
+		schema, _ := adapt.StrictSchema(req.Schema.JSON)
 		if usesForcedTool(req.Model) {
 			addForcedTool(&out, req.Schema, schema)
 		} else {
@@ -76,14 +77,8 @@ func anthropicRequest(req Request) (anthropic.MessageNewParams, error) {
 
 // addForcedTool asks for the schema as the input of a tool the model must
 // call; the tool input streams as input_json_delta, passed on as text.
-func addForcedTool(out *anthropic.MessageNewParams, s *Schema, schema map[string]any) {
-	name := schemaNameUnsafe.ReplaceAllString(s.Name, "_")
-	if name == "" {
-		name = "respond"
-	}
-	if len(name) > 64 {
-		name = name[:64]
-	}
+func addForcedTool(out *anthropic.MessageNewParams, s *providers.Schema, schema map[string]any) {
+	name := adapt.SchemaName(s.Name, "respond")
 	input := anthropic.ToolInputSchemaParam{ExtraFields: map[string]any{}}
 	for k, v := range schema {
 		switch k {
@@ -91,7 +86,7 @@ func addForcedTool(out *anthropic.MessageNewParams, s *Schema, schema map[string
 		case "properties":
 			input.Properties = v
 		case "required":
-			input.Required = stringList(v)
+			input.Required = adapt.StringList(v)
 		default:
 			input.ExtraFields[k] = v
 		}
@@ -104,41 +99,19 @@ func addForcedTool(out *anthropic.MessageNewParams, s *Schema, schema map[string
 	out.ToolChoice = anthropic.ToolChoiceUnionParam{OfTool: &anthropic.ToolChoiceToolParam{Name: name}}
 }
 
-// alternate returns the messages as the Messages API wants them: no empty
-// text, consecutive messages of one role merged, starting with the user.
-func alternate(in []Message) []Message {
-	var out []Message
-	for _, m := range in {
-		if strings.TrimSpace(m.Content) == "" {
-			continue
-		}
-		role := RoleUser
-		if m.Role == RoleAssistant {
-			role = RoleAssistant
-		}
-		if n := len(out); n > 0 && out[n-1].Role == role {
-			out[n-1].Content += "\n\n" + m.Content
-			continue
-		}
-		out = append(out, Message{Role: role, Content: m.Content})
-	}
-	if len(out) > 0 && out[0].Role == RoleAssistant {
-		out = append([]Message{{Role: RoleUser, Content: conversationStart}}, out...)
-	}
-	return out
-}
-
-// anthropicEvent folds one stream event into res and returns its text:
+// streamEvent folds one stream event into res and returns its text:
 // text deltas, and tool input JSON when a tool call stands for the answer.
-func anthropicEvent(ev anthropic.MessageStreamEventUnion, res *Result) string {
+func streamEvent(ev anthropic.MessageStreamEventUnion, res *providers.Result) string {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage
-		res.Usage = Usage{
-			// Anthropic counts cache reads and writes apart from input_tokens.
-			InputTokens:  int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
-			OutputTokens: int(u.OutputTokens),
-			CachedTokens: int(u.CacheReadInputTokens),
+		res.Usage = providers.Usage{
+			// Anthropic counts cache reads and writes apart from input_tokens;
+			// Parley's input includes both, and prices writes apart.
+			InputTokens:      int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
+			OutputTokens:     int(u.OutputTokens),
+			CachedTokens:     int(u.CacheReadInputTokens),
+			CacheWriteTokens: int(u.CacheCreationInputTokens),
 		}
 	case "content_block_delta":
 		switch ev.Delta.Type {
@@ -154,6 +127,7 @@ func anthropicEvent(ev anthropic.MessageStreamEventUnion, res *Result) string {
 		if in := u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens; in > 0 {
 			res.Usage.InputTokens = int(in)
 			res.Usage.CachedTokens = int(u.CacheReadInputTokens)
+			res.Usage.CacheWriteTokens = int(u.CacheCreationInputTokens)
 		}
 		if ev.Delta.StopReason != "" {
 			res.FinishReason = string(ev.Delta.StopReason)

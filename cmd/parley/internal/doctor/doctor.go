@@ -1,0 +1,201 @@
+// Package doctor checks a configuration against the real endpoints: for
+// each agent, that its key is set, its endpoint answers, its model is
+// served, where the model stands in its vendor's lifecycle, and (live)
+// that one tiny call works. `parley doctor` prints the table.
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
+)
+
+// Options of a check.
+type Options struct {
+	Live   bool                // make one tiny call per agent
+	Getenv func(string) string // keys and base URL overrides
+	Now    time.Time           // for shutdown dates
+}
+
+// Row is one agent's result; each column is "ok …", a problem, or "-"
+// when it could not be checked.
+type Row struct {
+	Agent, Provider, Model           string
+	Key, Endpoint, Listed, Lifecycle string
+	Live                             string
+	Failed                           bool // something here stops the agent from working
+}
+
+// listing is one provider's model list, fetched once.
+type listing struct {
+	models []string
+	err    error
+}
+
+// Run checks every agent of cfg in configuration order.
+func Run(ctx context.Context, cfg *debate.Config, opt Options) []Row {
+	lists := map[string]listing{}
+	var rows []Row
+	for i, a := range cfg.Agents {
+		spec := cfg.Providers[a.Provider]
+		row := Row{Agent: a.Name, Provider: a.Provider, Model: a.Model, Endpoint: "-", Listed: "-", Lifecycle: "-", Live: "-"}
+		if spec.Type == "demo" {
+			row.Key, row.Endpoint, row.Listed, row.Lifecycle = "not needed", "offline demo", "-", "-"
+			rows = append(rows, row)
+			continue
+		}
+		row.Lifecycle = lifecycle(cfg, i, a, opt.Now, &row)
+		if !providers.HasKey(spec, opt.Getenv) {
+			row.Key = "missing: set " + strings.Join(providers.KeyVars(spec), " or ")
+			row.Failed = true
+			rows = append(rows, row)
+			continue
+		}
+		row.Key = "ok"
+		if vars := providers.KeyVars(spec); len(vars) == 0 {
+			row.Key = "not needed"
+		}
+		l, seen := lists[a.Provider]
+		if !seen {
+			l = list(ctx, a.Provider, spec, opt.Getenv)
+			lists[a.Provider] = l
+		}
+		switch {
+		case errors.Is(l.err, open.ErrNoModelList):
+			row.Endpoint = "cannot list models"
+		case l.err != nil:
+			row.Endpoint, row.Failed = clean(l.err.Error()), true
+		default:
+			row.Endpoint = fmt.Sprintf("ok (%d models)", len(l.models))
+			if slices.Contains(l.models, a.Model) {
+				row.Listed = "ok"
+			} else {
+				row.Listed, row.Failed = "not served here", true
+			}
+		}
+		if opt.Live {
+			row.Live = live(ctx, a, spec, cfg, opt.Getenv, &row)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func list(ctx context.Context, name string, spec providers.Spec, getenv func(string) string) listing {
+	p, err := open.Unwrapped(name, spec, getenv)
+	if err != nil {
+		return listing{err: err}
+	}
+	models, err := open.Models(ctx, p)
+	return listing{models: models, err: err}
+}
+
+// lifecycle reports shutdown dates and dropped sampling parameters; a
+// model past its shutdown fails.
+func lifecycle(cfg *debate.Config, i int, a debate.AgentSpec, now time.Time, row *Row) string {
+	info := cfg.ModelInfo(a.Model)
+	warnings := providers.ModelWarnings(fmt.Sprintf("agents[%d]", i), a.Model, info, a.Temperature != nil, now)
+	var parts []string
+	for _, w := range warnings {
+		_, msg, _ := strings.Cut(w, ": ")
+		if strings.Contains(msg, "shut down") && !strings.Contains(msg, "shuts down") {
+			row.Failed = true
+		}
+		parts = append(parts, msg)
+	}
+	if !info.Known {
+		parts = append(parts, "not in the catalogue (family rules, no price)")
+	} else if !info.Priced() {
+		parts = append(parts, "no price")
+	}
+	if len(parts) == 0 {
+		return "ok"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// live makes one tiny call through the retry policy, as a turn would.
+func live(ctx context.Context, a debate.AgentSpec, spec providers.Spec, cfg *debate.Config, getenv func(string) string, row *Row) string {
+	p, err := open.Open(a.Provider, spec, getenv)
+	if err != nil {
+		row.Failed = true
+		return clean(err.Error())
+	}
+	info := cfg.ModelInfo(a.Model)
+	// Enough room for a reasoning model to think briefly and still answer.
+	req := providers.Request{Model: a.Model, Info: info, MaxTokens: 256,
+		Messages: []providers.Message{{Role: providers.RoleUser, Content: "Reply with the single word OK."}},
+		Meta:     providers.Meta{Purpose: providers.PurposeReply, Agent: a.Display}}
+	s, err := p.Stream(ctx, req)
+	if err != nil {
+		row.Failed = true
+		return clean(err.Error())
+	}
+	defer s.Close()
+	var text strings.Builder
+	for s.Next() {
+		text.WriteString(s.Delta())
+	}
+	if err := s.Err(); err != nil {
+		row.Failed = true
+		return clean(err.Error())
+	}
+	res := s.Result()
+	if ferr := providers.FinishError(a.Provider, res, text.String(), req.MaxTokens); ferr != nil {
+		row.Failed = true
+		return clean(ferr.Message)
+	}
+	return fmt.Sprintf("ok (%d→%d tok)", res.Usage.InputTokens, res.Usage.OutputTokens)
+}
+
+// clean makes server text safe for a terminal: no escape sequences or
+// control characters, one line, bounded length.
+func clean(s string) string {
+	s = ansi.Strip(s)
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:159]) + "…"
+	}
+	return s
+}
+
+// Print writes the table and a summary line; it reports whether every
+// agent passed.
+func Print(w io.Writer, rows []Row) bool {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tPROVIDER\tMODEL\tKEY\tENDPOINT\tMODEL LISTED\tLIFECYCLE\tLIVE CALL")
+	failed := 0
+	for _, r := range rows {
+		mark := ""
+		if r.Failed {
+			mark, failed = "✗ ", failed+1
+		}
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, clean(r.Agent), clean(r.Provider), clean(r.Model),
+			r.Key, r.Endpoint, r.Listed, r.Lifecycle, r.Live)
+	}
+	_ = tw.Flush()
+	if failed > 0 {
+		fmt.Fprintf(w, "%d of %d agents have a problem\n", failed, len(rows))
+		return false
+	}
+	fmt.Fprintf(w, "all %d agents ok\n", len(rows))
+	return true
+}

@@ -1,0 +1,258 @@
+package providers
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ModelInfo is one entry of the model catalogue (config.yaml `models`):
+// what Parley must know about a model to call it correctly and to price it.
+// Prices are USD per one million tokens; a nil price is unknown.
+type ModelInfo struct {
+	// Provider is the vendor family: openai, anthropic or gemini.
+	Provider string `mapstructure:"provider" json:"provider,omitempty"`
+	// API is the OpenAI API the model is served by: responses or chat.
+	// Empty: the provider entry's api decides.
+	API string `mapstructure:"api" json:"api,omitempty"`
+	// Reasoning models take no temperature/top_p, want max_completion_tokens
+	// on Chat Completions and spend output tokens on reasoning first.
+	Reasoning bool `mapstructure:"reasoning" json:"reasoning,omitempty"`
+	// Temperature says whether a temperature is accepted (nil: unless Reasoning).
+	Temperature *bool `mapstructure:"temperature" json:"temperature,omitempty"`
+	// Input, CachedInput (cache reads), CacheWrite and Output prices. A
+	// nil CachedInput costs as Input; a nil CacheWrite costs 1.25 × Input
+	// for Anthropic (its 5-minute cache writes) and Input elsewhere.
+	Input       *float64 `mapstructure:"input" json:"input,omitempty"`
+	CachedInput *float64 `mapstructure:"cached_input" json:"cached_input,omitempty"`
+	CacheWrite  *float64 `mapstructure:"cache_write" json:"cache_write,omitempty"`
+	Output      *float64 `mapstructure:"output" json:"output,omitempty"`
+	// Context is the context window and MaxOutput the most output tokens
+	// one answer may have (0: unknown).
+	Context   int `mapstructure:"context" json:"context,omitempty"`
+	MaxOutput int `mapstructure:"max_output" json:"max_output,omitempty"`
+	// Deprecated and Shutdown are dates (YYYY-MM-DD) from the vendor's
+	// deprecation page; Replacement is the model it names instead.
+	Deprecated string `mapstructure:"deprecated" json:"deprecated,omitempty"`
+	// Retired marks a model the vendor lists as shut down without a date.
+	Retired     bool   `mapstructure:"retired" json:"retired,omitempty"`
+	Shutdown    string `mapstructure:"shutdown" json:"shutdown,omitempty"`
+	Replacement string `mapstructure:"replacement" json:"replacement,omitempty"`
+
+	// Known is set by Lookup when the entry came from the catalogue, not
+	// from the family rules alone.
+	Known bool `mapstructure:"-" json:"-"`
+}
+
+// AcceptsTemperature reports whether a configured temperature may be sent.
+func (m ModelInfo) AcceptsTemperature() bool {
+	if m.Temperature != nil {
+		return *m.Temperature
+	}
+	return !m.Reasoning
+}
+
+// Priced reports whether the entry has a price.
+func (m ModelInfo) Priced() bool { return m.Input != nil || m.Output != nil }
+
+// DefaultMaxTokens is the output limit sent when an agent sets none but the
+// API requires one (Anthropic): the model's maximum, capped at 32,000 so a
+// runaway answer stays affordable, and 4,096 for a model nobody described.
+func (m ModelInfo) DefaultMaxTokens() int {
+	if m.MaxOutput <= 0 {
+		return 4096
+	}
+	return min(m.MaxOutput, 32000)
+}
+
+// Cost prices u; ok is false when the model has no price.
+func (m ModelInfo) Cost(u Usage) (cost float64, ok bool) {
+	if !m.Priced() {
+		return 0, false
+	}
+	price := func(p *float64, def float64) float64 {
+		if p == nil {
+			return def
+		}
+		return *p
+	}
+	in := price(m.Input, 0)
+	writeDef := in
+	if m.Provider == "anthropic" {
+		writeDef = in * 1.25
+	}
+	fresh := max(u.InputTokens-u.CachedTokens-u.CacheWriteTokens, 0)
+	cost = float64(fresh)*in +
+		float64(u.CachedTokens)*price(m.CachedInput, in) +
+		float64(u.CacheWriteTokens)*price(m.CacheWrite, writeDef) +
+		float64(u.OutputTokens)*price(m.Output, 0)
+	return cost / 1e6, true
+}
+
+// Catalogue maps model names to what is known about them.
+type Catalogue map[string]ModelInfo
+
+var snapshotSuffix = regexp.MustCompile(`^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest)$`)
+
+// Lookup finds model: its own entry, else the entry of the model it is a
+// dated snapshot of ("gpt-5-2025-08-07", "claude-haiku-4-5-20251001"),
+// else the rules of its family with no price. A routing prefix
+// ("openai/gpt-5") is ignored; names compare case-insensitively.
+func (c Catalogue) Lookup(model string) ModelInfo {
+	name := baseName(model)
+	family := Family(name)
+	entry, ok := c.find(name)
+	if !ok {
+		return family
+	}
+	// Fields the entry leaves empty come from the family rules.
+	if entry.Provider == "" {
+		entry.Provider = family.Provider
+	}
+	if entry.API == "" {
+		entry.API = family.API
+	}
+	if entry.Temperature == nil && !entry.Reasoning {
+		entry.Reasoning = family.Reasoning
+		entry.Temperature = family.Temperature
+	}
+	if entry.MaxOutput == 0 {
+		entry.MaxOutput = family.MaxOutput
+	}
+	entry.Known = true
+	return entry
+}
+
+func (c Catalogue) find(name string) (ModelInfo, bool) {
+	best, bestLen := ModelInfo{}, -1
+	for key, info := range c {
+		k := strings.ToLower(key)
+		if k == name {
+			return info, true
+		}
+		if strings.HasPrefix(name, k) && snapshotSuffix.MatchString(name[len(k):]) && len(k) > bestLen {
+			best, bestLen = info, len(k)
+		}
+	}
+	return best, bestLen >= 0
+}
+
+func baseName(model string) string {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if i := strings.LastIndex(m, "/"); i >= 0 {
+		m = m[i+1:]
+	}
+	return m
+}
+
+var (
+	gptMajor    = regexp.MustCompile(`^gpt-(\d+)`)
+	oSeries     = regexp.MustCompile(`^o(\d+)(-|$)`)
+	claudeParts = regexp.MustCompile(`^claude-(?:(opus|sonnet|haiku|fable)-(\d+)(?:-(\d{1,2}))?|(\d+)(?:-(\d))?-(opus|sonnet|haiku))`)
+	geminiMajor = regexp.MustCompile(`^gemini-(\d+)(?:\.(\d+))?`)
+)
+
+// Family returns the rules for a model nobody described, from its name:
+// every OpenAI gpt-5 or later and o-series model reasons (no temperature,
+// max_completion_tokens); Codex models are served by the Responses API only; Claude Opus 4.7+, every Claude 5+ and Gemini 3+ take no
+// temperature (deprecated there); output limits follow each family.
+func Family(model string) ModelInfo {
+	name := baseName(model)
+	no := false
+	switch {
+	case strings.Contains(name, "codex"):
+		return ModelInfo{Provider: "openai", API: "responses", Reasoning: true}
+	case gptMajor.MatchString(name):
+		major, _ := strconv.Atoi(gptMajor.FindStringSubmatch(name)[1])
+		if major >= 5 && !strings.Contains(name, "chat-latest") {
+			return ModelInfo{Provider: "openai", Reasoning: true}
+		}
+		return ModelInfo{Provider: "openai"}
+	case oSeries.MatchString(name):
+		return ModelInfo{Provider: "openai", Reasoning: true}
+	case strings.HasPrefix(name, "claude-"):
+		info := ModelInfo{Provider: "anthropic", MaxOutput: 64000}
+		m := claudeParts.FindStringSubmatch(name)
+		if m == nil {
+			return info
+		}
+		tier, majorS, minorS := m[1], m[2], m[3]
+		if tier == "" { // claude-3-5-sonnet style
+			tier, majorS, minorS = m[6], m[4], m[5]
+		}
+		major, _ := strconv.Atoi(majorS)
+		minor, _ := strconv.Atoi(minorS)
+		switch {
+		case major <= 3:
+			info.MaxOutput = 8192
+		case major == 4 && tier == "opus" && minor <= 1:
+			info.MaxOutput = 32000
+		case major >= 5 || tier == "fable":
+			info.MaxOutput = 128000
+		}
+		if major >= 5 || tier == "fable" || (tier == "opus" && major == 4 && minor >= 7) {
+			info.Temperature = &no
+		}
+		return info
+	case strings.HasPrefix(name, "gemini-"):
+		info := ModelInfo{Provider: "gemini", MaxOutput: 65536}
+		if m := geminiMajor.FindStringSubmatch(name); m != nil {
+			if major, _ := strconv.Atoi(m[1]); major >= 3 {
+				info.Temperature = &no
+			} else if major < 2 || (major == 2 && m[2] == "0") {
+				info.MaxOutput = 8192
+			}
+		}
+		return info
+	}
+	return ModelInfo{}
+}
+
+// ShutdownSoon is how far ahead Parley warns of a model's shutdown.
+const ShutdownSoon = 30 * 24 * time.Hour
+
+// ModelWarnings lists what is wrong with an agent's model choice at now:
+// a shutdown date past or within 30 days (naming the replacement) and a
+// temperature the model does not accept (naming the config key, which
+// the caller then drops). key is the agent's config key, e.g. "agents[1]".
+func ModelWarnings(key, model string, info ModelInfo, hasTemperature bool, now time.Time) []string {
+	var out []string
+	instead := ""
+	if info.Replacement != "" {
+		instead = "; switch to " + info.Replacement
+	}
+	if info.Retired && info.Shutdown == "" {
+		out = append(out, fmt.Sprintf("%s.model: %s is shut down%s", key, model, instead))
+	}
+	if info.Shutdown != "" {
+		if day, err := time.Parse("2006-01-02", info.Shutdown); err == nil {
+			switch left := day.Sub(now.Truncate(24 * time.Hour)); {
+			case left <= 0:
+				out = append(out, fmt.Sprintf("%s.model: %s was shut down on %s%s", key, model, info.Shutdown, instead))
+			case left <= ShutdownSoon:
+				days := int((left + 24*time.Hour - 1) / (24 * time.Hour))
+				out = append(out, fmt.Sprintf("%s.model: %s shuts down on %s (in %d days)%s", key, model, info.Shutdown, days, instead))
+			}
+		}
+	}
+	if hasTemperature && !info.AcceptsTemperature() {
+		out = append(out, fmt.Sprintf("%s.temperature: %s does not accept a temperature; it is not sent (remove the key to silence this)", key, model))
+	}
+	return out
+}
+
+// FormatCost renders a cost for people: "$0.0123", or "$?" when the price
+// is unknown (never "$0.0000" for a model nobody priced).
+func FormatCost(cost float64, unknown bool) string {
+	if unknown {
+		return "$?"
+	}
+	return fmt.Sprintf("$%.4f", cost)
+}
+
+// PriceHint is said once when a turn used a model without a price.
+func PriceHint(model string) string {
+	return fmt.Sprintf("no price known for %s: costs show ? — add models.%s.input and .output (USD per 1M tokens) to your config", model, model)
+}

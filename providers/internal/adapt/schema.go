@@ -1,0 +1,111 @@
+package adapt
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+var schemaNameUnsafe = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
+
+// SchemaName makes a schema name the vendors accept ([a-zA-Z0-9_-], at most
+// 64 characters), def when nothing is left.
+func SchemaName(name, def string) string {
+	name = schemaNameUnsafe.ReplaceAllString(name, "_")
+	if name == "" {
+		name = def
+	}
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	return name
+}
+
+// StrictSchema returns a copy of schema with additionalProperties false on
+// every object that lacks it, and whether all objects require all their
+// properties (which OpenAI's strict mode demands).
+func StrictSchema(schema map[string]any) (map[string]any, bool) {
+	if schema == nil {
+		return map[string]any{"type": "object"}, false
+	}
+	strict := true
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch t := v.(type) {
+		case map[string]any:
+			out := make(map[string]any, len(t)+1)
+			for k, val := range t {
+				out[k] = walk(val)
+			}
+			if props, ok := t["properties"].(map[string]any); ok {
+				if _, set := t["additionalProperties"]; !set {
+					out["additionalProperties"] = false
+				}
+				required := StringList(t["required"])
+				for p := range props {
+					if !slices.Contains(required, p) {
+						strict = false
+					}
+				}
+			}
+			return out
+		case []any:
+			out := make([]any, len(t))
+			for i, val := range t {
+				out[i] = walk(val)
+			}
+			return out
+		}
+		return v
+	}
+	out, _ := walk(schema).(map[string]any)
+	return out, strict
+}
+
+// StringList reads a JSON list of strings; other members are skipped.
+func StringList(v any) []string {
+	switch t := v.(type) {
+	case []string:
+		return t
+	case []any:
+		var out []string
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// ConversationStart opens a history that would otherwise start with an
+// assistant message, which the Messages and Gemini APIs refuse.
+const ConversationStart = "(conversation start)"
+
+// Alternate returns the messages as strictly alternating APIs want them:
+// no empty text, consecutive messages of one role merged, starting with
+// the user.
+func Alternate(in []providers.Message) []providers.Message {
+	var out []providers.Message
+	for _, m := range in {
+		if strings.TrimSpace(m.Content) == "" {
+			continue
+		}
+		role := providers.RoleUser
+		if m.Role == providers.RoleAssistant {
+			role = providers.RoleAssistant
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Content += "\n\n" + m.Content
+			continue
+		}
+		out = append(out, providers.Message{Role: role, Content: m.Content})
+	}
+	if len(out) > 0 && out[0].Role == providers.RoleAssistant {
+		out = append([]providers.Message{{Role: providers.RoleUser, Content: ConversationStart}}, out...)
+	}
+	return out
+}
