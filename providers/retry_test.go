@@ -252,8 +252,7 @@ func TestRetryCancelDuringWaitReturnsPromptly(t *testing.T) {
 	notified := make(chan struct{})
 	req := Request{OnRetry: func(RetryNotice) { close(notified) }}
 	go func() {
-		<-notified
-		time.Sleep(10 * time.Millisecond)
+		<-notified // the policy is about to wait a minute: cancel now
 		cancel()
 	}()
 	start := time.Now()
@@ -273,12 +272,13 @@ func TestRetryCloseAbortsWait(t *testing.T) {
 	e := statusErr(503)
 	e.RetryAfter = time.Minute
 	p := &scripted{attempts: []attempt{{err: e}, {deltas: []string{"x"}}}}
-	s, err := WithRetry(p, RetryPolicy{}).Stream(context.Background(), Request{})
+	notified := make(chan struct{})
+	s, err := WithRetry(p, RetryPolicy{}).Stream(context.Background(), Request{OnRetry: func(RetryNotice) { close(notified) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	go func() {
-		time.Sleep(20 * time.Millisecond)
+		<-notified // the policy is about to wait a minute: close now
 		_ = s.Close()
 	}()
 	start := time.Now()

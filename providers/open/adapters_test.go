@@ -364,12 +364,13 @@ func TestAdapterCloseFromAnotherGoroutine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Close while the first chunk is three seconds away; whenever it
+			// lands, Next must give up at once.
 			closed := make(chan struct{})
-			go func() {
+			time.AfterFunc(200*time.Millisecond, func() {
 				defer close(closed)
-				time.Sleep(200 * time.Millisecond)
 				_ = s.Close()
-			}()
+			})
 			start := time.Now()
 			for s.Next() {
 			}
