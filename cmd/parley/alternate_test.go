@@ -223,3 +223,20 @@ func TestAlternateCmdResumeContinuesWithTheRightResponder(t *testing.T) {
 		t.Fatalf("after resume: state %v, %d entries", info.State, len(entries))
 	}
 }
+
+// A resumed alternation with nothing to do is refused with what to add,
+// never a silent exit 0.
+func TestAlternateCmdResumeWithNothingToDoSaysWhatToAdd(t *testing.T) {
+	isolate(t)
+	if code, _, stderr := runCLI(t, "", "--demo", "alternate", "design a cache"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	info, entries := savedSession(t)
+	code, out, stderr := runCLI(t, "", "--demo", "alternate", "--session", info.ID[:6], "--steps", "0")
+	if code != exitUsage || out != "" || !strings.Contains(stderr, "instruction") || !strings.Contains(stderr, "--steps N") {
+		t.Fatalf("exit %d\nout %q\nerr %q", code, out, stderr)
+	}
+	if _, after := savedSession(t); len(after) != len(entries) {
+		t.Fatalf("the refused run changed the session: %d → %d entries", len(entries), len(after))
+	}
+}

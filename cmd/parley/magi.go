@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,6 +40,10 @@ personas by one or two places. Use - to read the question from stdin.`,
   parley magi --json "Adopt a four-day week?" | jq -r .verdict`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if model != "" && preset != "" {
+				// -m puts one model under every persona, so a rotation has nothing to rotate.
+				return usageErr(fmt.Errorf("-m/--model and -p/--preset cannot be used together: -m runs all three members on one model, -p rotates their providers"))
+			}
 			if preset != "" {
 				if _, ok := debate.MagiPresets[preset]; !ok {
 					return usageErr(fmt.Errorf("--preset: unknown preset %q (one of default, rotate, rotate2)", preset))
@@ -70,7 +75,10 @@ personas by one or two places. Use - to read the question from stdin.`,
 				o.Verbose = verbose
 				o.Header = headless.MagiHeader(q, a.engine.Current().Agents())
 			})
-			return a.run(cmd.Context(), p, q)
+			if err := a.run(cmd.Context(), p, q); err != nil {
+				return err
+			}
+			return magiOutcome(p.Verdict(), p.InvalidVotes())
 		},
 	}
 	addSessionFlag(cmd, g)
@@ -80,6 +88,24 @@ personas by one or two places. Use - to read the question from stdin.`,
 	f.StringVarP(&model, "model", "m", "", "one model for all three members (provider inferred, or provider/model)")
 	f.StringVarP(&preset, "preset", "p", "", "provider rotation: default, rotate or rotate2 (default: modes.magi.preset)")
 	return cmd
+}
+
+// noDecisionError is a council that ran but decided nothing: exit code 3,
+// so scripts can tell it from a verdict (0) and from a failure (1).
+type noDecisionError struct{ reason string }
+
+func (e noDecisionError) Error() string { return "no decision: " + e.reason }
+
+// magiOutcome turns the council's verdict and its INVALID votes, as the
+// MagiDecided event told them, into the command's result.
+func magiOutcome(verdict string, invalid []string) error {
+	switch {
+	case verdict == string(debate.VerdictIncomplete):
+		return noDecisionError{fmt.Sprintf("the verdict is %s (invalid votes: %s)", verdict, strings.Join(invalid, ", "))}
+	case len(invalid) > 0:
+		return noDecisionError{fmt.Sprintf("the verdict %s rests on invalid votes (%s)", verdict, strings.Join(invalid, ", "))}
+	}
+	return nil
 }
 
 // magiAdjust applies a MAGI preset and -m MODEL to the configuration

@@ -289,3 +289,43 @@ func TestMagiEveryMemberFailingExitsOne(t *testing.T) {
 		t.Errorf("the providers' error is not shown:\n%s", out)
 	}
 }
+
+func TestMagiModelAndPresetTogetherIsAUsageError(t *testing.T) {
+	isolate(t)
+	code, out, stderr := runCLI(t, "", "--demo", "magi", "-m", "gpt-5", "-p", "rotate", "q?")
+	if code != exitUsage || out != "" || !strings.Contains(stderr, "--model") || !strings.Contains(stderr, "--preset") {
+		t.Errorf("exit %d\nout %q\nerr %q", code, out, stderr)
+	}
+}
+
+// A council that ran but decided nothing exits 3: scripts tell it from a
+// verdict (0) and from a failure (1).
+func TestMagiNoDecisionExitsThree(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		invalid map[string]bool // members whose every answer is unreadable
+		verdict string
+		exit    int
+	}{
+		{"decided", nil, "APPROVED", exitOK},
+		{"invalid vote under a majority", map[string]bool{"CASPER": true}, "APPROVED", exitNoDecision},
+		{"incomplete", map[string]bool{"CASPER": true, "BALTHASAR": true}, "INCOMPLETE", exitNoDecision},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			isolate(t)
+			magiFakeVendors(t, func(member string, _ int) providertest.Reply {
+				if tc.invalid[member] {
+					return providertest.Reply{Text: "I would rather not vote today."}
+				}
+				return magiFakeVote("approve", "It is fine.", "Fine.")
+			})
+			code, out, stderr := runCLI(t, "", "magi", "-1", "q?")
+			if code != tc.exit || !strings.Contains(out, "MAGI VERDICT: "+tc.verdict) {
+				t.Fatalf("exit %d, want %d\nout %s\nerr %s", code, tc.exit, out, stderr)
+			}
+			if tc.exit == exitNoDecision && !strings.Contains(stderr, "no decision") || !strings.Contains(stderr, "CASPER round 1") && tc.invalid["CASPER"] {
+				t.Errorf("stderr does not say why there is no decision: %s", stderr)
+			}
+		})
+	}
+}

@@ -24,6 +24,9 @@ const (
 	exitOK      = 0
 	exitRuntime = 1
 	exitUsage   = 2
+	// exitNoDecision: a MAGI council ran but decided nothing (INCOMPLETE or
+	// an INVALID vote).
+	exitNoDecision = 3
 )
 
 // usageError marks errors that exit with code 2.
@@ -49,12 +52,15 @@ func exitCode(err error) int {
 		u  usageError
 		ce *debate.ConfigError
 		ua *debate.UnknownAgentError
+		nd noDecisionError
 	)
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua):
 		return exitUsage
+	case errors.As(err, &nd):
+		return exitNoDecision
 	}
 	return exitRuntime
 }

@@ -82,6 +82,7 @@ type Printer struct {
 	lastAsked int // agent turns the last finished exchange started
 	// Outcome of the last exchange as the events told it.
 	verdict string
+	invalid []string // votes of the last council that were INVALID: "CASPER round 2"
 }
 
 // New returns a Printer writing to o.Out (answers, JSON) and o.Err (retries,
@@ -109,6 +110,14 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.verdict = string(ev.Verdict)
 		if ev.Cancelled {
 			p.verdict = "CANCELLED"
+		}
+		p.invalid = nil
+		for _, round := range ev.Rounds {
+			for _, v := range round {
+				if !v.Valid {
+					p.invalid = append(p.invalid, fmt.Sprintf("%s round %d", sanitize.Text(v.Display), v.Round))
+				}
+			}
 		}
 	}
 	if p.opts.Format == JSONL || (p.opts.Format == JSON && (p.opts.Style == Conversation || p.opts.Style == Agent)) {
@@ -160,6 +169,14 @@ func (p *Printer) Verdict() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.verdict
+}
+
+// InvalidVotes names the INVALID votes of the last MAGI council seen
+// ("CASPER round 2"), in round and member order; nil when every vote was read.
+func (p *Printer) InvalidVotes() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.invalid...)
 }
 
 // EndExchange prints what closes an exchange in text (totals on stderr)
