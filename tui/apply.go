@@ -80,7 +80,13 @@ func (m *Model) apply(ev debate.Event) {
 			p.Settle() // a turn that never started settles as cancelled
 		}
 		if ev.Err == "" {
-			m.setStatus(fmt.Sprintf("%s done · %d→%d tok", ev.Mode, ev.Usage.InputTokens, ev.Usage.OutputTokens)+costText(ev.Cost, ev.Usage.PriceUnknown), false)
+			// The right of the status line has the mode and the session's
+			// totals: the exchange's own count only when it differs.
+			done := "done"
+			if ev.Usage.InputTokens != m.usage.InputTokens || ev.Usage.OutputTokens != m.usage.OutputTokens {
+				done += fmt.Sprintf(" · this exchange %d→%d tok", ev.Usage.InputTokens, ev.Usage.OutputTokens) + costText(ev.Cost, ev.Usage.PriceUnknown)
+			}
+			m.setStatus(done, false)
 		}
 	}
 }

@@ -24,6 +24,10 @@ type Options struct {
 	Sessions Sessions
 	// Banner is shown under the header (e.g. which env vars to set).
 	Banner string
+	// ConfigPath and DatabasePath say, on the first screen, where the
+	// configuration and the sessions live ("": built-in / not saved).
+	ConfigPath   string
+	DatabasePath string
 	// AgentNotes adds a line to an agent's panel, e.g. its key is missing.
 	AgentNotes map[string]string
 	// Context bounds every exchange (default: context.Background()).

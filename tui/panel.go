@@ -228,9 +228,18 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	inner := max(w-4, 1) // border and one space each side
 	c := p.color
 	name := colorInk(c, true, false).Render(p.display)
+	body := p.answer.Lines(md, inner)
+	// A short panel keeps room for the answer: name and state share a line
+	// (the model is dropped), and what does not fit of the rest of the head
+	// goes (the oldest tool calls first).
+	minBody := min(panelMinBody, len(body))
+	compact := h-2-minBody < 2+p.extraHeadLines(inner, h)
 	head := []string{
 		name + " " + styles.muted.Render(p.model),
 		p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost)),
+	}
+	if compact {
+		head = []string{name + " " + p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost))}
 	}
 	if p.note != "" {
 		head = append(head, styles.warn.Render(p.note))
@@ -242,13 +251,19 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 		head = append(head, voteLine(p.votes, inner))
 	}
 	tools := p.tools
-	if keep := max(h/3, 1); len(tools) > keep {
+	keep := max(h/3, 1)
+	if compact {
+		keep = max(h-2-minBody-len(head), 0)
+	}
+	if len(tools) > keep {
 		tools = tools[len(tools)-keep:]
 	}
 	for _, t := range tools {
 		head = append(head, styles.muted.Render(t))
 	}
-	body := p.answer.Lines(md, inner)
+	if compact && len(head) > max(h-2-minBody, 1) {
+		head = head[:max(h-2-minBody, 1)]
+	}
 	room := h - 2 - len(head)
 	if room < 0 {
 		room = 0
@@ -266,6 +281,25 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 		lines = append(lines, " "+l+" ")
 	}
 	return drawBoxFitted(lines, w, h, c, "", focused)
+}
+
+// panelMinBody is the fewest answer lines a panel keeps room for.
+const panelMinBody = 2
+
+// extraHeadLines counts the head lines under name and state in a w×h
+// panel: the note, the error, the votes and the tool calls shown.
+func (p *panel) extraHeadLines(w, h int) int {
+	n := min(len(p.tools), max(h/3, 1))
+	if p.note != "" {
+		n++
+	}
+	if p.err != "" {
+		n += min(len(wrapPlain(p.err, w)), 3)
+	}
+	if len(p.votes) > 0 {
+		n++
+	}
+	return n
 }
 
 func usageText(u providers.Usage, cost float64) string {

@@ -61,7 +61,7 @@ func TestConsoleInTmux(t *testing.T) {
 	tmux("send-keys", "-t", "p", "-l", "@all hello")
 	tmux("send-keys", "-t", "p", "Enter")
 	s := waitScreen("two answers", func(s string) bool {
-		return strings.Count(s, "✓ done") == 2 && strings.Contains(s, "mention done")
+		return strings.Count(s, "✓ done") == 2 && strings.Contains(s, "\ndone ")
 	})
 	if !sideBySide(s, "Gemini", "ChatGPT") {
 		t.Errorf("the two agents are not side by side:\n%s", s)
@@ -70,7 +70,9 @@ func TestConsoleInTmux(t *testing.T) {
 	waitScreen("MAGI panels", func(s string) bool { return sideBySide(s, "MELCHIOR", "BALTHASAR") })
 	tmux("send-keys", "-t", "p", "-l", "Should we adopt Rust?")
 	tmux("send-keys", "-t", "p", "Enter")
-	s = waitScreen("a verdict", func(s string) bool { return strings.Contains(s, "VERDICT") && strings.Contains(s, "magi done") })
+	s = waitScreen("a verdict", func(s string) bool {
+		return strings.Contains(s, "VERDICT") && strings.Contains(s, "done · this exchange")
+	})
 	if !strings.Contains(s, "R3 ") {
 		t.Errorf("panels do not show the third round's votes:\n%s", s)
 	}

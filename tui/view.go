@@ -17,43 +17,161 @@ const narrowWidth = 100
 // whenever something changes the heights (banner, input lines, panels).
 type layout struct {
 	narrow                   bool
-	bannerH                  int
+	bannerCap, bannerH       int  // lines the banner may take, and takes
+	welcome                  bool // sized for the welcome (empty panels)
 	panelsY, panelsH         int
 	transcriptY, transcriptH int
 	inputY                   int
 }
 
-func (m *Model) bannerLines() []string {
-	var out []string
-	if m.opts.Banner != "" {
-		for _, l := range wrapPlain(Sanitize(m.opts.Banner), max(m.width-2, 10)) {
-			out = append(out, styles.banner.Render(fitLine(" "+l, m.width)))
+// Below minWidth columns, or fewer rows than minHeight, the console shows a
+// one-line notice instead of a layout too cramped to use.
+const minWidth = 40
+
+// bannerMaxLines caps the banner: on a small screen it would crowd out the
+// answers it is about.
+const bannerMaxLines = 2
+
+// bannerLines is the banner in at most maxLines lines. A banner too long for
+// them loses whole sentences from its end, never the end of one: a cut
+// sentence ("…or put them in") says less than no sentence. The first
+// sentence is always kept, wrapped.
+func (m *Model) bannerLines(maxLines int) []string {
+	if m.opts.Banner == "" || maxLines <= 0 {
+		return nil
+	}
+	w := max(m.width, minWidth)
+	sentences := splitSentences(Sanitize(m.opts.Banner))
+	text := sentences[0]
+	wrapped := wrapPlain(text, w-1)
+	for _, next := range sentences[1:] {
+		more := wrapPlain(text+" "+next, w-1)
+		if len(more) > maxLines {
+			break
 		}
-		if len(out) > 2 {
-			out = out[:2]
-		}
+		text, wrapped = text+" "+next, more
+	}
+	out := make([]string, len(wrapped))
+	for i, l := range wrapped {
+		out[i] = styles.banner.Render(fitLine(" "+l, w))
 	}
 	return out
 }
 
-// layout sizes every component for the current window.
+// splitSentences splits text after each ". " (at least one sentence).
+func splitSentences(text string) []string {
+	var out []string
+	for {
+		i := strings.Index(text, ". ")
+		if i < 0 {
+			break
+		}
+		out = append(out, text[:i+1])
+		text = strings.TrimLeft(text[i+2:], " ")
+	}
+	if text != "" || len(out) == 0 {
+		out = append(out, text)
+	}
+	return out
+}
+
+// bannerMinLines is what the banner takes at the least: its first sentence.
+func (m *Model) bannerMinLines() int {
+	if m.opts.Banner == "" {
+		return 0
+	}
+	return len(m.bannerLines(1))
+}
+
+// chromeHeight is the height of the parts above and below the panels and
+// the transcript: the header, the input (its rule and box), status and help.
+func (m *Model) chromeHeight() int { return 1 + m.in.Height() + 1 + 2 }
+
+// panelsMinHeight is the least height of the panel area that still shows
+// the shown panel's answer: the border, a compact head (name and state on
+// one line), two lines of answer, and the tabs, MAGI votes and verdict
+// banner when there are any.
+func (m *Model) panelsMinHeight(narrow bool) int {
+	if len(m.panels) == 0 {
+		return 0
+	}
+	h := 2 + 1 + panelMinBody
+	if narrow {
+		h++
+	}
+	if m.showVerdict() {
+		h++
+	}
+	for _, p := range m.panels {
+		if len(p.votes) > 0 {
+			h++
+			break
+		}
+	}
+	return h
+}
+
+// panelsEmptyHeight is the panel area while the session is empty (the
+// welcome shows): the border and the head, nothing to answer yet.
+func (m *Model) panelsEmptyHeight(narrow bool) int {
+	h := 2 + 2
+	if narrow {
+		h++
+	}
+	for _, p := range m.panels {
+		if p.note != "" {
+			h++
+			break
+		}
+	}
+	return h
+}
+
+// minHeight is the fewest rows the console draws a usable screen in, in
+// any mode: the chrome with a one-line input, the banner's first sentence,
+// the largest panel minimum (tabs, verdict, votes) and one transcript line.
+func (m *Model) minHeight() int {
+	return 1 + 2 + 2 + m.bannerMinLines() + (1 + 1 + 2 + 2 + panelMinBody) + 1
+}
+
+// tooSmall reports whether the window is below the usable size.
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < m.minHeight() }
+
+// tooSmallNotice is the one line shown instead of a cramped layout.
+func (m *Model) tooSmallNotice() string {
+	return fmt.Sprintf("enlarge the window (needs %d×%d)", minWidth, m.minHeight())
+}
+
+// layout sizes every component for the current window. Room goes first to
+// the header, input, status and help, then to the panels' minimum and one
+// transcript line, then to the banner, and what is left is shared.
 func (m *Model) layout() {
-	w, h := max(m.width, 20), max(m.height, 8)
-	l := layout{narrow: w < narrowWidth}
-	l.bannerH = len(m.bannerLines())
+	w, h := max(m.width, minWidth), max(m.height, 8)
+	l := layout{narrow: w < narrowWidth, welcome: m.welcoming()}
 	m.in.SetSize(w, 0)
-	inputH := m.in.Height() + 1         // a rule line with hints above the box
-	fixed := 1 + l.bannerH + inputH + 2 // header, banner, input, status, help
-	rest := max(h-fixed, 2)
+	chrome := m.chromeHeight()
+	pmin := m.panelsMinHeight(l.narrow)
+	if l.welcome {
+		pmin = min(pmin, m.panelsEmptyHeight(l.narrow))
+	}
+	l.bannerCap = min(bannerMaxLines, max(h-chrome-pmin-1, 0))
+	l.bannerH = len(m.bannerLines(l.bannerCap))
+	if h-chrome-pmin-1 < l.bannerH {
+		l.bannerCap, l.bannerH = 0, 0 // only when the input has grown on a minimal screen
+	}
+	rest := max(h-chrome-l.bannerH, 2)
 	if len(m.panels) > 0 {
 		ph := rest * 45 / 100
 		if m.engine.Current().Name() == "agent" {
 			ph = rest / 2
 		}
-		l.panelsH = min(max(ph, 5), rest-2)
 		if m.showVerdict() {
-			l.panelsH = min(l.panelsH+1, rest-2)
+			ph++
 		}
+		if l.welcome {
+			ph = m.panelsEmptyHeight(l.narrow)
+		}
+		l.panelsH = min(max(ph, pmin), rest-1)
 	}
 	l.panelsY = 1 + l.bannerH
 	l.transcriptY = l.panelsY + l.panelsH
@@ -111,13 +229,24 @@ func (m *Model) View() tea.View {
 
 // frame draws the whole screen as exactly height lines of width cells.
 func (m *Model) frame() []string {
-	w, h := max(m.width, 20), max(m.height, 8)
+	if m.tooSmall() {
+		w, h := max(m.width, 1), max(m.height, 1)
+		return padLines([]string{fitLine(styles.warn.Render(m.tooSmallNotice()), w)}, w, h)
+	}
+	if m.lay.welcome != m.welcoming() {
+		m.layout() // the first entry: the panels get their room back
+	}
+	w, h := m.width, m.height
 	spin := m.spin.View()
 	lines := make([]string, 0, h)
 	lines = append(lines, m.header(w))
-	lines = append(lines, m.bannerLines()...)
+	lines = append(lines, m.bannerLines(m.lay.bannerCap)...)
 	lines = append(lines, m.panelsView(w, spin)...)
-	lines = append(lines, m.tr.View()...)
+	if m.lay.welcome {
+		lines = append(lines, m.welcomeView(w, m.lay.transcriptH)...)
+	} else {
+		lines = append(lines, m.tr.View()...)
+	}
 	lines = append(lines, m.inputRule(w))
 	lines = append(lines, m.in.View()...)
 	lines = append(lines, m.statusLine(w), m.helpLine(w))

@@ -47,6 +47,7 @@ type app struct {
 	stderr  io.Writer
 	closers []func() error
 	store   *store.Store // the session database; nil with noPersist
+	dbFile  string       // its path
 }
 
 // newApp loads the configuration and builds the engine for mode ("" : the

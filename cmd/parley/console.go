@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/tui"
 )
@@ -30,9 +31,12 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 		Context:    cmd.Context(),
 		Sessions:   a.consoleSessions(),
 		AgentNotes: missingKeys(a),
+		ConfigPath: configWhere(a.cfg.Source),
+		// "" when sessions are not saved: the console says so.
+		DatabasePath: a.dbFile,
 	}
 	if a.noKeys && !g.demo {
-		opts.Banner = "Offline demo agents: no API key is set. For real models export OPENAI_API_KEY, ANTHROPIC_API_KEY and/or GEMINI_API_KEY (or put them in .env) and restart."
+		opts.Banner = demoBanner
 	}
 	m := tui.New(opts)
 	defer m.Close()
@@ -56,6 +60,18 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 		return nil
 	}
 	return err
+}
+
+// configWhere says, for the console's first screen, which configuration
+// file is in use, or where the user's own would go.
+func configWhere(source string) string {
+	if source != configload.EmbeddedSource {
+		return source
+	}
+	if p := configload.UserPath(); p != "" {
+		return "built-in (yours: ./parley.yaml or " + p + ")"
+	}
+	return "built-in (yours: ./parley.yaml)"
 }
 
 // missingKeys notes, per agent, a key that is not set (only when some keys
@@ -96,3 +112,7 @@ func needTerminal() error {
 	}
 	return f.Close()
 }
+
+// demoBanner is the console's banner when no key is set. Short on purpose:
+// two lines on a 60-column terminal.
+const demoBanner = "Demo agents: no API key is set. Export OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY (or use .env)."

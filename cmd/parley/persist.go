@@ -37,7 +37,7 @@ func (a *app) openStore() error {
 	if err != nil {
 		return fmt.Errorf("session database: %w", err)
 	}
-	a.store = st
+	a.store, a.dbFile = st, path
 	a.closers = append(a.closers, func() error {
 		if err := st.Close(); err != nil {
 			fmt.Fprintln(a.stderr, "parley: saving the session:", err)

@@ -84,19 +84,27 @@ func Path(flag string) (string, error) {
 	if _, err := os.Stat("parley.yaml"); err == nil {
 		return "parley.yaml", nil
 	}
+	if p := UserPath(); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", nil
+}
+
+// UserPath is the user's configuration file, $XDG_CONFIG_HOME/parley/config.yaml
+// (~/.config/parley/config.yaml), whether it exists or not ("": no home).
+func UserPath() string {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
 		if home, err := os.UserHomeDir(); err == nil {
 			dir = filepath.Join(home, ".config")
 		}
 	}
-	if dir != "" {
-		p := filepath.Join(dir, "parley", "config.yaml")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
+	if dir == "" {
+		return ""
 	}
-	return "", nil
+	return filepath.Join(dir, "parley", "config.yaml")
 }
 
 // LoadDotEnv reads ./.env without overriding variables already set. A
