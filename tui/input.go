@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/parleyhq/parley/debate"
 )
 
 // maxInputLines bounds how tall the input box grows with its text.
@@ -153,24 +155,35 @@ func (in *input) mentionPrefix() (string, bool) {
 	return strings.ToLower(word[1:]), true
 }
 
+// completing returns the word being completed at the end of the text and
+// what it may become: an @word completes agent names, the argument of /mode
+// the registered modes.
+func (in *input) completing() (string, []string, bool) {
+	if rest, ok := strings.CutPrefix(in.ta.Value(), "/mode "); ok && !strings.ContainsAny(rest, " \n\t") {
+		return strings.ToLower(rest), debate.ModeNames, true
+	}
+	pre, ok := in.mentionPrefix()
+	return pre, in.names, ok
+}
+
 // cycling reports whether Tab is cycling through names (and the text has
 // not been changed since).
 func (in *input) cycling() bool {
 	return len(in.cycle) > 0 && in.ta.Value() == in.cycleFor
 }
 
-// Suggestions lists the @names that complete the word being typed (while
+// Suggestions lists the @names (or /mode names) that complete the word being typed (while
 // cycling: the names Tab goes through).
 func (in *input) Suggestions() []string {
 	if in.cycling() {
 		return in.cycle
 	}
-	pre, ok := in.mentionPrefix()
+	pre, names, ok := in.completing()
 	if !ok {
 		return nil
 	}
 	var out []string
-	for _, n := range in.names {
+	for _, n := range names {
 		if strings.HasPrefix(n, pre) && n != pre {
 			out = append(out, n)
 		}
@@ -182,7 +195,7 @@ func (in *input) Suggestions() []string {
 // else to the candidates' common prefix; when that adds nothing, Tab cycles
 // through the names. It reports whether it did anything.
 func (in *input) Complete() bool {
-	pre, _ := in.mentionPrefix()
+	pre, _, _ := in.completing()
 	if in.cycling() {
 		in.cycleAt = (in.cycleAt + 1) % len(in.cycle)
 		in.setCycled(pre)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -184,6 +185,15 @@ func TestInputCompletesNamesAndKeepsHistory(t *testing.T) {
 	in.Complete()
 	if in.Value() != "@claude " {
 		t.Fatalf("@cl completed to %q", in.Value())
+	}
+	// /mode completes the registered modes.
+	in.SetValue("/mode ma")
+	if !in.Complete() || in.Value() != "/mode magi " {
+		t.Fatalf("/mode ma completed to %q", in.Value())
+	}
+	in.SetValue("/mode a")
+	if got := in.Suggestions(); !slices.Equal(got, []string{"agent", "alternate"}) && !slices.Equal(got, []string{"alternate", "agent"}) {
+		t.Fatalf("/mode a suggests %v", got)
 	}
 	in.SetValue("one")
 	in.Take()
