@@ -83,6 +83,8 @@ var migrations = []string{
 	`ALTER TABLE conversation_log ADD COLUMN tokens_cache_write INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE conversation_log ADD COLUMN tokens_reasoning INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE conversation_log ADD COLUMN price_unknown INTEGER NOT NULL DEFAULT 0;`,
+	// 5: summaries (kind 'summary') record the last turn they condense.
+	`ALTER TABLE conversation_log ADD COLUMN covers INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersion is the version this binary writes.
