@@ -345,10 +345,9 @@ func (c *Config) Validate() error {
 	if c.Context.BudgetTokens < 0 {
 		return bad("context.budget_tokens", "must not be negative")
 	}
-	for name, b := range map[string]ContextBudget{"mention": c.Context.Mention, "alternate": c.Context.Alternate,
-		"talk": c.Context.Talk, "magi": c.Context.Magi, "agent": c.Context.Agent} {
+	for i, b := range []ContextBudget{c.Context.Mention, c.Context.Alternate, c.Context.Talk, c.Context.Magi, c.Context.Agent} {
 		if b.BudgetTokens < 0 || b.SummaryTokens < 0 {
-			return bad("context."+name, "budgets must not be negative")
+			return bad("context."+ModeNames[i], "budgets must not be negative")
 		}
 	}
 	if c.Context.Summarizer != "" && !seen[c.Context.Summarizer] {
