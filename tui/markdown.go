@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"sync"
 
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
@@ -18,16 +19,17 @@ type markdown struct {
 
 func newMarkdown() *markdown { return &markdown{renderers: map[int]*glamour.TermRenderer{}} }
 
-// style is glamour's dark style without the document margin: the console's
-// panels and gutters already provide one.
-var mdStyle = func() gansi.StyleConfig {
+// mdStyle is glamour's dark style without the document margin: the
+// console's panels and gutters already provide one. Built on first use, so
+// commands that never render Markdown do not pay for it.
+var mdStyle = sync.OnceValue(func() gansi.StyleConfig {
 	s := gstyles.DarkStyleConfig
 	zero := uint(0)
 	s.Document.Margin = &zero
 	s.Document.BlockPrefix = ""
 	s.Document.BlockSuffix = ""
 	return s
-}()
+})
 
 // Render returns text rendered for width cells, without leading or trailing
 // blank lines. Text that glamour cannot render is shown wrapped as is.
@@ -41,7 +43,7 @@ func (m *markdown) Render(text string, width int) []string {
 	r := m.renderers[width]
 	if r == nil {
 		var err error
-		r, err = glamour.NewTermRenderer(glamour.WithStyles(mdStyle), glamour.WithWordWrap(width))
+		r, err = glamour.NewTermRenderer(glamour.WithStyles(mdStyle()), glamour.WithWordWrap(width))
 		if err != nil {
 			return wrapPlain(text, width)
 		}
