@@ -113,3 +113,24 @@ func TestAlternateSteps100PromptBounded(t *testing.T) {
 		t.Fatalf("%d cache breakpoints in the messages, want 2 (stable prefix and end)", breakpoints)
 	}
 }
+
+// Per-mode budgets come from the file or the environment, as the README says.
+func TestContextBudgetsConfigurable(t *testing.T) {
+	dir := isolate(t)
+	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("context:\n  budget_tokens: 20000\n  summarizer: mc\n  magi: {budget_tokens: 4000, summary_tokens: 500}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PARLEY_CONTEXT_ALTERNATE_BUDGET_TOKENS", "6000")
+	cfg, err := loadConfig("parley.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(cfg.ContextBudget("mention").Total, cfg.ContextBudget("alternate").Total, cfg.ContextBudget("magi"), cfg.Context.Summarizer)
+	if want := "20000 6000 {4000 500 3500 1750}mc"; got != want {
+		t.Fatalf("budgets %s, want %s", got, want)
+	}
+	os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("context:\n  summarizer: nobody\n"), 0o600)
+	if _, err := loadConfig("parley.yaml"); err == nil || !strings.Contains(err.Error(), "context.summarizer") {
+		t.Fatalf("unknown summariser: %v", err)
+	}
+}
