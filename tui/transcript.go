@@ -207,6 +207,8 @@ func (t *transcript) header(en debate.Entry) string {
 		meta = append(meta, "verdict")
 	case debate.KindToolCall, debate.KindToolResult:
 		meta = append(meta, "tool")
+	case debate.KindSummary:
+		meta = append(meta, fmt.Sprintf("summary of the turns up to %d, for the prompts", en.Covers))
 	}
 	if en.Round > 0 {
 		meta = append(meta, fmt.Sprintf("round %d", en.Round))
