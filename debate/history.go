@@ -177,6 +177,14 @@ func (h *History) WalkAfter(after int) iter.Seq[*Entry] {
 	}
 }
 
+// Tail returns copies of the contiguous run of newest entries: the whole
+// session, unless it was loaded partly (then the older turns are on disk).
+func (h *History) Tail() []Entry {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return append([]Entry(nil), h.entries[h.tailStart:]...)
+}
+
 // Since returns copies of the entries after turn after (streaming included).
 func (h *History) Since(after int) []Entry {
 	h.mu.RLock()

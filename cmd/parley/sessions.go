@@ -151,8 +151,8 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
 				}
 				format = "json"
 			}
-			if format != "md" && format != "json" {
-				return usageErr(fmt.Errorf("--format: %q is not md or json", format))
+			if format != "md" && format != "json" && format != "session" {
+				return usageErr(fmt.Errorf("--format: %q is not md, json or session", format))
 			}
 			return withSession(g, args[0], func(st *store.Store, id string) error {
 				ctx := cmd.Context()
@@ -167,7 +167,7 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
+	cmd.Flags().StringVarP(&format, "format", "f", "md", "md, json, or session (the whole session as sessions import reads it; json but for agent sessions)")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
 	return cmd
 }

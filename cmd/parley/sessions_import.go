@@ -21,7 +21,8 @@ func sessionsImportCmd(g *globalFlags) *cobra.Command {
 		Use:   "import FILE.json",
 		Short: "Import a session from a JSON export (the inverse of export --format json)",
 		Long: `Import reads a file written by parley sessions export --format json ("-"
-reads stdin) and saves the session as it was: same ID, turns, summaries,
+reads stdin; an agent-mode session's json is the seed's agent conversation:
+export it with --format session) and saves the session as it was: same ID, turns, summaries,
 usage and times, so exporting it again gives the same file. The whole file
 is checked first and written in one transaction: a malformed file, or one
 written by a newer Parley, is refused and nothing is saved. An ID already in

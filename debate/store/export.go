@@ -16,10 +16,12 @@ import (
 )
 
 // Export writes session id as "md" (for people) or "json" (for machines;
-// an agent session in the seed's AgentConversation shape).
+// an agent session in the seed's AgentConversation shape). "session" is
+// the whole session in the JSON export's shape whatever its mode: what
+// ReadJSON reads back (json is the same but for agent sessions).
 func (s *Store) Export(ctx context.Context, w io.Writer, id, format string) error {
-	if format != "md" && format != "markdown" && format != "json" {
-		return fmt.Errorf("unknown export format %q (md or json)", format)
+	if format != "md" && format != "markdown" && format != "json" && format != "session" {
+		return fmt.Errorf("unknown export format %q (md, json or session)", format)
 	}
 	info, entries, err := s.Load(ctx, id)
 	if err != nil {
@@ -28,7 +30,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, id, format string) erro
 	if format == "json" && info.Mode == "agent" {
 		return WriteAgentJSON(w, info, entries) // the seed's agent conversation
 	}
-	if format == "json" {
+	if format == "json" || format == "session" {
 		return WriteJSON(w, info, entries)
 	}
 	return WriteMarkdown(w, info, entries)

@@ -66,6 +66,9 @@ func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
 	if err := dec.Decode(&in); err != nil {
 		return debate.SessionInfo{}, nil, refuse("not a Parley JSON export: %v", err)
 	}
+	if head.FormatVersion == nil && len(in.Messages) > 0 && in.Messages[0].Turn == 0 {
+		return debate.SessionInfo{}, nil, refuse("this is an agent conversation or a seed export, not a Parley session export: export the session with --format session")
+	}
 	if err := checkID(in.ConversationID); err != nil {
 		return debate.SessionInfo{}, nil, err
 	}

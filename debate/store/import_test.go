@@ -13,7 +13,7 @@ import (
 func exportOf(t testing.TB, st *Store, id string) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := st.Export(context.Background(), &b, id, "json"); err != nil {
+	if err := st.Export(context.Background(), &b, id, "session"); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -133,4 +133,36 @@ func FuzzReadJSON(f *testing.F) {
 			t.Fatalf("export → import → export is not stable:\n%s\n%s", once.Bytes(), twice.Bytes())
 		}
 	})
+}
+
+// An agent session's json export is the seed's agent conversation, which
+// import refuses with the way out; its session export round-trips.
+func TestImportAgentSession(t *testing.T) {
+	info, entries := goldenSession()
+	info.Mode = "agent"
+	st := openTemp(t)
+	if _, err := st.Import(context.Background(), info, entries, false); err != nil {
+		t.Fatal(err)
+	}
+	var seedShape, whole bytes.Buffer
+	if err := st.Export(context.Background(), &seedShape, info.ID, "json"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadJSON(&seedShape); err == nil || !strings.Contains(err.Error(), "--format session") {
+		t.Fatalf("agent conversation import: %v", err)
+	}
+	if err := st.Export(context.Background(), &whole, info.ID, "session"); err != nil {
+		t.Fatal(err)
+	}
+	info2, entries2, err := ReadJSON(bytes.NewReader(whole.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := openTemp(t)
+	if _, err := other.Import(context.Background(), info2, entries2, false); err != nil {
+		t.Fatal(err)
+	}
+	if again := exportOf(t, other, info.ID); !bytes.Equal(again, whole.Bytes()) {
+		t.Fatal("an agent session's session export does not round-trip")
+	}
 }
