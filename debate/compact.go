@@ -182,7 +182,7 @@ func (e *Engine) summarise(ctx context.Context, block []Entry, b Budget) {
 	digest := Digest(block, capTokens*4)
 	prompt := fmt.Sprintf("summary of turns %d–%d", first, last)
 	a, ok := e.Agent(e.Config.Context.Summarizer)
-	if !ok || a.Provider == nil || a.Provider.Name() == "demo" || e.Config.Providers[a.AgentSpec.Provider].Type == "demo" {
+	if !ok || a.Provider == nil || a.Provider.Name() == "demo" {
 		e.AddEntry(Entry{Kind: KindSummary, Speaker: SpeakerSystem, Display: "Summary", Prompt: prompt, Text: digest, Covers: last})
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -68,7 +69,7 @@ func TestAlternateSteps100PromptBounded(t *testing.T) {
 		return func(r providertest.Request) providertest.Reply {
 			mu.Lock()
 			defer mu.Unlock()
-			prompts = append(prompts, providers.EstimateRequestTokens(providers.Request{System: r.System, Messages: r.Messages}))
+			prompts = append(prompts, demo.EstimateRequestTokens(providers.Request{System: r.System, Messages: r.Messages}))
 			if vendor == "anthropic" {
 				anthropicBodies = append(anthropicBodies, r)
 			}
