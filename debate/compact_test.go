@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/parleyhq/parley/providers"
@@ -171,8 +172,8 @@ func TestSummariserAgentAndFallback(t *testing.T) {
 	}
 }
 
-// Mention and talk prompts stay bounded too (MAGI's debate block is built
-// the same way; agent mode's tool loop clips older results on its own).
+// Mention prompts stay bounded too (talk: TestTalkPromptStaysBounded; MAGI
+// and agent mode below).
 func TestMentionPromptBounded(t *testing.T) {
 	e, log, _ := newModeEngine(t, modeConfig(), "mention", realisticFakes)
 	ctx := context.Background()
@@ -292,5 +293,42 @@ func BenchmarkAppendTurn(b *testing.B) {
 				t.Finish(en)
 			}
 		})
+	}
+}
+
+// promptRecorder notes the estimated prompt of every call it passes on.
+type promptRecorder struct {
+	providers.Provider
+	mu      sync.Mutex
+	prompts []int
+}
+
+func (r *promptRecorder) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
+	r.mu.Lock()
+	r.prompts = append(r.prompts, demo.EstimateRequestTokens(req))
+	r.mu.Unlock()
+	return r.Provider.Stream(ctx, req)
+}
+
+// Agent mode: the first prompt of question 60 is at most twice that of
+// question 10, however many tool steps came before.
+func TestAgentModePromptBounded(t *testing.T) {
+	rec := &promptRecorder{Provider: demo.NewWithPace("demo", 0)}
+	e, _ := toolLoopEngine(t, rec, "agent", toolWorkspace(t), 0)
+	e.Config.Context.BudgetTokens = 0
+	e.Config.Context.Agent.BudgetTokens = 3000
+	firstCall := map[int]int{}
+	for q := 1; q <= 60; q++ {
+		rec.mu.Lock()
+		firstCall[q] = len(rec.prompts)
+		rec.mu.Unlock()
+		if err := e.Submit(context.Background(), fmt.Sprintf("explain this project, take %d", q)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at10, at60 := rec.prompts[firstCall[10]], rec.prompts[firstCall[60]]
+	t.Logf("first prompt of question 10: %d tokens, of question 60: %d", at10, at60)
+	if at60 > 2*at10 {
+		t.Fatalf("question 60 prompt %d tokens > 2 × question 10's %d", at60, at10)
 	}
 }
