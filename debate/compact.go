@@ -103,9 +103,10 @@ func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
 	return mergeRoles(items)
 }
 
-// maxCompactions bounds the blocks condensed before one prompt (a resumed
-// session written with a larger budget may need several).
-const maxCompactions = 8
+// maxModelSummaries bounds the summariser calls made before one prompt (a
+// resumed session written with a larger budget may need many blocks; the
+// next prompts go on). Extractive digests cost no call and are not bounded.
+const maxModelSummaries = 8
 
 // Compact condenses the oldest blocks of the verbatim part into summary
 // entries while that part is over b.Verbatim. Summaries are history
@@ -113,7 +114,7 @@ const maxCompactions = 8
 func (e *Engine) Compact(ctx context.Context, b Budget) {
 	e.compactMu.Lock()
 	defer e.compactMu.Unlock()
-	for range maxCompactions {
+	for calls := 0; calls < maxModelSummaries; {
 		if ctx.Err() != nil {
 			return
 		}
@@ -126,7 +127,9 @@ func (e *Engine) Compact(ctx context.Context, b Budget) {
 		if len(block) == 0 {
 			return
 		}
-		e.summarise(ctx, block, b)
+		if e.summarise(ctx, block, b) {
+			calls++
+		}
 	}
 }
 
@@ -146,12 +149,25 @@ func verbatimTokens(h *History, covered, limit int) int {
 
 // compactionBlock is the oldest run of settled turns after covered worth
 // about blockTokens. It stops before a turn still streaming, which a
-// summary must not claim to cover.
+// summary must not claim to cover, and before the newest turn, which every
+// prompt shows verbatim (the other agent's latest answer in alternate).
 func compactionBlock(h *History, covered, blockTokens int) []Entry {
+	newest := 0
+	for en := range h.Walk() {
+		if en.Kind != KindSummary {
+			newest = en.Turn
+			break
+		}
+	}
 	var block []Entry
 	used, prev := 0, covered
+	if _, held := h.Get(covered + 1); !held {
+		// A session resumed without summaries holds only its tail: the
+		// block starts at the first turn in memory (older ones are on disk).
+		prev = -1
+	}
 	for en := range h.WalkAfter(covered) {
-		if en.Turn != prev+1 || used >= blockTokens {
+		if (prev >= 0 && en.Turn != prev+1) || used >= blockTokens || en.Turn >= newest {
 			break
 		}
 		prev = en.Turn
@@ -160,11 +176,6 @@ func compactionBlock(h *History, covered, blockTokens int) []Entry {
 		}
 		block = append(block, *en)
 		used += entryTokens(en)
-	}
-	// A block that would leave nothing after it is cut by one turn, so the
-	// latest answer is always seen verbatim.
-	if len(block) > 1 && block[len(block)-1].Turn == h.Len() {
-		block = block[:len(block)-1]
 	}
 	return block
 }
@@ -175,8 +186,8 @@ const summariseInstruction = "You condense part of a conversation for the partic
 
 // summarise condenses block into one summary entry: by the configured
 // summariser agent, or by an extractive digest when there is none, it is a
-// demo agent, or its call fails.
-func (e *Engine) summarise(ctx context.Context, block []Entry, b Budget) {
+// demo agent, or its call fails. It reports whether it called a model.
+func (e *Engine) summarise(ctx context.Context, block []Entry, b Budget) bool {
 	first, last := block[0].Turn, block[len(block)-1].Turn
 	capTokens := max(b.Summary/3, 100)
 	digest := Digest(block, capTokens*4)
@@ -184,7 +195,7 @@ func (e *Engine) summarise(ctx context.Context, block []Entry, b Budget) {
 	a, ok := e.Agent(e.Config.Context.Summarizer)
 	if !ok || a.Provider == nil || a.Provider.Name() == "demo" {
 		e.AddEntry(Entry{Kind: KindSummary, Speaker: SpeakerSystem, Display: "Summary", Prompt: prompt, Text: digest, Covers: last})
-		return
+		return false
 	}
 	var text strings.Builder
 	for _, en := range block {
@@ -207,6 +218,7 @@ func (e *Engine) summarise(ctx context.Context, block []Entry, b Budget) {
 		},
 	})
 	_, _ = turn.Run(ctx)
+	return true
 }
 
 // Digest is the extractive summary of entries: each one's speaker and

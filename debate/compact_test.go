@@ -332,3 +332,41 @@ func TestAgentModePromptBounded(t *testing.T) {
 		t.Fatalf("question 60 prompt %d tokens > 2 × question 10's %d", at60, at10)
 	}
 }
+
+// A long session resumed without any summary (written before compaction,
+// or imported) holds only its tail; compaction starts from there, so its
+// prompts come back within the budget.
+func TestCompactionOfAPartlyLoadedSession(t *testing.T) {
+	e, _, _ := newModeEngine(t, modeConfig(), "alternate", realisticFakes)
+	var tail []Entry
+	for turn := 4001; turn <= 4200; turn++ {
+		tail = append(tail, Entry{Turn: turn, Kind: KindReply, Speaker: []string{"codex", "claude"}[turn%2], Mode: "alternate",
+			Text: realisticAnswer("x", turn), Status: StatusComplete})
+	}
+	if err := e.Restore(SessionInfo{ID: "partial", Mode: "alternate", State: map[string]string{"alternate.next": "codex", "alternate.step": "4199"}}, tail); err != nil {
+		t.Fatal(err)
+	}
+	b := e.Config.ContextBudget("alternate")
+	msgs := e.PromptFor(context.Background(), Prompt{Mode: "alternate", Self: "codex"})
+	size := 0
+	for _, m := range msgs {
+		size += EstimateTokens(m.Content)
+	}
+	if h := e.History(); h.Compacted() < 4100 || size > b.Total {
+		t.Fatalf("compacted up to %d, prompt %d tokens (budget %d)", h.Compacted(), size, b.Total)
+	}
+}
+
+// A single answer larger than the whole verbatim share is never condensed
+// away: the newest turn is always in the prompt (clipped if it must be).
+func TestNewestTurnIsNeverCompacted(t *testing.T) {
+	e, _, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	huge := strings.Repeat("a very long answer. ", 5000) // ~25,000 tokens
+	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "go"})
+	e.AddEntry(Entry{Kind: KindReply, Speaker: "codex", Text: "short one"})
+	last := e.AddEntry(Entry{Kind: KindReply, Speaker: "claude", Text: huge})
+	msgs := e.PromptFor(context.Background(), Prompt{Mode: "alternate", Self: "codex", PinLatestUser: true})
+	if e.History().Compacted() >= last.Turn || !strings.Contains(msgs[len(msgs)-1].Content, "[Claude]: a very long answer.") {
+		t.Fatalf("compacted up to %d; last message %.80q", e.History().Compacted(), msgs[len(msgs)-1].Content)
+	}
+}
