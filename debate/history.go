@@ -19,7 +19,7 @@ import (
 // session.
 type History struct {
 	mu        sync.RWMutex
-	entries   []Entry
+	entries   entryList
 	tailStart int   // position in entries from which turns are contiguous
 	last      int   // the latest turn number (entries may not hold every turn)
 	settled   []int // positions of settled entries, ascending
@@ -31,7 +31,7 @@ type History struct {
 // numbers are numbered from 1; entries with turn numbers (a partly loaded
 // session) keep them and must be in ascending order.
 func NewHistory(entries []Entry) *History {
-	h := &History{entries: make([]Entry, 0, len(entries)+16), lastUser: -1}
+	h := &History{lastUser: -1}
 	numbered := len(entries) > 0 && entries[0].Turn > 0
 	for i, en := range entries {
 		if !numbered {
@@ -40,9 +40,9 @@ func NewHistory(entries []Entry) *History {
 		h.add(en)
 	}
 	// The contiguous tail starts after the last gap in the turn numbers.
-	h.tailStart = len(h.entries)
-	for i := len(h.entries) - 1; i >= 0; i-- {
-		if i > 0 && h.entries[i-1].Turn != h.entries[i].Turn-1 {
+	h.tailStart = h.entries.len()
+	for i := h.entries.len() - 1; i >= 0; i-- {
+		if i > 0 && h.entries.at(i-1).Turn != h.entries.at(i).Turn-1 {
 			h.tailStart = i
 			break
 		}
@@ -53,15 +53,15 @@ func NewHistory(entries []Entry) *History {
 
 // add appends en (its turn set) and indexes it; the caller holds mu or owns h.
 func (h *History) add(en Entry) {
-	pos := len(h.entries)
-	h.entries = append(h.entries, en)
+	pos := h.entries.len()
+	h.entries.append(en)
 	h.last = en.Turn
 	h.index(pos, Entry{}, false)
 }
 
 // index records what the entry at pos is; before is its previous value.
 func (h *History) index(pos int, before Entry, existed bool) {
-	en := h.entries[pos]
+	en := *h.entries.at(pos)
 	if en.Status != StatusStreaming && (!existed || before.Status == StatusStreaming) {
 		h.settled = insertSorted(h.settled, pos)
 	}
@@ -104,14 +104,14 @@ func (h *History) Append(e Entry) Entry {
 
 // position finds the entry with turn number turn; the caller holds mu.
 func (h *History) position(turn int) (int, bool) {
-	if h.tailStart < len(h.entries) {
-		if first := h.entries[h.tailStart].Turn; turn >= first {
+	if h.tailStart < h.entries.len() {
+		if first := h.entries.at(h.tailStart).Turn; turn >= first {
 			pos := h.tailStart + turn - first
-			return pos, pos < len(h.entries)
+			return pos, pos < h.entries.len()
 		}
 	}
-	pos := sort.Search(h.tailStart, func(i int) bool { return h.entries[i].Turn >= turn })
-	return pos, pos < h.tailStart && h.entries[pos].Turn == turn
+	pos := sort.Search(h.tailStart, func(i int) bool { return h.entries.at(i).Turn >= turn })
+	return pos, pos < h.tailStart && h.entries.at(pos).Turn == turn
 }
 
 // Update replaces the entry with e.Turn.
@@ -122,8 +122,8 @@ func (h *History) Update(e Entry) {
 	if !ok {
 		return
 	}
-	before := h.entries[pos]
-	h.entries[pos] = e
+	before := *h.entries.at(pos)
+	*h.entries.at(pos) = e
 	h.index(pos, before, true)
 }
 
@@ -132,7 +132,7 @@ func (h *History) Update(e Entry) {
 func (h *History) Entries() []Entry {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return append([]Entry(nil), h.entries...)
+	return h.entries.copyFrom(0)
 }
 
 // Settled returns the entries a model may see: everything except turns still
@@ -143,7 +143,7 @@ func (h *History) Settled() []Entry {
 	defer h.mu.RUnlock()
 	out := make([]Entry, 0, len(h.settled))
 	for _, pos := range h.settled {
-		out = append(out, h.entries[pos])
+		out = append(out, *h.entries.at(pos))
 	}
 	return out
 }
@@ -155,7 +155,7 @@ func (h *History) Walk() iter.Seq[*Entry] {
 		h.mu.RLock()
 		defer h.mu.RUnlock()
 		for i := len(h.settled) - 1; i >= 0; i-- {
-			if !yield(&h.entries[h.settled[i]]) {
+			if !yield(h.entries.at(h.settled[i])) {
 				return
 			}
 		}
@@ -168,9 +168,9 @@ func (h *History) WalkAfter(after int) iter.Seq[*Entry] {
 	return func(yield func(*Entry) bool) {
 		h.mu.RLock()
 		defer h.mu.RUnlock()
-		i := sort.Search(len(h.settled), func(i int) bool { return h.entries[h.settled[i]].Turn > after })
+		i := sort.Search(len(h.settled), func(i int) bool { return h.entries.at(h.settled[i]).Turn > after })
 		for ; i < len(h.settled); i++ {
-			if !yield(&h.entries[h.settled[i]]) {
+			if !yield(h.entries.at(h.settled[i])) {
 				return
 			}
 		}
@@ -182,15 +182,15 @@ func (h *History) WalkAfter(after int) iter.Seq[*Entry] {
 func (h *History) Tail() []Entry {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return append([]Entry(nil), h.entries[h.tailStart:]...)
+	return h.entries.copyFrom(h.tailStart)
 }
 
 // Since returns copies of the entries after turn after (streaming included).
 func (h *History) Since(after int) []Entry {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	i := sort.Search(len(h.entries), func(i int) bool { return h.entries[i].Turn > after })
-	return append([]Entry(nil), h.entries[i:]...)
+	i := sort.Search(h.entries.len(), func(i int) bool { return h.entries.at(i).Turn > after })
+	return h.entries.copyFrom(i)
 }
 
 // Summaries returns the newest complete summaries, newest first, while
@@ -201,7 +201,7 @@ func (h *History) Summaries(budget int) []Entry {
 	var out []Entry
 	used := 0
 	for i := len(h.summaries) - 1; i >= 0; i-- {
-		en := h.entries[h.summaries[i]]
+		en := *h.entries.at(h.summaries[i])
 		t := EstimateTokens(en.Text)
 		if len(out) > 0 && used+t > budget {
 			break
@@ -219,7 +219,7 @@ func (h *History) Compacted() int {
 	if len(h.summaries) == 0 {
 		return 0
 	}
-	return h.entries[h.summaries[len(h.summaries)-1]].Covers
+	return h.entries.at(h.summaries[len(h.summaries)-1]).Covers
 }
 
 // LatestUser returns the latest host message, if the history holds one.
@@ -229,7 +229,7 @@ func (h *History) LatestUser() (Entry, bool) {
 	if h.lastUser < 0 {
 		return Entry{}, false
 	}
-	return h.entries[h.lastUser], true
+	return *h.entries.at(h.lastUser), true
 }
 
 // Len is the number of turns of the session (the latest turn number), held
@@ -248,5 +248,38 @@ func (h *History) Get(turn int) (Entry, bool) {
 	if !ok {
 		return Entry{}, false
 	}
-	return h.entries[pos], true
+	return *h.entries.at(pos), true
+}
+
+// entryChunk is how many entries one block of an entryList holds.
+const entryChunk = 1024
+
+// entryList is a list of entries in fixed-size blocks: appending never
+// moves the entries already held, so a turn costs the same in a session
+// of any length (a plain slice would copy the whole session as it grows).
+type entryList struct {
+	chunks [][]Entry
+	n      int
+}
+
+func (l *entryList) len() int { return l.n }
+
+func (l *entryList) at(i int) *Entry { return &l.chunks[i/entryChunk][i%entryChunk] }
+
+func (l *entryList) append(en Entry) {
+	if l.n%entryChunk == 0 {
+		l.chunks = append(l.chunks, make([]Entry, 0, entryChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, en)
+	l.n++
+}
+
+// copyFrom returns copies of the entries from position i on.
+func (l *entryList) copyFrom(i int) []Entry {
+	out := make([]Entry, 0, max(l.n-i, 0))
+	for ; i < l.n; i++ {
+		out = append(out, *l.at(i))
+	}
+	return out
 }
