@@ -71,7 +71,7 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 	spec := TurnSpec{
 		Agent: m.agent, Kind: KindReply, Prompt: input,
 		Instruction: agentInstruction(e.Workspace()),
-		Messages:    BuildMessages(e.History().Settled(), View{Self: m.agent.Name, BudgetTokens: e.Config.Context.BudgetTokens}),
+		Messages:    e.PromptFor(ctx, Prompt{Mode: "agent", Self: m.agent.Name}),
 	}
 	en, err := e.newToolLoop(spec, maxSteps, true).run(ctx)
 	e.Emit(m.answered(first, en, err))

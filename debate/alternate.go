@@ -77,21 +77,23 @@ func ForkState(state map[string]string) map[string]string {
 // are the ones start and step apply: after a usable answer the other agent
 // speaks; a responder that left nothing keeps its turn.
 func (m *Alternate) recoverState() {
-	var last *Entry
-	step, started := 0, false
-	for _, en := range m.engine.History().Settled() {
+	var last Entry
+	step, started, found := 0, false, false
+	for en := range m.engine.History().Walk() { // newest first
 		if en.Mode != "alternate" || en.Kind != KindReply || (en.Speaker != m.pair[0].Name && en.Speaker != m.pair[1].Name) {
 			continue
 		}
-		en := en
-		last, step = &en, max(step, en.Round)
-		started = started || answered(en)
+		if !found {
+			last, found = *en, true
+		}
+		step = max(step, en.Round)
+		started = started || answered(*en)
 	}
 	if !started {
 		return
 	}
 	next, _ := m.engine.Agent(last.Speaker)
-	if answered(*last) {
+	if answered(last) {
 		next = m.other(next)
 	}
 	m.engine.SetState(stateAlternateStep, strconv.Itoa(step))
@@ -321,7 +323,7 @@ func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn
 	turn := m.newTurn(n, instruction)
 	// What the other agent would have been sent, had it answered this step too.
 	wouldSend := EstimateTokens(SystemPrompt(other, m.instruction(other)))
-	for _, msg := range m.messagesFor(other) {
+	for _, msg := range m.messagesFor(ctx, other) {
 		wouldSend += EstimateTokens(msg.Content)
 	}
 	en, err := m.answer(ctx, responder, n, instruction)
@@ -344,11 +346,11 @@ func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn
 }
 
 // messagesFor is what agent a receives now: the shared history from its
-// side, ending with a user message (a step without instruction right after
-// a's own answer would otherwise end on a's words).
-func (m *Alternate) messagesFor(a *Agent) []providers.Message {
-	e := m.engine
-	msgs := BuildMessages(e.History().Settled(), View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens})
+// side within the mode's budget, the host's latest instruction always
+// included, ending with a user message (a step without instruction right
+// after a's own answer would otherwise end on a's words).
+func (m *Alternate) messagesFor(ctx context.Context, a *Agent) []providers.Message {
+	msgs := m.engine.PromptFor(ctx, Prompt{Mode: "alternate", Self: a.Name, PinLatestUser: true})
 	if len(msgs) == 0 || msgs[len(msgs)-1].Role != providers.RoleUser {
 		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: "[" + HostName + "]: (continue: your turn)"})
 	}
@@ -362,7 +364,7 @@ func (m *Alternate) answer(ctx context.Context, a *Agent, step int, instruction 
 	}
 	t := m.engine.Reserve(TurnSpec{
 		Agent: a, Kind: KindReply, Round: step, Prompt: prompt,
-		Instruction: m.instruction(a), Messages: m.messagesFor(a),
+		Instruction: m.instruction(a), Messages: m.messagesFor(ctx, a),
 	})
 	return t.Run(ctx)
 }
@@ -386,14 +388,21 @@ func (m *Alternate) record(turn *AlternateTurn, a *Agent, en Entry, err error) {
 	}
 }
 
-// averageOutput is a's mean output tokens over its answers in the history,
-// or fallback when it has none yet.
+// averageOutputWindow is how many of an agent's latest answers its mean
+// output is taken over: enough to be typical, bounded in a long session.
+const averageOutputWindow = 20
+
+// averageOutput is a's mean output tokens over its latest answers, or
+// fallback when it has none yet.
 func (m *Alternate) averageOutput(a *Agent, fallback int) int {
 	sum, n := 0, 0
-	for _, en := range m.engine.History().Settled() {
+	for en := range m.engine.History().Walk() {
 		if en.Speaker == a.Name && en.IsAgentTurn() && en.Usage.OutputTokens > 0 {
 			sum += en.Usage.OutputTokens
 			n++
+			if n == averageOutputWindow {
+				break
+			}
 		}
 	}
 	if n == 0 {

@@ -84,12 +84,86 @@ type AgentModeConfig struct {
 	MaxSteps int    `mapstructure:"max_steps"`
 }
 
-// ContextConfig bounds the prompt of every turn.
+// ContextConfig bounds the prompt of every turn. Each agent's prompt is the
+// system prompt, the summaries of older turns and the turns since the last
+// summary verbatim; once the verbatim part passes its budget the oldest
+// block is summarised (see compact.go).
 type ContextConfig struct {
-	// BudgetTokens is the estimated prompt size above which the history is cut
-	// to a recent window plus a summary of what came before.
+	// BudgetTokens applies to every mode that sets no budget of its own
+	// (0: the mode's default).
 	BudgetTokens int `mapstructure:"budget_tokens"`
+	// Summarizer names the agent that writes summaries; empty (or a demo
+	// agent) uses an extractive digest that needs no model call.
+	Summarizer string        `mapstructure:"summarizer"`
+	Mention    ContextBudget `mapstructure:"mention"`
+	Alternate  ContextBudget `mapstructure:"alternate"`
+	Talk       ContextBudget `mapstructure:"talk"`
+	Magi       ContextBudget `mapstructure:"magi"`
+	Agent      ContextBudget `mapstructure:"agent"`
 }
+
+// ContextBudget is one mode's prompt budget, in estimated tokens.
+type ContextBudget struct {
+	BudgetTokens  int `mapstructure:"budget_tokens"`  // the whole prompt (0: default)
+	SummaryTokens int `mapstructure:"summary_tokens"` // of which summaries (0: a quarter)
+}
+
+// defaultContextTokens are the per-mode prompt budgets when the
+// configuration sets none: a few turns of real answers verbatim plus room
+// for summaries. MAGI's is what each member reads of the debate before
+// the question.
+var defaultContextTokens = map[string]int{
+	"mention": 12000, "alternate": 10000, "talk": 10000, "magi": 6000, "agent": 16000,
+}
+
+// Budget is a mode's resolved prompt budget.
+type Budget struct {
+	Total    int // the whole history part of the prompt
+	Summary  int // the newest summaries that fit
+	Verbatim int // turns since the last summary; past it a block is compacted
+	Block    int // what one compaction condenses
+}
+
+// ContextBudget resolves mode's budget: its own, else context.budget_tokens,
+// else the mode's default.
+func (c *Config) ContextBudget(mode string) Budget {
+	var own ContextBudget
+	switch mode {
+	case "mention":
+		own = c.Context.Mention
+	case "alternate":
+		own = c.Context.Alternate
+	case "talk":
+		own = c.Context.Talk
+	case "magi":
+		own = c.Context.Magi
+	case "agent":
+		own = c.Context.Agent
+	}
+	total := own.BudgetTokens
+	if total == 0 && mode == "talk" {
+		total = c.Modes.Talk.BudgetTokens
+	}
+	if total == 0 {
+		total = c.Context.BudgetTokens
+	}
+	if total == 0 {
+		total = defaultContextTokens[mode]
+	}
+	if total == 0 {
+		total = 12000
+	}
+	total = max(total, minContextTokens)
+	summary := own.SummaryTokens
+	if summary == 0 || summary > total/2 {
+		summary = total / 4
+	}
+	verbatim := total - summary
+	return Budget{Total: total, Summary: summary, Verbatim: verbatim, Block: verbatim / 2}
+}
+
+// minContextTokens keeps a tiny budget from compacting every turn.
+const minContextTokens = 1000
 
 // Price is USD per one million tokens.
 type Price struct {
@@ -270,6 +344,14 @@ func (c *Config) Validate() error {
 	}
 	if c.Context.BudgetTokens < 0 {
 		return bad("context.budget_tokens", "must not be negative")
+	}
+	for i, b := range []ContextBudget{c.Context.Mention, c.Context.Alternate, c.Context.Talk, c.Context.Magi, c.Context.Agent} {
+		if b.BudgetTokens < 0 || b.SummaryTokens < 0 {
+			return bad("context."+ModeNames[i], "budgets must not be negative")
+		}
+	}
+	if c.Context.Summarizer != "" && !seen[c.Context.Summarizer] {
+		return bad("context.summarizer", "unknown agent %q (known: %s)", c.Context.Summarizer, known)
 	}
 	if m.Agent.MaxSteps < 0 {
 		return bad("modes.agent.max_steps", "must not be negative")

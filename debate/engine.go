@@ -63,6 +63,8 @@ type Engine struct {
 	appendMu sync.Mutex
 
 	buildMu sync.Mutex // held while a mode is built (see modeNamed)
+	// compactMu lets one caller at a time condense the history (Compact).
+	compactMu sync.Mutex
 
 	priceHints sync.Map // models already hinted as unpriced (see hintPrice)
 
@@ -383,7 +385,7 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	err := m.Submit(ctx, input)
 	var usage providers.Usage
 	var cost float64
-	for _, en := range e.History().Entries()[before:] {
+	for _, en := range e.History().Since(before) {
 		usage = usage.Add(en.Usage)
 		cost += en.Cost
 	}

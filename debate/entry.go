@@ -23,6 +23,9 @@ const (
 	KindToolCall   Kind = "tool_call"   // an agent's tool request
 	KindToolResult Kind = "tool_result" // what the tool returned
 	KindError      Kind = "error"       // a failure worth keeping in the record
+	// KindSummary condenses a block of older turns for the prompts (see
+	// compact.go); the turns it covers stay in the history and the record.
+	KindSummary Kind = "summary"
 )
 
 // Status of an entry. Agent turns start as streaming and end in one of the
@@ -75,6 +78,9 @@ type Entry struct {
 	Started     time.Time       `json:"started"`
 	Finished    time.Time       `json:"finished"`
 	ToolCalls   []ToolCall      `json:"tool_calls,omitempty"`
+	// Covers is, for a summary, the last turn it condenses: it covers the
+	// turns after the previous summary's Covers up to this one.
+	Covers int `json:"covers,omitempty"`
 }
 
 // Latency is how long the entry took to produce.

@@ -121,7 +121,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		return errors.New("magi: put a question to the council")
 	}
 	e := m.engine
-	m.context = m.debateSoFar()
+	m.context = m.debateSoFar(ctx)
 	e.SetTitle(q, "")
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: q})
 	m.mu.Lock()
@@ -481,17 +481,15 @@ func (m *Magi) research(ctx context.Context, q string) []string {
 const magiResearchText = "The MAGI council will vote on the host's question. Before it does, gather the facts from the workspace that bear on it: read what matters, then call complete with your findings as short notes (facts and file names, no vote yet). If the workspace has nothing relevant, complete at once saying so."
 
 // debateSoFar renders the history before the question as one block that
-// every member reads first, bounded by half the context budget. Earlier
+// every member reads first, bounded by MAGI's context budget. Earlier
 // councils' votes and verdicts are part of it, so a council run on a fork
 // knows what the original decided.
-func (m *Magi) debateSoFar() string {
-	prior := m.engine.History().Settled()
-	if len(prior) == 0 {
+func (m *Magi) debateSoFar(ctx context.Context) string {
+	if m.engine.History().Len() == 0 {
 		return ""
 	}
-	budget := m.engine.Config.Context.BudgetTokens / 2
 	var parts []string
-	for _, msg := range BuildMessages(prior, View{BudgetTokens: budget}) {
+	for _, msg := range m.engine.PromptFor(ctx, Prompt{Mode: "magi"}) {
 		parts = append(parts, msg.Content)
 	}
 	return strings.Join(parts, "\n\n")

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/parleyhq/parley/providers"
 )
 
 // Mentions is a parsed input line of mention mode.
@@ -150,7 +152,12 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 	m.remember(targets)
 	e.SetTitle(line, "")
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: line})
-	seen := e.History().Settled()
+	// Every prompt is built before any turn of the round takes its place:
+	// a compaction appends a summary, which must come before the round.
+	prompts := make([][]providers.Message, len(targets))
+	for i, a := range targets {
+		prompts[i] = e.PromptFor(ctx, Prompt{Mode: "mention", Self: a.Name})
+	}
 	// Every agent's first turn takes its place now, in configuration order;
 	// agents with tools: true may then read the workspace before answering,
 	// alongside the others, so the round takes the time of its slowest agent.
@@ -159,7 +166,7 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 		spec := TurnSpec{
 			Agent: a, Kind: KindReply, Prompt: line,
 			Instruction: mentionInstruction,
-			Messages:    BuildMessages(seen, View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens}),
+			Messages:    prompts[i],
 		}
 		if a.Tools {
 			loop := e.newToolLoop(spec, 0, false)

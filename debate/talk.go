@@ -27,14 +27,13 @@ var ErrNoTopic = errors.New("talk: a topic is required")
 // Talk is a moderated conversation: the MC opens (the talk's first turn,
 // round 0), then each round guest A
 // and guest B speak and the MC sums the round up; the MC closes. Once the
-// transcript outgrows the talk's budget, each speaker sees the MC's
-// summaries plus the last round verbatim, so prompts stay bounded however
-// long the talk runs.
+// transcript outgrows the talk's context budget, older turns are condensed
+// into summaries (compact.go), so prompts stay bounded however long the
+// talk runs.
 type Talk struct {
 	engine   *Engine
 	a, b, mc *Agent
 	pace     time.Duration
-	budget   int
 
 	mu       sync.Mutex
 	rounds   int
@@ -63,7 +62,7 @@ func newTalk(e *Engine) (Mode, error) {
 	if rounds <= 0 {
 		rounds = DefaultTalkRounds
 	}
-	return &Talk{engine: e, a: agents[0], b: agents[1], mc: agents[2], pace: c.Pace, budget: c.BudgetTokens, rounds: rounds}, nil
+	return &Talk{engine: e, a: agents[0], b: agents[1], mc: agents[2], pace: c.Pace, rounds: rounds}, nil
 }
 
 // Name implements Mode.
@@ -154,7 +153,7 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	}
 	tk := talkContext{start: start, topic: topic, rounds: rounds}
 
-	run(func() TurnSpec { return m.moderatorSpec(tk, 0, phaseOpen) }, false)
+	run(func() TurnSpec { return m.moderatorSpec(ctx, tk, 0, phaseOpen) }, false)
 	round := 0
 	for r := 1; r <= rounds && !m.stopped() && ctx.Err() == nil; r++ {
 		round = r
@@ -162,17 +161,17 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 			if m.stopped() || ctx.Err() != nil {
 				break
 			}
-			run(func() TurnSpec { return m.guestSpec(tk, guest, r) }, false)
+			run(func() TurnSpec { return m.guestSpec(ctx, tk, guest, r) }, false)
 		}
 		if m.stopped() || ctx.Err() != nil {
 			break
 		}
-		if en, ok := run(func() TurnSpec { return m.moderatorSpec(tk, r, phaseSummary) }, false); ok {
+		if en, ok := run(func() TurnSpec { return m.moderatorSpec(ctx, tk, r, phaseSummary) }, false); ok {
 			e.Emit(TalkRoundSummarised{Round: r, Summary: en})
 		}
 	}
 	if ctx.Err() == nil {
-		run(func() TurnSpec { return m.moderatorSpec(tk, round+1, phaseClose) }, true)
+		run(func() TurnSpec { return m.moderatorSpec(ctx, tk, round+1, phaseClose) }, true)
 	}
 	done.Rounds, done.Stopped, done.Cancelled = round, m.stopped(), ctx.Err() != nil
 	e.Emit(done)
@@ -230,7 +229,7 @@ const talkModeratorInstruction = `You are the MC of this talk, not a guest. The 
 
 const talkGuestInstruction = `This is a talk led by %[1]s, the MC, on a topic the host chose. You are one of its two guests; the other is %[2]s. Speak in your own voice and persona, answer the MC's questions, and respond to %[2]s's points directly, agreeing or disagreeing with reasons. Keep each turn under 150 words, in Markdown without headings, and do not speak for anyone else.`
 
-func (m *Talk) moderatorSpec(tk talkContext, round int, phase talkPhase) TurnSpec {
+func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, phase talkPhase) TurnSpec {
 	var cue, purpose string
 	switch phase {
 	case phaseOpen:
@@ -246,11 +245,11 @@ func (m *Talk) moderatorSpec(tk talkContext, round int, phase talkPhase) TurnSpe
 	return TurnSpec{
 		Agent: m.mc, Kind: KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,
 		Instruction: fmt.Sprintf(talkModeratorInstruction, m.a.Label(), m.b.Label(), tk.rounds),
-		Messages:    withCue(m.view(m.mc, tk, round), cue, tk.topic),
+		Messages:    withCue(m.view(ctx, m.mc, tk), cue, tk.topic),
 	}
 }
 
-func (m *Talk) guestSpec(tk talkContext, guest *Agent, round int) TurnSpec {
+func (m *Talk) guestSpec(ctx context.Context, tk talkContext, guest *Agent, round int) TurnSpec {
 	other := m.b
 	if guest == m.b {
 		other = m.a
@@ -259,7 +258,7 @@ func (m *Talk) guestSpec(tk talkContext, guest *Agent, round int) TurnSpec {
 	return TurnSpec{
 		Agent: guest, Kind: KindReply, Round: round, Prompt: cue, Rounds: tk.rounds,
 		Instruction: fmt.Sprintf(talkGuestInstruction, m.mc.Label(), other.Label()),
-		Messages:    withCue(m.view(guest, tk, round), cue, tk.topic),
+		Messages:    withCue(m.view(ctx, guest, tk), cue, tk.topic),
 	}
 }
 
@@ -275,71 +274,8 @@ func withCue(msgs []providers.Message, cue, topic string) []providers.Message {
 	return append(msgs, providers.Message{Role: providers.RoleUser, Content: text})
 }
 
-// view is what agent self receives before a turn of round: the whole
-// history while it fits the talk's budget, else the bounded talk view.
-func (m *Talk) view(self *Agent, tk talkContext, round int) []providers.Message {
-	e := m.engine
-	settled := e.History().Settled()
-	full := BuildMessages(settled, View{Self: self.Name, BudgetTokens: e.Config.Context.BudgetTokens})
-	if m.budget <= 0 || messageTokens(full) <= m.budget {
-		return full
-	}
-	return BuildMessages(TalkWindow(settled, tk.start, round, m.budget/4), View{Self: self.Name})
-}
-
-func messageTokens(msgs []providers.Message) int {
-	n := 0
-	for _, msg := range msgs {
-		n += EstimateTokens(msg.Content)
-	}
-	return n
-}
-
-// TalkWindow selects the entries a speaker of round sees once the talk is
-// too long to show whole: the MC's opening, the MC's summaries of earlier
-// rounds (the newest that fit in summaryBudget tokens), and the previous
-// and current rounds verbatim. start is the turn number of the talk's first
-// entry (its opening); entries before it are left out.
-func TalkWindow(entries []Entry, start, round, summaryBudget int) []Entry {
-	keep := map[int]bool{}
-	omitted, cut, used := 0, 0, 0
-	for i := len(entries) - 1; i >= 0; i-- {
-		en := entries[i]
-		switch {
-		case en.Turn < start:
-			continue
-		case en.Turn == start, en.IsModerator && en.Round == 0:
-			keep[en.Turn] = true
-		case en.Round >= round-1:
-			keep[en.Turn] = true
-		case en.IsModerator && en.Status == StatusComplete:
-			t := EstimateTokens(en.Text)
-			if used+t <= summaryBudget {
-				used += t
-				keep[en.Turn] = true
-			} else {
-				omitted++
-			}
-		}
-		if !keep[en.Turn] {
-			cut++
-		}
-	}
-	var out []Entry
-	noted := cut == 0 // nothing left out: nothing to explain
-	for _, en := range entries {
-		if !keep[en.Turn] {
-			continue
-		}
-		if !noted && en.Turn != start && !(en.IsModerator && en.Round == 0) {
-			noted = true
-			text := fmt.Sprintf("(The talk so far is cut to fit the context budget: rounds before round %d are given only as the MC's summaries", max(round-1, 1))
-			if omitted > 0 {
-				text += fmt.Sprintf(", and the %d oldest summaries are left out", omitted)
-			}
-			out = append(out, Entry{Kind: KindNote, Speaker: SpeakerUser, Text: text + ".)"})
-		}
-		out = append(out, en)
-	}
-	return out
+// view is what agent self receives before a turn: the talk's history within
+// its budget, the MC's opening always included.
+func (m *Talk) view(ctx context.Context, self *Agent, tk talkContext) []providers.Message {
+	return m.engine.PromptFor(ctx, Prompt{Mode: "talk", Self: self.Name, Pin: []int{tk.start}})
 }

@@ -238,7 +238,7 @@ func (e *Engine) loopMessages(base []providers.Message, mine []Entry, self strin
 			items = append(items, m)
 		}
 	}
-	if budget := e.Config.Context.BudgetTokens; budget > 0 {
+	if budget := e.Config.ContextBudget(e.Info().Mode).Total; budget > 0 {
 		total := 0
 		for _, m := range items {
 			total += EstimateTokens(m.Content)

@@ -96,6 +96,8 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		Model: a.Model, System: SystemPrompt(a, spec.Instruction), Messages: spec.Messages,
 		Schema: spec.Schema, MaxTokens: maxTokens, Temperature: temperature, Info: info,
 		Meta: t.meta(),
+		// Prompts only grow at their end between compactions (compact.go).
+		CachePrefix: max(len(spec.Messages)-1, 0),
 		OnRetry: func(n providers.RetryNotice) {
 			e.Emit(Retrying{Turn: t.entry.Turn, Agent: a.Name, Attempt: n.Attempt, Wait: n.Wait, Err: errString(n.Err)})
 		},

@@ -53,6 +53,12 @@ type Request struct {
 	Schema      *Schema  // nil: free text
 	MaxTokens   int      // 0: provider default
 	Temperature *float64 // nil: provider default
+	// CachePrefix says the first CachePrefix messages reach the next
+	// request of this agent unchanged (the engine only appends between
+	// compactions). Adapters whose API takes explicit cache breakpoints
+	// (Anthropic's cache_control) put one at its end; the others cache
+	// repeated prefixes on their own. 0: none known.
+	CachePrefix int
 	// OnRetry, when set, is called before each retry wait.
 	OnRetry func(RetryNotice)
 	// Meta says what the request is for, so an offline provider (demo) can

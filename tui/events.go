@@ -2,6 +2,7 @@ package tui
 
 import (
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -16,11 +17,20 @@ const maxBatch = 512
 // eventBus carries the engine's events into the program. The sink never
 // drops an event (no token may be lost): when the buffer is full it waits
 // for the console to catch up, and gives up only once the console is gone.
+//
+// Batches are delivered at most once a frame (frame, ~16 ms): however many
+// deltas arrive, the console updates and draws at most 60 times a second.
 type eventBus struct {
 	ch        chan debate.Event
 	done      chan struct{}
 	closeOnce sync.Once
+
+	frame time.Duration // 0: deliver as soon as events are there
+	last  time.Time     // when the previous batch was delivered
 }
+
+// frameInterval is the console's shortest time between two batches.
+const frameInterval = 16 * time.Millisecond
 
 // eventsMsg is a batch of engine events, in emission order.
 type eventsMsg []debate.Event
@@ -29,7 +39,7 @@ func newEventBus(size int) *eventBus {
 	if size <= 0 {
 		size = 8192
 	}
-	return &eventBus{ch: make(chan debate.Event, size), done: make(chan struct{})}
+	return &eventBus{ch: make(chan debate.Event, size), done: make(chan struct{}), frame: frameInterval}
 }
 
 // Sink is subscribed to the engine.
@@ -52,6 +62,24 @@ func (b *eventBus) Wait() tea.Msg {
 		return nil
 	}
 	batch := eventsMsg{first}
+	// Within a frame of the previous batch, gather what arrives until the
+	// frame is over rather than drawing again at once.
+	if wait := time.Until(b.last.Add(b.frame)); b.frame > 0 && wait > 0 {
+		timer := time.NewTimer(wait)
+	gather:
+		for len(batch) < maxBatch {
+			select {
+			case ev := <-b.ch:
+				batch = append(batch, ev)
+			case <-timer.C:
+				break gather
+			case <-b.done:
+				break gather
+			}
+		}
+		timer.Stop()
+	}
+	defer func() { b.last = time.Now() }()
 	for len(batch) < maxBatch {
 		select {
 		case ev := <-b.ch:

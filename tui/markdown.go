@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"sync"
 
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
@@ -18,16 +19,17 @@ type markdown struct {
 
 func newMarkdown() *markdown { return &markdown{renderers: map[int]*glamour.TermRenderer{}} }
 
-// style is glamour's dark style without the document margin: the console's
-// panels and gutters already provide one.
-var mdStyle = func() gansi.StyleConfig {
+// mdStyle is glamour's dark style without the document margin: the
+// console's panels and gutters already provide one. Built on first use, so
+// commands that never render Markdown do not pay for it.
+var mdStyle = sync.OnceValue(func() gansi.StyleConfig {
 	s := gstyles.DarkStyleConfig
 	zero := uint(0)
 	s.Document.Margin = &zero
 	s.Document.BlockPrefix = ""
 	s.Document.BlockSuffix = ""
 	return s
-}()
+})
 
 // Render returns text rendered for width cells, without leading or trailing
 // blank lines. Text that glamour cannot render is shown wrapped as is.
@@ -41,7 +43,7 @@ func (m *markdown) Render(text string, width int) []string {
 	r := m.renderers[width]
 	if r == nil {
 		var err error
-		r, err = glamour.NewTermRenderer(glamour.WithStyles(mdStyle), glamour.WithWordWrap(width))
+		r, err = glamour.NewTermRenderer(glamour.WithStyles(mdStyle()), glamour.WithWordWrap(width))
 		if err != nil {
 			return wrapPlain(text, width)
 		}
@@ -53,7 +55,7 @@ func (m *markdown) Render(text string, width int) []string {
 	}
 	lines := splitLines(out)
 	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
+		lines[i] = trimPadding(lines[i])
 	}
 	for len(lines) > 0 && blank(lines[0]) {
 		lines = lines[1:]
@@ -62,6 +64,38 @@ func (m *markdown) Render(text string, width int) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
+}
+
+// trimPadding drops the blank padding glamour adds to every line up to the
+// wrap width, styled cell by cell ("\x1b[38;5;252m \x1b[m" per cell): the
+// frame pads with plain spaces, at a fraction of the bytes and work.
+func trimPadding(l string) string {
+	for {
+		t := strings.TrimRight(l, " ")
+		body, ok := strings.CutSuffix(t, "\x1b[m")
+		if !ok {
+			return t
+		}
+		inner := strings.TrimRight(body, " ")
+		i := strings.LastIndex(inner, "\x1b[")
+		if i < 0 || !isSGR(inner[i:]) {
+			return t // the reset closes visible text
+		}
+		l = inner[:i]
+	}
+}
+
+// isSGR reports whether s is exactly one Select Graphic Rendition sequence.
+func isSGR(s string) bool {
+	if len(s) < 3 || !strings.HasPrefix(s, "\x1b[") || s[len(s)-1] != 'm' {
+		return false
+	}
+	for _, c := range s[2 : len(s)-1] {
+		if (c < '0' || c > '9') && c != ';' && c != ':' {
+			return false
+		}
+	}
+	return true
 }
 
 // blank reports whether a styled line shows nothing.
@@ -86,8 +120,39 @@ type streamingText struct {
 	final []string // the whole answer rendered once it is finished
 	isFin bool
 
-	tail      string   // the unfinished tail last rendered
-	tailLines []string // and its lines
+	tail      string   // the open block's complete lines last rendered
+	tailLines []string // and their lines
+	line      string   // the open block's line still arriving
+	lineLines []string // and its lines as shown
+	lineBase  string   // the part of line last rendered as Markdown
+	lineRaw   []string // and its rendered lines, before fitting
+}
+
+// lineRenderStep is how much plain text the arriving line may grow by
+// before it is rendered again: in between, the new words are appended to
+// the last rendered line, so most tokens cost no Markdown render at all.
+const lineRenderStep = 48
+
+// lineRender draws the line still arriving: rendered on its own (plain
+// inside an open code fence), or the last render with the new words added
+// when they are plain text and fit.
+func (s *streamingText) lineRender(md *markdown, head, line string, width int) []string {
+	if fenceOpen(head) || len(line) > maxMarkdownTail {
+		s.lineBase, s.lineRaw = "", nil
+		return fitAll(wrapPlain(line, width), width)
+	}
+	if n := len(s.lineRaw); n > 0 && s.lineBase != "" && strings.HasPrefix(line, s.lineBase) {
+		added := line[len(s.lineBase):]
+		last := s.lineRaw[n-1] + added
+		if len(added) < lineRenderStep && !strings.ContainsAny(added, "*_`[]()<>\\~|#!") && ansi.StringWidth(last) < width {
+			out := make([]string, n)
+			copy(out, s.lineRaw)
+			out[n-1] = last
+			return fitAll(out, width)
+		}
+	}
+	s.lineBase, s.lineRaw = line, md.Render(line, width)
+	return fitAll(append([]string(nil), s.lineRaw...), width)
 }
 
 func (s *streamingText) Reset() { *s = streamingText{} }
@@ -108,6 +173,7 @@ func (s *streamingText) SetFinal(text string) {
 func (s *streamingText) Lines(md *markdown, width int) []string {
 	if width != s.width {
 		s.width, s.done, s.lines, s.final, s.tail, s.tailLines = width, 0, nil, nil, "", nil
+		s.line, s.lineLines, s.lineBase, s.lineRaw = "", nil, "", nil
 	}
 	text := s.text.String()
 	if s.isFin {
@@ -135,20 +201,34 @@ func (s *streamingText) Lines(md *markdown, width int) []string {
 	if tail == "" {
 		return s.lines
 	}
-	if tail != s.tail || s.tailLines == nil {
-		s.tail = tail
-		if len(tail) <= maxMarkdownTail {
-			s.tailLines = fitAll(md.Render(tail, width), width)
-		} else {
-			s.tailLines = fitAll(wrapPlain(tail, width), width)
+	// The open block is rendered as Markdown up to its last complete line,
+	// again only when a line completes; the line still arriving is rendered
+	// on its own (as it is inside an open code fence). A token then costs a
+	// render of one line, not of the whole block.
+	cut := strings.LastIndexByte(tail, '\n') + 1
+	head, line := tail[:cut], tail[cut:]
+	if head != s.tail || s.tailLines == nil {
+		s.tail = head
+		switch {
+		case strings.TrimSpace(head) == "":
+			s.tailLines = []string{}
+		case len(head) <= maxMarkdownTail:
+			s.tailLines = fitAll(md.Render(head, width), width)
+		default:
+			s.tailLines = fitAll(wrapPlain(head, width), width)
 		}
 	}
-	out := make([]string, 0, len(s.lines)+len(s.tailLines)+1)
+	if line != s.line || s.lineLines == nil {
+		s.line = line
+		s.lineLines = s.lineRender(md, head, line, width)
+	}
+	out := make([]string, 0, len(s.lines)+len(s.tailLines)+len(s.lineLines)+1)
 	out = append(out, s.lines...)
 	if len(out) > 0 {
 		out = append(out, strings.Repeat(" ", width))
 	}
-	return append(out, s.tailLines...)
+	out = append(out, s.tailLines...)
+	return append(out, s.lineLines...)
 }
 
 // blockEnd finds the first blank line of rest that is not inside a code

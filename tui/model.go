@@ -82,6 +82,44 @@ type Model struct {
 
 	helpCache string
 	helpID    helpID
+
+	paging bool // a page of older turns is being read
+}
+
+// Pager is implemented by Sessions that resume lazily: they load a
+// session's tail, and its older turns page by page as the transcript
+// scrolls to them.
+type Pager interface {
+	// Page returns up to limit entries of session id before turn before,
+	// oldest first.
+	Page(id string, before, limit int) ([]debate.Entry, error)
+	// Totals sums the session's usage and cost over every turn.
+	Totals(id string) (providers.Usage, float64, error)
+}
+
+// olderPageMsg carries a page of older turns read by pageIn.
+type olderPageMsg struct {
+	id      string
+	entries []debate.Entry
+	err     error
+}
+
+// pageSize is how many older turns one read brings in.
+const pageSize = 100
+
+// pageIn reads the page of turns before the loaded ones when the view has
+// reached the top of them (the store's I/O never runs inside Update).
+func (m *Model) pageIn() tea.Cmd {
+	pager, ok := m.opts.Sessions.(Pager)
+	if !ok || m.paging || !m.tr.WantsOlder() {
+		return nil
+	}
+	m.paging = true
+	id, before := m.info.ID, m.tr.First()
+	return func() tea.Msg {
+		entries, err := pager.Page(id, before, pageSize)
+		return olderPageMsg{id: id, entries: entries, err: err}
+	}
 }
 
 // New builds the console for an engine. Subscribe happens here: build the
@@ -148,9 +186,16 @@ func (m *Model) reload() {
 	m.byName = map[string]*panel{}
 	m.verdict = ""
 	m.usage, m.cost = providers.Usage{}, 0
-	for _, en := range entries {
-		m.usage = m.usage.Add(en.Usage)
-		m.cost += en.Cost
+	if pager, ok := m.opts.Sessions.(Pager); ok && m.tr.First() > 1 {
+		// A lazily resumed session: the totals come from the store.
+		if u, cost, err := pager.Totals(m.info.ID); err == nil {
+			m.usage, m.cost = u, cost
+		}
+	} else {
+		for _, en := range entries {
+			m.usage = m.usage.Add(en.Usage)
+			m.cost += en.Cost
+		}
 	}
 	// The banner of the last council, unless a later one never finished.
 	for i := len(entries) - 1; i >= 0; i-- {
@@ -191,7 +236,7 @@ func (m *Model) refreshPanels() {
 // restoreVotes puts the votes of an agent's latest council on its panel
 // (after a resume, or when MAGI mode comes back).
 func (m *Model) restoreVotes(p *panel) {
-	for turn := 1; turn <= m.tr.Len(); turn++ {
+	for turn := m.tr.First(); turn <= m.tr.Len(); turn++ {
 		en, ok := m.tr.Entry(turn)
 		if !ok || en.Speaker != p.name || en.Kind != debate.KindVote || en.Status == debate.StatusStreaming {
 			continue
@@ -205,7 +250,7 @@ func (m *Model) restoreVotes(p *panel) {
 
 // lastTurnOf finds an agent's latest turn in the transcript.
 func (m *Model) lastTurnOf(name string) (debate.Entry, bool) {
-	for turn := m.tr.Len(); turn >= 1; turn-- {
+	for turn := m.tr.Len(); turn >= m.tr.First(); turn-- {
 		en, ok := m.tr.Entry(turn)
 		if ok && en.Speaker == name && en.IsAgentTurn() {
 			return en, true
@@ -255,14 +300,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.sessionResult(msg)
 	case tea.MouseWheelMsg:
 		m.wheel(msg)
-		return m, nil
+		return m, m.pageIn()
+	case olderPageMsg:
+		m.paging = false
+		if msg.err != nil {
+			m.setStatus("reading older turns: "+msg.err.Error(), true)
+		} else if msg.id == m.info.ID {
+			m.tr.Prepend(msg.entries)
+		}
+		return m, m.pageIn()
 	case tea.MouseClickMsg:
 		return m, m.click(msg)
 	case tea.PasteMsg:
 		m.setFocus(focusInput)
 		return m, m.in.Update(msg)
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m, tea.Batch(m.key(msg), m.pageIn())
 	}
 	if m.focus == focusInput {
 		return m, m.in.Update(msg)

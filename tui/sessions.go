@@ -287,7 +287,11 @@ func (m *Model) sessionResult(msg tea.Msg) tea.Cmd {
 		if msg.forked {
 			verb = "forked into"
 		}
-		m.setStatus(fmt.Sprintf("%s session %s (%d turns)", verb, msg.info.ID, len(msg.entries)), false)
+		turns := 0
+		if n := len(msg.entries); n > 0 {
+			turns = msg.entries[n-1].Turn // a lazy load holds only the newest turns
+		}
+		m.setStatus(fmt.Sprintf("%s session %s (%d turns)", verb, msg.info.ID, turns), false)
 	case exportedMsg:
 		if msg.err != nil {
 			m.setStatus("export: "+msg.err.Error(), true)

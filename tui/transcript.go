@@ -18,7 +18,11 @@ import (
 // (turn, width); a streaming one renders its complete blocks once and only
 // its tail per frame.
 type transcript struct {
-	entries []debate.Entry // index turn-1; Turn 0 marks a turn not seen yet
+	// entries[i] is turn base+i+1; Turn 0 marks a turn not seen yet. The
+	// turns up to base are on disk only (a lazily resumed session): Prepend
+	// adds them a page at a time when the view reaches the top.
+	entries []debate.Entry
+	base    int
 	live    map[int]*streamingText
 	cache   map[int]cachedRender
 	colors  map[string]string // agent name → colour
@@ -49,30 +53,74 @@ func newTranscript(md *markdown, colors map[string]string, clock func(time.Time)
 // SetSize sets the transcript's size.
 func (t *transcript) SetSize(w, h int) { t.width, t.height = w, max(h, 1) }
 
-// Len is the number of entries.
-func (t *transcript) Len() int { return len(t.entries) }
+// Len is the latest turn number, loaded or not.
+func (t *transcript) Len() int { return t.base + len(t.entries) }
 
-// Reset replaces every entry (start-up, resume, new session).
+// First is the oldest turn loaded (Len()+1 when none is).
+func (t *transcript) First() int { return t.base + 1 }
+
+// Reset replaces every entry (start-up, resume, new session). Of a partly
+// loaded session (turn numbers with gaps) only the contiguous tail is
+// shown; the older turns come back with Prepend.
 func (t *transcript) Reset(entries []debate.Entry) {
 	t.entries = t.entries[:0]
 	clear(t.live)
 	clear(t.cache)
-	for _, en := range entries {
+	t.base = 0
+	tail := len(entries)
+	for tail > 0 && (tail == len(entries) || entries[tail].Turn == entries[tail-1].Turn+1) {
+		tail--
+	}
+	if tail < len(entries) && entries[tail].Turn > 1 {
+		t.base = entries[tail].Turn - 1
+	}
+	for _, en := range entries[tail:] {
 		t.Put(en)
 	}
 	t.follow, t.top, t.topRow, t.sel = true, 0, 0, -1
 }
 
+// WantsOlder reports whether the view is at the top of what is loaded while
+// older turns remain on disk.
+func (t *transcript) WantsOlder() bool {
+	return t.base > 0 && !t.follow && t.top <= 1
+}
+
+// Prepend adds a page of older turns: the ones just before First, oldest
+// first. The view stays where it was.
+func (t *transcript) Prepend(page []debate.Entry) {
+	if len(page) == 0 || page[len(page)-1].Turn != t.base {
+		return // not the page before the loaded turns (a session switch raced it)
+	}
+	n := t.base - page[0].Turn + 1
+	grown := make([]debate.Entry, n+len(t.entries))
+	copy(grown[n:], t.entries)
+	t.entries = grown
+	t.base -= n
+	for _, en := range page {
+		if en.Turn > t.base {
+			en.Text = Sanitize(en.Text)
+			t.entries[en.Turn-1-t.base] = en
+		}
+	}
+	t.top += n
+	for _, i := range []*int{&t.sel, &t.firstShown, &t.lastShown, &t.lastFull} {
+		if *i >= 0 {
+			*i += n
+		}
+	}
+}
+
 // Put adds or replaces an entry at its turn.
 func (t *transcript) Put(en debate.Entry) {
-	if en.Turn < 1 {
+	if en.Turn <= t.base {
 		return
 	}
-	for len(t.entries) < en.Turn {
+	for t.Len() < en.Turn {
 		t.entries = append(t.entries, debate.Entry{})
 	}
 	en.Text = Sanitize(en.Text)
-	t.entries[en.Turn-1] = en
+	t.entries[en.Turn-1-t.base] = en
 	delete(t.cache, en.Turn)
 	if en.Status == debate.StatusStreaming {
 		s := &streamingText{}
@@ -92,10 +140,11 @@ func (t *transcript) Delta(turn int, text string) {
 
 // Entry returns the entry with the turn number.
 func (t *transcript) Entry(turn int) (debate.Entry, bool) {
-	if turn < 1 || turn > len(t.entries) || t.entries[turn-1].Turn == 0 {
+	i := turn - 1 - t.base
+	if i < 0 || i >= len(t.entries) || t.entries[i].Turn == 0 {
 		return debate.Entry{}, false
 	}
-	en := t.entries[turn-1]
+	en := t.entries[i]
 	if s := t.live[turn]; s != nil {
 		en.Text = s.String()
 	}
@@ -107,7 +156,7 @@ func (t *transcript) Selected() (debate.Entry, bool) {
 	if t.sel < 0 {
 		return debate.Entry{}, false
 	}
-	return t.Entry(t.sel + 1)
+	return t.Entry(t.base + t.sel + 1)
 }
 
 // bodyWidth is the width left after the selection gutter.
@@ -158,6 +207,8 @@ func (t *transcript) header(en debate.Entry) string {
 		meta = append(meta, "verdict")
 	case debate.KindToolCall, debate.KindToolResult:
 		meta = append(meta, "tool")
+	case debate.KindSummary:
+		meta = append(meta, fmt.Sprintf("summary of the turns up to %d, for the prompts", en.Covers))
 	}
 	if en.Round > 0 {
 		meta = append(meta, fmt.Sprintf("round %d", en.Round))
@@ -432,7 +483,7 @@ func (t *transcript) Position() string {
 	if t.follow || len(t.entries) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("turn %d/%d", t.top+1, len(t.entries))
+	return fmt.Sprintf("turn %d/%d", t.base+t.top+1, t.Len())
 }
 
 // voteSummary pulls the one-line reason out of a vote's JSON answer.

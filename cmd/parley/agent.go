@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -106,7 +107,16 @@ func (a *app) saveAgentConversation(file string) error {
 		}
 		file = store.AgentJSONPath(db, info.ID)
 	}
-	if err := store.SaveAgentJSON(file, info, a.engine.History().Entries()); err != nil {
+	// A resumed session holds only its newest turns: the rest is on disk.
+	entries := a.engine.History().Tail()
+	if len(entries) > 0 && entries[0].Turn > 1 && a.store != nil {
+		older, err := a.store.Page(context.Background(), info.ID, entries[0].Turn, entries[0].Turn)
+		if err != nil {
+			return err
+		}
+		entries = append(older, entries...)
+	}
+	if err := store.SaveAgentJSON(file, info, entries); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stderr, "conversation saved to %s\n", file)

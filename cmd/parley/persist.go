@@ -51,7 +51,9 @@ func (a *app) openStore() error {
 		return err
 	}
 	if id != "" {
-		info, entries, err := st.Load(ctx, id)
+		// Metadata, summaries and the tail: a long session resumes in the
+		// time of a short one; the console pages older turns in.
+		info, entries, err := st.LoadRecent(ctx, id)
 		if err != nil {
 			return err
 		}

@@ -23,7 +23,7 @@ func newSessionsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "sessions",
 		Aliases: []string{"session"},
-		Short:   "List, show, export, fork and delete saved sessions",
+		Short:   "List, show, export, import, fork and delete saved sessions",
 		Long: `Every exchange is saved as it happens in the session database
 (--db, $PARLEY_DB, or $XDG_DATA_HOME/parley/parley.db). An ID prefix is
 enough wherever an ID is asked for. Resume a session with
@@ -32,7 +32,7 @@ parley ask|repl|alternate|talk --session ID.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsForkCmd(g)}
+	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsForkCmd(g), sessionsImportCmd(g)}
 	for _, c := range sub {
 		wrapArgs(c)
 		cmd.AddCommand(c)
@@ -151,8 +151,8 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
 				}
 				format = "json"
 			}
-			if format != "md" && format != "json" {
-				return usageErr(fmt.Errorf("--format: %q is not md or json", format))
+			if format != "md" && format != "json" && format != "session" {
+				return usageErr(fmt.Errorf("--format: %q is not md, json or session", format))
 			}
 			return withSession(g, args[0], func(st *store.Store, id string) error {
 				ctx := cmd.Context()
@@ -167,7 +167,7 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
+	cmd.Flags().StringVarP(&format, "format", "f", "md", "md, json, or session (the whole session as sessions import reads it; json but for agent sessions)")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
 	return cmd
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
 )
 
 // Browser is the console's view of the session database (the tui.Sessions
@@ -28,9 +29,20 @@ func (c *Browser) List() ([]debate.SessionInfo, error) {
 	return out, err
 }
 
-// Load returns a session and its entries.
+// Load returns a session as a resume needs it (LoadRecent): the console
+// pages older turns in with Page.
 func (c *Browser) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
-	return c.st.Load(context.Background(), id)
+	return c.st.LoadRecent(context.Background(), id)
+}
+
+// Page reads up to limit turns before turn before, oldest first (tui.Pager).
+func (c *Browser) Page(id string, before, limit int) ([]debate.Entry, error) {
+	return c.st.Page(context.Background(), id, before, limit)
+}
+
+// Totals sums a session's usage and cost over every turn (tui.Pager).
+func (c *Browser) Totals(id string) (providers.Usage, float64, error) {
+	return c.st.Totals(context.Background(), id)
 }
 
 // Delete removes a session.
@@ -43,7 +55,7 @@ func (c *Browser) Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entr
 	if err != nil {
 		return debate.SessionInfo{}, nil, err
 	}
-	return c.st.Load(ctx, fork.ID)
+	return c.st.LoadRecent(ctx, fork.ID)
 }
 
 // Export writes parley-ID.md or parley-ID.json into the browser's folder

@@ -16,10 +16,12 @@ import (
 )
 
 // Export writes session id as "md" (for people) or "json" (for machines;
-// an agent session in the seed's AgentConversation shape).
+// an agent session in the seed's AgentConversation shape). "session" is
+// the whole session in the JSON export's shape whatever its mode: what
+// ReadJSON reads back (json is the same but for agent sessions).
 func (s *Store) Export(ctx context.Context, w io.Writer, id, format string) error {
-	if format != "md" && format != "markdown" && format != "json" {
-		return fmt.Errorf("unknown export format %q (md or json)", format)
+	if format != "md" && format != "markdown" && format != "json" && format != "session" {
+		return fmt.Errorf("unknown export format %q (md, json or session)", format)
 	}
 	info, entries, err := s.Load(ctx, id)
 	if err != nil {
@@ -28,7 +30,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, id, format string) erro
 	if format == "json" && info.Mode == "agent" {
 		return WriteAgentJSON(w, info, entries) // the seed's agent conversation
 	}
-	if format == "json" {
+	if format == "json" || format == "session" {
 		return WriteJSON(w, info, entries)
 	}
 	return WriteMarkdown(w, info, entries)
@@ -38,6 +40,9 @@ func (s *Store) Export(ctx context.Context, w io.Writer, id, format string) erro
 // {conversation_id, messages:[{role, content, timestamp, tool_calls}]}
 // with who said it, with which model, and what it cost.
 type ExportedSession struct {
+	// FormatVersion is ExportVersion when written; Import refuses a newer
+	// one (0: written before the field existed, read as version 1).
+	FormatVersion  int               `json:"format_version"`
 	ConversationID string            `json:"conversation_id"`
 	Title          string            `json:"title"`
 	Mode           string            `json:"mode"`
@@ -73,7 +78,11 @@ type ExportedMessage struct {
 	Usage       providers.Usage   `json:"usage"`
 	Cost        float64           `json:"cost_usd"`
 	LatencyMS   int64             `json:"latency_ms"`
+	Covers      int               `json:"covers,omitempty"` // a summary's last condensed turn
 }
+
+// ExportVersion is the version of the JSON export this Parley writes.
+const ExportVersion = 1
 
 // roleOf maps an entry to the chat role a reader of the export expects.
 func roleOf(en debate.Entry) string {
@@ -82,7 +91,7 @@ func roleOf(en debate.Entry) string {
 		return "user"
 	case debate.KindToolResult:
 		return "tool"
-	case debate.KindVerdict, debate.KindError:
+	case debate.KindVerdict, debate.KindError, debate.KindSummary:
 		return "system"
 	}
 	if en.Speaker == debate.SpeakerSystem {
@@ -95,6 +104,7 @@ func roleOf(en debate.Entry) string {
 // tool calls included, indented.
 func WriteJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) error {
 	out := ExportedSession{
+		FormatVersion:  ExportVersion,
 		ConversationID: info.ID, Title: info.Title, Mode: info.Mode, Topic: info.Topic,
 		Created: info.Created.UTC(), Parent: info.Parent, ForkAt: info.ForkAt, State: info.State,
 		Messages: make([]ExportedMessage, 0, len(entries)),
@@ -111,6 +121,7 @@ func WriteJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) err
 			Kind: en.Kind, Speaker: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
 			Mode: en.Mode, Round: en.Round, Prompt: en.Prompt, Vote: en.Vote, IsModerator: en.IsModerator,
 			Status: en.Status, Error: en.Error, Usage: en.Usage, Cost: en.Cost, LatencyMS: en.Latency().Milliseconds(),
+			Covers: en.Covers,
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -179,6 +190,13 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry) {
 		return
 	case debate.KindError:
 		fmt.Fprintf(b, "> **Error (turn %d, %s):** %s\n", en.Turn, clean(en.Display), oneLine(clean(firstNonEmpty(en.Error, en.Text))))
+		return
+	case debate.KindSummary:
+		// Prompts carry it in place of the turns it covers; the export keeps both.
+		fmt.Fprintf(b, "> **Summary of the turns up to %d (turn %d), for the prompts:**\n>\n", en.Covers, en.Turn)
+		for _, l := range strings.Split(text, "\n") {
+			fmt.Fprintf(b, "> %s\n", l)
+		}
 		return
 	}
 	heading := clean(en.Display)

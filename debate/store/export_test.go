@@ -46,6 +46,8 @@ func goldenSession() (debate.SessionInfo, []debate.Entry) {
 		{Kind: debate.KindError, Speaker: "claude", Display: "Claude", Mode: "mention", Text: "", Error: "anthropic: 401 invalid x-api-key", Status: "error", Started: at(11), Finished: at(11)},
 		{Kind: debate.KindModerator, Speaker: "mc", Display: "MC", Provider: "openai", Model: "gpt-5", Mode: "talk", IsModerator: true,
 			Text: "That closes our debate.", Status: "cancelled", Error: "cancelled", Started: at(12), Finished: at(13)},
+		{Kind: debate.KindSummary, Speaker: "system", Display: "Summary", Mode: "talk", Prompt: "summary of turns 1–3",
+			Text: "- You: Should we rewrite it in Rust?\n- Gemini: Only the **hot path**.", Status: "complete", Covers: 3, Started: at(14), Finished: at(14)},
 	}
 	for i := range entries {
 		entries[i].Turn = i + 1
@@ -122,7 +124,7 @@ func TestExportJSONGolden(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &seed); err != nil {
 		t.Fatal(err)
 	}
-	if seed.ConversationID != "0123456789ab" || len(seed.Messages) != 10 || seed.Messages[0].Role != "user" ||
+	if seed.ConversationID != "0123456789ab" || len(seed.Messages) != 11 || seed.Messages[0].Role != "user" ||
 		seed.Messages[1].Role != "assistant" || seed.Messages[7].ToolCalls[0].Parameters["path"] != "main.go" {
 		t.Errorf("seed view = %+v", seed)
 	}

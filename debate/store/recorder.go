@@ -310,7 +310,7 @@ func upsertMeta(ctx context.Context, tx *sql.Tx, info debate.SessionInfo, now st
 
 const entryColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator, timestamp,
 	display_name, provider, mode, kind, round, vote, status, tokens_in, tokens_out, tokens_cached,
-	cost_usd, latency_ms, tool_calls, error, finished_time, tokens_cache_write, tokens_reasoning, price_unknown`
+	cost_usd, latency_ms, tool_calls, error, finished_time, tokens_cache_write, tokens_reasoning, price_unknown, covers`
 
 func upsertEntry(ctx context.Context, tx *sql.Tx, session string, en debate.Entry) error {
 	calls := ""
@@ -322,7 +322,7 @@ func upsertEntry(ctx context.Context, tx *sql.Tx, session string, en debate.Entr
 		calls = string(b)
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO conversation_log (conversation_id, `+entryColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(conversation_id, turn_number) DO UPDATE SET speaker_name = excluded.speaker_name,
 			model_used = excluded.model_used, prompt = excluded.prompt, response = excluded.response,
 			is_moderator = excluded.is_moderator, timestamp = excluded.timestamp, display_name = excluded.display_name,
@@ -331,11 +331,12 @@ func upsertEntry(ctx context.Context, tx *sql.Tx, session string, en debate.Entr
 			tokens_out = excluded.tokens_out, tokens_cached = excluded.tokens_cached, cost_usd = excluded.cost_usd,
 			latency_ms = excluded.latency_ms, tool_calls = excluded.tool_calls, error = excluded.error,
 			finished_time = excluded.finished_time, tokens_cache_write = excluded.tokens_cache_write,
-			tokens_reasoning = excluded.tokens_reasoning, price_unknown = excluded.price_unknown`,
+			tokens_reasoning = excluded.tokens_reasoning, price_unknown = excluded.price_unknown,
+			covers = excluded.covers`,
 		session, en.Turn, en.Speaker, en.Model, en.Prompt, en.Text, en.IsModerator, formatTime(en.Started),
 		en.Display, en.Provider, en.Mode, string(en.Kind), en.Round, en.Vote, string(en.Status),
 		en.Usage.InputTokens, en.Usage.OutputTokens, en.Usage.CachedTokens, en.Cost, en.Latency().Milliseconds(),
-		calls, en.Error, formatTime(en.Finished), en.Usage.CacheWriteTokens, en.Usage.ReasoningTokens, en.Usage.PriceUnknown)
+		calls, en.Error, formatTime(en.Finished), en.Usage.CacheWriteTokens, en.Usage.ReasoningTokens, en.Usage.PriceUnknown, en.Covers)
 	if err != nil {
 		return fmt.Errorf("saving turn %d: %w", en.Turn, err)
 	}

@@ -139,6 +139,16 @@ func (s *Store) Latest(ctx context.Context) (string, error) {
 // streaming when Parley stopped comes back settled: partial with what
 // arrived, or an error when nothing did, marked Interrupted.
 func (s *Store) Load(ctx context.Context, id string) (debate.SessionInfo, []debate.Entry, error) {
+	info, err := s.meta(ctx, id)
+	if err != nil {
+		return info, nil, err
+	}
+	entries, err := s.entries(ctx, id)
+	return info, entries, err
+}
+
+// meta reads a session's metadata.
+func (s *Store) meta(ctx context.Context, id string) (debate.SessionInfo, error) {
 	var info debate.SessionInfo
 	var created, state string
 	err := s.r.QueryRowContext(ctx, `SELECT conversation_id, title, mode, topic,
@@ -146,28 +156,34 @@ func (s *Store) Load(ctx context.Context, id string) (debate.SessionInfo, []deba
 		FROM conversation_meta WHERE conversation_id = ?`, id).
 		Scan(&info.ID, &info.Title, &info.Mode, &info.Topic, &created, &info.Parent, &info.ForkAt, &state)
 	if errors.Is(err, sql.ErrNoRows) {
-		return info, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return info, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if err != nil {
-		return info, nil, err
+		return info, err
 	}
 	info.Created = parseTime(created)
 	info.State = map[string]string{}
 	if state != "" {
 		if err := json.Unmarshal([]byte(state), &info.State); err != nil {
-			return info, nil, fmt.Errorf("session %s: unreadable mode state: %w", id, err)
+			return info, fmt.Errorf("session %s: unreadable mode state: %w", id, err)
 		}
 	}
-	entries, err := s.entries(ctx, id)
-	return info, entries, err
+	return info, nil
 }
 
 func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT turn_number, speaker_name, model_used, prompt, response, is_moderator,
-			COALESCE(CAST(timestamp AS TEXT), ''), display_name, provider, mode, kind, round, vote, status,
-			tokens_in, tokens_out, tokens_cached, cost_usd, tool_calls, error, finished_time,
-			tokens_cache_write, tokens_reasoning, price_unknown
-		FROM conversation_log WHERE conversation_id = ? ORDER BY turn_number`, id)
+	return s.queryEntries(ctx, id, `WHERE conversation_id = ? ORDER BY turn_number`, id)
+}
+
+// logColumns are the conversation_log columns scanEntry reads, in order.
+const logColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator,
+	COALESCE(CAST(timestamp AS TEXT), ''), display_name, provider, mode, kind, round, vote, status,
+	tokens_in, tokens_out, tokens_cached, cost_usd, tool_calls, error, finished_time,
+	tokens_cache_write, tokens_reasoning, price_unknown, covers`
+
+// queryEntries reads the log rows that where (with args) selects.
+func (s *Store) queryEntries(ctx context.Context, id, where string, args ...any) ([]debate.Entry, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+logColumns+` FROM conversation_log `+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +196,7 @@ func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) 
 		if err := rows.Scan(&en.Turn, &en.Speaker, &en.Model, &en.Prompt, &en.Text, &en.IsModerator, &started,
 			&en.Display, &en.Provider, &en.Mode, &kind, &en.Round, &en.Vote, &status,
 			&u.InputTokens, &u.OutputTokens, &u.CachedTokens, &en.Cost, &calls, &en.Error, &finished,
-			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown); err != nil {
+			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown, &en.Covers); err != nil {
 			return nil, err
 		}
 		en.Kind, en.Status, en.Usage = debate.Kind(kind), debate.Status(status), u

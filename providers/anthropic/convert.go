@@ -23,7 +23,7 @@ func messageRequest(req providers.Request) (anthropic.MessageNewParams, error) {
 	if strings.TrimSpace(req.Model) == "" {
 		return anthropic.MessageNewParams{}, errors.New("no model configured")
 	}
-	msgs := adapt.Alternate(req.Messages)
+	msgs, stable := adapt.AlternatePrefix(req.Messages, req.CachePrefix)
 	if len(msgs) == 0 {
 		return anthropic.MessageNewParams{}, errors.New("no message to send")
 	}
@@ -50,9 +50,10 @@ func messageRequest(req providers.Request) (anthropic.MessageNewParams, error) {
 	}
 	for i, m := range msgs {
 		block := anthropic.TextBlockParam{Text: m.Content}
-		if i == len(msgs)-1 {
-			// A second breakpoint after the history, so the next turn of
-			// this agent reads the shared prefix from the cache.
+		if i == len(msgs)-1 || i == stable {
+			// Breakpoints after the prefix the engine keeps stable and
+			// after the whole history, so the next turn of this agent reads
+			// the shared prefix from the cache.
 			block.CacheControl = anthropic.NewCacheControlEphemeralParam()
 		}
 		content := []anthropic.ContentBlockParamUnion{{OfText: &block}}

@@ -3,6 +3,7 @@ package open_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -280,5 +281,34 @@ func TestGeminiUnsupportedSchemaFallsBackToJSONSchema(t *testing.T) {
 	gen := body["generationConfig"].(map[string]any)
 	if gen["responseJsonSchema"] == nil || gen["responseSchema"] != nil {
 		t.Errorf("generationConfig = %v, want responseJsonSchema only", gen)
+	}
+}
+
+// CachePrefix puts a cache breakpoint at the end of the stable prefix (the
+// message before the last) besides the one after the whole history; a
+// prefix that ends inside a merged message gets none (a breakpoint there
+// would cover words the next request does not repeat).
+func TestAnthropicCacheBreakpointOnStablePrefix(t *testing.T) {
+	cached := func(body map[string]any) []int {
+		var out []int
+		for i, m := range body["messages"].([]any) {
+			block := m.(map[string]any)["content"].([]any)[0].(map[string]any)
+			if _, ok := block["cache_control"]; ok {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	_, body := capture(t, vendorNamed("anthropic"), providers.Request{Model: "claude-sonnet-4-6", Messages: history(), CachePrefix: 2})
+	if got := fmt.Sprint(cached(body)); got != "[1 2]" {
+		t.Fatalf("breakpoints at %s, want [1 2]", got)
+	}
+	_, body = capture(t, vendorNamed("anthropic"), providers.Request{Model: "claude-sonnet-4-6", CachePrefix: 2, Messages: []providers.Message{
+		{Role: providers.RoleUser, Content: "[Host]: q"},
+		{Role: providers.RoleUser, Content: "[Gemini]: a"},
+		{Role: providers.RoleUser, Content: "[ChatGPT]: b"},
+	}})
+	if got := fmt.Sprint(cached(body)); got != "[0]" {
+		t.Fatalf("merged prefix: breakpoints at %s, want only the last [0]", got)
 	}
 }

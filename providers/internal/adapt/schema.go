@@ -89,23 +89,41 @@ const ConversationStart = "(conversation start)"
 // no empty text, consecutive messages of one role merged, starting with
 // the user.
 func Alternate(in []providers.Message) []providers.Message {
+	out, _ := AlternatePrefix(in, 0)
+	return out
+}
+
+// AlternatePrefix is Alternate that also says which message ends the first
+// prefix input messages (the prompt prefix the engine keeps stable, for a
+// cache breakpoint): its index, or -1 when that end falls inside a merged
+// message or prefix is 0.
+func AlternatePrefix(in []providers.Message, prefix int) ([]providers.Message, int) {
 	var out []providers.Message
-	for _, m := range in {
-		if strings.TrimSpace(m.Content) == "" {
-			continue
+	stable := -1
+	for i, m := range in {
+		if strings.TrimSpace(m.Content) != "" {
+			role := providers.RoleUser
+			if m.Role == providers.RoleAssistant {
+				role = providers.RoleAssistant
+			}
+			if n := len(out); n > 0 && out[n-1].Role == role {
+				out[n-1].Content += "\n\n" + m.Content
+				if i == prefix {
+					stable = -1 // the prefix's end is now inside a message
+				}
+			} else {
+				out = append(out, providers.Message{Role: role, Content: m.Content})
+			}
 		}
-		role := providers.RoleUser
-		if m.Role == providers.RoleAssistant {
-			role = providers.RoleAssistant
+		if i == prefix-1 {
+			stable = len(out) - 1
 		}
-		if n := len(out); n > 0 && out[n-1].Role == role {
-			out[n-1].Content += "\n\n" + m.Content
-			continue
-		}
-		out = append(out, providers.Message{Role: role, Content: m.Content})
 	}
 	if len(out) > 0 && out[0].Role == providers.RoleAssistant {
 		out = append([]providers.Message{{Role: providers.RoleUser, Content: ConversationStart}}, out...)
+		if stable >= 0 {
+			stable++
+		}
 	}
-	return out
+	return out, stable
 }

@@ -42,6 +42,9 @@ func (c *conversation) sink(ev debate.Event) {
 	switch ev := ev.(type) {
 	case debate.TurnStarted:
 		en := ev.Entry
+		if en.Kind == debate.KindSummary {
+			return // it condenses the prompts: a note when it is done, not a turn
+		}
 		c.order = append(c.order, en.Turn)
 		c.turns[en.Turn] = &liveTurn{entry: en,
 			streams: en.Kind != debate.KindVote && !c.p.opts.ToolAgents[en.Speaker] && en.Mode != "agent"}
@@ -52,6 +55,10 @@ func (c *conversation) sink(ev debate.Event) {
 		}
 		t.add(t.stream.Write(ev.Text))
 	case debate.TurnFinished:
+		if ev.Entry.Kind == debate.KindSummary {
+			fmt.Fprintln(c.p.err, summaryNote(ev.Entry))
+			return
+		}
 		t := c.turns[ev.Entry.Turn]
 		if t == nil {
 			return
@@ -68,11 +75,19 @@ func (c *conversation) sink(ev debate.Event) {
 		if ev.Entry.Kind == debate.KindVerdict && c.p.opts.Style == Conversation {
 			c.printWhole(fmt.Sprintf("MAGI verdict: %s", strings.TrimSpace(sanitize.Text(ev.Entry.Text))))
 		}
+		if ev.Entry.Kind == debate.KindSummary {
+			fmt.Fprintln(c.p.err, summaryNote(ev.Entry))
+		}
 		return
 	default:
 		return
 	}
 	c.flush()
+}
+
+// summaryNote says that older turns were condensed for the prompts.
+func summaryNote(en debate.Entry) string {
+	return fmt.Sprintf("(turns up to %d summarised for the prompts; the full text stays in the session)", en.Covers)
 }
 
 // add takes safe text of the turn, trimming it as strings.TrimSpace would

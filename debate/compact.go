@@ -1,0 +1,258 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Prompt says whose prompt to build and how that agent sees the history.
+type Prompt struct {
+	Mode string // whose budget applies (Config.ContextBudget)
+	Self string // the agent's name: its own turns become assistant messages
+	// OthersTools includes other agents' tool calls and results (usually noise).
+	OthersTools bool
+	// PinLatestUser keeps the host's latest message in the prompt even once
+	// it is older than the verbatim part (alternate: the instruction stands).
+	PinLatestUser bool
+	// Pin lists turns always shown verbatim (a talk's topic).
+	Pin []int
+}
+
+// PromptFor builds the messages an agent receives: the newest summaries of
+// older turns, the pinned entries, then every settled turn since the last
+// summary verbatim. When that verbatim part has outgrown the mode's budget,
+// its oldest block is first condensed into a summary entry, once: between
+// compactions the prompt only grows at its end, so its prefix stays byte
+// for byte the same and provider prompt caches apply. The work is bounded
+// by the budget, not by the length of the session.
+func (e *Engine) PromptFor(ctx context.Context, p Prompt) []providers.Message {
+	b := e.Config.ContextBudget(p.Mode)
+	e.Compact(ctx, b)
+	return BuildPrompt(e.History(), p, b)
+}
+
+// BuildPrompt assembles the messages of p from h within b, without
+// compacting. Every message but the last is followed by one of the other
+// role, so it reaches the agent's next call unchanged (Turn.Run tells the
+// provider so, for its prompt cache).
+func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
+	v := View{Self: p.Self, OthersTools: p.OthersTools}
+	covered := h.Compacted()
+	maxEntry := max(b.Verbatim/2, 256) * 4 // bytes one entry may take
+	// The verbatim part, newest first. Compaction keeps it within the
+	// budget; the hard stop at twice that bounds the work should a
+	// summariser have failed.
+	var tail []providers.Message
+	var shown []int
+	used := 0
+	for en := range h.Walk() {
+		if en.Turn <= covered || used > 2*b.Verbatim {
+			break
+		}
+		if en.Kind == KindSummary {
+			continue
+		}
+		m, ok := messageOf(*en, v)
+		if !ok {
+			continue
+		}
+		m.Content = clip(m.Content, maxEntry)
+		used += EstimateTokens(m.Content)
+		tail = append(tail, m)
+		shown = append(shown, en.Turn)
+	}
+	oldestShown := covered + 1
+	if n := len(shown); n > 0 {
+		oldestShown = shown[n-1]
+	}
+	items := make([]providers.Message, 0, len(tail)+3)
+	if sums := h.Summaries(b.Summary); len(sums) > 0 {
+		var s strings.Builder
+		s.WriteString("[Parley]: Earlier turns are condensed below to fit the context budget; the turns after them follow verbatim.")
+		for i := len(sums) - 1; i >= 0; i-- {
+			fmt.Fprintf(&s, "\n\n[Summary up to turn %d]: %s", sums[i].Covers, strings.TrimSpace(sums[i].Text))
+		}
+		items = append(items, providers.Message{Role: providers.RoleUser, Content: s.String()})
+	}
+	var pins []Entry
+	if p.PinLatestUser {
+		if en, ok := h.LatestUser(); ok && en.Turn < oldestShown {
+			pins = append(pins, en)
+		}
+	}
+	for _, turn := range p.Pin {
+		if en, ok := h.Get(turn); ok && turn < oldestShown && (len(pins) == 0 || pins[0].Turn != turn) {
+			pins = append(pins, en)
+		}
+	}
+	if len(pins) == 2 && pins[1].Turn < pins[0].Turn {
+		pins[0], pins[1] = pins[1], pins[0]
+	}
+	for _, en := range pins {
+		if m, ok := messageOf(en, v); ok {
+			m.Content = clip(m.Content, maxEntry)
+			items = append(items, m)
+		}
+	}
+	for i := len(tail) - 1; i >= 0; i-- {
+		items = append(items, tail[i])
+	}
+	return mergeRoles(items)
+}
+
+// maxModelSummaries bounds the summariser calls made before one prompt (a
+// resumed session written with a larger budget may need many blocks; the
+// next prompts go on). Extractive digests cost no call and are not bounded.
+const maxModelSummaries = 8
+
+// Compact condenses the oldest blocks of the verbatim part into summary
+// entries while that part is over b.Verbatim. Summaries are history
+// entries, announced and stored like any other; the turns they cover stay.
+func (e *Engine) Compact(ctx context.Context, b Budget) {
+	e.compactMu.Lock()
+	defer e.compactMu.Unlock()
+	for calls := 0; calls < maxModelSummaries; {
+		if ctx.Err() != nil {
+			return
+		}
+		h := e.History()
+		covered := h.Compacted()
+		if verbatimTokens(h, covered, b.Verbatim) <= b.Verbatim {
+			return
+		}
+		block := compactionBlock(h, covered, b.Block)
+		if len(block) == 0 {
+			return
+		}
+		if e.summarise(ctx, block, b) {
+			calls++
+		}
+	}
+}
+
+// verbatimTokens estimates the turns after covered, stopping once past limit.
+func verbatimTokens(h *History, covered, limit int) int {
+	used := 0
+	for en := range h.Walk() {
+		if en.Turn <= covered || used > limit {
+			break
+		}
+		if en.Kind != KindSummary {
+			used += entryTokens(en)
+		}
+	}
+	return used
+}
+
+// compactionBlock is the oldest run of settled turns after covered worth
+// about blockTokens. It stops before a turn still streaming, which a
+// summary must not claim to cover, and before the newest turn, which every
+// prompt shows verbatim (the other agent's latest answer in alternate).
+func compactionBlock(h *History, covered, blockTokens int) []Entry {
+	newest := 0
+	for en := range h.Walk() {
+		if en.Kind != KindSummary {
+			newest = en.Turn
+			break
+		}
+	}
+	var block []Entry
+	used, prev := 0, covered
+	if _, held := h.Get(covered + 1); !held {
+		// A session resumed without summaries holds only its tail: the
+		// block starts at the first turn in memory (older ones are on disk).
+		prev = -1
+	}
+	for en := range h.WalkAfter(covered) {
+		if (prev >= 0 && en.Turn != prev+1) || used >= blockTokens || en.Turn >= newest {
+			break
+		}
+		prev = en.Turn
+		if en.Kind == KindSummary {
+			continue
+		}
+		block = append(block, *en)
+		used += entryTokens(en)
+	}
+	return block
+}
+
+func entryTokens(en *Entry) int { return EstimateTokens(en.Text) + 4 }
+
+const summariseInstruction = "You condense part of a conversation for the participants who continue it. Write a compact summary (bullet points, at most about %d words) of the turns the host sends: who said what, the decisions, open questions, and any numbers, names or code identifiers that matter later. Do not add opinions."
+
+// summarise condenses block into one summary entry: by the configured
+// summariser agent, or by an extractive digest when there is none, it is a
+// demo agent, or its call fails. It reports whether it called a model.
+func (e *Engine) summarise(ctx context.Context, block []Entry, b Budget) bool {
+	first, last := block[0].Turn, block[len(block)-1].Turn
+	capTokens := max(b.Summary/3, 100)
+	digest := Digest(block, capTokens*4)
+	prompt := fmt.Sprintf("summary of turns %d–%d", first, last)
+	a, ok := e.Agent(e.Config.Context.Summarizer)
+	if !ok || a.Provider == nil || a.Provider.Name() == "demo" {
+		e.AddEntry(Entry{Kind: KindSummary, Speaker: SpeakerSystem, Display: "Summary", Prompt: prompt, Text: digest, Covers: last})
+		return false
+	}
+	var text strings.Builder
+	for _, en := range block {
+		fmt.Fprintf(&text, "[%s]: %s\n\n", displayName(en), clip(strings.TrimSpace(en.Text), b.Block))
+	}
+	turn := e.Reserve(TurnSpec{
+		Agent: a, Kind: KindSummary, Prompt: prompt,
+		Instruction: fmt.Sprintf(summariseInstruction, capTokens*3/4),
+		Messages:    []providers.Message{{Role: providers.RoleUser, Content: clip(text.String(), b.Block*2*4)}},
+		MaxTokens:   capTokens * 2,
+		Settle: func(en Entry) Entry {
+			en.Covers = last
+			if en.Status != StatusComplete || strings.TrimSpace(en.Text) == "" {
+				if en.Error != "" {
+					en.Error = "summariser failed, extractive digest used: " + en.Error
+				}
+				en.Text, en.Status = digest, StatusComplete
+			}
+			return en
+		},
+	})
+	_, _ = turn.Run(ctx)
+	return true
+}
+
+// Digest is the extractive summary of entries: each one's speaker and
+// first sentence, within maxBytes.
+func Digest(entries []Entry, maxBytes int) string {
+	per := max(maxBytes/max(len(entries), 1), 60)
+	var b strings.Builder
+	for _, en := range entries {
+		text := strings.TrimSpace(en.Text)
+		if text == "" {
+			continue
+		}
+		line := "- " + displayName(en) + ": " + leadSentence(text)
+		line = clip(line, per)
+		if b.Len()+len(line)+1 > maxBytes {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// leadSentence is s up to its first sentence end or line break, as one line.
+func leadSentence(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	for _, end := range []string{". ", "! ", "? "} {
+		if i := strings.Index(s, end); i >= 0 {
+			s = s[:i+1]
+		}
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

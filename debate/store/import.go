@@ -1,0 +1,201 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// MaxImportBytes bounds what ReadJSON reads (a 50,000-turn session of long
+// answers is well under it).
+const MaxImportBytes = 1 << 30
+
+// ImportError says why an export file is refused.
+type ImportError struct{ Problem string }
+
+func (e *ImportError) Error() string { return "import: " + e.Problem }
+
+func refuse(format string, args ...any) error {
+	return &ImportError{Problem: fmt.Sprintf(format, args...)}
+}
+
+var knownKinds = map[debate.Kind]bool{
+	debate.KindUser: true, debate.KindNote: true, debate.KindReply: true, debate.KindModerator: true,
+	debate.KindVote: true, debate.KindVerdict: true, debate.KindToolCall: true, debate.KindToolResult: true,
+	debate.KindError: true, debate.KindSummary: true,
+}
+
+// ReadJSON parses a JSON export (WriteJSON's output) back into the session
+// it came from. It is strict: unknown fields, a newer format version, turns
+// out of order, unknown kinds or statuses, or trailing data (json.Unmarshal
+// of the head checks the whole document) are refused,
+// since a half-understood file must not become a session.
+func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
+	if err != nil {
+		return debate.SessionInfo{}, nil, err
+	}
+	if len(data) > MaxImportBytes {
+		return debate.SessionInfo{}, nil, refuse("the file is larger than %d bytes", MaxImportBytes)
+	}
+	// The version is read first, so a newer file is refused for what it is
+	// rather than for the fields this Parley does not know.
+	var head struct {
+		FormatVersion *int `json:"format_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return debate.SessionInfo{}, nil, refuse("not a Parley JSON export: %v", err)
+	}
+	if head.FormatVersion != nil && *head.FormatVersion > ExportVersion {
+		return debate.SessionInfo{}, nil, refuse("the file has format version %d, newer than this parley reads (%d): upgrade parley", *head.FormatVersion, ExportVersion)
+	}
+	if head.FormatVersion != nil && *head.FormatVersion < 0 {
+		return debate.SessionInfo{}, nil, refuse("format version %d is not valid", *head.FormatVersion)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var in ExportedSession
+	if err := dec.Decode(&in); err != nil {
+		return debate.SessionInfo{}, nil, refuse("not a Parley JSON export: %v", err)
+	}
+	if head.FormatVersion == nil && len(in.Messages) > 0 && in.Messages[0].Turn == 0 {
+		return debate.SessionInfo{}, nil, refuse("this is an agent conversation or a seed export, not a Parley session export: export the session with --format session")
+	}
+	if err := checkID(in.ConversationID); err != nil {
+		return debate.SessionInfo{}, nil, err
+	}
+	info := debate.SessionInfo{
+		ID: in.ConversationID, Title: in.Title, Mode: in.Mode, Topic: in.Topic, Created: in.Created.UTC(),
+		Parent: in.Parent, ForkAt: in.ForkAt, State: in.State,
+	}
+	if !writableTime(info.Created) {
+		return info, nil, refuse("created %s is out of range", in.Created)
+	}
+	if info.Mode != "" && !isMode(info.Mode) {
+		return info, nil, refuse("unknown mode %q", info.Mode)
+	}
+	if info.ForkAt < 0 {
+		return info, nil, refuse("fork_at %d is negative", info.ForkAt)
+	}
+	entries := make([]debate.Entry, 0, len(in.Messages))
+	for i, m := range in.Messages {
+		at := fmt.Sprintf("messages[%d]", i)
+		if m.Turn != i+1 {
+			return info, nil, refuse("%s: turn %d, want %d (turns are numbered from 1 without gaps)", at, m.Turn, i+1)
+		}
+		if !knownKinds[m.Kind] {
+			return info, nil, refuse("%s: unknown kind %q", at, m.Kind)
+		}
+		switch m.Status {
+		case debate.StatusComplete, debate.StatusPartial, debate.StatusCancelled, debate.StatusError:
+		default: // streaming included: an export holds finished turns only
+			return info, nil, refuse("%s: status %q is not a finished turn's", at, m.Status)
+		}
+		if m.LatencyMS < 0 || m.Usage.InputTokens < 0 || m.Usage.OutputTokens < 0 || m.Usage.CachedTokens < 0 || m.Cost < 0 || m.Round < 0 {
+			return info, nil, refuse("%s: negative latency, usage, cost or round", at)
+		}
+		if m.Covers < 0 || m.Covers >= m.Turn || (m.Covers > 0) != (m.Kind == debate.KindSummary) {
+			return info, nil, refuse("%s: covers %d does not fit a %s at turn %d", at, m.Covers, m.Kind, m.Turn)
+		}
+		if m.LatencyMS > int64(100*365*24*time.Hour/time.Millisecond) {
+			return info, nil, refuse("%s: latency_ms %d is out of range", at, m.LatencyMS)
+		}
+		calls := m.ToolCalls
+		if len(calls) == 0 {
+			calls = nil // the export writes [] for none
+		}
+		en := debate.Entry{
+			Turn: m.Turn, Kind: m.Kind, Speaker: m.Speaker, Display: m.Display, Provider: m.Provider, Model: m.Model,
+			Mode: m.Mode, Round: m.Round, Prompt: m.Prompt, Text: m.Content, Vote: m.Vote, IsModerator: m.IsModerator,
+			Status: m.Status, Error: m.Error, Usage: m.Usage, Cost: m.Cost, ToolCalls: calls, Covers: m.Covers,
+			Started: m.Timestamp.UTC(),
+		}
+		if !en.Started.IsZero() {
+			en.Finished = en.Started.Add(time.Duration(m.LatencyMS) * time.Millisecond)
+		}
+		if !writableTime(en.Started) || !writableTime(en.Finished) {
+			return info, nil, refuse("%s: timestamp %s is out of range", at, m.Timestamp)
+		}
+		entries = append(entries, en)
+	}
+	if info.ForkAt > 0 && info.Parent == "" {
+		return info, nil, refuse("fork_at %d without a parent", info.ForkAt)
+	}
+	return info, entries, nil
+}
+
+// writableTime reports whether t, in UTC, has a year RFC 3339 can write.
+func writableTime(t time.Time) bool {
+	return t.IsZero() || (t.Year() >= 1 && t.Year() <= 9999)
+}
+
+func isMode(name string) bool {
+	for _, m := range debate.ModeNames {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkID accepts the IDs Parley writes and any other short printable one
+// (sessions may come from other tools), nothing that could drive a terminal.
+func checkID(id string) error {
+	if id == "" {
+		return refuse("conversation_id is missing")
+	}
+	if len(id) > 64 || strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) || r == '%' || r == '_' }) {
+		return refuse("conversation_id %q is not a session ID (up to 64 printable characters, no spaces)", clean(id))
+	}
+	return nil
+}
+
+// ErrExists is returned when an imported session's ID is already in use.
+var ErrExists = errors.New("a session with this ID already exists")
+
+// Import writes a session read by ReadJSON in one transaction: all of it
+// or, on any error, nothing. With newID the session gets a fresh ID (to
+// keep a copy beside the original); otherwise an ID already in use is
+// refused.
+func (s *Store) Import(ctx context.Context, info debate.SessionInfo, entries []debate.Entry, newID bool) (debate.SessionInfo, error) {
+	if newID {
+		info.ID = debate.NewSessionID()
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return info, err
+	}
+	defer func() { _ = tx.Rollback() }()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM conversation_meta WHERE conversation_id = ?`, info.ID).Scan(&n); err != nil {
+		return info, err
+	}
+	if n > 0 {
+		return info, fmt.Errorf("%w: %s (delete it first, or import with --new-id)", ErrExists, info.ID)
+	}
+	now := formatTime(time.Now())
+	if err := upsertMeta(ctx, tx, info, now); err != nil {
+		return info, err
+	}
+	spoke := map[string]bool{}
+	for _, en := range entries {
+		if err := upsertEntry(ctx, tx, info.ID, en); err != nil {
+			return info, err
+		}
+		if en.IsAgentTurn() && !spoke[en.Speaker] { // only a first turn can fill a participant column
+			spoke[en.Speaker] = true
+			if err := noteParticipant(ctx, tx, info.ID, en); err != nil {
+				return info, err
+			}
+		}
+	}
+	return info, tx.Commit()
+}
