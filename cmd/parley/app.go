@@ -2,21 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
-	"github.com/parleyhq/parley/providers"
-	"github.com/parleyhq/parley/providers/demo"
-	"github.com/parleyhq/parley/providers/open"
 )
 
 // globalFlags are the flags every command shares.
@@ -72,7 +70,7 @@ func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*deb
 		return nil, usageErr(err)
 	}
 	a := &app{flags: g, cfg: cfg, stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
-	a.noKeys = !anyKey(cfg)
+	a.noKeys = !cli.AnyKey(cfg)
 	a.demo = g.demo || a.noKeys
 	if !a.demo {
 		// Shutdown dates and sampling parameters the model does not take,
@@ -81,7 +79,7 @@ func newApp(cmd *cobra.Command, g *globalFlags, mode string, adjust ...func(*deb
 			fmt.Fprintln(a.stderr, "warning: "+w)
 		}
 	}
-	agents, err := buildAgents(cfg, a.demo)
+	agents, err := cli.BuildAgents(cfg, a.demo)
 	if err != nil {
 		return nil, usageErr(err)
 	}
@@ -115,71 +113,12 @@ func (a *app) Close() {
 	a.closers = nil
 }
 
-// anyKey reports whether any configured provider that needs a key has one.
-func anyKey(cfg *debate.Config) bool {
-	for _, spec := range cfg.Providers {
-		if spec.Type == "demo" || (spec.Type == "openai-compatible" && spec.APIKeyEnv == "") {
-			continue
-		}
-		if providers.HasKey(spec, os.Getenv) {
-			return true
-		}
-	}
-	return false
-}
-
-// buildAgents binds every configured agent to its provider; in demo mode
-// every agent gets its own offline demo provider.
-func buildAgents(cfg *debate.Config, offline bool) ([]*debate.Agent, error) {
-	opened := map[string]providers.Provider{}
-	var agents []*debate.Agent
-	for _, spec := range cfg.Agents {
-		var p providers.Provider
-		if offline {
-			p = demo.New("demo")
-		} else {
-			p = opened[spec.Provider]
-			if p == nil {
-				var err error
-				p, err = open.Open(spec.Provider, cfg.Providers[spec.Provider], os.Getenv)
-				if err != nil {
-					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
-				}
-				opened[spec.Provider] = p
-			}
-		}
-		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: p})
-	}
-	return agents, nil
-}
-
-// keyHelp says which env vars to set, for the no-key banner and errors.
-func keyHelp() string {
-	return "no API key is set: export OPENAI_API_KEY, ANTHROPIC_API_KEY and/or GEMINI_API_KEY (or put them in .env), or run with --demo for offline demo agents"
-}
-
 // requireKeys refuses headless work with no key unless --demo was given.
 func (a *app) requireKeys() error {
 	if a.noKeys && !a.flags.demo {
-		return usageErr(fmt.Errorf("%s", keyHelp()))
+		return usageErr(errors.New(cli.KeyHelp))
 	}
 	return nil
-}
-
-// readQuestion returns the argument, or stdin when it is "-".
-func readQuestion(args []string, stdin io.Reader) (string, error) {
-	q := strings.TrimSpace(strings.Join(args, " "))
-	if q == "-" {
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			return "", err
-		}
-		q = strings.TrimSpace(string(b))
-	}
-	if q == "" {
-		return "", usageErr(fmt.Errorf("a question is required (use - to read it from stdin)"))
-	}
-	return q, nil
 }
 
 // format is the output format the global flags ask for.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 )
@@ -90,20 +91,14 @@ personas by one or two places. Use - to read the question from stdin.`,
 	return cmd
 }
 
-// noDecisionError is a council that ran but decided nothing: exit code 3,
-// so scripts can tell it from a verdict (0) and from a failure (1).
-type noDecisionError struct{ reason string }
-
-func (e noDecisionError) Error() string { return "no decision: " + e.reason }
-
 // magiOutcome turns the council's verdict and its INVALID votes, as the
 // MagiDecided event told them, into the command's result.
 func magiOutcome(verdict string, invalid []string) error {
 	switch {
 	case verdict == string(debate.VerdictIncomplete):
-		return noDecisionError{fmt.Sprintf("the verdict is %s (invalid votes: %s)", verdict, strings.Join(invalid, ", "))}
+		return cli.NoDecisionError{Reason: fmt.Sprintf("the verdict is %s (invalid votes: %s)", verdict, strings.Join(invalid, ", "))}
 	case len(invalid) > 0:
-		return noDecisionError{fmt.Sprintf("the verdict %s rests on invalid votes (%s)", verdict, strings.Join(invalid, ", "))}
+		return cli.NoDecisionError{Reason: fmt.Sprintf("the verdict %s rests on invalid votes (%s)", verdict, strings.Join(invalid, ", "))}
 	}
 	return nil
 }

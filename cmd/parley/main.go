@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -14,56 +13,25 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 )
 
-// Exit codes (SPEC §3).
+// The exit codes and the errors that choose them live in package cli.
 const (
-	exitOK      = 0
-	exitRuntime = 1
-	exitUsage   = 2
-	// exitNoDecision: a MAGI council ran but decided nothing (INCOMPLETE or
-	// an INVALID vote).
-	exitNoDecision = 3
+	exitOK         = cli.ExitOK
+	exitRuntime    = cli.ExitRuntime
+	exitUsage      = cli.ExitUsage
+	exitNoDecision = cli.ExitNoDecision
 )
 
-// usageError marks errors that exit with code 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usageErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	var u usageError
-	if errors.As(err, &u) {
-		return err
-	}
-	return usageError{err}
-}
-
-// exitCode maps an error to the process exit code.
-func exitCode(err error) int {
-	var (
-		u  usageError
-		ce *debate.ConfigError
-		ua *debate.UnknownAgentError
-		nd noDecisionError
-	)
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua):
-		return exitUsage
-	case errors.As(err, &nd):
-		return exitNoDecision
-	}
-	return exitRuntime
-}
+var (
+	usageErr     = cli.Usage
+	exitCode     = cli.ExitCode
+	readQuestion = cli.ReadQuestion
+)
 
 func main() {
 	os.Exit(execute(context.Background(), os.Args[1:]))

@@ -1,0 +1,127 @@
+// Package cli holds what every parley command shares beyond its flags: the
+// exit codes and the errors that choose them, the question argument, and
+// the agents bound to their providers.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
+)
+
+// Exit codes (SPEC §3, README "Exit codes").
+const (
+	ExitOK      = 0
+	ExitRuntime = 1
+	ExitUsage   = 2
+	// ExitNoDecision: a MAGI council ran but decided nothing (INCOMPLETE or
+	// an INVALID vote).
+	ExitNoDecision = 3
+)
+
+// UsageError marks errors that exit with code 2.
+type UsageError struct{ Err error }
+
+func (e UsageError) Error() string { return e.Err.Error() }
+func (e UsageError) Unwrap() error { return e.Err }
+
+// Usage marks err as a usage error (nil stays nil).
+func Usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	var u UsageError
+	if errors.As(err, &u) {
+		return err
+	}
+	return UsageError{err}
+}
+
+// NoDecisionError is a council that ran but decided nothing: exit code 3,
+// so scripts can tell "no decision" from "decided" and from a failure.
+type NoDecisionError struct{ Reason string }
+
+func (e NoDecisionError) Error() string { return "no decision: " + e.Reason }
+
+// ExitCode maps an error to the process exit code.
+func ExitCode(err error) int {
+	var (
+		u  UsageError
+		ce *debate.ConfigError
+		ua *debate.UnknownAgentError
+		nd NoDecisionError
+	)
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua):
+		return ExitUsage
+	case errors.As(err, &nd):
+		return ExitNoDecision
+	}
+	return ExitRuntime
+}
+
+// ReadQuestion returns the argument, or stdin when it is "-".
+func ReadQuestion(args []string, stdin io.Reader) (string, error) {
+	q := strings.TrimSpace(strings.Join(args, " "))
+	if q == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", err
+		}
+		q = strings.TrimSpace(string(b))
+	}
+	if q == "" {
+		return "", Usage(fmt.Errorf("a question is required (use - to read it from stdin)"))
+	}
+	return q, nil
+}
+
+// AnyKey reports whether any configured provider that needs a key has one.
+func AnyKey(cfg *debate.Config) bool {
+	for _, spec := range cfg.Providers {
+		if spec.Type == "demo" || (spec.Type == "openai-compatible" && spec.APIKeyEnv == "") {
+			continue
+		}
+		if providers.HasKey(spec, os.Getenv) {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyHelp says which env vars to set, for the no-key banner and errors.
+const KeyHelp = "no API key is set: export OPENAI_API_KEY, ANTHROPIC_API_KEY and/or GEMINI_API_KEY (or put them in .env), or run with --demo for offline demo agents"
+
+// BuildAgents binds every configured agent to its provider; offline, every
+// agent gets its own demo provider.
+func BuildAgents(cfg *debate.Config, offline bool) ([]*debate.Agent, error) {
+	opened := map[string]providers.Provider{}
+	var agents []*debate.Agent
+	for _, spec := range cfg.Agents {
+		var p providers.Provider
+		if offline {
+			p = demo.New("demo")
+		} else {
+			p = opened[spec.Provider]
+			if p == nil {
+				var err error
+				p, err = open.Open(spec.Provider, cfg.Providers[spec.Provider], os.Getenv)
+				if err != nil {
+					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
+				}
+				opened[spec.Provider] = p
+			}
+		}
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: p})
+	}
+	return agents, nil
+}
