@@ -50,6 +50,7 @@ type ModesConfig struct {
 	Talk      TalkConfig      `mapstructure:"talk"`
 	Magi      MagiConfig      `mapstructure:"magi"`
 	Agent     AgentModeConfig `mapstructure:"agent"`
+	Council   CouncilConfig   `mapstructure:"council"`
 }
 
 // MentionConfig: Agents are the ones @all addresses.
@@ -76,6 +77,14 @@ type TalkConfig struct {
 type MagiConfig struct {
 	Agents []string `mapstructure:"agents"`
 	Preset string   `mapstructure:"preset"`
+}
+
+// CouncilConfig: the council's members (two or more; empty: the first agent
+// of each of the openai, gemini and anthropic providers) and its chairman
+// (empty: the strongest configured model, see DefaultChairman).
+type CouncilConfig struct {
+	Members  []string `mapstructure:"members"`
+	Chairman string   `mapstructure:"chairman"`
 }
 
 // AgentModeConfig: the code-reading agent.
@@ -328,10 +337,22 @@ func (c *Config) Validate() error {
 		checkOne("modes.talk.moderator", m.Talk.Moderator),
 		checkList("modes.magi.agents", m.Magi.Agents, 3),
 		checkOne("modes.agent.agent", m.Agent.Agent),
+		checkList("modes.council.members", m.Council.Members, 0),
 	} {
 		if err != nil {
 			return err
 		}
+	}
+	if n := len(m.Council.Members); n == 1 {
+		return bad("modes.council.members", "needs at least two members, has 1")
+	}
+	if m.Council.Chairman != "" {
+		if err := checkOne("modes.council.chairman", m.Council.Chairman); err != nil {
+			return err
+		}
+	}
+	if hasDuplicate(m.Council.Members) {
+		return bad("modes.council.members", "lists a member twice")
 	}
 	if len(m.Mention.Agents) == 0 {
 		return bad("modes.mention.agents", "needs at least one agent for @all")
@@ -391,4 +412,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+func hasDuplicate(names []string) bool {
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return true
+		}
+		seen[n] = true
+	}
+	return false
 }

@@ -32,10 +32,10 @@ func TestRegistryListsEveryModeOnceInKeyOrder(t *testing.T) {
 			t.Errorf("LookupMode(%q) = %+v, %v", mi.Name, got, ok)
 		}
 	}
-	if got := strings.Join(names, ","); got != "mention,alternate,talk,magi,agent" {
+	if got := strings.Join(names, ","); got != "mention,alternate,talk,magi,agent,council" {
 		t.Fatalf("modes %s", got)
 	}
-	if got := strings.Join(keys, ","); got != "alt+1,alt+2,alt+3,alt+4,alt+5" {
+	if got := strings.Join(keys, ","); got != "alt+1,alt+2,alt+3,alt+4,alt+5,alt+6" {
 		t.Fatalf("keys %s", got)
 	}
 	if !slices.Equal(ModeNames, names) {
@@ -50,7 +50,7 @@ func TestRegistryListsEveryModeOnceInKeyOrder(t *testing.T) {
 		t.Fatal("Modes() shares the registry")
 	}
 	// The controls as data.
-	want := map[string]string{"mention": "", "alternate": "", "talk": "pause,continue,stop,rounds", "magi": "rounds", "agent": "steps"}
+	want := map[string]string{"mention": "", "alternate": "", "talk": "pause,continue,stop,rounds", "magi": "rounds", "agent": "steps", "council": ""}
 	for _, mi := range Modes() {
 		var got []string
 		for _, c := range mi.Controls {
@@ -85,11 +85,11 @@ func TestRegistryTestModeSortsLast(t *testing.T) {
 		registerTestMode(t, ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e *Engine) (Mode, error) {
 			return &Mention{engine: e}, nil
 		})
-		if ModeNames[len(ModeNames)-1] != "zz-probe" || len(ModeNames) != 6 {
+		if ModeNames[len(ModeNames)-1] != "zz-probe" || len(ModeNames) != 7 {
 			t.Fatalf("ModeNames %v", ModeNames)
 		}
 	})
-	if _, ok := LookupMode("zz-probe"); ok || len(ModeNames) != 5 {
+	if _, ok := LookupMode("zz-probe"); ok || len(ModeNames) != 6 {
 		t.Fatalf("the test mode outlived its test: %v", ModeNames)
 	}
 }

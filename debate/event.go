@@ -171,6 +171,32 @@ type AgentAnswered struct {
 	Cost      float64         `json:"cost_usd"`
 }
 
+// CouncilAnswersCollected is a council's stage 1: every member's answer in
+// council order, and the seed of the label shuffles of stage 2.
+type CouncilAnswersCollected struct {
+	Question string          `json:"question"`
+	Seed     uint64          `json:"seed"`
+	Answers  []CouncilAnswer `json:"answers"`
+}
+
+// CouncilRankingCast is one member's stage-2 ranking (Valid false: it could
+// not be read after a retry, or the call failed; Error says which).
+type CouncilRankingCast struct {
+	CouncilRanking
+}
+
+// CouncilRanked closes stage 2: every ranking and the aggregate, best first.
+type CouncilRanked struct {
+	Rankings  []CouncilRanking `json:"rankings"`
+	Aggregate []CouncilScore   `json:"aggregate"`
+}
+
+// CouncilDecided is a council's outcome: the chairman's answer (status
+// complete), or failed with the top-ranked answer named as the fallback.
+type CouncilDecided struct {
+	CouncilResult
+}
+
 func (SessionStarted) EventType() string        { return "session_started" }
 func (SessionUpdated) EventType() string        { return "session_updated" }
 func (EntryAdded) EventType() string            { return "entry_added" }
@@ -190,6 +216,12 @@ func (AlternateStepFinished) EventType() string { return "alternate_step_finishe
 func (TalkRoundSummarised) EventType() string   { return "talk_round_summarised" }
 func (TalkFinished) EventType() string          { return "talk_finished" }
 func (AgentAnswered) EventType() string         { return "agent_answered" }
+
+// The council's events.
+func (CouncilAnswersCollected) EventType() string { return "council_answers_collected" }
+func (CouncilRankingCast) EventType() string      { return "council_ranking_cast" }
+func (CouncilRanked) EventType() string           { return "council_ranked" }
+func (CouncilDecided) EventType() string          { return "council_decided" }
 
 // MarshalEvent encodes ev as one JSON object with a "type" field first.
 func MarshalEvent(ev Event) ([]byte, error) {

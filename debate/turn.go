@@ -17,6 +17,9 @@ type TurnSpec struct {
 	Round       int
 	Prompt      string // what the turn answers, kept in the record
 	Instruction string // the mode's instructions, appended to the persona in the system prompt
+	// System, when set, is the whole system prompt: no persona, no name
+	// (the council's anonymous ranking must not tell a member who it is).
+	System      string
 	Messages    []providers.Message
 	Schema      *providers.Schema
 	IsModerator bool
@@ -92,8 +95,12 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if !info.AcceptsTemperature() {
 		temperature = nil // warned about at start, naming the config key
 	}
+	system := spec.System
+	if system == "" {
+		system = SystemPrompt(a, spec.Instruction)
+	}
 	req := providers.Request{
-		Model: a.Model, System: SystemPrompt(a, spec.Instruction), Messages: spec.Messages,
+		Model: a.Model, System: system, Messages: spec.Messages,
 		Schema: spec.Schema, MaxTokens: maxTokens, Temperature: temperature, Info: info,
 		Meta: t.meta(),
 		// Prompts only grow at their end between compactions (compact.go).
@@ -174,8 +181,12 @@ func (t *Turn) meta() providers.Meta {
 			purpose = providers.PurposeReply
 		}
 	}
+	agent := spec.Agent.Label()
+	if spec.System != "" {
+		agent = "" // an anonymous turn (a council ranking) names nobody, not even to the adapter
+	}
 	return providers.Meta{Mode: t.entry.Mode, Purpose: purpose, Round: spec.Round, Rounds: spec.Rounds,
-		Agent: spec.Agent.Label(), Tools: spec.Tools}
+		Agent: agent, Tools: spec.Tools}
 }
 
 // hintPrice says once per engine and model that a model has no price, so

@@ -88,6 +88,8 @@ func (m *Model) apply(ev debate.Event) {
 			}
 			m.setStatus(done, false)
 		}
+	default:
+		m.applyCouncil(ev)
 	}
 }
 

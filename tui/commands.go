@@ -228,6 +228,9 @@ func modeHint(name string) string {
 	case "agent":
 		return "ask about the code in the working folder"
 	}
+	if mi, ok := debate.LookupMode(name); ok {
+		return mi.Input // modes added later describe themselves
+	}
 	return ""
 }
 
@@ -242,6 +245,9 @@ func placeholder(mode string) string {
 		return "a question for the MAGI council · /help"
 	case "agent":
 		return "ask about the code in this folder · /help"
+	}
+	if mi, ok := debate.LookupMode(mode); ok && mode != "mention" {
+		return mi.Input + " · /help"
 	}
 	return "@all ask everyone · @name one agent · plain text is a note · /help"
 }

@@ -70,6 +70,7 @@ type Model struct {
 
 	info      debate.SessionInfo
 	verdict   string
+	council   councilView // the council's ranking table, from its events
 	status    string
 	statusErr bool
 	usage     providers.Usage
@@ -185,6 +186,7 @@ func (m *Model) reload() {
 	m.tr.Reset(entries)
 	m.byName = map[string]*panel{}
 	m.verdict = ""
+	m.council = councilView{}
 	m.usage, m.cost = providers.Usage{}, 0
 	if pager, ok := m.opts.Sessions.(Pager); ok && m.tr.First() > 1 {
 		// A lazily resumed session: the totals come from the store.

@@ -35,6 +35,9 @@ type panel struct {
 	name, display, model string
 	color                string
 	note                 string // e.g. the agent's key is missing
+	// badge is a line a mode's events put under the state (the ranking a
+	// council member cast, the chairman's fallback); a new question clears it.
+	badge string
 
 	state      panelState
 	kind       debate.Kind
@@ -66,6 +69,9 @@ func (p *panel) SetSize(w, h int) { p.width, p.height = w, h }
 func (p *panel) Start(en debate.Entry) {
 	if en.Kind != debate.KindVote || en.Round <= 1 {
 		p.votes = nil // a new question: an earlier council's votes go
+	}
+	if en.Round <= 1 {
+		p.badge = ""
 	}
 	p.state, p.turn, p.kind, p.err, p.scroll = stateThinking, en.Turn, en.Kind, "", 0
 	p.answer.Reset()
@@ -243,6 +249,9 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	}
 	if p.note != "" {
 		head = append(head, styles.warn.Render(p.note))
+	}
+	if p.badge != "" {
+		head = append(head, p.badge)
 	}
 	if p.err != "" {
 		head = append(head, wrapStyled(styles.err, p.err, inner, 3)...)

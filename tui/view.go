@@ -20,6 +20,7 @@ type layout struct {
 	bannerCap, bannerH       int  // lines the banner may take, and takes
 	welcome                  bool // sized for the welcome (empty panels)
 	panelsY, panelsH         int
+	tableH                   int // the council's ranking table, under the panels
 	transcriptY, transcriptH int
 	inputY                   int
 }
@@ -174,8 +175,9 @@ func (m *Model) layout() {
 		l.panelsH = min(max(ph, pmin), rest-1)
 	}
 	l.panelsY = 1 + l.bannerH
-	l.transcriptY = l.panelsY + l.panelsH
-	l.transcriptH = max(rest-l.panelsH, 1)
+	l.tableH = m.councilHeight(rest - l.panelsH - 3)
+	l.transcriptY = l.panelsY + l.panelsH + l.tableH
+	l.transcriptH = max(rest-l.panelsH-l.tableH, 1)
 	l.inputY = l.transcriptY + l.transcriptH
 	m.lay = l
 	m.tr.SetSize(w, l.transcriptH)
@@ -242,6 +244,7 @@ func (m *Model) frame() []string {
 	lines = append(lines, m.header(w))
 	lines = append(lines, m.bannerLines(m.lay.bannerCap)...)
 	lines = append(lines, m.panelsView(w, spin)...)
+	lines = append(lines, m.councilTable(w, m.lay.tableH)...)
 	if m.lay.welcome {
 		lines = append(lines, m.welcomeView(w, m.lay.transcriptH)...)
 	} else {

@@ -84,7 +84,7 @@ full-screen console; every mode also runs headless.`,
 		PersistentPreRunE: func(*cobra.Command, []string) error { return configload.LoadDotEnv() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if g.json {
-				return usageErr(fmt.Errorf("--json has no meaning for the full-screen console: use it with a headless command (ask, repl, alternate, talk, magi, agent, sessions, config, version)"))
+				return usageErr(fmt.Errorf("--json has no meaning for the full-screen console: use it with a headless command (ask, repl, alternate, talk, magi, agent, council, sessions, config, version)"))
 			}
 			return runConsole(cmd, g)
 		},

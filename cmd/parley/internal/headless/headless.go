@@ -44,6 +44,9 @@ const (
 	// Agent prints tool calls on stderr and the answer on stdout; JSON is
 	// the events, then a summary object.
 	Agent
+	// Council prints the answers, the ranking table and the chairman's
+	// answer (or the marked fallback); JSON is one document.
+	Council
 )
 
 // Options configure a Printer.
@@ -147,6 +150,8 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.magi(ev)
 	case Agent:
 		p.agent(ev)
+	case Council:
+		p.council(ev)
 	}
 }
 

@@ -1,0 +1,204 @@
+package headless
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/providers"
+)
+
+// CouncilHeader is the text printed before a council: question, members
+// and chairman (the mode's panels: the members, then the chairman's seat).
+func CouncilHeader(question string, seats []*debate.Agent) string {
+	var parts []string
+	for _, a := range seats {
+		parts = append(parts, fmt.Sprintf("%s (%s/%s)", a.Label(), a.Provider.Name(), a.Model))
+	}
+	chair := ""
+	if n := len(parts); n > 1 {
+		chair, parts = parts[n-1], parts[:n-1]
+	}
+	return fmt.Sprintf("Council: %s\nmembers: %s\nchairman: %s\n", sanitize.Text(firstLineOf(question)),
+		sanitize.Text(strings.Join(parts, " · ")), sanitize.Text(chair))
+}
+
+func (p *Printer) council(ev debate.Event) {
+	switch ev := ev.(type) {
+	case debate.CouncilAnswersCollected:
+		if p.opts.Format == Text {
+			p.councilAnswers(ev.Answers)
+		}
+	case debate.CouncilRanked:
+		if p.opts.Format == Text {
+			fmt.Fprintln(p.out, "\nStage 2 · anonymous peer ranking")
+			writeRankingTable(p.out, ev.Rankings, ev.Aggregate)
+		}
+	case debate.CouncilDecided:
+		if p.opts.Format == JSON {
+			_ = writeCouncilJSON(p.out, ev.CouncilResult)
+			return
+		}
+		p.councilOutcome(ev.CouncilResult)
+	}
+}
+
+func (p *Printer) councilAnswers(answers []debate.CouncilAnswer) {
+	fmt.Fprintln(p.out, "\nStage 1 · answers")
+	for _, a := range answers {
+		en := debate.Entry{Text: a.Text, Status: a.Status, Error: a.Error}
+		fmt.Fprintf(p.out, "\n[%s] (%s, %s tok):\n%s\n", sanitize.Text(a.Display), sanitize.Text(a.Model), Thousands(a.Usage.Total()), TurnBody(en))
+	}
+}
+
+// writeRankingTable prints answers × rankers (the position each ranker gave
+// each answer), then the mean rank and Borda points, best first; invalid
+// rankings are listed under it with their reason.
+func writeRankingTable(w io.Writer, rankings []debate.CouncilRanking, agg []debate.CouncilScore) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "  answer"
+	for _, r := range rankings {
+		head += "\t" + sanitize.Text(r.Display)
+	}
+	fmt.Fprintln(tw, head+"\tmean rank\tBorda")
+	for _, s := range agg {
+		row := "  " + sanitize.Text(s.Display)
+		for _, r := range rankings {
+			row += "\t" + RankCell(r, s.Member)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\n", row, MeanRankText(s), s.Borda)
+	}
+	_ = tw.Flush()
+	for _, r := range rankings {
+		if !r.Valid {
+			fmt.Fprintf(w, "  ! %s's ranking is invalid: %s\n", sanitize.Text(r.Display), sanitize.Text(r.Error))
+		} else if r.Attempts > 1 {
+			fmt.Fprintf(w, "  %s's ranking was asked twice\n", sanitize.Text(r.Display))
+		}
+	}
+}
+
+// RankCell is the place ranker r gave member's answer: "1", "2", …; "—"
+// for its own answer (never shown to it), "✗" when its ranking is invalid.
+func RankCell(r debate.CouncilRanking, member string) string {
+	if member == r.Ranker {
+		return "—"
+	}
+	if !r.Valid {
+		return "✗"
+	}
+	for i, m := range r.Order {
+		if m == member {
+			return fmt.Sprint(i + 1)
+		}
+	}
+	return "·"
+}
+
+// MeanRankText is the mean rank with two decimals, "—" when unranked.
+func MeanRankText(s debate.CouncilScore) string {
+	if s.Rankings == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", s.MeanRank)
+}
+
+func (p *Printer) councilOutcome(res debate.CouncilResult) {
+	w := p.out
+	ch := res.Chairman
+	fmt.Fprintf(w, "\nStage 3 · chairman (%s, %s/%s)\n", sanitize.Text(ch.Display), ch.Provider, sanitize.Text(ch.Model))
+	if ch.Status == debate.CouncilComplete {
+		fmt.Fprintf(w, "%s\n", strings.TrimSpace(sanitize.Text(ch.Text)))
+	} else {
+		fmt.Fprintln(w)
+		printBanner(w, "COUNCIL: the chairman failed")
+		fmt.Fprintf(w, "%s\n", sanitize.Text(ch.Error))
+		if fb, ok := res.FallbackAnswer(); ok {
+			fmt.Fprintf(w, "\nFALLBACK (not the chairman's answer): the top-ranked answer, by %s\n%s\n", sanitize.Text(fb.Display), strings.TrimSpace(sanitize.Text(fb.Text)))
+		} else {
+			fmt.Fprintln(w, "\nno answer to fall back on")
+		}
+	}
+	fmt.Fprintln(w, "\nTokens and cost")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	calls := 0
+	for _, u := range res.Seats {
+		fmt.Fprintf(tw, "  %s\tstage %d\t%s\t%s\t%s\t$%.4f\n", sanitize.Text(u.Display), u.Stage, sanitize.Text(u.Model),
+			Plural(u.Calls, "1 call", fmt.Sprintf("%d calls", u.Calls)), TokenLine(u.Usage), u.Cost)
+		calls += u.Calls
+	}
+	fmt.Fprintf(tw, "  total\t\t\t%d calls\t%s\t$%.4f\n", calls, TokenLine(res.Usage), res.Cost)
+	_ = tw.Flush()
+}
+
+type councilJSONAnswer struct {
+	Member string `json:"member"`
+	Model  string `json:"model"`
+	Text   string `json:"text"`
+	Status string `json:"status"`
+}
+
+type councilJSONRanking struct {
+	Ranker string            `json:"ranker"`
+	Valid  bool              `json:"valid"`
+	Labels map[string]string `json:"labels"`
+	Order  []string          `json:"order"`
+	Error  string            `json:"error,omitempty"`
+}
+
+type councilJSONScore struct {
+	Member   string  `json:"member"`
+	Borda    int     `json:"borda"`
+	MeanRank float64 `json:"mean_rank"`
+}
+
+type councilJSONChair struct {
+	Member   string `json:"member"`
+	Model    string `json:"model"`
+	Text     string `json:"text"`
+	Status   string `json:"status"`
+	Fallback string `json:"fallback,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+type councilJSON struct {
+	Question  string               `json:"question"`
+	Answers   []councilJSONAnswer  `json:"answers"`
+	Rankings  []councilJSONRanking `json:"rankings"`
+	Aggregate []councilJSONScore   `json:"aggregate"`
+	Chairman  councilJSONChair     `json:"chairman"`
+	Usage     providers.Usage      `json:"usage"`
+	Cost      float64              `json:"cost_usd"`
+}
+
+// writeCouncilJSON prints the council as one JSON document (council --json).
+func writeCouncilJSON(w io.Writer, res debate.CouncilResult) error {
+	out := councilJSON{Question: res.Question, Usage: res.Usage, Cost: res.Cost,
+		Answers: []councilJSONAnswer{}, Rankings: []councilJSONRanking{}, Aggregate: []councilJSONScore{},
+		Chairman: councilJSONChair{Member: res.Chairman.Member, Model: res.Chairman.Model, Text: res.Chairman.Text,
+			Status: res.Chairman.Status, Fallback: res.Chairman.Fallback, Error: res.Chairman.Error}}
+	for _, a := range res.Answers {
+		out.Answers = append(out.Answers, councilJSONAnswer{Member: a.Member, Model: a.Model, Text: a.Text, Status: string(a.Status)})
+	}
+	for _, r := range res.Rankings {
+		labels, order := r.Labels, r.Order
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		if order == nil {
+			order = []string{}
+		}
+		out.Rankings = append(out.Rankings, councilJSONRanking{Ranker: r.Ranker, Valid: r.Valid, Labels: labels, Order: order, Error: r.Error})
+	}
+	for _, s := range res.Aggregate {
+		out.Aggregate = append(out.Aggregate, councilJSONScore{Member: s.Member, Borda: s.Borda, MeanRank: s.MeanRank})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,483 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Council is the answer–rank–synthesise mode. Stage 1: every member
+// answers the question at once. Stage 2: every member ranks the others'
+// answers, shown anonymously as "Response A, B, …" in its own shuffled
+// order; a member is never shown its own answer, so it cannot rank it.
+// The rankings are aggregated by Borda count and mean rank. Stage 3: the
+// chairman reads the question, the answers with their real authors and the
+// aggregate, and writes the final answer. A chairman that fails leaves a
+// result labelled failed, with the top-ranked answer as its fallback.
+type Council struct {
+	engine  *Engine
+	members []*Agent
+	chair   *Agent // the chairman's seat (its own panel and speaker name)
+	// chairOf is the configured agent whose provider and model the chair uses.
+	chairOf *Agent
+}
+
+func init() {
+	registerMode(ModeInfo{Name: "council", Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
+		Input: "a question for the council", Roles: []string{"member", "member", "member", "chairman"}}, newCouncil)
+}
+
+// ChairSeat is the speaker name of the chairman's turns: the chairman sits
+// in a seat of its own, even when its model also answers as a member.
+const ChairSeat = "chairman"
+
+func newCouncil(e *Engine) (Mode, error) {
+	cfg := e.Config.Modes.Council
+	names := cfg.Members
+	if len(names) == 0 {
+		names = DefaultCouncilMembers(e.Config)
+	}
+	members, err := e.MustAgents(names...)
+	if err != nil {
+		return nil, err
+	}
+	if len(members) < 2 {
+		return nil, &ConfigError{File: e.Config.Source, Key: "modes.council.members", Problem: "needs at least two members"}
+	}
+	chairName := cfg.Chairman
+	if chairName == "" {
+		chairName = DefaultChairman(e.Config)
+	}
+	chairOf, err := e.MustAgents(chairName)
+	if err != nil {
+		return nil, err
+	}
+	return &Council{engine: e, members: members, chair: chairSeat(e, chairOf[0]), chairOf: chairOf[0]}, nil
+}
+
+// DefaultCouncilMembers are the first configured agent on an openai, a
+// gemini and an anthropic provider each (configuration order): one model
+// per vendor. With fewer than two such agents (local models only), the
+// first three agents sit.
+func DefaultCouncilMembers(cfg *Config) []string {
+	var out []string
+	taken := map[string]bool{}
+	for _, a := range cfg.Agents {
+		typ := cfg.Providers[a.Provider].Type
+		if (typ == "openai" || typ == "gemini" || typ == "anthropic") && !taken[typ] {
+			taken[typ] = true
+			out = append(out, a.Name)
+		}
+	}
+	if len(out) < 2 {
+		out = cfg.AgentNames()[:min(3, len(cfg.Agents))]
+	}
+	return out
+}
+
+// DefaultChairman is the strongest configured model, judged by its output
+// price (pricing, else the model catalogue: vendors price their strongest
+// models highest); ties, and models without a price, go to the first agent
+// in configuration order.
+func DefaultChairman(cfg *Config) string {
+	best, bestPrice := "", -1.0
+	for _, a := range cfg.Agents {
+		price := 0.0
+		if p, ok := cfg.Pricing[a.Model]; ok {
+			price = p.Output
+		} else if out := cfg.ModelInfo(a.Model).Output; out != nil {
+			price = *out
+		}
+		if price > bestPrice {
+			best, bestPrice = a.Name, price
+		}
+	}
+	return best
+}
+
+// chairSeat is the chairman: the chosen agent's provider and model in a
+// seat of its own, with the chair's persona.
+func chairSeat(e *Engine, of *Agent) *Agent {
+	if of.Name == ChairSeat {
+		return of
+	}
+	spec := of.AgentSpec
+	spec.Name, spec.Display, spec.Tools = ChairSeat, "Chairman", false
+	spec.Persona = chairPersona
+	if _, taken := e.Agent(ChairSeat); taken {
+		spec.Name = "council-" + ChairSeat
+	}
+	return &Agent{AgentSpec: spec, Provider: of.Provider}
+}
+
+// Name implements Mode.
+func (c *Council) Name() string { return "council" }
+
+// Agents implements Mode: the members in council order, then the chairman.
+func (c *Council) Agents() []*Agent { return append(slices.Clone(c.members), c.chair) }
+
+// Submit implements Mode: one council on the question. It returns an error
+// unless the chairman's answer is complete.
+func (c *Council) Submit(ctx context.Context, input string) error {
+	q := strings.TrimSpace(input)
+	if q == "" {
+		return errors.New("council: put a question to the council")
+	}
+	e := c.engine
+	before := e.History().Settled()
+	e.SetTitle(q, "")
+	user := e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: q})
+	res := &CouncilResult{Question: q, Seed: councilSeed(e.Info().ID, q, user.Turn),
+		Rankings: []CouncilRanking{}, Aggregate: []CouncilScore{}}
+	res.Chairman = CouncilChair{Member: c.chairOf.Name, Seat: c.chair.Name, Display: c.chair.Label(),
+		Provider: c.chair.Provider.Name(), Model: c.chair.Model, Status: CouncilFailed}
+
+	res.Answers = c.answer(ctx, q)
+	e.Emit(CouncilAnswersCollected{Question: q, Seed: res.Seed, Answers: res.Answers})
+	var valid int
+	for _, a := range res.Answers {
+		if a.Valid() {
+			valid++
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		return c.finish(res, ctx.Err())
+	case valid == 0:
+		return c.finish(res, errors.New("no member answered"))
+	}
+
+	res.Rankings = c.rank(ctx, q, res.Answers, res.Seed)
+	res.Aggregate = Aggregate(res.Answers, res.Rankings)
+	e.Emit(CouncilRanked{Rankings: res.Rankings, Aggregate: res.Aggregate})
+	if ctx.Err() != nil {
+		return c.finish(res, ctx.Err())
+	}
+
+	en, err := c.decide(ctx, q, before, res)
+	ch := &res.Chairman
+	ch.Text, ch.Turn, ch.Usage, ch.Cost = en.Text, en.Turn, en.Usage, en.Cost
+	if err == nil && strings.TrimSpace(en.Text) == "" {
+		err = errors.New("the chairman's answer is empty")
+	}
+	if err == nil {
+		ch.Status = CouncilComplete
+	}
+	return c.finish(res, err)
+}
+
+// finish settles the result: a failed chairman names the top-ranked answer
+// as the fallback, in the record and in the events.
+func (c *Council) finish(res *CouncilResult, err error) error {
+	e := c.engine
+	if errors.Is(err, context.Canceled) {
+		res.Cancelled = true
+	}
+	if err != nil {
+		res.Chairman.Status, res.Chairman.Error = CouncilFailed, err.Error()
+		if res.Cancelled {
+			res.Chairman.Error = "cancelled"
+		}
+		if len(res.Aggregate) == 0 {
+			res.Aggregate = Aggregate(res.Answers, res.Rankings)
+		}
+		if len(res.Aggregate) > 0 {
+			res.Chairman.Fallback = res.Aggregate[0].Member
+		}
+	}
+	c.tally(res)
+	if err != nil {
+		text := "The council's chairman failed: " + res.Chairman.Error + "."
+		if fb, ok := res.FallbackAnswer(); ok {
+			text += fmt.Sprintf(" Fallback: the top-ranked answer, by %s.", fb.Display)
+		} else {
+			text += " No answer stands in for it."
+		}
+		e.AddEntry(Entry{Kind: KindError, Speaker: SpeakerSystem, Display: "Council", Round: 3, Prompt: res.Question, Text: text, Error: res.Chairman.Error})
+	}
+	e.Emit(CouncilDecided{CouncilResult: *res})
+	if err != nil {
+		msg := "council: " + res.Chairman.Error
+		if res.Chairman.Fallback != "" {
+			msg += " (fallback: the top-ranked answer, by " + res.Chairman.Fallback + ")"
+		}
+		if res.Cancelled {
+			return fmt.Errorf("%s: %w", msg, context.Canceled)
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// tally fills the usage per seat and stage and the totals.
+func (c *Council) tally(res *CouncilResult) {
+	add := func(u CouncilUsage) {
+		if u.Calls == 0 {
+			return
+		}
+		res.Seats = append(res.Seats, u)
+		res.Usage = res.Usage.Add(u.Usage)
+		res.Cost += u.Cost
+	}
+	for _, a := range res.Answers {
+		add(CouncilUsage{Member: a.Member, Display: a.Display, Model: a.Model, Stage: 1, Calls: 1, Usage: a.Usage, Cost: a.Cost})
+	}
+	for _, r := range res.Rankings {
+		m := c.member(r.Ranker)
+		add(CouncilUsage{Member: r.Ranker, Display: r.Display, Model: m.Model, Stage: 2, Calls: r.Attempts, Usage: r.Usage, Cost: r.Cost})
+	}
+	if ch := res.Chairman; ch.Turn > 0 {
+		add(CouncilUsage{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost})
+	}
+}
+
+func (c *Council) member(name string) *Agent {
+	for _, a := range c.members {
+		if a.Name == name {
+			return a
+		}
+	}
+	return c.chair
+}
+
+// councilSeed fixes the label shuffles of one council; it is recorded in
+// the events, so the shuffles can be reproduced.
+func councilSeed(session, q string, turn int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%s\x00%d", session, q, turn)
+	return h.Sum64()
+}
+
+// answer is stage 1: every member answers at once, turns reserved in
+// council order so the panels stream side by side and the history lists
+// them in that order.
+func (c *Council) answer(ctx context.Context, q string) []CouncilAnswer {
+	e := c.engine
+	seen := e.History().Settled()
+	turns := make([]*Turn, len(c.members))
+	for i, a := range c.members {
+		turns[i] = e.Reserve(TurnSpec{Agent: a, Kind: KindReply, Round: 1, Prompt: q, Instruction: councilAnswerText,
+			Messages: BuildMessages(seen, View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens})})
+	}
+	out := make([]CouncilAnswer, len(c.members))
+	for i, r := range RunAll(ctx, turns) {
+		a, en := c.members[i], r.Entry
+		out[i] = CouncilAnswer{Member: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
+			Text: en.Text, Status: en.Status, Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost}
+	}
+	return out
+}
+
+// rank is stage 2: every member ranks the others' valid answers at once.
+func (c *Council) rank(ctx context.Context, q string, answers []CouncilAnswer, seed uint64) []CouncilRanking {
+	var mask []string
+	for _, a := range append(slices.Clone(c.members), c.chair) {
+		mask = append(mask, a.Name, a.Display, a.Model, a.Provider.Name(), c.engine.Config.Providers[a.Provider.Name()].Type)
+	}
+	type job struct {
+		labels  []string
+		byLabel map[string]string
+		msgs    []providers.Message
+		turn    *Turn
+		parsed  *parsedRanking
+	}
+	jobs := make([]job, len(c.members))
+	for i, a := range c.members {
+		var others []string
+		texts := map[string]string{}
+		for _, ans := range answers {
+			if ans.Valid() && ans.Member != a.Name { // never its own answer
+				others = append(others, ans.Member)
+				texts[ans.Member] = ans.Text
+			}
+		}
+		j := &jobs[i]
+		j.labels, j.byLabel = shuffledLabels(others, seed, i)
+		if len(others) == 0 {
+			continue
+		}
+		j.msgs = []providers.Message{{Role: providers.RoleUser, Content: rankingPrompt(q, j.labels, j.byLabel, texts, mask)}}
+		j.parsed = &parsedRanking{}
+		j.turn = c.engine.Reserve(c.rankSpec(a, q, j.labels, j.byLabel, j.msgs, false, j.parsed))
+	}
+	out := make([]CouncilRanking, len(c.members))
+	inParallel(len(c.members), func(i int) {
+		j := jobs[i]
+		a := c.members[i]
+		r := CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: j.byLabel, Order: []string{}}
+		if j.turn == nil {
+			r.Error = "no other member's answer to rank"
+		} else {
+			r = c.castRanking(ctx, a, q, j.labels, j.byLabel, j.msgs, j.turn, j.parsed)
+		}
+		out[i] = r
+		c.engine.Emit(CouncilRankingCast{CouncilRanking: r})
+	})
+	return out
+}
+
+// parsedRanking is what a ranking turn's Settle read from its answer.
+type parsedRanking struct {
+	order []string // labels, best first
+	eval  string
+	err   error
+}
+
+func (c *Council) rankSpec(a *Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, retry bool, into *parsedRanking) TurnSpec {
+	prompt := "Council ranking (" + labelLegend(labels, byLabel) + "): " + q
+	if retry {
+		prompt = "Council ranking, asked again after an unreadable answer (" + labelLegend(labels, byLabel) + "): " + q
+	}
+	return TurnSpec{Agent: a, Kind: KindReply, Round: 2, Prompt: prompt, System: rankingSystem, Messages: msgs, Schema: RankingSchema(labels),
+		Settle: func(en Entry) Entry {
+			if en.Status != StatusComplete {
+				into.err = errors.New(en.Error)
+				return en
+			}
+			into.order, into.eval, into.err = ParseRanking(en.Text, labels)
+			switch {
+			case into.err == nil:
+				en.Text = rankingRecord(into.order, byLabel, c, into.eval) // the record names the authors
+			case retry:
+				en.Error = "unreadable ranking after a retry: " + into.err.Error()
+			default:
+				en.Error = "unreadable ranking: " + into.err.Error()
+			}
+			return en
+		}}
+}
+
+// castRanking runs a ranker's reserved turn and, when the answer cannot be
+// read, asks once more quoting the parse error; after that the ranking is
+// invalid (and says why), never dropped.
+func (c *Council) castRanking(ctx context.Context, a *Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, t *Turn, p *parsedRanking) CouncilRanking {
+	r := CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: byLabel, Order: []string{}}
+	en, err := t.Run(ctx)
+	r.Attempts, r.Turn, r.Usage, r.Cost = 1, en.Turn, en.Usage, en.Cost
+	if err == nil && p.err != nil && ctx.Err() == nil {
+		retry := slices.Clone(msgs)
+		if raw := strings.TrimSpace(en.Text); raw != "" {
+			retry = append(retry, providers.Message{Role: providers.RoleAssistant, Content: clip(raw, 4000)})
+		}
+		retry = append(retry, providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf(rankingRetryText, p.err, strings.Join(labels, `", "`))})
+		p = &parsedRanking{}
+		t = c.engine.Reserve(c.rankSpec(a, q, labels, byLabel, retry, true, p))
+		en, err = t.Run(ctx)
+		r.Attempts, r.Turn = 2, en.Turn
+		r.Usage, r.Cost = r.Usage.Add(en.Usage), r.Cost+en.Cost
+	}
+	switch {
+	case err != nil:
+		r.Error = err.Error()
+		if ctx.Err() != nil {
+			r.Error = "cancelled"
+		}
+	case p.err != nil:
+		r.Error = "unreadable ranking: " + p.err.Error()
+		if r.Attempts > 1 {
+			r.Error = "unreadable ranking after a retry: " + p.err.Error()
+		}
+	default:
+		r.Valid, r.Evaluation = true, p.eval
+		for _, l := range p.order {
+			r.Order = append(r.Order, byLabel[l])
+		}
+	}
+	return r
+}
+
+// labelLegend is "Response A = chatgpt, Response B = claude", for the record.
+func labelLegend(labels []string, byLabel map[string]string) string {
+	parts := make([]string, len(labels))
+	for i, l := range labels {
+		parts[i] = l + " = " + byLabel[l]
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rankingRecord is a valid ranking as stored: authors named, best first,
+// then the evaluation.
+func rankingRecord(order []string, byLabel map[string]string, c *Council, eval string) string {
+	var b strings.Builder
+	b.WriteString("Ranking, best first: ")
+	for i, l := range order {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d. %s (%s)", i+1, c.member(byLabel[l]).Label(), l)
+	}
+	if eval != "" {
+		b.WriteString("\n\n" + eval)
+	}
+	return b.String()
+}
+
+// rankingPrompt shows a ranker the question and the answers under their
+// labels, names masked; nothing in it says who wrote what or who asks.
+func rankingPrompt(q string, labels []string, byLabel, texts map[string]string, mask []string) string {
+	var b strings.Builder
+	b.WriteString("The question:\n\n")
+	b.WriteString(q)
+	b.WriteString("\n\nThe responses, in no particular order:\n")
+	for _, l := range labels {
+		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
+	}
+	fmt.Fprintf(&b, "\nEvaluate each response for accuracy, depth and usefulness in a few sentences, then rank them from best to worst. Answer with one JSON object: {\"evaluation\": \"...\", \"ranking\": [\"%s\"]}, every label exactly once, best first.", strings.Join(labels, `", "`))
+	return b.String()
+}
+
+// decide is stage 3: the chairman's turn, streamed in its panel.
+func (c *Council) decide(ctx context.Context, q string, before []Entry, res *CouncilResult) (Entry, error) {
+	e := c.engine
+	msgs := BuildMessages(before, View{Self: c.chair.Name, BudgetTokens: e.Config.Context.BudgetTokens / 2})
+	msgs = mergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
+	t := e.Reserve(TurnSpec{Agent: c.chair, Kind: KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs})
+	return t.Run(ctx)
+}
+
+func (c *Council) chairPrompt(q string, res *CouncilResult) string {
+	var b strings.Builder
+	b.WriteString("The council's answers to the host's question, with their authors:\n")
+	for _, a := range res.Answers {
+		if !a.Valid() {
+			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, clip(a.Error, 200))
+			continue
+		}
+		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, clip(strings.TrimSpace(a.Text), 12000))
+	}
+	b.WriteString("\nThe peer ranking (each member ranked the others' answers without knowing who wrote them; Borda points: n-1 for a first place among n, 0 for the last):\n")
+	for i, s := range res.Aggregate {
+		fmt.Fprintf(&b, "%d. %s: %d points, mean rank %.2f over %d rankings\n", i+1, s.Display, s.Borda, s.MeanRank, s.Rankings)
+	}
+	for _, r := range res.Rankings {
+		if !r.Valid {
+			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, clip(r.Error, 200))
+			continue
+		}
+		names := make([]string, len(r.Order))
+		for i, m := range r.Order {
+			names[i] = c.member(m).Label()
+		}
+		fmt.Fprintf(&b, "- %s ranked: %s\n", r.Display, strings.Join(names, " > "))
+	}
+	fmt.Fprintf(&b, "\nWrite the council's final answer to the host's question:\n\n[%s]: %s", HostName, q)
+	return b.String()
+}
+
+const councilAnswerText = "You sit on a council of AI models. Each member answers the host's question on its own; then the members rank each other's answers anonymously and a chairman writes the final answer. Answer the host's latest message directly and completely, in Markdown."
+
+// rankingSystem is the whole system prompt of a ranking turn: no persona,
+// no name, nothing that tells the ranker which model it is.
+const rankingSystem = "You are an impartial judge. You compare anonymous responses to a question on their merits alone: accuracy, depth, clarity and usefulness. Every answer is one JSON object and nothing else."
+
+const rankingRetryText = `Your answer could not be read as the required ranking: %v
+Answer again with only the JSON object: {"evaluation": "...", "ranking": ["%s"]}, every label exactly once, best first.`
+
+const chairPersona = "You chair Parley's council of AI models. You weigh the members' answers and their peer ranking and write one final answer."
+
+const chairInstruction = "Synthesise the single best answer to the host's question from the members' answers. Use the peer ranking as evidence of quality, not as a vote to copy: keep what is correct from any answer, resolve disagreements explicitly, and drop what is wrong. Write the answer itself in Markdown, not a report about the council."

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// A demo council in the console: member panels and the chairman's side by
+// side (tabs when narrow), the ranking table after stage 2, all from events.
+func TestCouncilPanelsAndRankingTable(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(sz.name, func(t *testing.T) {
+			e := testEngine(t, 0)
+			m := New(testOptions(e))
+			tm := start(t, m, sz.w, sz.h)
+			tm.Send(altKey('6'))
+			waitFor(t, tm, "council mode", func(m *Model) bool { return m.engine.Current().Name() == "council" })
+			typeLine(tm, "kafka or nats?")
+			waitFor(t, tm, "the council to end", func(m *Model) bool { return idle(m) && m.council.stage3 != nil })
+			probe(t, tm, func(m *Model) {
+				if got := strings.Join(panelNames(m), ","); got != "gemini,chatgpt,claude,chairman" {
+					t.Fatalf("panels = %s", got)
+				}
+				for _, p := range m.panels[:3] {
+					// Back on its answer, with the ranking it cast as a badge.
+					if !strings.Contains(p.answer.String(), "on *kafka or nats?*") || !strings.Contains(p.badge, "ranked") {
+						t.Errorf("%s: answer %q, badge %q", p.name, p.answer.String(), p.badge)
+					}
+				}
+				if ch := m.panels[3]; ch.state != stateDone || !strings.Contains(ch.answer.String(), "Chairman") {
+					t.Errorf("chairman panel: state %v, %q", ch.state, ch.answer.String())
+				}
+				if len(m.council.ranked) != 3 || m.lay.tableH == 0 {
+					t.Errorf("ranking table: %d rows, height %d", len(m.council.ranked), m.lay.tableH)
+				}
+			})
+			s := snapshot(t, tm)
+			for _, want := range []string{"Peer ranking", "mean  Borda", "stage 3 chairman"} {
+				if !strings.Contains(s, want) {
+					t.Errorf("screen lacks %q:\n%s", want, s)
+				}
+			}
+			golden.RequireEqual(t, s)
+		})
+	}
+}
+
+// A failed chairman: its panel says so and shows the top-ranked answer,
+// marked as the fallback; the table's last line says the same.
+func TestCouncilChairmanFailureShowsTheMarkedFallback(t *testing.T) {
+	e := testEngine(t, 0)
+	m := New(testOptions(e))
+	tm := start(t, m, 120, 40)
+	tm.Send(altKey('6'))
+	waitFor(t, tm, "council mode", func(m *Model) bool { return m.engine.Current().Name() == "council" })
+	answers := []debate.CouncilAnswer{
+		{Member: "gemini", Display: "Gemini", Text: "G says", Status: debate.StatusComplete},
+		{Member: "chatgpt", Display: "ChatGPT", Text: "C says \x1b[31mred", Status: debate.StatusComplete},
+	}
+	rankings := []debate.CouncilRanking{
+		{Ranker: "gemini", Display: "Gemini", Valid: true, Order: []string{"chatgpt"}},
+		{Ranker: "chatgpt", Display: "ChatGPT", Error: "unreadable ranking after a retry: no ranking found"},
+	}
+	agg := debate.Aggregate(answers, rankings)
+	e.Emit(debate.CouncilAnswersCollected{Question: "q", Answers: answers})
+	e.Emit(debate.CouncilRankingCast{CouncilRanking: rankings[1]})
+	e.Emit(debate.CouncilRanked{Rankings: rankings, Aggregate: agg})
+	e.Emit(debate.CouncilDecided{CouncilResult: debate.CouncilResult{Question: "q", Answers: answers, Rankings: rankings, Aggregate: agg,
+		Chairman: debate.CouncilChair{Member: "claude", Seat: "chairman", Display: "Chairman", Status: debate.CouncilFailed, Error: "anthropic: bad_request (HTTP 400): gone", Fallback: "chatgpt"}}})
+	waitFor(t, tm, "the outcome", func(m *Model) bool { return m.council.outcome != "" })
+	probe(t, tm, func(m *Model) {
+		ch := m.byName["chairman"]
+		if ch.state != stateFailed || !strings.Contains(ch.badge, "FALLBACK") || ch.answer.String() != "C says red" {
+			t.Errorf("chairman panel: state %v badge %q answer %q", ch.state, ch.badge, ch.answer.String())
+		}
+		if b := m.byName["chatgpt"].badge; !strings.Contains(b, "INVALID") {
+			t.Errorf("invalid ranking badge %q", b)
+		}
+	})
+	s := snapshot(t, tm)
+	for _, want := range []string{"CHAIRMAN FAILED", "FALLBACK: the top-ranked answer, by ChatGPT", "✗"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}
