@@ -2,6 +2,7 @@ package debate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -497,5 +498,69 @@ func TestCouncilEventsMarshalStably(t *testing.T) {
 	b, _ := MarshalEvent(CouncilDecided{CouncilResult: CouncilResult{Question: "q", Chairman: CouncilChair{Status: CouncilFailed, Fallback: "claude"}}})
 	if !strings.HasPrefix(string(b), `{"type":"council_decided","question":"q","seed":0,"answers":null`) || !strings.Contains(string(b), `"status":"failed","fallback":"claude"`) {
 		t.Errorf("council_decided %s", b)
+	}
+}
+
+// A member whose provider fails in stage 1 has no answer to rank; it still
+// ranks the others, and the council goes on.
+func TestCouncilMemberFailingInStageOneIsLeftOutOfTheRanking(t *testing.T) {
+	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
+		switch {
+		case stage == 1 && member == "gemini":
+			return providertest.Reply{Status: 400, Text: "no such model"}
+		case stage == 1:
+			return signedAnswer(member)
+		case stage == 2:
+			return rankBy(r, "claude", "chatgpt")
+		}
+		return providertest.Reply{Text: "final"}
+	})
+	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, fc.engine)
+	dec := lastOf[CouncilDecided](t, fc.events)
+	if dec.Answers[0].Valid() || !strings.Contains(dec.Answers[0].Error, "no such model") {
+		t.Fatalf("gemini's answer %+v", dec.Answers[0])
+	}
+	for _, r := range dec.Rankings {
+		for _, m := range r.Labels {
+			if m == "gemini" {
+				t.Errorf("%s was shown gemini's failed answer", r.Ranker)
+			}
+		}
+	}
+	// gemini ranks both (claude > chatgpt); chatgpt and claude rank one each.
+	if got := fmt.Sprint(dec.Aggregate); got != "[{claude Claude 1 1 2} {chatgpt ChatGPT 0 1.5 2}]" || dec.Chairman.Status != CouncilComplete {
+		t.Fatalf("aggregate %s, chairman %+v", got, dec.Chairman)
+	}
+}
+
+// Cancelled in stage 1: no ranking, no chairman call; the result says
+// cancelled and the error is the cancel.
+func TestCouncilCancelledStopsAtTheStageItWasIn(t *testing.T) {
+	started := make(chan struct{}, 3)
+	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
+		started <- struct{}{}
+		return providertest.Reply{Text: "slow answer", Delay: 10 * time.Second}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- fc.engine.Submit(ctx, "q?") }()
+	for range 3 {
+		<-started
+	}
+	cancel()
+	err := <-done
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	settle(t, fc.engine)
+	dec := lastOf[CouncilDecided](t, fc.events)
+	if !dec.Cancelled || dec.Chairman.Status != CouncilFailed || dec.Chairman.Error != "cancelled" || len(dec.Rankings) != 0 {
+		t.Fatalf("result %+v", dec.CouncilResult)
+	}
+	if n := len(fc.stageRequests("claude", 3)) + len(fc.stageRequests("claude", 2)); n != 0 {
+		t.Fatalf("%d calls after the cancel", n)
 	}
 }

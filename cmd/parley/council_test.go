@@ -238,3 +238,25 @@ func TestCouncilDemoIsStoredForkedAndRerun(t *testing.T) {
 		t.Fatalf("after the re-run: %+v", list)
 	}
 }
+
+func TestCouncilCmdJSONLStreamsTheCouncilEvents(t *testing.T) {
+	dir := isolate(t)
+	code, out, stderr := runCLI(t, "", "--demo", "--db", filepath.Join(dir, "j.db"), "--jsonl", "council", "kafka or nats?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	count := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(line, `{"type":"`) {
+			t.Fatalf("not an event line: %s", line)
+		}
+		var ev struct{ Type string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		count[ev.Type]++
+	}
+	if count["council_answers_collected"] != 1 || count["council_ranking_cast"] != 3 || count["council_ranked"] != 1 || count["council_decided"] != 1 {
+		t.Fatalf("event counts %v", count)
+	}
+}
