@@ -198,8 +198,11 @@ func TestCouncilDemoIsStoredForkedAndRerun(t *testing.T) {
 	dir := isolate(t)
 	db := filepath.Join(dir, "d.db")
 	code, out, stderr := runCLI(t, "", "--demo", "--db", db, "council", "--members", "gemini,chatgpt,claude,codex", "kafka or nats?")
-	if code != 0 || !strings.Contains(out, "Stage 3 · chairman") || !strings.Contains(out, "Codex") {
+	if code != 0 || !strings.Contains(out, "Stage 3 · chairman (Chairman, demo/claude-sonnet-4-6)\n**Chairman** on *kafka or nats?*") || !strings.Contains(out, "Codex") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, stderr)
+	}
+	if n := strings.Count(out, "offline demo answer from Chairman"); n != 1 { // streamed once, not printed again
+		t.Fatalf("the chairman's answer is printed %d times:\n%s", n, out)
 	}
 	list := listSessions(t, "--db", db)
 	if len(list) != 1 || list[0].Mode != "council" || list[0].Turns != 1+4+4+1 {

@@ -27,9 +27,18 @@ func CouncilHeader(question string, seats []*debate.Agent) string {
 		sanitize.Text(strings.Join(parts, " · ")), sanitize.Text(chair))
 }
 
+// chairStream is the chairman's turn in text output: the turn that starts
+// after the ranking, streamed as it arrives.
+type chairStream struct {
+	turn   int // 0 until the chairman's turn starts
+	stream sanitize.Stream
+	wrote  bool
+}
+
 func (p *Printer) council(ev debate.Event) {
 	switch ev := ev.(type) {
 	case debate.CouncilAnswersCollected:
+		p.chair = nil
 		if p.opts.Format == Text {
 			p.councilAnswers(ev.Answers)
 		}
@@ -37,6 +46,17 @@ func (p *Printer) council(ev debate.Event) {
 		if p.opts.Format == Text {
 			fmt.Fprintln(p.out, "\nStage 2 · anonymous peer ranking")
 			writeRankingTable(p.out, ev.Rankings, ev.Aggregate)
+			p.chair = &chairStream{}
+		}
+	case debate.TurnStarted:
+		if c := p.chair; c != nil && c.turn == 0 {
+			c.turn = ev.Entry.Turn
+			fmt.Fprintf(p.out, "\nStage 3 · chairman (%s, %s/%s)\n", sanitize.Text(ev.Entry.Display), sanitize.Text(ev.Entry.Provider), sanitize.Text(ev.Entry.Model))
+		}
+	case debate.TextDelta:
+		if c := p.chair; c != nil && c.turn == ev.Turn {
+			fmt.Fprint(p.out, c.stream.Write(ev.Text))
+			c.wrote = true
 		}
 	case debate.CouncilDecided:
 		if p.opts.Format == JSON {
@@ -110,10 +130,21 @@ func MeanRankText(s debate.CouncilScore) string {
 func (p *Printer) councilOutcome(res debate.CouncilResult) {
 	w := p.out
 	ch := res.Chairman
-	fmt.Fprintf(w, "\nStage 3 · chairman (%s, %s/%s)\n", sanitize.Text(ch.Display), ch.Provider, sanitize.Text(ch.Model))
-	if ch.Status == debate.CouncilComplete {
-		fmt.Fprintf(w, "%s\n", strings.TrimSpace(sanitize.Text(ch.Text)))
+	streamed := p.chair != nil && p.chair.turn > 0
+	if streamed {
+		fmt.Fprint(w, p.chair.stream.Flush())
+		if p.chair.wrote {
+			fmt.Fprintln(w)
+		}
 	} else {
+		fmt.Fprintf(w, "\nStage 3 · chairman (%s, %s/%s)\n", sanitize.Text(ch.Display), ch.Provider, sanitize.Text(ch.Model))
+	}
+	p.chair = nil
+	switch {
+	case ch.Status == debate.CouncilComplete && streamed:
+	case ch.Status == debate.CouncilComplete:
+		fmt.Fprintf(w, "%s\n", strings.TrimSpace(sanitize.Text(ch.Text)))
+	default:
 		fmt.Fprintln(w)
 		printBanner(w, "COUNCIL: the chairman failed")
 		fmt.Fprintf(w, "%s\n", sanitize.Text(ch.Error))

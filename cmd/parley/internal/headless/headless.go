@@ -86,6 +86,7 @@ type Printer struct {
 	// Outcome of the last exchange as the events told it.
 	verdict string
 	invalid []string // votes of the last council that were INVALID: "CASPER round 2"
+	chair   *chairStream // Council, text: the chairman's answer as it streams
 }
 
 // New returns a Printer writing to o.Out (answers, JSON) and o.Err (retries,
