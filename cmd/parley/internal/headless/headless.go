@@ -85,8 +85,9 @@ type Printer struct {
 	lastAsked int // agent turns the last finished exchange started
 	// Outcome of the last exchange as the events told it.
 	verdict string
-	invalid []string     // votes of the last council that were INVALID: "CASPER round 2"
-	chair   *chairStream // Council, text: the chairman's answer as it streams
+	invalid []string // votes of the last council that were INVALID: "CASPER round 2"
+
+	chair *chairStream // Council, text: the chairman's answer as it streams
 }
 
 // New returns a Printer writing to o.Out (answers, JSON) and o.Err (retries,
