@@ -51,8 +51,13 @@ func WriteText(w io.Writer, rep Report) {
 	fmt.Fprintf(w, "early stop: %d questions unanimous in round 1; stopping there saves %d calls, %s tokens, $%.4f and changes %d outcomes\n",
 		e.Stopped, e.CallsSaved, thousands(e.TokensSaved), e.CostSaved, e.Changed)
 	fmt.Fprintf(w, "invalid answers: %d%s\n", rep.Invalid, invalidBy(rep.InvalidBy))
-	fmt.Fprintf(w, "%d calls · %s tokens · $%.4f · wall %s\n", rep.Calls, thousands(rep.Tokens), rep.Cost,
-		(time.Duration(rep.WallSeconds * float64(time.Second))).Round(100*time.Millisecond))
+	wall := time.Duration(rep.WallSeconds * float64(time.Second))
+	if wall < 10*time.Second {
+		wall = wall.Round(time.Millisecond)
+	} else {
+		wall = wall.Round(100 * time.Millisecond)
+	}
+	fmt.Fprintf(w, "%d calls · %s tokens · $%.4f · wall %s\n", rep.Calls, thousands(rep.Tokens), rep.Cost, wall)
 }
 
 func invalidBy(m map[string]int) string {
