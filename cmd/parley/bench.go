@@ -93,6 +93,9 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 			}
 			job := bench.Job{Params: p, Run: run, Store: st, Config: a.cfg, Agents: agents,
 				Workers: workers, MaxCost: maxCost, Err: a.stderr, TTY: isTerminal(a.stderr)}
+			if err := (bench.Setup{Config: a.cfg, Agents: agents, MaxCost: maxCost}).Check(); err != nil {
+				return usageErr(err)
+			}
 			rep, runErr := job.Execute(ctx)
 			if rep.Run == "" {
 				return runErr

@@ -346,3 +346,18 @@ func TestReportOutputsEscapeNames(t *testing.T) {
 		t.Errorf("terminal progress %q", tty.String())
 	}
 }
+
+func TestMaxCostRefusesUnpricedModels(t *testing.T) {
+	_, cfg, agents := scripted(t)
+	for i := range agents {
+		if agents[i].Name == "casper" {
+			a := *agents[i]
+			a.Model = "no-such-model-7"
+			agents[i] = &a
+		}
+	}
+	_, err := Run(context.Background(), Setup{Config: cfg, Agents: agents, Rounds: 1, Workers: 1, MaxCost: 1}, questions(1), nil)
+	if err == nil || !strings.Contains(err.Error(), "no-such-model-7") {
+		t.Errorf("want a refusal naming the unpriced model, got %v", err)
+	}
+}

@@ -76,14 +76,8 @@ type Outcome struct {
 // the next call could pass MaxCost; questions cut short are not scored.
 func Run(ctx context.Context, s Setup, questions []Question, done map[string]bool) (Outcome, error) {
 	start := time.Now()
-	if s.MaxCost > 0 {
-		members, err := membersOf(s)
-		if err != nil {
-			return Outcome{}, err
-		}
-		if models := unpriced(s.Config, members); len(models) > 0 {
-			return Outcome{}, fmt.Errorf("--max-cost cannot bound calls to %s: no price (add one under models: in your configuration)", strings.Join(models, ", "))
-		}
+	if err := s.Check(); err != nil {
+		return Outcome{}, err
 	}
 	g := newGate(s.Config, s.MaxCost, s.Config.Bench.Limits)
 	var (
@@ -228,6 +222,22 @@ func runOne(ctx context.Context, s Setup, g *gate, q Question, seq int, overBudg
 		r.Error = runErr.Error() // e.g. every member failed in a round: scored, with its invalid votes
 	}
 	return r, true, nil
+}
+
+// Check refuses a setup the run could not honour: a cost cap over a
+// member whose model has no price.
+func (s Setup) Check() error {
+	if s.MaxCost <= 0 {
+		return nil
+	}
+	members, err := membersOf(s)
+	if err != nil {
+		return err
+	}
+	if models := unpriced(s.Config, members); len(models) > 0 {
+		return fmt.Errorf("--max-cost cannot bound calls to %s: no price (add one under models: in your configuration)", strings.Join(models, ", "))
+	}
+	return nil
 }
 
 // membersOf finds the council's agents.
