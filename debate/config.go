@@ -24,7 +24,8 @@ type Config struct {
 	Context ContextConfig    `mapstructure:"context"`
 
 	// Offline is set for --demo: every call costs nothing.
-	Offline bool `mapstructure:"-"`
+	Offline bool        `mapstructure:"-"`
+	Bench   BenchConfig `mapstructure:"bench"`
 
 	// Source names the file the configuration came from, for error messages.
 	Source string `mapstructure:"-"`
@@ -77,6 +78,14 @@ type TalkConfig struct {
 type MagiConfig struct {
 	Agents []string `mapstructure:"agents"`
 	Preset string   `mapstructure:"preset"`
+	// AnswerType: approve (approve/reject/abstain), option, number or text.
+	AnswerType string `mapstructure:"answer_type"`
+	// EarlyStop ends a council after round 1 when its votes are unanimous.
+	EarlyStop bool `mapstructure:"early_stop"`
+	// Anonymous shows peers' opinions as "Member A/B/C"; Shuffle varies
+	// their order per member (conformity controls).
+	Anonymous bool `mapstructure:"anonymous"`
+	Shuffle   bool `mapstructure:"shuffle"`
 }
 
 // CouncilConfig: the council's members (two or more; empty: the first agent
@@ -173,6 +182,21 @@ func (c *Config) ContextBudget(mode string) Budget {
 
 // minContextTokens keeps a tiny budget from compacting every turn.
 const minContextTokens = 1000
+
+// BenchConfig tunes `parley bench`.
+type BenchConfig struct {
+	// MaxTokens caps each member's answer in a bench (members whose agent
+	// sets no max_tokens), so --max-cost can bound every call.
+	MaxTokens int `mapstructure:"max_tokens"`
+	// Limits are per-provider rate limits (by provider entry name).
+	Limits map[string]RateLimit `mapstructure:"limits"`
+}
+
+// RateLimit bounds the calls to one provider (0: no limit).
+type RateLimit struct {
+	RequestsPerMinute int `mapstructure:"requests_per_minute"`
+	TokensPerMinute   int `mapstructure:"tokens_per_minute"`
+}
 
 // Price is USD per one million tokens.
 type Price struct {
@@ -360,6 +384,9 @@ func (c *Config) Validate() error {
 	if c.DefaultMode != "" && !slices.Contains(ModeNames, c.DefaultMode) {
 		return bad("default_mode", "unknown mode %q (one of %s)", c.DefaultMode, strings.Join(ModeNames, ", "))
 	}
+	if _, err := ParseAnswerType(m.Magi.AnswerType); err != nil {
+		return bad("modes.magi.answer_type", "%v", err)
+	}
 	if m.Talk.Rounds < 0 {
 		return bad("modes.talk.rounds", "must not be negative")
 	}
@@ -395,6 +422,17 @@ func (c *Config) Validate() error {
 	for name, p := range c.Providers {
 		if p.API != "" && !slices.Contains(providers.APIs, p.API) {
 			return bad("providers."+name+".api", "unknown API %q (one of %s)", p.API, strings.Join(providers.APIs, ", "))
+		}
+	}
+	if c.Bench.MaxTokens < 0 {
+		return bad("bench.max_tokens", "must not be negative")
+	}
+	for name, l := range c.Bench.Limits {
+		if _, ok := c.Providers[name]; !ok {
+			return bad("bench.limits."+name, "unknown provider %q (known: %s)", name, strings.Join(sortedKeys(c.Providers), ", "))
+		}
+		if l.RequestsPerMinute < 0 || l.TokensPerMinute < 0 {
+			return bad("bench.limits."+name, "limits must not be negative")
 		}
 	}
 	for model, p := range c.Pricing {

@@ -26,7 +26,11 @@ type Magi struct {
 	agents []*Agent
 
 	mu     sync.Mutex
-	rounds int // rounds of the next council: MagiRounds, or 1 (the command's -1)
+	rounds int // rounds of the next council: 1 to MagiRounds (the command's -1: 1)
+	// answer is what the council votes over; early, anonymous and shuffle
+	// are modes.magi's early_stop and conformity controls.
+	answer                    AnswerType
+	early, anonymous, shuffle bool
 	// notes are what members with tools: true found in the workspace before
 	// round 1, by member index ("" for the others); set once per council.
 	notes []string
@@ -74,6 +78,12 @@ type MagiResult struct {
 	Usage     providers.Usage `json:"usage"`
 	Cost      float64         `json:"cost_usd"`
 	Cancelled bool            `json:"cancelled"`
+	// AnswerType is set for answer-type councils (omitted for approve),
+	// Answer to the majority answer ("" without one; Verdict holds it too).
+	AnswerType AnswerType `json:"answer_type,omitempty"`
+	Answer     string     `json:"answer,omitempty"`
+	// EarlyStopped: round 1 was unanimous and early stop ended the council.
+	EarlyStopped bool `json:"early_stopped,omitempty"`
 }
 
 func init() {
@@ -90,18 +100,21 @@ func newMagi(e *Engine) (Mode, error) {
 	if len(agents) == 0 {
 		return nil, &ConfigError{File: e.Config.Source, Key: "modes.magi.agents", Problem: "needs three agents"}
 	}
-	return &Magi{engine: e, agents: agents, rounds: MagiRounds}, nil
+	mc := e.Config.Modes.Magi
+	answer, err := ParseAnswerType(mc.AnswerType)
+	if err != nil {
+		return nil, &ConfigError{File: e.Config.Source, Key: "modes.magi.answer_type", Problem: err.Error()}
+	}
+	return &Magi{engine: e, agents: agents, rounds: MagiRounds, answer: answer,
+		early: mc.EarlyStop, anonymous: mc.Anonymous, shuffle: mc.Shuffle}, nil
 }
 
 // control implements controller: rounds 1 runs round 1 only (independent
-// votes); anything more runs the full council.
+// votes), 2 stops after deliberation; anything more runs the full council.
 func (m *Magi) control(c Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.rounds = MagiRounds
-	if c.N == 1 {
-		m.rounds = 1
-	}
+	m.rounds = min(max(c.N, 1), MagiRounds)
 	return nil
 }
 
@@ -128,6 +141,9 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	rounds := m.rounds
 	m.mu.Unlock()
 	res := &MagiResult{Question: q}
+	if m.answer != AnswerApprove {
+		res.AnswerType = m.answer
+	}
 	m.notes = m.research(ctx, q)
 	var err error
 	for r := 1; r <= rounds; r++ {
@@ -141,6 +157,10 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		if err = allFailed(votes); err != nil {
 			break
 		}
+		if r == 1 && rounds > 1 && m.early && Unanimous(votes) {
+			res.EarlyStopped = true // a unanimous round 1 decides: 3 calls instead of 9
+			break
+		}
 	}
 	m.conclude(res)
 	if res.Cancelled {
@@ -148,8 +168,12 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	}
 	if !res.Cancelled {
 		last := len(res.Rounds)
+		line := TallyLine(res.Tally)
+		if res.AnswerType != "" {
+			line = AnswerTallyLine(res.Tally)
+		}
 		e.AddEntry(Entry{Kind: KindVerdict, Speaker: SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
-			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s", res.Verdict, last, TallyLine(res.Tally))})
+			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s", res.Verdict, last, line)})
 		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally})
 	}
 	e.Emit(MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
@@ -191,7 +215,12 @@ func (m *Magi) conclude(res *MagiResult) {
 	for i, v := range final {
 		words[i] = v.Vote
 	}
-	res.Verdict, res.Tally = Decide(words), Tally(words)
+	if m.answer == AnswerApprove {
+		res.Verdict, res.Tally = Decide(words), Tally(words)
+	} else {
+		res.Verdict, res.Answer = DecideAnswers(words)
+		res.Tally = TallyAnswers(words)
+	}
 	res.Flips = AuditFlips(res.Rounds)
 	if res.Flips == nil {
 		res.Flips = []Flip{} // "flips": [] in JSON, not null
@@ -242,14 +271,14 @@ func (m *Magi) voteSpec(a *Agent, round int, q string, msgs []providers.Message,
 	}
 	return TurnSpec{
 		Agent: a, Kind: KindVote, Round: round, Prompt: prompt, Rounds: m.rounds,
-		Instruction: m.rules(), Messages: msgs, Schema: voteSchema(),
+		Instruction: m.rules(), Messages: msgs, Schema: m.schema(),
 		Settle: func(en Entry) Entry {
 			en.Vote = string(VoteInvalid)
 			if en.Status != StatusComplete {
 				into.err = errors.New(en.Error)
 				return en
 			}
-			into.ballot, into.err = ParseVote(en.Text)
+			into.ballot, into.err = ParseAnswer(m.answer, en.Text)
 			switch {
 			case into.err == nil:
 				en.Vote = string(into.ballot.Vote)
@@ -276,7 +305,7 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 		if raw := strings.TrimSpace(en.Text); raw != "" {
 			retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleAssistant, Content: clip(raw, 4000)})
 		}
-		retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf(retryText, p.err)})
+		retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleUser, Content: m.retryPrompt(p.err)})
 		p = &parsedVote{}
 		t = m.engine.Reserve(m.voteSpec(a, round, q, retryMsgs, true, p))
 		en, err = t.Run(ctx)
@@ -343,12 +372,16 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []provid
 	} else {
 		b.WriteString("(Your round-1 opinion did not arrive: " + clip(own.Error, 200) + ")\n\n")
 	}
+	of := m.roundCount()
 	if round == 2 {
-		b.WriteString("Round 2 of 3: deliberation. These are the round-1 opinions of the other two members:\n\n")
+		fmt.Fprintf(&b, "Round 2 of %d: deliberation. These are the round-1 opinions of the other two members:\n\n", of)
 	} else {
-		b.WriteString("Round 3 of 3: final vote. Your round-1 opinion is your earlier answer above. These are the round-2 opinions of all three members, yours included:\n\n")
+		fmt.Fprintf(&b, "Round 3 of %d: final vote. Your round-1 opinion is your earlier answer above. These are the round-2 opinions of all three members, yours included:\n\n", of)
 	}
-	for _, v := range shownOpinions(i, round, prev) {
+	for k, v := range m.arrange(i, shownOpinions(i, round, prev)) {
+		if m.anonymous {
+			v.Display = "Member " + string(rune('A'+k%26))
+		}
 		b.WriteString(opinionLine(v))
 		b.WriteString("\n")
 	}
@@ -412,6 +445,35 @@ func voteSchema() *providers.Schema {
 	return &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: VoteSchema()}
 }
 
+// AnswerSchemaName names the structured output of answer-type councils.
+const AnswerSchemaName = "magi_answer"
+
+// schema is what this council's members are asked to answer in.
+func (m *Magi) schema() *providers.Schema {
+	if m.answer == AnswerApprove {
+		return voteSchema()
+	}
+	return &providers.Schema{Name: AnswerSchemaName, Description: "A MAGI council member's answer with its confidence and reasoning", JSON: AnswerSchema(m.answer)}
+}
+
+func (m *Magi) retryPrompt(err error) string {
+	if m.answer == AnswerApprove {
+		return fmt.Sprintf(retryText, err)
+	}
+	return fmt.Sprintf("Your answer could not be read as the required JSON object: %v\nAnswer again with only the JSON object: {\"answer\": %s, \"confidence\": 0.0-1.0, \"reasoning\": \"2-4 sentences\", \"summary\": \"one line\"}.", err, answerHint(m.answer))
+}
+
+// arrange orders the opinions member i is shown: as they come, or with
+// shuffle rotated by the member's place, so each member reads its peers in
+// a different order and no opinion is always read first.
+func (m *Magi) arrange(i int, shown []MagiVote) []MagiVote {
+	if !m.shuffle || len(shown) < 2 {
+		return shown
+	}
+	k := i % len(shown)
+	return append(append([]MagiVote(nil), shown[k:]...), shown[:k]...)
+}
+
 // roundCount is how many rounds this council holds.
 func (m *Magi) roundCount() int {
 	m.mu.Lock()
@@ -422,10 +484,14 @@ func (m *Magi) roundCount() int {
 // rules are the council's rules for this council's length: a single-round
 // council is not told of deliberation rounds that will never come.
 func (m *Magi) rules() string {
-	if m.roundCount() == 1 {
-		return magiRulesSingle + magiAnswerRules
+	format := magiAnswerRules
+	if m.answer != AnswerApprove {
+		format = answerRules(m.answer)
 	}
-	return magiRules + magiAnswerRules
+	if m.roundCount() == 1 {
+		return magiRulesSingle + format
+	}
+	return magiRules + format
 }
 
 // magiRules go after each member's persona in its system prompt; they are

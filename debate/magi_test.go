@@ -61,10 +61,13 @@ type fakeCouncil struct {
 	events  *eventLog
 }
 
-func newFakeCouncil(t *testing.T, answer func(agent string, round int, req providertest.Request) providertest.Reply) *fakeCouncil {
+func newFakeCouncil(t *testing.T, answer func(agent string, round int, req providertest.Request) providertest.Reply, adjust ...func(*Config)) *fakeCouncil {
 	t.Helper()
 	fc := &fakeCouncil{servers: map[string]*providertest.Server{}}
 	cfg := magiConfig()
+	for _, f := range adjust {
+		f(cfg)
+	}
 	getenv := func(k string) string {
 		if k == "TEST_KEY" {
 			return "test-key"

@@ -42,18 +42,29 @@ const (
 
 // Ballot is a parsed vote answer.
 type Ballot struct {
-	Vote      Vote   `json:"vote"`
-	Reasoning string `json:"reasoning"`
-	Summary   string `json:"summary"`
+	Vote Vote `json:"vote"`
+	// Answer and Confidence are set by answer-type councils (Vote then
+	// holds the answer too); empty for approve/reject/abstain.
+	Answer     string  `json:"answer,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	Reasoning  string  `json:"reasoning"`
+	Summary    string  `json:"summary"`
 }
 
 // JSON is the ballot's canonical form, as stored and as shown to the other
 // members in later rounds.
 func (b Ballot) JSON() string {
+	if b.Answer != "" {
+		return b.answerJSON()
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(b) // three strings cannot fail to encode
+	_ = enc.Encode(struct {
+		Vote      Vote   `json:"vote"`
+		Reasoning string `json:"reasoning"`
+		Summary   string `json:"summary"`
+	}{b.Vote, b.Reasoning, b.Summary}) // three strings cannot fail to encode
 	return strings.TrimSpace(buf.String())
 }
 
@@ -77,6 +88,13 @@ func VoteSchema() map[string]any {
 // holding a known vote word and a reasoning, it returns an error that says
 // what is wrong (quoted back to the model in the retry).
 func ParseVote(text string) (Ballot, error) {
+	return findBallot(text, "vote", ballotOf)
+}
+
+// findBallot tries every '{' of text as the start of an object: the first
+// object that has key and reads without error wins. This skips prose,
+// fences and wrapper objects alike.
+func findBallot(text, key string, read func(map[string]any) (Ballot, bool, error)) (Ballot, error) {
 	if len(text) > maxVoteAnswerBytes {
 		text = text[:maxVoteAnswerBytes]
 	}
@@ -85,8 +103,6 @@ func ParseVote(text string) (Ballot, error) {
 	}
 	var firstErr error
 	tried := 0
-	// Try every '{' as the start of an object: the first object that has a
-	// "vote" key wins. This skips prose, fences and wrapper objects alike.
 	for i := 0; i < len(text) && tried < maxVoteObjectsTried; i++ {
 		if text[i] != '{' {
 			continue
@@ -96,7 +112,7 @@ func ParseVote(text string) (Ballot, error) {
 		if !ok {
 			continue
 		}
-		b, found, err := ballotOf(obj)
+		b, found, err := read(obj)
 		if !found {
 			continue
 		}
@@ -111,9 +127,9 @@ func ParseVote(text string) (Ballot, error) {
 		return Ballot{}, firstErr
 	}
 	if tried == 0 {
-		return Ballot{}, errors.New(`no JSON object found; answer with {"vote": ..., "reasoning": ..., "summary": ...}`)
+		return Ballot{}, fmt.Errorf(`no JSON object found; answer with {"%s": ..., "reasoning": ..., "summary": ...}`, key)
 	}
-	return Ballot{}, errors.New(`no JSON object with a "vote" field found`)
+	return Ballot{}, fmt.Errorf(`no JSON object with a "%s" field found`, key)
 }
 
 // decodeObject decodes the JSON object text starts with; when strict JSON
@@ -221,15 +237,7 @@ func doubleQuoted(body string) string {
 
 // ballotOf reads a decoded object; found is false when it has no vote key.
 func ballotOf(obj map[string]any) (b Ballot, found bool, err error) {
-	field := func(name string) (any, bool) {
-		for k, v := range obj {
-			if strings.EqualFold(strings.TrimSpace(k), name) {
-				return v, true
-			}
-		}
-		return nil, false
-	}
-	raw, ok := field("vote")
+	raw, ok := fieldOf(obj, "vote")
 	if !ok {
 		return Ballot{}, false, nil
 	}
@@ -241,17 +249,36 @@ func ballotOf(obj map[string]any) (b Ballot, found bool, err error) {
 	if !ok {
 		return Ballot{}, true, fmt.Errorf(`"vote" is %q; it must be "approve", "reject" or "abstain"`, clip(word, 40))
 	}
-	if r, ok := field("reasoning"); ok {
+	if err := readReasoning(obj, &b); err != nil {
+		return Ballot{}, true, err
+	}
+	return b, true, nil
+}
+
+// fieldOf finds a key in any case.
+func fieldOf(obj map[string]any, name string) (any, bool) {
+	for k, v := range obj {
+		if strings.EqualFold(strings.TrimSpace(k), name) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// readReasoning fills the reasoning (required) and the summary (the
+// reasoning's first sentence when missing) of b from obj.
+func readReasoning(obj map[string]any, b *Ballot) error {
+	if r, ok := fieldOf(obj, "reasoning"); ok {
 		s, isString := r.(string)
 		if !isString {
-			return Ballot{}, true, fmt.Errorf(`"reasoning" must be a string, got %s`, jsonKind(r))
+			return fmt.Errorf(`"reasoning" must be a string, got %s`, jsonKind(r))
 		}
 		b.Reasoning = strings.TrimSpace(s)
 	}
 	if b.Reasoning == "" {
-		return Ballot{}, true, errors.New(`"reasoning" is missing or empty`)
+		return errors.New(`"reasoning" is missing or empty`)
 	}
-	if s, ok := field("summary"); ok {
+	if s, ok := fieldOf(obj, "summary"); ok {
 		if str, isString := s.(string); isString {
 			b.Summary = strings.TrimSpace(str)
 		}
@@ -261,7 +288,7 @@ func ballotOf(obj map[string]any) (b Ballot, found bool, err error) {
 		// sentence stands in for it.
 		b.Summary = firstSentence(b.Reasoning)
 	}
-	return b, true, nil
+	return nil
 }
 
 // normalizeVote maps the vote word, in any case and with stray punctuation,

@@ -74,19 +74,19 @@ func TestParseVoteTolerant(t *testing.T) {
 		want     Ballot
 	}{
 		{"plain", `{"vote":"approve","reasoning":"It is sound.","summary":"Yes."}`,
-			Ballot{VoteApprove, "It is sound.", "Yes."}},
+			Ballot{Vote: VoteApprove, Reasoning: "It is sound.", Summary: "Yes."}},
 		{"fenced", "```json\n{\"vote\": \"reject\", \"reasoning\": \"Too risky.\", \"summary\": \"No.\"}\n```",
-			Ballot{VoteReject, "Too risky.", "No."}},
+			Ballot{Vote: VoteReject, Reasoning: "Too risky.", Summary: "No."}},
 		{"prose around", "Here is my vote:\n{\"vote\": \"abstain\", \"reasoning\": \"Unclear.\", \"summary\": \"Pass.\"}\nThanks!",
-			Ballot{VoteAbstain, "Unclear.", "Pass."}},
+			Ballot{Vote: VoteAbstain, Reasoning: "Unclear.", Summary: "Pass."}},
 		{"case of word and keys", `{"Vote":" APPROVED ","Reasoning":"Fine.","SUMMARY":"ok"}`,
-			Ballot{VoteApprove, "Fine.", "ok"}},
+			Ballot{Vote: VoteApprove, Reasoning: "Fine.", Summary: "ok"}},
 		{"wrapper object", `{"magi_vote": {"vote": "Reject.", "reasoning": "No data.", "summary": "no"}}`,
-			Ballot{VoteReject, "No data.", "no"}},
+			Ballot{Vote: VoteReject, Reasoning: "No data.", Summary: "no"}},
 		{"braces in prose first", "Options {a, b}. {\"vote\":\"approve\",\"reasoning\":\"Go {fast}.\",\"summary\":\"s\"}",
-			Ballot{VoteApprove, "Go {fast}.", "s"}},
+			Ballot{Vote: VoteApprove, Reasoning: "Go {fast}.", Summary: "s"}},
 		{"missing summary from reasoning", `{"vote":"reject","reasoning":"Harm is likely. Also costly."}`,
-			Ballot{VoteReject, "Harm is likely. Also costly.", "Harm is likely."}},
+			Ballot{Vote: VoteReject, Reasoning: "Harm is likely. Also costly.", Summary: "Harm is likely."}},
 	}
 	for _, c := range cases {
 		got, err := ParseVote(c.in)
@@ -189,13 +189,13 @@ func TestParseVoteLooseJSON(t *testing.T) {
 		want Ballot
 	}{
 		{`{'vote': 'approve', 'reasoning': 'Cheap and safe.', 'summary': 'Do it.'}`,
-			Ballot{VoteApprove, "Cheap and safe.", "Do it."}},
+			Ballot{Vote: VoteApprove, Reasoning: "Cheap and safe.", Summary: "Do it."}},
 		{"```json\n{\"vote\": \"reject\", \"reasoning\": \"Too risky.\", \"summary\": \"No.\",}\n```",
-			Ballot{VoteReject, "Too risky.", "No."}},
+			Ballot{Vote: VoteReject, Reasoning: "Too risky.", Summary: "No."}},
 		{`Here it is: {'vote': 'abstain', 'reasoning': 'It\'s a "coin toss".', 'summary': 's',} — that's all.`,
-			Ballot{VoteAbstain, `It's a "coin toss".`, "s"}},
+			Ballot{Vote: VoteAbstain, Reasoning: `It's a "coin toss".`, Summary: "s"}},
 		{`{"outer": {'vote': 'approve', 'reasoning': 'r', 'tags': ['a', 'b',],},}`,
-			Ballot{VoteApprove, "r", "r"}},
+			Ballot{Vote: VoteApprove, Reasoning: "r", Summary: "r"}},
 	} {
 		got, err := ParseVote(tc.in)
 		if err != nil || got != tc.want {

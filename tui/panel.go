@@ -141,7 +141,7 @@ func (p *panel) Retry(ev debate.Retrying, now time.Time) {
 func (p *panel) Vote(ev debate.VoteCast) {
 	for i, v := range p.votes {
 		if v.Round == ev.Round {
-			p.votes[i] = voteMark{ev.Round, ev.Vote, ev.Valid}
+			p.votes[i] = voteMark{ev.Round, Sanitize(ev.Vote), ev.Valid}
 			return
 		}
 	}
@@ -373,6 +373,9 @@ func shortVote(word string) string {
 		return "ABST"
 	case "INVALID":
 		return "INV"
+	}
+	if r := []rune(word); len(r) > 8 { // an answer-type council's answer
+		return string(r[:7]) + "…"
 	}
 	return word
 }

@@ -18,8 +18,9 @@ func init() {
 
 func newMagiCmd(g *globalFlags) *cobra.Command {
 	var (
-		verbose, single bool
-		model, preset   string
+		verbose, single               bool
+		model, preset, answerType     string
+		earlyStop, anonymous, shuffle bool
 	)
 	cmd := &cobra.Command{
 		Use:   `magi "question" [-v] [-1] [-m MODEL] [-p default|rotate|rotate2]`,
@@ -54,7 +55,7 @@ personas by one or two places. Use - to read the question from stdin.`,
 			if err != nil {
 				return err
 			}
-			a, err := newApp(cmd, g, "magi", magiAdjust(model, preset))
+			a, err := newApp(cmd, g, "magi", magiAdjust(model, preset), magiOptions(cmd, answerType, earlyStop, anonymous, shuffle))
 			if err != nil {
 				return err
 			}
@@ -88,6 +89,10 @@ personas by one or two places. Use - to read the question from stdin.`,
 	f.BoolVarP(&single, "single-round", "1", false, "run round 1 only (independent votes)")
 	f.StringVarP(&model, "model", "m", "", "one model for all three members (provider inferred, or provider/model)")
 	f.StringVarP(&preset, "preset", "p", "", "provider rotation: default, rotate or rotate2 (default: modes.magi.preset)")
+	f.StringVar(&answerType, "answer-type", "", "what the council votes over: approve, option, number or text (default: modes.magi.answer_type)")
+	f.BoolVar(&earlyStop, "early-stop", false, "a unanimous round 1 decides: 3 calls instead of 9 (default: modes.magi.early_stop)")
+	f.BoolVar(&anonymous, "anonymous", false, "show peers' opinions as Member A/B, without names (default: modes.magi.anonymous)")
+	f.BoolVar(&shuffle, "shuffle", false, "show peers' opinions in a different order to each member (default: modes.magi.shuffle)")
 	return cmd
 }
 
@@ -101,6 +106,28 @@ func magiOutcome(verdict string, invalid []string) error {
 		return cli.NoDecisionError{Reason: fmt.Sprintf("the verdict %s rests on invalid votes (%s)", verdict, strings.Join(invalid, ", "))}
 	}
 	return nil
+}
+
+// magiOptions applies --answer-type and the boolean council flags that were
+// given over modes.magi.
+func magiOptions(cmd *cobra.Command, answerType string, earlyStop, anonymous, shuffle bool) func(*debate.Config) error {
+	return func(cfg *debate.Config) error {
+		if answerType != "" {
+			if _, err := debate.ParseAnswerType(answerType); err != nil {
+				return usageErr(fmt.Errorf("--answer-type: %w", err))
+			}
+			cfg.Modes.Magi.AnswerType = answerType
+		}
+		set := func(name string, v bool, into *bool) {
+			if cmd.Flags().Changed(name) {
+				*into = v
+			}
+		}
+		set("early-stop", earlyStop, &cfg.Modes.Magi.EarlyStop)
+		set("anonymous", anonymous, &cfg.Modes.Magi.Anonymous)
+		set("shuffle", shuffle, &cfg.Modes.Magi.Shuffle)
+		return nil
+	}
 }
 
 // magiAdjust applies a MAGI preset and -m MODEL to the configuration

@@ -87,6 +87,21 @@ var migrations = []string{
 	// A resume finds the newest summaries and host message by kind.
 	`ALTER TABLE conversation_log ADD COLUMN covers INTEGER NOT NULL DEFAULT 0;
 	CREATE INDEX conversation_log_kind ON conversation_log(conversation_id, kind, turn_number);`,
+	// 6: parley bench runs and their per-question results, so an
+	// interrupted run goes on where it stopped.
+	`CREATE TABLE bench_run (
+		run_id       TEXT PRIMARY KEY,
+		created_time TEXT NOT NULL,
+		params       TEXT NOT NULL
+	);
+	CREATE TABLE bench_result (
+		run_id       TEXT NOT NULL REFERENCES bench_run(run_id) ON DELETE CASCADE,
+		question_id  TEXT NOT NULL,
+		seq          INTEGER NOT NULL,
+		result       TEXT NOT NULL,
+		created_time TEXT NOT NULL,
+		PRIMARY KEY (run_id, question_id)
+	);`,
 }
 
 // SchemaVersion is the version this binary writes.

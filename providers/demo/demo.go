@@ -129,6 +129,8 @@ func splitKeepSpace(s string) []string {
 func Answer(req providers.Request) string {
 	last := lastUser(req.Messages)
 	switch {
+	case req.Schema != nil && req.Schema.Name == demoAnswerSchema:
+		return demoAnswer(req)
 	case req.Schema != nil && isVoteSchema(req.Schema):
 		return demoVote(req, last)
 	case req.Schema != nil:

@@ -211,8 +211,15 @@ func (p *Printer) magiOutcome(res debate.MagiResult) {
 	if res.Cancelled {
 		printBanner(w, "MAGI: cancelled, no verdict")
 	} else {
-		printBanner(w, fmt.Sprintf("MAGI VERDICT: %s", res.Verdict))
-		fmt.Fprintf(w, "after round %d: %s\n", len(res.Rounds), debate.TallyLine(res.Tally))
+		printBanner(w, fmt.Sprintf("MAGI VERDICT: %s", sanitize.Text(string(res.Verdict))))
+		tally := debate.TallyLine(res.Tally)
+		if res.AnswerType != "" {
+			tally = sanitize.Text(debate.AnswerTallyLine(res.Tally))
+		}
+		if res.EarlyStopped {
+			tally += " (early stop: round 1 was unanimous)"
+		}
+		fmt.Fprintf(w, "after round %d: %s\n", len(res.Rounds), tally)
 	}
 	fmt.Fprintln(w, "\nTokens and cost")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -260,24 +267,31 @@ type magiJSONUsage struct {
 }
 
 type magiJSONVote struct {
-	Agent     string        `json:"agent"`
-	Provider  string        `json:"provider"`
-	Model     string        `json:"model"`
-	Round     int           `json:"round"`
-	Vote      string        `json:"vote"`
-	Reasoning string        `json:"reasoning"`
-	Summary   string        `json:"summary"`
-	Valid     bool          `json:"valid"`
-	Error     string        `json:"error"`
-	Usage     magiJSONUsage `json:"usage"`
+	Agent      string        `json:"agent"`
+	Provider   string        `json:"provider"`
+	Model      string        `json:"model"`
+	Round      int           `json:"round"`
+	Vote       string        `json:"vote"`
+	Answer     string        `json:"answer,omitempty"` // answer-type councils
+	Confidence *float64      `json:"confidence,omitempty"`
+	Reasoning  string        `json:"reasoning"`
+	Summary    string        `json:"summary"`
+	Valid      bool          `json:"valid"`
+	Error      string        `json:"error"`
+	Usage      magiJSONUsage `json:"usage"`
 }
 
 type magiJSON struct {
-	Question string           `json:"question"`
-	Verdict  string           `json:"verdict"`
-	Rounds   [][]magiJSONVote `json:"rounds"`
-	Flips    []debate.Flip    `json:"flips"`
-	Usage    magiJSONUsage    `json:"usage"`
+	Question string `json:"question"`
+	Verdict  string `json:"verdict"`
+	// AnswerType and Answer are set for answer-type councils only, so the
+	// approve/reject document stays as it was.
+	AnswerType   string           `json:"answer_type,omitempty"`
+	Answer       string           `json:"answer,omitempty"`
+	EarlyStopped bool             `json:"early_stopped,omitempty"`
+	Rounds       [][]magiJSONVote `json:"rounds"`
+	Flips        []debate.Flip    `json:"flips"`
+	Usage        magiJSONUsage    `json:"usage"`
 }
 
 func jsonUsage(u providers.Usage, cost float64) magiJSONUsage {
@@ -287,6 +301,7 @@ func jsonUsage(u providers.Usage, cost float64) magiJSONUsage {
 // writeMagiJSON prints the council as one JSON object (magi --json).
 func writeMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiResult) error {
 	out := magiJSON{Question: res.Question, Verdict: string(res.Verdict), Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
+		AnswerType: string(res.AnswerType), Answer: res.Answer, EarlyStopped: res.EarlyStopped,
 		Rounds: make([][]magiJSONVote, 0, len(res.Rounds))}
 	if res.Cancelled {
 		out.Verdict = "CANCELLED"
@@ -297,9 +312,14 @@ func writeMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiRes
 	for _, round := range res.Rounds {
 		row := make([]magiJSONVote, 0, len(round))
 		for _, v := range round {
-			row = append(row, magiJSONVote{Agent: v.Agent, Provider: v.Provider, Model: v.Model, Round: v.Round,
+			jv := magiJSONVote{Agent: v.Agent, Provider: v.Provider, Model: v.Model, Round: v.Round,
 				Vote: string(v.Vote), Reasoning: v.Reasoning, Summary: v.Summary, Valid: v.Valid, Error: v.Error,
-				Usage: jsonUsage(v.Usage, v.Cost)})
+				Usage: jsonUsage(v.Usage, v.Cost)}
+			if res.AnswerType != "" && v.Valid {
+				c := v.Confidence
+				jv.Answer, jv.Confidence = v.Answer, &c
+			}
+			row = append(row, jv)
 		}
 		out.Rounds = append(out.Rounds, row)
 	}

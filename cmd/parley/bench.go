@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/bench"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers/demo"
+)
+
+func init() { subcommands = append(subcommands, newBenchCmd) }
+
+func newBenchCmd(g *globalFlags) *cobra.Command {
+	var (
+		p        bench.Params
+		members  string
+		workers  int
+		maxCost  float64
+		resume   string
+		htmlPath string
+	)
+	cmd := &cobra.Command{
+		Use:   "bench SET [--n N] [--seed S] [--members a,b,c | --preset P] [--rounds R] [--parallel N] [--max-cost USD] [--resume RUN] [--html FILE]",
+		Short: "Does the debate beat a vote? Accuracy, cost and conformity of MAGI councils on labelled questions",
+		Long: `Put every question of SET to a MAGI council voting over answers and measure,
+from the same calls, each member alone (its round-1 answer), the round-1
+majority, the verdict after each later round and early stop: accuracy with
+95% Wilson intervals, the debate's delta with an exact McNemar test, flips
+right→wrong and wrong→right, unanimous wrong answers, invalid answers, tokens
+and dollars. SET is a JSONL file of {"id","question","options"?,"answer"} or
+builtin:arith (Du et al.'s a+b*c+d-e*f) or builtin:compare. Results are stored
+per question: --resume RUN goes on where an interrupted run stopped.`,
+		Example: `  parley bench builtin:arith --n 50 --demo
+  parley bench questions.jsonl --members chatgpt,claude,gemini --parallel 4 --max-cost 2
+  parley bench --resume 3f2a9c1b04de --json | jq '.conditions[] | [.name, .accuracy]'`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if g.jsonl {
+				return usageErr(fmt.Errorf("bench prints a report, not an event stream: use --json"))
+			}
+			switch {
+			case resume == "" && len(args) == 0:
+				return usageErr(fmt.Errorf("name a question set (a JSONL file, builtin:arith or builtin:compare) or --resume RUN"))
+			case workers < 1:
+				return usageErr(fmt.Errorf("--parallel must be at least 1"))
+			case maxCost < 0:
+				return usageErr(fmt.Errorf("--max-cost must not be negative"))
+			case p.Rounds < 1 || p.Rounds > debate.MagiRounds:
+				return usageErr(fmt.Errorf("--rounds must be 1 to %d", debate.MagiRounds))
+			}
+			path, err := dbPath(g.db)
+			if err != nil {
+				return err
+			}
+			st, err := store.Open(path)
+			if err != nil {
+				return fmt.Errorf("bench database: %w", err)
+			}
+			defer st.Close()
+			run := ""
+			if resume != "" {
+				if run, p, err = bench.LoadParams(cmd.Context(), st, resume); err != nil {
+					return usageErr(err)
+				}
+				g.demo = g.demo || p.Demo
+			} else {
+				p.Set = args[0]
+				if members != "" {
+					p.Members = strings.Split(members, ",")
+				}
+			}
+			g.noPersist = true // a bench's councils are not sessions
+			a, err := newApp(cmd, g, "magi", benchMembers(&p), magiAdjust("", p.Preset))
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if err := a.requireKeys(); err != nil {
+				return err
+			}
+			p.Demo = a.demo
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			agents := a.engine.Agents()
+			if a.demo { // offline answers at once: a demo bench takes seconds
+				agents = instantDemo(agents)
+			}
+			job := bench.Job{Params: p, Run: run, Store: st, Config: a.cfg, Agents: agents,
+				Workers: workers, MaxCost: maxCost, Err: a.stderr, TTY: isTerminal(a.stderr)}
+			if err := (bench.Setup{Config: a.cfg, Agents: agents, MaxCost: maxCost}).Check(); err != nil {
+				return usageErr(err)
+			}
+			rep, runErr := job.Execute(ctx)
+			if rep.Run == "" {
+				return runErr
+			}
+			if htmlPath != "" {
+				if err := writeFile(htmlPath, func(f *os.File) error { return bench.WriteHTML(f, rep) }); err != nil {
+					return err
+				}
+			}
+			if g.json {
+				err = bench.WriteJSON(a.stdout, rep)
+			} else {
+				bench.WriteText(a.stdout, rep)
+			}
+			if runErr != nil {
+				return runErr
+			}
+			if err == nil && rep.Stopped == "interrupted" {
+				err = fmt.Errorf("bench interrupted: %d of %d questions scored; go on with --resume %s", rep.Questions, rep.Total, rep.Run)
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&p.N, "n", 0, "questions to ask (built-in sets: generated, default 50; files: the first N)")
+	f.Uint64Var(&p.Seed, "seed", 1, "seed of the built-in sets")
+	f.StringVar(&members, "members", "", "the council's three agents, comma-separated (default: modes.magi.agents)")
+	f.StringVarP(&p.Preset, "preset", "p", "", "provider rotation: default, rotate or rotate2 (default: modes.magi.preset)")
+	f.IntVar(&p.Rounds, "rounds", debate.MagiRounds, "rounds per council (1 to 3)")
+	f.IntVar(&workers, "parallel", 1, "questions asked at once (bench.limits caps each provider's rate)")
+	f.Float64Var(&maxCost, "max-cost", 0, "stop before any call that could take the run's cost past USD (0: no cap)")
+	f.StringVar(&resume, "resume", "", "go on with an interrupted run (its ID or a unique prefix)")
+	f.StringVar(&htmlPath, "html", "", "also write a self-contained HTML report to FILE")
+	f.BoolVar(&p.EarlyStop, "early-stop", false, "councils stop on a unanimous round 1 (the report shows its effect either way)")
+	f.BoolVar(&p.Anonymous, "anonymous", false, "peers' opinions shown as Member A/B, without names")
+	f.BoolVar(&p.Shuffle, "shuffle", false, "peers' opinions in a different order per member")
+	return cmd
+}
+
+// benchMembers puts the run's members on the council (or records the
+// configured council as the run's members).
+func benchMembers(p *bench.Params) func(*debate.Config) error {
+	return func(cfg *debate.Config) error {
+		if len(p.Members) == 0 {
+			p.Members = append([]string(nil), cfg.Modes.Magi.Agents...)
+			return nil
+		}
+		for i := range p.Members {
+			p.Members[i] = strings.TrimSpace(p.Members[i])
+		}
+		if len(p.Members) != 3 {
+			return usageErr(fmt.Errorf("--members needs three agents, got %d", len(p.Members)))
+		}
+		cfg.Modes.Magi.Agents = p.Members
+		return nil
+	}
+}
+
+func instantDemo(agents []*debate.Agent) []*debate.Agent {
+	out := make([]*debate.Agent, len(agents))
+	for i, a := range agents {
+		b := *a
+		b.Provider = demo.NewWithPace("demo", 0)
+		out[i] = &b
+	}
+	return out
+}
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && bench.IsTerminal(f)
+}
+
+func writeFile(path string, write func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/bench"
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// A real parley bench is killed with SIGKILL after some questions are
+// stored; --resume then asks only the questions that were not finished,
+// and the report covers every question once.
+func TestBenchResumeAfterKillRepeatsNoFinishedQuestion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildParley(t, t.TempDir())
+	var mu sync.Mutex
+	phase := 1
+	asked := map[int]map[string]int{1: {}, 2: {}} // phase → question → calls
+	question := regexp.MustCompile(`What is the result of [0-9+*-]+`)
+	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
+		q := question.FindString(r.Messages[0].Content)
+		mu.Lock()
+		asked[phase][q]++
+		mu.Unlock()
+		return providertest.Reply{Text: `{"answer":"42","confidence":0.5,"reasoning":"A guess.","summary":"42"}`,
+			Usage: providers.Usage{InputTokens: 10, OutputTokens: 5}, Delay: 20 * time.Millisecond}
+	})
+	dir := t.TempDir()
+	db := filepath.Join(dir, "bench.db")
+	conf := filepath.Join(dir, "parley.yaml")
+	yaml := "agents:\n"
+	for _, n := range []string{"melchior", "balthasar", "casper"} {
+		yaml += "  - name: " + n + "\n    provider: openai\n    model: gpt-5\n"
+	}
+	if err := os.WriteFile(conf, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "OPENAI_API_KEY=k",
+		"OPENAI_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=")
+	cmd := exec.Command(bin, "--config", conf, "--db", db, "bench", "builtin:arith", "--n", "12")
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run := ""
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := regexp.MustCompile(`bench run ([0-9a-f]+):`).FindStringSubmatch(line); m != nil {
+			run = m[1]
+		}
+		if strings.HasPrefix(line, "bench: 4/12") {
+			break
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	if run == "" {
+		t.Fatal("no run ID printed")
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := st.BenchResults(context.Background(), run)
+	_ = st.Close()
+	if err != nil || len(rows) < 4 || len(rows) == 12 {
+		t.Fatalf("%d stored questions before the kill (%v)", len(rows), err)
+	}
+	mu.Lock()
+	phase = 2
+	mu.Unlock()
+	resume := exec.Command(bin, "--config", conf, "--db", db, "--json", "bench", "--resume", run[:6])
+	resume.Env = env
+	out, err := resume.Output()
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	var rep struct {
+		Run       string `json:"run"`
+		Questions int    `json:"questions"`
+		Calls     int    `json:"calls"`
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Run != run || rep.Questions != 12 || rep.Calls != 12*9 {
+		t.Errorf("report: %+v", rep)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	text := map[string]string{}
+	for _, q := range bench.Arith(12, 1) {
+		text[q.ID] = question.FindString(q.Question)
+	}
+	for _, row := range rows {
+		if n := asked[2][text[row.QuestionID]]; n > 0 || asked[1][text[row.QuestionID]] != 9 {
+			t.Errorf("finished question %s: %d calls before the kill, %d after", row.QuestionID, asked[1][text[row.QuestionID]], n)
+		}
+	}
+	if len(asked[2]) != 12-len(rows) {
+		t.Errorf("the resumed run asked %d questions, want %d", len(asked[2]), 12-len(rows))
+	}
+}
+
+func TestBenchDemoPrintsTableJSONAndHTML(t *testing.T) {
+	dir := isolate(t)
+	code, out, errOut := runCLI(t, "", "--demo", "bench", "builtin:arith", "--n", "10")
+	if code != 0 || !strings.Contains(out, "member:melchior") || !strings.Contains(out, "verdict_r3") ||
+		!strings.Contains(out, "McNemar exact p =") || !strings.Contains(errOut, "bench: 10/10") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	page := filepath.Join(dir, "r.html")
+	code, out, errOut = runCLI(t, "", "--demo", "--json", "bench", "builtin:compare", "--n", "8", "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Run        string  `json:"run"`
+		Questions  int     `json:"questions"`
+		Invalid    *int    `json:"invalid"`
+		Cost       float64 `json:"cost_usd"`
+		Flips      struct{ RightToWrong, WrongToRight *int }
+		Conditions []struct {
+			Name     string     `json:"name"`
+			Correct  int        `json:"correct"`
+			Accuracy float64    `json:"accuracy"`
+			CI95     [2]float64 `json:"ci95"`
+			Tokens   int        `json:"tokens"`
+		} `json:"conditions"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Run == "" || rep.Questions != 8 || rep.Invalid == nil || len(rep.Conditions) != 7 || rep.Conditions[3].Name != "majority_r1" ||
+		rep.Conditions[6].Name != "early_stop" || rep.Conditions[3].Tokens == 0 || rep.Conditions[3].CI95[1] < rep.Conditions[3].Accuracy {
+		t.Errorf("report %+v", rep)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, banned := range []string{"<script", "https://", "<link"} {
+		if strings.Contains(string(html), banned) {
+			t.Errorf("the HTML report is not self-contained: it has %q", banned)
+		}
+	}
+	if strings.Count(string(html), "<svg") != 3 {
+		t.Errorf("want three inline charts")
+	}
+}
+
+func TestBenchReportsBadLinesAndRefusesBadFlags(t *testing.T) {
+	dir := isolate(t)
+	set := filepath.Join(dir, "set.jsonl")
+	body := "{\"id\":\"a\",\"question\":\"What is the result of 2+3*4?\",\"answer\":\"14\"}\n{oops\n"
+	if err := os.WriteFile(set, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "--demo", "bench", set)
+	if code != 0 || !strings.Contains(errOut, "set.jsonl:2: not a JSON object") || !strings.Contains(out, "1 of 1 questions") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"--demo", "bench", "builtin:arith", "--rounds", "5"},
+		{"--demo", "bench", "builtin:arith", "--members", "chatgpt,claude"},
+		{"--demo", "bench", "builtin:nope"},
+		{"--demo", "bench"},
+		{"--demo", "magi", "--answer-type", "essay", "q"},
+	} {
+		if code, _, errOut := runCLI(t, "", args...); code == 0 || errOut == "" {
+			t.Errorf("%v: exit %d, %s", args, code, errOut)
+		}
+	}
+}
+
+func TestMagiAnswerTypeNumberOnTheDemo(t *testing.T) {
+	isolate(t)
+	code, out, errOut := runCLI(t, "", "--demo", "--json", "magi", "--answer-type", "number", "--early-stop", "What is the result of 12+30*4+11-10*10?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Verdict, AnswerType, Answer string
+		AnswerTypeJSON              string `json:"answer_type"`
+		Rounds                      [][]struct {
+			Answer     string   `json:"answer"`
+			Confidence *float64 `json:"confidence"`
+			Valid      bool     `json:"valid"`
+		} `json:"rounds"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	// 12+120+11-100 = 43; a demo member may slip (left to right: 4,120).
+	if res.AnswerTypeJSON != "number" || res.Answer != "43" || res.Verdict != "43" || len(res.Rounds) == 0 ||
+		res.Rounds[0][0].Confidence == nil || !res.Rounds[0][0].Valid {
+		t.Errorf("%s", out)
+	}
+}

@@ -1,0 +1,153 @@
+package bench
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"io"
+	"math"
+	"strings"
+)
+
+// WriteHTML writes a self-contained report: tables and inline SVG charts
+// (accuracy with intervals per condition, flips per round, cost against
+// accuracy), no script, no font, no CDN.
+func WriteHTML(w io.Writer, rep Report) error {
+	return htmlPage.Execute(w, struct {
+		Report
+		Accuracy, FlipChart, CostChart template.HTML
+	}{rep, accuracyChart(rep), flipChart(rep), costChart(rep)})
+}
+
+var htmlPage = template.Must(template.New("bench").Funcs(template.FuncMap{
+	"pct": func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+	"usd": func(f float64) string { return fmt.Sprintf("$%.4f", f) },
+	"num": func(f float64) string { return thousands(int(math.Round(f))) },
+}).Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>parley bench {{.Run}}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222}
+table{border-collapse:collapse;margin:1em 0}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:right}
+td:first-child,th:first-child{text-align:left}svg{display:block;margin:1em 0}.note{color:#666}
+</style></head><body>
+<h1>parley bench · {{.Set}}</h1>
+<p>Run <code>{{.Run}}</code> · {{.Questions}} of {{.Total}} questions scored · members {{range $i, $m := .Members}}{{if $i}}, {{end}}{{$m}}{{end}} · {{.Rounds}} rounds{{if .Partial}} · <strong>partial: {{.Stopped}}</strong>{{end}}</p>
+<table><tr><th>condition</th><th>correct</th><th>accuracy</th><th>95% CI</th><th>tokens/q</th><th>$/q</th></tr>
+{{range .Conditions}}<tr><td>{{.Name}}</td><td>{{.Correct}}</td><td>{{pct .Accuracy}}</td><td>{{pct (index .CI95 0)}} – {{pct (index .CI95 1)}}</td><td>{{num .TokensPerQuestion}}</td><td>{{usd .CostPerQuestion}}</td></tr>
+{{end}}</table>
+<h2>Accuracy per condition (95 % Wilson interval)</h2>{{.Accuracy}}
+<p>Debate delta ({{.Delta.To}} − {{.Delta.From}}): {{pct .Delta.Delta}} · right→wrong {{.Delta.RightToWrong}}, wrong→right {{.Delta.WrongToRight}} · exact McNemar p = {{printf "%.3f" .Delta.PValue}}</p>
+<h2>Flips per round</h2>{{.FlipChart}}
+<table><tr><th>round</th><th>member</th><th>right→wrong</th><th>wrong→right</th><th>wrong→wrong</th><th>conformity</th></tr>
+{{range .Flips.ByMember}}<tr><td>{{.Round}}</td><td>{{.Agent}}</td><td>{{.RightToWrong}}</td><td>{{.WrongToRight}}</td><td>{{.WrongToWrong}}</td><td>{{.Conformity}}</td></tr>
+{{end}}</table>
+<h2>Cost against accuracy</h2>{{.CostChart}}
+<p>Unanimous and wrong: {{.Unanimity.WrongRound1}} in round 1, {{.Unanimity.WrongFinal}} at the end ({{.Unanimity.Collapsed}} collapsed into it). Early stop: {{.EarlyStop.Stopped}} unanimous rounds 1, saving {{.EarlyStop.CallsSaved}} calls and {{usd .EarlyStop.CostSaved}}, changing {{.EarlyStop.Changed}} outcomes. Invalid answers: {{.Invalid}}.</p>
+<p class="note">{{.Calls}} calls · {{.Tokens}} tokens · {{usd .Cost}} · {{printf "%.1f" .WallSeconds}} s</p>
+</body></html>
+`))
+
+const chartW, chartH = 640.0, 260.0
+
+func svgOpen(h float64) string {
+	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="11">`, chartW, h, chartW, h)
+}
+
+// accuracyChart draws one bar per condition with its interval as a whisker.
+func accuracyChart(rep Report) template.HTML {
+	n := len(rep.Conditions)
+	if n == 0 {
+		return ""
+	}
+	left, top, plotH := 150.0, 10.0, 18.0*float64(n)
+	h := plotH + 40
+	var b strings.Builder
+	b.WriteString(svgOpen(h))
+	x := func(f float64) float64 { return left + f*(chartW-left-20) }
+	for _, t := range []float64{0, .25, .5, .75, 1} {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eee"/><text x="%.1f" y="%.1f" text-anchor="middle">%.0f%%</text>`,
+			x(t), top, x(t), top+plotH, x(t), top+plotH+14, 100*t)
+	}
+	for i, c := range rep.Conditions {
+		y := top + 18*float64(i)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, y+12, html.EscapeString(c.Name))
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="12" fill="%s"/>`, left, y+2, x(c.Accuracy)-left, barColour(c.Name))
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#222"/>`, x(c.CI95[0]), y+8, x(c.CI95[1]), y+8)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String()) // every label is escaped above
+}
+
+func barColour(name string) string {
+	switch {
+	case strings.HasPrefix(name, "member:"):
+		return "#9ab"
+	case name == "majority_r1":
+		return "#4a8"
+	case name == "early_stop":
+		return "#c93"
+	}
+	return "#47c"
+}
+
+// flipChart draws right→wrong and wrong→right per round, side by side.
+func flipChart(rep Report) template.HTML {
+	perRound := map[int][2]int{}
+	maxV := 1
+	for _, f := range rep.Flips.ByMember {
+		v := perRound[f.Round]
+		v[0] += f.RightToWrong
+		v[1] += f.WrongToRight
+		perRound[f.Round] = v
+		maxV = max(maxV, v[0], v[1])
+	}
+	var b strings.Builder
+	b.WriteString(svgOpen(chartH))
+	base := chartH - 30
+	for k := 2; k <= max(2, rep.Rounds); k++ {
+		v := perRound[k]
+		x0 := 60 + float64(k-2)*220
+		for j, colour := range []string{"#c44", "#4a4"} {
+			hgt := float64(v[j]) / float64(maxV) * (base - 20)
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="60" height="%.1f" fill="%s"/><text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`,
+				x0+float64(j)*70, base-hgt, hgt, colour, x0+float64(j)*70+30, base-hgt-4, v[j])
+		}
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">round %d (red: right→wrong, green: wrong→right)</text>`, x0+65, base+16, k)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// costChart places each condition by its cost per question and accuracy.
+func costChart(rep Report) template.HTML {
+	maxCost := 0.0
+	for _, c := range rep.Conditions {
+		maxCost = math.Max(maxCost, c.CostPerQuestion)
+	}
+	if maxCost == 0 {
+		for _, c := range rep.Conditions {
+			maxCost = math.Max(maxCost, c.TokensPerQuestion)
+		}
+	}
+	if maxCost == 0 {
+		maxCost = 1
+	}
+	var b strings.Builder
+	b.WriteString(svgOpen(chartH))
+	left, base := 50.0, chartH-30
+	fmt.Fprintf(&b, `<line x1="%.1f" y1="10" x2="%.1f" y2="%.1f" stroke="#999"/><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>`,
+		left, left, base, left, base, chartW-10, base)
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">cost per question (tokens when unpriced) →</text><text x="12" y="%.1f" transform="rotate(-90 12 %.1f)" text-anchor="middle">accuracy →</text>`,
+		(left+chartW)/2, base+22, base/2, base/2)
+	for _, c := range rep.Conditions {
+		v := c.CostPerQuestion
+		if rep.Cost == 0 {
+			v = c.TokensPerQuestion
+		}
+		x := left + v/maxCost*(chartW-left-120)
+		y := base - c.Accuracy*(base-20)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/><text x="%.1f" y="%.1f">%s</text>`, x, y, barColour(c.Name), x+6, y+4, html.EscapeString(c.Name))
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}

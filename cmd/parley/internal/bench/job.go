@@ -1,0 +1,136 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+// Params are what defines a run; they are stored with it, so --resume
+// asks the same questions of the same council.
+type Params struct {
+	Set       string   `json:"set"`
+	N         int      `json:"n"`
+	Seed      uint64   `json:"seed"`
+	Members   []string `json:"members"`
+	Preset    string   `json:"preset,omitempty"`
+	Rounds    int      `json:"rounds"`
+	EarlyStop bool     `json:"early_stop,omitempty"`
+	Anonymous bool     `json:"anonymous,omitempty"`
+	Shuffle   bool     `json:"shuffle,omitempty"`
+	Demo      bool     `json:"demo,omitempty"`
+}
+
+// LoadParams reads a stored run's parameters (for --resume, before the
+// council is configured from them); id is the run's full ID.
+func LoadParams(ctx context.Context, st *store.Store, prefix string) (id string, p Params, err error) {
+	id, raw, err := st.BenchRun(ctx, prefix)
+	if err != nil {
+		return "", Params{}, err
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return "", Params{}, fmt.Errorf("bench run %s: stored parameters: %w", id, err)
+	}
+	return id, p, nil
+}
+
+// Job is one invocation of parley bench.
+type Job struct {
+	Params Params
+	Run    string // the run to resume; "" starts a new one
+	Store  *store.Store
+	Config *debate.Config // members in Modes.Magi.Agents
+	Agents []*debate.Agent
+	// Workers and MaxCost may change between a run and its resumption.
+	Workers int
+	MaxCost float64
+	// Err gets skipped lines and progress; TTY draws a bar there.
+	Err io.Writer
+	TTY bool
+}
+
+// Execute loads the set, runs the questions not yet done and measures
+// every stored result of the run.
+func (j Job) Execute(ctx context.Context) (Report, error) {
+	p := j.Params
+	qs, bad, err := Load(p.Set, p.N, p.Seed)
+	if err != nil {
+		return Report{}, err
+	}
+	for _, b := range bad {
+		fmt.Fprintf(j.Err, "parley: %s:%d: %s (skipped)\n", sanitize.Text(p.Set), b.Line, sanitize.Text(b.Problem))
+	}
+	if len(qs) == 0 {
+		return Report{}, fmt.Errorf("%s: no usable question", p.Set)
+	}
+	run := j.Run
+	var stored []Result
+	if run == "" {
+		run = debate.NewSessionID()
+		raw, _ := json.Marshal(p)
+		if err := j.Store.CreateBenchRun(ctx, run, raw); err != nil {
+			return Report{}, fmt.Errorf("bench database: %w", err)
+		}
+		fmt.Fprintf(j.Err, "parley: bench run %s: %d questions of %s (go on after an interruption with --resume %s)\n", run, len(qs), sanitize.Text(p.Set), run)
+	} else {
+		rows, err := j.Store.BenchResults(ctx, run)
+		if err != nil {
+			return Report{}, fmt.Errorf("bench database: %w", err)
+		}
+		for _, row := range rows {
+			var r Result
+			if err := json.Unmarshal(row.Result, &r); err != nil {
+				return Report{}, fmt.Errorf("bench run %s, question %s: %w", run, row.QuestionID, err)
+			}
+			stored = append(stored, r)
+		}
+		fmt.Fprintf(j.Err, "parley: resuming bench run %s: %d of %d questions already done\n", run, len(stored), len(qs))
+	}
+	done := map[string]bool{}
+	for _, r := range stored {
+		done[r.ID] = true
+	}
+	final := "majority_r1"
+	if p.Rounds > 1 {
+		final = fmt.Sprintf("verdict_r%d", p.Rounds)
+	}
+	bar := &ProgressPrinter{W: j.Err, TTY: j.TTY, Final: final}
+	setup := Setup{Config: j.Config, Agents: j.Agents, Rounds: p.Rounds, Workers: j.Workers, EarlyStop: p.EarlyStop,
+		Anonymous: p.Anonymous, Shuffle: p.Shuffle, MaxCost: j.MaxCost, Progress: bar.Show,
+		Save: func(r Result) error {
+			raw, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			return j.Store.SaveBenchResult(context.WithoutCancel(ctx), run, r.ID, r.Seq, raw)
+		}}
+	out, err := Run(ctx, setup, qs, done)
+	bar.End()
+	all := append(stored, out.Results...)
+	rep := Measure(all, p.Members, p.Rounds)
+	rep.Run, rep.Set, rep.Total, rep.Skipped = run, p.Set, len(qs), len(bad)
+	rep.Stopped = out.Stopped
+	rep.Partial = rep.Questions < rep.Total
+	for _, r := range all {
+		rep.WallSeconds += float64(r.WallMS) / 1000
+	}
+	if out.Duration.Seconds() > 0 && len(out.Results) == len(all) {
+		rep.WallSeconds = out.Duration.Seconds() // questions ran in parallel: the run's own clock
+	}
+	if rep.Partial && rep.Stopped != "" {
+		fmt.Fprintf(j.Err, "parley: bench stopped (%s): %d of %d questions scored; go on with --resume %s\n", rep.Stopped, rep.Questions, rep.Total, run)
+	}
+	return rep, err
+}
+
+// IsTerminal reports whether f is a terminal (a character device).
+func IsTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,355 @@
+package bench
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Condition is one way of answering, scored over the same questions.
+type Condition struct {
+	Name     string     `json:"name"`
+	Correct  int        `json:"correct"`
+	Accuracy float64    `json:"accuracy"`
+	CI95     [2]float64 `json:"ci95"`
+	Tokens   int        `json:"tokens"` // over every question
+	Cost     float64    `json:"cost_usd"`
+	// Per question, for comparing conditions on price.
+	TokensPerQuestion float64 `json:"tokens_per_question"`
+	CostPerQuestion   float64 `json:"cost_per_question_usd"`
+}
+
+// MemberFlips are one member's answer changes into one round.
+type MemberFlips struct {
+	Agent        string `json:"agent"`
+	Round        int    `json:"round"` // the round the new answer came in
+	RightToWrong int    `json:"right_to_wrong"`
+	WrongToRight int    `json:"wrong_to_right"`
+	WrongToWrong int    `json:"wrong_to_wrong"`
+	Conformity   int    `json:"conformity"` // flips flagged as having no new argument
+}
+
+// Flips sums the answer changes of every member and round.
+type Flips struct {
+	RightToWrong int           `json:"right_to_wrong"`
+	WrongToRight int           `json:"wrong_to_right"`
+	WrongToWrong int           `json:"wrong_to_wrong"`
+	Conformity   int           `json:"conformity"`
+	ByMember     []MemberFlips `json:"by_member_round"`
+}
+
+// Delta is the debate's effect: the final verdict against the round-1
+// majority on the same questions, with the exact McNemar test on the
+// questions where they disagree.
+type Delta struct {
+	From         string  `json:"from"`
+	To           string  `json:"to"`
+	Delta        float64 `json:"delta"`          // accuracy(to) - accuracy(from)
+	RightToWrong int     `json:"right_to_wrong"` // from right, to wrong (McNemar b)
+	WrongToRight int     `json:"wrong_to_right"` // from wrong, to right (McNemar c)
+	PValue       float64 `json:"p_value"`
+}
+
+// Unanimity counts questions where every member gave the same wrong
+// answer: in round 1, and in the last round (a collapse when debate made
+// them so).
+type Unanimity struct {
+	WrongRound1 int `json:"wrong_round1"`
+	WrongFinal  int `json:"wrong_final"`
+	Collapsed   int `json:"collapsed"` // not unanimous-wrong in round 1, unanimous-wrong at the end
+}
+
+// EarlyStop is what stopping on a unanimous round 1 does to the run.
+type EarlyStop struct {
+	Stopped     int     `json:"stopped"` // questions whose round 1 was unanimous
+	CallsSaved  int     `json:"calls_saved"`
+	TokensSaved int     `json:"tokens_saved"`
+	CostSaved   float64 `json:"cost_saved_usd"`
+	// Changed counts questions whose correctness differs from the final
+	// verdict's (when the council ran every round).
+	Changed int `json:"changed"`
+}
+
+// Report is a run's measurements.
+type Report struct {
+	Run         string         `json:"run"`
+	Set         string         `json:"set"`
+	Members     []string       `json:"members"`
+	Rounds      int            `json:"rounds"`
+	Questions   int            `json:"questions"` // scored
+	Total       int            `json:"total"`     // in the set
+	Skipped     int            `json:"skipped_lines"`
+	Invalid     int            `json:"invalid"` // answers that could not be read (or did not arrive)
+	Calls       int            `json:"calls"`
+	Tokens      int            `json:"tokens"`
+	Cost        float64        `json:"cost_usd"`
+	WallSeconds float64        `json:"wall_seconds"`
+	Partial     bool           `json:"partial"`
+	Stopped     string         `json:"stopped,omitempty"`
+	Conditions  []Condition    `json:"conditions"`
+	Delta       Delta          `json:"debate_delta"`
+	Flips       Flips          `json:"flips"`
+	Unanimity   Unanimity      `json:"unanimity"`
+	EarlyStop   EarlyStop      `json:"early_stop"`
+	InvalidBy   map[string]int `json:"invalid_by_member"`
+}
+
+// roundsOf is how many rounds the councils planned (the most any ran).
+func roundsOf(results []Result) int {
+	n := 0
+	for _, r := range results {
+		n = max(n, len(r.Rounds))
+	}
+	return n
+}
+
+// verdictAfter is the council's answer after round k: the majority of that
+// round's answers, or of the last round run when it stopped early.
+func verdictAfter(r Result, k int) string {
+	if len(r.Rounds) == 0 {
+		return ""
+	}
+	k = min(k, len(r.Rounds))
+	_, answer := debate.DecideAnswers(answersOf(r.Rounds[k-1]))
+	return answer
+}
+
+func answersOf(votes []Vote) []debate.Vote {
+	out := make([]debate.Vote, len(votes))
+	for i, v := range votes {
+		out[i] = debate.VoteInvalid
+		if v.Valid {
+			out[i] = debate.Vote(v.Answer)
+		}
+	}
+	return out
+}
+
+func unanimous(votes []Vote) bool {
+	if len(votes) == 0 {
+		return false
+	}
+	for _, v := range votes {
+		if !v.Valid || v.Answer != votes[0].Answer {
+			return false
+		}
+	}
+	return true
+}
+
+// conditionsOf lists the condition names for members and rounds.
+func conditionsOf(members []string, rounds int) []string {
+	var names []string
+	for _, m := range members {
+		names = append(names, "member:"+m)
+	}
+	names = append(names, "majority_r1")
+	for k := 2; k <= rounds; k++ {
+		names = append(names, fmt.Sprintf("verdict_r%d", k))
+	}
+	return append(names, "early_stop")
+}
+
+// cell is one condition's outcome on one question.
+type cell struct {
+	correct bool
+	tokens  int
+	cost    float64
+}
+
+// cells scores one question under every condition.
+func cells(r Result, rounds int) map[string]cell {
+	out := map[string]cell{}
+	if len(r.Rounds) == 0 {
+		return out
+	}
+	roundTokens, roundCost := make([]int, len(r.Rounds)), make([]float64, len(r.Rounds))
+	for k, votes := range r.Rounds {
+		for _, v := range votes {
+			roundTokens[k] += v.Tokens
+			roundCost[k] += v.Cost
+		}
+	}
+	for _, v := range r.Rounds[0] {
+		out["member:"+v.Agent] = cell{v.Valid && v.Answer == r.Gold, v.Tokens, v.Cost}
+	}
+	upTo := func(k int) (int, float64) {
+		t, c := 0, 0.0
+		for i := 0; i < min(k, len(r.Rounds)); i++ {
+			t, c = t+roundTokens[i], c+roundCost[i]
+		}
+		return t, c
+	}
+	t, c := upTo(1)
+	out["majority_r1"] = cell{verdictAfter(r, 1) == r.Gold, t, c}
+	for k := 2; k <= rounds; k++ {
+		t, c := upTo(k)
+		out[fmt.Sprintf("verdict_r%d", k)] = cell{verdictAfter(r, k) == r.Gold, t, c}
+	}
+	if unanimous(r.Rounds[0]) {
+		t, c := upTo(1)
+		out["early_stop"] = cell{r.Rounds[0][0].Answer == r.Gold, t, c}
+	} else {
+		t, c := upTo(rounds)
+		out["early_stop"] = cell{verdictAfter(r, rounds) == r.Gold, t, c}
+	}
+	return out
+}
+
+// scoreOne says which conditions answered a question right (for progress).
+func scoreOne(r Result) map[string]bool {
+	out := map[string]bool{}
+	for name, c := range cells(r, len(r.Rounds)) {
+		out[name] = c.correct
+	}
+	return out
+}
+
+func sortResults(rs []Result) { sort.Slice(rs, func(i, j int) bool { return rs[i].Seq < rs[j].Seq }) }
+
+// Measure computes the report of results; members are in council order.
+func Measure(results []Result, members []string, rounds int) Report {
+	sortResults(results)
+	if rounds == 0 {
+		rounds = roundsOf(results)
+	}
+	rep := Report{Members: members, Rounds: rounds, Questions: len(results), InvalidBy: map[string]int{}}
+	names := conditionsOf(members, rounds)
+	conds := make(map[string]*Condition, len(names))
+	for _, n := range names {
+		conds[n] = &Condition{Name: n}
+	}
+	flips := map[[2]int]*MemberFlips{}
+	memberIndex := map[string]int{}
+	for i, m := range members {
+		memberIndex[m] = i
+		rep.InvalidBy[m] = 0
+	}
+	final := fmt.Sprintf("verdict_r%d", rounds)
+	if rounds < 2 {
+		final = "majority_r1"
+	}
+	for _, r := range results {
+		scored := cells(r, rounds)
+		for name, c := range scored {
+			if cd := conds[name]; cd != nil {
+				cd.Tokens += c.tokens
+				cd.Cost += c.cost
+				if c.correct {
+					cd.Correct++
+				}
+			}
+		}
+		for _, votes := range r.Rounds {
+			for _, v := range votes {
+				rep.Calls += v.Calls
+				rep.Tokens += v.Tokens
+				rep.Cost += v.Cost
+				if !v.Valid {
+					rep.Invalid++
+					rep.InvalidBy[v.Agent]++
+				}
+			}
+		}
+		// The debate delta pairs the round-1 majority with the final verdict.
+		from, to := scored["majority_r1"].correct, scored[final].correct
+		switch {
+		case from && !to:
+			rep.Delta.RightToWrong++
+		case !from && to:
+			rep.Delta.WrongToRight++
+		}
+		for k := 1; k < len(r.Rounds); k++ {
+			for i, now := range r.Rounds[k] {
+				if i >= len(r.Rounds[k-1]) {
+					continue
+				}
+				before := r.Rounds[k-1][i]
+				if !before.Valid || !now.Valid || before.Answer == now.Answer {
+					continue
+				}
+				key := [2]int{memberIndex[now.Agent], k + 1}
+				f := flips[key]
+				if f == nil {
+					f = &MemberFlips{Agent: now.Agent, Round: k + 1}
+					flips[key] = f
+				}
+				switch {
+				case before.Answer == r.Gold:
+					f.RightToWrong++
+				case now.Answer == r.Gold:
+					f.WrongToRight++
+				default:
+					f.WrongToWrong++
+				}
+				for _, fl := range r.Flips {
+					if fl.Agent == now.Agent && fl.ToRound == k+1 && fl.Conformity {
+						f.Conformity++
+					}
+				}
+			}
+		}
+		last := r.Rounds[len(r.Rounds)-1]
+		wrong1 := unanimous(r.Rounds[0]) && r.Rounds[0][0].Answer != r.Gold
+		wrongN := unanimous(last) && last[0].Answer != r.Gold
+		if wrong1 {
+			rep.Unanimity.WrongRound1++
+		}
+		if wrongN {
+			rep.Unanimity.WrongFinal++
+		}
+		if wrongN && !wrong1 {
+			rep.Unanimity.Collapsed++
+		}
+		if unanimous(r.Rounds[0]) {
+			rep.EarlyStop.Stopped++
+			if !r.EarlyStopped {
+				for _, votes := range r.Rounds[1:] {
+					for _, v := range votes {
+						rep.EarlyStop.CallsSaved += v.Calls
+						rep.EarlyStop.TokensSaved += v.Tokens
+						rep.EarlyStop.CostSaved += v.Cost
+					}
+				}
+				if scored["early_stop"].correct != scored[final].correct {
+					rep.EarlyStop.Changed++
+				}
+			}
+		}
+	}
+	for _, n := range names {
+		c := conds[n]
+		if rep.Questions > 0 {
+			c.Accuracy = float64(c.Correct) / float64(rep.Questions)
+			c.TokensPerQuestion = float64(c.Tokens) / float64(rep.Questions)
+			c.CostPerQuestion = c.Cost / float64(rep.Questions)
+		}
+		lo, hi := Wilson(c.Correct, rep.Questions)
+		c.CI95 = [2]float64{lo, hi}
+		rep.Conditions = append(rep.Conditions, *c)
+	}
+	rep.Delta.From, rep.Delta.To = "majority_r1", final
+	rep.Delta.Delta = conds[final].Accuracy - conds["majority_r1"].Accuracy
+	rep.Delta.PValue = McNemarExact(rep.Delta.RightToWrong, rep.Delta.WrongToRight)
+	keys := make([][2]int, 0, len(flips))
+	for k := range flips {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][1] != keys[j][1] {
+			return keys[i][1] < keys[j][1]
+		}
+		return keys[i][0] < keys[j][0]
+	})
+	rep.Flips.ByMember = []MemberFlips{}
+	for _, k := range keys {
+		f := flips[k]
+		rep.Flips.ByMember = append(rep.Flips.ByMember, *f)
+		rep.Flips.RightToWrong += f.RightToWrong
+		rep.Flips.WrongToRight += f.WrongToRight
+		rep.Flips.WrongToWrong += f.WrongToWrong
+		rep.Flips.Conformity += f.Conformity
+	}
+	return rep
+}

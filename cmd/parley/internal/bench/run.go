@@ -1,0 +1,273 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Vote is one member's answer in one round of a question, as the council's
+// events reported it.
+type Vote struct {
+	Agent  string  `json:"agent"`
+	Answer string  `json:"answer"` // normalised; "" when invalid
+	Valid  bool    `json:"valid"`
+	Calls  int     `json:"calls"`
+	Tokens int     `json:"tokens"`
+	Cost   float64 `json:"cost_usd"`
+	Error  string  `json:"error,omitempty"`
+}
+
+// Result is one scored question: every round's votes and the council's
+// verdict, stored per question so a run can be resumed.
+type Result struct {
+	ID           string        `json:"id"`
+	Seq          int           `json:"seq"` // position in the set
+	Gold         string        `json:"gold"`
+	Rounds       [][]Vote      `json:"rounds"`
+	Verdict      string        `json:"verdict"`
+	EarlyStopped bool          `json:"early_stopped,omitempty"`
+	Flips        []debate.Flip `json:"flips"`
+	WallMS       int64         `json:"wall_ms"`
+	Error        string        `json:"error,omitempty"`
+}
+
+// Setup is what a run needs besides its questions.
+type Setup struct {
+	Config  *debate.Config  // members in Modes.Magi.Agents
+	Agents  []*debate.Agent // every configured agent, bound to providers
+	Rounds  int             // 1 to 3
+	Workers int             // questions in parallel
+	// EarlyStop makes the councils stop on a unanimous round 1 (the
+	// report measures what early stop would do either way).
+	EarlyStop, Anonymous, Shuffle bool
+	MaxCost                       float64 // USD; 0: no cap
+	// Save stores a finished question before it counts as done.
+	Save func(Result) error
+	// Progress is told after each question.
+	Progress func(Progress)
+}
+
+// Progress is a run's state after a question.
+type Progress struct {
+	Done, Total int
+	Correct     map[string]int // by condition, over Done
+	Spent       float64
+	Elapsed     time.Duration
+}
+
+// Outcome is what Run did: the new results (in set order), and why it
+// stopped early ("" when it did not).
+type Outcome struct {
+	Results  []Result
+	Stopped  string
+	Spent    float64
+	Duration time.Duration
+}
+
+// Run asks the council every question not in done, Workers at a time, each
+// question on a fresh engine. It stops starting questions when ctx ends or
+// the next call could pass MaxCost; questions cut short are not scored.
+func Run(ctx context.Context, s Setup, questions []Question, done map[string]bool) (Outcome, error) {
+	start := time.Now()
+	if err := s.Check(); err != nil {
+		return Outcome{}, err
+	}
+	g := newGate(s.Config, s.MaxCost, s.Config.Bench.Limits)
+	var (
+		mu      sync.Mutex
+		out     Outcome
+		stopped = make(chan struct{})
+		once    sync.Once
+		saveErr error
+		correct = map[string]int{}
+		count   = len(done)
+	)
+	stop := func(why string) {
+		once.Do(func() {
+			mu.Lock()
+			out.Stopped = why
+			mu.Unlock()
+			close(stopped)
+		})
+	}
+	todo := make(chan int)
+	go func() {
+		defer close(todo)
+		for i, q := range questions {
+			if done[q.ID] {
+				continue
+			}
+			select {
+			case todo <- i:
+			case <-stopped:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range max(1, s.Workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range todo {
+				select {
+				case <-stopped:
+					return
+				default:
+				}
+				r, ok, err := runOne(ctx, s, g, questions[i], i, func() { stop("max-cost") })
+				if err != nil {
+					stop(err.Error())
+					return
+				}
+				if !ok {
+					continue
+				}
+				if s.Save != nil {
+					if err := s.Save(r); err != nil {
+						mu.Lock()
+						saveErr = err
+						mu.Unlock()
+						stop("saving: " + err.Error())
+						return
+					}
+				}
+				mu.Lock()
+				out.Results = append(out.Results, r)
+				count++
+				for name, ok := range scoreOne(r) {
+					if ok {
+						correct[name]++
+					}
+				}
+				p := Progress{Done: count, Total: len(questions), Correct: cloneCounts(correct), Spent: g.Spent(), Elapsed: time.Since(start)}
+				mu.Unlock()
+				if s.Progress != nil {
+					s.Progress(p)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil && out.Stopped == "" {
+		out.Stopped = "interrupted"
+	}
+	sortResults(out.Results)
+	out.Spent, out.Duration = g.Spent(), time.Since(start)
+	return out, saveErr
+}
+
+// runOne puts one question to a fresh council and reads its events.
+// ok is false when the question was cut short (not scored).
+func runOne(ctx context.Context, s Setup, g *gate, q Question, seq int, overBudget func()) (Result, bool, error) {
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	refused := false
+	cfg := *s.Config
+	cfg.Modes.Magi.AnswerType = string(q.Type)
+	cfg.Modes.Magi.EarlyStop, cfg.Modes.Magi.Anonymous, cfg.Modes.Magi.Shuffle = s.EarlyStop, s.Anonymous, s.Shuffle
+	var refuseOnce sync.Once
+	agents := make([]*debate.Agent, len(s.Agents))
+	for i, a := range s.Agents {
+		b := *a
+		if b.MaxTokens == 0 {
+			b.MaxTokens = cfg.Bench.MaxTokens
+		}
+		b.Provider = &gated{inner: a.Provider, g: g, model: a.Model, refuse: func() {
+			refuseOnce.Do(func() { refused = true; overBudget(); cancel() })
+		}}
+		agents[i] = &b
+	}
+	eng, err := debate.NewEngine(&cfg, agents, "magi")
+	if err != nil {
+		return Result{}, false, err
+	}
+	if err := eng.Control(qctx, debate.Control{Kind: debate.ControlRounds, N: s.Rounds}); err != nil {
+		return Result{}, false, err
+	}
+	r := Result{ID: q.ID, Seq: seq, Gold: q.Answer}
+	var decided *debate.MagiDecided
+	unsubscribe := eng.Subscribe(func(ev debate.Event) {
+		switch ev := ev.(type) {
+		case debate.MagiRoundFinished:
+			r.Rounds = append(r.Rounds, votesOf(ev.Votes))
+		case debate.MagiDecided:
+			decided = &ev
+		}
+	})
+	defer unsubscribe()
+	start := time.Now()
+	runErr := eng.Submit(qctx, q.Prompt())
+	_ = eng.Wait(context.WithoutCancel(ctx)) // every event is read
+	r.WallMS = time.Since(start).Milliseconds()
+	switch {
+	case refused || ctx.Err() != nil:
+		return Result{}, false, nil
+	case decided == nil:
+		return Result{}, false, fmt.Errorf("question %s: the council reported no outcome: %v", q.ID, runErr)
+	case decided.Cancelled:
+		return Result{}, false, nil
+	}
+	r.Verdict, r.EarlyStopped, r.Flips = string(decided.Verdict), decided.EarlyStopped, decided.Flips
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		r.Error = runErr.Error() // e.g. every member failed in a round: scored, with its invalid votes
+	}
+	return r, true, nil
+}
+
+// Check refuses a setup the run could not honour: a cost cap over a
+// member whose model has no price.
+func (s Setup) Check() error {
+	if s.MaxCost <= 0 {
+		return nil
+	}
+	members, err := membersOf(s)
+	if err != nil {
+		return err
+	}
+	if models := unpriced(s.Config, members); len(models) > 0 {
+		return fmt.Errorf("--max-cost cannot bound calls to %s: no price (add one under models: in your configuration)", strings.Join(models, ", "))
+	}
+	return nil
+}
+
+// membersOf finds the council's agents.
+func membersOf(s Setup) ([]*debate.Agent, error) {
+	var out []*debate.Agent
+	for _, name := range s.Config.Modes.Magi.Agents {
+		i := slices.IndexFunc(s.Agents, func(a *debate.Agent) bool { return a.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("no agent %q for the council", name)
+		}
+		out = append(out, s.Agents[i])
+	}
+	return out, nil
+}
+
+func votesOf(votes []debate.MagiVote) []Vote {
+	out := make([]Vote, len(votes))
+	for i, v := range votes {
+		out[i] = Vote{Agent: v.Agent, Valid: v.Valid, Calls: v.Attempts, Tokens: v.Usage.Total(), Cost: v.Cost, Error: v.Error}
+		if v.Valid {
+			out[i].Answer = string(v.Vote)
+		}
+	}
+	return out
+}
+
+func cloneCounts(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

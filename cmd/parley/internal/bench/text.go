@@ -1,0 +1,135 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/parleyhq/parley/debate/sanitize"
+)
+
+// WriteJSON prints the report as one indented JSON document.
+func WriteJSON(w io.Writer, rep Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// WriteText prints the report as the terminal table and its notes.
+func WriteText(w io.Writer, rep Report) {
+	fmt.Fprintf(w, "parley bench · %s · %d of %d questions · run %s\n", sanitize.Text(rep.Set), rep.Questions, rep.Total, rep.Run)
+	fmt.Fprintf(w, "members: %s · rounds: %d\n", sanitize.Text(strings.Join(rep.Members, ", ")), rep.Rounds)
+	if rep.Partial {
+		fmt.Fprintf(w, "PARTIAL: stopped (%s) after %d questions\n", sanitize.Text(rep.Stopped), rep.Questions)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "condition\tcorrect\taccuracy\t95% CI\ttokens/q\t$/q\t")
+	for _, c := range rep.Conditions {
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t[%.1f, %.1f]\t%s\t%.4f\t\n", sanitize.Text(c.Name), c.Correct, rep.Questions,
+			100*c.Accuracy, 100*c.CI95[0], 100*c.CI95[1], thousands(int(c.TokensPerQuestion+0.5)), c.CostPerQuestion)
+	}
+	_ = tw.Flush()
+	d := rep.Delta
+	fmt.Fprintf(w, "\ndebate delta (%s − %s): %+.1f points · right→wrong %d, wrong→right %d · McNemar exact p = %.3f\n",
+		d.To, d.From, 100*d.Delta, d.RightToWrong, d.WrongToRight, d.PValue)
+	f := rep.Flips
+	fmt.Fprintf(w, "flips: %d right→wrong, %d wrong→right, %d wrong→wrong; %d flagged CONFORMITY (no new argument)\n",
+		f.RightToWrong, f.WrongToRight, f.WrongToWrong, f.Conformity)
+	for _, m := range f.ByMember {
+		fmt.Fprintf(w, "  round %d  %-12s  %d right→wrong  %d wrong→right  %d wrong→wrong  %d conformity\n",
+			m.Round, sanitize.Text(m.Agent), m.RightToWrong, m.WrongToRight, m.WrongToWrong, m.Conformity)
+	}
+	u := rep.Unanimity
+	fmt.Fprintf(w, "unanimous and wrong: %d in round 1, %d at the end (%d collapsed into it by debate)\n", u.WrongRound1, u.WrongFinal, u.Collapsed)
+	e := rep.EarlyStop
+	fmt.Fprintf(w, "early stop: %d questions unanimous in round 1; stopping there saves %d calls, %s tokens, $%.4f and changes %d outcomes\n",
+		e.Stopped, e.CallsSaved, thousands(e.TokensSaved), e.CostSaved, e.Changed)
+	fmt.Fprintf(w, "invalid answers: %d%s\n", rep.Invalid, invalidBy(rep.InvalidBy))
+	wall := time.Duration(rep.WallSeconds * float64(time.Second))
+	if wall < 10*time.Second {
+		wall = wall.Round(time.Millisecond)
+	} else {
+		wall = wall.Round(100 * time.Millisecond)
+	}
+	fmt.Fprintf(w, "%d calls · %s tokens · $%.4f · wall %s\n", rep.Calls, thousands(rep.Tokens), rep.Cost, wall)
+}
+
+func invalidBy(m map[string]int) string {
+	var parts []string
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if m[n] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", sanitize.Text(n), m[n]))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// ProgressPrinter shows a run's progress: a bar redrawn in place on a
+// terminal, one plain line per question when piped.
+type ProgressPrinter struct {
+	W     io.Writer
+	TTY   bool
+	Final string // the final verdict's condition name
+}
+
+// Show prints one progress step.
+func (p *ProgressPrinter) Show(pr Progress) {
+	pct := func(name string) string {
+		if pr.Done == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.0f%%", 100*float64(pr.Correct[name])/float64(pr.Done))
+	}
+	eta := "-"
+	if pr.Done > 0 && pr.Total > pr.Done {
+		eta = (pr.Elapsed / time.Duration(pr.Done) * time.Duration(pr.Total-pr.Done)).Round(time.Second).String()
+	}
+	stats := fmt.Sprintf("%d/%d  majority_r1 %s  %s %s  early_stop %s  $%.4f  ETA %s", pr.Done, pr.Total,
+		pct("majority_r1"), p.Final, pct(p.Final), pct("early_stop"), pr.Spent, eta)
+	if !p.TTY {
+		fmt.Fprintf(p.W, "bench: %s\n", stats)
+		return
+	}
+	const width = 24
+	filled := 0
+	if pr.Total > 0 {
+		filled = width * pr.Done / pr.Total
+	}
+	fmt.Fprintf(p.W, "\r\x1b[K[%s%s] %s", strings.Repeat("█", filled), strings.Repeat("·", width-filled), stats)
+}
+
+// End closes the bar's line on a terminal.
+func (p *ProgressPrinter) End() {
+	if p.TTY {
+		fmt.Fprintln(p.W)
+	}
+}

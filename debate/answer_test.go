@@ -1,0 +1,178 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+func TestNormalizeAnswer(t *testing.T) {
+	for _, c := range []struct {
+		typ       AnswerType
+		in, want  string
+		wantError bool
+	}{
+		{AnswerNumber, "1,000", "1000", false},
+		{AnswerNumber, "1000.0", "1000", false},
+		{AnswerNumber, " 1000 ", "1000", false},
+		{AnswerNumber, "-0", "0", false},
+		{AnswerNumber, "The answer is -2,345.50.", "-2345.5", false},
+		{AnswerNumber, "1e3", "1000", false},
+		{AnswerNumber, "1,5", "", true},
+		{AnswerNumber, "3 or 4", "", true},
+		{AnswerNumber, "many", "", true},
+		{AnswerOption, "(b)", "B", false},
+		{AnswerOption, "Option C", "C", false},
+		{AnswerOption, "A) 37 × 48", "A", false},
+		{AnswerOption, "banana", "", true},
+		{AnswerText, "  Paris.  ", "paris", false},
+		{AnswerText, "New   York", "new york", false},
+		{AnswerText, "...", "", true},
+		{AnswerText, "red\x1b[31m team\u200b", "red [31m team", false},
+		{AnswerApprove, "Approved", "approve", false},
+	} {
+		got, err := NormalizeAnswer(c.typ, c.in)
+		if (err != nil) != c.wantError || got != c.want {
+			t.Errorf("NormalizeAnswer(%s, %q) = %q, %v; want %q (error %v)", c.typ, c.in, got, err, c.want, c.wantError)
+		}
+	}
+}
+
+func TestParseAnswerReadsTheStructuredReply(t *testing.T) {
+	b, err := ParseAnswer(AnswerNumber, "Sure:\n```json\n{'Answer': 1234.0, 'confidence': 85, 'reasoning': 'Products first.',}\n```")
+	if err != nil || b.Answer != "1234" || b.Vote != "1234" || b.Confidence != 0.85 || b.Summary != "Products first." {
+		t.Fatalf("got %+v, %v", b, err)
+	}
+	if b.JSON() != `{"answer":"1234","confidence":0.85,"reasoning":"Products first.","summary":"Products first."}` {
+		t.Errorf("canonical form %s", b.JSON())
+	}
+	if _, err := ParseAnswer(AnswerOption, `{"answer": "maybe", "reasoning": "r"}`); err == nil || !strings.Contains(err.Error(), "not an option letter") {
+		t.Errorf("bad option read: %v", err)
+	}
+	if _, err := ParseAnswer(AnswerText, `{"vote": "approve", "reasoning": "r"}`); err == nil || !strings.Contains(err.Error(), `"answer"`) {
+		t.Errorf("a vote object is not an answer: %v", err)
+	}
+}
+
+func TestDecideAnswers(t *testing.T) {
+	for _, c := range []struct {
+		votes   []Vote
+		verdict Verdict
+	}{
+		{[]Vote{"42", "42", "41"}, "42"},
+		{[]Vote{"42", "41", "40"}, VerdictNoConsensus},
+		{[]Vote{"42", "42", VoteInvalid}, "42"},
+		{[]Vote{"42", "41", VoteInvalid}, VerdictIncomplete},
+		{[]Vote{"42", VoteInvalid, VoteInvalid}, VerdictIncomplete},
+		{[]Vote{"B", "B", "A", "A", "C"}, VerdictNoConsensus},
+		{nil, VerdictIncomplete},
+	} {
+		if got, _ := DecideAnswers(c.votes); got != c.verdict {
+			t.Errorf("DecideAnswers(%v) = %s, want %s", c.votes, got, c.verdict)
+		}
+	}
+	if line := AnswerTallyLine(TallyAnswers([]Vote{"7", "9", "7", VoteInvalid})); line != "2 × 7, 1 × 9, 1 invalid" {
+		t.Errorf("tally line %q", line)
+	}
+}
+
+func answerJSON(v string) string {
+	return fmt.Sprintf(`{"answer": %q, "confidence": 0.7, "reasoning": "because %s", "summary": "s"}`, v, v)
+}
+
+// A number council with early stop: a unanimous round 1 (written three
+// ways) decides after three calls, with the answer as its verdict.
+func TestMagiAnswerCouncilStopsEarlyWhenUnanimous(t *testing.T) {
+	forms := map[string]string{"melchior": "1,000", "balthasar": "1000.0", "casper": " 1000 "}
+	fc := newFakeCouncil(t, func(agent string, _ int, r providertest.Request) providertest.Reply {
+		return magiReply(answerJSON(forms[agent]))
+	}, func(c *Config) { c.Modes.Magi.AnswerType, c.Modes.Magi.EarlyStop = "number", true })
+	if err := fc.engine.Submit(context.Background(), "What is 10*100?"); err != nil {
+		t.Fatal(err)
+	}
+	res := fc.result(t)
+	if res.Verdict != "1000" || res.Answer != "1000" || !res.EarlyStopped || len(res.Rounds) != 1 || res.AnswerType != AnswerNumber {
+		t.Fatalf("verdict %q answer %q early %v rounds %d", res.Verdict, res.Answer, res.EarlyStopped, len(res.Rounds))
+	}
+	calls := 0
+	for _, a := range []string{"melchior", "balthasar", "casper"} {
+		calls += len(fc.requests(a))
+		if req := fc.requests(a)[0]; !strings.Contains(string(req.Body), `"confidence"`) {
+			t.Errorf("%s was not asked for the answer schema", a)
+		}
+	}
+	if calls != 3 {
+		t.Errorf("%d calls, want 3", calls)
+	}
+}
+
+// Anonymous and shuffled: peers appear as Member A/B, never by name, and
+// the two members who see the same peers see them in different orders.
+func TestMagiAnonymousShuffledPeers(t *testing.T) {
+	fc := newFakeCouncil(t, func(agent string, round int, r providertest.Request) providertest.Reply {
+		return magiReply(answerJSON(map[string]string{"melchior": "A", "balthasar": "B", "casper": "A"}[agent]))
+	}, func(c *Config) {
+		c.Modes.Magi.AnswerType, c.Modes.Magi.Anonymous, c.Modes.Magi.Shuffle = "option", true, true
+	})
+	if err := fc.engine.Submit(context.Background(), "Which is larger?\nA) 3\nB) 2"); err != nil {
+		t.Fatal(err)
+	}
+	res := fc.result(t)
+	if res.Verdict != "A" {
+		t.Errorf("verdict %q", res.Verdict)
+	}
+	orders := map[string]string{}
+	for _, a := range []string{"melchior", "balthasar", "casper"} {
+		for _, req := range fc.requests(a) {
+			if magiRoundOf(req.Messages) != 3 {
+				continue
+			}
+			last := req.Messages[len(req.Messages)-1].Content
+			for _, name := range []string{"MELCHIOR", "BALTHASAR", "CASPER"} {
+				if strings.Contains(last, "["+name+"]") {
+					t.Errorf("%s saw %s by name: %s", a, name, last)
+				}
+			}
+			if !strings.Contains(last, "[Member A]") || !strings.Contains(last, "[Member C]") {
+				t.Errorf("%s round 3 without Member labels: %s", a, last)
+			}
+			orders[a] = strings.Join(regexpReasons.FindAllString(last, -1), ",")
+		}
+	}
+	if orders["melchior"] == orders["balthasar"] || orders["balthasar"] == orders["casper"] {
+		t.Errorf("round-3 opinions in the same order for different members: %v", orders)
+	}
+}
+
+var regexpReasons = regexp.MustCompile(`because [AB]`)
+
+func FuzzNormalizeAnswer(f *testing.F) {
+	for _, s := range []string{"1,000", "1000.0", "-0", "(b)", "Option C", "  Paris. ", "1e400", "−5", "1,5", "١٢٣"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, typ := range AnswerTypes {
+			got, err := NormalizeAnswer(typ, in)
+			if err != nil {
+				continue
+			}
+			if got == "" {
+				t.Fatalf("%s %q normalised to nothing", typ, in)
+			}
+			for _, r := range got {
+				if unicode.IsControl(r) {
+					t.Fatalf("%s %q kept a control character: %q", typ, in, got)
+				}
+			}
+			again, err := NormalizeAnswer(typ, got)
+			if err != nil || again != got {
+				t.Fatalf("%s: %q → %q → %q, %v: not idempotent", typ, in, got, again, err)
+			}
+		}
+	})
+}
