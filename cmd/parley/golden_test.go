@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,7 +75,12 @@ var (
 func normalizeOutput(t *testing.T, out string, events bool) string {
 	t.Helper()
 	if events {
+		// Parallel turns interleave their events in whatever order they
+		// finish: each turn's events keep their order, grouped by turn after
+		// the events of no turn.
 		var kept []string
+		byTurn := map[int][]string{}
+		var turns []int
 		deltas := map[int]*strings.Builder{}
 		sc := bufio.NewScanner(strings.NewReader(out))
 		sc.Buffer(nil, 1<<22)
@@ -111,7 +117,22 @@ func normalizeOutput(t *testing.T, out string, events bool) string {
 					t.Errorf("turn %d: deltas add up to %q, the turn says %q", ev.Entry.Turn, got, ev.Entry.Text)
 				}
 			}
-			kept = append(kept, line)
+			turn := ev.Turn
+			if turn == 0 {
+				turn = ev.Entry.Turn
+			}
+			if turn == 0 {
+				kept = append(kept, line)
+				continue
+			}
+			if byTurn[turn] == nil {
+				turns = append(turns, turn)
+			}
+			byTurn[turn] = append(byTurn[turn], line)
+		}
+		slices.Sort(turns)
+		for _, turn := range turns {
+			kept = append(kept, byTurn[turn]...)
 		}
 		out = strings.Join(kept, "\n") + "\n"
 	}
