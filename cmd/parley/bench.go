@@ -11,7 +11,6 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/bench"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
-	"github.com/parleyhq/parley/providers/demo"
 )
 
 func init() { subcommands = append(subcommands, newBenchCmd) }
@@ -76,7 +75,7 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				}
 			}
 			g.noPersist = true // a bench's councils are not sessions
-			a, err := newApp(cmd, g, "magi", benchMembers(&p), magiAdjust("", p.Preset))
+			a, err := newApp(cmd, g, "magi", func(cfg *debate.Config) error { return usageErr(bench.ChooseMembers(cfg, &p)) }, magiAdjust("", p.Preset))
 			if err != nil {
 				return err
 			}
@@ -89,10 +88,10 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 			defer stop()
 			agents := a.engine.Agents()
 			if a.demo { // offline answers at once: a demo bench takes seconds
-				agents = instantDemo(agents)
+				agents = bench.InstantDemo(agents)
 			}
 			job := bench.Job{Params: p, Run: run, Store: st, Config: a.cfg, Agents: agents,
-				Workers: workers, MaxCost: maxCost, Err: a.stderr, TTY: isTerminal(a.stderr)}
+				Workers: workers, MaxCost: maxCost, Err: a.stderr, TTY: bench.IsTerminalWriter(a.stderr)}
 			if err := (bench.Setup{Config: a.cfg, Agents: agents, MaxCost: maxCost}).Check(); err != nil {
 				return usageErr(err)
 			}
@@ -101,7 +100,7 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				return runErr
 			}
 			if htmlPath != "" {
-				if err := writeFile(htmlPath, func(f *os.File) error { return bench.WriteHTML(f, rep) }); err != nil {
+				if err := bench.WriteHTMLFile(htmlPath, rep); err != nil {
 					return err
 				}
 			}
@@ -137,46 +136,3 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 
 // benchMembers puts the run's members on the council (or records the
 // configured council as the run's members).
-func benchMembers(p *bench.Params) func(*debate.Config) error {
-	return func(cfg *debate.Config) error {
-		if len(p.Members) == 0 {
-			p.Members = append([]string(nil), cfg.Modes.Magi.Agents...)
-			return nil
-		}
-		for i := range p.Members {
-			p.Members[i] = strings.TrimSpace(p.Members[i])
-		}
-		if len(p.Members) != 3 {
-			return usageErr(fmt.Errorf("--members needs three agents, got %d", len(p.Members)))
-		}
-		cfg.Modes.Magi.Agents = p.Members
-		return nil
-	}
-}
-
-func instantDemo(agents []*debate.Agent) []*debate.Agent {
-	out := make([]*debate.Agent, len(agents))
-	for i, a := range agents {
-		b := *a
-		b.Provider = demo.NewWithPace("demo", 0)
-		out[i] = &b
-	}
-	return out
-}
-
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	return ok && bench.IsTerminal(f)
-}
-
-func writeFile(path string, write func(*os.File) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
-}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 // Params are what defines a run; they are stored with it, so --resume
@@ -133,4 +135,53 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 func IsTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// IsTerminalWriter reports whether w is a terminal (the progress bar's
+// choice between redrawing one line and printing plain lines).
+func IsTerminalWriter(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && IsTerminal(f)
+}
+
+// ChooseMembers makes p's members the council (three agents), or takes
+// the configured council when p names none.
+func ChooseMembers(cfg *debate.Config, p *Params) error {
+	if len(p.Members) == 0 {
+		p.Members = append([]string(nil), cfg.Modes.Magi.Agents...)
+		return nil
+	}
+	for i := range p.Members {
+		p.Members[i] = strings.TrimSpace(p.Members[i])
+	}
+	if len(p.Members) != 3 {
+		return fmt.Errorf("--members needs three agents, got %d", len(p.Members))
+	}
+	cfg.Modes.Magi.Agents = p.Members
+	return nil
+}
+
+// InstantDemo gives every agent a demo provider that answers at once: a
+// demo bench takes seconds.
+func InstantDemo(agents []*debate.Agent) []*debate.Agent {
+	out := make([]*debate.Agent, len(agents))
+	for i, a := range agents {
+		b := *a
+		b.Provider = demo.NewWithPace("demo", 0)
+		out[i] = &b
+	}
+	return out
+}
+
+// WriteHTMLFile writes the HTML report to path.
+func WriteHTMLFile(path string, rep Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := WriteHTML(f, rep); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
