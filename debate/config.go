@@ -22,6 +22,8 @@ type Config struct {
 	// catalogue's prices for that model.
 	Pricing map[string]Price `mapstructure:"pricing"`
 	Context ContextConfig    `mapstructure:"context"`
+	// Webhooks are the URLs parley serve posts events to.
+	Webhooks []WebhookSpec `mapstructure:"webhooks"`
 
 	// Offline is set for --demo: every call costs nothing.
 	Offline bool        `mapstructure:"-"`
@@ -42,6 +44,15 @@ type AgentSpec struct {
 	Temperature *float64 `mapstructure:"temperature"`
 	MaxTokens   int      `mapstructure:"max_tokens"`
 	Tools       bool     `mapstructure:"tools"` // may use the workspace tools in any mode
+}
+
+// WebhookSpec is one entry of `webhooks` (used by parley serve): the URL
+// events are POSTed to, the event types sent, and the environment variable
+// holding the signing secret.
+type WebhookSpec struct {
+	URL       string   `mapstructure:"url"`
+	Events    []string `mapstructure:"events"`
+	SecretEnv string   `mapstructure:"secret_env"`
 }
 
 // ModesConfig says which agents each mode uses.
@@ -433,6 +444,15 @@ func (c *Config) Validate() error {
 		}
 		if l.RequestsPerMinute < 0 || l.TokensPerMinute < 0 {
 			return bad("bench.limits."+name, "limits must not be negative")
+		}
+	}
+	for i, w := range c.Webhooks {
+		key := fmt.Sprintf("webhooks[%d]", i)
+		if !strings.HasPrefix(w.URL, "http://") && !strings.HasPrefix(w.URL, "https://") {
+			return bad(key+".url", "%q is not an http:// or https:// URL", w.URL)
+		}
+		if len(w.Events) == 0 {
+			return bad(key+".events", "lists no event (e.g. [magi_decided, exchange_finished, session_finished])")
 		}
 	}
 	for model, p := range c.Pricing {

@@ -102,6 +102,36 @@ var migrations = []string{
 		created_time TEXT NOT NULL,
 		PRIMARY KEY (run_id, question_id)
 	);`,
+	// 7: what parley serve keeps beside the sessions: who owns a session
+	// (and which is a user's seed-001 alternate debate), custom agents, and
+	// webhook deliveries.
+	`CREATE TABLE session_owner (
+		conversation_id TEXT PRIMARY KEY,
+		user_id         TEXT NOT NULL DEFAULT '',
+		seed            INTEGER NOT NULL DEFAULT 0,
+		created         TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX session_owner_user ON session_owner(user_id, seed, created);
+	CREATE TABLE custom_agent (
+		name     TEXT PRIMARY KEY,
+		display  TEXT NOT NULL DEFAULT '',
+		persona  TEXT NOT NULL DEFAULT '',
+		provider TEXT NOT NULL DEFAULT '',
+		model    TEXT NOT NULL DEFAULT '',
+		color    TEXT NOT NULL DEFAULT '',
+		created  TEXT NOT NULL DEFAULT ''
+	);
+	CREATE TABLE webhook_delivery (
+		id          INTEGER PRIMARY KEY AUTOINCREMENT,
+		url         TEXT NOT NULL,
+		event       TEXT NOT NULL,
+		session_id  TEXT NOT NULL DEFAULT '',
+		attempts    INTEGER NOT NULL DEFAULT 0,
+		status      INTEGER NOT NULL DEFAULT 0,
+		delivered   INTEGER NOT NULL DEFAULT 0,
+		error       TEXT NOT NULL DEFAULT '',
+		time        TEXT NOT NULL DEFAULT ''
+	);`,
 }
 
 // SchemaVersion is the version this binary writes.

@@ -227,6 +227,9 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM conversation_log WHERE conversation_id = ?`, id); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM session_owner WHERE conversation_id = ?`, id); err != nil {
+		return err
+	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM conversation_meta WHERE conversation_id = ?`, id)
 	if err != nil {
 		return err

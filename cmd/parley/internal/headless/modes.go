@@ -157,7 +157,7 @@ func (p *Printer) magi(ev debate.Event) {
 		}
 	case debate.MagiDecided:
 		if p.opts.Format == JSON {
-			_ = writeMagiJSON(p.out, ev.MagiResult)
+			_ = WriteMagiJSON(p.out, ev.MagiResult)
 			return
 		}
 		p.magiOutcome(ev.MagiResult)
@@ -298,8 +298,9 @@ func jsonUsage(u providers.Usage, cost float64) magiJSONUsage {
 	return magiJSONUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, CachedTokens: u.CachedTokens, CostUSD: cost}
 }
 
-// writeMagiJSON prints the council as one JSON object (magi --json).
-func writeMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiResult) error {
+// WriteMagiJSON prints the council as one JSON object: parley magi --json
+// and the HTTP API's POST /api/v1/magi.
+func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiResult) error {
 	out := magiJSON{Question: res.Question, Verdict: string(res.Verdict), Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
 		AnswerType: string(res.AnswerType), Answer: res.Answer, EarlyStopped: res.EarlyStopped,
 		Rounds: make([][]magiJSONVote, 0, len(res.Rounds))}

@@ -1,0 +1,158 @@
+package serve
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// apiError is the one error shape of the API: {"error":{"code","message"}}.
+type apiError struct {
+	Status  int    `json:"-"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *apiError) Error() string { return e.Message }
+
+func errorf(status int, code, format string, args ...any) *apiError {
+	return &apiError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// writeJSON writes v with the status; model text keeps <, > and & as they
+// are (the page escapes what it shows; JSON strings cannot run as HTML).
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// writeError writes err as the API's error object; errors that are not an
+// *apiError are internal (500) and keep their message.
+func writeError(w http.ResponseWriter, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = errorf(http.StatusInternalServerError, "internal", "%s", err.Error())
+	}
+	if ae.Status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, ae.Status, map[string]*apiError{"error": ae})
+}
+
+// decode reads a JSON body of at most limit bytes into v: 413 when it is
+// longer, 400 when it is not one JSON object of the expected fields.
+func decode(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &tooBig):
+			return errorf(http.StatusRequestEntityTooLarge, "too_large", "the request body is larger than %d bytes", limit)
+		case errors.Is(err, io.EOF):
+			return errorf(http.StatusBadRequest, "bad_json", "the request needs a JSON object body")
+		case errors.As(err, &typeErr):
+			return errorf(http.StatusBadRequest, "bad_field", "field %q: expected %s, got %s", typeErr.Field, typeErr.Type, typeErr.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field"):
+			return errorf(http.StatusBadRequest, "bad_field", "%s", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		return errorf(http.StatusBadRequest, "bad_json", "the body is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errorf(http.StatusRequestEntityTooLarge, "too_large", "the request body is larger than %d bytes", limit)
+		}
+		return errorf(http.StatusBadRequest, "bad_json", "the body holds more than one JSON value")
+	}
+	return nil
+}
+
+// queryInt reads a non-negative integer query parameter (def when absent).
+func queryInt(r *http.Request, name string, def, max int) (int, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, errorf(http.StatusBadRequest, "bad_query", "%s: %q is not a whole number ≥ 0", name, s)
+	}
+	if max > 0 && n > max {
+		n = max
+	}
+	return n, nil
+}
+
+// Rate is a per-user request budget: Burst requests at once, refilled at
+// PerMinute. Zero PerMinute means no limit.
+type Rate struct {
+	PerMinute int
+	Burst     int
+}
+
+// limiter is a token bucket per user for the requests that start work.
+type limiter struct {
+	rate Rate
+	now  func() time.Time
+
+	mu      sync.Mutex
+	buckets map[string]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+func newLimiter(r Rate) *limiter {
+	if r.Burst <= 0 {
+		r.Burst = max(1, r.PerMinute/6)
+	}
+	return &limiter{rate: r, now: time.Now, buckets: map[string]*bucket{}}
+}
+
+// allow takes one token of user's bucket, or says how long until one is back.
+func (l *limiter) allow(user string) (ok bool, wait time.Duration) {
+	if l.rate.PerMinute <= 0 {
+		return true, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	b := l.buckets[user]
+	if b == nil {
+		b = &bucket{tokens: float64(l.rate.Burst), last: now}
+		l.buckets[user] = b
+	}
+	perSecond := float64(l.rate.PerMinute) / 60
+	b.tokens = min(float64(l.rate.Burst), b.tokens+now.Sub(b.last).Seconds()*perSecond)
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	return false, time.Duration((1 - b.tokens) / perSecond * float64(time.Second))
+}
+
+// limit refuses the request with 429 when user's budget is spent.
+func (s *Server) limit(w http.ResponseWriter, user string) error {
+	ok, wait := s.limiter.allow(user)
+	if ok {
+		return nil
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
+	return errorf(http.StatusTooManyRequests, "rate_limited", "user %q sent too many requests: try again in %s", user, wait.Round(time.Second)+time.Second)
+}

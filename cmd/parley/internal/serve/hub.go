@@ -1,0 +1,140 @@
+package serve
+
+import (
+	"sync"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// record is one event of a session as SSE clients get it: its sequence
+// number (the SSE id), type and JSON.
+type record struct {
+	seq  uint64
+	typ  string
+	data []byte
+	// delta is set for text deltas, so a lagging client can merge them.
+	delta *debate.TextDelta
+}
+
+// hub numbers a session's events and keeps the newest of them, so a client
+// that reconnects with Last-Event-ID gets what it missed. It is one engine
+// subscriber per session; every SSE client reads the buffer from its own
+// goroutine at its own pace (see serveEvents), so a slow client never holds
+// the engine or another client: it only falls behind in the buffer, where
+// its pending text deltas are merged, and past the buffer's end it is told
+// to reload (a reset event).
+type hub struct {
+	mu      sync.Mutex
+	buf     []record // ring of the newest events, oldest first from start
+	start   int
+	size    int
+	next    uint64        // seq of the next event; the first is 1
+	changed chan struct{} // closed and replaced on every event
+	closed  bool
+}
+
+func newHub(capacity int) *hub {
+	if capacity < 16 {
+		capacity = 16
+	}
+	return &hub{buf: make([]record, capacity), next: 1, changed: make(chan struct{})}
+}
+
+// sink is the engine subscriber: number the event, keep it, wake readers.
+func (h *hub) sink(ev debate.Event) {
+	data, err := debate.MarshalEvent(ev)
+	if err != nil {
+		return
+	}
+	rec := record{typ: ev.EventType(), data: data}
+	if d, ok := ev.(debate.TextDelta); ok {
+		rec.delta = &d
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	rec.seq = h.next
+	h.next++
+	if h.size < len(h.buf) {
+		h.buf[(h.start+h.size)%len(h.buf)] = rec
+		h.size++
+	} else {
+		h.buf[h.start] = rec
+		h.start = (h.start + 1) % len(h.buf)
+	}
+	ch := h.changed
+	h.changed = make(chan struct{})
+	h.mu.Unlock()
+	close(ch)
+}
+
+// last is the seq of the newest event (0 before any).
+func (h *hub) last() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.next - 1
+}
+
+// since returns the events after seq after (at most max), a channel closed
+// when more arrive, and lost: the number of events after `after` that have
+// already left the buffer (the client must reload).
+func (h *hub) since(after uint64, max int) (out []record, changed <-chan struct{}, lost uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	changed = h.changed
+	if after >= h.next { // from another run of the server, or the future
+		after = h.next - 1
+	}
+	oldest := h.next - uint64(h.size) // seq of buf[start]
+	if after+1 < oldest {
+		lost = oldest - after - 1
+		after = oldest - 1
+	}
+	for seq := after + 1; seq < h.next && len(out) < max; seq++ {
+		out = append(out, h.buf[(h.start+int(seq-oldest))%len(h.buf)])
+	}
+	return out, changed, lost
+}
+
+// close wakes every reader for the last time (the session is going away).
+func (h *hub) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
+	h.closed = true
+	close(h.changed)
+	h.changed = make(chan struct{})
+	close(h.changed) // readers that come later see it closed at once
+}
+
+// isClosed reports whether the session went away.
+func (h *hub) isClosed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+// coalesce merges consecutive text deltas of one turn and agent in a
+// batch a client is behind on: fewer, longer deltas, the same text. A
+// merged delta carries the seq of its last part.
+func coalesce(batch []record) []record {
+	out := batch[:0:0]
+	for _, rec := range batch {
+		if n := len(out); n > 0 && rec.delta != nil && out[n-1].delta != nil &&
+			out[n-1].delta.Turn == rec.delta.Turn && out[n-1].delta.Agent == rec.delta.Agent {
+			merged := *out[n-1].delta
+			merged.Text += rec.delta.Text
+			data, err := debate.MarshalEvent(merged)
+			if err == nil {
+				out[n-1] = record{seq: rec.seq, typ: rec.typ, data: data, delta: &merged}
+				continue
+			}
+		}
+		out = append(out, rec)
+	}
+	return out
+}

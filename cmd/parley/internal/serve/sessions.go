@@ -1,0 +1,391 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+// stateAgents is the session state key holding the agents a session was
+// created with (so a session loaded later runs with the same ones).
+const stateAgents = "serve.agents"
+
+// session is a live session: one engine, recorded in the store by the
+// CLI's recorder, its events numbered by a hub for SSE clients.
+type session struct {
+	id    string
+	owner string
+	eng   *debate.Engine
+	rec   *store.Recorder
+	hub   *hub
+	unsub []func()
+
+	mu       sync.Mutex
+	running  bool // an async exchange was started and has not returned
+	exchange sync.WaitGroup
+}
+
+// manager holds the live sessions; others are loaded from the store on
+// first use.
+type manager struct {
+	srv *Server
+
+	mu   sync.Mutex
+	live map[string]*session
+	// loading serialises loads of one session.
+	loading map[string]*sync.Mutex
+}
+
+func newManager(s *Server) *manager {
+	return &manager{srv: s, live: map[string]*session{}, loading: map[string]*sync.Mutex{}}
+}
+
+// sessionSpec says how to build a new session's engine.
+type sessionSpec struct {
+	mode, title, user string
+	agents            []string // the mode's agents ("" : configured ones)
+	seed              bool     // the user's seed-001 debate
+	magiPreset        string
+	magiModel         string
+}
+
+// config builds a session's configuration: the server's, plus the custom
+// agents, with the mode's agents replaced when the session names them.
+func (s *Server) config(ctx context.Context, mode string, agents []string, preset, model string) (*debate.Config, error) {
+	cfg := cloneConfig(s.opts.Config)
+	custom, err := s.opts.Store.Agents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range custom {
+		if _, ok := cfg.Agent(a.Name); !ok {
+			cfg.Agents = append(cfg.Agents, debate.AgentSpec{Name: a.Name, Display: a.Display, Persona: a.Persona,
+				Provider: a.Provider, Model: a.Model, Color: a.Color})
+		}
+	}
+	if len(agents) > 0 {
+		if err := useAgents(cfg, mode, agents); err != nil {
+			return nil, err
+		}
+	}
+	if err := cfg.ApplyMagi(preset, "preset", model); err != nil {
+		return nil, errorf(http.StatusBadRequest, "bad_field", "%s", err.Error())
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, errorf(http.StatusBadRequest, "bad_field", "%s", err.Error())
+	}
+	return cfg, nil
+}
+
+// useAgents makes names the agents of mode.
+func useAgents(cfg *debate.Config, mode string, names []string) error {
+	for _, n := range names {
+		if _, ok := cfg.Agent(n); !ok {
+			return errorf(http.StatusBadRequest, "unknown_agent", "unknown agent %q (known: %s)", n, strings.Join(cfg.AgentNames(), ", "))
+		}
+	}
+	need := func(lo, hi int) error {
+		if len(names) < lo || len(names) > hi {
+			if lo == hi {
+				return errorf(http.StatusBadRequest, "bad_field", "agents: %s mode takes %d agents, got %d", mode, lo, len(names))
+			}
+			return errorf(http.StatusBadRequest, "bad_field", "agents: %s mode takes %d to %d agents, got %d", mode, lo, hi, len(names))
+		}
+		return nil
+	}
+	m := &cfg.Modes
+	switch mode {
+	case "mention":
+		m.Mention.Agents = slices.Clone(names)
+	case "alternate":
+		if err := need(2, 2); err != nil {
+			return err
+		}
+		m.Alternate.Agents = slices.Clone(names)
+	case "talk":
+		if err := need(2, 3); err != nil {
+			return err
+		}
+		m.Talk.A, m.Talk.B = names[0], names[1]
+		if len(names) == 3 {
+			m.Talk.Moderator = names[2]
+		}
+	case "magi":
+		if err := need(3, 3); err != nil {
+			return err
+		}
+		m.Magi.Agents = slices.Clone(names)
+	case "agent":
+		if err := need(1, 1); err != nil {
+			return err
+		}
+		m.Agent.Agent = names[0]
+	}
+	return nil
+}
+
+// cloneConfig copies what a session may change.
+func cloneConfig(c *debate.Config) *debate.Config {
+	out := *c
+	out.Agents = slices.Clone(c.Agents)
+	out.Modes.Mention.Agents = slices.Clone(c.Modes.Mention.Agents)
+	out.Modes.Alternate.Agents = slices.Clone(c.Modes.Alternate.Agents)
+	out.Modes.Magi.Agents = slices.Clone(c.Modes.Magi.Agents)
+	return &out
+}
+
+// create starts a new session and saves its row at once.
+func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error) {
+	if spec.mode == "" {
+		spec.mode = m.srv.opts.Config.DefaultMode
+	}
+	if spec.mode == "" {
+		spec.mode = "mention"
+	}
+	if _, ok := debate.LookupMode(spec.mode); !ok {
+		return nil, errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", spec.mode, strings.Join(debate.ModeNames, ", "))
+	}
+	cfg, err := m.srv.config(ctx, spec.mode, spec.agents, spec.magiPreset, spec.magiModel)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := m.srv.engine(cfg, spec.mode)
+	if err != nil {
+		return nil, err
+	}
+	ss := m.attach(eng, spec.user)
+	eng.Start(false)
+	if len(spec.agents) > 0 {
+		eng.SetState(stateAgents, strings.Join(spec.agents, ","))
+	}
+	if spec.title != "" {
+		eng.SetTitle(spec.title, "")
+	}
+	st := m.srv.opts.Store
+	if err := st.SaveSession(ctx, eng.Info()); err != nil {
+		m.drop(ss)
+		return nil, err
+	}
+	if err := st.SetOwner(ctx, ss.id, spec.user, spec.seed); err != nil {
+		m.drop(ss)
+		return nil, err
+	}
+	return ss, nil
+}
+
+// engine binds cfg's agents to their providers and builds the engine.
+func (s *Server) engine(cfg *debate.Config, mode string) (*debate.Engine, error) {
+	agents, err := s.opts.Agents(cfg)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "bad_config", "%s", err.Error())
+	}
+	eng, err := debate.NewEngine(cfg, agents, mode)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "bad_field", "%s", err.Error())
+	}
+	return eng, nil
+}
+
+// attach subscribes the recorder, the hub and the webhooks to a new engine
+// and makes the session live.
+func (m *manager) attach(eng *debate.Engine, owner string) *session {
+	rec := m.srv.opts.Store.Record()
+	rec.OnError(func(err error) { m.srv.logf("saving session %s: %v", eng.Info().ID, err) })
+	ss := &session{id: eng.Info().ID, owner: owner, eng: eng, rec: rec, hub: newHub(m.srv.opts.ReplayEvents)}
+	ss.unsub = append(ss.unsub, eng.Subscribe(rec.Sink), eng.Subscribe(ss.hub.sink))
+	if m.srv.hooks != nil {
+		id := ss.id
+		ss.unsub = append(ss.unsub, eng.Subscribe(func(ev debate.Event) { m.srv.hooks.event(id, ev) }))
+	}
+	m.mu.Lock()
+	m.live[ss.id] = ss
+	m.mu.Unlock()
+	return ss
+}
+
+// get returns the live session id, loading it from the store when needed.
+// A session owned by another user is as unknown as a missing one.
+func (m *manager) get(ctx context.Context, id, user string) (*session, error) {
+	notFound := errorf(http.StatusNotFound, "not_found", "no session %q", id)
+	if id == "" || len(id) > 64 {
+		return nil, notFound
+	}
+	m.mu.Lock()
+	ss := m.live[id]
+	lock := m.loading[id]
+	if lock == nil {
+		lock = &sync.Mutex{}
+		m.loading[id] = lock
+	}
+	m.mu.Unlock()
+	if ss == nil {
+		lock.Lock()
+		defer lock.Unlock()
+		m.mu.Lock()
+		ss = m.live[id]
+		m.mu.Unlock()
+	}
+	if ss == nil {
+		var err error
+		if ss, err = m.load(ctx, id); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, notFound
+			}
+			return nil, err
+		}
+	}
+	if ss.owner != user {
+		return nil, notFound
+	}
+	return ss, nil
+}
+
+// load restores a saved session into a new engine.
+func (m *manager) load(ctx context.Context, id string) (*session, error) {
+	st := m.srv.opts.Store
+	info, entries, err := st.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	owner, err := st.Owner(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var agents []string
+	if s := info.State[stateAgents]; s != "" {
+		agents = strings.Split(s, ",")
+	}
+	mode := info.Mode
+	if _, ok := debate.LookupMode(mode); !ok {
+		mode = "mention"
+	}
+	cfg, err := m.srv.config(ctx, mode, agents, "", "")
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	eng, err := m.srv.engine(cfg, mode)
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.Restore(info, entries); err != nil {
+		return nil, err
+	}
+	ss := m.attach(eng, owner)
+	eng.Start(true)
+	return ss, nil
+}
+
+// drop ends a live session: its exchange is cancelled (what arrived is
+// kept), the subscribers take the last events and the recorder writes them.
+func (m *manager) drop(ss *session) {
+	ss.eng.Cancel()
+	ss.exchange.Wait()
+	waitCtx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	_ = ss.eng.Wait(waitCtx)
+	cancel()
+	for _, u := range ss.unsub {
+		u()
+	}
+	ss.hub.close()
+	_ = ss.rec.Close()
+	m.mu.Lock()
+	delete(m.live, ss.id)
+	delete(m.loading, ss.id)
+	m.mu.Unlock()
+}
+
+// delete removes a session, live or saved.
+func (m *manager) delete(ctx context.Context, id, user string) error {
+	ss, err := m.get(ctx, id, user)
+	if err != nil {
+		return err
+	}
+	m.drop(ss)
+	if err := m.srv.opts.Store.Delete(ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// closeAll ends every live session (shutdown): running exchanges are
+// cancelled with their partial text kept, and the recorders flushed.
+func (m *manager) closeAll() {
+	m.mu.Lock()
+	all := make([]*session, 0, len(m.live))
+	for _, ss := range m.live {
+		all = append(all, ss)
+	}
+	m.mu.Unlock()
+	for _, ss := range all {
+		ss.eng.Cancel()
+	}
+	for _, ss := range all {
+		m.drop(ss)
+	}
+}
+
+// submit starts one exchange in the background; its results arrive as
+// events. It is refused while another runs.
+func (m *manager) submit(ss *session, text string) error {
+	ss.mu.Lock()
+	if ss.running || ss.eng.Busy() {
+		ss.mu.Unlock()
+		return errBusy(ss.id)
+	}
+	ss.running = true
+	ss.exchange.Add(1)
+	ss.mu.Unlock()
+	go func() {
+		defer ss.exchange.Done()
+		err := ss.eng.Submit(m.srv.ctx, text)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			m.srv.logf("session %s: %v", ss.id, err)
+		}
+		ss.mu.Lock()
+		ss.running = false
+		ss.mu.Unlock()
+	}()
+	return nil
+}
+
+// run runs one exchange and waits for it and for every subscriber (the
+// caller's capture included) to have taken its events.
+func (m *manager) run(ctx context.Context, ss *session, text string) error {
+	ss.mu.Lock()
+	if ss.running || ss.eng.Busy() {
+		ss.mu.Unlock()
+		return errBusy(ss.id)
+	}
+	ss.running = true
+	ss.exchange.Add(1)
+	ss.mu.Unlock()
+	defer func() {
+		ss.mu.Lock()
+		ss.running = false
+		ss.mu.Unlock()
+		ss.exchange.Done()
+	}()
+	err := ss.eng.Submit(ctx, text)
+	waitCtx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancel()
+	_ = ss.eng.Wait(waitCtx)
+	return err
+}
+
+func errBusy(id string) error {
+	return errorf(http.StatusConflict, "busy", "session %s is busy: agents are still answering (wait for its exchange_finished event)", id)
+}
+
+// busy reports whether an exchange runs.
+func (ss *session) busy() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.running || ss.eng.Busy()
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/serve"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+func init() { subcommands = append(subcommands, newServeCmd, newWebhooksCmd) }
+
+func newServeCmd(g *globalFlags) *cobra.Command {
+	var addr string
+	cmd := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:8080]",
+		Short: "Serve the debate over HTTP: REST + SSE API, seed 001's start/step, MAGI, webhooks and the web view",
+		Long: `Serve sessions over HTTP. The first line printed is "listening on
+http://HOST:PORT" (--addr 127.0.0.1:0 picks a free port). The server binds
+loopback unless told otherwise; any other address needs PARLEY_SERVE_TOKEN,
+which every /api/ request must then carry as "Authorization: Bearer TOKEN"
+(a browser opens /login?token=TOKEN once). SIGTERM or Ctrl+C stop it
+gracefully: running exchanges are cancelled with what arrived kept, and
+every session is saved.`,
+		Example: `  parley serve --demo                     # offline demo agents, http://127.0.0.1:8080
+  PARLEY_SERVE_TOKEN=s3cret parley serve --addr 0.0.0.0:8080`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			token := os.Getenv("PARLEY_SERVE_TOKEN")
+			if err := serve.CheckAddr(addr, token); err != nil {
+				return usageErr(err)
+			}
+			loaded, err := loadConfiguration(cmd, g)
+			if err != nil {
+				return err
+			}
+			cfg := loaded.Config
+			demo := g.demo || !anyKey(cfg)
+			if demo {
+				cfg.Pricing = nil
+			}
+			path, err := dbPath(g.db)
+			if err != nil {
+				return err
+			}
+			st, err := store.Open(path)
+			if err != nil {
+				return fmt.Errorf("session database: %w", err)
+			}
+			defer st.Close()
+			srv, err := serve.New(serve.Options{
+				Config: cfg, Store: st, Token: token, Log: cmd.ErrOrStderr(), Pages: webPages(),
+				Agents: func(c *debate.Config) ([]*debate.Agent, error) { return buildAgents(c, demo) },
+			})
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if demo && !g.demo {
+				fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+keyHelp()+"; serving the demo agents")
+			}
+			return srv.Serve(ctx, ln, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	return cmd
+}
+
+func newWebhooksCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{Use: "webhooks", Short: "Webhook deliveries of parley serve"}
+	var limit int
+	logCmd := &cobra.Command{
+		Use:   "log [-n N]",
+		Short: "List webhook deliveries, newest first: time, event, URL, attempts, outcome",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path, err := dbPath(g.db)
+			if err != nil {
+				return err
+			}
+			st, err := store.Open(path)
+			if err != nil {
+				return fmt.Errorf("session database: %w", err)
+			}
+			defer st.Close()
+			list, err := st.Deliveries(cmd.Context(), limit)
+			if err != nil {
+				return err
+			}
+			return serve.WriteDeliveries(cmd.OutOrStdout(), list, g.json)
+		},
+	}
+	logCmd.Flags().IntVarP(&limit, "limit", "n", 50, "show at most N deliveries (0: all)")
+	wrapArgs(logCmd)
+	cmd.AddCommand(logCmd)
+	return cmd
+}
+
+// webPages is the web view mounted beside the API.
+func webPages() http.Handler { return nil }
