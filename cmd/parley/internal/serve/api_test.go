@@ -1,0 +1,247 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// cliGolden reads a golden file of the headless commands (cmd/parley):
+// the API must answer what the CLI prints.
+func cliGolden(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "golden", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// Seed 001's start/step answer exactly the seed's turn object: the same
+// lines parley alternate --json prints (its golden file), start then steps.
+func TestSeedStartStepGolden(t *testing.T) {
+	f := newFixture(t)
+	var got bytes.Buffer
+	for i, req := range []struct{ path, body string }{
+		{"/api/v1/debate/start", `{"user_id":"ada","instruction":"write an LRU cache"}`},
+		{"/api/v1/debate/step", `{"user_id":"ada"}`},
+		{"/api/v1/debate/step", `{"user_id":"ada","instruction":""}`},
+	} {
+		code, body := f.do("POST", req.path, req.body)
+		if code != http.StatusOK {
+			t.Fatalf("request %d: %d %s", i, code, body)
+		}
+		got.Write(body)
+	}
+	if want := cliGolden(t, "alternate.json"); got.String() != string(want) {
+		t.Errorf("seed answers differ from parley alternate --json:\n got: %s\nwant: %s", got.String(), want)
+	}
+}
+
+// Each user has their own debate; a step without one is a 409 that says
+// what to do; one user never sees another's sessions.
+func TestSeedPerUserIsolation(t *testing.T) {
+	f := newFixture(t)
+	msg := f.errorCode(http.StatusConflict, "no_debate", "POST", "/api/v1/debate/step", `{"user_id":"bob"}`)
+	if !strings.Contains(msg, "/api/v1/debate/start") {
+		t.Errorf("409 message does not say how to start: %q", msg)
+	}
+	f.must(http.StatusOK, "POST", "/api/v1/debate/start", map[string]string{"user_id": "ada", "instruction": "pick a queue"})
+	f.errorCode(http.StatusConflict, "no_debate", "POST", "/api/v1/debate/step", `{"user_id":"bob"}`)
+	f.errorCode(http.StatusBadRequest, "bad_field", "POST", "/api/v1/debate/step", `{}`)
+	f.errorCode(http.StatusBadRequest, "bad_field", "POST", "/api/v1/debate/start", `{"user_id":"ada"}`)
+
+	ada := f.must(http.StatusOK, "GET", "/api/v1/sessions?user_id=ada", nil)["sessions"].([]any)
+	if len(ada) != 1 {
+		t.Fatalf("ada has %d sessions, want 1", len(ada))
+	}
+	id := ada[0].(map[string]any)["id"].(string)
+	if bob := f.must(http.StatusOK, "GET", "/api/v1/sessions?user_id=bob", nil)["sessions"].([]any); len(bob) != 0 {
+		t.Errorf("bob sees %d sessions", len(bob))
+	}
+	f.errorCode(http.StatusNotFound, "not_found", "GET", "/api/v1/sessions/"+id+"?user_id=bob", nil)
+	f.errorCode(http.StatusNotFound, "not_found", "GET", "/api/v1/sessions/"+id, nil)
+	f.errorCode(http.StatusNotFound, "not_found", "DELETE", "/api/v1/sessions/"+id+"?user_id=bob", nil)
+	got := f.must(http.StatusOK, "GET", "/api/v1/sessions/"+id+"?user_id=ada", nil)
+	if got["session"].(map[string]any)["mode"] != "alternate" || len(got["entries"].([]any)) != 3 {
+		t.Errorf("ada's debate: %v", got)
+	}
+	// The session is stored like any other: the state says who answers next.
+	_, entries, err := f.st.Load(t.Context(), id)
+	if err != nil || len(entries) != 3 {
+		t.Fatalf("stored: %d entries, %v", len(entries), err)
+	}
+}
+
+// POST /api/v1/magi answers the same document as parley magi --json.
+func TestMagiMatchesCLI(t *testing.T) {
+	f := newFixture(t)
+	code, body := f.do("POST", "/api/v1/magi", `{"question":"ship on friday?"}`)
+	if code != http.StatusOK {
+		t.Fatalf("%d %s", code, body)
+	}
+	if want := cliGolden(t, "magi.json"); string(body) != string(want) {
+		t.Errorf("magi answer differs from parley magi --json:\n%s", body)
+	}
+	f.errorCode(http.StatusBadRequest, "bad_field", "POST", "/api/v1/magi", `{"question":"q","preset":"sideways"}`)
+	f.errorCode(http.StatusBadRequest, "bad_field", "POST", "/api/v1/magi", `{"question":"  "}`)
+	f.errorCode(http.StatusBadRequest, "bad_field", "POST", "/api/v1/magi", `{"question":"q","model":"nope/x"}`)
+	code, body = f.do("POST", "/api/v1/magi", `{"question":"ship?","single_round":true}`)
+	var one struct{ Rounds [][]any }
+	if code != 200 || json.Unmarshal(body, &one) != nil || len(one.Rounds) != 1 {
+		t.Errorf("single round: %d %s", code, body)
+	}
+}
+
+// A session's life over the API: create, list (paged), post, follow the
+// events, read the entries, switch mode, delete.
+func TestSessionLifecycle(t *testing.T) {
+	f := newFixture(t)
+	id := f.createSession(map[string]any{"mode": "mention", "title": "queues", "user_id": "ada"})
+	second := f.createSession(map[string]any{"mode": "magi", "user_id": "ada"})
+
+	page := f.must(200, "GET", "/api/v1/sessions?user_id=ada&limit=1", nil)
+	list, next := page["sessions"].([]any), page["next_cursor"].(string)
+	if len(list) != 1 || next == "" {
+		t.Fatalf("first page: %v", page)
+	}
+	page = f.must(200, "GET", "/api/v1/sessions?user_id=ada&limit=1&cursor="+next, nil)
+	if rest := page["sessions"].([]any); len(rest) != 1 || page["next_cursor"] != "" ||
+		rest[0].(map[string]any)["id"] == list[0].(map[string]any)["id"] {
+		t.Fatalf("second page: %v", page)
+	}
+
+	detail := f.must(200, "GET", "/api/v1/sessions/"+id+"?user_id=ada", nil)
+	panels := detail["panels"].([]any)
+	if len(panels) != 2 || panels[0].(map[string]any)["name"] != "gemini" || detail["busy"] != false {
+		t.Fatalf("detail: %v", detail)
+	}
+	stream := f.events(id, "", "?user_id=ada")
+	f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]string{"text": "@all kafka or nats?"})
+	evs := stream.until(t, "exchange_finished")
+	text := map[string]string{}
+	for _, ev := range evs {
+		if ev.id == 0 {
+			t.Errorf("event without id: %+v", ev)
+		}
+		if ev.typ == "text_delta" {
+			var d struct{ Agent, Text string }
+			_ = json.Unmarshal([]byte(ev.data), &d)
+			text[d.Agent] += d.Text
+		}
+		if !strings.HasPrefix(ev.data, `{"type":"`+ev.typ+`"`) {
+			t.Errorf("data is not the event's JSON: %s", ev.data)
+		}
+	}
+	if text["gemini"] == "" || text["chatgpt"] == "" {
+		t.Errorf("deltas of both agents expected: %v", text)
+	}
+	f.waitIdle(id)
+	detail = f.must(200, "GET", "/api/v1/sessions/"+id+"?user_id=ada&after=1&limit=1", nil)
+	entries := detail["entries"].([]any)
+	if len(entries) != 1 || entries[0].(map[string]any)["turn"].(float64) != 2 || detail["next_cursor"] != "2" {
+		t.Fatalf("entries page: %v", detail)
+	}
+	if en := entries[0].(map[string]any); en["text"] != text[en["speaker"].(string)] {
+		t.Errorf("entry text %q is not the streamed text %q", en["text"], text[en["speaker"].(string)])
+	}
+
+	f.errorCode(400, "bad_control", "POST", "/api/v1/sessions/"+id+"/control?user_id=ada", `{"kind":"pause"}`)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions/"+id+"/control?user_id=ada", `{"kind":"jump"}`)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions/"+id+"/control?user_id=ada", `{"kind":"rounds"}`)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions/"+id+"/mode?user_id=ada", `{"mode":"chess"}`)
+	out := f.must(200, "POST", "/api/v1/sessions/"+id+"/mode?user_id=ada", map[string]string{"mode": "talk"})
+	if out["session"].(map[string]any)["mode"] != "talk" {
+		t.Errorf("mode: %v", out)
+	}
+	f.errorCode(409, "not_running", "POST", "/api/v1/sessions/"+id+"/control?user_id=ada", `{"kind":"pause"}`)
+	f.must(200, "POST", "/api/v1/sessions/"+id+"/control?user_id=ada", map[string]any{"kind": "rounds", "n": 1})
+
+	f.must(200, "DELETE", "/api/v1/sessions/"+id+"?user_id=ada", nil)
+	f.errorCode(404, "not_found", "GET", "/api/v1/sessions/"+id+"?user_id=ada", nil)
+	f.errorCode(404, "not_found", "DELETE", "/api/v1/sessions/"+id+"?user_id=ada", nil)
+	if _, _, err := f.st.Load(t.Context(), id); err == nil {
+		t.Error("deleted session still stored")
+	}
+	f.must(200, "GET", "/api/v1/sessions/"+second+"?user_id=ada", nil)
+}
+
+// A session created over the API is saved and comes back after a restart.
+func TestSessionLoadedOnDemand(t *testing.T) {
+	f := newFixture(t)
+	id := f.createSession(map[string]any{"mode": "mention", "user_id": "ada"})
+	f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]string{"text": "@gemini hello"})
+	f.waitIdle(id)
+	f.srv.sessions.closeAll() // as a restart would leave it: nothing live
+	detail := f.must(200, "GET", "/api/v1/sessions/"+id+"?user_id=ada", nil)
+	if n := len(detail["entries"].([]any)); n != 2 {
+		t.Fatalf("reloaded session has %d entries, want 2", n)
+	}
+}
+
+// Each error status, with the one error shape.
+func TestErrorStatuses(t *testing.T) {
+	release := make(chan struct{})
+	f := newFixture(t, func(o *Options) {
+		o.MaxBody = 256
+		o.Agents = fakeAgents(t, func(providertest.Request) providertest.Reply {
+			<-release
+			return providertest.Reply{Text: "done"}
+		})
+	})
+	id := f.createSession(map[string]any{"mode": "mention"})
+	f.errorCode(400, "bad_json", "POST", "/api/v1/sessions", `{"mode":`)
+	f.errorCode(400, "bad_json", "POST", "/api/v1/sessions", ``)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"mood":"x"}`)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"mode":3}`)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"mode":"chess"}`)
+	f.errorCode(400, "unknown_agent", "POST", "/api/v1/sessions", `{"mode":"mention","agents":["hal"]}`)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"mode":"alternate","agents":["claude"]}`)
+	f.errorCode(413, "too_large", "POST", "/api/v1/sessions/"+id+"/messages", `{"text":"`+strings.Repeat("x", 300)+`"}`)
+	f.errorCode(404, "not_found", "GET", "/api/v1/sessions/ffffffffffff", nil)
+	f.errorCode(404, "not_found", "POST", "/api/v1/sessions/ffffffffffff/messages", `{"text":"hi"}`)
+	f.errorCode(404, "not_found", "GET", "/api/v1/nothing", nil)
+	f.errorCode(400, "bad_query", "GET", "/api/v1/sessions?limit=many", nil)
+	f.errorCode(400, "bad_query", "GET", "/api/v1/sessions?cursor=%21", nil)
+
+	f.must(202, "POST", "/api/v1/sessions/"+id+"/messages", map[string]string{"text": "@gemini slow one"})
+	f.errorCode(409, "busy", "POST", "/api/v1/sessions/"+id+"/messages", `{"text":"@gemini again"}`)
+	f.errorCode(409, "busy", "POST", "/api/v1/sessions/"+id+"/mode", `{"mode":"magi"}`)
+	if d := f.must(200, "GET", "/api/v1/sessions/"+id, nil); d["busy"] != true {
+		t.Errorf("busy = %v while an answer runs", d["busy"])
+	}
+	close(release)
+	f.waitIdle(id)
+	f.must(202, "POST", "/api/v1/sessions/"+id+"/messages", map[string]string{"text": "@gemini now"})
+	f.waitIdle(id)
+}
+
+// A user's requests past the rate are refused with 429 and Retry-After;
+// another user is not affected.
+func TestRateLimitPerUser(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Rate = Rate{PerMinute: 1, Burst: 2} })
+	for range 2 {
+		f.createSession(map[string]any{"user_id": "ada"})
+	}
+	f.errorCode(429, "rate_limited", "POST", "/api/v1/sessions", `{"user_id":"ada"}`)
+	code, _ := f.do("POST", "/api/v1/sessions", `{"user_id":"ada"}`)
+	if code != 429 {
+		t.Fatalf("status %d", code)
+	}
+	req, _ := http.NewRequest("POST", f.ts.URL+"/api/v1/sessions", strings.NewReader(`{"user_id":"ada"}`))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Header.Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+	f.createSession(map[string]any{"user_id": "bob"})
+}
