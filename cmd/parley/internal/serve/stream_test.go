@@ -1,0 +1,281 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+// streamText adds up each turn's text deltas, and lists the other events.
+func streamText(t *testing.T, evs []sseEvent) (map[int]string, []string) {
+	t.Helper()
+	text := map[int]string{}
+	var others []string
+	for _, ev := range evs {
+		if ev.typ == "text_delta" {
+			var d debate.TextDelta
+			if err := json.Unmarshal([]byte(ev.data), &d); err != nil {
+				t.Fatal(err)
+			}
+			text[d.Turn] += d.Text
+			continue
+		}
+		others = append(others, fmt.Sprintf("%d %s", ev.id, ev.data))
+	}
+	return text, others
+}
+
+// A client that reconnects with Last-Event-ID gets exactly what came after
+// that event: the same events with the same ids, the same text (deltas may
+// arrive merged).
+func TestSSEResumeWithLastEventID(t *testing.T) {
+	f := newFixture(t)
+	id := f.createSession(map[string]any{"mode": "mention"})
+	first := f.events(id, "", "")
+	f.must(202, "POST", "/api/v1/sessions/"+id+"/messages", map[string]string{"text": "@all what is a monad?"})
+	all := first.until(t, "exchange_finished")
+	first.close()
+	if len(all) < 6 {
+		t.Fatalf("only %d events", len(all))
+	}
+	// Resume after the first turn_started: everything from there on again.
+	cut := 0
+	for i, ev := range all {
+		if ev.typ == "turn_started" {
+			cut = i
+			break
+		}
+	}
+	resumed := f.events(id, strconv.FormatUint(all[cut].id, 10), "").until(t, "exchange_finished")
+	wantText, wantOthers := streamText(t, all[cut+1:])
+	gotText, gotOthers := streamText(t, resumed)
+	if fmt.Sprint(gotOthers) != fmt.Sprint(wantOthers) {
+		t.Errorf("resumed events differ:\n got %v\nwant %v", gotOthers, wantOthers)
+	}
+	if fmt.Sprint(gotText) != fmt.Sprint(wantText) {
+		t.Errorf("resumed text differs:\n got %v\nwant %v", gotText, wantText)
+	}
+	if resumed[0].id <= all[cut].id {
+		t.Errorf("first resumed id %d is not after %d", resumed[0].id, all[cut].id)
+	}
+	// ?after= does the same for a first connection (EventSource sends no header).
+	again := f.events(id, "", "?after="+strconv.FormatUint(all[cut].id, 10)).until(t, "exchange_finished")
+	if _, others := streamText(t, again); fmt.Sprint(others) != fmt.Sprint(wantOthers) {
+		t.Errorf("?after= events differ")
+	}
+	code, _ := f.do("GET", "/api/v1/sessions/"+id+"/events", nil, "Last-Event-ID", "x")
+	if code != 400 {
+		t.Errorf("bad Last-Event-ID: status %d", code)
+	}
+}
+
+// A client further behind than the replay buffer is told to reload.
+func TestSSEResetPastTheBuffer(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.ReplayEvents = 16 })
+	id := f.createSession(map[string]any{"mode": "mention"})
+	f.must(202, "POST", "/api/v1/sessions/"+id+"/messages", map[string]string{"text": "@all what is a monad?"})
+	f.waitIdle(id)
+	f.srv.sessions.mu.Lock()
+	ss := f.srv.sessions.live[id]
+	f.srv.sessions.mu.Unlock()
+	for i := range 40 {
+		ss.eng.Emit(debate.ErrorOccurred{Err: strconv.Itoa(i)})
+	}
+	f.waitIdle(id)
+	s := f.events(id, "1", "")
+	ev := s.next(t)
+	if ev.typ != "reset" || !strings.Contains(ev.data, `"lost":`) {
+		t.Fatalf("first event %+v, want a reset", ev)
+	}
+	if next := s.next(t); next.id == 0 {
+		t.Errorf("after the reset: %+v", next)
+	}
+}
+
+// The hub merges a lagging client's deltas of one turn and never holds the
+// engine: events emitted with no reader at all are all kept in order.
+func TestHubCoalescesForLaggingClient(t *testing.T) {
+	h := newHub(64)
+	for i := range 10 {
+		h.sink(debate.TextDelta{Turn: 3, Agent: "gemini", Text: strconv.Itoa(i)})
+	}
+	h.sink(debate.TurnFinished{Entry: debate.Entry{Turn: 3}})
+	batch, _, lost := h.since(0, 100)
+	if lost != 0 || len(batch) != 11 {
+		t.Fatalf("batch %d, lost %d", len(batch), lost)
+	}
+	merged := coalesce(batch)
+	if len(merged) != 2 || merged[0].seq != 10 || merged[0].delta.Text != "0123456789" || merged[1].typ != "turn_finished" {
+		t.Fatalf("merged: %+v", merged)
+	}
+}
+
+// Authentication: with a token every /api/ request needs it (Bearer, or the
+// cookie GET /login sets for a browser); pages need the cookie.
+func TestTokenAuth(t *testing.T) {
+	f := newFixture(t, func(o *Options) {
+		o.Token = "s3cret"
+		o.Pages = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "page") })
+	})
+	noAuth := func(path string) int {
+		resp, err := http.Get(f.ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := noAuth("/api/v1/sessions"); code != 401 {
+		t.Errorf("no token: %d", code)
+	}
+	code, body := f.do("GET", "/api/v1/sessions", nil, "Authorization", "Bearer wrong")
+	if code != 401 || !strings.Contains(string(body), `"unauthorized"`) {
+		t.Errorf("wrong token: %d %s", code, body)
+	}
+	f.must(200, "GET", "/api/v1/sessions", nil)
+	if code := noAuth("/"); code != 401 {
+		t.Errorf("page without cookie: %d", code)
+	}
+	if code := noAuth("/login?token=nope"); code != 401 {
+		t.Errorf("login with a wrong token: %d", code)
+	}
+	client := &http.Client{Jar: newJar(), CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(f.ts.URL + "/login?token=s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login: %d", resp.StatusCode)
+	}
+	for _, path := range []string{"/", "/api/v1/sessions"} {
+		resp, err := client.Get(f.ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("%s with the login cookie: %d", path, resp.StatusCode)
+		}
+	}
+}
+
+func TestCheckAddr(t *testing.T) {
+	for _, c := range []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:8080", "", true}, {"localhost:0", "", true}, {"[::1]:80", "", true},
+		{"0.0.0.0:8080", "", false}, {":8080", "", false}, {"192.168.1.2:80", "", false},
+		{"0.0.0.0:8080", "t", true}, {"nonsense", "t", false},
+	} {
+		if err := CheckAddr(c.addr, c.token); (err == nil) != c.ok {
+			t.Errorf("CheckAddr(%q, %q) = %v", c.addr, c.token, err)
+		}
+	}
+}
+
+// Shutdown (SIGTERM, Ctrl+C: the context ends) cancels a running answer,
+// keeps what arrived, and leaves it saved. The first line printed names
+// the address.
+func TestShutdownKeepsPartialText(t *testing.T) {
+	streaming := make(chan struct{})
+	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"partial answer"},"finish_reason":null}]}`+"\n\n")
+		w.(http.Flusher).Flush()
+		close(streaming)
+		<-r.Context().Done() // the rest never comes
+	}))
+	defer provider.Close()
+	f := newFixture(t, func(o *Options) { o.Agents = openAIAt(provider.URL + "/v1") })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- f.srv.Serve(ctx, ln, pw); pw.Close() }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if !regexp.MustCompile(`^listening on http://127\.0\.0\.1:\d+\n$`).MatchString(line) {
+		t.Fatalf("first line %q", line)
+	}
+	base := strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	resp, err := http.Post(base+"/api/v1/sessions", "application/json", strings.NewReader(`{"mode":"mention"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ Session debate.SessionInfo }
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	id := created.Session.ID
+	resp, err = http.Post(base+"/api/v1/sessions/"+id+"/messages", "application/json", strings.NewReader(`{"text":"@gemini tell me everything"}`))
+	if err != nil || resp.StatusCode != 202 {
+		t.Fatalf("post: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	<-streaming
+	// Wait for the text to be in the engine before stopping.
+	f.srv.sessions.mu.Lock()
+	ss := f.srv.sessions.live[id]
+	f.srv.sessions.mu.Unlock()
+	for {
+		batch, changed, _ := ss.hub.since(0, 1000)
+		if strings.Contains(fmt.Sprint(batchTypes(batch)), "text_delta") {
+			break
+		}
+		<-changed
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(f.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, entries, err := st.Load(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := entries[len(entries)-1]
+	if last.Text != "partial answer" || last.Status != debate.StatusCancelled {
+		t.Fatalf("saved turn: %q, status %s (want the partial text, cancelled)", last.Text, last.Status)
+	}
+}
+
+func batchTypes(batch []record) []string {
+	var out []string
+	for _, r := range batch {
+		out = append(out, r.typ)
+	}
+	return out
+}
+
+func newJar() http.CookieJar {
+	jar, _ := cookiejar.New(nil)
+	return jar
+}
