@@ -6,9 +6,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
 )
 
 type agentRequest struct {
@@ -115,4 +117,30 @@ func (s *Server) deleteAgent(w http.ResponseWriter, r *http.Request) error {
 func sorted(s []string) []string {
 	slices.Sort(s)
 	return s
+}
+
+// SharedProviders binds a session's agents to providers opened once per
+// configured provider and shared by every session, so their HTTP
+// connections are reused from one session to the next. open is called
+// with a provider's name and spec the first time a session needs it.
+func SharedProviders(open func(name string, spec providers.Spec) (providers.Provider, error)) func(*debate.Config) ([]*debate.Agent, error) {
+	var mu sync.Mutex
+	opened := map[string]providers.Provider{}
+	return func(cfg *debate.Config) ([]*debate.Agent, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		agents := make([]*debate.Agent, 0, len(cfg.Agents))
+		for _, spec := range cfg.Agents {
+			p := opened[spec.Provider]
+			if p == nil {
+				var err error
+				if p, err = open(spec.Provider, cfg.Providers[spec.Provider]); err != nil {
+					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
+				}
+				opened[spec.Provider] = p
+			}
+			agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: p})
+		}
+		return agents, nil
+	}
 }

@@ -31,6 +31,10 @@ type fixture struct {
 	token  string
 }
 
+// apiClient keeps connections for many concurrent requests, as many
+// clients would each keep theirs.
+var apiClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+
 // builtinConfig is the embedded configuration, as every command loads it.
 func builtinConfig(t testing.TB) *debate.Config {
 	t.Helper()
@@ -66,17 +70,9 @@ func openAIAt(baseURL string) func(*debate.Config) ([]*debate.Agent, error) {
 		}
 		return ""
 	}
-	return func(cfg *debate.Config) ([]*debate.Agent, error) {
-		p, err := providers.Open("openai", providers.Spec{Type: "openai", BaseURL: baseURL, APIKeyEnv: "PARLEY_TEST_KEY"}, getenv)
-		if err != nil {
-			return nil, err
-		}
-		var out []*debate.Agent
-		for _, spec := range cfg.Agents {
-			out = append(out, &debate.Agent{AgentSpec: spec, Provider: p})
-		}
-		return out, nil
-	}
+	return SharedProviders(func(name string, _ providers.Spec) (providers.Provider, error) {
+		return providers.Open(name, providers.Spec{Type: "openai", BaseURL: baseURL, APIKeyEnv: "PARLEY_TEST_KEY"}, getenv)
+	})
 }
 
 func newFixture(t testing.TB, adjust ...func(*Options)) *fixture {
@@ -134,7 +130,7 @@ func (f *fixture) do(method, path string, body any, header ...string) (int, []by
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := apiClient.Do(req)
 	if err != nil {
 		f.t.Fatal(err)
 	}
