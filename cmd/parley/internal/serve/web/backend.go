@@ -1,0 +1,55 @@
+// Package web is Parley's live web view: server-rendered pages (sessions,
+// one session, compare) and a small script that follows a session through
+// the HTTP API's event stream. It reads sessions through Backend only and
+// speaks to the running engine only through /api/v1 from the browser, so it
+// has no mode logic of its own.
+package web
+
+import (
+	"context"
+	"errors"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Backend is what the pages need from the server: the saved sessions and
+// one session's transcript and panels. The server (package serve)
+// implements it over its store and live engines.
+type Backend interface {
+	// ListSessions returns the sessions to list, newest first.
+	ListSessions(ctx context.Context) ([]debate.SessionInfo, error)
+	// LoadSession returns one session by id. An unknown id is an error for
+	// which errors.Is(err, ErrNotFound) holds (the page answers 404).
+	LoadSession(ctx context.Context, id string) (SessionView, error)
+}
+
+// ErrNotFound is what a Backend wraps for an unknown session id.
+var ErrNotFound = errors.New("session not found")
+
+// SessionView is one session as the session page shows it.
+type SessionView struct {
+	Info    debate.SessionInfo
+	Entries []debate.Entry // the whole history, in turn order
+	// Panels are the current mode's agents in panel order (the console's
+	// panels): for mention mode the agents @all asks.
+	Panels []Panel
+	// Busy is true while an exchange runs (the input box says so).
+	Busy bool
+}
+
+// Panel is one agent's column on the session page.
+type Panel struct {
+	Name     string // configured name: matches Entry.Speaker and events' "agent"
+	Display  string // name as shown, e.g. "Gemini"
+	Model    string
+	Provider string
+	Role     string // the mode's role for this panel (debate.ModeInfo.Roles), may be ""
+}
+
+// Options tune the pages.
+type Options struct {
+	// APIBase is where the browser finds the API; "" means "/api/v1".
+	APIBase string
+	// UserID is sent as user_id when the sessions page creates a session.
+	UserID string
+}
