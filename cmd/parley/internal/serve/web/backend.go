@@ -19,7 +19,11 @@ type Backend interface {
 	// ListSessions returns the sessions to list, newest first.
 	ListSessions(ctx context.Context) ([]debate.SessionInfo, error)
 	// LoadSession returns one session by id. An unknown id is an error for
-	// which errors.Is(err, ErrNotFound) holds (the page answers 404).
+	// which errors.Is(err, ErrNotFound) holds (the page answers 404). For a
+	// session that runs, it must include every entry an event has already
+	// announced (read the live engine's history, not only the store, which
+	// lags): the page fetches a turn's rendered HTML when turn_finished
+	// arrives.
 	LoadSession(ctx context.Context, id string) (SessionView, error)
 }
 
@@ -44,6 +48,7 @@ type Panel struct {
 	Model    string
 	Provider string
 	Role     string // the mode's role for this panel (debate.ModeInfo.Roles), may be ""
+	Color    string // the agent's configured colour, "#RRGGBB"; others are ignored
 }
 
 // Options tune the pages.
