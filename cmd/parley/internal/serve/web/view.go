@@ -1,0 +1,183 @@
+package web
+
+import (
+	"encoding/json"
+	"html/template"
+	"strconv"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// entryView is one transcript item as the templates need it.
+type entryView struct {
+	debate.Entry
+	// HTML is the rendered Markdown of a finished agent answer; empty for
+	// everything shown as text.
+	HTML   template.HTML
+	Ballot *debate.Ballot // a vote entry's parsed answer, nil if unreadable
+}
+
+// isMarkdown reports whether an entry's text is a model's prose answer,
+// rendered from Markdown once it is finished.
+func isMarkdown(e debate.Entry) bool {
+	return (e.Kind == debate.KindReply || e.Kind == debate.KindModerator) && e.Status.Finished()
+}
+
+func viewEntry(e debate.Entry) entryView {
+	v := entryView{Entry: e}
+	if isMarkdown(e) && e.Text != "" {
+		v.HTML = RenderMarkdown(e.Text)
+	}
+	if e.Kind == debate.KindVote && e.Status.Finished() {
+		var b debate.Ballot
+		if json.Unmarshal([]byte(e.Text), &b) == nil && b.Vote != "" {
+			v.Ballot = &b
+		}
+	}
+	return v
+}
+
+func viewEntries(es []debate.Entry) []entryView {
+	out := make([]entryView, len(es))
+	for i, e := range es {
+		out[i] = viewEntry(e)
+	}
+	return out
+}
+
+// panelView is one agent column with its latest turn.
+type panelView struct {
+	Panel
+	Index int
+	Last  *entryView // the agent's latest turn, nil before its first
+}
+
+func viewPanels(panels []Panel, es []debate.Entry) []panelView {
+	out := make([]panelView, len(panels))
+	for i, p := range panels {
+		out[i] = panelView{Panel: p, Index: i}
+		for j := len(es) - 1; j >= 0; j-- {
+			if es[j].Speaker == p.Name && es[j].IsAgentTurn() {
+				ev := viewEntry(es[j])
+				out[i].Last = &ev
+				break
+			}
+		}
+	}
+	return out
+}
+
+// council is one MAGI question with its vote board, built from the saved
+// entries: each user entry in magi mode starts a council.
+type council struct {
+	Question string
+	Turn     int   // the question's entry
+	Rounds   []int // 1..last round seen (at least 3 columns)
+	Rows     []boardRow
+	Verdict  string // "" until decided
+	Tally    string
+	Flips    []string // "CASPER: reject → approve (round 1 → 2)"
+}
+
+type boardRow struct {
+	Agent   string
+	Display string
+	Cells   []boardCell // one per round
+}
+
+type boardCell struct {
+	Round   int
+	Vote    string // approve, reject, abstain, invalid, "" not yet
+	Summary string
+	Changed bool // differs from the member's valid vote of the round before
+}
+
+// councils reads every MAGI council of a session from its entries, in
+// order. members seeds the rows (panel order) so an empty board shows who
+// sits on it.
+func councils(es []debate.Entry, members []Panel) []*council {
+	var out []*council
+	var cur *council
+	for _, e := range es {
+		if e.Mode != "magi" {
+			continue
+		}
+		switch e.Kind {
+		case debate.KindUser:
+			cur = &council{Question: e.Text, Turn: e.Turn}
+			for _, m := range members {
+				cur.row(m.Name, label(m.Display, m.Name))
+			}
+			out = append(out, cur)
+		case debate.KindVote:
+			if cur == nil || e.Round < 1 {
+				continue
+			}
+			r := cur.row(e.Speaker, label(e.Display, e.Speaker))
+			cell := r.cell(e.Round)
+			cell.Vote = e.Vote
+			if v := viewEntry(e); v.Ballot != nil {
+				cell.Summary = v.Ballot.Summary
+			}
+		case debate.KindVerdict:
+			if cur != nil {
+				cur.Verdict = e.Vote
+				cur.Tally = e.Text
+			}
+		}
+	}
+	for _, c := range out {
+		c.finish()
+	}
+	return out
+}
+
+func label(display, name string) string {
+	if display != "" {
+		return display
+	}
+	return name
+}
+
+func (c *council) row(agent, display string) *boardRow {
+	for i := range c.Rows {
+		if c.Rows[i].Agent == agent {
+			return &c.Rows[i]
+		}
+	}
+	c.Rows = append(c.Rows, boardRow{Agent: agent, Display: display})
+	return &c.Rows[len(c.Rows)-1]
+}
+
+func (r *boardRow) cell(round int) *boardCell {
+	for len(r.Cells) < round {
+		r.Cells = append(r.Cells, boardCell{Round: len(r.Cells) + 1})
+	}
+	return &r.Cells[round-1]
+}
+
+// finish pads every row to the same rounds and marks changed votes.
+func (c *council) finish() {
+	n := 3
+	for _, r := range c.Rows {
+		n = max(n, len(r.Cells))
+	}
+	c.Rounds = c.Rounds[:0]
+	for i := 1; i <= n; i++ {
+		c.Rounds = append(c.Rounds, i)
+	}
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		r.cell(n)
+		for k := 1; k < len(r.Cells); k++ {
+			before, now := r.Cells[k-1].Vote, r.Cells[k].Vote
+			if valid(before) && valid(now) && before != now {
+				r.Cells[k].Changed = true
+				c.Flips = append(c.Flips, r.Display+": "+before+" → "+now+
+					" (round "+strconv.Itoa(k)+" → "+strconv.Itoa(k+1)+")")
+			}
+		}
+	}
+}
+
+func valid(v string) bool { return debate.Vote(v).Valid() }

@@ -1,0 +1,201 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// CSP is sent with every response: scripts and styles only from files of
+// this server, nothing inline, no plugins, no framing, no <base>.
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	// slug makes a class name of a verdict ("NO CONSENSUS" → "NO-CONSENSUS").
+	"slug": func(s string) string { return strings.Join(strings.Fields(s), "-") },
+}).ParseFS(templateFiles, "templates/*.html"))
+
+type handler struct {
+	backend Backend
+	opts    Options
+	mux     *http.ServeMux
+}
+
+// New returns the web view: "/" (sessions), "/s/{id}" (one session),
+// "/s/{id}/entry/{turn}" (one finished turn as an HTML fragment, for the
+// script), "/compare?a=ID&b=ID" and "/static/…".
+func New(b Backend, opts Options) http.Handler {
+	if opts.APIBase == "" {
+		opts.APIBase = "/api/v1"
+	}
+	h := &handler{backend: b, opts: opts, mux: http.NewServeMux()}
+	static, _ := fs.Sub(staticFiles, "static")
+	h.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	h.mux.HandleFunc("GET /{$}", h.sessions)
+	h.mux.HandleFunc("GET /s/{id}", h.session)
+	h.mux.HandleFunc("GET /s/{id}/entry/{turn}", h.entry)
+	h.mux.HandleFunc("GET /compare", h.compare)
+	return h
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("Content-Security-Policy", CSP)
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Referrer-Policy", "no-referrer")
+	hdr.Set("X-Frame-Options", "DENY")
+	h.mux.ServeHTTP(w, r)
+}
+
+// render executes a page into a buffer first, so a template error is a
+// clean 500 rather than half a page.
+func (h *handler) render(w http.ResponseWriter, name string, data any) {
+	var buf bytes.Buffer
+	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
+		log.Printf("web: render %s: %v", name, err)
+		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(buf.Bytes())
+}
+
+func (h *handler) fail(w http.ResponseWriter, err error) {
+	if errors.Is(err, ErrNotFound) {
+		http.Error(w, "no such session", http.StatusNotFound)
+		return
+	}
+	log.Printf("web: %v", err)
+	http.Error(w, "could not load the session", http.StatusInternalServerError)
+}
+
+func (h *handler) sessions(w http.ResponseWriter, r *http.Request) {
+	list, err := h.backend.ListSessions(r.Context())
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	h.render(w, "sessions", map[string]any{
+		"API": h.opts.APIBase, "UserID": h.opts.UserID, "Modes": debate.Modes(), "Sessions": list,
+	})
+}
+
+func (h *handler) session(w http.ResponseWriter, r *http.Request) {
+	sv, err := h.backend.LoadSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	mode, _ := debate.LookupMode(sv.Info.Mode)
+	title := sv.Info.Title
+	if title == "" {
+		title = "session " + sv.Info.ID
+	}
+	data := map[string]any{
+		"API": h.opts.APIBase, "Info": sv.Info, "Busy": sv.Busy, "Title": title,
+		"Panels": viewPanels(sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries),
+		"Input": mode.Input, "Controls": mode.Controls,
+		"TakesN": mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
+	}
+	if sv.Info.Mode == "magi" {
+		if cs := councils(sv.Entries, sv.Panels); len(cs) > 0 {
+			data["Council"] = cs[len(cs)-1]
+		}
+		empty := &council{}
+		for _, p := range sv.Panels {
+			empty.row(p.Name, label(p.Display, p.Name))
+		}
+		empty.finish()
+		data["EmptyCouncil"] = empty
+	}
+	h.render(w, "session", data)
+}
+
+// entry serves one turn as the transcript item the page would have
+// rendered, for the script to swap in when the turn finishes.
+func (h *handler) entry(w http.ResponseWriter, r *http.Request) {
+	turn, err := strconv.Atoi(r.PathValue("turn"))
+	if err != nil || turn < 1 {
+		http.Error(w, "turn must be a positive number", http.StatusBadRequest)
+		return
+	}
+	sv, err := h.backend.LoadSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	i := slices.IndexFunc(sv.Entries, func(e debate.Entry) bool { return e.Turn == turn })
+	if i < 0 {
+		http.Error(w, "no such turn", http.StatusNotFound)
+		return
+	}
+	h.render(w, "entry", viewEntry(sv.Entries[i]))
+}
+
+type compareSide struct {
+	Info     debate.SessionInfo
+	Councils []*council
+	Entries  []entryView
+}
+
+func (h *handler) compare(w http.ResponseWriter, r *http.Request) {
+	ids := [2]string{r.URL.Query().Get("a"), r.URL.Query().Get("b")}
+	if ids[0] == "" || ids[1] == "" {
+		http.Error(w, "compare needs two sessions: /compare?a=ID&b=ID", http.StatusBadRequest)
+		return
+	}
+	var views [2]SessionView
+	for i, id := range ids {
+		sv, err := h.backend.LoadSession(r.Context(), id)
+		if err != nil {
+			h.fail(w, err)
+			return
+		}
+		views[i] = sv
+	}
+	shared := sharedTurns(views[0].Info, views[1].Info)
+	var sides []compareSide
+	for _, sv := range views {
+		var rest []debate.Entry
+		for _, e := range sv.Entries {
+			if e.Turn > shared {
+				rest = append(rest, e)
+			}
+		}
+		sides = append(sides, compareSide{Info: sv.Info, Councils: councils(sv.Entries, sv.Panels), Entries: viewEntries(rest)})
+	}
+	h.render(w, "compare", map[string]any{"Sides": sides, "Shared": shared})
+}
+
+// sharedTurns is how many leading turns two sessions have in common: a fork
+// and its parent share the fork's turns up to the fork point; two forks of
+// one parent share up to the earlier fork point.
+func sharedTurns(a, b debate.SessionInfo) int {
+	switch {
+	case a.ID == b.ID:
+		return 0
+	case b.Parent != "" && b.Parent == a.ID:
+		return b.ForkAt
+	case a.Parent != "" && a.Parent == b.ID:
+		return a.ForkAt
+	case a.Parent != "" && a.Parent == b.Parent:
+		return min(a.ForkAt, b.ForkAt)
+	}
+	return 0
+}
