@@ -39,6 +39,11 @@ type SessionView struct {
 	Panels []Panel
 	// Busy is true while an exchange runs (the input box says so).
 	Busy bool
+	// LastEventID is the SSE id of the newest event Entries already reflect:
+	// the page's stream starts after it (GET …/events?after=LastEventID), so
+	// nothing between the page's render and its stream's start is missed.
+	// "" starts the stream at the newest event.
+	LastEventID string
 }
 
 // Panel is one agent's column on the session page.
@@ -55,6 +60,7 @@ type Panel struct {
 type Options struct {
 	// APIBase is where the browser finds the API; "" means "/api/v1".
 	APIBase string
-	// UserID is sent as user_id when the sessions page creates a session.
+	// UserID, when set, is sent as user_id when the sessions page creates a
+	// session and as ?user_id= on the page's API calls and event stream.
 	UserID string
 }
