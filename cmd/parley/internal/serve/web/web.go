@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"log"
 	"net/http"
+	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +53,7 @@ func New(b Backend, opts Options) http.Handler {
 	h.mux.HandleFunc("GET /{$}", h.sessions)
 	h.mux.HandleFunc("GET /s/{id}", h.session)
 	h.mux.HandleFunc("GET /s/{id}/entry/{turn}", h.entry)
+	h.mux.HandleFunc("GET /s/{id}/agents.css", h.agentCSS)
 	h.mux.HandleFunc("GET /compare", h.compare)
 	return h
 }
@@ -92,7 +97,7 @@ func (h *handler) sessions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, "sessions", map[string]any{
-		"API": h.opts.APIBase, "UserID": h.opts.UserID, "Modes": debate.Modes(), "Sessions": list,
+		"Title": "Sessions", "API": h.opts.APIBase, "UserID": h.opts.UserID, "Modes": debate.Modes(), "Sessions": list,
 	})
 }
 
@@ -108,7 +113,8 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		title = "session " + sv.Info.ID
 	}
 	data := map[string]any{
-		"API": h.opts.APIBase, "Info": sv.Info, "Busy": sv.Busy, "Title": title,
+		"API": h.opts.APIBase, "UserID": h.opts.UserID, "LastEventID": sv.LastEventID,
+		"Info": sv.Info, "Busy": sv.Busy, "Title": title, "AgentCSS": "/s/" + url.PathEscape(sv.Info.ID) + "/agents.css",
 		"Panels": viewPanels(sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries),
 		"Input": mode.Input, "Controls": mode.Controls,
 		"TakesN": mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
@@ -125,6 +131,29 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		data["EmptyCouncil"] = empty
 	}
 	h.render(w, "session", data)
+}
+
+// hexColor is the only colour form agents.css takes from the configuration.
+var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{3}(?:[0-9A-Fa-f]{3})?$`)
+
+// agentCSS gives each panel its agent's configured colour. It is a
+// stylesheet of its own because the CSP allows no style attribute, and it
+// selects panels by position so no name ever reaches CSS.
+func (h *handler) agentCSS(w http.ResponseWriter, r *http.Request) {
+	sv, err := h.backend.LoadSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	var b strings.Builder
+	for i, p := range sv.Panels {
+		if hexColor.MatchString(p.Color) {
+			fmt.Fprintf(&b, ".agent-%d { --agent: %s; }\n", i, p.Color)
+		}
+	}
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = io.WriteString(w, b.String())
 }
 
 // entry serves one turn as the transcript item the page would have
@@ -180,7 +209,7 @@ func (h *handler) compare(w http.ResponseWriter, r *http.Request) {
 		}
 		sides = append(sides, compareSide{Info: sv.Info, Councils: councils(sv.Entries, sv.Panels), Entries: viewEntries(rest)})
 	}
-	h.render(w, "compare", map[string]any{"Sides": sides, "Shared": shared})
+	h.render(w, "compare", map[string]any{"Title": "Compare", "Sides": sides, "Shared": shared})
 }
 
 // sharedTurns is how many leading turns two sessions have in common: a fork

@@ -310,3 +310,18 @@ func TestStaticFilesHaveNoInlineHandlersOrEval(t *testing.T) {
 		}
 	}
 }
+
+func TestAgentColoursAreAStylesheet(t *testing.T) {
+	srv, _ := newTestServer(t)
+	res, css := get(t, srv.URL+"/s/aaa111/agents.css")
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") {
+		t.Errorf("agents.css served as %q", ct)
+	}
+	if css != ".agent-1 { --agent: #10A37F; }\n" {
+		t.Errorf("agents.css = %q: want only the valid colour, by panel position", css)
+	}
+	_, page := get(t, srv.URL+"/s/aaa111")
+	if !strings.Contains(page, `<link rel="stylesheet" href="/s/aaa111/agents.css">`) {
+		t.Error("the session page does not link its agents.css")
+	}
+}

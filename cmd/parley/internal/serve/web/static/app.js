@@ -17,6 +17,14 @@
   }
   function attrSel(name, value) { return "[" + name + '="' + CSS.escape(String(value)) + '"]'; }
 
+  // withUser adds the page's user_id (when the server set one) to an API URL.
+  function withUser(url, params) {
+    const q = new URLSearchParams(params || {});
+    if (body.dataset.user) q.set("user_id", body.dataset.user);
+    const s = q.toString();
+    return s ? url + (url.includes("?") ? "&" : "?") + s : url;
+  }
+
   function setStatus(text) {
     const s = $("#status");
     if (s) s.textContent = text || "";
@@ -25,7 +33,7 @@
   // call sends JSON to the API and returns the decoded reply; an error
   // reply ({"error":{"code","message"}}) is thrown as an Error.
   async function call(method, path, payload) {
-    const res = await fetch(api + path, {
+    const res = await fetch(withUser(api + path), {
       method: method,
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Accept": "application/json" },
@@ -38,13 +46,6 @@
       throw new Error(msg);
     }
     return data;
-  }
-
-  // Agent colours come as data-color; only #RGB/#RRGGBB values are used, set
-  // through the CSSOM (no style attributes, which the CSP forbids).
-  function applyColor(node) {
-    const c = node.dataset.color || "";
-    if (/^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(c)) node.style.setProperty("--agent", c);
   }
 
   // ---- sessions page -------------------------------------------------
@@ -77,8 +78,24 @@
     const finished = new Set(); // turns already swapped for server HTML
     let busy = body.dataset.busy === "true";
 
-    document.querySelectorAll(".panel").forEach(applyColor);
     showBusy();
+
+    // textNodeOf returns the text node that streamed text is appended to.
+    function textNodeOf(box) {
+      if (!box) return null;
+      if (!box.firstChild || box.firstChild.nodeType !== Node.TEXT_NODE) box.prepend(document.createTextNode(""));
+      return box.firstChild;
+    }
+
+    // Turns the server rendered: finished ones are final, streaming ones
+    // go on with the deltas that follow.
+    transcript.querySelectorAll("li.entry").forEach(function (li) {
+      const turn = Number(li.dataset.turn);
+      if (li.dataset.status !== "streaming") { finished.add(turn); return; }
+      const p = panels.querySelector(".panel" + attrSel("data-agent", li.dataset.speaker));
+      const panelText = p && Number(p.dataset.turn) === turn ? textNodeOf($(".entry-body", p)) : null;
+      streams.set(turn, { item: textNodeOf($(".entry-body", li)), panel: panelText });
+    });
 
     function showBusy() {
       body.classList.toggle("busy", busy);
@@ -118,7 +135,7 @@
       li.dataset.speaker = entry.speaker;
       li.dataset.kind = entry.kind;
       li.dataset.status = entry.status;
-      li.append(headFor(entry), el("div", "entry-body text", entry.text || ""));
+      li.append(headFor(entry), el("div", "entry-body text" + (entry.status === "streaming" ? " streaming" : ""), entry.text || ""));
       if (entry.error) li.append(el("div", "entry-error", entry.error));
       return li;
     }
@@ -146,7 +163,7 @@
       pb.append(stream);
       p.dataset.turn = entry.turn;
       $(".panel-status", p).textContent = "streaming";
-      streams.set(entry.turn, { item: $(".entry-body", li).firstChild || $(".entry-body", li).appendChild(document.createTextNode("")), panel: text });
+      streams.set(entry.turn, { item: textNodeOf($(".entry-body", li)), panel: text });
     }
 
     function textDelta(ev) {
@@ -160,6 +177,7 @@
     // sanitized HTML of the turn. The fragment is asked again a few times
     // while the server still reports the turn as streaming.
     async function turnFinished(entry) {
+      if (finished.has(entry.turn)) return;
       streams.delete(entry.turn);
       place(itemFor(entry)); // final text and status at once; HTML follows
       const p = panels.querySelector(".panel" + attrSel("data-agent", entry.speaker));
@@ -310,7 +328,13 @@
       agent_answered: function (ev) { if (ev.error) setStatus(ev.error); },
     };
 
-    const source = new EventSource(api + "/sessions/" + encodeURIComponent(id) + "/events");
+    // The stream starts after the last event the server's render included;
+    // EventSource resumes with Last-Event-ID by itself after a drop.
+    const after = body.dataset.after ? { after: body.dataset.after } : {};
+    const source = new EventSource(withUser(api + "/sessions/" + encodeURIComponent(id) + "/events", after));
+    // The server lost events this page needs (it fell too far behind): the
+    // page starts over from the server's render.
+    source.addEventListener("reset", function () { source.close(); location.reload(); });
     Object.keys(handlers).forEach(function (type) {
       source.addEventListener(type, function (msg) {
         let ev;

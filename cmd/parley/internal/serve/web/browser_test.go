@@ -1,0 +1,268 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// chromiumPath is Debian's chromium, which .ci/run installs.
+const chromiumPath = "/usr/bin/chromium"
+
+// hostileAnswer is what the fake models answer: Markdown, a script that
+// would set a window flag, and an image whose error handler would too.
+const hostileAnswer = "**Monads** wrap values. <script>window.__pwned = 1</script> " +
+	`<img src=x onerror="window.__pwned = 2"> and [click](javascript:window.__pwned=3) the end.`
+
+// browser starts a fresh headless Chromium for one test and reports every
+// uncaught page exception and console or browser-log error (a CSP
+// violation is one) as a test failure.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("browser tests need Chromium at %s (apt-get install -y chromium; .ci/run installs it): %v", chromiumPath, err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1400, 1000),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	if err := chromedp.Do(ctx); err != nil { // starts the browser and opens the tab
+		cancelCtx()
+		cancelAlloc()
+		t.Fatalf("starting %s: %v", chromiumPath, err)
+	}
+	messages := chromedp.Console(ctx)
+	var problems []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				problems = append(problems, m.String()+" ("+m.URL+")")
+			}
+		}
+	}()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelCtx()
+		cancelAlloc()
+		<-done
+		for _, p := range problems {
+			t.Errorf("page: %s", p)
+		}
+	})
+	return ctx
+}
+
+// do is chromedp.Do that fails the test with what it was doing and the page.
+func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		page, _ := chromedp.Run(context.WithoutCancel(ctx), chromedp.OuterHTML(chromedp.CSS("body")))
+		t.Fatalf("%s: %v\npage body:\n%s", what, err, page)
+	}
+}
+
+// waitJS polls a JavaScript condition until it is true.
+func waitJS(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		page, _ := chromedp.Run(context.WithoutCancel(ctx), chromedp.OuterHTML(chromedp.CSS("body")))
+		t.Fatalf("waiting for %s (%s): %v\npage body:\n%s", what, expr, err, page)
+	}
+}
+
+func evalJS[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return out
+}
+
+// testAgents puts gemini on a fake Gemini server and chatgpt on a fake
+// OpenAI server, both streaming hostileAnswer a word every 30 ms, and every
+// other agent (the MAGI members among them) on the offline demo provider.
+func testAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
+	reply := func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Text: hostileAnswer, ChunkDelay: 30 * time.Millisecond,
+			Usage: providers.Usage{InputTokens: 10, OutputTokens: 20}}
+	}
+	gemini := providertest.Gemini(t, reply)
+	openai := providertest.OpenAI(t, reply)
+	getenv := func(string) string { return "test-key" }
+	return func(cfg *debate.Config) []*debate.Agent {
+		var agents []*debate.Agent
+		for _, spec := range cfg.Agents {
+			var p providers.Provider
+			var err error
+			switch spec.Name {
+			case "gemini":
+				p, err = providers.Open("gemini", providers.Spec{Type: "gemini", BaseURL: gemini.URL, APIKeyEnv: "K"}, getenv)
+			case "chatgpt":
+				p, err = providers.Open("openai", providers.Spec{Type: "openai", BaseURL: openai.URL, APIKeyEnv: "K"}, getenv)
+			default:
+				p = providers.NewDemoWithPace("demo", 2*time.Millisecond)
+			}
+			if err != nil {
+				panic(fmt.Sprintf("opening a fake provider: %v", err))
+			}
+			agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: p})
+		}
+		return agents
+	}
+}
+
+// createSession uses the sessions page's form and returns once the
+// browser is on the new session's page.
+func createSession(t *testing.T, ctx context.Context, base, mode string) {
+	t.Helper()
+	do(t, ctx, "creating a "+mode+" session",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#create button")),
+		chromedp.SetValue(chromedp.CSS("#mode"), mode),
+		chromedp.SendKeys(chromedp.CSS("#title"), "browser "+mode),
+		chromedp.Click(chromedp.CSS("#create button")),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-page="session"][data-mode="`+mode+`"] #input`)),
+	)
+	waitJS(t, ctx, "the event stream", `document.body.classList.contains("live")`)
+}
+
+func say(t *testing.T, ctx context.Context, text string) {
+	t.Helper()
+	do(t, ctx, "sending "+text,
+		chromedp.SendKeys(chromedp.CSS("#input"), text),
+		chromedp.Click(chromedp.CSS("#send")),
+	)
+}
+
+// assertNoScriptRan checks that the hostile answer never executed and is
+// not in the page as markup: one script element (the page's own), no
+// inline handlers anywhere, and the flag the payload would set is unset.
+func assertNoScriptRan(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if got := evalJS[string](t, ctx, `String(window.__pwned)`); got != "undefined" {
+		t.Errorf("a model's script ran: window.__pwned = %s", got)
+	}
+	if n := evalJS[int](t, ctx, `document.querySelectorAll("script").length`); n != 1 {
+		t.Errorf("%d script elements in the page, want only app.js", n)
+	}
+	if n := evalJS[int](t, ctx, `[...document.querySelectorAll("*")].filter(e => [...e.attributes].some(a => a.name.startsWith("on") || a.name === "style" || /^\s*javascript:/i.test(a.value))).length`); n != 0 {
+		t.Errorf("%d elements carry event handlers, style or javascript: URLs", n)
+	}
+}
+
+func TestBrowserMentionStreamsBothPanels(t *testing.T) {
+	ctx := browser(t)
+	srv := newFakeAPI(t, testAgents(t))
+	createSession(t, ctx, srv.URL, "mention")
+
+	say(t, ctx, "@all what is a monad?")
+	// Both panels stream at the same time, as text.
+	waitJS(t, ctx, "both panels streaming",
+		`[...document.querySelectorAll(".panel")].filter(p => p.querySelector(".streaming") && p.querySelector(".streaming").textContent.length > 0).length === 2`)
+	if n := evalJS[int](t, ctx, `document.querySelectorAll("#transcript .kind-reply.status-streaming").length`); n != 2 {
+		t.Errorf("%d streaming turns in the transcript, want 2", n)
+	}
+	// The streamed text holds the script as text: visible, not markup.
+	waitJS(t, ctx, "the streamed script text", `[...document.querySelectorAll(".panel .streaming")].some(s => s.textContent.includes("<script>"))`)
+	assertNoScriptRan(t, ctx)
+
+	// The transcript fills: the question, then both answers, each swapped
+	// for the server's rendered Markdown once finished.
+	waitJS(t, ctx, "both answers rendered",
+		`document.querySelectorAll("#transcript .kind-reply.status-complete .markdown strong").length === 2 && document.querySelectorAll(".panel .markdown strong").length === 2`)
+	if got := evalJS[string](t, ctx, `document.querySelector("#transcript .kind-user .entry-body").textContent`); got != "@all what is a monad?" {
+		t.Errorf("user line in the transcript: %q", got)
+	}
+	speakers := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#transcript .kind-reply")].map(li => li.dataset.speaker).sort()`)
+	if strings.Join(speakers, ",") != "chatgpt,gemini" {
+		t.Errorf("answers from %v, want chatgpt and gemini", speakers)
+	}
+	text := evalJS[string](t, ctx, `document.querySelector("#transcript .kind-reply .markdown").textContent`)
+	if !strings.Contains(text, "<script>window.__pwned = 1</script>") || !strings.Contains(text, "Monads wrap values.") {
+		t.Errorf("rendered answer text %q: want the bold text and the script shown as text", text)
+	}
+	if n := evalJS[int](t, ctx, `document.querySelectorAll(".markdown a[href^='javascript']").length`); n != 0 {
+		t.Errorf("%d javascript: links survived", n)
+	}
+	assertNoScriptRan(t, ctx)
+
+	// A reload renders the same from the server alone.
+	do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#transcript")))
+	if n := evalJS[int](t, ctx, `document.querySelectorAll("#transcript .kind-reply .markdown strong").length`); n != 2 {
+		t.Errorf("after a reload, %d rendered answers, want 2", n)
+	}
+	assertNoScriptRan(t, ctx)
+}
+
+func TestBrowserMagiVerdictBanner(t *testing.T) {
+	ctx := browser(t)
+	srv := newFakeAPI(t, testAgents(t))
+	createSession(t, ctx, srv.URL, "magi")
+	if n := evalJS[int](t, ctx, `document.querySelectorAll("#magi .vote-board tbody tr").length`); n != 3 {
+		t.Fatalf("vote board has %d member rows before the question, want 3", n)
+	}
+
+	say(t, ctx, "Should we ship on Friday?")
+	waitJS(t, ctx, "the verdict banner", `document.querySelector("#magi .verdict.decided") !== null`)
+	verdict := evalJS[string](t, ctx, `document.querySelector("#magi .verdict").dataset.verdict`)
+	banner := evalJS[string](t, ctx, `document.querySelector("#magi .verdict").textContent`)
+	switch verdict {
+	case "APPROVED", "REJECTED", "NO CONSENSUS", "INCOMPLETE":
+	default:
+		t.Errorf("verdict %q", verdict)
+	}
+	if !strings.HasPrefix(banner, verdict+" after round 3: ") {
+		t.Errorf("banner %q", banner)
+	}
+	cells := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#magi td.cell")].map(td => td.textContent)`)
+	if len(cells) != 9 {
+		t.Fatalf("%d board cells, want 3 members × 3 rounds: %v", len(cells), cells)
+	}
+	for _, c := range cells {
+		v := strings.TrimSpace(strings.TrimSuffix(c, "↻"))
+		if !debate.Vote(v).Valid() && v != "invalid" {
+			t.Errorf("board cell %q is not a vote", c)
+		}
+	}
+	if q := evalJS[string](t, ctx, `document.querySelector("#magi .question").textContent`); q != "Should we ship on Friday?" {
+		t.Errorf("board question %q", q)
+	}
+	// The server's render of the finished council agrees with the live board.
+	do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#magi")))
+	if got := evalJS[string](t, ctx, `document.querySelector("#magi .verdict").dataset.verdict`); got != verdict {
+		t.Errorf("after a reload the verdict is %q, live it was %q", got, verdict)
+	}
+	if got := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#magi td.cell")].map(td => td.textContent)`); strings.Join(got, "|") != strings.Join(cells, "|") {
+		t.Errorf("after a reload the board is %v, live it was %v", got, cells)
+	}
+	assertNoScriptRan(t, ctx)
+}
