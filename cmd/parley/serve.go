@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
+	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -62,6 +63,7 @@ every session is saved.`,
 			if err != nil {
 				return err
 			}
+			srv.ServeWebView(web.Options{})
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err

@@ -179,10 +179,35 @@ func assertNoScriptRan(t *testing.T, ctx context.Context) {
 	}
 }
 
+// servers are the two back ends the page is tested against: the real
+// server (package serve) and the small fake API of fakeapi_test.go, which
+// pins the page to the documented contract rather than to one server.
+var servers = []struct {
+	name  string
+	start func(*testing.T, func(*debate.Config) []*debate.Agent) string
+}{
+	{"serve", startServer},
+	{"fakeapi", func(t *testing.T, agents func(*debate.Config) []*debate.Agent) string {
+		return newFakeAPI(t, agents).URL
+	}},
+}
+
 func TestBrowserMentionStreamsBothPanels(t *testing.T) {
+	for _, s := range servers {
+		t.Run(s.name, func(t *testing.T) { mentionStreamsBothPanels(t, s.start) })
+	}
+}
+
+func TestBrowserMagiVerdictBanner(t *testing.T) {
+	for _, s := range servers {
+		t.Run(s.name, func(t *testing.T) { magiVerdictBanner(t, s.start) })
+	}
+}
+
+func mentionStreamsBothPanels(t *testing.T, start func(*testing.T, func(*debate.Config) []*debate.Agent) string) {
 	ctx := browser(t)
-	srv := newFakeAPI(t, testAgents(t))
-	createSession(t, ctx, srv.URL, "mention")
+	base := start(t, testAgents(t))
+	createSession(t, ctx, base, "mention")
 
 	say(t, ctx, "@all what is a monad?")
 	// Both panels stream at the same time, as text.
@@ -223,10 +248,10 @@ func TestBrowserMentionStreamsBothPanels(t *testing.T) {
 	assertNoScriptRan(t, ctx)
 }
 
-func TestBrowserMagiVerdictBanner(t *testing.T) {
+func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config) []*debate.Agent) string) {
 	ctx := browser(t)
-	srv := newFakeAPI(t, testAgents(t))
-	createSession(t, ctx, srv.URL, "magi")
+	base := start(t, testAgents(t))
+	createSession(t, ctx, base, "magi")
 	if n := evalJS[int](t, ctx, `document.querySelectorAll("#magi .vote-board tbody tr").length`); n != 3 {
 		t.Fatalf("vote board has %d member rows before the question, want 3", n)
 	}

@@ -352,14 +352,14 @@
     form.addEventListener("submit", async function (ev) {
       ev.preventDefault();
       const input = $("#input");
+      // An empty line is sent too: the mode decides what it means (in
+      // alternate mode, the next step).
       const text = input.value.trim();
       const errBox = $("#say-error");
       errBox.textContent = "";
-      if (!text) return;
       try {
         await call("POST", "/sessions/" + encodeURIComponent(id) + "/messages", { text: text });
         input.value = "";
-        busy = true; showBusy();
       } catch (e) {
         errBox.textContent = e.message;
       }

@@ -1,0 +1,51 @@
+package web_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/cmd/parley/internal/serve"
+	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+// startServer runs the real parley serve (package serve with the web view
+// mounted) on a real SQLite file and a loopback port, as `parley serve`
+// does, and returns its base URL.
+func startServer(t *testing.T, agents func(*debate.Config) []*debate.Agent) string {
+	t.Helper()
+	loaded, err := configload.Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "parley.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := serve.New(serve.Options{Config: loaded.Config, Store: st,
+		Agents: func(c *debate.Config) ([]*debate.Agent, error) { return agents(c), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.ServeWebView(web.Options{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln, nil) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil && err != http.ErrServerClosed {
+			t.Errorf("serve: %v", err)
+		}
+		_ = st.Close()
+	})
+	return "http://" + ln.Addr().String()
+}
