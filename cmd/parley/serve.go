@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -14,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd, newWebhooksCmd) }
@@ -56,10 +56,14 @@ every session is saved.`,
 				return fmt.Errorf("session database: %w", err)
 			}
 			defer st.Close()
-			srv, err := serve.New(serve.Options{
-				Config: cfg, Store: st, Token: token, Log: cmd.ErrOrStderr(), Pages: webPages(),
-				Agents: func(c *debate.Config) ([]*debate.Agent, error) { return buildAgents(c, demo) },
+			// Real providers are opened once and shared by every session.
+			agents := serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
+				return providers.Open(name, spec, os.Getenv)
 			})
+			if demo {
+				agents = func(c *debate.Config) ([]*debate.Agent, error) { return buildAgents(c, true) }
+			}
+			srv, err := serve.New(serve.Options{Config: cfg, Store: st, Token: token, Log: cmd.ErrOrStderr(), Agents: agents})
 			if err != nil {
 				return err
 			}
@@ -109,6 +113,3 @@ func newWebhooksCmd(g *globalFlags) *cobra.Command {
 	cmd.AddCommand(logCmd)
 	return cmd
 }
-
-// webPages is the web view mounted beside the API.
-func webPages() http.Handler { return nil }
