@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd, newWebhooksCmd) }
@@ -45,7 +47,11 @@ every session is saved.`,
 			cfg := loaded.Config
 			demo := g.demo || !anyKey(cfg)
 			if demo {
-				cfg.Pricing = nil
+				cfg.Offline = true // demo answers cost nothing
+			} else {
+				for _, w := range cfg.ModelWarnings(time.Now()) {
+					fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+				}
 			}
 			path, err := dbPath(g.db)
 			if err != nil {
@@ -58,7 +64,7 @@ every session is saved.`,
 			defer st.Close()
 			// Real providers are opened once and shared by every session.
 			agents := serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
-				return providers.Open(name, spec, os.Getenv)
+				return open.Open(name, spec, os.Getenv)
 			})
 			if demo {
 				agents = func(c *debate.Config) ([]*debate.Agent, error) { return buildAgents(c, true) }

@@ -18,6 +18,8 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -50,7 +52,7 @@ func builtinConfig(t testing.TB) *debate.Config {
 func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
 	var out []*debate.Agent
 	for _, spec := range cfg.Agents {
-		out = append(out, &debate.Agent{AgentSpec: spec, Provider: providers.NewDemoWithPace("demo", 0)})
+		out = append(out, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 0)})
 	}
 	return out, nil
 }
@@ -62,7 +64,8 @@ func fakeAgents(t testing.TB, handler func(providertest.Request) providertest.Re
 	return openAIAt(fake.URL)
 }
 
-// openAIAt binds every agent to the OpenAI adapter at baseURL.
+// openAIAt binds every agent to the OpenAI adapter at baseURL, on Chat
+// Completions (the shutdown test's handler speaks that wire format).
 func openAIAt(baseURL string) func(*debate.Config) ([]*debate.Agent, error) {
 	getenv := func(name string) string {
 		if name == "PARLEY_TEST_KEY" {
@@ -71,7 +74,7 @@ func openAIAt(baseURL string) func(*debate.Config) ([]*debate.Agent, error) {
 		return ""
 	}
 	return SharedProviders(func(name string, _ providers.Spec) (providers.Provider, error) {
-		return providers.Open(name, providers.Spec{Type: "openai", BaseURL: baseURL, APIKeyEnv: "PARLEY_TEST_KEY"}, getenv)
+		return open.Open(name, providers.Spec{Type: "openai", API: "chat", BaseURL: baseURL, APIKeyEnv: "PARLEY_TEST_KEY"}, getenv)
 	})
 }
 
@@ -83,7 +86,7 @@ func newFixture(t testing.TB, adjust ...func(*Options)) *fixture {
 		t.Fatal(err)
 	}
 	cfg := builtinConfig(t)
-	cfg.Pricing = nil // as parley serve --demo: demo answers cost nothing
+	cfg.Offline = true // as parley serve --demo: demo answers cost nothing
 	opts := Options{Config: cfg, Agents: demoAgents, Store: st, Rate: Rate{PerMinute: 100000, Burst: 100000}}
 	for _, f := range adjust {
 		f(&opts)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -125,11 +127,11 @@ func testAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
 			var err error
 			switch spec.Name {
 			case "gemini":
-				p, err = providers.Open("gemini", providers.Spec{Type: "gemini", BaseURL: gemini.URL, APIKeyEnv: "K"}, getenv)
+				p, err = open.Open("gemini", providers.Spec{Type: "gemini", BaseURL: gemini.URL, APIKeyEnv: "K"}, getenv)
 			case "chatgpt":
-				p, err = providers.Open("openai", providers.Spec{Type: "openai", BaseURL: openai.URL, APIKeyEnv: "K"}, getenv)
+				p, err = open.Open("openai", providers.Spec{Type: "openai", BaseURL: openai.URL, APIKeyEnv: "K"}, getenv)
 			default:
-				p = providers.NewDemoWithPace("demo", 2*time.Millisecond)
+				p = demo.NewWithPace("demo", 2*time.Millisecond)
 			}
 			if err != nil {
 				panic(fmt.Sprintf("opening a fake provider: %v", err))
