@@ -72,7 +72,14 @@ func TestSeedPerUserIsolation(t *testing.T) {
 	if got["session"].(map[string]any)["mode"] != "alternate" || len(got["entries"].([]any)) != 3 {
 		t.Errorf("ada's debate: %v", got)
 	}
-	// The session is stored like any other: the state says who answers next.
+	// The session is stored like any other (its recorder writes in the
+	// background: flush it first).
+	f.srv.sessions.mu.Lock()
+	ss := f.srv.sessions.live[id]
+	f.srv.sessions.mu.Unlock()
+	if err := ss.rec.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	_, entries, err := f.st.Load(t.Context(), id)
 	if err != nil || len(entries) != 3 {
 		t.Fatalf("stored: %d entries, %v", len(entries), err)
