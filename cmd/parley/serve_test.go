@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// parley serve --demo: the first line names the address; the API, the
+// page and a council answer; cancelling (as SIGTERM does) exits 0.
+func TestServeCommandDemo(t *testing.T) {
+	isolate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var errOut bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- executeIO(ctx, []string{"--demo", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, &errOut)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%v (stderr: %s)", err, errOut.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if !regexp.MustCompile(`^listening on http://127\.0\.0\.1:\d+\n$`).MatchString(line) {
+		t.Fatalf("first line %q", line)
+	}
+	base := strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	for _, path := range []string{"/api/v1/openapi.json", "/"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("GET %s: %d", path, resp.StatusCode)
+		}
+	}
+	resp, err := http.Post(base+"/api/v1/magi", "application/json", strings.NewReader(`{"question":"ship on friday?","single_round":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"verdict"`) {
+		t.Errorf("magi: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("exit %d: %s", c, errOut.String())
+	}
+	c, out, _ := runCLI(t, "", "webhooks", "log")
+	if c != 0 || !strings.HasPrefix(out, "TIME") {
+		t.Errorf("webhooks log: exit %d: %q", c, out)
+	}
+}
+
+// Any address but loopback needs PARLEY_SERVE_TOKEN.
+func TestServeRefusesOpenAddressWithoutToken(t *testing.T) {
+	isolate(t)
+	t.Setenv("PARLEY_SERVE_TOKEN", "")
+	code, _, stderr := runCLI(t, "", "--demo", "serve", "--addr", "0.0.0.0:0")
+	if code != 2 || !strings.Contains(stderr, "PARLEY_SERVE_TOKEN") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
