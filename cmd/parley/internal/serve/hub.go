@@ -78,24 +78,25 @@ func (h *hub) last() uint64 {
 }
 
 // since returns the events after seq after (at most max), a channel closed
-// when more arrive, and lost: the number of events after `after` that have
-// already left the buffer (the client must reload).
-func (h *hub) since(after uint64, max int) (out []record, changed <-chan struct{}, lost uint64) {
+// when more arrive, and reset when the client must reload: events after
+// `after` have already left the buffer (lost says how many), or `after` is
+// an id this session has not given yet (from before a server restart).
+func (h *hub) since(after uint64, max int) (out []record, changed <-chan struct{}, reset bool, lost uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	changed = h.changed
-	if after >= h.next { // from another run of the server, or the future
-		after = h.next - 1
+	if after >= h.next {
+		after, reset = h.next-1, true
 	}
 	oldest := h.next - uint64(h.size) // seq of buf[start]
 	if after+1 < oldest {
-		lost = oldest - after - 1
+		lost, reset = oldest-after-1, true
 		after = oldest - 1
 	}
 	for seq := after + 1; seq < h.next && len(out) < max; seq++ {
 		out = append(out, h.buf[(h.start+int(seq-oldest))%len(h.buf)])
 	}
-	return out, changed, lost
+	return out, changed, reset, lost
 }
 
 // close wakes every reader for the last time (the session is going away).

@@ -20,8 +20,9 @@ const sseBatch = 256
 // A client that reconnects with Last-Event-ID (or ?after=SEQ, for a first
 // connection that follows GET /sessions/{id}'s last_event_id) gets what it
 // missed from the session's replay buffer. A client further behind than the
-// buffer gets an event "reset" ({"type":"reset","lost":N}): reload the
-// session, then go on. ": ping" comments keep proxies from closing the
+// buffer, or with an id this session never gave (the server restarted),
+// gets an event "reset" ({"type":"reset","lost":N}): reload the session,
+// then go on. ": ping" comments keep proxies from closing the
 // stream while nothing happens.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	ss, err := s.sessions.get(r.Context(), r.PathValue("id"), userOf(r))
@@ -65,9 +66,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	defer ping.Stop()
 	ctx := r.Context()
 	for {
-		batch, changed, lost := ss.hub.since(after, sseBatch)
-		if lost > 0 {
+		batch, changed, reset, lost := ss.hub.since(after, sseBatch)
+		if reset {
 			fmt.Fprintf(out, "event: reset\ndata: {\"type\":\"reset\",\"lost\":%d}\n\n", lost)
+			after = ss.hub.last()
+			if len(batch) > 0 {
+				after = batch[0].seq - 1
+			}
 		}
 		for _, rec := range coalesce(batch) {
 			fmt.Fprintf(out, "id: %d\nevent: %s\ndata: %s\n\n", rec.seq, rec.typ, rec.data)
@@ -76,7 +81,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 		if len(batch) > 0 {
 			after = batch[len(batch)-1].seq
 		}
-		if (len(batch) > 0 || lost > 0) && !flush() {
+		if (len(batch) > 0 || reset) && !flush() {
 			return nil
 		}
 		if len(batch) == sseBatch {

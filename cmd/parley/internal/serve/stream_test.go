@@ -103,6 +103,16 @@ func TestSSEResetPastTheBuffer(t *testing.T) {
 	if next := s.next(t); next.id == 0 {
 		t.Errorf("after the reset: %+v", next)
 	}
+	// An id this session never gave (the server restarted): reset, then
+	// the events that come next.
+	s = f.events(id, "999999", "")
+	if ev := s.next(t); ev.typ != "reset" {
+		t.Fatalf("unknown id: first event %+v, want a reset", ev)
+	}
+	ss.eng.Emit(debate.ErrorOccurred{Err: "after"})
+	if ev := s.next(t); ev.typ != "error" || !strings.Contains(ev.data, `"after"`) {
+		t.Errorf("after the reset: %+v", ev)
+	}
 }
 
 // The hub merges a lagging client's deltas of one turn and never holds the
@@ -113,8 +123,8 @@ func TestHubCoalescesForLaggingClient(t *testing.T) {
 		h.sink(debate.TextDelta{Turn: 3, Agent: "gemini", Text: strconv.Itoa(i)})
 	}
 	h.sink(debate.TurnFinished{Entry: debate.Entry{Turn: 3}})
-	batch, _, lost := h.since(0, 100)
-	if lost != 0 || len(batch) != 11 {
+	batch, _, reset, lost := h.since(0, 100)
+	if reset || lost != 0 || len(batch) != 11 {
 		t.Fatalf("batch %d, lost %d", len(batch), lost)
 	}
 	merged := coalesce(batch)
@@ -239,7 +249,7 @@ func TestShutdownKeepsPartialText(t *testing.T) {
 	ss := f.srv.sessions.live[id]
 	f.srv.sessions.mu.Unlock()
 	for {
-		batch, changed, _ := ss.hub.since(0, 1000)
+		batch, changed, _, _ := ss.hub.since(0, 1000)
 		if strings.Contains(fmt.Sprint(batchTypes(batch)), "text_delta") {
 			break
 		}
