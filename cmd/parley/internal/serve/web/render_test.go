@@ -3,6 +3,8 @@ package web
 import (
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/debate"
 )
 
 func TestRenderMarkdown(t *testing.T) {
@@ -44,6 +46,29 @@ func FuzzRenderMarkdown(f *testing.F) {
 		}
 		if strings.Contains(strings.ToLower(out), "<script") {
 			t.Fatalf("RenderMarkdown(%q) has a script tag: %s", src, out)
+		}
+	})
+}
+
+// FuzzEntryFragment renders one history entry of any kind and status, with
+// any text, error and tool call (votes parse their text as JSON), as the
+// session page and /s/{id}/entry/{turn} do: the HTML stays inert.
+func FuzzEntryFragment(f *testing.F) {
+	f.Add("reply", "complete", hostile, hostile, hostile)
+	f.Add("vote", "complete", `{"vote":"approve","reasoning":"<script>x</script>","summary":"<img src=x onerror=y>"}`, "", "")
+	f.Add("vote", "partial", `{"vote":"<b onclick=x>"}`, "", "")
+	f.Add("tool_call", "complete", "list_file", "", `" onmouseover="x`)
+	f.Add("moderator", "streaming", "**x** <script>", "", "")
+	f.Fuzz(func(t *testing.T, kind, status, text, errText, param string) {
+		e := debate.Entry{Turn: 1, Kind: debate.Kind(kind), Status: debate.Status(status), Speaker: param, Display: errText,
+			Model: param, Provider: text, Round: 2, Vote: param, Text: text, Error: errText,
+			ToolCalls: []debate.ToolCall{{Tool: param, Parameters: map[string]string{param: text}, Error: errText}}}
+		var buf strings.Builder
+		if err := pages.ExecuteTemplate(&buf, "entry", viewEntry(e)); err != nil {
+			t.Fatal(err)
+		}
+		if p := inertProblem(buf.String()); p != "" {
+			t.Fatalf("%s\n%s", p, buf.String())
 		}
 	})
 }
