@@ -280,6 +280,10 @@ func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config)
 			t.Errorf("board cell %q is not a vote", c)
 		}
 	}
+	flips := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#magi .flips li")].map(li => li.textContent)`)
+	if changed := evalJS[int](t, ctx, `document.querySelectorAll("#magi td.changed").length`); changed != len(flips) {
+		t.Errorf("%d changed cells but %d listed vote changes %v", changed, len(flips), flips)
+	}
 	if q := evalJS[string](t, ctx, `document.querySelector("#magi .question").textContent`); q != "Should we ship on Friday?" {
 		t.Errorf("board question %q", q)
 	}
@@ -290,6 +294,9 @@ func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config)
 	}
 	if got := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#magi td.cell")].map(td => td.textContent)`); strings.Join(got, "|") != strings.Join(cells, "|") {
 		t.Errorf("after a reload the board is %v, live it was %v", got, cells)
+	}
+	if got := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#magi .flips li")].map(li => li.textContent)`); strings.Join(got, "|") != strings.Join(flips, "|") {
+		t.Errorf("after a reload the vote changes are %v, live they were %v", got, flips)
 	}
 	assertNoScriptRan(t, ctx)
 }

@@ -2,8 +2,8 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"html/template"
-	"strconv"
 
 	"github.com/parleyhq/parley/debate"
 )
@@ -76,7 +76,13 @@ type council struct {
 	Rows     []boardRow
 	Verdict  string // "" until decided
 	Tally    string
-	Flips    []string // "CASPER: reject → approve (round 1 → 2)"
+	Flips    []flipView
+}
+
+// flipView is one vote change, worded as the live board words it.
+type flipView struct {
+	Text       string // "CASPER: reject → approve (round 1 → 2) CONFORMITY"
+	Conformity bool
 }
 
 type boardRow struct {
@@ -90,6 +96,7 @@ type boardCell struct {
 	Vote    string // approve, reject, abstain, invalid, "" not yet
 	Summary string
 	Changed bool // differs from the member's valid vote of the round before
+	ballot  *debate.Ballot
 }
 
 // councils reads every MAGI council of a session from its entries, in
@@ -116,8 +123,9 @@ func councils(es []debate.Entry, members []Panel) []*council {
 			r := cur.row(e.Speaker, label(e.Display, e.Speaker))
 			cell := r.cell(e.Round)
 			cell.Vote = e.Vote
+			cell.ballot = nil
 			if v := viewEntry(e); v.Ballot != nil {
-				cell.Summary = v.Ballot.Summary
+				cell.Summary, cell.ballot = v.Ballot.Summary, v.Ballot
 			}
 		case debate.KindVerdict:
 			if cur != nil {
@@ -140,10 +148,8 @@ func label(display, name string) string {
 }
 
 func (c *council) row(agent, display string) *boardRow {
-	for i := range c.Rows {
-		if c.Rows[i].Agent == agent {
-			return &c.Rows[i]
-		}
+	if r := c.findRow(agent); r != nil {
+		return r
 	}
 	c.Rows = append(c.Rows, boardRow{Agent: agent, Display: display})
 	return &c.Rows[len(c.Rows)-1]
@@ -156,7 +162,9 @@ func (r *boardRow) cell(round int) *boardCell {
 	return &r.Cells[round-1]
 }
 
-// finish pads every row to the same rounds and marks changed votes.
+// finish pads every row to the same rounds, marks changed votes and
+// audits the changes as the council itself does (debate.AuditFlips), so
+// the page and the live board agree on CONFORMITY.
 func (c *council) finish() {
 	n := 3
 	for _, r := range c.Rows {
@@ -166,18 +174,49 @@ func (c *council) finish() {
 	for i := 1; i <= n; i++ {
 		c.Rounds = append(c.Rounds, i)
 	}
-	for i := range c.Rows {
-		r := &c.Rows[i]
-		r.cell(n)
-		for k := 1; k < len(r.Cells); k++ {
-			before, now := r.Cells[k-1].Vote, r.Cells[k].Vote
-			if valid(before) && valid(now) && before != now {
-				r.Cells[k].Changed = true
-				c.Flips = append(c.Flips, r.Display+": "+before+" → "+now+
-					" (round "+strconv.Itoa(k)+" → "+strconv.Itoa(k+1)+")")
+	rounds := make([][]debate.MagiVote, 0, n)
+	for k := 0; k < n; k++ {
+		votes := make([]debate.MagiVote, 0, len(c.Rows))
+		for i := range c.Rows {
+			r := &c.Rows[i]
+			r.cell(n)
+			cell := r.Cells[k]
+			v := debate.MagiVote{Agent: r.Agent, Display: r.Display, Round: k + 1, Valid: valid(cell.Vote)}
+			if cell.ballot != nil {
+				v.Ballot = *cell.ballot
+			}
+			v.Vote = debate.Vote(cell.Vote)
+			votes = append(votes, v)
+			if k > 0 {
+				before := r.Cells[k-1].Vote
+				r.Cells[k].Changed = valid(before) && valid(cell.Vote) && before != cell.Vote
 			}
 		}
+		rounds = append(rounds, votes)
 	}
+	c.Flips = c.Flips[:0]
+	for _, f := range debate.AuditFlips(rounds) {
+		display := f.Agent
+		if r := c.findRow(f.Agent); r != nil {
+			display = r.Display
+		}
+		text := fmt.Sprintf("%s: %s → %s (round %d → %d)", display, f.From, f.To, f.FromRound, f.ToRound)
+		if f.Conformity {
+			text += " CONFORMITY"
+		} else {
+			text += fmt.Sprintf(" argued, %d new words", f.NewWords)
+		}
+		c.Flips = append(c.Flips, flipView{Text: text, Conformity: f.Conformity})
+	}
+}
+
+func (c *council) findRow(agent string) *boardRow {
+	for i := range c.Rows {
+		if c.Rows[i].Agent == agent {
+			return &c.Rows[i]
+		}
+	}
+	return nil
 }
 
 func valid(v string) bool { return debate.Vote(v).Valid() }

@@ -295,8 +295,10 @@
       const list = $(".flips", b);
       list.replaceChildren();
       (ev.flips || []).forEach(function (f) {
+        const th = b.querySelector("tbody tr" + attrSel("data-agent", f.agent) + " th");
+        const who = th ? th.textContent : f.agent;
         list.append(el("li", f.conformity ? "conformity" : "",
-          f.agent + ": " + f.from + " → " + f.to + " (round " + f.from_round + " → " + f.to_round + ")" +
+          who + ": " + f.from + " → " + f.to + " (round " + f.from_round + " → " + f.to_round + ")" +
           (f.conformity ? " CONFORMITY" : " argued, " + f.new_words + " new words")));
       });
     }
