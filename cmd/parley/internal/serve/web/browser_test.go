@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,8 +28,9 @@ const hostileAnswer = "**Monads** wrap values. <script>window.__pwned = 1</scrip
 
 // browser starts a fresh headless Chromium for one test and reports every
 // uncaught page exception and console or browser-log error (a CSP
-// violation is one) as a test failure.
-func browser(t *testing.T) context.Context {
+// violation is one) as a test failure, except those containing one of
+// expected.
+func browser(t *testing.T, expected ...string) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("browser tests need Chromium at %s (apt-get install -y chromium; .ci/run installs it): %v", chromiumPath, err)
@@ -63,7 +65,8 @@ func browser(t *testing.T) context.Context {
 			if err != nil {
 				return
 			}
-			if m.Type == chromedp.ConsoleError || m.IsException() {
+			if (m.Type == chromedp.ConsoleError || m.IsException()) &&
+				!slices.ContainsFunc(expected, func(e string) bool { return strings.Contains(m.Text, e) }) {
 				problems = append(problems, m.String()+" ("+m.URL+")")
 			}
 		}
@@ -207,8 +210,8 @@ func TestBrowserMagiVerdictBanner(t *testing.T) {
 }
 
 func mentionStreamsBothPanels(t *testing.T, start func(*testing.T, func(*debate.Config) []*debate.Agent) string) {
+	base := start(t, testAgents(t)) // first, so it stops after the browser
 	ctx := browser(t)
-	base := start(t, testAgents(t))
 	createSession(t, ctx, base, "mention")
 
 	say(t, ctx, "@all what is a monad?")
@@ -251,8 +254,8 @@ func mentionStreamsBothPanels(t *testing.T, start func(*testing.T, func(*debate.
 }
 
 func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config) []*debate.Agent) string) {
+	base := start(t, testAgents(t)) // first, so it stops after the browser
 	ctx := browser(t)
-	base := start(t, testAgents(t))
 	createSession(t, ctx, base, "magi")
 	if n := evalJS[int](t, ctx, `document.querySelectorAll("#magi .vote-board tbody tr").length`); n != 3 {
 		t.Fatalf("vote board has %d member rows before the question, want 3", n)
@@ -298,5 +301,27 @@ func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config)
 	if got := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#magi .flips li")].map(li => li.textContent)`); strings.Join(got, "|") != strings.Join(flips, "|") {
 		t.Errorf("after a reload the vote changes are %v, live they were %v", got, flips)
 	}
+	assertNoScriptRan(t, ctx)
+}
+
+// With a token, the browser logs in once (/login?token=…, which sets the
+// server's cookie); the page's fetches and its event stream then carry the
+// cookie as same-origin requests, with no token in the page.
+func TestBrowserWithToken(t *testing.T) {
+	const token = "s3cret-token"
+	base := startServerWithToken(t, testAgents(t), token)
+	ctx := browser(t, "status of 401 (Unauthorized)") // the visit before the login
+
+	do(t, ctx, "opening / without the token", chromedp.Navigate(base+"/"))
+	if body := evalJS[string](t, ctx, `document.body.textContent`); !strings.Contains(body, "/login?token=") {
+		t.Fatalf("without the token the page says %q, want the login hint", body)
+	}
+	do(t, ctx, "logging in", chromedp.Navigate(base+"/login?token="+token))
+	createSession(t, ctx, base, "mention")
+	if html := evalJS[string](t, ctx, `document.documentElement.outerHTML`); strings.Contains(html, token) {
+		t.Error("the page carries the token")
+	}
+	say(t, ctx, "@all hello?")
+	waitJS(t, ctx, "both answers rendered", `document.querySelectorAll("#transcript .kind-reply.status-complete .markdown strong").length === 2`)
 	assertNoScriptRan(t, ctx)
 }

@@ -19,6 +19,12 @@ import (
 // does, and returns its base URL.
 func startServer(t *testing.T, agents func(*debate.Config) []*debate.Agent) string {
 	t.Helper()
+	return startServerWithToken(t, agents, "")
+}
+
+// startServerWithToken is startServer with PARLEY_SERVE_TOKEN set.
+func startServerWithToken(t *testing.T, agents func(*debate.Config) []*debate.Agent, token string) string {
+	t.Helper()
 	loaded, err := configload.Load("", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +33,7 @@ func startServer(t *testing.T, agents func(*debate.Config) []*debate.Agent) stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(serve.Options{Config: loaded.Config, Store: st,
+	srv, err := serve.New(serve.Options{Config: loaded.Config, Store: st, Token: token,
 		Agents: func(c *debate.Config) ([]*debate.Agent, error) { return agents(c), nil }})
 	if err != nil {
 		t.Fatal(err)

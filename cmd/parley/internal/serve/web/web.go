@@ -50,6 +50,10 @@ func New(b Backend, opts Options) http.Handler {
 	h := &handler{backend: b, opts: opts, mux: http.NewServeMux()}
 	static, _ := fs.Sub(staticFiles, "static")
 	h.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	h.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		// Browsers ask for it on pages without a <link rel="icon">.
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
+	})
 	h.mux.HandleFunc("GET /{$}", h.sessions)
 	h.mux.HandleFunc("GET /s/{id}", h.session)
 	h.mux.HandleFunc("GET /s/{id}/entry/{turn}", h.entry)
