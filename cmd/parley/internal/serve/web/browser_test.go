@@ -250,6 +250,19 @@ func mentionStreamsBothPanels(t *testing.T, start func(*testing.T, func(*debate.
 		t.Errorf("after a reload, %d rendered answers, want 2", n)
 	}
 	assertNoScriptRan(t, ctx)
+
+	// Switching to MAGI keeps the transcript and brings the council's panels
+	// and vote board (session_updated reloads the page).
+	waitJS(t, ctx, "the event stream", `document.body.classList.contains("live")`)
+	do(t, ctx, "switching to magi", chromedp.SetValue(chromedp.CSS("#mode-switch"), "magi"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#mode-switch").dispatchEvent(new Event("change"))`),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-mode="magi"] #magi .vote-board`))) // across the reload
+	if n := evalJS[int](t, ctx, `document.querySelectorAll("#transcript .kind-reply").length`); n != 2 {
+		t.Errorf("after the switch, %d answers in the transcript, want 2", n)
+	}
+	if n := evalJS[int](t, ctx, `document.querySelectorAll(".panel").length`); n != 3 {
+		t.Errorf("after the switch, %d panels, want the 3 council members", n)
+	}
 }
 
 func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config) []*debate.Agent) string) {

@@ -69,6 +69,7 @@ func newFakeAPI(t *testing.T, agents func(*debate.Config) []*debate.Agent) *http
 	mux.HandleFunc("POST /api/v1/sessions", f.create)
 	mux.HandleFunc("POST /api/v1/sessions/{id}/messages", f.message)
 	mux.HandleFunc("GET /api/v1/sessions/{id}/events", f.events)
+	mux.HandleFunc("POST /api/v1/sessions/{id}/mode", f.mode)
 	mux.Handle("/", web.New(f, web.Options{}))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
@@ -144,6 +145,25 @@ func (f *fakeAPI) message(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusAccepted)
 	_, _ = w.Write([]byte(`{"status":"accepted"}`))
+}
+
+func (f *fakeAPI) mode(w http.ResponseWriter, r *http.Request) {
+	s := f.session(r.PathValue("id"))
+	if s == nil {
+		apiError(w, 404, "not_found", "no such session")
+		return
+	}
+	var req struct{ Mode string }
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		apiError(w, 400, "bad_json", err.Error())
+		return
+	}
+	if err := s.engine.SetMode(req.Mode); err != nil {
+		apiError(w, 400, "bad_field", err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"session": s.engine.Info()})
 }
 
 func (f *fakeAPI) events(w http.ResponseWriter, r *http.Request) {

@@ -120,7 +120,7 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		"API": h.opts.APIBase, "UserID": h.opts.UserID, "LastEventID": sv.LastEventID,
 		"Info": sv.Info, "Busy": sv.Busy, "Title": title, "AgentCSS": "/s/" + url.PathEscape(sv.Info.ID) + "/agents.css",
 		"Panels": viewPanels(sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries),
-		"Input": mode.Input, "Controls": mode.Controls,
+		"Input": mode.Input, "Controls": mode.Controls, "Modes": debate.Modes(),
 		"TakesN": mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
 	}
 	if sv.Info.Mode == "magi" {

@@ -233,6 +233,9 @@ func TestEveryModeRenders(t *testing.T) {
 				t.Errorf("%s: no %s control", mi.Name, k)
 			}
 		}
+		if !strings.Contains(body, `<option value="`+mi.Name+`" selected>`) {
+			t.Errorf("%s: the mode switch does not show the session's mode", mi.Name)
+		}
 		if got := strings.Contains(body, `class="vote-board"`); got != (mi.Name == "magi") {
 			t.Errorf("%s: vote board shown = %v", mi.Name, got)
 		}

@@ -110,7 +110,7 @@
         const head = el("header", "panel-head");
         head.append(el("span", "panel-name", entry.display || entry.speaker), " ",
           el("span", "model", (entry.provider || "") + "/" + (entry.model || "")), " ",
-          el("span", "panel-status", ""));
+          el("span", "panel-usage", ""), " ", el("span", "panel-status", ""));
         p.append(head, el("div", "panel-body"));
         panels.append(p);
       }
@@ -163,6 +163,7 @@
       pb.append(stream);
       p.dataset.turn = entry.turn;
       $(".panel-status", p).textContent = "streaming";
+      $(".panel-usage", p).textContent = "";
       streams.set(entry.turn, { item: textNodeOf($(".entry-body", li)), panel: text });
     }
 
@@ -316,7 +317,12 @@
       text_delta: textDelta,
       turn_finished: function (ev) { turnFinished(ev.entry); },
       retrying: function (ev) { setStatus(ev.agent + ": retrying (attempt " + ev.attempt + "): " + ev.error); },
-      usage: function () {},
+      usage: function (ev) {
+        const p = panels.querySelector(".panel" + attrSel("data-agent", ev.agent));
+        if (p && Number(p.dataset.turn) === ev.turn && ev.usage) {
+          $(".panel-usage", p).textContent = ev.usage.input_tokens + " in · " + ev.usage.output_tokens + " out";
+        }
+      },
       vote: vote,
       verdict: verdict,
       tool: function (ev) { setStatus(ev.agent + " " + (ev.done ? "ran " : "runs ") + ev.call.tool); },
@@ -349,6 +355,19 @@
     source.addEventListener("error", function () { body.classList.remove("live"); });
 
     // ---- input and controls ----
+
+    // Switching the mode keeps the history; the session_updated event that
+    // follows reloads the page into the new mode's panels and controls.
+    $("#mode-switch").addEventListener("change", async function (ev) {
+      const errBox = $("#say-error");
+      errBox.textContent = "";
+      try {
+        await call("POST", "/sessions/" + encodeURIComponent(id) + "/mode", { mode: ev.target.value });
+      } catch (e) {
+        ev.target.value = body.dataset.mode;
+        errBox.textContent = e.message;
+      }
+    });
 
     const form = $("#say");
     form.addEventListener("submit", async function (ev) {
