@@ -42,7 +42,8 @@ type handler struct {
 
 // New returns the web view: "/" (sessions), "/s/{id}" (one session),
 // "/s/{id}/entry/{turn}" (one finished turn as an HTML fragment, for the
-// script), "/compare?a=ID&b=ID" and "/static/…".
+// script), "/s/{id}/agents.css" (the panels' colours), "/compare?a=ID&b=ID"
+// and "/static/…". Every response carries the CSP.
 func New(b Backend, opts Options) http.Handler {
 	if opts.APIBase == "" {
 		opts.APIBase = "/api/v1"
