@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
@@ -288,4 +289,42 @@ func batchTypes(batch []record) []string {
 func newJar() http.CookieJar {
 	jar, _ := cookiejar.New(nil)
 	return jar
+}
+
+// A client that stops reading never holds the debate or another client:
+// the engine drains at once while 16 MB of events pile up behind a reader
+// that reads nothing, and a second client gets every event.
+func TestSlowSSEClientNeverHoldsTheDebate(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.ReplayEvents = 8192 })
+	id := f.createSession(map[string]any{"mode": "mention"})
+	stalled, err := net.Dial("tcp", f.ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Close()
+	fmt.Fprintf(stalled, "GET /api/v1/sessions/%s/events HTTP/1.1\r\nHost: parley\r\n\r\n", id)
+	// Its handler is subscribed once it has answered the headers.
+	if _, err := bufio.NewReader(stalled).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	reader := f.events(id, "", "")
+	f.srv.sessions.mu.Lock()
+	ss := f.srv.sessions.live[id]
+	f.srv.sessions.mu.Unlock()
+	big := strings.Repeat("x", 4096)
+	const n = 4000
+	for i := range n {
+		ss.eng.Emit(debate.ErrorOccurred{Err: big, Turn: i + 1})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := ss.eng.Wait(ctx); err != nil {
+		t.Fatalf("the engine waited on a stalled client: %v", err)
+	}
+	for i := range n {
+		ev := reader.next(t)
+		if ev.typ != "error" || !strings.Contains(ev.data, fmt.Sprintf(`"turn":%d,`, i+1)) {
+			t.Fatalf("event %d: %s %.80s", i, ev.typ, ev.data)
+		}
+	}
 }
