@@ -283,3 +283,27 @@ func TestOpenAPISchemasMatchAnswers(t *testing.T) {
 	_, body = f.do("DELETE", "/api/v1/sessions/"+created.Session.ID, nil)
 	check("Deleted", body)
 }
+
+// Past MaxLive, idle sessions leave memory (saved, they load again on the
+// next request); one with an open event stream stays.
+func TestIdleSessionsAreUnloaded(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.MaxLive, o.IdleAfter = 2, time.Nanosecond })
+	watched := f.createSession(map[string]any{"mode": "mention"})
+	stream := f.events(watched, "", "")
+	var ids []string
+	for range 4 {
+		ids = append(ids, f.createSession(map[string]any{"mode": "mention"}))
+	}
+	f.srv.sessions.evict()
+	f.srv.sessions.mu.Lock()
+	n, kept := len(f.srv.sessions.live), f.srv.sessions.live[watched] != nil
+	f.srv.sessions.mu.Unlock()
+	if n > 2 || !kept {
+		t.Fatalf("%d sessions live (want ≤ 2), the watched one kept: %v", n, kept)
+	}
+	for _, id := range ids {
+		f.must(200, "GET", "/api/v1/sessions/"+id, nil)
+	}
+	f.must(202, "POST", "/api/v1/sessions/"+watched+"/messages", map[string]string{"text": "@gemini still there?"})
+	stream.until(t, "exchange_finished")
+}

@@ -53,6 +53,11 @@ type Options struct {
 	Log io.Writer
 	// PingEvery is the SSE keep-alive comment interval (default 15s).
 	PingEvery time.Duration
+	// MaxLive is how many sessions stay in memory (default 256); past it,
+	// the least recently used one idle for IdleAfter (default 1m) is
+	// unloaded (it stays saved and loads again on its next request).
+	MaxLive   int
+	IdleAfter time.Duration
 }
 
 // Server is the HTTP server of one parley serve.
@@ -85,6 +90,12 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.PingEvery <= 0 {
 		opts.PingEvery = 15 * time.Second
+	}
+	if opts.MaxLive <= 0 {
+		opts.MaxLive = 256
+	}
+	if opts.IdleAfter <= 0 {
+		opts.IdleAfter = time.Minute
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), limiter: newLimiter(opts.Rate)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())

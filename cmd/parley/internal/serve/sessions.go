@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
@@ -30,6 +31,10 @@ type session struct {
 	mu       sync.Mutex
 	running  bool // an async exchange was started and has not returned
 	exchange sync.WaitGroup
+
+	// Guarded by manager.mu, for eviction (evict.go).
+	lastUsed time.Time
+	clients  int // open event streams
 }
 
 // manager holds the live sessions; others are loaded from the store on
@@ -205,8 +210,13 @@ func (m *manager) attach(eng *debate.Engine, owner string) *session {
 		ss.unsub = append(ss.unsub, eng.Subscribe(func(ev debate.Event) { m.srv.hooks.event(id, ev) }))
 	}
 	m.mu.Lock()
+	ss.lastUsed = time.Now()
 	m.live[ss.id] = ss
+	crowded := len(m.live) > m.srv.opts.MaxLive
 	m.mu.Unlock()
+	if crowded {
+		go m.evict()
+	}
 	return ss
 }
 
@@ -235,6 +245,9 @@ func (m *manager) get(ctx context.Context, id, user string) (*session, error) {
 	if ss == nil {
 		var err error
 		if ss, err = m.load(ctx, id); err != nil {
+			m.mu.Lock()
+			delete(m.loading, id) // unknown ids leave nothing behind
+			m.mu.Unlock()
 			if errors.Is(err, store.ErrNotFound) {
 				return nil, notFound
 			}
@@ -244,6 +257,9 @@ func (m *manager) get(ctx context.Context, id, user string) (*session, error) {
 	if ss.owner != user {
 		return nil, notFound
 	}
+	m.mu.Lock()
+	ss.lastUsed = time.Now()
+	m.mu.Unlock()
 	return ss, nil
 }
 

@@ -29,6 +29,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	defer ss.watched(&s.sessions.mu)()
 	after := ss.hub.last()
 	cursor := r.Header.Get("Last-Event-ID")
 	if cursor == "" {
