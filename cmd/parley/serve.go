@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
@@ -45,7 +46,7 @@ every session is saved.`,
 				return err
 			}
 			cfg := loaded.Config
-			demo := g.demo || !anyKey(cfg)
+			demo := g.demo || !cli.AnyKey(cfg)
 			if demo {
 				cfg.Offline = true // demo answers cost nothing
 			} else {
@@ -67,7 +68,7 @@ every session is saved.`,
 				return open.Open(name, spec, os.Getenv)
 			})
 			if demo {
-				agents = func(c *debate.Config) ([]*debate.Agent, error) { return buildAgents(c, true) }
+				agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true) }
 			}
 			srv, err := serve.New(serve.Options{Config: cfg, Store: st, Token: token, Log: cmd.ErrOrStderr(), Agents: agents})
 			if err != nil {
@@ -81,7 +82,7 @@ every session is saved.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if demo && !g.demo {
-				fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+keyHelp()+"; serving the demo agents")
+				fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+cli.KeyHelp+"; serving the demo agents")
 			}
 			return srv.Serve(ctx, ln, cmd.OutOrStdout())
 		},
