@@ -254,8 +254,10 @@ func mentionStreamsBothPanels(t *testing.T, start func(*testing.T, func(*debate.
 	// Switching to MAGI keeps the transcript and brings the council's panels
 	// and vote board (session_updated reloads the page).
 	waitJS(t, ctx, "the event stream", `document.body.classList.contains("live")`)
-	do(t, ctx, "switching to magi", chromedp.SetValue(chromedp.CSS("#mode-switch"), "magi"),
-		chromedp.Evaluate[chromedp.Void](`document.querySelector("#mode-switch").dispatchEvent(new Event("change"))`),
+	// One script sets the value and fires change: the switch reloads the
+	// page, so a second step could find the old document gone.
+	do(t, ctx, "switching to magi",
+		chromedp.Evaluate[chromedp.Void](`{ const s = document.querySelector("#mode-switch"); s.value = "magi"; s.dispatchEvent(new Event("change")) }`),
 		chromedp.WaitVisible(chromedp.CSS(`body[data-mode="magi"] #magi .vote-board`))) // across the reload
 	if n := evalJS[int](t, ctx, `document.querySelectorAll("#transcript .kind-reply").length`); n != 2 {
 		t.Errorf("after the switch, %d answers in the transcript, want 2", n)
