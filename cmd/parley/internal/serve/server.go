@@ -161,7 +161,11 @@ func (s *Server) authorised(r *http.Request) bool {
 // GET /login?token=… then a redirect to /.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("token")
-	if s.opts.Token == "" || subtle.ConstantTimeCompare([]byte(token), []byte(s.opts.Token)) != 1 {
+	if s.opts.Token == "" { // nothing to log in to
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(s.opts.Token)) != 1 {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusUnauthorized)
 		fmt.Fprintln(w, "wrong or missing token: open /login?token=<PARLEY_SERVE_TOKEN>")
