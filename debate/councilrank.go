@@ -52,6 +52,24 @@ type CouncilRanking struct {
 	Cost       float64         `json:"cost_usd"`
 }
 
+// Cell is the place r gave member's answer as a ranking table shows it:
+// "1", "2", …; "—" for the ranker's own answer (never shown to it), "✗"
+// when the ranking is invalid, "·" for an answer it was not shown.
+func (r CouncilRanking) Cell(member string) string {
+	if member == r.Ranker {
+		return "—"
+	}
+	if !r.Valid {
+		return "✗"
+	}
+	for i, m := range r.Order {
+		if m == member {
+			return fmt.Sprint(i + 1)
+		}
+	}
+	return "·"
+}
+
 // CouncilScore is one answer's place in the aggregate ranking.
 type CouncilScore struct {
 	Member  string `json:"member"`
@@ -192,28 +210,20 @@ func ParseRanking(text string, labels []string) (order []string, evaluation stri
 	if strings.TrimSpace(text) == "" {
 		return nil, "", errors.New("the answer is empty")
 	}
-	var firstErr error
-	tried := 0
-	for i := 0; i < len(text) && tried < maxVoteObjectsTried; i++ {
-		if text[i] != '{' {
-			continue
-		}
-		tried++
-		obj, ok := decodeObject(text[i:])
-		if !ok {
-			continue
-		}
-		items, eval, found := rankingItems(obj)
-		if !found {
-			continue
+	type ranked struct {
+		order      []string
+		evaluation string
+	}
+	found, _, firstErr, ok := firstObject(text, func(obj map[string]any) (ranked, bool, error) {
+		items, eval, has := rankingItems(obj)
+		if !has {
+			return ranked{}, false, nil
 		}
 		order, err := resolveLabels(items, labels)
-		if err == nil {
-			return order, eval, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
+		return ranked{order, eval}, true, err
+	})
+	if ok {
+		return found.order, found.evaluation, nil
 	}
 	if firstErr != nil {
 		return nil, "", firstErr

@@ -101,27 +101,9 @@ func findBallot(text, key string, read func(map[string]any) (Ballot, bool, error
 	if strings.TrimSpace(text) == "" {
 		return Ballot{}, errors.New("the answer is empty")
 	}
-	var firstErr error
-	tried := 0
-	for i := 0; i < len(text) && tried < maxVoteObjectsTried; i++ {
-		if text[i] != '{' {
-			continue
-		}
-		tried++
-		obj, ok := decodeObject(text[i:])
-		if !ok {
-			continue
-		}
-		b, found, err := read(obj)
-		if !found {
-			continue
-		}
-		if err == nil {
-			return b, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
+	b, tried, firstErr, ok := firstObject(text, read)
+	if ok {
+		return b, nil
 	}
 	if firstErr != nil {
 		return Ballot{}, firstErr
@@ -130,6 +112,32 @@ func findBallot(text, key string, read func(map[string]any) (Ballot, bool, error
 		return Ballot{}, fmt.Errorf(`no JSON object found; answer with {"%s": ..., "reasoning": ..., "summary": ...}`, key)
 	}
 	return Ballot{}, fmt.Errorf(`no JSON object with a "%s" field found`, key)
+}
+
+// firstObject tries every '{' of text (up to maxVoteObjectsTried) as the
+// start of a JSON object: the first object in which read finds what it looks
+// for and reads without error wins (ok). Otherwise it reports how many
+// objects it tried and the first error of one that had the field.
+func firstObject[T any](text string, read func(map[string]any) (T, bool, error)) (v T, tried int, firstErr error, ok bool) {
+	for i := 0; i < len(text) && tried < maxVoteObjectsTried; i++ {
+		if text[i] != '{' {
+			continue
+		}
+		tried++
+		obj, decoded := decodeObject(text[i:])
+		if !decoded {
+			continue
+		}
+		got, found, err := read(obj)
+		switch {
+		case !found:
+		case err == nil:
+			return got, tried, nil, true
+		case firstErr == nil:
+			firstErr = err
+		}
+	}
+	return v, tried, firstErr, false
 }
 
 // decodeObject decodes the JSON object text starts with; when strict JSON

@@ -165,7 +165,7 @@ func (m *Model) councilTable(w, h int) []string {
 	for i, s := range c.ranked {
 		row := fmt.Sprintf(" %s", padRight(Sanitize(s.Display), nameW))
 		for j, r := range c.rankings {
-			row += "  " + padRight(rankCell(r, s.Member), colW[j])
+			row += "  " + padRight(r.Cell(s.Member), colW[j])
 		}
 		mean := "    —"
 		if s.Rankings > 0 {
@@ -211,22 +211,6 @@ func stageText(u debate.CouncilUsage) string {
 		s += fmt.Sprintf(" $%.4f", u.Cost)
 	}
 	return s
-}
-
-// rankCell is the place ranker r gave member's answer.
-func rankCell(r debate.CouncilRanking, member string) string {
-	if member == r.Ranker {
-		return "—"
-	}
-	if !r.Valid {
-		return "✗"
-	}
-	for i, m := range r.Order {
-		if m == member {
-			return fmt.Sprint(i + 1)
-		}
-	}
-	return "·"
 }
 
 func padRight(s string, w int) string {

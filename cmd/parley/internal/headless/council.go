@@ -88,7 +88,7 @@ func writeRankingTable(w io.Writer, rankings []debate.CouncilRanking, agg []deba
 	for _, s := range agg {
 		row := "  " + sanitize.Text(s.Display)
 		for _, r := range rankings {
-			row += "\t" + RankCell(r, s.Member)
+			row += "\t" + r.Cell(s.Member)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\n", row, MeanRankText(s), s.Borda)
 	}
@@ -100,23 +100,6 @@ func writeRankingTable(w io.Writer, rankings []debate.CouncilRanking, agg []deba
 			fmt.Fprintf(w, "  %s's ranking was asked twice\n", sanitize.Text(r.Display))
 		}
 	}
-}
-
-// RankCell is the place ranker r gave member's answer: "1", "2", …; "—"
-// for its own answer (never shown to it), "✗" when its ranking is invalid.
-func RankCell(r debate.CouncilRanking, member string) string {
-	if member == r.Ranker {
-		return "—"
-	}
-	if !r.Valid {
-		return "✗"
-	}
-	for i, m := range r.Order {
-		if m == member {
-			return fmt.Sprint(i + 1)
-		}
-	}
-	return "·"
 }
 
 // MeanRankText is the mean rank with two decimals, "—" when unranked.
