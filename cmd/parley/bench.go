@@ -10,7 +10,6 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/bench"
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/debate/store"
 )
 
 func init() { subcommands = append(subcommands, newBenchCmd) }
@@ -53,13 +52,9 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 			case p.Rounds < 1 || p.Rounds > debate.MagiRounds:
 				return usageErr(fmt.Errorf("--rounds must be 1 to %d", debate.MagiRounds))
 			}
-			path, err := dbPath(g.db)
+			st, _, err := openDB(g)
 			if err != nil {
 				return err
-			}
-			st, err := store.Open(path)
-			if err != nil {
-				return fmt.Errorf("bench database: %w", err)
 			}
 			defer st.Close()
 			run := ""

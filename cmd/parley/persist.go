@@ -19,6 +19,19 @@ func dbPath(flag string) (string, error) {
 	return store.DefaultPath(os.Getenv)
 }
 
+// openDB opens the session database the flags and environment name.
+func openDB(g *globalFlags) (*store.Store, string, error) {
+	path, err := dbPath(g.db)
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("session database: %w", err)
+	}
+	return st, path, nil
+}
+
 // openStore opens the session database, restores the session asked for
 // (--resume ID, --continue, --session ID) before anything is announced,
 // subscribes the recorder and starts the session. Every exchange is then
@@ -29,13 +42,9 @@ func (a *app) openStore() error {
 		a.engine.Start(false)
 		return nil
 	}
-	path, err := dbPath(g.db)
+	st, path, err := openDB(g)
 	if err != nil {
 		return err
-	}
-	st, err := store.Open(path)
-	if err != nil {
-		return fmt.Errorf("session database: %w", err)
 	}
 	a.store, a.dbFile = st, path
 	a.closers = append(a.closers, func() error {

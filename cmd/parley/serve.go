@@ -14,7 +14,6 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 )
@@ -54,13 +53,9 @@ every session is saved.`,
 					fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
 				}
 			}
-			path, err := dbPath(g.db)
+			st, _, err := openDB(g)
 			if err != nil {
 				return err
-			}
-			st, err := store.Open(path)
-			if err != nil {
-				return fmt.Errorf("session database: %w", err)
 			}
 			defer st.Close()
 			// Real providers are opened once and shared by every session.
@@ -99,13 +94,9 @@ func newWebhooksCmd(g *globalFlags) *cobra.Command {
 		Short: "List webhook deliveries, newest first: time, event, URL, attempts, outcome",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			path, err := dbPath(g.db)
+			st, _, err := openDB(g)
 			if err != nil {
 				return err
-			}
-			st, err := store.Open(path)
-			if err != nil {
-				return fmt.Errorf("session database: %w", err)
 			}
 			defer st.Close()
 			list, err := st.Deliveries(cmd.Context(), limit)

@@ -48,13 +48,9 @@ the database is refused too; --new-id keeps the import beside it.`,
 			if err != nil {
 				return err
 			}
-			path, err := dbPath(g.db)
+			st, _, err := openDB(g)
 			if err != nil {
 				return err
-			}
-			st, err := store.Open(path)
-			if err != nil {
-				return fmt.Errorf("session database: %w", err)
 			}
 			defer st.Close()
 			saved, err := st.Import(cmd.Context(), info, entries, newID)
