@@ -470,7 +470,9 @@ func fillSchema(schema map[string]any, name, q string, n uint32, depth int) any 
 	case "boolean":
 		return n%2 == 0
 	}
-	return fmt.Sprintf("%s on %q: the strongest answer is the one with the clearest evidence. (offline demo)", name, q)
+	// The question is not quoted back: a ranking request's last message is
+	// the whole judging prompt, not the host's words.
+	return fmt.Sprintf("%s: the strongest answer is the one with the clearest evidence and the fewest untested assumptions. (offline demo)", name)
 }
 
 func stringsOf(v any) []string {
