@@ -67,19 +67,19 @@ stdin.`,
 				return err
 			}
 			defer a.Close()
-			if err := a.requireKeys(); err != nil {
+			if err := a.RequireKeys(); err != nil {
 				return err
 			}
 			if dir != "" {
-				if err := a.engine.SetWorkspace(dir); err != nil {
+				if err := a.Engine.SetWorkspace(dir); err != nil {
 					return usageErr(fmt.Errorf("--dir: %w", err))
 				}
 			}
-			if err := a.enterMode("agent"); err != nil {
+			if err := a.EnterMode("agent"); err != nil {
 				return err
 			}
-			runErr := a.run(cmd.Context(), a.printer(headless.Agent), question)
-			if err := a.saveAgentConversation(save); err != nil && runErr == nil {
+			runErr := a.Run(cmd.Context(), a.Printer(headless.Agent), question)
+			if err := saveAgentConversation(a, save); err != nil && runErr == nil {
 				return err
 			}
 			return runErr
@@ -95,22 +95,22 @@ stdin.`,
 
 // saveAgentConversation writes the run's conversation in the seed's JSON
 // shape to file, or beside the database, and says where on stderr.
-func (a *app) saveAgentConversation(file string) error {
-	info := a.engine.Info()
+func saveAgentConversation(a *app, file string) error {
+	info := a.Engine.Info()
 	if file == "" {
-		if a.store == nil {
+		if a.Store == nil {
 			return nil
 		}
-		db, err := dbPath(a.flags.db)
+		db, err := dbPath(a.Flags.DB)
 		if err != nil {
 			return err
 		}
 		file = store.AgentJSONPath(db, info.ID)
 	}
 	// A resumed session holds only its newest turns: the rest is on disk.
-	entries := a.engine.History().Tail()
-	if len(entries) > 0 && entries[0].Turn > 1 && a.store != nil {
-		older, err := a.store.Page(context.Background(), info.ID, entries[0].Turn, entries[0].Turn)
+	entries := a.Engine.History().Tail()
+	if len(entries) > 0 && entries[0].Turn > 1 && a.Store != nil {
+		older, err := a.Store.Page(context.Background(), info.ID, entries[0].Turn, entries[0].Turn)
 		if err != nil {
 			return err
 		}
@@ -119,6 +119,6 @@ func (a *app) saveAgentConversation(file string) error {
 	if err := store.SaveAgentJSON(file, info, entries); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stderr, "conversation saved to %s\n", file)
+	fmt.Fprintf(a.Stderr, "conversation saved to %s\n", file)
 	return nil
 }

@@ -42,20 +42,20 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 				}
 			}
 			if instruction == "" && steps == 0 {
-				if g.session == "" {
+				if g.Session == "" {
 					return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
 				}
-				return usageErr(fmt.Errorf("nothing to do: give an instruction for the next step, or --steps N to run N steps of session %s", g.session))
+				return usageErr(fmt.Errorf("nothing to do: give an instruction for the next step, or --steps N to run N steps of session %s", g.Session))
 			}
 			a, err := newApp(cmd, g, "alternate")
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			if err := a.requireKeys(); err != nil {
+			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			if err := a.enterMode("alternate"); err != nil {
+			if err := a.EnterMode("alternate"); err != nil {
 				return err
 			}
 			inputs := []string{instruction}
@@ -65,7 +65,7 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 			for range steps {
 				inputs = append(inputs, "")
 			}
-			err = a.run(cmd.Context(), a.printer(headless.Alternate), inputs...)
+			err = a.Run(cmd.Context(), a.Printer(headless.Alternate), inputs...)
 			if errors.Is(err, debate.ErrNoInstruction) {
 				return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
 			}

@@ -36,19 +36,19 @@ as a note. Use - to read the line from stdin.`,
 				return err
 			}
 			defer a.Close()
-			if err := a.requireKeys(); err != nil {
+			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			if err := a.enterMode("mention"); err != nil {
+			if err := a.EnterMode("mention"); err != nil {
 				return err
 			}
-			p := a.printer(headless.Conversation)
-			err = a.run(cmd.Context(), p, line)
-			if err == nil && a.format() == headless.Text && p.Asked() == 0 {
+			p := a.Printer(headless.Conversation)
+			err = a.Run(cmd.Context(), p, line)
+			if err == nil && a.Format() == headless.Text && p.Asked() == 0 {
 				// Mention mode keeps such a line as a note, silently; one
 				// ask that prints nothing deserves a word on stderr.
-				fmt.Fprintf(a.stderr, "no @mention: saved as a note, nobody was asked. Address agents with @all or @name (%s).\n",
-					strings.Join(a.cfg.AgentNames(), ", "))
+				fmt.Fprintf(a.Stderr, "no @mention: saved as a note, nobody was asked. Address agents with @all or @name (%s).\n",
+					strings.Join(a.Cfg.AgentNames(), ", "))
 			}
 			return err
 		},

@@ -39,7 +39,7 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
   parley bench --resume 3f2a9c1b04de --json | jq '.conditions[] | [.name, .accuracy]'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.jsonl {
+			if g.JSONL {
 				return usageErr(fmt.Errorf("bench prints a report, not an event stream: use --json"))
 			}
 			switch {
@@ -62,32 +62,32 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				if run, p, err = bench.LoadParams(cmd.Context(), st, resume); err != nil {
 					return usageErr(err)
 				}
-				g.demo = g.demo || p.Demo
+				g.Demo = g.Demo || p.Demo
 			} else {
 				p.Set = args[0]
 				if members != "" {
 					p.Members = strings.Split(members, ",")
 				}
 			}
-			g.noPersist = true // a bench's councils are not sessions
+			g.NoPersist = true // a bench's councils are not sessions
 			a, err := newApp(cmd, g, "magi", func(cfg *debate.Config) error { return usageErr(bench.ChooseMembers(cfg, &p)) }, magiAdjust("", p.Preset))
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			if err := a.requireKeys(); err != nil {
+			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			p.Demo = a.demo
+			p.Demo = a.Demo
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			agents := a.engine.Agents()
-			if a.demo { // offline answers at once: a demo bench takes seconds
+			agents := a.Engine.Agents()
+			if a.Demo { // offline answers at once: a demo bench takes seconds
 				agents = bench.InstantDemo(agents)
 			}
-			job := bench.Job{Params: p, Run: run, Store: st, Config: a.cfg, Agents: agents,
-				Workers: workers, MaxCost: maxCost, Err: a.stderr, TTY: bench.IsTerminalWriter(a.stderr)}
-			if err := (bench.Setup{Config: a.cfg, Agents: agents, MaxCost: maxCost}).Check(); err != nil {
+			job := bench.Job{Params: p, Run: run, Store: st, Config: a.Cfg, Agents: agents,
+				Workers: workers, MaxCost: maxCost, Err: a.Stderr, TTY: bench.IsTerminalWriter(a.Stderr)}
+			if err := (bench.Setup{Config: a.Cfg, Agents: agents, MaxCost: maxCost}).Check(); err != nil {
 				return usageErr(err)
 			}
 			rep, runErr := job.Execute(ctx)
@@ -99,10 +99,10 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 					return err
 				}
 			}
-			if g.json {
-				err = bench.WriteJSON(a.stdout, rep)
+			if g.JSON {
+				err = bench.WriteJSON(a.Stdout, rep)
 			} else {
-				bench.WriteText(a.stdout, rep)
+				bench.WriteText(a.Stdout, rep)
 			}
 			if runErr != nil {
 				return runErr

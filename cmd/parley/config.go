@@ -4,37 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
-	"github.com/parleyhq/parley/debate"
 )
-
-// loadConfiguration finds and loads the configuration, prints its warnings
-// on stderr and applies the global --mode (whose source is then the flag).
-func loadConfiguration(cmd *cobra.Command, g *globalFlags) (*configload.Loaded, error) {
-	path, err := configload.Path(g.config) // .env was read before any command ran
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	loaded, err := configload.Load(path, os.Environ())
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	for _, w := range loaded.Warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "parley: warning:", w)
-	}
-	if g.mode != "" {
-		if !slices.Contains(debate.ModeNames, g.mode) {
-			return nil, usageErr(fmt.Errorf("--mode: unknown mode %q (one of mention, alternate, talk, magi, agent)", g.mode))
-		}
-		loaded.Config.DefaultMode = g.mode
-		loaded.SetByFlag("default_mode", "--mode")
-	}
-	return loaded, nil
-}
 
 func init() { subcommands = append(subcommands, newConfigCmd) }
 
@@ -58,21 +32,21 @@ PARLEY_* environment variables, then flags.`,
 				return err
 			}
 			values := loaded.Values(os.Getenv)
-			db, err := dbPath(g.db)
+			db, err := dbPath(g.DB)
 			if err == nil {
 				src := "default"
 				switch {
-				case g.db != "":
+				case g.DB != "":
 					src = "flag --db"
 				case os.Getenv("PARLEY_DB") != "":
 					src = "env PARLEY_DB"
 				}
 				values = append(values, configload.Value{Key: "database", Value: db, Source: src})
 			}
-			if g.demo {
+			if g.Demo {
 				values = append(values, configload.Value{Key: "demo", Value: true, Source: "flag --demo"})
 			}
-			return configload.WriteValues(cmd.OutOrStdout(), configFile(loaded), values, g.json)
+			return configload.WriteValues(cmd.OutOrStdout(), configFile(loaded), values, g.JSON)
 		},
 	}
 	check := &cobra.Command{
@@ -85,7 +59,7 @@ PARLEY_* environment variables, then flags.`,
 				return err
 			}
 			cfg := loaded.Config
-			if g.json {
+			if g.JSON {
 				b, _ := json.Marshal(map[string]any{"ok": true, "file": configFile(loaded), "agents": len(cfg.Agents),
 					"providers": len(cfg.Providers), "warnings": append([]string{}, loaded.Warnings...)})
 				fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)

@@ -21,21 +21,21 @@ import (
 
 // runConsole opens the full-screen console on the engine.
 func runConsole(cmd *cobra.Command, g *globalFlags) error {
-	a, err := newApp(cmd, g, g.mode)
+	a, err := newApp(cmd, g, g.Mode)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 	opts := tui.Options{
-		Engine:     a.engine,
+		Engine:     a.Engine,
 		Context:    cmd.Context(),
-		Sessions:   a.consoleSessions(),
+		Sessions:   consoleSessions(a),
 		AgentNotes: missingKeys(a),
-		ConfigPath: configWhere(a.cfg.Source),
+		ConfigPath: configWhere(a.Cfg.Source),
 		// "" when sessions are not saved: the console says so.
-		DatabasePath: a.dbFile,
+		DatabasePath: a.DBFile,
 	}
-	if a.noKeys && !g.demo {
+	if a.NoKeys && !g.Demo {
 		opts.Banner = demoBanner
 	}
 	m := tui.New(opts)
@@ -52,10 +52,10 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	m.Close() // no one reads events any more: never let them block the engine
 	// Let a cancelled exchange settle, so the store records how it ended
 	// before it is closed.
-	a.engine.Cancel()
+	a.Engine.Cancel()
 	settle, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_ = a.engine.Wait(settle)
+	_ = a.Engine.Wait(settle)
 	if errors.Is(err, tea.ErrProgramKilled) && cmd.Context().Err() != nil {
 		return nil
 	}
@@ -78,11 +78,11 @@ func configWhere(source string) string {
 // are set: with none, every agent runs the demo and the banner says so).
 func missingKeys(a *app) map[string]string {
 	notes := map[string]string{}
-	if a.demo {
+	if a.Demo {
 		return notes
 	}
-	for _, ag := range a.cfg.Agents {
-		spec := a.cfg.Providers[ag.Provider]
+	for _, ag := range a.Cfg.Agents {
+		spec := a.Cfg.Providers[ag.Provider]
 		if spec.Type == "demo" || providers.HasKey(spec, os.Getenv) {
 			continue
 		}
@@ -92,8 +92,8 @@ func missingKeys(a *app) map[string]string {
 }
 
 // consoleSessions adapts the session store to the console (nil: none open).
-func (a *app) consoleSessions() tui.Sessions {
-	if b := a.sessionBrowser(); b != nil {
+func consoleSessions(a *app) tui.Sessions {
+	if b := a.SessionBrowser(); b != nil {
 		return b
 	}
 	return nil // a nil *store.Browser in the interface would not be nil

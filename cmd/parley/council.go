@@ -48,16 +48,16 @@ code is 1. Use - to read the question from stdin.`,
 				return err
 			}
 			defer a.Close()
-			if err := a.requireKeys(); err != nil {
+			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			if err := a.enterMode("council"); err != nil {
+			if err := a.EnterMode("council"); err != nil {
 				return err
 			}
-			p := a.printer(headless.Council, func(o *headless.Options) {
-				o.Header = headless.CouncilHeader(q, a.engine.Current().Agents())
+			p := a.Printer(headless.Council, func(o *headless.Options) {
+				o.Header = headless.CouncilHeader(q, a.Engine.Current().Agents())
 			})
-			return a.run(cmd.Context(), p, q)
+			return a.Run(cmd.Context(), p, q)
 		},
 	}
 	addSessionFlag(cmd, g)

@@ -60,24 +60,24 @@ personas by one or two places. Use - to read the question from stdin.`,
 				return err
 			}
 			defer a.Close()
-			if err := a.requireKeys(); err != nil {
+			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			if err := a.enterMode("magi"); err != nil {
+			if err := a.EnterMode("magi"); err != nil {
 				return err
 			}
 			rounds := debate.MagiRounds
 			if single {
 				rounds = 1
 			}
-			if err := a.engine.Control(cmd.Context(), debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+			if err := a.Engine.Control(cmd.Context(), debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
 				return err
 			}
-			p := a.printer(headless.Magi, func(o *headless.Options) {
+			p := a.Printer(headless.Magi, func(o *headless.Options) {
 				o.Verbose = verbose
-				o.Header = headless.MagiHeader(q, a.engine.Current().Agents())
+				o.Header = headless.MagiHeader(q, a.Engine.Current().Agents())
 			})
-			if err := a.run(cmd.Context(), p, q); err != nil {
+			if err := a.Run(cmd.Context(), p, q); err != nil {
 				return err
 			}
 			return magiOutcome(p.Verdict(), p.InvalidVotes())

@@ -83,7 +83,7 @@ full-screen console; every mode also runs headless.`,
 		// .env applies to every command, sessions included (PARLEY_DB).
 		PersistentPreRunE: func(*cobra.Command, []string) error { return configload.LoadDotEnv() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if g.json {
+			if g.JSON {
 				return usageErr(fmt.Errorf("--json has no meaning for the full-screen console: use it with a headless command (ask, repl, alternate, talk, magi, agent, council, sessions, config, version)"))
 			}
 			return runConsole(cmd, g)
@@ -91,14 +91,14 @@ full-screen console; every mode also runs headless.`,
 	}
 	wrapArgs(root) // "parley foo" is a usage error too
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.config, "config", "", "configuration file (default: ./parley.yaml, then $XDG_CONFIG_HOME/parley/config.yaml, then the built-in one)")
-	pf.StringVar(&g.db, "db", "", "session database (default: $PARLEY_DB or $XDG_DATA_HOME/parley/parley.db)")
-	pf.BoolVar(&g.demo, "demo", false, "use the offline demo agents: no keys, no network")
-	pf.BoolVar(&g.json, "json", false, "headless commands: print machine-readable JSON")
-	pf.BoolVar(&g.jsonl, "jsonl", false, "headless commands: print every event as one JSON line as it happens")
-	pf.StringVar(&g.mode, "mode", "", "mode to start in: "+strings.Join(debate.ModeNames, ", "))
-	root.Flags().StringVar(&g.resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
-	root.Flags().BoolVar(&g.cont, "continue", false, "resume the most recent session")
+	pf.StringVar(&g.Config, "config", "", "configuration file (default: ./parley.yaml, then $XDG_CONFIG_HOME/parley/config.yaml, then the built-in one)")
+	pf.StringVar(&g.DB, "db", "", "session database (default: $PARLEY_DB or $XDG_DATA_HOME/parley/parley.db)")
+	pf.BoolVar(&g.Demo, "demo", false, "use the offline demo agents: no keys, no network")
+	pf.BoolVar(&g.JSON, "json", false, "headless commands: print machine-readable JSON")
+	pf.BoolVar(&g.JSONL, "jsonl", false, "headless commands: print every event as one JSON line as it happens")
+	pf.StringVar(&g.Mode, "mode", "", "mode to start in: "+strings.Join(debate.ModeNames, ", "))
+	root.Flags().StringVar(&g.Resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
+	root.Flags().BoolVar(&g.Continue, "continue", false, "resume the most recent session")
 	for _, build := range subcommands {
 		c := build(g)
 		wrapArgs(c)

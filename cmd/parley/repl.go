@@ -29,17 +29,17 @@ Works with stdin from a pipe.`,
 				return err
 			}
 			defer a.Close()
-			if err := a.requireKeys(); err != nil {
+			if err := a.RequireKeys(); err != nil {
 				return err
 			}
 			interactive := false
-			if f, ok := a.stdin.(*os.File); ok {
+			if f, ok := a.Stdin.(*os.File); ok {
 				interactive = term.IsTerminal(f.Fd())
 			}
 			sigs, stop := interrupts()
 			defer stop()
-			return headless.REPL(cmd.Context(), a.engine, a.printer(headless.Conversation), headless.REPLOptions{
-				In: a.stdin, Interactive: interactive, Interrupts: sigs})
+			return headless.REPL(cmd.Context(), a.Engine, a.Printer(headless.Conversation), headless.REPLOptions{
+				In: a.Stdin, Interactive: interactive, Interrupts: sigs})
 		},
 	}
 	addSessionFlag(cmd, g)

@@ -45,7 +45,7 @@ every session is saved.`,
 				return err
 			}
 			cfg := loaded.Config
-			demo := g.demo || !cli.AnyKey(cfg)
+			demo := g.Demo || !cli.AnyKey(cfg)
 			if demo {
 				cfg.Offline = true // demo answers cost nothing
 			} else {
@@ -76,7 +76,7 @@ every session is saved.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if demo && !g.demo {
+			if demo && !g.Demo {
 				fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+cli.KeyHelp+"; serving the demo agents")
 			}
 			return srv.Serve(ctx, ln, cmd.OutOrStdout())
@@ -103,7 +103,7 @@ func newWebhooksCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return serve.WriteDeliveries(cmd.OutOrStdout(), list, g.json)
+			return serve.WriteDeliveries(cmd.OutOrStdout(), list, g.JSON)
 		},
 	}
 	logCmd.Flags().IntVarP(&limit, "limit", "n", 50, "show at most N deliveries (0: all)")

@@ -43,7 +43,7 @@ parley ask|repl|alternate|talk --session ID.`,
 // withStore opens the database for a sessions command. A database that
 // does not exist yet is not created: there is nothing in it.
 func withStore(g *globalFlags, f func(*store.Store) error) error {
-	path, err := dbPath(g.db)
+	path, err := dbPath(g.DB)
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func sessionsListCmd(g *globalFlags) *cobra.Command {
 						list = []store.Summary{}
 					}
 				}
-				if g.json {
+				if g.JSON {
 					enc := json.NewEncoder(cmd.OutOrStdout())
 					enc.SetIndent("", "  ")
 					return enc.Encode(list)
@@ -126,7 +126,7 @@ func sessionsShowCmd(g *globalFlags) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if g.json {
+				if g.JSON {
 					return store.WriteJSON(cmd.OutOrStdout(), info, entries)
 				}
 				headless.Transcript(cmd.OutOrStdout(), info, entries)
@@ -145,7 +145,7 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
   parley sessions export 3f2a --format json -o debate.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.json { // the global --json means the JSON export here
+			if g.JSON { // the global --json means the JSON export here
 				if cmd.Flags().Changed("format") && format != "json" {
 					return usageErr(fmt.Errorf("--json and --format %s disagree: drop one (--json means --format json)", format))
 				}
@@ -194,11 +194,11 @@ func sessionsRmCmd(g *globalFlags) *cobra.Command {
 					if err := st.Delete(ctx, id); err != nil {
 						return err
 					}
-					if !g.json {
+					if !g.JSON {
 						fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", id)
 					}
 				}
-				if g.json {
+				if g.JSON {
 					return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string][]string{"deleted": ids})
 				}
 				return nil
@@ -235,7 +235,7 @@ any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
 				if err != nil {
 					return err
 				}
-				if g.json {
+				if g.JSON {
 					return json.NewEncoder(cmd.OutOrStdout()).Encode(fork)
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), fork.ID)

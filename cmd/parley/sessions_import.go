@@ -60,7 +60,7 @@ the database is refused too; --new-id keeps the import beside it.`,
 			if err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"id": saved.ID, "turns": len(entries)})
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), saved.ID)

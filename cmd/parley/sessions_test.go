@@ -229,7 +229,7 @@ func TestRequestedSession(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	if _, err := requestedSession(ctx, st, &globalFlags{cont: true}); exitCode(err) != exitUsage {
+	if _, err := requestedSession(ctx, st, &globalFlags{Continue: true}); exitCode(err) != exitUsage {
 		t.Errorf("--continue with nothing saved: %v", err)
 	}
 	rec := st.Record()
@@ -246,12 +246,12 @@ func TestRequestedSession(t *testing.T) {
 		code int
 	}{
 		{globalFlags{}, "", 0},
-		{globalFlags{cont: true}, "bbbb33334444", 0},
-		{globalFlags{resume: "aa"}, "aaaa11112222", 0},
-		{globalFlags{session: "bbbb3"}, "bbbb33334444", 0},
-		{globalFlags{resume: "cc"}, "", exitUsage},
-		{globalFlags{resume: "aa", cont: true}, "", exitUsage},
-		{globalFlags{resume: "aa", session: "bb"}, "", exitUsage},
+		{globalFlags{Continue: true}, "bbbb33334444", 0},
+		{globalFlags{Resume: "aa"}, "aaaa11112222", 0},
+		{globalFlags{Session: "bbbb3"}, "bbbb33334444", 0},
+		{globalFlags{Resume: "cc"}, "", exitUsage},
+		{globalFlags{Resume: "aa", Continue: true}, "", exitUsage},
+		{globalFlags{Resume: "aa", Session: "bb"}, "", exitUsage},
 	}
 	for _, c := range cases {
 		id, err := requestedSession(ctx, st, &c.g)

@@ -76,13 +76,13 @@ code 1 if any turn failed.`,
 				return err
 			}
 			defer app.Close()
-			if err := app.requireKeys(); err != nil {
+			if err := app.RequireKeys(); err != nil {
 				return err
 			}
-			if err := app.enterMode("talk"); err != nil {
+			if err := app.EnterMode("talk"); err != nil {
 				return err
 			}
-			return app.run(cmd.Context(), app.printer(headless.Talk), topic)
+			return app.Run(cmd.Context(), app.Printer(headless.Talk), topic)
 		},
 	}
 	f := cmd.Flags()

@@ -22,7 +22,7 @@ func init() {
 				if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 					v = info.Main.Version
 				}
-				if g.json {
+				if g.JSON {
 					b, _ := json.Marshal(map[string]string{"version": v, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH})
 					fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
 					return

@@ -1,0 +1,322 @@
+// Package wiring is what every parley command does before and after its
+// own work: load the configuration, bind the agents, build the engine, open
+// the session database and restore a session, render the events headless,
+// and close it all down. Commands stay thin: flags in, wiring, a consumer.
+package wiring
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+// Flags are the flags every command shares.
+type Flags struct {
+	Config    string // --config
+	DB        string // --db
+	Demo      bool   // --demo
+	JSON      bool   // --json
+	JSONL     bool   // --jsonl
+	Mode      string // --mode
+	Resume    string // --resume
+	Continue  bool   // --continue
+	Session   string // --session
+	NoPersist bool   // set by commands whose runs are not sessions (bench)
+}
+
+// App is one run of Parley: configuration, engine and the session's store.
+type App struct {
+	Flags  *Flags
+	Cfg    *debate.Config
+	Engine *debate.Engine
+	// Demo is true when every agent runs offline, by --demo or because no
+	// key is set at all (NoKeys).
+	Demo    bool
+	NoKeys  bool
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	closers []func() error
+	Store   *store.Store // the session database; nil with NoPersist
+	DBFile  string       // its path
+}
+
+// New loads the configuration and builds the engine for mode ("" : the
+// configured default). It opens the store and restores a session when asked.
+// adjust, when given, changes the configuration before agents are built
+// (command flags such as magi's -m or talk's --a).
+func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Config) error) (*App, error) {
+	loaded, err := LoadConfiguration(cmd, g)
+	if err != nil {
+		return nil, err
+	}
+	cfg := loaded.Config
+	if len(adjust) == 0 {
+		adjust = append(adjust, func(c *debate.Config) error { return c.ApplyMagi("", "--preset", "") }) // modes.magi.preset applies everywhere
+	}
+	for _, f := range adjust {
+		if err := f(cfg); err != nil {
+			return nil, cli.Usage(err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, cli.Usage(err)
+	}
+	a := &App{Flags: g, Cfg: cfg, Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()}
+	a.NoKeys = !cli.AnyKey(cfg)
+	a.Demo = g.Demo || a.NoKeys
+	if !a.Demo {
+		// Shutdown dates and sampling parameters the model does not take,
+		// once at start, each naming its config key.
+		for _, w := range cfg.ModelWarnings(time.Now()) {
+			fmt.Fprintln(a.Stderr, "warning: "+w)
+		}
+	}
+	agents, err := cli.BuildAgents(cfg, a.Demo)
+	if err != nil {
+		return nil, cli.Usage(err)
+	}
+	if a.Demo {
+		cfg.Offline = true // demo answers cost nothing
+	}
+	if mode == "" {
+		mode = g.Mode
+	}
+	eng, err := debate.NewEngine(cfg, agents, mode)
+	if err != nil {
+		return nil, cli.Usage(err)
+	}
+	a.Engine = eng
+	if err := a.openStore(); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Close lets the subscribers (the store) take the last events, then
+// releases the store.
+func (a *App) Close() {
+	if a.Engine != nil && len(a.closers) > 0 {
+		headless.Drain(a.Engine)
+	}
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		_ = a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// RequireKeys refuses headless work with no key unless --demo was given.
+func (a *App) RequireKeys() error {
+	if a.NoKeys && !a.Flags.Demo {
+		return cli.Usage(errors.New(cli.KeyHelp))
+	}
+	return nil
+}
+
+// Format is the output format the global flags ask for.
+func (a *App) Format() headless.Format {
+	switch {
+	case a.Flags.JSONL:
+		return headless.JSONL
+	case a.Flags.JSON:
+		return headless.JSON
+	}
+	return headless.Text
+}
+
+// Printer returns a headless printer of the given style on the app's streams.
+func (a *App) Printer(style headless.Style, adjust ...func(*headless.Options)) *headless.Printer {
+	o := headless.Options{Out: a.Stdout, Err: a.Stderr, Format: a.Format(), Style: style, ToolAgents: map[string]bool{}}
+	for _, ag := range a.Engine.Agents() {
+		o.ToolAgents[ag.Name] = ag.Tools
+	}
+	for _, f := range adjust {
+		f(&o)
+	}
+	return headless.New(o)
+}
+
+// Run is the headless commands' one run loop with Ctrl+C wired to the
+// engine's interrupt policy.
+func (a *App) Run(ctx context.Context, p *headless.Printer, inputs ...string) error {
+	sigs, stop := Interrupts()
+	defer stop()
+	return headless.Run(ctx, a.Engine, p, inputs, sigs)
+}
+
+// Interrupts delivers Ctrl+C until stop is called.
+func Interrupts() (<-chan os.Signal, func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	return sigs, func() { signal.Stop(sigs) }
+}
+
+// EnterMode makes name the session's mode (a resumed session may be in another).
+func (a *App) EnterMode(name string) error {
+	if a.Engine.Current().Name() == name {
+		return nil
+	}
+	return a.Engine.SetMode(name)
+}
+
+// DBPath is the session database: --db, then PARLEY_DB, then
+// $XDG_DATA_HOME/parley/parley.db (~/.local/share/parley/parley.db).
+func DBPath(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	return store.DefaultPath(os.Getenv)
+}
+
+// OpenDB opens the session database the flags and environment name.
+func OpenDB(g *Flags) (*store.Store, string, error) {
+	path, err := DBPath(g.DB)
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("session database: %w", err)
+	}
+	return st, path, nil
+}
+
+// openStore opens the session database, restores the session asked for
+// (--resume ID, --continue, --session ID) before anything is announced,
+// subscribes the recorder and starts the session. Every exchange is then
+// saved as it happens.
+func (a *App) openStore() error {
+	g := a.Flags
+	if g.NoPersist {
+		a.Engine.Start(false)
+		return nil
+	}
+	st, path, err := OpenDB(g)
+	if err != nil {
+		return err
+	}
+	a.Store, a.DBFile = st, path
+	a.closers = append(a.closers, func() error {
+		if err := st.Close(); err != nil {
+			fmt.Fprintln(a.Stderr, "parley: saving the session:", err)
+			return err
+		}
+		return nil
+	})
+	ctx := context.Background()
+	id, err := RequestedSession(ctx, st, g)
+	if err != nil {
+		return err
+	}
+	if id != "" {
+		// Metadata, summaries and the tail: a long session resumes in the
+		// time of a short one; the console pages older turns in.
+		info, entries, err := st.LoadRecent(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.Engine.Restore(info, entries); err != nil {
+			return cli.Usage(fmt.Errorf("session %s: %w", id, err))
+		}
+	}
+	rec := st.Record()
+	var once sync.Once
+	rec.OnError(func(err error) {
+		once.Do(func() { fmt.Fprintln(a.Stderr, "parley: saving the session failed:", err) })
+	})
+	a.Engine.Subscribe(rec.Sink)
+	a.Engine.Start(id != "")
+	if id != "" && g.Mode != "" && g.Mode != a.Engine.Info().Mode {
+		if err := a.Engine.SetMode(g.Mode); err != nil {
+			return cli.Usage(err)
+		}
+	}
+	return nil
+}
+
+// RequestedSession resolves --resume, --session and --continue to a full
+// session ID ("" for a new session).
+func RequestedSession(ctx context.Context, st *store.Store, g *Flags) (string, error) {
+	ref, flag := g.Resume, "--resume"
+	if g.Session != "" {
+		if ref != "" {
+			return "", cli.Usage(errors.New("--resume and --session both name a session: give one"))
+		}
+		ref, flag = g.Session, "--session"
+	}
+	switch {
+	case ref != "" && g.Continue:
+		return "", cli.Usage(fmt.Errorf("%s and --continue both choose a session: give one", flag))
+	case g.Continue:
+		id, err := st.Latest(ctx)
+		if errors.Is(err, store.ErrNotFound) {
+			return "", cli.Usage(errors.New("--continue: no saved session yet"))
+		}
+		return id, err
+	case ref != "":
+		id, err := st.Resolve(ctx, ref)
+		return id, SessionRefErr(flag, err)
+	}
+	return "", nil
+}
+
+// SessionRefErr makes a bad session reference a usage error (exit 2) that
+// says how to find the right one.
+func SessionRefErr(flag string, err error) error {
+	var amb *store.AmbiguousError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, store.ErrNotFound), errors.As(err, &amb):
+		return cli.Usage(fmt.Errorf("%s: %w (see parley sessions list)", flag, err))
+	}
+	return err
+}
+
+// SessionBrowser returns the console's view of the store (exports go to
+// the working directory), nil when sessions are not persisted.
+func (a *App) SessionBrowser() *store.Browser {
+	if a.Store == nil {
+		return nil
+	}
+	return store.NewBrowser(a.Store, ".")
+}
+
+// LoadConfiguration finds and loads the configuration, prints its warnings
+// on stderr and applies the global --mode (whose source is then the flag).
+func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error) {
+	path, err := configload.Path(g.Config) // .env was read before any command ran
+	if err != nil {
+		return nil, cli.Usage(err)
+	}
+	loaded, err := configload.Load(path, os.Environ())
+	if err != nil {
+		return nil, cli.Usage(err)
+	}
+	for _, w := range loaded.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "parley: warning:", w)
+	}
+	if g.Mode != "" {
+		if !slices.Contains(debate.ModeNames, g.Mode) {
+			return nil, cli.Usage(fmt.Errorf("--mode: unknown mode %q (one of mention, alternate, talk, magi, agent)", g.Mode))
+		}
+		loaded.Config.DefaultMode = g.Mode
+		loaded.SetByFlag("default_mode", "--mode")
+	}
+	return loaded, nil
+}
