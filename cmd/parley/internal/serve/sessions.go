@@ -350,44 +350,46 @@ func (m *manager) closeAll() {
 // submit starts one exchange in the background; its results arrive as
 // events. It is refused while another runs.
 func (m *manager) submit(ss *session, text string) error {
-	ss.mu.Lock()
-	if ss.running || ss.eng.Busy() {
-		ss.mu.Unlock()
-		return errBusy(ss.id)
+	if err := ss.claim(); err != nil {
+		return err
 	}
-	ss.running = true
-	ss.exchange.Add(1)
-	ss.mu.Unlock()
 	go func() {
-		defer ss.exchange.Done()
+		defer ss.release()
 		err := ss.eng.Submit(m.srv.ctx, text)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			m.srv.logf("session %s: %v", ss.id, err)
 		}
-		ss.mu.Lock()
-		ss.running = false
-		ss.mu.Unlock()
 	}()
 	return nil
+}
+
+// claim marks the session as running one exchange; it is refused while
+// another runs. release ends the claim.
+func (ss *session) claim() error {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.running || ss.eng.Busy() {
+		return errBusy(ss.id)
+	}
+	ss.running = true
+	ss.exchange.Add(1)
+	return nil
+}
+
+func (ss *session) release() {
+	ss.mu.Lock()
+	ss.running = false
+	ss.mu.Unlock()
+	ss.exchange.Done()
 }
 
 // run runs one exchange and waits for it and for every subscriber (the
 // caller's capture included) to have taken its events.
 func (m *manager) run(ctx context.Context, ss *session, text string) error {
-	ss.mu.Lock()
-	if ss.running || ss.eng.Busy() {
-		ss.mu.Unlock()
-		return errBusy(ss.id)
+	if err := ss.claim(); err != nil {
+		return err
 	}
-	ss.running = true
-	ss.exchange.Add(1)
-	ss.mu.Unlock()
-	defer func() {
-		ss.mu.Lock()
-		ss.running = false
-		ss.mu.Unlock()
-		ss.exchange.Done()
-	}()
+	defer ss.release()
 	err := ss.eng.Submit(ctx, text)
 	waitCtx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
