@@ -71,6 +71,15 @@ func userOf(r *http.Request) string {
 	return r.Header.Get("X-Parley-User")
 }
 
+// bodyUser is the user a request with a user_id in its body acts for: that
+// one, else ?user_id= or X-Parley-User; checked either way.
+func bodyUser(r *http.Request, fromBody string) (string, error) {
+	if fromBody == "" {
+		fromBody = userOf(r)
+	}
+	return fromBody, checkUser(fromBody)
+}
+
 func checkUser(user string) error {
 	if len(user) > 128 || strings.ContainsAny(user, "\x00\n\r") {
 		return errorf(http.StatusBadRequest, "bad_field", "user_id: at most 128 characters, no line breaks")
@@ -90,10 +99,8 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, s.opts.MaxBody, &req); err != nil {
 		return err
 	}
-	if req.UserID == "" {
-		req.UserID = userOf(r)
-	}
-	if err := checkUser(req.UserID); err != nil {
+	var err error
+	if req.UserID, err = bodyUser(r, req.UserID); err != nil {
 		return err
 	}
 	if err := s.limit(w, req.UserID); err != nil {

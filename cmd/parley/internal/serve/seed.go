@@ -154,10 +154,8 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, s.opts.MaxBody, &req); err != nil {
 		return err
 	}
-	if req.UserID == "" {
-		req.UserID = userOf(r)
-	}
-	if err := checkUser(req.UserID); err != nil {
+	var err error
+	if req.UserID, err = bodyUser(r, req.UserID); err != nil {
 		return err
 	}
 	if strings.TrimSpace(req.Question) == "" {
