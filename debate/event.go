@@ -37,11 +37,28 @@ type TurnStarted struct {
 	Entry Entry `json:"entry"`
 }
 
-// TextDelta is a piece of an agent's streaming answer.
+// TextDelta is a piece of an agent's streaming answer. For a structured
+// answer (a MAGI vote, a council ranking) Text is prose decoded from the
+// JSON as it arrives: Field names the field it belongs to ("reasoning",
+// "summary", "evaluation"; FieldRaw when the answer does not read as JSON
+// and Text is its own text), a new field's first delta starts with a blank
+// line, and Raw is the answer's text as sent (Text may then be empty).
 type TextDelta struct {
 	Turn  int    `json:"turn"`
 	Agent string `json:"agent"`
 	Text  string `json:"text"`
+	Field string `json:"field,omitempty"`
+	Raw   string `json:"raw,omitempty"`
+}
+
+// FieldCompleted is a structured answer's non-prose field (a vote, an
+// answer, a confidence, a ranking) once its value has arrived whole, while
+// the turn still streams. A ranking's labels are joined by ", ".
+type FieldCompleted struct {
+	Turn  int    `json:"turn"`
+	Agent string `json:"agent"`
+	Field string `json:"field"`
+	Value string `json:"value"`
 }
 
 // Retrying is emitted before a provider request is tried again.
@@ -202,6 +219,7 @@ func (SessionUpdated) EventType() string        { return "session_updated" }
 func (EntryAdded) EventType() string            { return "entry_added" }
 func (TurnStarted) EventType() string           { return "turn_started" }
 func (TextDelta) EventType() string             { return "text_delta" }
+func (FieldCompleted) EventType() string        { return "field_completed" }
 func (Retrying) EventType() string              { return "retrying" }
 func (UsageReported) EventType() string         { return "usage" }
 func (TurnFinished) EventType() string          { return "turn_finished" }

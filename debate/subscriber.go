@@ -43,11 +43,19 @@ func (s *subscriber) push(ev Event) {
 			if !isDelta {
 				break // never move text past another kind of event
 			}
-			if q.Turn == d.Turn {
-				q.Text += d.Text
-				s.queue[i] = q
-				return
+			if q.Turn != d.Turn {
+				continue
 			}
+			if q.Field != d.Field && q.Text != "" && d.Text != "" {
+				break // another field of a structured answer: its own delta
+			}
+			if q.Text == "" {
+				q.Field = d.Field
+			}
+			q.Text += d.Text
+			q.Raw += d.Raw
+			s.queue[i] = q
+			return
 		}
 	}
 	s.queue = append(s.queue, ev)

@@ -212,15 +212,45 @@ func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.
 		return res, err
 	}
 	defer stream.Close()
+	var fields *FieldDecoder
+	if t.spec.Schema != nil {
+		fields = NewFieldDecoder()
+	}
 	for stream.Next() {
 		d := stream.Delta()
 		if d == "" {
 			continue
 		}
 		text.WriteString(d)
-		t.engine.Emit(TextDelta{Turn: t.entry.Turn, Agent: a.Name, Text: d})
+		if fields == nil {
+			t.engine.Emit(TextDelta{Turn: t.entry.Turn, Agent: a.Name, Text: d})
+			continue
+		}
+		t.emitFields(fields.Write(d), d)
+	}
+	if fields != nil {
+		t.emitFields(fields.Flush(), "")
 	}
 	return stream.Result(), stream.Err()
+}
+
+// emitFields announces what the decoder read from a structured answer's
+// chunk raw: its prose as deltas (the raw chunk rides on the first, or on
+// an empty delta when the chunk held only syntax), complete values as
+// FieldCompleted.
+func (t *Turn) emitFields(pieces []FieldPiece, raw string) {
+	e, turn, agent := t.engine, t.entry.Turn, t.spec.Agent.Name
+	for _, p := range pieces {
+		if p.Complete {
+			e.Emit(FieldCompleted{Turn: turn, Agent: agent, Field: p.Field, Value: p.Value})
+			continue
+		}
+		e.Emit(TextDelta{Turn: turn, Agent: agent, Text: p.Text, Field: p.Field, Raw: raw})
+		raw = ""
+	}
+	if raw != "" {
+		e.Emit(TextDelta{Turn: turn, Agent: agent, Raw: raw})
+	}
 }
 
 // Finish settles a reserved turn without a model call (e.g. a mode that

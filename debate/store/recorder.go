@@ -116,7 +116,11 @@ func (r *Recorder) Sink(ev debate.Event) {
 	case debate.TextDelta:
 		urgent = false
 		if lt := r.live[liveKey{r.session, ev.Turn}]; lt != nil {
-			lt.text.WriteString(ev.Text)
+			if ev.Field != "" || ev.Raw != "" {
+				lt.text.WriteString(ev.Raw) // a structured answer is kept as sent
+			} else {
+				lt.text.WriteString(ev.Text)
+			}
 			lt.dirty = true
 		}
 	case debate.TurnFinished:

@@ -1,0 +1,502 @@
+package debate
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Fields of a structured answer as the decoder reports them.
+const (
+	// FieldRaw marks text of an answer that did not read as a JSON object:
+	// the answer's own text, shown as it came (not parsed).
+	FieldRaw = "raw"
+)
+
+// proseField reports whether a structured answer's field is one a person
+// reads as it arrives (MAGI reasoning and summary, a council ranking's
+// evaluation). Every other field (vote, answer, confidence, ranking) is
+// reported once, when its value is complete.
+func proseField(key string) bool {
+	switch key {
+	case "reasoning", "summary", "evaluation":
+		return true
+	}
+	return false
+}
+
+// Bounds on what the decoder keeps while it reads one answer.
+const (
+	maxFieldValueBytes = 4 << 10 // a non-prose value is reported up to here
+	maxFieldDepth      = 32      // deeper nesting is not a structured answer
+	maxPreambleBytes   = 512     // text before the object: fence or chatter
+)
+
+// FieldPiece is what a FieldDecoder read: prose of a field as it arrives
+// (Text), or a non-prose field's complete value (Complete, Value).
+type FieldPiece struct {
+	Field    string
+	Text     string
+	Complete bool
+	Value    string
+}
+
+// FieldDecoder reads a streamed JSON answer (a MAGI vote, a council
+// ranking) incrementally and yields the values of its prose fields,
+// unescaped, as they arrive, and every other field's value when it is
+// complete. It is as tolerant as the parsers that read the finished
+// answer: text or a code fence before the object, single quotes, trailing
+// commas. An answer that does not read as an object falls back to its own
+// text (Field FieldRaw). Chunks may split anything, UTF-8 runes and
+// escapes included; Text never ends inside a rune.
+type FieldDecoder struct {
+	state    decodeState
+	stack    []frame
+	quote    byte
+	isKey    bool
+	key      strings.Builder // the key being read
+	str      stringTarget    // where the string value being read goes
+	value    strings.Builder // a non-prose scalar being read
+	escape   []byte          // an escape being read: '\\' and what follows
+	surr     rune            // a high surrogate waiting for its low half
+	preamble strings.Builder
+	held     []byte // prose bytes that do not end a rune yet
+	field    string // the field of the held bytes
+	wrote    bool   // prose has been yielded: the next field is set off
+	out      []FieldPiece
+}
+
+type decodeState uint8
+
+const (
+	statePreamble decodeState = iota
+	stateKey                  // a key or the end of an object
+	stateColon
+	stateValue // a value (or the end of an array)
+	stateAfter // ',' or the end of the container
+	stateString
+	stateLiteral
+	stateEnd // the object is closed: the rest (a closing fence) is not read
+	stateRaw // not an object: the text passes through
+)
+
+// frame is an open object or array.
+type frame struct {
+	array bool
+	key   string   // objects: the key whose value is being read
+	field string   // arrays: the non-prose field whose items are collected
+	items []string // arrays: the string items read so far
+}
+
+type stringTarget uint8
+
+const (
+	targetNone stringTarget = iota
+	targetProse
+	targetValue
+	targetItem
+)
+
+// NewFieldDecoder returns a decoder at the start of an answer.
+func NewFieldDecoder() *FieldDecoder { return &FieldDecoder{} }
+
+// Write reads the next chunk of the answer and returns what it yielded.
+func (d *FieldDecoder) Write(chunk string) []FieldPiece {
+	d.out = d.out[:0]
+	for i := 0; i < len(chunk); i++ {
+		if d.state == stateRaw {
+			d.prose(FieldRaw, chunk[i:])
+			break
+		}
+		if !d.step(chunk[i]) {
+			d.fallback(chunk[i:])
+			break
+		}
+	}
+	d.release(false)
+	return d.out
+}
+
+// Flush ends the answer: text still held (a preamble without an object)
+// comes out as raw text.
+func (d *FieldDecoder) Flush() []FieldPiece {
+	d.out = d.out[:0]
+	if d.state == statePreamble && d.preamble.Len() > 0 {
+		d.fallback("")
+	}
+	d.release(true)
+	return d.out
+}
+
+// Parsed reports whether the answer so far reads as a JSON object.
+func (d *FieldDecoder) Parsed() bool { return d.state != stateRaw && d.state != statePreamble }
+
+// fallback gives up on the object: what was held back and the rest of the
+// chunk are yielded as raw text.
+func (d *FieldDecoder) fallback(rest string) {
+	pre := d.preamble.String()
+	d.preamble.Reset()
+	d.state = stateRaw
+	d.prose(FieldRaw, pre+rest)
+}
+
+// step reads one byte; false is a syntax error.
+func (d *FieldDecoder) step(c byte) bool {
+	switch d.state {
+	case statePreamble:
+		return d.stepPreamble(c)
+	case stateString:
+		d.stepString(c)
+		return true
+	case stateLiteral:
+		if isLiteralByte(c) {
+			d.addValue(string(c))
+			return true
+		}
+		d.endScalar()
+		d.state = stateAfter
+		return d.step(c)
+	case stateEnd:
+		return true
+	}
+	if isSpace(c) {
+		return true
+	}
+	switch d.state {
+	case stateKey:
+		return d.stepKey(c)
+	case stateColon:
+		if c != ':' {
+			return false
+		}
+		d.state = stateValue
+		return true
+	case stateValue:
+		return d.stepValue(c)
+	case stateAfter:
+		return d.stepAfter(c)
+	}
+	return false
+}
+
+func (d *FieldDecoder) stepPreamble(c byte) bool {
+	if c == '{' {
+		d.preamble.Reset()
+		return d.open(false)
+	}
+	d.preamble.WriteByte(c)
+	if d.preamble.Len() > maxPreambleBytes {
+		d.fallback("")
+	}
+	return true
+}
+
+func (d *FieldDecoder) stepKey(c byte) bool {
+	switch c {
+	case '"', '\'':
+		d.quote, d.isKey, d.state = c, true, stateString
+		d.key.Reset()
+		return true
+	case '}':
+		return d.close(false)
+	}
+	return false
+}
+
+func (d *FieldDecoder) stepValue(c byte) bool {
+	top := &d.stack[len(d.stack)-1]
+	switch {
+	case c == '{' || c == '[':
+		return d.open(c == '[')
+	case c == ']' && top.array:
+		return d.close(true) // an empty array, or a trailing comma
+	case c == '"' || c == '\'':
+		d.quote, d.isKey, d.state = c, false, stateString
+		d.str = d.target()
+		if d.str == targetProse {
+			d.startProse(top.key)
+		}
+		return true
+	case isLiteralByte(c):
+		d.state = stateLiteral
+		d.str = d.target()
+		d.addValue(string(c))
+		return true
+	}
+	return false
+}
+
+func (d *FieldDecoder) stepAfter(c byte) bool {
+	top := &d.stack[len(d.stack)-1]
+	switch {
+	case c == ',' && top.array:
+		d.state = stateValue
+	case c == ',':
+		d.state = stateKey
+	case c == '}' || c == ']':
+		return d.close(c == ']')
+	default:
+		return false
+	}
+	return true
+}
+
+// target is where the value about to be read goes.
+func (d *FieldDecoder) target() stringTarget {
+	top := d.stack[len(d.stack)-1]
+	switch {
+	case top.array && top.field != "":
+		return targetItem
+	case top.array:
+		return targetNone
+	case proseField(top.key):
+		return targetProse
+	case top.key != "":
+		return targetValue
+	}
+	return targetNone
+}
+
+func (d *FieldDecoder) open(array bool) bool {
+	if len(d.stack) >= maxFieldDepth {
+		return false
+	}
+	f := frame{array: array}
+	if array && len(d.stack) > 0 {
+		if top := d.stack[len(d.stack)-1]; !top.array && !proseField(top.key) {
+			f.field = top.key
+		}
+	}
+	d.stack = append(d.stack, f)
+	d.value.Reset()
+	if array {
+		d.state = stateValue
+	} else {
+		d.state = stateKey
+	}
+	return true
+}
+
+func (d *FieldDecoder) close(array bool) bool {
+	top := d.stack[len(d.stack)-1]
+	if top.array != array {
+		return false
+	}
+	d.stack = d.stack[:len(d.stack)-1]
+	if top.field != "" {
+		d.out = append(d.out, FieldPiece{Field: top.field, Complete: true, Value: strings.Join(top.items, ", ")})
+	}
+	if len(d.stack) == 0 {
+		d.state = stateEnd
+		return true
+	}
+	d.state = stateAfter
+	return true
+}
+
+// stepString reads one byte of a string, escapes included.
+func (d *FieldDecoder) stepString(c byte) {
+	if len(d.escape) > 0 {
+		d.escape = append(d.escape, c)
+		d.stepEscape()
+		return
+	}
+	switch c {
+	case '\\':
+		d.escape = append(d.escape, c)
+	case d.quote:
+		d.endString()
+	default:
+		d.flushSurrogate()
+		d.addString([]byte{c})
+	}
+}
+
+// stepEscape reads an escape once it is whole.
+func (d *FieldDecoder) stepEscape() {
+	e := d.escape
+	if e[1] != 'u' {
+		d.flushSurrogate()
+		d.addString([]byte(unescapeByte(e[1])))
+		d.escape = d.escape[:0]
+		return
+	}
+	if len(e) < 6 {
+		if len(e) > 2 && !isHex(e[len(e)-1]) {
+			d.flushSurrogate()
+			d.addString(e) // not an escape after all: kept as written
+			d.escape = d.escape[:0]
+		}
+		return
+	}
+	r := rune(hexValue(e[2:6]))
+	d.escape = d.escape[:0]
+	switch {
+	case utf16.IsSurrogate(r) && r < 0xdc00:
+		d.flushSurrogate()
+		d.surr = r
+	case utf16.IsSurrogate(r) && d.surr != 0:
+		d.addString([]byte(string(utf16.DecodeRune(d.surr, r))))
+		d.surr = 0
+	default:
+		d.flushSurrogate()
+		d.addString([]byte(string(r))) // a lone low surrogate becomes U+FFFD
+	}
+}
+
+// flushSurrogate writes a high surrogate that no low half followed.
+func (d *FieldDecoder) flushSurrogate() {
+	if d.surr != 0 {
+		d.surr = 0
+		d.addString([]byte(string(utf8.RuneError)))
+	}
+}
+
+func (d *FieldDecoder) endString() {
+	d.flushSurrogate()
+	if len(d.escape) > 0 {
+		d.addString(d.escape)
+		d.escape = d.escape[:0]
+	}
+	if d.isKey {
+		d.stack[len(d.stack)-1].key = strings.ToLower(strings.TrimSpace(d.key.String()))
+		d.state = stateColon
+		return
+	}
+	d.endScalar()
+	d.state = stateAfter
+}
+
+// endScalar reports a finished non-prose value.
+func (d *FieldDecoder) endScalar() {
+	top := &d.stack[len(d.stack)-1]
+	switch d.str {
+	case targetValue:
+		d.out = append(d.out, FieldPiece{Field: top.key, Complete: true, Value: d.value.String()})
+	case targetItem:
+		top.items = append(top.items, d.value.String())
+	}
+	d.str = targetNone
+	d.value.Reset()
+}
+
+func (d *FieldDecoder) addString(b []byte) {
+	switch {
+	case d.isKey:
+		if d.key.Len() < maxFieldValueBytes {
+			d.key.Write(b)
+		}
+	case d.str == targetProse:
+		d.held = append(d.held, b...)
+	default:
+		d.addValue(string(b))
+	}
+}
+
+func (d *FieldDecoder) addValue(s string) {
+	if d.value.Len() < maxFieldValueBytes {
+		d.value.WriteString(s)
+	}
+}
+
+// startProse begins a prose field: it is set off from earlier prose by a
+// blank line, so readers that join the text get paragraphs, never glued words.
+func (d *FieldDecoder) startProse(field string) {
+	d.release(false)
+	d.field = field
+	if d.wrote {
+		d.held = append(d.held, "\n\n"...)
+	}
+}
+
+// prose yields raw text (the fallback) through the same rune holding.
+func (d *FieldDecoder) prose(field, text string) {
+	if text == "" {
+		return
+	}
+	if d.field != field {
+		d.release(false)
+		d.field = field
+		if d.wrote {
+			d.held = append(d.held, "\n\n"...)
+		}
+	}
+	d.held = append(d.held, text...)
+}
+
+// release yields the held prose up to its last whole rune (all of it at the end).
+func (d *FieldDecoder) release(end bool) {
+	n := len(d.held)
+	if !end {
+		n = wholeRunes(d.held)
+	}
+	if n == 0 {
+		return
+	}
+	text := string(d.held[:n])
+	d.held = append(d.held[:0], d.held[n:]...)
+	if k := len(d.out); k > 0 && !d.out[k-1].Complete && d.out[k-1].Field == d.field {
+		d.out[k-1].Text += text
+	} else {
+		d.out = append(d.out, FieldPiece{Field: d.field, Text: text})
+	}
+	d.wrote = true
+}
+
+// wholeRunes is the length of b's prefix that does not end inside a UTF-8
+// sequence (invalid bytes count as whole: they will not become valid).
+func wholeRunes(b []byte) int {
+	for back := 1; back <= utf8.UTFMax && back <= len(b); back++ {
+		c := b[len(b)-back]
+		if c < utf8.RuneSelf {
+			return len(b)
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-back:]) {
+				return len(b) - back
+			}
+			return len(b)
+		}
+	}
+	return len(b)
+}
+
+func unescapeByte(c byte) string {
+	switch c {
+	case 'n':
+		return "\n"
+	case 't':
+		return "\t"
+	case 'r':
+		return "\r"
+	case 'b':
+		return "\b"
+	case 'f':
+		return "\f"
+	}
+	return string(c) // \" \\ \/ and anything a model made up
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isLiteralByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '+' || c == '.'
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func hexValue(b []byte) int {
+	n := 0
+	for _, c := range b {
+		n <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			n |= int(c - '0')
+		case c >= 'a' && c <= 'f':
+			n |= int(c - 'a' + 10)
+		default:
+			n |= int(c - 'A' + 10)
+		}
+	}
+	return n
+}

@@ -1,0 +1,105 @@
+package debate
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// A MAGI member's JSON answer, streamed through the real adapters in small
+// chunks, reaches subscribers as prose deltas and a completed vote; the raw
+// text rides along for the record, and the stored entry stays the vote.
+func TestStructuredTurnsStreamAsProse(t *testing.T) {
+	answer := `{"vote": "reject", "reasoning": "As CASPER, on \"should we\" — no: the evidence is thin.", "summary": "Too thin."}`
+	var chunks []string
+	for i := 0; i < len(answer); i += 5 {
+		chunks = append(chunks, answer[i:min(i+5, len(answer))])
+	}
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		if agent == "casper" {
+			return providertest.Reply{Chunks: chunks}
+		}
+		return magiReply("I would rather not say.") // not JSON: streamed as its own text, marked raw
+	})
+	fc.singleRound(t)
+	if err := fc.engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, fc.engine)
+	prose, raw := map[string]*strings.Builder{}, map[string]*strings.Builder{}
+	fields := map[string]string{}
+	for _, ev := range fc.events.all() {
+		switch ev := ev.(type) {
+		case TextDelta:
+			if prose[ev.Agent] == nil {
+				prose[ev.Agent], raw[ev.Agent] = &strings.Builder{}, &strings.Builder{}
+			}
+			prose[ev.Agent].WriteString(ev.Text)
+			raw[ev.Agent].WriteString(ev.Raw)
+			if ev.Agent == "balthasar" && ev.Text != "" && ev.Field != FieldRaw {
+				t.Errorf("balthasar's unreadable answer streamed as field %q", ev.Field)
+			}
+		case FieldCompleted:
+			if ev.Agent == "casper" {
+				fields[ev.Field] = ev.Value
+				if prose["casper"] == nil || !strings.Contains(prose["casper"].String(), "evidence") {
+					// the vote is the first field: it completes before any prose arrives
+					if ev.Field != "vote" {
+						t.Errorf("field %s completed before the prose before it", ev.Field)
+					}
+				}
+			}
+		}
+	}
+	want := "As CASPER, on \"should we\" — no: the evidence is thin.\n\nToo thin."
+	if got := prose["casper"].String(); got != want {
+		t.Errorf("casper's streamed prose = %q, want %q", got, want)
+	}
+	if got := raw["casper"].String(); got != answer {
+		t.Errorf("casper's raw text = %q, want the answer as sent", got)
+	}
+	if fields["vote"] != "reject" || len(fields) != 1 {
+		t.Errorf("completed fields = %v, want the vote", fields)
+	}
+	if got := prose["balthasar"].String(); !strings.Contains(got, "I would rather not say.") {
+		t.Errorf("balthasar's unreadable answer streamed as %q, want its text", got)
+	}
+	res := fc.result(t)
+	if v := res.Rounds[0][2]; !v.Valid || v.Vote != VoteReject {
+		t.Errorf("casper's vote = %+v", v)
+	}
+}
+
+// A lagging subscriber's merged deltas keep a structured answer's fields
+// apart and in order, and keep the raw text whole.
+func TestMergedDeltasKeepFieldsApart(t *testing.T) {
+	s := &subscriber{wake: make(chan struct{}, 1), empty: make(chan struct{})}
+	for _, d := range []TextDelta{
+		{Turn: 1, Raw: `{"vote":"reject",`},
+		{Turn: 1, Field: "reasoning", Text: "Thin ", Raw: `"reasoning":"Thin `},
+		{Turn: 2, Text: "other turn"},
+		{Turn: 1, Field: "reasoning", Text: "evidence.", Raw: `evidence.",`},
+		{Turn: 1, Field: "summary", Text: "\n\nNo.", Raw: `"summary":"No."}`},
+	} {
+		s.push(d)
+	}
+	var got []TextDelta
+	for _, ev := range s.queue {
+		got = append(got, ev.(TextDelta))
+	}
+	want := []TextDelta{
+		{Turn: 1, Field: "reasoning", Text: "Thin evidence.", Raw: `{"vote":"reject","reasoning":"Thin evidence.",`},
+		{Turn: 2, Text: "other turn"},
+		{Turn: 1, Field: "summary", Text: "\n\nNo.", Raw: `"summary":"No."}`},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("queue = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("delta %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
