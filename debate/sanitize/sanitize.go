@@ -17,8 +17,9 @@ import (
 // paragraph separators become newlines. Emoji joiners, the emoji
 // presentation selector and skin-tone modifiers go too: terminals disagree
 // about how wide the sequences they build are, and a layout must draw text
-// exactly as wide as it measured it; the symbols themselves remain. Bytes
-// that are not UTF-8 are dropped.
+// exactly as wide as it measured it; the symbols themselves remain.
+// Invisible format controls (see Invisible) are dropped. Bytes that are not
+// UTF-8 are dropped.
 func Text(s string) string {
 	if isPlain(s) {
 		return s
@@ -35,6 +36,8 @@ func Text(s string) string {
 		case r == '\u2028' || r == '\u2029':
 			b.WriteByte('\n')
 		case r == '\u200d' || r == '\ufe0f' || (r >= 0x1f3fb && r <= 0x1f3ff):
+		case Invisible(r):
+			// Bidi overrides and hidden characters: dropped (Trojan Source).
 		case r == utf8.RuneError:
 			// Bytes that were not UTF-8, or their replacement: no information.
 		default:
@@ -42,6 +45,67 @@ func Text(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Visible removes the invisible format controls (see Invisible) and
+// nothing else: for text that reaches a person through a page, where markup
+// is escaped separately and emoji sequences render whole, so the zero-width
+// joiner and presentation selectors stay. Stripping a rune that is only
+// ever inside a string keeps JSON and HTML valid, so it may run over a
+// whole encoded document.
+func Visible(s string) string {
+	if !hasInvisible(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if !Invisible(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Invisible reports whether r is a format control that changes how the
+// text around it is ordered or hides text without showing anything itself:
+// the bidi embeddings, overrides, isolates and marks (U+202A–202E,
+// U+2066–2069, U+200E/200F, U+061C: CVE-2021-42574, "Trojan Source"), the
+// zero-width space and word joiners, the invisible operators, the
+// deprecated format controls, the byte-order mark, the interlinear
+// annotation controls and the tag characters (which can carry a whole
+// hidden ASCII message). The zero-width joiner and non-joiner stay: emoji
+// sequences and Persian or Indic spelling need them, and they hide nothing.
+func Invisible(r rune) bool {
+	switch {
+	case r == '\u061c', r == '\u180e', r == '\u200b', r == '\u200e', r == '\u200f':
+		return true
+	case r >= '\u202a' && r <= '\u202e':
+		return true
+	case r >= '\u2060' && r <= '\u206f': // joiners, invisible operators, isolates, deprecated controls
+		return true
+	case r == '\ufeff', r >= '\ufff9' && r <= '\ufffb':
+		return true
+	case r >= 0xe0000 && r <= 0xe007f: // tags
+		return true
+	}
+	return false
+}
+
+// hasInvisible reports whether s holds an Invisible rune; every one of
+// them is encoded with a lead byte of 0xD8 (U+061C), 0xE1, 0xE2, 0xEF or
+// 0xF3, so ASCII text is skipped at a byte's cost.
+func hasInvisible(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 0xd8, 0xe1, 0xe2, 0xef, 0xf3:
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			if Invisible(r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isPlain reports whether s is printable ASCII plus newlines and tabs: the

@@ -60,3 +60,64 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+// Trojan Source: bidi overrides, isolates and marks, and characters that
+// hide text, leave both the terminal text and the page text; the emoji
+// joiner stays on the page, where emoji sequences render whole.
+func TestInvisibleFormatControlsAreStripped(t *testing.T) {
+	cases := map[string][2]string{ // input: {Text, Visible}
+		"access\u202e\u2066 // check\u2069\u2066 level": {"access // check level", "access // check level"},
+		"a\u202ab\u202bc\u202cd\u202de":                 {"abcde", "abcde"},
+		"mark\u200e\u200f\u061c":                        {"mark", "mark"},
+		"zero\u200bwidth\u2060join\ufeff":               {"zerowidthjoin", "zerowidthjoin"},
+		"tag\U000E0041\U000E0042\U000E007F hidden":      {"tag hidden", "tag hidden"},
+		"family 👩‍👩‍👧 stays":                            {"family 👩👩👧 stays", "family 👩‍👩‍👧 stays"},
+		"persian می‌خواهم":                              {"persian می‌خواهم", "persian می‌خواهم"},
+		"plain ascii":                                   {"plain ascii", "plain ascii"},
+	}
+	for in, want := range cases {
+		if got := Text(in); got != want[0] {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want[0])
+		}
+		if got := Visible(in); got != want[1] {
+			t.Errorf("Visible(%q) = %q, want %q", in, got, want[1])
+		}
+	}
+}
+
+// Every rune Invisible names is caught by hasInvisible's byte screen.
+func TestHasInvisibleSeesEveryInvisibleRune(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if Invisible(r) && !hasInvisible("x"+string(r)+"y") {
+			t.Fatalf("hasInvisible misses %U", r)
+		}
+	}
+}
+
+func FuzzVisible(f *testing.F) {
+	f.Add("if (a\u202e) {\u2066}\u2069")
+	f.Add("👩‍💻 \U000E0041\u200b")
+	f.Add(`{"text":"a\u202eb"}` + "\u202e")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Visible(s)
+		for _, r := range got {
+			if Invisible(r) {
+				t.Fatalf("invisible %U survived in %q", r, got)
+			}
+		}
+		for _, r := range Text(s) {
+			if Invisible(r) {
+				t.Fatalf("invisible %U survived Text in %q", r, Text(s))
+			}
+		}
+		if Visible(got) != got {
+			t.Fatalf("not stable: %q", got)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(got) {
+			t.Fatalf("valid input became invalid UTF-8: %q", got)
+		}
+		if strings.Count(got, "\u200d") != strings.Count(s, "\u200d") {
+			t.Fatalf("joiner count changed: %q -> %q", s, got)
+		}
+	})
+}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // sseBatch bounds how many buffered events one write takes.
@@ -76,7 +78,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		for _, rec := range coalesce(batch) {
-			fmt.Fprintf(out, "id: %d\nevent: %s\ndata: %s\n\n", rec.seq, rec.typ, rec.data)
+			// Bidi and hidden format controls never reach a page
+			// (Trojan Source); they can only sit inside JSON strings.
+			fmt.Fprintf(out, "id: %d\nevent: %s\ndata: %s\n\n", rec.seq, rec.typ, sanitize.Visible(string(rec.data)))
 			after = rec.seq
 		}
 		if len(batch) > 0 {

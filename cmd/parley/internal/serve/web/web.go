@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // CSP is sent with every response: scripts and styles only from files of
@@ -83,7 +84,9 @@ func (h *handler) render(w http.ResponseWriter, name string, data any) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(buf.Bytes())
+	// Bidi and hidden format controls in model text never reach the
+	// page (Trojan Source); stripping them keeps the markup whole.
+	_, _ = io.WriteString(w, sanitize.Visible(buf.String()))
 }
 
 func (h *handler) fail(w http.ResponseWriter, err error) {

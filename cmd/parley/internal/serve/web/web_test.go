@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"golang.org/x/net/html"
 )
 
@@ -44,7 +45,11 @@ func (f *fakeBackend) add(sv SessionView) {
 	f.order = append(f.order, sv.Info.ID)
 }
 
-const hostile = "<script>alert(1)</script> and <img src=x onerror=alert(2)> [x](javascript:alert(3))"
+const hostile = "<script>alert(1)</script> and <img src=x onerror=alert(2)> [x](javascript:alert(3)) " + trojan
+
+// trojan hides its order behind bidi controls (CVE-2021-42574): a page
+// must show reversed, the characters in the order they were sent.
+const trojan = "admin\u202e\u2066 // not\u2069\u2066 user\u200b"
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
@@ -195,10 +200,13 @@ func TestHostileTextRendersInert(t *testing.T) {
 		if strings.Contains(body, "<script>alert") || strings.Contains(body, "<img src=x") {
 			t.Errorf("%s: raw hostile markup in the page", path)
 		}
+		if i := strings.IndexFunc(body, sanitize.Invisible); i >= 0 {
+			t.Errorf("%s: invisible format control %q at byte %d", path, body[i:i+3], i)
+		}
 	}
 	// Text shown as text is escaped, so the reader sees what the model wrote.
 	_, body := get(t, srv.URL+"/s/aaa111")
-	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "Gemini &lt;i&gt;", "401 &lt;script&gt;bad key&lt;/script&gt;"} {
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "admin // not user", "Gemini &lt;i&gt;", "401 &lt;script&gt;bad key&lt;/script&gt;"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("session page lacks escaped %q", want)
 		}
