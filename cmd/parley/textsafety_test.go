@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,6 +34,63 @@ func TestBidiControlsReachNoTerminalOrExport(t *testing.T) {
 		}
 		if !strings.Contains(text, `access = "user // admin" ok done`) && name != "ask stderr" {
 			t.Errorf("%s lost the text around the controls: %q", name, text)
+		}
+	}
+}
+
+// A provider whose error echoes the key (as proxies and compatible servers
+// do) never gets it shown, stored, exported or streamed: not in the retry
+// notice, the error line, the JSONL events, the SQLite file or either
+// export. The message around the key is kept.
+func TestProviderErrorEchoingTheKeyIsScrubbed(t *testing.T) {
+	dir := isolate(t)
+	const key = "zq7Fh2LmP9xK4vB8nR3tWc"
+	srv := providertest.OpenAI(t, providertest.Sequence(
+		providertest.Reply{Status: 429, RetryAfter: "0", Text: "quota exceeded for key " + key},
+		providertest.Reply{Status: 401, Text: "API key not valid: " + key + " was rejected (Authorization: Bearer " + key + ")"},
+		providertest.Reply{Status: 429, RetryAfter: "0", Text: "quota exceeded for key " + key},
+		providertest.Reply{Status: 401, Text: "API key not valid: " + key + " was rejected (Authorization: Bearer " + key + ")"},
+	))
+	t.Setenv("OPENAI_API_KEY", key)
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	_, human, humanErr := runCLI(t, "", "ask", "@chatgpt hi")
+	code, jsonl, jsonlErr := runCLI(t, "", "ask", "--jsonl", "@chatgpt hi again")
+	if code != exitRuntime {
+		t.Fatalf("exit %d, want 1; stderr %q", code, jsonlErr)
+	}
+	if len(srv.Requests()) != 4 {
+		t.Fatalf("%d requests, want 4", len(srv.Requests()))
+	}
+	id := listSessions(t)[0].ID
+	_, md, _ := runCLI(t, "", "sessions", "export", id, "--format", "md")
+	_, js, _ := runCLI(t, "", "sessions", "export", id, "--format", "json")
+	_, shown, _ := runCLI(t, "", "sessions", "show", id)
+	outputs := map[string]string{"stdout": human, "stderr": humanErr, "jsonl": jsonl, "jsonl stderr": jsonlErr,
+		"markdown export": md, "json export": js, "sessions show": shown}
+	for name, text := range outputs {
+		if strings.Contains(text, key) {
+			t.Errorf("%s holds the key:\n%s", name, text)
+		}
+	}
+	for _, name := range []string{"stderr", "jsonl", "markdown export", "json export", "sessions show"} {
+		if !strings.Contains(outputs[name], "API key not valid: [redacted] was rejected") {
+			t.Errorf("%s lacks the scrubbed error:\n%s", name, outputs[name])
+		}
+	}
+	if !strings.Contains(jsonl, `"type":"retrying"`) || !strings.Contains(jsonl, "quota exceeded for key [redacted]") {
+		t.Errorf("the retry notice is missing or unscrubbed:\n%s", jsonl)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "data", "parley", "*"))
+	if len(files) == 0 {
+		t.Fatal("no database files found")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte(key)) {
+			t.Errorf("%s holds the key", f)
 		}
 	}
 }

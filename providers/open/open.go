@@ -47,7 +47,8 @@ func WithPolicy(name string, spec providers.Spec, getenv func(string) string, po
 }
 
 // Unwrapped builds the adapter alone, without the retry policy (parley
-// doctor asks it for its model list).
+// doctor asks it for its model list); the errors of every adapter that
+// can send are scrubbed of keys (see scrubbing).
 func Unwrapped(name string, spec providers.Spec, getenv func(string) string) (providers.Provider, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -73,7 +74,10 @@ func Unwrapped(name string, spec providers.Spec, getenv func(string) string) (pr
 	if err != nil {
 		return nil, fmt.Errorf("provider %q: %w", name, err)
 	}
-	return p, nil
+	if adapt.IsMissingKey(p) {
+		return p, nil // never sends; its message is Parley's own
+	}
+	return &scrubbing{inner: p, s: ScrubberFor(spec, getenv)}, nil
 }
 
 // ModelLister is implemented by adapters that can list their endpoint's models.
