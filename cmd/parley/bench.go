@@ -31,10 +31,14 @@ from the same calls, each member alone (its round-1 answer), the round-1
 majority, the verdict after each later round and early stop: accuracy with
 95% Wilson intervals, the debate's delta with an exact McNemar test, flips
 right→wrong and wrong→right, unanimous wrong answers, invalid answers, tokens
-and dollars. SET is a JSONL file of {"id","question","options"?,"answer"} or
-builtin:arith (Du et al.'s a+b*c+d-e*f) or builtin:compare. Results are stored
+and dollars. SET is a JSONL file of {"id","question","options"?,"answer"},
+builtin:arith (Du et al.'s a+b*c+d-e*f), builtin:compare, or builtin:gsm8k
+(the GSM8K test set, --n of it sampled by --seed; install it first with
+parley bench gsm8k-install FILE; with --demo and without it, a labelled
+simulation on generated problems). Results are stored
 per question: --resume RUN goes on where an interrupted run stopped.`,
 		Example: `  parley bench builtin:arith --n 50 --demo
+  parley bench builtin:gsm8k --n 50 --demo --html report.html
   parley bench questions.jsonl --members chatgpt,claude,gemini --parallel 4 --max-cost 2
   parley bench --resume 3f2a9c1b04de --json | jq '.conditions[] | [.name, .accuracy]'`,
 		Args: cobra.MaximumNArgs(1),
@@ -44,7 +48,7 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 			}
 			switch {
 			case resume == "" && len(args) == 0:
-				return usageErr(fmt.Errorf("name a question set (a JSONL file, builtin:arith or builtin:compare) or --resume RUN"))
+				return usageErr(fmt.Errorf("name a question set (a JSONL file, builtin:arith, builtin:compare or builtin:gsm8k) or --resume RUN"))
 			case workers < 1:
 				return usageErr(fmt.Errorf("--parallel must be at least 1"))
 			case maxCost < 0:
@@ -67,6 +71,11 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				p.Set = args[0]
 				if members != "" {
 					p.Members = strings.Split(members, ",")
+				}
+			}
+			if p.Set == bench.BuiltinGSM8K && !g.Demo {
+				if _, err := bench.FindGSM8K(p.Data, os.Getenv); err != nil {
+					return err // before any key is asked for: the set comes first
 				}
 			}
 			g.NoPersist = true // a bench's councils are not sessions
@@ -126,7 +135,39 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 	f.BoolVar(&p.EarlyStop, "early-stop", false, "councils stop on a unanimous round 1 (the report shows its effect either way)")
 	f.BoolVar(&p.Anonymous, "anonymous", false, "peers' opinions shown as Member A/B, without names")
 	f.BoolVar(&p.Shuffle, "shuffle", false, "peers' opinions in a different order per member")
+	f.StringVar(&p.Data, "data", "", "builtin:gsm8k: the test.jsonl (or .gz) to read (default: $PARLEY_GSM8K, then the copy gsm8k-install keeps)")
+	install := newGSM8KInstallCmd()
+	wrapArgs(install)
+	cmd.AddCommand(install)
 	return cmd
+}
+
+// newGSM8KInstallCmd checks a downloaded GSM8K test set and keeps a
+// compressed copy where builtin:gsm8k finds it.
+func newGSM8KInstallCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "gsm8k-install FILE",
+		Short: "Check a downloaded GSM8K test.jsonl and keep it for builtin:gsm8k",
+		Long: `Parley does not ship GSM8K. Download the test split (MIT licence; Cobbe et al.
+2021, "Training Verifiers to Solve Math Word Problems"):
+
+  ` + bench.GSM8KURL + `
+
+then install it: the file must hold the 1,319 problems, each line
+{"question": …, "answer": "…#### 72"}. It is kept gzip-compressed at
+$XDG_DATA_HOME/parley/gsm8k/test.jsonl.gz (~/.local/share/…).`,
+		Example: `  parley bench gsm8k-install ~/Downloads/test.jsonl
+  parley bench builtin:gsm8k --n 50 --seed 7`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dest, n, err := bench.InstallGSM8K(args[0], os.Getenv)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "GSM8K: %d problems checked and kept at %s\n", n, dest)
+			return nil
+		},
+	}
 }
 
 // benchMembers puts the run's members on the council (or records the

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -215,5 +216,46 @@ func TestMagiAnswerTypeNumberOnTheDemo(t *testing.T) {
 	if res.AnswerTypeJSON != "number" || res.Answer != "43" || res.Verdict != "43" || len(res.Rounds) == 0 ||
 		res.Rounds[0][0].Confidence == nil || !res.Rounds[0][0].Valid {
 		t.Errorf("%s", out)
+	}
+}
+
+func TestBenchGSM8KSimulationIsLabelledAndInstallWorks(t *testing.T) {
+	dir := isolate(t)
+	t.Setenv("PARLEY_GSM8K", "")
+	code, _, errOut := runCLI(t, "", "bench", "builtin:gsm8k", "--n", "5")
+	if code == 0 || !strings.Contains(errOut, bench.GSM8KURL) || !strings.Contains(errOut, "parley bench gsm8k-install") || strings.Contains(errOut, "API key") {
+		t.Errorf("without the test set: exit %d\n%s", code, errOut)
+	}
+	page := filepath.Join(dir, "r.html")
+	code, out, errOut := runCLI(t, "", "--demo", "--json", "bench", "builtin:gsm8k", "--n", "12", "--html", page)
+	var rep struct {
+		Simulation string `json:"simulation"`
+		Questions  int    `json:"questions"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Questions != 12 ||
+		!strings.HasPrefix(rep.Simulation, "SIMULATION: no model was called") || !strings.Contains(rep.Simulation, "generated GSM8K-style problems") {
+		t.Fatalf("exit %d, %v: %+v\n%s", code, err, rep, errOut)
+	}
+	html, _ := os.ReadFile(page)
+	if !strings.Contains(string(html), "SIMULATION: no model was called") || !strings.Contains(string(html), "· simulation</h1>") {
+		t.Errorf("the HTML report does not say it is a simulation")
+	}
+	var lines []string
+	for i, q := range bench.GSM8KStyle(bench.GSM8KProblems, 9) {
+		lines = append(lines, fmt.Sprintf(`{"question": %q, "answer": "Work.\n#### %s"}`, q.Question, q.Answer))
+		if i == 0 {
+			lines[0] = fmt.Sprintf(`{"question": %q, "answer": "Work.\n#### 1,%s"}`, q.Question, "234")
+		}
+	}
+	file := filepath.Join(dir, "test.jsonl")
+	os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	code, out, errOut = runCLI(t, "", "bench", "gsm8k-install", file)
+	installed := filepath.Join(dir, "data", "parley", "gsm8k", "test.jsonl.gz")
+	if code != 0 || !strings.Contains(out, "1319 problems checked and kept at "+installed) {
+		t.Fatalf("install: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "", "--demo", "bench", "builtin:gsm8k", "--n", "6", "--seed", "4")
+	if code != 0 || !strings.Contains(out, "SIMULATION: no model was called") || !strings.Contains(out, "answered GSM8K test problems") || !strings.Contains(out, "6 of 6 questions") {
+		t.Errorf("on the installed set: exit %d\n%s%s", code, out, errOut)
 	}
 }

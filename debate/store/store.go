@@ -55,19 +55,28 @@ func DefaultPath(getenv func(string) string) (string, error) {
 	if p := getenv("PARLEY_DB"); p != "" {
 		return p, nil
 	}
-	dir := getenv("XDG_DATA_HOME")
-	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			h, err := os.UserHomeDir()
-			if err != nil {
-				return "", fmt.Errorf("cannot find the session database: set --db, PARLEY_DB or XDG_DATA_HOME (%w)", err)
-			}
-			home = h
-		}
-		dir = filepath.Join(home, ".local", "share")
+	dir, err := DataDir(getenv)
+	if err != nil {
+		return "", fmt.Errorf("cannot find the session database: set --db, PARLEY_DB or XDG_DATA_HOME (%w)", err)
 	}
 	return filepath.Join(dir, "parley", "parley.db"), nil
+}
+
+// DataDir is $XDG_DATA_HOME, else ~/.local/share: where Parley keeps its
+// files (the database, an installed GSM8K).
+func DataDir(getenv func(string) string) (string, error) {
+	if dir := getenv("XDG_DATA_HOME"); dir != "" {
+		return dir, nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "share"), nil
 }
 
 // dsn builds the driver's connection string: a plain path (no "file:"

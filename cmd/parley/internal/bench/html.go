@@ -28,9 +28,10 @@ var htmlPage = template.Must(template.New("bench").Funcs(template.FuncMap{
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:right}
-td:first-child,th:first-child{text-align:left}svg{display:block;margin:1em 0}.note{color:#666}
+td:first-child,th:first-child{text-align:left}svg{display:block;margin:1em 0}.note{color:#666}.sim{background:#fff3cd;padding:.5em .8em;border:1px solid #e0c060}
 </style></head><body>
-<h1>parley bench · {{.Set}}</h1>
+<h1>parley bench · {{.Set}}{{if .Simulation}} · simulation{{end}}</h1>
+{{if .Simulation}}<p class="sim"><strong>{{.Simulation}}</strong></p>{{end}}
 <p>Run <code>{{.Run}}</code> · {{.Questions}} of {{.Total}} questions scored · members {{range $i, $m := .Members}}{{if $i}}, {{end}}{{$m}}{{end}} · {{.Rounds}} rounds{{if .Partial}} · <strong>partial: {{.Stopped}}</strong>{{end}}</p>
 <table><tr><th>condition</th><th>correct</th><th>accuracy</th><th>95% CI</th><th>tokens/q</th><th>$/q</th></tr>
 {{range .Conditions}}<tr><td>{{.Name}}</td><td>{{.Correct}}</td><td>{{pct .Accuracy}}</td><td>{{pct (index .CI95 0)}} – {{pct (index .CI95 1)}}</td><td>{{num .TokensPerQuestion}}</td><td>{{usd .CostPerQuestion}}</td></tr>

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,9 @@ type Params struct {
 	Anonymous bool     `json:"anonymous,omitempty"`
 	Shuffle   bool     `json:"shuffle,omitempty"`
 	Demo      bool     `json:"demo,omitempty"`
+	// Data is the GSM8K file named with --data ("" : $PARLEY_GSM8K, then
+	// the installed copy).
+	Data string `json:"data,omitempty"`
 }
 
 // LoadParams reads a stored run's parameters (for --resume, before the
@@ -55,15 +59,22 @@ type Job struct {
 	// Err gets skipped lines and progress; TTY draws a bar there.
 	Err io.Writer
 	TTY bool
+	// Getenv finds the GSM8K file ($PARLEY_GSM8K, $XDG_DATA_HOME); nil: os.Getenv.
+	Getenv func(string) string
 }
 
 // Execute loads the set, runs the questions not yet done and measures
 // every stored result of the run.
 func (j Job) Execute(ctx context.Context) (Report, error) {
 	p := j.Params
-	qs, bad, err := Load(p.Set, p.N, p.Seed)
+	qs, bad, simulation, err := j.load()
 	if err != nil {
 		return Report{}, err
+	}
+	agents := j.Agents
+	if simulation != "" {
+		agents = Simulate(agents, p.Members, qs, p.Seed)
+		fmt.Fprintf(j.Err, "parley: %s\n", simulation)
 	}
 	for _, b := range bad {
 		fmt.Fprintf(j.Err, "parley: %s:%d: %s (skipped)\n", sanitize.Text(p.Set), b.Line, sanitize.Text(b.Problem))
@@ -103,7 +114,7 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 		final = fmt.Sprintf("verdict_r%d", p.Rounds)
 	}
 	bar := &ProgressPrinter{W: j.Err, TTY: j.TTY, Final: final}
-	setup := Setup{Config: j.Config, Agents: j.Agents, Rounds: p.Rounds, Workers: j.Workers, EarlyStop: p.EarlyStop,
+	setup := Setup{Config: j.Config, Agents: agents, Rounds: p.Rounds, Workers: j.Workers, EarlyStop: p.EarlyStop,
 		Anonymous: p.Anonymous, Shuffle: p.Shuffle, MaxCost: j.MaxCost, Progress: bar.Show,
 		Save: func(r Result) error {
 			raw, err := json.Marshal(r)
@@ -117,7 +128,7 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	all := append(stored, out.Results...)
 	rep := Measure(all, p.Members, p.Rounds)
 	rep.Run, rep.Set, rep.Total, rep.Skipped = run, p.Set, len(qs), len(bad)
-	rep.Stopped = out.Stopped
+	rep.Stopped, rep.Simulation = out.Stopped, simulation
 	rep.Partial = rep.Questions < rep.Total
 	for _, r := range all {
 		rep.WallSeconds += float64(r.WallMS) / 1000
@@ -129,6 +140,34 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 		fmt.Fprintf(j.Err, "parley: bench stopped (%s): %d of %d questions scored; go on with --resume %s\n", rep.Stopped, rep.Questions, rep.Total, run)
 	}
 	return rep, err
+}
+
+// load reads the run's questions. builtin:gsm8k reads the installed test
+// set and samples --n of it by --seed; under --demo its members are
+// simulated (simulation says so), on generated problems when the test set is
+// not installed.
+func (j Job) load() (qs []Question, bad []LineError, simulation string, err error) {
+	p := j.Params
+	if p.Set != BuiltinGSM8K {
+		qs, bad, err = Load(p.Set, p.N, p.Seed)
+		return qs, bad, "", err
+	}
+	getenv := j.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	all, bad, _, err := LoadGSM8K(p.Data, getenv)
+	var missing *MissingGSM8KError
+	switch {
+	case p.Demo && errors.As(err, &missing):
+		return GSM8KStyle(p.N, p.Seed), nil, describeSim(true), nil
+	case err != nil:
+		return nil, nil, "", err
+	}
+	if p.Demo {
+		simulation = describeSim(false)
+	}
+	return SampleQuestions(all, p.N, p.Seed), bad, simulation, nil
 }
 
 // IsTerminal reports whether f is a terminal (a character device).

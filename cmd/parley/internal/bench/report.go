@@ -73,26 +73,29 @@ type EarlyStop struct {
 
 // Report is a run's measurements.
 type Report struct {
-	Run         string         `json:"run"`
-	Set         string         `json:"set"`
-	Members     []string       `json:"members"`
-	Rounds      int            `json:"rounds"`
-	Questions   int            `json:"questions"` // scored
-	Total       int            `json:"total"`     // in the set
-	Skipped     int            `json:"skipped_lines"`
-	Invalid     int            `json:"invalid"` // answers that could not be read (or did not arrive)
-	Calls       int            `json:"calls"`
-	Tokens      int            `json:"tokens"`
-	Cost        float64        `json:"cost_usd"`
-	WallSeconds float64        `json:"wall_seconds"`
-	Partial     bool           `json:"partial"`
-	Stopped     string         `json:"stopped,omitempty"`
-	Conditions  []Condition    `json:"conditions"`
-	Delta       Delta          `json:"debate_delta"`
-	Flips       Flips          `json:"flips"`
-	Unanimity   Unanimity      `json:"unanimity"`
-	EarlyStop   EarlyStop      `json:"early_stop"`
-	InvalidBy   map[string]int `json:"invalid_by_member"`
+	Run         string   `json:"run"`
+	Set         string   `json:"set"`
+	Members     []string `json:"members"`
+	Rounds      int      `json:"rounds"`
+	Questions   int      `json:"questions"` // scored
+	Total       int      `json:"total"`     // in the set
+	Skipped     int      `json:"skipped_lines"`
+	Invalid     int      `json:"invalid"` // answers that could not be read (or did not arrive)
+	Calls       int      `json:"calls"`
+	Tokens      int      `json:"tokens"`
+	Cost        float64  `json:"cost_usd"`
+	WallSeconds float64  `json:"wall_seconds"`
+	Partial     bool     `json:"partial"`
+	Stopped     string   `json:"stopped,omitempty"`
+	// Simulation is set when simulated members answered (--demo on
+	// builtin:gsm8k): the label every output shows.
+	Simulation string         `json:"simulation,omitempty"`
+	Conditions []Condition    `json:"conditions"`
+	Delta      Delta          `json:"debate_delta"`
+	Flips      Flips          `json:"flips"`
+	Unanimity  Unanimity      `json:"unanimity"`
+	EarlyStop  EarlyStop      `json:"early_stop"`
+	InvalidBy  map[string]int `json:"invalid_by_member"`
 }
 
 // roundsOf is how many rounds the councils planned (the most any ran).

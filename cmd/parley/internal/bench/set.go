@@ -64,43 +64,56 @@ const maxOptions = 26
 // The type is inferred when absent: option with options, number when the
 // answer reads as one, else text.
 func ParseJSONL(r io.Reader) ([]Question, []LineError, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxSetLine)
 	var (
 		out  []Question
-		bad  []LineError
 		seen = map[string]int{}
 	)
+	bad, err := eachLine(r, func(line int, text string) error {
+		if strings.HasPrefix(text, "#") {
+			return nil
+		}
+		q, err := parseLine(text)
+		if err != nil {
+			return err
+		}
+		if q.ID == "" {
+			q.ID = fmt.Sprintf("line-%d", line)
+		}
+		if first, dup := seen[q.ID]; dup {
+			return fmt.Errorf("duplicate id %q (first on line %d)", q.ID, first)
+		}
+		seen[q.ID] = line
+		out = append(out, q)
+		return nil
+	})
+	return out, bad, err
+}
+
+// eachLine calls fn with every non-blank line of r, trimmed and numbered
+// from 1; the lines fn refuses come back with their numbers and reasons. A
+// line over 1 MiB ends the reading, reported as a bad line.
+func eachLine(r io.Reader, fn func(line int, text string) error) ([]LineError, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxSetLine)
+	var bad []LineError
 	line := 0
 	for sc.Scan() {
 		line++
 		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
+		if text == "" {
 			continue
 		}
-		q, err := parseLine(text)
-		if err == nil && q.ID == "" {
-			q.ID = fmt.Sprintf("line-%d", line)
-		}
-		if err == nil {
-			if first, dup := seen[q.ID]; dup {
-				err = fmt.Errorf("duplicate id %q (first on line %d)", q.ID, first)
-			}
-		}
-		if err != nil {
+		if err := fn(line, text); err != nil {
 			bad = append(bad, LineError{Line: line, Problem: err.Error()})
-			continue
 		}
-		seen[q.ID] = line
-		out = append(out, q)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return out, append(bad, LineError{Line: line + 1, Problem: "line longer than 1 MiB; reading stopped"}), nil
+			return append(bad, LineError{Line: line + 1, Problem: "line longer than 1 MiB; reading stopped"}), nil
 		}
-		return out, bad, err
+		return bad, err
 	}
-	return out, bad, nil
+	return bad, nil
 }
 
 func parseLine(text string) (Question, error) {
@@ -217,7 +230,7 @@ func Load(name string, n int, seed uint64) ([]Question, []LineError, error) {
 		return Compare(n, seed), nil, nil
 	}
 	if strings.HasPrefix(name, "builtin:") {
-		return nil, nil, fmt.Errorf("unknown built-in set %q (builtin:arith, builtin:compare)", name)
+		return nil, nil, fmt.Errorf("unknown built-in set %q (builtin:arith, builtin:compare, builtin:gsm8k)", name)
 	}
 	f, err := os.Open(name)
 	if err != nil {

@@ -24,6 +24,9 @@ func WriteJSON(w io.Writer, rep Report) error {
 func WriteText(w io.Writer, rep Report) {
 	fmt.Fprintf(w, "parley bench · %s · %d of %d questions · run %s\n", sanitize.Text(rep.Set), rep.Questions, rep.Total, rep.Run)
 	fmt.Fprintf(w, "members: %s · rounds: %d\n", sanitize.Text(strings.Join(rep.Members, ", ")), rep.Rounds)
+	if rep.Simulation != "" {
+		fmt.Fprintln(w, sanitize.Text(rep.Simulation))
+	}
 	if rep.Partial {
 		fmt.Fprintf(w, "PARTIAL: stopped (%s) after %d questions\n", sanitize.Text(rep.Stopped), rep.Questions)
 	}
