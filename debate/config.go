@@ -24,6 +24,8 @@ type Config struct {
 	Context ContextConfig    `mapstructure:"context"`
 	// Webhooks are the URLs parley serve posts events to.
 	Webhooks []WebhookSpec `mapstructure:"webhooks"`
+	// Serve holds parley serve's own settings.
+	Serve ServeConfig `mapstructure:"serve"`
 
 	// Offline is set for --demo: every call costs nothing.
 	Offline bool        `mapstructure:"-"`
@@ -53,6 +55,17 @@ type WebhookSpec struct {
 	URL       string   `mapstructure:"url"`
 	Events    []string `mapstructure:"events"`
 	SecretEnv string   `mapstructure:"secret_env"`
+	// AllowPrivate lets the URL reach loopback, private, link-local and
+	// cloud-metadata addresses, which are refused otherwise.
+	AllowPrivate bool `mapstructure:"allow_private"`
+}
+
+// ServeConfig is parley serve's part of the configuration.
+type ServeConfig struct {
+	// Hosts are the host names (a port is optional) the server answers to
+	// besides its bound address and the loopback names: the names a
+	// reverse proxy or a LAN uses to reach it.
+	Hosts []string `mapstructure:"hosts"`
 }
 
 // ModesConfig says which agents each mode uses.
@@ -453,6 +466,11 @@ func (c *Config) Validate() error {
 		}
 		if len(w.Events) == 0 {
 			return bad(key+".events", "lists no event (e.g. [magi_decided, exchange_finished, session_finished])")
+		}
+	}
+	for i, h := range c.Serve.Hosts {
+		if h == "" || strings.ContainsAny(h, "/?#@ ") {
+			return bad(fmt.Sprintf("serve.hosts[%d]", i), "%q is not a host name (e.g. parley.example.com or parley.example.com:8443)", h)
 		}
 	}
 	for model, p := range c.Pricing {

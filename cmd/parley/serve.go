@@ -21,19 +21,22 @@ import (
 func init() { subcommands = append(subcommands, newServeCmd, newWebhooksCmd) }
 
 func newServeCmd(g *globalFlags) *cobra.Command {
-	var addr string
+	var addr, tlsCert, tlsKey string
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:8080]",
+		Use:   "serve [--addr 127.0.0.1:8080] [--tls-cert FILE --tls-key FILE]",
 		Short: "Serve the debate over HTTP: REST + SSE API, seed 001's start/step, MAGI, webhooks and the web view",
 		Long: `Serve sessions over HTTP. The first line printed is "listening on
 http://HOST:PORT" (--addr 127.0.0.1:0 picks a free port). The server binds
-loopback unless told otherwise; any other address needs PARLEY_SERVE_TOKEN,
-which every /api/ request must then carry as "Authorization: Bearer TOKEN"
-(a browser opens /login?token=TOKEN once). SIGTERM or Ctrl+C stop it
-gracefully: running exchanges are cancelled with what arrived kept, and
-every session is saved.`,
+loopback unless told otherwise; any other address needs PARLEY_SERVE_TOKEN
+(16 characters or more), which every /api/ request must then carry as
+"Authorization: Bearer TOKEN" (a browser logs in once at /login). Only
+requests naming this server in their Host header (its address, localhost,
+or serve.hosts) are answered, and none that changes anything from a page of
+another origin. --tls-cert and --tls-key serve HTTPS. SIGTERM or Ctrl+C
+stop it gracefully: running exchanges are cancelled with what arrived
+kept, and every session is saved.`,
 		Example: `  parley serve --demo                     # offline demo agents, http://127.0.0.1:8080
-  PARLEY_SERVE_TOKEN=s3cret parley serve --addr 0.0.0.0:8080`,
+  PARLEY_SERVE_TOKEN=$(openssl rand -hex 16) parley serve --addr 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			token := os.Getenv("PARLEY_SERVE_TOKEN")
@@ -65,9 +68,13 @@ every session is saved.`,
 			if demo {
 				agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true) }
 			}
-			srv, err := serve.New(serve.Options{Config: cfg, Store: st, Token: token, Log: cmd.ErrOrStderr(), Agents: agents})
+			srv, err := serve.New(serve.Options{Config: cfg, Store: st, Token: token, Log: cmd.ErrOrStderr(), Agents: agents,
+				TLSCert: tlsCert, TLSKey: tlsKey})
 			if err != nil {
-				return err
+				return usageErr(err)
+			}
+			if !serve.IsLoopback(addr) && tlsCert == "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning: without --tls-cert/--tls-key the token and the login cookie cross the network in clear text (or put a TLS reverse proxy in front)")
 			}
 			srv.ServeWebView(web.Options{})
 			ln, err := net.Listen("tcp", addr)
@@ -83,6 +90,8 @@ every session is saved.`,
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	cmd.Flags().StringVar(&tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
+	cmd.Flags().StringVar(&tlsKey, "tls-key", "", "the certificate's private key (PEM)")
 	return cmd
 }
 

@@ -71,3 +71,18 @@ func TestServeRefusesOpenAddressWithoutToken(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+// A token shorter than 16 characters is refused for an open address, and
+// --tls-cert needs --tls-key.
+func TestServeRefusesShortTokenAndHalfTLS(t *testing.T) {
+	isolate(t)
+	t.Setenv("PARLEY_SERVE_TOKEN", "short-token")
+	code, _, stderr := runCLI(t, "", "--demo", "serve", "--addr", "0.0.0.0:0")
+	if code != 2 || !strings.Contains(stderr, "16 or more") {
+		t.Fatalf("short token: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "", "--demo", "serve", "--addr", "127.0.0.1:0", "--tls-cert", "cert.pem")
+	if code != 2 || !strings.Contains(stderr, "--tls-key") {
+		t.Fatalf("half TLS: exit %d: %s", code, stderr)
+	}
+}

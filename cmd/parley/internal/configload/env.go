@@ -107,16 +107,26 @@ func (ld *loader) applyEnv(environ []string) {
 	slices.Sort(ld.l.Warnings)
 }
 
-// keyVars are the variables providers read their keys from (api_key_env
-// may well name a PARLEY_* variable).
+// keyVars are the variables secrets are read from — the providers' keys
+// (api_key_env) and the webhooks' signing secrets (secret_env) — which may
+// well be PARLEY_* variables.
 func (ld *loader) keyVars() map[string]bool {
 	out := map[string]bool{}
+	note := func(m map[string]any, field string) {
+		if name, ok := m[field].(string); ok && name != "" {
+			out[name] = true
+		}
+	}
 	providers, _ := ld.v.Get("providers").(map[string]any)
 	for _, p := range providers {
 		if m, ok := p.(map[string]any); ok {
-			if name, ok := m["api_key_env"].(string); ok && name != "" {
-				out[name] = true
-			}
+			note(m, "api_key_env")
+		}
+	}
+	hooks, _ := ld.v.Get("webhooks").([]any)
+	for _, h := range hooks {
+		if m, ok := h.(map[string]any); ok {
+			note(m, "secret_env")
 		}
 	}
 	return out

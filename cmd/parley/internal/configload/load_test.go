@@ -75,3 +75,16 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+// The README's webhook secret_env: PARLEY_WEBHOOK_SECRET is a secret a
+// webhook reads, not a stray setting; a variable no webhook names still is.
+func TestWebhookSecretVarIsNoStraySetting(t *testing.T) {
+	path := writeFile(t, "webhooks:\n  - url: https://example.org/hook\n    events: [magi_decided]\n    secret_env: PARLEY_WEBHOOK_SECRET\n")
+	l, err := Load(path, []string{"PARLEY_WEBHOOK_SECRET=whsec", "PARLEY_OTHER_SECRET=x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Warnings) != 1 || l.Warnings[0] != "PARLEY_OTHER_SECRET is not a Parley setting; ignored" {
+		t.Fatalf("warnings %q", l.Warnings)
+	}
+}

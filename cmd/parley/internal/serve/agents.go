@@ -34,7 +34,7 @@ func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, s.opts.MaxBody, &req); err != nil {
 		return err
 	}
-	if err := s.limit(w, userOf(r)); err != nil {
+	if err := s.limit(w, r, userOf(r)); err != nil {
 		return err
 	}
 	switch {

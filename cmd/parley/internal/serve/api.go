@@ -103,7 +103,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if req.UserID, err = bodyUser(r, req.UserID); err != nil {
 		return err
 	}
-	if err := s.limit(w, req.UserID); err != nil {
+	if err := s.limit(w, r, req.UserID); err != nil {
 		return err
 	}
 	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: req.Mode, title: req.Title, user: req.UserID, agents: req.Agents})
@@ -255,7 +255,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.limit(w, user); err != nil {
+	if err := s.limit(w, r, user); err != nil {
 		return err
 	}
 	if err := s.sessions.submit(ss, req.Text); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,26 +230,48 @@ func TestErrorStatuses(t *testing.T) {
 	f.waitIdle(id)
 }
 
-// A user's requests past the rate are refused with 429 and Retry-After;
-// another user is not affected.
-func TestRateLimitPerUser(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.Rate = Rate{PerMinute: 1, Burst: 2} })
-	for range 2 {
-		f.createSession(map[string]any{"user_id": "ada"})
+// A user's requests past the rate are refused with 429 and Retry-After.
+// The same budget holds per client address and per token, so naming a
+// new user_id for every request runs out too; another user from another
+// address is not affected.
+func TestRateLimitPerUserAddressAndToken(t *testing.T) {
+	limited := func(token string) func(addr, user string) *httptest.ResponseRecorder {
+		f := newFixture(t, func(o *Options) { o.Rate = Rate{PerMinute: 1, Burst: 2}; o.Token = token })
+		return func(addr, user string) *httptest.ResponseRecorder {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest("POST", "http://127.0.0.1/api/v1/sessions", strings.NewReader(`{"user_id":"`+user+`"}`))
+			req.RemoteAddr = addr + ":5000"
+			req.Header.Set("Content-Type", "application/json")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			f.srv.Handler().ServeHTTP(rec, req)
+			return rec
+		}
 	}
-	f.errorCode(429, "rate_limited", "POST", "/api/v1/sessions", `{"user_id":"ada"}`)
-	code, _ := f.do("POST", "/api/v1/sessions", `{"user_id":"ada"}`)
-	if code != 429 {
-		t.Fatalf("status %d", code)
+	wantCreated := func(rec *httptest.ResponseRecorder) {
+		t.Helper()
+		if rec.Code != 201 {
+			t.Fatalf("want 201, got %d %s", rec.Code, rec.Body)
+		}
 	}
-	req, _ := http.NewRequest("POST", f.ts.URL+"/api/v1/sessions", strings.NewReader(`{"user_id":"ada"}`))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	wantLimited := func(rec *httptest.ResponseRecorder, who string) {
+		t.Helper()
+		if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), who) {
+			t.Fatalf("want 429 naming %s with Retry-After, got %d %q %s", who, rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+		}
 	}
-	resp.Body.Close()
-	if resp.Header.Get("Retry-After") == "" {
-		t.Error("429 without Retry-After")
-	}
-	f.createSession(map[string]any{"user_id": "bob"})
+	from := limited("")
+	wantCreated(from("192.0.2.1", "ada"))
+	wantCreated(from("192.0.2.1", "ada"))
+	wantLimited(from("192.0.2.2", "ada"), `user \"ada\"`)
+	wantCreated(from("192.0.2.3", "bob"))
+	// One address, a new user_id each time: the address runs out.
+	wantLimited(from("192.0.2.1", "carol"), "this client address (192.0.2.1)")
+	wantLimited(from("192.0.2.1", "dave"), "this client address (192.0.2.1)")
+	// A new address and a new user_id each time: the token runs out.
+	from = limited(testToken)
+	wantCreated(from("192.0.2.1", "ada"))
+	wantCreated(from("192.0.2.2", "bob"))
+	wantLimited(from("192.0.2.3", "carol"), "this token")
 }

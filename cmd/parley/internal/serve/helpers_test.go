@@ -130,7 +130,14 @@ func (f *fixture) do(method, path string, body any, header ...string) (int, []by
 	if f.token != "" {
 		req.Header.Set("Authorization", "Bearer "+f.token)
 	}
+	if r != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" { // Go sends req.Host, not a Host header
+			req.Host = header[i+1]
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := apiClient.Do(req)
@@ -160,9 +167,9 @@ func (f *fixture) must(want int, method, path string, body any) map[string]any {
 }
 
 // errorCode checks an error answer's status and code.
-func (f *fixture) errorCode(wantStatus int, wantCode, method, path string, body any) string {
+func (f *fixture) errorCode(wantStatus int, wantCode, method, path string, body any, header ...string) string {
 	f.t.Helper()
-	code, data := f.do(method, path, body)
+	code, data := f.do(method, path, body, header...)
 	var e struct {
 		Error struct{ Code, Message string }
 	}

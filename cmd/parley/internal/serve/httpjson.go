@@ -96,14 +96,21 @@ func queryInt(r *http.Request, name string, def, max int) (int, error) {
 	return n, nil
 }
 
-// Rate is a per-user request budget: Burst requests at once, refilled at
-// PerMinute. Zero PerMinute means no limit.
+// Rate is a request budget for the requests that start work: Burst at
+// once, refilled at PerMinute. Zero PerMinute means no limit. The same
+// budget applies to each user_id, each client address and each credential
+// (the token, or a browser's login session): a client that names a new
+// user_id for every request still runs out.
 type Rate struct {
 	PerMinute int
 	Burst     int
 }
 
-// limiter is a token bucket per user for the requests that start work.
+// maxBuckets bounds the limiter's memory: past it, full buckets (idle long
+// enough to have refilled) are forgotten.
+const maxBuckets = 10000
+
+// limiter is a token bucket per key.
 type limiter struct {
 	rate Rate
 	now  func() time.Time
@@ -124,35 +131,67 @@ func newLimiter(r Rate) *limiter {
 	return &limiter{rate: r, now: time.Now, buckets: map[string]*bucket{}}
 }
 
-// allow takes one token of user's bucket, or says how long until one is back.
-func (l *limiter) allow(user string) (ok bool, wait time.Duration) {
+// allow takes one token from each key's bucket when every one has one;
+// otherwise it takes none and names the first empty key and how long
+// until it has one again.
+func (l *limiter) allow(keys ...string) (empty string, wait time.Duration) {
 	if l.rate.PerMinute <= 0 {
-		return true, 0
+		return "", 0
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	b := l.buckets[user]
-	if b == nil {
-		b = &bucket{tokens: float64(l.rate.Burst), last: now}
-		l.buckets[user] = b
-	}
 	perSecond := float64(l.rate.PerMinute) / 60
-	b.tokens = min(float64(l.rate.Burst), b.tokens+now.Sub(b.last).Seconds()*perSecond)
-	b.last = now
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
+	if len(l.buckets) > maxBuckets {
+		l.forgetFull(now, perSecond)
 	}
-	return false, time.Duration((1 - b.tokens) / perSecond * float64(time.Second))
+	for _, key := range keys {
+		b := l.buckets[key]
+		if b == nil {
+			b = &bucket{tokens: float64(l.rate.Burst), last: now}
+			l.buckets[key] = b
+		}
+		b.tokens = min(float64(l.rate.Burst), b.tokens+now.Sub(b.last).Seconds()*perSecond)
+		b.last = now
+		if b.tokens < 1 && empty == "" {
+			empty, wait = key, time.Duration((1-b.tokens)/perSecond*float64(time.Second))
+		}
+	}
+	if empty != "" {
+		return empty, wait
+	}
+	for _, key := range keys {
+		l.buckets[key].tokens--
+	}
+	return "", 0
 }
 
-// limit refuses the request with 429 when user's budget is spent.
-func (s *Server) limit(w http.ResponseWriter, user string) error {
-	ok, wait := s.limiter.allow(user)
-	if ok {
+func (l *limiter) forgetFull(now time.Time, perSecond float64) {
+	for key, b := range l.buckets {
+		if b.tokens+now.Sub(b.last).Seconds()*perSecond >= float64(l.rate.Burst) {
+			delete(l.buckets, key)
+		}
+	}
+}
+
+// limit refuses the request with 429 when the budget of its user, its
+// client address or its credential is spent.
+func (s *Server) limit(w http.ResponseWriter, r *http.Request, user string) error {
+	keys := []string{"user " + user, "address " + clientAddr(r)}
+	if cred := credentialOf(r); cred != "" {
+		keys = append(keys, "credential "+cred)
+	}
+	empty, wait := s.limiter.allow(keys...)
+	if empty == "" {
 		return nil
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
-	return errorf(http.StatusTooManyRequests, "rate_limited", "user %q sent too many requests: try again in %s", user, wait.Round(time.Second)+time.Second)
+	who := fmt.Sprintf("user %q", user)
+	switch {
+	case strings.HasPrefix(empty, "address "):
+		who = "this client address (" + clientAddr(r) + ")"
+	case strings.HasPrefix(empty, "credential "):
+		who = "this token"
+	}
+	return errorf(http.StatusTooManyRequests, "rate_limited", "%s sent too many requests: try again in %s", who, wait.Round(time.Second)+time.Second)
 }

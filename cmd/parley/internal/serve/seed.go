@@ -60,7 +60,7 @@ func (s *Server) seedStart(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(req.Instruction) == "" {
 		return errorf(http.StatusBadRequest, "bad_field", "instruction: the start turn needs an instruction")
 	}
-	if err := s.limit(w, req.UserID); err != nil {
+	if err := s.limit(w, r, req.UserID); err != nil {
 		return err
 	}
 	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: "alternate", user: req.UserID, seed: true})
@@ -79,7 +79,7 @@ func (s *Server) seedStep(w http.ResponseWriter, r *http.Request) error {
 	if err := seedUser(req.UserID); err != nil {
 		return err
 	}
-	if err := s.limit(w, req.UserID); err != nil {
+	if err := s.limit(w, r, req.UserID); err != nil {
 		return err
 	}
 	id, err := s.opts.Store.ActiveSeed(r.Context(), req.UserID)
@@ -164,7 +164,7 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	if _, ok := debate.MagiPresets[req.Preset]; req.Preset != "" && !ok {
 		return errorf(http.StatusBadRequest, "bad_field", "preset: unknown preset %q (one of default, rotate, rotate2)", req.Preset)
 	}
-	if err := s.limit(w, req.UserID); err != nil {
+	if err := s.limit(w, r, req.UserID); err != nil {
 		return err
 	}
 	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: "magi", user: req.UserID, title: req.Question, magiPreset: req.Preset, magiModel: req.Model})

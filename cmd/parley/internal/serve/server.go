@@ -6,7 +6,7 @@ package serve
 
 import (
 	"context"
-	"crypto/subtle"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
@@ -32,9 +33,11 @@ type Options struct {
 	Agents func(*debate.Config) ([]*debate.Agent, error)
 	// Store keeps the sessions, custom agents and webhook deliveries.
 	Store *store.Store
-	// Token, when set, is required of every /api/ request (Bearer) and of
-	// the pages (the cookie GET /login?token=… sets).
+	// Token, when set, is required of every /api/ request (Bearer, or a
+	// login session's cookie) and of the pages (the cookie POST /login sets).
 	Token string
+	// TLSCert and TLSKey, when set, are the PEM files Serve answers HTTPS with.
+	TLSCert, TLSKey string
 	// Getenv reads webhook secrets (os.Getenv when nil).
 	Getenv func(string) string
 	// Pages, when set, serves the web view (every path outside /api/ and /login).
@@ -68,6 +71,9 @@ type Server struct {
 	sessions *manager
 	hooks    *webhooks
 	limiter  *limiter
+	auth     *auth
+	guard    *guard // wraps mux: every request passes it
+	tls      *tls.Config
 	// ctx is the server's lifetime: exchanges run under it and requests
 	// derive from it, so shutdown cancels both.
 	ctx    context.Context
@@ -97,7 +103,14 @@ func New(opts Options) (*Server, error) {
 	if opts.IdleAfter <= 0 {
 		opts.IdleAfter = time.Minute
 	}
-	s := &Server{opts: opts, mux: http.NewServeMux(), limiter: newLimiter(opts.Rate)}
+	s := &Server{opts: opts, mux: http.NewServeMux(), limiter: newLimiter(opts.Rate), auth: newAuth(opts.Token)}
+	var err error
+	if s.guard, err = newGuard(opts.Config.Serve.Hosts, s.mux); err != nil {
+		return nil, err
+	}
+	if s.tls, err = loadTLS(opts.TLSCert, opts.TLSKey); err != nil {
+		return nil, err
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.sessions = newManager(s)
 	if len(opts.Config.Webhooks) > 0 {
@@ -111,14 +124,17 @@ func New(opts Options) (*Server, error) {
 		writeError(w, errorf(http.StatusNotFound, "not_found", "no API route %s %s", r.Method, r.URL.Path))
 	})
 	s.mux.HandleFunc("GET /login", s.login)
+	s.mux.HandleFunc("POST /login", s.login)
+	s.mux.HandleFunc("POST /logout", s.logout)
 	if opts.Pages != nil {
 		s.mux.Handle("/", s.pages(opts.Pages))
 	}
 	return s, nil
 }
 
-// Handler is the server's whole HTTP handler (for httptest).
-func (s *Server) Handler() http.Handler { return s.mux }
+// Handler is the server's whole HTTP handler (for httptest): every route
+// behind the host, origin and body checks.
+func (s *Server) Handler() http.Handler { return s.guard }
 
 func (s *Server) logf(format string, args ...any) {
 	if s.opts.Log != nil {
@@ -129,9 +145,7 @@ func (s *Server) logf(format string, args ...any) {
 // api wraps an API handler: the token, then the handler's error as JSON.
 func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorised(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="parley"`)
-			writeError(w, errorf(http.StatusUnauthorized, "unauthorized", "this server needs Authorization: Bearer <PARLEY_SERVE_TOKEN>"))
+		if r = s.authorize(w, r, true); r == nil {
 			return
 		}
 		if err := h(w, r); err != nil {
@@ -140,50 +154,14 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 	})
 }
 
-// tokenCookie carries the token for a browser (EventSource sends no headers).
-const tokenCookie = "parley_token"
-
-// authorised checks the bearer token or the login cookie, when a token is set.
-func (s *Server) authorised(r *http.Request) bool {
-	if s.opts.Token == "" {
-		return true
-	}
-	given := ""
-	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
-		given = strings.TrimSpace(strings.TrimPrefix(h, "Bearer "))
-	} else if c, err := r.Cookie(tokenCookie); err == nil {
-		given = c.Value
-	}
-	return subtle.ConstantTimeCompare([]byte(given), []byte(s.opts.Token)) == 1
-}
-
-// login sets the token cookie so a browser can use the pages and the API:
-// GET /login?token=… then a redirect to /.
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	token := r.URL.Query().Get("token")
-	if s.opts.Token == "" { // nothing to log in to
-		http.Redirect(w, r, "/", http.StatusSeeOther)
-		return
-	}
-	if subtle.ConstantTimeCompare([]byte(token), []byte(s.opts.Token)) != 1 {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprintln(w, "wrong or missing token: open /login?token=<PARLEY_SERVE_TOKEN>")
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
-	http.Redirect(w, r, "/", http.StatusSeeOther)
-}
-
-// pages guards the web view with the token cookie (static files excepted:
+// pages guards the web view with the login cookie (static files excepted:
 // they hold nothing of the sessions).
 func (s *Server) pages(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/static/") && !s.authorised(r) {
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprintln(w, "this server needs its token: open /login?token=<PARLEY_SERVE_TOKEN>")
-			return
+		if !strings.HasPrefix(r.URL.Path, "/static/") {
+			if r = s.authorize(w, r, false); r == nil {
+				return
+			}
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -202,15 +180,41 @@ func IsLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// CheckAddr refuses to bind a non-loopback address without a token.
+// MinTokenLen is the shortest token a server on a non-loopback address
+// accepts: long enough that guessing it (at the back-off's pace) is hopeless.
+const MinTokenLen = 16
+
+// CheckAddr refuses to bind a non-loopback address without a token of at
+// least MinTokenLen characters.
 func CheckAddr(addr, token string) error {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return fmt.Errorf("--addr %q: %w (e.g. 127.0.0.1:8080)", addr, err)
 	}
-	if !IsLoopback(addr) && token == "" {
-		return fmt.Errorf("--addr %s is not a loopback address: set PARLEY_SERVE_TOKEN so every request must carry it", addr)
+	if IsLoopback(addr) {
+		return nil
+	}
+	if token == "" {
+		return fmt.Errorf("--addr %s is not a loopback address: set PARLEY_SERVE_TOKEN (%d characters or more) so every request must carry it", addr, MinTokenLen)
+	}
+	if n := utf8.RuneCountInString(token); n < MinTokenLen {
+		return fmt.Errorf("--addr %s is not a loopback address: PARLEY_SERVE_TOKEN has %d characters, it needs %d or more (e.g. openssl rand -hex 16)", addr, n, MinTokenLen)
 	}
 	return nil
+}
+
+// loadTLS reads the certificate and key for HTTPS (nil, nil without them).
+func loadTLS(certFile, keyFile string) (*tls.Config, error) {
+	if certFile == "" && keyFile == "" {
+		return nil, nil
+	}
+	if certFile == "" || keyFile == "" {
+		return nil, errors.New("--tls-cert and --tls-key go together: give both PEM files")
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert/--tls-key: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 }
 
 // Serve answers on ln until ctx ends, then shuts down gracefully: running
@@ -218,16 +222,28 @@ func CheckAddr(addr, token string) error {
 // recorder is flushed, webhooks get a last moment to go out. ready, when
 // given, is told the address first ("listening on http://HOST:PORT").
 func (s *Server) Serve(ctx context.Context, ln net.Listener, ready io.Writer) error {
+	s.guard.bind(ln.Addr())
 	hs := &http.Server{
-		Handler:           s.mux,
+		Handler:           s.guard,
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+		TLSConfig:         s.tls,
+	}
+	scheme := "http"
+	if s.tls != nil {
+		scheme = "https"
 	}
 	if ready != nil {
-		fmt.Fprintf(ready, "listening on http://%s\n", ln.Addr())
+		fmt.Fprintf(ready, "listening on %s://%s\n", scheme, ln.Addr())
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		if s.tls != nil {
+			errc <- hs.ServeTLS(ln, "", "") // the certificate is in TLSConfig
+			return
+		}
+		errc <- hs.Serve(ln)
+	}()
 	var err error
 	select {
 	case <-ctx.Done():

@@ -318,19 +318,22 @@ func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config)
 	assertNoScriptRan(t, ctx)
 }
 
-// With a token, the browser logs in once (/login?token=…, which sets the
-// server's cookie); the page's fetches and its event stream then carry the
-// cookie as same-origin requests, with no token in the page.
+// With a token, the browser logs in once with the login form (a token in
+// the address logs nobody in), which sets the server's session cookie; the
+// page's fetches and its event stream then carry the cookie as same-origin
+// requests, with no token in the page; logging out ends it.
 func TestBrowserWithToken(t *testing.T) {
 	const token = "s3cret-token"
 	base := startServerWithToken(t, testAgents(t), token)
-	ctx := browser(t, "status of 401 (Unauthorized)") // the visit before the login
+	ctx := browser(t, "status of 401 (Unauthorized)") // the visits before the login
 
-	do(t, ctx, "opening / without the token", chromedp.Navigate(base+"/"))
-	if body := evalJS[string](t, ctx, `document.body.textContent`); !strings.Contains(body, "/login?token=") {
-		t.Fatalf("without the token the page says %q, want the login hint", body)
-	}
-	do(t, ctx, "logging in", chromedp.Navigate(base+"/login?token="+token))
+	do(t, ctx, "opening / without the token", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#login #token")))
+	do(t, ctx, "a token in the address", chromedp.Navigate(base+"/login?token="+token), chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#login #token")))
+	do(t, ctx, "logging in",
+		chromedp.SendKeys(chromedp.CSS("#token"), token),
+		chromedp.Click(chromedp.CSS("#login button")),
+		chromedp.WaitVisible(chromedp.CSS("#create button")))
 	createSession(t, ctx, base, "mention")
 	if html := evalJS[string](t, ctx, `document.documentElement.outerHTML`); strings.Contains(html, token) {
 		t.Error("the page carries the token")
@@ -338,4 +341,9 @@ func TestBrowserWithToken(t *testing.T) {
 	say(t, ctx, "@all hello?")
 	waitJS(t, ctx, "both answers rendered", `document.querySelectorAll("#transcript .kind-reply.status-complete .markdown strong").length === 2`)
 	assertNoScriptRan(t, ctx)
+	status, err := chromedp.Run(ctx, chromedp.Evaluate[int](`fetch("/logout", {method: "POST"}).then(r => r.status)`, chromedp.EvalAwaitPromise))
+	if err != nil || status != 200 {
+		t.Fatalf("logout (followed to the login page): %d %v", status, err)
+	}
+	do(t, ctx, "opening / after the logout", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#login #token")))
 }
