@@ -88,7 +88,7 @@ type MagiResult struct {
 
 func init() {
 	registerMode(ModeInfo{Name: "magi", Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
-		Input: "a question or proposal for the council", Roles: []string{"member", "member", "member"},
+		Input: "a yes-or-no question or proposal for the MAGI to vote on", Roles: []string{"member", "member", "member"},
 		Controls: []ControlKind{ControlRounds}}, newMagi)
 }
 

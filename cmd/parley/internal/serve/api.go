@@ -42,6 +42,8 @@ func (s *Server) apiRoutes() []route {
 			handle: s.getSession, response: "SessionDetail", status: 200, errors: []int{400, 401, 404}, query: []string{"user_id", "after", "limit"}},
 		{method: "DELETE", path: "/api/v1/sessions/{id}", summary: "Delete a session",
 			handle: s.deleteSession, response: "Deleted", status: 200, errors: []int{401, 404}, query: []string{"user_id"}},
+		{method: "POST", path: "/api/v1/sessions/{id}/fork", summary: "Copy a session up to and including turn `at` (0 or none: all of it) into a new session of the same user",
+			handle: s.forkSession, request: "Fork", response: "SessionCreated", status: 201, errors: append(common, 409), query: []string{"user_id"}},
 		{method: "POST", path: "/api/v1/sessions/{id}/messages", summary: "Post a line as typed in the console (mentions, notes, a step, a topic, a question); runs in the background",
 			handle: s.postMessage, request: "Message", response: "Accepted", status: 202, errors: append(common, 409), query: []string{"user_id"}},
 		{method: "POST", path: "/api/v1/sessions/{id}/control", summary: "pause, continue, stop, rounds N or steps N",
@@ -202,12 +204,17 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if limit == 0 {
 		limit = 500
 	}
-	lastEvent := ss.hub.last() // before the entries: events after it are not in them
+	// Before the entries: events after it are not in them, and a streaming
+	// turn holds the text its events had brought.
+	lastEvent, streaming := ss.hub.snapshot()
 	entries := []debate.Entry{}
 	next := ""
 	for _, en := range ss.eng.History().Entries() {
 		if en.Turn <= after {
 			continue
+		}
+		if en.Status == debate.StatusStreaming {
+			en.Text = streaming[en.Turn]
 		}
 		if len(entries) == limit {
 			next = strconv.Itoa(entries[len(entries)-1].Turn)
@@ -238,6 +245,49 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 		s.hooks.sessionFinished(info, "deleted")
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"deleted": id})
+	return nil
+}
+
+type forkRequest struct {
+	At int `json:"at"`
+}
+
+// forkSession copies a settled session into a new one (store.Fork): while
+// an exchange runs it is refused, since its turns are not final yet.
+func (s *Server) forkSession(w http.ResponseWriter, r *http.Request) error {
+	var req forkRequest
+	if err := decode(w, r, s.opts.MaxBody, &req); err != nil {
+		return err
+	}
+	user := userOf(r)
+	ss, err := s.sessions.get(r.Context(), r.PathValue("id"), user)
+	if err != nil {
+		return err
+	}
+	if req.At < 0 {
+		return errorf(http.StatusBadRequest, "bad_field", "at: %d is not a turn number", req.At)
+	}
+	if err := s.limit(w, user); err != nil {
+		return err
+	}
+	if ss.busy() {
+		return errorf(http.StatusConflict, "busy", "session %s is busy: agents are still answering; fork it when its exchange_finished event has come", ss.id)
+	}
+	if err := s.sessions.settle(r.Context(), ss); err != nil {
+		return err
+	}
+	st := s.opts.Store
+	fork, err := st.Fork(r.Context(), ss.id, req.At)
+	if errors.Is(err, store.ErrNoTurn) {
+		return errorf(http.StatusBadRequest, "bad_field", "at: %s", err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	if err := st.SetOwner(r.Context(), fork.ID, user, false); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"session": fork})
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
@@ -31,13 +32,17 @@ type hub struct {
 	next    uint64        // seq of the next event; the first is 1
 	changed chan struct{} // closed and replaced on every event
 	closed  bool
+	// streaming is the text so far of every turn between its turn_started
+	// and turn_finished, as of event next-1: a page rendered mid-stream
+	// shows it and its stream resumes right after.
+	streaming map[int]*strings.Builder
 }
 
 func newHub(capacity int) *hub {
 	if capacity < 16 {
 		capacity = 16
 	}
-	return &hub{buf: make([]record, capacity), next: 1, changed: make(chan struct{})}
+	return &hub{buf: make([]record, capacity), next: 1, changed: make(chan struct{}), streaming: map[int]*strings.Builder{}}
 }
 
 // sink is the engine subscriber: number the event, keep it, wake readers.
@@ -57,6 +62,7 @@ func (h *hub) sink(ev debate.Event) {
 	}
 	rec.seq = h.next
 	h.next++
+	h.follow(ev)
 	if h.size < len(h.buf) {
 		h.buf[(h.start+h.size)%len(h.buf)] = rec
 		h.size++
@@ -68,6 +74,34 @@ func (h *hub) sink(ev debate.Event) {
 	h.changed = make(chan struct{})
 	h.mu.Unlock()
 	close(ch)
+}
+
+// follow keeps the streaming turns' text in step with the events.
+func (h *hub) follow(ev debate.Event) {
+	switch ev := ev.(type) {
+	case debate.TurnStarted:
+		b := &strings.Builder{}
+		b.WriteString(ev.Entry.Text)
+		h.streaming[ev.Entry.Turn] = b
+	case debate.TextDelta:
+		if b, ok := h.streaming[ev.Turn]; ok {
+			b.WriteString(ev.Text)
+		}
+	case debate.TurnFinished:
+		delete(h.streaming, ev.Entry.Turn)
+	}
+}
+
+// snapshot is the seq of the newest event with the text every turn had
+// streamed up to it: read together, so nothing falls between them.
+func (h *hub) snapshot() (last uint64, streaming map[int]string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	streaming = make(map[int]string, len(h.streaming))
+	for turn, b := range h.streaming {
+		streaming[turn] = b.String()
+	}
+	return h.next - 1, streaming
 }
 
 // last is the seq of the newest event (0 before any).

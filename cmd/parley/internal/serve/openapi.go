@@ -61,6 +61,7 @@ var schemas = obj{
 		"busy":   boolean(), "next_cursor": str(), "controls": array(str()), "last_event_id": integer()},
 		"session", "entries", "panels", "busy", "next_cursor"),
 	"Message":      object(obj{"text": str()}, "text"),
+	"Fork":         object(obj{"at": obj{"type": "integer", "minimum": 0, "description": "last turn to copy; 0 or absent: the whole session"}}),
 	"Accepted":     object(obj{"status": obj{"const": "accepted"}}, "status"),
 	"OK":           object(obj{"status": obj{"const": "ok"}}, "status"),
 	"Deleted":      object(obj{"deleted": str()}, "deleted"),

@@ -56,8 +56,16 @@ func (b pageBackend) LoadSession(ctx context.Context, id string) (web.SessionVie
 		}
 		return web.SessionView{}, err
 	}
-	last := ss.hub.last() // before the entries: events after it are not in them
-	sv := web.SessionView{Info: ss.eng.Info(), Entries: ss.eng.History().Entries(), Busy: ss.busy(),
+	// The snapshot comes before the entries: events after it are not in
+	// them, and a streaming turn shows the text its events had brought.
+	last, streaming := ss.hub.snapshot()
+	entries := ss.eng.History().Entries()
+	for i, en := range entries {
+		if en.Status == debate.StatusStreaming {
+			entries[i].Text = streaming[en.Turn]
+		}
+	}
+	sv := web.SessionView{Info: ss.eng.Info(), Entries: entries, Busy: ss.busy(),
 		LastEventID: strconv.FormatUint(last, 10)}
 	for _, p := range panelsOf(ss.eng) {
 		sv.Panels = append(sv.Panels, web.Panel{Name: p.Name, Display: p.Display, Model: p.Model,

@@ -127,6 +127,12 @@ func useAgents(cfg *debate.Config, mode string, names []string) error {
 			return err
 		}
 		m.Magi.Agents = slices.Clone(names)
+	case "council":
+		// The members in council order, then the chairman.
+		if err := need(3, 9); err != nil {
+			return err
+		}
+		m.Council.Members, m.Council.Chairman = slices.Clone(names[:len(names)-1]), names[len(names)-1]
 	case "agent":
 		if err := need(1, 1); err != nil {
 			return err
@@ -143,6 +149,7 @@ func cloneConfig(c *debate.Config) *debate.Config {
 	out.Modes.Mention.Agents = slices.Clone(c.Modes.Mention.Agents)
 	out.Modes.Alternate.Agents = slices.Clone(c.Modes.Alternate.Agents)
 	out.Modes.Magi.Agents = slices.Clone(c.Modes.Magi.Agents)
+	out.Modes.Council.Members = slices.Clone(c.Modes.Council.Members)
 	return &out
 }
 
@@ -315,6 +322,17 @@ func (m *manager) drop(ss *session) {
 	delete(m.live, ss.id)
 	delete(m.loading, ss.id)
 	m.mu.Unlock()
+}
+
+// settle waits for the session's subscribers to take every event and
+// writes what the recorder holds, so the store has the whole history.
+func (m *manager) settle(ctx context.Context, ss *session) error {
+	waitCtx, cancel := context.WithTimeout(ctx, drainTimeout)
+	defer cancel()
+	if err := ss.eng.Wait(waitCtx); err != nil {
+		return err
+	}
+	return ss.rec.Flush()
 }
 
 // delete removes a session, live or saved.

@@ -23,7 +23,8 @@ type Backend interface {
 	// session that runs, it must include every entry an event has already
 	// announced (read the live engine's history, not only the store, which
 	// lags): the page fetches a turn's rendered HTML when turn_finished
-	// arrives.
+	// arrives. A streaming entry holds the text its events had brought up
+	// to LastEventID, so the page shows it and the stream goes on after it.
 	LoadSession(ctx context.Context, id string) (SessionView, error)
 }
 

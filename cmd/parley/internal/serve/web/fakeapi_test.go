@@ -70,6 +70,7 @@ func newFakeAPI(t *testing.T, agents func(*debate.Config) []*debate.Agent) *http
 	mux.HandleFunc("POST /api/v1/sessions/{id}/messages", f.message)
 	mux.HandleFunc("GET /api/v1/sessions/{id}/events", f.events)
 	mux.HandleFunc("POST /api/v1/sessions/{id}/mode", f.mode)
+	mux.HandleFunc("GET /api/v1/agents", f.listAgents)
 	mux.Handle("/", web.New(f, web.Options{}))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
@@ -118,6 +119,21 @@ func (f *fakeAPI) create(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusCreated)
 	_ = json.NewEncoder(w).Encode(map[string]any{"session": eng.Info()})
+}
+
+// listAgents answers with the built-in configuration's agents, no custom ones.
+func (f *fakeAPI) listAgents(w http.ResponseWriter, _ *http.Request) {
+	loaded, err := configload.Load("", nil)
+	if err != nil {
+		apiError(w, 500, "internal", err.Error())
+		return
+	}
+	configured := []map[string]string{}
+	for _, a := range loaded.Config.Agents {
+		configured = append(configured, map[string]string{"name": a.Name, "display": a.Display, "provider": a.Provider, "model": a.Model})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"agents": []any{}, "configured": configured})
 }
 
 func (f *fakeAPI) session(id string) *fakeSession {

@@ -57,7 +57,9 @@ func viewPanels(panels []Panel, es []debate.Entry) []panelView {
 	for i, p := range panels {
 		out[i] = panelView{Panel: p, Index: i}
 		for j := len(es) - 1; j >= 0; j-- {
-			if es[j].Speaker == p.Name && es[j].IsAgentTurn() {
+			// A council member's panel holds its answer; its ranking is
+			// in the ranking table and the transcript.
+			if es[j].Speaker == p.Name && es[j].IsAgentTurn() && (es[j].Mode != "council" || es[j].Round != 2) {
 				ev := viewEntry(es[j])
 				out[i].Last = &ev
 				break

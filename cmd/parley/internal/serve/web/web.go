@@ -33,6 +33,11 @@ var staticFiles embed.FS
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	// slug makes a class name of a verdict ("NO CONSENSUS" → "NO-CONSENSUS").
 	"slug": func(s string) string { return strings.Join(strings.Fields(s), "-") },
+	"join": strings.Join,
+	// same reports whether a panel's role only repeats its name ("MC").
+	"same": func(role string, names ...string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(role, n) })
+	},
 }).ParseFS(templateFiles, "templates/*.html"))
 
 type handler struct {
@@ -138,7 +143,29 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		empty.finish()
 		data["EmptyCouncil"] = empty
 	}
+	if sv.Info.Mode == "council" {
+		councilData(data, sv)
+	}
 	h.render(w, "session", data)
+}
+
+// councilData puts the chairman's panel apart, at the top as the council's
+// answer, and the latest council's ranking and fallback on the page.
+func councilData(data map[string]any, sv SessionView) {
+	panels := data["Panels"].([]panelView)
+	var members []panelView
+	for _, p := range panels {
+		if p.Role == "chairman" {
+			data["Chair"] = p
+		} else {
+			members = append(members, p)
+		}
+	}
+	data["Panels"] = members
+	data["Council"] = &councilPage{}
+	if cs := debate.CouncilsOf(sv.Entries); len(cs) > 0 {
+		data["Council"] = viewCouncil(cs[len(cs)-1], sv.Entries)
+	}
 }
 
 // hexColor is the only colour form agents.css takes from the configuration.

@@ -130,7 +130,7 @@ func get(t *testing.T, url string) (*http.Response, string) {
 }
 
 // assertInert parses page as a browser would and fails on any script
-// element other than the page's own /static/app.js, any on* attribute,
+// element other than the page's own scripts (/static/*.js), any on* attribute,
 // any javascript: URL and any style attribute (the CSP would block it,
 // but it must not be there at all).
 func assertInert(t *testing.T, page string) {
@@ -155,7 +155,7 @@ func inertProblem(page string) string {
 						src = a.Val
 					}
 				}
-				if src != "/static/app.js" {
+				if src != "/static/app.js" && src != "/static/live.js" && src != "/static/boards.js" {
 					return fmt.Sprintf("script element %v", tok)
 				}
 			}
@@ -250,7 +250,7 @@ func TestEveryModeRenders(t *testing.T) {
 	}
 	_, body := get(t, srv.URL+"/")
 	for _, mi := range debate.Modes() {
-		if !strings.Contains(body, `<option value="`+mi.Name+`">`) {
+		if !strings.Contains(body, `<option value="`+mi.Name+`" data-roles="`+strings.Join(mi.Roles, ",")+`">`) {
 			t.Errorf("sessions page: no %s in the mode picker", mi.Name)
 		}
 	}

@@ -1,12 +1,14 @@
 // Parley's web view. The pages are rendered on the server; this script only
 // follows a session live through the API's event stream. Model text is only
-// ever put into the page as text (textContent, text nodes); HTML comes from
-// the server's own sanitized fragments (/s/{id}/entry/{turn}).
+// ever put into the page as text (textContent, text nodes, live.js's DOM
+// blocks); HTML comes from the server's own sanitized fragments
+// (/s/{id}/entry/{turn}).
 "use strict";
 
 (function () {
   const body = document.body;
   const api = body.dataset.api || "/api/v1";
+  const live = window.ParleyLive;
 
   function $(sel, root) { return (root || document).querySelector(sel); }
   function el(tag, cls, text) {
@@ -30,8 +32,9 @@
     if (s) s.textContent = text || "";
   }
 
-  // call sends JSON to the API and returns the decoded reply; an error
-  // reply ({"error":{"code","message"}}) is thrown as an Error.
+  // call sends JSON to the API (same origin) and returns the decoded reply;
+  // an error reply ({"error":{"code","message"}}) is thrown as an Error
+  // with its code and HTTP status.
   async function call(method, path, payload) {
     const res = await fetch(withUser(api + path), {
       method: method,
@@ -42,8 +45,10 @@
     let data = null;
     try { data = await res.json(); } catch (e) { data = null; }
     if (!res.ok) {
-      const msg = data && data.error ? (data.error.message || data.error.code) : res.status + " " + res.statusText;
-      throw new Error(msg);
+      const err = new Error(data && data.error ? (data.error.message || data.error.code) : res.status + " " + res.statusText);
+      err.code = data && data.error ? data.error.code : "";
+      err.status = res.status;
+      throw err;
     }
     return data;
   }
@@ -53,14 +58,77 @@
   function sessionsPage() {
     const form = $("#create");
     if (!form) return;
+    const modeSel = $("#mode");
+    const seats = $("#seats");
+    let agents = []; // [{name, label}], configured then custom
+
+    // seatsFor shows one agent choice per role of the mode (mention: any
+    // number of agents, as check boxes); "default" keeps the configured ones.
+    function seatsFor() {
+      seats.replaceChildren();
+      const opt = modeSel.selectedOptions[0];
+      const roles = opt && opt.dataset.roles ? opt.dataset.roles.split(",") : [];
+      if (!agents.length) return;
+      if (!roles.length) {
+        const box = el("fieldset", "seat-list");
+        box.append(el("legend", "", "Agents (@all asks them; none ticked: the configured ones)"));
+        agents.forEach(function (a) {
+          const l = el("label", "seat-check");
+          const c = el("input");
+          c.type = "checkbox"; c.value = a.name; c.name = "agent";
+          l.append(c, " " + a.label);
+          box.append(l);
+        });
+        seats.append(box);
+        return;
+      }
+      roles.forEach(function (role, i) {
+        const l = el("label", "seat");
+        const s = el("select");
+        s.name = "agent"; s.dataset.role = role;
+        s.setAttribute("aria-label", role + " " + (i + 1));
+        s.append(new Option("default", ""));
+        agents.forEach(function (a) { s.append(new Option(a.label, a.name)); });
+        l.append(role + " ", s);
+        seats.append(l);
+      });
+    }
+
+    call("GET", "/agents").then(function (out) {
+      const seen = new Set();
+      (out.configured || []).concat(out.agents || []).forEach(function (a) {
+        if (seen.has(a.name)) return;
+        seen.add(a.name);
+        agents.push({ name: a.name, label: (a.display || a.name) + " · " + (a.provider || "") + "/" + (a.model || "") });
+      });
+      seatsFor();
+    }).catch(function (e) { $("#create-error").textContent = "agents: " + e.message; });
+    modeSel.addEventListener("change", seatsFor);
+
+    // chosenAgents is the seats' agents, [] for the defaults; it throws
+    // when only some seats are chosen.
+    function chosenAgents() {
+      const checks = [...seats.querySelectorAll("input[name=agent]:checked")].map(function (c) { return c.value; });
+      if (checks.length) return checks;
+      const sel = [...seats.querySelectorAll("select[name=agent]")];
+      const picked = sel.map(function (s) { return s.value; });
+      if (picked.every(function (v) { return v === ""; })) return [];
+      const missing = sel.filter(function (s) { return s.value === ""; }).map(function (s) { return s.dataset.role; });
+      // talk's MC is optional: two guests are enough.
+      if (modeSel.value === "talk" && missing.length === 1 && missing[0] === "MC") return picked.filter(Boolean);
+      if (missing.length) throw new Error("choose an agent for every seat (" + missing.join(", ") + "), or leave them all on default");
+      return picked;
+    }
+
     form.addEventListener("submit", async function (ev) {
       ev.preventDefault();
       const errBox = $("#create-error");
       errBox.textContent = "";
       try {
-        const out = await call("POST", "/sessions", {
-          mode: $("#mode").value, title: $("#title").value, user_id: body.dataset.user || "",
-        });
+        const payload = { mode: modeSel.value, title: $("#title").value, user_id: body.dataset.user || "" };
+        const chosen = chosenAgents();
+        if (chosen.length) payload.agents = chosen;
+        const out = await call("POST", "/sessions", payload);
         location.assign("/s/" + encodeURIComponent(out.session.id));
       } catch (e) {
         errBox.textContent = e.message;
@@ -72,29 +140,39 @@
 
   function sessionPage() {
     const id = body.dataset.session;
+    const mode = body.dataset.mode;
     const transcript = $("#transcript");
     const panels = $("#panels");
-    const streams = new Map(); // turn -> {item: Text, panel: Text|null}
+    const streams = new Map(); // turn -> {item: LiveText, panel: LiveText|null}
     const finished = new Set(); // turns already swapped for server HTML
+    const page = document.scrollingElement || document.documentElement;
     let busy = body.dataset.busy === "true";
 
     showBusy();
 
-    // textNodeOf returns the text node that streamed text is appended to.
-    function textNodeOf(box) {
-      if (!box) return null;
-      if (!box.firstChild || box.firstChild.nodeType !== Node.TEXT_NODE) box.prepend(document.createTextNode(""));
-      return box.firstChild;
-    }
+    function isMarkdown(entry) { return entry.kind === "reply" || entry.kind === "moderator"; }
+
+    // A council member's ranking turn is not its panel's: the panel keeps
+    // the answer, the ranking goes to the transcript and the table.
+    function ownsPanel(entry) { return !(entry.mode === "council" && entry.round === 2); }
+
+    function panelOf(agent) { return $(".panel" + attrSel("data-agent", agent)); }
 
     // Turns the server rendered: finished ones are final, streaming ones
-    // go on with the deltas that follow.
+    // go on with the deltas that follow the server's snapshot.
     transcript.querySelectorAll("li.entry").forEach(function (li) {
       const turn = Number(li.dataset.turn);
+      decorate(li);
       if (li.dataset.status !== "streaming") { finished.add(turn); return; }
-      const p = panels.querySelector(".panel" + attrSel("data-agent", li.dataset.speaker));
-      const panelText = p && Number(p.dataset.turn) === turn ? textNodeOf($(".entry-body", p)) : null;
-      streams.set(turn, { item: textNodeOf($(".entry-body", li)), panel: panelText });
+      const entry = { kind: li.dataset.kind, speaker: li.dataset.speaker };
+      const box = $(".entry-body", li);
+      const text = box.textContent;
+      const p = panelOf(entry.speaker);
+      const pbox = p && Number(p.dataset.turn) === turn ? $(".entry-body", p) : null;
+      streams.set(turn, {
+        item: new live.LiveText(box, text, isMarkdown(entry)),
+        panel: pbox ? new live.LiveText(pbox, text, isMarkdown(entry)) : null,
+      });
     });
 
     function showBusy() {
@@ -102,8 +180,15 @@
       setStatus(busy ? "agents are answering…" : "");
     }
 
+    // answering names the agents whose turns stream, for the busy message.
+    function answering() {
+      return [...document.querySelectorAll(".panel")].filter(function (p) {
+        return $(".panel-status", p).textContent === "streaming";
+      }).map(function (p) { return $(".panel-name", p).textContent; });
+    }
+
     function panelFor(entry) {
-      let p = panels.querySelector(".panel" + attrSel("data-agent", entry.speaker));
+      let p = panelOf(entry.speaker);
       if (!p) { // an agent outside the mode's panels, e.g. @claude in mention mode
         p = el("article", "panel agent-" + panels.children.length);
         p.dataset.agent = entry.speaker;
@@ -115,6 +200,18 @@
         panels.append(p);
       }
       return p;
+    }
+
+    // panelStatus shows a turn's state, or its vote once it has one.
+    function panelStatus(p, entry) {
+      const s = $(".panel-status", p);
+      s.className = "panel-status";
+      if (entry.vote && entry.status !== "streaming") {
+        s.classList.add("vote", "vote-" + entry.vote);
+        s.textContent = entry.vote;
+      } else {
+        s.textContent = entry.status;
+      }
     }
 
     function headFor(entry) {
@@ -140,38 +237,60 @@
       return li;
     }
 
+    // decorate gives a transcript item its "fork here" button.
+    function decorate(li) {
+      const head = $(".entry-head", li);
+      if (!head || $(".fork-at", head)) return;
+      const b = el("button", "fork-at", "fork here");
+      b.type = "button";
+      b.dataset.turn = li.dataset.turn;
+      b.title = "a new session with turns 1 to " + li.dataset.turn;
+      head.append(" ", b);
+    }
+
+    // place puts an item in turn order, following the page's end.
     function place(li) {
-      const old = document.getElementById(li.id);
-      if (old) { old.replaceWith(li); return; }
-      const turn = Number(li.dataset.turn);
-      for (const other of transcript.children) { // keep turn order
-        if (Number(other.dataset.turn) > turn) { transcript.insertBefore(li, other); return; }
-      }
-      transcript.append(li);
+      decorate(li);
+      live.follow([page], function () {
+        const old = document.getElementById(li.id);
+        if (old) { old.replaceWith(li); return; }
+        const turn = Number(li.dataset.turn);
+        for (const other of transcript.children) { // keep turn order
+          if (Number(other.dataset.turn) > turn) { transcript.insertBefore(li, other); return; }
+        }
+        transcript.append(li);
+      });
     }
 
     function turnStarted(entry) {
       if (finished.has(entry.turn)) return;
       const li = itemFor(entry);
       place(li);
-      const p = panelFor(entry);
-      const pb = $(".panel-body", p);
-      pb.replaceChildren();
-      const stream = el("div", "entry-body text streaming");
-      const text = document.createTextNode(entry.text || "");
-      stream.append(text);
-      pb.append(stream);
-      p.dataset.turn = entry.turn;
-      $(".panel-status", p).textContent = "streaming";
-      $(".panel-usage", p).textContent = "";
-      streams.set(entry.turn, { item: textNodeOf($(".entry-body", li)), panel: text });
+      const md = isMarkdown(entry);
+      let panelText = null;
+      if (ownsPanel(entry)) {
+        const p = panelFor(entry);
+        const stream = el("div", "entry-body text streaming");
+        $(".panel-body", p).replaceChildren(stream);
+        p.dataset.turn = entry.turn;
+        panelStatus(p, entry);
+        $(".panel-usage", p).textContent = "";
+        panelText = new live.LiveText(stream, entry.text || "", md);
+      } else {
+        const p = panelOf(entry.speaker);
+        if (p) $(".panel-status", p).textContent = "ranking…";
+      }
+      streams.set(entry.turn, { item: new live.LiveText($(".entry-body", li), entry.text || "", md), panel: panelText });
     }
 
     function textDelta(ev) {
       const s = streams.get(ev.turn);
       if (!s) return;
-      s.item.appendData(ev.text);
-      if (s.panel) s.panel.appendData(ev.text);
+      const p = s.panel ? $(".panel-body", panelOf(ev.agent)) : null;
+      live.follow([page, p], function () {
+        s.item.append(ev.text);
+        if (s.panel) s.panel.append(ev.text);
+      });
     }
 
     // turnFinished swaps the streamed text for the server's rendered,
@@ -179,30 +298,32 @@
     // while the server still reports the turn as streaming.
     async function turnFinished(entry) {
       if (finished.has(entry.turn)) return;
+      const s = streams.get(entry.turn);
       streams.delete(entry.turn);
-      place(itemFor(entry)); // final text and status at once; HTML follows
-      const p = panels.querySelector(".panel" + attrSel("data-agent", entry.speaker));
-      if (p && Number(p.dataset.turn) === entry.turn) {
-        $(".panel-status", p).textContent = entry.status;
-        $(".panel-body", p).replaceChildren(el("div", "entry-body text", entry.text || ""));
-        if (entry.error) $(".panel-body", p).append(el("div", "entry-error", entry.error));
-      }
+      const p = ownsPanel(entry) ? panelOf(entry.speaker) : null;
+      const mine = p && Number(p.dataset.turn) === entry.turn;
+      if (mine) panelStatus(p, entry);
+      if (!ownsPanel(entry) && panelOf(entry.speaker)) $(".panel-status", panelOf(entry.speaker)).textContent = "ranked";
       for (let attempt = 0; attempt < 6; attempt++) {
         let frag = null;
-        try { frag = await fetchEntry(entry.turn); } catch (e) { return; }
+        try { frag = await fetchEntry(entry.turn); } catch (e) { frag = null; }
         if (frag && frag.dataset.status !== "streaming") {
           finished.add(entry.turn);
           place(frag);
-          if (p && Number(p.dataset.turn) === entry.turn) {
+          if (mine && Number(p.dataset.turn) === entry.turn) {
             const pb = $(".panel-body", p);
-            pb.replaceChildren();
-            frag.querySelectorAll(":scope > .entry-body, :scope > .tool-calls, :scope > .entry-error")
-              .forEach(function (n) { pb.append(n.cloneNode(true)); });
+            live.follow([page], function () {
+              pb.replaceChildren();
+              frag.querySelectorAll(":scope > .entry-body, :scope > .tool-calls, :scope > .entry-error")
+                .forEach(function (n) { pb.append(n.cloneNode(true)); });
+            });
           }
           return;
         }
         await new Promise(function (r) { setTimeout(r, 100 * (attempt + 1)); });
       }
+      // No fragment: the streamed text stays, marked with the final status.
+      if (s) { s.item.box.classList.remove("streaming"); if (s.panel) s.panel.box.classList.remove("streaming"); }
     }
 
     async function fetchEntry(turn) {
@@ -215,101 +336,18 @@
 
     function entryAdded(entry) {
       place(itemFor(entry));
-      if (entry.kind === "user" && body.dataset.mode === "magi") resetBoard(entry);
+      if (entry.kind === "user" && mode === "magi") magi.reset(entry);
     }
 
-    // ---- MAGI vote board ----
-
-    function board() { return $("#magi .board"); }
-
-    function resetBoard(entry) {
-      const b = board();
-      if (!b) return;
-      b.dataset.questionTurn = entry.turn;
-      $(".question", b).textContent = entry.text;
-      b.querySelectorAll("td.cell").forEach(function (td) { td.className = "cell"; td.textContent = "·"; td.title = ""; });
-      const v = $(".verdict", b);
-      v.className = "verdict"; v.dataset.verdict = ""; v.textContent = "";
-      $(".flips", b).replaceChildren();
-    }
-
-    function cellFor(agent, round, display) {
-      const b = board();
-      if (!b) return null;
-      let row = b.querySelector("tbody tr" + attrSel("data-agent", agent));
-      if (!row) {
-        row = el("tr");
-        row.dataset.agent = agent;
-        row.append(el("th", "", display || agent));
-        $("tbody", b).append(row);
-      }
-      const headRow = $("thead tr", b);
-      while (headRow.children.length - 1 < round) {
-        const th = el("th", "", "round " + headRow.children.length);
-        th.dataset.round = headRow.children.length;
-        headRow.append(th);
-      }
-      b.querySelectorAll("tbody tr").forEach(function (tr) {
-        while (tr.children.length - 1 < headRow.children.length - 1) {
-          const td = el("td", "cell", "·");
-          td.dataset.round = tr.children.length;
-          tr.append(td);
-        }
-      });
-      return row.querySelector("td" + attrSel("data-round", round));
-    }
-
-    function setCell(agent, round, vote, summary, changed, display) {
-      const td = cellFor(agent, round, display);
-      if (!td) return;
-      td.className = "cell" + (vote ? " vote-" + vote : "") + (changed ? " changed" : "");
-      td.textContent = (vote || "·") + (changed ? " ↻" : "");
-      td.title = summary || "";
-    }
-
-    function vote(ev) { setCell(ev.agent, ev.round, ev.valid ? ev.vote : "invalid", ev.summary || ev.error, false); }
-
-    function roundFinished(ev) {
-      const changed = new Set(ev.changed || []);
-      (ev.votes || []).forEach(function (v) {
-        setCell(v.agent, v.round, v.valid ? v.vote : "invalid", v.summary || v.error, changed.has(v.agent), v.display);
-      });
-      setStatus("MAGI round " + ev.round + " of " + ev.of + " finished");
-    }
-
-    function tallyLine(tally) {
-      return Object.keys(tally || {}).sort().map(function (k) { return tally[k] + " " + k; }).join(", ");
-    }
-
-    function verdict(ev) {
-      const v = $(".verdict", board() || document);
-      if (!v) return;
-      v.className = "verdict decided verdict-" + ev.verdict.replace(/\s+/g, "-");
-      v.dataset.verdict = ev.verdict;
-      v.textContent = ev.verdict + " after round " + ev.round + ": " + tallyLine(ev.tally);
-    }
-
-    function decided(ev) {
-      const b = board();
-      if (!b) return;
-      if (ev.cancelled) { setStatus("the council was cancelled"); return; }
-      const list = $(".flips", b);
-      list.replaceChildren();
-      (ev.flips || []).forEach(function (f) {
-        const th = b.querySelector("tbody tr" + attrSel("data-agent", f.agent) + " th");
-        const who = th ? th.textContent : f.agent;
-        list.append(el("li", f.conformity ? "conformity" : "",
-          who + ": " + f.from + " → " + f.to + " (round " + f.from_round + " → " + f.to_round + ")" +
-          (f.conformity ? " CONFORMITY" : " argued, " + f.new_words + " new words")));
-      });
-    }
+    const magi = window.ParleyBoards.magi(setStatus);
+    const council = window.ParleyBoards.council(fetchEntry);
 
     // ---- the stream ----
 
     const handlers = {
       session_started: function () {},
       session_updated: function (ev) {
-        if (ev.session.mode !== body.dataset.mode) { location.reload(); return; }
+        if (ev.session.mode !== mode) { location.reload(); return; }
         if (ev.session.title) $("#session-title").textContent = ev.session.title;
       },
       entry_added: function (ev) { entryAdded(ev.entry); },
@@ -318,18 +356,22 @@
       turn_finished: function (ev) { turnFinished(ev.entry); },
       retrying: function (ev) { setStatus(ev.agent + ": retrying (attempt " + ev.attempt + "): " + ev.error); },
       usage: function (ev) {
-        const p = panels.querySelector(".panel" + attrSel("data-agent", ev.agent));
+        const p = panelOf(ev.agent);
         if (p && Number(p.dataset.turn) === ev.turn && ev.usage) {
           $(".panel-usage", p).textContent = ev.usage.input_tokens + " in · " + ev.usage.output_tokens + " out";
         }
       },
-      vote: vote,
-      verdict: verdict,
+      vote: magi.vote,
+      verdict: magi.verdict,
       tool: function (ev) { setStatus(ev.agent + " " + (ev.done ? "ran " : "runs ") + ev.call.tool); },
       error: function (ev) { setStatus((ev.agent ? ev.agent + ": " : "") + ev.error); },
       exchange_finished: function (ev) { busy = false; showBusy(); if (ev.error) setStatus(ev.error); },
-      magi_round_finished: roundFinished,
-      magi_decided: decided,
+      magi_round_finished: magi.roundFinished,
+      magi_decided: magi.decided,
+      council_answers_collected: council.answersCollected,
+      council_ranking_cast: council.rankingCast,
+      council_ranked: council.ranked,
+      council_decided: council.decided,
       alternate_step_finished: function (ev) { if (ev.next_display) setStatus("next: " + ev.next_display); },
       talk_round_summarised: function (ev) { setStatus("talk round " + ev.round + " summarised"); },
       talk_finished: function () { setStatus("the talk is over"); },
@@ -354,55 +396,104 @@
     source.addEventListener("open", function () { body.classList.add("live"); });
     source.addEventListener("error", function () { body.classList.remove("live"); });
 
-    // ---- input and controls ----
+    sessionForms(id, mode, answering);
+  }
+
+  // sessionForms wires the input, the controls, the mode switch, fork and
+  // delete. A refused request leaves what was typed where it was and says
+  // why under the input.
+  function sessionForms(id, mode, answering) {
+    const path = "/sessions/" + encodeURIComponent(id);
+    const errBox = $("#say-error");
+    const input = $("#input");
+
+    function refused(e, what) {
+      let msg = e.message;
+      if (e.status === 409 && e.code === "busy") {
+        const who = answering();
+        msg = "Not sent: " + (who.length ? who.join(", ") + (who.length > 1 ? " are" : " is") : "the agents are") +
+          " still answering. " + what + " when the exchange is over; your text stays here.";
+      }
+      errBox.textContent = msg;
+      input.setAttribute("aria-invalid", "true");
+    }
+    function clearError() { errBox.textContent = ""; input.removeAttribute("aria-invalid"); }
 
     // Switching the mode keeps the history; the session_updated event that
     // follows reloads the page into the new mode's panels and controls.
     $("#mode-switch").addEventListener("change", async function (ev) {
-      const errBox = $("#say-error");
-      errBox.textContent = "";
+      clearError();
       try {
-        await call("POST", "/sessions/" + encodeURIComponent(id) + "/mode", { mode: ev.target.value });
+        await call("POST", path + "/mode", { mode: ev.target.value });
       } catch (e) {
-        ev.target.value = body.dataset.mode;
-        errBox.textContent = e.message;
+        ev.target.value = mode;
+        refused(e, "Switch the mode");
       }
     });
 
     const form = $("#say");
     form.addEventListener("submit", async function (ev) {
       ev.preventDefault();
-      const input = $("#input");
       // An empty line is sent too: the mode decides what it means (in
       // alternate mode, the next step).
-      const text = input.value.trim();
-      const errBox = $("#say-error");
-      errBox.textContent = "";
+      const sent = input.value;
+      clearError();
       try {
-        await call("POST", "/sessions/" + encodeURIComponent(id) + "/messages", { text: text });
-        input.value = "";
+        await call("POST", path + "/messages", { text: sent.trim() });
+        if (input.value === sent) input.value = ""; // unless typed on meanwhile
       } catch (e) {
-        errBox.textContent = e.message;
+        refused(e, "Send it again");
       }
     });
-    $("#input").addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); form.requestSubmit(); }
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); form.requestSubmit(); }
     });
     form.querySelectorAll("button.control").forEach(function (b) {
       b.addEventListener("click", async function () {
-        const errBox = $("#say-error");
-        errBox.textContent = "";
+        clearError();
         const payload = { kind: b.dataset.kind };
         const n = $("#control-n");
         if ((payload.kind === "rounds" || payload.kind === "steps") && n) payload.n = Number(n.value);
         try {
-          await call("POST", "/sessions/" + encodeURIComponent(id) + "/control", payload);
+          await call("POST", path + "/control", payload);
           setStatus(payload.kind + " sent");
         } catch (e) {
-          errBox.textContent = e.message;
+          refused(e, "Try " + payload.kind + " again");
         }
       });
     });
+
+    const actionErr = $("#action-error");
+    async function fork(at) {
+      actionErr.textContent = "";
+      try {
+        const out = await call("POST", path + "/fork", at ? { at: at } : {});
+        location.assign("/s/" + encodeURIComponent(out.session.id));
+      } catch (e) {
+        actionErr.textContent = e.status === 409 ? "Not forked: the agents are still answering; fork when the exchange is over." : e.message;
+      }
+    }
+    $("#fork").addEventListener("click", function () { fork(0); });
+    $("#transcript").addEventListener("click", function (ev) {
+      const b = ev.target.closest(".fork-at");
+      if (b) fork(Number(b.dataset.turn));
+    });
+    // Delete asks once more on the button itself: no dialog to miss.
+    const del = $("#delete");
+    del.addEventListener("click", async function () {
+      if (del.dataset.armed !== "true") {
+        del.dataset.armed = "true";
+        del.textContent = "Delete this session for good?";
+        return;
+      }
+      try {
+        await call("DELETE", path);
+        location.assign("/");
+      } catch (e) {
+        actionErr.textContent = e.message;
+      }
+    });
+    del.addEventListener("blur", function () { del.dataset.armed = ""; del.textContent = "Delete…"; });
   }
 
   if (body.dataset.page === "sessions") sessionsPage();

@@ -1,0 +1,83 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// The council read back from its history says what its events said:
+// answers, each member's last ranking, the aggregate, the chairman and the
+// fallback; checked on a council with a retried, an invalid ranking and a
+// chairman that failed.
+func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
+	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
+		switch {
+		case stage == 1:
+			return signedAnswer(member)
+		case stage == 2 && member == "chatgpt":
+			return providertest.Reply{Text: "I liked them all, honestly."}
+		case stage == 2 && member == "gemini" && len(r.Messages) == 1:
+			return providertest.Reply{Text: `{"ranking": ["Response A"]}`}
+		case stage == 2:
+			return rankBy(r, "claude", "gemini", "chatgpt")
+		}
+		return providertest.Reply{Status: 400, Text: "the chairman's model is gone"}
+	})
+	if err := fc.engine.Submit(context.Background(), "q?"); err == nil {
+		t.Fatal("the chairman failed, yet Submit reported no error")
+	}
+	settle(t, fc.engine)
+	dec := lastOf[CouncilDecided](t, fc.events).CouncilResult
+	got := CouncilsOf(fc.engine.History().Entries())
+	if len(got) != 1 {
+		t.Fatalf("%d councils read back, want 1", len(got))
+	}
+	c := got[0]
+	if c.Question != dec.Question || len(c.Answers) != len(dec.Answers) {
+		t.Fatalf("question %q with %d answers, events said %q with %d", c.Question, len(c.Answers), dec.Question, len(dec.Answers))
+	}
+	for i, a := range dec.Answers {
+		if b := c.Answers[i]; b.Member != a.Member || b.Text != a.Text || b.Status != a.Status || b.Turn != a.Turn {
+			t.Errorf("answer %d read back as %+v, events said %+v", i, b, a)
+		}
+	}
+	for i, r := range dec.Rankings {
+		b := c.Rankings[i]
+		if b.Ranker != r.Ranker || b.Valid != r.Valid || fmt.Sprint(b.Order) != fmt.Sprint(r.Order) || b.Turn != r.Turn ||
+			b.Attempts != r.Attempts || b.Evaluation != r.Evaluation || fmt.Sprint(b.Labels) != fmt.Sprint(r.Labels) {
+			t.Errorf("ranking %d read back as %+v, events said %+v", i, b, r)
+		}
+	}
+	if fmt.Sprint(c.Aggregate) != fmt.Sprint(dec.Aggregate) {
+		t.Errorf("aggregate read back as %v, events said %v", c.Aggregate, dec.Aggregate)
+	}
+	if c.Chairman.Status != CouncilFailed || c.Chairman.Fallback != dec.Chairman.Fallback || c.Chairman.Fallback == "" || c.Chairman.Seat != dec.Chairman.Seat {
+		t.Errorf("chairman read back as %+v, events said %+v", c.Chairman, dec.Chairman)
+	}
+}
+
+// While stage 2 runs, no ranking is read back: the table waits for all.
+func TestCouncilsOfWaitsForEveryRanking(t *testing.T) {
+	q := Entry{Turn: 1, Kind: KindUser, Mode: "council", Text: "q?"}
+	a := Entry{Turn: 2, Kind: KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: StatusComplete}
+	b := Entry{Turn: 3, Kind: KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: StatusComplete}
+	ra := Entry{Turn: 4, Kind: KindReply, Mode: "council", Round: 2, Speaker: "a", Status: StatusComplete,
+		Prompt: "Council ranking (Response A = b): q?", Text: "Ranking, best first: 1. B (Response A)\n\nfine"}
+	rb := Entry{Turn: 5, Kind: KindReply, Mode: "council", Round: 2, Speaker: "b", Status: StatusStreaming,
+		Prompt: "Council ranking (Response A = a): q?"}
+	c := CouncilsOf([]Entry{q, a, b, ra, rb})[0]
+	if len(c.Rankings) != 0 || len(c.Aggregate) != 0 {
+		t.Fatalf("mid stage 2: rankings %+v, aggregate %+v", c.Rankings, c.Aggregate)
+	}
+	rb.Status, rb.Text = StatusComplete, "Ranking, best first: 1. A (Response A)"
+	c = CouncilsOf([]Entry{q, a, b, ra, rb})[0]
+	if len(c.Rankings) != 2 || !c.Rankings[0].Valid || c.Rankings[0].Evaluation != "fine" || fmt.Sprint(c.Rankings[1].Order) != "[a]" {
+		t.Fatalf("rankings %+v", c.Rankings)
+	}
+	if len(c.Aggregate) != 2 || c.Chairman.Status != "" {
+		t.Fatalf("aggregate %+v, chairman %+v", c.Aggregate, c.Chairman)
+	}
+}
