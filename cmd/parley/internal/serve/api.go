@@ -44,7 +44,7 @@ func (s *Server) apiRoutes() []route {
 			handle: s.deleteSession, response: "Deleted", status: 200, errors: []int{401, 404}, query: []string{"user_id"}},
 		{method: "POST", path: "/api/v1/sessions/{id}/fork", summary: "Copy a session up to and including turn `at` (0 or none: all of it) into a new session of the same user",
 			handle: s.forkSession, request: "Fork", response: "SessionCreated", status: 201, errors: append(common, 409), query: []string{"user_id"}},
-		{method: "POST", path: "/api/v1/sessions/{id}/messages", summary: "Post a line as typed in the console (mentions, notes, a step, a topic, a question); runs in the background",
+		{method: "POST", path: "/api/v1/sessions/{id}/messages", summary: "Post a line as typed in the console (mentions, notes, a step, a topic, a question); runs in the background once the mode took it (400 refused: the mode's reason, nothing was added)",
 			handle: s.postMessage, request: "Message", response: "Accepted", status: 202, errors: append(common, 409), query: []string{"user_id"}},
 		{method: "POST", path: "/api/v1/sessions/{id}/control", summary: "pause, continue, stop, rounds N or steps N",
 			handle: s.control, request: "Control", response: "OK", status: 200, errors: append(common, 409), query: []string{"user_id"}},
@@ -308,7 +308,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request) error {
 	if err := s.limit(w, r, user); err != nil {
 		return err
 	}
-	if err := s.sessions.submit(ss, req.Text); err != nil {
+	if err := s.sessions.submit(r.Context(), ss, req.Text); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted"})

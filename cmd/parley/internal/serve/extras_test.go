@@ -275,9 +275,16 @@ func TestOpenAPISchemasMatchAnswers(t *testing.T) {
 	check("AgentList", body)
 	_, body = f.do("GET", "/api/v1/modes", nil)
 	check("ModeList", body)
-	_, body = f.do("POST", "/api/v1/sessions/"+created.Session.ID+"/messages", `{"text":""}`)
+	code, body := f.do("POST", "/api/v1/sessions/"+created.Session.ID+"/messages", `{"text":""}`)
+	if code != http.StatusBadRequest {
+		t.Errorf("an empty talk topic: %d %s, want 400 refused", code, body)
+	}
+	check("Error", body)
+	_, body = f.do("POST", "/api/v1/sessions/"+created.Session.ID+"/messages", `{"text":"four-day weeks"}`)
 	check("Accepted", body)
 	f.waitIdle(created.Session.ID)
+	_, body = f.do("POST", "/api/v1/sessions/"+created.Session.ID+"/fork", `{"at":1}`)
+	check("SessionCreated", body)
 	_, body = f.do("GET", "/api/v1/sessions/nothere", nil)
 	check("Error", body)
 	_, body = f.do("DELETE", "/api/v1/sessions/"+created.Session.ID, nil)

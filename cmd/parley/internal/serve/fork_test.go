@@ -108,3 +108,20 @@ func jsonNumber(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// A line the mode refuses before adding anything is a 400 with the mode's
+// reason, and the history stays as it was.
+func TestMessageRefusedByTheMode(t *testing.T) {
+	f := newFixture(t)
+	id := f.createSession(map[string]any{"mode": "mention", "user_id": "ada"})
+	msg := f.errorCode(400, "refused", "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]string{"text": "@bob please keep this long message I typed"})
+	if !strings.Contains(msg, "bob") {
+		t.Errorf("refusal %q does not name the unknown agent", msg)
+	}
+	f.waitIdle(id)
+	detail := f.must(200, "GET", "/api/v1/sessions/"+id+"?user_id=ada", nil)
+	if n := len(detail["entries"].([]any)); n != 0 {
+		t.Errorf("a refused line left %d entries", n)
+	}
+	f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]string{"text": "@gemini hi"})
+}

@@ -366,19 +366,43 @@ func (m *manager) closeAll() {
 }
 
 // submit starts one exchange in the background; its results arrive as
-// events. It is refused while another runs.
-func (m *manager) submit(ss *session, text string) error {
+// events. It is refused while another runs, and when the mode refuses the
+// line before it adds anything to the history (an unknown @name, an empty
+// question): then the caller gets the mode's own message, so a page can
+// keep the line in its box and say why.
+func (m *manager) submit(ctx context.Context, ss *session, text string) error {
 	if err := ss.claim(); err != nil {
 		return err
 	}
+	answer := make(chan error, 1)
+	var once sync.Once
+	accept := func(err error) { once.Do(func() { answer <- err }) }
+	unsub := ss.eng.Subscribe(func(ev debate.Event) {
+		switch ev.(type) {
+		case debate.EntryAdded, debate.TurnStarted:
+			accept(nil)
+		}
+	})
+	before := ss.eng.History().Len()
 	go func() {
 		defer ss.release()
 		err := ss.eng.Submit(m.srv.ctx, text)
+		if err != nil && ss.eng.History().Len() == before {
+			accept(errorf(http.StatusBadRequest, "refused", "%s", err.Error()))
+		} else {
+			accept(nil)
+		}
+		unsub()
 		if err != nil && !errors.Is(err, context.Canceled) {
 			m.srv.logf("session %s: %v", ss.id, err)
 		}
 	}()
-	return nil
+	select {
+	case err := <-answer:
+		return err
+	case <-ctx.Done():
+		return nil // the exchange runs on; the client left
+	}
 }
 
 // claim marks the session as running one exchange; it is refused while

@@ -139,7 +139,7 @@
       head.append(el("th", "", "mean rank"), el("th", "", "Borda"));
       $("thead", s).replaceChildren(head);
       const rows = aggregate.map(function (a, i) {
-        const tr = el("tr", i === 0 ? "top" : "");
+        const tr = el("tr", i === 0 ? "top-ranked" : "");
         tr.dataset.member = a.member;
         tr.append(el("th", "", a.display || a.member));
         rankings.forEach(function (r) { tr.append(el("td", "", cell(r, a.member))); });
