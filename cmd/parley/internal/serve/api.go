@@ -267,7 +267,7 @@ func (s *Server) forkSession(w http.ResponseWriter, r *http.Request) error {
 	if req.At < 0 {
 		return errorf(http.StatusBadRequest, "bad_field", "at: %d is not a turn number", req.At)
 	}
-	if err := s.limit(w, user); err != nil {
+	if err := s.limit(w, r, user); err != nil {
 		return err
 	}
 	if ss.busy() {
