@@ -42,9 +42,12 @@ func (m *Model) apply(ev debate.Event) {
 			m.active = i
 		}
 	case debate.TextDelta:
+		if ev.Text == "" || !shownField(ev.Field) {
+			return // JSON syntax of a structured answer, or a field not shown
+		}
 		m.tr.Delta(ev.Turn, ev.Text)
 		if p := m.byName[ev.Agent]; p != nil {
-			p.Delta(ev.Turn, ev.Text)
+			p.Delta(ev.Turn, ev.Text, ev.Field)
 		}
 	case debate.Retrying:
 		if p := m.byName[ev.Agent]; p != nil {
@@ -60,6 +63,10 @@ func (m *Model) apply(ev debate.Event) {
 		m.cost += ev.Entry.Cost
 		if p := m.byName[ev.Entry.Speaker]; p != nil {
 			p.Finish(ev.Entry)
+		}
+	case debate.FieldCompleted:
+		if p := m.byName[ev.Agent]; p != nil {
+			p.Field(ev)
 		}
 	case debate.VoteCast:
 		if p := m.byName[ev.Agent]; p != nil {

@@ -8,6 +8,8 @@ import (
 	gansi "charm.land/glamour/v2/ansi"
 	gstyles "charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // markdown renders Markdown to styled lines with one glamour renderer per
@@ -113,6 +115,7 @@ const maxMarkdownTail = 2048
 // complete; only the unfinished tail is rendered again, when it has changed,
 // so a long answer costs the same per frame as a short one.
 type streamingText struct {
+	safe  sanitize.Stream // a rune or escape cut between deltas waits for its rest
 	text  strings.Builder
 	done  int      // bytes of text already rendered as blocks
 	lines []string // rendered lines of the complete blocks
@@ -151,13 +154,21 @@ func (s *streamingText) lineRender(md *markdown, head, line string, width int) [
 			return fitAll(out, width)
 		}
 	}
-	s.lineBase, s.lineRaw = line, md.Render(line, width)
+	// A render ends at the line's last visible character: trailing spaces
+	// are not in it, so they belong to what a later token adds (cut from the
+	// base, they would be lost between two words).
+	s.lineBase, s.lineRaw = strings.TrimRight(line, " "), md.Render(line, width)
 	return fitAll(append([]string(nil), s.lineRaw...), width)
 }
 
 func (s *streamingText) Reset() { *s = streamingText{} }
 
-func (s *streamingText) Append(delta string) { s.text.WriteString(delta) }
+// Append adds a raw delta: it is sanitized here, as a stream, so a
+// character or an escape sequence split between two deltas is neither lost
+// nor let through.
+func (s *streamingText) Append(delta string) {
+	s.text.WriteString(strings.ReplaceAll(s.safe.Write(delta), "\t", "    "))
+}
 
 func (s *streamingText) String() string { return s.text.String() }
 

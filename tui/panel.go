@@ -42,6 +42,7 @@ type panel struct {
 	state      panelState
 	kind       debate.Kind
 	turn       int
+	round      int
 	err        string
 	retryUntil time.Time
 	answer     streamingText
@@ -70,10 +71,10 @@ func (p *panel) Start(en debate.Entry) {
 	if en.Kind != debate.KindVote || en.Round <= 1 {
 		p.votes = nil // a new question: an earlier council's votes go
 	}
-	if en.Round <= 1 {
+	if en.Round <= 1 || p.badge == notParsedBadge {
 		p.badge = ""
 	}
-	p.state, p.turn, p.kind, p.err, p.scroll = stateThinking, en.Turn, en.Kind, "", 0
+	p.state, p.turn, p.kind, p.round, p.err, p.scroll = stateThinking, en.Turn, en.Kind, en.Round, "", 0
 	p.answer.Reset()
 	p.usage, p.cost = providers.Usage{}, 0
 	if p.settled {
@@ -85,15 +86,41 @@ func (p *panel) Start(en debate.Entry) {
 	}
 }
 
-// Delta appends streamed text of the panel's current turn.
-func (p *panel) Delta(turn int, text string) {
+// notParsedBadge marks a structured answer shown as its own text.
+var notParsedBadge = styles.warnBold.Render("not parsed") + styles.muted.Render(": shown as the model sent it")
+
+// structuredProse is the argument of a structured answer (a MAGI vote's
+// reasoning), as the panel streamed it; false when the text does not read
+// as JSON.
+func structuredProse(text string) (string, bool) {
+	d := debate.NewFieldDecoder()
+	var b strings.Builder
+	for _, piece := range append(d.Write(text), d.Flush()...) {
+		if !piece.Complete && shownField(piece.Field) {
+			b.WriteString(piece.Text)
+		}
+	}
+	return strings.TrimLeft(b.String(), "\n"), d.Parsed()
+}
+
+// shownField reports whether the console streams a structured answer's
+// field: everything but a vote's one-line summary, which the transcript
+// shows under the vote once it is in (the reasoning already says it).
+func shownField(field string) bool { return field != "summary" }
+
+// Delta appends streamed text of the panel's current turn; field is the
+// structured answer's field it belongs to ("" for a plain answer).
+func (p *panel) Delta(turn int, text, field string) {
 	if turn != p.turn {
 		return
+	}
+	if field == debate.FieldRaw && p.badge == "" {
+		p.badge = notParsedBadge
 	}
 	if p.state == stateThinking || p.state == stateRetrying {
 		p.state = stateStreaming
 	}
-	p.answer.Append(Sanitize(text))
+	p.answer.Append(text)
 }
 
 // Finish settles the panel with its finished entry.
@@ -104,8 +131,10 @@ func (p *panel) Finish(en debate.Entry) {
 	p.turn, p.kind = en.Turn, en.Kind
 	text := Sanitize(en.Text)
 	if en.Kind == debate.KindVote {
-		if r, ok := voteReasoning(text); ok {
-			text = Sanitize(r) // the argument, not the JSON around it
+		if prose, ok := structuredProse(en.Text); ok {
+			text = Sanitize(prose) // the argument as it streamed, not the JSON around it
+		} else if en.Status == debate.StatusComplete {
+			p.badge = notParsedBadge
 		}
 	}
 	p.answer.SetFinal(text)
@@ -146,6 +175,21 @@ func (p *panel) Vote(ev debate.VoteCast) {
 		}
 	}
 	p.votes = append(p.votes, voteMark{ev.Round, Sanitize(ev.Vote), ev.Valid})
+}
+
+// Field shows a structured answer's field once it is complete, while the
+// turn still streams: a MAGI vote or answer as this round's mark, a
+// council ranking as the badge (the parsed vote or ranking replaces it).
+func (p *panel) Field(ev debate.FieldCompleted) {
+	if ev.Turn != p.turn {
+		return
+	}
+	switch {
+	case p.kind == debate.KindVote && (ev.Field == "vote" || ev.Field == "answer"):
+		p.Vote(debate.VoteCast{Round: p.round, Vote: ev.Value, Valid: true})
+	case ev.Field == "ranking":
+		p.badge = styles.mutedBold.Render("ranking: ") + Sanitize(ev.Value)
+	}
 }
 
 // Tool records a tool call starting or finishing.

@@ -134,7 +134,7 @@ func (t *transcript) Put(en debate.Entry) {
 // Delta appends streamed text to a streaming entry.
 func (t *transcript) Delta(turn int, text string) {
 	if s := t.live[turn]; s != nil {
-		s.Append(Sanitize(text))
+		s.Append(text)
 	}
 }
 
@@ -517,18 +517,4 @@ func verdictBanner(verdict, text string, w int) []string {
 		lines = append(lines, wrapPlain(text, w)...)
 	}
 	return lines
-}
-
-// voteReasoning is the argument of a vote's JSON answer, for the panel.
-func voteReasoning(text string) (string, bool) {
-	var v map[string]any
-	if json.Unmarshal([]byte(text), &v) != nil {
-		return "", false
-	}
-	for _, k := range []string{"reasoning", "reason", "rationale", "summary"} {
-		if s, ok := v[k].(string); ok && s != "" {
-			return s, true
-		}
-	}
-	return "", false
 }
