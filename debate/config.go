@@ -22,6 +22,10 @@ type Config struct {
 	// catalogue's prices for that model.
 	Pricing map[string]Price `mapstructure:"pricing"`
 	Context ContextConfig    `mapstructure:"context"`
+	// BudgetUSD caps every session's spend (USD; 0: no cap): no call is
+	// started whose worst case could pass it. --max-cost, /budget and the
+	// API's max_cost set it per run or session.
+	BudgetUSD float64 `mapstructure:"budget_usd"`
 	// Webhooks are the URLs parley serve posts events to.
 	Webhooks []WebhookSpec `mapstructure:"webhooks"`
 	// Serve holds parley serve's own settings.
@@ -81,11 +85,17 @@ type ModesConfig struct {
 // MentionConfig: Agents are the ones @all addresses.
 type MentionConfig struct {
 	Agents []string `mapstructure:"agents"`
+	// BudgetUSD caps each exchange of the mode (one ask, one council, one
+	// talk), USD; 0: none.
+	BudgetUSD float64 `mapstructure:"budget_usd"`
 }
 
 // AlternateConfig: the two agents, first one first.
 type AlternateConfig struct {
 	Agents []string `mapstructure:"agents"`
+	// BudgetUSD caps each exchange of the mode (one ask, one council, one
+	// talk), USD; 0: none.
+	BudgetUSD float64 `mapstructure:"budget_usd"`
 }
 
 // TalkConfig: two participants and a moderator.
@@ -96,6 +106,9 @@ type TalkConfig struct {
 	Rounds       int           `mapstructure:"rounds"`
 	Pace         time.Duration `mapstructure:"pace"`
 	BudgetTokens int           `mapstructure:"budget_tokens"`
+	// BudgetUSD caps each exchange of the mode (one ask, one council, one
+	// talk), USD; 0: none.
+	BudgetUSD float64 `mapstructure:"budget_usd"`
 }
 
 // MagiConfig: the three personas, in the order MELCHIOR, BALTHASAR, CASPER.
@@ -110,6 +123,9 @@ type MagiConfig struct {
 	// their order per member (conformity controls).
 	Anonymous bool `mapstructure:"anonymous"`
 	Shuffle   bool `mapstructure:"shuffle"`
+	// BudgetUSD caps each exchange of the mode (one ask, one council, one
+	// talk), USD; 0: none.
+	BudgetUSD float64 `mapstructure:"budget_usd"`
 }
 
 // CouncilConfig: the council's members (two or more; empty: the first agent
@@ -118,12 +134,18 @@ type MagiConfig struct {
 type CouncilConfig struct {
 	Members  []string `mapstructure:"members"`
 	Chairman string   `mapstructure:"chairman"`
+	// BudgetUSD caps each exchange of the mode (one ask, one council, one
+	// talk), USD; 0: none.
+	BudgetUSD float64 `mapstructure:"budget_usd"`
 }
 
 // AgentModeConfig: the code-reading agent.
 type AgentModeConfig struct {
 	Agent    string `mapstructure:"agent"`
 	MaxSteps int    `mapstructure:"max_steps"`
+	// BudgetUSD caps each exchange of the mode (one ask, one council, one
+	// talk), USD; 0: none.
+	BudgetUSD float64 `mapstructure:"budget_usd"`
 }
 
 // ContextConfig bounds the prompt of every turn. Each agent's prompt is the
@@ -446,6 +468,14 @@ func (c *Config) Validate() error {
 	for name, p := range c.Providers {
 		if p.API != "" && !slices.Contains(providers.APIs, p.API) {
 			return bad("providers."+name+".api", "unknown API %q (one of %s)", p.API, strings.Join(providers.APIs, ", "))
+		}
+	}
+	if c.BudgetUSD < 0 {
+		return bad("budget_usd", "must not be negative (0: no cap)")
+	}
+	for _, mode := range ModeNames {
+		if c.ModeBudget(mode) < 0 {
+			return bad("modes."+mode+".budget_usd", "must not be negative (0: no cap)")
 		}
 	}
 	if c.Bench.MaxTokens < 0 {

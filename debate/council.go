@@ -182,6 +182,9 @@ func (c *Council) finish(res *CouncilResult, err error) error {
 		res.Chairman.Status, res.Chairman.Error = CouncilFailed, err.Error()
 		if res.Cancelled {
 			res.Chairman.Error = "cancelled"
+			if IsCap(err) {
+				res.Chairman.Error = capStopped
+			}
 		}
 		if len(res.Aggregate) == 0 {
 			res.Aggregate = Aggregate(res.Answers, res.Rankings)
@@ -375,7 +378,7 @@ func (c *Council) castRanking(ctx context.Context, a *Agent, q string, labels []
 	case err != nil:
 		r.Error = err.Error()
 		if ctx.Err() != nil {
-			r.Error = "cancelled"
+			r.Error = stopReason(ctx)
 		}
 	case p.err != nil:
 		r.Error = "unreadable ranking: " + p.err.Error()

@@ -68,6 +68,11 @@ type Engine struct {
 
 	priceHints sync.Map // models already hinted as unpriced (see hintPrice)
 
+	// meter counts the spend against the session's cap and exchange the
+	// running exchange's, both under mu (spend.go).
+	meter    *Meter
+	exchange exchangeSpend
+
 	mu      sync.Mutex
 	info    SessionInfo
 	history *History
@@ -91,7 +96,8 @@ func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
 	if mode == "" {
 		mode = "mention"
 	}
-	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now, idle: make(chan struct{})}
+	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now, idle: make(chan struct{}),
+		meter: NewMeter(cfg.BudgetUSD, 0)}
 	close(e.idle)
 	e.info = SessionInfo{ID: NewSessionID(), Mode: mode, Created: e.now(), State: map[string]string{}}
 	if _, err := e.modeNamed(mode); err != nil {
@@ -373,16 +379,25 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	}
 	e.busy, e.cancel, e.interrupted = true, cancel, time.Time{} // a new exchange starts a new Ctrl+C count
 	e.idle = make(chan struct{})
+	// A cap stops the exchange through its own cause: the calls in flight
+	// finish (streamContext), the mode starts no new one.
+	modeCtx, stop := context.WithCancelCause(ctx)
+	e.exchange = exchangeSpend{stop: stop}
 	e.mu.Unlock()
 	defer func() {
+		stop(context.Canceled)
 		cancel()
 		e.mu.Lock()
 		e.busy, e.cancel = false, nil
+		e.exchange.stop = nil
 		close(e.idle)
 		e.mu.Unlock()
 	}()
 	before := e.History().Len()
-	err := m.Submit(ctx, input)
+	err := m.Submit(modeCtx, input)
+	if cause := context.Cause(modeCtx); IsCap(cause) {
+		err = cause // the exchange ended at a cap, whatever the mode made of it
+	}
 	var usage providers.Usage
 	var cost float64
 	for _, en := range e.History().Since(before) {

@@ -126,6 +126,28 @@ type ExchangeFinished struct {
 	Err   string          `json:"error,omitempty"`
 }
 
+// SpendUpdated is the session's spend and caps, after every call that was
+// priced and whenever a cap changes: what the status line and the web
+// page show live.
+type SpendUpdated struct {
+	SpentUSD float64 `json:"spent_usd"`         // this session's calls in this run (serve: since the session began)
+	CapUSD   float64 `json:"cap_usd,omitempty"` // the session's cap, 0 when none
+	// Unknown: a call had no price, so SpentUSD is a lower bound.
+	Unknown bool `json:"unknown,omitempty"`
+	// ExchangeUSD is what the running (or last) exchange spent, and
+	// ExchangeCapUSD the mode's per-exchange cap (0: none).
+	ExchangeUSD    float64 `json:"exchange_usd"`
+	ExchangeCapUSD float64 `json:"exchange_cap_usd,omitempty"`
+}
+
+// CapReached is a call that was not started: its worst case could pass a
+// cap, or its model has no price while a cap is set. The exchange ends
+// with what arrived; Message says which cap and what was spent.
+type CapReached struct {
+	CapError
+	Message string `json:"message"`
+}
+
 // MagiRoundFinished is one MAGI round's votes in member order, with the
 // members whose vote differs from their previous round's.
 type MagiRoundFinished struct {
@@ -228,6 +250,8 @@ func (VerdictReached) EventType() string        { return "verdict" }
 func (ToolActivity) EventType() string          { return "tool" }
 func (ErrorOccurred) EventType() string         { return "error" }
 func (ExchangeFinished) EventType() string      { return "exchange_finished" }
+func (SpendUpdated) EventType() string          { return "spend" }
+func (CapReached) EventType() string            { return "cap_reached" }
 func (MagiRoundFinished) EventType() string     { return "magi_round_finished" }
 func (MagiDecided) EventType() string           { return "magi_decided" }
 func (AlternateStepFinished) EventType() string { return "alternate_step_finished" }

@@ -316,7 +316,7 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 	case err != nil:
 		v.Ballot, v.Failed, v.Error = Ballot{Vote: VoteInvalid}, true, err.Error()
 		if ctx.Err() != nil {
-			v.Error = "cancelled"
+			v.Error = stopReason(ctx)
 		}
 	case p.err != nil:
 		v.Ballot, v.Error = Ballot{Vote: VoteInvalid}, "unreadable vote: "+p.err.Error()

@@ -86,11 +86,15 @@ func SystemPrompt(a *Agent, instruction string) string {
 // (nil on success); the entry carries it too.
 func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	e, a, spec := t.engine, t.spec.Agent, t.spec
+	info := e.Config.ModelInfo(a.Model)
 	maxTokens := spec.MaxTokens
 	if maxTokens == 0 {
 		maxTokens = a.MaxTokens
 	}
-	info := e.Config.ModelInfo(a.Model)
+	if maxTokens == 0 {
+		// Always sent: a call with no output limit has no worst case.
+		maxTokens = info.DefaultMaxTokens()
+	}
 	temperature := a.Temperature
 	if !info.AcceptsTemperature() {
 		temperature = nil // warned about at start, naming the config key
@@ -109,10 +113,19 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 			e.Emit(Retrying{Turn: t.entry.Turn, Agent: a.Name, Attempt: n.Attempt, Wait: n.Wait, Err: errString(n.Err)})
 		},
 	}
+	if ctx.Err() != nil && IsCap(context.Cause(ctx)) {
+		return t.refuse(context.Cause(ctx)) // the exchange already stopped at a cap
+	}
+	admitted, err := e.admit(a, req)
+	if err != nil {
+		return t.refuse(err)
+	}
+	streamCtx, endStream := streamContext(ctx)
+	defer endStream()
 	var text strings.Builder
-	res, err := t.stream(ctx, req, &text)
-	if err != nil && ctx.Err() != nil {
-		err = ctx.Err() // a cancel wins over whatever the SDK made of it
+	res, err := t.stream(streamCtx, req, &text)
+	if err != nil && streamCtx.Err() != nil {
+		err = streamCtx.Err() // a cancel wins over whatever the SDK made of it
 	}
 	if err == nil {
 		// A stream that ended "normally" may still be cut, refused,
@@ -157,6 +170,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if en.Usage != (providers.Usage{}) {
 		e.Emit(UsageReported{Turn: en.Turn, Agent: a.Name, Usage: en.Usage, Cost: en.Cost})
 	}
+	admitted.settle(en.Cost, en.Usage.PriceUnknown)
 	if en.Usage.PriceUnknown {
 		e.hintPrice(a.Model)
 	}
@@ -164,6 +178,17 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if err != nil && en.Status != StatusCancelled {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
 	}
+	return en, err
+}
+
+// refuse settles a turn that was not started because of a cap: cancelled,
+// its error naming the cap and the spend.
+func (t *Turn) refuse(err error) (Entry, error) {
+	en := t.entry
+	en.Status, en.Error, en.Finished = StatusCancelled, err.Error(), t.engine.now()
+	t.entry = en
+	t.engine.History().Update(en)
+	t.engine.Emit(TurnFinished{Entry: en})
 	return en, err
 }
 

@@ -86,6 +86,7 @@ stdin.`,
 		},
 	}
 	addSessionFlag(cmd, g)
+	addCostFlag(cmd, g)
 	cmd.Flags().StringVar(&dir, "dir", "", "workspace root the agent may read (default: the current directory)")
 	cmd.Flags().StringVar(&agent, "agent", "", "agent that reads the code (default: modes.agent.agent)")
 	cmd.Flags().StringVar(&save, "save", "", "write the conversation, tool calls included, as JSON to this file (default: agent-<session>.json beside the database)")

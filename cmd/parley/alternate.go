@@ -74,5 +74,6 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 	}
 	cmd.Flags().IntVar(&steps, "steps", 0, "steps after the start turn, one agent each")
 	addSessionFlag(cmd, g)
+	addCostFlag(cmd, g)
 	return cmd
 }

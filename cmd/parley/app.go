@@ -21,6 +21,7 @@ var (
 	sessionRefErr     = wiring.SessionRefErr
 	loadConfiguration = wiring.LoadConfiguration
 	interrupts        = wiring.Interrupts
+	addCostFlag       = wiring.AddCostFlag
 )
 
 // addSessionFlag gives a headless command --session: continue a saved

@@ -54,5 +54,6 @@ as a note. Use - to read the line from stdin.`,
 		},
 	}
 	addSessionFlag(cmd, g)
+	addCostFlag(cmd, g)
 	return cmd
 }

@@ -19,7 +19,6 @@ func newBenchCmd(g *globalFlags) *cobra.Command {
 		p        bench.Params
 		members  string
 		workers  int
-		maxCost  float64
 		resume   string
 		htmlPath string
 	)
@@ -51,8 +50,6 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				return usageErr(fmt.Errorf("name a question set (a JSONL file, builtin:arith, builtin:compare or builtin:gsm8k) or --resume RUN"))
 			case workers < 1:
 				return usageErr(fmt.Errorf("--parallel must be at least 1"))
-			case maxCost < 0:
-				return usageErr(fmt.Errorf("--max-cost must not be negative"))
 			case p.Rounds < 1 || p.Rounds > debate.MagiRounds:
 				return usageErr(fmt.Errorf("--rounds must be 1 to %d", debate.MagiRounds))
 			}
@@ -88,6 +85,7 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				return err
 			}
 			p.Demo = a.Demo
+			maxCost := a.Cfg.BudgetUSD // --max-cost, else budget_usd
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			agents := a.Engine.Agents()
@@ -129,7 +127,7 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 	f.StringVarP(&p.Preset, "preset", "p", "", "provider rotation: default, rotate or rotate2 (default: modes.magi.preset)")
 	f.IntVar(&p.Rounds, "rounds", debate.MagiRounds, "rounds per council (1 to 3)")
 	f.IntVar(&workers, "parallel", 1, "questions asked at once (bench.limits caps each provider's rate)")
-	f.Float64Var(&maxCost, "max-cost", 0, "stop before any call that could take the run's cost past USD (0: no cap)")
+	addCostFlag(cmd, g)
 	f.StringVar(&resume, "resume", "", "go on with an interrupted run (its ID or a unique prefix)")
 	f.StringVar(&htmlPath, "html", "", "also write a self-contained HTML report to FILE")
 	f.BoolVar(&p.EarlyStop, "early-stop", false, "councils stop on a unanimous round 1 (the report shows its effect either way)")

@@ -61,6 +61,7 @@ code is 1. Use - to read the question from stdin.`,
 		},
 	}
 	addSessionFlag(cmd, g)
+	addCostFlag(cmd, g)
 	f := cmd.Flags()
 	f.StringSliceVar(&members, "members", nil, "agent names of the members, comma-separated, two or more (default: modes.council.members)")
 	f.StringVar(&chairman, "chairman", "", "agent name whose model writes the final answer (default: modes.council.chairman)")

@@ -99,6 +99,7 @@ full-screen console; every mode also runs headless.`,
 	pf.StringVar(&g.Mode, "mode", "", "mode to start in: "+strings.Join(debate.ModeNames, ", "))
 	root.Flags().StringVar(&g.Resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
 	root.Flags().BoolVar(&g.Continue, "continue", false, "resume the most recent session")
+	addCostFlag(root, g)
 	for _, build := range subcommands {
 		c := build(g)
 		wrapArgs(c)

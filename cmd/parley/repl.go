@@ -43,5 +43,6 @@ Works with stdin from a pipe.`,
 		},
 	}
 	addSessionFlag(cmd, g)
+	addCostFlag(cmd, g)
 	return cmd
 }

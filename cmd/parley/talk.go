@@ -92,5 +92,6 @@ code 1 if any turn failed.`,
 	f.StringVar(&b, "b", "", "agent name of guest B (default: modes.talk.b)")
 	f.StringVar(&mc, "mc", "", "agent name of the MC (default: modes.talk.moderator)")
 	addSessionFlag(cmd, g)
+	addCostFlag(cmd, g)
 	return cmd
 }

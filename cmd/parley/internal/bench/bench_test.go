@@ -305,12 +305,8 @@ func (p rateLimited) Stream(_ context.Context, req providers.Request) (providers
 // A 429's Retry-After holds every worker's calls to that provider, not only
 // the call that met it.
 func TestRetryAfterPausesTheProviderForEveryWorker(t *testing.T) {
-	loaded, err := configload.Load("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newGate(loaded.Config, 0, map[string]debate.RateLimit{"gemini": {RequestsPerMinute: 6000}})
-	p := &gated{inner: rateLimited{wait: time.Hour}, g: g, model: "gemini-3-flash-preview", refuse: func() {}}
+	g := newGate(map[string]debate.RateLimit{"gemini": {RequestsPerMinute: 6000}})
+	p := &gated{inner: rateLimited{wait: time.Hour}, g: g}
 	s, err := p.Stream(context.Background(), providers.Request{Messages: []providers.Message{{Role: providers.RoleUser, Content: "hi"}}})
 	if err != nil {
 		t.Fatal(err)

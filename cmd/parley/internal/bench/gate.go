@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -10,24 +9,15 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
-// ErrBudget stops a run: the next call could pass --max-cost.
-var ErrBudget = errors.New("the next call could pass --max-cost")
-
 // gate stands between the members and their providers: it keeps the run
-// under --max-cost (a call starts only when its worst case still fits) and
-// under each provider's request and token rate limits.
+// under each provider's request and token rate limits. The cost cap is the
+// engine's (a debate.Meter every question's engine shares).
 type gate struct {
-	cfg     *debate.Config
-	maxCost float64 // 0: no cap
-
-	mu       sync.Mutex
-	spent    float64 // priced from the usage of finished calls
-	reserved float64 // worst cases of calls in flight
 	limiters map[string]*limiter
 }
 
-func newGate(cfg *debate.Config, maxCost float64, limits map[string]debate.RateLimit) *gate {
-	g := &gate{cfg: cfg, maxCost: maxCost, limiters: map[string]*limiter{}}
+func newGate(limits map[string]debate.RateLimit) *gate {
+	g := &gate{limiters: map[string]*limiter{}}
 	for name, l := range limits {
 		if l.RequestsPerMinute > 0 || l.TokensPerMinute > 0 {
 			g.limiters[name] = &limiter{rpm: l.RequestsPerMinute, tpm: l.TokensPerMinute}
@@ -36,50 +26,14 @@ func newGate(cfg *debate.Config, maxCost float64, limits map[string]debate.RateL
 	return g
 }
 
-// Spent is what finished calls cost.
-func (g *gate) Spent() float64 {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.spent
-}
-
-// estimate is a call's worst case: its prompt at 2 bytes a token (real
-// tokenizers average about 4) and every one of its max_tokens, priced at
-// the uncached input rate.
-func estimate(req providers.Request) providers.Usage {
+// estimate is a call's size for the token-rate limit: its prompt at 2
+// bytes a token (real tokenizers average about 4) and its max_tokens.
+func estimate(req providers.Request) int {
 	n := len(req.System)
 	for _, m := range req.Messages {
 		n += len(m.Content) + 8
 	}
-	return providers.Usage{InputTokens: n/2 + 16, OutputTokens: req.MaxTokens}
-}
-
-func (g *gate) reserve(cost float64) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.maxCost > 0 && g.spent+g.reserved+cost > g.maxCost {
-		return false
-	}
-	g.reserved += cost
-	return true
-}
-
-func (g *gate) settle(reserved float64, model string, u providers.Usage) {
-	cost, _ := g.cfg.Cost(model, u) // unpriced models are refused up front under a cap
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.reserved -= reserved
-	g.spent += cost
-}
-
-// worstCost prices a call's worst case: every prompt token at the dearer
-// of the input and cache-write prices, every max_tokens token as output.
-func (g *gate) worstCost(model string, req providers.Request) float64 {
-	u := estimate(req)
-	plain, _ := g.cfg.Cost(model, u)
-	u.CacheWriteTokens = u.InputTokens
-	written, _ := g.cfg.Cost(model, u)
-	return max(plain, written)
+	return n/2 + 16 + req.MaxTokens
 }
 
 // unpriced lists the models of agents that have no price: a cost cap
@@ -94,27 +48,19 @@ func unpriced(cfg *debate.Config, agents []*debate.Agent) []string {
 	return out
 }
 
-// gated is one member's provider for one question: a refused call cancels
-// that question (it is not scored) and the run starts no new one.
+// gated is one member's provider: its calls wait for the provider's
+// rate limits.
 type gated struct {
-	inner  providers.Provider
-	g      *gate
-	model  string
-	refuse func()
+	inner providers.Provider
+	g     *gate
 }
 
 func (p *gated) Name() string { return p.inner.Name() }
 
 func (p *gated) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
-	worst := p.g.worstCost(p.model, req)
-	if !p.g.reserve(worst) {
-		p.refuse()
-		return nil, &providers.Error{Provider: p.inner.Name(), Kind: providers.KindCanceled, Message: ErrBudget.Error(), Err: ErrBudget}
-	}
 	lim := p.g.limiters[p.inner.Name()]
 	if lim != nil {
-		if err := lim.wait(ctx, estimate(req).Total()); err != nil {
-			p.g.settle(worst, p.model, providers.Usage{})
+		if err := lim.wait(ctx, estimate(req)); err != nil {
 			return nil, err
 		}
 		onRetry := req.OnRetry
@@ -127,31 +73,7 @@ func (p *gated) Stream(ctx context.Context, req providers.Request) (providers.St
 			}
 		}
 	}
-	s, err := p.inner.Stream(ctx, req)
-	if err != nil {
-		p.g.settle(worst, p.model, providers.Usage{})
-		return nil, err
-	}
-	return &gatedStream{Stream: s, settle: func(u providers.Usage) { p.g.settle(worst, p.model, u) }}, nil
-}
-
-type gatedStream struct {
-	providers.Stream
-	once   sync.Once
-	settle func(providers.Usage)
-}
-
-func (s *gatedStream) Next() bool {
-	if s.Stream.Next() {
-		return true
-	}
-	s.once.Do(func() { s.settle(s.Stream.Result().Usage) })
-	return false
-}
-
-func (s *gatedStream) Close() error {
-	s.once.Do(func() { s.settle(s.Stream.Result().Usage) })
-	return s.Stream.Close()
+	return p.inner.Stream(ctx, req)
 }
 
 // limiter spaces one provider's calls: requests per minute, estimated

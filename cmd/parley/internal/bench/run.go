@@ -79,7 +79,8 @@ func Run(ctx context.Context, s Setup, questions []Question, done map[string]boo
 	if err := s.Check(); err != nil {
 		return Outcome{}, err
 	}
-	g := newGate(s.Config, s.MaxCost, s.Config.Bench.Limits)
+	g := newGate(s.Config.Bench.Limits)
+	meter := debate.NewMeter(s.MaxCost, 0) // one cap over every question's engine
 	var (
 		mu      sync.Mutex
 		out     Outcome
@@ -124,7 +125,7 @@ func Run(ctx context.Context, s Setup, questions []Question, done map[string]boo
 					return
 				default:
 				}
-				r, ok, err := runOne(ctx, s, g, questions[i], i, func() { stop("max-cost") })
+				r, ok, err := runOne(ctx, s, g, meter, questions[i], i, func() { stop("max-cost") })
 				if err != nil {
 					stop(err.Error())
 					return
@@ -149,7 +150,7 @@ func Run(ctx context.Context, s Setup, questions []Question, done map[string]boo
 						correct[name]++
 					}
 				}
-				p := Progress{Done: count, Total: len(questions), Correct: cloneCounts(correct), Spent: g.Spent(), Elapsed: time.Since(start)}
+				p := Progress{Done: count, Total: len(questions), Correct: cloneCounts(correct), Spent: meter.Spent(), Elapsed: time.Since(start)}
 				mu.Unlock()
 				if s.Progress != nil {
 					s.Progress(p)
@@ -162,35 +163,32 @@ func Run(ctx context.Context, s Setup, questions []Question, done map[string]boo
 		out.Stopped = "interrupted"
 	}
 	sortResults(out.Results)
-	out.Spent, out.Duration = g.Spent(), time.Since(start)
+	out.Spent, out.Duration = meter.Spent(), time.Since(start)
 	return out, saveErr
 }
 
 // runOne puts one question to a fresh council and reads its events.
 // ok is false when the question was cut short (not scored).
-func runOne(ctx context.Context, s Setup, g *gate, q Question, seq int, overBudget func()) (Result, bool, error) {
+func runOne(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Question, seq int, overBudget func()) (Result, bool, error) {
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	refused := false
 	cfg := *s.Config
 	cfg.Modes.Magi.AnswerType = string(q.Type)
 	cfg.Modes.Magi.EarlyStop, cfg.Modes.Magi.Anonymous, cfg.Modes.Magi.Shuffle = s.EarlyStop, s.Anonymous, s.Shuffle
-	var refuseOnce sync.Once
 	agents := make([]*debate.Agent, len(s.Agents))
 	for i, a := range s.Agents {
 		b := *a
 		if b.MaxTokens == 0 {
 			b.MaxTokens = cfg.Bench.MaxTokens
 		}
-		b.Provider = &gated{inner: a.Provider, g: g, model: a.Model, refuse: func() {
-			refuseOnce.Do(func() { refused = true; overBudget(); cancel() })
-		}}
+		b.Provider = &gated{inner: a.Provider, g: g}
 		agents[i] = &b
 	}
 	eng, err := debate.NewEngine(&cfg, agents, "magi")
 	if err != nil {
 		return Result{}, false, err
 	}
+	eng.SetMeter(meter)
 	if err := eng.Control(qctx, debate.Control{Kind: debate.ControlRounds, N: s.Rounds}); err != nil {
 		return Result{}, false, err
 	}
@@ -209,8 +207,12 @@ func runOne(ctx context.Context, s Setup, g *gate, q Question, seq int, overBudg
 	runErr := eng.Submit(qctx, q.Prompt())
 	_ = eng.Wait(context.WithoutCancel(ctx)) // every event is read
 	r.WallMS = time.Since(start).Milliseconds()
+	if debate.IsCap(runErr) {
+		overBudget() // the run starts no new question; this one is not scored
+		return Result{}, false, nil
+	}
 	switch {
-	case refused || ctx.Err() != nil:
+	case ctx.Err() != nil:
 		return Result{}, false, nil
 	case decided == nil:
 		return Result{}, false, fmt.Errorf("question %s: the council reported no outcome: %v", q.ID, runErr)

@@ -24,6 +24,9 @@ const (
 	// ExitNoDecision: a MAGI council ran but decided nothing (INCOMPLETE or
 	// an INVALID vote).
 	ExitNoDecision = 3
+	// ExitCapReached: a cost cap stopped the run before a call that could
+	// have passed it (or refused an unpriced model); what arrived is printed.
+	ExitCapReached = 4
 )
 
 // UsageError marks errors that exit with code 2.
@@ -61,6 +64,8 @@ func ExitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
+	case debate.IsCap(err):
+		return ExitCapReached
 	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua):
 		return ExitUsage
 	case errors.As(err, &nd):

@@ -36,6 +36,8 @@ type Flags struct {
 	Continue  bool   // --continue
 	Session   string // --session
 	NoPersist bool   // set by commands whose runs are not sessions (bench)
+	// MaxCost is --max-cost (USD): the run's cap, over budget_usd.
+	MaxCost float64
 }
 
 // App is one run of Parley: configuration, engine and the session's store.
@@ -73,6 +75,9 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 			return nil, cli.Usage(err)
 		}
 	}
+	if err := applyMaxCost(cmd, g, cfg); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, cli.Usage(err)
 	}
@@ -106,6 +111,26 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 		return nil, err
 	}
 	return a, nil
+}
+
+// applyMaxCost makes --max-cost, when given, the run's cap (over the
+// configuration's budget_usd; 0 lifts it).
+func applyMaxCost(cmd *cobra.Command, g *Flags, cfg *debate.Config) error {
+	f := cmd.Flags().Lookup("max-cost")
+	if f == nil || !f.Changed {
+		return nil
+	}
+	if g.MaxCost < 0 {
+		return cli.Usage(errors.New("--max-cost must not be negative (0: no cap)"))
+	}
+	cfg.BudgetUSD = g.MaxCost
+	return nil
+}
+
+// AddCostFlag gives a command that calls models --max-cost.
+func AddCostFlag(cmd *cobra.Command, g *Flags) {
+	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0,
+		"cap in USD: no call is started whose worst case could take the run's cost past it (default: budget_usd; 0: no cap)")
 }
 
 // Close lets the subscribers (the store) take the last events, then

@@ -1,0 +1,322 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Meter counts what calls cost and holds the cap their spend may not pass.
+// Every engine has one (NewEngine makes it); engines may share one (bench
+// puts every question of a run under one cap). A call is admitted only
+// when its worst case fits under the cap beside what was spent and the
+// worst cases of the calls still in flight.
+type Meter struct {
+	mu       sync.Mutex
+	cap      float64 // USD; 0: none
+	spent    float64 // priced from the usage of finished calls
+	reserved float64 // worst cases of calls in flight
+	unknown  bool    // a call had no price: spent is a lower bound
+}
+
+// NewMeter returns a meter with a cap (0: none) that has already counted
+// spent (a session reloaded by serve keeps what it spent before).
+func NewMeter(capUSD, spent float64) *Meter {
+	return &Meter{cap: max(capUSD, 0), spent: max(spent, 0)}
+}
+
+// SetCap changes the cap (0 lifts it).
+func (m *Meter) SetCap(capUSD float64) {
+	m.mu.Lock()
+	m.cap = max(capUSD, 0)
+	m.mu.Unlock()
+}
+
+// Cap is the cap in USD, 0 when none.
+func (m *Meter) Cap() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cap
+}
+
+// Spent is what finished calls cost.
+func (m *Meter) Spent() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.spent
+}
+
+// reserve admits a call whose worst case is worst; it returns the spend
+// and cap as they stood when it refuses.
+func (m *Meter) reserve(worst float64) (ok bool, spent, capUSD float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cap > 0 && m.spent+m.reserved+worst > m.cap {
+		return false, m.spent, m.cap
+	}
+	m.reserved += worst
+	return true, m.spent, m.cap
+}
+
+// settle replaces a call's reserved worst case by what it cost.
+func (m *Meter) settle(worst, cost float64, unpriced bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reserved = max(m.reserved-worst, 0)
+	m.spent += cost
+	m.unknown = m.unknown || unpriced
+}
+
+func (m *Meter) snapshot() (spent, capUSD float64, unknown bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.spent, m.cap, m.unknown
+}
+
+// Cap reasons (CapError.Reason, CapReached.Reason).
+const (
+	CapSession  = "cap"          // the session's (run's) cap: --max-cost, budget_usd, /budget, max_cost
+	CapExchange = "exchange_cap" // the mode's per-exchange cap: modes.<mode>.budget_usd
+	CapUnpriced = "unpriced"     // the model has no price, so no cap can bound it
+)
+
+// CapError is a call that was not started because its worst case could
+// pass a cap, or because its model has no price while a cap is set. The
+// exchange ends with what arrived, as after a cancel (errors.Is(err,
+// context.Canceled) holds), and the headless commands exit with their
+// own code.
+type CapError struct {
+	Reason   string  `json:"reason"` // CapSession, CapExchange or CapUnpriced
+	Agent    string  `json:"agent"`
+	Model    string  `json:"model"`
+	CapUSD   float64 `json:"cap_usd"`
+	SpentUSD float64 `json:"spent_usd"`
+	WorstUSD float64 `json:"worst_usd,omitempty"` // the refused call's worst case
+}
+
+func (e *CapError) Error() string {
+	switch e.Reason {
+	case CapUnpriced:
+		return fmt.Sprintf("cost cap %s: %s has no price, so a cap cannot bound its calls — add models.%s.input and .output (USD per 1M tokens) to your configuration, or run without a cap",
+			CapString(e.CapUSD), e.Model, e.Model)
+	case CapExchange:
+		return fmt.Sprintf("cost cap reached: the next call (%s on %s, up to %s) could pass this exchange's cap of %s (modes budget_usd); spent %s on it",
+			e.Agent, e.Model, usd(e.WorstUSD), CapString(e.CapUSD), usd(e.SpentUSD))
+	}
+	return fmt.Sprintf("cost cap reached: the next call (%s on %s, up to %s) could pass the cap of %s; spent %s",
+		e.Agent, e.Model, usd(e.WorstUSD), CapString(e.CapUSD), usd(e.SpentUSD))
+}
+
+// Is makes a cap stop read as a cancel to the modes: they end with what
+// arrived.
+func (e *CapError) Is(target error) bool { return target == context.Canceled }
+
+func usd(v float64) string { return fmt.Sprintf("$%.4f", v) }
+
+// CapString writes a cap as it was given: "$0.50", "$0.035", "$2.00".
+func CapString(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if i := strings.IndexByte(s, '.'); i < 0 {
+		s += ".00"
+	} else if len(s)-i-1 < 2 {
+		s += strings.Repeat("0", 2-(len(s)-i-1))
+	}
+	return "$" + s
+}
+
+// capStopped is what a call the cap kept from starting shows instead of
+// "cancelled".
+const capStopped = "not started: cost cap reached"
+
+// stopReason says why ctx ended, for a vote or ranking that did not come.
+func stopReason(ctx context.Context) string {
+	if IsCap(context.Cause(ctx)) {
+		return capStopped
+	}
+	return "cancelled"
+}
+
+// IsCap reports whether err is (or wraps) a CapError.
+func IsCap(err error) bool {
+	var ce *CapError
+	return errors.As(err, &ce)
+}
+
+// Meter is the engine's spend meter.
+func (e *Engine) Meter() *Meter {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.meter
+}
+
+// SetMeter makes the engine count its calls on m (shared by several
+// engines) and announces the spend.
+func (e *Engine) SetMeter(m *Meter) {
+	e.mu.Lock()
+	e.meter = m
+	e.mu.Unlock()
+	e.emitSpend()
+}
+
+// SetCap sets the session's cap in USD (0 lifts it) and announces it.
+func (e *Engine) SetCap(capUSD float64) {
+	e.Meter().SetCap(capUSD)
+	e.emitSpend()
+}
+
+// Spend is the session's spend and caps as they stand.
+func (e *Engine) Spend() SpendUpdated {
+	spent, capUSD, unknown := e.Meter().snapshot()
+	e.mu.Lock()
+	ex := e.exchange
+	mode := e.current
+	e.mu.Unlock()
+	return SpendUpdated{SpentUSD: spent, CapUSD: capUSD, Unknown: unknown,
+		ExchangeUSD: ex.spent, ExchangeCapUSD: e.Config.ModeBudget(mode)}
+}
+
+func (e *Engine) emitSpend() { e.Emit(e.Spend()) }
+
+// exchangeSpend is what the running exchange spent and holds in flight,
+// for the mode's per-exchange cap.
+type exchangeSpend struct {
+	spent, reserved float64
+	stop            context.CancelCauseFunc // ends the exchange (nil outside one)
+	// refused is the exchange's first refusal: later calls of the same
+	// exchange are refused with it, quietly.
+	refused *CapError
+}
+
+// admission is a call let through: settle it with what it cost.
+type admission struct {
+	e     *Engine
+	meter *Meter
+	worst float64
+}
+
+// admit checks a call against the caps before it is started: its worst
+// case (the prompt at two bytes a token, every max_tokens token as output,
+// at the model's price) must fit under the session's cap and the mode's
+// per-exchange cap beside what was spent and what is in flight. A refusal
+// stops the running exchange (the calls in flight finish) and is
+// announced once as CapReached.
+func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
+	meter := e.Meter()
+	e.mu.Lock()
+	modeCap := e.Config.ModeBudget(e.current)
+	e.mu.Unlock()
+	worst, priced := e.Config.WorstCost(a.Model, req)
+	sessionCap := meter.Cap()
+	refuse := func(ce *CapError) (*admission, error) {
+		e.mu.Lock()
+		first, stop := e.exchange.refused, e.exchange.stop
+		if first == nil && stop != nil {
+			e.exchange.refused = ce
+		}
+		e.mu.Unlock()
+		if first != nil {
+			return nil, first
+		}
+		if stop != nil {
+			stop(ce)
+		}
+		e.Emit(CapReached{CapError: *ce, Message: ce.Error()})
+		return nil, ce
+	}
+	if (sessionCap > 0 || modeCap > 0) && !priced {
+		return refuse(&CapError{Reason: CapUnpriced, Agent: a.Label(), Model: a.Model, CapUSD: max(sessionCap, modeCap), SpentUSD: meter.Spent()})
+	}
+	e.mu.Lock()
+	if first := e.exchange.refused; first != nil {
+		e.mu.Unlock()
+		return nil, first
+	}
+	if modeCap > 0 && e.exchange.spent+e.exchange.reserved+worst > modeCap {
+		spent := e.exchange.spent
+		e.mu.Unlock()
+		return refuse(&CapError{Reason: CapExchange, Agent: a.Label(), Model: a.Model, CapUSD: modeCap, SpentUSD: spent, WorstUSD: worst})
+	}
+	ok, spent, capUSD := meter.reserve(worst)
+	if !ok {
+		e.mu.Unlock()
+		return refuse(&CapError{Reason: CapSession, Agent: a.Label(), Model: a.Model, CapUSD: capUSD, SpentUSD: spent, WorstUSD: worst})
+	}
+	e.exchange.reserved += worst
+	e.mu.Unlock()
+	return &admission{e: e, meter: meter, worst: worst}, nil
+}
+
+// settle counts what the admitted call cost and announces the spend.
+func (ad *admission) settle(cost float64, unpriced bool) {
+	ad.meter.settle(ad.worst, cost, unpriced)
+	ad.e.mu.Lock()
+	ad.e.exchange.reserved = max(ad.e.exchange.reserved-ad.worst, 0)
+	ad.e.exchange.spent += cost
+	ad.e.mu.Unlock()
+	// Free calls (demo, local models) under no cap change nothing to show.
+	if cost > 0 || unpriced || ad.meter.Cap() > 0 {
+		ad.e.emitSpend()
+	}
+}
+
+// WorstCost prices a call's worst case before it is made: its prompt at
+// two bytes a token (real tokenizers average about four, so this errs
+// high) and every one of its max_tokens as output, each prompt token at
+// the dearer of the input and cache-write prices. priced is false when the
+// model has no price.
+func (c *Config) WorstCost(model string, req providers.Request) (usd float64, priced bool) {
+	n := len(req.System)
+	for _, m := range req.Messages {
+		n += len(m.Content) + 8
+	}
+	u := providers.Usage{InputTokens: n/2 + 16, OutputTokens: req.MaxTokens}
+	plain, priced := c.Cost(model, u)
+	if !priced {
+		return 0, false
+	}
+	u.CacheWriteTokens = u.InputTokens
+	written, _ := c.Cost(model, u)
+	return max(plain, written), true
+}
+
+// ModeBudget is the per-exchange cap of a mode (modes.<mode>.budget_usd),
+// 0 when none.
+func (c *Config) ModeBudget(mode string) float64 {
+	m := c.Modes
+	switch mode {
+	case "mention":
+		return m.Mention.BudgetUSD
+	case "alternate":
+		return m.Alternate.BudgetUSD
+	case "talk":
+		return m.Talk.BudgetUSD
+	case "magi":
+		return m.Magi.BudgetUSD
+	case "agent":
+		return m.Agent.BudgetUSD
+	case "council":
+		return m.Council.BudgetUSD
+	}
+	return 0
+}
+
+// streamContext is the context a call streams under: it ends with ctx,
+// except when ctx ends because a cap stopped the exchange — a call
+// already admitted fits under the cap, so what it is saying still arrives.
+func streamContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	sctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	if ctx.Err() != nil && !IsCap(context.Cause(ctx)) {
+		cancel(context.Cause(ctx)) // now, not from AfterFunc's goroutine
+	}
+	stopAfter := context.AfterFunc(ctx, func() {
+		if cause := context.Cause(ctx); !IsCap(cause) {
+			cancel(cause)
+		}
+	})
+	return sctx, func() { stopAfter(); cancel(context.Canceled) }
+}

@@ -1,0 +1,230 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// cappedConfig puts every agent of modeConfig on one priced model whose
+// input is free and whose output costs $10 per million tokens: with
+// max_tokens 1,000 every call's worst case is exactly $0.01.
+func cappedConfig() *Config {
+	cfg := modeConfig()
+	ten, zero := 10.0, 0.0
+	cfg.Models = providers.Catalogue{"priced-model": {Input: &zero, Output: &ten}}
+	for i := range cfg.Agents {
+		cfg.Agents[i].Model = "priced-model"
+		cfg.Agents[i].MaxTokens = 1000
+	}
+	cfg.Modes.Mention.Agents = []string{"gemini", "chatgpt", "claude"}
+	return cfg
+}
+
+// spendingFakes make every answer a valid vote that used all of its
+// 1,000 output tokens ($0.01 each).
+func spendingFakes(f map[string]*modeFake) {
+	for _, fake := range f {
+		fake.output = 1000
+		fake.answer = func(int, providers.Request) string {
+			return `{"vote":"approve","reasoning":"It holds up.","summary":"Approve."}`
+		}
+	}
+}
+
+func TestCapReachedMidCouncilStopsBeforeTheNextCall(t *testing.T) {
+	e, log, events := newModeEngine(t, cappedConfig(), "magi", spendingFakes)
+	e.SetCap(0.035) // round 1 (three calls, $0.03) fits; a fourth could pass it
+	err := e.Submit(context.Background(), "Ship on Friday?")
+	settle(t, e)
+	var ce *CapError
+	if !errors.As(err, &ce) || ce.Reason != CapSession {
+		t.Fatalf("Submit = %v, want the session cap's error", err)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatal("a cap stop should read as a cancel to the modes")
+	}
+	if n := len(log.all()); n != 3 {
+		t.Fatalf("%d calls were made, want round 1's three and no more", n)
+	}
+	reached := eventsOf[CapReached](events)
+	if len(reached) != 1 {
+		t.Fatalf("%d cap_reached events, want one", len(reached))
+	}
+	msg := reached[0].Message
+	for _, want := range []string{"cap of $0.035", "spent $0.0300", "up to $0.0100"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("cap message %q lacks %q", msg, want)
+		}
+	}
+	// Round 1's answers are kept whole; round 2's first call is marked as
+	// not started, naming the cap.
+	var complete, refused int
+	for _, en := range e.History().Entries() {
+		if en.Kind != KindVote {
+			continue
+		}
+		switch {
+		case en.Round == 1 && en.Status == StatusComplete && en.Text != "":
+			complete++
+		case en.Status == StatusCancelled && strings.Contains(en.Error, "cost cap reached"):
+			refused++
+		}
+	}
+	if complete != 3 || refused == 0 {
+		t.Fatalf("complete round-1 votes %d (want 3), refused turns %d (want some)", complete, refused)
+	}
+	last := lastOf[SpendUpdated](t, events)
+	if last.SpentUSD < 0.0299 || last.SpentUSD > 0.0301 || last.CapUSD != 0.035 {
+		t.Fatalf("last spend event %+v, want $0.03 spent under a $0.035 cap", last)
+	}
+	if fin := lastOf[ExchangeFinished](t, events); !strings.Contains(fin.Err, "cost cap reached") {
+		t.Fatalf("exchange_finished error %q should name the cap", fin.Err)
+	}
+}
+
+func TestUnpricedModelCannotRunUnderACap(t *testing.T) {
+	cfg := cappedConfig()
+	cfg.Agents[0].Model = "nobody-priced-this"
+	e, log, events := newModeEngine(t, cfg, "mention", spendingFakes)
+	e.SetCap(5)
+	err := e.Submit(context.Background(), "@gemini hello")
+	settle(t, e)
+	var ce *CapError
+	if !errors.As(err, &ce) || ce.Reason != CapUnpriced {
+		t.Fatalf("Submit = %v, want the unpriced refusal", err)
+	}
+	if len(log.all()) != 0 {
+		t.Fatal("an unpriced model was called under a cap")
+	}
+	if msg := lastOf[CapReached](t, events).Message; !strings.Contains(msg, "nobody-priced-this has no price") {
+		t.Fatalf("refusal %q should name the model and the reason", msg)
+	}
+	// Without a cap the same model runs (its cost shows as unknown).
+	e.SetCap(0)
+	if err := e.Submit(context.Background(), "@gemini hello"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, e)
+	if !lastOf[SpendUpdated](t, events).Unknown {
+		t.Fatal("spend after an unpriced call should be marked as a lower bound")
+	}
+}
+
+// gatedFake holds every stream until release is closed, so calls are in
+// flight while a sibling is refused.
+type gatedFake struct {
+	modeFake
+	release chan struct{}
+}
+
+func (g *gatedFake) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return g.modeFake.Stream(ctx, req)
+}
+
+func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
+	cfg := cappedConfig()
+	release := make(chan struct{})
+	log := &callLog{}
+	var agents []*Agent
+	for _, s := range cfg.Agents {
+		f := &gatedFake{modeFake: modeFake{agent: s.Name, log: log, output: 1000}, release: release}
+		agents = append(agents, &Agent{AgentSpec: s, Provider: f})
+	}
+	e, err := NewEngine(cfg, agents, "mention")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusal := make(chan struct{})
+	var once sync.Once
+	e.Subscribe(func(ev Event) {
+		if _, ok := ev.(CapReached); ok {
+			once.Do(func() { close(refusal) })
+		}
+	})
+	e.SetCap(0.025) // two of the three parallel calls fit
+	done := make(chan error, 1)
+	go func() { done <- e.Submit(context.Background(), "@all hello") }()
+	select {
+	case <-refusal:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no cap_reached within 10 s")
+	}
+	close(release)
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the exchange did not end")
+	}
+	settle(t, e)
+	if !IsCap(err) {
+		t.Fatalf("Submit = %v, want the cap", err)
+	}
+	var complete, refused int
+	for _, en := range e.History().Entries() {
+		switch {
+		case en.Kind == KindReply && en.Status == StatusComplete && en.Text != "":
+			complete++
+		case en.Kind == KindReply && en.Status == StatusCancelled:
+			refused++
+		}
+	}
+	if complete != 2 || refused != 1 || len(log.all()) != 2 {
+		t.Fatalf("complete %d, refused %d, calls %d: want the two admitted calls to finish and one refused", complete, refused, len(log.all()))
+	}
+}
+
+func TestModeBudgetCapsEachExchange(t *testing.T) {
+	cfg := cappedConfig()
+	cfg.Modes.Mention.BudgetUSD = 0.015 // one call per exchange
+	e, log, events := newModeEngine(t, cfg, "mention", spendingFakes)
+	for range 2 {
+		if err := e.Submit(context.Background(), "@gemini one call fits"); err != nil {
+			t.Fatalf("a one-call exchange under a per-exchange cap: %v", err)
+		}
+	}
+	err := e.Submit(context.Background(), "@gemini @chatgpt two do not")
+	settle(t, e)
+	var ce *CapError
+	if !errors.As(err, &ce) || ce.Reason != CapExchange {
+		t.Fatalf("Submit = %v, want the per-exchange cap", err)
+	}
+	if n := len(log.all()); n != 3 {
+		t.Fatalf("%d calls, want 3", n)
+	}
+	if !strings.Contains(lastOf[CapReached](t, events).Message, "this exchange's cap of $0.015") {
+		t.Fatalf("message %q should name the exchange cap", lastOf[CapReached](t, events).Message)
+	}
+}
+
+func TestMeterSharedByEngines(t *testing.T) {
+	shared := NewMeter(0.015, 0)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range 2 {
+		e, _, _ := newModeEngine(t, cappedConfig(), "mention", spendingFakes)
+		e.SetMeter(shared)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.Submit(context.Background(), "@gemini hello")
+		}()
+	}
+	wg.Wait()
+	if IsCap(errs[0]) == IsCap(errs[1]) {
+		t.Fatalf("errors %v: one engine's call should fit and the other's be refused", errs)
+	}
+	if got := shared.Spent(); got < 0.0099 || got > 0.0101 {
+		t.Fatalf("shared meter spent %v, want $0.01", got)
+	}
+}
