@@ -31,6 +31,13 @@ type Config struct {
 	// Serve holds parley serve's own settings.
 	Serve ServeConfig `mapstructure:"serve"`
 
+	// Seating says what happens to an agent whose provider has no key:
+	// stand-in (default) seats it on the first keyed provider's default
+	// model; strict leaves it unseated (see seating.go).
+	Seating string `mapstructure:"seating"`
+	// Seats is the seating decided at start (nil: not seated, e.g. demo).
+	Seats *Seating `mapstructure:"-"`
+
 	// Offline is set for --demo: every call costs nothing.
 	Offline bool        `mapstructure:"-"`
 	Bench   BenchConfig `mapstructure:"bench"`
@@ -426,6 +433,9 @@ func (c *Config) Validate() error {
 	}
 	if len(m.Mention.Agents) == 0 {
 		return bad("modes.mention.agents", "needs at least one agent for @all")
+	}
+	if c.Seating != "" && !slices.Contains(SeatingValues, c.Seating) {
+		return bad("seating", "unknown value %q (one of %s)", c.Seating, strings.Join(SeatingValues, ", "))
 	}
 	if c.DefaultMode != "" && !slices.Contains(ModeNames, c.DefaultMode) {
 		return bad("default_mode", "unknown mode %q (one of %s)", c.DefaultMode, strings.Join(ModeNames, ", "))

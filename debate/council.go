@@ -42,7 +42,7 @@ func newCouncil(e *Engine) (Mode, error) {
 	if len(names) == 0 {
 		names = DefaultCouncilMembers(e.Config)
 	}
-	members, err := e.MustAgents(names...)
+	members, err := e.seatedMembers(names)
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +58,24 @@ func newCouncil(e *Engine) (Mode, error) {
 		return nil, err
 	}
 	return &Council{engine: e, members: members, chair: chairSeat(e, chairOf[0]), chairOf: chairOf[0]}, nil
+}
+
+// seatedMembers resolves the council's members and keeps those with a
+// seat; unless they are a majority, the council makes no call at all.
+func (e *Engine) seatedMembers(names []string) ([]*Agent, error) {
+	all, err := e.resolve(names)
+	if err != nil {
+		return nil, err
+	}
+	unseated := e.seatsOf(all)
+	if len(unseated) == 0 {
+		return all, nil
+	}
+	seated := slices.DeleteFunc(slices.Clone(all), func(a *Agent) bool { return !e.Config.Seats.Seated(a.Name) })
+	if 2*len(seated) <= len(all) {
+		return nil, &NoMajorityError{Seated: len(seated), Members: len(all), Unseated: unseated}
+	}
+	return seated, nil
 }
 
 // DefaultCouncilMembers are the first configured agent on an openai, a
@@ -87,6 +105,9 @@ func DefaultCouncilMembers(cfg *Config) []string {
 func DefaultChairman(cfg *Config) string {
 	best, bestPrice := "", -1.0
 	for _, a := range cfg.Agents {
+		if !cfg.Seats.Seated(a.Name) {
+			continue
+		}
 		price := 0.0
 		if p, ok := cfg.Pricing[a.Model]; ok {
 			price = p.Output

@@ -232,8 +232,21 @@ func (e *Engine) Agent(name string) (*Agent, bool) {
 	return nil, false
 }
 
-// MustAgents resolves names, failing on the first unknown one.
+// MustAgents resolves names, failing on the first unknown one, and on
+// agents without a seat (no key, and seating left them unseated).
 func (e *Engine) MustAgents(names ...string) ([]*Agent, error) {
+	out, err := e.resolve(names)
+	if err != nil {
+		return nil, err
+	}
+	if seats := e.seatsOf(out); len(seats) > 0 {
+		return nil, &UnseatedError{Seats: seats, Strict: e.Config.Seats.Strict}
+	}
+	return out, nil
+}
+
+// resolve finds the agents named, failing on the first unknown one.
+func (e *Engine) resolve(names []string) ([]*Agent, error) {
 	out := make([]*Agent, 0, len(names))
 	for _, n := range names {
 		a, ok := e.Agent(n)
@@ -327,7 +340,12 @@ func (e *Engine) buildMode(name string) (Mode, error) {
 	if !ok {
 		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(ModeNames, ", "))}
 	}
-	return info.build(e)
+	m, err := info.build(e)
+	var unseated *UnseatedError
+	if errors.As(err, &unseated) && unseated.Mode == "" {
+		unseated.Mode = name
+	}
+	return m, err
 }
 
 // Mode returns the mode called name (built on first use).

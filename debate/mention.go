@@ -98,11 +98,11 @@ func init() {
 }
 
 func newMention(e *Engine) (Mode, error) {
-	agents, err := e.MustAgents(e.Config.Modes.Mention.Agents...)
-	if err != nil {
+	if _, err := e.resolve(e.Config.Modes.Mention.Agents); err != nil {
 		return nil, err
 	}
-	return &Mention{engine: e, panels: agents}, nil
+	asked, _ := e.allSeated()
+	return &Mention{engine: e, panels: asked}, nil
 }
 
 // Name implements Mode.
@@ -121,14 +121,43 @@ func (m *Mention) IsNote(line string) bool {
 	return err == nil && !ms.Addressed()
 }
 
-// Targets resolves a parsed line to agents in configuration order.
+// Targets resolves a parsed line to agents in configuration order: @all
+// asks the agents listed for it that sit on their own provider's key.
 func (m *Mention) Targets(ms Mentions) []*Agent {
 	names := append([]string(nil), ms.Names...)
 	if ms.All {
-		names = append(names, m.engine.Config.Modes.Mention.Agents...)
+		asked, _ := m.engine.allSeated()
+		for _, a := range asked {
+			names = append(names, a.Name)
+		}
 	}
 	return m.engine.agentsOf(names)
 }
+
+// checkSeats refuses a line that names agents without their key, or an @all
+// that asks nobody; the first @all that skips agents names them once, in
+// a note of its own.
+func (m *Mention) checkSeats(ms Mentions, targets []*Agent) error {
+	e := m.engine
+	if err := e.namedWithoutKey(ms.Names); err != nil {
+		return err
+	}
+	if !ms.All {
+		return nil
+	}
+	line := e.allLine()
+	if len(targets) == 0 {
+		return errors.New(line)
+	}
+	if line != "" && e.State(allSkippedState) == "" {
+		e.SetState(allSkippedState, "named")
+		e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerSystem, Display: "Parley", Text: line})
+	}
+	return nil
+}
+
+// allSkippedState records that @all's skipped agents were named.
+const allSkippedState = "mention.all_skipped"
 
 // Submit implements Mode. A line without mentions becomes a note; an
 // unknown @name is refused before anything is appended; otherwise every
@@ -149,6 +178,9 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 		return nil
 	}
 	targets := m.Targets(ms)
+	if err := m.checkSeats(ms, targets); err != nil {
+		return err
+	}
 	m.remember(targets)
 	e.SetTitle(line, "")
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: line})

@@ -211,7 +211,12 @@ func (m *Model) switchMode(name string) {
 	}
 	m.info = m.engine.Info()
 	m.refreshPanels()
-	m.setStatus("mode: "+name, false)
+	m.setFocus(focusInput) // what is typed next is for the new mode
+	status := "mode: " + name
+	if line := m.engine.SeatingLine(name); line != "" {
+		status += " · " + line
+	}
+	m.setStatus(status, false)
 }
 
 // modeHint says what typing does in a mode.

@@ -162,6 +162,7 @@ func New(opts Options) *Model {
 	}
 	m.unsubscribe = e.Subscribe(m.bus.Sink)
 	m.reload()
+	m.setStatus(e.SeatingLine(e.Current().Name()), false)
 	m.layout()
 	return m
 }

@@ -15,19 +15,7 @@ import (
 // MAGI and a council votes, the transcript scrolls back to the first turn,
 // and ctrl+c quits.
 func TestConsoleInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "parley")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/parley")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	dir, bin := tmuxBinary(t)
 	socket := fmt.Sprintf("parley-test-%d", os.Getpid())
 	tmux := func(args ...string) string {
 		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()

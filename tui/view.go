@@ -86,7 +86,7 @@ func (m *Model) bannerMinLines() int {
 
 // chromeHeight is the height of the parts above and below the panels and
 // the transcript: the header, the input (its rule and box), status and help.
-func (m *Model) chromeHeight() int { return 1 + m.in.Height() + 1 + 2 }
+func (m *Model) chromeHeight() int { return 1 + m.in.Height() + 1 + len(m.statusLines(m.width)) + 1 }
 
 // panelsMinHeight is the least height of the panel area that still shows
 // the shown panel's answer: the border, a compact head (name and state on
@@ -252,7 +252,8 @@ func (m *Model) frame() []string {
 	}
 	lines = append(lines, m.inputRule(w))
 	lines = append(lines, m.in.View()...)
-	lines = append(lines, m.statusLine(w), m.helpLine(w))
+	lines = append(lines, m.statusLines(w)...)
+	lines = append(lines, m.helpLine(w))
 	lines = padLines(lines, w, h) // every part is already w wide
 	switch {
 	case m.sessions != nil:
@@ -380,8 +381,11 @@ func (m *Model) inputRule(w int) string {
 	return fitLine(left+rule, w)
 }
 
-// statusLine shows mode, session, totals, and the latest message.
-func (m *Model) statusLine(w int) string {
+// statusLines show the latest message, then mode, session and totals at
+// the right. A message too long for one line with the totals wraps above
+// them, whole: it usually says what went wrong and what to do.
+func (m *Model) statusLines(w int) []string {
+	w = max(w, minWidth)
 	id := m.info.ID
 	if len(id) > 6 {
 		id = id[:6]
@@ -396,12 +400,22 @@ func (m *Model) statusLine(w int) string {
 		st = styles.err
 	}
 	room := w - ansi.StringWidth(right) - 2
-	if room < 10 {
-		return fitLine(st.Render(left), w)
+	if ansi.StringWidth(left) <= room {
+		pad := max(w-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
+		return []string{fitLine(st.Render(left)+strings.Repeat(" ", pad)+styles.muted.Render(right), w)}
 	}
-	left = ansi.Truncate(left, room, "…")
-	pad := max(w-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
-	return fitLine(st.Render(left)+strings.Repeat(" ", pad)+styles.muted.Render(right), w)
+	wrapped := wrapPlain(left, w)
+	// A quarter of the screen at most: a message longer still (a provider's
+	// whole error page) ends with "…".
+	if most := max(m.height/4, 2); len(wrapped) > most {
+		wrapped = append(wrapped[:most-1], ansi.Truncate(strings.Join(wrapped[most-1:], " "), w, "…"))
+	}
+	out := make([]string, 0, len(wrapped)+1)
+	for _, l := range wrapped {
+		out = append(out, fitLine(st.Render(l), w))
+	}
+	pad := max(w-ansi.StringWidth(right), 0)
+	return append(out, fitLine(strings.Repeat(" ", pad)+styles.muted.Render(right), w))
 }
 
 func (m *Model) working() int {

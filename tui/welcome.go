@@ -60,6 +60,12 @@ func (m *Model) welcomeLines(w int) []string {
 	}
 	const indent = "  "
 	var out []string
+	// How the agents sit when some keys are missing, whole.
+	if line := m.engine.SeatingLine(cur); line != "" {
+		for _, l := range wrapPlain(Sanitize(line), max(w-len(indent), 10)) {
+			out = append(out, styles.warn.Render(indent+l))
+		}
+	}
 	out = append(out, fitLine(indent+styles.title.Render("Try")+styles.muted.Render(" in "+cur+" mode:"), w))
 	for _, ex := range welcomeExamples(cur, first, info) {
 		line := indent + styles.warn.Render("› "+ex[0])

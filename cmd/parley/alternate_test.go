@@ -17,9 +17,14 @@ import (
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
+// unreachableGemini is a providers entry for fakeVendors' extra YAML: a
+// Gemini with a key at an address that refuses at once, so its agents fail
+// (without a key they would stand in on the keyed provider).
+const unreachableGemini = "  gemini:\n    type: gemini\n    base_url: http://127.0.0.1:1\n    api_key_env: FAKE_GEMINI_KEY\n    max_retries: 0\n"
+
 // fakeVendors points the openai and anthropic providers at fake servers
-// through ./parley.yaml (gemini keeps no key: its agents fail, the others
-// work) and returns the servers and the order in which they were called.
+// through ./parley.yaml (gemini keeps no key: its agents stand in on
+// openai) and returns the servers and the order in which they were called.
 func fakeVendors(t *testing.T, dir string, extraYAML string) (openai, anthropic *providertest.Server, order func() string) {
 	t.Helper()
 	var mu sync.Mutex
@@ -38,6 +43,7 @@ func fakeVendors(t *testing.T, dir string, extraYAML string) (openai, anthropic 
 	anthropic = providertest.Anthropic(t, reply("anthropic"))
 	t.Setenv("PARLEY_TEST_OPENAI_KEY", "k1")
 	t.Setenv("PARLEY_TEST_ANTHROPIC_KEY", "k2")
+	t.Setenv("FAKE_GEMINI_KEY", "k3")
 	yaml := fmt.Sprintf(`providers:
   openai:
     type: openai
@@ -161,8 +167,8 @@ func TestAlternateCmdUsageErrors(t *testing.T) {
 
 func TestAlternateCmdFailingAgentExitsOne(t *testing.T) {
 	dir := isolate(t)
-	// claude moves to gemini's provider, which has no key here.
-	fakeVendors(t, dir, "modes:\n  alternate:\n    agents: [codex, gemini]\n")
+	// claude's place goes to gemini, whose provider cannot be reached.
+	fakeVendors(t, dir, unreachableGemini+"modes:\n  alternate:\n    agents: [codex, gemini]\n")
 	code, out, _ := runCLI(t, "", "--json", "alternate", "hello", "--steps", "3")
 	if code != exitRuntime {
 		t.Fatalf("exit %d", code)

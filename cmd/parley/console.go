@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
-	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/tui"
 )
 
@@ -74,19 +73,20 @@ func configWhere(source string) string {
 	return "built-in (yours: ./parley.yaml)"
 }
 
-// missingKeys notes, per agent, a key that is not set (only when some keys
-// are set: with none, every agent runs the demo and the banner says so).
+// missingKeys notes, per agent without its key, where it sits instead (only
+// when some keys are set: with none, every agent runs the demo and the
+// banner says so).
 func missingKeys(a *app) map[string]string {
 	notes := map[string]string{}
-	if a.Demo {
+	seats := a.Cfg.Seats
+	if a.Demo || seats == nil {
 		return notes
 	}
-	for _, ag := range a.Cfg.Agents {
-		spec := a.Cfg.Providers[ag.Provider]
-		if spec.Type == "demo" || providers.HasKey(spec, os.Getenv) {
-			continue
-		}
-		notes[ag.Name] = "no key: set " + strings.Join(providers.KeyVars(spec), " or ")
+	for _, st := range seats.StandIns {
+		notes[st.Agent] = "on " + seats.Model + ": no " + strings.Join(st.KeyVars, " or ")
+	}
+	for _, st := range seats.Unseated {
+		notes[st.Agent] = "no seat: set " + strings.Join(st.KeyVars, " or ")
 	}
 	return notes
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -49,6 +50,10 @@ kept, and every session is saved.`,
 			}
 			cfg := loaded.Config
 			demo := g.Demo || !cli.AnyKey(cfg)
+			// Every session the server opens seats its agents this way.
+			if line := wiring.Seat(cfg, demo).Summary(); line != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+line)
+			}
 			if demo {
 				cfg.Offline = true // demo answers cost nothing
 			} else {

@@ -60,13 +60,16 @@ func ExitCode(err error) int {
 		ce *debate.ConfigError
 		ua *debate.UnknownAgentError
 		nd NoDecisionError
+		us *debate.UnseatedError
+		nm *debate.NoMajorityError
+		nk *debate.NoKeyError
 	)
 	switch {
 	case err == nil:
 		return ExitOK
 	case debate.IsCap(err):
 		return ExitCapReached
-	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua):
+	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua), errors.As(err, &us), errors.As(err, &nm), errors.As(err, &nk):
 		return ExitUsage
 	case errors.As(err, &nd):
 		return ExitNoDecision

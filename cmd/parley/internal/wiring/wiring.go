@@ -38,6 +38,9 @@ type Flags struct {
 	NoPersist bool   // set by commands whose runs are not sessions (bench)
 	// MaxCost is --max-cost (USD): the run's cap, over budget_usd.
 	MaxCost float64
+	// StrictSeats (--strict-seats) is `seating: strict`: an agent without
+	// its key is never stood in for.
+	StrictSeats bool
 }
 
 // App is one run of Parley: configuration, engine and the session's store.
@@ -84,6 +87,7 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 	a := &App{Flags: g, Cfg: cfg, Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()}
 	a.NoKeys = !cli.AnyKey(cfg)
 	a.Demo = g.Demo || a.NoKeys
+	Seat(cfg, a.Demo)
 	if !a.Demo {
 		// Shutdown dates and sampling parameters the model does not take,
 		// once at start, each naming its config key.
@@ -110,6 +114,11 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 		a.Close()
 		return nil, err
 	}
+	if cmd.HasParent() { // headless: the console shows it on its first screen
+		if line := eng.SeatingLine(eng.Current().Name()); line != "" {
+			fmt.Fprintln(a.Stderr, "parley: "+line)
+		}
+	}
 	return a, nil
 }
 
@@ -131,6 +140,20 @@ func applyMaxCost(cmd *cobra.Command, g *Flags, cfg *debate.Config) error {
 func AddCostFlag(cmd *cobra.Command, g *Flags) {
 	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0,
 		"cap in USD: no call is started whose worst case could take the run's cost past it (default: budget_usd; 0: no cap)")
+}
+
+// Seat seats the agents by the keys that are set (SPEC §4, "seats follow
+// the keys"): an agent whose provider has no key stands in on the first
+// keyed provider's default model, or with `seating: strict` stays
+// unseated. Every entry point calls it once before building agents: the
+// console and headless commands (through New), serve and the MCP server.
+// Nothing is seated in the demo (--demo, or no key at all): nil.
+func Seat(cfg *debate.Config, demo bool) *debate.Seating {
+	if demo {
+		cfg.Seats = nil
+		return nil
+	}
+	return cfg.Seat(os.Getenv)
 }
 
 // Close lets the subscribers (the store) take the last events, then
@@ -335,6 +358,10 @@ func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error)
 	}
 	for _, w := range loaded.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "parley: warning:", w)
+	}
+	if g.StrictSeats {
+		loaded.Config.Seating = debate.SeatingStrict
+		loaded.SetByFlag("seating", "--strict-seats")
 	}
 	if g.Mode != "" {
 		if !slices.Contains(debate.ModeNames, g.Mode) {

@@ -1,0 +1,128 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// TestOneKeyConsoleInTmux runs the real binary with only OPENAI_API_KEY,
+// pointed at a fake OpenAI, at three sizes: the first screen says whom
+// @all asks and skips, MAGI says who stands in on which model, and its
+// council gets three valid votes, every call on the one provider.
+func TestOneKeyConsoleInTmux(t *testing.T) {
+	dir, bin := tmuxBinary(t)
+	vote, _ := json.Marshal(map[string]string{"vote": "approve", "reasoning": "The data supports it.", "summary": "Go ahead."})
+	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Text: string(vote), Usage: providers.Usage{InputTokens: 100, OutputTokens: 10}}
+	})
+	for _, size := range [][2]int{{60, 16}, {100, 30}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			before := len(srv.Requests())
+			tm := startTmux(t, size, fmt.Sprintf("cd %s && env -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY OPENAI_API_KEY=k1 OPENAI_BASE_URL=%s TERM=xterm-256color %s --db %s",
+				dir, srv.URL, bin, filepath.Join(dir, fmt.Sprintf("p%d.db", size[0]))))
+			s := tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })
+			if flat := flatten(s); !strings.Contains(flat, "@all asks ChatGPT; skipped Gemini: no GEMINI_API_KEY") {
+				t.Errorf("the first screen does not say whom @all skips:\n%s", s)
+			}
+			tm.keys("M-4")
+			s = tm.wait("MAGI", func(s string) bool { return strings.Contains(s, "mode: magi") })
+			if flat := flatten(s); !strings.Contains(flat, "BALTHASAR and CASPER run on gpt-6.1-sol: no ANTHROPIC_API_KEY, GEMINI_API_KEY") {
+				t.Errorf("the status does not say, whole, who stands in:\n%s", s)
+			}
+			tm.text("Should we migrate to Postgres?")
+			tm.keys("Enter")
+			s = tm.wait("a verdict", func(s string) bool { return strings.Contains(s, "VERDICT") && strings.Contains(s, "done") })
+			if !strings.Contains(s, "APPROVED") || strings.Contains(s, "INVALID") || strings.Contains(s, "API_KEY (or") {
+				t.Errorf("the council did not decide on three valid votes:\n%s", s)
+			}
+			reqs := srv.Requests()[before:]
+			if len(reqs) != 9 {
+				t.Errorf("the one provider got %d calls, want 9", len(reqs))
+			}
+		})
+	}
+}
+
+// tmuxBinary builds the parley binary into a temporary folder and returns
+// both; it skips the test with -short or without tmux.
+func tmuxBinary(t *testing.T) (dir, bin string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "parley")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/parley")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return dir, bin
+}
+
+// flatten joins a screen's lines with spaces and squeezes runs of blanks
+// and box borders, so a wrapped sentence reads as one.
+func flatten(screen string) string {
+	var words []string
+	for _, l := range strings.Split(screen, "\n") {
+		words = append(words, strings.Fields(strings.Trim(l, "│ "))...)
+	}
+	return strings.Join(words, " ")
+}
+
+// tmuxPane is one console running in a private tmux server.
+type tmuxPane struct {
+	t      *testing.T
+	socket string
+}
+
+func startTmux(t *testing.T, size [2]int, shell string) *tmuxPane {
+	t.Helper()
+	tm := &tmuxPane{t: t, socket: fmt.Sprintf("parley-seats-%d-%d", os.Getpid(), size[0])}
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm.run("new-session", "-d", "-s", "p", "-x", fmt.Sprint(size[0]), "-y", fmt.Sprint(size[1]), shell)
+	return tm
+}
+
+func (tm *tmuxPane) run(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (tm *tmuxPane) keys(k string)   { tm.run("send-keys", "-t", "p", k) }
+func (tm *tmuxPane) text(s string)   { tm.run("send-keys", "-t", "p", "-l", s) }
+func (tm *tmuxPane) capture() string { return tm.run("capture-pane", "-p", "-t", "p") }
+
+// wait polls the screen until ok, for at most 30 seconds.
+func (tm *tmuxPane) wait(what string, ok func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	poll := time.NewTicker(100 * time.Millisecond)
+	defer poll.Stop()
+	for {
+		s := tm.capture()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+		}
+		<-poll.C
+	}
+}
