@@ -82,8 +82,8 @@ func TestStatusLineSaysTheTotalsOnce(t *testing.T) {
 		typeLine(tm, line)
 		waitFor(t, tm, "the answers", func(m *Model) bool { return idle(m) && m.tr.Len() == turns && m.status != "" })
 		probe(t, tm, func(m *Model) {
-			rows := strings.Split(screen(m), "\n")
-			status = rows[len(rows)-3] // the last row is empty after the final newline
+			// The message and the totals, over as many rows as they take.
+			status = strings.Join(strings.Fields(ansi.Strip(strings.Join(m.statusLines(m.width), " "))), " ")
 			total = fmt.Sprintf("%d→%d tok", m.usage.InputTokens, m.usage.OutputTokens)
 		})
 		return status, total
