@@ -88,3 +88,29 @@ func TestWebhookSecretVarIsNoStraySetting(t *testing.T) {
 		t.Fatalf("warnings %q", l.Warnings)
 	}
 }
+
+// config show redacts a webhook URL's user info and secret query values
+// as it does a base_url's.
+func TestShowRedactsURLs(t *testing.T) {
+	path := writeFile(t, "webhooks:\n  - url: https://hook:hunter2@example.org/in?token=tok-SECRET-1&event=x\n    events: [magi_decided]\n"+
+		"providers:\n  openai:\n    base_url: https://u:pw-SECRET@proxy.example/v1?key=SECRET-k\n")
+	l, err := Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"webhooks[0].url":           "https://redacted@example.org/in?token=[redacted]&event=x",
+		"providers.openai.base_url": "https://redacted@proxy.example/v1?key=[redacted]",
+	}
+	for _, v := range l.Values(func(string) string { return "" }) {
+		if w, ok := want[v.Key]; ok {
+			if v.Value != w {
+				t.Errorf("%s shown as %v, want %s", v.Key, v.Value, w)
+			}
+			delete(want, v.Key)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("not shown: %v", want)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -102,11 +102,8 @@ func shown(path string, v reflect.Value) any {
 	if v.Kind() == reflect.String && v.Len() > 0 && secretName(name) {
 		return "[redacted]"
 	}
-	if name == "base_url" && v.Kind() == reflect.String {
-		if u, err := url.Parse(v.String()); err == nil && u.User != nil {
-			u.User = url.User("[redacted]")
-			return u.String()
-		}
+	if (name == "base_url" || name == "url") && v.Kind() == reflect.String && v.Len() > 0 {
+		return sanitize.URL(v.String()) // user info and secret-looking query values
 	}
 	return v.Interface()
 }

@@ -45,6 +45,7 @@ func Sign(secret []byte, timestamp string, body []byte) string {
 // delivery is one event on its way to one webhook.
 type delivery struct {
 	hook    debate.WebhookSpec
+	shown   string // the hook's URL redacted: what the log stores
 	typ     string
 	session string
 	body    []byte
@@ -55,7 +56,9 @@ type delivery struct {
 // slows a debate). Deliveries and their outcomes are stored.
 type webhooks struct {
 	srv    *Server
-	client *http.Client
+	client *http.Client // refuses internal addresses
+	open   *http.Client // for allow_private: true
+	shown  []string     // each hook's URL redacted, once
 	queue  chan delivery
 	wg     sync.WaitGroup // workers
 	mu     sync.Mutex
@@ -67,7 +70,10 @@ type webhooks struct {
 }
 
 func newWebhooks(s *Server) *webhooks {
-	h := &webhooks{srv: s, client: &http.Client{Timeout: 10 * time.Second}, queue: make(chan delivery, 1024), stop: make(chan struct{})}
+	h := &webhooks{srv: s, client: hookClient(false), open: hookClient(true), queue: make(chan delivery, 1024), stop: make(chan struct{})}
+	for _, hook := range s.opts.Config.Webhooks {
+		h.shown = append(h.shown, sanitize.URL(hook.URL))
+	}
 	for range 4 {
 		h.wg.Add(1)
 		go h.work()
@@ -110,7 +116,7 @@ type payload struct {
 
 func (h *webhooks) send(session, typ string, marshal func() ([]byte, error)) {
 	var event []byte
-	for _, hook := range h.srv.opts.Config.Webhooks {
+	for i, hook := range h.srv.opts.Config.Webhooks {
 		if !slices.Contains(hook.Events, typ) && !slices.Contains(hook.Events, "*") {
 			continue
 		}
@@ -129,13 +135,13 @@ func (h *webhooks) send(session, typ string, marshal func() ([]byte, error)) {
 		h.active.Add(1)
 		queued := true
 		select {
-		case h.queue <- delivery{hook: hook, typ: typ, session: session, body: body}:
+		case h.queue <- delivery{hook: hook, shown: h.shown[i], typ: typ, session: session, body: body}:
 		default: // a receiver far behind: record the drop rather than hold the debate
 			queued = false
 		}
 		h.mu.Unlock()
 		if !queued {
-			h.record(delivery{hook: hook, typ: typ, session: session}, 0, 0, false, "dropped: delivery queue full")
+			h.record(delivery{hook: hook, shown: h.shown[i], typ: typ, session: session}, 0, 0, false, "dropped: delivery queue full")
 			h.active.Done()
 		}
 	}
@@ -188,7 +194,7 @@ func (h *webhooks) deliver(d delivery) {
 func (h *webhooks) post(d delivery, secret []byte, attempt int) (status int, problem string) {
 	req, err := http.NewRequest(http.MethodPost, d.hook.URL, bytes.NewReader(d.body))
 	if err != nil {
-		return 0, err.Error()
+		return 0, deliveryProblem(err)
 	}
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	req.Header.Set("Content-Type", "application/json")
@@ -199,20 +205,27 @@ func (h *webhooks) post(d delivery, secret []byte, attempt int) (status int, pro
 	if len(secret) > 0 {
 		req.Header.Set(HeaderSignature, Sign(secret, ts, d.body))
 	}
-	resp, err := h.client.Do(req)
+	client := h.client
+	if d.hook.AllowPrivate {
+		client = h.open
+	}
+	resp, err := client.Do(req)
 	if err != nil {
-		return 0, err.Error()
+		return 0, deliveryProblem(err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode <= 399:
+		return resp.StatusCode, fmt.Sprintf("HTTP %d (redirects are not followed: configure the final URL)", resp.StatusCode)
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		return resp.StatusCode, fmt.Sprintf("HTTP %d", resp.StatusCode)
 	}
 	return resp.StatusCode, ""
 }
 
 func (h *webhooks) record(d delivery, attempts, status int, ok bool, problem string) {
-	err := h.srv.opts.Store.AddDelivery(context.Background(), store.Delivery{URL: d.hook.URL, Event: d.typ, Session: d.session,
+	err := h.srv.opts.Store.AddDelivery(context.Background(), store.Delivery{URL: d.shown, Event: d.typ, Session: d.session,
 		Attempts: attempts, Status: status, Delivered: ok, Error: problem})
 	if err != nil {
 		h.srv.logf("webhook delivery log: %v", err)
@@ -250,8 +263,13 @@ func (h *webhooks) close() {
 }
 
 // WriteDeliveries prints the delivery log (parley webhooks log): a table,
-// or {"deliveries":[…]} as JSON.
+// or {"deliveries":[…]} as JSON. URLs are redacted again, for rows stored
+// before they were redacted on the way in.
 func WriteDeliveries(w io.Writer, list []store.Delivery, asJSON bool) error {
+	list = slices.Clone(list)
+	for i := range list {
+		list[i].URL = sanitize.URL(list[i].URL)
+	}
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
