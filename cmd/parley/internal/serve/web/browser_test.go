@@ -32,6 +32,12 @@ const hostileAnswer = "**Monads** wrap values. <script>window.__pwned = 1</scrip
 // expected.
 func browser(t *testing.T, expected ...string) context.Context {
 	t.Helper()
+	return browserWith(t, nil, expected...)
+}
+
+// browserWith is browser with more options for Chromium.
+func browserWith(t *testing.T, extra []chromedp.ExecAllocatorOption, expected ...string) context.Context {
+	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("browser tests need Chromium at %s (apt-get install -y chromium; .ci/run installs it): %v", chromiumPath, err)
 	}
@@ -49,7 +55,7 @@ func browser(t *testing.T, expected ...string) context.Context {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1400, 1000),
 	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	if err := chromedp.Do(ctx); err != nil { // starts the browser and opens the tab
 		cancelCtx()

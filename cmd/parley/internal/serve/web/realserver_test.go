@@ -25,6 +25,27 @@ func startServer(t *testing.T, agents func(*debate.Config) []*debate.Agent) stri
 // startServerWithToken is startServer with PARLEY_SERVE_TOKEN set.
 func startServerWithToken(t *testing.T, agents func(*debate.Config) []*debate.Agent, token string) string {
 	t.Helper()
+	srv := newServer(t, agents, token)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln, nil) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil && err != http.ErrServerClosed {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// newServer is the real server with the web view on a real SQLite file,
+// not yet listening.
+func newServer(t *testing.T, agents func(*debate.Config) []*debate.Agent, token string) *serve.Server {
+	t.Helper()
 	loaded, err := configload.Load("", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -39,19 +60,9 @@ func startServerWithToken(t *testing.T, agents func(*debate.Config) []*debate.Ag
 		t.Fatal(err)
 	}
 	srv.ServeWebView(web.Options{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln, nil) }()
 	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil && err != http.ErrServerClosed {
-			t.Errorf("serve: %v", err)
-		}
+		srv.Close()
 		_ = st.Close()
 	})
-	return "http://" + ln.Addr().String()
+	return srv
 }
