@@ -82,6 +82,10 @@ func (m *Model) apply(ev debate.Event) {
 		if ev.Turn == 0 {
 			m.setStatus(ev.Err, true)
 		}
+	case debate.SpendUpdated:
+		m.spend = ev
+	case debate.CapReached:
+		m.setStatus(ev.Message, true)
 	case debate.ExchangeFinished:
 		for _, p := range m.byName {
 			p.Settle() // a turn that never started settles as cancelled
@@ -148,6 +152,15 @@ func verdictText(ev debate.VerdictReached) string {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return s
+}
+
+// capText is " · cap $0.0123/$0.50" while a cap is set: what this run
+// spent against it.
+func capText(s debate.SpendUpdated) string {
+	if s.CapUSD <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · cap %s/%s", providers.FormatCost(s.SpentUSD, s.Unknown), debate.CapString(s.CapUSD))
 }
 
 // costText is " · $0.0123", " · $?" when a model had no price, or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
 )
 
 // doneMsg ends a Submit run in the background.
@@ -309,6 +311,8 @@ func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
 			m.in.SetValue(msg.input)
 		}
 		m.setStatus(msg.err.Error(), true)
+	case debate.IsCap(msg.err):
+		m.setStatus(msg.err.Error(), true)
 	case errors.Is(msg.err, context.Canceled):
 		m.setStatus("cancelled: what arrived is kept", false)
 	default:
@@ -354,10 +358,42 @@ func (m *Model) command(c slashCommand) tea.Cmd {
 		return m.export(c.Arg)
 	case "rounds", "steps", "pause", "resume", "continue", "stop":
 		m.control(c)
+	case "budget":
+		m.budget(c.Arg)
 	default:
 		m.setStatus("unknown command /"+c.Name+" (try /help)", true)
 	}
 	return nil
+}
+
+// budget sets the session's cost cap (/budget 0.50; /budget off or 0
+// lifts it; /budget alone says where it stands).
+func (m *Model) budget(arg string) {
+	arg = strings.TrimPrefix(strings.TrimSpace(arg), "$")
+	if arg == "" {
+		s := m.engine.Spend()
+		if s.CapUSD <= 0 {
+			m.setStatus(fmt.Sprintf("no cost cap; this run spent %s · /budget 0.50 sets one", providers.FormatCost(s.SpentUSD, s.Unknown)), false)
+			return
+		}
+		m.setStatus(fmt.Sprintf("cost cap %s; this run spent %s", debate.CapString(s.CapUSD), providers.FormatCost(s.SpentUSD, s.Unknown)), false)
+		return
+	}
+	usd, err := strconv.ParseFloat(arg, 64)
+	if arg == "off" {
+		usd, err = 0, nil
+	}
+	if err != nil || usd < 0 || math.IsNaN(usd) || math.IsInf(usd, 0) {
+		m.setStatus("usage: /budget USD (e.g. /budget 0.50; /budget off lifts the cap)", true)
+		return
+	}
+	m.engine.SetCap(usd)
+	m.spend = m.engine.Spend()
+	if usd == 0 {
+		m.setStatus("cost cap lifted", false)
+		return
+	}
+	m.setStatus(fmt.Sprintf("cost cap %s: no call starts whose worst case could pass it (spent %s so far)", debate.CapString(usd), providers.FormatCost(m.spend.SpentUSD, m.spend.Unknown)), false)
 }
 
 // control sends a mode control (/pause, /resume, /stop, /rounds N, /steps N)
@@ -413,6 +449,7 @@ func (m *Model) openHelp() {
 		"/mode NAME   switch mode ("+strings.Join(debate.ModeNames, ", ")+")",
 		"/new  /sessions  /fork  /export md|json  /agents  /help",
 		"/rounds N  /steps N  /pause  /resume  /stop   (as the mode takes them)",
+		"/budget USD  cap this session's spend (/budget off lifts it)",
 		"exit, quit   leave Parley",
 		"",
 		styles.bold.Render("Mouse"),

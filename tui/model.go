@@ -75,8 +75,11 @@ type Model struct {
 	statusErr bool
 	usage     providers.Usage
 	cost      float64
-	spinning  bool
-	quitting  bool
+	// spend is the engine's latest spend report: the run's spend and
+	// its cap, shown on the status line while a cap is set.
+	spend    debate.SpendUpdated
+	spinning bool
+	quitting bool
 
 	width, height int
 	lay           layout
@@ -189,6 +192,7 @@ func (m *Model) reload() {
 	m.verdict = ""
 	m.council = councilView{}
 	m.usage, m.cost = providers.Usage{}, 0
+	m.spend = m.engine.Spend()
 	if pager, ok := m.opts.Sessions.(Pager); ok && m.tr.First() > 1 {
 		// A lazily resumed session: the totals come from the store.
 		if u, cost, err := pager.Totals(m.info.ID); err == nil {

@@ -49,6 +49,9 @@ kept, and every session is saved.`,
 				return err
 			}
 			cfg := loaded.Config
+			if err := applyMaxCost(cmd, g, cfg); err != nil {
+				return err
+			}
 			demo := g.Demo || !cli.AnyKey(cfg)
 			// Every session the server opens seats its agents this way.
 			if line := wiring.Seat(cfg, demo).Summary(); line != "" {
@@ -74,7 +77,7 @@ kept, and every session is saved.`,
 				agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true) }
 			}
 			srv, err := serve.New(serve.Options{Config: cfg, Store: st, Token: token, Log: cmd.ErrOrStderr(), Agents: agents,
-				TLSCert: tlsCert, TLSKey: tlsKey})
+				TLSCert: tlsCert, TLSKey: tlsKey, MaxCost: cfg.BudgetUSD})
 			if err != nil {
 				return usageErr(err)
 			}
@@ -97,6 +100,7 @@ kept, and every session is saved.`,
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	cmd.Flags().StringVar(&tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&tlsKey, "tls-key", "", "the certificate's private key (PEM)")
+	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0, "ceiling in USD per session: a session's max_cost may not exceed it, and sessions asking none get it (default: budget_usd; 0: none)")
 	return cmd
 }
 

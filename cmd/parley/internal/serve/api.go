@@ -94,6 +94,9 @@ type createRequest struct {
 	Title  string   `json:"title"`
 	UserID string   `json:"user_id"`
 	Agents []string `json:"agents"`
+	// MaxCost caps the session's spend in USD (absent: the server's
+	// ceiling; never above it).
+	MaxCost *float64 `json:"max_cost"`
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
@@ -108,7 +111,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.limit(w, r, req.UserID); err != nil {
 		return err
 	}
-	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: req.Mode, title: req.Title, user: req.UserID, agents: req.Agents})
+	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: req.Mode, title: req.Title, user: req.UserID, agents: req.Agents, maxCost: req.MaxCost})
 	if err != nil {
 		return err
 	}
@@ -224,7 +227,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	}
 	mi, _ := debate.LookupMode(ss.eng.Current().Name())
 	writeJSON(w, http.StatusOK, map[string]any{
-		"session": ss.eng.Info(), "entries": entries, "panels": panelsOf(ss.eng), "busy": ss.busy(),
+		"session": ss.eng.Info(), "entries": entries, "panels": panelsOf(ss.eng), "busy": ss.busy(), "spend": ss.eng.Spend(),
 		"next_cursor": next, "controls": mi.Controls, "last_event_id": lastEvent,
 	})
 	return nil

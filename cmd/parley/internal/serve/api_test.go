@@ -275,3 +275,54 @@ func TestRateLimitPerUserAddressAndToken(t *testing.T) {
 	wantCreated(from("192.0.2.2", "bob"))
 	wantLimited(from("192.0.2.3", "carol"), "this token")
 }
+
+// A session's max_cost caps it the way --max-cost caps a command: the call
+// that could pass it is not started, cap_reached is streamed, and the cap
+// and the spend survive the session being unloaded and loaded again.
+func TestSessionMaxCost(t *testing.T) {
+	f := newFixture(t, func(o *Options) {
+		o.Config.Offline = false // the demo agents' calls cost what their models charge
+		o.MaxCost = 0.50
+	})
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"user_id":"ada","max_cost":2}`)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"user_id":"ada","max_cost":0}`)
+	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"user_id":"ada","max_cost":-1}`)
+
+	// gemini-3.8-flash's worst case is $0.12 (32,000 tokens at $3.75/M):
+	// under $0.20 one call fits.
+	id := f.createSession(map[string]any{"mode": "mention", "user_id": "ada", "max_cost": 0.2})
+	stream := f.events(id, "", "?user_id=ada")
+	f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]string{"text": "@gemini hello"})
+	stream.until(t, "exchange_finished")
+	f.waitIdle(id)
+	before := f.must(200, "GET", "/api/v1/sessions/"+id+"?user_id=ada", nil)["spend"].(map[string]any)
+	f.srv.sessions.closeAll() // unloaded: the next request loads it from the store
+	after := f.must(200, "GET", "/api/v1/sessions/"+id+"?user_id=ada", nil)["spend"].(map[string]any)
+	if after["cap_usd"] != 0.2 || after["spent_usd"].(float64) <= 0 || after["spent_usd"] != before["spent_usd"] {
+		t.Fatalf("spend before unloading %v, after loading %v: want the cap and the spend kept", before, after)
+	}
+
+	// Under $0.10 not even one call fits: refused, nothing streamed.
+	low := f.createSession(map[string]any{"mode": "mention", "user_id": "ada", "max_cost": 0.1})
+	stream = f.events(low, "", "?user_id=ada")
+	f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+low+"/messages?user_id=ada", map[string]string{"text": "@gemini again"})
+	evs := stream.until(t, "exchange_finished")
+	var reached string
+	for _, ev := range evs {
+		if ev.typ == "cap_reached" {
+			reached = ev.data
+		}
+		if ev.typ == "text_delta" {
+			t.Errorf("a call ran past the cap: %s", ev.data)
+		}
+	}
+	if !strings.Contains(reached, `"cap_usd":0.1`) || !strings.Contains(reached, "cost cap reached") {
+		t.Fatalf("cap_reached %q", reached)
+	}
+
+	// Without max_cost a session gets the server's ceiling.
+	other := f.createSession(map[string]any{"mode": "mention", "user_id": "ada"})
+	if got := f.must(200, "GET", "/api/v1/sessions/"+other+"?user_id=ada", nil)["spend"].(map[string]any)["cap_usd"]; got != 0.5 {
+		t.Fatalf("default cap %v, want the ceiling 0.5", got)
+	}
+}

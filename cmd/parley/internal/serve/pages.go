@@ -65,7 +65,7 @@ func (b pageBackend) LoadSession(ctx context.Context, id string) (web.SessionVie
 			entries[i].Text = streaming[en.Turn]
 		}
 	}
-	sv := web.SessionView{Info: ss.eng.Info(), Entries: entries, Busy: ss.busy(),
+	sv := web.SessionView{Info: ss.eng.Info(), Entries: entries, Busy: ss.busy(), Spend: ss.eng.Spend(),
 		LastEventID: strconv.FormatUint(last, 10)}
 	for _, p := range panelsOf(ss.eng) {
 		sv.Panels = append(sv.Panels, web.Panel{Name: p.Name, Display: p.Display, Model: p.Model,

@@ -42,6 +42,10 @@ type Options struct {
 	Getenv func(string) string
 	// Pages, when set, serves the web view (every path outside /api/ and /login).
 	Pages http.Handler
+	// MaxCost is the operator's ceiling per session in USD (0: none): a
+	// session's max_cost may not exceed it, and sessions that ask for none
+	// get it.
+	MaxCost float64
 	// Rate limits each user's requests that start work (default 60 a minute, burst 20).
 	Rate Rate
 	// MaxBody bounds request bodies (default 1 MiB).

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +19,10 @@ import (
 // stateAgents is the session state key holding the agents a session was
 // created with (so a session loaded later runs with the same ones).
 const stateAgents = "serve.agents"
+
+// stateMaxCost is the session state key holding the session's cost cap
+// (USD), so a session evicted and loaded again keeps it.
+const stateMaxCost = "serve.max_cost"
 
 // session is a live session: one engine, recorded in the store by the
 // CLI's recorder, its events numbered by a hub for SSE clients.
@@ -59,6 +65,7 @@ type sessionSpec struct {
 	seed              bool     // the user's seed-001 debate
 	magiPreset        string
 	magiModel         string
+	maxCost           *float64 // the request's max_cost (nil: the server's ceiling)
 }
 
 // config builds a session's configuration: the server's, plus the custom
@@ -153,6 +160,55 @@ func cloneConfig(c *debate.Config) *debate.Config {
 	return &out
 }
 
+// sessionCap is the cap of a new session: the request's max_cost, at most
+// the server's ceiling (serve --max-cost, else budget_usd); without one, the
+// ceiling.
+func (s *Server) sessionCap(asked *float64) (float64, error) {
+	ceiling := s.opts.MaxCost
+	if asked == nil {
+		return ceiling, nil
+	}
+	v := *asked
+	switch {
+	case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, errorf(http.StatusBadRequest, "bad_field", "max_cost: a cap in USD, 0 or more")
+	case ceiling > 0 && (v == 0 || v > ceiling):
+		return 0, errorf(http.StatusBadRequest, "bad_field", "max_cost: %s is above this server's ceiling of %s per session",
+			capOrNone(v), debate.CapString(ceiling))
+	}
+	return v, nil
+}
+
+func capOrNone(v float64) string {
+	if v == 0 {
+		return "0 (no cap)"
+	}
+	return debate.CapString(v)
+}
+
+// storedCap is a loaded session's cap: the one it was created with, never
+// above the server's current ceiling.
+func (s *Server) storedCap(info debate.SessionInfo) float64 {
+	ceiling := s.opts.MaxCost
+	v, err := strconv.ParseFloat(info.State[stateMaxCost], 64)
+	if err != nil || v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return ceiling
+	}
+	if ceiling > 0 {
+		return min(v, ceiling)
+	}
+	return v
+}
+
+// spentOn is what a session's turns cost.
+func spentOn(entries []debate.Entry) float64 {
+	var usd float64
+	for _, en := range entries {
+		usd += en.Cost
+	}
+	return usd
+}
+
 // create starts a new session and saves its row at once.
 func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error) {
 	if spec.mode == "" {
@@ -168,12 +224,20 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 	if err != nil {
 		return nil, err
 	}
+	capUSD, err := m.srv.sessionCap(spec.maxCost)
+	if err != nil {
+		return nil, err
+	}
 	eng, err := m.srv.engine(cfg, spec.mode)
 	if err != nil {
 		return nil, err
 	}
+	eng.SetMeter(debate.NewMeter(capUSD, 0))
 	ss := m.attach(eng, spec.user)
 	eng.Start(false)
+	if capUSD > 0 {
+		eng.SetState(stateMaxCost, strconv.FormatFloat(capUSD, 'f', -1, 64))
+	}
 	if len(spec.agents) > 0 {
 		eng.SetState(stateAgents, strings.Join(spec.agents, ","))
 	}
@@ -300,6 +364,9 @@ func (m *manager) load(ctx context.Context, id string) (*session, error) {
 	if err := eng.Restore(info, entries); err != nil {
 		return nil, err
 	}
+	// The cap and the spend survive eviction: a session cannot spend past
+	// its cap by being reloaded.
+	eng.SetMeter(debate.NewMeter(m.srv.storedCap(info), spentOn(entries)))
 	ss := m.attach(eng, owner)
 	eng.Start(true)
 	return ss, nil

@@ -78,7 +78,7 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 			return nil, cli.Usage(err)
 		}
 	}
-	if err := applyMaxCost(cmd, g, cfg); err != nil {
+	if err := ApplyMaxCost(cmd, g, cfg); err != nil {
 		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
@@ -122,9 +122,9 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 	return a, nil
 }
 
-// applyMaxCost makes --max-cost, when given, the run's cap (over the
+// ApplyMaxCost makes --max-cost, when given, the run's cap (over the
 // configuration's budget_usd; 0 lifts it).
-func applyMaxCost(cmd *cobra.Command, g *Flags, cfg *debate.Config) error {
+func ApplyMaxCost(cmd *cobra.Command, g *Flags, cfg *debate.Config) error {
 	f := cmd.Flags().Lookup("max-cost")
 	if f == nil || !f.Changed {
 		return nil

@@ -45,6 +45,8 @@ type SessionView struct {
 	// nothing between the page's render and its stream's start is missed.
 	// "" starts the stream at the newest event.
 	LastEventID string
+	// Spend is the session's spend and cost cap as they stand.
+	Spend debate.SpendUpdated
 }
 
 // Panel is one agent's column on the session page.

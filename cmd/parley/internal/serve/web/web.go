@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/debate/sanitize"
 )
 
@@ -127,7 +128,7 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 	}
 	data := map[string]any{
 		"API": h.opts.APIBase, "UserID": h.opts.UserID, "LastEventID": sv.LastEventID,
-		"Info": sv.Info, "Busy": sv.Busy, "Title": title, "AgentCSS": "/s/" + url.PathEscape(sv.Info.ID) + "/agents.css",
+		"Info": sv.Info, "Busy": sv.Busy, "Title": title, "Spend": spendText(sv.Spend), "AgentCSS": "/s/" + url.PathEscape(sv.Info.ID) + "/agents.css",
 		"Panels": viewPanels(sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries),
 		"Input": mode.Input, "Controls": mode.Controls, "Modes": debate.Modes(),
 		"TakesN": mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
@@ -262,4 +263,18 @@ func sharedTurns(a, b debate.SessionInfo) int {
 		return min(a.ForkAt, b.ForkAt)
 	}
 	return 0
+}
+
+// spendText is the session page's cost line: "spent $0.0123 of a $0.50
+// cap", or the spend alone; "" before anything cost anything. app.js
+// writes the same line from the stream's spend events.
+func spendText(s debate.SpendUpdated) string {
+	spent := providers.FormatCost(s.SpentUSD, s.Unknown)
+	switch {
+	case s.CapUSD > 0:
+		return "spent " + spent + " of a " + debate.CapString(s.CapUSD) + " cap"
+	case s.SpentUSD > 0 || s.Unknown:
+		return "spent " + spent
+	}
+	return ""
 }

@@ -336,3 +336,20 @@ func TestAgentColoursAreAStylesheet(t *testing.T) {
 		t.Error("the session page does not link its agents.css")
 	}
 }
+
+func TestSpendLine(t *testing.T) {
+	for _, c := range []struct {
+		s    debate.SpendUpdated
+		want string
+	}{
+		{debate.SpendUpdated{}, ""},
+		{debate.SpendUpdated{SpentUSD: 0.0123}, "spent $0.0123"},
+		{debate.SpendUpdated{SpentUSD: 0.0123, CapUSD: 0.5}, "spent $0.0123 of a $0.50 cap"},
+		{debate.SpendUpdated{CapUSD: 0.035}, "spent $0.0000 of a $0.035 cap"},
+		{debate.SpendUpdated{Unknown: true}, "spent $?"},
+	} {
+		if got := spendText(c.s); got != c.want {
+			t.Errorf("spendText(%+v) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}

@@ -365,6 +365,15 @@
       verdict: magi.verdict,
       tool: function (ev) { setStatus(ev.agent + " " + (ev.done ? "ran " : "runs ") + ev.call.tool); },
       error: function (ev) { setStatus((ev.agent ? ev.agent + ": " : "") + ev.error); },
+      spend: function (ev) {
+        // The same words as the server's render (web.go spendText).
+        const spent = ev.unknown ? "$?" : "$" + Number(ev.spent_usd).toFixed(4);
+        let cap = String(ev.cap_usd || 0);
+        const dot = cap.indexOf(".");
+        cap = dot < 0 ? cap + ".00" : cap + "0".repeat(Math.max(0, 2 - (cap.length - dot - 1)));
+        $("#spend").textContent = ev.cap_usd > 0 ? "spent " + spent + " of a $" + cap + " cap" : "spent " + spent;
+      },
+      cap_reached: function (ev) { setStatus(ev.message); },
       exchange_finished: function (ev) { busy = false; showBusy(); if (ev.error) setStatus(ev.error); },
       magi_round_finished: magi.roundFinished,
       magi_decided: magi.decided,

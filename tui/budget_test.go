@@ -1,0 +1,72 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
+)
+
+// pricedEngine is testEngine with the catalogue's prices in force: the
+// demo agents answer offline but their calls cost what the models charge.
+func pricedEngine(t *testing.T) *debate.Engine {
+	t.Helper()
+	cfg := testConfig(t)
+	cfg.Offline = false
+	// viper reads "gemini-3.8-flash" as a nested key; the command's
+	// loader handles that, this test gives the price itself.
+	in, out := 0.75, 3.75
+	cfg.Models = providers.Catalogue{"gemini-3.8-flash": {Provider: "gemini", Input: &in, Output: &out, MaxOutput: 65536}}
+	var agents []*debate.Agent
+	for _, spec := range cfg.Agents {
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", time.Millisecond)})
+	}
+	e, err := debate.NewEngine(cfg, agents, "mention")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestBudgetCommandCapsTheSession(t *testing.T) {
+	e := pricedEngine(t)
+	m := New(testOptions(e))
+	tm := start(t, m, 120, 40)
+
+	// gemini-3.8-flash may write 32,000 tokens at $3.75/M: $0.12 worst
+	// case, which a 5-cent cap refuses before anything is sent.
+	typeLine(tm, "/budget 0.05")
+	waitFor(t, tm, "the cap on the status line", func(m *Model) bool {
+		return strings.Contains(screen(m), "cap $0.0000/$0.05")
+	})
+	typeLine(tm, "@gemini hello")
+	waitFor(t, tm, "the refusal", func(m *Model) bool {
+		return idle(m) && strings.Contains(m.status, "cost cap reached") && strings.Contains(m.status, "cap of $0.05")
+	})
+	probe(t, tm, func(m *Model) {
+		for _, en := range m.engine.History().Entries() {
+			if en.Kind == debate.KindReply && (en.Status != debate.StatusCancelled || en.Text != "" || en.Usage.Total() != 0) {
+				t.Errorf("a call ran under the cap: %+v", en)
+			}
+		}
+	})
+
+	// Raised, the same question goes through and its spend shows against
+	// the cap.
+	typeLine(tm, "/budget 1")
+	typeLine(tm, "@gemini hello")
+	waitFor(t, tm, "the answer", func(m *Model) bool {
+		return idle(m) && m.spend.SpentUSD > 0
+	})
+	s := snapshot(t, tm)
+	if !strings.Contains(s, "/$1.00") {
+		t.Errorf("status line lacks the spend against the cap:\n%s", s)
+	}
+	typeLine(tm, "/budget nonsense")
+	waitFor(t, tm, "the usage line", func(m *Model) bool { return strings.Contains(m.status, "usage: /budget USD") })
+	typeLine(tm, "/budget off")
+	waitFor(t, tm, "the cap lifted", func(m *Model) bool { return m.engine.Meter().Cap() == 0 && !strings.Contains(screen(m), "cap $") })
+}
