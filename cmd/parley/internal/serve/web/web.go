@@ -17,8 +17,8 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/providers"
 )
 
 // CSP is sent with every response: scripts and styles only from files of
