@@ -141,8 +141,9 @@ func AnswerSchema(t AnswerType) map[string]any {
 			"confidence": map[string]any{"type": "number", "description": "how sure you are, from 0 to 1"},
 			"reasoning":  map[string]any{"type": "string", "description": "2-4 sentences explaining the answer"},
 			"summary":    map[string]any{"type": "string", "description": "one line"},
+			"changed_by": changedBySchema(),
 		},
-		"required": []any{"answer", "confidence", "reasoning", "summary"},
+		"required": []any{"answer", "confidence", "reasoning", "summary", "changed_by"},
 	}
 }
 
@@ -158,7 +159,7 @@ func answerHint(t AnswerType) string {
 
 // answerRules are the format rules of an answer-type council's system prompt.
 func answerRules(t AnswerType) string {
-	return fmt.Sprintf(`Every answer is one JSON object and nothing else: {"answer": %s, "confidence": a number from 0 to 1, "reasoning": "2-4 sentences", "summary": "one line"}.
+	return fmt.Sprintf(`Every answer is one JSON object and nothing else: {"answer": %s, "confidence": a number from 0 to 1, "reasoning": "2-4 sentences", "summary": "one line", "changed_by": "" or the argument that changed your answer}.
 The council's verdict is the answer most members give.
 `, answerHint(t))
 }
@@ -231,7 +232,8 @@ func (b Ballot) answerJSON() string {
 		Confidence float64 `json:"confidence"`
 		Reasoning  string  `json:"reasoning"`
 		Summary    string  `json:"summary"`
-	}{b.Answer, b.Confidence, b.Reasoning, b.Summary})
+		ChangedBy  string  `json:"changed_by,omitempty"`
+	}{b.Answer, b.Confidence, b.Reasoning, b.Summary, b.ChangedBy})
 	return strings.TrimSpace(buf.String())
 }
 

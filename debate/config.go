@@ -133,6 +133,13 @@ type MagiConfig struct {
 	// BudgetUSD caps each exchange of the mode (one ask, one council, one
 	// talk), USD; 0: none.
 	BudgetUSD float64 `mapstructure:"budget_usd"`
+	// Adaptive stops a council once more rounds are unlikely to change it
+	// (see AdaptiveStop); AdaptiveMargin is its round-1 confidence-weighted
+	// margin (0: DefaultAdaptiveMargin).
+	Adaptive       bool    `mapstructure:"adaptive"`
+	AdaptiveMargin float64 `mapstructure:"adaptive_margin"`
+	// Guard leaves vote changes without a new argument out of the verdict.
+	Guard bool `mapstructure:"guard"`
 }
 
 // CouncilConfig: the council's members (two or more; empty: the first agent
@@ -442,6 +449,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := ParseAnswerType(m.Magi.AnswerType); err != nil {
 		return bad("modes.magi.answer_type", "%v", err)
+	}
+	if m.Magi.AdaptiveMargin < 0 || m.Magi.AdaptiveMargin > 1 {
+		return bad("modes.magi.adaptive_margin", "must be between 0 and 1 (0: the default, %.1f)", DefaultAdaptiveMargin)
 	}
 	if m.Talk.Rounds < 0 {
 		return bad("modes.talk.rounds", "must not be negative")

@@ -31,6 +31,10 @@ type Magi struct {
 	// are modes.magi's early_stop and conformity controls.
 	answer                    AnswerType
 	early, anonymous, shuffle bool
+	// adaptive stops when more rounds are unlikely to change the verdict
+	// (margin: round 1's threshold); guard discounts conformity changes.
+	adaptive, guard bool
+	margin          float64
 	// notes are what members with tools: true found in the workspace before
 	// round 1, by member index ("" for the others); set once per council.
 	notes []string
@@ -84,6 +88,19 @@ type MagiResult struct {
 	Answer     string     `json:"answer,omitempty"`
 	// EarlyStopped: round 1 was unanimous and early stop ended the council.
 	EarlyStopped bool `json:"early_stopped,omitempty"`
+	// StopReason says why the council ended before its planned rounds
+	// (StopUnanimous, StopConfident, StopSettled, StopNoNewArgument; ""
+	// when it ran them all); CallsSaved counts the calls it did not make
+	// (one a member and skipped round).
+	StopReason string `json:"stop_reason,omitempty"`
+	CallsSaved int    `json:"calls_saved,omitempty"`
+	// Rule is the rule that decided (RuleMajority, RuleGuardedMajority);
+	// Discounted names the members whose change without a new argument the
+	// guard left out of it.
+	Rule       string   `json:"rule,omitempty"`
+	Discounted []string `json:"discounted,omitempty"`
+	// Margin is round 1's confidence-weighted margin (answer types).
+	Margin float64 `json:"margin,omitempty"`
 }
 
 func init() {
@@ -105,8 +122,13 @@ func newMagi(e *Engine) (Mode, error) {
 	if err != nil {
 		return nil, &ConfigError{File: e.Config.Source, Key: "modes.magi.answer_type", Problem: err.Error()}
 	}
+	margin := mc.AdaptiveMargin
+	if margin == 0 {
+		margin = DefaultAdaptiveMargin
+	}
 	return &Magi{engine: e, agents: agents, rounds: MagiRounds, answer: answer,
-		early: mc.EarlyStop, anonymous: mc.Anonymous, shuffle: mc.Shuffle}, nil
+		early: mc.EarlyStop, anonymous: mc.Anonymous, shuffle: mc.Shuffle,
+		adaptive: mc.Adaptive, guard: mc.Guard, margin: margin}, nil
 }
 
 // control implements controller: rounds 1 runs round 1 only (independent
@@ -158,9 +180,18 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 			break
 		}
 		if r == 1 && rounds > 1 && m.early && Unanimous(votes) {
-			res.EarlyStopped = true // a unanimous round 1 decides: 3 calls instead of 9
+			res.EarlyStopped, res.StopReason = true, StopUnanimous // a unanimous round 1 decides: 3 calls instead of 9
 			break
 		}
+		if m.adaptive && r < rounds {
+			if res.StopReason = AdaptiveStop(res.Rounds, m.margin); res.StopReason != "" {
+				res.EarlyStopped = res.StopReason == StopUnanimous
+				break
+			}
+		}
+	}
+	if res.StopReason != "" {
+		res.CallsSaved = (rounds - len(res.Rounds)) * len(m.agents)
 	}
 	m.conclude(res)
 	if res.Cancelled {
@@ -173,7 +204,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 			line = AnswerTallyLine(res.Tally)
 		}
 		e.AddEntry(Entry{Kind: KindVerdict, Speaker: SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
-			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s", res.Verdict, last, line)})
+			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s%s", res.Verdict, last, line, DecisionNote(res))})
 		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally})
 	}
 	e.Emit(MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
@@ -215,13 +246,21 @@ func (m *Magi) conclude(res *MagiResult) {
 	for i, v := range final {
 		words[i] = v.Vote
 	}
+	res.Flips = AuditFlips(res.Rounds)
+	res.Rule = RuleMajority
+	if m.guard {
+		words, res.Discounted = GuardedVotes(res.Rounds, res.Flips)
+		res.Rule = RuleGuardedMajority
+	}
+	if m.answer != AnswerApprove {
+		res.Margin = WeightedMargin(res.Rounds[0])
+	}
 	if m.answer == AnswerApprove {
 		res.Verdict, res.Tally = Decide(words), Tally(words)
 	} else {
 		res.Verdict, res.Answer = DecideAnswers(words)
 		res.Tally = TallyAnswers(words)
 	}
-	res.Flips = AuditFlips(res.Rounds)
 	if res.Flips == nil {
 		res.Flips = []Flip{} // "flips": [] in JSON, not null
 	}
@@ -390,6 +429,7 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []provid
 	} else {
 		b.WriteString("\nCast your final vote as the JSON object.")
 	}
+	b.WriteString(changeRule)
 	b.WriteString("\n\nThe question:\n\n")
 	b.WriteString(questionLine(q))
 	return append(msgs, providers.Message{Role: providers.RoleUser, Content: b.String()})
@@ -410,10 +450,12 @@ func opinionLine(v MagiVote) string {
 func questionLine(q string) string { return "[" + HostName + "]: " + q }
 
 // AuditFlips finds every vote change between consecutive rounds and flags
-// conformity: a change without a new argument, that is fewer than
-// MinNewWords content words absent from the member's own earlier reasoning
-// and from the opinions it was shown. Restating someone else's argument is
-// not a new one.
+// conformity: a change without a new argument. A change is argued when its
+// reasoning has MinNewWords content words absent from the member's own
+// earlier reasoning and from the opinions it was shown (restating someone
+// else's reasoning is not a new one), or when the argument it names in
+// changed_by has MinNewWords content words its own earlier reasoning lacked
+// (a peer's point it had not weighed; "the majority agrees" names none).
 func AuditFlips(rounds [][]MagiVote) []Flip {
 	var flips []Flip
 	for r := 2; r <= len(rounds); r++ {
@@ -426,16 +468,17 @@ func AuditFlips(rounds [][]MagiVote) []Flip {
 			if !from.Valid || !to.Valid || from.Vote == to.Vote {
 				continue
 			}
-			var seen []string
+			var own, seen []string
 			for _, earlier := range rounds[:r-1] {
-				seen = append(seen, earlier[i].Reasoning, earlier[i].Summary)
+				own = append(own, earlier[i].Reasoning, earlier[i].Summary)
 			}
+			seen = append(seen, own...)
 			for _, o := range shownOpinions(i, r, rounds[:r-1]) {
 				seen = append(seen, o.Reasoning, o.Summary)
 			}
-			n := countNewWords(to.Reasoning, seen)
+			n := max(countNewWords(to.Reasoning, seen), countNewWords(to.ChangedBy, own))
 			flips = append(flips, Flip{Agent: to.Agent, FromRound: r - 1, ToRound: r, From: from.Vote, To: to.Vote,
-				NewWords: n, Conformity: n < MinNewWords})
+				NewWords: n, Conformity: n < MinNewWords, ChangedBy: to.ChangedBy})
 		}
 	}
 	return flips
@@ -505,8 +548,13 @@ const magiRulesSingle = `You sit on the MAGI council with two other members. The
 Judge from your own perspective and criteria.
 `
 
-const magiAnswerRules = `Every answer is one JSON object and nothing else: {"vote": "approve" | "reject" | "abstain", "reasoning": "2-4 sentences", "summary": "one line"}.
+const magiAnswerRules = `Every answer is one JSON object and nothing else: {"vote": "approve" | "reject" | "abstain", "reasoning": "2-4 sentences", "summary": "one line", "changed_by": "" or the argument that changed your vote}.
 approve: accept the proposal, or answer yes. reject: refuse it, or answer no. abstain: only when you cannot judge it.`
+
+// changeRule asks a member that changes its vote to name why: a change with
+// no new argument counts as conformity (AuditFlips), and the guard leaves it
+// out of the verdict.
+const changeRule = ` If you change your vote, name in "changed_by" the argument that changed your mind (whose, and what it shows); a change with no new argument counts as conformity. Keep "changed_by" empty if you keep your vote.`
 
 const round1Text = "Round 1 of %d: independent analysis. You have not seen the other members' opinions. Give your opinion as the JSON object.\n\nThe question:\n\n%s"
 

@@ -49,6 +49,9 @@ type Ballot struct {
 	Confidence float64 `json:"confidence,omitempty"`
 	Reasoning  string  `json:"reasoning"`
 	Summary    string  `json:"summary"`
+	// ChangedBy names, in rounds 2–3, the argument that changed the
+	// member's vote; "" when it kept its vote (or did not say).
+	ChangedBy string `json:"changed_by,omitempty"`
 }
 
 // JSON is the ballot's canonical form, as stored and as shown to the other
@@ -64,7 +67,8 @@ func (b Ballot) JSON() string {
 		Vote      Vote   `json:"vote"`
 		Reasoning string `json:"reasoning"`
 		Summary   string `json:"summary"`
-	}{b.Vote, b.Reasoning, b.Summary}) // three strings cannot fail to encode
+		ChangedBy string `json:"changed_by,omitempty"`
+	}{b.Vote, b.Reasoning, b.Summary, b.ChangedBy}) // strings cannot fail to encode
 	return strings.TrimSpace(buf.String())
 }
 
@@ -74,11 +78,12 @@ func VoteSchema() map[string]any {
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"vote":      map[string]any{"type": "string", "enum": []any{"approve", "reject", "abstain"}, "description": "your vote on the question"},
-			"reasoning": map[string]any{"type": "string", "description": "2-4 sentences explaining the vote"},
-			"summary":   map[string]any{"type": "string", "description": "one line"},
+			"vote":       map[string]any{"type": "string", "enum": []any{"approve", "reject", "abstain"}, "description": "your vote on the question"},
+			"reasoning":  map[string]any{"type": "string", "description": "2-4 sentences explaining the vote"},
+			"summary":    map[string]any{"type": "string", "description": "one line"},
+			"changed_by": changedBySchema(),
 		},
-		"required": []any{"vote", "reasoning", "summary"},
+		"required": []any{"vote", "reasoning", "summary", "changed_by"},
 	}
 }
 
@@ -291,6 +296,11 @@ func readReasoning(obj map[string]any, b *Ballot) error {
 			b.Summary = strings.TrimSpace(str)
 		}
 	}
+	if c, ok := fieldOf(obj, "changed_by"); ok {
+		if str, isString := c.(string); isString {
+			b.ChangedBy = strings.TrimSpace(str)
+		}
+	}
 	if b.Summary == "" {
 		// A missing one-liner is not worth a retry: the reasoning's first
 		// sentence stands in for it.
@@ -395,6 +405,15 @@ type Flip struct {
 	// Conformity flags a flip without a new argument: fewer than
 	// MinNewWords new content words.
 	Conformity bool `json:"conformity"`
+	// ChangedBy is the argument the member named for its change ("" when
+	// it named none).
+	ChangedBy string `json:"changed_by,omitempty"`
+}
+
+// changedBySchema is the answer field where a member names what changed
+// its mind (required, so strict structured output keeps it; "" to keep).
+func changedBySchema() map[string]any {
+	return map[string]any{"type": "string", "description": `rounds 2-3: if you change your vote, the argument that changed your mind (whose, and what it shows); "" if you keep it or in round 1`}
 }
 
 // MinNewWords is how many new content words a flip needs to count as
@@ -443,7 +462,8 @@ below between both could does doing down during each either even every from furt
 just more most much must neither once only other over same shall should since some still such than that their
 theirs them then there these they this those through thus under until upon very vote voted votes voting want
 were what when where whether which while whom whose will with within without would your yours approve reject
-abstain agree agreed think believe round member members opinion opinions council question`) {
+abstain agree agreed think believe round member members opinion opinions council question
+majority others everyone consensus colleague colleagues peer peers persuaded convinced group`) {
 		m[w] = true
 	}
 	return m

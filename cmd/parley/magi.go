@@ -21,6 +21,7 @@ func newMagiCmd(g *globalFlags) *cobra.Command {
 		verbose, single               bool
 		model, preset, answerType     string
 		earlyStop, anonymous, shuffle bool
+		adaptive, guard               bool
 	)
 	cmd := &cobra.Command{
 		Use:   `magi "question" [-v] [-1] [-m MODEL] [-p default|rotate|rotate2]`,
@@ -55,7 +56,7 @@ personas by one or two places. Use - to read the question from stdin.`,
 			if err != nil {
 				return err
 			}
-			a, err := newApp(cmd, g, "magi", magiAdjust(model, preset), magiOptions(cmd, answerType, earlyStop, anonymous, shuffle))
+			a, err := newApp(cmd, g, "magi", magiAdjust(model, preset), magiOptions(cmd, answerType, earlyStop, anonymous, shuffle, adaptive, guard))
 			if err != nil {
 				return err
 			}
@@ -94,6 +95,8 @@ personas by one or two places. Use - to read the question from stdin.`,
 	f.BoolVar(&earlyStop, "early-stop", false, "a unanimous round 1 decides: 3 calls instead of 9 (default: modes.magi.early_stop)")
 	f.BoolVar(&anonymous, "anonymous", false, "show peers' opinions as Member A/B, without names (default: modes.magi.anonymous)")
 	f.BoolVar(&shuffle, "shuffle", false, "show peers' opinions in a different order to each member (default: modes.magi.shuffle)")
+	f.BoolVar(&adaptive, "adaptive", false, "stop once more rounds are unlikely to change the verdict: after a unanimous or confident round 1, or a round 2 with no argued change (default: modes.magi.adaptive)")
+	f.BoolVar(&guard, "guard", false, "leave vote changes without a new argument out of the verdict (default: modes.magi.guard)")
 	return cmd
 }
 
@@ -111,7 +114,7 @@ func magiOutcome(verdict string, invalid []string) error {
 
 // magiOptions applies --answer-type and the boolean council flags that were
 // given over modes.magi.
-func magiOptions(cmd *cobra.Command, answerType string, earlyStop, anonymous, shuffle bool) func(*debate.Config) error {
+func magiOptions(cmd *cobra.Command, answerType string, earlyStop, anonymous, shuffle, adaptive, guard bool) func(*debate.Config) error {
 	return func(cfg *debate.Config) error {
 		if answerType != "" {
 			if _, err := debate.ParseAnswerType(answerType); err != nil {
@@ -127,6 +130,8 @@ func magiOptions(cmd *cobra.Command, answerType string, earlyStop, anonymous, sh
 		set("early-stop", earlyStop, &cfg.Modes.Magi.EarlyStop)
 		set("anonymous", anonymous, &cfg.Modes.Magi.Anonymous)
 		set("shuffle", shuffle, &cfg.Modes.Magi.Shuffle)
+		set("adaptive", adaptive, &cfg.Modes.Magi.Adaptive)
+		set("guard", guard, &cfg.Modes.Magi.Guard)
 		return nil
 	}
 }

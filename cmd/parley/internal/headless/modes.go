@@ -216,9 +216,7 @@ func (p *Printer) magiOutcome(res debate.MagiResult) {
 		if res.AnswerType != "" {
 			tally = sanitize.Text(debate.AnswerTallyLine(res.Tally))
 		}
-		if res.EarlyStopped {
-			tally += " (early stop: round 1 was unanimous)"
-		}
+		tally += sanitize.Text(debate.DecisionNote(&res))
 		fmt.Fprintf(w, "after round %d: %s\n", len(res.Rounds), tally)
 	}
 	fmt.Fprintln(w, "\nTokens and cost")
@@ -286,12 +284,17 @@ type magiJSON struct {
 	Verdict  string `json:"verdict"`
 	// AnswerType and Answer are set for answer-type councils only, so the
 	// approve/reject document stays as it was.
-	AnswerType   string           `json:"answer_type,omitempty"`
-	Answer       string           `json:"answer,omitempty"`
-	EarlyStopped bool             `json:"early_stopped,omitempty"`
-	Rounds       [][]magiJSONVote `json:"rounds"`
-	Flips        []debate.Flip    `json:"flips"`
-	Usage        magiJSONUsage    `json:"usage"`
+	AnswerType   string `json:"answer_type,omitempty"`
+	Answer       string `json:"answer,omitempty"`
+	EarlyStopped bool   `json:"early_stopped,omitempty"`
+	// How the council decided (adaptive stop, guard); see debate.MagiResult.
+	StopReason string           `json:"stop_reason,omitempty"`
+	CallsSaved int              `json:"calls_saved,omitempty"`
+	Rule       string           `json:"rule,omitempty"`
+	Discounted []string         `json:"discounted,omitempty"`
+	Rounds     [][]magiJSONVote `json:"rounds"`
+	Flips      []debate.Flip    `json:"flips"`
+	Usage      magiJSONUsage    `json:"usage"`
 }
 
 func jsonUsage(u providers.Usage, cost float64) magiJSONUsage {
@@ -303,6 +306,7 @@ func jsonUsage(u providers.Usage, cost float64) magiJSONUsage {
 func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiResult) error {
 	out := magiJSON{Question: res.Question, Verdict: string(res.Verdict), Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
 		AnswerType: string(res.AnswerType), Answer: res.Answer, EarlyStopped: res.EarlyStopped,
+		StopReason: res.StopReason, CallsSaved: res.CallsSaved, Rule: res.Rule, Discounted: res.Discounted,
 		Rounds: make([][]magiJSONVote, 0, len(res.Rounds))}
 	if res.Cancelled {
 		out.Verdict = "CANCELLED"

@@ -1,0 +1,180 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// scriptedAnswer is one member's answer in one round.
+type scriptedAnswer struct {
+	answer     string
+	confidence float64
+	reasoning  string
+	changedBy  string
+}
+
+func (s scriptedAnswer) json() string {
+	return fmt.Sprintf(`{"answer":%q,"confidence":%v,"reasoning":%q,"summary":"says %s","changed_by":%q}`, s.answer, s.confidence, s.reasoning, s.answer, s.changedBy)
+}
+
+// own is a member's first reasoning: words no other member uses.
+func own(agent string) string {
+	return map[string]string{"melchior": "Multiplying crates by apples gives the total directly.",
+		"balthasar": "Subtracting spoiled fruit leaves fewer than counted.", "casper": "Intuition suggests roughly seven dozen."}[agent]
+}
+
+// runScripted runs one number council on the script (agent → answers by
+// round; a missing round repeats the last answer) and returns its outcome
+// and how many calls each member got.
+func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*Config)) (MagiDecided, map[string]int) {
+	t.Helper()
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		answers := script[agent]
+		return magiReply(answers[min(round, len(answers))-1].json())
+	}, func(c *Config) { c.Modes.Magi.AnswerType = "number"; adjust(c) })
+	if err := fc.engine.Submit(context.Background(), "How many apples?"); err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]int{}
+	for name := range script {
+		calls[name] = len(fc.requests(name))
+	}
+	return fc.result(t), calls
+}
+
+func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
+	a := func(agent, answer string, conf float64) scriptedAnswer {
+		return scriptedAnswer{answer: answer, confidence: conf, reasoning: own(agent)}
+	}
+	// CASPER joins 42 by restating MELCHIOR's reasoning: no new argument.
+	conformed := scriptedAnswer{answer: "42", confidence: 0.5, reasoning: own("melchior")}
+	argued := scriptedAnswer{answer: "42", confidence: 0.8, reasoning: own("melchior"),
+		changedBy: "BALTHASAR's point: spoiled fruit was never removed from my estimate, so seven dozen overcounts badly."}
+	cases := []struct {
+		name       string
+		script     map[string][]scriptedAnswer
+		rounds     int
+		stop       string
+		saved      int
+		verdict    string
+		flips      int
+		conformity int
+	}{
+		{"unanimous round 1", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .6)}, "balthasar": {a("balthasar", "42", .6)}, "casper": {a("casper", "42", .6)}},
+			1, StopUnanimous, 6, "42", 0, 0},
+		// (0.9 + 0.9 − 0.3) / 2.1 = 0.71 ≥ 0.5
+		{"confident majority", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .9)}, "balthasar": {a("balthasar", "42", .9)}, "casper": {a("casper", "84", .3)}},
+			1, StopConfident, 6, "42", 0, 0},
+		// (0.5 + 0.5 − 0.9) / 1.9 = 0.05: round 2, where nobody moves
+		{"unsure majority, nothing changes", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9)}},
+			2, StopSettled, 3, "42", 0, 0},
+		{"round 2 moves without an argument", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9), conformed}},
+			2, StopNoNewArgument, 3, "42", 1, 1},
+		{"round 2 moves with an argument", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9), argued}},
+			3, "", 0, "42", 1, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, calls := runScripted(t, c.script, func(cfg *Config) { cfg.Modes.Magi.Adaptive = true })
+			if res.RoundsRun != c.rounds || res.StopReason != c.stop || res.CallsSaved != c.saved || string(res.Verdict) != c.verdict || res.Rule != RuleMajority {
+				t.Errorf("rounds %d stop %q saved %d verdict %s rule %s; want %d %q %d %s", res.RoundsRun, res.StopReason, res.CallsSaved, res.Verdict, res.Rule, c.rounds, c.stop, c.saved, c.verdict)
+			}
+			conformity := 0
+			for _, f := range res.Flips {
+				if f.Conformity {
+					conformity++
+				}
+			}
+			if len(res.Flips) != c.flips || conformity != c.conformity {
+				t.Errorf("flips %+v", res.Flips)
+			}
+			for name, n := range calls {
+				if n != c.rounds {
+					t.Errorf("%s was called %d times, want %d", name, n, c.rounds)
+				}
+			}
+		})
+	}
+	// Without --adaptive the same unsure council runs all three rounds.
+	res, _ := runScripted(t, cases[2].script, func(*Config) {})
+	if res.RoundsRun != 3 || res.StopReason != "" || res.CallsSaved != 0 {
+		t.Errorf("a plain council: %d rounds, stop %q, saved %d", res.RoundsRun, res.StopReason, res.CallsSaved)
+	}
+}
+
+func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
+	first := map[string]scriptedAnswer{"melchior": {answer: "42", confidence: .7, reasoning: own("melchior")},
+		"balthasar": {answer: "84", confidence: .7, reasoning: own("balthasar")}, "casper": {answer: "96", confidence: .7, reasoning: own("casper")}}
+	// MELCHIOR moves to BALTHASAR's 84 in round 2, restating its reasoning,
+	// and keeps 84 in round 3.
+	follow := scriptedAnswer{answer: "84", confidence: .7, reasoning: own("balthasar")}
+	script := map[string][]scriptedAnswer{"melchior": {first["melchior"], follow}, "balthasar": {first["balthasar"]}, "casper": {first["casper"]}}
+	plain, _ := runScripted(t, script, func(*Config) {})
+	guarded, _ := runScripted(t, script, func(c *Config) { c.Modes.Magi.Guard = true })
+	if plain.Verdict != "84" || plain.Rule != RuleMajority || len(plain.Discounted) != 0 {
+		t.Errorf("without the guard: %s by %s, discounted %v", plain.Verdict, plain.Rule, plain.Discounted)
+	}
+	if guarded.Verdict != VerdictNoConsensus || guarded.Rule != RuleGuardedMajority || strings.Join(guarded.Discounted, ",") != "melchior" {
+		t.Errorf("with the guard: %s by %s, discounted %v", guarded.Verdict, guarded.Rule, guarded.Discounted)
+	}
+	// The same move with an argument named counts under the guard.
+	script["melchior"][1].changedBy = "BALTHASAR's point: spoiled fruit leaves fewer apples than my crate count assumed."
+	argued, _ := runScripted(t, script, func(c *Config) { c.Modes.Magi.Guard = true })
+	if argued.Verdict != "84" || len(argued.Discounted) != 0 || argued.Flips[0].ChangedBy == "" || argued.Flips[0].Conformity {
+		t.Errorf("an argued change under the guard: %s, discounted %v, flips %+v", argued.Verdict, argued.Discounted, argued.Flips)
+	}
+}
+
+func TestRoundsTwoAndThreeAskForTheChangingArgument(t *testing.T) {
+	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+	})
+	if err := fc.engine.Submit(context.Background(), "Ship it?"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, fc.engine)
+	for _, r := range fc.requests("casper") {
+		last := r.Messages[len(r.Messages)-1].Content
+		asks := strings.Contains(last, `name in "changed_by" the argument that changed your mind`)
+		if round := magiRoundOf(r.Messages); asks != (round > 1) {
+			t.Errorf("round %d asks for changed_by: %v", round, asks)
+		}
+	}
+}
+
+func TestGuardedVotesUndoOnlyConformity(t *testing.T) {
+	v := func(agent string, vote Vote) MagiVote {
+		return MagiVote{Agent: agent, Valid: true, Ballot: Ballot{Vote: vote}}
+	}
+	rounds := [][]MagiVote{{v("a", "1"), v("b", "2"), v("c", "3")}, {v("a", "2"), v("b", "2"), v("c", "2")}, {v("a", "2"), v("b", "3"), v("c", "2")}}
+	flips := []Flip{{Agent: "a", ToRound: 2, Conformity: true}, {Agent: "c", ToRound: 2}, {Agent: "b", ToRound: 3, Conformity: true}}
+	votes, discounted := GuardedVotes(rounds, flips)
+	if fmt.Sprint(votes) != "[1 2 2]" || strings.Join(discounted, ",") != "a,b" {
+		t.Errorf("guarded votes %v, discounted %v", votes, discounted)
+	}
+}
+
+func TestWeightedMarginAndAnswer(t *testing.T) {
+	v := func(vote Vote, conf float64, valid bool) MagiVote {
+		return MagiVote{Valid: valid, Ballot: Ballot{Vote: vote, Confidence: conf}}
+	}
+	for _, c := range []struct {
+		votes  []MagiVote
+		margin float64
+		answer Vote
+	}{
+		{[]MagiVote{v("1", .9, true), v("1", .8, true), v("2", .5, true)}, (1.7 - .5) / 2.2, "1"},
+		{[]MagiVote{v("1", .4, true), v("2", .9, true), v("3", .3, true)}, (.9 - .4) / 1.6, "2"},
+		{[]MagiVote{v("1", .9, true), v("1", .9, true), v(VoteInvalid, 0, false)}, (1.8 - 1) / 2.8, "1"},
+		{[]MagiVote{v("1", .5, true), v("2", .5, true)}, 0, ""},
+		{[]MagiVote{v(VoteApprove, 0, true), v(VoteApprove, 0, true)}, 0, ""},
+	} {
+		if m, a := WeightedMargin(c.votes), WeightedAnswer(c.votes); magiAbsDiff(m, c.margin) > 1e-12 || a != c.answer {
+			t.Errorf("%+v: margin %v answer %q, want %v %q", c.votes, m, a, c.margin, c.answer)
+		}
+	}
+}
