@@ -45,8 +45,12 @@ func newGuard(hosts []string, next http.Handler) (*guard, error) {
 		}
 	}
 	g.crossOrg.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		from := "Sec-Fetch-Site: " + r.Header.Get("Sec-Fetch-Site")
+		if o := r.Header.Get("Origin"); o != "" {
+			from = "Origin " + o
+		}
 		refuse(w, r, http.StatusForbidden, "cross_origin",
-			"cross-origin request refused: a page of another origin (Origin %q) may not send %s requests to this server", r.Header.Get("Origin"), r.Method)
+			"cross-origin request refused: a page of another origin (%q) may not send %s requests to this server", from, r.Method)
 	}))
 	return g, nil
 }
@@ -78,7 +82,7 @@ func (g *guard) checkBody(w http.ResponseWriter, r *http.Request) {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil || mt != "application/json" {
 			refuse(w, r, http.StatusUnsupportedMediaType, "unsupported_media_type",
-				"the request body must be JSON sent as Content-Type: application/json (got %q)", r.Header.Get("Content-Type"))
+				"the request body must be JSON sent as Content-Type: application/json (got %q; curl sends both with --json)", r.Header.Get("Content-Type"))
 			return
 		}
 	}
