@@ -42,6 +42,16 @@ func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
 	v := View{Self: p.Self, OthersTools: p.OthersTools}
 	covered := h.Compacted()
 	maxEntry := max(b.Verbatim/2, 256) * 4 // bytes one entry may take
+	// The question being asked is never cut: the host's latest message goes
+	// whole (Turn.Run refuses a prompt over the model's context window
+	// before the call instead).
+	question, _ := h.LatestUser()
+	clipped := func(en Entry, m providers.Message) providers.Message {
+		if en.Turn != question.Turn || question.Turn == 0 {
+			m.Content = clip(m.Content, maxEntry)
+		}
+		return m
+	}
 	// The verbatim part, newest first. Compaction keeps it within the
 	// budget; the hard stop at twice that bounds the work should a
 	// summariser have failed.
@@ -59,7 +69,7 @@ func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
 		if !ok {
 			continue
 		}
-		m.Content = clip(m.Content, maxEntry)
+		m = clipped(*en, m)
 		used += EstimateTokens(m.Content)
 		tail = append(tail, m)
 		shown = append(shown, en.Turn)
@@ -93,8 +103,7 @@ func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
 	}
 	for _, en := range pins {
 		if m, ok := messageOf(en, v); ok {
-			m.Content = clip(m.Content, maxEntry)
-			items = append(items, m)
+			items = append(items, clipped(en, m))
 		}
 	}
 	for i := len(tail) - 1; i >= 0; i-- {

@@ -116,6 +116,11 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if ctx.Err() != nil && IsCap(context.Cause(ctx)) {
 		return t.refuse(context.Cause(ctx)) // the exchange already stopped at a cap
 	}
+	if err := overWindow(a.Provider.Name(), req, spec.Prompt); err != nil {
+		en, err := t.end(StatusError, err)
+		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
+		return en, err
+	}
 	admitted, err := e.admit(a, req)
 	if err != nil {
 		return t.refuse(err)
@@ -183,9 +188,12 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 
 // refuse settles a turn that was not started because of a cap: cancelled,
 // its error naming the cap and the spend.
-func (t *Turn) refuse(err error) (Entry, error) {
+func (t *Turn) refuse(err error) (Entry, error) { return t.end(StatusCancelled, err) }
+
+// end settles a turn that never called its provider with status and err.
+func (t *Turn) end(status Status, err error) (Entry, error) {
 	en := t.entry
-	en.Status, en.Error, en.Finished = StatusCancelled, err.Error(), t.engine.now()
+	en.Status, en.Error, en.Finished = status, err.Error(), t.engine.now()
 	t.entry = en
 	t.engine.History().Update(en)
 	t.engine.Emit(TurnFinished{Entry: en})
@@ -327,4 +335,26 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// overWindow refuses, before any call, a prompt the model cannot read
+// whole: cutting it would lose the question without a word, and sending
+// it would cost money to fail. The estimate is the one compaction uses
+// (4 bytes a token), generous for prose; a model with no known window
+// (Info.Context 0) is never refused.
+func overWindow(provider string, req providers.Request, question string) error {
+	window := req.Info.Context
+	if window <= 0 {
+		return nil
+	}
+	tokens := EstimateTokens(req.System)
+	for _, m := range req.Messages {
+		tokens += EstimateTokens(m.Content)
+	}
+	if tokens <= window {
+		return nil
+	}
+	return &providers.Error{Provider: provider, Kind: providers.KindTooLong, Message: fmt.Sprintf(
+		"the question is %d bytes and the whole prompt about %d tokens, over %s's context window of %d tokens: nothing was sent (shorten the question or ask a model with a larger window)",
+		len(question), tokens, req.Model, window)}
 }

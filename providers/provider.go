@@ -174,6 +174,7 @@ const (
 	KindRefused    ErrorKind = "refused"     // the model refused or a safety filter blocked the answer
 	KindTruncated  ErrorKind = "truncated"   // the answer was cut at the output limit
 	KindEmpty      ErrorKind = "empty"       // the stream ended normally without any text
+	KindTooLong    ErrorKind = "too_long"    // the prompt is over the model's context window: never sent
 	KindOther      ErrorKind = "other"
 )
 

@@ -1,0 +1,50 @@
+package debate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Older long answers are clipped to fit the prompt; the question being
+// asked, however long, is not.
+func TestBuildPromptNeverCutsTheQuestion(t *testing.T) {
+	long := strings.Repeat("log line\n", 12000) // ~105 KB
+	question := long + "What is the real question?"
+	h := NewHistory(nil)
+	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "first: " + long, Status: StatusComplete})
+	h.Append(Entry{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "old answer " + long, Status: StatusComplete})
+	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: question, Status: StatusComplete})
+	b := (&Config{}).ContextBudget("mention")
+	msgs := BuildPrompt(h, Prompt{Mode: "mention", Self: "chatgpt"}, b)
+	all := ""
+	for _, m := range msgs {
+		all += m.Content
+	}
+	if !strings.Contains(msgs[len(msgs)-1].Content, question) {
+		t.Fatalf("the question was cut: last message %d bytes", len(msgs[len(msgs)-1].Content))
+	}
+	if strings.Contains(all, "old answer "+long) {
+		t.Fatal("an older entry went whole past the per-entry bound")
+	}
+}
+
+// A prompt over the model's window is refused with the question's size
+// and the limit; a model without a known window is never refused.
+func TestOverWindow(t *testing.T) {
+	req := providers.Request{Model: "m", Messages: []providers.Message{{Role: providers.RoleUser, Content: strings.Repeat("x", 40000)}},
+		Info: providers.ModelInfo{Context: 8000}}
+	err := overWindow("openai", req, strings.Repeat("x", 40000))
+	if providers.KindOf(err) != providers.KindTooLong || !strings.Contains(err.Error(), "40000 bytes") || !strings.Contains(err.Error(), "window of 8000 tokens") {
+		t.Fatalf("got %v", err)
+	}
+	req.Info.Context = 20000
+	if err := overWindow("openai", req, ""); err != nil {
+		t.Fatalf("within the window: %v", err)
+	}
+	req.Info.Context = 0
+	if err := overWindow("openai", req, ""); err != nil {
+		t.Fatalf("unknown window: %v", err)
+	}
+}
