@@ -3,6 +3,7 @@ package debate
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -322,7 +323,7 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string {
 	if e.Env != "" {
-		where := fmt.Sprintf("environment variable %s=%q", e.Env, e.Value)
+		where := fmt.Sprintf("environment variable %s=%s", e.Env, Quote(e.Value))
 		if e.Key != "" {
 			where += " (" + e.Key + ")"
 		}
@@ -365,9 +366,12 @@ func (c *Config) Validate() error {
 	bad := func(key, format string, args ...any) error {
 		return &ConfigError{File: c.Source, Key: key, Problem: fmt.Sprintf(format, args...)}
 	}
+	if err := c.checkBounds(bad); err != nil {
+		return err
+	}
 	for name, p := range c.Providers {
 		if !slices.Contains(providers.Types, p.Type) {
-			return bad("providers."+name+".type", "unknown provider type %q (one of %s)", p.Type, strings.Join(providers.Types, ", "))
+			return bad("providers."+name+".type", "unknown provider type %s (one of %s)", Quote(p.Type), strings.Join(providers.Types, ", "))
 		}
 	}
 	seen := map[string]bool{}
@@ -377,18 +381,18 @@ func (c *Config) Validate() error {
 		case a.Name == "":
 			return bad(key+".name", "missing")
 		case a.Name != strings.ToLower(a.Name) || strings.ContainsAny(a.Name, " @\t"):
-			return bad(key+".name", "%q must be lower case without spaces or @", a.Name)
+			return bad(key+".name", "%s must be lower case without spaces or @", Quote(a.Name))
 		case a.Name == "all":
 			return bad(key+".name", `"all" is reserved for @all`)
 		case seen[a.Name]:
-			return bad(key+".name", "duplicate agent %q", a.Name)
+			return bad(key+".name", "duplicate agent %s", Quote(a.Name))
 		}
 		seen[a.Name] = true
 		if _, ok := c.Providers[a.Provider]; !ok {
-			return bad(key+".provider", "unknown provider %q (known: %s)", a.Provider, strings.Join(sortedKeys(c.Providers), ", "))
+			return bad(key+".provider", "unknown provider %s (known: %s)", Quote(a.Provider), strings.Join(sortedKeys(c.Providers), ", "))
 		}
 		if a.Model == "" && c.Providers[a.Provider].Type != "demo" {
-			return bad(key+".model", "missing for agent %q", a.Name)
+			return bad(key+".model", "missing for agent %s", Quote(a.Name))
 		}
 		if a.Temperature != nil && (*a.Temperature < 0 || *a.Temperature > 2) {
 			return bad(key+".temperature", "%v is outside 0..2", *a.Temperature)
@@ -401,14 +405,14 @@ func (c *Config) Validate() error {
 		}
 		for i, n := range names {
 			if !seen[n] {
-				return bad(fmt.Sprintf("%s[%d]", key, i), "unknown agent %q (known: %s)", n, known)
+				return bad(fmt.Sprintf("%s[%d]", key, i), "unknown agent %s (known: %s)", Quote(n), known)
 			}
 		}
 		return nil
 	}
 	checkOne := func(key, name string) error {
 		if !seen[name] {
-			return bad(key, "unknown agent %q (known: %s)", name, known)
+			return bad(key, "unknown agent %s (known: %s)", Quote(name), known)
 		}
 		return nil
 	}
@@ -445,7 +449,7 @@ func (c *Config) Validate() error {
 		return bad("seating", "unknown value %q (one of %s)", c.Seating, strings.Join(SeatingValues, ", "))
 	}
 	if c.DefaultMode != "" && !slices.Contains(ModeNames, c.DefaultMode) {
-		return bad("default_mode", "unknown mode %q (one of %s)", c.DefaultMode, strings.Join(ModeNames, ", "))
+		return bad("default_mode", "unknown mode %s (one of %s)", Quote(c.DefaultMode), strings.Join(ModeNames, ", "))
 	}
 	if _, err := ParseAnswerType(m.Magi.AnswerType); err != nil {
 		return bad("modes.magi.answer_type", "%v", err)
@@ -465,7 +469,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Context.Summarizer != "" && !seen[c.Context.Summarizer] {
-		return bad("context.summarizer", "unknown agent %q (known: %s)", c.Context.Summarizer, known)
+		return bad("context.summarizer", "unknown agent %s (known: %s)", Quote(c.Context.Summarizer), known)
 	}
 	if m.Agent.MaxSteps < 0 {
 		return bad("modes.agent.max_steps", "must not be negative")
@@ -477,17 +481,17 @@ func (c *Config) Validate() error {
 			}
 		}
 		if m.API != "" && !slices.Contains(providers.APIs, m.API) {
-			return bad("models."+model+".api", "unknown API %q (one of %s)", m.API, strings.Join(providers.APIs, ", "))
+			return bad("models."+model+".api", "unknown API %s (one of %s)", Quote(m.API), strings.Join(providers.APIs, ", "))
 		}
 		for _, d := range []struct{ key, val string }{{"deprecated", m.Deprecated}, {"shutdown", m.Shutdown}} {
 			if _, err := time.Parse("2006-01-02", d.val); d.val != "" && err != nil {
-				return bad("models."+model+"."+d.key, "%q is not a date (YYYY-MM-DD)", d.val)
+				return bad("models."+model+"."+d.key, "%s is not a date (YYYY-MM-DD)", Quote(d.val))
 			}
 		}
 	}
 	for name, p := range c.Providers {
 		if p.API != "" && !slices.Contains(providers.APIs, p.API) {
-			return bad("providers."+name+".api", "unknown API %q (one of %s)", p.API, strings.Join(providers.APIs, ", "))
+			return bad("providers."+name+".api", "unknown API %s (one of %s)", Quote(p.API), strings.Join(providers.APIs, ", "))
 		}
 	}
 	if c.BudgetUSD < 0 {
@@ -503,7 +507,7 @@ func (c *Config) Validate() error {
 	}
 	for name, l := range c.Bench.Limits {
 		if _, ok := c.Providers[name]; !ok {
-			return bad("bench.limits."+name, "unknown provider %q (known: %s)", name, strings.Join(sortedKeys(c.Providers), ", "))
+			return bad("bench.limits."+name, "unknown provider %s (known: %s)", Quote(name), strings.Join(sortedKeys(c.Providers), ", "))
 		}
 		if l.RequestsPerMinute < 0 || l.TokensPerMinute < 0 {
 			return bad("bench.limits."+name, "limits must not be negative")
@@ -512,7 +516,7 @@ func (c *Config) Validate() error {
 	for i, w := range c.Webhooks {
 		key := fmt.Sprintf("webhooks[%d]", i)
 		if !strings.HasPrefix(w.URL, "http://") && !strings.HasPrefix(w.URL, "https://") {
-			return bad(key+".url", "%q is not an http:// or https:// URL", w.URL)
+			return bad(key+".url", "%s is not an http:// or https:// URL", Quote(w.URL))
 		}
 		if len(w.Events) == 0 {
 			return bad(key+".events", "lists no event (e.g. [magi_decided, exchange_finished, session_finished])")
@@ -529,6 +533,23 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// maxQuoted is the most of a value an error quotes: a 50 MB persona or a
+// pasted log in the wrong key must not come back whole on the terminal.
+const maxQuoted = 80
+
+// Quote quotes a configured value for an error message, its first 80
+// characters when it is longer (and its size, so the reader knows).
+func Quote(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxQuoted {
+			return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:i]), len(s))
+		}
+		n++
+	}
+	return strconv.Quote(s)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -44,8 +44,8 @@ stdin.`,
   parley agent --json "what does main.go do?" | jq -r 'select(.type=="summary").summary'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if steps < 0 {
-				return usageErr(fmt.Errorf("--steps must not be negative"))
+			if steps < 0 || steps > debate.MaxSteps {
+				return usageErr(fmt.Errorf("--steps must be 0 to %d", debate.MaxSteps))
 			}
 			question, err := readQuestion(args, cmd.InOrStdin())
 			if err != nil {

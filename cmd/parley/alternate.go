@@ -31,8 +31,8 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
   parley alternate --session 3f2a --steps 1 "now add tests"`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if steps < 0 {
-				return usageErr(fmt.Errorf("--steps must not be negative"))
+			if steps < 0 || steps > debate.MaxSteps {
+				return usageErr(fmt.Errorf("--steps must be 0 to %d", debate.MaxSteps))
 			}
 			instruction := ""
 			if len(args) > 0 {

@@ -39,8 +39,8 @@ code 1 if any turn failed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			changedRs = cmd.Flags().Changed("rounds")
-			if changedRs && rounds < 1 {
-				return usageErr(fmt.Errorf("--rounds must be at least 1"))
+			if changedRs && (rounds < 1 || rounds > debate.MaxRounds) {
+				return usageErr(fmt.Errorf("--rounds must be 1 to %d", debate.MaxRounds))
 			}
 			topic = strings.TrimSpace(topic)
 			if topic == "-" {

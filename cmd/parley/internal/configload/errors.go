@@ -41,7 +41,7 @@ func (ld *loader) decodeError(err error) error {
 		}
 		if isType {
 			if val, ok := lookupValue(ld.v.Get, key); ok {
-				problem = fmt.Sprintf("%q is not %s", fmt.Sprint(val), problem)
+				problem = fmt.Sprintf("%s is not %s", debate.Quote(fmt.Sprint(val)), problem)
 			} else {
 				problem = "not " + problem
 			}

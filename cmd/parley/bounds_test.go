@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// config check refuses values past the upper bounds, naming file, line and
+// key, and no error quotes more than 80 characters of a value.
+func TestConfigCheckRefusesValuesPastTheBounds(t *testing.T) {
+	dir := isolate(t)
+	huge := strings.Repeat("You are thorough. ", 60000) // ~1 MB persona
+	long := strings.Repeat("q", 5000)
+	cases := []struct{ name, yaml, want string }{
+		{"rounds", "modes:\n  talk:\n    rounds: 1000000000\n", "parley.yaml:3: modes.talk.rounds: 1000000000 is over 100"},
+		{"max steps", "modes:\n  agent:\n    max_steps: 99999\n", "parley.yaml:3: modes.agent.max_steps: 99999 is over 1000"},
+		{"persona", "agents:\n  - name: gemini\n    persona: \"" + huge + "\"\n", "parley.yaml:3: agents[0].persona: is 1080000 bytes, at most 32768"},
+		{"budget", "context:\n  budget_tokens: 900000000\n", "parley.yaml:2: context.budget_tokens: 900000000 is over 2000000"},
+		{"max tokens", "agents:\n  - name: gemini\n    max_tokens: 50000000\n", "parley.yaml:3: agents[0].max_tokens: 50000000 is over 1000000"},
+		{"long bad value", "default_mode: " + long + "\n", "parley.yaml:1: default_mode: unknown mode \"" + strings.Repeat("q", 80) + "\"… (5000 bytes)"},
+		{"long bad number", "modes:\n  talk:\n    rounds: " + long + "\n", "parley.yaml:3: modes.talk.rounds: \"" + strings.Repeat("q", 80) + "\"… (5000 bytes) is not a whole number"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(c.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := runCLI(t, "", "config", "check")
+			if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+				t.Fatalf("exit %d, out %q\nerr %.400q\nwant %q", code, out, errOut, c.want)
+			}
+			if len(errOut) > 400 {
+				t.Fatalf("the error is %d bytes: %.200q…", len(errOut), errOut)
+			}
+		})
+	}
+	t.Run("env value", func(t *testing.T) {
+		os.Remove(filepath.Join(dir, "parley.yaml"))
+		t.Setenv("PARLEY_MODES_TALK_ROUNDS", long)
+		code, _, errOut := runCLI(t, "", "config", "check")
+		if code != exitUsage || !strings.Contains(errOut, "… (5000 bytes)") || len(errOut) > 400 {
+			t.Fatalf("exit %d, err %.400q (%d bytes)", code, errOut, len(errOut))
+		}
+	})
+}
+
+// The flags that repeat calls are bounded like their configuration keys.
+func TestRoundAndStepFlagsAreBounded(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{
+		{"--demo", "talk", "--topic", "x", "--rounds", "1000000000"},
+		{"--demo", "alternate", "x", "--steps", "1000000000"},
+		{"--demo", "agent", "--steps", "1000000000", "x"},
+	} {
+		code, _, errOut := runCLI(t, "", args...)
+		if code != exitUsage || !strings.Contains(errOut, "must be") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package debate
+
+import "fmt"
+
+// Upper bounds of the configuration. Each is far above any real use and
+// far below what would exhaust memory, a wallet or a context window by
+// a typo (`rounds: 1000000000`, a 50 MB persona); `parley config check`
+// refuses a value past them, naming the file, line and key.
+const (
+	MaxRounds       = 100      // modes.talk.rounds, talk --rounds
+	MaxSteps        = 1000     // modes.agent.max_steps, alternate --steps
+	MaxAgents       = 64       // entries of agents
+	MaxPersonaBytes = 32 << 10 // agents[].persona: a system prompt
+	MaxNameBytes    = 80       // agents[].name and display
+	MaxBudgetTokens = 2_000_000
+	MaxOutputTokens = 1_000_000 // agents[].max_tokens, bench.max_tokens
+)
+
+// checkBounds refuses values past the upper bounds.
+func (c *Config) checkBounds(bad func(key, format string, args ...any) error) error {
+	if len(c.Agents) > MaxAgents {
+		return bad("agents", "has %d entries, at most %d", len(c.Agents), MaxAgents)
+	}
+	for i, a := range c.Agents {
+		key := fmt.Sprintf("agents[%d]", i)
+		switch {
+		case len(a.Persona) > MaxPersonaBytes:
+			return bad(key+".persona", "is %d bytes, at most %d (%s)", len(a.Persona), MaxPersonaBytes, Quote(a.Persona))
+		case len(a.Name) > MaxNameBytes:
+			return bad(key+".name", "is %d bytes, at most %d (%s)", len(a.Name), MaxNameBytes, Quote(a.Name))
+		case len(a.Display) > MaxNameBytes:
+			return bad(key+".display", "is %d bytes, at most %d (%s)", len(a.Display), MaxNameBytes, Quote(a.Display))
+		case a.MaxTokens > MaxOutputTokens:
+			return bad(key+".max_tokens", "%d is over %d", a.MaxTokens, MaxOutputTokens)
+		}
+	}
+	m := c.Modes
+	switch {
+	case m.Talk.Rounds > MaxRounds:
+		return bad("modes.talk.rounds", "%d is over %d", m.Talk.Rounds, MaxRounds)
+	case m.Agent.MaxSteps > MaxSteps:
+		return bad("modes.agent.max_steps", "%d is over %d", m.Agent.MaxSteps, MaxSteps)
+	case m.Talk.BudgetTokens > MaxBudgetTokens:
+		return bad("modes.talk.budget_tokens", "%d is over %d", m.Talk.BudgetTokens, MaxBudgetTokens)
+	case c.Context.BudgetTokens > MaxBudgetTokens:
+		return bad("context.budget_tokens", "%d is over %d", c.Context.BudgetTokens, MaxBudgetTokens)
+	case c.Bench.MaxTokens > MaxOutputTokens:
+		return bad("bench.max_tokens", "%d is over %d", c.Bench.MaxTokens, MaxOutputTokens)
+	}
+	ctx := c.Context
+	for mode, b := range map[string]ContextBudget{"mention": ctx.Mention, "alternate": ctx.Alternate, "talk": ctx.Talk, "magi": ctx.Magi, "agent": ctx.Agent} {
+		if b.BudgetTokens > MaxBudgetTokens || b.SummaryTokens > MaxBudgetTokens {
+			return bad("context."+mode, "budgets are at most %d tokens", MaxBudgetTokens)
+		}
+	}
+	return nil
+}
