@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/bench"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 )
 
@@ -86,7 +87,7 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 			}
 			p.Demo = a.Demo
 			maxCost := a.Cfg.BudgetUSD // --max-cost, else budget_usd
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(cmd.Context(), wiring.StopSignals...)
 			defer stop()
 			agents := a.Engine.Agents()
 			if a.Demo { // offline answers at once: a demo bench takes seconds

@@ -7,8 +7,10 @@ import (
 	"io"
 	"log"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,7 +49,12 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	if err := needTerminal(); err != nil {
 		return usageErr(err)
 	}
-	_, err = tea.NewProgram(m, tea.WithContext(cmd.Context())).Run()
+	// Bubble Tea ends on SIGTERM itself; SIGHUP (a closed terminal or ssh)
+	// ends it the same way, so the exchange is cancelled, its text kept and
+	// the session saved below.
+	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGHUP)
+	defer stop()
+	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	m.Close() // no one reads events any more: never let them block the engine
 	// Let a cancelled exchange settle, so the store records how it ended
 	// before it is closed.
@@ -55,7 +62,7 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	settle, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_ = a.Engine.Wait(settle)
-	if errors.Is(err, tea.ErrProgramKilled) && cmd.Context().Err() != nil {
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
 	return err

@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 )
@@ -56,12 +57,16 @@ func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	ctx, saves := wiring.WithSaveStatus(ctx)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
 		// Errors may quote a server's message: no escape reaches the terminal.
 		fmt.Fprintln(root.ErrOrStderr(), "parley:", sanitize.Text(err.Error()))
 	}
-	return exitCode(err)
+	if code := exitCode(err); code != 0 || saves.Err() == nil {
+		return code
+	}
+	return cli.ExitRuntime // the session was not saved; that was said once
 }
 
 // subcommands lists constructors of the commands beside root; each command

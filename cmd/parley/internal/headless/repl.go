@@ -18,7 +18,7 @@ type REPLOptions struct {
 	In io.Reader
 	// Interactive is true when In is a terminal, which echoes what is typed.
 	Interactive bool
-	// Interrupts delivers Ctrl+C.
+	// Interrupts delivers Ctrl+C, SIGTERM and SIGHUP (see Run).
 	Interrupts <-chan os.Signal
 }
 
@@ -37,8 +37,8 @@ func REPL(ctx context.Context, e *debate.Engine, p *Printer, o REPLOptions) erro
 			select {
 			case <-ctx.Done():
 				return
-			case <-o.Interrupts:
-				if e.Interrupt() {
+			case sig := <-o.Interrupts:
+				if e.Interrupt() || sig != os.Interrupt { // SIGTERM, SIGHUP: end now
 					quit()
 				}
 			}

@@ -16,7 +16,9 @@ const drainTimeout = 10 * time.Second
 // while each input runs as one exchange, in order, stopping at the first
 // that fails. interrupts (Ctrl+C) follow Engine.Interrupt's one policy: the
 // first cancels the running exchange and keeps what arrived; a second within
-// two seconds, or one while idle, ends the run.
+// two seconds, or one while idle, ends the run. Any other signal (SIGTERM,
+// SIGHUP) asks the process to end: it cancels the exchange the same way,
+// keeping what arrived, and ends the run at once.
 func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, interrupts <-chan os.Signal) error {
 	unsubscribe := e.Subscribe(p.Sink)
 	defer unsubscribe()
@@ -27,8 +29,8 @@ func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, int
 			select {
 			case <-ctx.Done():
 				return
-			case <-interrupts:
-				if e.Interrupt() {
+			case sig := <-interrupts:
+				if e.Interrupt() || sig != os.Interrupt {
 					cancel()
 				}
 			}

@@ -12,7 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -56,6 +56,7 @@ type App struct {
 	Stdout  io.Writer
 	Stderr  io.Writer
 	closers []func() error
+	saves   *SaveStatus
 	Store   *store.Store // the session database; nil with NoPersist
 	DBFile  string       // its path
 }
@@ -84,7 +85,8 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 	if err := cfg.Validate(); err != nil {
 		return nil, cli.Usage(err)
 	}
-	a := &App{Flags: g, Cfg: cfg, Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()}
+	a := &App{Flags: g, Cfg: cfg, Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
+		saves: saveStatusOf(cmd.Context())}
 	a.NoKeys = !cli.AnyKey(cfg)
 	a.Demo = g.Demo || a.NoKeys
 	Seat(cfg, a.Demo)
@@ -207,12 +209,17 @@ func (a *App) Run(ctx context.Context, p *headless.Printer, inputs ...string) er
 	return headless.Run(ctx, a.Engine, p, inputs, sigs)
 }
 
-// Interrupts delivers Ctrl+C until stop is called.
+// Interrupts delivers Ctrl+C, SIGTERM and SIGHUP until stop is called
+// (systemd, docker stop, CI and a closed ssh end a run the Ctrl+C way).
 func Interrupts() (<-chan os.Signal, func()) {
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
+	signal.Notify(sigs, StopSignals...)
 	return sigs, func() { signal.Stop(sigs) }
 }
+
+// StopSignals are the signals every command ends on the Ctrl+C way: what
+// arrived is kept, printed and saved as cancelled, the store is closed.
+var StopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // EnterMode makes name the session's mode (a resumed session may be in another).
 func (a *App) EnterMode(name string) error {
@@ -261,7 +268,7 @@ func (a *App) openStore() error {
 	a.Store, a.DBFile = st, path
 	a.closers = append(a.closers, func() error {
 		if err := st.Close(); err != nil {
-			fmt.Fprintln(a.Stderr, "parley: saving the session:", err)
+			a.saves.fail(a.Stderr, err)
 			return err
 		}
 		return nil
@@ -283,10 +290,7 @@ func (a *App) openStore() error {
 		}
 	}
 	rec := st.Record()
-	var once sync.Once
-	rec.OnError(func(err error) {
-		once.Do(func() { fmt.Fprintln(a.Stderr, "parley: saving the session failed:", err) })
-	})
+	rec.OnError(func(err error) { a.saves.fail(a.Stderr, err) })
 	a.Engine.Subscribe(rec.Sink)
 	a.Engine.Start(id != "")
 	if id != "" && g.Mode != "" && g.Mode != a.Engine.Info().Mode {
