@@ -115,13 +115,13 @@ func TestBrowserCouncilPage(t *testing.T) {
 	assertNoScriptRan(t, ctx)
 }
 
-// sentences is what the slow fake model streams, a word every 60 ms:
+// sentences is what the slow fake model streams, a word every 80 ms:
 // Markdown in two blocks, so the first renders while the second streams.
 const sentences = "**First sentence** holds the *point*.\n\nThen a second paragraph follows, word by word, until the very last word arrives here at the end."
 
 func slowAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
 	reply := func(providertest.Request) providertest.Reply {
-		return providertest.Reply{Text: sentences, ChunkDelay: 60 * time.Millisecond}
+		return providertest.Reply{Text: sentences, ChunkDelay: 80 * time.Millisecond}
 	}
 	gemini := providertest.Gemini(t, reply)
 	return geminiAt(t, gemini.URL)
@@ -129,7 +129,7 @@ func slowAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
 
 func TestBrowserPageOpenedMidStream(t *testing.T) {
 	base := startServer(t, slowAgents(t))
-	ctx := browser(t)
+	ctx := browser(t, "status of 409 (Conflict)")
 	createSession(t, ctx, base, "mention")
 	say(t, ctx, "@gemini go slowly")
 	// Live, the finished first block is rendered while the second streams.
@@ -143,7 +143,25 @@ func TestBrowserPageOpenedMidStream(t *testing.T) {
 	if !strings.HasPrefix(first, "First sentence holds the point.") {
 		t.Fatalf("the page opened mid-stream starts with %q", first)
 	}
+	// A second line while the answer streams is refused, kept, and the
+	// refusal says what it waits for.
+	do(t, ctx, "sending while busy", chromedp.SendKeys(chromedp.CSS("#input"), "and another thing"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the busy refusal", `document.querySelector("#say-error").textContent !== ""`)
+	if got := evalJS[string](t, ctx, `document.querySelector("#say-error").textContent`); !strings.Contains(got, "Gemini is still answering") || !strings.Contains(got, "when the exchange is over") {
+		t.Errorf("busy refusal %q does not say what it waits for", got)
+	}
+	if got := evalJS[string](t, ctx, `document.querySelector("#input").value`); got != "and another thing" {
+		t.Errorf("after the busy refusal the box holds %q", got)
+	}
+	// Scrolled to the end of a page taller than the window, the page
+	// follows the text as it grows.
+	viewport(t, ctx, 1280, 300, "dark")
+	do(t, ctx, "scrolling to the end", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight); window.__height = document.documentElement.scrollHeight`))
+	waitJS(t, ctx, "the page to grow", `document.documentElement.scrollHeight > window.__height`)
 	waitJS(t, ctx, "the answer finished", `document.querySelector("#transcript .kind-reply.status-complete .markdown") !== null`)
+	if gap := evalJS[float64](t, ctx, `document.documentElement.scrollHeight - window.scrollY - window.innerHeight`); gap > 2 {
+		t.Errorf("the page stopped following the text: %v px below the window", gap)
+	}
 	want := "First sentence holds the point.Then a second paragraph follows, word by word, until the very last word arrives here at the end."
 	for _, sel := range []string{"#transcript .kind-reply .entry-body", ".panel .entry-body"} {
 		if got := evalJS[string](t, ctx, `document.querySelector("`+sel+`").textContent.replace(/\n/g, "")`); got != want {
@@ -281,4 +299,48 @@ func pressEnter() chromedp.Action[chromedp.Void] {
 
 func openGemini(url string) (providers.Provider, error) {
 	return open.Open("gemini", providers.Spec{Type: "gemini", BaseURL: url, APIKeyEnv: "K"}, func(string) string { return "test-key" })
+}
+
+// When the chairman fails, the council's answer says so and shows the
+// top-ranked member's answer in its place, live and after a reload.
+func TestBrowserCouncilFallback(t *testing.T) {
+	claude := providertest.Anthropic(t, func(r providertest.Request) providertest.Reply {
+		if strings.Contains(r.System, "chair Parley's council") {
+			return providertest.Reply{Status: 400, Text: "the chairman's model is gone"}
+		}
+		return providertest.Reply{Text: "Claude says **use a queue**."}
+	})
+	agents := func(cfg *debate.Config) []*debate.Agent {
+		out := demoAt(2 * time.Millisecond)(cfg)
+		for _, a := range out {
+			if a.Name == "claude" {
+				p, err := open.Open("anthropic", providers.Spec{Type: "anthropic", BaseURL: claude.URL, APIKeyEnv: "K"}, func(string) string { return "test-key" })
+				if err != nil {
+					t.Fatal(err)
+				}
+				a.Provider = p
+			}
+		}
+		return out
+	}
+	base := startServer(t, agents)
+	ctx := browser(t)
+	createSession(t, ctx, base, "council")
+	say(t, ctx, "Queue or table?")
+	waitJS(t, ctx, "the fallback", `!document.querySelector("#fallback").hidden && document.querySelector("#fallback .markdown") !== null`)
+	note := evalJS[string](t, ctx, `document.querySelector("#fallback .fallback-note").textContent`)
+	if !strings.HasPrefix(note, "The chairman failed: ") || !strings.Contains(note, "not the chairman's answer: the top-ranked answer, by ") {
+		t.Errorf("fallback note %q", note)
+	}
+	answer := evalJS[string](t, ctx, `document.querySelector("#fallback .fallback-body").textContent`)
+	do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#council")))
+	if got := evalJS[string](t, ctx, `document.querySelector("#fallback .fallback-note").textContent`); got != note {
+		t.Errorf("reloaded note %q, live %q", got, note)
+	}
+	if got := evalJS[string](t, ctx, `document.querySelector("#fallback .fallback-body").textContent`); got != answer || strings.TrimSpace(got) == "" {
+		t.Errorf("reloaded fallback %q, live %q", got, answer)
+	}
+	if hidden := evalJS[bool](t, ctx, `document.querySelector("#fallback").hidden`); hidden {
+		t.Error("after a reload the fallback is hidden")
+	}
 }

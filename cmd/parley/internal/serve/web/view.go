@@ -79,6 +79,8 @@ type council struct {
 	Verdict  string // "" until decided
 	Tally    string
 	Flips    []flipView
+	// lastTurn is the council's newest vote or verdict entry (0: none yet).
+	lastTurn int
 }
 
 // flipView is one vote change, worded as the live board words it.
@@ -124,6 +126,7 @@ func councils(es []debate.Entry, members []Panel) []*council {
 			}
 			r := cur.row(e.Speaker, label(e.Display, e.Speaker))
 			cell := r.cell(e.Round)
+			cur.lastTurn = e.Turn
 			cell.Vote = e.Vote
 			cell.ballot = nil
 			if v := viewEntry(e); v.Ballot != nil {
@@ -133,6 +136,7 @@ func councils(es []debate.Entry, members []Panel) []*council {
 			if cur != nil {
 				cur.Verdict = e.Vote
 				cur.Tally = e.Text
+				cur.lastTurn = e.Turn
 			}
 		}
 	}

@@ -243,7 +243,15 @@ func (h *handler) compare(w http.ResponseWriter, r *http.Request) {
 				rest = append(rest, e)
 			}
 		}
-		sides = append(sides, compareSide{Info: sv.Info, Councils: councils(sv.Entries, sv.Panels), Entries: viewEntries(rest)})
+		// A side shows the councils that voted after the shared turns: a
+		// question copied into a fork without its votes draws no board.
+		var own []*council
+		for _, c := range councils(sv.Entries, sv.Panels) {
+			if c.lastTurn > shared {
+				own = append(own, c)
+			}
+		}
+		sides = append(sides, compareSide{Info: sv.Info, Councils: own, Entries: viewEntries(rest)})
 	}
 	h.render(w, "compare", map[string]any{"Title": "Compare", "Sides": sides, "Shared": shared})
 }

@@ -299,13 +299,42 @@ func TestCompareForks(t *testing.T) {
 	srv := httptest.NewServer(New(fb, Options{}))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/compare?a=magi01&b=fork01")
-	for _, want := range []string{"Turns 1–1 are shared", "verdict-APPROVED", "verdict-REJECTED", "fork of <code>magi01</code> at turn 1"} {
+	for _, want := range []string{"Turn 1 is shared; below is what each side added after it.", "verdict-APPROVED", "verdict-REJECTED", "fork of <code>magi01</code> at turn 1"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("compare page lacks %q", want)
 		}
 	}
 	if strings.Contains(body, `id="turn-1"`) {
 		t.Error("the shared question is listed again on each side")
+	}
+}
+
+// A fork that copied only a MAGI question and asked its own draws one
+// board, for the question it voted on: the copied one had no votes.
+func TestCompareDrawsNoBoardForACopiedQuestion(t *testing.T) {
+	fb := &fakeBackend{}
+	parent := magiSession()
+	fork := magiSession()
+	fork.Info.ID, fork.Info.Parent, fork.Info.ForkAt = "fork02", parent.Info.ID, 1
+	asked := fork.Entries[0]
+	asked.Text = "ship on Monday instead?"
+	for i := range fork.Entries {
+		fork.Entries[i].Turn++
+	}
+	fork.Entries = append([]debate.Entry{parent.Entries[0]}, append([]debate.Entry{asked}, fork.Entries[1:]...)...)
+	for i := range fork.Entries {
+		fork.Entries[i].Turn = i + 1
+	}
+	fb.add(parent)
+	fb.add(fork)
+	srv := httptest.NewServer(New(fb, Options{}))
+	defer srv.Close()
+	_, body := get(t, srv.URL+"/compare?a=magi01&b=fork02")
+	if n := strings.Count(body, `class="board"`); n != 2 {
+		t.Errorf("%d boards on the compare page, want one per side", n)
+	}
+	if !strings.Contains(body, "ship on Monday instead?") {
+		t.Error("the fork's own question has no board")
 	}
 }
 
