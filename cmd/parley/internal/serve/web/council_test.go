@@ -54,7 +54,7 @@ func TestCouncilPageAfterAReload(t *testing.T) {
 	}
 	for _, want := range []string{
 		`<tr data-member="a" class="top-ranked"><th>Ann</th><td>—</td><td>1</td>`, // a tie keeps council order
-		`<tr data-member="b"><th>Bob &lt;script&gt;`, // the hostile name as text
+		`<tr data-member="b"><th>Bob &lt;script&gt;`,                              // the hostile name as text
 		`<td>—</td><td>1</td><td class="mean">1.00</td><td class="borda">0</td>`,
 		`<li>Ann ranked: Bob &lt;script&gt;`,
 		`The chairman failed: 503 overloaded. Shown instead, not the chairman's answer: the top-ranked answer, by Ann.`,
