@@ -353,6 +353,14 @@
       entry_added: function (ev) { entryAdded(ev.entry); },
       turn_started: function (ev) { busy = true; showBusy(); turnStarted(ev.entry); },
       text_delta: textDelta,
+      // A vote shows in its member's panel head as soon as its field is in.
+      field_completed: function (ev) {
+        const p = panelOf(ev.agent);
+        if (!p || Number(p.dataset.turn) !== ev.turn || (ev.field !== "vote" && ev.field !== "answer")) return;
+        const s = $(".panel-status", p);
+        s.className = "panel-status vote vote-" + ev.value;
+        s.textContent = ev.value;
+      },
       turn_finished: function (ev) { turnFinished(ev.entry); },
       retrying: function (ev) { setStatus(ev.agent + ": retrying (attempt " + ev.attempt + "): " + ev.error); },
       usage: function (ev) {
