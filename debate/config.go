@@ -361,6 +361,19 @@ func (c *Config) AgentNames() []string {
 	return names
 }
 
+// Clone copies what one run may change (agents and the modes' seats), so
+// runs that start from one configuration never share them.
+func (c *Config) Clone() *Config {
+	out := *c
+	out.Agents = slices.Clone(c.Agents)
+	m := &out.Modes
+	m.Mention.Agents = slices.Clone(m.Mention.Agents)
+	m.Alternate.Agents = slices.Clone(m.Alternate.Agents)
+	m.Magi.Agents = slices.Clone(m.Magi.Agents)
+	m.Council.Members = slices.Clone(m.Council.Members)
+	return &out
+}
+
 // Validate checks cross references and values; the first problem wins.
 func (c *Config) Validate() error {
 	bad := func(key, format string, args ...any) error {

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
-	"github.com/parleyhq/parley/debate"
 )
 
 func init() {
@@ -43,7 +40,7 @@ code is 1. Use - to read the question from stdin.`,
 			if err != nil {
 				return err
 			}
-			a, err := newApp(cmd, g, "council", councilAdjust(members, chairman), magiAdjust("", ""))
+			a, err := newApp(cmd, g, "council", cli.CouncilSeats(members, chairman, "--members", "--chairman"), magiAdjust("", ""))
 			if err != nil {
 				return err
 			}
@@ -66,35 +63,4 @@ code is 1. Use - to read the question from stdin.`,
 	f.StringSliceVar(&members, "members", nil, "agent names of the members, comma-separated, two or more (default: modes.council.members)")
 	f.StringVar(&chairman, "chairman", "", "agent name whose model writes the final answer (default: modes.council.chairman)")
 	return cmd
-}
-
-// councilAdjust applies --members and --chairman before the agents are built.
-func councilAdjust(members []string, chairman string) func(*debate.Config) error {
-	return func(cfg *debate.Config) error {
-		known := strings.Join(cfg.AgentNames(), ", ")
-		if members != nil {
-			var names []string
-			for _, m := range members {
-				if m = strings.TrimSpace(m); m != "" {
-					names = append(names, m)
-				}
-			}
-			if len(names) < 2 {
-				return fmt.Errorf("--members needs at least two agents, got %d", len(names))
-			}
-			for _, n := range names {
-				if _, ok := cfg.Agent(n); !ok {
-					return fmt.Errorf("--members: unknown agent %q (known: %s)", n, known)
-				}
-			}
-			cfg.Modes.Council.Members = names
-		}
-		if chairman != "" {
-			if _, ok := cfg.Agent(chairman); !ok {
-				return fmt.Errorf("--chairman: unknown agent %q (known: %s)", chairman, known)
-			}
-			cfg.Modes.Council.Chairman = chairman
-		}
-		return nil
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,9 +12,6 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
-	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/providers"
-	"github.com/parleyhq/parley/providers/open"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd, newWebhooksCmd) }
@@ -43,40 +39,13 @@ kept, and every session is saved.`,
 			if err := serve.CheckAddr(addr, token); err != nil {
 				return usageErr(err)
 			}
-			loaded, err := loadConfiguration(cmd, g)
+			sv, err := wiring.NewServed(cmd, g)
 			if err != nil {
 				return err
 			}
-			cfg := loaded.Config
-			if err := applyMaxCost(cmd, g, cfg); err != nil {
-				return err
-			}
-			demo := g.Demo || !cli.AnyKey(cfg)
-			// Every session the server opens seats its agents this way.
-			if line := wiring.Seat(cfg, demo).Summary(); line != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+line)
-			}
-			if demo {
-				cfg.Offline = true // demo answers cost nothing
-			} else {
-				for _, w := range cfg.ModelWarnings(time.Now()) {
-					fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
-				}
-			}
-			st, _, err := openDB(g)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			// Real providers are opened once and shared by every session.
-			agents := serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
-				return open.Open(name, spec, os.Getenv)
-			})
-			if demo {
-				agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true) }
-			}
-			srv, err := serve.New(serve.Options{Config: cfg, Store: st, Token: token, Log: cmd.ErrOrStderr(), Agents: agents,
-				TLSCert: tlsCert, TLSKey: tlsKey, MaxCost: cfg.BudgetUSD})
+			defer sv.Close()
+			srv, err := serve.New(serve.Options{Config: sv.Cfg, Store: sv.Store, Token: token, Log: cmd.ErrOrStderr(), Agents: sv.Agents,
+				TLSCert: tlsCert, TLSKey: tlsKey, MaxCost: sv.Cfg.BudgetUSD, MCP: sv.MCP.Handler()})
 			if err != nil {
 				return usageErr(err)
 			}
@@ -90,7 +59,7 @@ kept, and every session is saved.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), wiring.StopSignals...)
 			defer stop()
-			if demo && !g.Demo {
+			if sv.NoKeys && !g.Demo {
 				fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+cli.KeyHelp+"; serving the demo agents")
 			}
 			return srv.Serve(ctx, ln, cmd.OutOrStdout())
@@ -99,7 +68,7 @@ kept, and every session is saved.`,
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	cmd.Flags().StringVar(&tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&tlsKey, "tls-key", "", "the certificate's private key (PEM)")
-	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0, "ceiling in USD per session: a session's max_cost may not exceed it, and sessions asking none get it (default: budget_usd; 0: none)")
+	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0, "ceiling in USD per session: a session's max_cost may not exceed it, and sessions asking none get it (default: budget_usd; 0: none); also each /mcp tool call's cap (default $1.00)")
 	return cmd
 }
 

@@ -133,3 +133,36 @@ func BuildAgents(cfg *debate.Config, offline bool) ([]*debate.Agent, error) {
 	}
 	return agents, nil
 }
+
+// CouncilSeats applies a council's members and chairman, when given,
+// before the agents are built; membersKey and chairmanKey name them in
+// errors (the flags, or a tool's arguments).
+func CouncilSeats(members []string, chairman, membersKey, chairmanKey string) func(*debate.Config) error {
+	return func(cfg *debate.Config) error {
+		known := strings.Join(cfg.AgentNames(), ", ")
+		if members != nil {
+			var names []string
+			for _, m := range members {
+				if m = strings.TrimSpace(m); m != "" {
+					names = append(names, m)
+				}
+			}
+			if len(names) < 2 {
+				return fmt.Errorf("%s needs at least two agents, got %d", membersKey, len(names))
+			}
+			for _, n := range names {
+				if _, ok := cfg.Agent(n); !ok {
+					return fmt.Errorf("%s: unknown agent %q (known: %s)", membersKey, n, known)
+				}
+			}
+			cfg.Modes.Council.Members = names
+		}
+		if chairman != "" {
+			if _, ok := cfg.Agent(chairman); !ok {
+				return fmt.Errorf("%s: unknown agent %q (known: %s)", chairmanKey, chairman, known)
+			}
+			cfg.Modes.Council.Chairman = chairman
+		}
+		return nil
+	}
+}

@@ -149,14 +149,16 @@ func (p *Printer) councilOutcome(res debate.CouncilResult) {
 	_ = tw.Flush()
 }
 
-type councilJSONAnswer struct {
+// CouncilDocAnswer is a stage-1 answer in the council document.
+type CouncilDocAnswer struct {
 	Member string `json:"member"`
 	Model  string `json:"model"`
 	Text   string `json:"text"`
 	Status string `json:"status"`
 }
 
-type councilJSONRanking struct {
+// CouncilDocRanking is one member's stage-2 ranking in the council document.
+type CouncilDocRanking struct {
 	Ranker string            `json:"ranker"`
 	Valid  bool              `json:"valid"`
 	Labels map[string]string `json:"labels"`
@@ -164,13 +166,15 @@ type councilJSONRanking struct {
 	Error  string            `json:"error,omitempty"`
 }
 
-type councilJSONScore struct {
+// CouncilDocScore is one answer's aggregate rank in the council document.
+type CouncilDocScore struct {
 	Member   string  `json:"member"`
 	Borda    int     `json:"borda"`
 	MeanRank float64 `json:"mean_rank"`
 }
 
-type councilJSONChair struct {
+// CouncilDocChair is the chairman's answer (or the marked fallback).
+type CouncilDocChair struct {
 	Member   string `json:"member"`
 	Model    string `json:"model"`
 	Text     string `json:"text"`
@@ -179,24 +183,34 @@ type councilJSONChair struct {
 	Error    string `json:"error,omitempty"`
 }
 
-type councilJSON struct {
-	Question  string               `json:"question"`
-	Answers   []councilJSONAnswer  `json:"answers"`
-	Rankings  []councilJSONRanking `json:"rankings"`
-	Aggregate []councilJSONScore   `json:"aggregate"`
-	Chairman  councilJSONChair     `json:"chairman"`
-	Usage     providers.Usage      `json:"usage"`
-	Cost      float64              `json:"cost_usd"`
+// CouncilDocument is parley council --json's document and the MCP council
+// tool's result.
+type CouncilDocument struct {
+	Question  string              `json:"question"`
+	Answers   []CouncilDocAnswer  `json:"answers"`
+	Rankings  []CouncilDocRanking `json:"rankings"`
+	Aggregate []CouncilDocScore   `json:"aggregate"`
+	Chairman  CouncilDocChair     `json:"chairman"`
+	Usage     providers.Usage     `json:"usage"`
+	Cost      float64             `json:"cost_usd"`
 }
 
 // writeCouncilJSON prints the council as one JSON document (council --json).
 func writeCouncilJSON(w io.Writer, res debate.CouncilResult) error {
-	out := councilJSON{Question: res.Question, Usage: res.Usage, Cost: res.Cost,
-		Answers: []councilJSONAnswer{}, Rankings: []councilJSONRanking{}, Aggregate: []councilJSONScore{},
-		Chairman: councilJSONChair{Member: res.Chairman.Member, Model: res.Chairman.Model, Text: res.Chairman.Text,
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(CouncilJSON(res))
+}
+
+// CouncilJSON is the council's result as parley council --json prints it.
+func CouncilJSON(res debate.CouncilResult) CouncilDocument {
+	out := CouncilDocument{Question: res.Question, Usage: res.Usage, Cost: res.Cost,
+		Answers: []CouncilDocAnswer{}, Rankings: []CouncilDocRanking{}, Aggregate: []CouncilDocScore{},
+		Chairman: CouncilDocChair{Member: res.Chairman.Member, Model: res.Chairman.Model, Text: res.Chairman.Text,
 			Status: res.Chairman.Status, Fallback: res.Chairman.Fallback, Error: res.Chairman.Error}}
 	for _, a := range res.Answers {
-		out.Answers = append(out.Answers, councilJSONAnswer{Member: a.Member, Model: a.Model, Text: a.Text, Status: string(a.Status)})
+		out.Answers = append(out.Answers, CouncilDocAnswer{Member: a.Member, Model: a.Model, Text: a.Text, Status: string(a.Status)})
 	}
 	for _, r := range res.Rankings {
 		labels, order := r.Labels, r.Order
@@ -206,13 +220,10 @@ func writeCouncilJSON(w io.Writer, res debate.CouncilResult) error {
 		if order == nil {
 			order = []string{}
 		}
-		out.Rankings = append(out.Rankings, councilJSONRanking{Ranker: r.Ranker, Valid: r.Valid, Labels: labels, Order: order, Error: r.Error})
+		out.Rankings = append(out.Rankings, CouncilDocRanking{Ranker: r.Ranker, Valid: r.Valid, Labels: labels, Order: order, Error: r.Error})
 	}
 	for _, s := range res.Aggregate {
-		out.Aggregate = append(out.Aggregate, councilJSONScore{Member: s.Member, Borda: s.Borda, MeanRank: s.MeanRank})
+		out.Aggregate = append(out.Aggregate, CouncilDocScore{Member: s.Member, Borda: s.Borda, MeanRank: s.MeanRank})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }

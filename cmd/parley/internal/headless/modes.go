@@ -257,29 +257,33 @@ func firstLineOf(s string) string {
 	return s
 }
 
-type magiJSONUsage struct {
+// MagiDocUsage is tokens and cost in the MAGI document.
+type MagiDocUsage struct {
 	PromptTokens     int     `json:"prompt_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
 	CachedTokens     int     `json:"cached_tokens"` // part of prompt_tokens
 	CostUSD          float64 `json:"cost_usd"`
 }
 
-type magiJSONVote struct {
-	Agent      string        `json:"agent"`
-	Provider   string        `json:"provider"`
-	Model      string        `json:"model"`
-	Round      int           `json:"round"`
-	Vote       string        `json:"vote"`
-	Answer     string        `json:"answer,omitempty"` // answer-type councils
-	Confidence *float64      `json:"confidence,omitempty"`
-	Reasoning  string        `json:"reasoning"`
-	Summary    string        `json:"summary"`
-	Valid      bool          `json:"valid"`
-	Error      string        `json:"error"`
-	Usage      magiJSONUsage `json:"usage"`
+// MagiDocVote is one member's vote of one round in the MAGI document.
+type MagiDocVote struct {
+	Agent      string       `json:"agent"`
+	Provider   string       `json:"provider"`
+	Model      string       `json:"model"`
+	Round      int          `json:"round"`
+	Vote       string       `json:"vote"`
+	Answer     string       `json:"answer,omitempty"` // answer-type councils
+	Confidence *float64     `json:"confidence,omitempty"`
+	Reasoning  string       `json:"reasoning"`
+	Summary    string       `json:"summary"`
+	Valid      bool         `json:"valid"`
+	Error      string       `json:"error"`
+	Usage      MagiDocUsage `json:"usage"`
 }
 
-type magiJSON struct {
+// MagiDocument is parley magi --json's document: the HTTP API's and the
+// MCP magi tool's result too.
+type MagiDocument struct {
 	Question string `json:"question"`
 	Verdict  string `json:"verdict"`
 	// AnswerType and Answer are set for answer-type councils only, so the
@@ -288,26 +292,34 @@ type magiJSON struct {
 	Answer       string `json:"answer,omitempty"`
 	EarlyStopped bool   `json:"early_stopped,omitempty"`
 	// How the council decided (adaptive stop, guard); see debate.MagiResult.
-	StopReason string           `json:"stop_reason,omitempty"`
-	CallsSaved int              `json:"calls_saved,omitempty"`
-	Rule       string           `json:"rule,omitempty"`
-	Discounted []string         `json:"discounted,omitempty"`
-	Rounds     [][]magiJSONVote `json:"rounds"`
-	Flips      []debate.Flip    `json:"flips"`
-	Usage      magiJSONUsage    `json:"usage"`
+	StopReason string          `json:"stop_reason,omitempty"`
+	CallsSaved int             `json:"calls_saved,omitempty"`
+	Rule       string          `json:"rule,omitempty"`
+	Discounted []string        `json:"discounted,omitempty"`
+	Rounds     [][]MagiDocVote `json:"rounds"`
+	Flips      []debate.Flip   `json:"flips"`
+	Usage      MagiDocUsage    `json:"usage"`
 }
 
-func jsonUsage(u providers.Usage, cost float64) magiJSONUsage {
-	return magiJSONUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, CachedTokens: u.CachedTokens, CostUSD: cost}
+func jsonUsage(u providers.Usage, cost float64) MagiDocUsage {
+	return MagiDocUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, CachedTokens: u.CachedTokens, CostUSD: cost}
 }
 
 // WriteMagiJSON prints the council as one JSON object: parley magi --json
 // and the HTTP API's POST /api/v1/magi.
 func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiResult) error {
-	out := magiJSON{Question: res.Question, Verdict: string(res.Verdict), Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(MagiJSON(res))
+}
+
+// MagiJSON is the council's result as parley magi --json prints it.
+func MagiJSON(res debate.MagiResult) MagiDocument {
+	out := MagiDocument{Question: res.Question, Verdict: string(res.Verdict), Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
 		AnswerType: string(res.AnswerType), Answer: res.Answer, EarlyStopped: res.EarlyStopped,
 		StopReason: res.StopReason, CallsSaved: res.CallsSaved, Rule: res.Rule, Discounted: res.Discounted,
-		Rounds: make([][]magiJSONVote, 0, len(res.Rounds))}
+		Rounds: make([][]MagiDocVote, 0, len(res.Rounds))}
 	if res.Cancelled {
 		out.Verdict = "CANCELLED"
 	}
@@ -315,9 +327,9 @@ func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiRes
 		out.Flips = []debate.Flip{}
 	}
 	for _, round := range res.Rounds {
-		row := make([]magiJSONVote, 0, len(round))
+		row := make([]MagiDocVote, 0, len(round))
 		for _, v := range round {
-			jv := magiJSONVote{Agent: v.Agent, Provider: v.Provider, Model: v.Model, Round: v.Round,
+			jv := MagiDocVote{Agent: v.Agent, Provider: v.Provider, Model: v.Model, Round: v.Round,
 				Vote: string(v.Vote), Reasoning: v.Reasoning, Summary: v.Summary, Valid: v.Valid, Error: v.Error,
 				Usage: jsonUsage(v.Usage, v.Cost)}
 			if res.AnswerType != "" && v.Valid {
@@ -328,8 +340,5 @@ func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiRes
 		}
 		out.Rounds = append(out.Rounds, row)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }

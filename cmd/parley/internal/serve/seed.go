@@ -5,37 +5,11 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 )
-
-// capture keeps the last event of one type an exchange produced, read from
-// the events like every other consumer.
-type capture[T debate.Event] struct {
-	mu   sync.Mutex
-	last *T
-}
-
-func (c *capture[T]) sink(ev debate.Event) {
-	if v, ok := ev.(T); ok {
-		c.mu.Lock()
-		c.last = &v
-		c.mu.Unlock()
-	}
-}
-
-func (c *capture[T]) get() (T, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.last == nil {
-		var zero T
-		return zero, false
-	}
-	return *c.last, true
-}
 
 type seedStartRequest struct {
 	UserID      string `json:"user_id"`
@@ -112,8 +86,8 @@ func seedUser(user string) error {
 // {"status":"ok","turn":{...}} (status "error" with an "error" field when
 // an agent failed, as parley alternate --json prints it).
 func (s *Server) seedTurn(w http.ResponseWriter, r *http.Request, ss *session, instruction string) error {
-	var got capture[debate.AlternateStepFinished]
-	unsubscribe := ss.eng.Subscribe(got.sink)
+	var got headless.Last[debate.AlternateStepFinished]
+	unsubscribe := ss.eng.Subscribe(got.Sink)
 	defer unsubscribe()
 	ctx, cancel := s.requestCtx(r)
 	defer cancel()
@@ -122,7 +96,7 @@ func (s *Server) seedTurn(w http.ResponseWriter, r *http.Request, ss *session, i
 	if errors.As(runErr, &ae) {
 		return runErr
 	}
-	step, ok := got.get()
+	step, ok := got.Get()
 	if !ok {
 		if runErr == nil {
 			runErr = errors.New("the step produced no turn")
@@ -178,13 +152,13 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	if err := ss.eng.Control(r.Context(), debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
 		return err
 	}
-	var got capture[debate.MagiDecided]
-	unsubscribe := ss.eng.Subscribe(got.sink)
+	var got headless.Last[debate.MagiDecided]
+	unsubscribe := ss.eng.Subscribe(got.Sink)
 	defer unsubscribe()
 	ctx, cancel := s.requestCtx(r)
 	defer cancel()
 	runErr := s.sessions.run(ctx, ss, req.Question)
-	decided, ok := got.get()
+	decided, ok := got.Get()
 	if !ok {
 		msg := "the council reached no decision"
 		if runErr != nil {

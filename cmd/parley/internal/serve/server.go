@@ -40,6 +40,9 @@ type Options struct {
 	TLSCert, TLSKey string
 	// Getenv reads webhook secrets (os.Getenv when nil).
 	Getenv func(string) string
+	// MCP, when set, is the MCP server's streamable HTTP endpoint, served at
+	// /mcp behind the same checks as the API.
+	MCP http.Handler
 	// Pages, when set, serves the web view (every path outside /api/ and /login).
 	Pages http.Handler
 	// MaxCost is the operator's ceiling per session in USD (0: none): a
@@ -130,6 +133,12 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /login", s.login)
 	s.mux.HandleFunc("POST /login", s.login)
 	s.mux.HandleFunc("POST /logout", s.logout)
+	if opts.MCP != nil { // behind the guard like every route, and the token
+		s.mux.Handle("/mcp", s.api(func(w http.ResponseWriter, r *http.Request) error {
+			opts.MCP.ServeHTTP(w, r)
+			return nil
+		}))
+	}
 	if opts.Pages != nil {
 		s.mux.Handle("/", s.pages(opts.Pages))
 	}

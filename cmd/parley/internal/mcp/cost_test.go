@@ -1,0 +1,70 @@
+package mcp_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
+)
+
+func TestCostCapStopsCallsBeforeTheyStart(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		serverCap float64
+		maxCost   any
+	}{
+		{"the call's max_cost", 0, 0.000001},
+		{"the server's cap is the ceiling", 0.000001, 100.0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, fakes := fakeVendors(t)
+			ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(env), false, "",
+				func(o *parleymcp.Options) { o.MaxCost = tc.serverCap })
+			c := httpClient(t, ts)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var ask struct {
+				Answers []struct{ Status, Error string }
+			}
+			res := c.call(t, ctx, "ask", map[string]any{"question": "hi", "max_cost": tc.maxCost}, &ask, "cap")
+			if len(ask.Answers) == 0 {
+				t.Fatalf("no answers: %s", textOf(res))
+			}
+			for _, a := range ask.Answers {
+				if a.Status != "cancelled" || !strings.Contains(a.Error, "cost cap") {
+					t.Fatalf("answer %+v, want cancelled by the cost cap", a)
+				}
+			}
+			if !strings.Contains(textOf(res), "stopped: cost cap reached") {
+				t.Fatalf("text does not say the cap stopped it:\n%s", textOf(res))
+			}
+			for _, f := range fakes {
+				if n := len(f.Requests()); n != 0 {
+					t.Fatalf("%d calls started past the cap", n)
+				}
+			}
+			if !strings.Contains(strings.Join(c.wire.progressOnWire("cap"), "\n"), "cost cap reached") {
+				t.Fatal("no progress notification says the cap was reached")
+			}
+		})
+	}
+}
+
+func TestDemoRunsUnderTheDefaultCap(t *testing.T) {
+	// The demo agents cost nothing: the default cap never stops them.
+	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true)
+	c := httpClient(t, ts)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var ask struct{ Answers []struct{ Status string } }
+	c.call(t, ctx, "ask", map[string]any{"question": "hi", "max_cost": 0.01}, &ask, nil)
+	if len(ask.Answers) != 2 || ask.Answers[0].Status != "complete" {
+		t.Fatalf("demo under a cap: %+v", ask.Answers)
+	}
+	if parleymcp.DefaultMaxCost <= 0 {
+		t.Fatal("no default cap")
+	}
+}

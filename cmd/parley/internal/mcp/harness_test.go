@@ -1,0 +1,284 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
+	"github.com/parleyhq/parley/cmd/parley/internal/serve"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// parleyBin is the real binary, built once for the stdio tests.
+var parleyBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "parley-mcp-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	parleyBin = filepath.Join(dir, "parley")
+	build := exec.Command("go", "build", "-o", parleyBin, "github.com/parleyhq/parley/cmd/parley")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building parley:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// wire records every JSON-RPC message a client read or wrote, in order.
+type wire struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (w *wire) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+// reads are the messages the client read, in arrival order.
+func (w *wire) reads() []map[string]any {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []map[string]any
+	for _, line := range strings.Split(w.buf.String(), "\n") {
+		if body, ok := strings.CutPrefix(line, "read: "); ok {
+			var m map[string]any
+			if json.Unmarshal([]byte(body), &m) == nil {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// progressOnWire is the messages of the progress notifications the client
+// read, in order (its handler may run after the result is returned).
+func (w *wire) progressOnWire(token any) []string {
+	var out []string
+	for _, m := range w.reads() {
+		if m["method"] == "notifications/progress" {
+			params, _ := m["params"].(map[string]any)
+			if params["progressToken"] == token {
+				msg, _ := params["message"].(string)
+				out = append(out, msg)
+			}
+		}
+	}
+	return out
+}
+
+// client is a connected MCP client, its wire log and its progress notes.
+type client struct {
+	session *mcp.ClientSession
+	wire    *wire
+	mu      sync.Mutex
+	notes   []*mcp.ProgressNotificationParams
+	// onProgress, when set, sees each progress notification.
+	onProgress func(*mcp.ProgressNotificationParams)
+}
+
+func (c *client) progress() []*mcp.ProgressNotificationParams {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*mcp.ProgressNotificationParams(nil), c.notes...)
+}
+
+func connect(t *testing.T, transport mcp.Transport) *client {
+	t.Helper()
+	c := &client{wire: &wire{}}
+	sdk := mcp.NewClient(&mcp.Implementation{Name: "parley-test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			c.mu.Lock()
+			c.notes = append(c.notes, req.Params)
+			f := c.onProgress
+			c.mu.Unlock()
+			if f != nil {
+				f(req.Params)
+			}
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	session, err := sdk.Connect(ctx, &mcp.LoggingTransport{Transport: transport, Writer: c.wire}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	c.session = session
+	t.Cleanup(func() { _ = session.Close() })
+	return c
+}
+
+// stdioClient starts `parley [args] mcp` as a process with env and connects.
+func stdioClient(t *testing.T, db string, env []string, args ...string) *client {
+	t.Helper()
+	cmd := exec.Command(parleyBin, append(append([]string{"--db", db}, args...), "mcp")...)
+	cmd.Env = append(cleanEnv(t), env...)
+	cmd.Dir = t.TempDir()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("parley mcp stderr:\n%s", stderr.String())
+		}
+	})
+	return connect(t, &mcp.CommandTransport{Command: cmd})
+}
+
+// cleanEnv is the process environment without keys, endpoints or Parley
+// settings of the machine, so nothing real is reached.
+func cleanEnv(t *testing.T) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasSuffix(name, "_API_KEY") || strings.HasSuffix(name, "_BASE_URL") || strings.HasPrefix(name, "PARLEY_") ||
+			name == "XDG_CONFIG_HOME" || name == "XDG_DATA_HOME" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "XDG_CONFIG_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
+}
+
+// httpServer is parley serve's handler with the MCP server at /mcp.
+func httpServer(t *testing.T, db string, agents func(*debate.Config) ([]*debate.Agent, error), offline bool) (*httptest.Server, *store.Store) {
+	return httpServerWithToken(t, db, agents, offline, "")
+}
+
+// httpServerWithToken is httpServer with PARLEY_SERVE_TOKEN set to token.
+func httpServerWithToken(t *testing.T, db string, agents func(*debate.Config) ([]*debate.Agent, error), offline bool, token string,
+	adjust ...func(*parleymcp.Options)) (*httptest.Server, *store.Store) {
+	t.Helper()
+	l, err := configload.Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := l.Config
+	cfg.Offline = offline
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	opts := parleymcp.Options{Config: cfg, Agents: agents, Store: st, Version: "test"}
+	for _, f := range adjust {
+		f(&opts)
+	}
+	m, err := parleymcp.New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := serve.New(serve.Options{Config: cfg, Agents: agents, Store: st, MCP: m.Handler(), Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+		_ = st.Close()
+	})
+	return ts, st
+}
+
+func httpClient(t *testing.T, ts *httptest.Server) *client {
+	return connect(t, &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", MaxRetries: -1})
+}
+
+// demoAgents are --demo's agents.
+func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(cfg, true) }
+
+// fakeVendors points the three vendors at fakes that answer each kind of
+// prompt in its shape (a vote, a ranking, prose); env is for a process.
+func fakeVendors(t *testing.T) (env []string, servers []*providertest.Server) {
+	t.Helper()
+	use := providers.Usage{InputTokens: 120, OutputTokens: 30}
+	h := func(r providertest.Request) providertest.Reply {
+		switch {
+		case strings.Contains(r.System, "impartial judge"):
+			return providertest.Reply{Text: `{"evaluation":"both fine","ranking":["Response A","Response B"]}`, Usage: use}
+		case strings.Contains(r.System, `"vote"`) || strings.Contains(r.System, "approve"):
+			return providertest.Reply{Text: `{"vote":"approve","reasoning":"The fake weighed it and agrees. It is cheap.","summary":"fake approves"}`, Usage: use}
+		}
+		return providertest.Reply{Text: "FAKE-ANSWER to " + r.Model, Usage: use}
+	}
+	oa, an, ge := providertest.OpenAI(t, h), providertest.Anthropic(t, h), providertest.Gemini(t, h)
+	env = []string{"OPENAI_API_KEY=k1", "ANTHROPIC_API_KEY=k2", "GEMINI_API_KEY=k3",
+		"OPENAI_BASE_URL=" + oa.URL, "ANTHROPIC_BASE_URL=" + an.URL, "GOOGLE_GEMINI_BASE_URL=" + ge.URL}
+	return env, []*providertest.Server{oa, an, ge}
+}
+
+// fakeAgents binds the agents to the fake vendors of env in this process.
+func fakeAgents(env []string) func(*debate.Config) ([]*debate.Agent, error) {
+	getenv := func(k string) string {
+		for _, kv := range env {
+			if key, v, _ := strings.Cut(kv, "="); key == k {
+				return v
+			}
+		}
+		return ""
+	}
+	return serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
+		return open.Open(name, spec, getenv)
+	})
+}
+
+// call runs a tool and decodes its structured content into out.
+func (c *client) call(t *testing.T, ctx context.Context, name string, args map[string]any, out any, progressToken any) *mcp.CallToolResult {
+	t.Helper()
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	if progressToken != nil {
+		params.SetProgressToken(progressToken)
+	}
+	res, err := c.session.CallTool(ctx, params)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s: tool error: %s", name, textOf(res))
+	}
+	if out != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: structured content %s: %v", name, b, err)
+		}
+	}
+	return res
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

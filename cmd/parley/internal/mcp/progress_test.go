@@ -1,0 +1,147 @@
+package mcp_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+func TestProgressArrivesBeforeTheResult(t *testing.T) {
+	for name, c := range demoClients(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			token := "magi-" + name
+			c.call(t, ctx, "magi", map[string]any{"question": "Adopt a four-day week?"}, nil, token)
+			// On the wire, in the order the client read them: every
+			// progress notification of this call, then its result.
+			var progress []string
+			result := -1
+			for i, m := range c.wire.reads() {
+				if m["method"] == "notifications/progress" {
+					params, _ := m["params"].(map[string]any)
+					if params["progressToken"] != token {
+						t.Fatalf("progress for token %v", params["progressToken"])
+					}
+					if result >= 0 {
+						t.Fatalf("progress notification %d arrived after the result", i)
+					}
+					progress = append(progress, params["message"].(string))
+				}
+				if r, ok := m["result"].(map[string]any); ok && r["structuredContent"] != nil {
+					result = i
+				}
+			}
+			if result < 0 {
+				t.Fatal("no result on the wire")
+			}
+			all := strings.Join(progress, "\n")
+			for _, want := range []string{"MELCHIOR (round 1) voted", "MAGI round 1 of 3 finished: MELCHIOR", "MAGI round 3 of 3 finished", "MAGI verdict: "} {
+				if !strings.Contains(all, want) {
+					t.Fatalf("progress lacks %q:\n%s", want, all)
+				}
+			}
+			// 9 votes, 3 rounds, the verdict, and any vote changes.
+			if len(progress) < 13 {
+				t.Fatalf("%d progress notifications:\n%s", len(progress), all)
+			}
+			notes := c.progress()
+			for i := 1; i < len(notes); i++ {
+				if notes[i].Progress <= notes[i-1].Progress {
+					t.Fatalf("progress does not increase: %v then %v", notes[i-1].Progress, notes[i].Progress)
+				}
+			}
+		})
+	}
+}
+
+func TestNoProgressWithoutAToken(t *testing.T) {
+	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true)
+	c := httpClient(t, ts)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c.call(t, ctx, "magi", map[string]any{"question": "Quiet?", "single_round": true}, nil, nil)
+	for _, m := range c.wire.reads() {
+		if m["method"] == "notifications/progress" {
+			t.Fatalf("progress without a progress token: %v", m)
+		}
+	}
+}
+
+func TestCancelledMagiIsSavedAsCancelled(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	c := stdioClient(t, db, nil, "--demo")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	callCtx, stop := context.WithCancel(ctx)
+	c.onProgress = func(p *mcp.ProgressNotificationParams) {
+		if strings.Contains(p.Message, "voted") { // the first member answered: stop the council
+			stop()
+		}
+	}
+	params := &mcp.CallToolParams{Name: "magi", Arguments: map[string]any{"question": "Cancel me?"}}
+	params.SetProgressToken("cancel")
+	_, err := c.session.CallTool(callCtx, params)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call returned %v", err)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	entries := waitForCancelled(t, st)
+	var voted, cancelled int
+	for _, en := range entries {
+		switch {
+		case en.Kind == debate.KindVote && en.Status == debate.StatusComplete:
+			voted++
+		case en.Status == debate.StatusCancelled:
+			cancelled++
+		case en.Status == debate.StatusStreaming:
+			t.Fatalf("turn %d saved as still streaming", en.Turn)
+		}
+	}
+	if voted < 1 || voted >= 9 || cancelled == 0 {
+		t.Fatalf("saved %d complete votes and %d cancelled turns, want what arrived kept and the rest cancelled: %+v", voted, cancelled, entries)
+	}
+}
+
+// waitForCancelled waits (up to its own deadline) for the server to save the
+// cancelled council: the process ends the run after the client has gone on.
+func waitForCancelled(t *testing.T, st *store.Store) []debate.Entry {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for range tick.C {
+		list, err := st.List(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) == 1 {
+			entries := savedEntries(t, st, list[0].ID)
+			settled := len(entries) > 0
+			for _, en := range entries {
+				settled = settled && en.Status != debate.StatusStreaming
+			}
+			for _, en := range entries {
+				if settled && en.Status == debate.StatusCancelled {
+					return entries
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no cancelled council saved within 20s (sessions: %d)", len(list))
+		}
+	}
+	return nil
+}

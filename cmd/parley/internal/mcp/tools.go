@@ -1,0 +1,230 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/debate"
+)
+
+// addTools registers every tool with its input and output schemas.
+func (s *Server) addTools() {
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "ask", Title: "Ask agents",
+		Description: "Ask one or more agents once (mention routing: @name, several @names, or @all). Returns each answer with its agent, model, tokens and cost."}, s.ask)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "magi", Title: "MAGI council vote",
+		Description: "Put a yes/no question to the MAGI council: three members vote over three rounds (independent, deliberation, final). Returns the verdict, every round's votes, vote changes and cost: the same document as parley magi --json."}, s.magi)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "council", Title: "Council with anonymous peer ranking",
+		Description: "Members answer, rank each other's answers anonymously, and a chairman writes the final answer. Returns the stage-1 answers, the rankings and aggregate, and the chairman's answer (or the top-ranked answer marked as the fallback)."}, s.council)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "debate_start", Title: "Start an alternating debate",
+		Description: "Start a two-agent alternating debate: the first agent answers the instruction, then the second answers seeing the first's answer. It becomes this client's active debate. Returns the HTTP API's turn object."}, s.debateStart)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "debate_step", Title: "Next step of the debate",
+		Description: "One step of this client's active debate (or session_id's): exactly one agent answers, in turn, seeing the other's latest answer. Returns the HTTP API's turn object."}, s.debateStep)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "sessions_list", Title: "Saved sessions",
+		Description: "List saved sessions, most recently active first, a page at a time (next_cursor).", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, s.sessionsList)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "session_get", Title: "One saved session",
+		Description: "A saved session's metadata and entries in turn order, a page at a time (after/limit, next_after).", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, s.sessionGet)
+}
+
+// --- ask ----------------------------------------------------------------------
+
+// AskInput is the ask tool's arguments.
+type AskInput struct {
+	Question string   `json:"question" jsonschema:"the question; it may address agents itself with @name or @all"`
+	Agents   []string `json:"agents,omitempty" jsonschema:"agent names to ask; default: the question's @mentions, else @all"`
+	MaxCost  *float64 `json:"max_cost,omitempty" jsonschema:"cost cap in USD for this call (default: the server's)"`
+}
+
+// Answer is one agent's answer.
+type Answer struct {
+	Agent     string  `json:"agent"`
+	Display   string  `json:"display"`
+	Provider  string  `json:"provider"`
+	Model     string  `json:"model"`
+	Text      string  `json:"text"`
+	Status    string  `json:"status" jsonschema:"complete, partial, cancelled or error"`
+	Error     string  `json:"error,omitempty"`
+	TokensIn  int     `json:"tokens_in"`
+	TokensOut int     `json:"tokens_out"`
+	Cost      float64 `json:"cost_usd"`
+}
+
+// AskOutput is the ask tool's result.
+type AskOutput struct {
+	SessionID string   `json:"session_id"`
+	Answers   []Answer `json:"answers" jsonschema:"in configuration order"`
+	TokensIn  int      `json:"tokens_in"`
+	TokensOut int      `json:"tokens_out"`
+	Cost      float64  `json:"cost_usd"`
+	Cancelled bool     `json:"cancelled"`
+}
+
+func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, AskOutput, error) {
+	line, err := mentionLine(in.Question, in.Agents)
+	if err != nil {
+		return nil, AskOutput{}, err
+	}
+	r, err := s.newRun("mention", magiChoice{}, in.MaxCost)
+	if err != nil {
+		return nil, AskOutput{}, err
+	}
+	defer r.close()
+	var turns finishedTurns
+	r.subscribe(turns.sink)
+	done, res, err := runFor[debate.ExchangeFinished](ctx, req, r, headless.Conversation, "", line)
+	if err != nil {
+		return nil, AskOutput{}, err
+	}
+	out := AskOutput{SessionID: r.eng.Info().ID, Answers: []Answer{}, Cancelled: ctx.Err() != nil}
+	for _, en := range turns.sorted() {
+		out.Answers = append(out.Answers, answerOf(en))
+	}
+	if len(out.Answers) == 0 && done.Err != "" {
+		return nil, out, errors.New(done.Err)
+	}
+	out.TokensIn, out.TokensOut, out.Cost = done.Usage.InputTokens, done.Usage.OutputTokens, done.Cost
+	return res, out, nil
+}
+
+// mentionLine is the line the mention mode runs: the agents named, or the
+// question's own mentions, else @all.
+func mentionLine(question string, agents []string) (string, error) {
+	q := strings.TrimSpace(question)
+	if q == "" {
+		return "", errors.New("question: required")
+	}
+	if len(agents) > 0 {
+		var b strings.Builder
+		for _, a := range agents {
+			a = strings.TrimPrefix(strings.TrimSpace(a), "@")
+			if a == "" || strings.ContainsAny(a, " \t\n@") {
+				return "", fmt.Errorf("agents: %q is not an agent name", a)
+			}
+			b.WriteString("@" + a + " ")
+		}
+		return b.String() + q, nil
+	}
+	if slices.ContainsFunc(strings.Fields(q), func(w string) bool { return strings.HasPrefix(w, "@") }) {
+		return q, nil
+	}
+	return "@all " + q, nil
+}
+
+// finishedTurns collects the agent turns of a run as they finish.
+type finishedTurns struct {
+	mu    sync.Mutex
+	turns []debate.Entry
+}
+
+func (f *finishedTurns) sink(ev debate.Event) {
+	if tf, ok := ev.(debate.TurnFinished); ok && tf.Entry.IsAgentTurn() {
+		f.mu.Lock()
+		f.turns = append(f.turns, tf.Entry)
+		f.mu.Unlock()
+	}
+}
+
+// sorted is the turns in history order (configuration order for one round).
+func (f *finishedTurns) sorted() []debate.Entry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := slices.Clone(f.turns)
+	slices.SortFunc(out, func(a, b debate.Entry) int { return a.Turn - b.Turn })
+	return out
+}
+
+func answerOf(en debate.Entry) Answer {
+	return Answer{Agent: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model, Text: en.Text,
+		Status: string(en.Status), Error: en.Error, TokensIn: en.Usage.InputTokens, TokensOut: en.Usage.OutputTokens, Cost: en.Cost}
+}
+
+// --- magi ---------------------------------------------------------------------
+
+// MagiInput is the magi tool's arguments.
+type MagiInput struct {
+	Question    string   `json:"question" jsonschema:"the question the council votes on (approve, reject or abstain)"`
+	Preset      string   `json:"preset,omitempty" jsonschema:"provider rotation under the personas: default, rotate or rotate2"`
+	Model       string   `json:"model,omitempty" jsonschema:"one model for all three members (gpt-*, claude-*, gemini-*, or provider/model)"`
+	SingleRound bool     `json:"single_round,omitempty" jsonschema:"run round 1 only (independent votes)"`
+	MaxCost     *float64 `json:"max_cost,omitempty" jsonschema:"cost cap in USD for this call (default: the server's)"`
+}
+
+// MagiOutput is parley magi --json's document with the session it was saved in.
+type MagiOutput struct {
+	SessionID string `json:"session_id"`
+	Cancelled bool   `json:"cancelled"`
+	headless.MagiDocument
+}
+
+func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInput) (*mcp.CallToolResult, MagiOutput, error) {
+	q := strings.TrimSpace(in.Question)
+	switch {
+	case q == "":
+		return nil, MagiOutput{}, errors.New("question: required")
+	case in.Model != "" && in.Preset != "":
+		return nil, MagiOutput{}, errors.New("model and preset cannot be used together: model runs all three members on one model, preset rotates their providers")
+	}
+	if _, ok := debate.MagiPresets[in.Preset]; in.Preset != "" && !ok {
+		return nil, MagiOutput{}, fmt.Errorf("preset: unknown preset %q (one of default, rotate, rotate2)", in.Preset)
+	}
+	r, err := s.newRun("magi", magiChoice{in.Preset, in.Model}, in.MaxCost)
+	if err != nil {
+		return nil, MagiOutput{}, err
+	}
+	defer r.close()
+	rounds := debate.MagiRounds
+	if in.SingleRound {
+		rounds = 1
+	}
+	if err := r.eng.Control(ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+		return nil, MagiOutput{}, err
+	}
+	r.eng.SetTitle(q, "")
+	got, res, err := runFor[debate.MagiDecided](ctx, req, r, headless.Magi, headless.MagiHeader(q, r.eng.Current().Agents()), q)
+	if err != nil {
+		return nil, MagiOutput{}, err
+	}
+	return res, MagiOutput{SessionID: r.eng.Info().ID, Cancelled: got.Cancelled, MagiDocument: headless.MagiJSON(got.MagiResult)}, nil
+}
+
+// --- council ------------------------------------------------------------------
+
+// CouncilInput is the council tool's arguments.
+type CouncilInput struct {
+	Question string   `json:"question" jsonschema:"the question every member answers"`
+	Members  []string `json:"members,omitempty" jsonschema:"agent names of the members, two or more (default: modes.council.members)"`
+	Chairman string   `json:"chairman,omitempty" jsonschema:"agent name whose model writes the final answer (default: modes.council.chairman)"`
+	MaxCost  *float64 `json:"max_cost,omitempty" jsonschema:"cost cap in USD for this call (default: the server's)"`
+}
+
+// CouncilOutput is parley council --json's document with the session it was saved in.
+type CouncilOutput struct {
+	SessionID string `json:"session_id"`
+	Cancelled bool   `json:"cancelled"`
+	headless.CouncilDocument
+}
+
+func (s *Server) council(ctx context.Context, req *mcp.CallToolRequest, in CouncilInput) (*mcp.CallToolResult, CouncilOutput, error) {
+	q := strings.TrimSpace(in.Question)
+	if q == "" {
+		return nil, CouncilOutput{}, errors.New("question: required")
+	}
+	r, err := s.newRun("council", magiChoice{}, in.MaxCost, cli.CouncilSeats(in.Members, in.Chairman, "members", "chairman"))
+	if err != nil {
+		return nil, CouncilOutput{}, err
+	}
+	defer r.close()
+	r.eng.SetTitle(q, "")
+	got, res, err := runFor[debate.CouncilDecided](ctx, req, r, headless.Council, headless.CouncilHeader(q, r.eng.Current().Agents()), q)
+	if err != nil {
+		return nil, CouncilOutput{}, err
+	}
+	return res, CouncilOutput{SessionID: r.eng.Info().ID, Cancelled: got.Cancelled, CouncilDocument: headless.CouncilJSON(got.CouncilResult)}, nil
+}

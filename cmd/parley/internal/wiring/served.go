@@ -1,0 +1,76 @@
+package wiring
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
+	"github.com/parleyhq/parley/cmd/parley/internal/serve"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
+)
+
+// Served is what a server (parley serve, parley mcp) builds every session
+// from: the configuration, the agents (real or demo), the session database
+// and the MCP server.
+type Served struct {
+	Cfg *debate.Config
+	// Demo is true when every agent runs offline, by --demo or because no
+	// key is set at all (NoKeys).
+	Demo, NoKeys bool
+	// Agents binds a session's configuration to providers opened once and
+	// shared by every session (or to the demo agents).
+	Agents func(*debate.Config) ([]*debate.Agent, error)
+	Store  *store.Store
+	MCP    *parleymcp.Server
+}
+
+// Close releases the session database.
+func (s *Served) Close() error { return s.Store.Close() }
+
+// NewServed loads the configuration, chooses the agents, opens the session
+// database and builds the MCP server. --max-cost (else budget_usd) caps
+// every session, and each MCP tool call (DefaultMaxCost when neither is set).
+func NewServed(cmd *cobra.Command, g *Flags) (*Served, error) {
+	loaded, err := LoadConfiguration(cmd, g)
+	if err != nil {
+		return nil, err
+	}
+	if err := ApplyMaxCost(cmd, g, loaded.Config); err != nil {
+		return nil, err
+	}
+	s := &Served{Cfg: loaded.Config, NoKeys: !cli.AnyKey(loaded.Config)}
+	s.Demo = g.Demo || s.NoKeys
+	// Every session the server opens seats its agents this way.
+	if line := Seat(s.Cfg, s.Demo).Summary(); line != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+line)
+	}
+	if s.Demo {
+		s.Cfg.Offline = true // demo answers cost nothing
+		s.Agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true) }
+	} else {
+		for _, w := range s.Cfg.ModelWarnings(time.Now()) {
+			fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+		}
+		s.Agents = serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
+			return open.Open(name, spec, os.Getenv)
+		})
+	}
+	if s.Store, _, err = OpenDB(g); err != nil {
+		return nil, err
+	}
+	s.MCP, err = parleymcp.New(cmd.Context(), parleymcp.Options{Config: s.Cfg, Agents: s.Agents, Store: s.Store,
+		MaxCost: s.Cfg.BudgetUSD, Version: parley.Version, Log: cmd.ErrOrStderr()})
+	if err != nil {
+		_ = s.Store.Close()
+		return nil, err
+	}
+	return s, nil
+}
