@@ -40,9 +40,20 @@ parley ask|repl|alternate|talk --session ID.`,
 	return cmd
 }
 
-// withStore opens the database for a sessions command. A database that
-// does not exist yet is not created: there is nothing in it.
+// withStore opens the database for a sessions command that writes. A
+// database that does not exist yet is not created: there is nothing in it.
 func withStore(g *globalFlags, f func(*store.Store) error) error {
+	return openStoreFor(g, store.Open, f)
+}
+
+// readStore opens the database read-only for a sessions command that only
+// reads (list, show, export): it works on read-only media and never
+// writes, not even a pragma.
+func readStore(g *globalFlags, f func(*store.Store) error) error {
+	return openStoreFor(g, store.OpenReadOnly, f)
+}
+
+func openStoreFor(g *globalFlags, open func(string) (*store.Store, error), f func(*store.Store) error) error {
 	path, err := dbPath(g.DB)
 	if err != nil {
 		return err
@@ -50,7 +61,7 @@ func withStore(g *globalFlags, f func(*store.Store) error) error {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return f(nil)
 	}
-	st, err := store.Open(path)
+	st, err := open(path)
 	if err != nil {
 		return fmt.Errorf("session database: %w", err)
 	}
@@ -59,9 +70,14 @@ func withStore(g *globalFlags, f func(*store.Store) error) error {
 }
 
 // withSession opens the database and resolves the session ID or prefix
-// ref for a sessions command that works on one session.
-func withSession(g *globalFlags, ref string, f func(st *store.Store, id string) error) error {
-	return withStore(g, func(st *store.Store) error {
+// ref for a sessions command that works on one session; readOnly for the
+// commands that only read it.
+func withSession(g *globalFlags, ref string, readOnly bool, f func(st *store.Store, id string) error) error {
+	with := withStore
+	if readOnly {
+		with = readStore
+	}
+	return with(g, func(st *store.Store) error {
 		id, err := resolveArg(context.Background(), st, ref)
 		if err != nil {
 			return err
@@ -88,7 +104,7 @@ func sessionsListCmd(g *globalFlags) *cobra.Command {
   parley sessions list --json | jq -r '.[0].id'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withStore(g, func(st *store.Store) error {
+			return readStore(g, func(st *store.Store) error {
 				list := []store.Summary{}
 				if st != nil {
 					var err error
@@ -120,7 +136,7 @@ func sessionsShowCmd(g *globalFlags) *cobra.Command {
 		Short: "Print a saved session's transcript (--json: the whole log)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(g, args[0], func(st *store.Store, id string) error {
+			return withSession(g, args[0], true, func(st *store.Store, id string) error {
 				ctx := cmd.Context()
 				info, entries, err := st.Load(ctx, id)
 				if err != nil {
@@ -154,7 +170,7 @@ func sessionsExportCmd(g *globalFlags) *cobra.Command {
 			if format != "md" && format != "json" && format != "session" {
 				return usageErr(fmt.Errorf("--format: %q is not md, json or session", format))
 			}
-			return withSession(g, args[0], func(st *store.Store, id string) error {
+			return withSession(g, args[0], true, func(st *store.Store, id string) error {
 				ctx := cmd.Context()
 				if output == "" || output == "-" {
 					return st.Export(ctx, cmd.OutOrStdout(), id, format)
@@ -227,7 +243,7 @@ any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
 					return usageErr(fmt.Errorf("--at: %q is not a turn number", at))
 				}
 			}
-			return withSession(g, args[0], func(st *store.Store, id string) error {
+			return withSession(g, args[0], false, func(st *store.Store, id string) error {
 				fork, err := st.Fork(cmd.Context(), id, turn)
 				if errors.Is(err, store.ErrNoTurn) {
 					return usageErr(fmt.Errorf("--at: %w", err))

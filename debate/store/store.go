@@ -103,6 +103,17 @@ func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	// An existing database is checked before anything writes to it: a
+	// damaged one is refused, with how to recover it, instead of being
+	// written over.
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		if err := checkExisting(context.Background(), path); err != nil {
+			if errors.Is(err, ErrDamaged) {
+				return nil, fmt.Errorf("store %s: %w: %s", path, err, damagedHint(path))
+			}
+			return nil, fmt.Errorf("store %s: %w", path, err)
+		}
+	}
 	// Sessions hold what users typed: the file is private from its
 	// creation, and SQLite gives the -wal and -shm files the same mode.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
@@ -148,7 +159,10 @@ func (s *Store) Close() error {
 	for _, rec := range recs {
 		errs = append(errs, rec.Close())
 	}
-	errs = append(errs, s.r.Close(), s.w.Close())
+	errs = append(errs, s.r.Close())
+	if s.w != nil { // nil when opened read-only
+		errs = append(errs, s.w.Close())
+	}
 	return errors.Join(errs...)
 }
 
