@@ -162,7 +162,7 @@ func withCookie(t *testing.T, u, value string) int {
 // The page to go back to after the login is a path of this server only.
 func TestLoginNextIsLocal(t *testing.T) {
 	for in, want := range map[string]string{"/s/abc?x=1": "/s/abc?x=1", "//evil.example": "/", "/\\evil.example": "/",
-		"https://evil.example": "/", "": "/", "/login": "/"} {
+		"https://evil.example": "/", "": "/", "/login": "/", "/\t/evil.example": "/", "/x\x7f": "/"} {
 		if got := localPath(in); got != want {
 			t.Errorf("localPath(%q) = %q, want %q", in, got, want)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
@@ -58,8 +59,14 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, m
 // localPath keeps a page to go back to after the login only when it is a
 // path of this server ("/" otherwise): no open redirect.
 func localPath(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") ||
-		strings.ContainsAny(p, "\\\r\n") || strings.HasPrefix(p, "/login") {
+	// Browsers drop tabs and line breaks from a URL and read a backslash as "/",
+	// so any of them could turn "/\t/host" into "//host", another site.
+	unsafe := func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' }
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsFunc(p, unsafe) ||
+		strings.HasPrefix(p, "/login") {
+		return "/"
+	}
+	if u, err := url.Parse(p); err != nil || u.Host != "" || u.Scheme != "" {
 		return "/"
 	}
 	return p
