@@ -51,7 +51,7 @@ func (m *markdown) Render(text string, width int) []string {
 		}
 		m.renderers[width] = r
 	}
-	out, err := r.Render(text)
+	out, err := r.Render(plainFences(text))
 	if err != nil {
 		return wrapPlain(text, width)
 	}

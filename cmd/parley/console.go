@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -54,7 +55,7 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	// the session saved below.
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGHUP)
 	defer stop()
-	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	_, err = tea.NewProgram(m, append(tui.ProgramOptions(), tea.WithContext(ctx))...).Run()
 	m.Close() // no one reads events any more: never let them block the engine
 	// Let a cancelled exchange settle, so the store records how it ended
 	// before it is closed.
@@ -123,3 +124,26 @@ func needTerminal() error {
 // demoBanner is the console's banner when no key is set. Short on purpose:
 // two lines on a 60-column terminal.
 const demoBanner = "Demo agents: no API key is set. Export OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY (or use .env)."
+
+// startCPUProfile profiles the process into file (PARLEY_CPUPROFILE when
+// file is ""; nothing when both are empty) until stop is called.
+func startCPUProfile(file string) (stop func(), err error) {
+	if file == "" {
+		file = os.Getenv("PARLEY_CPUPROFILE")
+	}
+	if file == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}

@@ -75,6 +75,7 @@ var subcommands []func(*globalFlags) *cobra.Command
 
 func newRootCmd() *cobra.Command {
 	g := &globalFlags{}
+	var cpuProfile string
 	root := &cobra.Command{
 		Use:   "parley",
 		Short: "A terminal round table for large language models",
@@ -91,6 +92,11 @@ full-screen console; every mode also runs headless.`,
 			if g.JSON {
 				return usageErr(fmt.Errorf("--json has no meaning for the full-screen console: use it with a headless command (ask, repl, alternate, talk, magi, agent, council, sessions, config, version)"))
 			}
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			return runConsole(cmd, g)
 		},
 	}
@@ -106,6 +112,9 @@ full-screen console; every mode also runs headless.`,
 	root.Flags().StringVar(&g.Resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
 	root.Flags().BoolVar(&g.Continue, "continue", false, "resume the most recent session")
 	addCostFlag(root, g)
+	// Hidden: for whoever measures what the console costs.
+	root.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write the console's CPU profile to this file (or set PARLEY_CPUPROFILE)")
+	_ = root.Flags().MarkHidden("cpuprofile")
 	for _, build := range subcommands {
 		c := build(g)
 		wrapArgs(c)

@@ -1,0 +1,270 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/creack/pty"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// longAnswer is about tokens tokens of the Markdown models send: headings,
+// paragraphs, lists, tables, and code fences with and without a language.
+func longAnswer(agent string, tokens int) string {
+	var b strings.Builder
+	for i := 1; len(providertest.SplitWords(b.String())) < tokens; i++ {
+		fmt.Fprintf(&b, "## %s, part %d\n\nThe retry loop needs **a bound** on attempts and on the total wait, or a slow dependency becomes an outage.\n\n", agent, i)
+		for k := 1; k <= 4; k++ {
+			fmt.Fprintf(&b, "%d. Step %d: back off with `jitter`, cap the wait at the deadline, log the attempt.\n", k, k)
+		}
+		b.WriteString("\n| option | cost | risk |\n|---|---|---|\n| retry | low | storms |\n| queue | medium | latency |\n| drop | none | data loss |\n\n")
+		if i%2 == 0 {
+			b.WriteString("```\nattempt 1: timeout after 2s\nattempt 2: timeout after 4s\nattempt 3: ok\n```\n\n")
+		} else {
+			b.WriteString("```go\nfor attempt := 0; attempt < 5; attempt++ {\n\tif err := call(); err == nil {\n\t\treturn nil\n\t}\n}\n```\n\n")
+		}
+		b.WriteString("Keep the state explicit and the errors typed, so the caller can tell a timeout from a refusal and decide whether to try again.\n\n- measure first\n- then cap\n- give up cleanly\n\n")
+	}
+	return b.String()
+}
+
+// pacedProvider streams a fixed answer in chunks at a wall-clock rate.
+type pacedProvider struct {
+	chunks   map[string][]string // by model
+	interval time.Duration
+}
+
+func (pacedProvider) Name() string { return "paced" }
+
+func (p pacedProvider) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
+	return &pacedStream{ctx: ctx, chunks: p.chunks[req.Model], tick: time.NewTicker(p.interval)}, nil
+}
+
+type pacedStream struct {
+	ctx    context.Context
+	chunks []string
+	i      int
+	tick   *time.Ticker
+	err    error
+}
+
+func (s *pacedStream) Next() bool {
+	if s.i >= len(s.chunks) {
+		return false
+	}
+	select {
+	case <-s.ctx.Done():
+		s.err = s.ctx.Err()
+		return false
+	case <-s.tick.C:
+	}
+	s.i++
+	return true
+}
+func (s *pacedStream) Delta() string { return s.chunks[s.i-1] }
+func (s *pacedStream) Err() error    { return s.err }
+func (s *pacedStream) Close() error  { s.tick.Stop(); return nil }
+func (s *pacedStream) Result() providers.Result {
+	return providers.Result{Usage: providers.Usage{InputTokens: 100, OutputTokens: len(s.chunks)}}
+}
+
+// chunked groups an answer's tokens n to a chunk, as providers send them.
+func chunked(tokens []string, n int) []string {
+	var out []string
+	for i := 0; i < len(tokens); i += n {
+		out = append(out, strings.Join(tokens[i:min(i+n, len(tokens))], ""))
+	}
+	return out
+}
+
+// BenchmarkConsolePaced is what a user pays for the console while three
+// answers stream: the whole Bubble Tea program (update, view, the
+// renderer's diff and its writes) on a 120×40 pseudo-terminal, three agents
+// each streaming 3,000 tokens of Markdown at 40 chunks a second, paced by
+// the wall clock. It reports the process's CPU time (getrusage: engine,
+// console and terminal writes) per streamed token.
+func BenchmarkConsolePaced(b *testing.B) {
+	// 3 tokens a chunk at 40 chunks a second is 120 tokens a second per
+	// agent, the pace of a fast model: a run takes 25 s (5 s with -short,
+	// 600 tokens each).
+	const (
+		chunksPerSec   = 40
+		tokensPerChunk = 3
+	)
+	tokensPerAgent := 3000
+	if testing.Short() {
+		tokensPerAgent = 600
+	}
+	cfg := testConfig(b)
+	cfg.Modes.Mention.Agents = []string{"gemini", "chatgpt", "claude"} // "@all": three answers at once
+	chunks := map[string][]string{}
+	total := 0
+	for _, spec := range cfg.Agents {
+		words := providertest.SplitWords(longAnswer(spec.Name, tokensPerAgent))[:tokensPerAgent]
+		chunks[spec.Model] = chunked(words, tokensPerChunk)
+	}
+	var cpu time.Duration
+	for b.Loop() {
+		streamed, used := runPacedConsole(b, cfg, pacedProvider{chunks: chunks, interval: time.Second / chunksPerSec}, 3*tokensPerAgent)
+		cpu += used
+		total += streamed
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(total), "ms-cpu/token")
+}
+
+// runPacedConsole runs the console program on a pseudo-terminal while the
+// engine's three agents answer "@all", and returns the tokens streamed and
+// the process CPU time the exchange took.
+func runPacedConsole(b *testing.B, cfg *debate.Config, p pacedProvider, want int) (int, time.Duration) {
+	b.Helper()
+	var agents []*debate.Agent
+	for _, spec := range cfg.Agents {
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: p})
+	}
+	e, err := debate.NewEngine(cfg, agents, "mention")
+	if err != nil {
+		b.Fatal(err)
+	}
+	master, tty, err := pty.Open()
+	if err != nil {
+		b.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	defer tty.Close()
+	if err := pty.Setsize(master, &pty.Winsize{Cols: 120, Rows: 40}); err != nil {
+		b.Fatal(err)
+	}
+	written := make(chan int64, 1)
+	go func() { n, _ := io.Copy(io.Discard, master); written <- n }() // the terminal reads what the console writes
+	m := New(Options{Engine: e})
+	defer m.Close()
+	prog := tea.NewProgram(m, append(ProgramOptions(), tea.WithInput(nil), tea.WithOutput(tty), tea.WithWindowSize(120, 40), tea.WithoutSignals())...)
+	ran := make(chan error, 1)
+	go func() { _, err := prog.Run(); ran <- err }()
+	start := cpuTime()
+	if err := e.Submit(context.Background(), "@all how should a retry loop be bounded?"); err != nil {
+		b.Fatal(err)
+	}
+	streamed := 0
+	for _, en := range e.History().Entries() {
+		if en.IsAgentTurn() {
+			streamed += len(providertest.SplitWords(en.Text))
+		}
+	}
+	// The last deltas reach the screen within a frame or two.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(m.bus.ch) > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	used := cpuTime() - start
+	prog.Quit()
+	select {
+	case err := <-ran:
+		if err != nil {
+			b.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		b.Fatal("the console did not quit")
+	}
+	tty.Close()
+	select {
+	case n := <-written:
+		if n < 20_000 {
+			b.Fatalf("the console wrote %d bytes to the terminal: it did not draw the stream", n)
+		}
+		b.Logf("the console wrote %d bytes", n)
+	case <-time.After(10 * time.Second):
+	}
+	if streamed < want {
+		b.Fatalf("%d tokens streamed, want %d", streamed, want)
+	}
+	return streamed, used
+}
+
+// savedLongAnswers writes a mention session of turns turns: questions and
+// 3,000-token Markdown answers of three agents, as a real database holds them.
+func savedLongAnswers(tb testing.TB, turns int) (*store.Store, string) {
+	tb.Helper()
+	st, err := store.Open(filepath.Join(tb.TempDir(), "answers.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	info := debate.SessionInfo{ID: "10a9a9511e55", Title: "long answers", Mode: "mention", Created: fixedNow}
+	var entries []debate.Entry
+	speakers := []string{"gemini", "chatgpt", "claude"}
+	for turn := 1; turn <= turns; turn++ {
+		en := debate.Entry{Turn: turn, Mode: "mention", Status: debate.StatusComplete, Started: fixedNow, Finished: fixedNow.Add(time.Second)}
+		if turn%4 == 1 {
+			en.Kind, en.Speaker, en.Display, en.Text = debate.KindUser, debate.SpeakerUser, "You", "@all how should a retry loop be bounded?"
+		} else {
+			sp := speakers[(turn-2)%4]
+			en.Kind, en.Speaker, en.Display, en.Model = debate.KindReply, sp, sp, "gpt-5"
+			en.Text = strings.Join(providertest.SplitWords(longAnswer(sp, 3000))[:3000], "") + "\n\nIn short: bound the retries and the wait."
+			en.Usage = providers.Usage{InputTokens: 1000, OutputTokens: 3000}
+		}
+		entries = append(entries, en)
+	}
+	if _, err := st.Import(context.Background(), info, entries, false); err != nil {
+		tb.Fatal(err)
+	}
+	return st, info.ID
+}
+
+// BenchmarkResumeLongAnswers opens a session of 20 turns, 15 of them
+// 3,000-token Markdown answers, from its database the way `parley --resume`
+// does, up to the console's first frame (120×40).
+func BenchmarkResumeLongAnswers(b *testing.B) {
+	saved, id := savedLongAnswers(b, 20)
+	path := saved.Path()
+	_, all, err := saved.LoadRecent(context.Background(), id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	words := strings.Fields(all[len(all)-1].Text)
+	lastWords := strings.Join(words[len(words)-2:], " ") // "give up", "the deadline", …
+	if strings.ContainsAny(lastWords, "-|`*#") {
+		b.Fatalf("the answer ends in Markdown marks (%q): cut it elsewhere", lastWords)
+	}
+	saved.Close()
+	var total time.Duration
+	for b.Loop() {
+		start := time.Now()
+		st, err := store.Open(path) // a fresh process opens the file
+		if err != nil {
+			b.Fatal(err)
+		}
+		info, entries, err := st.LoadRecent(context.Background(), id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		e := testEngine(b, 0)
+		if err := e.Restore(info, entries); err != nil {
+			b.Fatal(err)
+		}
+		opts := testOptions(e)
+		opts.Sessions = storePager{st}
+		m := New(opts)
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		if frame := ansi.Strip(m.View().Content); !strings.Contains(frame, lastWords) {
+			b.Fatalf("the first frame does not show the last answer's end %q:\n%s", lastWords, frame)
+		}
+		total += time.Since(start)
+		b.StopTimer()
+		m.Close()
+		st.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/first-frame")
+}
