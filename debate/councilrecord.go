@@ -121,8 +121,10 @@ func rankingOf(en Entry) CouncilRanking {
 		r.Error = "the record holds no ranking"
 		return r
 	}
+	seen := map[string]bool{}
 	for _, m := range rankedItems.FindAllStringSubmatch(list, -1) {
-		if member, ok := r.Labels[m[1]]; ok {
+		if member, ok := r.Labels[m[1]]; ok && !seen[member] {
+			seen[member] = true
 			r.Order = append(r.Order, member)
 		}
 	}

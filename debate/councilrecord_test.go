@@ -81,3 +81,39 @@ func TestCouncilsOfWaitsForEveryRanking(t *testing.T) {
 		t.Fatalf("aggregate %+v, chairman %+v", c.Aggregate, c.Chairman)
 	}
 }
+
+// FuzzCouncilsOf reads ranking records of any text: it never panics, and
+// a ranking it calls valid names every member of its legend exactly once.
+func FuzzCouncilsOf(f *testing.F) {
+	f.Add("Council ranking (Response A = b, Response B = c): q?", "Ranking, best first: 1. C (Response B), 2. B (Response A)\n\nok")
+	f.Add("Council ranking, asked again after an unreadable answer (Response A = b): q", "Ranking, best first: 1. B (x) (Response A)")
+	f.Add("Council ranking (Response A = b): q", "Ranking, best first: 1. B (Response A), 2. B (Response A)")
+	f.Add("Council ranking (): ", "Ranking, best first: ")
+	f.Add("Council ranking (Response A = b, Response B = b): q", "Ranking, best first: 1. B (Response A), 2. B (Response B)")
+	f.Fuzz(func(t *testing.T, prompt, text string) {
+		es := []Entry{
+			{Turn: 1, Kind: KindUser, Mode: "council", Text: "q"},
+			{Turn: 2, Kind: KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: StatusComplete},
+			{Turn: 3, Kind: KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: StatusComplete},
+			{Turn: 4, Kind: KindReply, Mode: "council", Round: 2, Speaker: "a", Prompt: prompt, Text: text, Status: StatusComplete},
+			{Turn: 5, Kind: KindReply, Mode: "council", Round: 3, Speaker: "chairman", Text: "C", Status: StatusComplete},
+		}
+		for _, c := range CouncilsOf(es) {
+			for _, r := range c.Rankings {
+				if !r.Valid {
+					continue
+				}
+				seen := map[string]bool{}
+				for _, m := range r.Order {
+					if seen[m] {
+						t.Fatalf("%s ranked twice in %+v", m, r)
+					}
+					seen[m] = true
+				}
+				if len(r.Order) != len(r.Labels) {
+					t.Fatalf("valid ranking %+v does not rank its legend", r)
+				}
+			}
+		}
+	})
+}

@@ -137,6 +137,7 @@ func TestBrowserPageOpenedMidStream(t *testing.T) {
 	if got := evalJS[string](t, ctx, `document.querySelector(".panel .streaming strong").textContent`); got != "First sentence" {
 		t.Errorf("live bold text %q", got)
 	}
+	shot(t, ctx, "midstream-1280-dark")
 	// A page opened now shows the text so far at once, from the server.
 	do(t, ctx, "reloading mid-stream", chromedp.Reload(), chromedp.WaitReady(chromedp.CSS("#transcript")))
 	first := evalJS[string](t, ctx, `document.querySelector("#transcript .status-streaming .entry-body").textContent`)
@@ -229,7 +230,7 @@ func TestBrowserCreateWithAgentsForkAndDelete(t *testing.T) {
 	do(t, ctx, "choosing alternate", chromedp.SetValue(chromedp.CSS("#mode"), "alternate"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#mode").dispatchEvent(new Event("change"))`))
 	waitJS(t, ctx, "two seats", `document.querySelectorAll("#seats select").length === 2 && document.querySelectorAll("#seats select option[value=pirate]").length === 2`)
-	shot(t, ctx, "create-1280-dark")
+	shot(t, ctx, "create-1280")
 	do(t, ctx, "seating pirate and claude",
 		chromedp.SetValue(chromedp.CSS(`#seats select[aria-label="first 1"]`), "pirate"),
 		chromedp.SetValue(chromedp.CSS(`#seats select[aria-label="second 2"]`), "claude"),
@@ -343,4 +344,19 @@ func TestBrowserCouncilFallback(t *testing.T) {
 	if hidden := evalJS[bool](t, ctx, `document.querySelector("#fallback").hidden`); hidden {
 		t.Error("after a reload the fallback is hidden")
 	}
+}
+
+// A talk's panels: the MC's head names it once, then its model.
+func TestBrowserTalkPanels(t *testing.T) {
+	base := startServer(t, demoAt(time.Millisecond))
+	ctx := browser(t)
+	viewport(t, ctx, 1280, 900, "dark")
+	createSession(t, ctx, base, "talk")
+	say(t, ctx, "four-day weeks")
+	waitJS(t, ctx, "the MC's first turn", `[...document.querySelectorAll("#transcript .kind-moderator")].some(li => li.dataset.status === "complete")`)
+	heads := evalJS[[]string](t, ctx, `[...document.querySelectorAll(".panel-head")].map(h => h.querySelector(".panel-name").textContent + "|" + (h.querySelector(".role") ? h.querySelector(".role").textContent : ""))`)
+	if len(heads) != 3 || !strings.HasSuffix(heads[0], "|guest A") || !strings.HasSuffix(heads[1], "|guest B") || heads[2] != "MC|" {
+		t.Errorf("talk panel heads (name|role) %v, want the guests' roles and the MC named once", heads)
+	}
+	shot(t, ctx, "talk-1280-dark")
 }

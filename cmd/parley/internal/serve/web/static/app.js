@@ -87,7 +87,7 @@
         const s = el("select");
         s.name = "agent"; s.dataset.role = role;
         s.setAttribute("aria-label", role + " " + (i + 1));
-        s.append(new Option("default", ""));
+        s.append(new Option("configured default", ""));
         agents.forEach(function (a) { s.append(new Option(a.label, a.name)); });
         l.append(role + " ", s);
         seats.append(l);
