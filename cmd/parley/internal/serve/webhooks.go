@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -172,9 +173,14 @@ func (h *webhooks) deliver(d delivery) {
 	secret := []byte(getenv(d.hook.SecretEnv))
 	status, lastErr := 0, ""
 	for attempt := 1; attempt <= attempts; attempt++ {
-		status, lastErr = h.post(d, secret, attempt)
+		var final bool
+		status, lastErr, final = h.post(d, secret, attempt)
 		if lastErr == "" {
 			h.record(d, attempt, status, true, "")
+			return
+		}
+		if final { // another attempt would fail the same way
+			h.record(d, attempt, status, false, lastErr)
 			return
 		}
 		if attempt == attempts {
@@ -191,10 +197,12 @@ func (h *webhooks) deliver(d delivery) {
 	h.record(d, attempts, status, false, lastErr)
 }
 
-func (h *webhooks) post(d delivery, secret []byte, attempt int) (status int, problem string) {
+// post makes one attempt; final says a retry cannot help (a URL that does
+// not parse, a target that is refused).
+func (h *webhooks) post(d delivery, secret []byte, attempt int) (status int, problem string, final bool) {
 	req, err := http.NewRequest(http.MethodPost, d.hook.URL, bytes.NewReader(d.body))
 	if err != nil {
-		return 0, deliveryProblem(err)
+		return 0, deliveryProblem(err), true
 	}
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	req.Header.Set("Content-Type", "application/json")
@@ -211,17 +219,18 @@ func (h *webhooks) post(d delivery, secret []byte, attempt int) (status int, pro
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return 0, deliveryProblem(err)
+		var internal *errInternalTarget
+		return 0, deliveryProblem(err), errors.As(err, &internal)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	switch {
 	case resp.StatusCode >= 300 && resp.StatusCode <= 399:
-		return resp.StatusCode, fmt.Sprintf("HTTP %d (redirects are not followed: configure the final URL)", resp.StatusCode)
+		return resp.StatusCode, fmt.Sprintf("HTTP %d (redirects are not followed: configure the final URL)", resp.StatusCode), false
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		return resp.StatusCode, fmt.Sprintf("HTTP %d", resp.StatusCode)
+		return resp.StatusCode, fmt.Sprintf("HTTP %d", resp.StatusCode), false
 	}
-	return resp.StatusCode, ""
+	return resp.StatusCode, "", false
 }
 
 func (h *webhooks) record(d delivery, attempts, status int, ok bool, problem string) {
