@@ -53,13 +53,17 @@ func TestOneKeyConsoleInTmux(t *testing.T) {
 }
 
 // tmuxBinary builds the parley binary into a temporary folder and returns
-// both; it skips the test with -short or without tmux.
+// both; it skips the test with -short or without tmux (fails without tmux
+// when CI=true).
 func tmuxBinary(t *testing.T) (dir, bin string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short")
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is not installed: on CI the end-to-end console tests must run (apt-get install -y tmux)")
+		}
 		t.Skip("tmux is not installed")
 	}
 	dir = t.TempDir()

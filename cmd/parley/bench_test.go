@@ -28,7 +28,7 @@ func TestBenchResumeAfterKillRepeatsNoFinishedQuestion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildParley(t, t.TempDir())
+	bin := buildParley(t)
 	var mu sync.Mutex
 	phase := 1
 	asked := map[int]map[string]int{1: {}, 2: {}} // phase → question → calls

@@ -18,17 +18,6 @@ import (
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
-// buildParley compiles the real binary into dir. Call it before anything
-// moves HOME, so the warm build cache is used.
-func buildParley(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "parley")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // A real parley streaming from a slow fake is killed with SIGKILL mid-answer:
 // the answer's row holds what had arrived up to the last checkpoint (at most
 // half a second behind), the database passes its integrity check, the turn
@@ -40,7 +29,7 @@ func TestCrashMidAnswerKeepsCheckpointedText(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go tool")
 	}
-	bin := buildParley(t, t.TempDir())
+	bin := buildParley(t)
 
 	const (
 		chunkCount = 1500

@@ -59,7 +59,7 @@ func TestStopSignalsKeepTheAnswer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildParley(t, t.TempDir())
+	bin := buildParley(t)
 	chunks := make([]string, 2000)
 	for i := range chunks {
 		chunks[i] = fmt.Sprintf("w%04d ", i)

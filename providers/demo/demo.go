@@ -24,8 +24,15 @@ type Demo struct {
 	pace time.Duration // between streamed words
 }
 
-// New returns a demo provider streaming at a visible pace.
-func New(name string) providers.Provider { return &Demo{name: name, pace: 18 * time.Millisecond} }
+// Pace is the delay between the words New's providers stream: a visible
+// pace, as a model's stream is, and the one users see. Only the TestMain of
+// a package whose tests run whole commands lowers it (a test-only pace: the
+// suite would otherwise spend most of its time watching words arrive); a
+// test that needs an answer still streaming sets its own.
+var Pace = 18 * time.Millisecond
+
+// New returns a demo provider streaming at Pace.
+func New(name string) providers.Provider { return &Demo{name: name, pace: Pace} }
 
 // NewWithPace returns a demo provider with a chosen pace (0: instant), for tests.
 func NewWithPace(name string, pace time.Duration) providers.Provider {

@@ -49,9 +49,12 @@ func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, int
 	return err
 }
 
-// Drain waits until every subscriber has taken every event so far.
-func Drain(e *debate.Engine) {
-	ctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+// Drain waits until every subscriber has taken every event so far, for at
+// most drainTimeout: a subscriber that hangs must not hang the command.
+func Drain(e *debate.Engine) { drainWithin(e, drainTimeout) }
+
+func drainWithin(e *debate.Engine, timeout time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	_ = e.Wait(ctx)
 }

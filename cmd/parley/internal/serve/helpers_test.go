@@ -200,10 +200,15 @@ type sseStream struct {
 	cancel context.CancelFunc
 }
 
+// streamDeadline bounds every wait on an event stream in these tests.
+const streamDeadline = 30 * time.Second
+
 // events opens a session's event stream; lastID "" starts at the newest event.
 func (f *fixture) events(id, lastID, query string) *sseStream {
 	f.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	// Its own deadline: a broken resume or a stream that never ends fails
+	// the test in seconds, not after go test's 10 minutes.
+	ctx, cancel := context.WithTimeout(context.Background(), streamDeadline)
 	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/api/v1/sessions/"+id+"/events"+query, nil)
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
@@ -248,7 +253,7 @@ func (s *sseStream) next(t testing.TB) sseEvent {
 			ev.data = strings.TrimPrefix(line, "data: ")
 		}
 	}
-	t.Fatalf("event stream ended: %v", s.sc.Err())
+	t.Fatalf("event stream ended (its deadline is %v): %v", streamDeadline, s.sc.Err())
 	return ev
 }
 

@@ -184,16 +184,26 @@ func TestShutdownKeepsPartialText(t *testing.T) {
 	f.srv.sessions.mu.Lock()
 	ss := f.srv.sessions.live[id]
 	f.srv.sessions.mu.Unlock()
+	deadline := time.After(streamDeadline)
 	for {
 		batch, changed, _, _ := ss.hub.since(0, 1000)
 		if strings.Contains(fmt.Sprint(batchTypes(batch)), "text_delta") {
 			break
 		}
-		<-changed
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("no text_delta within %v", streamDeadline)
+		}
 	}
 	stop()
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(streamDeadline):
+		t.Fatalf("the server did not shut down within %v", streamDeadline)
 	}
 	if err := f.st.Close(); err != nil {
 		t.Fatal(err)
@@ -239,6 +249,7 @@ func TestSlowSSEClientNeverHoldsTheDebate(t *testing.T) {
 	defer stalled.Close()
 	fmt.Fprintf(stalled, "GET /api/v1/sessions/%s/events HTTP/1.1\r\nHost: localhost\r\n\r\n", id)
 	// Its handler is subscribed once it has answered the headers.
+	_ = stalled.SetReadDeadline(time.Now().Add(streamDeadline))
 	if _, err := bufio.NewReader(stalled).ReadString('\n'); err != nil {
 		t.Fatal(err)
 	}

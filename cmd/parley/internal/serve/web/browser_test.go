@@ -39,7 +39,11 @@ func browser(t *testing.T, expected ...string) context.Context {
 func browserWith(t *testing.T, extra []chromedp.ExecAllocatorOption, expected ...string) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("browser tests need Chromium at %s (apt-get install -y chromium; .ci/run installs it): %v", chromiumPath, err)
+		msg := fmt.Sprintf("browser tests need Chromium at %s (apt-get install -y chromium; .ci/run installs it): %v", chromiumPath, err)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg) // on CI a missing browser is a broken run, not a green one
+		}
+		t.Skip(msg)
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
