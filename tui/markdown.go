@@ -120,8 +120,7 @@ type streamingText struct {
 	done  int      // bytes of text already rendered as blocks
 	lines []string // rendered lines of the complete blocks
 	width int
-	final []string // the whole answer rendered once it is finished
-	isFin bool
+	final *finishedText // the finished answer, drawn from its end on demand
 
 	tail      string   // the open block's complete lines last rendered
 	tailLines []string // and their lines
@@ -176,23 +175,30 @@ func (s *streamingText) String() string { return s.text.String() }
 func (s *streamingText) SetFinal(text string) {
 	s.Reset()
 	s.text.WriteString(text)
-	s.isFin = true
+	s.final = newFinishedText(text)
+}
+
+// Tail is at least n of the last lines of Lines (all when there are fewer):
+// of a finished answer only the blocks they come from are rendered.
+func (s *streamingText) Tail(md *markdown, width, n int) []string {
+	if s.final != nil {
+		lines, _ := s.final.Tail(md, width, n)
+		return lines
+	}
+	return s.Lines(md, width)
 }
 
 // Lines renders for width: cached blocks plus the live tail, every line
 // exactly width cells wide.
 func (s *streamingText) Lines(md *markdown, width int) []string {
 	if width != s.width {
-		s.width, s.done, s.lines, s.final, s.tail, s.tailLines = width, 0, nil, nil, "", nil
+		s.width, s.done, s.lines, s.tail, s.tailLines = width, 0, nil, "", nil
 		s.line, s.lineLines, s.lineBase, s.lineRaw = "", nil, "", nil
 	}
-	text := s.text.String()
-	if s.isFin {
-		if s.final == nil {
-			s.final = fitAll(md.Render(text, width), width)
-		}
-		return s.final
+	if s.final != nil {
+		return s.final.All(md, width)
 	}
+	text := s.text.String()
 	for {
 		rest := text[s.done:]
 		i := blockEnd(rest)

@@ -278,7 +278,9 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	inner := max(w-4, 1) // border and one space each side
 	c := p.color
 	name := colorInk(c, true, false).Render(p.display)
-	body := p.answer.Lines(md, inner)
+	// Only what the panel can show is rendered: its height of the answer's
+	// end, and what it was scrolled back by.
+	body := p.answer.Tail(md, inner, h+p.scroll)
 	// A short panel keeps room for the answer: name and state share a line
 	// (the model is dropped), and what does not fit of the rest of the head
 	// goes (the oldest tool calls first).

@@ -25,6 +25,9 @@ type transcript struct {
 	base    int
 	live    map[int]*streamingText
 	cache   map[int]cachedRender
+	// answers are the finished answers drawn block by block: a following
+	// view renders only the end of a long one.
+	answers map[int]*finishedText
 	colors  map[string]string // agent name → colour
 	clock   func(time.Time) string
 	md      *markdown
@@ -46,7 +49,7 @@ type cachedRender struct {
 }
 
 func newTranscript(md *markdown, colors map[string]string, clock func(time.Time) string) *transcript {
-	return &transcript{live: map[int]*streamingText{}, cache: map[int]cachedRender{}, colors: colors, clock: clock,
+	return &transcript{live: map[int]*streamingText{}, cache: map[int]cachedRender{}, answers: map[int]*finishedText{}, colors: colors, clock: clock,
 		md: md, follow: true, sel: -1, lastShown: -1, lastFull: -1}
 }
 
@@ -66,6 +69,7 @@ func (t *transcript) Reset(entries []debate.Entry) {
 	t.entries = t.entries[:0]
 	clear(t.live)
 	clear(t.cache)
+	clear(t.answers)
 	t.base = 0
 	tail := len(entries)
 	for tail > 0 && (tail == len(entries) || entries[tail].Turn == entries[tail-1].Turn+1) {
@@ -122,6 +126,7 @@ func (t *transcript) Put(en debate.Entry) {
 	en.Text = Sanitize(en.Text)
 	t.entries[en.Turn-1-t.base] = en
 	delete(t.cache, en.Turn)
+	delete(t.answers, en.Turn)
 	if en.Status == debate.StatusStreaming {
 		s := &streamingText{}
 		s.Append(en.Text)
@@ -270,7 +275,7 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 			lines = append(lines, styles.err.Render(l))
 		}
 	default:
-		lines = append(lines, t.md.Render(text, w)...)
+		lines = append(lines, t.answer(en).All(t.md, w)...)
 		if en.Error != "" && en.Status != debate.StatusCancelled {
 			for _, l := range wrapPlain(Sanitize(en.Error), w) {
 				lines = append(lines, styles.err.Render(l))
@@ -289,12 +294,94 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
+// answer is a finished entry's text, block by block.
+func (t *transcript) answer(en debate.Entry) *finishedText {
+	f := t.answers[en.Turn]
+	if f == nil {
+		f = newFinishedText(en.Text)
+		t.answers[en.Turn] = f
+	}
+	return f
+}
+
+// lazy reports whether an entry is drawn as header, answer and a blank
+// line, so its last lines can be drawn without the rest.
+func lazy(en debate.Entry) bool {
+	switch en.Kind {
+	case debate.KindUser, debate.KindNote, debate.KindVote, debate.KindVerdict, debate.KindToolCall, debate.KindToolResult, debate.KindError:
+		return false
+	}
+	return en.Status != debate.StatusStreaming && (en.Error == "" || en.Status == debate.StatusCancelled)
+}
+
+// itemTail is at least n of entry i's last lines (all when it has fewer),
+// and whether they are all of them: of a long finished answer, only the
+// blocks they come from are rendered.
+func (t *transcript) itemTail(i, n int) ([]string, bool) {
+	en := t.entries[i]
+	w := t.bodyWidth()
+	if c, ok := t.cache[en.Turn]; (ok && c.width == w) || en.Turn == 0 || t.live[en.Turn] != nil || !lazy(en) {
+		lines := t.item(i)
+		return lines[max(len(lines)-n, 0):], len(lines) <= n
+	}
+	body, all := t.answer(en).Tail(t.md, w, n)
+	if all {
+		lines := t.item(i) // the blocks are rendered: this only assembles them
+		return lines[max(len(lines)-n, 0):], len(lines) <= n
+	}
+	return append(body[:len(body):len(body)], strings.Repeat(" ", w)), false
+}
+
+// followView draws the end of the history from the bottom up, rendering
+// only what fits (a long last answer costs its last screenful).
+func (t *transcript) followView() []string {
+	h := t.height
+	var parts [][]string
+	t.firstShown, t.lastShown, t.lastFull = 0, -1, -1
+	need := h
+	i := len(t.entries) - 1
+	for ; i >= 0 && need > 0; i-- {
+		lines, all := t.itemTail(i, need)
+		if len(lines) > need {
+			lines, all = lines[len(lines)-need:], false
+		}
+		if len(lines) > 0 && t.lastShown < 0 {
+			t.lastShown = i
+		}
+		if all && t.lastFull < 0 {
+			t.lastFull = i
+		}
+		parts = append(parts, t.gutter(i, lines))
+		need -= len(lines)
+		t.firstShown = i
+	}
+	t.top, t.topRow = t.firstShown, 0 // exact again once the view leaves the bottom
+	rows := make([]string, 0, h)
+	for k := len(parts) - 1; k >= 0; k-- {
+		rows = append(rows, parts[k]...)
+	}
+	return padLines(rows, t.width, h)
+}
+
+// gutter prefixes entry i's lines with the selection gutter.
+func (t *transcript) gutter(i int, lines []string) []string {
+	g := "  "
+	if i == t.sel {
+		g = styles.selected.Render("▌ ")
+	}
+	out := make([]string, len(lines))
+	for k, l := range lines {
+		out[k] = g + l
+	}
+	return out
+}
+
 // View draws the visible lines, exactly width×height.
 func (t *transcript) View() []string {
 	h := t.height
 	var rows []string
 	if t.follow {
-		t.top, t.topRow = t.anchorEndingAt(len(t.entries) - 1)
+		return t.followView()
 	}
 	t.clampAnchor()
 	t.firstShown, t.lastShown, t.lastFull = t.top, -1, -1

@@ -1,0 +1,45 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// A long finished answer at the end of the history: the first frame
+// renders only the blocks on screen, in the panel and in the transcript,
+// and shows exactly the lines a whole render would show there.
+func TestLongAnswerRendersOnlyItsEnd(t *testing.T) {
+	e := testEngine(t, 0)
+	a, _ := e.Agent("gemini")
+	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@gemini explain", Started: fixedNow})
+	text := strings.Join(providertest.SplitWords(longAnswer("gemini", 3000))[:3000], "")
+	e.AddEntry(debate.Entry{Kind: debate.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Text: text,
+		Status: debate.StatusComplete, Started: fixedNow, Finished: fixedNow.Add(time.Second)})
+	m := New(testOptions(e))
+	defer m.Close()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.View()
+	answer := m.tr.answers[2]
+	if answer == nil || answer.from == 0 || len(answer.blocks) < 20 {
+		t.Fatalf("the transcript rendered blocks %d… of %d, want only the last few", answer.from, len(answer.blocks))
+	}
+	if p := m.byName[a.Name]; p.answer.final.from == 0 {
+		t.Fatalf("the panel rendered all %d blocks of the answer", len(p.answer.final.blocks))
+	}
+	following := m.tr.View()
+	m.tr.follow = false
+	m.tr.top, m.tr.topRow = m.tr.anchorEndingAt(len(m.tr.entries) - 1) // renders the whole entry
+	if whole := m.tr.View(); !slices.Equal(following, whole) {
+		t.Fatalf("the lazy end differs from the whole render's end:\n%s\n---\n%s", strings.Join(following, "\n"), strings.Join(whole, "\n"))
+	}
+	if answer.from != 0 {
+		t.Fatal("scrolling back did not render the rest of the answer")
+	}
+}
