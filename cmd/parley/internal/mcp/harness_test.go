@@ -108,7 +108,7 @@ func (c *client) progress() []*mcp.ProgressNotificationParams {
 	return append([]*mcp.ProgressNotificationParams(nil), c.notes...)
 }
 
-func connect(t *testing.T, transport mcp.Transport) *client {
+func connect(t testing.TB, transport mcp.Transport) *client {
 	t.Helper()
 	c := &client{wire: &wire{}}
 	sdk := mcp.NewClient(&mcp.Implementation{Name: "parley-test", Version: "1"}, &mcp.ClientOptions{
@@ -134,7 +134,7 @@ func connect(t *testing.T, transport mcp.Transport) *client {
 }
 
 // stdioClient starts `parley [args] mcp` as a process with env and connects.
-func stdioClient(t *testing.T, db string, env []string, args ...string) *client {
+func stdioClient(t testing.TB, db string, env []string, args ...string) *client {
 	t.Helper()
 	cmd := exec.Command(parleyBin, append(append([]string{"--db", db}, args...), "mcp")...)
 	cmd.Env = append(cleanEnv(t), env...)
@@ -151,7 +151,7 @@ func stdioClient(t *testing.T, db string, env []string, args ...string) *client 
 
 // cleanEnv is the process environment without keys, endpoints or Parley
 // settings of the machine, so nothing real is reached.
-func cleanEnv(t *testing.T) []string {
+func cleanEnv(t testing.TB) []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
@@ -248,7 +248,7 @@ func fakeAgents(env []string) func(*debate.Config) ([]*debate.Agent, error) {
 }
 
 // call runs a tool and decodes its structured content into out.
-func (c *client) call(t *testing.T, ctx context.Context, name string, args map[string]any, out any, progressToken any) *mcp.CallToolResult {
+func (c *client) call(t testing.TB, ctx context.Context, name string, args map[string]any, out any, progressToken any) *mcp.CallToolResult {
 	t.Helper()
 	params := &mcp.CallToolParams{Name: name, Arguments: args}
 	if progressToken != nil {
