@@ -9,8 +9,42 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
-// apply folds one engine event into the console's state.
+// apply folds one engine event into the console's state, and marks the
+// frame to be drawn again unless nothing on screen changed.
 func (m *Model) apply(ev debate.Event) {
+	if d, ok := ev.(debate.TextDelta); ok {
+		m.applyDelta(d)
+		return
+	}
+	m.stale = true
+	m.applyEvent(ev)
+}
+
+// applyDelta adds streamed text. A delta of a turn that is not on screen
+// (its panel hidden behind a tab, its transcript entry above the view)
+// updates the state only: no frame is drawn for it.
+func (m *Model) applyDelta(ev debate.TextDelta) {
+	if ev.Text == "" || !shownField(ev.Field) {
+		return // JSON syntax of a structured answer, or a field not shown
+	}
+	m.tr.Delta(ev.Turn, ev.Text)
+	shown := m.tr.Shows(ev.Turn) || m.lay.welcome
+	if p := m.byName[ev.Agent]; p != nil {
+		state := p.state
+		p.Delta(ev.Turn, ev.Text, ev.Field)
+		shown = shown || p.state != state || m.panelShown(p)
+	}
+	m.stale = m.stale || shown
+}
+
+// panelShown reports whether p is on screen: one of the mode's panels, and
+// the tab shown when they are tabbed.
+func (m *Model) panelShown(p *panel) bool {
+	i := m.indexOf(p)
+	return i >= 0 && (!m.lay.narrow || i == m.active)
+}
+
+func (m *Model) applyEvent(ev debate.Event) {
 	switch ev := ev.(type) {
 	case debate.SessionStarted:
 		m.info = ev.Session
@@ -40,14 +74,6 @@ func (m *Model) apply(ev debate.Event) {
 		p.Start(ev.Entry)
 		if i := m.indexOf(p); i >= 0 && m.lay.narrow && (m.active >= len(m.panels) || !m.panels[m.active].Busy()) {
 			m.active = i
-		}
-	case debate.TextDelta:
-		if ev.Text == "" || !shownField(ev.Field) {
-			return // JSON syntax of a structured answer, or a field not shown
-		}
-		m.tr.Delta(ev.Turn, ev.Text)
-		if p := m.byName[ev.Agent]; p != nil {
-			p.Delta(ev.Turn, ev.Text, ev.Field)
 		}
 	case debate.Retrying:
 		if p := m.byName[ev.Agent]; p != nil {

@@ -43,3 +43,34 @@ func TestLongAnswerRendersOnlyItsEnd(t *testing.T) {
 		t.Fatal("scrolling back did not render the rest of the answer")
 	}
 }
+
+// A delta of a turn that is nowhere on screen (no panel shown, its
+// transcript entry above the view) updates the state and draws no frame;
+// one of a turn on screen does.
+func TestDeltaOffScreenDrawsNoFrame(t *testing.T) {
+	e := testEngine(t, 0)
+	m := New(testOptions(e))
+	defer m.Close()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24}) // narrow: the panels are tabs
+	for i, name := range []string{"gemini", "claude", "chatgpt"} {
+		a, _ := e.Agent(name)
+		m.apply(debate.TurnStarted{Entry: debate.Entry{Turn: i + 1, Kind: debate.KindReply, Speaker: name, Display: a.Label(), Model: a.Model, Status: debate.StatusStreaming, Started: fixedNow}})
+	}
+	m.apply(debate.TextDelta{Turn: 2, Agent: "claude", Text: "Streaming"}) // thinking → streaming shows
+	m.apply(debate.TextDelta{Turn: 3, Agent: "chatgpt", Text: strings.Repeat("a long answer fills the transcript. ", 60)})
+	before := m.View().Content
+	if m.stale {
+		t.Fatal("a drawn frame is still marked stale")
+	}
+	m.apply(debate.TextDelta{Turn: 2, Agent: "claude", Text: " off screen"})
+	if m.stale || m.View().Content != before {
+		t.Fatal("a delta of a turn nowhere on screen drew a frame")
+	}
+	if en, _ := m.tr.Entry(2); !strings.HasSuffix(en.Text, " off screen") {
+		t.Fatalf("the hidden turn's text was not kept: %q", en.Text)
+	}
+	m.apply(debate.TextDelta{Turn: 3, Agent: "chatgpt", Text: " more"})
+	if !m.stale {
+		t.Fatal("a delta of the turn at the bottom of the transcript drew no frame")
+	}
+}

@@ -88,6 +88,11 @@ type Model struct {
 	helpID    helpID
 
 	paging bool // a page of older turns is being read
+
+	// stale: something on screen changed since frameCache was drawn (only
+	// deltas of turns off screen leave it false).
+	stale      bool
+	frameCache string
 }
 
 // Pager is implemented by Sessions that resume lazily: they load a
@@ -283,6 +288,9 @@ func (m *Model) busy() bool {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, events := msg.(eventsMsg); !events {
+		m.stale = true // events decide for themselves (apply)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

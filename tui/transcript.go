@@ -143,6 +143,16 @@ func (t *transcript) Delta(turn int, text string) {
 	}
 }
 
+// Shows reports whether the last View showed a line of the turn, or could
+// show one now that it grows (following, an entry at or below the top).
+func (t *transcript) Shows(turn int) bool {
+	i := turn - 1 - t.base
+	if t.lastShown < 0 {
+		return true // nothing drawn yet
+	}
+	return i >= t.firstShown && (t.follow || i <= t.lastShown)
+}
+
 // Entry returns the entry with the turn number.
 func (t *transcript) Entry(turn int) (debate.Entry, bool) {
 	i := turn - 1 - t.base

@@ -224,8 +224,12 @@ func (m *Model) View() tea.View {
 	if m.quitting {
 		return v
 	}
-	m.layout()
-	v.SetContent(strings.Join(m.frame(), "\n"))
+	if m.stale || m.frameCache == "" {
+		m.layout()
+		m.frameCache = strings.Join(m.frame(), "\n")
+		m.stale = false
+	}
+	v.SetContent(m.frameCache)
 	return v
 }
 
