@@ -68,3 +68,37 @@ func TestDemoRunsUnderTheDefaultCap(t *testing.T) {
 		t.Fatal("no default cap")
 	}
 }
+
+func TestAskFollowsTheSeats(t *testing.T) {
+	env, _ := fakeVendors(t)
+	var openaiOnly []string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "OPENAI_") {
+			openaiOnly = append(openaiOnly, kv)
+		}
+	}
+	getenv := func(k string) string {
+		for _, kv := range openaiOnly {
+			if key, v, _ := strings.Cut(kv, "="); key == k {
+				return v
+			}
+		}
+		return ""
+	}
+	ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(openaiOnly), false, "",
+		func(o *parleymcp.Options) { o.Config.Seat(getenv) })
+	c := httpClient(t, ts)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var ask struct {
+		Answers []struct{ Agent, Status string }
+		Notes   []string
+	}
+	c.call(t, ctx, "ask", map[string]any{"question": "hi"}, &ask, nil)
+	if len(ask.Answers) != 1 || ask.Answers[0].Agent != "chatgpt" || ask.Answers[0].Status != "complete" {
+		t.Fatalf("@all with only an OpenAI key: %+v", ask.Answers)
+	}
+	if len(ask.Notes) != 1 || !strings.Contains(ask.Notes[0], "skipped") || !strings.Contains(ask.Notes[0], "GEMINI_API_KEY") {
+		t.Fatalf("notes %q do not name the skipped agent", ask.Notes)
+	}
+}

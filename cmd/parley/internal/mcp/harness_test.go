@@ -23,6 +23,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -31,6 +32,9 @@ import (
 var parleyBin string
 
 func TestMain(m *testing.M) {
+	// In-process demo agents stream fast, still word by word; the binary's
+	// (stdio tests, cancellation) keep the pace users see.
+	demo.Pace = 200 * time.Microsecond
 	dir, err := os.MkdirTemp("", "parley-mcp-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -33,14 +33,9 @@ func (s *Server) sessionsList(ctx context.Context, _ *mcp.CallToolRequest, in Se
 	if err != nil {
 		return nil, SessionsList{}, err
 	}
-	offset := 0
-	if in.Cursor != "" {
-		b, err := base64.RawURLEncoding.DecodeString(in.Cursor)
-		n, err2 := strconv.Atoi(string(b))
-		if err != nil || err2 != nil || n < 0 {
-			return nil, SessionsList{}, fmt.Errorf("cursor: %q is not a cursor this server gave", in.Cursor)
-		}
-		offset = n
+	offset, err := parseCursor(in.Cursor)
+	if err != nil {
+		return nil, SessionsList{}, err
 	}
 	all, err := s.opts.Store.List(ctx)
 	if err != nil {
@@ -50,7 +45,7 @@ func (s *Server) sessionsList(ctx context.Context, _ *mcp.CallToolRequest, in Se
 	out := SessionsList{Sessions: []store.Summary{}}
 	if len(page) > limit {
 		page = page[:limit]
-		out.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(offset + limit)))
+		out.NextCursor = cursorAt(offset + limit)
 	}
 	out.Sessions = append(out.Sessions, page...)
 	var b strings.Builder
@@ -62,6 +57,24 @@ func (s *Server) sessionsList(ctx context.Context, _ *mcp.CallToolRequest, in Se
 		b.WriteString("\nmore: call again with cursor " + out.NextCursor)
 	}
 	return textResult(b.String()), out, nil
+}
+
+// cursorAt is the cursor of the page that starts at offset.
+func cursorAt(offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(offset)))
+}
+
+// parseCursor reads a cursor cursorAt gave ("" : the first page).
+func parseCursor(c string) (int, error) {
+	if c == "" {
+		return 0, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	n, err2 := strconv.Atoi(string(b))
+	if err != nil || err2 != nil || n < 0 {
+		return 0, fmt.Errorf("cursor: %q is not a cursor this server gave", c)
+	}
+	return n, nil
 }
 
 // SessionGetInput is the session_get tool's arguments.
@@ -173,11 +186,20 @@ func (s *Server) listSession(info debate.SessionInfo) {
 		Description: info.Mode + " session"}, s.readSession)
 }
 
+// sessionRef is the session ID (or prefix) a parley://sessions/ID names.
+func sessionRef(uri string) (string, bool) {
+	ref, ok := strings.CutPrefix(uri, sessionURI)
+	if !ok || ref == "" || strings.ContainsAny(ref, "/?#%") || len(ref) > 64 {
+		return "", false
+	}
+	return ref, true
+}
+
 // readSession is a session's Markdown export.
 func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	ref, ok := strings.CutPrefix(uri, sessionURI)
-	if !ok || ref == "" || strings.ContainsAny(ref, "/?#") {
+	ref, ok := sessionRef(uri)
+	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	id, err := s.opts.Store.Resolve(ctx, ref)

@@ -64,6 +64,7 @@ type AskOutput struct {
 	TokensOut int      `json:"tokens_out"`
 	Cost      float64  `json:"cost_usd"`
 	Cancelled bool     `json:"cancelled"`
+	Notes     []string `json:"notes" jsonschema:"what Parley said of the run, e.g. whom @all skipped for want of a key"`
 }
 
 func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, AskOutput, error) {
@@ -82,7 +83,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
-	out := AskOutput{SessionID: r.eng.Info().ID, Answers: []Answer{}, Cancelled: ctx.Err() != nil}
+	out := AskOutput{SessionID: r.eng.Info().ID, Answers: []Answer{}, Cancelled: ctx.Err() != nil, Notes: turns.systemNotes()}
 	for _, en := range turns.sorted() {
 		out.Answers = append(out.Answers, answerOf(en))
 	}
@@ -117,18 +118,33 @@ func mentionLine(question string, agents []string) (string, error) {
 	return "@all " + q, nil
 }
 
-// finishedTurns collects the agent turns of a run as they finish.
+// finishedTurns collects the agent turns of a run as they finish, and
+// Parley's own notes (seating).
 type finishedTurns struct {
 	mu    sync.Mutex
 	turns []debate.Entry
+	notes []string
 }
 
 func (f *finishedTurns) sink(ev debate.Event) {
-	if tf, ok := ev.(debate.TurnFinished); ok && tf.Entry.IsAgentTurn() {
-		f.mu.Lock()
-		f.turns = append(f.turns, tf.Entry)
-		f.mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch ev := ev.(type) {
+	case debate.TurnFinished:
+		if ev.Entry.IsAgentTurn() {
+			f.turns = append(f.turns, ev.Entry)
+		}
+	case debate.EntryAdded:
+		if en := ev.Entry; en.Speaker == debate.SpeakerSystem && en.Kind == debate.KindNote {
+			f.notes = append(f.notes, clean(en.Text))
+		}
 	}
+}
+
+func (f *finishedTurns) systemNotes() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string{}, f.notes...)
 }
 
 // sorted is the turns in history order (configuration order for one round).
