@@ -503,6 +503,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	for name, p := range c.Providers {
+		if p.IdleTimeout < 0 || p.FirstByteTimeout < 0 || p.Timeout < 0 {
+			return bad("providers."+name, "timeouts must not be negative")
+		}
 		if p.API != "" && !slices.Contains(providers.APIs, p.API) {
 			return bad("providers."+name+".api", "unknown API %s (one of %s)", Quote(p.API), strings.Join(providers.APIs, ", "))
 		}

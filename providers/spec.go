@@ -22,6 +22,13 @@ type Spec struct {
 	// A request that runs out of it fails with KindTimeout and is not
 	// retried: a retry would start the whole wait again.
 	Timeout time.Duration `mapstructure:"timeout" yaml:"timeout"`
+	// IdleTimeout ends a stream that sends no bytes for this long, keeping
+	// its text (the turn is partial); 0: 2 minutes.
+	IdleTimeout time.Duration `mapstructure:"idle_timeout" yaml:"idle_timeout"`
+	// FirstByteTimeout is the same limit before the first byte; 0: the
+	// idle timeout, or 5 minutes for a reasoning model, which may think
+	// that long before it writes.
+	FirstByteTimeout time.Duration `mapstructure:"first_byte_timeout" yaml:"first_byte_timeout"`
 	// API selects OpenAI's API for type openai/openai-compatible: responses
 	// (the default for OpenAI itself) or chat (Chat Completions, the
 	// default for compatible servers). A model the catalogue marks as

@@ -37,6 +37,7 @@ func WithPolicy(name string, spec providers.Spec, getenv func(string) string, po
 	if err != nil || spec.Type == "demo" || adapt.IsMissingKey(p) {
 		return p, err // nothing to retry: demo and missing keys never send
 	}
+	p = providers.WithStallTimeout(p, providers.StallLimits{Idle: spec.IdleTimeout, FirstByte: spec.FirstByteTimeout, Setting: "providers." + name})
 	if pol.Max == 0 && spec.MaxRetries != nil {
 		pol.Max = *spec.MaxRetries
 		if pol.Max <= 0 {

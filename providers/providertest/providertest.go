@@ -51,6 +51,10 @@ type Reply struct {
 	// CutAfter > 0 aborts the connection after that many text chunks: no
 	// final event, no usage, no clean end of the chunked body.
 	CutAfter int
+	// StallAfter > 0 stops sending after that many text chunks and holds
+	// the connection open, sending nothing, until the client goes away: a
+	// stream that stalls.
+	StallAfter int
 	// Delay waits before the response headers.
 	Delay time.Duration
 	// ChunkDelay waits before each text chunk.
@@ -296,6 +300,11 @@ func (e *eventWriter) chunk(name string, data any) bool {
 		return false
 	}
 	e.sent++
+	if e.reply.StallAfter > 0 && e.sent >= e.reply.StallAfter {
+		<-e.ctx.Done()
+		e.gone = true
+		return false
+	}
 	if e.reply.CutAfter > 0 && e.sent >= e.reply.CutAfter {
 		e.cut = true
 		return false

@@ -13,7 +13,8 @@ import (
 // turn streams to stdout as its deltas arrive; turns that run beside it
 // (parallel @all) are buffered and printed, whole and in order, as soon as
 // the ones before them end — so the output is byte for byte what printing
-// each finished turn would give, only sooner.
+// each finished turn would give, only sooner. The one exception: while the
+// first has sent nothing at all, finished turns behind it go first.
 type conversation struct {
 	p     *Printer
 	order []int // started turns not yet printed, oldest first
@@ -111,7 +112,9 @@ func (t *liveTurn) add(s string) {
 }
 
 // flush prints what the head of the order allows: finished turns whole,
-// the first unfinished one live.
+// the first unfinished one live. A head that has sent no text yet (a slow
+// or stalled agent) holds nothing back: turns behind it that are finished
+// are printed at once, and it keeps its place for when it speaks.
 func (c *conversation) flush() {
 	for len(c.order) > 0 {
 		t := c.turns[c.order[0]]
@@ -119,12 +122,29 @@ func (c *conversation) flush() {
 			if t.streams {
 				c.stream(t)
 			}
+			if !t.seenText {
+				c.finishBehind()
+			}
 			return
 		}
 		c.order = c.order[1:]
 		delete(c.turns, t.entry.Turn)
 		c.finish(t)
 	}
+}
+
+// finishBehind prints the finished turns behind a silent head, in order.
+func (c *conversation) finishBehind() {
+	kept := c.order[:1]
+	for _, turn := range c.order[1:] {
+		if t := c.turns[turn]; t.finished {
+			delete(c.turns, turn)
+			c.finish(t)
+			continue
+		}
+		kept = append(kept, turn)
+	}
+	c.order = kept
 }
 
 // stream writes the head turn's new text. Its header goes out as soon as

@@ -10,20 +10,26 @@ import (
 
 // replay feeds a conversation printer two parallel turns: turn 2 streams
 // a in pieces cut at cutsA, turn 3 streams b cut at cutsB and finishes
-// first. It returns stdout.
-func replay(a, b string, cutsA, cutsB []int, style Style) string {
+// first. With headSpoke, a's first piece arrives before b's; otherwise
+// turn 2 is silent until b has finished. It returns stdout.
+func replay(a, b string, cutsA, cutsB []int, style Style, headSpoke ...bool) string {
 	var out strings.Builder
 	p := New(Options{Out: &out, Err: &strings.Builder{}, Format: Text, Style: style})
 	gem := debate.Entry{Turn: 2, Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Status: debate.StatusStreaming}
 	gpt := debate.Entry{Turn: 3, Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: debate.StatusStreaming}
 	p.Sink(debate.TurnStarted{Entry: gem})
 	p.Sink(debate.TurnStarted{Entry: gpt})
+	piecesA := cut(a, cutsA)
+	if len(headSpoke) > 0 && headSpoke[0] {
+		p.Sink(debate.TextDelta{Turn: 2, Agent: "gemini", Text: piecesA[0]})
+		piecesA = piecesA[1:]
+	}
 	for _, piece := range cut(b, cutsB) {
 		p.Sink(debate.TextDelta{Turn: 3, Agent: "chatgpt", Text: piece})
 	}
 	gpt.Text, gpt.Status = b, debate.StatusComplete
 	p.Sink(debate.TurnFinished{Entry: gpt})
-	for _, piece := range cut(a, cutsA) {
+	for _, piece := range piecesA {
 		p.Sink(debate.TextDelta{Turn: 2, Agent: "gemini", Text: piece})
 	}
 	gem.Text, gem.Status = a, debate.StatusCancelled
@@ -48,18 +54,43 @@ func cut(s string, at []int) []string {
 // the turns in history order, a blank line around multi-line ones, the
 // status marked, nothing raw.
 func TestConversationStreamsInHistoryOrder(t *testing.T) {
-	got := replay("  Line one\n\x1b[31mline two\x1b[0m  \n", "one line", []int{3, 9, 12, 14}, []int{2}, Conversation)
+	got := replay("  Line one\n\x1b[31mline two\x1b[0m  \n", "one line", []int{3, 9, 12, 14}, []int{2}, Conversation, true)
 	want := "[Gemini]: Line one\nline two [cancelled]\n\n[ChatGPT]: one line\n"
 	if got != want {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
-	got = replay("short", "also short", []int{2}, nil, Conversation)
+	got = replay("short", "also short", []int{2}, nil, Conversation, true)
 	if want := "[Gemini]: short [cancelled]\n[ChatGPT]: also short\n"; got != want {
 		t.Fatalf("one-line turns: got %q, want %q", got, want)
 	}
-	got = replay("talk turn", "b", nil, nil, Talk)
+	got = replay("talk turn", "b", nil, nil, Talk, true)
 	if !strings.Contains(got, "[Gemini]: talk turn [cancelled]  (0 tok)\n\n") {
 		t.Fatalf("talk: %q", got)
+	}
+}
+
+// A turn that has sent nothing yet (slow to start, or stalled) does not
+// hold back the answers behind it that are finished: they print at once,
+// and it prints when it speaks.
+func TestSilentTurnHoldsNothingBack(t *testing.T) {
+	var out strings.Builder
+	p := New(Options{Out: &out, Err: &strings.Builder{}, Format: Text, Style: Conversation})
+	gem := debate.Entry{Turn: 2, Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Status: debate.StatusStreaming}
+	gpt := debate.Entry{Turn: 3, Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: debate.StatusStreaming}
+	p.Sink(debate.TurnStarted{Entry: gem})
+	p.Sink(debate.TurnStarted{Entry: gpt})
+	p.Sink(debate.TextDelta{Turn: 3, Agent: "chatgpt", Text: "finished first"})
+	gpt.Text, gpt.Status = "finished first", debate.StatusComplete
+	p.Sink(debate.TurnFinished{Entry: gpt})
+	if got := out.String(); got != "[ChatGPT]: finished first\n" {
+		t.Fatalf("the finished answer waits behind a silent one: %q", got)
+	}
+	p.Sink(debate.TextDelta{Turn: 2, Agent: "gemini", Text: "late, then stalled"})
+	gem.Text, gem.Status, gem.Error = "late, then stalled", debate.StatusPartial, "openai: timeout: no bytes for 2m0s"
+	p.Sink(debate.TurnFinished{Entry: gem})
+	p.EndExchange(nil)
+	if got := out.String(); !strings.HasPrefix(got, "[ChatGPT]: finished first\n[Gemini]: late, then stalled") {
+		t.Fatalf("got %q", got)
 	}
 }
 
