@@ -1,8 +1,11 @@
 package mcp_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"io"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -144,4 +147,77 @@ func waitForCancelled(t *testing.T, st *store.Store) []debate.Entry {
 		}
 	}
 	return nil
+}
+
+// TestClientGoneMidRunIsSaved: a client that goes away (closes the
+// server's stdin) while a council runs stops it: what arrived is saved, the
+// rest marked cancelled, before the process ends.
+func TestClientGoneMidRunIsSaved(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	cmd := exec.Command(parleyBin, "--demo", "--db", db, "mcp")
+	cmd.Env = cleanEnv(t)
+	cmd.Dir = t.TempDir()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"gone","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"magi","arguments":{"question":"Leave early?"},"_meta":{"progressToken":"gone"}}}`,
+	} {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first vote's progress notification: the council is running.
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() && !strings.Contains(lines.Text(), "voted") {
+	}
+	if err := stdin.Close(); err != nil { // the client is gone
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("parley mcp: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("parley mcp still running 30s after its client left")
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	list, err := st.List(context.Background())
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions %v, %v", list, err)
+	}
+	cancelled, voted := 0, 0
+	for _, en := range savedEntries(t, st, list[0].ID) {
+		if en.Kind == debate.KindVote && en.Status == debate.StatusComplete {
+			voted++
+		}
+		if en.Status == debate.StatusStreaming {
+			t.Fatalf("turn %d left streaming", en.Turn)
+		}
+		if en.Status == debate.StatusCancelled {
+			cancelled++
+		}
+	}
+	if cancelled == 0 || voted >= 9 {
+		t.Fatalf("%d votes complete, %d turns cancelled: the council ran on without its client", voted, cancelled)
+	}
 }

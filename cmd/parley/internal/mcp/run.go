@@ -98,6 +98,7 @@ func (s *Server) attach(eng *debate.Engine, mode string, restored *debate.Sessio
 		}
 	}
 	r := &run{s: s, eng: eng, rec: s.opts.Store.Record()}
+	s.runs.Add(1) // done in close
 	var once sync.Once
 	r.rec.OnError(func(err error) {
 		once.Do(func() { s.logf("saving session %s: %v", eng.Info().ID, err) })
@@ -119,6 +120,9 @@ func (r *run) subscribe(sink debate.Sink) { r.unsub = append(r.unsub, r.eng.Subs
 // events, so the result, the text and every progress notification are
 // complete before the tool answers.
 func (r *run) submit(ctx context.Context, input string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(r.s.life, cancel)() // the server closing or its client gone
 	err := r.eng.Submit(ctx, input)
 	r.drain()
 	if r.printer != nil {
@@ -137,6 +141,7 @@ func (r *run) drain() {
 // close ends the run: the subscribers take the last events and the
 // recorder writes them; the session becomes a resource.
 func (r *run) close() {
+	defer r.s.runs.Done()
 	r.eng.Cancel()
 	r.drain()
 	for _, u := range r.unsub {

@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -51,6 +52,11 @@ type Server struct {
 	busy map[string]bool
 	// listed are the sessions offered as resources.
 	listed map[string]bool
+	// runs are the tool calls running, until their session is saved.
+	runs sync.WaitGroup
+	// life ends when the server closes: it cancels every run.
+	life context.Context
+	stop context.CancelFunc
 }
 
 // New builds the server with every tool and the saved sessions as resources.
@@ -59,6 +65,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, errors.New("mcp: Config, Agents and Store are required")
 	}
 	s := &Server{opts: opts, debates: map[*mcp.ServerSession]string{}, busy: map[string]bool{}, listed: map[string]bool{}}
+	s.life, s.stop = context.WithCancel(context.Background())
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "parley", Title: "Parley", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Resources: &mcp.ResourceCapabilities{ListChanged: true}},
@@ -76,13 +83,34 @@ each other anonymously, and a chairman write the final answer; debate_start/deba
 alternating two-agent debate. Every run is saved: sessions_list, session_get, and each session as
 the resource parley://sessions/ID (Markdown). Long runs report progress when given a progress token.`
 
-// RunStdio serves one client over stdin/stdout until it disconnects or ctx ends.
+// RunStdio serves one client over stdin/stdout until it disconnects or ctx
+// ends. A client gone (stdin closed) cancels what it left running (nobody
+// would read the answers it pays for); those calls are saved, marked
+// cancelled, before RunStdio returns.
 func (s *Server) RunStdio(ctx context.Context) error {
 	err := s.srv.Run(ctx, &mcp.StdioTransport{})
+	s.Close()
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
 	return err
+}
+
+// Close cancels the tool calls still running and waits, at most
+// drainTimeout, for them to save their sessions: the store must outlive
+// them.
+func (s *Server) Close() {
+	s.stop()
+	done := make(chan struct{})
+	go func() {
+		s.runs.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(drainTimeout):
+		s.logf("tool calls still running after %s; their last events may be lost", drainTimeout)
+	}
 }
 
 // Handler is the streamable HTTP endpoint. parley serve mounts it at /mcp

@@ -77,6 +77,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 		return nil, AskOutput{}, err
 	}
 	defer r.close()
+	r.eng.SetTitle(strings.TrimSpace(in.Question), "")
 	var turns finishedTurns
 	r.subscribe(turns.sink)
 	done, res, err := runFor[debate.ExchangeFinished](ctx, req, r, headless.Conversation, "", line)

@@ -32,8 +32,12 @@ type Served struct {
 	MCP    *parleymcp.Server
 }
 
-// Close releases the session database.
-func (s *Served) Close() error { return s.Store.Close() }
+// Close lets the MCP tool calls still running save their sessions, then
+// releases the session database.
+func (s *Served) Close() error {
+	s.MCP.Close()
+	return s.Store.Close()
+}
 
 // NewServed loads the configuration, chooses the agents, opens the session
 // database and builds the MCP server. --max-cost (else budget_usd) caps
