@@ -186,3 +186,26 @@ func TestCouncilVotesStreamAsProse(t *testing.T) {
 		t.Error("no vote showed on a panel before its turn finished")
 	}
 }
+
+// A list item arriving word by word keeps one space after its marker, as
+// the finished render has it.
+func TestArrivingListItemKeepsItsSpacing(t *testing.T) {
+	var s streamingText
+	md := newMarkdown()
+	tokens := []string{"Intro.\n\n", "1. ", "First ", "item.\n", "2. ", "Second ", "item.\n", "3. ", "Consider ", "the ", "trade-off"}
+	for _, tok := range tokens {
+		s.Append(tok)
+		s.Lines(md, 60) // a frame per token
+	}
+	plain := func(lines []string) string {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = strings.TrimRight(ansi.Strip(l), " ")
+		}
+		return strings.Join(out, "\n")
+	}
+	got := plain(s.Lines(md, 60))
+	if want := plain(md.Render(strings.Join(tokens, ""), 60)); got != want {
+		t.Fatalf("arriving item %q, finished %q", got, want)
+	}
+}

@@ -145,6 +145,11 @@ func (s *streamingText) lineRender(md *markdown, head, line string, width int) [
 	}
 	if n := len(s.lineRaw); n > 0 && s.lineBase != "" && strings.HasPrefix(line, s.lineBase) {
 		added := line[len(s.lineBase):]
+		if strings.HasSuffix(ansi.Strip(s.lineRaw[n-1]), " ") {
+			// The render ends in a space of its own (after a list marker):
+			// the words' space is already there.
+			added = strings.TrimLeft(added, " ")
+		}
 		last := s.lineRaw[n-1] + added
 		if len(added) < lineRenderStep && !strings.ContainsAny(added, "*_`[]()<>\\~|#!") && ansi.StringWidth(last) < width {
 			out := make([]string, n)

@@ -184,6 +184,9 @@ func (p *panel) Field(ev debate.FieldCompleted) {
 	if ev.Turn != p.turn {
 		return
 	}
+	if p.state == stateThinking || p.state == stateRetrying {
+		p.state = stateStreaming // the answer is arriving, its prose not yet
+	}
 	switch {
 	case p.kind == debate.KindVote && (ev.Field == "vote" || ev.Field == "answer"):
 		p.Vote(debate.VoteCast{Round: p.round, Vote: ev.Value, Valid: true})
