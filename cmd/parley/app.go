@@ -22,7 +22,6 @@ var (
 	loadConfiguration = wiring.LoadConfiguration
 	interrupts        = wiring.Interrupts
 	addCostFlag       = wiring.AddCostFlag
-	applyMaxCost      = wiring.ApplyMaxCost
 )
 
 // addSessionFlag gives a headless command --session: continue a saved

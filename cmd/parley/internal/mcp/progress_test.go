@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 func TestProgressArrivesBeforeTheResult(t *testing.T) {
@@ -80,8 +81,35 @@ func TestNoProgressWithoutAToken(t *testing.T) {
 }
 
 func TestCancelledMagiIsSavedAsCancelled(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "s.db")
-	c := stdioClient(t, db, nil, "--demo")
+	t.Run("stdio", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "s.db")
+		c := stdioClient(t, db, nil, "--demo")
+		st, err := store.Open(db) // read beside the server process (WAL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		cancelMagi(t, c, st)
+	})
+	t.Run("http", func(t *testing.T) {
+		ts, st := httpServer(t, filepath.Join(t.TempDir(), "h.db"), pacedDemoAgents, true)
+		cancelMagi(t, httpClient(t, ts), st)
+	})
+}
+
+// pacedDemoAgents are demo agents at the pace users see, so a council is
+// still running when its client cancels it.
+func pacedDemoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
+	var out []*debate.Agent
+	for _, spec := range cfg.Agents {
+		out = append(out, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 18*time.Millisecond)})
+	}
+	return out, nil
+}
+
+// cancelMagi cancels a magi call once a member has voted and checks what
+// the server saved: the votes that came, the rest cancelled.
+func cancelMagi(t *testing.T, c *client, st *store.Store) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	callCtx, stop := context.WithCancel(ctx)
@@ -96,11 +124,6 @@ func TestCancelledMagiIsSavedAsCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call returned %v", err)
 	}
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	entries := waitForCancelled(t, st)
 	var voted, cancelled int
 	for _, en := range entries {
