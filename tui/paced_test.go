@@ -245,20 +245,9 @@ func BenchmarkResumeLongAnswers(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		info, entries, err := st.LoadRecent(context.Background(), id)
-		if err != nil {
-			b.Fatal(err)
-		}
-		e := testEngine(b, 0)
-		if err := e.Restore(info, entries); err != nil {
-			b.Fatal(err)
-		}
-		opts := testOptions(e)
-		opts.Sessions = storePager{st}
-		m := New(opts)
-		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-		if frame := ansi.Strip(m.View().Content); !strings.Contains(frame, lastWords) {
-			b.Fatalf("the first frame does not show the last answer's end %q:\n%s", lastWords, frame)
+		m, frame := resumeConsoleAt(b, st, id, 120, 40)
+		if !strings.Contains(ansi.Strip(frame), lastWords) {
+			b.Fatalf("the first frame does not show the last answer's end %q:\n%s", lastWords, ansi.Strip(frame))
 		}
 		total += time.Since(start)
 		b.StopTimer()

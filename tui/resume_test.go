@@ -73,6 +73,12 @@ func savedLongSession(tb testing.TB, turns int) (*store.Store, string) {
 // resumeConsole opens a saved session the way `parley --resume` does and
 // returns the console with its first frame drawn.
 func resumeConsole(tb testing.TB, st *store.Store, id string) *Model {
+	m, _ := resumeConsoleAt(tb, st, id, 160, 48)
+	return m
+}
+
+// resumeConsoleAt is resumeConsole at w×h; it returns the first frame too.
+func resumeConsoleAt(tb testing.TB, st *store.Store, id string, w, h int) (*Model, string) {
 	info, entries, err := st.LoadRecent(context.Background(), id)
 	if err != nil {
 		tb.Fatal(err)
@@ -84,11 +90,12 @@ func resumeConsole(tb testing.TB, st *store.Store, id string) *Model {
 	opts := testOptions(e)
 	opts.Sessions = storePager{st}
 	m := New(opts)
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	if frame := m.View(); frame.Content == "" {
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	frame := m.View().Content
+	if frame == "" {
 		tb.Fatal("empty first frame")
 	}
-	return m
+	return m, frame
 }
 
 // A resumed long session shows its tail at once, with the whole session's

@@ -492,3 +492,25 @@ func TestMigrationStoresParticipantDisplayNames(t *testing.T) {
 		}
 	}
 }
+
+// A structured answer (a MAGI vote) streams as prose deltas; its checkpoint
+// keeps the answer as the model sent it, JSON and all, from the deltas' raw text.
+func TestStructuredAnswerIsCheckpointedAsSent(t *testing.T) {
+	st := openTemp(t)
+	ctx := context.Background()
+	rec := st.RecordEvery(50 * time.Millisecond)
+	rec.Sink(debate.SessionStarted{Session: debate.SessionInfo{ID: "s1", Mode: "magi", Created: time.Now()}})
+	rec.Sink(debate.TurnStarted{Entry: debate.Entry{Turn: 1, Kind: debate.KindVote, Speaker: "a", Display: "A", Model: "m", Mode: "magi",
+		Status: debate.StatusStreaming, Started: time.Now()}})
+	for _, d := range []debate.TextDelta{
+		{Turn: 1, Agent: "a", Raw: `{"vote": "reject", `},
+		{Turn: 1, Agent: "a", Field: "reasoning", Text: "Too thin", Raw: `"reasoning": "Too thin`},
+	} {
+		rec.Sink(d)
+	}
+	want := `{"vote": "reject", "reasoning": "Too thin`
+	waitFor(t, func() bool {
+		_, got, err := st.Load(ctx, "s1")
+		return err == nil && len(got) == 1 && got[0].Text == want
+	})
+}
