@@ -57,7 +57,11 @@ type AgentSpec struct {
 	Color       string   `mapstructure:"color"`
 	Temperature *float64 `mapstructure:"temperature"`
 	MaxTokens   int      `mapstructure:"max_tokens"`
-	Tools       bool     `mapstructure:"tools"` // may use the workspace tools in any mode
+	// Effort is low, medium or high: how hard a reasoning model thinks,
+	// sent in its provider's shape where the model takes it ("": the
+	// provider's default).
+	Effort string `mapstructure:"effort"`
+	Tools  bool   `mapstructure:"tools"` // may use the workspace tools in any mode
 }
 
 // WebhookSpec is one entry of `webhooks` (used by parley serve): the URL
@@ -273,6 +277,12 @@ func (c *Config) ModelInfo(model string) providers.ModelInfo { return c.Models.L
 // Cost prices a usage for a model; known is false when no price is
 // configured for it (its cost shows as ?, never as $0).
 func (c *Config) Cost(model string, u providers.Usage) (cost float64, known bool) {
+	return c.CostAt(model, u, time.Now())
+}
+
+// CostAt prices a usage with the prices in force on day at (the call's
+// date): the catalogue's price schedule and long-context tier apply.
+func (c *Config) CostAt(model string, u providers.Usage, at time.Time) (cost float64, known bool) {
 	if c.Offline {
 		return 0, true
 	}
@@ -284,7 +294,7 @@ func (c *Config) Cost(model string, u providers.Usage) (cost float64, known bool
 		fresh := max(u.InputTokens-u.CachedTokens, 0)
 		return (float64(fresh)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(u.OutputTokens)*p.Output) / 1e6, true
 	}
-	return c.ModelInfo(model).Cost(u)
+	return c.ModelInfo(model).CostAt(u, at)
 }
 
 // ModelWarnings checks every agent's model against the catalogue at now:
@@ -299,9 +309,12 @@ func (c *Config) ModelWarnings(now time.Time) []string {
 			continue
 		}
 		info := c.ModelInfo(a.Model)
-		out = append(out, providers.ModelWarnings(fmt.Sprintf("agents[%d]", i), a.Model, info, a.Temperature != nil, now)...)
+		out = append(out, providers.ModelEffortWarnings(fmt.Sprintf("agents[%d]", i), a.Model, info, a.Temperature != nil, a.Effort, now)...)
 		if a.Temperature != nil && !info.AcceptsTemperature() {
 			a.Temperature = nil
+		}
+		if a.Effort != "" && !info.AcceptsEffort(a.Effort) {
+			a.Effort = ""
 		}
 	}
 	return out
@@ -407,6 +420,12 @@ func (c *Config) Validate() error {
 		if a.Model == "" && c.Providers[a.Provider].Type != "demo" {
 			return bad(key+".model", "missing for agent %s", Quote(a.Name))
 		}
+		if a.Effort != "" && !slices.Contains(providers.EffortLevels, a.Effort) {
+			return bad(key+".effort", "%s is not an effort level (one of %s)", Quote(a.Effort), strings.Join(providers.EffortLevels, ", "))
+		}
+		if a.MaxTokens < 0 {
+			return bad(key+".max_tokens", "must not be negative (0: the model's maximum, capped at 32000)")
+		}
 		if a.Temperature != nil && (*a.Temperature < 0 || *a.Temperature > 2) {
 			return bad(key+".temperature", "%v is outside 0..2", *a.Temperature)
 		}
@@ -496,6 +515,9 @@ func (c *Config) Validate() error {
 		if m.API != "" && !slices.Contains(providers.APIs, m.API) {
 			return bad("models."+model+".api", "unknown API %s (one of %s)", Quote(m.API), strings.Join(providers.APIs, ", "))
 		}
+		if err := checkSchedule("models."+model, m, bad); err != nil {
+			return err
+		}
 		for _, d := range []struct{ key, val string }{{"deprecated", m.Deprecated}, {"shutdown", m.Shutdown}} {
 			if _, err := time.Parse("2006-01-02", d.val); d.val != "" && err != nil {
 				return bad("models."+model+"."+d.key, "%s is not a date (YYYY-MM-DD)", Quote(d.val))
@@ -566,6 +588,34 @@ func Quote(s string) string {
 		n++
 	}
 	return strconv.Quote(s)
+}
+
+// checkSchedule checks a catalogue entry's dated parts: price schedules,
+// the long-context tier, the status and the effort levels.
+func checkSchedule(key string, m providers.ModelInfo, bad func(key, format string, args ...any) error) error {
+	for i, p := range m.Prices {
+		k := fmt.Sprintf("%s.prices[%d]", key, i)
+		if _, err := time.Parse("2006-01-02", p.From); err != nil {
+			return bad(k+".from", "%s is not a date (YYYY-MM-DD)", Quote(p.From))
+		}
+		for _, price := range []*float64{p.Input, p.CachedInput, p.CacheWrite, p.Output} {
+			if price != nil && *price < 0 {
+				return bad(k, "prices must not be negative")
+			}
+		}
+	}
+	if lc := m.LongContext; lc != nil && (lc.Above <= 0 || lc.Input < 0 || lc.Output < 0) {
+		return bad(key+".long_context", "needs above (input tokens, > 0) and input/output multipliers (≥ 0)")
+	}
+	if m.Status != "" && !slices.Contains(providers.Statuses, m.Status) {
+		return bad(key+".status", "%s is not a status (one of %s)", Quote(m.Status), strings.Join(providers.Statuses, ", "))
+	}
+	for _, e := range m.Efforts {
+		if !slices.Contains(providers.EffortLevels, e) {
+			return bad(key+".efforts", "%s is not an effort level (one of %s)", Quote(e), strings.Join(providers.EffortLevels, ", "))
+		}
+	}
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -210,7 +211,7 @@ func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
 	e.mu.Lock()
 	modeCap := e.Config.ModeBudget(e.current)
 	e.mu.Unlock()
-	worst, priced := e.Config.WorstCost(a.Model, req)
+	worst, priced := e.Config.WorstCost(a.Model, req, e.now())
 	sessionCap := meter.Cap()
 	refuse := func(ce *CapError) (*admission, error) {
 		e.mu.Lock()
@@ -267,20 +268,21 @@ func (ad *admission) settle(cost float64, unpriced bool) {
 // WorstCost prices a call's worst case before it is made: its prompt at
 // two bytes a token (real tokenizers average about four, so this errs
 // high) and every one of its max_tokens as output, each prompt token at
-// the dearer of the input and cache-write prices. priced is false when the
-// model has no price.
-func (c *Config) WorstCost(model string, req providers.Request) (usd float64, priced bool) {
+// the dearer of the input and cache-write prices in force on day at (with
+// the long-context tier when the estimate passes it). priced is false when
+// the model has no price.
+func (c *Config) WorstCost(model string, req providers.Request, at time.Time) (usd float64, priced bool) {
 	n := len(req.System)
 	for _, m := range req.Messages {
 		n += len(m.Content) + 8
 	}
 	u := providers.Usage{InputTokens: n/2 + 16, OutputTokens: req.MaxTokens}
-	plain, priced := c.Cost(model, u)
+	plain, priced := c.CostAt(model, u, at)
 	if !priced {
 		return 0, false
 	}
 	u.CacheWriteTokens = u.InputTokens
-	written, _ := c.Cost(model, u)
+	written, _ := c.CostAt(model, u, at)
 	return max(plain, written), true
 }
 

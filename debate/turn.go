@@ -106,7 +106,8 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	req := providers.Request{
 		Model: a.Model, System: system, Messages: spec.Messages,
 		Schema: spec.Schema, MaxTokens: maxTokens, Temperature: temperature, Info: info,
-		Meta: t.meta(),
+		Effort: effortFor(a, info),
+		Meta:   t.meta(),
 		// Prompts only grow at their end between compactions (compact.go).
 		CachePrefix: max(len(spec.Messages)-1, 0),
 		OnRetry: func(n providers.RetryNotice) {
@@ -143,7 +144,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	en.Text = text.String()
 	en.Usage = res.Usage
 	var priced bool
-	en.Cost, priced = e.Config.Cost(a.Model, res.Usage)
+	en.Cost, priced = e.Config.CostAt(a.Model, res.Usage, en.Started) // the price in force on the call's day
 	en.Usage.PriceUnknown = !priced && res.Usage.Total() > 0
 	en.Finished = e.now()
 	switch kind := providers.KindOf(err); {
@@ -184,6 +185,15 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
 	}
 	return en, err
+}
+
+// effortFor is the agent's effort level when its model takes it (warned
+// about at start otherwise, naming the config key).
+func effortFor(a *Agent, info providers.ModelInfo) string {
+	if info.AcceptsEffort(a.Effort) {
+		return a.Effort
+	}
+	return ""
 }
 
 // refuse settles a turn that was not started because of a cap: cancelled,

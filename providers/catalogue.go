@@ -3,6 +3,7 @@ package providers
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ type ModelInfo struct {
 	Reasoning bool `mapstructure:"reasoning" json:"reasoning,omitempty"`
 	// Temperature says whether a temperature is accepted (nil: unless Reasoning).
 	Temperature *bool `mapstructure:"temperature" json:"temperature,omitempty"`
+	// Efforts are the effort levels the model accepts (low, medium,
+	// high); nil: its family's rule, empty: none (no effort is sent).
+	Efforts []string `mapstructure:"efforts" json:"efforts,omitempty"`
 	// Input, CachedInput (cache reads), CacheWrite and Output prices. A
 	// nil CachedInput costs as Input; a nil CacheWrite costs 1.25 × Input
 	// for Anthropic (its 5-minute cache writes) and Input elsewhere.
@@ -29,6 +33,21 @@ type ModelInfo struct {
 	CachedInput *float64 `mapstructure:"cached_input" json:"cached_input,omitempty"`
 	CacheWrite  *float64 `mapstructure:"cache_write" json:"cache_write,omitempty"`
 	Output      *float64 `mapstructure:"output" json:"output,omitempty"`
+	// Prices are later price schedules: from its From date on, an entry's
+	// prices replace the ones above (a field it leaves out keeps the
+	// earlier price). The price in force at a call's date prices it.
+	Prices []PriceChange `mapstructure:"prices" json:"prices,omitempty"`
+	// LongContext is a long-context tier: a request with more than Above
+	// input tokens pays every input token (cached and cache writes too)
+	// at Input × the price and every output token at Output × the price.
+	LongContext *LongContext `mapstructure:"long_context" json:"long_context,omitempty"`
+	// Status is active, legacy, deprecated or shutdown, as the vendor's
+	// page says ("": active unless Retired or past its Shutdown date).
+	Status string `mapstructure:"status" json:"status,omitempty"`
+	// Source is the vendor page the entry was checked against, and Checked
+	// the day it was.
+	Source  string `mapstructure:"source" json:"source,omitempty"`
+	Checked string `mapstructure:"checked" json:"checked,omitempty"`
 	// Context is the context window and MaxOutput the most output tokens
 	// one answer may have (0: unknown).
 	Context   int `mapstructure:"context" json:"context,omitempty"`
@@ -46,12 +65,80 @@ type ModelInfo struct {
 	Known bool `mapstructure:"-" json:"-"`
 }
 
+// PriceChange is a price schedule entry: the prices in force from From
+// (YYYY-MM-DD, UTC) on. A nil price keeps the one before.
+type PriceChange struct {
+	From        string   `mapstructure:"from" json:"from"`
+	Input       *float64 `mapstructure:"input" json:"input,omitempty"`
+	CachedInput *float64 `mapstructure:"cached_input" json:"cached_input,omitempty"`
+	CacheWrite  *float64 `mapstructure:"cache_write" json:"cache_write,omitempty"`
+	Output      *float64 `mapstructure:"output" json:"output,omitempty"`
+}
+
+// LongContext is a long-context price tier.
+type LongContext struct {
+	Above  int     `mapstructure:"above" json:"above"`   // input tokens
+	Input  float64 `mapstructure:"input" json:"input"`   // multiplier of every input price
+	Output float64 `mapstructure:"output" json:"output"` // multiplier of the output price
+}
+
+// Statuses of a model (ModelInfo.Status).
+var Statuses = []string{"active", "legacy", "deprecated", "shutdown"}
+
+// At returns the entry with the prices in force on day at (schedules
+// applied in date order); the schedule itself is dropped.
+func (m ModelInfo) At(at time.Time) ModelInfo {
+	day := at.UTC().Format("2006-01-02")
+	changes := slices.Clone(m.Prices)
+	slices.SortStableFunc(changes, func(a, b PriceChange) int { return strings.Compare(a.From, b.From) })
+	for _, c := range changes {
+		if c.From > day {
+			break
+		}
+		for _, f := range []struct{ dst, src **float64 }{
+			{&m.Input, &c.Input}, {&m.CachedInput, &c.CachedInput}, {&m.CacheWrite, &c.CacheWrite}, {&m.Output, &c.Output},
+		} {
+			if *f.src != nil {
+				*f.dst = *f.src
+			}
+		}
+	}
+	m.Prices = nil
+	return m
+}
+
+// StatusAt is the model's status on day now: shutdown once retired or
+// past its shutdown date, else the catalogue's (active when it names none).
+func (m ModelInfo) StatusAt(now time.Time) string {
+	if m.Retired || m.Status == "shutdown" {
+		return "shutdown"
+	}
+	if m.Shutdown != "" && m.Shutdown <= now.UTC().Format("2006-01-02") {
+		return "shutdown"
+	}
+	if m.Status != "" {
+		return m.Status
+	}
+	if m.Deprecated != "" && m.Deprecated <= now.UTC().Format("2006-01-02") {
+		return "deprecated"
+	}
+	return "active"
+}
+
 // AcceptsTemperature reports whether a configured temperature may be sent.
 func (m ModelInfo) AcceptsTemperature() bool {
 	if m.Temperature != nil {
 		return *m.Temperature
 	}
 	return !m.Reasoning
+}
+
+// EffortLevels are the effort levels an agent may ask for.
+var EffortLevels = []string{"low", "medium", "high"}
+
+// AcceptsEffort reports whether the model takes the effort level.
+func (m ModelInfo) AcceptsEffort(level string) bool {
+	return level != "" && slices.Contains(m.Efforts, level)
 }
 
 // Priced reports whether the entry has a price.
@@ -67,7 +154,21 @@ func (m ModelInfo) DefaultMaxTokens() int {
 	return min(m.MaxOutput, 32000)
 }
 
-// Cost prices u; ok is false when the model has no price.
+// CostAt prices u with the prices in force on day at and the
+// long-context tier when the call passed it; ok is false when the model
+// has no price.
+func (m ModelInfo) CostAt(u Usage, at time.Time) (cost float64, ok bool) {
+	m = m.At(at)
+	cost, ok = m.Cost(u)
+	if lc := m.LongContext; ok && lc != nil && lc.Above > 0 && u.InputTokens > lc.Above {
+		in, _ := m.Cost(Usage{InputTokens: u.InputTokens, CachedTokens: u.CachedTokens, CacheWriteTokens: u.CacheWriteTokens})
+		cost = in*lc.Input + (cost-in)*lc.Output
+	}
+	return cost, ok
+}
+
+// Cost prices u at the entry's base prices (no schedule, no tier); ok is
+// false when the model has no price.
 func (m ModelInfo) Cost(u Usage) (cost float64, ok bool) {
 	if !m.Priced() {
 		return 0, false
@@ -121,6 +222,9 @@ func (c Catalogue) Lookup(model string) ModelInfo {
 	if entry.MaxOutput == 0 {
 		entry.MaxOutput = family.MaxOutput
 	}
+	if entry.Efforts == nil {
+		entry.Efforts = family.Efforts
+	}
 	entry.Known = true
 	return entry
 }
@@ -163,17 +267,17 @@ func Family(model string) ModelInfo {
 	no := false
 	switch {
 	case strings.Contains(name, "codex"):
-		return ModelInfo{Provider: "openai", API: "responses", Reasoning: true}
+		return ModelInfo{Provider: "openai", API: "responses", Reasoning: true, Efforts: EffortLevels}
 	case gptMajor.MatchString(name):
 		major, _ := strconv.Atoi(gptMajor.FindStringSubmatch(name)[1])
 		if major >= 5 && !strings.Contains(name, "chat-latest") {
-			return ModelInfo{Provider: "openai", Reasoning: true}
+			return ModelInfo{Provider: "openai", Reasoning: true, Efforts: EffortLevels}
 		}
-		return ModelInfo{Provider: "openai"}
+		return ModelInfo{Provider: "openai", Efforts: []string{}}
 	case oSeries.MatchString(name):
-		return ModelInfo{Provider: "openai", Reasoning: true}
+		return ModelInfo{Provider: "openai", Reasoning: true, Efforts: EffortLevels}
 	case strings.HasPrefix(name, "claude-"):
-		info := ModelInfo{Provider: "anthropic", MaxOutput: 64000}
+		info := ModelInfo{Provider: "anthropic", MaxOutput: 64000, Efforts: []string{}}
 		m := claudeParts.FindStringSubmatch(name)
 		if m == nil {
 			return info
@@ -195,12 +299,22 @@ func Family(model string) ModelInfo {
 		if major >= 5 || tier == "fable" || (tier == "opus" && major == 4 && minor >= 7) {
 			info.Temperature = &no
 		}
+		// output_config.effort: Opus 4.5+, Sonnet 4.6+ and every Claude 5.
+		if major >= 5 || tier == "fable" || (major == 4 && (tier == "opus" && minor >= 5 || tier == "sonnet" && minor >= 6)) {
+			info.Efforts = EffortLevels
+		}
 		return info
 	case strings.HasPrefix(name, "gemini-"):
-		info := ModelInfo{Provider: "gemini", MaxOutput: 65536}
+		info := ModelInfo{Provider: "gemini", MaxOutput: 65536, Efforts: []string{}}
 		if m := geminiMajor.FindStringSubmatch(name); m != nil {
 			if major, _ := strconv.Atoi(m[1]); major >= 3 {
 				info.Temperature = &no
+				// thinkingLevel (Gemini 3+; 2.5 has thinkingBudget only).
+				// The Pro models take low and high.
+				info.Efforts = EffortLevels
+				if strings.Contains(name, "-pro") {
+					info.Efforts = []string{"low", "high"}
+				}
 			} else if major < 2 || (major == 2 && m[2] == "0") {
 				info.MaxOutput = 8192
 			}
@@ -218,6 +332,16 @@ const ShutdownSoon = 30 * 24 * time.Hour
 // temperature the model does not accept (naming the config key, which
 // the caller then drops). key is the agent's config key, e.g. "agents[1]".
 func ModelWarnings(key, model string, info ModelInfo, hasTemperature bool, now time.Time) []string {
+	return modelWarnings(key, model, info, hasTemperature, "", now)
+}
+
+// ModelEffortWarnings is ModelWarnings plus an effort level the model does
+// not take (not sent; the warning names the key).
+func ModelEffortWarnings(key, model string, info ModelInfo, hasTemperature bool, effort string, now time.Time) []string {
+	return modelWarnings(key, model, info, hasTemperature, effort, now)
+}
+
+func modelWarnings(key, model string, info ModelInfo, hasTemperature bool, effort string, now time.Time) []string {
 	var out []string
 	instead := ""
 	if info.Replacement != "" {
@@ -239,6 +363,13 @@ func ModelWarnings(key, model string, info ModelInfo, hasTemperature bool, now t
 	}
 	if hasTemperature && !info.AcceptsTemperature() {
 		out = append(out, fmt.Sprintf("%s.temperature: %s does not accept a temperature; it is not sent (remove the key to silence this)", key, model))
+	}
+	if effort != "" && !info.AcceptsEffort(effort) {
+		takes := "no effort setting"
+		if len(info.Efforts) > 0 {
+			takes = "only " + strings.Join(info.Efforts, ", ")
+		}
+		out = append(out, fmt.Sprintf("%s.effort: %s takes %s; %q is not sent", key, model, takes, effort))
 	}
 	return out
 }

@@ -53,6 +53,12 @@ type Request struct {
 	Schema      *Schema  // nil: free text
 	MaxTokens   int      // 0: provider default
 	Temperature *float64 // nil: provider default
+	// Effort is how hard a reasoning model should think (low, medium,
+	// high; "": the provider's default). Adapters send it in their
+	// vendor's shape (OpenAI reasoning.effort, Anthropic
+	// output_config.effort, Gemini thinkingConfig.thinkingLevel) only when
+	// Info says the model accepts that level.
+	Effort string
 	// CachePrefix says the first CachePrefix messages reach the next
 	// request of this agent unchanged (the engine only appends between
 	// compactions). Adapters whose API takes explicit cache breakpoints

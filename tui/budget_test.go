@@ -36,15 +36,15 @@ func TestBudgetCommandCapsTheSession(t *testing.T) {
 	m := New(testOptions(e))
 	tm := start(t, m, 120, 40)
 
-	// gemini-3.8-flash may write 32,000 tokens at $3.75/M: $0.12 worst
-	// case, which a 5-cent cap refuses before anything is sent.
-	typeLine(tm, "/budget 0.05")
+	// gemini-3.8-flash may write its 8,192 max_tokens at $3.75/M: a $0.031
+	// worst case, which a 2-cent cap refuses before anything is sent.
+	typeLine(tm, "/budget 0.02")
 	waitFor(t, tm, "the cap on the status line", func(m *Model) bool {
-		return strings.Contains(screen(m), "cap $0.0000/$0.05")
+		return strings.Contains(screen(m), "cap $0.0000/$0.02")
 	})
 	typeLine(tm, "@gemini hello")
 	waitFor(t, tm, "the refusal", func(m *Model) bool {
-		return idle(m) && strings.Contains(m.status, "cost cap reached") && strings.Contains(m.status, "cap of $0.05")
+		return idle(m) && strings.Contains(m.status, "cost cap reached") && strings.Contains(m.status, "cap of $0.02")
 	})
 	probe(t, tm, func(m *Model) {
 		for _, en := range m.engine.History().Entries() {

@@ -13,22 +13,23 @@ import (
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
-// Every answer reports 30,000 output tokens: round 1 of the default
-// council costs about $0.87, so under --max-cost 1 round 2 cannot start.
+// Every answer reports 8,000 of its 8,192 output tokens: round 1 of the
+// default council costs about $0.236, so under --max-cost 0.30 only
+// CASPER's round-2 call (worst case $0.031) still fits.
 func TestMagiStopsAtMaxCostAndKeepsRoundOne(t *testing.T) {
 	dir := isolate(t)
 	magiFakeVendors(t, func(member string, round int) providertest.Reply {
 		r := magiFakeVote("approve", "It holds up.", "Approve.")
-		r.Usage = providers.Usage{InputTokens: 1000, OutputTokens: 30000}
+		r.Usage = providers.Usage{InputTokens: 1000, OutputTokens: 8000}
 		return r
 	})
 	db := filepath.Join(dir, "cap.db")
-	code, out, stderr := runCLI(t, "", "--db", db, "magi", "--max-cost", "1", "Should we ship on Friday?")
+	code, out, stderr := runCLI(t, "", "--db", db, "magi", "--max-cost", "0.30", "Should we ship on Friday?")
 	if code != cli.ExitCapReached {
 		t.Fatalf("exit %d, want %d (cap reached):\n%s\n%s", code, cli.ExitCapReached, out, stderr)
 	}
 	// Round 1 is kept whole; in round 2 only CASPER's call (the cheapest
-	// worst case, $0.12) still fits beside the $0.87 spent.
+	// worst case) still fits beside the $0.236 spent.
 	for _, want := range []string{"BALTHASAR  APPROVE  Approve.", "MELCHIOR   INVALID  not started: cost cap reached", "CASPER     APPROVE  Approve."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -37,14 +38,14 @@ func TestMagiStopsAtMaxCostAndKeepsRoundOne(t *testing.T) {
 	if strings.Contains(out, "Round 3") {
 		t.Errorf("round 3 started after the cap was reached:\n%s", out)
 	}
-	// Spent: round 1's $0.87, and CASPER's round-2 call when it finished
+	// Spent: round 1's $0.236, and CASPER's round-2 call when it finished
 	// before a sibling was refused.
-	if !strings.Contains(stderr, "cost cap reached") || !strings.Contains(stderr, "cap of $1.00") || !spentRound1.MatchString(stderr) {
+	if !strings.Contains(stderr, "cost cap reached") || !strings.Contains(stderr, "cap of $0.30") || !spentRound1.MatchString(stderr) {
 		t.Errorf("stderr should name the cap and the spend: %q", stderr)
 	}
 
 	// --jsonl carries the refusal and the live spend as events.
-	code, out, _ = runCLI(t, "", "--db", db, "--jsonl", "magi", "--max-cost", "1", "Ship on Friday?")
+	code, out, _ = runCLI(t, "", "--db", db, "--jsonl", "magi", "--max-cost", "0.30", "Ship on Friday?")
 	if code != cli.ExitCapReached {
 		t.Fatalf("--jsonl: exit %d", code)
 	}
@@ -62,12 +63,12 @@ func TestMagiStopsAtMaxCostAndKeepsRoundOne(t *testing.T) {
 		switch ev.Type {
 		case "spend":
 			spends++
-			if ev.CapUSD != 1 {
+			if ev.CapUSD != 0.30 {
 				t.Errorf("spend event without the cap: %s", line)
 			}
 		case "cap_reached":
 			reached++
-			if ev.Reason != "cap" || ev.SpentUSD < 0.86 || ev.SpentUSD > 1 {
+			if ev.Reason != "cap" || ev.SpentUSD < 0.235 || ev.SpentUSD > 0.30 {
 				t.Errorf("cap_reached %s", line)
 			}
 		}
@@ -77,7 +78,7 @@ func TestMagiStopsAtMaxCostAndKeepsRoundOne(t *testing.T) {
 	}
 }
 
-var spentRound1 = regexp.MustCompile(`spent \$0\.(8|9)\d{3}`)
+var spentRound1 = regexp.MustCompile(`spent \$0\.2[3-7]\d{2}`)
 
 func TestMaxCostRefusesAnUnpricedModel(t *testing.T) {
 	isolate(t)

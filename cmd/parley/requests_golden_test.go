@@ -66,7 +66,7 @@ func TestDefaultModelsRequestBodies(t *testing.T) {
 				}
 				agent := &debate.Agent{AgentSpec: a}
 				req := providers.Request{Model: a.Model, System: debate.SystemPrompt(agent, "MODE INSTRUCTIONS"),
-					Messages: history, MaxTokens: a.MaxTokens, Temperature: a.Temperature, Info: cfg.ModelInfo(a.Model)}
+					Messages: history, MaxTokens: a.MaxTokens, Temperature: a.Temperature, Effort: a.Effort, Info: cfg.ModelInfo(a.Model)}
 				if shape == "vote" {
 					req.Schema = &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: debate.VoteSchema()}
 				}

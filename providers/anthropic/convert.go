@@ -63,14 +63,17 @@ func messageRequest(req providers.Request) (anthropic.MessageNewParams, error) {
 			out.Messages = append(out.Messages, anthropic.NewUserMessage(content...))
 		}
 	}
+	if info.AcceptsEffort(req.Effort) {
+		// Effort bounds every output token (thinking included); Parley
+		// never turns extended thinking on, so no thinking block is sent.
+		out.OutputConfig.Effort = anthropic.OutputConfigEffort(req.Effort)
+	}
 	if req.Schema != nil {
 		schema, _ := adapt.StrictSchema(req.Schema.JSON)
 		if usesForcedTool(req.Model) {
 			addForcedTool(&out, req.Schema, schema)
 		} else {
-			out.OutputConfig = anthropic.OutputConfigParam{
-				Format: anthropic.JSONOutputFormatParam{Schema: schema},
-			}
+			out.OutputConfig.Format = anthropic.JSONOutputFormatParam{Schema: schema}
 		}
 	}
 	return out, nil

@@ -51,6 +51,11 @@ func generateRequest(req providers.Request) ([]*genai.Content, *genai.GenerateCo
 	if req.MaxTokens > 0 {
 		cfg.MaxOutputTokens = int32(min(req.MaxTokens, 1<<30))
 	}
+	if info.AcceptsEffort(req.Effort) {
+		// thinkingLevel alone: Gemini refuses a request with both it and
+		// thinkingBudget.
+		cfg.ThinkingConfig = &genai.ThinkingConfig{ThinkingLevel: genai.ThinkingLevel(strings.ToUpper(req.Effort))}
+	}
 	if req.Schema != nil {
 		cfg.ResponseMIMEType = "application/json"
 		if schema, ok := geminiSchema(req.Schema.JSON); ok {

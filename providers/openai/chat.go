@@ -64,6 +64,9 @@ func chatRequest(req providers.Request) (out openai.ChatCompletionRequest, zeroT
 		}
 		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: role, Content: m.Content})
 	}
+	if info.Reasoning && info.AcceptsEffort(req.Effort) {
+		out.ReasoningEffort = req.Effort
+	}
 	if req.MaxTokens > 0 {
 		if info.Reasoning {
 			out.MaxCompletionTokens = req.MaxTokens

@@ -74,6 +74,9 @@ func responsesRequest(req providers.Request) (openai.CreateResponseRequest, erro
 	if req.MaxTokens > 0 {
 		out.MaxOutputTokens = req.MaxTokens
 	}
+	if info.AcceptsEffort(req.Effort) {
+		out.Reasoning = &openai.ResponseReasoning{Effort: req.Effort}
+	}
 	if req.Temperature != nil && info.AcceptsTemperature() {
 		t := float32(*req.Temperature) // a pointer: 0 is sent as 0
 		out.Temperature = &t

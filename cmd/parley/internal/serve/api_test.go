@@ -288,8 +288,8 @@ func TestSessionMaxCost(t *testing.T) {
 	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"user_id":"ada","max_cost":0}`)
 	f.errorCode(400, "bad_field", "POST", "/api/v1/sessions", `{"user_id":"ada","max_cost":-1}`)
 
-	// gemini-3.8-flash's worst case is $0.12 (32,000 tokens at $3.75/M):
-	// under $0.20 one call fits.
+	// gemini-3.8-flash's worst case is about $0.031 (its 8,192 max_tokens
+	// at $3.75/M): under $0.20 a call fits.
 	id := f.createSession(map[string]any{"mode": "mention", "user_id": "ada", "max_cost": 0.2})
 	stream := f.events(id, "", "?user_id=ada")
 	f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]string{"text": "@gemini hello"})
@@ -302,8 +302,8 @@ func TestSessionMaxCost(t *testing.T) {
 		t.Fatalf("spend before unloading %v, after loading %v: want the cap and the spend kept", before, after)
 	}
 
-	// Under $0.10 not even one call fits: refused, nothing streamed.
-	low := f.createSession(map[string]any{"mode": "mention", "user_id": "ada", "max_cost": 0.1})
+	// Under $0.02 not even one call fits: refused, nothing streamed.
+	low := f.createSession(map[string]any{"mode": "mention", "user_id": "ada", "max_cost": 0.02})
 	stream = f.events(low, "", "?user_id=ada")
 	f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+low+"/messages?user_id=ada", map[string]string{"text": "@gemini again"})
 	evs := stream.until(t, "exchange_finished")
@@ -316,7 +316,7 @@ func TestSessionMaxCost(t *testing.T) {
 			t.Errorf("a call ran past the cap: %s", ev.data)
 		}
 	}
-	if !strings.Contains(reached, `"cap_usd":0.1`) || !strings.Contains(reached, "cost cap reached") {
+	if !strings.Contains(reached, `"cap_usd":0.02`) || !strings.Contains(reached, "cost cap reached") {
 		t.Fatalf("cap_reached %q", reached)
 	}
 
