@@ -228,3 +228,54 @@ func TestMeterSharedByEngines(t *testing.T) {
 		t.Fatalf("shared meter spent %v, want $0.01", got)
 	}
 }
+
+// With free input and $10/M output at max_tokens 1,000, every call's worst
+// case is $0.01: a MAGI council is 3 rounds × 3 members × 2 attempts, a
+// council 3 answers + 3 rankings × 2 attempts + the chairman.
+func TestWorstCasesCountEveryCallAndRetry(t *testing.T) {
+	cfg := cappedConfig()
+	cfg.Modes.Council.Members = []string{"gemini", "chatgpt", "claude"}
+	cases, err := WorstCases(cfg, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []WorstCase{{Mode: "MAGI council", Calls: 18, USD: 0.18}, {Mode: "council", Calls: 10, USD: 0.10}}
+	for i, w := range want {
+		got := cases[i]
+		if got.Mode != w.Mode || got.Calls != w.Calls || got.USD < w.USD-1e-9 || got.USD > w.USD+1e-9 || got.Unpriced != "" {
+			t.Errorf("%+v, want %+v", got, w)
+		}
+	}
+	cfg.Agents[1].Model = "nobody-priced-this"
+	cases, _ = WorstCases(cfg, time.Now())
+	if cases[0].Unpriced != "nobody-priced-this" || !strings.Contains(cases[0].String(), "no bound") {
+		t.Errorf("an unpriced member: %v", cases[0])
+	}
+}
+
+// Caching saves the difference between input and cache-read prices on
+// every cached token; a write costs the premium over input.
+func TestCacheSavingAndStats(t *testing.T) {
+	in, read, write, out := 2.0, 0.10, 2.50, 10.0
+	cfg := &Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &in, CachedInput: &read, CacheWrite: &write, Output: &out}}}
+	day := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	saved, ok := cfg.CacheSaving("m", providers.Usage{InputTokens: 10_000, CachedTokens: 8_000, OutputTokens: 100}, day)
+	if !ok || saved < 0.0152-1e-12 || saved > 0.0152+1e-12 { // 8,000 × (2.00 − 0.10) / 1e6
+		t.Fatalf("saved %v, want $0.0152", saved)
+	}
+	wrote, _ := cfg.CacheSaving("m", providers.Usage{InputTokens: 10_000, CacheWriteTokens: 8_000}, day)
+	if wrote > -0.004+1e-12 || wrote < -0.004-1e-12 { // 8,000 × (2.50 − 2.00) / 1e6 more
+		t.Fatalf("a write saved %v, want −$0.004", wrote)
+	}
+	stats := cfg.CacheStatsOf([]Entry{
+		{Model: "m", Started: day, Usage: providers.Usage{InputTokens: 10_000, CacheWriteTokens: 8_000}},
+		{Model: "m", Started: day, Usage: providers.Usage{InputTokens: 10_000, CachedTokens: 8_000}},
+		{Model: "unpriced", Started: day, Usage: providers.Usage{InputTokens: 5_000, CachedTokens: 1_000}},
+	})
+	if got := stats.String(); got != "cache: 36% of 25,000 input tokens read from cache, saved $0.0112 (not counting an unpriced model's)" {
+		t.Fatalf("stats %q", got)
+	}
+	if got := (CacheStats{}).Short(); got != "" {
+		t.Fatalf("nothing cached yet shows %q", got)
+	}
+}

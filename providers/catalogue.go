@@ -48,6 +48,9 @@ type ModelInfo struct {
 	// the day it was.
 	Source  string `mapstructure:"source" json:"source,omitempty"`
 	Checked string `mapstructure:"checked" json:"checked,omitempty"`
+	// CacheMin is the shortest prompt prefix, in tokens, the vendor caches
+	// (0: its family's rule). Anthropic cache breakpoints are set only past it.
+	CacheMin int `mapstructure:"cache_min" json:"cache_min,omitempty"`
 	// Context is the context window and MaxOutput the most output tokens
 	// one answer may have (0: unknown).
 	Context   int `mapstructure:"context" json:"context,omitempty"`
@@ -225,6 +228,9 @@ func (c Catalogue) Lookup(model string) ModelInfo {
 	if entry.Efforts == nil {
 		entry.Efforts = family.Efforts
 	}
+	if entry.CacheMin == 0 {
+		entry.CacheMin = family.CacheMin
+	}
 	entry.Known = true
 	return entry
 }
@@ -298,6 +304,17 @@ func Family(model string) ModelInfo {
 		}
 		if major >= 5 || tier == "fable" || (tier == "opus" && major == 4 && minor >= 7) {
 			info.Temperature = &no
+		}
+		// The shortest cacheable prefix (Anthropic's prompt-caching page):
+		// 4,096 tokens for Opus 4.5+ and Haiku 4.5, 2,048 for Haiku 3.x,
+		// 1,024 for the others.
+		switch {
+		case tier == "opus" && (major >= 5 || major == 4 && minor >= 5), tier == "fable", tier == "haiku" && major == 4:
+			info.CacheMin = 4096
+		case tier == "haiku" && major <= 3:
+			info.CacheMin = 2048
+		default:
+			info.CacheMin = 1024
 		}
 		// output_config.effort: Opus 4.5+, Sonnet 4.6+ and every Claude 5.
 		if major >= 5 || tier == "fable" || (major == 4 && (tier == "opus" && minor >= 5 || tier == "sonnet" && minor >= 6)) {

@@ -87,6 +87,8 @@ func (m *Model) applyEvent(ev debate.Event) {
 		m.tr.Put(ev.Entry)
 		m.usage = m.usage.Add(ev.Entry.Usage)
 		m.cost += ev.Entry.Cost
+		saved, priced := m.engine.Config.CacheSaving(ev.Entry.Model, ev.Entry.Usage, ev.Entry.Started)
+		m.cache.Add(ev.Entry.Usage, saved, priced)
 		if p := m.byName[ev.Entry.Speaker]; p != nil {
 			p.Finish(ev.Entry)
 		}
@@ -178,6 +180,14 @@ func verdictText(ev debate.VerdictReached) string {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return s
+}
+
+// cacheText is " · cache 62% saved $0.0712" once anything was cached.
+func cacheText(s debate.CacheStats) string {
+	if short := s.Short(); short != "" {
+		return " · " + short
+	}
+	return ""
 }
 
 // capText is " · cap $0.0123/$0.50" while a cap is set: what this run

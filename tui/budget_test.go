@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -18,8 +19,8 @@ func pricedEngine(t *testing.T) *debate.Engine {
 	cfg.Offline = false
 	// viper reads "gemini-3.8-flash" as a nested key; the command's
 	// loader handles that, this test gives the price itself.
-	in, out := 0.75, 3.75
-	cfg.Models = providers.Catalogue{"gemini-3.8-flash": {Provider: "gemini", Input: &in, Output: &out, MaxOutput: 65536}}
+	in, cached, out := 0.75, 0.075, 3.75
+	cfg.Models = providers.Catalogue{"gemini-3.8-flash": {Provider: "gemini", Input: &in, CachedInput: &cached, Output: &out, MaxOutput: 65536}}
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
 		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", time.Millisecond)})
@@ -69,4 +70,47 @@ func TestBudgetCommandCapsTheSession(t *testing.T) {
 	waitFor(t, tm, "the usage line", func(m *Model) bool { return strings.Contains(m.status, "usage: /budget USD") })
 	typeLine(tm, "/budget off")
 	waitFor(t, tm, "the cap lifted", func(m *Model) bool { return m.engine.Meter().Cap() == 0 && !strings.Contains(screen(m), "cap $") })
+}
+
+// cachingProvider answers at once and reports that 600 of its 1,000 input
+// tokens came from the provider's cache.
+type cachingProvider struct{}
+
+func (cachingProvider) Name() string { return "caching" }
+
+func (cachingProvider) Stream(context.Context, providers.Request) (providers.Stream, error) {
+	return &onceStream{text: "cached answer"}, nil
+}
+
+type onceStream struct {
+	text string
+	done bool
+}
+
+func (s *onceStream) Next() bool {
+	if s.done {
+		return false
+	}
+	s.done = true
+	return true
+}
+func (s *onceStream) Delta() string { return s.text }
+func (s *onceStream) Err() error    { return nil }
+func (s *onceStream) Close() error  { return nil }
+func (s *onceStream) Result() providers.Result {
+	return providers.Result{FinishReason: "stop", Usage: providers.Usage{InputTokens: 1000, CachedTokens: 600, OutputTokens: 10}}
+}
+
+func TestStatusLineShowsCacheShareAndSaving(t *testing.T) {
+	e := pricedEngine(t)
+	for _, a := range e.Agents() {
+		a.Provider = cachingProvider{}
+	}
+	m := New(testOptions(e))
+	tm := start(t, m, 120, 40)
+	typeLine(tm, "@gemini hello")
+	// 600 cached tokens at $0.75 − $0.075 per million: $0.0004 saved.
+	waitFor(t, tm, "the cache on the status line", func(m *Model) bool {
+		return idle(m) && strings.Contains(screen(m), "cache 60% saved $0.0004")
+	})
 }

@@ -77,7 +77,9 @@ type Model struct {
 	cost      float64
 	// spend is the engine's latest spend report: the run's spend and
 	// its cap, shown on the status line while a cap is set.
-	spend    debate.SpendUpdated
+	spend debate.SpendUpdated
+	// cache is the session's prompt-cache use and what it saved.
+	cache    debate.CacheStats
 	spinning bool
 	quitting bool
 
@@ -198,6 +200,7 @@ func (m *Model) reload() {
 	m.council = councilView{}
 	m.usage, m.cost = providers.Usage{}, 0
 	m.spend = m.engine.Spend()
+	m.cache = m.engine.Config.CacheStatsOf(entries)
 	if pager, ok := m.opts.Sessions.(Pager); ok && m.tr.First() > 1 {
 		// A lazily resumed session: the totals come from the store.
 		if u, cost, err := pager.Totals(m.info.ID); err == nil {

@@ -75,7 +75,7 @@ func TestAlternateCmdJSONOverFakes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got := order(); got != "gpt-5.3-codex,claude-sonnet-4-6,gpt-5.3-codex,claude-sonnet-4-6" {
+	if got := order(); got != "gpt-5.3-codex,claude-sonnet-5-5,gpt-5.3-codex,claude-sonnet-5-5" {
 		t.Fatalf("call order %s", got)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -127,7 +127,7 @@ func TestAlternateCmdHumanOutputShowsTokensAndSaving(t *testing.T) {
 	}
 	for _, want := range []string{
 		"[Codex] (start, 120 tok): openai reply 1 to gpt-5.3-codex.",
-		"[Claude] (start, 120 tok): anthropic reply 1 to claude-sonnet-4-6.",
+		"[Claude] (start, 120 tok): anthropic reply 1 to claude-sonnet-5-5.",
 		"[Codex] (step 1, 120 tok): openai reply 2 to gpt-5.3-codex.",
 	} {
 		if !strings.Contains(out, want) {
@@ -221,7 +221,7 @@ func TestAlternateCmdResumeContinuesWithTheRightResponder(t *testing.T) {
 		!strings.Contains(lines[1], `"claude_output":null,"responder":"codex","next_responder":"claude"`) {
 		t.Fatalf("resumed lines:\n%s", out)
 	}
-	if got := order(); got != "gpt-5.3-codex,claude-sonnet-4-6,gpt-5.3-codex,claude-sonnet-4-6,gpt-5.3-codex" {
+	if got := order(); got != "gpt-5.3-codex,claude-sonnet-5-5,gpt-5.3-codex,claude-sonnet-5-5,gpt-5.3-codex" {
 		t.Fatalf("calls %s", got)
 	}
 	info, entries := savedSession(t)

@@ -127,7 +127,7 @@ func TestCouncilCmdJSONOverFakes(t *testing.T) {
 		t.Errorf("aggregate %s", agg)
 	}
 	chair := doc["chairman"].(map[string]any)
-	if keys(chair) != "member,model,status,text" || chair["status"] != "complete" || chair["text"] != "Use NATS." || chair["member"] != "claude" || chair["model"] != "claude-sonnet-4-6" {
+	if keys(chair) != "member,model,status,text" || chair["status"] != "complete" || chair["text"] != "Use NATS." || chair["member"] != "claude" || chair["model"] != "claude-sonnet-5-5" {
 		t.Errorf("chairman %v", chair)
 	}
 	if u := doc["usage"].(map[string]any); u["input_tokens"].(float64) != 900 || doc["cost_usd"].(float64) <= 0 {
@@ -198,7 +198,7 @@ func TestCouncilDemoIsStoredForkedAndRerun(t *testing.T) {
 	dir := isolate(t)
 	db := filepath.Join(dir, "d.db")
 	code, out, stderr := runCLI(t, "", "--demo", "--db", db, "council", "--members", "gemini,chatgpt,claude,codex", "kafka or nats?")
-	if code != 0 || !strings.Contains(out, "Stage 3 · chairman (Chairman, demo/claude-sonnet-4-6)\n**Chairman** on *kafka or nats?*") || !strings.Contains(out, "Codex") {
+	if code != 0 || !strings.Contains(out, "Stage 3 · chairman (Chairman, demo/claude-sonnet-5-5)\n**Chairman** on *kafka or nats?*") || !strings.Contains(out, "Codex") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, stderr)
 	}
 	if n := strings.Count(out, "offline demo answer from Chairman"); n != 1 { // streamed once, not printed again

@@ -27,8 +27,13 @@ func newDoctorCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rows := doctor.Run(cmd.Context(), loaded.Config, doctor.Options{Live: live, Getenv: os.Getenv, Now: time.Now()})
-			if !doctor.Print(cmd.OutOrStdout(), rows) {
+			now := time.Now()
+			rows := doctor.Run(cmd.Context(), loaded.Config, doctor.Options{Live: live, Getenv: os.Getenv, Now: now})
+			ok := doctor.Print(cmd.OutOrStdout(), rows)
+			if err := doctor.PrintWorstCases(cmd.OutOrStdout(), loaded.Config, now); err != nil {
+				return err
+			}
+			if !ok {
 				return errors.New("doctor found problems")
 			}
 			return nil

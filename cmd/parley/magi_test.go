@@ -19,11 +19,11 @@ func TestMagiAdjustPresetsAndModel(t *testing.T) {
 		name, model, preset, configPreset string
 		want                              []string // melchior, balthasar, casper as provider/model
 	}{
-		{"default", "", "", "", []string{"openai/gpt-6.1-sol", "anthropic/claude-sonnet-4-6", "gemini/gemini-3.8-flash"}},
-		{"rotate", "", "rotate", "", []string{"anthropic/claude-sonnet-4-6", "gemini/gemini-3.8-flash", "openai/gpt-6.1-sol"}},
-		{"rotate2", "", "rotate2", "", []string{"gemini/gemini-3.8-flash", "openai/gpt-6.1-sol", "anthropic/claude-sonnet-4-6"}},
-		{"config preset applies", "", "", "rotate", []string{"anthropic/claude-sonnet-4-6", "gemini/gemini-3.8-flash", "openai/gpt-6.1-sol"}},
-		{"flag beats config", "", "default", "rotate2", []string{"openai/gpt-6.1-sol", "anthropic/claude-sonnet-4-6", "gemini/gemini-3.8-flash"}},
+		{"default", "", "", "", []string{"openai/gpt-6.1-sol", "anthropic/claude-sonnet-5-5", "gemini/gemini-3.8-flash"}},
+		{"rotate", "", "rotate", "", []string{"anthropic/claude-sonnet-5-5", "gemini/gemini-3.8-flash", "openai/gpt-6.1-sol"}},
+		{"rotate2", "", "rotate2", "", []string{"gemini/gemini-3.8-flash", "openai/gpt-6.1-sol", "anthropic/claude-sonnet-5-5"}},
+		{"config preset applies", "", "", "rotate", []string{"anthropic/claude-sonnet-5-5", "gemini/gemini-3.8-flash", "openai/gpt-6.1-sol"}},
+		{"flag beats config", "", "default", "rotate2", []string{"openai/gpt-6.1-sol", "anthropic/claude-sonnet-5-5", "gemini/gemini-3.8-flash"}},
 		{"gpt model", "gpt-5-mini", "", "", []string{"openai/gpt-5-mini", "openai/gpt-5-mini", "openai/gpt-5-mini"}},
 		{"o-series", "o3-mini", "", "", []string{"openai/o3-mini", "openai/o3-mini", "openai/o3-mini"}},
 		{"claude model", "claude-haiku-4-5", "rotate", "", []string{"anthropic/claude-haiku-4-5", "anthropic/claude-haiku-4-5", "anthropic/claude-haiku-4-5"}},
@@ -153,7 +153,7 @@ func TestMagiHeadlessAgainstFakes(t *testing.T) {
 	}
 	for _, want := range []string{
 		"MAGI council: Should we ship on Friday?",
-		"MELCHIOR (openai/gpt-6.1-sol) · BALTHASAR (anthropic/claude-sonnet-4-6) · CASPER (gemini/gemini-3.8-flash)",
+		"MELCHIOR (openai/gpt-6.1-sol) · BALTHASAR (anthropic/claude-sonnet-5-5) · CASPER (gemini/gemini-3.8-flash)",
 		"Round 1 · independent", "Round 2 · deliberation", "Round 3 · final vote",
 		"  BALTHASAR  REJECT   Not on a Friday.",
 		"Shipping now captures the launch window", // -v shows reasoning

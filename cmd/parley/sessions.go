@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -146,6 +147,7 @@ func sessionsShowCmd(g *globalFlags) *cobra.Command {
 					return store.WriteJSON(cmd.OutOrStdout(), info, entries)
 				}
 				headless.Transcript(cmd.OutOrStdout(), info, entries)
+				fmt.Fprintln(cmd.OutOrStdout(), sessionPrices(cmd, g).CacheStatsOf(entries).String())
 				return nil
 			})
 		},
@@ -262,4 +264,14 @@ any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
 	}
 	cmd.Flags().StringVar(&at, "at", "", "last turn to copy (default: the whole session)")
 	return cmd
+}
+
+// sessionPrices is the configuration whose catalogue prices a saved
+// session's cache savings; without a readable one, nothing is priced.
+func sessionPrices(cmd *cobra.Command, g *globalFlags) *debate.Config {
+	loaded, err := loadConfiguration(cmd, g)
+	if err != nil {
+		return &debate.Config{}
+	}
+	return loaded.Config
 }

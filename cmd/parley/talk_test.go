@@ -41,7 +41,7 @@ func TestTalkCmdJSONWithFailingGuest(t *testing.T) {
 	if code != exitRuntime {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
 	}
-	if got := order(); got != "claude-sonnet-4-6,gpt-6.1-sol,claude-sonnet-4-6,gpt-6.1-sol,claude-sonnet-4-6,claude-sonnet-4-6" {
+	if got := order(); got != "claude-sonnet-5-5,gpt-6.1-sol,claude-sonnet-5-5,gpt-6.1-sol,claude-sonnet-5-5,claude-sonnet-5-5" {
 		t.Fatalf("calls %s", got)
 	}
 	type row struct {
@@ -91,7 +91,7 @@ func TestTalkCmdFlagsChooseTheSpeakers(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got := order(); got != "gpt-6.1-sol,gpt-5.3-codex,claude-sonnet-4-6,gpt-6.1-sol,gpt-6.1-sol" {
+	if got := order(); got != "gpt-6.1-sol,gpt-5.3-codex,claude-sonnet-5-5,gpt-6.1-sol,gpt-6.1-sol" {
 		t.Fatalf("calls %s", got)
 	}
 	if !strings.HasPrefix(out, "[ChatGPT]: openai reply 1 to gpt-6.1-sol.  (120 tok)") {

@@ -41,16 +41,22 @@ func messageRequest(req providers.Request) (anthropic.MessageNewParams, error) {
 	if req.Temperature != nil && info.AcceptsTemperature() {
 		out.Temperature = anthropic.Float(min(max(*req.Temperature, 0), 1))
 	}
+	// A breakpoint only where the prefix up to it passes the model's
+	// shortest cacheable length: below it nothing is cached anyway.
+	prefix := estimateTokens(req.System)
+	cacheable := func() bool { return prefix >= info.CacheMin }
 	if req.System != "" {
 		// A cache breakpoint on the system prompt: personas and mode
 		// instructions repeat on every turn.
-		out.System = []anthropic.TextBlockParam{{
-			Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam(),
-		}}
+		out.System = []anthropic.TextBlockParam{{Text: req.System}}
+		if cacheable() {
+			out.System[0].CacheControl = anthropic.NewCacheControlEphemeralParam()
+		}
 	}
 	for i, m := range msgs {
 		block := anthropic.TextBlockParam{Text: m.Content}
-		if i == len(msgs)-1 || i == stable {
+		prefix += estimateTokens(m.Content)
+		if (i == len(msgs)-1 || i == stable) && cacheable() {
 			// Breakpoints after the prefix the engine keeps stable and
 			// after the whole history, so the next turn of this agent reads
 			// the shared prefix from the cache.
@@ -78,6 +84,10 @@ func messageRequest(req providers.Request) (anthropic.MessageNewParams, error) {
 	}
 	return out, nil
 }
+
+// estimateTokens errs low (four bytes a token), so a breakpoint is set
+// only where the prefix surely passes the minimum.
+func estimateTokens(s string) int { return len(s) / 4 }
 
 // addForcedTool asks for the schema as the input of a tool the model must
 // call; the tool input streams as input_json_delta, passed on as text.

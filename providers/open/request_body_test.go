@@ -150,11 +150,11 @@ func TestAnthropicRequestBody(t *testing.T) {
 		"max_tokens": 500,
 		"temperature": 0.3,
 		"stream": true,
-		"system": [{"type": "text", "text": "You are BALTHASAR.", "cache_control": {"type": "ephemeral"}}],
+		"system": [{"type": "text", "text": "You are BALTHASAR."}],
 		"messages": [
 			{"role": "user", "content": [{"type": "text", "text": "Is Go good for CLIs?"}]},
 			{"role": "assistant", "content": [{"type": "text", "text": "Yes: one static binary."}]},
-			{"role": "user", "content": [{"type": "text", "text": "[Gemini]: And for TUIs?", "cache_control": {"type": "ephemeral"}}]}
+			{"role": "user", "content": [{"type": "text", "text": "[Gemini]: And for TUIs?"}]}
 		],
 		"output_config": {"format": {"type": "json_schema", "schema": {
 			"type": "object",
@@ -299,11 +299,27 @@ func TestAnthropicCacheBreakpointOnStablePrefix(t *testing.T) {
 		}
 		return out
 	}
-	_, body := capture(t, vendorNamed("anthropic"), providers.Request{Model: "claude-sonnet-4-6", Messages: history(), CachePrefix: 2})
+	// A persona long enough that every prefix passes Sonnet's 1,024-token
+	// minimum (5,600 bytes: 1,400 tokens at four bytes a token).
+	long := strings.Repeat("persona ", 700)
+	_, body := capture(t, vendorNamed("anthropic"), providers.Request{Model: "claude-sonnet-4-6", System: long, Messages: history(), CachePrefix: 2})
 	if got := fmt.Sprint(cached(body)); got != "[1 2]" {
 		t.Fatalf("breakpoints at %s, want [1 2]", got)
 	}
-	_, body = capture(t, vendorNamed("anthropic"), providers.Request{Model: "claude-sonnet-4-6", CachePrefix: 2, Messages: []providers.Message{
+	if sys := body["system"].([]any)[0].(map[string]any); sys["cache_control"] == nil {
+		t.Error("a system prompt past the minimum should carry a breakpoint")
+	}
+	// Below the minimum nothing is cached: no breakpoint anywhere.
+	_, body = capture(t, vendorNamed("anthropic"), providers.Request{Model: "claude-sonnet-4-6", System: "short", Messages: history(), CachePrefix: 2})
+	if got := fmt.Sprint(cached(body)); got != "[]" || body["system"].([]any)[0].(map[string]any)["cache_control"] != nil {
+		t.Fatalf("a prefix under the minimum got breakpoints at %s", got)
+	}
+	// Haiku 4.5 caches from 4,096 tokens: the same long persona is too short.
+	_, body = capture(t, vendorNamed("anthropic"), providers.Request{Model: "claude-haiku-4-5", System: long, Messages: history(), CachePrefix: 2, Info: providers.Family("claude-haiku-4-5")})
+	if got := fmt.Sprint(cached(body)); got != "[]" {
+		t.Fatalf("haiku: breakpoints at %s under its 4,096-token minimum", got)
+	}
+	_, body = capture(t, vendorNamed("anthropic"), providers.Request{Model: "claude-sonnet-4-6", System: long, CachePrefix: 2, Messages: []providers.Message{
 		{Role: providers.RoleUser, Content: "[Host]: q"},
 		{Role: providers.RoleUser, Content: "[Gemini]: a"},
 		{Role: providers.RoleUser, Content: "[ChatGPT]: b"},

@@ -11,8 +11,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"time"
 
+	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/viper"
 	"github.com/subosito/gotenv"
 
@@ -138,7 +141,7 @@ func Load(path string, environ []string) (*Loaded, error) {
 	}
 	ld.applyEnv(environ)
 	var cfg debate.Config
-	if err := v.UnmarshalExact(&cfg); err != nil {
+	if err := v.UnmarshalExact(&cfg, datesAsText); err != nil {
 		return nil, ld.decodeError(err)
 	}
 	cfg.Source = ld.source
@@ -147,6 +150,20 @@ func Load(path string, environ []string) (*Loaded, error) {
 	}
 	l.Config = &cfg
 	return l, nil
+}
+
+// datesAsText decodes a bare YAML date (prices: [{from: 2027-01-01}]),
+// which the YAML parser reads as a time, into the string field that holds
+// it, before viper's own hooks run.
+func datesAsText(c *mapstructure.DecoderConfig) {
+	viperHooks := c.DecodeHook
+	c.DecodeHook = mapstructure.ComposeDecodeHookFunc(
+		func(from, to reflect.Type, data any) (any, error) {
+			if t, ok := data.(time.Time); ok && to.Kind() == reflect.String {
+				return t.UTC().Format("2006-01-02"), nil
+			}
+			return data, nil
+		}, viperHooks)
 }
 
 // loader is one Load in progress.

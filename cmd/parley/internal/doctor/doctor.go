@@ -106,7 +106,7 @@ func list(ctx context.Context, name string, spec providers.Spec, getenv func(str
 // model past its shutdown fails.
 func lifecycle(cfg *debate.Config, i int, a debate.AgentSpec, now time.Time, row *Row) string {
 	info := cfg.ModelInfo(a.Model)
-	warnings := providers.ModelWarnings(fmt.Sprintf("agents[%d]", i), a.Model, info, a.Temperature != nil, now)
+	warnings := providers.ModelEffortWarnings(fmt.Sprintf("agents[%d]", i), a.Model, info, a.Temperature != nil, a.Effort, now)
 	var parts []string
 	for _, w := range warnings {
 		_, msg, _ := strings.Cut(w, ": ")
@@ -114,6 +114,13 @@ func lifecycle(cfg *debate.Config, i int, a debate.AgentSpec, now time.Time, row
 			row.Failed = true
 		}
 		parts = append(parts, msg)
+	}
+	if st := info.StatusAt(now); st == "legacy" || st == "deprecated" && info.Shutdown == "" {
+		instead := ""
+		if info.Replacement != "" {
+			instead = "; switch to " + info.Replacement
+		}
+		parts = append(parts, st+instead)
 	}
 	if !info.Known {
 		parts = append(parts, "not in the catalogue (family rules, no price)")
@@ -198,4 +205,28 @@ func Print(w io.Writer, rows []Row) bool {
 	}
 	fmt.Fprintf(w, "all %d agents ok\n", len(rows))
 	return true
+}
+
+// PrintWorstCases writes what one MAGI council and one council of this
+// configuration can cost at most (debate.WorstCases), so a cap can be
+// chosen by it.
+func PrintWorstCases(w io.Writer, cfg *debate.Config, now time.Time) error {
+	cases, err := debate.WorstCases(cfg, now)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "worst case (every call at its max_tokens, every retry taken, a question of %s tokens, prices of %s):\n",
+		thousands(debate.WorstQuestionTokens), now.UTC().Format("2006-01-02"))
+	for _, c := range cases {
+		fmt.Fprintln(w, "  "+c.String())
+	}
+	return nil
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -1,0 +1,99 @@
+package debate
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// CacheStats is how much of a session's input the providers served from
+// their prompt caches, and what that saved.
+type CacheStats struct {
+	InputTokens  int     `json:"input_tokens"`
+	CachedTokens int     `json:"cached_tokens"`
+	SavedUSD     float64 `json:"saved_usd"`
+	// Unknown: a cached turn's model has no price, so SavedUSD leaves it out.
+	Unknown bool `json:"unknown,omitempty"`
+}
+
+// Share is the cached part of the input, 0 to 1.
+func (s CacheStats) Share() float64 {
+	if s.InputTokens == 0 {
+		return 0
+	}
+	return float64(s.CachedTokens) / float64(s.InputTokens)
+}
+
+// Add counts one turn's usage; saved is CacheSaving's.
+func (s *CacheStats) Add(u providers.Usage, saved float64, priced bool) {
+	s.InputTokens += u.InputTokens
+	s.CachedTokens += u.CachedTokens
+	s.SavedUSD += saved
+	s.Unknown = s.Unknown || (!priced && u.CachedTokens > 0)
+}
+
+// Short is the status line's "cache 62% saved $0.0712" ("" before
+// anything was cached).
+func (s CacheStats) Short() string {
+	if s.CachedTokens == 0 {
+		return ""
+	}
+	return fmt.Sprintf("cache %.0f%% %s", 100*s.Share(), s.saving())
+}
+
+// String is the sessions show line: "cache: 62% of 48,210 input tokens
+// read from cache, saved $0.0712".
+func (s CacheStats) String() string {
+	if s.InputTokens == 0 {
+		return "cache: no input yet"
+	}
+	return fmt.Sprintf("cache: %.0f%% of %s input tokens read from cache, %s", 100*s.Share(), thousands(s.InputTokens), s.saving())
+}
+
+func (s CacheStats) saving() string {
+	unknown := ""
+	if s.Unknown {
+		unknown = " (not counting an unpriced model's)"
+	}
+	if s.SavedUSD < 0 {
+		return fmt.Sprintf("cost $%.4f more (cache writes not yet read back)%s", -s.SavedUSD, unknown)
+	}
+	return fmt.Sprintf("saved $%.4f%s", s.SavedUSD, unknown)
+}
+
+// CacheSaving is what prompt caching saved on one call: its cost had
+// every input token been priced as fresh input, less what it cost (cache
+// writes cost more than input, so a call that only wrote is negative).
+func (c *Config) CacheSaving(model string, u providers.Usage, at time.Time) (usd float64, priced bool) {
+	if u.CachedTokens == 0 && u.CacheWriteTokens == 0 {
+		return 0, true
+	}
+	cost, priced := c.CostAt(model, u, at)
+	if !priced {
+		return 0, false
+	}
+	plain := u
+	plain.CachedTokens, plain.CacheWriteTokens = 0, 0
+	uncached, _ := c.CostAt(model, plain, at)
+	return uncached - cost, true
+}
+
+// CacheStatsOf sums the cache use of a session's turns, each at the prices
+// of its day.
+func (c *Config) CacheStatsOf(entries []Entry) CacheStats {
+	var s CacheStats
+	for _, en := range entries {
+		saved, priced := c.CacheSaving(en.Model, en.Usage, en.Started)
+		s.Add(en.Usage, saved, priced)
+	}
+	return s
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
