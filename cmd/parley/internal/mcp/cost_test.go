@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,23 +71,7 @@ func TestDemoRunsUnderTheDefaultCap(t *testing.T) {
 }
 
 func TestAskFollowsTheSeats(t *testing.T) {
-	env, _ := fakeVendors(t)
-	var openaiOnly []string
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "OPENAI_") {
-			openaiOnly = append(openaiOnly, kv)
-		}
-	}
-	getenv := func(k string) string {
-		for _, kv := range openaiOnly {
-			if key, v, _ := strings.Cut(kv, "="); key == k {
-				return v
-			}
-		}
-		return ""
-	}
-	ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(openaiOnly), false, "",
-		func(o *parleymcp.Options) { o.Config.Seat(getenv) })
+	ts := openAIOnlyServer(t)
 	c := httpClient(t, ts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -101,4 +86,40 @@ func TestAskFollowsTheSeats(t *testing.T) {
 	if len(ask.Notes) != 1 || !strings.Contains(ask.Notes[0], "skipped") || !strings.Contains(ask.Notes[0], "GEMINI_API_KEY") {
 		t.Fatalf("notes %q do not name the skipped agent", ask.Notes)
 	}
+}
+
+func TestMagiSaysWhoStandsIn(t *testing.T) {
+	ts := openAIOnlyServer(t)
+	c := httpClient(t, ts)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var magi struct {
+		Verdict string
+		Rounds  [][]struct{ Agent, Provider string }
+	}
+	res := c.call(t, ctx, "magi", map[string]any{"question": "Ship?", "single_round": true}, &magi, nil)
+	for _, v := range magi.Rounds[0] {
+		if v.Provider != "openai" {
+			t.Fatalf("%s sat on %s without its key", v.Agent, v.Provider)
+		}
+	}
+	first, _, _ := strings.Cut(textOf(res), "\n")
+	if !strings.Contains(first, "BALTHASAR") {
+		t.Fatalf("the text does not begin by saying who stands in:\n%s", textOf(res))
+	}
+}
+
+// openAIOnlyServer serves the fakes with only the OpenAI key set, the
+// agents seated as the commands seat them.
+func openAIOnlyServer(t *testing.T) *httptest.Server {
+	env, _ := fakeVendors(t)
+	var openaiOnly []string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "OPENAI_") {
+			openaiOnly = append(openaiOnly, kv)
+		}
+	}
+	ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(openaiOnly), false, "",
+		func(o *parleymcp.Options) { o.Config.Seat(envLookup(openaiOnly)) })
+	return ts
 }

@@ -238,7 +238,14 @@ func fakeVendors(t *testing.T) (env []string, servers []*providertest.Server) {
 
 // fakeAgents binds the agents to the fake vendors of env in this process.
 func fakeAgents(env []string) func(*debate.Config) ([]*debate.Agent, error) {
-	getenv := func(k string) string {
+	return serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
+		return open.Open(name, spec, envLookup(env))
+	})
+}
+
+// envLookup reads NAME=value pairs as os.Getenv reads the environment.
+func envLookup(env []string) func(string) string {
+	return func(k string) string {
 		for _, kv := range env {
 			if key, v, _ := strings.Cut(kv, "="); key == k {
 				return v
@@ -246,9 +253,6 @@ func fakeAgents(env []string) func(*debate.Config) ([]*debate.Agent, error) {
 		}
 		return ""
 	}
-	return serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
-		return open.Open(name, spec, getenv)
-	})
 }
 
 // call runs a tool and decodes its structured content into out.

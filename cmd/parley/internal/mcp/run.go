@@ -157,6 +157,13 @@ func (r *run) close() {
 // closes it (the outcome of a cancelled or failed run).
 func (r *run) readable(ctx context.Context, runErr error) string {
 	out := strings.TrimSpace(r.text.String())
+	// Who stands in for an agent without its key (ask lists @all's skipped
+	// agents in its notes).
+	if mode := r.eng.Current().Name(); mode != "mention" {
+		if line := r.eng.SeatingLine(mode); line != "" {
+			out = clean(line) + "\n\n" + out
+		}
+	}
 	switch {
 	case ctx.Err() != nil:
 		out += "\n\n(cancelled: what arrived is saved, marked cancelled)"
