@@ -209,3 +209,28 @@ func TestArrivingListItemKeepsItsSpacing(t *testing.T) {
 		t.Fatalf("arriving item %q, finished %q", got, want)
 	}
 }
+
+// An answer that does not read as a vote is shown as the model sent it,
+// marked not parsed, in the panel and in the transcript.
+func TestUnparsedVoteShowsItsTextMarked(t *testing.T) {
+	e := testEngine(t, 0)
+	if err := e.SetMode("magi"); err != nil {
+		t.Fatal(err)
+	}
+	m := New(testOptions(e))
+	defer m.Close()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	a, _ := e.Agent("melchior")
+	en := debate.Entry{Turn: 1, Kind: debate.KindVote, Round: 1, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: debate.StatusStreaming, Started: fixedNow}
+	m.apply(debate.TurnStarted{Entry: en})
+	m.apply(debate.TextDelta{Turn: 1, Agent: a.Name, Field: debate.FieldRaw, Text: "I would rather not vote."})
+	if screen := ansi.Strip(strings.Join(m.frame(), "\n")); !strings.Contains(screen, "not parsed") || !strings.Contains(screen, "I would rather not vote.") {
+		t.Fatalf("streaming, the unparsed answer is not shown marked:\n%s", screen)
+	}
+	en.Text, en.Status, en.Vote, en.Error = "I would rather not vote.", debate.StatusComplete, string(debate.VoteInvalid), "unreadable vote: no JSON object found"
+	m.apply(debate.TurnFinished{Entry: en})
+	screen := ansi.Strip(strings.Join(m.frame(), "\n"))
+	if strings.Count(screen, "not parsed") < 2 || strings.Count(screen, "I would rather not vote.") < 2 {
+		t.Fatalf("finished, panel and transcript do not both show the text marked:\n%s", screen)
+	}
+}

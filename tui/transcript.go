@@ -264,6 +264,10 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != ""}}, 0))
 		if s := voteSummary(text); s != "" {
 			lines = append(lines, wrapPlain(s, w)...)
+		} else if strings.TrimSpace(text) != "" {
+			// Not a vote's JSON: the answer as the model sent it, marked.
+			lines = append(lines, notParsedBadge)
+			lines = append(lines, wrapPlain(text, w)...)
 		}
 	case debate.KindVerdict:
 		lines = append(lines, verdictBanner(strings.ToUpper(Sanitize(en.Vote)), text, w)...)
