@@ -279,3 +279,23 @@ func TestCacheSavingAndStats(t *testing.T) {
 		t.Fatalf("nothing cached yet shows %q", got)
 	}
 }
+
+// A call to a model the catalogue lists as shut down that the provider
+// refuses says so, naming the replacement.
+func TestShutDownModelErrorNamesTheCause(t *testing.T) {
+	cfg := cappedConfig()
+	ten := 10.0
+	cfg.Models["old-model"] = providers.ModelInfo{Output: &ten, Shutdown: "2026-06-17", Replacement: "new-model"}
+	cfg.Agents[0].Model = "old-model"
+	e, _, _ := newModeEngine(t, cfg, "mention", func(f map[string]*modeFake) {
+		f["gemini"].fail = &providers.Error{Provider: "fake", Kind: providers.KindBadRequest, Status: 404, Message: "model not found"}
+	})
+	_ = e.Submit(context.Background(), "@gemini hello")
+	settle(t, e)
+	en := e.History().Entries()[1]
+	for _, want := range []string{"old-model was shut down on 2026-06-17", "switch the agent's model to new-model", "model not found"} {
+		if !strings.Contains(en.Error, want) {
+			t.Errorf("error %q lacks %q", en.Error, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -133,6 +134,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if err != nil && streamCtx.Err() != nil {
 		err = streamCtx.Err() // a cancel wins over whatever the SDK made of it
 	}
+	err = staleModel(err, a.Model, info, e.now())
 	if err == nil {
 		// A stream that ended "normally" may still be cut, refused,
 		// filtered or empty: never a complete answer.
@@ -185,6 +187,27 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
 	}
 	return en, err
+}
+
+// staleModel names the real cause when a call to a model the catalogue
+// lists as shut down is refused by the provider (404, or 400 "model not
+// found"): the shutdown and the replacement, not only the vendor's words.
+func staleModel(err error, model string, info providers.ModelInfo, now time.Time) error {
+	pe, ok := providers.AsError(err)
+	if !ok || pe.Kind != providers.KindBadRequest || info.StatusAt(now) != "shutdown" {
+		return err
+	}
+	when := ""
+	if info.Shutdown != "" {
+		when = " on " + info.Shutdown
+	}
+	instead := ""
+	if info.Replacement != "" {
+		instead = "; switch the agent's model to " + info.Replacement
+	}
+	stale := *pe
+	stale.Message = fmt.Sprintf("%s was shut down%s%s (the provider said: %s)", model, when, instead, pe.Message)
+	return &stale
 }
 
 // effortFor is the agent's effort level when its model takes it (warned
