@@ -35,6 +35,9 @@ func TestMagiStopsAtMaxCostAndKeepsRoundOne(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	if !strings.Contains(out, "MAGI: stopped at the cost cap, no verdict") {
+		t.Errorf("the banner should say the cap stopped the council:\n%s", out)
+	}
 	if strings.Contains(out, "Round 3") {
 		t.Errorf("round 3 started after the cap was reached:\n%s", out)
 	}

@@ -88,6 +88,8 @@ type Printer struct {
 	invalid []string // votes of the last council that were INVALID: "CASPER round 2"
 
 	chair *chairStream // Council, text: the chairman's answer as it streams
+	// capped: a cost cap stopped the running exchange (cap_reached).
+	capped bool
 }
 
 // New returns a Printer writing to o.Out (answers, JSON) and o.Err (retries,
@@ -111,6 +113,8 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.started++
 	case debate.TurnFinished:
 		p.finished[ev.Entry.Turn] = ev.Entry
+	case debate.CapReached:
+		p.capped = true
 	case debate.MagiDecided:
 		p.verdict = string(ev.Verdict)
 		if ev.Cancelled {
@@ -209,6 +213,7 @@ func (p *Printer) EndExchange(runErr error) {
 	}
 	p.finished = map[int]debate.Entry{}
 	p.answered, p.answer = false, nil
+	p.capped = false
 	p.lastAsked, p.started = p.started, 0
 }
 

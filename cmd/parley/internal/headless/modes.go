@@ -208,7 +208,9 @@ func (p *Printer) magiOutcome(res debate.MagiResult) {
 		}
 	}
 	fmt.Fprintln(w)
-	if res.Cancelled {
+	if res.Cancelled && p.capped {
+		printBanner(w, "MAGI: stopped at the cost cap, no verdict")
+	} else if res.Cancelled {
 		printBanner(w, "MAGI: cancelled, no verdict")
 	} else {
 		printBanner(w, fmt.Sprintf("MAGI VERDICT: %s", sanitize.Text(string(res.Verdict))))
