@@ -218,10 +218,16 @@ func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) { return cli.BuildA
 
 // fakeVendors points the three vendors at fakes that answer each kind of
 // prompt in its shape (a vote, a ranking, prose); env is for a process.
-func fakeVendors(t *testing.T) (env []string, servers []*providertest.Server) {
+// override, when given, answers the requests it accepts first.
+func fakeVendors(t *testing.T, override ...func(providertest.Request) (providertest.Reply, bool)) (env []string, servers []*providertest.Server) {
 	t.Helper()
 	use := providers.Usage{InputTokens: 120, OutputTokens: 30}
 	h := func(r providertest.Request) providertest.Reply {
+		for _, o := range override {
+			if reply, ok := o(r); ok {
+				return reply
+			}
+		}
 		switch {
 		case strings.Contains(r.System, "impartial judge"):
 			return providertest.Reply{Text: `{"evaluation":"both fine","ranking":["Response A","Response B"]}`, Usage: use}

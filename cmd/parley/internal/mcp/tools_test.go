@@ -14,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers/providertest"
 )
 
 var toolNames = []string{"ask", "council", "debate_start", "debate_step", "magi", "session_get", "sessions_list"}
@@ -329,4 +330,29 @@ func savedEntries(t *testing.T, st *store.Store, id string) []debate.Entry {
 		t.Fatal(err)
 	}
 	return entries
+}
+
+func TestCouncilFallsBackWhenTheChairmanFails(t *testing.T) {
+	env, _ := fakeVendors(t, func(r providertest.Request) (providertest.Reply, bool) {
+		if strings.HasPrefix(r.System, "You are Chairman") {
+			return providertest.Reply{Status: 400, Text: "the chairman is out"}, true
+		}
+		return providertest.Reply{}, false
+	})
+	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(env), false)
+	c := httpClient(t, ts)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var council struct {
+		Answers  []struct{ Member, Text string }
+		Chairman struct{ Status, Fallback, Error, Text string }
+	}
+	res := c.call(t, ctx, "council", map[string]any{"question": "Kafka or NATS?"}, &council, nil)
+	ch := council.Chairman
+	if ch.Status == "complete" || ch.Fallback == "" || !strings.Contains(ch.Error, "the chairman is out") {
+		t.Fatalf("chairman %+v, want failed with a fallback", ch)
+	}
+	if !strings.Contains(textOf(res), "FALLBACK (not the chairman's answer)") {
+		t.Fatalf("the text does not mark the fallback:\n%s", textOf(res))
+	}
 }
