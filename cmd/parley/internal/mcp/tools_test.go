@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -92,10 +93,23 @@ func TestEveryToolWithFakeProviders(t *testing.T) {
 	for name, c := range clients {
 		t.Run(name, func(t *testing.T) { exercise(t, c, true) })
 	}
+	// What Parley sent: every vendor was asked, and the questions reached
+	// the models as the last user message.
+	asked := map[string]bool{}
 	for _, f := range fakes {
 		if len(f.Requests()) == 0 {
 			t.Errorf("fake %s was never called", f.URL)
 		}
+		for _, r := range f.Requests() {
+			if n := len(r.Messages); n > 0 && r.Messages[n-1].Role == "user" {
+				for _, q := range []string{"what is a monad?", "Ship on Friday?", "Kafka or NATS?", "Write a haiku about Go"} {
+					asked[q] = asked[q] || strings.Contains(r.Messages[n-1].Content, q)
+				}
+			}
+		}
+	}
+	if len(asked) != 4 || slices.Contains(slices.Collect(maps.Values(asked)), false) {
+		t.Fatalf("questions the models saw: %v", asked)
 	}
 }
 
