@@ -28,7 +28,8 @@ loopback unless told otherwise; any other address needs PARLEY_SERVE_TOKEN
 "Authorization: Bearer TOKEN" (a browser logs in once at /login). Only
 requests naming this server in their Host header (its address, localhost,
 or serve.hosts) are answered, and none that changes anything from a page of
-another origin. --tls-cert and --tls-key serve HTTPS. SIGTERM or Ctrl+C
+another origin. /mcp is parley mcp's server over streamable HTTP, behind
+the same checks. --tls-cert and --tls-key serve HTTPS. SIGTERM or Ctrl+C
 stop it gracefully: running exchanges are cancelled with what arrived
 kept, and every session is saved.`,
 		Example: `  parley serve --demo                     # offline demo agents, http://127.0.0.1:8080
