@@ -142,6 +142,11 @@ func stopReason(ctx context.Context) string {
 	return "cancelled"
 }
 
+// IsCapStop reports whether a turn was not started because of a cost cap.
+func IsCapStop(en Entry) bool {
+	return en.Status == StatusCancelled && strings.HasPrefix(en.Error, "cost cap")
+}
+
 // IsCap reports whether err is (or wraps) a CapError.
 func IsCap(err error) bool {
 	var ce *CapError

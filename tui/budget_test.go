@@ -44,8 +44,10 @@ func TestBudgetCommandCapsTheSession(t *testing.T) {
 		return strings.Contains(screen(m), "cap $0.0000/$0.02")
 	})
 	typeLine(tm, "@gemini hello")
-	waitFor(t, tm, "the refusal", func(m *Model) bool {
-		return idle(m) && strings.Contains(m.status, "cost cap reached") && strings.Contains(m.status, "cap of $0.02")
+	waitFor(t, tm, "the refusal on the status line and the refused agent's panel", func(m *Model) bool {
+		p := m.byName["gemini"]
+		return idle(m) && strings.Contains(m.status, "cost cap reached") && strings.Contains(m.status, "cap of $0.02") &&
+			p != nil && p.state == stateCancelled && strings.Contains(p.err, "cost cap reached")
 	})
 	probe(t, tm, func(m *Model) {
 		for _, en := range m.engine.History().Entries() {

@@ -144,6 +144,9 @@ func (p *panel) Finish(en debate.Entry) {
 		p.state, p.err = stateDone, ""
 	case debate.StatusCancelled:
 		p.state, p.err = stateCancelled, ""
+		if debate.IsCapStop(en) {
+			p.err = Sanitize(en.Error) // which cap, and what was spent
+		}
 	case debate.StatusPartial:
 		p.state, p.err = stateFailed, "cut off: "+Sanitize(en.Error)
 	default:
