@@ -58,10 +58,11 @@ func fenceLine(line string) (marker, info string, ok bool) {
 	for n < len(t) && t[n] == t[0] {
 		n++
 	}
-	if n < 3 {
-		return "", "", false
+	info = strings.TrimRight(t[n:], "\r\n")
+	if n < 3 || (t[0] == '`' && strings.Contains(info, "`")) {
+		return "", "", false // inline code at the start of a line, not a fence
 	}
-	return t[:n], strings.TrimRight(t[n:], "\r\n"), true
+	return t[:n], info, true
 }
 
 // knownLanguages caches, per fence language, whether the highlighter has

@@ -14,6 +14,7 @@ func TestPlainFencesNameALanguageOnlyWhereNoneIsKnown(t *testing.T) {
 		{"   ```\nindented\n   ```", "   ```text\nindented\n   ```"},
 		{"    ```\nfour spaces: code, not a fence", "    ```\nfour spaces: code, not a fence"},
 		{"no fences at all", "no fences at all"},
+		{"```inline``` code starts this line", "```inline``` code starts this line"},
 	} {
 		if got := plainFences(tc.in); got != tc.want {
 			t.Errorf("plainFences(%q) = %q, want %q", tc.in, got, tc.want)
@@ -30,4 +31,32 @@ func TestFenceWithoutLanguageRendersAsPlainCode(t *testing.T) {
 	if plain != text {
 		t.Errorf("a fence without a language renders as\n%q\nnot as plain text\n%q", plain, text)
 	}
+}
+
+// FuzzPlainFences: whatever Markdown a model sends, only fence openers
+// change (their info string becomes "text"), no line is added, lost or
+// otherwise altered, and a second pass changes nothing.
+func FuzzPlainFences(f *testing.F) {
+	for _, s := range []string{"a\n```\nx\n```\n", "~~~~\n```\n~~~~", "```go\n```nolang\n```", "  ```\n\n```py\n", "```a`b\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, md string) {
+		out := plainFences(md)
+		in, got := strings.Split(md, "\n"), strings.Split(out, "\n")
+		if len(in) != len(got) {
+			t.Fatalf("%d lines became %d", len(in), len(got))
+		}
+		for i := range in {
+			if in[i] == got[i] {
+				continue
+			}
+			marker, _, ok := fenceLine(in[i])
+			if !ok || !strings.HasSuffix(got[i], marker+"text") || !strings.HasPrefix(in[i], strings.TrimSuffix(got[i], "text")) {
+				t.Fatalf("line %q became %q", in[i], got[i])
+			}
+		}
+		if again := plainFences(out); again != out {
+			t.Fatalf("a second pass changed %q into %q", out, again)
+		}
+	})
 }
