@@ -113,13 +113,17 @@ func (s *Server) Close() {
 	}
 }
 
+// httpIdle ends an HTTP client's session it has not used for this long:
+// clients that never say goodbye do not pile up.
+const httpIdle = 30 * time.Minute
+
 // Handler is the streamable HTTP endpoint. parley serve mounts it at /mcp
 // behind its own Host, origin and token checks, which also admit the names
 // of serve.hosts: the SDK's narrower localhost-only Host check would refuse
 // those behind a local proxy, so it is left to serve.
 func (s *Server) Handler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
-		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
+		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true, SessionTimeout: httpIdle})
 }
 
 // Connect serves one client over t (tests use in-memory transports).
