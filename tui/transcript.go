@@ -352,13 +352,14 @@ func (t *transcript) followView() []string {
 	h := t.height
 	var parts [][]string
 	t.firstShown, t.lastShown, t.lastFull = 0, -1, -1
-	need := h
+	need, topCut := h, false
 	i := len(t.entries) - 1
 	for ; i >= 0 && need > 0; i-- {
 		lines, all := t.itemTail(i, need)
 		if len(lines) > need {
 			lines, all = lines[len(lines)-need:], false
 		}
+		topCut = !all
 		if len(lines) > 0 && t.lastShown < 0 {
 			t.lastShown = i
 		}
@@ -369,7 +370,12 @@ func (t *transcript) followView() []string {
 		need -= len(lines)
 		t.firstShown = i
 	}
-	t.top, t.topRow = t.firstShown, 0 // exact again once the view leaves the bottom
+	// The anchor is exact again once the view leaves the bottom; until then
+	// topRow only says whether the top entry starts above the view.
+	t.top, t.topRow = t.firstShown, 0
+	if topCut {
+		t.topRow = 1
+	}
 	rows := make([]string, 0, h)
 	for k := len(parts) - 1; k >= 0; k-- {
 		rows = append(rows, parts[k]...)
