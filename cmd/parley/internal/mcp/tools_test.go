@@ -370,3 +370,23 @@ func TestCouncilFallsBackWhenTheChairmanFails(t *testing.T) {
 		t.Fatalf("the text does not mark the fallback:\n%s", textOf(res))
 	}
 }
+
+func TestReadableTextCarriesNoEscapes(t *testing.T) {
+	hostile := "\x1b]0;pwned\x07\x1b[31mred\u202e text"
+	env, _ := fakeVendors(t, func(r providertest.Request) (providertest.Reply, bool) {
+		return providertest.Reply{Text: hostile}, true
+	})
+	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(env), false)
+	c := httpClient(t, ts)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var ask struct{ Answers []struct{ Text string } }
+	res := c.call(t, ctx, "ask", map[string]any{"question": "hi \x1b[2J"}, &ask, "esc")
+	if len(ask.Answers) != 2 || ask.Answers[0].Text != hostile {
+		t.Fatalf("structured content is not the answer as saved: %+v", ask.Answers)
+	}
+	text := textOf(res) + strings.Join(c.wire.progressOnWire("esc"), "\n")
+	if strings.ContainsAny(text, "\x1b\x07\u202e") || !strings.Contains(text, "red") {
+		t.Fatalf("readable text or progress carries escapes: %q", text)
+	}
+}
