@@ -91,8 +91,9 @@ func answerWeights(votes []MagiVote) (map[Vote]float64, float64) {
 // AdaptiveStop says whether an adaptive council stops after the last of
 // rounds, and why ("" : it goes on). After round 1: unanimous, or a
 // majority whose WeightedMargin reaches margin. After round 2: nothing
-// changed, or every change was conformity. Round 3 is the last anyway.
-func AdaptiveStop(rounds [][]MagiVote, margin float64) string {
+// changed, or every change was conformity (flips are AuditFlips of the
+// rounds). Round 3 is the last anyway.
+func AdaptiveStop(rounds [][]MagiVote, flips []Flip, margin float64) string {
 	switch len(rounds) {
 	case 1:
 		votes := rounds[0]
@@ -107,16 +108,18 @@ func AdaptiveStop(rounds [][]MagiVote, margin float64) string {
 			return StopConfident
 		}
 	case 2:
-		flips := AuditFlips(rounds)
-		if len(flips) == 0 {
-			return StopSettled
-		}
+		moved, argued := false, false
 		for _, f := range flips {
-			if !f.Conformity {
-				return ""
+			if f.ToRound == 2 {
+				moved, argued = true, argued || !f.Conformity
 			}
 		}
-		return StopNoNewArgument
+		switch {
+		case !moved:
+			return StopSettled
+		case !argued:
+			return StopNoNewArgument
+		}
 	}
 	return ""
 }

@@ -134,17 +134,20 @@ func normalizeNumber(s string) (string, error) {
 // AnswerSchema is the structured-output schema of an answer-type council;
 // a fresh map each call, since adapters may adapt it.
 func AnswerSchema(t AnswerType) map[string]any {
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"answer":     map[string]any{"type": "string", "description": answerHint(t)},
-			"confidence": map[string]any{"type": "number", "description": "how sure you are, from 0 to 1"},
-			"reasoning":  map[string]any{"type": "string", "description": "2-4 sentences explaining the answer"},
-			"summary":    map[string]any{"type": "string", "description": "one line"},
-			"changed_by": changedBySchema(),
-		},
-		"required": []any{"answer", "confidence", "reasoning", "summary", "changed_by"},
+	props := map[string]any{
+		"answer":     map[string]any{"type": "string", "description": answerHint(t)},
+		"confidence": map[string]any{"type": "number", "description": "how sure you are, from 0 to 1"},
+		"reasoning":  map[string]any{"type": "string", "description": "2-4 sentences explaining the answer"},
+		"summary":    map[string]any{"type": "string", "description": "one line"},
+		"changed_by": changedBySchema(),
 	}
+	required := []any{"answer", "confidence", "reasoning", "summary", "changed_by"}
+	if t == AnswerOption {
+		// Borda counts need every member's order over the options.
+		props["ranking"] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "every option's letter, best first (your answer first)"}
+		required = append(required, "ranking")
+	}
+	return map[string]any{"type": "object", "properties": props, "required": required}
 }
 
 func answerHint(t AnswerType) string {
@@ -159,9 +162,13 @@ func answerHint(t AnswerType) string {
 
 // answerRules are the format rules of an answer-type council's system prompt.
 func answerRules(t AnswerType) string {
-	return fmt.Sprintf(`Every answer is one JSON object and nothing else: {"answer": %s, "confidence": a number from 0 to 1, "reasoning": "2-4 sentences", "summary": "one line", "changed_by": "" or the argument that changed your answer}.
+	ranking := ""
+	if t == AnswerOption {
+		ranking = `, "ranking": every option's letter, best first`
+	}
+	return fmt.Sprintf(`Every answer is one JSON object and nothing else: {"answer": %s, "confidence": a number from 0 to 1, "reasoning": "2-4 sentences", "summary": "one line", "changed_by": "" or the argument that changed your answer%s}.
 The council's verdict is the answer most members give.
-`, answerHint(t))
+`, answerHint(t), ranking)
 }
 
 // ParseAnswer reads an answer-type reply as tolerantly as ParseVote reads a
@@ -207,8 +214,38 @@ func answerBallotOf(t AnswerType, obj map[string]any) (b Ballot, found bool, err
 	if err := readReasoning(obj, &b); err != nil {
 		return Ballot{}, true, err
 	}
+	if t == AnswerOption {
+		b.Ranking = readRanking(obj, b.Answer)
+	}
 	return b, true, nil
 }
+
+// readRanking reads an option ranking leniently: letters it cannot read or
+// repeats are skipped, and the member's own answer goes first (nil when
+// the answer has none: a ranking is optional).
+func readRanking(obj map[string]any, answer string) []string {
+	raw, ok := fieldOf(obj, "ranking")
+	items, isList := raw.([]any)
+	if !ok || !isList {
+		return nil
+	}
+	out := []string{answer}
+	seen := map[string]bool{answer: true}
+	for _, it := range items[:min(len(items), maxOptionLetters)] {
+		word, isString := it.(string)
+		if !isString {
+			continue
+		}
+		if letter, err := NormalizeAnswer(AnswerOption, word); err == nil && !seen[letter] {
+			seen[letter] = true
+			out = append(out, letter)
+		}
+	}
+	return out
+}
+
+// maxOptionLetters bounds a ranking: A to Z.
+const maxOptionLetters = 26
 
 func clampConfidence(f float64) float64 {
 	switch {
@@ -228,12 +265,13 @@ func (b Ballot) answerJSON() string {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(struct {
-		Answer     string  `json:"answer"`
-		Confidence float64 `json:"confidence"`
-		Reasoning  string  `json:"reasoning"`
-		Summary    string  `json:"summary"`
-		ChangedBy  string  `json:"changed_by,omitempty"`
-	}{b.Answer, b.Confidence, b.Reasoning, b.Summary, b.ChangedBy})
+		Answer     string   `json:"answer"`
+		Confidence float64  `json:"confidence"`
+		Reasoning  string   `json:"reasoning"`
+		Summary    string   `json:"summary"`
+		ChangedBy  string   `json:"changed_by,omitempty"`
+		Ranking    []string `json:"ranking,omitempty"`
+	}{b.Answer, b.Confidence, b.Reasoning, b.Summary, b.ChangedBy, b.Ranking})
 	return strings.TrimSpace(buf.String())
 }
 

@@ -184,7 +184,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 			break
 		}
 		if m.adaptive && r < rounds {
-			if res.StopReason = AdaptiveStop(res.Rounds, m.margin); res.StopReason != "" {
+			if res.StopReason = AdaptiveStop(res.Rounds, AuditFlips(res.Rounds), m.margin); res.StopReason != "" {
 				res.EarlyStopped = res.StopReason == StopUnanimous
 				break
 			}

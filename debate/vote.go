@@ -52,6 +52,9 @@ type Ballot struct {
 	// ChangedBy names, in rounds 2–3, the argument that changed the
 	// member's vote; "" when it kept its vote (or did not say).
 	ChangedBy string `json:"changed_by,omitempty"`
+	// Ranking orders every option, the answer first (option answers; nil
+	// when the member gave none).
+	Ranking []string `json:"ranking,omitempty"`
 }
 
 // JSON is the ballot's canonical form, as stored and as shown to the other

@@ -3,6 +3,7 @@ package debate
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -45,7 +46,7 @@ func TestDecideEveryCombination(t *testing.T) {
 	for _, c := range cases {
 		for _, p := range perms {
 			votes := []Vote{c.votes[p[0]], c.votes[p[1]], c.votes[p[2]]}
-			if got := Decide(votes); got != c.want {
+			if got := Decide(votes); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Decide(%v) = %s, want %s", votes, got, c.want)
 			}
 		}
@@ -94,7 +95,7 @@ func TestParseVoteTolerant(t *testing.T) {
 			t.Errorf("%s: error %v", c.name, err)
 			continue
 		}
-		if got != c.want {
+		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
 		}
 	}
@@ -143,13 +144,13 @@ func FuzzParseVote(f *testing.F) {
 		}
 		// The canonical form reads back as the same ballot.
 		again, err := ParseVote(b.JSON())
-		if err != nil || again != b {
+		if err != nil || !reflect.DeepEqual(again, b) {
 			t.Fatalf("canonical form %q reads back as %+v, %v", b.JSON(), again, err)
 		}
 		// So does the same ballot written with single quotes and a trailing comma.
 		loose := singleQuoted(b)
 		again, err = ParseVote(loose)
-		if err != nil || again != b {
+		if err != nil || !reflect.DeepEqual(again, b) {
 			t.Fatalf("loose form %q reads back as %+v, %v", loose, again, err)
 		}
 	})
@@ -180,7 +181,7 @@ func singleQuoted(b Ballot) string {
 		out.WriteByte('\'')
 		return out.String()
 	}
-	return fmt.Sprintf("{'vote': %s, 'reasoning': %s,\n 'summary': %s,\n}", quote(string(b.Vote)), quote(b.Reasoning), quote(b.Summary))
+	return fmt.Sprintf("{'vote': %s, 'reasoning': %s,\n 'summary': %s, 'changed_by': %s,\n}", quote(string(b.Vote)), quote(b.Reasoning), quote(b.Summary), quote(b.ChangedBy))
 }
 
 func TestParseVoteLooseJSON(t *testing.T) {
@@ -198,7 +199,7 @@ func TestParseVoteLooseJSON(t *testing.T) {
 			Ballot{Vote: VoteApprove, Reasoning: "r", Summary: "r"}},
 	} {
 		got, err := ParseVote(tc.in)
-		if err != nil || got != tc.want {
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("ParseVote(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
 	}

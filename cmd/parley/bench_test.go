@@ -152,8 +152,8 @@ func TestBenchDemoPrintsTableJSONAndHTML(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Run == "" || rep.Questions != 8 || rep.Invalid == nil || len(rep.Conditions) != 7 || rep.Conditions[3].Name != "majority_r1" ||
-		rep.Conditions[6].Name != "early_stop" || rep.Conditions[3].Tokens == 0 || rep.Conditions[3].CI95[1] < rep.Conditions[3].Accuracy {
+	if rep.Run == "" || rep.Questions != 8 || rep.Invalid == nil || len(rep.Conditions) != 11 || rep.Conditions[3].Name != "majority_r1" ||
+		rep.Conditions[5].Name != "borda_r1" || rep.Conditions[10].Name != "early_stop" || rep.Conditions[3].Tokens == 0 || rep.Conditions[3].CI95[1] < rep.Conditions[3].Accuracy {
 		t.Errorf("report %+v", rep)
 	}
 	html, err := os.ReadFile(page)

@@ -79,6 +79,18 @@ func scripted(t *testing.T) (*fakes, *debate.Config, []*debate.Agent) {
 		}
 		return providertest.Reply{Text: answer(goldOf(r)+1, "I add before multiplying here, which gives this."), Usage: providers.Usage{InputTokens: 50, OutputTokens: 5}}
 	})
+	cfg, agents := councilOf(t, f.openai.URL, f.anthropic.URL, f.gemini.URL, providers.RetryPolicy{Sleep: func(_ context.Context, d time.Duration) error {
+		f.mu.Lock()
+		f.waits = append(f.waits, d)
+		f.mu.Unlock()
+		return nil
+	}})
+	return f, cfg, agents
+}
+
+// councilOf configures MELCHIOR on the OpenAI fake at openaiURL, BALTHASAR
+// on the Anthropic one and CASPER on the Gemini one, with fixed prices.
+func councilOf(t *testing.T, openaiURL, anthropicURL, geminiURL string, pol providers.RetryPolicy) (*debate.Config, []*debate.Agent) {
 	loaded, err := configload.Load("", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -95,12 +107,6 @@ func scripted(t *testing.T) (*fakes, *debate.Config, []*debate.Agent) {
 	cfg.Pricing = map[string]debate.Price{"gpt-5": {Input: 1.25, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15},
 		"gemini-3-flash-preview": {Input: 0.5, Output: 3}}
 	getenv := func(string) string { return "test-key" }
-	pol := providers.RetryPolicy{Sleep: func(_ context.Context, d time.Duration) error {
-		f.mu.Lock()
-		f.waits = append(f.waits, d)
-		f.mu.Unlock()
-		return nil
-	}}
 	openFake := func(name, typ, url string) providers.Provider {
 		p, err := open.WithPolicy(name, providers.Spec{Type: typ, BaseURL: url, APIKeyEnv: "K"}, getenv, pol)
 		if err != nil {
@@ -109,8 +115,8 @@ func scripted(t *testing.T) (*fakes, *debate.Config, []*debate.Agent) {
 		return p
 	}
 	byProvider := map[string]providers.Provider{
-		"openai": openFake("openai", "openai", f.openai.URL), "anthropic": openFake("anthropic", "anthropic", f.anthropic.URL),
-		"gemini": openFake("gemini", "gemini", f.gemini.URL)}
+		"openai": openFake("openai", "openai", openaiURL), "anthropic": openFake("anthropic", "anthropic", anthropicURL),
+		"gemini": openFake("gemini", "gemini", geminiURL)}
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
 		p := byProvider[spec.Provider]
@@ -119,7 +125,7 @@ func scripted(t *testing.T) (*fakes, *debate.Config, []*debate.Agent) {
 		}
 		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: p})
 	}
-	return f, cfg, agents
+	return cfg, agents
 }
 
 func questions(n int) []Question {
@@ -142,7 +148,7 @@ func TestScriptedCouncilReportIsExact(t *testing.T) {
 	}
 	rep := Measure(out.Results, []string{"melchior", "balthasar", "casper"}, 3)
 	want := map[string]int{"member:melchior": 2, "member:balthasar": 0, "member:casper": 0,
-		"majority_r1": 0, "verdict_r2": 0, "verdict_r3": 0, "early_stop": 0}
+		"majority_r1": 0, "weighted_r1": 0, "verdict_r2": 0, "verdict_r3": 0, "adaptive": 0, "guarded": 0, "early_stop": 0}
 	var names []string
 	for _, c := range rep.Conditions {
 		names = append(names, c.Name)
@@ -150,7 +156,7 @@ func TestScriptedCouncilReportIsExact(t *testing.T) {
 			t.Errorf("%s: %d correct, want %d", c.Name, c.Correct, want[c.Name])
 		}
 	}
-	if got := strings.Join(names, " "); got != "member:melchior member:balthasar member:casper majority_r1 verdict_r2 verdict_r3 early_stop" {
+	if got := strings.Join(names, " "); got != "member:melchior member:balthasar member:casper majority_r1 weighted_r1 verdict_r2 verdict_r3 adaptive guarded early_stop" {
 		t.Errorf("conditions %s", got)
 	}
 	lo, hi := Wilson(2, 2)
@@ -181,7 +187,7 @@ func TestScriptedCouncilReportIsExact(t *testing.T) {
 	if !near(rep.Cost, wantCost) {
 		t.Errorf("cost %.10f, want %.10f", rep.Cost, wantCost)
 	}
-	if c := rep.Conditions[3]; c.Tokens != 2*(120+2*210+55) || !near(c.Cost, 2*(100*1.25+20*10.0+2*(200*3.0+10*15.0)+50*0.5+5*3.0)/1e6) {
+	if c := rep.Conditions[3]; c.Name != "majority_r1" || c.Tokens != 2*(120+2*210+55) || !near(c.Cost, 2*(100*1.25+20*10.0+2*(200*3.0+10*15.0)+50*0.5+5*3.0)/1e6) {
 		t.Errorf("majority_r1 tokens %d cost %.10f", c.Tokens, c.Cost)
 	}
 	f.mu.Lock()

@@ -16,13 +16,15 @@ func WriteHTML(w io.Writer, rep Report) error {
 	return htmlPage.Execute(w, struct {
 		Report
 		Accuracy, FlipChart, CostChart template.HTML
-	}{rep, accuracyChart(rep), flipChart(rep), costChart(rep)})
+		AdaptiveStops                  string
+	}{rep, accuracyChart(rep), flipChart(rep), costChart(rep), rep.Adaptive.stopLine()})
 }
 
 var htmlPage = template.Must(template.New("bench").Funcs(template.FuncMap{
 	"pct": func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
 	"usd": func(f float64) string { return fmt.Sprintf("$%.4f", f) },
 	"num": func(f float64) string { return thousands(int(math.Round(f))) },
+	"pts": func(f float64) float64 { return 100 * f },
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>parley bench {{.Run}}</title>
 <style>
@@ -38,11 +40,17 @@ td:first-child,th:first-child{text-align:left}svg{display:block;margin:1em 0}.no
 {{end}}</table>
 <h2>Accuracy per condition (95 % Wilson interval)</h2>{{.Accuracy}}
 <p>Debate delta ({{.Delta.To}} − {{.Delta.From}}): {{pct .Delta.Delta}} · right→wrong {{.Delta.RightToWrong}}, wrong→right {{.Delta.WrongToRight}} · exact McNemar p = {{printf "%.3f" .Delta.PValue}}</p>
-<h2>Flips per round</h2>{{.FlipChart}}
+<h2>Flips per round <small>(red: right→wrong, green: wrong→right)</small></h2>{{.FlipChart}}
 <table><tr><th>round</th><th>member</th><th>right→wrong</th><th>wrong→right</th><th>wrong→wrong</th><th>conformity</th></tr>
 {{range .Flips.ByMember}}<tr><td>{{.Round}}</td><td>{{.Agent}}</td><td>{{.RightToWrong}}</td><td>{{.WrongToRight}}</td><td>{{.WrongToWrong}}</td><td>{{.Conformity}}</td></tr>
 {{end}}</table>
-<h2>Cost against accuracy</h2>{{.CostChart}}
+<h2>Accuracy against cost, per rule (95 % interval)</h2>{{.CostChart}}
+{{if gt .Rounds 1}}<p>Adaptive rounds (margin {{printf "%.2f" .Adaptive.Margin}}{{if .Adaptive.Ran}}, as the councils ran{{else}}, replayed on the full debates{{end}}): {{.AdaptiveStops}}; {{.Adaptive.CallsSaved}} calls saved, {{usd .Adaptive.CostSaved}}.
+Guard: {{.Guard.Discounted}} final votes counted as before a change without a new argument, on {{.Guard.Questions}} questions; {{.Guard.Changed}} outcomes changed.</p>{{end}}
+<h2>Which rule beat which</h2>
+<p class="note">Row against column on the same questions: accuracy difference in points, questions only the row / only the column got right, exact McNemar p; bold when p &lt; 0.05.</p>
+<table>{{range .Comparisons}}<tr><td>{{.A}} vs {{.B}}</td><td>{{printf "%+.1f" (pts .Delta)}}</td><td>{{.AOnly}} / {{.BOnly}}</td><td>{{if lt .PValue 0.05}}<strong>p = {{printf "%.3f" .PValue}}</strong>{{else}}p = {{printf "%.3f" .PValue}}{{end}}</td></tr>
+{{end}}</table>
 <p>Unanimous and wrong: {{.Unanimity.WrongRound1}} in round 1, {{.Unanimity.WrongFinal}} at the end ({{.Unanimity.Collapsed}} collapsed into it). Early stop: {{.EarlyStop.Stopped}} unanimous rounds 1, saving {{.EarlyStop.CallsSaved}} calls and {{usd .EarlyStop.CostSaved}}, changing {{.EarlyStop.Changed}} outcomes. Invalid answers: {{.Invalid}}.</p>
 <p class="note">{{.Calls}} calls · {{.Tokens}} tokens · {{usd .Cost}} · {{printf "%.1f" .WallSeconds}} s</p>
 </body></html>
@@ -87,6 +95,12 @@ func barColour(name string) string {
 		return "#4a8"
 	case name == "early_stop":
 		return "#c93"
+	case name == RuleWeighted || name == RuleBorda:
+		return "#2a6"
+	case name == RuleAdaptive:
+		return "#d62"
+	case name == RuleGuarded:
+		return "#84c"
 	}
 	return "#47c"
 }
@@ -113,42 +127,62 @@ func flipChart(rep Report) template.HTML {
 			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="60" height="%.1f" fill="%s"/><text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`,
 				x0+float64(j)*70, base-hgt, hgt, colour, x0+float64(j)*70+30, base-hgt-4, v[j])
 		}
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">round %d (red: right→wrong, green: wrong→right)</text>`, x0+65, base+16, k)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">round %d</text>`, x0+65, base+16, k)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
 
-// costChart places each condition by its cost per question and accuracy.
+// costChart places each condition by its cost per question and accuracy,
+// with its interval; the accuracy axis starts at the lowest interval's
+// tenth, and labels that would overlap move down a line.
 func costChart(rep Report) template.HTML {
-	maxCost := 0.0
+	maxCost, floor := 0.0, 1.0
 	for _, c := range rep.Conditions {
-		maxCost = math.Max(maxCost, c.CostPerQuestion)
-	}
-	if maxCost == 0 {
-		for _, c := range rep.Conditions {
-			maxCost = math.Max(maxCost, c.TokensPerQuestion)
-		}
+		maxCost = math.Max(maxCost, costOf(rep, c))
+		floor = math.Min(floor, c.CI95[0])
 	}
 	if maxCost == 0 {
 		maxCost = 1
 	}
+	floor = math.Floor(floor*10) / 10
 	var b strings.Builder
 	b.WriteString(svgOpen(chartH))
 	left, base := 50.0, chartH-30
+	y := func(acc float64) float64 { return base - (acc-floor)/math.Max(1-floor, 0.1)*(base-20) }
 	fmt.Fprintf(&b, `<line x1="%.1f" y1="10" x2="%.1f" y2="%.1f" stroke="#999"/><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>`,
 		left, left, base, left, base, chartW-10, base)
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">cost per question (tokens when unpriced) →</text><text x="12" y="%.1f" transform="rotate(-90 12 %.1f)" text-anchor="middle">accuracy →</text>`,
-		(left+chartW)/2, base+22, base/2, base/2)
+	for t := floor; t <= 1.0001; t += 0.1 {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%.0f%%</text>`, left-4, y(t)+4, 100*t)
+	}
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">cost per question (tokens when unpriced) →</text>`, (left+chartW)/2, base+22)
+	var placed [][2]float64
 	for _, c := range rep.Conditions {
-		v := c.CostPerQuestion
-		if rep.Cost == 0 {
-			v = c.TokensPerQuestion
+		x := left + costOf(rep, c)/maxCost*(chartW-left-120)
+		yc := y(c.Accuracy)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`, x, y(c.CI95[0]), x, y(c.CI95[1]), barColour(c.Name))
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/>`, x, yc, barColour(c.Name))
+		ly := yc + 4
+		for again := true; again; {
+			again = false
+			for _, p := range placed {
+				if math.Abs(p[0]-x) < 90 && math.Abs(p[1]-ly) < 11 {
+					ly, again = p[1]+11, true
+				}
+			}
 		}
-		x := left + v/maxCost*(chartW-left-120)
-		y := base - c.Accuracy*(base-20)
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/><text x="%.1f" y="%.1f">%s</text>`, x, y, barColour(c.Name), x+6, y+4, html.EscapeString(c.Name))
+		placed = append(placed, [2]float64{x, ly})
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f">%s</text>`, x+6, ly, html.EscapeString(c.Name))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// costOf is what the chart puts a condition at: dollars per question, or
+// tokens when the run had no prices.
+func costOf(rep Report, c Condition) float64 {
+	if rep.Cost == 0 {
+		return c.TokensPerQuestion
+	}
+	return c.CostPerQuestion
 }

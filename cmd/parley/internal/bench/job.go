@@ -27,6 +27,8 @@ type Params struct {
 	EarlyStop bool     `json:"early_stop,omitempty"`
 	Anonymous bool     `json:"anonymous,omitempty"`
 	Shuffle   bool     `json:"shuffle,omitempty"`
+	Adaptive  bool     `json:"adaptive,omitempty"`
+	Guard     bool     `json:"guard,omitempty"`
 	Demo      bool     `json:"demo,omitempty"`
 	// Data is the GSM8K file named with --data ("" : $PARLEY_GSM8K, then
 	// the installed copy).
@@ -115,7 +117,7 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	}
 	bar := &ProgressPrinter{W: j.Err, TTY: j.TTY, Final: final}
 	setup := Setup{Config: j.Config, Agents: agents, Rounds: p.Rounds, Workers: j.Workers, EarlyStop: p.EarlyStop,
-		Anonymous: p.Anonymous, Shuffle: p.Shuffle, MaxCost: j.MaxCost, Progress: bar.Show,
+		Anonymous: p.Anonymous, Shuffle: p.Shuffle, Adaptive: p.Adaptive, Guard: p.Guard, MaxCost: j.MaxCost, Progress: bar.Show,
 		Save: func(r Result) error {
 			raw, err := json.Marshal(r)
 			if err != nil {
@@ -126,7 +128,11 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	out, err := Run(ctx, setup, qs, done)
 	bar.End()
 	all := append(stored, out.Results...)
-	rep := Measure(all, p.Members, p.Rounds)
+	margin := j.Config.Modes.Magi.AdaptiveMargin
+	if margin == 0 {
+		margin = debate.DefaultAdaptiveMargin
+	}
+	rep := MeasureWith(all, p.Members, p.Rounds, margin)
 	rep.Run, rep.Set, rep.Total, rep.Skipped = run, p.Set, len(qs), len(bad)
 	rep.Stopped, rep.Simulation = out.Stopped, simulation
 	rep.Partial = rep.Questions < rep.Total

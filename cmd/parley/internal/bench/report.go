@@ -37,6 +37,8 @@ type Flips struct {
 	WrongToWrong int           `json:"wrong_to_wrong"`
 	Conformity   int           `json:"conformity"`
 	ByMember     []MemberFlips `json:"by_member_round"`
+	// ByRound sums ByMember per round.
+	ByRound []MemberFlips `json:"by_round"`
 }
 
 // Delta is the debate's effect: the final verdict against the round-1
@@ -96,6 +98,11 @@ type Report struct {
 	Unanimity  Unanimity      `json:"unanimity"`
 	EarlyStop  EarlyStop      `json:"early_stop"`
 	InvalidBy  map[string]int `json:"invalid_by_member"`
+	// Comparisons pair every two rules (members aside); Adaptive and
+	// Guard say what adaptive rounds and the conformity guard do.
+	Comparisons []Comparison    `json:"comparisons"`
+	Adaptive    AdaptiveSummary `json:"adaptive"`
+	Guard       GuardSummary    `json:"guard"`
 }
 
 // roundsOf is how many rounds the councils planned (the most any ran).
@@ -141,17 +148,25 @@ func unanimous(votes []Vote) bool {
 	return true
 }
 
-// conditionsOf lists the condition names for members and rounds.
-func conditionsOf(members []string, rounds int) []string {
+// conditionsOf lists the condition names for members and rounds: each
+// member alone, then the rules (Borda only when a question has options;
+// adaptive and guarded only when there are rounds to stop or guard).
+func conditionsOf(members []string, rounds int, options bool) []string {
 	var names []string
 	for _, m := range members {
 		names = append(names, "member:"+m)
 	}
-	names = append(names, "majority_r1")
+	names = append(names, RuleMajority, RuleWeighted)
+	if options {
+		names = append(names, RuleBorda)
+	}
 	for k := 2; k <= rounds; k++ {
 		names = append(names, fmt.Sprintf("verdict_r%d", k))
 	}
-	return append(names, "early_stop")
+	if rounds > 1 {
+		names = append(names, RuleAdaptive, RuleGuarded)
+	}
+	return append(names, RuleEarlyStop)
 }
 
 // cell is one condition's outcome on one question.
@@ -162,7 +177,7 @@ type cell struct {
 }
 
 // cells scores one question under every condition.
-func cells(r Result, rounds int) map[string]cell {
+func cells(r Result, rounds int, margin float64) map[string]cell {
 	out := map[string]cell{}
 	if len(r.Rounds) == 0 {
 		return out
@@ -185,11 +200,19 @@ func cells(r Result, rounds int) map[string]cell {
 		return t, c
 	}
 	t, c := upTo(1)
-	out["majority_r1"] = cell{verdictAfter(r, 1) == r.Gold, t, c}
+	out[RuleMajority] = cell{verdictAfter(r, 1) == r.Gold, t, c}
+	out[RuleWeighted] = cell{string(debate.WeightedAnswer(magiVotes(r.Rounds[0]))) == r.Gold, t, c}
+	out[RuleBorda] = cell{bordaAnswer(r.Rounds[0], r.Options) == r.Gold, t, c}
 	for k := 2; k <= rounds; k++ {
 		t, c := upTo(k)
 		out[fmt.Sprintf("verdict_r%d", k)] = cell{verdictAfter(r, k) == r.Gold, t, c}
 	}
+	stop, _ := adaptiveStopRound(r, margin)
+	t, c = upTo(stop)
+	out[RuleAdaptive] = cell{verdictAfter(r, stop) == r.Gold, t, c}
+	guarded, _ := guardedVerdict(r)
+	t, c = upTo(rounds)
+	out[RuleGuarded] = cell{guarded == r.Gold, t, c}
 	if unanimous(r.Rounds[0]) {
 		t, c := upTo(1)
 		out["early_stop"] = cell{r.Rounds[0][0].Answer == r.Gold, t, c}
@@ -203,7 +226,7 @@ func cells(r Result, rounds int) map[string]cell {
 // scoreOne says which conditions answered a question right (for progress).
 func scoreOne(r Result) map[string]bool {
 	out := map[string]bool{}
-	for name, c := range cells(r, len(r.Rounds)) {
+	for name, c := range cells(r, len(r.Rounds), debate.DefaultAdaptiveMargin) {
 		out[name] = c.correct
 	}
 	return out
@@ -213,12 +236,23 @@ func sortResults(rs []Result) { sort.Slice(rs, func(i, j int) bool { return rs[i
 
 // Measure computes the report of results; members are in council order.
 func Measure(results []Result, members []string, rounds int) Report {
+	return MeasureWith(results, members, rounds, debate.DefaultAdaptiveMargin)
+}
+
+// MeasureWith is Measure with adaptive rounds replayed at margin.
+func MeasureWith(results []Result, members []string, rounds int, margin float64) Report {
 	sortResults(results)
 	if rounds == 0 {
 		rounds = roundsOf(results)
 	}
-	rep := Report{Members: members, Rounds: rounds, Questions: len(results), InvalidBy: map[string]int{}}
-	names := conditionsOf(members, rounds)
+	options := false
+	for _, r := range results {
+		options = options || r.Options > 0
+	}
+	rep := Report{Members: members, Rounds: rounds, Questions: len(results), InvalidBy: map[string]int{},
+		Adaptive: AdaptiveSummary{Margin: margin, Stops: map[string]int{}}}
+	names := conditionsOf(members, rounds, options)
+	var scoredAll []map[string]cell
 	conds := make(map[string]*Condition, len(names))
 	for _, n := range names {
 		conds[n] = &Condition{Name: n}
@@ -234,7 +268,10 @@ func Measure(results []Result, members []string, rounds int) Report {
 		final = "majority_r1"
 	}
 	for _, r := range results {
-		scored := cells(r, rounds)
+		scored := cells(r, rounds, margin)
+		scoredAll = append(scoredAll, scored)
+		rep.measureAdaptive(r, margin)
+		rep.measureGuard(r, scored[final].correct != scored[RuleGuarded].correct)
 		for name, c := range scored {
 			if cd := conds[name]; cd != nil {
 				cd.Tokens += c.tokens
@@ -332,6 +369,7 @@ func Measure(results []Result, members []string, rounds int) Report {
 		c.CI95 = [2]float64{lo, hi}
 		rep.Conditions = append(rep.Conditions, *c)
 	}
+	rep.Comparisons = compareRules(names, scoredAll, rep.Questions)
 	rep.Delta.From, rep.Delta.To = "majority_r1", final
 	rep.Delta.Delta = conds[final].Accuracy - conds["majority_r1"].Accuracy
 	rep.Delta.PValue = McNemarExact(rep.Delta.RightToWrong, rep.Delta.WrongToRight)
@@ -345,7 +383,7 @@ func Measure(results []Result, members []string, rounds int) Report {
 		}
 		return keys[i][0] < keys[j][0]
 	})
-	rep.Flips.ByMember = []MemberFlips{}
+	rep.Flips.ByMember, rep.Flips.ByRound = []MemberFlips{}, []MemberFlips{}
 	for _, k := range keys {
 		f := flips[k]
 		rep.Flips.ByMember = append(rep.Flips.ByMember, *f)
@@ -353,6 +391,50 @@ func Measure(results []Result, members []string, rounds int) Report {
 		rep.Flips.WrongToRight += f.WrongToRight
 		rep.Flips.WrongToWrong += f.WrongToWrong
 		rep.Flips.Conformity += f.Conformity
+		if n := len(rep.Flips.ByRound); n == 0 || rep.Flips.ByRound[n-1].Round != f.Round {
+			rep.Flips.ByRound = append(rep.Flips.ByRound, MemberFlips{Round: f.Round})
+		}
+		r := &rep.Flips.ByRound[len(rep.Flips.ByRound)-1]
+		r.RightToWrong, r.WrongToRight, r.WrongToWrong, r.Conformity = r.RightToWrong+f.RightToWrong, r.WrongToRight+f.WrongToRight, r.WrongToWrong+f.WrongToWrong, r.Conformity+f.Conformity
 	}
 	return rep
+}
+
+// measureAdaptive adds where an adaptive council stops on r and what the
+// rounds after it cost (saved, unless the council already stopped there).
+func (rep *Report) measureAdaptive(r Result, margin float64) {
+	if rep.Rounds < 2 || len(r.Rounds) == 0 {
+		return
+	}
+	stop, why := adaptiveStopRound(r, margin)
+	rep.Adaptive.Stops[why]++
+	if r.StopReason != "" {
+		rep.Adaptive.Ran = true
+		rep.Adaptive.CallsSaved += (rep.Rounds - len(r.Rounds)) * len(r.Rounds[0])
+		return
+	}
+	for _, votes := range r.Rounds[stop:] {
+		for _, v := range votes {
+			rep.Adaptive.CallsSaved += v.Calls
+			rep.Adaptive.TokensSaved += v.Tokens
+			rep.Adaptive.CostSaved += v.Cost
+		}
+	}
+}
+
+// measureGuard adds the conformity changes the guard leaves out of r's
+// verdict.
+func (rep *Report) measureGuard(r Result, changed bool) {
+	if rep.Rounds < 2 {
+		return
+	}
+	_, discounted := guardedVerdict(r)
+	n := len(discounted)
+	rep.Guard.Discounted += n
+	if n > 0 {
+		rep.Guard.Questions++
+	}
+	if changed {
+		rep.Guard.Changed++
+	}
 }

@@ -22,20 +22,27 @@ type Vote struct {
 	Tokens int     `json:"tokens"`
 	Cost   float64 `json:"cost_usd"`
 	Error  string  `json:"error,omitempty"`
+	// Confidence and Ranking (option sets) feed the weighted and Borda rules.
+	Confidence float64  `json:"confidence,omitempty"`
+	Ranking    []string `json:"ranking,omitempty"`
 }
 
 // Result is one scored question: every round's votes and the council's
 // verdict, stored per question so a run can be resumed.
 type Result struct {
-	ID           string        `json:"id"`
-	Seq          int           `json:"seq"` // position in the set
-	Gold         string        `json:"gold"`
-	Rounds       [][]Vote      `json:"rounds"`
-	Verdict      string        `json:"verdict"`
-	EarlyStopped bool          `json:"early_stopped,omitempty"`
-	Flips        []debate.Flip `json:"flips"`
-	WallMS       int64         `json:"wall_ms"`
-	Error        string        `json:"error,omitempty"`
+	ID           string   `json:"id"`
+	Seq          int      `json:"seq"` // position in the set
+	Gold         string   `json:"gold"`
+	Rounds       [][]Vote `json:"rounds"`
+	Verdict      string   `json:"verdict"`
+	EarlyStopped bool     `json:"early_stopped,omitempty"`
+	// StopReason is why an adaptive council stopped early ("" : it ran
+	// every round, or was not adaptive).
+	StopReason string        `json:"stop_reason,omitempty"`
+	Options    int           `json:"options,omitempty"` // the question's options (Borda)
+	Flips      []debate.Flip `json:"flips"`
+	WallMS     int64         `json:"wall_ms"`
+	Error      string        `json:"error,omitempty"`
 }
 
 // Setup is what a run needs besides its questions.
@@ -47,7 +54,10 @@ type Setup struct {
 	// EarlyStop makes the councils stop on a unanimous round 1 (the
 	// report measures what early stop would do either way).
 	EarlyStop, Anonymous, Shuffle bool
-	MaxCost                       float64 // USD; 0: no cap
+	// Adaptive and Guard run the councils so (the report replays both on
+	// full debates either way).
+	Adaptive, Guard bool
+	MaxCost         float64 // USD; 0: no cap
 	// Save stores a finished question before it counts as done.
 	Save func(Result) error
 	// Progress is told after each question.
@@ -175,6 +185,7 @@ func runOne(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Questi
 	cfg := *s.Config
 	cfg.Modes.Magi.AnswerType = string(q.Type)
 	cfg.Modes.Magi.EarlyStop, cfg.Modes.Magi.Anonymous, cfg.Modes.Magi.Shuffle = s.EarlyStop, s.Anonymous, s.Shuffle
+	cfg.Modes.Magi.Adaptive, cfg.Modes.Magi.Guard = s.Adaptive, s.Guard
 	agents := make([]*debate.Agent, len(s.Agents))
 	for i, a := range s.Agents {
 		b := *a
@@ -192,7 +203,7 @@ func runOne(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Questi
 	if err := eng.Control(qctx, debate.Control{Kind: debate.ControlRounds, N: s.Rounds}); err != nil {
 		return Result{}, false, err
 	}
-	r := Result{ID: q.ID, Seq: seq, Gold: q.Answer}
+	r := Result{ID: q.ID, Seq: seq, Gold: q.Answer, Options: len(q.Options)}
 	var decided *debate.MagiDecided
 	unsubscribe := eng.Subscribe(func(ev debate.Event) {
 		switch ev := ev.(type) {
@@ -220,6 +231,9 @@ func runOne(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Questi
 		return Result{}, false, nil
 	}
 	r.Verdict, r.EarlyStopped, r.Flips = string(decided.Verdict), decided.EarlyStopped, decided.Flips
+	if s.Adaptive {
+		r.StopReason = decided.StopReason
+	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		r.Error = runErr.Error() // e.g. every member failed in a round: scored, with its invalid votes
 	}
@@ -260,7 +274,7 @@ func votesOf(votes []debate.MagiVote) []Vote {
 	for i, v := range votes {
 		out[i] = Vote{Agent: v.Agent, Valid: v.Valid, Calls: v.Attempts, Tokens: v.Usage.Total(), Cost: v.Cost, Error: v.Error}
 		if v.Valid {
-			out[i].Answer = string(v.Vote)
+			out[i].Answer, out[i].Confidence, out[i].Ranking = string(v.Vote), v.Confidence, v.Ranking
 		}
 	}
 	return out

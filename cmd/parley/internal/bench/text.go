@@ -44,6 +44,9 @@ func WriteText(w io.Writer, rep Report) {
 	f := rep.Flips
 	fmt.Fprintf(w, "flips: %d right→wrong, %d wrong→right, %d wrong→wrong; %d flagged CONFORMITY (no new argument)\n",
 		f.RightToWrong, f.WrongToRight, f.WrongToWrong, f.Conformity)
+	for _, r := range f.ByRound {
+		fmt.Fprintf(w, "  round %d: %d right→wrong, %d wrong→right (%d conformity)\n", r.Round, r.RightToWrong, r.WrongToRight, r.Conformity)
+	}
 	for _, m := range f.ByMember {
 		fmt.Fprintf(w, "  round %d  %-12s  %d right→wrong  %d wrong→right  %d wrong→wrong  %d conformity\n",
 			m.Round, sanitize.Text(m.Agent), m.RightToWrong, m.WrongToRight, m.WrongToWrong, m.Conformity)
@@ -53,6 +56,7 @@ func WriteText(w io.Writer, rep Report) {
 	e := rep.EarlyStop
 	fmt.Fprintf(w, "early stop: %d questions unanimous in round 1; stopping there saves %d calls, %s tokens, $%.4f and changes %d outcomes\n",
 		e.Stopped, e.CallsSaved, thousands(e.TokensSaved), e.CostSaved, e.Changed)
+	writeAdaptiveAndGuard(w, rep)
 	fmt.Fprintf(w, "invalid answers: %d%s\n", rep.Invalid, invalidBy(rep.InvalidBy))
 	wall := time.Duration(rep.WallSeconds * float64(time.Second))
 	if wall < 10*time.Second {
@@ -61,6 +65,7 @@ func WriteText(w io.Writer, rep Report) {
 		wall = wall.Round(100 * time.Millisecond)
 	}
 	fmt.Fprintf(w, "%d calls · %s tokens · $%.4f · wall %s\n", rep.Calls, thousands(rep.Tokens), rep.Cost, wall)
+	writeComparisons(w, rep)
 }
 
 func invalidBy(m map[string]int) string {
@@ -135,4 +140,73 @@ func (p *ProgressPrinter) End() {
 	if p.TTY {
 		fmt.Fprintln(p.W)
 	}
+}
+
+// writeAdaptiveAndGuard prints where adaptive councils stop and what that
+// saves, and what the guard did to the verdicts.
+func writeAdaptiveAndGuard(w io.Writer, rep Report) {
+	if rep.Rounds < 2 {
+		return
+	}
+	a := rep.Adaptive
+	how := "replayed on the full debates"
+	if a.Ran {
+		how = "as the councils ran"
+	}
+	full := rep.Calls + savedIfRan(a)
+	fmt.Fprintf(w, "adaptive (margin %.2f, %s): %s; saves %d of %d calls (%s), %s tokens, $%.4f\n",
+		a.Margin, how, a.stopLine(), a.CallsSaved, full, percent(a.CallsSaved, full), thousands(a.TokensSaved), a.CostSaved)
+	g := rep.Guard
+	fmt.Fprintf(w, "guard: %d final votes counted as before a change without a new argument, on %d questions; %d outcomes changed\n",
+		g.Discounted, g.Questions, g.Changed)
+}
+
+// writeComparisons prints the paired comparisons of the rules as a lower
+// triangle: row against column.
+func writeComparisons(w io.Writer, rep Report) {
+	if len(rep.Comparisons) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\npaired comparisons: row − column in points, right only by row/by column, * exact McNemar p < %.2f\n", Significant)
+	var rules []string
+	for _, c := range rep.Conditions {
+		if !strings.HasPrefix(c.Name, "member:") {
+			rules = append(rules, c.Name)
+		}
+	}
+	cellOf := map[[2]string]Comparison{}
+	for _, c := range rep.Comparisons {
+		cellOf[[2]string{c.A, c.B}] = c
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "\t%s\t\n", strings.Join(rules[:len(rules)-1], "\t"))
+	for i, a := range rules[1:] {
+		row := []string{a}
+		for _, b := range rules[:i+1] {
+			c := cellOf[[2]string{a, b}]
+			mark := ""
+			if c.PValue < Significant {
+				mark = "*"
+			}
+			row = append(row, fmt.Sprintf("%+.1f (%d/%d)%s", 100*c.Delta, c.AOnly, c.BOnly, mark))
+		}
+		fmt.Fprintf(tw, "%s\t\n", strings.Join(row, "\t"))
+	}
+	_ = tw.Flush()
+}
+
+// savedIfRan is the calls an adaptive run did not make (to count the full
+// debate's calls beside them).
+func savedIfRan(a AdaptiveSummary) int {
+	if a.Ran {
+		return a.CallsSaved
+	}
+	return 0
+}
+
+func percent(k, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(k)/float64(n))
 }
