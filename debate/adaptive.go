@@ -167,36 +167,31 @@ func GuardedVotes(rounds [][]MagiVote, flips []Flip) (votes []Vote, discounted [
 }
 
 // DecisionNote is what a verdict line adds about how the council decided:
-// why it stopped early and the calls that saved, the guard's discounts;
-// "" for a plain council that ran every round.
+// the rule, why it stopped early and the calls that saved, whom the guard
+// did not count. "" for a cancelled council.
 func DecisionNote(res *MagiResult) string {
-	note := ""
-	switch res.StopReason {
-	case StopUnanimous:
-		note = "stopped after round 1: unanimous"
-	case StopConfident:
-		note = fmt.Sprintf("stopped after round 1: confidence-weighted margin %.2f", res.Margin)
-	case StopSettled:
-		note = "stopped after round 2: no vote changed"
-	case StopNoNewArgument:
-		note = "stopped after round 2: the changes brought no new argument"
-	}
-	if res.CallsSaved > 0 {
-		note += fmt.Sprintf(", %d calls saved", res.CallsSaved)
-	}
-	if res.Rule == RuleGuardedMajority {
-		if note != "" {
-			note += "; "
-		}
-		note += "guard: "
-		if len(res.Discounted) == 0 {
-			note += "every change was argued"
-		} else {
-			note += "not counted, changes without a new argument by " + strings.Join(res.Discounted, ", ")
-		}
-	}
-	if note == "" {
+	if res.Cancelled || res.Rule == "" {
 		return ""
 	}
-	return " (" + note + ")"
+	parts := []string{"rule: majority"}
+	if res.Rule == RuleGuardedMajority {
+		parts[0] = "rule: guarded majority"
+		if len(res.Discounted) > 0 {
+			parts[0] += " (not counted: the change without a new argument of " + strings.Join(res.Discounted, ", ") + ")"
+		}
+	}
+	switch res.StopReason {
+	case StopUnanimous:
+		parts = append(parts, "stopped after round 1: unanimous")
+	case StopConfident:
+		parts = append(parts, fmt.Sprintf("stopped after round 1: confidence-weighted margin %.2f", res.Margin))
+	case StopSettled:
+		parts = append(parts, "stopped after round 2: no vote changed")
+	case StopNoNewArgument:
+		parts = append(parts, "stopped after round 2: the changes brought no new argument")
+	}
+	if res.CallsSaved > 0 {
+		parts = append(parts, fmt.Sprintf("%d calls saved", res.CallsSaved))
+	}
+	return " · " + strings.Join(parts, " · ")
 }

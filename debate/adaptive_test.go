@@ -31,6 +31,13 @@ func own(agent string) string {
 // round; a missing round repeats the last answer) and returns its outcome
 // and how many calls each member got.
 func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*Config)) (MagiDecided, map[string]int) {
+	res, calls, _ := runScriptedVerdict(t, script, adjust)
+	return res, calls
+}
+
+// runScriptedVerdict is runScripted with the verdict entry's text, what
+// the console and the web page show.
+func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust func(*Config)) (MagiDecided, map[string]int, string) {
 	t.Helper()
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		answers := script[agent]
@@ -43,7 +50,14 @@ func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*
 	for name := range script {
 		calls[name] = len(fc.requests(name))
 	}
-	return fc.result(t), calls
+	res := fc.result(t)
+	verdict := ""
+	for _, ev := range eventsOf[EntryAdded](fc.events) {
+		if ev.Entry.Kind == KindVerdict {
+			verdict = ev.Entry.Text
+		}
+	}
+	return res, calls, verdict
 }
 
 func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
@@ -100,9 +114,14 @@ func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
 		})
 	}
 	// Without --adaptive the same unsure council runs all three rounds.
-	res, _ := runScripted(t, cases[2].script, func(*Config) {})
-	if res.RoundsRun != 3 || res.StopReason != "" || res.CallsSaved != 0 {
-		t.Errorf("a plain council: %d rounds, stop %q, saved %d", res.RoundsRun, res.StopReason, res.CallsSaved)
+	res, _, line := runScriptedVerdict(t, cases[2].script, func(*Config) {})
+	if res.RoundsRun != 3 || res.StopReason != "" || res.CallsSaved != 0 || line != "42 after round 3: 2 × 42, 1 × 84, 0 invalid · rule: majority" {
+		t.Errorf("a plain council: %d rounds, stop %q, saved %d, verdict %q", res.RoundsRun, res.StopReason, res.CallsSaved, line)
+	}
+	// The verdict line says which rule decided and what stopping saved.
+	_, _, line = runScriptedVerdict(t, cases[1].script, func(cfg *Config) { cfg.Modes.Magi.Adaptive, cfg.Modes.Magi.Guard = true, true })
+	if want := "42 after round 1: 2 × 42, 1 × 84, 0 invalid · rule: guarded majority · stopped after round 1: confidence-weighted margin 0.71 · 6 calls saved"; line != want {
+		t.Errorf("verdict line %q\nwant         %q", line, want)
 	}
 }
 

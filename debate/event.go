@@ -99,6 +99,9 @@ type VerdictReached struct {
 	Round   int            `json:"round"`
 	Verdict string         `json:"verdict"`
 	Tally   map[string]int `json:"tally"`
+	// Note says how the council decided (DecisionNote: the rule, an
+	// adaptive stop and the calls it saved), as the verdict line ends.
+	Note string `json:"note,omitempty"`
 }
 
 // ToolActivity reports a tool call starting (Result empty, Done false) or finishing.

@@ -203,9 +203,10 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		if res.AnswerType != "" {
 			line = AnswerTallyLine(res.Tally)
 		}
+		note := DecisionNote(res)
 		e.AddEntry(Entry{Kind: KindVerdict, Speaker: SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
-			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s%s", res.Verdict, last, line, DecisionNote(res))})
-		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally})
+			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s%s", res.Verdict, last, line, note)})
+		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: note})
 	}
 	e.Emit(MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
 	return err

@@ -93,7 +93,7 @@
         if (!v) return;
         v.className = "verdict decided verdict-" + ev.verdict.replace(/\s+/g, "-");
         v.dataset.verdict = ev.verdict;
-        v.textContent = ev.verdict + " after round " + ev.round + ": " + tallyLine(ev.tally);
+        v.textContent = ev.verdict + " after round " + ev.round + ": " + tallyLine(ev.tally) + (ev.note || "");
       },
       decided: function (ev) {
         const b = board();
