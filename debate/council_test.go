@@ -551,7 +551,12 @@ func TestCouncilCancelledStopsAtTheStageItWasIn(t *testing.T) {
 		<-started
 	}
 	cancel()
-	err := <-done
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Submit did not return within 30s of the cancel")
+	}
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}

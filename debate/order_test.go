@@ -225,7 +225,11 @@ func TestRestoreRefusedWhileBusy(t *testing.T) {
 	other := []Entry{{Kind: KindNote, Speaker: SpeakerUser, Text: "a", Status: StatusComplete}, {Kind: KindNote, Speaker: SpeakerUser, Text: "b", Status: StatusComplete}}
 	err := e.Restore(SessionInfo{ID: "other", Mode: "mention"}, other)
 	e.Cancel()
-	<-done
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Submit did not return within 30s of the cancel")
+	}
 	if !errors.Is(err, ErrBusy) {
 		t.Fatalf("Restore while busy: %v, want ErrBusy", err)
 	}

@@ -63,6 +63,9 @@ func TestBenchResumeAfterKillRepeatsNoFinishedQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := ""
+	// The wait on its output has a deadline: a hung bench ends the scan.
+	deadline := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
+	defer deadline.Stop()
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
 		line := sc.Text()

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // parley serve --demo: the first line names the address; the API, the
@@ -24,7 +26,9 @@ func TestServeCommandDemo(t *testing.T) {
 		code <- executeIO(ctx, []string{"--demo", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, &errOut)
 		pw.Close()
 	}()
+	deadline := time.AfterFunc(30*time.Second, func() { pr.CloseWithError(errors.New("no first line within 30s")) })
 	line, err := bufio.NewReader(pr).ReadString('\n')
+	deadline.Stop()
 	if err != nil {
 		t.Fatalf("%v (stderr: %s)", err, errOut.String())
 	}

@@ -205,8 +205,10 @@ func TestClientGoneMidRunIsSaved(t *testing.T) {
 	}
 	// The first vote's progress notification: the council is running.
 	lines := bufio.NewScanner(stdout)
+	deadline := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() }) // the scan's deadline
 	for lines.Scan() && !strings.Contains(lines.Text(), "voted") {
 	}
+	deadline.Stop()
 	if err := stdin.Close(); err != nil { // the client is gone
 		t.Fatal(err)
 	}
