@@ -154,8 +154,12 @@ func writeAdaptiveAndGuard(w io.Writer, rep Report) {
 		how = "as the councils ran"
 	}
 	full := rep.Calls + savedIfRan(a)
-	fmt.Fprintf(w, "adaptive (margin %.2f, %s): %s; saves %d of %d calls (%s), %s tokens, $%.4f\n",
-		a.Margin, how, a.stopLine(), a.CallsSaved, full, percent(a.CallsSaved, full), thousands(a.TokensSaved), a.CostSaved)
+	spared := fmt.Sprintf(", %s tokens, $%.4f", thousands(a.TokensSaved), a.CostSaved)
+	if a.Ran {
+		spared = "" // calls never made have no measured tokens
+	}
+	fmt.Fprintf(w, "adaptive (margin %.2f, %s): %s; saves %d of %d calls (%s)%s\n",
+		a.Margin, how, a.stopLine(), a.CallsSaved, full, percent(a.CallsSaved, full), spared)
 	g := rep.Guard
 	fmt.Fprintf(w, "guard: %d final votes counted as before a change without a new argument, on %d questions; %d outcomes changed\n",
 		g.Discounted, g.Questions, g.Changed)
