@@ -256,8 +256,10 @@ func TestBrowserCreateWithAgentsForkAndDelete(t *testing.T) {
 		t.Errorf("the fork holds %d turns, want 1", n)
 	}
 	fork := evalJS[string](t, ctx, `document.body.dataset.session`)
-	do(t, ctx, "deleting the fork", chromedp.Click(chromedp.CSS("#delete")), chromedp.Click(chromedp.CSS("#delete")),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-page="sessions"]`)))
+	do(t, ctx, "asking to delete the fork", chromedp.Click(chromedp.CSS("#delete")))
+	waitJS(t, ctx, "the delete button asking once more", `document.querySelector("#delete").dataset.armed === "true"`)
+	do(t, ctx, "deleting the fork", chromedp.Click(chromedp.CSS("#delete")))
+	waitAcrossNavigation(t, ctx, "the sessions page", `document.body.dataset.page === "sessions"`)
 	html := evalJS[string](t, ctx, `document.querySelector(".list").textContent`)
 	if strings.Contains(html, fork) || !strings.Contains(html, parent) {
 		t.Errorf("after deleting %s the list reads %q", fork, html)
@@ -359,4 +361,25 @@ func TestBrowserTalkPanels(t *testing.T) {
 		t.Errorf("talk panel heads (name|role) %v, want the guests' roles and the MC named once", heads)
 	}
 	shot(t, ctx, "talk-1280-dark")
+}
+
+// waitAcrossNavigation is waitJS for a condition the page meets after it
+// navigates: a poll cut short by the navigation is polled again in the new
+// document (the test's context bounds the whole wait).
+func waitAcrossNavigation(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+		if err == nil {
+			return
+		}
+		gone := false // the document polled went away with the navigation
+		for _, m := range []string{"navigated or closed", "Cannot find context", "context was destroyed"} {
+			gone = gone || strings.Contains(err.Error(), m)
+		}
+		if !gone || ctx.Err() != nil {
+			t.Fatalf("waiting for %s (%s): %v", what, expr, err)
+		}
+	}
 }

@@ -154,7 +154,8 @@
   }
 
   // LiveText renders a streaming text into box: box gets the class
-  // "markdown" for finished blocks and keeps the open block as text.
+  // "markdown"; complete blocks are rendered once, the open block again on
+  // every delta.
   function LiveText(box, text, markdown) {
     this.box = box;
     this.markdown = markdown;
@@ -181,7 +182,15 @@
     for (; this.done < split.blocks.length; this.done++) {
       this.box.insertBefore(renderBlock(split.blocks[this.done]), this.openBox);
     }
-    this.open.data = split.rest.replace(/^\n+/, "");
+    // The open block: its closed spans (**bold**, `code`, …) formatted,
+    // the rest as typed; an open code fence stays plain text.
+    const rest = split.rest.replace(/^\n+/, "");
+    if (fenceRE.test(rest)) {
+      this.openBox.replaceChildren(rest);
+    } else {
+      this.openBox.replaceChildren();
+      inline(this.openBox, rest);
+    }
   };
 
   // nearBottom reports whether a scroller shows its end (within a line).
