@@ -3,6 +3,7 @@ package debate
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -172,6 +173,39 @@ func FuzzNormalizeAnswer(f *testing.F) {
 			again, err := NormalizeAnswer(typ, got)
 			if err != nil || again != got {
 				t.Fatalf("%s: %q → %q → %q, %v: not idempotent", typ, in, got, again, err)
+			}
+		}
+	})
+}
+
+// FuzzParseAnswer reads model output as an option answer with its ranking
+// and changed_by: what it accepts reads back the same from its canonical
+// form, the ranking starts with the answer and names each option once.
+func FuzzParseAnswer(f *testing.F) {
+	for _, s := range []string{`{"answer":"B","confidence":0.7,"reasoning":"r","summary":"s","changed_by":"","ranking":["B","a","(c)","B",7]}`,
+		`{"answer":"(c)","reasoning":"r","ranking":"ABC"}`, `x {'answer': 'a', 'reasoning': 'r', 'changed_by': 'MELCHIOR: the carry',}`,
+		`{"answer":"Z","reasoning":"r","ranking":[null,{},"Q","q"]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, typ := range []AnswerType{AnswerOption, AnswerNumber} {
+			b, err := ParseAnswer(typ, in)
+			if err != nil {
+				continue
+			}
+			if len(b.Ranking) > 0 && b.Ranking[0] != b.Answer {
+				t.Fatalf("ranking %v does not start with the answer %q", b.Ranking, b.Answer)
+			}
+			seen := map[string]bool{}
+			for _, l := range b.Ranking {
+				if len(l) != 1 || l[0] < 'A' || l[0] > 'Z' || seen[l] {
+					t.Fatalf("ranking %v: %q", b.Ranking, l)
+				}
+				seen[l] = true
+			}
+			again, err := ParseAnswer(typ, b.JSON())
+			if err != nil || !reflect.DeepEqual(again, b) {
+				t.Fatalf("canonical %s reads back as %+v, %v; want %+v", b.JSON(), again, err, b)
 			}
 		}
 	})

@@ -81,8 +81,11 @@ func bordaAnswer(votes []Vote, options int) string {
 		ranked := map[int]bool{}
 		pos := 0
 		for _, letter := range append([]string{v.Answer}, v.Ranking...) {
+			if len(letter) != 1 {
+				continue
+			}
 			i := int(letter[0]) - 'A'
-			if len(letter) != 1 || i < 0 || i >= options || ranked[i] {
+			if i < 0 || i >= options || ranked[i] {
 				continue
 			}
 			ranked[i] = true

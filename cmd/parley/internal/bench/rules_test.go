@@ -154,7 +154,7 @@ func TestBordaCountsRankings(t *testing.T) {
 		{[]Vote{v("A", "A", "B", "C"), v("B", "B", "C", "A"), v("C", "C", "A", "B")}, ""}, // a perfect cycle ties
 		// Without rankings the unranked options share the points left: plurality.
 		{[]Vote{v("A"), v("A"), v("C")}, "A"},
-		{[]Vote{v("C", "C", "A"), {Valid: false}, v("A", "A", "Z", "A")}, "A"},
+		{[]Vote{v("C", "C", "A"), {Valid: false}, v("A", "A", "Z", "A", "")}, "A"},
 	} {
 		if got := bordaAnswer(c.votes, 3); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.votes, got, c.want)
