@@ -86,6 +86,14 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				return err
 			}
 			p.Demo = a.Demo
+			if run == "" { // a new run: modes.magi's defaults unless the flags say otherwise
+				if !cmd.Flags().Changed("adaptive") {
+					p.Adaptive = a.Cfg.Modes.Magi.Adaptive
+				}
+				if !cmd.Flags().Changed("guard") {
+					p.Guard = a.Cfg.Modes.Magi.Guard
+				}
+			}
 			maxCost := a.Cfg.BudgetUSD // --max-cost, else budget_usd
 			ctx, stop := signal.NotifyContext(cmd.Context(), wiring.StopSignals...)
 			defer stop()
@@ -134,8 +142,8 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 	f.BoolVar(&p.EarlyStop, "early-stop", false, "councils stop on a unanimous round 1 (the report shows its effect either way)")
 	f.BoolVar(&p.Anonymous, "anonymous", false, "peers' opinions shown as Member A/B, without names")
 	f.BoolVar(&p.Shuffle, "shuffle", false, "peers' opinions in a different order per member")
-	f.BoolVar(&p.Adaptive, "adaptive", false, "councils stop once more rounds are unlikely to change them (the report replays adaptive stops either way)")
-	f.BoolVar(&p.Guard, "guard", false, "councils leave vote changes without a new argument out of the verdict (the report scores the guard either way)")
+	f.BoolVar(&p.Adaptive, "adaptive", false, "councils stop once more rounds are unlikely to change them (default: modes.magi.adaptive; the report replays adaptive stops either way)")
+	f.BoolVar(&p.Guard, "guard", false, "councils leave vote changes without a new argument out of the verdict (default: modes.magi.guard; the report scores the guard either way)")
 	f.StringVar(&p.Data, "data", "", "builtin:gsm8k: the test.jsonl (or .gz) to read (default: $PARLEY_GSM8K, then the copy gsm8k-install keeps)")
 	install := newGSM8KInstallCmd()
 	wrapArgs(install)

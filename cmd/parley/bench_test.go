@@ -262,3 +262,30 @@ func TestBenchGSM8KSimulationIsLabelledAndInstallWorks(t *testing.T) {
 		t.Errorf("on the installed set: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// modes.magi.adaptive is the bench's default too; --adaptive=false runs full debates.
+func TestBenchAdaptiveDefaultsFromTheConfig(t *testing.T) {
+	dir := isolate(t)
+	conf := filepath.Join(dir, "c.yaml")
+	os.WriteFile(conf, []byte("modes:\n  magi:\n    adaptive: true\n"), 0o600)
+	for _, c := range []struct {
+		flags []string
+		ran   bool
+	}{{nil, true}, {[]string{"--adaptive=false"}, false}} {
+		args := append([]string{"--config", conf, "--demo", "--json", "bench", "builtin:gsm8k", "--n", "10"}, c.flags...)
+		code, out, errOut := runCLI(t, "", args...)
+		var rep struct {
+			Calls    int `json:"calls"`
+			Adaptive struct {
+				Ran        bool `json:"ran"`
+				CallsSaved int  `json:"calls_saved"`
+			} `json:"adaptive"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Adaptive.Ran != c.ran || rep.Adaptive.CallsSaved == 0 {
+			t.Fatalf("%v: exit %d, %v, %+v\n%s", c.flags, code, err, rep, errOut)
+		}
+		if full := rep.Calls == 90; full == c.ran {
+			t.Errorf("%v: %d calls", c.flags, rep.Calls)
+		}
+	}
+}
