@@ -54,6 +54,7 @@ func (m *Model) applyEvent(ev debate.Event) {
 		if ev.Session.Mode != mode {
 			m.refreshPanels()
 		}
+		m.keys.forMode(m.info.Mode, m.info.State[alternateNext] != "")
 	case debate.EntryAdded:
 		m.tr.Put(ev.Entry)
 		switch ev.Entry.Kind {

@@ -213,12 +213,42 @@ func (m *Model) switchMode(name string) {
 	}
 	m.info = m.engine.Info()
 	m.refreshPanels()
+	m.panelsOfMode(name)
 	m.setFocus(focusInput) // what is typed next is for the new mode
 	status := "mode: " + name
 	if line := m.engine.SeatingLine(name); line != "" {
 		status += " · " + line
 	}
 	m.setStatus(status, false)
+}
+
+// Alternate's session state, as the engine keeps it (debate/alternate.go).
+const (
+	alternateNext = "alternate.next"
+	alternateStep = "alternate.step"
+)
+
+// inputHint says what typing does now: the mode's hint, and in alternate
+// where the alternation stands and who answers next.
+func (m *Model) inputHint() string {
+	mode := m.engine.Current()
+	if mode.Name() != "alternate" {
+		return modeHint(mode.Name())
+	}
+	next := m.info.State[alternateNext]
+	agents := mode.Agents()
+	if next == "" || len(agents) < 2 {
+		if len(agents) < 2 {
+			return modeHint("alternate")
+		}
+		return "type an instruction: " + agents[0].Label() + " starts, " + agents[1].Label() + " answers"
+	}
+	label := next
+	if a, ok := m.engine.Agent(next); ok {
+		label = a.Label()
+	}
+	step, _ := strconv.Atoi(m.info.State[alternateStep])
+	return fmt.Sprintf("step %d · next: %s · enter: next step", step+1, label)
 }
 
 // modeHint says what typing does in a mode.
@@ -245,7 +275,7 @@ func modeHint(name string) string {
 func placeholder(mode string) string {
 	switch mode {
 	case "alternate":
-		return "message both agents · enter on an empty line: next step · /help"
+		return "an instruction for both agents · /help"
 	case "talk":
 		return "the topic of the talk · /rounds N first to change the rounds · /help"
 	case "magi":

@@ -119,13 +119,20 @@ func modeSwitching(t *testing.T, w, h int) {
 		if got := strings.Join(panelNames(m), ","); got != "chatgpt,gemini,mc" {
 			t.Errorf("talk panels = %s", got)
 		}
-		// ChatGPT's panel still shows its earlier answer.
-		if p := m.byName["chatgpt"]; p == nil || p.state != stateDone {
-			t.Errorf("chatgpt's panel lost its answer")
+		// A panel belongs to the mode: ChatGPT's mention answer stays in
+		// the transcript, and its talk panel says what a talk does.
+		if p := m.byName["chatgpt"]; p == nil || p.state != stateIdle || p.hint != modeHint("talk") {
+			t.Errorf("chatgpt's talk panel shows another mode's turn")
 		}
 	})
 	tm.Send(altKey('1'))
 	waitFor(t, tm, "mention", func(m *Model) bool { return m.engine.Current().Name() == "mention" })
+	probe(t, tm, func(m *Model) {
+		// Back in mention mode, the panel shows its mention answer again.
+		if p := m.byName["chatgpt"]; p == nil || p.state != stateDone {
+			t.Errorf("chatgpt's mention panel lost its answer")
+		}
+	})
 	golden.RequireEqual(t, snapshot(t, tm))
 }
 

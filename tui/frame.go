@@ -77,29 +77,48 @@ func drawBox(content []string, w, h int, c string, title string, bold bool) []st
 
 // drawBoxFitted is drawBox for content already (w-2)-wide.
 func drawBoxFitted(body []string, w, h int, c string, title string, bold bool) []string {
+	return drawBorder(body, w, h, c, title, bold, roundEdges)
+}
+
+func drawBorder(body []string, w, h int, c string, title string, bold bool, e boxEdges) []string {
 	if w < 4 || h < 2 {
 		return fitLines(body, w, h)
 	}
 	body = padLines(body, w-2, h-2)
 	edge := colorInk(c, bold, false)
 	inner := w - 2
-	top := "╭"
+	top := e[0]
 	if title != "" {
 		t := ansi.Truncate(" "+title+" ", inner-1, "…")
-		top += "─" + t + strings.Repeat("─", max(inner-1-ansi.StringWidth(t), 0))
+		top += e[4] + t + strings.Repeat(e[4], max(inner-1-ansi.StringWidth(t), 0))
 	} else {
-		top += strings.Repeat("─", inner)
+		top += strings.Repeat(e[4], inner)
 	}
-	top += "╮"
+	top += e[1]
 	lines := make([]string, 0, h)
 	lines = append(lines, edge.Render(top))
-	side := edge.Render("│")
+	side := edge.Render(e[5])
 	for _, l := range body {
 		lines = append(lines, side+l+side)
 	}
-	lines = append(lines, edge.Render("╰"+strings.Repeat("─", inner)+"╯"))
+	lines = append(lines, edge.Render(e[2]+strings.Repeat(e[4], inner)+e[3]))
 	return lines
 }
+
+// heavyBox draws the focused panel: a heavy bold border, so where the keys
+// go shows on the screen, not only in the key line.
+func heavyBox(body []string, w, h int, c string) []string {
+	return drawBorder(body, w, h, c, "", true, heavyEdges)
+}
+
+// boxEdges are a border's characters: corners top-left, top-right,
+// bottom-left, bottom-right, then the horizontal and vertical lines.
+type boxEdges [6]string
+
+var (
+	roundEdges = boxEdges{"╭", "╮", "╰", "╯", "─", "│"}
+	heavyEdges = boxEdges{"┏", "┓", "┗", "┛", "━", "┃"}
+)
 
 // joinColumns places blocks of equal height side by side.
 func joinColumns(blocks ...[]string) []string {

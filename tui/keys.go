@@ -119,9 +119,9 @@ func (k keyMap) FullHelp() [][]key.Binding {
 }
 
 // forMode adjusts the help of keys whose meaning depends on the mode: in
-// alternate, Enter on an empty input is the next step.
-func (k *keyMap) forMode(mode string) {
-	if mode == "alternate" {
+// alternate, once started, Enter on an empty input is the next step.
+func (k *keyMap) forMode(mode string, started bool) {
+	if mode == "alternate" && started {
 		k.Submit.SetHelp("enter", "send (empty: next step)")
 		return
 	}

@@ -226,7 +226,7 @@ func (m *Model) reload() {
 
 // refreshPanels makes the panel list match the current mode's agents.
 func (m *Model) refreshPanels() {
-	m.keys.forMode(m.engine.Current().Name())
+	m.keys.forMode(m.engine.Current().Name(), m.info.State[alternateNext] != "")
 	agents := m.engine.Current().Agents()
 	m.panels = m.panels[:0]
 	for _, a := range agents {
@@ -246,6 +246,41 @@ func (m *Model) refreshPanels() {
 	}
 	m.in.SetPlaceholder(placeholder(m.engine.Current().Name()))
 	m.layout()
+}
+
+// panelsOfMode makes each panel show its agent's latest turn in mode, or
+// the mode's hint when it has none: a panel never shows what the agent
+// said in another mode (the transcript keeps that).
+func (m *Model) panelsOfMode(mode string) {
+	for i, p := range m.panels {
+		if p.Busy() {
+			continue
+		}
+		a, ok := m.engine.Agent(p.name)
+		if !ok {
+			continue // the council's chairman seat keeps its own panel
+		}
+		fresh := newPanel(a, m.opts.AgentNotes[a.Name])
+		fresh.width, fresh.height = p.width, p.height
+		if en, ok := m.lastTurnIn(a.Name, mode); ok {
+			fresh.Show(en)
+			m.restoreVotes(fresh)
+		} else if !m.welcoming() { // the welcome says it already
+			fresh.hint = modeHint(mode)
+		}
+		m.panels[i], m.byName[a.Name] = fresh, fresh
+	}
+}
+
+// lastTurnIn finds an agent's latest turn in mode.
+func (m *Model) lastTurnIn(name, mode string) (debate.Entry, bool) {
+	for turn := m.tr.Len(); turn >= m.tr.First(); turn-- {
+		en, ok := m.tr.Entry(turn)
+		if ok && en.Speaker == name && en.IsAgentTurn() && en.Mode == mode {
+			return en, true
+		}
+	}
+	return debate.Entry{}, false
 }
 
 // restoreVotes puts the votes of an agent's latest council on its panel

@@ -35,6 +35,7 @@ type panel struct {
 	name, display, model string
 	color                string
 	note                 string // e.g. the agent's key is missing
+	hint                 string // what the mode does, until the agent answers in it
 	// badge is a line a mode's events put under the state (the ranking a
 	// council member cast, the chairman's fallback); a new question clears it.
 	badge string
@@ -286,7 +287,12 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	name := colorInk(c, true, false).Render(p.display)
 	// Only what the panel can show is rendered: its height of the answer's
 	// end, and what it was scrolled back by.
-	body := p.answer.Tail(md, inner, h+p.scroll)
+	body, whole := p.answerTail(md, inner, h+p.scroll)
+	if len(body) == 0 && p.state == stateIdle && p.hint != "" {
+		for _, l := range wrapPlain(p.hint, inner) {
+			body = append(body, styles.muted.Render(fitLine(l, inner)))
+		}
+	}
 	// A short panel keeps room for the answer: name and state share a line
 	// (the model is dropped), and what does not fit of the rest of the head
 	// goes (the oldest tool calls first).
@@ -338,11 +344,43 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	for _, l := range head {
 		lines = append(lines, " "+fitLine(l, inner)+" ")
 	}
-	for _, l := range body[start:end] {
+	shown := body[start:end]
+	if start > 0 && len(shown) > 1 && !p.Busy() {
+		// Lines above: say how many, on the first answer line.
+		more := "↑ " + fmt.Sprint(start+1) + " more"
+		if !whole {
+			more = "↑ " + fmt.Sprint(start+1) + "+ more" // the blocks above are not drawn yet
+		}
+		if !focused {
+			more += " (tab, ↑ to read)"
+		}
+		lines = append(lines, " "+fitLine(styles.warn.Render(more), inner)+" ")
+		shown = shown[1:]
+	}
+	for _, l := range shown {
 		lines = append(lines, " "+l+" ")
 	}
-	return drawBoxFitted(lines, w, h, c, "", focused)
+	if focused {
+		return heavyBox(lines, w, h, c)
+	}
+	return drawBoxFitted(lines, w, h, c, "", false)
 }
+
+// answerTail is at least n of the answer's last lines and whether they are
+// all of it (a finished answer renders only the blocks it needs).
+func (p *panel) answerTail(md *markdown, width, n int) ([]string, bool) {
+	if f := p.answer.final; f != nil {
+		if len(f.blocks) <= wholeBlocks {
+			return f.All(md, width), true // cheap enough to count what is above
+		}
+		return f.Tail(md, width, n)
+	}
+	return p.answer.Lines(md, width), true
+}
+
+// wholeBlocks: a finished answer of at most this many blocks is rendered
+// whole, so its panel can say exactly how many lines are above.
+const wholeBlocks = 24
 
 // panelMinBody is the fewest answer lines a panel keeps room for.
 const panelMinBody = 2

@@ -26,6 +26,10 @@ func TestHelpLineFollowsModeAndFocus(t *testing.T) {
 		t.Fatalf("mention mode's help speaks of steps: %q", h)
 	}
 	m.switchMode("alternate")
+	if h := ansi.Strip(m.helpLine(120)); strings.Contains(h, "next step") {
+		t.Errorf("alternate's help offers a next step before the start: %q", h)
+	}
+	m.apply(debate.SessionUpdated{Session: debate.SessionInfo{ID: m.info.ID, Mode: "alternate", State: map[string]string{"alternate.next": "codex"}}})
 	if h := ansi.Strip(m.helpLine(120)); !strings.Contains(h, "next step") {
 		t.Errorf("alternate's help does not say enter on an empty line steps: %q", h)
 	}
@@ -469,7 +473,7 @@ func TestClickOnANarrowTabShowsThatPanel(t *testing.T) {
 	if m.active != 1 || m.focus != focusPanels {
 		t.Fatalf("a click on the ChatGPT tab: active %d, focus %d", m.active, m.focus)
 	}
-	if s := screen(m); !strings.Contains(s, "│ ChatGPT gpt-6.1-sol") {
+	if s := screen(m); !strings.Contains(s, "┃ ChatGPT gpt-6.1-sol") { // focused: the heavy border
 		t.Errorf("the ChatGPT panel is not shown:\n%s", s)
 	}
 	m.Update(tea.MouseClickMsg{Button: tea.MouseLeft, X: 1, Y: m.tabsY()})
@@ -500,7 +504,7 @@ func TestTabCyclingSurvivesCursorBlinks(t *testing.T) {
 func TestResumedCouncilShowsVotesAndForksSayWhence(t *testing.T) {
 	e := testEngine(t, 0)
 	for r, v := range []string{"approve", "reject", "invalid"} {
-		e.AddEntry(debate.Entry{Kind: debate.KindVote, Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: debate.StatusComplete})
+		e.AddEntry(debate.Entry{Kind: debate.KindVote, Mode: "magi", Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: debate.StatusComplete})
 	}
 	m := newModel(t, e, 120, 40)
 	defer m.Close()
@@ -518,7 +522,7 @@ func TestResumedCouncilShowsVotesAndForksSayWhence(t *testing.T) {
 func TestNarrowMagiPanelsShowTheFinalVote(t *testing.T) {
 	e := testEngine(t, 0)
 	for r, v := range []string{"approve", "approve", "reject"} {
-		e.AddEntry(debate.Entry{Kind: debate.KindVote, Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: debate.StatusComplete})
+		e.AddEntry(debate.Entry{Kind: debate.KindVote, Mode: "magi", Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: debate.StatusComplete})
 	}
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)

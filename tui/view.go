@@ -376,12 +376,23 @@ func (m *Model) inputRule(w int) string {
 	if s := m.in.Suggestions(); len(s) > 0 {
 		left = styles.warn.Render(" @"+strings.Join(s, " @")+" ") + styles.muted.Render("(tab) ")
 	} else if m.focus == focusInput && m.in.Value() == "" {
-		left = styles.muted.Render(" " + modeHint(m.engine.Current().Name()) + " ")
+		left = styles.muted.Render(" " + m.inputHint() + " ")
 	}
 	if pos := m.tr.Position(); pos != "" {
 		left += styles.warn.Render(" ↑ " + pos + " (end: latest) ")
 	}
-	rule := styles.subtle.Render(strings.Repeat("─", max(w-ansi.StringWidth(left), 0)))
+	edge := styles.subtle
+	if m.focus == focusTranscript {
+		// The transcript has the keys: the rule under it says so.
+		edge = styles.warn
+		if left == "" {
+			left = styles.warn.Render(" ▲ transcript ")
+		}
+	}
+	rule := edge.Render(strings.Repeat("━", max(w-ansi.StringWidth(left), 0)))
+	if m.focus != focusTranscript {
+		rule = edge.Render(strings.Repeat("─", max(w-ansi.StringWidth(left), 0)))
+	}
 	return fitLine(left+rule, w)
 }
 

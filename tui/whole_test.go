@@ -52,3 +52,49 @@ func TestModeSwitchFocusesTheInput(t *testing.T) {
 		}
 	})
 }
+
+// Alternate says where the alternation stands and who answers next, and
+// offers Enter on an empty line only once there is a next step.
+func TestAlternateSaysTheStepAndWhoIsNext(t *testing.T) {
+	e := testEngine(t, 0)
+	m := New(testOptions(e))
+	tm := start(t, m, 100, 30)
+	tm.Send(altKey('2'))
+	waitFor(t, tm, "alternate", func(m *Model) bool { return m.engine.Current().Name() == "alternate" })
+	s := snapshot(t, tm)
+	if !strings.Contains(s, "type an instruction: Codex starts, Claude answers") || strings.Contains(s, "enter: next step") || strings.Contains(s, "empty: next step") {
+		t.Errorf("before the start:\n%s", s)
+	}
+	typeLine(tm, "write a Go LRU cache")
+	waitFor(t, tm, "the start turn", func(m *Model) bool { return idle(m) && m.tr.Len() == 3 })
+	if s := snapshot(t, tm); !strings.Contains(s, "step 1 · next: Codex · enter: next step") || !strings.Contains(s, "enter send (empty: next step)") {
+		t.Errorf("after the start:\n%s", s)
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "a step", func(m *Model) bool { return idle(m) && m.tr.Len() == 4 })
+	if s := snapshot(t, tm); !strings.Contains(s, "step 2 · next: Claude") {
+		t.Errorf("after one step:\n%s", s)
+	}
+}
+
+// A finished answer taller than its panel says how many lines are above;
+// the focused panel has a heavy border, and scrolling back reaches the top.
+func TestTallAnswerSaysWhatIsAboveAndScrolls(t *testing.T) {
+	e := testEngine(t, 0)
+	m := New(testOptions(e))
+	tm := start(t, m, 100, 30)
+	typeLine(tm, "@all compare Kafka and NATS")
+	waitFor(t, tm, "answers", func(m *Model) bool { return idle(m) && m.tr.Len() == 3 })
+	s := snapshot(t, tm)
+	if !strings.Contains(s, " more (tab, ↑ to read)") || strings.Contains(s, "┏") {
+		t.Errorf("no sign of the lines above, or a panel drawn focused:\n%s", s)
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	waitFor(t, tm, "the panels' focus", func(m *Model) bool { return m.focus == focusPanels })
+	for range 40 {
+		tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+	}
+	// The focused panel, drawn with a heavy border, shows its first line.
+	waitFor(t, tm, "the top of the answer", func(m *Model) bool { return strings.Contains(screen(m), "┃ Gemini on compare Kafka and NATS") })
+}
