@@ -48,6 +48,11 @@ func TestOneKeyConsoleInTmux(t *testing.T) {
 			if len(reqs) != 9 {
 				t.Errorf("the one provider got %d calls, want 9", len(reqs))
 			}
+			// Quitting says which session was saved and how to come back.
+			tm.keys("C-c")
+			tm.wait("the resume hint", func(s string) bool {
+				return strings.Contains(flatten(s), "saved · resume it with: parley --resume ")
+			})
 		})
 	}
 }
@@ -97,6 +102,7 @@ func startTmux(t *testing.T, size [2]int, shell string) *tmuxPane {
 	tm := &tmuxPane{t: t, socket: fmt.Sprintf("parley-seats-%d-%d", os.Getpid(), size[0])}
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 	tm.run("new-session", "-d", "-s", "p", "-x", fmt.Sprint(size[0]), "-y", fmt.Sprint(size[1]), shell)
+	tm.run("set-option", "-t", "p", "remain-on-exit", "on") // what it prints on quitting stays readable
 	return tm
 }
 

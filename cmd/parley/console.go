@@ -47,7 +47,7 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	prev := log.Writer()
 	log.SetOutput(io.Discard)
 	defer log.SetOutput(prev)
-	if err := needTerminal(); err != nil {
+	if err := needTerminal(headlessCommands(cmd)); err != nil {
 		return usageErr(err)
 	}
 	// Bubble Tea ends on SIGTERM itself; SIGHUP (a closed terminal or ssh)
@@ -63,10 +63,33 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	settle, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_ = a.Engine.Wait(settle)
+	sayHowToResume(a)
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
 	return err
+}
+
+// sayHowToResume prints, once the console is gone, the session's id and
+// the command that opens it again (nothing for an empty or unsaved one).
+func sayHowToResume(a *app) {
+	if a.Store == nil || len(a.Engine.History().Tail()) == 0 {
+		return
+	}
+	id := a.Engine.Info().ID
+	fmt.Fprintf(a.Stdout, "session %s saved · resume it with: parley --resume %s\n", id, id)
+}
+
+// headlessCommands lists the commands beside the console, for the hint
+// given where no terminal is.
+func headlessCommands(cmd *cobra.Command) []string {
+	var names []string
+	for _, c := range cmd.Root().Commands() {
+		if c.Name() != "help" && c.Name() != "completion" && !c.Hidden {
+			names = append(names, c.Name())
+		}
+	}
+	return names
 }
 
 // configWhere says, for the console's first screen, which configuration
@@ -110,13 +133,13 @@ func consoleSessions(a *app) tui.Sessions {
 // needTerminal refuses to start the console without a terminal (a script,
 // a pipe, CI) with a hint at the headless commands, instead of Bubble
 // Tea's low-level TTY error.
-func needTerminal() error {
+func needTerminal(commands []string) error {
 	if runtime.GOOS == "windows" {
 		return nil // the console opens CONIN$ there
 	}
 	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
-		return fmt.Errorf("the console needs a terminal (%v); in scripts use the headless commands: parley ask, repl, alternate, talk, magi, agent", errors.Unwrap(err))
+		return fmt.Errorf("the console needs a terminal (%v); in scripts use the headless commands: parley %s", errors.Unwrap(err), strings.Join(commands, ", "))
 	}
 	return f.Close()
 }

@@ -22,6 +22,11 @@ const drainTimeout = 10 * time.Second
 func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, interrupts <-chan os.Signal) error {
 	unsubscribe := e.Subscribe(p.Sink)
 	defer unsubscribe()
+	if p.opts.Format == JSONL {
+		// The session started before the printer subscribed (the store
+		// restored and announced it): the stream opens with it all the same.
+		p.Sink(debate.SessionStarted{Session: e.Info(), Resumed: len(e.History().Tail()) > 0})
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// --jsonl opens with session_started, as the README's event table says.
+func TestJSONLStartsWithSessionStarted(t *testing.T) {
+	isolate(t)
+	code, out, stderr := runCLI(t, "", "--demo", "--jsonl", "ask", "@gemini hi")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	first, _, _ := strings.Cut(out, "\n")
+	var ev struct {
+		Type    string `json:"type"`
+		Session struct {
+			ID string `json:"id"`
+		} `json:"session"`
+	}
+	if err := json.Unmarshal([]byte(first), &ev); err != nil || ev.Type != "session_started" || ev.Session.ID == "" {
+		t.Errorf("first line %q (%v), want a session_started event with the session's id", first, err)
+	}
+	if n := strings.Count(out, `"type":"session_started"`); n != 1 {
+		t.Errorf("%d session_started events, want 1", n)
+	}
+}
+
+// Where no terminal is, the hint lists every headless command there is.
+func TestNoTerminalHintListsEveryCommand(t *testing.T) {
+	names := strings.Join(headlessCommands(newRootCmd()), " ")
+	for _, want := range []string{"ask", "repl", "alternate", "talk", "magi", "agent", "council", "bench", "serve", "sessions"} {
+		if !strings.Contains(" "+names+" ", " "+want+" ") {
+			t.Errorf("the hint lacks %s: %s", want, names)
+		}
+	}
+}
