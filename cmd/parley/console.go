@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -83,10 +84,10 @@ func sayHowToResume(a *app) {
 // headlessCommands lists the commands beside the console, for the hint
 // given where no terminal is.
 func headlessCommands(cmd *cobra.Command) []string {
-	var names []string
+	names := []string{"ask", "repl"} // the console's own work, one line at a time
 	for _, c := range cmd.Root().Commands() {
-		if c.Name() != "help" && c.Name() != "completion" && !c.Hidden {
-			names = append(names, c.Name())
+		if n := c.Name(); !slices.Contains(names, n) && n != "help" && n != "completion" && !c.Hidden {
+			names = append(names, n)
 		}
 	}
 	return names

@@ -275,7 +275,8 @@ func TestConsoleWithoutTerminalPointsToHeadless(t *testing.T) {
 	}
 	isolate(t)
 	code, _, stderr := runCLI(t, "", "--demo")
-	if code != exitUsage || !strings.Contains(stderr, "needs a terminal") || !strings.Contains(stderr, "parley ask") {
+	if code != exitUsage || !strings.Contains(stderr, "needs a terminal") || !strings.Contains(stderr, "parley ask, repl, agent, alternate") ||
+		!strings.Contains(stderr, "council") || !strings.Contains(stderr, "serve") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
