@@ -215,6 +215,10 @@ type talkContext struct {
 	rounds int
 }
 
+// TalkClosingCue is the MC's closing instruction; the console labels the
+// turn that answers it "closing".
+const TalkClosingCue = "MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience."
+
 type talkPhase int
 
 const (
@@ -238,9 +242,13 @@ func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, pha
 	case phaseSummary:
 		purpose = providers.PurposeSummary
 		cue = fmt.Sprintf("MC, your turn: summarise round %d of %d in a few sentences: the points made, where the guests agree, the open questions.", round, tk.rounds)
+		if round == tk.rounds {
+			// The last recap: the closing follows, no round does.
+			cue = fmt.Sprintf("MC, your turn: summarise round %d of %d, the last one, in a few sentences: the points made, where the guests agree, what stays open. Do not announce another round: your closing words come next.", round, tk.rounds)
+		}
 	case phaseClose:
 		purpose = providers.PurposeClose
-		cue = "MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience."
+		cue = TalkClosingCue
 	}
 	return TurnSpec{
 		Agent: m.mc, Kind: KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,

@@ -49,9 +49,16 @@ func TestOneKeyConsoleInTmux(t *testing.T) {
 				t.Errorf("the one provider got %d calls, want 9", len(reqs))
 			}
 			// Quitting says which session was saved and how to come back.
-			tm.keys("C-c")
-			tm.wait("the resume hint", func(s string) bool {
-				return strings.Contains(flatten(s), "saved · resume it with: parley --resume ")
+			// (Ctrl+C again every few seconds: a first one may only cancel
+			// what was still settling.)
+			last := time.Time{}
+			tm.wait("the resume hint", func(string) bool {
+				if time.Since(last) > 3*time.Second && !strings.Contains(tm.capture(), "Pane is dead") {
+					tm.keys("C-c")
+					last = time.Now()
+				}
+				// The line may have scrolled above the pane: read its history too.
+				return strings.Contains(flatten(tm.run("capture-pane", "-p", "-J", "-S", "-100", "-t", "p")), "saved · resume it with: parley --resume ")
 			})
 		})
 	}

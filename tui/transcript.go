@@ -225,7 +225,10 @@ func (t *transcript) header(en debate.Entry) string {
 	case debate.KindSummary:
 		meta = append(meta, fmt.Sprintf("summary of the turns up to %d, for the prompts", en.Covers))
 	}
-	if en.Round > 0 {
+	switch {
+	case en.Kind == debate.KindModerator && en.Prompt == debate.TalkClosingCue:
+		meta = append(meta, "closing") // after the last round, not a round of its own
+	case en.Round > 0:
 		meta = append(meta, fmt.Sprintf("round %d", en.Round))
 	}
 	switch en.Status {
