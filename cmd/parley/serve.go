@@ -20,7 +20,7 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 	var addr, tlsCert, tlsKey string
 	cmd := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080] [--tls-cert FILE --tls-key FILE]",
-		Short: "Serve the debate over HTTP: REST + SSE API, seed 001's start/step, MAGI, webhooks and the web view",
+		Short: "Serve the debate over HTTP: REST + SSE API, the start/step API, MAGI, webhooks and the web view",
 		Long: `Serve sessions over HTTP. The first line printed is "listening on
 http://HOST:PORT" (--addr 127.0.0.1:0 picks a free port). The server binds
 loopback unless told otherwise; any other address needs PARLEY_SERVE_TOKEN

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readmeDemoCommands are the README's commands that run the offline demo:
+// lines of its code blocks and inline code that call parley with --demo
+// (`go run ./cmd/parley` counts as parley), comments dropped.
+func readmeDemoCommands(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	add := func(line string) {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "$ "))
+		if i := strings.Index(line, "   #"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		line = strings.ReplaceAll(line, "go run ./cmd/parley", "parley")
+		if strings.Contains(line, "--demo") && regexp.MustCompile(`(^|\| )parley `).MatchString(line) {
+			found = append(found, line)
+		}
+	}
+	inBlock := false
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "```") {
+			inBlock = !inBlock
+			continue
+		}
+		if inBlock {
+			add(l)
+			continue
+		}
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(l, -1) {
+			add(m[1])
+		}
+	}
+	return found
+}
+
+// Every --demo command in the README runs as written, offline, with the
+// built binary: headless ones to the end (exit 0, or 3 for a council that
+// decided nothing), the console and the servers only as far as their flags.
+func TestReadmeDemoCommandsRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	cmds := readmeDemoCommands(t)
+	if len(cmds) < 8 {
+		t.Fatalf("found only %d --demo commands in the README: %q", len(cmds), cmds)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "parley"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	for i, c := range cmds {
+		line := c
+		fields := strings.Fields(line[strings.LastIndex(line, "parley "):])
+		sub := ""
+		for _, f := range fields[1:] {
+			if !strings.HasPrefix(f, "-") {
+				sub = f
+				break
+			}
+		}
+		if sub == "" || sub == "serve" || sub == "mcp" {
+			line += " --help" // the console and the servers wait for a person or a client
+		}
+		t.Run(strings.Join(fields[:min(len(fields), 4)], " "), func(t *testing.T) {
+			work := filepath.Join(dir, "w", string(rune('a'+i%26))+strings.Repeat("x", i/26))
+			if err := os.MkdirAll(work, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			sh := exec.CommandContext(ctx, "sh", "-c", line)
+			sh.Dir = work
+			sh.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + work, "XDG_CONFIG_HOME=" + work, "XDG_DATA_HOME=" + work,
+				"PARLEY_DB=" + filepath.Join(work, "p.db"), "OPENAI_BASE_URL=http://127.0.0.1:1/v1"}
+			out, err := sh.CombinedOutput()
+			code := sh.ProcessState.ExitCode()
+			if ctx.Err() != nil || (code != 0 && code != exitNoDecision) {
+				t.Errorf("%s: exit %d (%v)\n%s", line, code, err, out)
+			}
+		})
+	}
+}
+
+// The README opens with its contents, every link of which leads to a
+// heading, and its first screenful holds the two set-up commands.
+func TestReadmeContentsAndFirstScreen(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	lines := strings.Split(text, "\n")
+	first := strings.Join(lines[:min(len(lines), 30)], "\n")
+	for _, want := range []string{"## Contents", "go run ./cmd/parley ", "go test ./... ", "compiles", "go install ./cmd/parley"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first screenful lacks %q", want)
+		}
+	}
+	anchors := map[string]bool{}
+	inBlock := false
+	for _, l := range lines {
+		if strings.HasPrefix(l, "```") {
+			inBlock = !inBlock
+		}
+		if h, ok := strings.CutPrefix(l, "#"); ok && !inBlock {
+			h = strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "#")))
+			h = regexp.MustCompile(`[^\w\- ]`).ReplaceAllString(h, "")
+			anchors[strings.ReplaceAll(h, " ", "-")] = true
+		}
+	}
+	contents, _, _ := strings.Cut(text[strings.Index(text, "## Contents"):], "\n## Set up")
+	links := regexp.MustCompile(`\]\(#([^)]+)\)`).FindAllStringSubmatch(contents, -1)
+	if len(links) < 10 {
+		t.Fatalf("the contents list %d sections", len(links))
+	}
+	for _, l := range links {
+		if !anchors[l[1]] {
+			t.Errorf("the contents link #%s leads to no heading", l[1])
+		}
+	}
+}
