@@ -307,7 +307,11 @@ func demoModerator(req providers.Request, last string) string {
 				round += fmt.Sprintf(" of %d", req.Meta.Rounds)
 			}
 		}
-		return fmt.Sprintf("Round%s summary: both guests made their case on *%s*. Common ground: the goal. Open question: the cost of getting there. Next round, please answer each other directly.\n\n_(%s, offline demo)_", round, q, name)
+		next := "Next round, please answer each other directly."
+		if req.Meta.Rounds > 0 && req.Meta.Round >= req.Meta.Rounds {
+			next = "That was the last round; my closing words follow." // no round comes after it
+		}
+		return fmt.Sprintf("Round%s summary: both guests made their case on *%s*. Common ground: the goal. Open question: the cost of getting there. %s\n\n_(%s, offline demo)_", round, q, next, name)
 	default:
 		return fmt.Sprintf("Welcome to the table. Today's topic: *%s*. Our two guests will take turns; I will sum up after each round. First guest, the floor is yours.\n\n_(%s, offline demo)_", q, name)
 	}
