@@ -140,14 +140,14 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 	if title == "" {
 		title = "Parley session " + info.ID
 	}
-	fmt.Fprintf(&b, "# %s\n\n", clean(title))
+	fmt.Fprintf(&b, "# %s\n\n", mdInline(oneLine(clean(title))))
 	fmt.Fprintf(&b, "- Session: `%s`\n", info.ID)
 	fmt.Fprintf(&b, "- Mode: %s\n", info.Mode)
 	if !info.Created.IsZero() {
 		fmt.Fprintf(&b, "- Started: %s\n", info.Created.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	if info.Topic != "" && info.Topic != title {
-		fmt.Fprintf(&b, "- Topic: %s\n", clean(info.Topic))
+		fmt.Fprintf(&b, "- Topic: %s\n", mdInline(oneLine(clean(info.Topic))))
 	}
 	if info.Parent != "" {
 		fmt.Fprintf(&b, "- Forked from `%s` after turn %d\n", info.Parent, info.ForkAt)
@@ -164,7 +164,7 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 		}
 	}
 	if len(agents) > 0 {
-		fmt.Fprintf(&b, "- Agents: %s\n", clean(strings.Join(agents, ", ")))
+		fmt.Fprintf(&b, "- Agents: %s\n", mdInline(clean(strings.Join(agents, ", "))))
 	}
 	fmt.Fprintf(&b, "- Tokens: %d in, %d out%s; cost %s\n", usage.InputTokens, usage.OutputTokens,
 		reasoningNote(usage), providers.FormatCost(cost, usage.PriceUnknown))
@@ -177,19 +177,19 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 }
 
 func writeEntryMarkdown(b *strings.Builder, en debate.Entry) {
-	text := strings.TrimSpace(clean(en.Text))
+	text := strings.TrimSpace(mdText(clean(en.Text)))
 	switch en.Kind {
 	case debate.KindNote:
 		fmt.Fprintf(b, "**Note (turn %d):** %s\n", en.Turn, text)
 		return
 	case debate.KindVerdict:
-		fmt.Fprintf(b, "## Verdict%s: %s\n", roundSuffix(en.Round), clean(en.Vote))
+		fmt.Fprintf(b, "## Verdict%s: %s\n", roundSuffix(en.Round), mdInline(oneLine(clean(en.Vote))))
 		if text != "" {
 			fmt.Fprintf(b, "\n%s\n", text)
 		}
 		return
 	case debate.KindError:
-		fmt.Fprintf(b, "> **Error (turn %d, %s):** %s\n", en.Turn, clean(en.Display), oneLine(clean(firstNonEmpty(en.Error, en.Text))))
+		fmt.Fprintf(b, "> **Error (turn %d, %s):** %s\n", en.Turn, mdInline(clean(en.Display)), mdInline(oneLine(clean(firstNonEmpty(en.Error, en.Text)))))
 		return
 	case debate.KindSummary:
 		// Prompts carry it in place of the turns it covers; the export keeps both.
@@ -199,15 +199,15 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry) {
 		}
 		return
 	}
-	heading := clean(en.Display)
+	heading := mdInline(oneLine(clean(en.Display)))
 	if heading == "" {
-		heading = clean(en.Speaker)
+		heading = mdInline(oneLine(clean(en.Speaker)))
 	}
 	if en.Kind == debate.KindModerator || en.IsModerator {
 		heading += " (moderator)"
 	}
 	if en.Model != "" {
-		heading += " · " + clean(en.Model)
+		heading += " · " + mdInline(oneLine(clean(en.Model)))
 	}
 	fmt.Fprintf(b, "### %d. %s%s\n\n", en.Turn, heading, roundSuffix(en.Round))
 	switch en.Kind {
@@ -222,14 +222,14 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry) {
 	}
 	switch en.Status {
 	case debate.StatusPartial:
-		fmt.Fprintf(b, "\n*(cut off: %s)*\n", oneLine(clean(en.Error)))
+		fmt.Fprintf(b, "\n*(cut off: %s)*\n", mdInline(oneLine(clean(en.Error))))
 	case debate.StatusCancelled:
 		b.WriteString("\n*(cancelled)*\n")
 	case debate.StatusError:
-		fmt.Fprintf(b, "\n*(failed: %s)*\n", oneLine(clean(en.Error)))
+		fmt.Fprintf(b, "\n*(failed: %s)*\n", mdInline(oneLine(clean(en.Error))))
 	}
 	if en.IsAgentTurn() && (en.Usage.Total() > 0 || en.Cost > 0) {
-		fmt.Fprintf(b, "\n<sub>%d in / %d out tokens%s · %s · %.1f s</sub>\n",
+		fmt.Fprintf(b, "\n*%d in / %d out tokens%s · %s · %.1f s*\n",
 			en.Usage.InputTokens, en.Usage.OutputTokens, reasoningNote(en.Usage),
 			providers.FormatCost(en.Cost, en.Usage.PriceUnknown), en.Latency().Seconds())
 	}
@@ -247,14 +247,14 @@ func writeVoteMarkdown(b *strings.Builder, en debate.Entry, text string) {
 	if vote == "" {
 		vote = "invalid"
 	}
-	fmt.Fprintf(b, "**Vote: %s**", strings.ToUpper(clean(vote)))
-	if json.Unmarshal([]byte(text), &v) == nil && (v.Reasoning != "" || v.Summary != "") {
+	fmt.Fprintf(b, "**Vote: %s**", mdInline(oneLine(strings.ToUpper(clean(vote)))))
+	if json.Unmarshal([]byte(strings.TrimSpace(clean(en.Text))), &v) == nil && (v.Reasoning != "" || v.Summary != "") {
 		if v.Summary != "" {
-			fmt.Fprintf(b, " — %s", oneLine(clean(v.Summary)))
+			fmt.Fprintf(b, " — %s", mdInline(oneLine(clean(v.Summary))))
 		}
 		b.WriteString("\n")
 		if v.Reasoning != "" {
-			fmt.Fprintf(b, "\n%s\n", strings.TrimSpace(clean(v.Reasoning)))
+			fmt.Fprintf(b, "\n%s\n", strings.TrimSpace(mdText(clean(v.Reasoning))))
 		}
 		return
 	}
@@ -264,7 +264,18 @@ func writeVoteMarkdown(b *strings.Builder, en debate.Entry, text string) {
 	}
 }
 
+// writeToolsMarkdown shows a tool call with its result, fenced, once. The
+// tool_result entry that follows is the same result as the model received
+// it: only what differs from the call's (a retry message) is shown there.
 func writeToolsMarkdown(b *strings.Builder, en debate.Entry, text string) {
+	if en.Kind == debate.KindToolResult {
+		if en.Error != "" {
+			writeFenced(b, clean(en.Text))
+		} else {
+			b.WriteString("*(the result above, returned to the agent)*\n")
+		}
+		return
+	}
 	if text != "" {
 		b.WriteString(text + "\n")
 	}
@@ -273,19 +284,26 @@ func writeToolsMarkdown(b *strings.Builder, en debate.Entry, text string) {
 		for _, k := range slices.Sorted(maps.Keys(c.Parameters)) {
 			params = append(params, k+"="+c.Parameters[k])
 		}
-		fmt.Fprintf(b, "\n- `%s` %s\n", clean(c.Tool), clean(strings.Join(params, " ")))
+		fmt.Fprintf(b, "\n- `%s` %s\n", strings.ReplaceAll(clean(c.Tool), "`", "'"), mdInline(oneLine(clean(strings.Join(params, " ")))))
 		result := c.Result
 		if c.Error != "" {
 			result = "error: " + c.Error
 		}
-		if result = strings.TrimRight(clean(result), "\n"); result != "" {
-			fence := "```"
-			for strings.Contains(result, fence) {
-				fence += "`"
-			}
-			fmt.Fprintf(b, "\n%s\n%s\n%s\n", fence, truncateLines(result, 40), fence)
-		}
+		writeFenced(b, clean(result))
 	}
+}
+
+// writeFenced puts text in a code fence longer than any run of backticks
+// in it, so nothing in it can close the fence.
+func writeFenced(b *strings.Builder, text string) {
+	if text = strings.TrimRight(text, "\n"); text == "" {
+		return
+	}
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	fmt.Fprintf(b, "\n%s\n%s\n%s\n", fence, truncateLines(text, 40), fence)
 }
 
 func roundSuffix(round int) string {
