@@ -63,11 +63,11 @@ func TestMarkdownExportOutlineIsTheTurns(t *testing.T) {
 				}
 				switch n.Kind() {
 				case ast.KindHTMLBlock, ast.KindRawHTML:
-					t.Errorf("raw HTML in the export: %q", n.Text(src))
+					t.Errorf("raw HTML in the export, in %q", nodeText(n.Parent(), src))
 				case ast.KindLink, ast.KindAutoLink, ast.KindImage:
-					t.Errorf("a link in the export: %q", n.Text(src))
+					t.Errorf("a link in the export: %q", nodeText(n, src))
 				case ast.KindHeading:
-					outline = append(outline, fmt.Sprintf("h%d %s", n.(*ast.Heading).Level, n.Text(src)))
+					outline = append(outline, fmt.Sprintf("h%d %s", n.(*ast.Heading).Level, nodeText(n, src)))
 				}
 				return ast.WalkContinue, nil
 			})
@@ -97,4 +97,16 @@ func TestMarkdownExportOutlineIsTheTurns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nodeText is the plain text under a node.
+func nodeText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			b.Write(t.Segment.Value(src))
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
 }
