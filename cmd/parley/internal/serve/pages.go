@@ -15,6 +15,7 @@ import (
 // /api/ and /login, reading this server's sessions as user opts.UserID
 // sees them. Call it before Serve, and only when Options.Pages is nil.
 func (s *Server) ServeWebView(opts web.Options) {
+	opts.SignOut = s.auth.token != ""
 	s.mux.Handle("/", s.pages(web.New(pageBackend{srv: s, user: opts.UserID}, opts)))
 }
 

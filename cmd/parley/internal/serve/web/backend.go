@@ -66,4 +66,7 @@ type Options struct {
 	// UserID, when set, is sent as user_id when the sessions page creates a
 	// session and as ?user_id= on the page's API calls and event stream.
 	UserID string
+	// SignOut puts a sign-out button in the page's header: the server
+	// asks for a token, so the browser holds a login session to end.
+	SignOut bool
 }

@@ -82,6 +82,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // render executes a page into a buffer first, so a template error is a
 // clean 500 rather than half a page.
 func (h *handler) render(w http.ResponseWriter, name string, data any) {
+	if page, ok := data.(map[string]any); ok {
+		page["SignOut"] = h.opts.SignOut
+	}
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
 		log.Printf("web: render %s: %v", name, err)
