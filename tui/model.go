@@ -28,6 +28,9 @@ type Options struct {
 	// configuration and the sessions live ("": built-in / not saved).
 	ConfigPath   string
 	DatabasePath string
+	// Resumed: the engine holds a saved session (--resume, --continue);
+	// the status says which.
+	Resumed bool
 	// AgentNotes adds a line to an agent's panel, e.g. its key is missing.
 	AgentNotes map[string]string
 	// Context bounds every exchange (default: context.Background()).
@@ -173,6 +176,13 @@ func New(opts Options) *Model {
 	m.unsubscribe = e.Subscribe(m.bus.Sink)
 	m.reload()
 	m.setStatus(e.SeatingLine(e.Current().Name()), false)
+	if opts.Resumed {
+		status := resumedLine("resumed", m.info, m.tr.Len())
+		if m.status != "" {
+			status += " · " + m.status
+		}
+		m.setStatus(status, false)
+	}
 	m.layout()
 	return m
 }

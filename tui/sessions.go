@@ -291,7 +291,7 @@ func (m *Model) sessionResult(msg tea.Msg) tea.Cmd {
 		if n := len(msg.entries); n > 0 {
 			turns = msg.entries[n-1].Turn // a lazy load holds only the newest turns
 		}
-		m.setStatus(fmt.Sprintf("%s session %s (%d turns)", verb, msg.info.ID, turns), false)
+		m.setStatus(resumedLine(verb, msg.info, turns), false)
 	case exportedMsg:
 		if msg.err != nil {
 			m.setStatus("export: "+msg.err.Error(), true)
@@ -300,4 +300,18 @@ func (m *Model) sessionResult(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// resumedLine says which session came back and how long it is:
+// resumed "magi · should we migrate…" (12 turns).
+func resumedLine(verb string, info debate.SessionInfo, turns int) string {
+	name := info.Title
+	if name == "" {
+		name = "session " + info.ID
+	}
+	unit := "turns"
+	if turns == 1 {
+		unit = "turn"
+	}
+	return fmt.Sprintf("%s %q (%d %s)", verb, name, turns, unit)
 }

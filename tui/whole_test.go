@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/parleyhq/parley/debate"
 )
 
 // A message longer than the status line wraps above the totals, whole:
@@ -97,4 +99,20 @@ func TestTallAnswerSaysWhatIsAboveAndScrolls(t *testing.T) {
 	}
 	// The focused panel, drawn with a heavy border, shows its first line.
 	waitFor(t, tm, "the top of the answer", func(m *Model) bool { return strings.Contains(screen(m), "┃ Gemini on compare Kafka and NATS") })
+}
+
+// A console opened on a saved session says which one and how long it is.
+func TestResumedConsoleSaysWhichSession(t *testing.T) {
+	e := testEngine(t, 0)
+	if err := e.Restore(debate.SessionInfo{ID: "5e55101d0000", Mode: "mention", Title: "mention · kafka or nats?"},
+		[]debate.Entry{{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@all kafka or nats?", Status: debate.StatusComplete}}); err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(e)
+	opts.Resumed = true
+	m := New(opts)
+	defer m.Close()
+	if want := `resumed "mention · kafka or nats?" (1 turn)`; m.status != want {
+		t.Errorf("status %q, want %q", m.status, want)
+	}
 }

@@ -37,6 +37,7 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 		ConfigPath: configWhere(a.Cfg.Source),
 		// "" when sessions are not saved: the console says so.
 		DatabasePath: a.DBFile,
+		Resumed:      g.Resume != "" || g.Continue,
 	}
 	if a.NoKeys && !g.Demo {
 		opts.Banner = demoBanner

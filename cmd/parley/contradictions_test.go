@@ -37,3 +37,25 @@ func TestNoTerminalHintListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// Coming back to a session says which one and how long it is.
+func TestSessionFlagSaysWhichSessionCameBack(t *testing.T) {
+	isolate(t)
+	if code, _, stderr := runCLI(t, "", "--demo", "ask", "@gemini compare Kafka and NATS"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, list, _ := runCLI(t, "", "--json", "sessions", "list")
+	var sessions []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(list), &sessions); err != nil || len(sessions) != 1 {
+		t.Fatalf("sessions %q: %v", list, err)
+	}
+	code, _, stderr := runCLI(t, "", "--demo", "ask", "--session", sessions[0].ID, "@chatgpt and you?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, `parley: resumed "`) || !strings.Contains(stderr, `" (2 turns)`) {
+		t.Errorf("stderr does not say which session came back:\n%s", stderr)
+	}
+}

@@ -58,6 +58,7 @@ type App struct {
 	closers []func() error
 	saves   *SaveStatus
 	Store   *store.Store // the session database; nil with NoPersist
+	Resumed bool         // a saved session was restored (--resume, --continue, --session)
 	DBFile  string       // its path
 }
 
@@ -117,6 +118,14 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 		return nil, err
 	}
 	if cmd.HasParent() { // headless: the console shows it on its first screen
+		if tail := eng.History().Tail(); a.Resumed && len(tail) > 0 {
+			info := eng.Info()
+			name := info.Title
+			if name == "" {
+				name = "session " + info.ID
+			}
+			fmt.Fprintf(a.Stderr, "parley: resumed %q (%d turns)\n", name, tail[len(tail)-1].Turn)
+		}
 		if line := eng.SeatingLine(eng.Current().Name()); line != "" {
 			fmt.Fprintln(a.Stderr, "parley: "+line)
 		}
@@ -288,6 +297,7 @@ func (a *App) openStore() error {
 		if err := a.Engine.Restore(info, entries); err != nil {
 			return cli.Usage(fmt.Errorf("session %s: %w", id, err))
 		}
+		a.Resumed = true
 	}
 	rec := st.Record()
 	rec.OnError(func(err error) { a.saves.fail(a.Stderr, err) })
