@@ -39,10 +39,12 @@ func WriteText(w io.Writer, rep Report) {
 	}
 	_ = tw.Flush()
 	d := rep.Delta
-	fmt.Fprintf(w, "\ndebate delta (%s − %s): %+.1f points · right→wrong %d, wrong→right %d · McNemar exact p = %.3f\n",
+	// The delta counts questions (the council's outcome, one condition to
+	// the other); the flips below count members' votes, round to round.
+	fmt.Fprintf(w, "\ndebate delta (%s − %s): %+.1f points · questions right→wrong %d, wrong→right %d · McNemar exact p = %.3f\n",
 		d.To, d.From, 100*d.Delta, d.RightToWrong, d.WrongToRight, d.PValue)
 	f := rep.Flips
-	fmt.Fprintf(w, "flips: %d right→wrong, %d wrong→right, %d wrong→wrong; %d flagged CONFORMITY (no new argument)\n",
+	fmt.Fprintf(w, "member flips (votes, round to round): %d right→wrong, %d wrong→right, %d wrong→wrong; %d flagged CONFORMITY (no new argument)\n",
 		f.RightToWrong, f.WrongToRight, f.WrongToWrong, f.Conformity)
 	for _, r := range f.ByRound {
 		fmt.Fprintf(w, "  round %d: %d right→wrong, %d wrong→right (%d conformity)\n", r.Round, r.RightToWrong, r.WrongToRight, r.Conformity)
