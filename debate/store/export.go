@@ -140,14 +140,14 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 	if title == "" {
 		title = "Parley session " + info.ID
 	}
-	fmt.Fprintf(&b, "# %s\n\n", mdInline(oneLine(clean(title))))
+	fmt.Fprintf(&b, "# %s\n\n", inlineMarkdown(clean(title)))
 	fmt.Fprintf(&b, "- Session: `%s`\n", info.ID)
 	fmt.Fprintf(&b, "- Mode: %s\n", info.Mode)
 	if !info.Created.IsZero() {
 		fmt.Fprintf(&b, "- Started: %s\n", info.Created.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	if info.Topic != "" && info.Topic != title {
-		fmt.Fprintf(&b, "- Topic: %s\n", mdInline(oneLine(clean(info.Topic))))
+		fmt.Fprintf(&b, "- Topic: %s\n", inlineMarkdown(clean(info.Topic)))
 	}
 	if info.Parent != "" {
 		fmt.Fprintf(&b, "- Forked from `%s` after turn %d\n", info.Parent, info.ForkAt)
@@ -164,69 +164,92 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 		}
 	}
 	if len(agents) > 0 {
-		fmt.Fprintf(&b, "- Agents: %s\n", mdInline(clean(strings.Join(agents, ", "))))
+		fmt.Fprintf(&b, "- Agents: %s\n", inlineMarkdown(clean(strings.Join(agents, ", "))))
 	}
 	fmt.Fprintf(&b, "- Tokens: %d in, %d out%s; cost %s\n", usage.InputTokens, usage.OutputTokens,
 		reasoningNote(usage), providers.FormatCost(cost, usage.PriceUnknown))
-	for _, en := range entries {
+	tables := councilTables(entries)
+	lastResult := ""
+	for i, en := range entries {
+		if en.Kind == debate.KindToolCall && len(en.ToolCalls) > 0 {
+			lastResult = en.ToolCalls[len(en.ToolCalls)-1].Result
+		}
+		// What the model was sent back is the result the call above shows.
+		repeated := en.Kind == debate.KindToolResult && en.Error == "" && lastResult != "" && strings.HasPrefix(en.Text, lastResult)
 		b.WriteString("\n")
-		writeEntryMarkdown(&b, en)
+		writeEntryMarkdown(&b, en, repeated)
+		if en.Kind == debate.KindVerdict && en.Mode == "magi" {
+			if board := magiBoard(entries, i); board != "" {
+				b.WriteString("\n" + board)
+			}
+		}
+		if t := tables[en.Turn]; t != "" {
+			b.WriteString("\n" + t)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeEntryMarkdown(b *strings.Builder, en debate.Entry) {
-	text := strings.TrimSpace(mdText(clean(en.Text)))
+// writeEntryMarkdown writes one turn; repeated: a tool result the call
+// before it already shows, fenced.
+func writeEntryMarkdown(b *strings.Builder, en debate.Entry, repeated bool) {
+	text := strings.TrimSpace(clean(en.Text))
 	switch en.Kind {
 	case debate.KindNote:
-		fmt.Fprintf(b, "**Note (turn %d):** %s\n", en.Turn, text)
+		fmt.Fprintf(b, "**Note (turn %d):**\n\n%s", en.Turn, modelMarkdown(text))
 		return
 	case debate.KindVerdict:
-		fmt.Fprintf(b, "## Verdict%s: %s\n", roundSuffix(en.Round), mdInline(oneLine(clean(en.Vote))))
+		fmt.Fprintf(b, "## Verdict%s: %s\n", turnSuffix(en), inlineMarkdown(clean(en.Vote)))
 		if text != "" {
-			fmt.Fprintf(b, "\n%s\n", text)
+			fmt.Fprintf(b, "\n%s", modelMarkdown(text))
 		}
 		return
 	case debate.KindError:
-		fmt.Fprintf(b, "> **Error (turn %d, %s):** %s\n", en.Turn, mdInline(clean(en.Display)), mdInline(oneLine(clean(firstNonEmpty(en.Error, en.Text)))))
+		fmt.Fprintf(b, "> **Error (turn %d, %s):** %s\n", en.Turn, inlineMarkdown(clean(en.Display)), inlineMarkdown(clean(firstNonEmpty(en.Error, en.Text))))
 		return
 	case debate.KindSummary:
 		// Prompts carry it in place of the turns it covers; the export keeps both.
 		fmt.Fprintf(b, "> **Summary of the turns up to %d (turn %d), for the prompts:**\n>\n", en.Covers, en.Turn)
-		for _, l := range strings.Split(text, "\n") {
+		for _, l := range strings.Split(strings.TrimRight(modelMarkdown(text), "\n"), "\n") {
 			fmt.Fprintf(b, "> %s\n", l)
 		}
 		return
 	}
-	heading := mdInline(oneLine(clean(en.Display)))
+	heading := clean(en.Display)
 	if heading == "" {
-		heading = mdInline(oneLine(clean(en.Speaker)))
+		heading = clean(en.Speaker)
 	}
 	if en.Kind == debate.KindModerator || en.IsModerator {
 		heading += " (moderator)"
 	}
 	if en.Model != "" {
-		heading += " · " + mdInline(oneLine(clean(en.Model)))
+		heading += " · " + clean(en.Model)
 	}
-	fmt.Fprintf(b, "### %d. %s%s\n\n", en.Turn, heading, roundSuffix(en.Round))
+	fmt.Fprintf(b, "### %d. %s%s\n\n", en.Turn, inlineMarkdown(heading), turnSuffix(en))
 	switch en.Kind {
 	case debate.KindVote:
 		writeVoteMarkdown(b, en, text)
-	case debate.KindToolCall, debate.KindToolResult:
+	case debate.KindToolCall:
 		writeToolsMarkdown(b, en, text)
+	case debate.KindToolResult:
+		if repeated {
+			b.WriteString("*(the result above, returned to the agent)*\n")
+		} else if text != "" { // what the model was told, not Markdown
+			b.WriteString(fenced(text))
+		}
 	default:
 		if text != "" {
-			b.WriteString(text + "\n")
+			b.WriteString(modelMarkdown(text))
 		}
 	}
 	switch en.Status {
 	case debate.StatusPartial:
-		fmt.Fprintf(b, "\n*(cut off: %s)*\n", mdInline(oneLine(clean(en.Error))))
+		fmt.Fprintf(b, "\n*(cut off: %s)*\n", inlineMarkdown(clean(en.Error)))
 	case debate.StatusCancelled:
 		b.WriteString("\n*(cancelled)*\n")
 	case debate.StatusError:
-		fmt.Fprintf(b, "\n*(failed: %s)*\n", mdInline(oneLine(clean(en.Error))))
+		fmt.Fprintf(b, "\n*(failed: %s)*\n", inlineMarkdown(clean(en.Error)))
 	}
 	if en.IsAgentTurn() && (en.Usage.Total() > 0 || en.Cost > 0) {
 		fmt.Fprintf(b, "\n*%d in / %d out tokens%s · %s · %.1f s*\n",
@@ -247,63 +270,44 @@ func writeVoteMarkdown(b *strings.Builder, en debate.Entry, text string) {
 	if vote == "" {
 		vote = "invalid"
 	}
-	fmt.Fprintf(b, "**Vote: %s**", mdInline(oneLine(strings.ToUpper(clean(vote)))))
-	if json.Unmarshal([]byte(strings.TrimSpace(clean(en.Text))), &v) == nil && (v.Reasoning != "" || v.Summary != "") {
+	fmt.Fprintf(b, "**Vote: %s**", inlineMarkdown(strings.ToUpper(clean(vote))))
+	if json.Unmarshal([]byte(text), &v) == nil && (v.Reasoning != "" || v.Summary != "") {
 		if v.Summary != "" {
-			fmt.Fprintf(b, " — %s", mdInline(oneLine(clean(v.Summary))))
+			fmt.Fprintf(b, " — %s", inlineMarkdown(clean(v.Summary)))
 		}
 		b.WriteString("\n")
 		if v.Reasoning != "" {
-			fmt.Fprintf(b, "\n%s\n", strings.TrimSpace(mdText(clean(v.Reasoning))))
+			fmt.Fprintf(b, "\n%s", modelMarkdown(strings.TrimSpace(clean(v.Reasoning))))
 		}
 		return
 	}
 	b.WriteString("\n")
 	if text != "" {
-		fmt.Fprintf(b, "\n%s\n", text)
+		fmt.Fprintf(b, "\n%s", modelMarkdown(text))
 	}
 }
 
-// writeToolsMarkdown shows a tool call with its result, fenced, once. The
-// tool_result entry that follows is the same result as the model received
-// it: only what differs from the call's (a retry message) is shown there.
 func writeToolsMarkdown(b *strings.Builder, en debate.Entry, text string) {
-	if en.Kind == debate.KindToolResult {
-		if en.Error != "" {
-			writeFenced(b, clean(en.Text))
-		} else {
-			b.WriteString("*(the result above, returned to the agent)*\n")
-		}
-		return
-	}
 	if text != "" {
-		b.WriteString(text + "\n")
+		b.WriteString(modelMarkdown(text))
 	}
-	for _, c := range en.ToolCalls {
+	for i, c := range en.ToolCalls {
+		if i > 0 || text != "" {
+			b.WriteString("\n")
+		}
 		var params []string
 		for _, k := range slices.Sorted(maps.Keys(c.Parameters)) {
 			params = append(params, k+"="+c.Parameters[k])
 		}
-		fmt.Fprintf(b, "\n- `%s` %s\n", strings.ReplaceAll(clean(c.Tool), "`", "'"), mdInline(oneLine(clean(strings.Join(params, " ")))))
+		fmt.Fprintf(b, "- %s %s\n", codeSpan(clean(c.Tool)), inlineMarkdown(clean(strings.Join(params, " "))))
 		result := c.Result
 		if c.Error != "" {
 			result = "error: " + c.Error
 		}
-		writeFenced(b, clean(result))
+		if result = strings.TrimRight(clean(result), "\n"); result != "" {
+			b.WriteString("\n" + fenced(truncateLines(result, 40)))
+		}
 	}
-}
-
-// writeFenced puts text in a code fence longer than any run of backticks
-// in it, so nothing in it can close the fence.
-func writeFenced(b *strings.Builder, text string) {
-	if text = strings.TrimRight(text, "\n"); text == "" {
-		return
-	}
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
-	fmt.Fprintf(b, "\n%s\n%s\n%s\n", fence, truncateLines(text, 40), fence)
 }
 
 func roundSuffix(round int) string {
