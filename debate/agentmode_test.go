@@ -183,3 +183,40 @@ func TestAgentModeNeedsItsAgent(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// The demo agent explores a folder of Go files with list_file, then
+// read_file of a file it listed, before complete, even when the session
+// talked in another mode first (it once answered "no readable source
+// files" without a call, counting an earlier mode's reply as a tool call).
+func TestAgentModeDemoReadsGoFilesAfterAnotherMode(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"queue.go": "package queue\n\n// Queue holds messages in order.\ntype Queue struct{}\n",
+		"main.go":  "package main\n\nfunc main() {}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, ev := toolLoopEngine(t, demo.NewWithPace("demo", 0), "mention", root, 0)
+	if err := e.Submit(context.Background(), "@all how are you today?"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, e)
+	if err := e.SetMode("agent"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Submit(context.Background(), "what does this code do?"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, e)
+	ans := lastOf[AgentAnswered](t, ev)
+	var calls []string
+	for _, c := range ans.ToolCalls {
+		calls = append(calls, c.Tool+" "+c.Parameters["path"])
+	}
+	if strings.Join(calls, ", ") != "list_file ., read_file main.go" || !ans.Complete {
+		t.Fatalf("tool calls %v (complete %v): want list_file then read_file of a listed Go file", calls, ans.Complete)
+	}
+	mustContain(t, "answer", ans.Answer, "read `main.go`", "package main")
+}

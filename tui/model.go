@@ -5,6 +5,8 @@ package tui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -254,6 +256,7 @@ func (m *Model) refreshPanels() {
 	if m.active >= len(m.panels) {
 		m.active = 0
 	}
+	m.showFolder()
 	m.in.SetPlaceholder(placeholder(m.engine.Current().Name()))
 	m.layout()
 }
@@ -280,6 +283,31 @@ func (m *Model) panelsOfMode(mode string) {
 		}
 		m.panels[i], m.byName[a.Name] = fresh, fresh
 	}
+	m.showFolder()
+}
+
+// showFolder names the folder the agent mode reads on its panels (the
+// workspace, home shortened to ~), and nothing in other modes.
+func (m *Model) showFolder() {
+	folder := ""
+	if m.engine.Current().Name() == "agent" {
+		folder = homeShort(m.engine.Workspace())
+	}
+	for _, p := range m.panels {
+		p.folder = folder
+	}
+}
+
+// homeShort writes a path under the home folder as ~/rest.
+func homeShort(dir string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" {
+		return dir
+	}
+	if rest, ok := strings.CutPrefix(dir, home); ok && (rest == "" || rest[0] == filepath.Separator) {
+		return "~" + filepath.ToSlash(rest)
+	}
+	return dir
 }
 
 // lastTurnIn finds an agent's latest turn in mode.

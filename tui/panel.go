@@ -36,6 +36,7 @@ type panel struct {
 	color                string
 	note                 string // e.g. the agent's key is missing
 	hint                 string // what the mode does, until the agent answers in it
+	folder               string // the folder the agent reads (agent mode), shown on its name line
 	// badge is a line a mode's events put under the state (the ranking a
 	// council member cast, the chairman's fallback); a new question clears it.
 	badge string
@@ -298,12 +299,16 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	// goes (the oldest tool calls first).
 	minBody := min(panelMinBody, len(body))
 	compact := h-2-minBody < 2+p.extraHeadLines(inner, h)
+	where := ""
+	if p.folder != "" {
+		where = styles.muted.Render(" · reading " + p.folder)
+	}
 	head := []string{
-		name + " " + styles.muted.Render(p.model),
+		name + " " + styles.muted.Render(p.model) + where,
 		p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost)),
 	}
 	if compact {
-		head = []string{name + " " + p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost))}
+		head = []string{name + where + " " + p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost))}
 	}
 	if p.note != "" {
 		head = append(head, styles.warn.Render(p.note))

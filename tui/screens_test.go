@@ -75,6 +75,10 @@ func TestModeScreensAtEverySize(t *testing.T) {
 					if !strings.Contains(s, "Try in "+mi.Name+" mode:") {
 						t.Errorf("no welcome:\n%s", s)
 					}
+					// The agent's panel names the folder it reads (where it fits).
+					if reads := strings.Contains(s, "reading ~/queue"); reads != (mi.Name == "agent") && sz.w >= 80 {
+						t.Errorf("agent mode names its folder, no other mode does (reads: %v):\n%s", reads, s)
+					}
 					golden.RequireEqual(t, s)
 				})
 				inputs, ok := modeInputs[mi.Name]
@@ -151,7 +155,14 @@ func checkScreen(t *testing.T, s string, w, h int) {
 // agentProject is a small fixed folder for agent mode to read.
 func agentProject(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
+	// Under a home of its own, so the panel's folder reads ~/queue in
+	// every run.
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	dir := filepath.Join(home, "queue")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for name, text := range map[string]string{
 		"README.md": "# queue\n\nA tiny message queue.\n",
 		"main.go":   "package main\n\nfunc main() { println(\"queue\") }\n",

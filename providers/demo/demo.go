@@ -213,7 +213,7 @@ func question(last string) string {
 			}
 		}
 	}
-	q = strings.TrimSpace(q)
+	q = strings.TrimSpace(sanitizeQuestion(q))
 	var words []string
 	for _, w := range strings.Fields(q) {
 		if !strings.HasPrefix(w, "@") {
@@ -262,20 +262,28 @@ func demoReply(req providers.Request, last string) string {
 	var b strings.Builder
 	openers := []string{"Here is how I see it.", "Short answer first, then the detail.", "Let me take this step by step.", "Good question — a few angles."}
 	fmt.Fprintf(&b, "**%s** on *%s*: %s\n\n", name, q, pick(openers, n))
+	// The question's own words go into the points: the first names the
+	// topic, the others dwell on one word each, from a persona's own start.
+	words := salientWords(q)
 	angle := map[string][]string{
-		"scientist": {"the evidence and what it actually measures", "the cheapest experiment that would settle it"},
-		"guardian":  {"who is affected and how they could be hurt", "what we can undo if it goes wrong"},
-		"maverick":  {"the upside everyone else is discounting", "a bolder variant worth a small bet"},
-		"coding":    {"the smallest change that compiles and passes tests", "the edge cases a reviewer would catch"},
+		"scientist": {"Look at the evidence on %s and what it actually measures", "Find the cheapest experiment that would settle the %s question"},
+		"guardian":  {"Ask whom a choice on %s affects and how they could be hurt", "Plan what we can undo if %s goes wrong"},
+		"maverick":  {"Take the upside of %s everyone else is discounting", "Place a small bet on a bolder use of %s"},
+		"coding":    {"Make the smallest change to %s that compiles and passes tests", "List the edge cases of %s a reviewer would catch"},
 	}
-	points := []string{"the core idea, stated plainly", "a concrete example", "the main trade-off"}
+	points := []string{"Pin down what matters most about %s", "Try %s on one concrete example", "Weigh the main trade-off around %s"}
 	for k, v := range angle {
 		if strings.Contains(sys, k) {
 			points = append(v, points[2])
 		}
 	}
+	endings := []string{"it changes the answer more than it seems", "it is where most mistakes hide", "it is what I would check first", "it keeps the discussion honest"}
 	for i, p := range points {
-		fmt.Fprintf(&b, "%d. Consider %s: %s.\n", i+1, p, pick([]string{"it changes the answer more than it seems", "it is where most mistakes hide", "it is what I would check first", "it keeps the discussion honest"}, n+uint32(i)))
+		subject := topic(words)
+		if i > 0 {
+			subject = focus(words, n, i)
+		}
+		fmt.Fprintf(&b, "%d. %s: %s.\n", i+1, fmt.Sprintf(p, subject), pick(endings, n+uint32(i)))
 	}
 	if other := otherSpeaker(last); other != "" {
 		fmt.Fprintf(&b, "\nI %s %s's point, %s.\n", pick([]string{"agree with", "partly disagree with", "would build on"}, n>>3), other, pick([]string{"and add a caveat about scope", "though the evidence is thinner than it sounds", "especially the part about trade-offs"}, n>>5))
@@ -374,58 +382,89 @@ var (
 )
 
 // demoToolStep follows the seed's loop: list, read the most telling file,
-// complete. Only the replies since the host's latest question count, so a
-// second question in the same session starts a fresh loop.
+// complete. Only the calls since the host's latest question count (earlier
+// turns of the session, in this mode or another, do not), so every
+// question starts a fresh loop: list_file, then read_file, then complete.
 func demoToolStep(req providers.Request, last string) string {
-	var calls []string
-	hostQuestion := "the question"
-	for _, m := range req.Messages {
+	msgs := req.Messages
+	start, hostQuestion := 0, "the question"
+	for i, m := range msgs {
+		if m.Role == providers.RoleUser && !strings.HasPrefix(m.Content, toolResultPrefix) && strings.Contains(m.Content, "[Host") {
+			start, hostQuestion = i+1, question(m.Content)
+		}
+	}
+	listed, listing, read, readResult := false, last, "", ""
+	for i := start; i < len(msgs); i++ {
+		if msgs[i].Role != providers.RoleAssistant {
+			continue
+		}
+		result := ""
+		if i+1 < len(msgs) && msgs[i+1].Role == providers.RoleUser {
+			result = msgs[i+1].Content
+		}
 		switch {
-		case m.Role == providers.RoleUser && strings.HasPrefix(m.Content, "[Host"):
-			calls, hostQuestion = nil, question(m.Content)
-		case m.Role == providers.RoleAssistant:
-			calls = append(calls, m.Content)
+		case strings.Contains(msgs[i].Content, "<list_file>"):
+			listed, listing = true, result
+		case strings.Contains(msgs[i].Content, "<read_file>"):
+			if m := xmlPath.FindStringSubmatch(msgs[i].Content); m != nil {
+				read, readResult = m[1], result
+			}
 		}
 	}
 	switch {
-	case len(calls) == 0:
+	case !listed:
 		return "I will start by looking at the layout of the workspace.\n<list_file><path>.</path><recursive>true</recursive></list_file>"
-	case len(calls) == 1:
-		files := listedPath.FindAllStringSubmatch(last, -1)
-		target := ""
-		for _, f := range files {
-			if strings.EqualFold(f[1], "README.md") {
-				target = f[1]
-				break
-			}
+	case read == "":
+		if target := readTarget(listing); target != "" {
+			return fmt.Sprintf("Let me read %s.\n<read_file><path>%s</path></read_file>", target, target)
 		}
-		if target == "" && len(files) > 0 {
-			target = files[0][1]
-		}
-		if target == "" {
-			return "<complete><summary>The folder has no readable source files I could find. (offline demo)</summary></complete>"
-		}
-		return fmt.Sprintf("Let me read %s.\n<read_file><path>%s</path></read_file>", target, target)
-	default:
-		read := ""
-		if m := xmlPath.FindStringSubmatch(calls[len(calls)-1]); m != nil {
-			read = m[1]
-		}
-		// The result is "[tool result]: read_file PATH: N bytes, L lines" then the text.
-		head, body, _ := strings.Cut(last, "\n")
-		size := strings.TrimSpace(head[strings.LastIndex(head, ":")+1:])
-		opening := ""
-		for _, line := range strings.Split(body, "\n") {
-			if line = strings.TrimSpace(strings.TrimLeft(line, "#*-> ")); line != "" {
-				opening = line
-				break
-			}
-		}
-		if r := []rune(opening); len(r) > 100 {
-			opening = string(r[:99]) + "…"
-		}
-		return fmt.Sprintf("<complete><summary>On *%s*: I listed the workspace and read `%s` (%s). It opens with: %q. That file is the place to start; ask me about any part for more detail. (offline demo: a real model reads further and explains the code)</summary></complete>", hostQuestion, read, size, opening)
+		return fmt.Sprintf("<complete><summary>On *%s*: I listed the workspace and found no text file to read. (offline demo)</summary></complete>", hostQuestion)
 	}
+	return readSummary(hostQuestion, read, readResult)
+}
+
+// toolResultPrefix opens the message that carries a tool's result.
+const toolResultPrefix = "[tool result]"
+
+// readTarget picks the file to read from a listing: the README, else a Go
+// file (main.go first), else the first file listed.
+func readTarget(listing string) string {
+	files := listedPath.FindAllStringSubmatch(listing, -1)
+	best, rank := "", 4
+	for _, f := range files {
+		r := 3
+		switch base := strings.ToLower(f[1][strings.LastIndex(f[1], "/")+1:]); {
+		case base == "readme.md":
+			r = 0
+		case base == "main.go":
+			r = 1
+		case strings.HasSuffix(base, ".go"):
+			r = 2
+		}
+		if r < rank {
+			best, rank = f[1], r
+		}
+	}
+	return best
+}
+
+// readSummary completes with what was read: the file, its size and its
+// opening line. The result is "[tool result]: read_file PATH: N bytes, L
+// lines" then the text.
+func readSummary(hostQuestion, read, result string) string {
+	head, body, _ := strings.Cut(result, "\n")
+	size := strings.TrimSpace(head[strings.LastIndex(head, ":")+1:])
+	opening := ""
+	for _, line := range strings.Split(body, "\n") {
+		if line = strings.TrimSpace(strings.TrimLeft(line, "#*-> ")); line != "" {
+			opening = line
+			break
+		}
+	}
+	if r := []rune(opening); len(r) > 100 {
+		opening = string(r[:99]) + "…"
+	}
+	return fmt.Sprintf("<complete><summary>On *%s*: I listed the workspace and read `%s` (%s). It opens with: %q. That file is the place to start; ask me about any part for more detail. (offline demo: a real model reads further and explains the code)</summary></complete>", hostQuestion, read, size, opening)
 }
 
 // isVoteSchema reports a MAGI-style vote: an object with a vote property.

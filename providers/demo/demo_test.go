@@ -153,3 +153,58 @@ func TestDemoStopsOnCancel(t *testing.T) {
 		t.Fatalf("want canceled, got %v", s.Err())
 	}
 }
+
+// A demo answer uses the question's words: each persona names what was
+// asked about, so a demo of "compare Kafka and NATS" talks about both.
+func TestDemoAnswerUsesTheQuestionsWords(t *testing.T) {
+	msgs := []providers.Message{{Role: providers.RoleUser, Content: "[Host]: @all compare Kafka and NATS for a small team"}}
+	seen := map[string]bool{}
+	for _, sys := range []string{"You are Claude.", "You are MELCHIOR-1, the scientist.", "You are BALTHASAR-2, the guardian.", "You are CASPER-3, the maverick.", "You are Codex, a coding agent."} {
+		a := Answer(providers.Request{System: sys, Messages: msgs, Meta: providers.Meta{Mode: "mention"}})
+		body := a[strings.Index(a, "\n"):] // past the header that quotes the question
+		if !strings.Contains(body, "Kafka") || !strings.Contains(body, "NATS") {
+			t.Errorf("%s: the points do not name Kafka and NATS:\n%s", sys, a)
+		}
+		seen[body] = true
+	}
+	if len(seen) < 4 {
+		t.Errorf("personas answer alike: %d distinct answers of 5", len(seen))
+	}
+	if got := salientWords("compare Kafka and NATS for a small team"); strings.Join(got, " ") != "Kafka NATS team" {
+		t.Errorf("salient words = %v", got)
+	}
+}
+
+// The question's words are the user's: control characters, escapes and
+// bidi overrides never reach an answer.
+func TestDemoAnswerDropsControlCharacters(t *testing.T) {
+	q := "[Host]: compare \x1b[31mRedis\x07 and \u202eMemcached\x00 please"
+	a := Answer(providers.Request{System: "You are Claude.", Messages: []providers.Message{{Role: providers.RoleUser, Content: q}}})
+	if strings.ContainsAny(a, "\x1b\x07\x00\u202e") {
+		t.Fatalf("control characters echoed: %q", a)
+	}
+	if !strings.Contains(a, "Redis") || !strings.Contains(a, "Memcached") {
+		t.Fatalf("the words themselves are kept: %q", a)
+	}
+}
+
+// Earlier turns (another mode's replies, another agent's words before the
+// host's) are not tool calls: the loop for a new question lists first.
+func TestDemoToolLoopIgnoresEarlierTurns(t *testing.T) {
+	meta := providers.Meta{Mode: "agent", Purpose: providers.PurposeToolStep, Tools: true}
+	msgs := []providers.Message{
+		{Role: providers.RoleUser, Content: "[Host]: @all hello"},
+		{Role: providers.RoleAssistant, Content: "Hello there."},
+		{Role: providers.RoleUser, Content: "[Plain]: hi\n\n[Host]: what does this code do?"},
+	}
+	step1 := Answer(providers.Request{Messages: msgs, Meta: meta})
+	if !strings.Contains(step1, "<list_file>") {
+		t.Fatalf("step 1 must list: %q", step1)
+	}
+	msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: step1},
+		providers.Message{Role: providers.RoleUser, Content: "[tool result]: list_file . (recursive): 3 entries\ncmd/\ncmd/tool.go (40 bytes)\nqueue.go (90 bytes)"})
+	step2 := Answer(providers.Request{Messages: msgs, Meta: meta})
+	if !strings.Contains(step2, "<read_file><path>cmd/tool.go</path></read_file>") {
+		t.Fatalf("step 2 must read a listed Go file: %q", step2)
+	}
+}
