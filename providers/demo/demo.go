@@ -271,7 +271,13 @@ func demoReply(req providers.Request, last string) string {
 		"maverick":  {"Take the upside of %s everyone else is discounting", "Place a small bet on a bolder use of %s"},
 		"coding":    {"Make the smallest change to %s that compiles and passes tests", "List the edge cases of %s a reviewer would catch"},
 	}
-	points := []string{"Pin down what matters most about %s", "Try %s on one concrete example", "Weigh the main trade-off around %s"}
+	// Each point has a few phrasings; the seed picks one, so two plain
+	// agents asked the same question still word it differently.
+	points := []string{
+		pick([]string{"Pin down what matters most about %s", "Start with what you need from %s", "Say plainly what you expect of %s"}, seed(name, q, "1")),
+		pick([]string{"Try %s on one concrete example", "Picture %s in a real week of work", "Look for where %s surprises people"}, seed(name, q, "2")),
+		pick([]string{"Weigh the main trade-off around %s", "Count what %s costs over a year", "Ask what you give up with %s"}, seed(name, q, "3")),
+	}
 	for k, v := range angle {
 		if strings.Contains(sys, k) {
 			points = append(v, points[2])
@@ -281,7 +287,7 @@ func demoReply(req providers.Request, last string) string {
 	for i, p := range points {
 		subject := topic(words)
 		if i > 0 {
-			subject = focus(words, n, i)
+			subject = focus(words, seed(name, q, "focus"), i)
 		}
 		fmt.Fprintf(&b, "%d. %s: %s.\n", i+1, fmt.Sprintf(p, subject), pick(endings, n+uint32(i)))
 	}
