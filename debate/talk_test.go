@@ -88,7 +88,7 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 		t.Fatalf("guest system prompt:\n%s", s)
 	}
 	info := e.Info()
-	if info.Topic != "Is remote work here to stay?" || info.Title != info.Topic {
+	if info.Topic != "Is remote work here to stay?" || info.Title != "talk · "+info.Topic {
 		t.Fatalf("topic %q title %q", info.Topic, info.Title)
 	}
 	if info.State[StateTalkA] != "chatgpt" || info.State[StateTalkB] != "gemini" || info.State[StateTalkModerator] != "mc" {

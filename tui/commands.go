@@ -390,10 +390,23 @@ func (m *Model) command(c slashCommand) tea.Cmd {
 		m.control(c)
 	case "budget":
 		m.budget(c.Arg)
+	case "title", "rename":
+		m.rename(c.Arg)
 	default:
 		m.setStatus("unknown command /"+c.Name+" (try /help)", true)
 	}
 	return nil
+}
+
+// rename gives the session a title of the user's (/title NEW TITLE); the
+// engine announces it and the store saves it from that event.
+func (m *Model) rename(arg string) {
+	if err := m.engine.Rename(arg); err != nil {
+		m.setStatus("usage: /title NEW TITLE (names this session in every list)", true)
+		return
+	}
+	m.info = m.engine.Info()
+	m.setStatus("session titled \""+Sanitize(m.info.Title)+"\"", false)
 }
 
 // budget sets the session's cost cap (/budget 0.50; /budget off or 0
@@ -480,6 +493,7 @@ func (m *Model) openHelp() {
 		"/new  /sessions  /fork  /export md|json  /agents  /help",
 		"/rounds N  /steps N  /pause  /resume  /stop   (as the mode takes them)",
 		"/budget USD  cap this session's spend (/budget off lifts it)",
+		"/title TEXT  rename this session (lists show the new title)",
 		"exit, quit   leave Parley",
 		"",
 		styles.bold.Render("Mouse"),

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,7 +25,7 @@ func newSessionsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "sessions",
 		Aliases: []string{"session"},
-		Short:   "List, show, export, import, fork and delete saved sessions",
+		Short:   "List, show, rename, export, import, fork and delete saved sessions",
 		Long: `Every exchange is saved as it happens in the session database
 (--db, $PARLEY_DB, or $XDG_DATA_HOME/parley/parley.db). An ID prefix is
 enough wherever an ID is asked for. Resume a session with
@@ -33,7 +34,7 @@ parley ask|repl|alternate|talk --session ID.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsForkCmd(g), sessionsImportCmd(g)}
+	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsRenameCmd(g), sessionsForkCmd(g), sessionsImportCmd(g)}
 	for _, c := range sub {
 		wrapArgs(c)
 		cmd.AddCommand(c)
@@ -219,6 +220,32 @@ func sessionsRmCmd(g *globalFlags) *cobra.Command {
 				if g.JSON {
 					return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string][]string{"deleted": ids})
 				}
+				return nil
+			})
+		},
+	}
+}
+
+func sessionsRenameCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:     "rename ID TITLE",
+		Aliases: []string{"title"},
+		Short:   "Give a saved session a title of your own",
+		Example: `  parley sessions rename 3f2a "queue choice: Kafka vs NATS"`,
+		Args:    cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			title := strings.Join(strings.Fields(strings.Join(args[1:], " ")), " ")
+			if title == "" {
+				return usageErr(errors.New("the new title is empty"))
+			}
+			return withSession(g, args[0], false, func(st *store.Store, id string) error {
+				if err := st.Rename(cmd.Context(), id, title); err != nil {
+					return err
+				}
+				if g.JSON {
+					return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]string{"id": id, "title": title})
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "renamed %s to %q\n", id, title)
 				return nil
 			})
 		},

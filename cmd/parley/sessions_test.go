@@ -48,7 +48,7 @@ func TestSessionsCommandsEndToEnd(t *testing.T) {
 		t.Fatalf("the database is not at $XDG_DATA_HOME/parley/parley.db: %v", err)
 	}
 	list := listSessions(t)
-	if len(list) != 2 || list[0].Title != "@all second question" || list[1].Title != "@gemini first question" {
+	if len(list) != 2 || list[0].Title != "mention · @all second question" || list[1].Title != "mention · @gemini first question" {
 		t.Fatalf("list = %+v", list)
 	}
 	if s := list[0]; s.Mode != "mention" || s.Turns != 3 || strings.Join(s.Agents, ",") != "chatgpt,gemini" || s.TokensOut == 0 {
@@ -73,7 +73,7 @@ func TestSessionsCommandsEndToEnd(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI(t, "", "sessions", "export", first, "--format", "md")
-	if code != 0 || !strings.HasPrefix(out, "# @gemini first question\n") || !strings.Contains(out, "### 5. ChatGPT · gpt-6.1-sol") {
+	if code != 0 || !strings.HasPrefix(out, "# mention · @gemini first question\n") || !strings.Contains(out, "### 5. ChatGPT · gpt-6.1-sol") {
 		t.Errorf("export md (exit %d):\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "", "sessions", "export", first, "--format", "json")
@@ -168,7 +168,7 @@ func TestDotEnvDatabaseAppliesToSessionsCommands(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("PARLEY_DB=custom.db\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if l := listSessions(t); len(l) != 1 || l[0].Title != "@gemini from the env file" {
+	if l := listSessions(t); len(l) != 1 || l[0].Title != "mention · @gemini from the env file" {
 		t.Fatalf("sessions list with PARLEY_DB in .env = %+v", l)
 	}
 }

@@ -116,7 +116,7 @@ func TestResumeRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(info, wantInfo) {
 		t.Fatalf("info:\n got %+v\nwant %+v", info, wantInfo)
 	}
-	if info.Title != "@all first question" || info.State["alternate.next"] != "b" {
+	if info.Title != "mention · @all first question" || info.State["alternate.next"] != "b" {
 		t.Errorf("title/state not kept: %+v", info)
 	}
 
@@ -274,7 +274,7 @@ func TestEmptySessionLeavesNoRow(t *testing.T) {
 	settle(t, e)
 	_ = rec.Flush()
 	list, _ := st.List(context.Background())
-	if len(list) != 1 || list[0].Title != "never asked" {
+	if len(list) != 1 || list[0].Title != "mention · never asked" {
 		t.Fatalf("list = %+v", list)
 	}
 }

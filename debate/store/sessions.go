@@ -66,24 +66,12 @@ func (s *Store) List(ctx context.Context) ([]Summary, error) {
 		if sum.Title == "" {
 			sum.Title = sum.Topic
 		}
-		if sum.Title == "" {
-			sum.Title = titleOf(firstLine)
+		if sum.Title == "" && strings.TrimSpace(firstLine) != "" {
+			sum.Title = debate.TitleFor(sum.Mode, firstLine) // saved before titles named the mode
 		}
 		out = append(out, sum)
 	}
 	return out, rows.Err()
-}
-
-// titleOf is the first line of s, shortened for a list.
-func titleOf(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	if r := []rune(s); len(r) > 80 {
-		s = string(r[:79]) + "…"
-	}
-	return s
 }
 
 // Resolve finds the session whose ID is id or starts with it.
@@ -283,4 +271,21 @@ func (s *Store) Fork(ctx context.Context, id string, at int) (debate.SessionInfo
 		}
 	}
 	return fork, tx.Commit()
+}
+
+// Rename sets a session's title (parley sessions rename). Renaming is not
+// activity: the session keeps its place in the list.
+func (s *Store) Rename(ctx context.Context, id, title string) error {
+	title = strings.Join(strings.Fields(title), " ")
+	if title == "" {
+		return errors.New("a title needs at least one word")
+	}
+	res, err := s.w.ExecContext(ctx, `UPDATE conversation_meta SET title = ? WHERE conversation_id = ?`, title, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return nil
 }

@@ -242,7 +242,7 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 		eng.SetState(stateAgents, strings.Join(spec.agents, ","))
 	}
 	if spec.title != "" {
-		eng.SetTitle(spec.title, "")
+		_ = eng.Rename(spec.title) // a blank title keeps the one from the first question
 	}
 	st := m.srv.opts.Store
 	if err := st.SaveSession(ctx, eng.Info()); err != nil {

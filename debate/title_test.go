@@ -1,0 +1,50 @@
+package debate
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// A title names the mode and the question, cut at a word boundary.
+func TestTitleForNamesModeAndCutsAtAWord(t *testing.T) {
+	q := "should we migrate the billing service from RabbitMQ to Kafka before the Q3 freeze, or wait?\nmore context"
+	got := TitleFor("magi", q)
+	if !strings.HasPrefix(got, "magi · should we migrate") || !strings.HasSuffix(got, "…") {
+		t.Fatalf("title %q", got)
+	}
+	body := strings.TrimSuffix(strings.TrimPrefix(got, "magi · "), "…")
+	if n := utf8.RuneCountInString(body); n > titleWidth || n < titleWidth/2 {
+		t.Fatalf("title body %q has %d characters", body, n)
+	}
+	if !strings.HasPrefix(q, body+" ") {
+		t.Fatalf("title %q is not cut at a word boundary of %q", body, q)
+	}
+	if got := TitleFor("talk", "  Is tea   better?  "); got != "talk · Is tea better?" {
+		t.Fatalf("short title %q", got)
+	}
+	long := strings.Repeat("x", 100) // one word: cut inside it rather than nowhere
+	if got := TitleFor("mention", long); utf8.RuneCountInString(got) != utf8.RuneCountInString("mention · ")+titleWidth+1 {
+		t.Fatalf("one-word title %q", got)
+	}
+}
+
+// The first question names the session once; Rename replaces it, and a
+// later question does not undo the rename.
+func TestRenameReplacesTheQuestionTitle(t *testing.T) {
+	e := &Engine{info: SessionInfo{Mode: "council", State: map[string]string{}}}
+	e.SetTitle("Which database for the ledger?", "")
+	if got := e.Info().Title; got != "council · Which database for the ledger?" {
+		t.Fatalf("title %q", got)
+	}
+	if err := e.Rename("   "); err == nil {
+		t.Fatal("a blank title was accepted")
+	}
+	if err := e.Rename(" ledger  DB choice "); err != nil {
+		t.Fatal(err)
+	}
+	e.SetTitle("a second question", "")
+	if got := e.Info().Title; got != "ledger DB choice" {
+		t.Fatalf("after rename and a second question: %q", got)
+	}
+}
