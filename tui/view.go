@@ -287,7 +287,8 @@ func (m *Model) header(w int) string {
 			b.WriteString(styles.tabIdle.Render(label))
 		}
 	}
-	title := m.info.Title
+	// The tabs already show the mode the title starts with.
+	title := strings.TrimPrefix(m.info.Title, m.info.Mode+" · ")
 	if title == "" {
 		title = "new session"
 	}

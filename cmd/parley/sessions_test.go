@@ -147,10 +147,10 @@ func TestDatabasePathFlagAndEnv(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@gemini b"); code != 0 {
 		t.Fatal(errOut)
 	}
-	if l := listSessions(t, "--db", flagDB); len(l) != 1 || l[0].Title != "@gemini a" {
+	if l := listSessions(t, "--db", flagDB); len(l) != 1 || l[0].Title != "mention · @gemini a" {
 		t.Errorf("--db list = %+v", l)
 	}
-	if l := listSessions(t); len(l) != 1 || l[0].Title != "@gemini b" {
+	if l := listSessions(t); len(l) != 1 || l[0].Title != "mention · @gemini b" {
 		t.Errorf("PARLEY_DB list = %+v", l)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data", "parley", "parley.db")); err == nil {
