@@ -77,6 +77,32 @@ func (m *Model) applyCouncil(ev debate.Event) {
 	}
 }
 
+// restoreCouncil rebuilds the last council's view from the saved turns
+// (after a resume or a session switch): the ranking table, each member's
+// ranking badge and its stage-1 answer on its panel, and the outcome — the
+// same state its events built live.
+func (m *Model) restoreCouncil(entries []debate.Entry) {
+	councils := debate.CouncilsOf(entries)
+	if len(councils) == 0 {
+		return
+	}
+	last := councils[len(councils)-1]
+	if len(last.Aggregate) == 0 {
+		return // still in stage 1 or 2: the panels show the turns as they are
+	}
+	m.applyCouncil(debate.CouncilAnswersCollected{Question: last.Question, Answers: last.Answers})
+	for _, r := range last.Rankings {
+		m.applyCouncil(debate.CouncilRankingCast{CouncilRanking: r})
+	}
+	m.applyCouncil(debate.CouncilRanked{Rankings: last.Rankings, Aggregate: last.Aggregate})
+	if ch := last.Chairman; ch.Seat != "" {
+		if len(last.Seats) == 0 { // the saved turns carry the chairman's usage, not the per-stage list
+			last.Seats = []debate.CouncilUsage{{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost}}
+		}
+		m.applyCouncil(debate.CouncilDecided{CouncilResult: last})
+	}
+}
+
 func (m *Model) displayOf(member string) string {
 	if p := m.byName[member]; p != nil {
 		return p.display

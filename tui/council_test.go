@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/parleyhq/parley/debate"
@@ -86,5 +87,36 @@ func TestCouncilChairmanFailureShowsTheMarkedFallback(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// A resumed council comes back as it ended: the ranking table, each
+// member's stage-1 answer on its panel with the ranking it cast as a
+// badge, and the chairman's answer — rebuilt from the saved turns.
+func TestResumedCouncilRebuildsItsTable(t *testing.T) {
+	e := testEngine(t, 0)
+	tm := start(t, New(testOptions(e)), 120, 40)
+	tm.Send(altKey('6'))
+	waitFor(t, tm, "council mode", func(m *Model) bool { return m.engine.Current().Name() == "council" })
+	typeLine(tm, "kafka or nats?")
+	waitFor(t, tm, "the council to end", func(m *Model) bool { return idle(m) && m.council.stage3 != nil })
+
+	resumed := testEngine(t, 0)
+	if err := resumed.Restore(e.Info(), e.History().Entries()); err != nil {
+		t.Fatal(err)
+	}
+	m := New(testOptions(resumed))
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	frame := m.View().Content
+	if len(m.council.ranked) != 3 || m.council.stage3 == nil {
+		t.Fatalf("resumed council: %d ranked answers, chairman usage %v", len(m.council.ranked), m.council.stage3)
+	}
+	for _, p := range m.panels[:3] {
+		if !strings.Contains(p.answer.String(), "on *kafka or nats?*") || !strings.Contains(p.badge, "ranked") {
+			t.Errorf("%s after the resume: answer %q, badge %q", p.name, p.answer.String(), p.badge)
+		}
+	}
+	if !strings.Contains(frame, "Peer ranking") {
+		t.Errorf("the resumed frame has no ranking table:\n%s", frame)
 	}
 }

@@ -234,6 +234,7 @@ func (m *Model) reload() {
 		}
 	}
 	m.refreshPanels()
+	m.restoreCouncil(entries)
 }
 
 // refreshPanels makes the panel list match the current mode's agents.
