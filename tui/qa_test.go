@@ -250,8 +250,8 @@ func TestSessionListMarksTheOpenSessionAndRefusesEmptyExports(t *testing.T) {
 	m := New(opts)
 	defer m.Close()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.sessions = &sessionList{current: "aaaaaa111111", items: []debate.SessionInfo{
-		{ID: "aaaaaa111111", Mode: "mention", Created: fixedNow, Title: strings.Repeat("a very long first question ", 8)}}}
+	m.sessions = &sessionList{current: "aaaaaa111111", items: []debate.SessionSummary{
+		{SessionInfo: debate.SessionInfo{ID: "aaaaaa111111", Mode: "mention", Created: fixedNow, Title: strings.Repeat("a very long first question ", 8)}}}}
 	m.layout()
 	if s := screen(m); !strings.Contains(s, "(open)") {
 		t.Errorf("a long title hides which session is open:\n%s", s)
@@ -512,7 +512,7 @@ func TestResumedCouncilShowsVotesAndForksSayWhence(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "R1 APPROVE  R2 REJECT  R3 INVALID") {
 		t.Errorf("the resumed council's votes are not on MELCHIOR's panel:\n%s", s)
 	}
-	m.sessions = &sessionList{current: "x", items: []debate.SessionInfo{{ID: "cccccc333333", Parent: "aaaaaa111111", Mode: "magi", Created: fixedNow, Title: "same title"}}}
+	m.sessions = &sessionList{current: "x", items: []debate.SessionSummary{{SessionInfo: debate.SessionInfo{ID: "cccccc333333", Parent: "aaaaaa111111", Mode: "magi", Created: fixedNow, Title: "same title"}}}}
 	m.layout()
 	if s := screen(m); !strings.Contains(s, "fork of aaaaaa · same title") {
 		t.Errorf("a fork does not say whose fork it is:\n%s", s)

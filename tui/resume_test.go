@@ -18,7 +18,7 @@ import (
 // storePager is the console's view of a real session database.
 type storePager struct{ st *store.Store }
 
-func (p storePager) List() ([]debate.SessionInfo, error) { return nil, nil }
+func (p storePager) List() ([]debate.SessionSummary, error) { return nil, nil }
 func (p storePager) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
 	return p.st.LoadRecent(context.Background(), id)
 }

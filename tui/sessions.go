@@ -2,18 +2,21 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
 )
 
 // Sessions is what the console needs of the session store. The command
 // adapts the SQLite store to it; nil means sessions are unavailable.
 type Sessions interface {
-	// List returns the saved sessions, most recent first.
-	List() ([]debate.SessionInfo, error)
+	// List returns the saved sessions, the most recently active first.
+	List() ([]debate.SessionSummary, error)
 	// Load reads a session to resume it.
 	Load(id string) (debate.SessionInfo, []debate.Entry, error)
 	// Delete removes a session.
@@ -29,7 +32,7 @@ type Sessions interface {
 // never runs inside Update).
 type (
 	sessionsListedMsg struct {
-		list []debate.SessionInfo
+		list []debate.SessionSummary
 		err  error
 	}
 	sessionOpenedMsg struct {
@@ -50,12 +53,13 @@ type (
 
 // sessionList is the Ctrl+S picker: resume, fork or delete a session.
 type sessionList struct {
-	items         []debate.SessionInfo
+	items         []debate.SessionSummary
 	cursor        int
 	current       string // id of the session on screen
 	armed         string // id awaiting a second d to delete
 	err           string
 	loading       bool
+	now           time.Time // when the list was read: rows say "5 min ago" from it
 	width, height int
 }
 
@@ -71,7 +75,7 @@ func (s *sessionList) Selected() (debate.SessionInfo, bool) {
 	if s.cursor < 0 || s.cursor >= len(s.items) {
 		return debate.SessionInfo{}, false
 	}
-	return s.items[s.cursor], true
+	return s.items[s.cursor].SessionInfo, true
 }
 
 // Remove drops a deleted session from the list.
@@ -111,7 +115,7 @@ func (s *sessionList) View() []string {
 		if it.ID == s.current { // before the title: a long title must not hide it
 			title = styles.ok.Render("(open) ") + title
 		}
-		meta := styles.muted.Render(fmt.Sprintf("%s %-9s %s ", it.ID[:min(6, len(it.ID))], it.Mode, it.Created.Format("2006-01-02 15:04")))
+		meta := styles.muted.Render(sessionRowMeta(it, s.now))
 		lines = append(lines, fitLine(mark+meta+title, inner))
 	}
 	for len(lines) < room {
@@ -125,6 +129,13 @@ func (s *sessionList) View() []string {
 	return drawBox(lines, s.width, s.height, hexAccent, "Sessions", true)
 }
 
+// sessionRowMeta is what a Ctrl+S row says before the title: ID, mode,
+// last activity, turns, tokens and cost.
+func sessionRowMeta(it debate.SessionSummary, now time.Time) string {
+	return fmt.Sprintf("%s %-9s %-16s %3d turns %7s tok %s ", it.ID[:min(6, len(it.ID))], it.Mode,
+		debate.ActivityAgo(it.LastActivity, now), it.Turns, strconv.Itoa(it.Tokens), providers.FormatCost(it.Cost, false))
+}
+
 const noSessions = "sessions unavailable (no session store)"
 
 // openSessions shows the list and loads it in the background.
@@ -133,7 +144,7 @@ func (m *Model) openSessions() tea.Cmd {
 		m.setStatus(noSessions, true)
 		return nil
 	}
-	m.sessions = &sessionList{loading: true, current: m.info.ID}
+	m.sessions = &sessionList{loading: true, current: m.info.ID, now: m.opts.Now()}
 	m.layout()
 	st := m.opts.Sessions
 	return func() tea.Msg {

@@ -408,9 +408,13 @@ func (f *fakeSessions) note(s string) {
 	f.calls = append(f.calls, s)
 }
 
-func (f *fakeSessions) List() ([]debate.SessionInfo, error) {
+func (f *fakeSessions) List() ([]debate.SessionSummary, error) {
 	f.note("list")
-	return []debate.SessionInfo{{ID: "aaaaaa111111", Title: "old talk", Mode: "mention", Created: fixedNow}, {ID: "bbbbbb222222", Title: "other", Mode: "magi", Created: fixedNow}}, nil
+	return []debate.SessionSummary{
+		{SessionInfo: debate.SessionInfo{ID: "aaaaaa111111", Title: "old talk", Mode: "mention", Created: fixedNow.Add(-48 * time.Hour)},
+			Turns: 7, Tokens: 1234, Cost: 0.0123, LastActivity: fixedNow.Add(-5 * time.Minute)},
+		{SessionInfo: debate.SessionInfo{ID: "bbbbbb222222", Title: "other", Mode: "magi", Created: fixedNow}, LastActivity: fixedNow.Add(-3 * time.Hour)},
+	}, nil
 }
 
 func (f *fakeSessions) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
@@ -448,8 +452,10 @@ func TestSessionListResumesForksDeletesExports(t *testing.T) {
 	tm := start(t, m, 120, 40)
 	tm.Send(ctrlKey('s'))
 	waitFor(t, tm, "the list", func(m *Model) bool { return m.sessions != nil && len(m.sessions.items) == 2 })
-	if s := snapshot(t, tm); !strings.Contains(s, "old talk") {
-		t.Fatalf("list not shown:\n%s", s)
+	// Each row: mode, last activity (not creation), turns, tokens, cost.
+	if s := snapshot(t, tm); !strings.Contains(s, "aaaaaa mention   5 min ago          7 turns    1234 tok $0.0123 old talk") ||
+		!strings.Contains(s, "bbbbbb magi      3 h ago            0 turns       0 tok $0.0000 other") {
+		t.Fatalf("list rows:\n%s", s)
 	}
 	tm.Send(keyMsg(tea.KeyDown))
 	tm.Send(tea.KeyPressMsg{Code: 'd', Text: "d"})

@@ -19,12 +19,15 @@ type Browser struct {
 // NewBrowser returns a Browser over st that exports into dir.
 func NewBrowser(st *Store, dir string) *Browser { return &Browser{st: st, dir: dir} }
 
-// List returns the saved sessions, newest first.
-func (c *Browser) List() ([]debate.SessionInfo, error) {
+// List returns the saved sessions, the most recently active first.
+func (c *Browser) List() ([]debate.SessionSummary, error) {
 	list, err := c.st.List(context.Background())
-	out := make([]debate.SessionInfo, len(list))
+	out := make([]debate.SessionSummary, len(list))
 	for i, s := range list {
-		out[i] = debate.SessionInfo{ID: s.ID, Title: s.Title, Mode: s.Mode, Topic: s.Topic, Created: s.Created, Parent: s.Parent, ForkAt: s.ForkAt}
+		out[i] = debate.SessionSummary{
+			SessionInfo: debate.SessionInfo{ID: s.ID, Title: s.Title, Mode: s.Mode, Topic: s.Topic, Created: s.Created, Parent: s.Parent, ForkAt: s.ForkAt},
+			Turns:       s.Turns, Tokens: s.TokensIn + s.TokensOut, Cost: s.Cost, LastActivity: s.LastActivity,
+		}
 	}
 	return out, err
 }

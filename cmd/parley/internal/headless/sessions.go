@@ -25,7 +25,7 @@ func SessionList(out io.Writer, list []store.Summary, now time.Time) error {
 		if agents == "" {
 			agents = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t$%.4f\t%s\n", s.ID, ago(s.LastActivity, now), s.Mode, sanitize.Text(agents),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t$%.4f\t%s\n", s.ID, debate.ActivityAgo(s.LastActivity, now), s.Mode, sanitize.Text(agents),
 			s.Turns, Thousands(s.TokensIn+s.TokensOut), s.Cost, title)
 	}
 	return tw.Flush()
@@ -36,23 +36,6 @@ func short(id string) string {
 		return id[:8]
 	}
 	return id
-}
-
-// ago says when, in the terms a list needs: relative for today, a date otherwise.
-func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d.Hours()))
-	}
-	return t.Local().Format("2006-01-02 15:04")
 }
 
 // Transcript shows a session as the headless commands print turns.

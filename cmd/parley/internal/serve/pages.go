@@ -27,7 +27,7 @@ type pageBackend struct {
 	user string
 }
 
-func (b pageBackend) ListSessions(ctx context.Context) ([]debate.SessionInfo, error) {
+func (b pageBackend) ListSessions(ctx context.Context) ([]debate.SessionSummary, error) {
 	st := b.srv.opts.Store
 	all, err := st.List(ctx)
 	if err != nil {
@@ -37,13 +37,16 @@ func (b pageBackend) ListSessions(ctx context.Context) ([]debate.SessionInfo, er
 	if err != nil {
 		return nil, err
 	}
-	var out []debate.SessionInfo
+	var out []debate.SessionSummary
 	for _, sum := range all {
 		if owners[sum.ID] != b.user {
 			continue
 		}
-		out = append(out, debate.SessionInfo{ID: sum.ID, Title: sum.Title, Mode: sum.Mode, Topic: sum.Topic,
-			Created: sum.Created, Parent: sum.Parent, ForkAt: sum.ForkAt})
+		out = append(out, debate.SessionSummary{
+			SessionInfo: debate.SessionInfo{ID: sum.ID, Title: sum.Title, Mode: sum.Mode, Topic: sum.Topic,
+				Created: sum.Created, Parent: sum.Parent, ForkAt: sum.ForkAt},
+			Turns: sum.Turns, Tokens: sum.TokensIn + sum.TokensOut, Cost: sum.Cost, LastActivity: sum.LastActivity,
+		})
 	}
 	return out, nil
 }

@@ -16,8 +16,8 @@ import (
 // one session's transcript and panels. The server (package serve)
 // implements it over its store and live engines.
 type Backend interface {
-	// ListSessions returns the sessions to list, newest first.
-	ListSessions(ctx context.Context) ([]debate.SessionInfo, error)
+	// ListSessions returns the sessions to list, the most recently active first.
+	ListSessions(ctx context.Context) ([]debate.SessionSummary, error)
 	// LoadSession returns one session by id. An unknown id is an error for
 	// which errors.Is(err, ErrNotFound) holds (the page answers 404). For a
 	// session that runs, it must include every entry an event has already

@@ -224,12 +224,12 @@ func (f *fakeAPI) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListSessions and LoadSession make fakeAPI the pages' Backend.
-func (f *fakeAPI) ListSessions(context.Context) ([]debate.SessionInfo, error) {
+func (f *fakeAPI) ListSessions(context.Context) ([]debate.SessionSummary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []debate.SessionInfo
+	var out []debate.SessionSummary
 	for i := len(f.order) - 1; i >= 0; i-- {
-		out = append(out, f.sessions[f.order[i]].engine.Info())
+		out = append(out, debate.SessionSummary{SessionInfo: f.sessions[f.order[i]].engine.Info()})
 	}
 	return out, nil
 }

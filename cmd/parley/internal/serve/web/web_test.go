@@ -21,10 +21,12 @@ type fakeBackend struct {
 	order    []string
 }
 
-func (f *fakeBackend) ListSessions(context.Context) ([]debate.SessionInfo, error) {
-	var out []debate.SessionInfo
-	for _, id := range f.order {
-		out = append(out, f.sessions[id].Info)
+func (f *fakeBackend) ListSessions(context.Context) ([]debate.SessionSummary, error) {
+	var out []debate.SessionSummary
+	for i, id := range f.order {
+		info := f.sessions[id].Info
+		out = append(out, debate.SessionSummary{SessionInfo: info, Turns: 4 + i, Tokens: 1500 + i, Cost: 0.0125,
+			LastActivity: info.Created.Add(90 * time.Minute)})
 	}
 	return out, nil
 }
@@ -379,6 +381,21 @@ func TestSpendLine(t *testing.T) {
 	} {
 		if got := spendText(c.s); got != c.want {
 			t.Errorf("spendText(%+v) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+// The list says, for each session, its mode, last activity (not when it
+// began), turns, tokens and cost.
+func TestSessionListShowsActivityTurnsTokensCost(t *testing.T) {
+	srv, _ := newTestServer(t)
+	_, body := get(t, srv.URL+"/")
+	for _, want := range []string{
+		`<th>mode</th><th>last activity</th><th>turns</th><th>tokens</th><th>cost</th>`,
+		`<td>mention</td><td><time datetime="2026-11-23T11:30:00Z">2026-11-23 11:30</time></td><td class="num">4</td><td class="num">1500</td><td class="num">$0.0125</td>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("sessions page lacks %s:\n%s", want, body)
 		}
 	}
 }

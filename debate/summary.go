@@ -1,0 +1,34 @@
+package debate
+
+import (
+	"fmt"
+	"time"
+)
+
+// SessionSummary is one saved session as the lists show it (the CLI,
+// the console's Ctrl+S, the web page): what it is, how far it went and
+// what it cost.
+type SessionSummary struct {
+	SessionInfo
+	Turns        int       `json:"turns"`
+	Tokens       int       `json:"tokens"` // in and out, every turn
+	Cost         float64   `json:"cost_usd"`
+	LastActivity time.Time `json:"last_activity"`
+}
+
+// ActivityAgo says when a session was last active, as lists need it:
+// relative today ("5 min ago"), a local date and time before.
+func ActivityAgo(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero():
+		return "-"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
