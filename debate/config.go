@@ -160,6 +160,9 @@ type CouncilConfig struct {
 type AgentModeConfig struct {
 	Agent    string `mapstructure:"agent"`
 	MaxSteps int    `mapstructure:"max_steps"`
+	// AllowHardLinks lets read_file read files with more than one hard
+	// link; off, they are refused (a link hides which file it is).
+	AllowHardLinks bool `mapstructure:"allow_hard_links"`
 	// BudgetUSD caps each exchange of the mode (one ask, one council, one
 	// talk), USD; 0: none.
 	BudgetUSD float64 `mapstructure:"budget_usd"`

@@ -90,6 +90,9 @@ func (e *Engine) newToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) 
 	spec.Instruction = strings.TrimSpace(spec.Instruction + "\n\n" + tools.Instructions(maxSteps))
 	l.spec = spec
 	l.ws, l.openErr = tools.Open(e.Workspace())
+	if l.ws != nil {
+		l.ws.AllowHardLinks = e.Config.Modes.Agent.AllowHardLinks
+	}
 	return l
 }
 

@@ -13,12 +13,12 @@ import (
 // Read returns a text file of the workspace, cut at MaxFileBytes with a
 // note. Binary files, folders and special files (devices, pipes) are refused.
 func (w *Workspace) Read(p string) (string, error) {
-	rel, err := w.resolve(p)
+	rel, target, err := w.resolveReal(p)
 	if err != nil {
 		return "", err
 	}
-	if why := secretReason(rel); why != "" {
-		return "", fmt.Errorf("%q is refused: %s; Parley does not send it to a model", rel, why)
+	if err := refuseSecret(rel, target); err != nil {
+		return "", err
 	}
 	if w.beforeOpen != nil {
 		w.beforeOpen(rel)
@@ -39,6 +39,9 @@ func (w *Workspace) Read(p string) (string, error) {
 		return "", fmt.Errorf("%q is a folder; use list_file to see what it holds", rel)
 	case !st.Mode().IsRegular():
 		return "", fmt.Errorf("%q is not a regular file (%s); only text files can be read", rel, st.Mode().Type())
+	}
+	if err := w.checkOpened(rel, target, st); err != nil {
+		return "", err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
@@ -67,6 +70,35 @@ func (w *Workspace) Read(p string) (string, error) {
 		fmt.Fprintf(&b, "[truncated: showing the first %d of %d bytes; the read limit is %d KiB per file]", len(data), size, MaxFileBytes>>10)
 	}
 	return b.String(), nil
+}
+
+// refuseSecret refuses a file that holds credentials by the name asked
+// for or by the name a symlink leads to (notes.txt -> .env is .env).
+func refuseSecret(rel, target string) error {
+	for _, name := range []string{rel, target} {
+		if why := secretReason(name); why != "" {
+			shown := rel
+			if name != rel {
+				shown = fmt.Sprintf("%s (a link to %s)", rel, name)
+			}
+			return fmt.Errorf("%q is refused: %s; Parley does not send it to a model", shown, why)
+		}
+	}
+	return nil
+}
+
+// checkOpened checks the file opened, not the name: it must be the file
+// the symlinks led to when they were checked (not one swapped in since),
+// and have one name only unless hard links are allowed.
+func (w *Workspace) checkOpened(rel, target string, opened os.FileInfo) error {
+	now, err := w.fsRoot.Lstat(filepath.FromSlash(target))
+	if err != nil || !os.SameFile(opened, now) {
+		return fmt.Errorf("%q changed while it was opened; it is not read", rel)
+	}
+	if n := linkCount(opened); n > 1 && !w.AllowHardLinks {
+		return fmt.Errorf("%q is refused: the file has %d hard links, so its name says nothing of what it holds (modes.agent.allow_hard_links allows them)", rel, n)
+	}
+	return nil
 }
 
 // binaryReason says why data looks binary ("" when it is text): a NUL byte

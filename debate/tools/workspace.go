@@ -34,6 +34,12 @@ type Workspace struct {
 	fsRoot *os.Root // the handle every open goes through
 	ignore []ignorePattern
 
+	// AllowHardLinks lets read_file read a file with more than one name
+	// (modes.agent.allow_hard_links). Off, such a file is refused: a hard
+	// link to a credential file carries an innocent name, and nothing
+	// tells which of its names is the real one.
+	AllowHardLinks bool
+
 	// beforeOpen, when set by tests, runs between the path check and the
 	// open, to swap files in the window a race would use.
 	beforeOpen func(rel string)
@@ -77,38 +83,47 @@ func (w *Workspace) Close() error { return w.fsRoot.Close() }
 // resolve checks a path the model gave and returns it cleaned, relative to
 // the root, with forward slashes ("." for the root itself).
 func (w *Workspace) resolve(p string) (string, error) {
+	rel, _, err := w.resolveReal(p)
+	return rel, err
+}
+
+// resolveReal is resolve with the path the name leads to once every
+// symlink is followed (relative to the root, forward slashes).
+func (w *Workspace) resolveReal(p string) (rel, target string, err error) {
 	p = strings.TrimSpace(p)
 	if p == "" {
 		p = "."
 	}
 	if strings.ContainsRune(p, 0) {
-		return "", fmt.Errorf("the path contains a NUL byte")
+		return "", "", fmt.Errorf("the path contains a NUL byte")
 	}
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.VolumeName(p) != "" {
-		return "", fmt.Errorf("%w: %q is an absolute path; give a path relative to the workspace root (\".\" is the root)", ErrOutside, p)
+		return "", "", fmt.Errorf("%w: %q is an absolute path; give a path relative to the workspace root (\".\" is the root)", ErrOutside, p)
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
-		return "", fmt.Errorf("%w: %q points into a home folder; give a path relative to the workspace root", ErrOutside, p)
+		return "", "", fmt.Errorf("%w: %q points into a home folder; give a path relative to the workspace root", ErrOutside, p)
 	}
 	joined := filepath.Join(w.root, filepath.FromSlash(p))
-	rel, err := filepath.Rel(w.root, joined)
+	rel, err = filepath.Rel(w.root, joined)
 	if err != nil || escapes(rel) {
-		return "", fmt.Errorf("%w: %q leaves the workspace root through \"..\"", ErrOutside, p)
+		return "", "", fmt.Errorf("%w: %q leaves the workspace root through \"..\"", ErrOutside, p)
 	}
 	real, err := filepath.EvalSymlinks(joined)
 	switch {
 	case err == nil:
-		if r, err := filepath.Rel(w.root, real); err != nil || escapes(r) {
-			return "", fmt.Errorf("%w: %q is a symlink (or inside one) that leads outside the workspace", ErrOutside, p)
+		r, err := filepath.Rel(w.root, real)
+		if err != nil || escapes(r) {
+			return "", "", fmt.Errorf("%w: %q is a symlink (or inside one) that leads outside the workspace", ErrOutside, p)
 		}
+		target = filepath.ToSlash(r)
 	case isLoop(err):
-		return "", fmt.Errorf("%q is a symlink loop", p)
+		return "", "", fmt.Errorf("%q is a symlink loop", p)
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("%q does not exist (list_file shows what does)", p)
+		return "", "", fmt.Errorf("%q does not exist (list_file shows what does)", p)
 	default:
-		return "", fmt.Errorf("%q cannot be resolved: %v", p, shortErr(err))
+		return "", "", fmt.Errorf("%q cannot be resolved: %v", p, shortErr(err))
 	}
-	return filepath.ToSlash(rel), nil
+	return filepath.ToSlash(rel), target, nil
 }
 
 func escapes(rel string) bool {
