@@ -34,7 +34,7 @@ right→wrong and wrong→right, unanimous wrong answers, invalid answers, token
 and dollars. SET is a JSONL file of {"id","question","options"?,"answer"},
 builtin:arith (Du et al.'s a+b*c+d-e*f), builtin:compare, or builtin:gsm8k
 (the GSM8K test set, --n of it sampled by --seed; install it first with
-parley bench gsm8k-install FILE; with --demo and without it, a labelled
+parley bench gsm8k-install; with --demo and without it, a labelled
 simulation on generated problems). Results are stored
 per question: --resume RUN goes on where an interrupted run stopped.`,
 		Example: `  parley bench builtin:arith --n 50 --demo
@@ -151,32 +151,56 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 	return cmd
 }
 
-// newGSM8KInstallCmd checks a downloaded GSM8K test set and keeps a
-// compressed copy where builtin:gsm8k finds it.
+// newGSM8KInstallCmd downloads (or takes from disk) the GSM8K test set,
+// checks it against the published sha256 and keeps a compressed copy where
+// builtin:gsm8k finds it.
 func newGSM8KInstallCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "gsm8k-install FILE",
-		Short: "Check a downloaded GSM8K test.jsonl and keep it for builtin:gsm8k",
-		Long: `Parley does not ship GSM8K. Download the test split (MIT licence; Cobbe et al.
-2021, "Training Verifiers to Solve Math Word Problems"):
+	var d bench.GSM8KDownload
+	cmd := &cobra.Command{
+		Use:   "gsm8k-install [FILE]",
+		Short: "Download GSM8K's test set, check it and keep it for builtin:gsm8k",
+		Long: `Parley does not ship GSM8K (MIT licence; Cobbe et al. 2021, "Training Verifiers
+to Solve Math Word Problems"). Without FILE, the test split is downloaded from
 
   ` + bench.GSM8KURL + `
 
-then install it: the file must hold the 1,319 problems, each line
-{"question": …, "answer": "…#### 72"}. It is kept gzip-compressed at
-$XDG_DATA_HOME/parley/gsm8k/test.jsonl.gz (~/.local/share/…).`,
-		Example: `  parley bench gsm8k-install ~/Downloads/test.jsonl
+(or --url, or $` + bench.GSM8KURLEnv + `, for a mirror; plain or gzip) and checked against
+the published sha256 ` + bench.GSM8KSHA256 + `:
+any other file is refused and nothing is installed. FILE installs a copy from disk,
+checked the same way; a valid file that is not the published one (1,319 problems,
+each line {"question": …, "answer": "…#### 72"}) is accepted with a warning.
+The copy is kept gzip-compressed at $XDG_DATA_HOME/parley/gsm8k/test.jsonl.gz
+(~/.local/share/…).`,
+		Example: `  parley bench gsm8k-install
+  parley bench gsm8k-install --url https://mirror.example/gsm8k/test.jsonl.gz
+  parley bench gsm8k-install ~/Downloads/test.jsonl
   parley bench builtin:gsm8k --n 50 --seed 7`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dest, n, err := bench.InstallGSM8K(args[0], os.Getenv)
+			var in bench.InstalledGSM8K
+			var err error
+			if len(args) == 1 {
+				if d.URL != "" {
+					return usageErr(fmt.Errorf("give FILE or --url, not both"))
+				}
+				in, err = bench.InstallGSM8K(args[0], os.Getenv)
+			} else {
+				d.Progress, d.TTY = cmd.ErrOrStderr(), bench.IsTerminalWriter(cmd.ErrOrStderr())
+				in, err = bench.DownloadGSM8K(cmd.Context(), d, os.Getenv)
+			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "GSM8K: %d problems checked and kept at %s\n", n, dest)
+			if !in.Published {
+				fmt.Fprintln(cmd.ErrOrStderr(), in.NotPublishedWarning(args[0]))
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "GSM8K: %d problems checked (sha256 %s) and kept at %s\n", in.Problems, in.SHA256, in.Dest)
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&d.URL, "url", "", "download from this address (a mirror; default: $"+bench.GSM8KURLEnv+", then the official one)")
+	cmd.Flags().DurationVar(&d.Timeout, "timeout", bench.DefaultGSM8KTimeout, "give up a download that takes longer")
+	return cmd
 }
 
 // benchMembers puts the run's members on the council (or records the

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/bench"
+	"github.com/parleyhq/parley/cmd/parley/internal/bench/gsm8ktest"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -254,8 +257,9 @@ func TestBenchGSM8KSimulationIsLabelledAndInstallWorks(t *testing.T) {
 	os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
 	code, out, errOut = runCLI(t, "", "bench", "gsm8k-install", file)
 	installed := filepath.Join(dir, "data", "parley", "gsm8k", "test.jsonl.gz")
-	if code != 0 || !strings.Contains(out, "1319 problems checked and kept at "+installed) {
-		t.Fatalf("install: exit %d\n%s%s", code, out, errOut)
+	if code != 0 || !strings.Contains(out, "1319 problems checked") || !strings.Contains(out, "kept at "+installed) ||
+		!strings.Contains(errOut, "is not the published test set") {
+		t.Fatalf("install of a valid file that is not the published one: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runCLI(t, "", "--demo", "bench", "builtin:gsm8k", "--n", "6", "--seed", "4")
 	if code != 0 || !strings.Contains(out, "SIMULATION: no model was called") || !strings.Contains(out, "answered GSM8K test problems") || !strings.Contains(out, "6 of 6 questions") {
@@ -287,5 +291,61 @@ func TestBenchAdaptiveDefaultsFromTheConfig(t *testing.T) {
 		if full := rep.Calls == 90; full == c.ran {
 			t.Errorf("%v: %d calls", c.flags, rep.Calls)
 		}
+	}
+}
+
+// The published test set, served by a loopback mirror, installs with the
+// one command (--url), and --demo on it draws the same problems for the
+// same seed, and others for another seed.
+func TestBenchGSM8KInstallsTheRealSetAndSamplesBySeed(t *testing.T) {
+	real, err := os.ReadFile(gsm8ktest.RealFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(real)))
+		w.Write(real)
+	}))
+	defer srv.Close()
+	dir := isolate(t)
+	t.Setenv("PARLEY_GSM8K", "")
+	code, out, errOut := runCLI(t, "", "bench", "gsm8k-install", "--url", srv.URL+"/test.jsonl")
+	installed := filepath.Join(dir, "data", "parley", "gsm8k", "test.jsonl.gz")
+	if code != 0 || !strings.Contains(out, "1319 problems checked (sha256 "+gsm8ktest.SHA256+") and kept at "+installed) ||
+		strings.Contains(errOut, "not the published") || !strings.Contains(errOut, "749,738 of 749,738 bytes") {
+		t.Fatalf("install from the mirror: exit %d\n%s%s", code, out, errOut)
+	}
+	db := filepath.Join(dir, "bench.db")
+	drawn := func(seed string) string {
+		code, out, errOut := runCLI(t, "", "--demo", "--json", "--db", db, "bench", "builtin:gsm8k", "--n", "8", "--seed", seed)
+		var rep struct {
+			Run        string `json:"run"`
+			Simulation string `json:"simulation"`
+			Questions  int    `json:"questions"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Questions != 8 || !strings.Contains(rep.Simulation, "answered GSM8K test problems") {
+			t.Fatalf("seed %s: exit %d, %v, %+v\n%s", seed, code, err, rep, errOut)
+		}
+		st, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		rows, err := st.BenchResults(context.Background(), rep.Run)
+		var ids []string
+		for _, r := range rows {
+			if !regexp.MustCompile(`^gsm8k-\d{4}$`).MatchString(r.QuestionID) {
+				t.Errorf("seed %s: id %q", seed, r.QuestionID)
+			}
+			ids = append(ids, r.QuestionID)
+		}
+		if err != nil || len(ids) != 8 {
+			t.Fatalf("seed %s: stored %v, %v", seed, ids, err)
+		}
+		return strings.Join(ids, " ")
+	}
+	first, again, other := drawn("7"), drawn("7"), drawn("8")
+	if first != again || first == other {
+		t.Errorf("seed 7 drew %s then %s; seed 8 drew %s", first, again, other)
 	}
 }

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -26,8 +25,8 @@ const BuiltinGSM8K = "builtin:gsm8k"
 // other size is refused (a truncated download, or the train split).
 const GSM8KProblems = 1319
 
-// GSM8KURL is where the test split is downloaded from.
-const GSM8KURL = "https://github.com/openai/grade-school-math/raw/master/grade_school_math/data/test.jsonl"
+// GSM8KURL is the test split's official raw address in openai/grade-school-math.
+const GSM8KURL = "https://raw.githubusercontent.com/openai/grade-school-math/master/grade_school_math/data/test.jsonl"
 
 // gsm8kRelPath is the installed file under $XDG_DATA_HOME.
 var gsm8kRelPath = filepath.Join("parley", "gsm8k", "test.jsonl.gz")
@@ -119,11 +118,14 @@ func GSM8KInstallPath(getenv func(string) string) (string, error) {
 type MissingGSM8KError struct{ Tried []string }
 
 func (e *MissingGSM8KError) Error() string {
-	return fmt.Sprintf(`builtin:gsm8k needs the GSM8K test set (1,319 problems), which Parley does not ship.
-  1. download %s
-     (MIT licence; Cobbe et al. 2021, "Training Verifiers to Solve Math Word Problems")
-  2. parley bench gsm8k-install test.jsonl   (checks it and keeps a compressed copy)
-  or give the file with --data FILE or PARLEY_GSM8K=FILE. --demo runs a labelled simulation without it.
+	return fmt.Sprintf(`builtin:gsm8k needs the GSM8K test set (1,319 problems), which Parley does not ship. Install it with
+
+  parley bench gsm8k-install
+
+which downloads it from %s
+(MIT licence; Cobbe et al. 2021, "Training Verifiers to Solve Math Word Problems"), checks its sha256
+and keeps a compressed copy. Or give the file with --data FILE or PARLEY_GSM8K=FILE.
+--demo runs a labelled simulation without it.
 looked in: %s`, GSM8KURL, strings.Join(e.Tried, ", "))
 }
 
@@ -175,63 +177,4 @@ func SampleQuestions(qs []Question, n int, seed uint64) []Question {
 		out[i] = qs[k]
 	}
 	return out
-}
-
-// InstallGSM8K checks a downloaded test set (every line a problem, 1,319 of
-// them) and writes it gzip-compressed where builtin:gsm8k finds it, through a
-// temporary file so a failed install leaves any earlier copy whole.
-func InstallGSM8K(src string, getenv func(string) string) (dest string, n int, err error) {
-	raw, err := os.ReadFile(src)
-	if err != nil {
-		return "", 0, err
-	}
-	qs, bad, err := ParseGSM8K(bytes.NewReader(raw))
-	switch {
-	case err != nil:
-		return "", 0, fmt.Errorf("%s: %w", src, err)
-	case len(bad) > 0:
-		return "", 0, fmt.Errorf("%s: line %d: %s (%d bad lines); is it GSM8K's test.jsonl?", src, bad[0].Line, bad[0].Problem, len(bad))
-	case len(qs) != GSM8KProblems:
-		return "", 0, fmt.Errorf("%s: %d problems, GSM8K's test split has %d; is it %s?", src, len(qs), GSM8KProblems, GSM8KURL)
-	}
-	if dest, err = GSM8KInstallPath(getenv); err != nil {
-		return "", 0, err
-	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return "", 0, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dest), ".test.jsonl.gz-*")
-	if err != nil {
-		return "", 0, err
-	}
-	defer os.Remove(tmp.Name()) // gone after the rename; cleans up a failure
-	if err := writeGzip(tmp, raw); err != nil {
-		return "", 0, err
-	}
-	if err := os.Rename(tmp.Name(), dest); err != nil {
-		return "", 0, err
-	}
-	return dest, len(qs), nil
-}
-
-func writeGzip(f *os.File, raw []byte) error {
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression) // a valid level cannot fail
-	if bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(bytes.NewReader(raw))
-		if err != nil {
-			return err
-		}
-		if raw, err = io.ReadAll(zr); err != nil {
-			return err
-		}
-	}
-	if _, err := zw.Write(raw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -123,12 +123,12 @@ func gsm8kLike(n int) []byte {
 func TestInstallGSM8KChecksAndCompresses(t *testing.T) {
 	dir := t.TempDir()
 	env := envOf(map[string]string{"XDG_DATA_HOME": filepath.Join(dir, "xdg")})
-	if _, _, err := InstallGSM8K(fixture, env); err == nil || !strings.Contains(err.Error(), "4 problems, GSM8K's test split has 1319") {
+	if _, err := InstallGSM8K(fixture, env); err == nil || !strings.Contains(err.Error(), "4 problems, GSM8K's test split has 1319") {
 		t.Errorf("a four-problem file: %v", err)
 	}
 	broken := filepath.Join(dir, "broken.jsonl")
 	os.WriteFile(broken, append(gsm8kLike(GSM8KProblems-1), "{oops\n"...), 0o600)
-	if _, _, err := InstallGSM8K(broken, env); err == nil || !strings.Contains(err.Error(), "line 1319") {
+	if _, err := InstallGSM8K(broken, env); err == nil || !strings.Contains(err.Error(), "line 1319") {
 		t.Errorf("a file with a bad line: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "xdg")); !errors.Is(err, os.ErrNotExist) {
@@ -136,9 +136,13 @@ func TestInstallGSM8KChecksAndCompresses(t *testing.T) {
 	}
 	good := filepath.Join(dir, "test.jsonl")
 	os.WriteFile(good, gsm8kLike(GSM8KProblems), 0o600)
-	dest, n, err := InstallGSM8K(good, env)
-	if err != nil || n != GSM8KProblems || !strings.HasSuffix(dest, filepath.Join("parley", "gsm8k", "test.jsonl.gz")) {
-		t.Fatalf("install: %q %d %v", dest, n, err)
+	in, err := InstallGSM8K(good, env)
+	dest := in.Dest
+	if err != nil || in.Problems != GSM8KProblems || in.Published || !strings.HasSuffix(dest, filepath.Join("parley", "gsm8k", "test.jsonl.gz")) {
+		t.Fatalf("install of a valid file that is not the published one: %+v %v", in, err)
+	}
+	if w := in.NotPublishedWarning(good); !strings.Contains(w, "not the published test set") || !strings.Contains(w, GSM8KSHA256) {
+		t.Errorf("warning: %s", w)
 	}
 	stored, _ := os.ReadFile(dest)
 	if !bytes.HasPrefix(stored, []byte{0x1f, 0x8b}) {
@@ -210,27 +214,4 @@ func FuzzParseGSM8K(f *testing.F) {
 			}
 		}
 	})
-}
-
-// BenchmarkLoadGSM8K reads a file the size of the installed test set
-// (1,319 problems, compressed) and samples 50 of it, as every
-// builtin:gsm8k run does. Set PARLEY_GSM8K_REAL to a real test.jsonl to
-// measure that file instead.
-func BenchmarkLoadGSM8K(b *testing.B) {
-	path := os.Getenv("PARLEY_GSM8K_REAL")
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "test.jsonl.gz")
-		if err := os.WriteFile(path, gzipped(b, gsm8kLike(GSM8KProblems)), 0o600); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ResetTimer()
-	for range b.N {
-		qs, bad, _, err := LoadGSM8K(path, os.Getenv)
-		if err != nil || len(bad) > 0 || len(qs) != GSM8KProblems {
-			b.Fatal(err, len(bad), len(qs))
-		}
-		_ = SampleQuestions(qs, 50, 1)
-	}
-	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/load")
 }
