@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
@@ -82,7 +81,7 @@ func newRootCmd() *cobra.Command {
 		Long: `Parley hosts a debate between AI agents (OpenAI, Anthropic, Gemini, local
 models) that share one conversation. Without a command it opens the
 full-screen console; every mode also runs headless.`,
-		Version:       parley.Version,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -120,6 +119,8 @@ full-screen console; every mode also runs headless.`,
 		wrapArgs(c)
 		root.AddCommand(c)
 	}
+	root.SetHelpCommand(newHelpCmd(root))
+	root.SetVersionTemplate(versionLine() + "\n") // --version says what `parley version` says
 	return root
 }
 

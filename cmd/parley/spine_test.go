@@ -208,6 +208,11 @@ func TestVersion(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "parley ") {
 		t.Fatalf("exit %d out %q", code, out)
 	}
+	// --version says the same, not cobra's bare "dev".
+	code, flag, _ := runCLI(t, "", "--version")
+	if code != 0 || flag != out {
+		t.Errorf("--version: exit %d %q, want %q", code, flag, out)
+	}
 }
 
 func TestEnvOverridesConfig(t *testing.T) {

@@ -18,17 +18,29 @@ func init() {
 			Short: "Print the version",
 			Args:  cobra.NoArgs,
 			Run: func(cmd *cobra.Command, _ []string) {
-				v := parley.Version
-				if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-					v = info.Main.Version
-				}
+				v := version()
 				if g.JSON {
 					b, _ := json.Marshal(map[string]string{"version": v, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH})
 					fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
 					return
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "parley %s (%s, %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+				fmt.Fprintln(cmd.OutOrStdout(), versionLine())
 			},
 		}
 	})
+}
+
+// version is the build's version: the one set with -ldflags, else the
+// module's (go install …@v1.2.3), else "dev".
+func version() string {
+	v := parley.Version
+	if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	return v
+}
+
+// versionLine is what `parley version` and `parley --version` print.
+func versionLine() string {
+	return fmt.Sprintf("parley %s (%s, %s/%s)", version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

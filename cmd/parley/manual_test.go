@@ -11,14 +11,22 @@ import (
 	"time"
 )
 
-// readmeDemoCommands are the README's commands that run the offline demo:
-// lines of its code blocks and inline code that call parley with --demo
-// (`go run ./cmd/parley` counts as parley), comments dropped.
-func readmeDemoCommands(t *testing.T) []string {
+// manualDemoCommands are the commands of the README and docs/ that run the
+// offline demo: lines of their code blocks and inline code that call parley
+// with --demo (`go run ./cmd/parley` counts as parley), comments dropped.
+func manualDemoCommands(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("docs/: %v (%d pages)", err, len(pages))
+	}
+	var b []byte
+	for _, file := range append([]string{"../../README.md"}, pages...) {
+		page, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(append(b, page...), '\n')
 	}
 	var found []string
 	add := func(line string) {
@@ -48,16 +56,16 @@ func readmeDemoCommands(t *testing.T) []string {
 	return found
 }
 
-// Every --demo command in the README runs as written, offline, with the
+// Every --demo command in the manual runs as written, offline, with the
 // built binary: headless ones to the end (exit 0, or 3 for a council that
 // decided nothing), the console and the servers only as far as their flags.
-func TestReadmeDemoCommandsRun(t *testing.T) {
+func TestManualDemoCommandsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	cmds := readmeDemoCommands(t)
+	cmds := manualDemoCommands(t)
 	if len(cmds) < 8 {
-		t.Fatalf("found only %d --demo commands in the README: %q", len(cmds), cmds)
+		t.Fatalf("found only %d --demo commands in the manual: %q", len(cmds), cmds)
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
@@ -95,44 +103,5 @@ func TestReadmeDemoCommandsRun(t *testing.T) {
 				t.Errorf("%s: exit %d (%v)\n%s", line, code, err, out)
 			}
 		})
-	}
-}
-
-// The README opens with its contents, every link of which leads to a
-// heading, and its first screenful holds the two set-up commands.
-func TestReadmeContentsAndFirstScreen(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	lines := strings.Split(text, "\n")
-	first := strings.Join(lines[:min(len(lines), 30)], "\n")
-	for _, want := range []string{"## Contents", "go run ./cmd/parley ", "go test ./... ", "compiles", "go install ./cmd/parley"} {
-		if !strings.Contains(first, want) {
-			t.Errorf("the first screenful lacks %q", want)
-		}
-	}
-	anchors := map[string]bool{}
-	inBlock := false
-	for _, l := range lines {
-		if strings.HasPrefix(l, "```") {
-			inBlock = !inBlock
-		}
-		if h, ok := strings.CutPrefix(l, "#"); ok && !inBlock {
-			h = strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "#")))
-			h = regexp.MustCompile(`[^\w\- ]`).ReplaceAllString(h, "")
-			anchors[strings.ReplaceAll(h, " ", "-")] = true
-		}
-	}
-	contents, _, _ := strings.Cut(text[strings.Index(text, "## Contents"):], "\n## Set up")
-	links := regexp.MustCompile(`\]\(#([^)]+)\)`).FindAllStringSubmatch(contents, -1)
-	if len(links) < 10 {
-		t.Fatalf("the contents list %d sections", len(links))
-	}
-	for _, l := range links {
-		if !anchors[l[1]] {
-			t.Errorf("the contents link #%s leads to no heading", l[1])
-		}
 	}
 }

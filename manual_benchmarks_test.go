@@ -9,16 +9,20 @@ import (
 	"testing"
 )
 
-// Every benchmark the README quotes exists: a figure without a benchmark
-// in the repository that produces it is a figure nobody can check.
-func TestREADMEBenchmarksExist(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+// Every benchmark the README and the docs quote exists: a figure without a
+// benchmark in the repository that produces it is a figure nobody can check.
+func TestManualBenchmarksExist(t *testing.T) {
+	var manual []byte
+	for _, file := range manualFiles(t) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		manual = append(manual, b...)
 	}
 	defined := map[string]bool{}
 	definition := regexp.MustCompile(`(?m)^func (Benchmark\w+)\(b \*testing\.B\)`)
-	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -44,9 +48,9 @@ func TestREADMEBenchmarksExist(t *testing.T) {
 		t.Fatal("no benchmark found in the repository's test files")
 	}
 	named := regexp.MustCompile(`\bBenchmark[A-Z]\w*`)
-	for _, name := range named.FindAllString(string(readme), -1) {
+	for _, name := range named.FindAllString(string(manual), -1) {
 		if !defined[name] {
-			t.Errorf("README.md names %s, which no test file defines", name)
+			t.Errorf("the manual names %s, which no test file defines", name)
 		}
 	}
 }

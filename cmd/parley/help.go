@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"charm.land/glamour/v2"
+	gstyles "charm.land/glamour/v2/styles"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley"
+)
+
+// helpTopics lists the manual's pages by name (docs/console.md is
+// "console"), in file order.
+func helpTopics() []string {
+	entries, err := fs.ReadDir(parley.Docs, "docs")
+	if err != nil {
+		return nil
+	}
+	var topics []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".md"); ok {
+			topics = append(topics, name)
+		}
+	}
+	return topics
+}
+
+// newHelpCmd replaces cobra's help command: `parley help TOPIC` shows a page
+// of the manual, `parley help COMMAND` the command's usage. A name that is
+// both (serve, sessions, mcp, bench) shows the page, which names the flags'
+// own help.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [TOPIC | COMMAND]",
+		Short: "Show a page of the manual, or a command's usage",
+		Long: "parley help TOPIC shows a page of the manual (the docs/ folder of the repository)\n" +
+			"in the terminal; parley help COMMAND, or parley COMMAND --help, a command's usage.\n\n" +
+			"Topics: " + strings.Join(helpTopics(), ", "),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			names := helpTopics()
+			for _, c := range root.Commands() {
+				if !c.Hidden && !slices.Contains(names, c.Name()) {
+					names = append(names, c.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			if len(args) == 0 {
+				if err := root.Help(); err != nil {
+					return err
+				}
+				_, err := fmt.Fprintf(out, "\nManual: parley help TOPIC, one of: %s\n", strings.Join(helpTopics(), ", "))
+				return err
+			}
+			if len(args) == 1 && slices.Contains(helpTopics(), args[0]) {
+				return showTopic(out, args[0])
+			}
+			target, rest, err := root.Find(args)
+			if err != nil || target == root || len(rest) > 0 {
+				return usageErr(fmt.Errorf("no help topic or command %q: topics are %s; commands: parley help", strings.Join(args, " "), strings.Join(helpTopics(), ", ")))
+			}
+			return target.Help()
+		},
+	}
+}
+
+// showTopic writes a page of the manual: rendered for a terminal, or as the
+// Markdown itself for a pipe or a file.
+func showTopic(w io.Writer, topic string) error {
+	page, err := parley.Docs.ReadFile("docs/" + topic + ".md")
+	if err != nil {
+		return err
+	}
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		_, err := w.Write(page)
+		return err
+	}
+	width := 100
+	if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 20 {
+		width = min(cols, 100)
+	}
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(gstyles.DarkStyleConfig), glamour.WithWordWrap(width))
+	if err != nil {
+		return err
+	}
+	text, err := r.Render(string(page))
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, text)
+	return err
+}
