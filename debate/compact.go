@@ -180,7 +180,7 @@ func compactionBlock(h *History, covered, blockTokens int) []Entry {
 			break
 		}
 		prev = en.Turn
-		if en.Kind == KindSummary {
+		if en.Kind == KindSummary || en.IsStatusNote() {
 			continue
 		}
 		block = append(block, *en)
@@ -237,7 +237,7 @@ func Digest(entries []Entry, maxBytes int) string {
 	var b strings.Builder
 	for _, en := range entries {
 		text := strings.TrimSpace(en.Text)
-		if text == "" {
+		if text == "" || en.IsStatusNote() {
 			continue
 		}
 		line := "- " + displayName(en) + ": " + leadSentence(text)

@@ -91,6 +91,12 @@ func (e Entry) Latency() time.Duration {
 	return e.Finished.Sub(e.Started)
 }
 
+// IsStatusNote reports whether the entry is Parley's own note to the user
+// (whom @all skipped, and why): shown and saved, never part of a prompt, a
+// summary or a digest, since the models did not say it and the host did not
+// write it.
+func (e Entry) IsStatusNote() bool { return e.Kind == KindNote && e.Speaker == SpeakerSystem }
+
 // IsAgentTurn reports whether an agent produced the entry through a model call.
 func (e Entry) IsAgentTurn() bool {
 	switch e.Kind {

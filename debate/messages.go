@@ -43,7 +43,7 @@ func BuildMessages(entries []Entry, v View) []providers.Message {
 }
 
 func messageOf(en Entry, v View) (providers.Message, bool) {
-	if en.Status == StatusStreaming || en.Status == StatusError || en.Kind == KindError || en.Kind == KindSummary {
+	if en.Status == StatusStreaming || en.Status == StatusError || en.Kind == KindError || en.Kind == KindSummary || en.IsStatusNote() {
 		return providers.Message{}, false
 	}
 	text := strings.TrimSpace(en.Text)

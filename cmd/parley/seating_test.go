@@ -132,3 +132,45 @@ func TestOneKeySeatsCouncilMembersAndChairman(t *testing.T) {
 		t.Errorf("the one provider got %d requests, want 7:\n%s", len(reqs), out)
 	}
 }
+
+// Parley's note of whom @all skipped is for the user: it is printed and
+// saved, and reaches no model — not in the mention round it belongs to nor
+// in any later mode's prompt of the same session (MAGI, council, alternate,
+// talk). Checked on the bodies the fake provider received.
+func TestSkippedNoteReachesNoModel(t *testing.T) {
+	srv := onlyOpenAI(t, func(system string) string {
+		switch {
+		case strings.Contains(system, "impartial judge"):
+			return `{"evaluation": "A is concrete.", "ranking": ["Response A", "Response B"]}`
+		case strings.Contains(system, "MAGI"):
+			return approveVote(system)
+		}
+		return "NATS is simpler to run."
+	})
+	lines := []string{"@all kafka or nats?", "/mode magi", "should we pick nats?", "/mode council", "which queue then?",
+		"/mode alternate", "write the consumer", "/mode talk", "queues for small teams", "exit"}
+	code, out, stderr := runCLI(t, strings.Join(lines, "\n")+"\n", "repl")
+	if code != 0 && code != exitNoDecision {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
+	}
+	note := "skipped Gemini: no GEMINI_API_KEY"
+	if !strings.Contains(out+stderr, note) {
+		t.Errorf("the user was not told whom @all skipped:\n%s\n%s", out, stderr)
+	}
+	reqs := srv.Requests()
+	modes := map[string]bool{}
+	for _, r := range reqs {
+		switch {
+		case strings.Contains(r.System, "impartial judge"), strings.Contains(r.System, "chairman"):
+			modes["council"] = true
+		case strings.Contains(r.System, "MAGI"):
+			modes["magi"] = true
+		}
+		if strings.Contains(string(r.Body), "skipped Gemini") || strings.Contains(string(r.Body), "GEMINI_API_KEY") || strings.Contains(string(r.Body), "(note)]") {
+			t.Errorf("a request carried Parley's note to the user:\n%s", r.Body)
+		}
+	}
+	if len(reqs) < 20 || !modes["magi"] || !modes["council"] || !strings.Contains(string(reqs[len(reqs)-1].Body), "queues for small teams") {
+		t.Errorf("the session did not run every mode: %d requests, %v", len(reqs), modes)
+	}
+}
