@@ -80,7 +80,18 @@ type ServeConfig struct {
 	// besides its bound address and the loopback names: the names a
 	// reverse proxy or a LAN uses to reach it.
 	Hosts []string `mapstructure:"hosts"`
+	// OpenAI configures the OpenAI-compatible door (/v1/).
+	OpenAI ServeOpenAIConfig `mapstructure:"openai"`
 }
+
+// ServeOpenAIConfig configures parley serve's /v1/chat/completions.
+type ServeOpenAIConfig struct {
+	// SaveSessions keeps each chat completion as a session (default true).
+	SaveSessions *bool `mapstructure:"save_sessions"`
+}
+
+// Saves reports whether chat completions are kept as sessions.
+func (c ServeOpenAIConfig) Saves() bool { return c.SaveSessions == nil || *c.SaveSessions }
 
 // ModesConfig says which agents each mode uses.
 type ModesConfig struct {

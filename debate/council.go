@@ -460,7 +460,7 @@ func (c *Council) decide(ctx context.Context, q string, before []Entry, res *Cou
 	e := c.engine
 	msgs := BuildMessages(before, View{Self: c.chair.Name, BudgetTokens: e.Config.Context.BudgetTokens / 2})
 	msgs = mergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
-	t := e.Reserve(TurnSpec{Agent: c.chair, Kind: KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs})
+	t := e.Reserve(TurnSpec{Agent: c.chair, Kind: KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs, Answer: true})
 	return t.Run(ctx)
 }
 

@@ -569,3 +569,27 @@ func TestCouncilCancelledStopsAtTheStageItWasIn(t *testing.T) {
 		t.Fatalf("%d calls after the cancel", n)
 	}
 }
+
+// TestOnlyTheChairmansTurnIsMarkedAsTheAnswer: doors tell the answer
+// from the deliberation by TurnStarted.Answer, set for the chairman alone.
+func TestOnlyTheChairmansTurnIsMarkedAsTheAnswer(t *testing.T) {
+	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
+		if stage == 2 {
+			return rankBy(r, "claude", "gemini", "chatgpt")
+		}
+		return signedAnswer(member)
+	})
+	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, fc.engine)
+	var answers []string
+	for _, ev := range eventsOf[TurnStarted](fc.events) {
+		if ev.Answer {
+			answers = append(answers, fmt.Sprintf("%s round %d", ev.Entry.Speaker, ev.Entry.Round))
+		}
+	}
+	if want := []string{ChairSeat + " round 3"}; !slices.Equal(answers, want) {
+		t.Fatalf("answer turns %v, want %v", answers, want)
+	}
+}

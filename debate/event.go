@@ -33,8 +33,11 @@ type EntryAdded struct {
 }
 
 // TurnStarted is emitted when an agent turn has its place in the history.
+// Answer is set for a turn whose text is the exchange's answer (the
+// council's chairman, an addressed agent), not its deliberation.
 type TurnStarted struct {
-	Entry Entry `json:"entry"`
+	Entry  Entry `json:"entry"`
+	Answer bool  `json:"answer,omitempty"`
 }
 
 // TextDelta is a piece of an agent's streaming answer. For a structured

@@ -199,6 +199,7 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 			Agent: a, Kind: KindReply, Prompt: line,
 			Instruction: mentionInstruction,
 			Messages:    prompts[i],
+			Answer:      true,
 		}
 		if a.Tools {
 			loop := e.newToolLoop(spec, 0, false)

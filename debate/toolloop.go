@@ -118,6 +118,7 @@ type stepCall struct {
 // the summary as its text.
 func (l *toolLoop) stepSpec(mine []Entry, into *stepCall) TurnSpec {
 	turn := l.spec
+	turn.Answer = false // a step's text is a tool call until the loop completes
 	turn.Messages = l.engine.loopMessages(l.base, mine, l.spec.Agent.Name)
 	turn.Settle = func(en Entry) Entry {
 		if en.Status != StatusComplete {

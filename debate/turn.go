@@ -35,6 +35,10 @@ type TurnSpec struct {
 	// announced, and returns it with what the mode read from it (a MAGI
 	// vote), so TurnFinished carries the final record once.
 	Settle func(Entry) Entry
+	// Answer marks a turn whose text is (part of) the exchange's answer —
+	// the chairman's synthesis, an addressed agent's reply — rather than
+	// deliberation; TurnStarted carries it so a door can tell them apart.
+	Answer bool
 }
 
 // Turn is an agent turn that has its place in the history.
@@ -59,7 +63,7 @@ func (e *Engine) Reserve(spec TurnSpec) *Turn {
 		Mode: e.Info().Mode, Round: spec.Round, Prompt: spec.Prompt, IsModerator: spec.IsModerator,
 		Status: StatusStreaming, Started: e.now(),
 	}
-	en = e.appendAndAnnounce(en, func(en Entry) Event { return TurnStarted{Entry: en} })
+	en = e.appendAndAnnounce(en, func(en Entry) Event { return TurnStarted{Entry: en, Answer: spec.Answer} })
 	return &Turn{engine: e, spec: spec, entry: en}
 }
 

@@ -10,13 +10,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/serve/openaiapi"
 )
 
-// apiError is the one error shape of the API: {"error":{"code","message"}}.
+// apiError is the one error shape of the API: {"error":{"code","message",
+// "type"}}; type is OpenAI's name for the status, so the OpenAI door's
+// clients read the guard's and the token's refusals too.
 type apiError struct {
 	Status  int    `json:"-"`
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	Type    string `json:"type,omitempty"`
 }
 
 func (e *apiError) Error() string { return e.Message }
@@ -25,16 +30,9 @@ func errorf(status int, code, format string, args ...any) *apiError {
 	return &apiError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// writeJSON writes v with the status; model text keeps <, > and & as they
-// are (the page escapes what it shows; JSON strings cannot run as HTML).
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
+// writeJSON writes v with the status (the OpenAI door's writer: one
+// place says how Parley's JSON answers go out).
+func writeJSON(w http.ResponseWriter, status int, v any) { openaiapi.WriteJSON(w, status, v) }
 
 // writeError writes err as the API's error object; errors that are not an
 // *apiError are internal (500) and keep their message.
@@ -42,6 +40,9 @@ func writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		ae = errorf(http.StatusInternalServerError, "internal", "%s", err.Error())
+	}
+	if ae.Type == "" {
+		ae.Type = openaiapi.TypeOf(ae.Status)
 	}
 	if ae.Status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")

@@ -30,7 +30,7 @@ func object(props obj, required ...string) obj {
 }
 
 var schemas = obj{
-	"Error":     object(obj{"error": object(obj{"code": str(), "message": str()}, "code", "message")}, "error"),
+	"Error":     object(obj{"error": object(obj{"code": str(), "message": str(), "type": str()}, "code", "message")}, "error"),
 	"SeedStart": object(obj{"user_id": str(), "instruction": str()}, "user_id", "instruction"),
 	"SeedStep":  object(obj{"user_id": str(), "instruction": str()}, "user_id"),
 	"SeedTurn": object(obj{

@@ -130,6 +130,7 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusNotFound, "not_found", "no API route %s %s", r.Method, r.URL.Path))
 	})
+	s.mountOpenAI()
 	s.mux.HandleFunc("GET /login", s.login)
 	s.mux.HandleFunc("POST /login", s.login)
 	s.mux.HandleFunc("POST /logout", s.logout)

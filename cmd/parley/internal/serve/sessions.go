@@ -66,6 +66,9 @@ type sessionSpec struct {
 	magiPreset        string
 	magiModel         string
 	maxCost           *float64 // the request's max_cost (nil: the server's ceiling)
+	// adjust, when set, changes the configuration before the engine is
+	// built (an OpenAI request's effort and answer limit).
+	adjust func(*debate.Config)
 }
 
 // config builds a session's configuration: the server's, plus the custom
@@ -223,6 +226,12 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 	cfg, err := m.srv.config(ctx, spec.mode, spec.agents, spec.magiPreset, spec.magiModel)
 	if err != nil {
 		return nil, err
+	}
+	if spec.adjust != nil {
+		spec.adjust(cfg)
+		if err := cfg.Validate(); err != nil {
+			return nil, errorf(http.StatusBadRequest, "bad_field", "%s", err.Error())
+		}
 	}
 	capUSD, err := m.srv.sessionCap(spec.maxCost)
 	if err != nil {

@@ -1,0 +1,217 @@
+package openaiapi
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/providers"
+)
+
+// translator reads one exchange's events and splits them into the two
+// texts a Chat Completions client reads: the deliberation (every turn
+// that is not the answer, the rounds, rankings and votes) and the answer
+// (the turns the core marks as the answer, MAGI's verdict, a council's
+// fallback). It knows events, not modes.
+type translator struct {
+	mu        sync.Mutex
+	headings  bool // answers under their agent's name (the "all" model)
+	reasoning *channel
+	content   *channel
+
+	usage     providers.Usage
+	cost      float64
+	capped    string // the cap's message, when one stopped the exchange
+	failures  []string
+	lastReply string // the last complete agent reply: the answer when none was marked
+	finished  bool
+}
+
+// newTranslator sends each stretch of deliberation and answer to the
+// given functions (nil: only kept).
+func newTranslator(headings bool, onReasoning, onContent func(string)) *translator {
+	if onReasoning == nil {
+		onReasoning = func(string) {}
+	}
+	if onContent == nil {
+		onContent = func(string) {}
+	}
+	return &translator{headings: headings, reasoning: newChannel(onReasoning), content: newChannel(onContent)}
+}
+
+// sink is the engine subscriber.
+func (t *translator) sink(ev debate.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch ev := ev.(type) {
+	case debate.TurnStarted:
+		t.turnStarted(ev)
+	case debate.TextDelta:
+		t.channelOf(ev.Turn).add(ev.Turn, ev.Text) // model text as sent, as the API's own answers
+	case debate.FieldCompleted:
+		if t.reasoning.has(ev.Turn) {
+			t.reasoning.add(ev.Turn, fmt.Sprintf("\n\n*%s: %s*\n\n", clean(ev.Field), clean(ev.Value)))
+		}
+	case debate.TurnFinished:
+		t.turnFinished(ev.Entry)
+	case debate.Retrying:
+		t.reasoning.line(fmt.Sprintf("*%s: retrying (attempt %d): %s*", clean(ev.Agent), ev.Attempt, clean(ev.Err)))
+	case debate.CapReached:
+		t.capped = clean(ev.Message)
+		t.reasoning.line("*stopped: " + t.capped + "*")
+	case debate.EntryAdded:
+		t.entryAdded(ev.Entry)
+	case debate.MagiRoundFinished:
+		t.reasoning.line(magiRoundLine(ev))
+	case debate.MagiDecided:
+		if !ev.Cancelled {
+			t.content.line(magiAnswer(ev.MagiResult))
+		}
+	case debate.CouncilRanked:
+		t.reasoning.line(rankingLine(ev.Aggregate))
+	case debate.CouncilDecided:
+		t.councilDecided(ev.CouncilResult)
+	case debate.ExchangeFinished:
+		t.usage, t.cost = ev.Usage, ev.Cost
+		t.finish()
+	}
+}
+
+func (t *translator) channelOf(turn int) *channel {
+	if t.content.has(turn) {
+		return t.content
+	}
+	return t.reasoning
+}
+
+func (t *translator) turnStarted(ev debate.TurnStarted) {
+	en := ev.Entry
+	if !ev.Answer {
+		t.reasoning.open(en.Turn, "**"+clean(en.Display)+"**"+roundOf(en)+"\n\n")
+		return
+	}
+	header := ""
+	if t.headings {
+		header = "### " + clean(en.Display) + "\n\n"
+	}
+	t.content.open(en.Turn, header)
+}
+
+func roundOf(en debate.Entry) string {
+	what := ""
+	if en.Kind == debate.KindVote {
+		what = " votes"
+	}
+	if en.Round > 0 {
+		return fmt.Sprintf("%s · round %d", what, en.Round)
+	}
+	return what
+}
+
+func (t *translator) turnFinished(en debate.Entry) {
+	ch := t.channelOf(en.Turn)
+	footer := ""
+	switch en.Status {
+	case debate.StatusComplete:
+		if en.Kind == debate.KindReply && strings.TrimSpace(en.Text) != "" {
+			t.lastReply = en.Text
+		}
+	case debate.StatusCancelled:
+		footer = "\n\n*(cancelled)*"
+	default:
+		footer = fmt.Sprintf("\n\n*(%s: %s)*", en.Status, clean(en.Error))
+		t.failures = append(t.failures, fmt.Sprintf("%s: %s", clean(en.Display), clean(en.Error)))
+	}
+	ch.close(en.Turn, footer)
+}
+
+func (t *translator) entryAdded(en debate.Entry) {
+	switch en.Kind {
+	case debate.KindNote, debate.KindError:
+		if en.Speaker != debate.SpeakerUser {
+			t.reasoning.line("*" + clean(en.Text) + "*")
+		}
+	case debate.KindVerdict:
+		t.reasoning.line("**" + clean(en.Display) + "**: " + clean(en.Text))
+	}
+}
+
+func (t *translator) councilDecided(res debate.CouncilResult) {
+	if res.Chairman.Status == debate.CouncilComplete || res.Cancelled {
+		return
+	}
+	if fb, ok := res.FallbackAnswer(); ok {
+		t.content.line(fmt.Sprintf("*The council's chairman failed (%s); the top-ranked answer, by %s:*\n\n%s",
+			clean(res.Chairman.Error), clean(fb.Display), fb.Text))
+	}
+}
+
+// finish closes both texts; an exchange without a marked answer (a tool
+// loop's summary) answers with its last reply.
+func (t *translator) finish() {
+	if t.finished {
+		return
+	}
+	t.finished = true
+	t.reasoning.end()
+	if strings.TrimSpace(t.content.text()) == "" && t.lastReply != "" && t.capped == "" {
+		t.content.line(t.lastReply)
+	}
+	t.content.end()
+}
+
+// result is what the exchange came to, once its events are all read.
+func (t *translator) result() (reasoning, content string, u providers.Usage, cost float64, capped string, failures []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.finish()
+	return t.reasoning.text(), t.content.text(), t.usage, t.cost, t.capped, t.failures
+}
+
+func magiRoundLine(ev debate.MagiRoundFinished) string {
+	var votes []string
+	for _, v := range ev.Votes {
+		vote := strings.ToUpper(string(v.Vote))
+		if !v.Valid {
+			vote = "INVALID"
+		}
+		votes = append(votes, clean(v.Display)+" "+vote)
+	}
+	return fmt.Sprintf("**MAGI round %d of %d**: %s", ev.Round, ev.Of, strings.Join(votes, " · "))
+}
+
+// magiAnswer is MAGI's verdict as the answer: the verdict, how it was
+// reached, and each member's summary of its last vote.
+func magiAnswer(res debate.MagiResult) string {
+	var b strings.Builder
+	tally := debate.TallyLine(res.Tally)
+	if res.AnswerType != "" {
+		tally = debate.AnswerTallyLine(res.Tally)
+	}
+	fmt.Fprintf(&b, "**MAGI verdict: %s**\n\nafter round %d: %s%s\n", clean(string(res.Verdict)), len(res.Rounds), clean(tally), clean(debate.DecisionNote(&res)))
+	if n := len(res.Rounds); n > 0 {
+		b.WriteString("\n")
+		for _, v := range res.Rounds[n-1] {
+			line := v.Summary
+			if !v.Valid {
+				line = v.Error
+			}
+			fmt.Fprintf(&b, "- **%s** (%s): %s\n", clean(v.Display), strings.ToUpper(clean(string(v.Vote))), clean(strings.TrimSpace(line)))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func rankingLine(agg []debate.CouncilScore) string {
+	parts := make([]string, len(agg))
+	for i, s := range agg {
+		parts[i] = fmt.Sprintf("%d. %s (%d points)", i+1, clean(s.Display), s.Borda)
+	}
+	return "**Peer ranking**: " + strings.Join(parts, " · ")
+}
+
+// clean makes a name, a vote or an error line safe for a client's
+// screen; the models' answers go out as they were written.
+func clean(s string) string { return sanitize.Text(s) }
