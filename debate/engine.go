@@ -61,6 +61,11 @@ type Engine struct {
 	// appendMu makes appending an entry and announcing it one step, so new
 	// entries reach the sinks in turn order (see appendAndAnnounce).
 	appendMu sync.Mutex
+	// journal numbers and keeps the turns when the session is shared
+	// (journal.go); following are other processes' turns still streaming.
+	journal   Journal
+	followMu  sync.Mutex
+	following map[int]Entry
 
 	buildMu sync.Mutex // held while a mode is built (see modeNamed)
 	// compactMu lets one caller at a time condense the history (Compact).
@@ -133,6 +138,9 @@ func (e *Engine) Restore(info SessionInfo, entries []Entry) error {
 	e.current = info.Mode
 	e.history = NewHistory(entries)
 	e.modes = map[string]Mode{} // modes re-read their state from the session
+	e.followMu.Lock()
+	e.following = nil
+	e.followMu.Unlock()
 	return nil
 }
 
@@ -438,7 +446,14 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	modeCtx, stop := context.WithCancelCause(ctx)
 	e.exchange = exchangeSpend{stop: stop}
 	e.mu.Unlock()
+	// The session's lease, before any provider call: a refused exchange
+	// has spent nothing.
+	release, err := e.lease(ctx)
+	if err != nil {
+		release = func() {}
+	}
 	defer func() {
+		release()
 		stop(context.Canceled)
 		cancel()
 		e.mu.Lock()
@@ -447,8 +462,12 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 		close(e.idle)
 		e.mu.Unlock()
 	}()
+	if err != nil {
+		e.Emit(ExchangeFinished{Mode: m.Name(), Err: err.Error()})
+		return err
+	}
 	before := e.History().Len()
-	err := m.Submit(modeCtx, input)
+	err = m.Submit(modeCtx, input)
 	if cause := context.Cause(modeCtx); IsCap(cause) {
 		err = cause // the exchange ended at a cap, whatever the mode made of it
 	}
@@ -558,6 +577,17 @@ func (e *Engine) AddEntry(en Entry) Entry {
 func (e *Engine) appendAndAnnounce(en Entry, announce func(Entry) Event) Entry {
 	e.appendMu.Lock()
 	defer e.appendMu.Unlock()
+	if e.journal != nil {
+		saved, missed, err := e.journal.Append(e.Info(), en, e.History().Len())
+		if err == nil {
+			e.takeIn(missed)
+			en = e.History().Put(saved)
+			e.Emit(announce(en))
+			return en
+		}
+		// The journal reported its failure (the run then exits non-zero);
+		// the turn goes on in memory so nothing already said is lost.
+	}
 	en = e.History().Append(en)
 	e.Emit(announce(en))
 	return en

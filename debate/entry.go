@@ -81,6 +81,11 @@ type Entry struct {
 	// Covers is, for a summary, the last turn it condenses: it covers the
 	// turns after the previous summary's Covers up to this one.
 	Covers int `json:"covers,omitempty"`
+	// Origin is the door the turn was saved through ("console", "ask",
+	// "serve", "mcp", …), so a session shared by several processes shows
+	// where each turn came from. Empty for turns saved before doors were
+	// recorded, and for sessions that are not saved.
+	Origin string `json:"origin,omitempty"`
 }
 
 // Latency is how long the entry took to produce.

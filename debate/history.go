@@ -102,6 +102,22 @@ func (h *History) Append(e Entry) Entry {
 	return e
 }
 
+// Put adds e keeping the turn number it was given (a journal numbered it)
+// and returns it. A number past the next one leaves a gap: the turns in it
+// are on disk only, as in a partly loaded session.
+func (h *History) Put(e Entry) Entry {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e.Turn <= h.last {
+		e.Turn = h.last + 1 // never behind the history: it is append-only
+	}
+	if e.Turn != h.last+1 {
+		h.tailStart = h.entries.len()
+	}
+	h.add(e)
+	return e
+}
+
 // position finds the entry with turn number turn; the caller holds mu.
 func (h *History) position(turn int) (int, bool) {
 	if h.tailStart < h.entries.len() {

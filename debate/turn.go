@@ -178,7 +178,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		en.Turn = t.entry.Turn
 	}
 	t.entry = en
-	e.History().Update(en)
+	e.settle(en)
 	if en.Usage != (providers.Usage{}) {
 		e.Emit(UsageReported{Turn: en.Turn, Agent: a.Name, Usage: en.Usage, Cost: en.Cost})
 	}
@@ -232,7 +232,7 @@ func (t *Turn) end(status Status, err error) (Entry, error) {
 	en := t.entry
 	en.Status, en.Error, en.Finished = status, err.Error(), t.engine.now()
 	t.entry = en
-	t.engine.History().Update(en)
+	t.engine.settle(en)
 	t.engine.Emit(TurnFinished{Entry: en})
 	return en, err
 }
@@ -331,7 +331,7 @@ func (t *Turn) Finish(en Entry) Entry {
 		en.Finished = t.engine.now()
 	}
 	t.entry = en
-	t.engine.History().Update(en)
+	t.engine.settle(en)
 	t.engine.Emit(TurnFinished{Entry: en})
 	return en
 }

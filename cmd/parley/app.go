@@ -28,4 +28,11 @@ var (
 // session (a unique ID prefix is enough) in that command's mode.
 func addSessionFlag(cmd *cobra.Command, g *globalFlags) {
 	cmd.Flags().StringVar(&g.Session, "session", "", "continue the saved session with this ID (a unique prefix is enough)")
+	addWaitFlag(cmd, g)
+}
+
+// addWaitFlag gives a command that writes to a saved session --wait: queue
+// behind another process answering in it instead of being refused.
+func addWaitFlag(cmd *cobra.Command, g *globalFlags) {
+	cmd.Flags().BoolVar(&g.Wait, "wait", false, "when another process is answering in the session, wait for it to finish instead of refusing")
 }

@@ -110,6 +110,7 @@ full-screen console; every mode also runs headless.`,
 	pf.BoolVar(&g.StrictSeats, "strict-seats", false, "refuse, naming the variables to set, instead of seating an agent without its key on another provider's model (seating: strict)")
 	root.Flags().StringVar(&g.Resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
 	root.Flags().BoolVar(&g.Continue, "continue", false, "resume the most recent session")
+	addWaitFlag(root, g)
 	addCostFlag(root, g)
 	// Hidden: for whoever measures what the console costs.
 	root.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write the console's CPU profile to this file (or set PARLEY_CPUPROFILE)")

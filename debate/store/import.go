@@ -187,7 +187,7 @@ func (s *Store) Import(ctx context.Context, info debate.SessionInfo, entries []d
 	}
 	spoke := map[string]bool{}
 	for _, en := range entries {
-		if err := upsertEntry(ctx, tx, info.ID, en); err != nil {
+		if _, err := insertEntry(ctx, tx, info.ID, "", en); err != nil {
 			return info, err
 		}
 		if en.IsAgentTurn() && !spoke[en.Speaker] { // only a first turn can fill a participant column

@@ -24,8 +24,20 @@ const CheckpointEvery = 500 * time.Millisecond
 // CheckpointEvery, in one transaction.
 type Recorder struct {
 	st *Store
+	// owner names this recorder in the rows it creates (conversation_log's
+	// writer) and in the leases it takes; door is where its turns come from.
+	owner string
+	door  string
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// attached: the engine numbers turns through Append (journal.go) and
+	// settles them through Finish, so events only carry session changes
+	// and streaming text. Without it (a bare Sink) rows are inserted from
+	// the events.
+	attached bool
+	rows     map[liveKey]int64 // the rows this recorder created
+	leases   map[string]*heldLease
+	wait     bool // Lease waits for a busy session instead of refusing
 	session string                // the session events belong to
 	unsaved *debate.SessionInfo   // a new session's row, written with its first entry
 	ops     []op                  // rows to write, in event order
@@ -66,7 +78,8 @@ func (s *Store) Record() *Recorder { return s.RecordEvery(CheckpointEvery) }
 // RecordEvery is Record with another checkpoint interval (tests).
 func (s *Store) RecordEvery(every time.Duration) *Recorder {
 	r := &Recorder{
-		st: s, live: map[liveKey]*liveTurn{},
+		st: s, live: map[liveKey]*liveTurn{}, owner: debate.NewSessionID() + debate.NewSessionID(),
+		rows: map[liveKey]int64{}, leases: map[string]*heldLease{},
 		kick: make(chan struct{}, 1), flushReq: make(chan chan error),
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -112,7 +125,9 @@ func (r *Recorder) Sink(ev debate.Event) {
 		r.addEntry(ev.Entry, false)
 	case debate.TurnStarted:
 		r.addEntry(ev.Entry, true)
-		r.live[liveKey{r.session, ev.Entry.Turn}] = &liveTurn{}
+		if _, mine := r.rows[liveKey{r.session, ev.Entry.Turn}]; mine || !r.attached {
+			r.live[liveKey{r.session, ev.Entry.Turn}] = &liveTurn{}
+		}
 	case debate.TextDelta:
 		urgent = false
 		if lt := r.live[liveKey{r.session, ev.Turn}]; lt != nil {
@@ -127,7 +142,9 @@ func (r *Recorder) Sink(ev debate.Event) {
 		// The finished entry carries the whole text: the live copy is dropped
 		// in the same critical section, so no older checkpoint can follow it.
 		delete(r.live, liveKey{r.session, ev.Entry.Turn})
-		r.addEntry(ev.Entry, false)
+		if !r.attached {
+			r.addEntry(ev.Entry, false)
+		}
 	default:
 		urgent = false // the others repeat what entries record
 	}
@@ -148,6 +165,9 @@ func (r *Recorder) addEntry(en debate.Entry, started bool) {
 	if r.unsaved != nil {
 		r.ops = append(r.ops, op{meta: r.unsaved, session: r.session})
 		r.unsaved = nil
+	}
+	if r.attached {
+		return // Append saved it
 	}
 	r.ops = append(r.ops, op{entry: &en, session: r.session, newStart: started})
 }
@@ -172,6 +192,7 @@ func (r *Recorder) Err() error {
 
 // Close writes what is pending and stops the writer. Later events are dropped.
 func (r *Recorder) Close() error {
+	r.releaseAll()
 	r.once.Do(func() { close(r.stop) })
 	<-r.done
 	return r.Err()
@@ -222,25 +243,58 @@ func (r *Recorder) write(withText bool) error {
 	if len(ops) == 0 && len(texts) == 0 {
 		return r.Err()
 	}
-	err := r.st.apply(context.Background(), ops, texts)
+	err := r.apply(context.Background(), ops, texts)
 	if err != nil {
-		r.mu.Lock()
-		first := r.err == nil
-		if first {
-			r.err = err
-		}
-		report := r.onError
-		r.mu.Unlock()
-		if first && report != nil {
-			report(err)
-		}
+		r.fail(err)
 	}
 	return err
 }
 
+// fail records a failed write and tells OnError's function the first time.
+func (r *Recorder) fail(err error) {
+	r.mu.Lock()
+	first := r.err == nil
+	if first {
+		r.err = err
+	}
+	report := r.onError
+	r.mu.Unlock()
+	if first && report != nil {
+		report(err)
+	}
+}
+
+// rowOf is the id of the row this recorder created for a turn.
+func (r *Recorder) rowOf(k liveKey) (int64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	row, ok := r.rows[k]
+	return row, ok
+}
+
+// writeEntry saves an entry from a bare Sink's events: a new row the first
+// time, then updates of that row only.
+func (r *Recorder) writeEntry(ctx context.Context, tx *sql.Tx, o op) error {
+	k := liveKey{o.session, o.entry.Turn}
+	if row, ok := r.rowOf(k); ok {
+		return updateEntry(ctx, tx, row, r.owner, *o.entry)
+	}
+	row, err := insertEntry(ctx, tx, o.session, r.owner, *o.entry)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.rows[k] = row
+	r.mu.Unlock()
+	if o.newStart {
+		return noteParticipant(ctx, tx, o.session, *o.entry)
+	}
+	return nil
+}
+
 // apply runs one batch of writes in a transaction.
-func (s *Store) apply(ctx context.Context, ops []op, texts []checkpoint) (err error) {
-	tx, err := s.w.BeginTx(ctx, nil)
+func (r *Recorder) apply(ctx context.Context, ops []op, texts []checkpoint) (err error) {
+	tx, err := r.st.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -257,24 +311,23 @@ func (s *Store) apply(ctx context.Context, ops []op, texts []checkpoint) (err er
 		case o.meta != nil:
 			err = upsertMeta(ctx, tx, *o.meta, now)
 		case o.entry != nil:
-			err = upsertEntry(ctx, tx, o.session, *o.entry)
-			if err == nil && o.newStart {
-				err = noteParticipant(ctx, tx, o.session, *o.entry)
-			}
+			err = r.writeEntry(ctx, tx, o)
 		case o.settle:
-			_, err = tx.ExecContext(ctx, `UPDATE conversation_log SET
-				status = CASE WHEN response = '' THEN 'error' ELSE 'partial' END, error = ?
-				WHERE conversation_id = ? AND status = 'streaming'`, Interrupted, o.session)
+			err = settleDead(ctx, tx, o.session, r.owner, now)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	for _, c := range texts {
+		row, ok := r.rowOf(c.key)
+		if !ok {
+			continue // not saved (a failed Append): nothing to update
+		}
 		touched[c.key.session] = true
 		// The status guard keeps a late checkpoint from undoing a finish.
 		if _, err = tx.ExecContext(ctx, `UPDATE conversation_log SET response = ?
-			WHERE conversation_id = ? AND turn_number = ? AND status = 'streaming'`, c.text, c.key.session, c.key.turn); err != nil {
+			WHERE id = ? AND writer = ? AND status = 'streaming'`, c.text, row, r.owner); err != nil {
 			return err
 		}
 	}
@@ -314,33 +367,57 @@ func upsertMeta(ctx context.Context, tx *sql.Tx, info debate.SessionInfo, now st
 
 const entryColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator, timestamp,
 	display_name, provider, mode, kind, round, vote, status, tokens_in, tokens_out, tokens_cached,
-	cost_usd, latency_ms, tool_calls, error, finished_time, tokens_cache_write, tokens_reasoning, price_unknown, covers`
+	cost_usd, latency_ms, tool_calls, error, finished_time, tokens_cache_write, tokens_reasoning, price_unknown, covers,
+	origin`
 
-func upsertEntry(ctx context.Context, tx *sql.Tx, session string, en debate.Entry) error {
+// entryValues are an entry's values in entryColumns order.
+func entryValues(en debate.Entry) ([]any, error) {
 	calls := ""
 	if len(en.ToolCalls) > 0 {
 		b, err := json.Marshal(en.ToolCalls)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		calls = string(b)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO conversation_log (conversation_id, `+entryColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT(conversation_id, turn_number) DO UPDATE SET speaker_name = excluded.speaker_name,
-			model_used = excluded.model_used, prompt = excluded.prompt, response = excluded.response,
-			is_moderator = excluded.is_moderator, timestamp = excluded.timestamp, display_name = excluded.display_name,
-			provider = excluded.provider, mode = excluded.mode, kind = excluded.kind, round = excluded.round,
-			vote = excluded.vote, status = excluded.status, tokens_in = excluded.tokens_in,
-			tokens_out = excluded.tokens_out, tokens_cached = excluded.tokens_cached, cost_usd = excluded.cost_usd,
-			latency_ms = excluded.latency_ms, tool_calls = excluded.tool_calls, error = excluded.error,
-			finished_time = excluded.finished_time, tokens_cache_write = excluded.tokens_cache_write,
-			tokens_reasoning = excluded.tokens_reasoning, price_unknown = excluded.price_unknown,
-			covers = excluded.covers`,
-		session, en.Turn, en.Speaker, en.Model, en.Prompt, en.Text, en.IsModerator, formatTime(en.Started),
+	return []any{en.Turn, en.Speaker, en.Model, en.Prompt, en.Text, en.IsModerator, formatTime(en.Started),
 		en.Display, en.Provider, en.Mode, string(en.Kind), en.Round, en.Vote, string(en.Status),
 		en.Usage.InputTokens, en.Usage.OutputTokens, en.Usage.CachedTokens, en.Cost, en.Latency().Milliseconds(),
-		calls, en.Error, formatTime(en.Finished), en.Usage.CacheWriteTokens, en.Usage.ReasoningTokens, en.Usage.PriceUnknown, en.Covers)
+		calls, en.Error, formatTime(en.Finished), en.Usage.CacheWriteTokens, en.Usage.ReasoningTokens, en.Usage.PriceUnknown, en.Covers,
+		en.Origin}, nil
+}
+
+// insertEntry adds a new row for en under its turn number and returns the
+// row's id. A number already taken fails on the unique index: a turn is
+// never written over another.
+func insertEntry(ctx context.Context, tx *sql.Tx, session, writer string, en debate.Entry) (int64, error) {
+	vals, err := entryValues(en)
+	if err != nil {
+		return 0, err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO conversation_log (conversation_id, writer, `+entryColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		append([]any{session, writer}, vals...)...)
+	if err != nil {
+		return 0, fmt.Errorf("saving turn %d: %w", en.Turn, err)
+	}
+	return res.LastInsertId()
+}
+
+// updateEntry rewrites the row this writer created (a turn's final state);
+// a row another writer created is never touched.
+func updateEntry(ctx context.Context, tx *sql.Tx, row int64, writer string, en debate.Entry) error {
+	vals, err := entryValues(en)
+	if err != nil {
+		return err
+	}
+	cols := strings.Split(entryColumns, ",")
+	sets := make([]string, 0, len(cols))
+	for _, c := range cols[1:] { // the turn number never changes
+		sets = append(sets, strings.TrimSpace(c)+" = ?")
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE conversation_log SET `+strings.Join(sets, ", ")+` WHERE id = ? AND writer = ?`,
+		append(vals[1:], row, writer)...)
 	if err != nil {
 		return fmt.Errorf("saving turn %d: %w", en.Turn, err)
 	}

@@ -132,6 +132,22 @@ var migrations = []string{
 		error       TEXT NOT NULL DEFAULT '',
 		time        TEXT NOT NULL DEFAULT ''
 	);`,
+	// 8: sessions shared by several processes (issue 29). Each row names
+	// the door it came through (origin) and the writer that created it,
+	// the only one that ever updates it; session_lease is who is running
+	// an exchange in a session, until its heartbeat lapses.
+	`ALTER TABLE conversation_log ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+	ALTER TABLE conversation_log ADD COLUMN writer TEXT NOT NULL DEFAULT '';
+	CREATE TABLE session_lease (
+		conversation_id TEXT PRIMARY KEY,
+		owner           TEXT NOT NULL,
+		door            TEXT NOT NULL DEFAULT '',
+		pid             INTEGER NOT NULL DEFAULT 0,
+		host            TEXT NOT NULL DEFAULT '',
+		since           TEXT NOT NULL,
+		heartbeat       TEXT NOT NULL,
+		expires         TEXT NOT NULL
+	);`,
 }
 
 // SchemaVersion is the version this binary writes.

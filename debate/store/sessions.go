@@ -167,15 +167,38 @@ func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) 
 const logColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator,
 	COALESCE(CAST(timestamp AS TEXT), ''), display_name, provider, mode, kind, round, vote, status,
 	tokens_in, tokens_out, tokens_cached, cost_usd, tool_calls, error, finished_time,
-	tokens_cache_write, tokens_reasoning, price_unknown, covers`
+	tokens_cache_write, tokens_reasoning, price_unknown, covers, origin`
 
-// queryEntries reads the log rows that where (with args) selects.
+// queryEntries reads the log rows that where (with args) selects. A turn
+// left streaming comes back settled as interrupted (see Load).
 func (s *Store) queryEntries(ctx context.Context, id, where string, args ...any) ([]debate.Entry, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+logColumns+` FROM conversation_log `+where, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	return scanEntries(rows, id, true)
+}
+
+// rowQuerier is what scanEntries' callers query: the reader pool or a
+// write transaction.
+type rowQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// liveEntries reads the log rows that where selects as they stand: a turn
+// another process is still streaming stays streaming.
+func liveEntries(ctx context.Context, q rowQuerier, id, where string, args ...any) ([]debate.Entry, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+logColumns+` FROM conversation_log `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return scanEntries(rows, id, false)
+}
+
+// scanEntries reads log rows; settle marks turns left streaming interrupted.
+func scanEntries(rows *sql.Rows, id string, settle bool) ([]debate.Entry, error) {
 	var out []debate.Entry
 	for rows.Next() {
 		var en debate.Entry
@@ -184,7 +207,7 @@ func (s *Store) queryEntries(ctx context.Context, id, where string, args ...any)
 		if err := rows.Scan(&en.Turn, &en.Speaker, &en.Model, &en.Prompt, &en.Text, &en.IsModerator, &started,
 			&en.Display, &en.Provider, &en.Mode, &kind, &en.Round, &en.Vote, &status,
 			&u.InputTokens, &u.OutputTokens, &u.CachedTokens, &en.Cost, &calls, &en.Error, &finished,
-			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown, &en.Covers); err != nil {
+			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown, &en.Covers, &en.Origin); err != nil {
 			return nil, err
 		}
 		en.Kind, en.Status, en.Usage = debate.Kind(kind), debate.Status(status), u
@@ -194,7 +217,7 @@ func (s *Store) queryEntries(ctx context.Context, id, where string, args ...any)
 				return nil, fmt.Errorf("session %s turn %d: unreadable tool calls: %w", id, en.Turn, err)
 			}
 		}
-		if en.Status == debate.StatusStreaming || en.Status == "" {
+		if settle && (en.Status == debate.StatusStreaming || en.Status == "") {
 			en.Status, en.Error = debate.StatusPartial, Interrupted
 			if en.Text == "" {
 				en.Status = debate.StatusError
@@ -266,7 +289,7 @@ func (s *Store) Fork(ctx context.Context, id string, at int) (debate.SessionInfo
 	// Entries are copied as loaded, so a turn the parent left streaming
 	// arrives settled in the fork.
 	for _, en := range entries[:at] {
-		if err := upsertEntry(ctx, tx, fork.ID, en); err != nil {
+		if _, err := insertEntry(ctx, tx, fork.ID, "", en); err != nil {
 			return debate.SessionInfo{}, err
 		}
 	}

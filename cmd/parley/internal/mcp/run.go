@@ -103,7 +103,7 @@ func (s *Server) attach(eng *debate.Engine, mode string, restored *debate.Sessio
 	r.rec.OnError(func(err error) {
 		once.Do(func() { s.logf("saving session %s: %v", eng.Info().ID, err) })
 	})
-	r.subscribe(r.rec.Sink)
+	r.unsub = append(r.unsub, r.rec.Attach(eng, "mcp"))
 	eng.Start(restored != nil)
 	return r, nil
 }

@@ -284,7 +284,7 @@ func (m *manager) attach(eng *debate.Engine, owner string) *session {
 	rec := m.srv.opts.Store.Record()
 	rec.OnError(func(err error) { m.srv.logf("saving session %s: %v", eng.Info().ID, err) })
 	ss := &session{id: eng.Info().ID, owner: owner, eng: eng, rec: rec, hub: newHub(m.srv.opts.ReplayEvents)}
-	ss.unsub = append(ss.unsub, eng.Subscribe(rec.Sink), eng.Subscribe(ss.hub.sink))
+	ss.unsub = append(ss.unsub, rec.Attach(eng, "serve"), eng.Subscribe(ss.hub.sink))
 	if m.srv.hooks != nil {
 		id := ss.id
 		ss.unsub = append(ss.unsub, eng.Subscribe(func(ev debate.Event) { m.srv.hooks.event(id, ev) }))

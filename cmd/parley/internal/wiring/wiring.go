@@ -35,6 +35,7 @@ type Flags struct {
 	Resume    string // --resume
 	Continue  bool   // --continue
 	Session   string // --session
+	Wait      bool   // --wait: queue behind another process answering in the session
 	NoPersist bool   // set by commands whose runs are not sessions (bench)
 	// MaxCost is --max-cost (USD): the run's cap, over budget_usd.
 	MaxCost float64
@@ -60,6 +61,9 @@ type App struct {
 	Store   *store.Store // the session database; nil with NoPersist
 	Resumed bool         // a saved session was restored (--resume, --continue, --session)
 	DBFile  string       // its path
+	// Door names where this run's turns come from in a shared session:
+	// "console", or the command ("ask", "magi", …).
+	Door string
 }
 
 // New loads the configuration and builds the engine for mode ("" : the
@@ -87,7 +91,10 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 		return nil, cli.Usage(err)
 	}
 	a := &App{Flags: g, Cfg: cfg, Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
-		saves: saveStatusOf(cmd.Context())}
+		saves: saveStatusOf(cmd.Context()), Door: "console"}
+	if cmd.HasParent() {
+		a.Door = cmd.Name()
+	}
 	a.NoKeys = !cli.AnyKey(cfg)
 	a.Demo = g.Demo || a.NoKeys
 	Seat(cfg, a.Demo)
@@ -301,7 +308,8 @@ func (a *App) openStore() error {
 	}
 	rec := st.Record()
 	rec.OnError(func(err error) { a.saves.fail(a.Stderr, err) })
-	a.Engine.Subscribe(rec.Sink)
+	rec.WaitForLease(g.Wait)
+	rec.Attach(a.Engine, a.Door)
 	a.Engine.Start(id != "")
 	if id != "" && g.Mode != "" && g.Mode != a.Engine.Info().Mode {
 		if err := a.Engine.SetMode(g.Mode); err != nil {

@@ -1,0 +1,182 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Journal is where a session's turns are kept when several processes (the
+// console, headless commands, serve, MCP) may share it. The engine asks it
+// for each new turn's number instead of counting for itself, takes the
+// session's lease before an exchange, and reads the turns other processes
+// added. The store implements it; the engine knows nothing of SQL.
+type Journal interface {
+	// Append saves en as the session's next turn. The number is allocated
+	// where the turn is saved (inside the transaction that inserts it), so
+	// two writers never get the same one. missed are the turns other
+	// writers saved after turn after (the last one this engine knows) and
+	// before en: the engine takes them in first.
+	Append(info SessionInfo, en Entry, after int) (saved Entry, missed []Entry, err error)
+	// Finish saves a turn's final state, in the row this process created,
+	// before the engine announces it.
+	Finish(session string, en Entry) error
+	// Since returns the session's turns from turn from on, as saved now
+	// (turns still streaming in another process included).
+	Since(ctx context.Context, session string, from int) ([]Entry, error)
+	// Lease takes the session for one exchange, before any provider call:
+	// a *BusyError when another process holds it. release gives it back.
+	Lease(ctx context.Context, session string) (release func(), err error)
+}
+
+// BusyError refuses an exchange on a session another process is writing.
+// Every door shows its words as they are: who holds the session, since
+// when, and what to do.
+type BusyError struct {
+	Session   string
+	Door      string // what holds it: "ask", "console", "serve", "mcp", …
+	PID       int
+	Host      string
+	Since     time.Time
+	Heartbeat time.Time
+	Expires   time.Time
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("session %s is busy: %s (pid %d on %s) has been answering in it since %s UTC; "+
+		"wait for it to finish, run again with --wait to queue behind it, or fork the session (parley sessions fork %s) to go on apart",
+		e.Session, e.Door, e.PID, e.Host, e.Since.UTC().Format("15:04:05"), e.Session)
+}
+
+// IsBusy reports whether err is a refused exchange on a shared session.
+func IsBusy(err error) bool {
+	var b *BusyError
+	return errors.As(err, &b)
+}
+
+// SetJournal makes j keep this engine's turns (nil: numbered in memory,
+// for a session nothing else can write).
+func (e *Engine) SetJournal(j Journal) {
+	e.appendMu.Lock()
+	e.journal = j
+	e.appendMu.Unlock()
+}
+
+// settle replaces a turn's entry in the history with its final state and
+// saves it through the journal before it is announced.
+func (e *Engine) settle(en Entry) {
+	e.History().Update(en)
+	e.appendMu.Lock()
+	j := e.journal
+	e.appendMu.Unlock()
+	if j != nil {
+		_ = j.Finish(e.Info().ID, en) // a failure is reported by the journal; the run exits non-zero
+	}
+}
+
+// foreign is the event announcing a turn another process saved.
+func foreign(en Entry) Event {
+	if en.Status == StatusStreaming {
+		return TurnStarted{Entry: en}
+	}
+	return EntryAdded{Entry: en}
+}
+
+// takeIn appends turns other processes saved and announces them; the
+// caller holds appendMu. Turns still streaming are followed until they
+// settle (see Sync).
+func (e *Engine) takeIn(entries []Entry) {
+	h := e.History()
+	for _, en := range entries {
+		if en.Turn <= h.Len() {
+			continue
+		}
+		h.Put(en)
+		if en.Status == StatusStreaming {
+			e.followMu.Lock()
+			if e.following == nil {
+				e.following = map[int]Entry{}
+			}
+			e.following[en.Turn] = en
+			e.followMu.Unlock()
+		}
+		e.Emit(foreign(en))
+	}
+}
+
+// Sync takes in the turns other processes saved since this engine last
+// read the session, and the progress of their turns still streaming. Every
+// door's events then show them; the next prompt includes them. Without a
+// journal it does nothing.
+func (e *Engine) Sync(ctx context.Context) error {
+	e.appendMu.Lock()
+	defer e.appendMu.Unlock()
+	if e.journal == nil {
+		return nil
+	}
+	from := e.History().Len() + 1
+	e.followMu.Lock()
+	for turn := range e.following {
+		from = min(from, turn)
+	}
+	e.followMu.Unlock()
+	entries, err := e.journal.Since(ctx, e.Info().ID, from)
+	if err != nil {
+		return err
+	}
+	last := e.History().Len()
+	var fresh []Entry
+	for _, en := range entries {
+		if en.Turn > last {
+			fresh = append(fresh, en)
+			continue
+		}
+		e.progress(en)
+	}
+	e.takeIn(fresh)
+	return nil
+}
+
+// progress announces what changed in a turn another process is streaming:
+// the text that arrived since the last read, then its end.
+func (e *Engine) progress(en Entry) {
+	e.followMu.Lock()
+	was, ok := e.following[en.Turn]
+	if ok && en.Status != StatusStreaming {
+		delete(e.following, en.Turn)
+	} else if ok {
+		e.following[en.Turn] = en
+	}
+	e.followMu.Unlock()
+	if !ok {
+		return
+	}
+	if len(en.Text) > len(was.Text) && en.Text[:len(was.Text)] == was.Text {
+		e.Emit(TextDelta{Turn: en.Turn, Agent: en.Speaker, Text: en.Text[len(was.Text):]})
+	}
+	if en.Status != StatusStreaming {
+		e.History().Update(en)
+		e.Emit(TurnFinished{Entry: en})
+	}
+}
+
+// lease takes the session for an exchange and reads what other processes
+// added since, so the prompts include it. With no journal it does nothing.
+func (e *Engine) lease(ctx context.Context) (release func(), err error) {
+	e.appendMu.Lock()
+	j := e.journal
+	e.appendMu.Unlock()
+	if j == nil {
+		return func() {}, nil
+	}
+	release, err = j.Lease(ctx, e.Info().ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Sync(ctx); err != nil {
+		release()
+		return nil, err
+	}
+	return release, nil
+}

@@ -1,0 +1,147 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// The Recorder is the engine's debate.Journal: the database numbers every
+// new turn inside the transaction that inserts it, so processes sharing a
+// session (the console, headless commands, serve, MCP) never write two
+// turns under one number, and a row is only ever updated by the recorder
+// that created it.
+
+// Attach makes the recorder keep eng's turns (numbered by the database)
+// and record its events; door names where its turns come from ("console",
+// "ask", "serve", "mcp"). The returned function detaches it.
+func (r *Recorder) Attach(eng *debate.Engine, door string) (detach func()) {
+	r.mu.Lock()
+	r.attached, r.door = true, door
+	r.mu.Unlock()
+	eng.SetJournal(r)
+	unsub := eng.Subscribe(r.Sink)
+	return func() {
+		eng.SetJournal(nil)
+		unsub()
+	}
+}
+
+// inTx runs f in a write transaction.
+func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) (err error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err = f(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Append saves en as the session's next turn (debate.Journal).
+func (r *Recorder) Append(info debate.SessionInfo, en debate.Entry, after int) (debate.Entry, []debate.Entry, error) {
+	r.mu.Lock()
+	en.Origin = r.door
+	r.mu.Unlock()
+	ctx := context.Background()
+	var missed []debate.Entry
+	var row int64
+	err := r.st.inTx(ctx, func(tx *sql.Tx) error {
+		if err := saveMetaOnce(ctx, tx, info); err != nil {
+			return err
+		}
+		var last int
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(turn_number), 0) FROM conversation_log
+			WHERE conversation_id = ?`, info.ID).Scan(&last); err != nil {
+			return err
+		}
+		en.Turn = last + 1
+		var err error
+		if row, err = insertEntry(ctx, tx, info.ID, r.owner, en); err != nil {
+			return err
+		}
+		if en.IsAgentTurn() {
+			if err := noteParticipant(ctx, tx, info.ID, en); err != nil {
+				return err
+			}
+		}
+		if last > after {
+			if missed, err = liveEntries(ctx, tx, info.ID, `WHERE conversation_id = ? AND turn_number > ?
+				AND turn_number <= ? ORDER BY turn_number`, info.ID, after, last); err != nil {
+				return err
+			}
+		}
+		return touch(ctx, tx, info.ID)
+	})
+	if err != nil {
+		r.fail(err)
+		return en, nil, err
+	}
+	r.mu.Lock()
+	r.rows[liveKey{info.ID, en.Turn}] = row
+	r.mu.Unlock()
+	return en, missed, nil
+}
+
+// Finish saves a turn's final state in the row this recorder created
+// (debate.Journal), before the engine announces it: a lease given back
+// after the exchange leaves no turn of it unsettled on disk.
+func (r *Recorder) Finish(session string, en debate.Entry) error {
+	row, ok := r.rowOf(liveKey{session, en.Turn})
+	if !ok {
+		return nil // never saved (its Append failed and was reported)
+	}
+	ctx := context.Background()
+	err := r.st.inTx(ctx, func(tx *sql.Tx) error {
+		if err := updateEntry(ctx, tx, row, r.owner, en); err != nil {
+			return err
+		}
+		return touch(ctx, tx, session)
+	})
+	if err != nil {
+		r.fail(err)
+	}
+	return err
+}
+
+// Since returns the session's turns from turn from on as they stand
+// (debate.Journal): other processes' streaming turns stay streaming.
+func (r *Recorder) Since(ctx context.Context, session string, from int) ([]debate.Entry, error) {
+	return liveEntries(ctx, r.st.r, session, `WHERE conversation_id = ? AND turn_number >= ?
+		ORDER BY turn_number`, session, from)
+}
+
+// saveMetaOnce writes a new session's row; an existing row is left to the
+// recorder's SessionUpdated writes.
+func saveMetaOnce(ctx context.Context, tx *sql.Tx, info debate.SessionInfo) error {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM conversation_meta WHERE conversation_id = ?`, info.ID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return upsertMeta(ctx, tx, info, formatTime(time.Now()))
+	}
+	return err
+}
+
+// touch marks the session as active now.
+func touch(ctx context.Context, tx *sql.Tx, session string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE conversation_meta SET updated_time = ? WHERE conversation_id = ?`,
+		formatTime(time.Now()), session)
+	return err
+}
+
+// settleDead marks the turns a stopped writer left streaming as
+// interrupted: partial with what arrived, or an error when nothing did.
+// Turns of a writer whose lease is still live are its own to finish.
+func settleDead(ctx context.Context, tx *sql.Tx, session, owner, now string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE conversation_log SET
+		status = CASE WHEN response = '' THEN 'error' ELSE 'partial' END, error = ?
+		WHERE conversation_id = ? AND status = 'streaming' AND writer <> ?
+		AND NOT EXISTS (SELECT 1 FROM session_lease l WHERE l.conversation_id = ?
+			AND l.owner <> ? AND l.expires > ?)`, Interrupted, session, owner, session, owner, now)
+	return err
+}
