@@ -37,13 +37,13 @@ type Recorder struct {
 	attached bool
 	rows     map[liveKey]int64 // the rows this recorder created
 	leases   map[string]*heldLease
-	wait     bool // Lease waits for a busy session instead of refusing
-	session string                // the session events belong to
-	unsaved *debate.SessionInfo   // a new session's row, written with its first entry
-	ops     []op                  // rows to write, in event order
-	live    map[liveKey]*liveTurn // streaming turns
-	err     error
-	onError func(error)
+	wait     bool                  // Lease waits for a busy session instead of refusing
+	session  string                // the session events belong to
+	unsaved  *debate.SessionInfo   // a new session's row, written with its first entry
+	ops      []op                  // rows to write, in event order
+	live     map[liveKey]*liveTurn // streaming turns
+	err      error
+	onError  func(error)
 
 	kick     chan struct{}
 	flushReq chan chan error
