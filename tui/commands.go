@@ -331,7 +331,7 @@ func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
 		if m.status == "cancelling…" {
 			m.setStatus("", false)
 		}
-	case errors.Is(msg.err, debate.ErrBusy):
+	case errors.Is(msg.err, debate.ErrBusy), debate.IsBusy(msg.err):
 		if m.in.Value() == "" {
 			m.in.SetValue(msg.input) // keep what was typed
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -44,6 +45,9 @@ func newSharedRig(t *testing.T) *sharedRig {
 		q := ""
 		if n := len(req.Messages); n > 0 {
 			q = req.Messages[n-1].Content
+		}
+		if strings.HasPrefix(lastLine(q), "stall") {
+			return providertest.Reply{Chunks: []string{"part1 ", "part2 ", "part3 ", "never"}, StallAfter: 3}
 		}
 		answer := "A:" + lastLine(q)
 		return providertest.Reply{Chunks: []string{answer[:2], answer[2:]}, ChunkDelay: 150 * time.Millisecond}
@@ -218,4 +222,69 @@ func checkShared(t *testing.T, r *sharedRig, id string, outcomes []runOutcome, w
 		t.Errorf("no run was kept")
 	}
 	t.Logf("runs %d, turns expected %d, turns kept %d, refusals %d", len(outcomes), 2+2*kept, len(entries), refused)
+}
+
+// TestKilledLeaseHolder kills (SIGKILL) a parley that holds a session's
+// lease mid-answer: the next writer is refused while the lease is live,
+// gets the session once it expires (--wait), and the dead answer is
+// settled as interrupted with the text that had arrived.
+func TestKilledLeaseHolder(t *testing.T) {
+	r := newSharedRig(t)
+	r.env = append(r.env, "PARLEY_LEASE_TTL=3s")
+	id := r.session()
+	holder := exec.Command(r.bin, "--db", r.db, "ask", "--session", id, "@chatgpt stall here")
+	holder.Dir, holder.Env = r.dir, r.env
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	defer func() {
+		if !killed {
+			_ = holder.Process.Kill()
+			_ = holder.Wait()
+		}
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	poll := time.NewTicker(50 * time.Millisecond)
+	defer poll.Stop()
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("the holder's answer never reached the database")
+		}
+		<-poll.C
+		if en := r.entries(id); len(en) == 4 && strings.HasPrefix(en[3].Text, "part1 part2 part3") {
+			break
+		}
+	}
+	if err := holder.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = holder.Wait()
+	killed = true
+
+	_, stderr, err := r.parley("ask", "--session", id, "@chatgpt too soon")
+	if err == nil || !strings.Contains(stderr, "is busy") {
+		t.Logf("a writer right after the kill was not refused (the 3s lease may already have lapsed on a loaded machine): %v %s", err, stderr)
+	}
+	if _, stderr, err := r.parley("ask", "--session", id, "--wait", "@chatgpt after"); err != nil {
+		t.Fatalf("the next writer never got the session: %v\n%s", err, stderr)
+	}
+	entries := r.entries(id)
+	st, err := store.Open(r.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	raw, err := st.Record().Since(context.Background(), id, 4) // as saved, not as a resume settles it
+	if err != nil || len(raw) == 0 {
+		t.Fatalf("turn 4: %v %v", raw, err)
+	}
+	dead := raw[0]
+	if dead.Status != debate.StatusPartial || dead.Error != store.Interrupted || dead.Text != "part1 part2 part3 " {
+		t.Errorf("the killed answer is %s %q %q, want partial, interrupted, its text", dead.Status, dead.Error, dead.Text)
+	}
+	last := entries[len(entries)-1]
+	if q := entries[len(entries)-2]; q.Text != "@chatgpt after" || last.Text != "A:after" || last.Status != debate.StatusComplete {
+		t.Errorf("the next writer's exchange is %q then %q %s", q.Text, last.Text, last.Status)
+	}
 }

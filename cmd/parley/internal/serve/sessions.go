@@ -463,7 +463,9 @@ func (m *manager) submit(ctx context.Context, ss *session, text string) error {
 	go func() {
 		defer ss.release()
 		err := ss.eng.Submit(m.srv.ctx, text)
-		if err != nil && ss.eng.History().Len() == before {
+		if debate.IsBusy(err) {
+			accept(busyElsewhere(err))
+		} else if err != nil && ss.eng.History().Len() == before {
 			accept(errorf(http.StatusBadRequest, "refused", "%s", err.Error()))
 		} else {
 			accept(nil)
@@ -512,7 +514,17 @@ func (m *manager) run(ctx context.Context, ss *session, text string) error {
 	waitCtx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
 	_ = ss.eng.Wait(waitCtx)
+	if debate.IsBusy(err) {
+		return busyElsewhere(err)
+	}
 	return err
+}
+
+// busyElsewhere is the 409 for a session another process (the console, a
+// headless command, parley mcp) is answering in: the lease's own words,
+// who holds it, since when and what to do.
+func busyElsewhere(err error) error {
+	return errorf(http.StatusConflict, "busy", "%s", err.Error())
 }
 
 func errBusy(id string) error {
