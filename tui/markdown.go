@@ -112,8 +112,9 @@ const maxMarkdownTail = 2048
 
 // streamingText is an answer arriving in pieces. Complete blocks (text up to
 // a blank line outside a code fence) are rendered as Markdown once, when they
-// complete; only the unfinished tail is rendered again, when it has changed,
-// so a long answer costs the same per frame as a short one.
+// complete; the open block is rendered by openBlock, at the cost of its last
+// row, so a long answer costs the same per frame as a short one and every
+// frame is the answer's full render.
 type streamingText struct {
 	safe  sanitize.Stream // a rune or escape cut between deltas waits for its rest
 	text  strings.Builder
@@ -121,48 +122,7 @@ type streamingText struct {
 	lines []string // rendered lines of the complete blocks
 	width int
 	final *finishedText // the finished answer, drawn from its end on demand
-
-	tail      string   // the open block's complete lines last rendered
-	tailLines []string // and their lines
-	line      string   // the open block's line still arriving
-	lineLines []string // and its lines as shown
-	lineBase  string   // the part of line last rendered as Markdown
-	lineRaw   []string // and its rendered lines, before fitting
-}
-
-// lineRenderStep is how much plain text the arriving line may grow by
-// before it is rendered again: in between, the new words are appended to
-// the last rendered line, so most tokens cost no Markdown render at all.
-const lineRenderStep = 48
-
-// lineRender draws the line still arriving: rendered on its own (plain
-// inside an open code fence), or the last render with the new words added
-// when they are plain text and fit.
-func (s *streamingText) lineRender(md *markdown, head, line string, width int) []string {
-	if fenceOpen(head) || len(line) > maxMarkdownTail {
-		s.lineBase, s.lineRaw = "", nil
-		return fitAll(wrapPlain(line, width), width)
-	}
-	if n := len(s.lineRaw); n > 0 && s.lineBase != "" && strings.HasPrefix(line, s.lineBase) {
-		added := line[len(s.lineBase):]
-		if strings.HasSuffix(ansi.Strip(s.lineRaw[n-1]), " ") {
-			// The render ends in a space of its own (after a list marker):
-			// the words' space is already there.
-			added = strings.TrimLeft(added, " ")
-		}
-		last := s.lineRaw[n-1] + added
-		if len(added) < lineRenderStep && !strings.ContainsAny(added, "*_`[]()<>\\~|#!") && ansi.StringWidth(last) < width {
-			out := make([]string, n)
-			copy(out, s.lineRaw)
-			out[n-1] = last
-			return fitAll(out, width)
-		}
-	}
-	// A render ends at the line's last visible character: trailing spaces
-	// are not in it, so they belong to what a later token adds (cut from the
-	// base, they would be lost between two words).
-	s.lineBase, s.lineRaw = strings.TrimRight(line, " "), md.Render(line, width)
-	return fitAll(append([]string(nil), s.lineRaw...), width)
+	open  openBlock     // the block still arriving
 }
 
 func (s *streamingText) Reset() { *s = streamingText{} }
@@ -197,8 +157,7 @@ func (s *streamingText) Tail(md *markdown, width, n int) []string {
 // exactly width cells wide.
 func (s *streamingText) Lines(md *markdown, width int) []string {
 	if width != s.width {
-		s.width, s.done, s.lines, s.tail, s.tailLines = width, 0, nil, "", nil
-		s.line, s.lineLines, s.lineBase, s.lineRaw = "", nil, "", nil
+		s.width, s.done, s.lines, s.open = width, 0, nil, openBlock{}
 	}
 	if s.final != nil {
 		return s.final.All(md, width)
@@ -220,37 +179,16 @@ func (s *streamingText) Lines(md *markdown, width int) []string {
 		s.done += i + 2
 	}
 	tail := strings.TrimLeft(text[s.done:], "\n")
-	if tail == "" {
+	if strings.TrimSpace(tail) == "" {
 		return s.lines
 	}
-	// The open block is rendered as Markdown up to its last complete line,
-	// again only when a line completes; the line still arriving is rendered
-	// on its own (as it is inside an open code fence). A token then costs a
-	// render of one line, not of the whole block.
-	cut := strings.LastIndexByte(tail, '\n') + 1
-	head, line := tail[:cut], tail[cut:]
-	if head != s.tail || s.tailLines == nil {
-		s.tail = head
-		switch {
-		case strings.TrimSpace(head) == "":
-			s.tailLines = []string{}
-		case len(head) <= maxMarkdownTail:
-			s.tailLines = fitAll(md.Render(head, width), width)
-		default:
-			s.tailLines = fitAll(wrapPlain(head, width), width)
-		}
-	}
-	if line != s.line || s.lineLines == nil {
-		s.line = line
-		s.lineLines = s.lineRender(md, head, line, width)
-	}
-	out := make([]string, 0, len(s.lines)+len(s.tailLines)+len(s.lineLines)+1)
+	open := s.open.Lines(md, tail, width)
+	out := make([]string, 0, len(s.lines)+len(open)+1)
 	out = append(out, s.lines...)
 	if len(out) > 0 {
 		out = append(out, strings.Repeat(" ", width))
 	}
-	out = append(out, s.tailLines...)
-	return append(out, s.lineLines...)
+	return append(out, open...)
 }
 
 // blockEnd finds the first blank line of rest that is not inside a code

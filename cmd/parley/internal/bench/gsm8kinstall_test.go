@@ -28,11 +28,9 @@ func readReal(tb testing.TB) []byte {
 }
 
 // mirror serves body at /test.jsonl, as a mirror (or GitHub) would, with its
-// length, and counts the requests.
-func mirror(t *testing.T, body []byte) (*httptest.Server, *int) {
-	var hits int
+// length.
+func mirror(t *testing.T, body []byte) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits++
 		if r.URL.Path != "/test.jsonl" {
 			http.NotFound(w, r)
 			return
@@ -41,7 +39,7 @@ func mirror(t *testing.T, body []byte) (*httptest.Server, *int) {
 		w.Write(body)
 	}))
 	t.Cleanup(srv.Close)
-	return srv, &hits
+	return srv
 }
 
 // installedNothing fails when a refused download left anything under xdg.
@@ -66,7 +64,7 @@ func TestDownloadGSM8KInstallsThePublishedSet(t *testing.T) {
 	real := readReal(t)
 	for name, body := range map[string][]byte{"plain": real, "gzip copy": gzipped(t, real)} {
 		t.Run(name, func(t *testing.T) {
-			srv, _ := mirror(t, body)
+			srv := mirror(t, body)
 			xdg := filepath.Join(t.TempDir(), "xdg")
 			env := envOf(map[string]string{"XDG_DATA_HOME": xdg, GSM8KURLEnv: srv.URL + "/test.jsonl"})
 			var bar bytes.Buffer
@@ -95,7 +93,7 @@ func TestDownloadGSM8KInstallsThePublishedSet(t *testing.T) {
 
 func TestDownloadGSM8KDrawsABarOnATerminal(t *testing.T) {
 	real := readReal(t)
-	srv, _ := mirror(t, real)
+	srv := mirror(t, real)
 	var bar bytes.Buffer
 	env := envOf(map[string]string{"XDG_DATA_HOME": filepath.Join(t.TempDir(), "xdg")})
 	if _, err := DownloadGSM8K(context.Background(), GSM8KDownload{URL: srv.URL + "/test.jsonl", Progress: &bar, TTY: true}, env); err != nil {
@@ -134,8 +132,8 @@ func TestDownloadGSM8KRefusesWhatIsNotThePublishedSet(t *testing.T) {
 	}))
 	defer stall.Close()
 	defer close(stalled)
-	good, _ := mirror(t, real)
-	bad, _ := mirror(t, corrupted)
+	good := mirror(t, real)
+	bad := mirror(t, corrupted)
 	for _, c := range []struct {
 		name, url string
 		timeout   time.Duration
@@ -150,7 +148,7 @@ func TestDownloadGSM8KRefusesWhatIsNotThePublishedSet(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.url == "" {
-				srv, _ := mirror(t, gzipped(t, corrupted))
+				srv := mirror(t, gzipped(t, corrupted))
 				c.url = srv.URL + "/test.jsonl"
 			}
 			xdg := filepath.Join(t.TempDir(), "xdg")
@@ -169,7 +167,7 @@ func TestDownloadGSM8KRefusesWhatIsNotThePublishedSet(t *testing.T) {
 }
 
 func TestDownloadGSM8KRefusesAnOversizedBody(t *testing.T) {
-	srv, _ := mirror(t, bytes.Repeat([]byte("x"), maxGSM8KBytes+10))
+	srv := mirror(t, bytes.Repeat([]byte("x"), maxGSM8KBytes+10))
 	xdg := filepath.Join(t.TempDir(), "xdg")
 	_, err := DownloadGSM8K(context.Background(), GSM8KDownload{URL: srv.URL + "/test.jsonl"}, envOf(map[string]string{"XDG_DATA_HOME": xdg}))
 	if err == nil || !strings.Contains(err.Error(), "not GSM8K's test set") {
