@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -76,5 +77,53 @@ func TestMCPOverHTTPRefusesForeignHostsAndOrigins(t *testing.T) {
 				t.Fatalf("status %d, want %d", resp.StatusCode, tc.want)
 			}
 		})
+	}
+}
+
+// A NUL in a resource URI over HTTP gets its error and the client's MCP
+// session goes on (issue 31: it then answered every request with an empty
+// 200); a body that is not JSON gets -32700.
+func TestMCPOverHTTPRefusesBadBodiesAndGoesOn(t *testing.T) {
+	ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true, serveToken)
+	post := func(session, body string) (*http.Response, string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+serveToken)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	resp, _ := post("", initLine)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || session == "" {
+		t.Fatalf("initialize: %d, session %q", resp.StatusCode, session)
+	}
+	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, tc := range []struct{ body, code string }{
+		{`{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"parley://sessions/e\u0000"}}`, "-32602"},
+		{`not json`, "-32700"},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "-32600"},
+	} {
+		resp, body := post(session, tc.body)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"code":`+tc.code) {
+			t.Errorf("%s: %d %s, want 400 with %s", tc.body, resp.StatusCode, body, tc.code)
+		}
+	}
+	resp, body := post(session, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"result"`) {
+		t.Fatalf("ping after the refusals: %d %q", resp.StatusCode, body)
 	}
 }

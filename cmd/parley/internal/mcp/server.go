@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/debate"
@@ -54,6 +56,8 @@ type Server struct {
 	listed map[string]bool
 	// runs are the tool calls running, until their session is saved.
 	runs sync.WaitGroup
+	// schemas are the tools' input schemas, by tool name.
+	schemas map[string]*jsonschema.Schema
 	// life ends when the server closes: it cancels every run.
 	life context.Context
 	stop context.CancelFunc
@@ -88,7 +92,7 @@ the resource parley://sessions/ID (Markdown). Long runs report progress when giv
 // would read the answers it pays for); those calls are saved, marked
 // cancelled, before RunStdio returns.
 func (s *Server) RunStdio(ctx context.Context) error {
-	err := s.srv.Run(ctx, &mcp.StdioTransport{})
+	err := s.srv.Run(ctx, &LineTransport{In: os.Stdin, Out: os.Stdout})
 	s.Close()
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
@@ -121,9 +125,10 @@ const httpIdle = 30 * time.Minute
 // behind its own Host, origin and token checks, which also admit the names
 // of serve.hosts: the SDK's narrower localhost-only Host check would refuse
 // those behind a local proxy, so it is left to serve.
+// Every body goes through checkFrame first, as every stdio line does.
 func (s *Server) Handler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
-		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true, SessionTimeout: httpIdle})
+	return checkBodies(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
+		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true, SessionTimeout: httpIdle}))
 }
 
 // Connect serves one client over t (tests use in-memory transports).

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
@@ -15,22 +17,37 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-// addTools registers every tool with its input and output schemas.
+// addTools registers every tool with its input and output schemas. The
+// agents and MAGI presets are enums of the input schemas and are listed in
+// the descriptions, so a client knows them before it calls.
 func (s *Server) addTools() {
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "ask", Title: "Ask agents",
-		Description: "Ask one or more agents once (mention routing: @name, several @names, or @all). Returns each answer with its agent, model, tokens and cost."}, s.ask)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "magi", Title: "MAGI council vote",
-		Description: "Put a yes/no question to the MAGI council: three members vote over three rounds (independent, deliberation, final). Returns the verdict, every round's votes, vote changes and cost: the same document as parley magi --json."}, s.magi)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "council", Title: "Council with anonymous peer ranking",
-		Description: "Members answer, rank each other's answers anonymously, and a chairman writes the final answer. Returns the stage-1 answers, the rankings and aggregate, and the chairman's answer (or the top-ranked answer marked as the fallback)."}, s.council)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "debate_start", Title: "Start an alternating debate",
+	agents := s.opts.Config.AgentNames()
+	presets := slices.Sorted(maps.Keys(debate.MagiPresets))
+	known := " Agents: " + strings.Join(agents, ", ") + "."
+	s.schemas = map[string]*jsonschema.Schema{
+		"ask":          inputSchema[AskInput](map[string][]string{"agents": append(slices.Clone(agents), "all")}),
+		"magi":         inputSchema[MagiInput](map[string][]string{"preset": presets}),
+		"council":      inputSchema[CouncilInput](map[string][]string{"members": agents, "chairman": agents}),
+		"debate_start": inputSchema[DebateStartInput](nil),
+		"debate_step":  inputSchema[DebateStepInput](nil),
+	}
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "ask", Title: "Ask agents", InputSchema: s.schemas["ask"],
+		Description: "Ask one or more agents once (mention routing: @name, several @names, or @all). Returns each answer with its agent, model, tokens and cost." + known}, s.ask)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "magi", Title: "MAGI council vote", InputSchema: s.schemas["magi"],
+		Description: "Put a yes/no question to the MAGI council: three members vote over three rounds (independent, deliberation, final). Returns the verdict, every round's votes, vote changes and cost: the same document as parley magi --json. Presets: " + strings.Join(presets, ", ") + "."}, s.magi)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "council", Title: "Council with anonymous peer ranking", InputSchema: s.schemas["council"],
+		Description: "Members answer, rank each other's answers anonymously, and a chairman writes the final answer. Returns the stage-1 answers, the rankings and aggregate, and the chairman's answer (or the top-ranked answer marked as the fallback)." + known}, s.council)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "debate_start", Title: "Start an alternating debate", InputSchema: s.schemas["debate_start"],
 		Description: "Start a two-agent alternating debate: the first agent answers the instruction, then the second answers seeing the first's answer. It becomes this client's active debate. Returns the HTTP API's turn object."}, s.debateStart)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "debate_step", Title: "Next step of the debate",
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "debate_step", Title: "Next step of the debate", InputSchema: s.schemas["debate_step"],
 		Description: "One step of this client's active debate (or session_id's): exactly one agent answers, in turn, seeing the other's latest answer. Returns the HTTP API's turn object."}, s.debateStep)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "sessions_list", Title: "Saved sessions",
+	s.schemas["sessions_list"] = inputSchema[SessionsListInput](nil)
+	s.schemas["session_get"] = inputSchema[SessionGetInput](nil)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "sessions_list", Title: "Saved sessions", InputSchema: s.schemas["sessions_list"],
 		Description: "List saved sessions, most recently active first, a page at a time (next_cursor).", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, s.sessionsList)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "session_get", Title: "One saved session",
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "session_get", Title: "One saved session", InputSchema: s.schemas["session_get"],
 		Description: "A saved session's metadata and entries in turn order, a page at a time (after/limit, next_after).", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, s.sessionGet)
+	s.srv.AddReceivingMiddleware(s.plainErrors)
 }
 
 // --- ask ----------------------------------------------------------------------
@@ -68,7 +85,7 @@ type AskOutput struct {
 }
 
 func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, AskOutput, error) {
-	line, err := mentionLine(in.Question, in.Agents)
+	line, err := s.addressed(in.Question, in.Agents)
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
@@ -117,6 +134,30 @@ func mentionLine(question string, agents []string) (string, error) {
 		return q, nil
 	}
 	return "@all " + q, nil
+}
+
+// addressed is mentionLine checked against the configured agents before
+// any session is made: a refused call creates nothing.
+func (s *Server) addressed(question string, agents []string) (string, error) {
+	known := s.opts.Config.AgentNames()
+	for _, a := range agents {
+		name := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(a), "@"))
+		if name != "all" && !slices.Contains(known, name) {
+			return "", fmt.Errorf("agents: unknown value %q; allowed values: %s, all", clean(a), strings.Join(known, ", "))
+		}
+	}
+	line, err := mentionLine(question, agents)
+	if err != nil {
+		return "", err
+	}
+	m, err := debate.ParseMentions(line, known)
+	if err != nil {
+		return "", fmt.Errorf("question: %s", clean(err.Error()))
+	}
+	if !m.All && len(m.Names) == 0 { // @words that name no agent are plain text
+		line = "@all " + line
+	}
+	return line, nil
 }
 
 // finishedTurns collects the agent turns of a run as they finish, and
