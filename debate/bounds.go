@@ -16,6 +16,10 @@ const (
 	MaxOutputTokens = 1_000_000 // agents[].max_tokens, bench.max_tokens
 )
 
+// MaxTitleRunes bounds a session title a user gives (rename, /title, the
+// API's title): every session list prints it on one line.
+const MaxTitleRunes = 200
+
 // checkBounds refuses values past the upper bounds.
 func (c *Config) checkBounds(bad func(key, format string, args ...any) error) error {
 	if len(c.Agents) > MaxAgents {

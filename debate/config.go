@@ -82,6 +82,14 @@ type ServeConfig struct {
 	Hosts []string `mapstructure:"hosts"`
 	// OpenAI configures the OpenAI-compatible door (/v1/).
 	OpenAI ServeOpenAIConfig `mapstructure:"openai"`
+	// Connection limits, against clients that hold the server (see
+	// docs/serve.md); zero takes the default.
+	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout"`  // a request's headers (10s)
+	ReadTimeout       time.Duration `mapstructure:"read_timeout"`         // a request's headers and body (30s)
+	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`         // a kept-alive connection between requests (60s)
+	MaxConnsPerAddr   int           `mapstructure:"max_conns_per_addr"`   // open connections from one client address (64)
+	MaxStreams        int           `mapstructure:"max_streams"`          // open event streams in all (512)
+	MaxStreamsPerUser int           `mapstructure:"max_streams_per_user"` // open event streams per token or login (32)
 }
 
 // ServeOpenAIConfig configures parley serve's /v1/chat/completions.

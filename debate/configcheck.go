@@ -164,6 +164,10 @@ func (c *Config) Validate() error {
 	if m.Agent.MaxSteps < 0 {
 		return bad("modes.agent.max_steps", "must not be negative")
 	}
+	if sv := c.Serve; sv.ReadHeaderTimeout < 0 || sv.ReadTimeout < 0 || sv.IdleTimeout < 0 ||
+		sv.MaxConnsPerAddr < 0 || sv.MaxStreams < 0 || sv.MaxStreamsPerUser < 0 {
+		return bad("serve", "timeouts and limits must not be negative (0 takes the default)")
+	}
 	for model, m := range c.Models {
 		for _, price := range []*float64{m.Input, m.CachedInput, m.CacheWrite, m.Output} {
 			if price != nil && *price < 0 {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -227,6 +228,9 @@ func (e *Engine) Rename(title string) error {
 	title = strings.Join(strings.Fields(title), " ")
 	if title == "" {
 		return errors.New("a title needs at least one word")
+	}
+	if n := utf8.RuneCountInString(title); n > MaxTitleRunes {
+		return fmt.Errorf("a title has at most %d characters (this one has %d)", MaxTitleRunes, n)
 	}
 	e.mu.Lock()
 	e.info.Title = title

@@ -74,11 +74,17 @@ func (s *Store) List(ctx context.Context) ([]Summary, error) {
 	return out, rows.Err()
 }
 
+// maxIDLen bounds a session ID or prefix a caller gives.
+const maxIDLen = 64
+
 // Resolve finds the session whose ID is id or starts with it.
 func (s *Store) Resolve(ctx context.Context, id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return "", fmt.Errorf("%w: empty session ID", ErrNotFound)
+	}
+	if len(id) > maxIDLen { // before any query: a long LIKE pattern is an SQL error
+		return "", fmt.Errorf("%w: a session ID has at most %d characters", ErrNotFound, maxIDLen)
 	}
 	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(id) + "%"
 	rows, err := s.r.QueryContext(ctx, `SELECT conversation_id FROM conversation_meta

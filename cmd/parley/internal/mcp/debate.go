@@ -136,6 +136,9 @@ func (s *Server) debateOf(req *mcp.CallToolRequest) string {
 func sessionErr(id string, err error) error {
 	var amb *store.AmbiguousError
 	if errors.Is(err, store.ErrNotFound) || errors.As(err, &amb) {
+		if len(id) > 64 {
+			id = id[:64] + "…"
+		}
 		return fmt.Errorf("session %q: %w (see sessions_list)", id, err)
 	}
 	return err

@@ -324,6 +324,7 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 		{"council", map[string]any{"question": "q", "members": []string{"claude"}}, "members needs at least two agents"},
 		{"debate_step", map[string]any{}, "call debate_start first"},
 		{"session_get", map[string]any{"id": "nosuch"}, "see sessions_list"},
+		{"session_get", map[string]any{"id": strings.Repeat("a", 1<<20)}, "a session ID has at most 64 characters"},
 		{"sessions_list", map[string]any{"cursor": "!!"}, "not a cursor"},
 	} {
 		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
@@ -107,6 +108,9 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	var err error
 	if req.UserID, err = bodyUser(r, req.UserID); err != nil {
 		return err
+	}
+	if n := utf8.RuneCountInString(req.Title); n > debate.MaxTitleRunes {
+		return errorf(http.StatusBadRequest, "bad_field", "title: at most %d characters (this one has %d)", debate.MaxTitleRunes, n)
 	}
 	if err := s.limit(w, r, req.UserID); err != nil {
 		return err

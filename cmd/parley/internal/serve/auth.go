@@ -33,8 +33,15 @@ type auth struct {
 	now   func() time.Time
 
 	mu       sync.Mutex
-	sessions map[string]time.Time // id → expiry
+	sessions map[string]*login    // id → its login session
 	failures map[string]*failures // client address → its failed attempts
+}
+
+// login is one login session: its expiry, and done, closed when it ends
+// (logout, expiry, eviction) so the event streams it opened end too.
+type login struct {
+	exp  time.Time
+	done chan struct{}
 }
 
 type failures struct {
@@ -44,7 +51,7 @@ type failures struct {
 }
 
 func newAuth(token string) *auth {
-	return &auth{token: token, now: time.Now, sessions: map[string]time.Time{}, failures: map[string]*failures{}}
+	return &auth{token: token, now: time.Now, sessions: map[string]*login{}, failures: map[string]*failures{}}
 }
 
 // tokenMatches compares in constant time.
@@ -58,21 +65,21 @@ func (a *auth) newSession() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.now()
-	for k, exp := range a.sessions {
-		if !now.Before(exp) {
-			delete(a.sessions, k)
+	for k, l := range a.sessions {
+		if !now.Before(l.exp) {
+			a.endLocked(k)
 		}
 	}
 	for len(a.sessions) >= maxLogins {
 		oldest, oldestExp := "", time.Time{}
-		for k, exp := range a.sessions {
-			if oldest == "" || exp.Before(oldestExp) {
-				oldest, oldestExp = k, exp
+		for k, l := range a.sessions {
+			if oldest == "" || l.exp.Before(oldestExp) {
+				oldest, oldestExp = k, l.exp
 			}
 		}
-		delete(a.sessions, oldest)
+		a.endLocked(oldest)
 	}
-	a.sessions[id] = now.Add(sessionTTL)
+	a.sessions[id] = &login{exp: now.Add(sessionTTL), done: make(chan struct{})}
 	return id
 }
 
@@ -80,18 +87,35 @@ func (a *auth) newSession() string {
 func (a *auth) sessionValid(id string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	exp, ok := a.sessions[id]
-	if ok && !a.now().Before(exp) {
-		delete(a.sessions, id)
+	l, ok := a.sessions[id]
+	if ok && !a.now().Before(l.exp) {
+		a.endLocked(id)
 		return false
 	}
 	return ok
 }
 
+// loginDone is closed when login session id ends (nil when it is not live).
+func (a *auth) loginDone(id string) <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if l, ok := a.sessions[id]; ok {
+		return l.done
+	}
+	return nil
+}
+
 func (a *auth) endSession(id string) {
 	a.mu.Lock()
-	delete(a.sessions, id)
+	a.endLocked(id)
 	a.mu.Unlock()
+}
+
+func (a *auth) endLocked(id string) {
+	if l, ok := a.sessions[id]; ok {
+		close(l.done)
+		delete(a.sessions, id)
+	}
 }
 
 // blocked is how long addr must still wait before its next attempt.
@@ -105,11 +129,24 @@ func (a *auth) blocked(addr string) time.Duration {
 	return max(f.until.Sub(a.now()), 0)
 }
 
-// failed counts a wrong token from addr.
-func (a *auth) failed(addr string) {
+// admit lets one token check from addr go ahead, or says how long addr
+// must still wait. The check is charged as a failure before it runs
+// (succeeded refunds it), under the same lock as the wait: parallel wrong
+// tokens get exactly the checks one after another would (issue 31: 150 at
+// once got 11 where 1 was due).
+func (a *auth) admit(addr string) time.Duration {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.now()
+	if f := a.failures[addr]; f != nil && f.until.After(now) {
+		return f.until.Sub(now)
+	}
+	a.charge(addr, now)
+	return 0
+}
+
+// charge counts one failed (or, from admit, pending) check from addr.
+func (a *auth) charge(addr string, now time.Time) {
 	if len(a.failures) > 4096 {
 		for k, f := range a.failures {
 			if now.Sub(f.last) > forgetAfter {
@@ -210,7 +247,11 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, api bool) *ht
 		return r
 	}
 	addr := clientAddr(r)
-	if wait := s.auth.blocked(addr); wait > 0 {
+	wait := s.auth.blocked(addr)
+	if r.Header.Get("Authorization") != "" && wait == 0 {
+		wait = s.auth.admit(addr) // a token to check: charged up front
+	}
+	if wait > 0 {
 		tooManyFailures(w, r, wait)
 		return nil
 	}
@@ -221,8 +262,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, api bool) *ht
 			s.auth.succeeded(addr)
 		}
 		return withCredential(r, cred)
-	case authWrong:
-		s.auth.failed(addr)
+	case authWrong: // charged by admit
 		s.logf("wrong token from %s", addr)
 	}
 	if api {

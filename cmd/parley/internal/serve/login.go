@@ -89,7 +89,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	addr := clientAddr(r)
-	if wait := s.auth.blocked(addr); wait > 0 {
+	if wait := s.auth.admit(addr); wait > 0 { // charged until the token matches
 		tooManyFailures(w, r, wait)
 		return
 	}
@@ -99,7 +99,6 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.auth.tokenMatches(r.PostForm.Get("token")) {
-		s.auth.failed(addr)
 		s.logf("wrong token from %s at /login", addr)
 		s.loginPage(w, r, http.StatusUnauthorized, "Wrong token.")
 		return

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -79,6 +80,9 @@ type Server struct {
 	hooks    *webhooks
 	limiter  *limiter
 	auth     *auth
+	limits   connLimits
+	streams  *streams // the open event streams, capped
+	conns    atomic.Int64
 	guard    *guard // wraps mux: every request passes it
 	tls      *tls.Config
 	// ctx is the server's lifetime: exchanges run under it and requests
@@ -110,7 +114,9 @@ func New(opts Options) (*Server, error) {
 	if opts.IdleAfter <= 0 {
 		opts.IdleAfter = time.Minute
 	}
-	s := &Server{opts: opts, mux: http.NewServeMux(), limiter: newLimiter(opts.Rate), auth: newAuth(opts.Token)}
+	s := &Server{opts: opts, mux: http.NewServeMux(), limiter: newLimiter(opts.Rate), auth: newAuth(opts.Token),
+		limits: limitsOf(opts.Config.Serve)}
+	s.streams = &streams{max: s.limits.streams, perUser: s.limits.perUser, byUser: map[string]int{}}
 	var err error
 	if s.guard, err = newGuard(opts.Config.Serve.Hosts, s.mux); err != nil {
 		return nil, err
@@ -238,11 +244,15 @@ func loadTLS(certFile, keyFile string) (*tls.Config, error) {
 func (s *Server) Serve(ctx context.Context, ln net.Listener, ready io.Writer) error {
 	s.guard.bind(ln.Addr())
 	hs := &http.Server{
-		Handler:           s.guard,
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           untimed(s.guard),
+		ReadHeaderTimeout: s.limits.readHeader,
+		ReadTimeout:       s.limits.read,
+		IdleTimeout:       s.limits.idle,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
 		TLSConfig:         s.tls,
+		ConnState:         s.countConns,
 	}
+	ln = &addrListener{Listener: ln, max: s.limits.perAddr, plain: s.tls == nil, open: map[string]int{}}
 	scheme := "http"
 	if s.tls != nil {
 		scheme = "https"
@@ -271,6 +281,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready io.Writer) er
 		err = nil
 	}
 	return err
+}
+
+// countConns keeps the number of open connections (a figure for tests).
+func (s *Server) countConns(_ net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		s.conns.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		s.conns.Add(-1)
+	}
 }
 
 // Close cancels every running exchange (partial text kept), ends the live

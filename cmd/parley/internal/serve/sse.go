@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/parleyhq/parley/debate/sanitize"
@@ -31,6 +32,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	release := s.streams.open(w, credentialOf(r))
+	if release == nil {
+		return nil
+	}
+	defer release()
+	loginEnded, loginID := s.streamLogin(r)
 	defer ss.watched(&s.sessions.mu)()
 	after := ss.hub.last()
 	cursor := r.Header.Get("Last-Event-ID")
@@ -98,14 +105,32 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 		select {
 		case <-changed:
 		case <-ping.C:
+			if loginID != "" && !s.auth.sessionValid(loginID) {
+				return nil // the login expired: so does what it opened
+			}
 			fmt.Fprint(out, ": ping\n\n")
 			if !flush() {
 				return nil
 			}
+		case <-loginEnded: // logout
+			return nil
 		case <-ctx.Done():
 			return nil
 		case <-s.ctx.Done():
 			return nil
 		}
 	}
+}
+
+// streamLogin is the login session a stream was opened with (its cookie),
+// and a channel closed when it ends; both empty for a bearer token.
+func (s *Server) streamLogin(r *http.Request) (<-chan struct{}, string) {
+	if !strings.HasPrefix(credentialOf(r), "login:") {
+		return nil, ""
+	}
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return nil, ""
+	}
+	return s.auth.loginDone(c.Value), c.Value
 }
