@@ -76,7 +76,7 @@ type Entry struct {
 	Usage       providers.Usage `json:"usage"`
 	Cost        float64         `json:"cost_usd"`
 	Started     time.Time       `json:"started"`
-	Finished    time.Time       `json:"finished"`
+	Finished    time.Time       `json:"finished,omitzero"` // none while the turn streams
 	ToolCalls   []ToolCall      `json:"tool_calls,omitempty"`
 	// Covers is, for a summary, the last turn it condenses: it covers the
 	// turns after the previous summary's Covers up to this one.

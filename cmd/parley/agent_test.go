@@ -153,28 +153,18 @@ func TestAgentCmdJSON(t *testing.T) {
 	if !strings.HasPrefix(lines[len(lines)-1], `{"type":"summary"`) {
 		t.Errorf("type is not first: %s", lines[len(lines)-1])
 	}
-	var tools int
-	for _, l := range lines[:len(lines)-1] {
-		var ev struct {
-			Type string `json:"type"`
-			Done bool   `json:"done"`
-			Call struct {
-				Tool   string `json:"tool"`
-				Result string `json:"result"`
-			} `json:"call"`
-		}
-		if err := json.Unmarshal([]byte(l), &ev); err != nil {
-			t.Fatalf("not JSON: %s", l)
-		}
-		if ev.Type == "tool" && ev.Done {
-			tools++
-			if ev.Call.Tool != "list_file" || !strings.Contains(ev.Call.Result, "main.go (44 bytes)") {
-				t.Errorf("tool event: %s", l)
-			}
-		}
+	// One document: the outcome with the tool calls it made, no event lines.
+	var doc struct {
+		Calls []struct {
+			Tool   string `json:"tool"`
+			Result string `json:"result"`
+		} `json:"calls"`
 	}
-	if tools != 1 {
-		t.Errorf("%d finished tool events, want 1", tools)
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1 || len(doc.Calls) != 1 || doc.Calls[0].Tool != "list_file" || !strings.Contains(doc.Calls[0].Result, "main.go (44 bytes)") {
+		t.Errorf("want one document with the list_file call:\n%s", out)
 	}
 }
 

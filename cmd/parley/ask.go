@@ -7,7 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/debate"
 )
+
+// firstLine is s up to its first line break, for a hint that quotes it.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
 
 func init() {
 	subcommands = append(subcommands, newAskCmd)
@@ -19,8 +26,11 @@ func newAskCmd(g *globalFlags) *cobra.Command {
 		Short: "One mention-routed exchange, headless",
 		Long: `Ask one or more agents once and print their answers as "[Name]: text",
 in configuration order; the first answer streams as it arrives. Address
-agents with @name, several @names or @all. A line without a mention is saved
-as a note. Use - to read the line from stdin.`,
+agents with @name, several @names or @all; a line that names nobody is
+refused (exit 2) with the names to use, and nothing is saved. Use - to read
+the line from stdin. --json prints one document when the exchange is over
+(the session, the question, every turn, usage and cost); --jsonl every
+event as it happens.`,
 		Example: `  parley ask "@all what is a monad?"
   parley ask "@claude @gemini compare Rust and Go for CLIs"
   echo "@chatgpt summarise this" | parley ask -
@@ -36,21 +46,17 @@ as a note. Use - to read the line from stdin.`,
 				return err
 			}
 			defer a.Close()
+			if ms, err := debate.ParseMentions(line, a.Cfg.AgentNames()); err == nil && !ms.Addressed() {
+				return usageErr(fmt.Errorf("ask: the line names no agent, so nobody would answer: start it with @all or @name (%s), e.g. parley ask %q",
+					strings.Join(a.Cfg.AgentNames(), ", "), "@all "+firstLine(line)))
+			}
 			if err := a.RequireKeys(); err != nil {
 				return err
 			}
 			if err := a.EnterMode("mention"); err != nil {
 				return err
 			}
-			p := a.Printer(headless.Conversation)
-			err = a.Run(cmd.Context(), p, line)
-			if err == nil && a.Format() == headless.Text && p.Asked() == 0 {
-				// Mention mode keeps such a line as a note, silently; one
-				// ask that prints nothing deserves a word on stderr.
-				fmt.Fprintf(a.Stderr, "no @mention: saved as a note, nobody was asked. Address agents with @all or @name (%s).\n",
-					strings.Join(a.Cfg.AgentNames(), ", "))
-			}
-			return err
+			return a.Run(cmd.Context(), a.Printer(headless.Conversation), line)
 		},
 	}
 	addSessionFlag(cmd, g)

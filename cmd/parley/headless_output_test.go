@@ -117,16 +117,17 @@ func TestSessionsShowSanitizesToolCalls(t *testing.T) {
 	}
 }
 
-// An ask without a mention asks nobody; it says so instead of exiting in silence.
-func TestAskWithoutMentionSaysItWasANote(t *testing.T) {
+// An ask without a mention would ask nobody: it is refused, exit 2, with
+// the names to use.
+func TestAskWithoutMentionExitsTwoWithTheHint(t *testing.T) {
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "ask", "what is a monad?")
-	if code != 0 || out != "" || !strings.Contains(stderr, "note") || !strings.Contains(stderr, "@all") {
+	if code != exitUsage || out != "" || !strings.Contains(stderr, `parley ask "@all what is a monad?"`) || !strings.Contains(stderr, "gemini, chatgpt") {
 		t.Fatalf("exit %d\nout %q\nerr %q", code, out, stderr)
 	}
-	_, _, stderr = runCLI(t, "", "--demo", "ask", "@gemini what is a monad?")
-	if strings.Contains(stderr, "note") {
-		t.Fatalf("hint printed for an ask that asked: %q", stderr)
+	code, _, stderr = runCLI(t, "", "--demo", "ask", "@gemini what is a monad?")
+	if code != 0 || strings.Contains(stderr, "names no agent") {
+		t.Fatalf("an ask that asked: exit %d %q", code, stderr)
 	}
 }
 

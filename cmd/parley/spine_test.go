@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,17 +117,36 @@ func TestAskFromStdinAndJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	types := map[string]bool{}
-	for _, l := range lines {
-		if !strings.HasPrefix(l, `{"type":"`) {
-			t.Fatalf("not a JSON event line: %q", l)
+	// --json is one document: the exchange's result, not its events.
+	var doc struct {
+		Session, Mode, Question string
+		Turns                   []struct {
+			Turn                        int
+			Kind, Speaker, Text, Status string
+			Finished                    string
 		}
-		types[strings.SplitN(l, `"`, 5)[3]] = true
+		Usage struct {
+			InputTokens int `json:"input_tokens"`
+		}
 	}
-	for _, want := range []string{"entry_added", "turn_started", "text_delta", "turn_finished", "exchange_finished"} {
-		if !types[want] {
-			t.Fatalf("no %s event in %v", want, types)
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&doc); err != nil || dec.More() {
+		t.Fatalf("not one JSON document (%v):\n%s", err, out)
+	}
+	if doc.Session == "" || doc.Mode != "mention" || doc.Question != "@gemini hi from a pipe" || len(doc.Turns) != 2 || doc.Usage.InputTokens == 0 {
+		t.Fatalf("document = %+v", doc)
+	}
+	if r := doc.Turns[1]; r.Turn != 2 || r.Speaker != "gemini" || r.Status != "complete" || r.Text == "" || r.Finished == "" {
+		t.Errorf("the answer = %+v", r)
+	}
+	// --jsonl is the event stream, and a turn that starts has no finish time.
+	code, out, _ = runCLI(t, "", "--demo", "--jsonl", "ask", "@gemini hi")
+	if code != 0 || !strings.Contains(out, `{"type":"turn_started"`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, `{"type":"turn_started"`) && strings.Contains(l, `"finished"`) {
+			t.Errorf("turn_started carries a finish time: %s", l)
 		}
 	}
 }

@@ -87,6 +87,8 @@ type Printer struct {
 	verdict string
 	invalid []string // votes of the last council that were INVALID: "CASPER round 2"
 
+	doc exchangeDoc // Conversation, JSON: the exchange's one document
+
 	chair *chairStream // Council, text: the chairman's answer as it streams
 	// capped: a cost cap stopped the running exchange (cap_reached).
 	capped bool
@@ -129,11 +131,16 @@ func (p *Printer) Sink(ev debate.Event) {
 			}
 		}
 	}
-	if p.opts.Format == JSONL || (p.opts.Format == JSON && (p.opts.Style == Conversation || p.opts.Style == Agent)) {
+	if p.opts.Format == JSONL {
 		p.line(ev)
-		if a, ok := ev.(debate.AgentAnswered); ok && p.opts.Style == Agent {
-			p.answer = &a // the summary line closes the exchange
-		}
+		return
+	}
+	if p.opts.Format == JSON && p.opts.Style == Conversation {
+		p.doc.sink(ev)
+		return
+	}
+	if a, ok := ev.(debate.AgentAnswered); ok && p.opts.Format == JSON && p.opts.Style == Agent {
+		p.answer = &a // the one document, printed when the exchange ends
 		return
 	}
 	if r, ok := ev.(debate.Retrying); ok && p.opts.Format == Text {
@@ -202,6 +209,8 @@ func (p *Printer) EndExchange(runErr error) {
 		p.agentSummary(*p.answer)
 	case p.opts.Style == Agent && !p.answered && runErr != nil:
 		p.agentSummary(debate.AgentAnswered{Error: runErr.Error()})
+	case p.opts.Format == JSON && p.opts.Style == Conversation:
+		p.doc.write(p.out, runErr)
 	case p.opts.Format == Text && (p.opts.Style == Conversation || p.opts.Style == Talk) && len(p.finished) > 0:
 		var usage providers.Usage
 		var cost float64

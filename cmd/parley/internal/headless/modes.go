@@ -111,15 +111,16 @@ func (p *Printer) flushSlip() {
 
 // agentSummary is the last line of `parley agent --json`.
 type agentSummary struct {
-	Type      string          `json:"type"` // "summary"
-	Agent     string          `json:"agent"`
-	Status    string          `json:"status"` // ok or error
-	Summary   string          `json:"summary"`
-	Error     string          `json:"error,omitempty"`
-	Steps     int             `json:"steps"`      // model replies
-	ToolCalls int             `json:"tool_calls"` // list_file and read_file calls run
-	Usage     providers.Usage `json:"usage"`
-	Cost      float64         `json:"cost_usd"`
+	Type      string            `json:"type"` // "summary"
+	Agent     string            `json:"agent"`
+	Status    string            `json:"status"` // ok or error
+	Summary   string            `json:"summary"`
+	Error     string            `json:"error,omitempty"`
+	Steps     int               `json:"steps"`      // model replies
+	ToolCalls int               `json:"tool_calls"` // list_file and read_file calls run
+	Calls     []debate.ToolCall `json:"calls"`      // those calls, with their results
+	Usage     providers.Usage   `json:"usage"`
+	Cost      float64           `json:"cost_usd"`
 }
 
 func (p *Printer) agentSummary(a debate.AgentAnswered) {
@@ -128,7 +129,10 @@ func (p *Printer) agentSummary(a debate.AgentAnswered) {
 		return
 	}
 	out := agentSummary{Type: "summary", Agent: a.Agent, Status: "ok", Summary: a.Answer,
-		Steps: a.Steps, ToolCalls: len(a.ToolCalls), Usage: a.Usage, Cost: a.Cost}
+		Steps: a.Steps, ToolCalls: len(a.ToolCalls), Calls: a.ToolCalls, Usage: a.Usage, Cost: a.Cost}
+	if out.Calls == nil {
+		out.Calls = []debate.ToolCall{}
+	}
 	if !a.Complete {
 		out.Status, out.Summary, out.Error = "error", "", a.Error
 	}
