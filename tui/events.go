@@ -72,16 +72,16 @@ func (b *eventBus) Wait() tea.Msg {
 	case <-b.done:
 		return nil
 	}
-	batch := eventsMsg{first}
+	batch := newBatch(first)
 	// Within a frame of the previous batch, gather what arrives until the
 	// frame is over rather than drawing again at once.
 	if wait := time.Until(b.last.Add(b.frame)); b.frame > 0 && wait > 0 {
 		timer := time.NewTimer(wait)
 	gather:
-		for len(batch) < maxBatch {
+		for batch.n < maxBatch {
 			select {
 			case ev := <-b.ch:
-				batch = append(batch, ev)
+				batch.add(ev)
 			case <-timer.C:
 				break gather
 			case <-b.done:
@@ -91,13 +91,54 @@ func (b *eventBus) Wait() tea.Msg {
 		timer.Stop()
 	}
 	defer func() { b.last = time.Now() }()
-	for len(batch) < maxBatch {
+	for batch.n < maxBatch {
 		select {
 		case ev := <-b.ch:
-			batch = append(batch, ev)
+			batch.add(ev)
 		default:
-			return batch
+			return batch.events
 		}
 	}
-	return batch
+	return batch.events
+}
+
+// deltaKey is whose text a delta extends.
+type deltaKey struct {
+	turn         int
+	agent, field string
+}
+
+// frameBatch gathers a frame's events. The deltas of one turn's field that
+// arrive with no other event after them are merged into one, so a frame
+// costs one append per answer, not one per chunk.
+type frameBatch struct {
+	events eventsMsg
+	n      int              // events received
+	open   map[deltaKey]int // where each mergeable delta is in events
+}
+
+func newBatch(first debate.Event) *frameBatch {
+	b := &frameBatch{open: map[deltaKey]int{}}
+	b.add(first)
+	return b
+}
+
+func (b *frameBatch) add(ev debate.Event) {
+	b.n++
+	d, ok := ev.(debate.TextDelta)
+	if !ok {
+		clear(b.open) // deltas before an event stay before it
+		b.events = append(b.events, ev)
+		return
+	}
+	key := deltaKey{d.Turn, d.Agent, d.Field}
+	if i, ok := b.open[key]; ok {
+		merged := b.events[i].(debate.TextDelta)
+		merged.Text += d.Text
+		merged.Raw += d.Raw
+		b.events[i] = merged
+		return
+	}
+	b.open[key] = len(b.events)
+	b.events = append(b.events, ev)
 }

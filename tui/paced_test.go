@@ -2,9 +2,13 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,45 +92,120 @@ func chunked(tokens []string, n int) []string {
 	return out
 }
 
-// BenchmarkConsolePaced is what a user pays for the console while three
-// answers stream: the whole Bubble Tea program (update, view, the
-// renderer's diff and its writes) on a 120×40 pseudo-terminal, three agents
-// each streaming 3,000 tokens of Markdown at 40 chunks a second, paced by
-// the wall clock. It reports the process's CPU time (getrusage: engine,
-// console and terminal writes) per streamed token.
-func BenchmarkConsolePaced(b *testing.B) {
-	// 3 tokens a chunk at 40 chunks a second is 120 tokens a second per
-	// agent, the pace of a fast model: a run takes 25 s (5 s with -short,
-	// 600 tokens each).
-	const (
-		chunksPerSec   = 40
-		tokensPerChunk = 3
-	)
-	tokensPerAgent := 3000
-	if testing.Short() {
-		tokensPerAgent = 600
+// proseAnswer is about tokens tokens of plain prose: paragraphs of a few
+// sentences, no Markdown marks.
+func proseAnswer(agent string, tokens int) string {
+	var b strings.Builder
+	for i := 1; len(providertest.SplitWords(b.String())) < tokens; i++ {
+		fmt.Fprintf(&b, "%s, part %d. The retry loop needs a bound on attempts and on the total wait, or a slow dependency becomes an outage. ", agent, i)
+		b.WriteString("Keep the state explicit and the errors typed, so the caller can tell a timeout from a refusal and decide whether to try again. ")
+		b.WriteString("Measure first, then cap the wait at the deadline, and give up cleanly when the budget is spent.\n\n")
 	}
-	cfg := testConfig(b)
-	cfg.Modes.Mention.Agents = []string{"gemini", "chatgpt", "claude"} // "@all": three answers at once
-	chunks := map[string][]string{}
-	total := 0
-	for _, spec := range cfg.Agents {
-		words := providertest.SplitWords(longAnswer(spec.Name, tokensPerAgent))[:tokensPerAgent]
-		chunks[spec.Model] = chunked(words, tokensPerChunk)
-	}
-	var cpu time.Duration
-	for b.Loop() {
-		streamed, used := runPacedConsole(b, cfg, pacedProvider{chunks: chunks, interval: time.Second / chunksPerSec}, 3*tokensPerAgent)
-		cpu += used
-		total += streamed
-	}
-	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(total), "ms-cpu/token")
+	return b.String()
 }
 
-// runPacedConsole runs the console program on a pseudo-terminal while the
-// engine's three agents answer "@all", and returns the tokens streamed and
-// the process CPU time the exchange took.
-func runPacedConsole(b *testing.B, cfg *debate.Config, p pacedProvider, want int) (int, time.Duration) {
+// BenchmarkConsolePaced is what a user pays for the console while two
+// answers stream, against its floor. Parley: the whole Bubble Tea program
+// (update, view, the renderer's diff and its writes) on a pseudo-terminal,
+// two agents answering "@all", each streaming chunks of 3 tokens 25 ms apart
+// (120 tokens a second, a fast model), paced by the wall clock. The floor:
+// testdata/floor, built here, the smallest Bubble Tea + Lip Gloss program
+// drawing two bordered panels and a transcript from the same chunks at the
+// same pace and frame rate, as plain wrapped text, on its own
+// pseudo-terminal of the same size. Both report process CPU (getrusage),
+// not wall time: the machine may be shared and loaded. Metrics: Parley's
+// ms-cpu/token, the floor's floor-ms-cpu/token and x-floor, their ratio.
+func BenchmarkConsolePaced(b *testing.B) {
+	const (
+		interval       = 25 * time.Millisecond
+		tokensPerChunk = 3
+	)
+	tokensPerAgent := 1200 // 400 chunks: 10 s a run
+	if testing.Short() {
+		tokensPerAgent = 300
+	}
+	floor := filepath.Join(b.TempDir(), "floor")
+	if out, err := exec.Command("go", "build", "-o", floor, "./testdata/floor").CombinedOutput(); err != nil {
+		b.Fatalf("building the floor: %v\n%s", err, out)
+	}
+	cfg := testConfig(b)
+	cfg.Modes.Mention.Agents = []string{"chatgpt", "claude"} // "@all": two answers at once
+	for _, work := range []struct {
+		name   string
+		answer func(string, int) string
+	}{{"prose", proseAnswer}, {"markdown", longAnswer}} {
+		chunks := map[string][]string{}
+		var lists [][]string
+		total := 0
+		for _, name := range cfg.Modes.Mention.Agents {
+			spec := agentSpec(b, cfg, name)
+			words := providertest.SplitWords(work.answer(spec.Name, tokensPerAgent))[:tokensPerAgent]
+			chunks[spec.Model] = chunked(words, tokensPerChunk)
+			lists = append(lists, chunks[spec.Model])
+			total += len(words)
+		}
+		for _, size := range [][2]int{{100, 30}, {160, 45}} {
+			b.Run(fmt.Sprintf("%s/%dx%d", work.name, size[0], size[1]), func(b *testing.B) {
+				var cpu, floorCPU time.Duration
+				runs := 0
+				for b.Loop() {
+					_, used := runPacedConsole(b, cfg, pacedProvider{chunks: chunks, interval: interval}, total, size[0], size[1])
+					cpu += used
+					floorCPU += runFloor(b, floor, lists, interval, size[0], size[1])
+					runs++
+				}
+				per := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(total*runs) }
+				b.ReportMetric(per(cpu), "ms-cpu/token")
+				b.ReportMetric(per(floorCPU), "floor-ms-cpu/token")
+				b.ReportMetric(per(cpu)/per(floorCPU), "x-floor")
+			})
+		}
+	}
+}
+
+// agentSpec is the configured agent called name.
+func agentSpec(tb testing.TB, cfg *debate.Config, name string) debate.AgentSpec {
+	for _, spec := range cfg.Agents {
+		if spec.Name == name {
+			return spec
+		}
+	}
+	tb.Fatalf("no agent %q", name)
+	return debate.AgentSpec{}
+}
+
+// runFloor runs the floor program on a cols×rows pseudo-terminal streaming
+// lists (one per agent) and returns the CPU time it reports.
+func runFloor(b *testing.B, bin string, lists [][]string, interval time.Duration, cols, rows int) time.Duration {
+	b.Helper()
+	dir := b.TempDir()
+	chunksFile, cpuFile := filepath.Join(dir, "chunks.json"), filepath.Join(dir, "cpu")
+	raw, _ := json.Marshal(lists)
+	if err := os.WriteFile(chunksFile, raw, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-chunks", chunksFile, "-interval", interval.String(), "-cpu", cpuFile)
+	master, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if err != nil {
+		b.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	go io.Copy(io.Discard, master) // the terminal reads what the floor writes
+	if err := cmd.Wait(); err != nil {
+		b.Fatalf("the floor: %v", err)
+	}
+	out, err := os.ReadFile(cpuFile)
+	ns, perr := strconv.ParseInt(string(out), 10, 64)
+	if err != nil || perr != nil || ns <= 0 {
+		b.Fatalf("the floor's CPU time: %q %v %v", out, err, perr)
+	}
+	return time.Duration(ns)
+}
+
+// runPacedConsole runs the console program on a cols×rows pseudo-terminal
+// while the engine's agents answer "@all", and returns the tokens streamed
+// and the process CPU time the exchange took.
+func runPacedConsole(b *testing.B, cfg *debate.Config, p pacedProvider, want, cols, rows int) (int, time.Duration) {
 	b.Helper()
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
@@ -142,14 +221,14 @@ func runPacedConsole(b *testing.B, cfg *debate.Config, p pacedProvider, want int
 	}
 	defer master.Close()
 	defer tty.Close()
-	if err := pty.Setsize(master, &pty.Winsize{Cols: 120, Rows: 40}); err != nil {
+	if err := pty.Setsize(master, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		b.Fatal(err)
 	}
 	written := make(chan int64, 1)
 	go func() { n, _ := io.Copy(io.Discard, master); written <- n }() // the terminal reads what the console writes
 	m := New(Options{Engine: e})
 	defer m.Close()
-	prog := tea.NewProgram(m, append(ProgramOptions(), tea.WithInput(nil), tea.WithOutput(tty), tea.WithWindowSize(120, 40), tea.WithoutSignals())...)
+	prog := tea.NewProgram(m, append(ProgramOptions(), tea.WithInput(nil), tea.WithOutput(tty), tea.WithWindowSize(cols, rows), tea.WithoutSignals())...)
 	ran := make(chan error, 1)
 	go func() { _, err := prog.Run(); ran <- err }()
 	start := cpuTime()

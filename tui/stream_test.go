@@ -36,7 +36,41 @@ func TestEventBusCoalescesIntoFrames(t *testing.T) {
 			t.Fatalf("a second batch %v after the first, within a frame of %v", since, bus.frame)
 		}
 		first = time.Now()
-		got += len(msg)
+		for _, ev := range msg {
+			got += len(ev.(debate.TextDelta).Text) // a frame's deltas arrive merged
+		}
+	}
+	bus.Close()
+}
+
+// A frame's deltas reach the console merged, one per answer and field,
+// never across another event: the text and the order of events are kept.
+func TestEventBusMergesAFramesDeltas(t *testing.T) {
+	bus := newEventBus(64)
+	bus.frame = 0
+	for _, ev := range []debate.Event{
+		debate.TextDelta{Turn: 1, Agent: "a", Text: "one "},
+		debate.TextDelta{Turn: 2, Agent: "b", Text: "uno "},
+		debate.TextDelta{Turn: 1, Agent: "a", Text: "two "},
+		debate.TextDelta{Turn: 2, Agent: "b", Text: "reason", Field: "reasoning"},
+		debate.TextDelta{Turn: 2, Agent: "b", Text: "dos "},
+		debate.TurnFinished{Entry: debate.Entry{Turn: 2}},
+		debate.TextDelta{Turn: 1, Agent: "a", Text: "three"},
+	} {
+		bus.Sink(ev)
+	}
+	var got []string
+	for _, ev := range bus.Wait().(eventsMsg) {
+		switch ev := ev.(type) {
+		case debate.TextDelta:
+			got = append(got, fmt.Sprintf("%d%s:%q", ev.Turn, ev.Field, ev.Text))
+		default:
+			got = append(got, fmt.Sprintf("%T", ev))
+		}
+	}
+	want := `1:"one two " 2:"uno dos " 2reasoning:"reason" debate.TurnFinished 1:"three"`
+	if strings.Join(got, " ") != want {
+		t.Errorf("batch %s\nwant  %s", strings.Join(got, " "), want)
 	}
 	bus.Close()
 }
