@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -18,13 +17,17 @@ type ModelInfo struct {
 	// API is the OpenAI API the model is served by: responses or chat.
 	// Empty: the provider entry's api decides.
 	API string `mapstructure:"api" json:"api,omitempty"`
+	// ToolsAPI is the API a request of a tool-using agent must go to on
+	// an OpenAI endpoint ("responses": Chat Completions refuses tools with
+	// an effort set). Empty: API decides.
+	ToolsAPI string `mapstructure:"tools_api" json:"tools_api,omitempty"`
 	// Reasoning models take no temperature/top_p, want max_completion_tokens
 	// on Chat Completions and spend output tokens on reasoning first.
 	Reasoning bool `mapstructure:"reasoning" json:"reasoning,omitempty"`
 	// Temperature says whether a temperature is accepted (nil: unless Reasoning).
 	Temperature *bool `mapstructure:"temperature" json:"temperature,omitempty"`
-	// Efforts are the effort levels the model accepts (low, medium,
-	// high); nil: its family's rule, empty: none (no effort is sent).
+	// Efforts are the effort levels the model accepts (of EffortLevels);
+	// nil: its family's rule, empty: none (no effort is sent).
 	Efforts []string `mapstructure:"efforts" json:"efforts,omitempty"`
 	// Input, CachedInput (cache reads), CacheWrite and Output prices. A
 	// nil CachedInput costs as Input; a nil CacheWrite costs 1.25 × Input
@@ -62,6 +65,11 @@ type ModelInfo struct {
 	Retired     bool   `mapstructure:"retired" json:"retired,omitempty"`
 	Shutdown    string `mapstructure:"shutdown" json:"shutdown,omitempty"`
 	Replacement string `mapstructure:"replacement" json:"replacement,omitempty"`
+
+	// Origins says, per figure (input, output, cached_input, cache_write,
+	// context, max_output, efforts), which layer it came from; set by
+	// Overlay, nil for an entry that only Parley's catalogue describes.
+	Origins map[string]Origin `mapstructure:"-" json:"origins,omitempty"`
 
 	// Known is set by Lookup when the entry came from the catalogue, not
 	// from the family rules alone.
@@ -136,8 +144,10 @@ func (m ModelInfo) AcceptsTemperature() bool {
 	return !m.Reasoning
 }
 
-// EffortLevels are the effort levels an agent may ask for.
-var EffortLevels = []string{"low", "medium", "high"}
+// EffortLevels are the effort levels an agent may ask for, lowest first;
+// each model takes the ones its catalogue entry (or family) lists. xhigh
+// and max: OpenAI's gpt-6 pages and Anthropic's effort page (2026-11-25).
+var EffortLevels = []string{"low", "medium", "high", "xhigh", "max"}
 
 // AcceptsEffort reports whether the model takes the effort level.
 func (m ModelInfo) AcceptsEffort(level string) bool {
@@ -218,6 +228,9 @@ func (c Catalogue) Lookup(model string) ModelInfo {
 	if entry.API == "" {
 		entry.API = family.API
 	}
+	if entry.ToolsAPI == "" {
+		entry.ToolsAPI = family.ToolsAPI
+	}
 	if entry.Temperature == nil && !entry.Reasoning {
 		entry.Reasoning = family.Reasoning
 		entry.Temperature = family.Temperature
@@ -236,17 +249,8 @@ func (c Catalogue) Lookup(model string) ModelInfo {
 }
 
 func (c Catalogue) find(name string) (ModelInfo, bool) {
-	best, bestLen := ModelInfo{}, -1
-	for key, info := range c {
-		k := strings.ToLower(key)
-		if k == name {
-			return info, true
-		}
-		if strings.HasPrefix(name, k) && snapshotSuffix.MatchString(name[len(k):]) && len(k) > bestLen {
-			best, bestLen = info, len(k)
-		}
-	}
-	return best, bestLen >= 0
+	_, info, ok := c.findKey(name)
+	return info, ok
 }
 
 func baseName(model string) string {
@@ -255,90 +259,6 @@ func baseName(model string) string {
 		m = m[i+1:]
 	}
 	return m
-}
-
-var (
-	gptMajor    = regexp.MustCompile(`^gpt-(\d+)`)
-	oSeries     = regexp.MustCompile(`^o(\d+)(-|$)`)
-	claudeParts = regexp.MustCompile(`^claude-(?:(opus|sonnet|haiku|fable)-(\d+)(?:-(\d{1,2}))?|(\d+)(?:-(\d))?-(opus|sonnet|haiku))`)
-	geminiMajor = regexp.MustCompile(`^gemini-(\d+)(?:\.(\d+))?`)
-)
-
-// Family returns the rules for a model nobody described, from its name:
-// every OpenAI gpt-5 or later and o-series model reasons (no temperature,
-// max_completion_tokens); Codex models are served by the Responses API only; Claude Opus 4.7+, every Claude 5+ and Gemini 3+ take no
-// temperature (deprecated there); output limits follow each family.
-func Family(model string) ModelInfo {
-	name := baseName(model)
-	no := false
-	switch {
-	case strings.Contains(name, "codex"):
-		return ModelInfo{Provider: "openai", API: "responses", Reasoning: true, Efforts: EffortLevels}
-	case gptMajor.MatchString(name):
-		major, _ := strconv.Atoi(gptMajor.FindStringSubmatch(name)[1])
-		if major >= 5 && !strings.Contains(name, "chat-latest") {
-			return ModelInfo{Provider: "openai", Reasoning: true, Efforts: EffortLevels}
-		}
-		return ModelInfo{Provider: "openai", Efforts: []string{}}
-	case oSeries.MatchString(name):
-		return ModelInfo{Provider: "openai", Reasoning: true, Efforts: EffortLevels}
-	case strings.HasPrefix(name, "claude-"):
-		info := ModelInfo{Provider: "anthropic", MaxOutput: 64000, Efforts: []string{}}
-		m := claudeParts.FindStringSubmatch(name)
-		if m == nil {
-			return info
-		}
-		tier, majorS, minorS := m[1], m[2], m[3]
-		if tier == "" { // claude-3-5-sonnet style
-			tier, majorS, minorS = m[6], m[4], m[5]
-		}
-		major, _ := strconv.Atoi(majorS)
-		minor, _ := strconv.Atoi(minorS)
-		switch {
-		case major <= 3:
-			info.MaxOutput = 8192
-		case major == 4 && tier == "opus" && minor <= 1:
-			info.MaxOutput = 32000
-		case major >= 5 || tier == "fable":
-			info.MaxOutput = 128000
-		}
-		if major >= 5 || tier == "fable" || (tier == "opus" && major == 4 && minor >= 7) {
-			info.Temperature = &no
-		}
-		// The shortest cacheable prefix (Anthropic's prompt-caching page):
-		// 4,096 tokens for Opus 4.5+ and Haiku 4.5, 2,048 for Haiku 3.x,
-		// 1,024 for the others.
-		switch {
-		case tier == "opus" && (major >= 5 || major == 4 && minor >= 5), tier == "fable", tier == "haiku" && major == 4:
-			info.CacheMin = 4096
-		case tier == "haiku" && major <= 3:
-			info.CacheMin = 2048
-		default:
-			info.CacheMin = 1024
-		}
-		// output_config.effort: Opus 4.5+, Sonnet 4.6+ and every Claude 5.
-		if major >= 5 || tier == "fable" || (major == 4 && (tier == "opus" && minor >= 5 || tier == "sonnet" && minor >= 6)) {
-			info.Efforts = EffortLevels
-		}
-		return info
-	case strings.HasPrefix(name, "gemini-"):
-		info := ModelInfo{Provider: "gemini", MaxOutput: 65536, Efforts: []string{}}
-		if m := geminiMajor.FindStringSubmatch(name); m != nil {
-			if major, _ := strconv.Atoi(m[1]); major >= 3 {
-				info.Temperature = &no
-				// thinkingLevel (Gemini 3+; 2.5 has thinkingBudget only).
-				// The Pro models take low and high.
-				info.Efforts = EffortLevels
-				if strings.Contains(name, "-pro") {
-					info.Efforts = []string{"low", "high"}
-				}
-			} else if major < 2 || (major == 2 && m[2] == "0") {
-				info.MaxOutput = 8192
-			}
-		}
-		return info
-	}
-	return ModelInfo{}
 }
 
 // ShutdownSoon is how far ahead Parley warns of a model's shutdown.

@@ -64,7 +64,10 @@ func chatRequest(req providers.Request) (out openai.ChatCompletionRequest, zeroT
 		}
 		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: role, Content: m.Content})
 	}
-	if info.Reasoning && info.AcceptsEffort(req.Effort) {
+	// A model whose tools need the Responses API refuses a tool-using
+	// request here unless it carries no effort.
+	toolsNeedResponses := req.Meta.Tools && info.ToolsAPI == "responses"
+	if info.Reasoning && info.AcceptsEffort(req.Effort) && !toolsNeedResponses {
 		out.ReasoningEffort = req.Effort
 	}
 	if req.MaxTokens > 0 {

@@ -24,8 +24,9 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 
 // Provider is one configured OpenAI or OpenAI-compatible endpoint.
 type Provider struct {
-	name    string
-	api     string // the entry's API: responses or chat
+	name       string
+	api        string // the entry's API: responses or chat
+	compatible bool   // an OpenAI-compatible server, which may lack /v1/responses
 	client  *openai.Client
 	timeout time.Duration
 }
@@ -62,7 +63,7 @@ func New(name string, spec providers.Spec, getenv func(string) string) (provider
 	// go-openai gives up after this many non-data lines in a row; proxies
 	// such as OpenRouter send keep-alive comments while a model thinks.
 	cfg.EmptyMessagesLimit = 10_000
-	return &Provider{name: name, api: api, client: openai.NewClientWithConfig(cfg), timeout: adapt.Timeout(spec)}, nil
+	return &Provider{name: name, api: api, compatible: compatible, client: openai.NewClientWithConfig(cfg), timeout: adapt.Timeout(spec)}, nil
 }
 
 // Name implements providers.Provider.
@@ -77,12 +78,24 @@ func (p *Provider) API(info providers.ModelInfo) string {
 	return p.api
 }
 
+// APIFor is the API req goes to: a tool-using agent's request on a model
+// whose catalogue entry says tools need the Responses API (gpt-5.4+,
+// gpt-6+: Chat Completions refuses them with an effort set) goes there on
+// OpenAI itself; a compatible server keeps Chat Completions and is sent no
+// effort instead (see chatRequest).
+func (p *Provider) APIFor(req providers.Request) string {
+	if req.Meta.Tools && req.Info.ToolsAPI == "responses" && !p.compatible {
+		return "responses"
+	}
+	return p.API(req.Info)
+}
+
 // Stream implements providers.Provider.
 func (p *Provider) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
 	if !req.Info.Known && req.Info.Provider == "" {
 		req.Info = providers.Family(req.Model) // a request built without the catalogue
 	}
-	if p.API(req.Info) == "responses" {
+	if p.APIFor(req) == "responses" {
 		return p.streamResponses(ctx, req)
 	}
 	return p.streamChat(ctx, req)
