@@ -27,8 +27,8 @@ type Provider struct {
 	name       string
 	api        string // the entry's API: responses or chat
 	compatible bool   // an OpenAI-compatible server, which may lack /v1/responses
-	client  *openai.Client
-	timeout time.Duration
+	client     *openai.Client
+	timeout    time.Duration
 }
 
 // New builds the provider of a spec of type openai or openai-compatible.
