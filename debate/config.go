@@ -20,7 +20,9 @@ type Config struct {
 	// Pricing is the older price table; an entry here overrides the
 	// catalogue's prices for that model.
 	Pricing map[string]Price `mapstructure:"pricing"`
-	Context ContextConfig    `mapstructure:"context"`
+	// Catalog says how the model catalogue is kept current.
+	Catalog CatalogConfig `mapstructure:"catalog"`
+	Context ContextConfig `mapstructure:"context"`
 	// BudgetUSD caps every session's spend (USD; 0: no cap): no call is
 	// started whose worst case could pass it. --max-cost, /budget and the
 	// API's max_cost set it per run or session.
@@ -275,6 +277,13 @@ type BenchConfig struct {
 	MaxTokens int `mapstructure:"max_tokens"`
 	// Limits are per-provider rate limits (by provider entry name).
 	Limits map[string]RateLimit `mapstructure:"limits"`
+}
+
+// CatalogConfig is the `catalog` key.
+type CatalogConfig struct {
+	// AutoUpdate fetches catwalk's catalogue in the background once a day
+	// when the kept one is older (never under CI, never delaying start-up).
+	AutoUpdate bool `mapstructure:"auto_update"`
 }
 
 // RateLimit bounds the calls to one provider (0: no limit).

@@ -171,3 +171,23 @@ func (c Catalogue) findKey(name string) (string, ModelInfo, bool) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// Entry is the catalogue's own entry for model (a dated snapshot finds
+// its model's), before the family rules fill it: key is its name in c.
+func (c Catalogue) Entry(model string) (key string, raw ModelInfo, ok bool) {
+	return c.findKey(baseName(model))
+}
+
+// FigureOrigin is where figure of model's looked-up entry came from: the
+// family rules when the entry leaves it open, else OriginOf.
+func (c Catalogue) FigureOrigin(model, figure string) Origin {
+	_, raw, ok := c.Entry(model)
+	if !ok {
+		return Origin{Layer: LayerFamily}
+	}
+	open := map[string]bool{"efforts": raw.Efforts == nil, "max_output": raw.MaxOutput == 0, "context": raw.Context == 0}
+	if open[figure] {
+		return Origin{Layer: LayerFamily}
+	}
+	return raw.OriginOf(figure)
+}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,5 +77,46 @@ func TestDoctorCommandExitsOneOnAProblem(t *testing.T) {
 	code, out, _ := runCLI(t, "", "doctor")
 	if code != 1 || !strings.Contains(out, "AGENT") || !strings.Contains(out, "not served here") || !strings.Contains(out, "agents have a problem") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// `parley models update --source` fetches a catwalk service's providers;
+// `parley models` then prices a model only catwalk knows, says so, and
+// fits 100 columns; a 500 is refused with the catalogue kept.
+func TestModelsCommandAndUpdate(t *testing.T) {
+	isolate(t)
+	fail := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fail || r.URL.Path != "/v2/providers" {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, `[{"id":"openai","name":"OpenAI","models":[{"id":"gpt-6.3-nova","cost_per_1m_in":3,"cost_per_1m_out":12,"context_window":2000000}]},
+{"id":"anthropic","name":"Anthropic","models":[{"id":"claude-haiku-5-5","cost_per_1m_in":0.1,"cost_per_1m_out":0.5}]},
+{"id":"gemini","name":"Gemini","models":[{"id":"gemini-4-argon","cost_per_1m_in":2,"cost_per_1m_out":10}]}]`)
+	}))
+	defer srv.Close()
+	code, out, stderr := runCLI(t, "", "models", "update", "--source", srv.URL)
+	if code != 0 || !strings.Contains(out, "3 providers, 3 models") {
+		t.Fatalf("update: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "", "models")
+	if code != 0 || !strings.Contains(out, "openai    gpt-6.3-nova           3.00/12.00") || !strings.Contains(out, "catwalk ") {
+		t.Fatalf("models: exit %d\n%s", code, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len([]rune(line)) > 100 {
+			t.Errorf("wider than 100 columns: %q", line)
+		}
+	}
+	if code, out, _ = runCLI(t, "", "models", "gpt-6.3-nova"); code != 0 || !strings.Contains(out, "input         3.00       catwalk") {
+		t.Errorf("models gpt-6.3-nova: exit %d\n%s", code, out)
+	}
+	fail = true
+	if code, _, stderr = runCLI(t, "", "models", "update", "--source", srv.URL); code == 0 || !strings.Contains(stderr, "500") {
+		t.Errorf("a 500 was taken: exit %d %s", code, stderr)
+	}
+	if code, out, _ = runCLI(t, "", "models", "--json"); code != 0 || !strings.Contains(out, `"model": "gpt-6.3-nova"`) {
+		t.Errorf("the kept catalogue was lost after a refused update: exit %d", code)
 	}
 }

@@ -23,6 +23,7 @@ func isolate(t *testing.T) string {
 	t.Setenv("HOME", dir)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	t.Setenv("PARLEY_CACHE_DIR", filepath.Join(dir, "cache")) // never the user's kept model catalogue
 	t.Chdir(dir)
 	return dir
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/catalog"
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
@@ -367,6 +368,14 @@ func (a *App) SessionBrowser() *store.Browser {
 	return store.NewBrowser(a.Store, ".")
 }
 
+// refreshCatalog is catalog.auto_update's daily fetch: bounded, silent
+// (a failure keeps the catalogue there is), used from the next start on.
+func refreshCatalog() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, _ = catalog.Update(ctx, catalog.URL(""), time.Now())
+}
+
 // LoadConfiguration finds and loads the configuration, prints its warnings
 // on stderr and applies the global --mode (whose source is then the flag).
 func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error) {
@@ -377,6 +386,12 @@ func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error)
 	loaded, err := configload.Load(path, os.Environ())
 	if err != nil {
 		return nil, cli.Usage(err)
+	}
+	if w := catalog.Apply(loaded.Config); w != "" {
+		loaded.Warnings = append(loaded.Warnings, w)
+	}
+	if catalog.Due(loaded.Config, time.Now(), os.Getenv) {
+		go refreshCatalog() // in the background: start-up never waits for it
 	}
 	for _, w := range loaded.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "parley: warning:", w)

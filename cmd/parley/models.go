@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/catalog"
+)
+
+func init() {
+	subcommands = append(subcommands, newModelsCmd)
+}
+
+// newModelsCmd shows what Parley believes about every model, and where
+// each figure came from; `models update` refreshes it from catwalk.
+func newModelsCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "models [MODEL]",
+		Short: "Show the model catalogue: prices, limits, effort levels, status and their sources",
+		Long: `Every model of the catalogue, in a table that fits 100 columns: provider,
+model, input/output and cache read/write prices (USD per 1M tokens, in force
+today), context window, effort levels, status with its dates, and where the
+prices came from (parley: Parley's own dated entry; catwalk: fetched by
+'parley models update'). With MODEL: that model's every figure with its
+layer, source page and date. --json prints the same as JSON.`,
+		Example: `  parley models
+  parley models claude-haiku-5-5
+  parley models --json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			loaded, err := loadConfiguration(cmd, g)
+			if err != nil {
+				return err
+			}
+			cat, now, w := loaded.Config.Models, time.Now(), cmd.OutOrStdout()
+			if len(args) == 1 {
+				_, _, known := cat.Entry(args[0])
+				row := catalog.RowOf(cat, args[0], now)
+				if g.JSON {
+					return catalog.JSON(w, []catalog.Row{row})
+				}
+				catalog.Describe(w, row, known)
+				return nil
+			}
+			if g.JSON {
+				return catalog.JSON(w, catalog.Rows(cat, now))
+			}
+			catalog.Table(w, catalog.Rows(cat, now))
+			return nil
+		},
+	}
+	cmd.AddCommand(newModelsUpdateCmd())
+	return cmd
+}
+
+func newModelsUpdateCmd() *cobra.Command {
+	var source string
+	cmd := &cobra.Command{
+		Use:   "update [--source URL]",
+		Short: "Fetch catwalk's model catalogue (prices, limits, effort levels) and keep it",
+		Long: `Fetch catwalk's /v2/providers (Charm's public service; $CATWALK_URL or
+--source picks another) with the ETag of the catalogue kept, check it (no
+negative price, no empty id, openai, anthropic and gemini all there) and keep
+it in the user's cache directory ($PARLEY_CACHE_DIR overrides). A bad or
+partial answer is refused and the catalogue kept stays as it was.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			res, err := catalog.Update(cmd.Context(), catalog.URL(source), time.Now())
+			if err != nil {
+				return err
+			}
+			if res.Unchanged {
+				fmt.Fprintf(cmd.OutOrStdout(), "catalogue unchanged (%s): %d providers, %d models, confirmed %s\n",
+					res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"))
+				return nil
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "catalogue updated from %s: %d providers, %d models, fetched %s\n",
+				res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&source, "source", "", "catwalk service URL (default: $CATWALK_URL, then "+catalog.DefaultURL+")")
+	return cmd
+}
