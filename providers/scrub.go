@@ -2,9 +2,11 @@ package providers
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Redacted replaces a secret in scrubbed text.
@@ -21,6 +23,9 @@ const minSecret = 8
 // (Bearer tokens, key=… parameters, api-key headers, sk-… keys).
 type Scrubber struct {
 	secrets []string // longest first, so a key containing another goes whole
+	// altered match each secret as a message may carry it altered: in any
+	// case, split by line breaks, percent- (URL-) or JSON-escaped.
+	altered []*regexp.Regexp
 }
 
 // NewScrubber scrubs the given key values (empty and short ones ignored)
@@ -33,7 +38,43 @@ func NewScrubber(secrets ...string) *Scrubber {
 		}
 	}
 	slices.SortFunc(keep, func(a, b string) int { return len(b) - len(a) })
-	return &Scrubber{secrets: keep}
+	sc := &Scrubber{secrets: keep}
+	for _, k := range keep {
+		sc.altered = append(sc.altered, alteredForm(k))
+	}
+	return sc
+}
+
+// alteredForm matches secret in any letter case, with line breaks (raw,
+// JSON's \n, or percent-encoded) or spaces between its characters, and
+// each character as itself, percent-encoded (once or twice, as URLs nest)
+// or JSON-escaped (\u00XX, \/).
+func alteredForm(secret string) *regexp.Regexp {
+	const gap = `(?:\s|\\[rnt]|%0[aAdD9])*`
+	var b strings.Builder
+	b.WriteString("(?i)")
+	for i, r := range secret {
+		if i > 0 {
+			b.WriteString(gap)
+		}
+		alts := []string{regexp.QuoteMeta(string(r))}
+		for _, v := range caseVariants(r) { // an escape spells one case
+			var pct, pct2 strings.Builder
+			for _, c := range []byte(string(v)) {
+				fmt.Fprintf(&pct, "%%%02X", c)
+				fmt.Fprintf(&pct2, "%%25%02X", c)
+			}
+			alts = append(alts, pct.String(), pct2.String())
+			if v < 0x10000 {
+				alts = append(alts, fmt.Sprintf(`\\u%04X`, v))
+			}
+		}
+		if r == '/' {
+			alts = append(alts, `\\/`)
+		}
+		b.WriteString("(?:" + strings.Join(alts, "|") + ")")
+	}
+	return regexp.MustCompile(b.String())
 }
 
 // keyShapes are the forms a credential takes in a message, whatever its value.
@@ -52,6 +93,15 @@ var keyShapes = []struct {
 	{regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{30,}`), Redacted},
 }
 
+// caseVariants is r and every rune it equals ignoring case.
+func caseVariants(r rune) []rune {
+	out := []rune{r}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		out = append(out, f)
+	}
+	return out
+}
+
 // Scrub returns text without secrets.
 func (s *Scrubber) Scrub(text string) string {
 	if text == "" {
@@ -60,6 +110,9 @@ func (s *Scrubber) Scrub(text string) string {
 	if s != nil {
 		for _, secret := range s.secrets {
 			text = strings.ReplaceAll(text, secret, Redacted)
+		}
+		for _, re := range s.altered {
+			text = re.ReplaceAllLiteralString(text, Redacted)
 		}
 	}
 	for _, k := range keyShapes {

@@ -98,6 +98,9 @@ type Printer struct {
 // tool lines, totals).
 func New(o Options) *Printer {
 	p := &Printer{opts: o, out: o.Out, err: o.Err, finished: map[int]debate.Entry{}}
+	if o.Format != Text && o.Out != nil {
+		p.out = &jsonOut{w: o.Out}
+	}
 	p.conv = conversation{p: p, turns: map[int]*liveTurn{}, round: -1}
 	return p
 }

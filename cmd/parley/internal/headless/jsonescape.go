@@ -1,0 +1,87 @@
+package headless
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/debate/sanitize"
+)
+
+// EscapeJSON rewrites, in JSON text, every character a terminal or a reader
+// could be fooled by as a \u escape: C0 and C1 controls and DEL, bidi
+// controls (U+202E…), tag characters and the other invisible format
+// controls. Go's encoder leaves C1, bidi and tag characters raw. They can
+// only sit inside strings in valid JSON, so the text decodes to exactly
+// what it did.
+func EscapeJSON(data []byte) []byte {
+	if !needsEscape(data) {
+		return data
+	}
+	var b bytes.Buffer
+	b.Grow(len(data) + 16)
+	for len(data) > 0 {
+		r, size := utf8.DecodeRune(data)
+		if escapeRune(r) && size > 1 || r == 0x7f {
+			writeEscape(&b, r)
+		} else {
+			b.Write(data[:size])
+		}
+		data = data[size:]
+	}
+	return b.Bytes()
+}
+
+func needsEscape(data []byte) bool {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == 0x7f || size > 1 && escapeRune(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// escapeRune: the runes EscapeJSON writes as escapes (C0 controls are
+// already escaped by every JSON encoder, and are bytes, not runes > 1 byte).
+func escapeRune(r rune) bool {
+	return r >= 0x80 && r < 0xa0 || sanitize.Invisible(r) // bidi, tags, hidden format controls
+}
+
+// writeEscape writes r as \uXXXX, or a surrogate pair past the BMP.
+func writeEscape(b *bytes.Buffer, r rune) {
+	if r < 0x10000 {
+		fmt.Fprintf(b, `\u%04x`, r)
+		return
+	}
+	r -= 0x10000
+	fmt.Fprintf(b, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
+}
+
+// jsonOut escapes what the printer writes in the JSON formats. Each write
+// is whole JSON (a line, a document); a rune cut at the end of a write is
+// held for the next.
+type jsonOut struct {
+	w    io.Writer
+	held []byte
+}
+
+func (j *jsonOut) Write(p []byte) (int, error) {
+	data := append(j.held, p...)
+	cut := len(data)
+	for back := 1; back <= utf8.UTFMax && back <= len(data); back++ {
+		if utf8.RuneStart(data[len(data)-back]) {
+			if !utf8.FullRune(data[len(data)-back:]) {
+				cut = len(data) - back
+			}
+			break
+		}
+	}
+	j.held = append([]byte(nil), data[cut:]...)
+	if _, err := j.w.Write(EscapeJSON(data[:cut])); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
