@@ -15,13 +15,14 @@ import (
 )
 
 // apiError is the one error shape of the API: {"error":{"code","message",
-// "type"}}; type is OpenAI's name for the status, so the OpenAI door's
+// "type","param"}}; type is OpenAI's name for the status, so the OpenAI door's
 // clients read the guard's and the token's refusals too.
 type apiError struct {
-	Status  int    `json:"-"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Type    string `json:"type,omitempty"`
+	Status  int     `json:"-"`
+	Code    string  `json:"code"`
+	Message string  `json:"message"`
+	Type    string  `json:"type,omitempty"`
+	Param   *string `json:"param"` // always null: OpenAI's clients expect the key
 }
 
 func (e *apiError) Error() string { return e.Message }
