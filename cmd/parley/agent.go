@@ -106,7 +106,9 @@ func saveAgentConversation(a *app, file string) error {
 		if err != nil {
 			return err
 		}
-		file = store.AgentJSONPath(db, info.ID)
+		if file, err = store.AgentJSONPath(db, info.ID); err != nil {
+			return err
+		}
 	}
 	// A resumed session holds only its newest turns: the rest is on disk.
 	entries := a.Engine.History().Tail()

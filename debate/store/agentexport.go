@@ -104,9 +104,13 @@ func WriteAgentJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry
 }
 
 // AgentJSONPath is where `parley agent` saves a run by default: beside the
-// session database, as agent-<session>.json.
-func AgentJSONPath(dbPath, session string) string {
-	return filepath.Join(filepath.Dir(dbPath), "agent-"+session+".json")
+// session database, as agent-<session>.json. The ID is checked first: a
+// session ID never leads a file out of that folder.
+func AgentJSONPath(dbPath, session string) (string, error) {
+	if err := debate.CheckSessionID(session); err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(dbPath), "agent-"+session+".json"), nil
 }
 
 // SaveAgentJSON writes an agent session to path, readable by its owner

@@ -68,6 +68,9 @@ func (c *Browser) Export(id, format string) (string, error) {
 	if ext == "markdown" {
 		ext = "md"
 	}
+	if err := debate.CheckSessionID(id); err != nil {
+		return "", err // the ID becomes a file name
+	}
 	path, err := filepath.Abs(filepath.Join(c.dir, "parley-"+id+"."+ext))
 	if err != nil {
 		return "", err

@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/parleyhq/parley/debate"
 )
@@ -146,14 +144,15 @@ func isMode(name string) bool {
 	return false
 }
 
-// checkID accepts the IDs Parley writes and any other short printable one
-// (sessions may come from other tools), nothing that could drive a terminal.
+// checkID accepts the session IDs debate.CheckSessionID does (the ones
+// Parley writes and the safe set around them): an imported ID may later
+// name a file (agent-<id>.json, parley-<id>.md), so nothing else gets in.
 func checkID(id string) error {
 	if id == "" {
 		return refuse("conversation_id is missing")
 	}
-	if len(id) > 64 || strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) || r == '%' || r == '_' }) {
-		return refuse("conversation_id %q is not a session ID (up to 64 printable characters, no spaces)", clean(id))
+	if err := debate.CheckSessionID(id); err != nil {
+		return refuse("conversation_id is not a session ID: %v", err)
 	}
 	return nil
 }

@@ -86,6 +86,9 @@ func (s *Store) Resolve(ctx context.Context, id string) (string, error) {
 	if len(id) > maxIDLen { // before any query: a long LIKE pattern is an SQL error
 		return "", fmt.Errorf("%w: a session ID has at most %d characters", ErrNotFound, maxIDLen)
 	}
+	if err := debate.CheckSessionID(id); err != nil {
+		return "", err // a --session, an API or MCP argument: said as it is
+	}
 	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(id) + "%"
 	rows, err := s.r.QueryContext(ctx, `SELECT conversation_id FROM conversation_meta
 		WHERE conversation_id LIKE ? ESCAPE '\' ORDER BY conversation_id LIMIT 6`, pattern)

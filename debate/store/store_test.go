@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/debate"
 )
 
 func openTemp(t testing.TB) *Store {
@@ -280,8 +282,9 @@ func TestResolveAndLatest(t *testing.T) {
 	if _, err := st.Resolve(ctx, "ABD"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("resolve is case-insensitive: %v", err)
 	}
-	if _, err := st.Resolve(ctx, "%"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("resolve %% matched: %v", err)
+	var bad *debate.SessionIDError
+	if _, err := st.Resolve(ctx, "%"); !errors.As(err, &bad) || bad.Char != '%' {
+		t.Errorf("resolve %% = %v, want the ID refused naming '%%'", err)
 	}
 	if id, err := st.Latest(ctx); err != nil || id != "abc999000000" {
 		t.Errorf("latest = %q, %v", id, err)

@@ -303,10 +303,10 @@ func (m *manager) attach(eng *debate.Engine, owner string) *session {
 // get returns the live session id, loading it from the store when needed.
 // A session owned by another user is as unknown as a missing one.
 func (m *manager) get(ctx context.Context, id, user string) (*session, error) {
-	notFound := errorf(http.StatusNotFound, "not_found", "no session %q", id)
-	if id == "" || len(id) > 64 {
-		return nil, notFound
+	if err := debate.CheckSessionID(id); err != nil {
+		return nil, errorf(http.StatusBadRequest, "bad_id", "%s", err.Error())
 	}
+	notFound := errorf(http.StatusNotFound, "not_found", "no session %q", id)
 	m.mu.Lock()
 	ss := m.live[id]
 	lock := m.loading[id]
