@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -85,9 +86,9 @@ func TestDoctorCommandExitsOneOnAProblem(t *testing.T) {
 // fits 100 columns; a 500 is refused with the catalogue kept.
 func TestModelsCommandAndUpdate(t *testing.T) {
 	isolate(t)
-	fail := false
+	var fail atomic.Bool // the handler runs on the server's goroutine
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if fail || r.URL.Path != "/v2/providers" {
+		if fail.Load() || r.URL.Path != "/v2/providers" {
 			w.WriteHeader(http.StatusInternalServerError)
 			return
 		}
@@ -112,7 +113,7 @@ func TestModelsCommandAndUpdate(t *testing.T) {
 	if code, out, _ = runCLI(t, "", "models", "gpt-6.3-nova"); code != 0 || !strings.Contains(out, "input         3.00       catwalk") {
 		t.Errorf("models gpt-6.3-nova: exit %d\n%s", code, out)
 	}
-	fail = true
+	fail.Store(true)
 	if code, _, stderr = runCLI(t, "", "models", "update", "--source", srv.URL); code == 0 || !strings.Contains(stderr, "500") {
 		t.Errorf("a 500 was taken: exit %d %s", code, stderr)
 	}
