@@ -86,6 +86,10 @@ type Entry struct {
 	// where each turn came from. Empty for turns saved before doors were
 	// recorded, and for sessions that are not saved.
 	Origin string `json:"origin,omitempty"`
+	// Warning says the call cost more than the worst case it was admitted
+	// by (the provider reported, or Parley counted, more than it allowed
+	// for), naming the model and the figures.
+	Warning string `json:"warning,omitempty"`
 }
 
 // Latency is how long the entry took to produce.

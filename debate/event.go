@@ -140,6 +140,9 @@ type SpendUpdated struct {
 	CapUSD   float64 `json:"cap_usd,omitempty"` // the session's cap, 0 when none
 	// Unknown: a call had no price, so SpentUSD is a lower bound.
 	Unknown bool `json:"unknown,omitempty"`
+	// Estimated: a call's usage was Parley's own count (its stream was
+	// cut or cancelled before the provider's figures came).
+	Estimated bool `json:"estimated,omitempty"`
 	// ExchangeUSD is what the running (or last) exchange spent, and
 	// ExchangeCapUSD the mode's per-exchange cap (0: none).
 	ExchangeUSD    float64 `json:"exchange_usd"`

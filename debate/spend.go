@@ -23,6 +23,9 @@ type Meter struct {
 	spent    float64 // priced from the usage of finished calls
 	reserved float64 // worst cases of calls in flight
 	unknown  bool    // a call had no price: spent is a lower bound
+	// estimated: a call's usage was Parley's count (its stream ended
+	// before the provider's figures came).
+	estimated bool
 }
 
 // NewMeter returns a meter with a cap (0: none) that has already counted
@@ -64,19 +67,22 @@ func (m *Meter) reserve(worst float64) (ok bool, spent, capUSD float64) {
 	return true, m.spent, m.cap
 }
 
-// settle replaces a call's reserved worst case by what it cost.
-func (m *Meter) settle(worst, cost float64, unpriced bool) {
+// settle replaces a call's reserved worst case by what it cost; passed
+// reports that the spend is now past the cap.
+func (m *Meter) settle(worst, cost float64, u providers.Usage) (passed bool, spent, capUSD float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.reserved = max(m.reserved-worst, 0)
 	m.spent += cost
-	m.unknown = m.unknown || unpriced
+	m.unknown = m.unknown || u.PriceUnknown
+	m.estimated = m.estimated || u.Estimated
+	return m.cap > 0 && m.spent > m.cap, m.spent, m.cap
 }
 
-func (m *Meter) snapshot() (spent, capUSD float64, unknown bool) {
+func (m *Meter) snapshot() (spent, capUSD float64, unknown, estimated bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.spent, m.cap, m.unknown
+	return m.spent, m.cap, m.unknown, m.estimated
 }
 
 // Cap reasons (CapError.Reason, CapReached.Reason).
@@ -98,9 +104,22 @@ type CapError struct {
 	CapUSD   float64 `json:"cap_usd"`
 	SpentUSD float64 `json:"spent_usd"`
 	WorstUSD float64 `json:"worst_usd,omitempty"` // the refused call's worst case
+	// Passed: the spend is already past the cap (a call cost more than
+	// its worst case); Agent and Model name that call, WorstUSD its
+	// worst case and CostUSD what it cost.
+	Passed  bool    `json:"passed,omitempty"`
+	CostUSD float64 `json:"cost_usd,omitempty"`
 }
 
 func (e *CapError) Error() string {
+	if e.Passed {
+		which := "the cap of " + CapString(e.CapUSD)
+		if e.Reason == CapExchange {
+			which = "this exchange's cap of " + CapString(e.CapUSD) + " (modes budget_usd)"
+		}
+		return fmt.Sprintf("cost cap reached: spent %s, past %s — %s on %s cost %s, over its worst case of %s; no further call starts",
+			usd(e.SpentUSD), which, e.Agent, e.Model, usd(e.CostUSD), usd(e.WorstUSD))
+	}
 	switch e.Reason {
 	case CapUnpriced:
 		return fmt.Sprintf("cost cap %s: %s has no price, so a cap cannot bound its calls — add models.%s.input and .output (USD per 1M tokens) to your configuration, or run without a cap",
@@ -177,12 +196,12 @@ func (e *Engine) SetCap(capUSD float64) {
 
 // Spend is the session's spend and caps as they stand.
 func (e *Engine) Spend() SpendUpdated {
-	spent, capUSD, unknown := e.Meter().snapshot()
+	spent, capUSD, unknown, estimated := e.Meter().snapshot()
 	e.mu.Lock()
 	ex := e.exchange
 	mode := e.current
 	e.mu.Unlock()
-	return SpendUpdated{SpentUSD: spent, CapUSD: capUSD, Unknown: unknown,
+	return SpendUpdated{SpentUSD: spent, CapUSD: capUSD, Unknown: unknown, Estimated: estimated,
 		ExchangeUSD: ex.spent, ExchangeCapUSD: e.Config.ModeBudget(mode)}
 }
 
@@ -219,19 +238,9 @@ func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
 	worst, priced := e.Config.WorstCost(a.Model, req, e.now())
 	sessionCap := meter.Cap()
 	refuse := func(ce *CapError) (*admission, error) {
-		e.mu.Lock()
-		first, stop := e.exchange.refused, e.exchange.stop
-		if first == nil && stop != nil {
-			e.exchange.refused = ce
-		}
-		e.mu.Unlock()
-		if first != nil {
+		if first := e.stopAtCap(ce); first != nil {
 			return nil, first
 		}
-		if stop != nil {
-			stop(ce)
-		}
-		e.Emit(CapReached{CapError: *ce, Message: ce.Error()})
 		return nil, ce
 	}
 	if (sessionCap > 0 || modeCap > 0) && !priced {
@@ -257,17 +266,73 @@ func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
 	return &admission{e: e, meter: meter, worst: worst}, nil
 }
 
-// settle counts what the admitted call cost and announces the spend.
-func (ad *admission) settle(cost float64, unpriced bool) {
-	ad.meter.settle(ad.worst, cost, unpriced)
-	ad.e.mu.Lock()
-	ad.e.exchange.reserved = max(ad.e.exchange.reserved-ad.worst, 0)
-	ad.e.exchange.spent += cost
-	ad.e.mu.Unlock()
+// settle counts what the admitted call cost and announces the spend. It
+// returns the cap the spend is now past (the session's or the mode's per
+// exchange), nil when none: a cap passed is a cap reached.
+func (ad *admission) settle(a *Agent, cost float64, u providers.Usage) *CapError {
+	passed, spent, capUSD := ad.meter.settle(ad.worst, cost, u)
+	e := ad.e
+	e.mu.Lock()
+	e.exchange.reserved = max(e.exchange.reserved-ad.worst, 0)
+	e.exchange.spent += cost
+	exSpent, modeCap := e.exchange.spent, e.Config.ModeBudget(e.current)
+	e.mu.Unlock()
 	// Free calls (demo, local models) under no cap change nothing to show.
-	if cost > 0 || unpriced || ad.meter.Cap() > 0 {
-		ad.e.emitSpend()
+	if cost > 0 || u.PriceUnknown || ad.meter.Cap() > 0 {
+		e.emitSpend()
 	}
+	ce := &CapError{Reason: CapSession, Agent: a.Label(), Model: a.Model, CapUSD: capUSD, SpentUSD: spent,
+		WorstUSD: ad.worst, Passed: true, CostUSD: cost}
+	switch {
+	case passed:
+		return ce
+	case modeCap > 0 && exSpent > modeCap:
+		ce.Reason, ce.CapUSD, ce.SpentUSD = CapExchange, modeCap, exSpent
+		return ce
+	}
+	return nil
+}
+
+// KindOverWorstCase is the ErrorOccurred kind of a call that cost more
+// than the worst case it was admitted by.
+const KindOverWorstCase = "over_worst_case"
+
+// overWorst is the warning of a call that cost more than its worst case
+// (a provider reporting more than max_tokens allows, or a prompt denser
+// than two bytes a token), "" otherwise. Unpriced calls have no worst case.
+func (ad *admission) overWorst(a *Agent, en Entry) string {
+	const slack = 1e-9 // float sums
+	if ad.worst <= 0 || en.Cost <= ad.worst+slack {
+		return ""
+	}
+	how := "reported"
+	if en.Usage.Estimated {
+		how = "counted (estimated)"
+	}
+	return fmt.Sprintf("usage over the worst case: %s on %s %s %s input and %s output tokens, %s, where its worst case was %s",
+		a.Label(), a.Model, how, strconv.Itoa(en.Usage.InputTokens), strconv.Itoa(en.Usage.OutputTokens),
+		usd(en.Cost), usd(ad.worst))
+}
+
+// stopAtCap stops the running exchange at ce and announces it, once: the
+// calls in flight finish, no new one starts, and the exchange returns ce
+// (the headless commands exit 4). It returns the exchange's earlier cap
+// stop instead, unannounced, when there was one.
+func (e *Engine) stopAtCap(ce *CapError) (first *CapError) {
+	e.mu.Lock()
+	first, stop := e.exchange.refused, e.exchange.stop
+	if first == nil && stop != nil {
+		e.exchange.refused = ce
+	}
+	e.mu.Unlock()
+	if first != nil {
+		return first
+	}
+	if stop != nil {
+		stop(ce)
+	}
+	e.Emit(CapReached{CapError: *ce, Message: ce.Error()})
+	return nil
 }
 
 // WorstCost prices a call's worst case before it is made: its prompt at
@@ -277,11 +342,7 @@ func (ad *admission) settle(cost float64, unpriced bool) {
 // the long-context tier when the estimate passes it). priced is false when
 // the model has no price.
 func (c *Config) WorstCost(model string, req providers.Request, at time.Time) (usd float64, priced bool) {
-	n := len(req.System)
-	for _, m := range req.Messages {
-		n += len(m.Content) + 8
-	}
-	u := providers.Usage{InputTokens: n/2 + 16, OutputTokens: req.MaxTokens}
+	u := providers.Usage{InputTokens: providers.EstimatePromptTokens(req), OutputTokens: req.MaxTokens}
 	plain, priced := c.CostAt(model, u, at)
 	if !priced {
 		return 0, false

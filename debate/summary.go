@@ -3,6 +3,8 @@ package debate
 import (
 	"fmt"
 	"time"
+
+	"github.com/parleyhq/parley/providers"
 )
 
 // SessionSummary is one saved session as the lists show it (the CLI,
@@ -14,6 +16,16 @@ type SessionSummary struct {
 	Tokens       int       `json:"tokens"` // in and out, every turn
 	Cost         float64   `json:"cost_usd"`
 	LastActivity time.Time `json:"last_activity"`
+	// PriceUnknown: a turn's model had no price, so Cost is a lower bound;
+	// Estimated: a turn's usage was Parley's count (a cut stream).
+	PriceUnknown bool `json:"price_unknown,omitempty"`
+	Estimated    bool `json:"estimated,omitempty"`
+}
+
+// CostText is the cost as lists show it: "$0.0123", "~$0.0123"
+// (estimated), "$?" or "≥ $0.0123" (a model had no price).
+func (s SessionSummary) CostText() string {
+	return providers.FormatSpend(s.Cost, s.PriceUnknown, s.Estimated)
 }
 
 // ActivityAgo says when a session was last active, as lists need it:

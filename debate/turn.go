@@ -134,7 +134,12 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	streamCtx, endStream := streamContext(ctx)
 	defer endStream()
 	var text strings.Builder
-	res, err := t.stream(streamCtx, req, &text)
+	var streamed providers.Streamed
+	res, err := t.stream(streamCtx, req, &text, &streamed)
+	// What the call consumed, whether or not its stream finished: the
+	// provider's usage, or Parley's count of the prompt and of what
+	// streamed when the final usage never came, plus failed attempts.
+	usage := providers.Charge(req, res, streamed, err).Add(res.Retried)
 	if err != nil && streamCtx.Err() != nil {
 		err = streamCtx.Err() // a cancel wins over whatever the SDK made of it
 	}
@@ -148,10 +153,11 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	}
 	en := t.entry
 	en.Text = text.String()
-	en.Usage = res.Usage
+	en.Usage = usage
 	var priced bool
-	en.Cost, priced = e.Config.CostAt(a.Model, res.Usage, en.Started) // the price in force on the call's day
-	en.Usage.PriceUnknown = !priced && res.Usage.Total() > 0
+	en.Cost, priced = e.Config.CostAt(a.Model, usage, en.Started) // the price in force on the call's day
+	en.Usage.PriceUnknown = !priced && usage.Total() > 0
+	en.Warning = admitted.overWorst(a, en)
 	en.Finished = e.now()
 	switch kind := providers.KindOf(err); {
 	case err == nil:
@@ -182,13 +188,19 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if en.Usage != (providers.Usage{}) {
 		e.Emit(UsageReported{Turn: en.Turn, Agent: a.Name, Usage: en.Usage, Cost: en.Cost})
 	}
-	admitted.settle(en.Cost, en.Usage.PriceUnknown)
+	passed := admitted.settle(a, en.Cost, en.Usage)
 	if en.Usage.PriceUnknown {
 		e.hintPrice(a.Model)
 	}
 	e.Emit(TurnFinished{Entry: en})
+	if en.Warning != "" {
+		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: en.Warning, Kind: KindOverWorstCase})
+	}
 	if err != nil && en.Status != StatusCancelled {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
+	}
+	if passed != nil {
+		e.stopAtCap(passed) // a cap passed is a cap reached
 	}
 	return en, err
 }
@@ -270,7 +282,7 @@ func (e *Engine) hintPrice(model string) {
 
 // stream reads the provider's answer into text. A panic anywhere in an SDK
 // or adapter becomes this turn's error: nothing a provider sends may crash Parley.
-func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.Builder) (res providers.Result, err error) {
+func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.Builder, streamed *providers.Streamed) (res providers.Result, err error) {
 	a := t.spec.Agent
 	defer func() {
 		if r := recover(); r != nil {
@@ -292,6 +304,7 @@ func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.
 			continue
 		}
 		text.WriteString(d)
+		streamed.Add(d)
 		if fields == nil {
 			t.engine.Emit(TextDelta{Turn: t.entry.Turn, Agent: a.Name, Text: d})
 			continue

@@ -312,12 +312,31 @@ func modelWarnings(key, model string, info ModelInfo, hasTemperature bool, effor
 }
 
 // FormatCost renders a cost for people: "$0.0123", or "$?" when the price
-// is unknown (never "$0.0000" for a model nobody priced).
-func FormatCost(cost float64, unknown bool) string {
-	if unknown {
+// is unknown (never "$0.0000" for a model nobody priced), or "≥ $0.0123"
+// for a total that includes calls nobody priced.
+func FormatCost(cost float64, unknown bool) string { return FormatSpend(cost, unknown, false) }
+
+// FormatUsageCost renders the cost of a usage with its marks: "$?" or
+// "≥ $0.0123" as FormatCost, and "~$0.0123" when Parley counted the
+// tokens itself because the provider's figures never came.
+func FormatUsageCost(cost float64, u Usage) string {
+	return FormatSpend(cost, u.PriceUnknown, u.Estimated)
+}
+
+// FormatSpend renders a cost that may include unpriced calls (unknown)
+// and estimated usage.
+func FormatSpend(cost float64, unknown, estimated bool) string {
+	if unknown && cost <= 0 {
 		return "$?"
 	}
-	return fmt.Sprintf("$%.4f", cost)
+	s := fmt.Sprintf("$%.4f", cost)
+	if estimated {
+		s = "~" + s
+	}
+	if unknown {
+		s = "≥ " + s
+	}
+	return s
 }
 
 // PriceHint is said once when a turn used a model without a price.

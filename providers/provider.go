@@ -103,7 +103,8 @@ type Meta struct {
 // InputTokens too and priced apart; ReasoningTokens are part of
 // OutputTokens (billed as output, never shown as text). PriceUnknown marks
 // a usage whose model has no price in the catalogue, so its cost is not 0
-// but unknown; sums keep the mark.
+// but unknown; Estimated a usage Parley counted itself because the
+// provider's final figures never came (see Charge). Sums keep both marks.
 type Usage struct {
 	InputTokens      int  `json:"input_tokens"`
 	OutputTokens     int  `json:"output_tokens"`
@@ -111,6 +112,7 @@ type Usage struct {
 	CacheWriteTokens int  `json:"cache_write_tokens,omitempty"`
 	ReasoningTokens  int  `json:"reasoning_tokens,omitempty"`
 	PriceUnknown     bool `json:"price_unknown,omitempty"`
+	Estimated        bool `json:"estimated,omitempty"`
 }
 
 // Add returns the sum of two usages.
@@ -122,6 +124,7 @@ func (u Usage) Add(o Usage) Usage {
 		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
 		ReasoningTokens:  u.ReasoningTokens + o.ReasoningTokens,
 		PriceUnknown:     u.PriceUnknown || o.PriceUnknown,
+		Estimated:        u.Estimated || o.Estimated,
 	}
 }
 
@@ -135,6 +138,13 @@ type Result struct {
 	// Detail is the vendor's explanation of an abnormal end when it gave
 	// one: a refusal's text, a block reason.
 	Detail string
+	// Answered: the server accepted the request (HTTP 2xx) and began its
+	// answer, so the prompt is billed even if nothing else came.
+	Answered bool
+	// Retried is what the failed attempts before this one consumed (see
+	// WithRetry), each charged by Charge: the caller adds it to its own
+	// charge of this attempt.
+	Retried Usage
 }
 
 // Stream yields text deltas of one answer.

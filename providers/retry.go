@@ -121,6 +121,9 @@ type retryStream struct {
 	retries  int  // retries done so far
 	gotDelta bool // text reached the caller: no more retries
 	err      error
+	// retried is what the replaced attempts consumed (Charge): an attempt
+	// that failed after the server answered still billed its prompt.
+	retried Usage
 
 	mu  sync.Mutex // guards cur against a concurrent Close
 	cur Stream
@@ -232,6 +235,7 @@ func (s *retryStream) Next() bool {
 			s.err = werr
 			return false
 		}
+		s.retried = s.retried.Add(Charge(s.req, cur.Result(), Streamed{}, err))
 		_ = cur.Close()
 		if oerr := s.open(nil); oerr != nil {
 			s.err = oerr
@@ -257,11 +261,15 @@ func (s *retryStream) Err() error {
 	return nil
 }
 
+// Result is the last attempt's, with what the attempts it replaced
+// consumed in Retried.
 func (s *retryStream) Result() Result {
+	var res Result
 	if cur := s.current(); cur != nil {
-		return cur.Result()
+		res = cur.Result()
 	}
-	return Result{}
+	res.Retried = res.Retried.Add(s.retried)
+	return res
 }
 
 // Close releases the current attempt and aborts a retry wait; it may be

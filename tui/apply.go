@@ -124,7 +124,7 @@ func (m *Model) applyEvent(ev debate.Event) {
 			// totals: the exchange's own count only when it differs.
 			done := "done"
 			if ev.Usage.InputTokens != m.usage.InputTokens || ev.Usage.OutputTokens != m.usage.OutputTokens {
-				done += fmt.Sprintf(" · this exchange %d→%d tok", ev.Usage.InputTokens, ev.Usage.OutputTokens) + costText(ev.Cost, ev.Usage.PriceUnknown)
+				done += fmt.Sprintf(" · this exchange %d→%d tok", ev.Usage.InputTokens, ev.Usage.OutputTokens) + costText(ev.Cost, ev.Usage)
 			}
 			m.setStatus(done, false)
 		}
@@ -197,14 +197,15 @@ func capText(s debate.SpendUpdated) string {
 	if s.CapUSD <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" · cap %s/%s", providers.FormatCost(s.SpentUSD, s.Unknown), debate.CapString(s.CapUSD))
+	return fmt.Sprintf(" · cap %s/%s", providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated), debate.CapString(s.CapUSD))
 }
 
-// costText is " · $0.0123", " · $?" when a model had no price, or
-// nothing when there was nothing to pay.
-func costText(c float64, unknown bool) string {
-	if c <= 0 && !unknown {
+// costText is " · $0.0123", " · $?" when a model had no price, " · ~$0.0123"
+// when the usage is Parley's estimate, or nothing when there was nothing
+// to pay.
+func costText(c float64, u providers.Usage) string {
+	if c <= 0 && !u.PriceUnknown {
 		return ""
 	}
-	return " · " + providers.FormatCost(c, unknown)
+	return " · " + providers.FormatUsageCost(c, u)
 }

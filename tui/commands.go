@@ -416,10 +416,10 @@ func (m *Model) budget(arg string) {
 	if arg == "" {
 		s := m.engine.Spend()
 		if s.CapUSD <= 0 {
-			m.setStatus(fmt.Sprintf("no cost cap; this run spent %s · /budget 0.50 sets one", providers.FormatCost(s.SpentUSD, s.Unknown)), false)
+			m.setStatus(fmt.Sprintf("no cost cap; this run spent %s · /budget 0.50 sets one", providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated)), false)
 			return
 		}
-		m.setStatus(fmt.Sprintf("cost cap %s; this run spent %s", debate.CapString(s.CapUSD), providers.FormatCost(s.SpentUSD, s.Unknown)), false)
+		m.setStatus(fmt.Sprintf("cost cap %s; this run spent %s", debate.CapString(s.CapUSD), providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated)), false)
 		return
 	}
 	usd, err := strconv.ParseFloat(arg, 64)
@@ -436,7 +436,7 @@ func (m *Model) budget(arg string) {
 		m.setStatus("cost cap lifted", false)
 		return
 	}
-	m.setStatus(fmt.Sprintf("cost cap %s: no call starts whose worst case could pass it (spent %s so far)", debate.CapString(usd), providers.FormatCost(m.spend.SpentUSD, m.spend.Unknown)), false)
+	m.setStatus(fmt.Sprintf("cost cap %s: no call starts whose worst case could pass it (spent %s so far)", debate.CapString(usd), providers.FormatSpend(m.spend.SpentUSD, m.spend.Unknown, m.spend.Estimated)), false)
 }
 
 // control sends a mode control (/pause, /resume, /stop, /rounds N, /steps N)

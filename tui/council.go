@@ -233,8 +233,8 @@ func stageText(u debate.CouncilUsage) string {
 		return "—"
 	}
 	s := fmt.Sprintf("%d→%d tok", u.Usage.InputTokens, u.Usage.OutputTokens)
-	if u.Cost > 0 {
-		s += fmt.Sprintf(" $%.4f", u.Cost)
+	if u.Cost > 0 || u.Usage.PriceUnknown {
+		s += " " + providers.FormatUsageCost(u.Cost, u.Usage)
 	}
 	return s
 }

@@ -414,7 +414,7 @@ func usageText(u providers.Usage, cost float64) string {
 	if u.ReasoningTokens > 0 {
 		s += fmt.Sprintf(" (%d reasoning)", u.ReasoningTokens)
 	}
-	return s + costText(cost, u.PriceUnknown)
+	return s + costText(cost, u)
 }
 
 // voteLine shows the votes of each round; when that is wider than width

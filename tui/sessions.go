@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/providers"
 )
 
 // Sessions is what the console needs of the session store. The command
@@ -133,7 +132,7 @@ func (s *sessionList) View() []string {
 // last activity, turns, tokens and cost.
 func sessionRowMeta(it debate.SessionSummary, now time.Time) string {
 	return fmt.Sprintf("%s %-9s %-16s %3d turns %7s tok %s ", it.ID[:min(6, len(it.ID))], it.Mode,
-		debate.ActivityAgo(it.LastActivity, now), it.Turns, strconv.Itoa(it.Tokens), providers.FormatCost(it.Cost, false))
+		debate.ActivityAgo(it.LastActivity, now), it.Turns, strconv.Itoa(it.Tokens), it.CostText())
 }
 
 const noSessions = "sessions unavailable (no session store)"

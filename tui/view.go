@@ -406,7 +406,7 @@ func (m *Model) statusLines(w int) []string {
 	if len(id) > 6 {
 		id = id[:6]
 	}
-	right := fmt.Sprintf("%s · %s · %d→%d tok%s", m.engine.Current().Name(), id, m.usage.InputTokens, m.usage.OutputTokens, costText(m.cost, m.usage.PriceUnknown)+cacheText(m.cache)+capText(m.spend))
+	right := fmt.Sprintf("%s · %s · %d→%d tok%s", m.engine.Current().Name(), id, m.usage.InputTokens, m.usage.OutputTokens, costText(m.cost, m.usage)+cacheText(m.cache)+capText(m.spend))
 	if n := m.working(); n > 0 {
 		right = fmt.Sprintf("%s %d working · ", m.spin.View(), n) + right
 	}

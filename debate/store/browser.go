@@ -27,6 +27,7 @@ func (c *Browser) List() ([]debate.SessionSummary, error) {
 		out[i] = debate.SessionSummary{
 			SessionInfo: debate.SessionInfo{ID: s.ID, Title: s.Title, Mode: s.Mode, Topic: s.Topic, Created: s.Created, Parent: s.Parent, ForkAt: s.ForkAt},
 			Turns:       s.Turns, Tokens: s.TokensIn + s.TokensOut, Cost: s.Cost, LastActivity: s.LastActivity,
+			PriceUnknown: s.PriceUnknown, Estimated: s.Estimated,
 		}
 	}
 	return out, err

@@ -167,7 +167,7 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 		fmt.Fprintf(&b, "- Agents: %s\n", inlineMarkdown(clean(strings.Join(agents, ", "))))
 	}
 	fmt.Fprintf(&b, "- Tokens: %d in, %d out%s; cost %s\n", usage.InputTokens, usage.OutputTokens,
-		reasoningNote(usage), providers.FormatCost(cost, usage.PriceUnknown))
+		reasoningNote(usage), providers.FormatUsageCost(cost, usage))
 	tables := councilTables(entries)
 	lastResult := ""
 	for i, en := range entries {
@@ -254,7 +254,7 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry, repeated bool) {
 	if en.IsAgentTurn() && (en.Usage.Total() > 0 || en.Cost > 0) {
 		fmt.Fprintf(b, "\n*%d in / %d out tokens%s · %s · %.1f s*\n",
 			en.Usage.InputTokens, en.Usage.OutputTokens, reasoningNote(en.Usage),
-			providers.FormatCost(en.Cost, en.Usage.PriceUnknown), en.Latency().Seconds())
+			providers.FormatUsageCost(en.Cost, en.Usage), en.Latency().Seconds())
 	}
 }
 

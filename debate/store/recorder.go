@@ -368,7 +368,7 @@ func upsertMeta(ctx context.Context, tx *sql.Tx, info debate.SessionInfo, now st
 const entryColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator, timestamp,
 	display_name, provider, mode, kind, round, vote, status, tokens_in, tokens_out, tokens_cached,
 	cost_usd, latency_ms, tool_calls, error, finished_time, tokens_cache_write, tokens_reasoning, price_unknown, covers,
-	origin`
+	origin, usage_estimated, warning`
 
 // entryValues are an entry's values in entryColumns order.
 func entryValues(en debate.Entry) ([]any, error) {
@@ -384,7 +384,7 @@ func entryValues(en debate.Entry) ([]any, error) {
 		en.Display, en.Provider, en.Mode, string(en.Kind), en.Round, en.Vote, string(en.Status),
 		en.Usage.InputTokens, en.Usage.OutputTokens, en.Usage.CachedTokens, en.Cost, en.Latency().Milliseconds(),
 		calls, en.Error, formatTime(en.Finished), en.Usage.CacheWriteTokens, en.Usage.ReasoningTokens, en.Usage.PriceUnknown, en.Covers,
-		en.Origin}, nil
+		en.Origin, en.Usage.Estimated, en.Warning}, nil
 }
 
 // insertEntry adds a new row for en under its turn number and returns the
@@ -396,7 +396,7 @@ func insertEntry(ctx context.Context, tx *sql.Tx, session, writer string, en deb
 		return 0, err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO conversation_log (conversation_id, writer, `+entryColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		append([]any{session, writer}, vals...)...)
 	if err != nil {
 		return 0, fmt.Errorf("saving turn %d: %w", en.Turn, err)

@@ -148,6 +148,11 @@ var migrations = []string{
 		heartbeat       TEXT NOT NULL,
 		expires         TEXT NOT NULL
 	);`,
+	// 9: issue 30: usage Parley counted itself (the provider's figures
+	// never came: a cut or cancelled stream) and the warning of a call
+	// that cost more than its worst case.
+	`ALTER TABLE conversation_log ADD COLUMN usage_estimated INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversation_log ADD COLUMN warning TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the version this binary writes.

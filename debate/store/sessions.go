@@ -16,26 +16,53 @@ import (
 
 // Summary is one line of the session list.
 type Summary struct {
-	ID           string    `json:"id"`
-	Title        string    `json:"title"`
-	Mode         string    `json:"mode"`
-	Topic        string    `json:"topic,omitempty"`
-	Agents       []string  `json:"agents"`
-	Turns        int       `json:"turns"`
-	TokensIn     int       `json:"tokens_in"`
-	TokensOut    int       `json:"tokens_out"`
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Mode      string   `json:"mode"`
+	Topic     string   `json:"topic,omitempty"`
+	Agents    []string `json:"agents"`
+	Turns     int      `json:"turns"`
+	TokensIn  int      `json:"tokens_in"`
+	TokensOut int      `json:"tokens_out"`
+	// Cost is what the priced turns cost; with PriceUnknown (a turn's
+	// model had no price) it is a lower bound and the JSON says
+	// "cost_usd": null with "cost_usd_at_least". Estimated: a turn's
+	// usage was Parley's count (a cut or cancelled stream).
 	Cost         float64   `json:"cost_usd"`
+	PriceUnknown bool      `json:"price_unknown,omitempty"`
+	Estimated    bool      `json:"estimated,omitempty"`
 	Created      time.Time `json:"created"`
 	LastActivity time.Time `json:"last_activity"`
 	Parent       string    `json:"parent,omitempty"`
 	ForkAt       int       `json:"fork_at,omitempty"`
 }
 
+// MarshalJSON writes an unknown cost as null, never as 0.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	out := struct {
+		plain
+		Cost    *float64 `json:"cost_usd"`
+		AtLeast float64  `json:"cost_usd_at_least,omitempty"`
+	}{plain: plain(s)}
+	if s.PriceUnknown {
+		out.AtLeast = s.Cost
+	} else {
+		out.Cost = &s.Cost
+	}
+	return json.Marshal(out)
+}
+
+// CostText is the cost as lists show it: "$0.0123", "~$0.0123"
+// (estimated), "$?" or "≥ $0.0123" (a model had no price).
+func (s Summary) CostText() string { return providers.FormatSpend(s.Cost, s.PriceUnknown, s.Estimated) }
+
 // List returns every session, the most recently active first.
 func (s *Store) List(ctx context.Context) ([]Summary, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT m.conversation_id, m.title, m.topic, m.mode,
 			COALESCE(CAST(m.start_time AS TEXT), ''), m.updated_time, m.parent_id, m.fork_turn,
 			COUNT(l.id), COALESCE(SUM(l.tokens_in), 0), COALESCE(SUM(l.tokens_out), 0), COALESCE(SUM(l.cost_usd), 0),
+			COALESCE(MAX(l.price_unknown), 0), COALESCE(MAX(l.usage_estimated), 0),
 			COALESCE(GROUP_CONCAT(DISTINCT CASE WHEN l.kind IN ('reply', 'moderator', 'vote') THEN l.speaker_name END), ''),
 			COALESCE((SELECT u.response FROM conversation_log u WHERE u.conversation_id = m.conversation_id
 				AND u.kind IN ('user', 'note') ORDER BY u.turn_number LIMIT 1), '')
@@ -51,7 +78,7 @@ func (s *Store) List(ctx context.Context) ([]Summary, error) {
 		var sum Summary
 		var created, updated, agents, firstLine string
 		if err := rows.Scan(&sum.ID, &sum.Title, &sum.Topic, &sum.Mode, &created, &updated, &sum.Parent, &sum.ForkAt,
-			&sum.Turns, &sum.TokensIn, &sum.TokensOut, &sum.Cost, &agents, &firstLine); err != nil {
+			&sum.Turns, &sum.TokensIn, &sum.TokensOut, &sum.Cost, &sum.PriceUnknown, &sum.Estimated, &agents, &firstLine); err != nil {
 			return nil, err
 		}
 		sum.Created, sum.LastActivity = parseTime(created), parseTime(updated)
@@ -176,7 +203,7 @@ func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) 
 const logColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator,
 	COALESCE(CAST(timestamp AS TEXT), ''), display_name, provider, mode, kind, round, vote, status,
 	tokens_in, tokens_out, tokens_cached, cost_usd, tool_calls, error, finished_time,
-	tokens_cache_write, tokens_reasoning, price_unknown, covers, origin`
+	tokens_cache_write, tokens_reasoning, price_unknown, covers, origin, usage_estimated, warning`
 
 // queryEntries reads the log rows that where (with args) selects. A turn
 // left streaming comes back settled as interrupted (see Load).
@@ -216,7 +243,7 @@ func scanEntries(rows *sql.Rows, id string, settle bool) ([]debate.Entry, error)
 		if err := rows.Scan(&en.Turn, &en.Speaker, &en.Model, &en.Prompt, &en.Text, &en.IsModerator, &started,
 			&en.Display, &en.Provider, &en.Mode, &kind, &en.Round, &en.Vote, &status,
 			&u.InputTokens, &u.OutputTokens, &u.CachedTokens, &en.Cost, &calls, &en.Error, &finished,
-			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown, &en.Covers, &en.Origin); err != nil {
+			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown, &en.Covers, &en.Origin, &u.Estimated, &en.Warning); err != nil {
 			return nil, err
 		}
 		en.Kind, en.Status, en.Usage = debate.Kind(kind), debate.Status(status), u

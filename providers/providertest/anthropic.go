@@ -171,3 +171,11 @@ func (anthropicVendor) stream(ev *eventWriter, req Request, reply Reply, chunks 
 	})
 	ev.event("message_stop", map[string]any{"type": "message_stop"})
 }
+
+func (anthropicVendor) streamError(ev *eventWriter, _ Request, reply Reply) {
+	typ := reply.StreamErrorType
+	if typ == "" {
+		typ = "overloaded_error"
+	}
+	ev.event("error", map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": reply.StreamError}})
+}

@@ -185,3 +185,12 @@ func (geminiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 		ev.event("", chunk("", true))
 	}
 }
+
+// streamError sends the error object Gemini ends a failing stream with.
+func (geminiVendor) streamError(ev *eventWriter, _ Request, reply Reply) {
+	status := reply.StreamErrorType
+	if status == "" {
+		status = "UNAVAILABLE"
+	}
+	ev.event("", map[string]any{"error": map[string]any{"code": 503, "message": reply.StreamError, "status": status}})
+}

@@ -132,3 +132,17 @@ func (openaiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 	}
 	ev.event("", "[DONE]")
 }
+
+// streamError sends Chat Completions' error object on a data line, or the
+// Responses API's error event.
+func (openaiVendor) streamError(ev *eventWriter, req Request, reply Reply) {
+	typ := reply.StreamErrorType
+	if typ == "" {
+		typ = "server_error"
+	}
+	if isResponses(req.Path) {
+		ev.event("error", map[string]any{"type": "error", "code": typ, "message": reply.StreamError, "param": nil, "sequence_number": 99})
+		return
+	}
+	ev.event("", map[string]any{"error": map[string]any{"message": reply.StreamError, "type": typ, "param": nil, "code": nil}})
+}

@@ -51,6 +51,15 @@ type Reply struct {
 	// CutAfter > 0 aborts the connection after that many text chunks: no
 	// final event, no usage, no clean end of the chunked body.
 	CutAfter int
+	// StreamError, when set, is sent as the vendor's error event inside a
+	// 200 stream (Anthropic's event: error, OpenAI's data: {"error":…} or
+	// the Responses error event, Gemini's {"error":…} chunk) after
+	// ErrorAfter text chunks, and the stream ends there. StreamErrorType
+	// is its type ("overloaded_error", "server_error"; "" picks the
+	// vendor's overloaded or server error).
+	StreamError     string
+	StreamErrorType string
+	ErrorAfter      int
 	// StallAfter > 0 stops sending after that many text chunks and holds
 	// the connection open, sending nothing, until the client goes away: a
 	// stream that stalls.
@@ -157,6 +166,8 @@ type vendor interface {
 	stream(ev *eventWriter, req Request, reply Reply, chunks []string)
 	// modelList renders the vendor's answer to GET .../models.
 	modelList(ids []string) string
+	// streamError writes the vendor's error event inside a stream.
+	streamError(ev *eventWriter, req Request, reply Reply)
 }
 
 func newServer(t testing.TB, v vendor, suffix string, h func(Request) Reply) *Server {
@@ -246,6 +257,11 @@ func serve(w http.ResponseWriter, r *http.Request, v vendor, req Request, reply 
 		chunks = SplitWords(reply.Text)
 	}
 	v.stream(ev, req, reply, chunks)
+	if ev.failed {
+		ev.failed = false // the error event itself may be written
+		v.streamError(ev, req, reply)
+		return
+	}
 	if ev.cut {
 		// Abort the connection: the chunked body never ends, which clients
 		// see as an unexpected EOF, like a dropped connection mid-answer.
@@ -260,12 +276,15 @@ type eventWriter struct {
 	reply Reply
 	sent  int  // text chunks written
 	cut   bool // CutAfter reached: the caller must abort
-	gone  bool // client went away or a write failed
+	// failed: ErrorAfter reached with StreamError set: the caller sends
+	// the vendor's error event and ends.
+	failed bool
+	gone   bool // client went away or a write failed
 }
 
 // event writes one SSE event (name may be empty) and flushes it.
 func (e *eventWriter) event(name string, data any) bool {
-	if e.cut || e.gone {
+	if e.cut || e.gone || e.failed {
 		return false
 	}
 	var b strings.Builder
@@ -289,7 +308,11 @@ func (e *eventWriter) event(name string, data any) bool {
 // chunk writes a text-carrying event, honouring ChunkDelay and CutAfter.
 // It reports false when the stream must stop.
 func (e *eventWriter) chunk(name string, data any) bool {
-	if e.cut || e.gone {
+	if e.cut || e.gone || e.failed {
+		return false
+	}
+	if e.reply.StreamError != "" && e.sent >= e.reply.ErrorAfter {
+		e.failed = true
 		return false
 	}
 	if !sleep(e.ctx, e.reply.ChunkDelay) {
@@ -313,7 +336,7 @@ func (e *eventWriter) chunk(name string, data any) bool {
 }
 
 // ok reports whether the final events may still be written.
-func (e *eventWriter) ok() bool { return !e.cut && !e.gone }
+func (e *eventWriter) ok() bool { return !e.cut && !e.gone && !e.failed }
 
 func (e *eventWriter) flush() {
 	if f, ok := e.w.(http.Flusher); ok {

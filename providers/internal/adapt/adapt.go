@@ -87,8 +87,15 @@ func NewHTTPClient() *http.Client {
 
 type headerSinkKey struct{}
 
-// headerSink receives the headers of the last response of one request.
-type headerSink struct{ h http.Header }
+// headerSink receives the headers and status of the last response of one
+// request.
+type headerSink struct {
+	h      http.Header
+	status int
+}
+
+// answered reports a 2xx response: the server took the request.
+func (s *headerSink) answered() bool { return s != nil && s.status >= 200 && s.status < 300 }
 
 // withHeaderSink returns a context whose requests record their response
 // headers into the returned sink. A request is driven by one goroutine at a
@@ -123,7 +130,7 @@ func (t *headerCapture) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
 	if err == nil && resp != nil {
 		if s, ok := r.Context().Value(headerSinkKey{}).(*headerSink); ok {
-			s.h = resp.Header.Clone()
+			s.h, s.status = resp.Header.Clone(), resp.StatusCode
 		}
 	}
 	return resp, err
@@ -221,6 +228,7 @@ func (s *PullStream) safeRecv() (text string, err error) {
 func (s *PullStream) finish() {
 	s.done = true
 	s.delta = ""
+	s.res.Answered = s.headers.answered()
 	_ = s.Close()
 }
 

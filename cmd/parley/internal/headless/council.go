@@ -141,11 +141,11 @@ func (p *Printer) councilOutcome(res debate.CouncilResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	calls := 0
 	for _, u := range res.Seats {
-		fmt.Fprintf(tw, "  %s\tstage %d\t%s\t%s\t%s\t$%.4f\n", sanitize.Text(u.Display), u.Stage, sanitize.Text(u.Model),
-			Plural(u.Calls, "1 call", fmt.Sprintf("%d calls", u.Calls)), TokenLine(u.Usage), u.Cost)
+		fmt.Fprintf(tw, "  %s\tstage %d\t%s\t%s\t%s\t%s\n", sanitize.Text(u.Display), u.Stage, sanitize.Text(u.Model),
+			Plural(u.Calls, "1 call", fmt.Sprintf("%d calls", u.Calls)), TokenLine(u.Usage), providers.FormatUsageCost(u.Cost, u.Usage))
 		calls += u.Calls
 	}
-	fmt.Fprintf(tw, "  total\t\t\t%d calls\t%s\t$%.4f\n", calls, TokenLine(res.Usage), res.Cost)
+	fmt.Fprintf(tw, "  total\t\t\t%d calls\t%s\t%s\n", calls, TokenLine(res.Usage), providers.FormatUsageCost(res.Cost, res.Usage))
 	_ = tw.Flush()
 }
 

@@ -146,6 +146,11 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.answer = &a // the one document, printed when the exchange ends
 		return
 	}
+	if w, ok := ev.(debate.ErrorOccurred); ok && w.Kind == debate.KindOverWorstCase && p.opts.Format == Text {
+		p.flushSlip()
+		fmt.Fprintln(p.err, "parley: warning:", sanitize.Text(w.Err))
+		return
+	}
 	if r, ok := ev.(debate.Retrying); ok && p.opts.Format == Text {
 		p.flushSlip()
 		fmt.Fprintln(p.err, retryLine(r))
@@ -249,7 +254,7 @@ func retryLine(ev debate.Retrying) string {
 // TotalsLine is the closing "— N turns, T tokens (…), $C" line on stderr.
 func TotalsLine(n int, unit, units string, usage providers.Usage, cost float64) string {
 	return fmt.Sprintf("— %d %s, %s tokens (%s in, %s out), %s", n, Plural(n, unit, units),
-		Thousands(usage.Total()), Thousands(usage.InputTokens), Thousands(usage.OutputTokens), providers.FormatCost(cost, usage.PriceUnknown))
+		Thousands(usage.Total()), Thousands(usage.InputTokens), Thousands(usage.OutputTokens), providers.FormatUsageCost(cost, usage))
 }
 
 // TurnBody is a finished turn's text as the headless commands print it:

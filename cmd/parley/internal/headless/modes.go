@@ -91,7 +91,7 @@ func (p *Printer) agent(ev debate.Event) {
 		fmt.Fprintf(p.err, "— %d %s, %d tool %s, %s tokens (%s in, %s out), %s\n",
 			n, Plural(n, "step", "steps"), calls, Plural(calls, "call", "calls"),
 			Thousands(ev.Usage.Total()), Thousands(ev.Usage.InputTokens), Thousands(ev.Usage.OutputTokens),
-			providers.FormatCost(ev.Cost, ev.Usage.PriceUnknown))
+			providers.FormatUsageCost(ev.Cost, ev.Usage))
 	}
 }
 
@@ -230,10 +230,10 @@ func (p *Printer) magiOutcome(res debate.MagiResult) {
 	calls := 0
 	for _, u := range res.Agents {
 		fmt.Fprintf(tw, "  %s\t%s/%s\t%s\t%s\t%s\n", sanitize.Text(u.Display), u.Provider, sanitize.Text(u.Model),
-			Plural(u.Calls, "1 call", fmt.Sprintf("%d calls", u.Calls)), TokenLine(u.Usage), providers.FormatCost(u.Cost, u.Usage.PriceUnknown))
+			Plural(u.Calls, "1 call", fmt.Sprintf("%d calls", u.Calls)), TokenLine(u.Usage), providers.FormatUsageCost(u.Cost, u.Usage))
 		calls += u.Calls
 	}
-	fmt.Fprintf(tw, "  total\t\t%d calls\t%s\t%s\n", calls, TokenLine(res.Usage), providers.FormatCost(res.Cost, res.Usage.PriceUnknown))
+	fmt.Fprintf(tw, "  total\t\t%d calls\t%s\t%s\n", calls, TokenLine(res.Usage), providers.FormatUsageCost(res.Cost, res.Usage))
 	_ = tw.Flush()
 }
 

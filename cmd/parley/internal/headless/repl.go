@@ -91,6 +91,8 @@ func REPL(ctx context.Context, e *debate.Engine, p *Printer, o REPLOptions) erro
 		p.EndExchange(err)
 		var unknown *debate.UnknownAgentError
 		switch {
+		case debate.IsCap(err):
+			return err // the run's cap is reached: no further line can call (exit 4)
 		case errors.As(err, &unknown):
 			fmt.Fprintln(stderr, "parley:", err)
 		case errors.Is(err, context.Canceled):

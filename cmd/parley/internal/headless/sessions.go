@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
 )
 
 // SessionList prints the saved sessions as a table.
@@ -25,8 +26,8 @@ func SessionList(out io.Writer, list []store.Summary, now time.Time) error {
 		if agents == "" {
 			agents = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t$%.4f\t%s\n", s.ID, debate.ActivityAgo(s.LastActivity, now), s.Mode, sanitize.Text(agents),
-			s.Turns, Thousands(s.TokensIn+s.TokensOut), s.Cost, title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, debate.ActivityAgo(s.LastActivity, now), s.Mode, sanitize.Text(agents),
+			s.Turns, Thousands(s.TokensIn+s.TokensOut), s.CostText(), title)
 	}
 	return tw.Flush()
 }
@@ -51,6 +52,9 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 	if info.Parent != "" {
 		fmt.Fprintf(out, "forked from %s at turn %d\n", info.Parent, info.ForkAt)
 	}
+	var usage providers.Usage
+	var cost float64
+	calls := 0
 	for _, en := range entries {
 		fmt.Fprintln(out)
 		label := sanitize.Text(en.Display)
@@ -75,5 +79,16 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 		for _, c := range en.ToolCalls {
 			fmt.Fprintf(out, "   tool %s %s\n", sanitize.Text(c.Tool), sanitize.Text(fmt.Sprint(c.Parameters)))
 		}
+		if en.Warning != "" {
+			fmt.Fprintf(out, "   warning: %s\n", sanitize.Text(en.Warning))
+		}
+		if en.IsAgentTurn() {
+			calls++
+			usage = usage.Add(en.Usage)
+			cost += en.Cost
+		}
+	}
+	if calls > 0 {
+		fmt.Fprintf(out, "\n%s\n", TotalsLine(calls, "call", "calls", usage, cost))
 	}
 }

@@ -51,7 +51,7 @@ func (s *Server) sessionsList(ctx context.Context, _ *mcp.CallToolRequest, in Se
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d sessions", len(page), len(all))
 	for _, sum := range page {
-		fmt.Fprintf(&b, "\n%s  %-9s  %3d turns  $%.4f  %s", sum.ID, sum.Mode, sum.Turns, sum.Cost, clean(sum.Title))
+		fmt.Fprintf(&b, "\n%s  %-9s  %3d turns  %s  %s", sum.ID, sum.Mode, sum.Turns, sum.CostText(), clean(sum.Title))
 	}
 	if out.NextCursor != "" {
 		b.WriteString("\nmore: call again with cursor " + out.NextCursor)

@@ -46,6 +46,7 @@ func (b pageBackend) ListSessions(ctx context.Context) ([]debate.SessionSummary,
 			SessionInfo: debate.SessionInfo{ID: sum.ID, Title: sum.Title, Mode: sum.Mode, Topic: sum.Topic,
 				Created: sum.Created, Parent: sum.Parent, ForkAt: sum.ForkAt},
 			Turns: sum.Turns, Tokens: sum.TokensIn + sum.TokensOut, Cost: sum.Cost, LastActivity: sum.LastActivity,
+			PriceUnknown: sum.PriceUnknown, Estimated: sum.Estimated,
 		})
 	}
 	return out, nil

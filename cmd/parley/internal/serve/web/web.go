@@ -280,7 +280,7 @@ func sharedTurns(a, b debate.SessionInfo) int {
 // cap", or the spend alone; "" before anything cost anything. app.js
 // writes the same line from the stream's spend events.
 func spendText(s debate.SpendUpdated) string {
-	spent := providers.FormatCost(s.SpentUSD, s.Unknown)
+	spent := providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated)
 	switch {
 	case s.CapUSD > 0:
 		return "spent " + spent + " of a " + debate.CapString(s.CapUSD) + " cap"
