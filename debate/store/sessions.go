@@ -25,32 +25,30 @@ type Summary struct {
 	TokensIn  int      `json:"tokens_in"`
 	TokensOut int      `json:"tokens_out"`
 	// Cost is what the priced turns cost; with PriceUnknown (a turn's
-	// model had no price) it is a lower bound and the JSON says
-	// "cost_usd": null with "cost_usd_at_least". Estimated: a turn's
-	// usage was Parley's count (a cut or cancelled stream).
-	Cost         float64   `json:"cost_usd"`
-	PriceUnknown bool      `json:"price_unknown,omitempty"`
-	Estimated    bool      `json:"estimated,omitempty"`
+	// model had no price) it is a lower bound. Estimated: a turn's usage
+	// was Parley's count (a cut or cancelled stream).
+	Cost         float64 `json:"-"`
+	PriceUnknown bool    `json:"price_unknown,omitempty"`
+	Estimated    bool    `json:"estimated,omitempty"`
+	// CostUSD is Cost in JSON, null when a price is unknown (never 0),
+	// and CostAtLeast the priced part then.
+	CostUSD      *float64  `json:"cost_usd"`
+	CostAtLeast  float64   `json:"cost_usd_at_least,omitempty"`
 	Created      time.Time `json:"created"`
 	LastActivity time.Time `json:"last_activity"`
 	Parent       string    `json:"parent,omitempty"`
 	ForkAt       int       `json:"fork_at,omitempty"`
 }
 
-// MarshalJSON writes an unknown cost as null, never as 0.
-func (s Summary) MarshalJSON() ([]byte, error) {
-	type plain Summary
-	out := struct {
-		plain
-		Cost    *float64 `json:"cost_usd"`
-		AtLeast float64  `json:"cost_usd_at_least,omitempty"`
-	}{plain: plain(s)}
+// setCost fills the JSON's cost fields from Cost and PriceUnknown.
+func (s *Summary) setCost() {
+	s.CostUSD, s.CostAtLeast = nil, 0
 	if s.PriceUnknown {
-		out.AtLeast = s.Cost
-	} else {
-		out.Cost = &s.Cost
+		s.CostAtLeast = s.Cost
+		return
 	}
-	return json.Marshal(out)
+	c := s.Cost
+	s.CostUSD = &c
 }
 
 // CostText is the cost as lists show it: "$0.0123", "~$0.0123"
@@ -81,6 +79,7 @@ func (s *Store) List(ctx context.Context) ([]Summary, error) {
 			&sum.Turns, &sum.TokensIn, &sum.TokensOut, &sum.Cost, &sum.PriceUnknown, &sum.Estimated, &agents, &firstLine); err != nil {
 			return nil, err
 		}
+		sum.setCost()
 		sum.Created, sum.LastActivity = parseTime(created), parseTime(updated)
 		if sum.LastActivity.IsZero() {
 			sum.LastActivity = sum.Created
