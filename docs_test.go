@@ -79,6 +79,7 @@ var (
 // Every link of the README and the docs leads somewhere: a file of the
 // repository and, with #anchor, one of its headings.
 func TestManualLinksAndAnchors(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for _, file := range manualFiles(t) {
 		src, err := os.ReadFile(file)
@@ -116,6 +117,7 @@ func TestManualLinksAndAnchors(t *testing.T) {
 // The README is read in five minutes: at most 300 lines, the two set-up
 // commands and what the tests need on its first screen.
 func TestReadmeShortWithSetUpFirst(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // Every benchmark the README and the docs quote exists: a figure without a
 // benchmark in the repository that produces it is a figure nobody can check.
 func TestManualBenchmarksExist(t *testing.T) {
+	t.Parallel()
 	var manual []byte
 	for _, file := range manualFiles(t) {
 		b, err := os.ReadFile(file)

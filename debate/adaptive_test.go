@@ -61,6 +61,7 @@ func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust
 }
 
 func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
+	t.Parallel()
 	a := func(agent, answer string, conf float64) scriptedAnswer {
 		return scriptedAnswer{answer: answer, confidence: conf, reasoning: own(agent)}
 	}
@@ -126,6 +127,7 @@ func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
 }
 
 func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
+	t.Parallel()
 	first := map[string]scriptedAnswer{"melchior": {answer: "42", confidence: .7, reasoning: own("melchior")},
 		"balthasar": {answer: "84", confidence: .7, reasoning: own("balthasar")}, "casper": {answer: "96", confidence: .7, reasoning: own("casper")}}
 	// MELCHIOR moves to BALTHASAR's 84 in round 2, restating its reasoning,
@@ -149,6 +151,7 @@ func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
 }
 
 func TestRoundsTwoAndThreeAskForTheChangingArgument(t *testing.T) {
+	t.Parallel()
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		return magiReply(magiVoteJSON(agent, round, VoteApprove))
 	})
@@ -166,6 +169,7 @@ func TestRoundsTwoAndThreeAskForTheChangingArgument(t *testing.T) {
 }
 
 func TestGuardedVotesUndoOnlyConformity(t *testing.T) {
+	t.Parallel()
 	v := func(agent string, vote Vote) MagiVote {
 		return MagiVote{Agent: agent, Valid: true, Ballot: Ballot{Vote: vote}}
 	}
@@ -178,6 +182,7 @@ func TestGuardedVotesUndoOnlyConformity(t *testing.T) {
 }
 
 func TestWeightedMarginAndAnswer(t *testing.T) {
+	t.Parallel()
 	v := func(vote Vote, conf float64, valid bool) MagiVote {
 		return MagiVote{Valid: valid, Ballot: Ballot{Vote: vote, Confidence: conf}}
 	}

@@ -17,6 +17,7 @@ import (
 )
 
 func TestAgentModeDemoExplainsAFolder(t *testing.T) {
+	t.Parallel()
 	root := toolWorkspace(t)
 	e, ev := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", root, 0)
 	if names := e.Current().Agents(); len(names) != 1 || names[0].Name != "coder" {
@@ -73,6 +74,7 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 
 // Tool calls are recorded in the seed's export shape.
 func TestToolCallsExportShape(t *testing.T) {
+	t.Parallel()
 	root := toolWorkspace(t)
 	e, _ := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", root, 0)
 	if err := e.Submit(context.Background(), "explain"); err != nil {
@@ -107,6 +109,7 @@ func TestToolCallsExportShape(t *testing.T) {
 
 // Cancelling stops the loop: no further model call, no further tool call.
 func TestAgentModeCancelStopsTheLoop(t *testing.T) {
+	t.Parallel()
 	root := toolWorkspace(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	replies := providertest.Sequence(
@@ -142,6 +145,7 @@ func TestAgentModeCancelStopsTheLoop(t *testing.T) {
 }
 
 func TestWorkspaceDefaultsAndChecks(t *testing.T) {
+	t.Parallel()
 	e, _ := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
 	dir := t.TempDir()
 	if err := e.SetWorkspace(dir); err != nil || e.Workspace() != dir {
@@ -171,6 +175,7 @@ func TestWorkspaceDefaultsAndChecks(t *testing.T) {
 }
 
 func TestAgentModeNeedsItsAgent(t *testing.T) {
+	t.Parallel()
 	cfg := &Config{Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []AgentSpec{{Name: "a", Provider: "d"}},
 		Modes: ModesConfig{Mention: MentionConfig{Agents: []string{"a"}}}}
 	agents := []*Agent{{AgentSpec: cfg.Agents[0], Provider: demo.NewWithPace("d", 0)}}
@@ -189,6 +194,7 @@ func TestAgentModeNeedsItsAgent(t *testing.T) {
 // talked in another mode first (it once answered "no readable source
 // files" without a call, counting an earlier mode's reply as a tool call).
 func TestAgentModeDemoReadsGoFilesAfterAnotherMode(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for name, text := range map[string]string{
 		"queue.go": "package queue\n\n// Queue holds messages in order.\ntype Queue struct{}\n",

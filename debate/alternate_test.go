@@ -193,6 +193,7 @@ func allContent(req providers.Request) string {
 }
 
 func TestAlternateStartThenSteps(t *testing.T) {
+	t.Parallel()
 	e, log, events := newModeEngine(t, modeConfig(), "alternate", nil)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write fizzbuzz in Go"); err != nil {
@@ -260,6 +261,7 @@ func TestAlternateStartThenSteps(t *testing.T) {
 }
 
 func TestAlternateNeedsInstructionToStart(t *testing.T) {
+	t.Parallel()
 	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
 	if err := e.Submit(context.Background(), "  "); !errors.Is(err, ErrNoInstruction) {
 		t.Fatalf("got %v", err)
@@ -270,6 +272,7 @@ func TestAlternateNeedsInstructionToStart(t *testing.T) {
 }
 
 func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e1, _, _ := newModeEngine(t, modeConfig(), "alternate", nil)
 	for _, in := range []string{"design a cache", ""} { // start, then codex's step
@@ -306,6 +309,7 @@ func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 }
 
 func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
+	t.Parallel()
 	boom := &providers.Error{Provider: "fake", Kind: providers.KindServer, Status: 500, Message: "overloaded"}
 	var claude *modeFake
 	e, log, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) { claude = f["claude"] })
@@ -352,6 +356,7 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 }
 
 func TestAlternateTokenAccounting(t *testing.T) {
+	t.Parallel()
 	e, _, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
 		f["codex"].output, f["claude"].output = 100, 100
 	})
@@ -398,6 +403,7 @@ func TestAlternateTokenAccounting(t *testing.T) {
 }
 
 func TestAlternateJSONLinesGolden(t *testing.T) {
+	t.Parallel()
 	e, _, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
 		f["claude"].answer = func(n int, _ providers.Request) string {
 			return fmt.Sprintf("claude says \"%d\"\nwith <html> & a newline", n)
@@ -422,6 +428,7 @@ func TestAlternateJSONLinesGolden(t *testing.T) {
 }
 
 func TestAlternateJSONKeysFollowTheConfiguredPair(t *testing.T) {
+	t.Parallel()
 	cfg := modeConfig()
 	cfg.Modes.Alternate.Agents = []string{"gemini", "chatgpt"}
 	e, _, events := newModeEngine(t, cfg, "alternate", nil)
@@ -458,6 +465,7 @@ func modeGolden(t *testing.T, name string, got []byte) {
 }
 
 func TestAlternateDemo(t *testing.T) {
+	t.Parallel()
 	cfg := modeConfig()
 	var agents []*Agent
 	for _, s := range cfg.Agents {
@@ -615,6 +623,7 @@ func FuzzAlternateJSONLine(f *testing.F) {
 // final next responder does not carry over; it is worked out again from
 // the fork's own history.
 func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
+	t.Parallel()
 	e, _ := newSpineEngine(nil)
 	if err := e.SetMode("alternate"); err != nil {
 		t.Fatal(err)

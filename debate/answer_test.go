@@ -13,6 +13,7 @@ import (
 )
 
 func TestNormalizeAnswer(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		typ       AnswerType
 		in, want  string
@@ -45,6 +46,7 @@ func TestNormalizeAnswer(t *testing.T) {
 }
 
 func TestParseAnswerReadsTheStructuredReply(t *testing.T) {
+	t.Parallel()
 	b, err := ParseAnswer(AnswerNumber, "Sure:\n```json\n{'Answer': 1234.0, 'confidence': 85, 'reasoning': 'Products first.',}\n```")
 	if err != nil || b.Answer != "1234" || b.Vote != "1234" || b.Confidence != 0.85 || b.Summary != "Products first." {
 		t.Fatalf("got %+v, %v", b, err)
@@ -61,6 +63,7 @@ func TestParseAnswerReadsTheStructuredReply(t *testing.T) {
 }
 
 func TestDecideAnswers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		votes   []Vote
 		verdict Verdict
@@ -89,6 +92,7 @@ func answerJSON(v string) string {
 // A number council with early stop: a unanimous round 1 (written three
 // ways) decides after three calls, with the answer as its verdict.
 func TestMagiAnswerCouncilStopsEarlyWhenUnanimous(t *testing.T) {
+	t.Parallel()
 	forms := map[string]string{"melchior": "1,000", "balthasar": "1000.0", "casper": " 1000 "}
 	fc := newFakeCouncil(t, func(agent string, _ int, r providertest.Request) providertest.Reply {
 		return magiReply(answerJSON(forms[agent]))
@@ -115,6 +119,7 @@ func TestMagiAnswerCouncilStopsEarlyWhenUnanimous(t *testing.T) {
 // Anonymous and shuffled: peers appear as Member A/B, never by name, and
 // the two members who see the same peers see them in different orders.
 func TestMagiAnonymousShuffledPeers(t *testing.T) {
+	t.Parallel()
 	fc := newFakeCouncil(t, func(agent string, round int, r providertest.Request) providertest.Reply {
 		return magiReply(answerJSON(map[string]string{"melchior": "A", "balthasar": "B", "casper": "A"}[agent]))
 	}, func(c *Config) {

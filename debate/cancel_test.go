@@ -8,6 +8,7 @@ import (
 // A step cancelled before the responder said anything does not pass the
 // turn: the same agent answers the next step.
 func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
+	t.Parallel()
 	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
 	if err := e.Submit(context.Background(), "design a cache"); err != nil {
 		t.Fatal(err)
@@ -34,6 +35,7 @@ func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
 // A start turn cancelled before anyone answered leaves the session
 // unstarted: the next line is again an instruction both agents answer.
 func TestAlternateStartCancelledBeforeAnyTextStaysUnstarted(t *testing.T) {
+	t.Parallel()
 	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()

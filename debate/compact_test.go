@@ -35,6 +35,7 @@ func realisticFakes(f map[string]*modeFake) {
 // the responder still sees the host's instruction and the other agent's
 // latest answer, and every turn stays in the history.
 func TestAlternatePromptBoundedAtStep100(t *testing.T) {
+	t.Parallel()
 	e, log, _ := newModeEngine(t, modeConfig(), "alternate", realisticFakes)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write a retry loop in Go"); err != nil {
@@ -88,6 +89,7 @@ func TestAlternatePromptBoundedAtStep100(t *testing.T) {
 // prompt, byte for byte (all but the last message, which the new turns
 // extend), so the provider's prompt cache applies; the request says so.
 func TestPromptPrefixStableBetweenCompactions(t *testing.T) {
+	t.Parallel()
 	e, log, _ := newModeEngine(t, modeConfig(), "alternate", realisticFakes)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write a retry loop in Go"); err != nil {
@@ -131,6 +133,7 @@ func TestPromptPrefixStableBetweenCompactions(t *testing.T) {
 // The configured summariser writes the summaries (a turn of kind summary);
 // when it fails the extractive digest stands in and the failure is noted.
 func TestSummariserAgentAndFallback(t *testing.T) {
+	t.Parallel()
 	for _, fail := range []bool{false, true} {
 		cfg := modeConfig()
 		cfg.Context.Summarizer = "mc"
@@ -175,6 +178,7 @@ func TestSummariserAgentAndFallback(t *testing.T) {
 // Mention prompts stay bounded too (talk: TestTalkPromptStaysBounded; MAGI
 // and agent mode below).
 func TestMentionPromptBounded(t *testing.T) {
+	t.Parallel()
 	e, log, _ := newModeEngine(t, modeConfig(), "mention", realisticFakes)
 	ctx := context.Background()
 	for i := range 60 {
@@ -193,6 +197,7 @@ func TestMentionPromptBounded(t *testing.T) {
 }
 
 func TestMagiDebateBlockBounded(t *testing.T) {
+	t.Parallel()
 	e, _, _ := newModeEngine(t, modeConfig(), "mention", realisticFakes)
 	ctx := context.Background()
 	for i := range 40 {
@@ -211,6 +216,7 @@ func TestMagiDebateBlockBounded(t *testing.T) {
 }
 
 func TestContextBudgetResolution(t *testing.T) {
+	t.Parallel()
 	cfg := modeConfig()
 	if b := cfg.ContextBudget("alternate"); b.Total != defaultContextTokens["alternate"] || b.Summary != b.Total/4 || b.Verbatim+b.Summary != b.Total {
 		t.Fatalf("default %+v", b)
@@ -234,6 +240,7 @@ func TestContextBudgetResolution(t *testing.T) {
 }
 
 func TestDigestIsBoundedAndReadable(t *testing.T) {
+	t.Parallel()
 	var entries []Entry
 	for i := range 50 {
 		entries = append(entries, Entry{Speaker: "a", Display: "Ann", Text: realisticAnswer("ann", i)})
@@ -313,6 +320,7 @@ func (r *promptRecorder) Stream(ctx context.Context, req providers.Request) (pro
 // Agent mode: the first prompt of question 60 is at most twice that of
 // question 10, however many tool steps came before.
 func TestAgentModePromptBounded(t *testing.T) {
+	t.Parallel()
 	rec := &promptRecorder{Provider: demo.NewWithPace("demo", 0)}
 	e, _ := toolLoopEngine(t, rec, "agent", toolWorkspace(t), 0)
 	e.Config.Context.BudgetTokens = 0
@@ -337,6 +345,7 @@ func TestAgentModePromptBounded(t *testing.T) {
 // or imported) holds only its tail; compaction starts from there, so its
 // prompts come back within the budget.
 func TestCompactionOfAPartlyLoadedSession(t *testing.T) {
+	t.Parallel()
 	e, _, _ := newModeEngine(t, modeConfig(), "alternate", realisticFakes)
 	var tail []Entry
 	for turn := 4001; turn <= 4200; turn++ {
@@ -360,6 +369,7 @@ func TestCompactionOfAPartlyLoadedSession(t *testing.T) {
 // A single answer larger than the whole verbatim share is never condensed
 // away: the newest turn is always in the prompt (clipped if it must be).
 func TestNewestTurnIsNeverCompacted(t *testing.T) {
+	t.Parallel()
 	e, _, _ := newModeEngine(t, modeConfig(), "alternate", nil)
 	huge := strings.Repeat("a very long answer. ", 5000) // ~25,000 tokens
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "go"})

@@ -137,6 +137,7 @@ func signedAnswer(member string) providertest.Reply {
 }
 
 func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
+	t.Parallel()
 	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
 		switch stage {
 		case 1:
@@ -210,6 +211,7 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 // Borda on a scripted case: gemini ranks claude > chatgpt, chatgpt ranks
 // claude > gemini, claude ranks gemini > chatgpt.
 func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
+	t.Parallel()
 	prefs := map[string][]string{"gemini": {"claude", "chatgpt"}, "chatgpt": {"claude", "gemini"}, "claude": {"gemini", "chatgpt"}}
 	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
 		switch stage {
@@ -245,6 +247,7 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 }
 
 func TestAggregateBordaWithFourMembersAndAnInvalidRanking(t *testing.T) {
+	t.Parallel()
 	ans := func(m string) CouncilAnswer {
 		return CouncilAnswer{Member: m, Display: m, Text: "x", Status: StatusComplete}
 	}
@@ -280,6 +283,7 @@ func TestAggregateBordaWithFourMembersAndAnInvalidRanking(t *testing.T) {
 }
 
 func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
+	t.Parallel()
 	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
 		switch {
 		case stage == 1:
@@ -335,6 +339,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 }
 
 func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
+	t.Parallel()
 	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
 		switch stage {
 		case 1:
@@ -366,6 +371,7 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 }
 
 func TestCouncilDefaultsAndConfigChecks(t *testing.T) {
+	t.Parallel()
 	cfg := modeConfig()
 	cfg.Providers = map[string]providers.Spec{"o": {Type: "openai"}, "a": {Type: "anthropic"}, "g": {Type: "gemini"}}
 	for i, p := range []string{"g", "o", "a", "o", "a"} {
@@ -393,6 +399,7 @@ func TestCouncilDefaultsAndConfigChecks(t *testing.T) {
 }
 
 func TestShuffledLabelsAreSeededPerRanker(t *testing.T) {
+	t.Parallel()
 	members := []string{"a", "b", "c", "d", "e"}
 	l1, m1 := shuffledLabels(members, 42, 0)
 	_, m1again := shuffledLabels(members, 42, 0)
@@ -409,6 +416,7 @@ func TestShuffledLabelsAreSeededPerRanker(t *testing.T) {
 }
 
 func TestParseRankingTolerates(t *testing.T) {
+	t.Parallel()
 	labels := []string{"Response A", "Response B", "Response C"}
 	for _, tc := range []struct{ in, want, err string }{
 		{`{"evaluation":"x","ranking":["Response B","Response A","Response C"]}`, "B A C", ""},
@@ -470,6 +478,7 @@ func FuzzParseRanking(f *testing.F) {
 }
 
 func TestMaskNamesHidesEveryToken(t *testing.T) {
+	t.Parallel()
 	got := maskNames("As Claude (claude-sonnet-4-6, Anthropic) I disagree with GPT-5 and gemini. Claudette stays.", []string{"claude", "Claude", "claude-sonnet-4-6", "anthropic", "gpt-5", "gemini", "ab"})
 	want := "As [member] ([member], [member]) I disagree with [member] and [member]. Claudette stays."
 	if got != want {
@@ -478,6 +487,7 @@ func TestMaskNamesHidesEveryToken(t *testing.T) {
 }
 
 func TestCouncilEventsMarshalStably(t *testing.T) {
+	t.Parallel()
 	r := CouncilRanking{Ranker: "gemini", Display: "Gemini", Valid: true, Labels: map[string]string{"Response B": "claude", "Response A": "chatgpt"}, Order: []string{"claude", "chatgpt"}, Attempts: 1, Turn: 5}
 	for _, c := range []struct {
 		ev   Event
@@ -504,6 +514,7 @@ func TestCouncilEventsMarshalStably(t *testing.T) {
 // A member whose provider fails in stage 1 has no answer to rank; it still
 // ranks the others, and the council goes on.
 func TestCouncilMemberFailingInStageOneIsLeftOutOfTheRanking(t *testing.T) {
+	t.Parallel()
 	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
 		switch {
 		case stage == 1 && member == "gemini":
@@ -539,6 +550,7 @@ func TestCouncilMemberFailingInStageOneIsLeftOutOfTheRanking(t *testing.T) {
 // Cancelled in stage 1: no ranking, no chairman call; the result says
 // cancelled and the error is the cancel.
 func TestCouncilCancelledStopsAtTheStageItWasIn(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{}, 3)
 	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
 		started <- struct{}{}

@@ -13,6 +13,7 @@ import (
 // fallback; checked on a council with a retried, an invalid ranking and a
 // chairman that failed.
 func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
+	t.Parallel()
 	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
 		switch {
 		case stage == 1:
@@ -61,6 +62,7 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 
 // While stage 2 runs, no ranking is read back: the table waits for all.
 func TestCouncilsOfWaitsForEveryRanking(t *testing.T) {
+	t.Parallel()
 	q := Entry{Turn: 1, Kind: KindUser, Mode: "council", Text: "q?"}
 	a := Entry{Turn: 2, Kind: KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: StatusComplete}
 	b := Entry{Turn: 3, Kind: KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: StatusComplete}

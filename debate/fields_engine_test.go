@@ -12,6 +12,7 @@ import (
 // chunks, reaches subscribers as prose deltas and a completed vote; the raw
 // text rides along for the record, and the stored entry stays the vote.
 func TestStructuredTurnsStreamAsProse(t *testing.T) {
+	t.Parallel()
 	answer := `{"vote": "reject", "reasoning": "As CASPER, on \"should we\" — no: the evidence is thin.", "summary": "Too thin."}`
 	var chunks []string
 	for i := 0; i < len(answer); i += 5 {
@@ -75,6 +76,7 @@ func TestStructuredTurnsStreamAsProse(t *testing.T) {
 // A lagging subscriber's merged deltas keep a structured answer's fields
 // apart and in order, and keep the raw text whole.
 func TestMergedDeltasKeepFieldsApart(t *testing.T) {
+	t.Parallel()
 	s := &subscriber{wake: make(chan struct{}, 1), empty: make(chan struct{})}
 	for _, d := range []TextDelta{
 		{Turn: 1, Raw: `{"vote":"reject",`},

@@ -43,6 +43,7 @@ func everyByte(n int) []int {
 }
 
 func TestFieldDecoderStreamsProseAndCompletesValues(t *testing.T) {
+	t.Parallel()
 	ballot := Ballot{Vote: VoteReject, Reasoning: "As CASPER, on \"should we…\" — no:\nthe evidence is thin. 証拠は薄い 🙂", Summary: "Reject; the evidence is thin."}
 	raw := "```json\n" + ballot.JSON() + "\n```"
 	for name, cuts := range map[string][]int{"whole": nil, "every byte": everyByte(len(raw))} {
@@ -63,6 +64,7 @@ func TestFieldDecoderStreamsProseAndCompletesValues(t *testing.T) {
 }
 
 func TestFieldDecoderYieldsTheVoteWhenItsFieldIsComplete(t *testing.T) {
+	t.Parallel()
 	d := NewFieldDecoder()
 	for _, chunk := range []string{`{"vo`, `te": "rej`, `ect`} {
 		for _, p := range d.Write(chunk) {
@@ -78,6 +80,7 @@ func TestFieldDecoderYieldsTheVoteWhenItsFieldIsComplete(t *testing.T) {
 }
 
 func TestFieldDecoderRankingAndNumbers(t *testing.T) {
+	t.Parallel()
 	raw := `{'evaluation': 'A is right, B is vague.', "ranking": ["Response B", "Response A",], "confidence": 0.8,}`
 	prose, _, values := decodeAll(raw, everyByte(len(raw)))
 	if prose["evaluation"] != "A is right, B is vague." {
@@ -90,6 +93,7 @@ func TestFieldDecoderRankingAndNumbers(t *testing.T) {
 }
 
 func TestFieldDecoderFallsBackToTheText(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		"I reject this proposal because the evidence is thin.",
 		`{"vote": "reject", "reasoning": "x" "summary": "y"}`,
@@ -118,6 +122,7 @@ func TestFieldDecoderFallsBackToTheText(t *testing.T) {
 }
 
 func TestFieldDecoderEscapes(t *testing.T) {
+	t.Parallel()
 	raw := `{"reasoning": "a\u00e9\ud83d\ude00\n\t\/\\\"z\ud800!\q"}`
 	prose, _, _ := decodeAll(raw, everyByte(len(raw)))
 	if want := "aé😀\n\t/\\\"z\uFFFD!q"; prose["reasoning"] != want {

@@ -48,6 +48,7 @@ func lastReply(e *Engine) Entry {
 }
 
 func TestTurnCutAtTheLimitIsPartialWithAHint(t *testing.T) {
+	t.Parallel()
 	e, _, _ := oneOpenAIAgent(t, providertest.Reply{Text: "The first half of", FinishReason: "max_output_tokens",
 		Usage: providers.Usage{InputTokens: 10, OutputTokens: 64}}, nil)
 	_ = e.Submit(context.Background(), "@chatgpt explain")
@@ -59,6 +60,7 @@ func TestTurnCutAtTheLimitIsPartialWithAHint(t *testing.T) {
 }
 
 func TestTurnRefusedOrEmptyIsAnError(t *testing.T) {
+	t.Parallel()
 	for name, reply := range map[string]providertest.Reply{
 		"refusal":  {Refusal: "I can't help with that."},
 		"filtered": {Text: "partly", FinishReason: "content_filter"},
@@ -89,6 +91,7 @@ func TestTurnRefusedOrEmptyIsAnError(t *testing.T) {
 }
 
 func TestTurnSendsMetaAndDropsUnacceptedTemperature(t *testing.T) {
+	t.Parallel()
 	temp := 0.0
 	e, srv, events := oneOpenAIAgent(t, providertest.Reply{Text: "ok", Usage: providers.Usage{InputTokens: 1, OutputTokens: 1}}, func(c *Config) {
 		c.Agents[0].Temperature = &temp
@@ -118,6 +121,7 @@ func TestTurnSendsMetaAndDropsUnacceptedTemperature(t *testing.T) {
 }
 
 func TestMagiCountsARefusedVoteInvalidWithTheReason(t *testing.T) {
+	t.Parallel()
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if agent == "casper" {
 			return providertest.Reply{BlockReason: "PROHIBITED_CONTENT"}

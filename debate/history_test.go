@@ -5,6 +5,7 @@ import "testing"
 // The history's index survives chunk boundaries, out-of-order settling and
 // a partly loaded start.
 func TestHistoryIndex(t *testing.T) {
+	t.Parallel()
 	h := NewHistory([]Entry{{Turn: 3, Kind: KindSummary, Status: StatusComplete, Covers: 2, Text: "s"}, {Turn: 10, Kind: KindUser, Status: StatusComplete}})
 	for turn := 11; turn <= 3*entryChunk; turn++ {
 		status := StatusComplete

@@ -32,6 +32,7 @@ func (r *recordingProvider) Stream(ctx context.Context, req providers.Request) (
 // A member with tools: true reads the workspace before round 1 and votes
 // with its own findings in the stable first message; the others do not see them.
 func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Payments\nStores card numbers in plain text.\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -94,6 +95,7 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 // A council on a session that already holds a debate (resumed or forked)
 // reads that debate first, in the stable first message of every round.
 func TestMagiSeesTheDebateSoFar(t *testing.T) {
+	t.Parallel()
 	cfg := magiConfig()
 	var agents []*Agent
 	recs := map[string]*recordingProvider{}

@@ -136,6 +136,7 @@ var magiMarkRE = regexp.MustCompile(`MARK-[a-z]+-R[0-9]`)
 func magiMarks(text string) []string { return magiMarkRE.FindAllString(text, -1) }
 
 func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
+	t.Parallel()
 	votes := map[string][]Vote{
 		"melchior":  {VoteApprove, VoteApprove, VoteApprove},
 		"balthasar": {VoteReject, VoteApprove, VoteApprove},
@@ -265,6 +266,7 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 }
 
 func TestMagiAsksForStructuredOutput(t *testing.T) {
+	t.Parallel()
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		return magiReply(magiVoteJSON(agent, round, VoteApprove))
 	})
@@ -289,6 +291,7 @@ func TestMagiAsksForStructuredOutput(t *testing.T) {
 }
 
 func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	casperCalls := 0
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
@@ -356,6 +359,7 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 }
 
 func TestMagiProviderErrorInRound2(t *testing.T) {
+	t.Parallel()
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if agent == "balthasar" && round == 2 {
 			return providertest.Reply{Status: 400, Text: "prompt is too long today"}
@@ -395,6 +399,7 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 }
 
 func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
+	t.Parallel()
 	fc := newFakeCouncil(t, func(string, int, providertest.Request) providertest.Reply {
 		return providertest.Reply{Status: 400, Text: "no such model"}
 	})
@@ -409,6 +414,7 @@ func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
 }
 
 func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if round == 2 {
@@ -450,6 +456,7 @@ func magiDemoEngine(t testing.TB) (*Engine, *eventLog) {
 }
 
 func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
+	t.Parallel()
 	e, log := magiDemoEngine(t)
 	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
@@ -595,6 +602,7 @@ func BenchmarkMagiRound(b *testing.B) {
 // A single-round council (magi -1) says so: "Round 1 of 1", and no talk of
 // deliberation rounds that never come.
 func TestMagiSingleRoundPromptSaysOneRound(t *testing.T) {
+	t.Parallel()
 	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		return magiReply(magiVoteJSON(agent, round, VoteApprove))
 	})

@@ -16,6 +16,7 @@ import (
 var knownNames = []string{"gemini", "chatgpt", "claude"}
 
 func TestParseMentions(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		line    string
 		names   []string
@@ -94,6 +95,7 @@ func FuzzParseMentions(f *testing.F) {
 }
 
 func TestNoteIsAppendedWithoutCalls(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]*spineFake{}
 	e, log := newSpineEngine(fakes)
 	if err := e.Submit(context.Background(), "we need to pick a database"); err != nil {
@@ -117,6 +119,7 @@ func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 }
 
 func TestUnknownMentionAppendsNothing(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]*spineFake{}
 	e, _ := newSpineEngine(fakes)
 	err := e.Submit(context.Background(), "@bard hello")
@@ -130,6 +133,7 @@ func TestUnknownMentionAppendsNothing(t *testing.T) {
 }
 
 func TestMentionRoutingTable(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]string{
 		"@gemini hi":          {"gemini"},
 		"@claude @gemini hi":  {"gemini", "claude"}, // configuration order, not typing order
@@ -168,6 +172,7 @@ func TestMentionRoutingTable(t *testing.T) {
 // appended in configuration order though the first configured one finishes
 // last, and neither sees the other's answer of the same round.
 func TestAllRunsInParallelInConfigOrder(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]*spineFake{
 		"gemini":  {name: "gemini", delay: 500 * time.Millisecond, answer: func(providers.Request) string { return "gemini says A" }},
 		"chatgpt": {name: "chatgpt", delay: 450 * time.Millisecond, answer: func(providers.Request) string { return "chatgpt says B" }},
@@ -219,6 +224,7 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 }
 
 func TestCancelKeepsWhatArrived(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]*spineFake{
 		"gemini": {name: "gemini", chunkDelay: 30 * time.Millisecond, answer: func(providers.Request) string {
 			return strings.Repeat("word ", 200)
@@ -258,6 +264,7 @@ func TestCancelKeepsWhatArrived(t *testing.T) {
 }
 
 func TestCutStreamKeepsPartialText(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]*spineFake{
 		"gemini":  {name: "gemini", answer: func(providers.Request) string { return "half an ans" }, fail: errCut},
 		"chatgpt": {name: "chatgpt"},
@@ -284,6 +291,7 @@ func TestCutStreamKeepsPartialText(t *testing.T) {
 }
 
 func TestProviderPanicBecomesError(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]*spineFake{"gemini": {name: "gemini", panicMsg: "index out of range"}}
 	e, _ := newSpineEngine(fakes)
 	err := e.Submit(context.Background(), "@all go")
@@ -299,6 +307,7 @@ func TestProviderPanicBecomesError(t *testing.T) {
 }
 
 func TestUsageAndCost(t *testing.T) {
+	t.Parallel()
 	e, log := newSpineEngine(nil)
 	if err := e.Submit(context.Background(), "@chatgpt price me"); err != nil {
 		t.Fatal(err)
@@ -348,6 +357,7 @@ func BenchmarkFanOut(b *testing.B) {
 // An agent with tools: true may read the workspace before answering in
 // mention mode; the others answer as usual, in parallel.
 func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the launch is on Tuesday\n"), 0o600); err != nil {
 		t.Fatal(err)

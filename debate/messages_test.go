@@ -10,6 +10,7 @@ import (
 )
 
 func TestBuildMessagesRolesPrefixesAndMerging(t *testing.T) {
+	t.Parallel()
 	entries := []Entry{
 		{Kind: KindNote, Speaker: SpeakerUser, Text: "context: we run on ARM", Status: StatusComplete},
 		{Kind: KindUser, Speaker: SpeakerUser, Text: "@all which runtime?", Status: StatusComplete},
@@ -40,6 +41,7 @@ func TestBuildMessagesRolesPrefixesAndMerging(t *testing.T) {
 
 // The prompt stays bounded however long the session grows.
 func TestBudgetWindowIsBounded(t *testing.T) {
+	t.Parallel()
 	var entries []Entry
 	sizes := map[int]int{}
 	for n := 1; n <= 2000; n++ {
@@ -78,6 +80,7 @@ func TestBudgetWindowIsBounded(t *testing.T) {
 }
 
 func TestMarshalEventHasTypeFirst(t *testing.T) {
+	t.Parallel()
 	b, err := MarshalEvent(TextDelta{Turn: 3, Agent: "gemini", Text: "hi"})
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +94,7 @@ func TestMarshalEventHasTypeFirst(t *testing.T) {
 // a cut inside a multi-byte character must not leave U+FFFD behind, and the
 // result, ellipsis included, stays within the byte limit.
 func TestClipCutsOnCharacterBoundaries(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"😀😀😀", "ééé", "abcdef", "a😀b"} {
 		for limit := 0; limit < len(s); limit++ {
 			got := clip(s, limit)

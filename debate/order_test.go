@@ -57,6 +57,7 @@ func checkTurnEvents(t *testing.T, events []Event) {
 // (once with the XML, once with the summary): the console added its tokens
 // to the session total twice.
 func TestToolLoopCompleteFinishesItsTurnOnce(t *testing.T) {
+	t.Parallel()
 	_, p := openAIFake(t,
 		reply("<list_file><path>.</path><recursive>false</recursive></list_file>"),
 		reply("<complete><summary>A tiny greeter.</summary></complete>"),
@@ -87,6 +88,7 @@ func TestToolLoopCompleteFinishesItsTurnOnce(t *testing.T) {
 // Every mode keeps the turn events well-formed, including the MAGI retry
 // and a talk.
 func TestEveryModeFinishesEachTurnOnce(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"mention", "alternate", "talk", "magi"} {
 		t.Run(mode, func(t *testing.T) {
 			e, _, events := newModeEngine(t, modeConfig(), mode, func(f map[string]*modeFake) {
@@ -111,6 +113,7 @@ func TestEveryModeFinishesEachTurnOnce(t *testing.T) {
 // Parallel replies keep configuration order in the history, also when an
 // agent with tools: true answers without using a tool and finishes last.
 func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]*spineFake{
 		"gemini":  {name: "gemini", delay: 80 * time.Millisecond, answer: func(providers.Request) string { return "gemini answers plainly" }},
 		"chatgpt": {name: "chatgpt"},
@@ -216,6 +219,7 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 // Restoring another session while agents answer would let the running
 // turns write their answers into the other session's history.
 func TestRestoreRefusedWhileBusy(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]*spineFake{"gemini": {name: "gemini", delay: time.Second}}
 	e, _ := newSpineEngine(fakes)
 	started := on[TurnStarted](e, nil)
@@ -247,6 +251,7 @@ func TestRestoreRefusedWhileBusy(t *testing.T) {
 // typed during an exchange) are announced in turn order: the headless
 // printer prints turns in the order their TurnStarted arrived.
 func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
+	t.Parallel()
 	e, log := newSpineEngine(nil)
 	gemini, _ := e.Agent("gemini")
 	var wg sync.WaitGroup
@@ -288,7 +293,7 @@ func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
 // duration.
 func waitForGoroutines(t *testing.T, n int, state, fn string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	buf := make([]byte, 1<<20)
 	for {
 		dump := string(buf[:runtime.Stack(buf, true)])

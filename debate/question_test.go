@@ -10,6 +10,7 @@ import (
 // Older long answers are clipped to fit the prompt; the question being
 // asked, however long, is not.
 func TestBuildPromptNeverCutsTheQuestion(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("log line\n", 12000) // ~105 KB
 	question := long + "What is the real question?"
 	h := NewHistory(nil)
@@ -33,6 +34,7 @@ func TestBuildPromptNeverCutsTheQuestion(t *testing.T) {
 // A prompt over the model's window is refused with the question's size
 // and the limit; a model without a known window is never refused.
 func TestOverWindow(t *testing.T) {
+	t.Parallel()
 	req := providers.Request{Model: "m", Messages: []providers.Message{{Role: providers.RoleUser, Content: strings.Repeat("x", 40000)}},
 		Info: providers.ModelInfo{Context: 8000}}
 	err := overWindow("openai", req, strings.Repeat("x", 40000))

@@ -35,6 +35,7 @@ func onlyKey(name string) func(string) string {
 }
 
 func TestSeatStandsInOnTheFirstKeyedProvidersModel(t *testing.T) {
+	t.Parallel()
 	cfg := vendorConfig()
 	s := cfg.Seat(onlyKey("TEST_OA"))
 	if s.Provider != "openai" || s.Model != "gpt-5" { // chatgpt is the first agent on openai
@@ -64,6 +65,7 @@ func TestSeatStandsInOnTheFirstKeyedProvidersModel(t *testing.T) {
 }
 
 func TestAllAsksOnlyKeyedAgentsAndNamesTheSkippedOnce(t *testing.T) {
+	t.Parallel()
 	cfg := vendorConfig()
 	cfg.Seat(onlyKey("TEST_OA"))
 	e, calls, _ := newModeEngine(t, cfg, "mention", nil)
@@ -92,6 +94,7 @@ func TestAllAsksOnlyKeyedAgentsAndNamesTheSkippedOnce(t *testing.T) {
 }
 
 func TestStrictSeatingRefusesTheModeThatNeedsTheAgent(t *testing.T) {
+	t.Parallel()
 	cfg := vendorConfig()
 	cfg.Seating = SeatingStrict
 	cfg.Seat(onlyKey("TEST_OA"))
@@ -107,6 +110,7 @@ func TestStrictSeatingRefusesTheModeThatNeedsTheAgent(t *testing.T) {
 }
 
 func TestNoKeyedProviderLeavesAgentsUnseated(t *testing.T) {
+	t.Parallel()
 	cfg := vendorConfig()
 	s := cfg.Seat(onlyKey("NOTHING"))
 	if s.Provider != "" || len(s.StandIns) != 0 || len(s.Unseated) != len(cfg.Agents) {
@@ -115,6 +119,7 @@ func TestNoKeyedProviderLeavesAgentsUnseated(t *testing.T) {
 }
 
 func TestCouncilNeedsAMajorityOfSeatedMembers(t *testing.T) {
+	t.Parallel()
 	cfg := vendorConfig()
 	cfg.Seating = SeatingStrict
 	cfg.Modes.Council = CouncilConfig{Members: []string{"gemini", "chatgpt", "claude"}, Chairman: "codex"}

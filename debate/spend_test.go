@@ -38,6 +38,7 @@ func spendingFakes(f map[string]*modeFake) {
 }
 
 func TestCapReachedMidCouncilStopsBeforeTheNextCall(t *testing.T) {
+	t.Parallel()
 	e, log, events := newModeEngine(t, cappedConfig(), "magi", spendingFakes)
 	e.SetCap(0.035) // round 1 (three calls, $0.03) fits; a fourth could pass it
 	err := e.Submit(context.Background(), "Ship on Friday?")
@@ -89,6 +90,7 @@ func TestCapReachedMidCouncilStopsBeforeTheNextCall(t *testing.T) {
 }
 
 func TestUnpricedModelCannotRunUnderACap(t *testing.T) {
+	t.Parallel()
 	cfg := cappedConfig()
 	cfg.Agents[0].Model = "nobody-priced-this"
 	e, log, events := newModeEngine(t, cfg, "mention", spendingFakes)
@@ -133,6 +135,7 @@ func (g *gatedFake) Stream(ctx context.Context, req providers.Request) (provider
 }
 
 func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
+	t.Parallel()
 	cfg := cappedConfig()
 	release := make(chan struct{})
 	log := &callLog{}
@@ -157,13 +160,13 @@ func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
 	go func() { done <- e.Submit(context.Background(), "@all hello") }()
 	select {
 	case <-refusal:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no cap_reached within 10 s")
+	case <-time.After(time.Minute):
+		t.Fatal("no cap_reached within a minute")
 	}
 	close(release)
 	select {
 	case err = <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("the exchange did not end")
 	}
 	settle(t, e)
@@ -185,6 +188,7 @@ func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
 }
 
 func TestModeBudgetCapsEachExchange(t *testing.T) {
+	t.Parallel()
 	cfg := cappedConfig()
 	cfg.Modes.Mention.BudgetUSD = 0.015 // one call per exchange
 	e, log, events := newModeEngine(t, cfg, "mention", spendingFakes)
@@ -208,6 +212,7 @@ func TestModeBudgetCapsEachExchange(t *testing.T) {
 }
 
 func TestMeterSharedByEngines(t *testing.T) {
+	t.Parallel()
 	shared := NewMeter(0.015, 0)
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -233,6 +238,7 @@ func TestMeterSharedByEngines(t *testing.T) {
 // case is $0.01: a MAGI council is 3 rounds × 3 members × 2 attempts, a
 // council 3 answers + 3 rankings × 2 attempts + the chairman.
 func TestWorstCasesCountEveryCallAndRetry(t *testing.T) {
+	t.Parallel()
 	cfg := cappedConfig()
 	cfg.Modes.Council.Members = []string{"gemini", "chatgpt", "claude"}
 	cases, err := WorstCases(cfg, time.Now())
@@ -256,6 +262,7 @@ func TestWorstCasesCountEveryCallAndRetry(t *testing.T) {
 // Caching saves the difference between input and cache-read prices on
 // every cached token; a write costs the premium over input.
 func TestCacheSavingAndStats(t *testing.T) {
+	t.Parallel()
 	in, read, write, out := 2.0, 0.10, 2.50, 10.0
 	cfg := &Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &in, CachedInput: &read, CacheWrite: &write, Output: &out}}}
 	day := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
@@ -283,6 +290,7 @@ func TestCacheSavingAndStats(t *testing.T) {
 // A call to a model the catalogue lists as shut down that the provider
 // refuses says so, naming the replacement.
 func TestShutDownModelErrorNamesTheCause(t *testing.T) {
+	t.Parallel()
 	cfg := cappedConfig()
 	ten := 10.0
 	cfg.Models["old-model"] = providers.ModelInfo{Output: &ten, Shutdown: "2026-06-17", Replacement: "new-model"}

@@ -192,7 +192,7 @@ func lastOf[T Event](t testing.TB, l *eventLog) T {
 // consumed every event so far (Engine.Wait), failing the test after 10 s.
 func settle(t testing.TB, e *Engine) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := e.Wait(ctx); err != nil {
 		t.Fatalf("Wait: %v", err)

@@ -33,6 +33,7 @@ func talkShape(e *Engine) string {
 }
 
 func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
+	t.Parallel()
 	e, log, events := newModeEngine(t, modeConfig(), "talk", nil)
 	if err := e.Submit(context.Background(), "Is remote work here to stay?"); err != nil {
 		t.Fatal(err)
@@ -97,6 +98,7 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 }
 
 func TestTalkNeedsTopic(t *testing.T) {
+	t.Parallel()
 	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
 	if err := e.Submit(context.Background(), " "); !errors.Is(err, ErrNoTopic) {
 		t.Fatalf("got %v", err)
@@ -109,6 +111,7 @@ func TestTalkNeedsTopic(t *testing.T) {
 // The demo provider must play the MC's three parts from the talk's prompts,
 // with config.yaml's MC persona (which names every part) in the system prompt.
 func TestTalkDemoModeratorParts(t *testing.T) {
+	t.Parallel()
 	cfg := modeConfig()
 	cfg.Modes.Talk.Rounds = 1
 	var agents []*Agent
@@ -144,6 +147,7 @@ func TestTalkDemoModeratorParts(t *testing.T) {
 }
 
 func TestTalkFailingGuestStillCloses(t *testing.T) {
+	t.Parallel()
 	boom := &providers.Error{Provider: "fake", Kind: providers.KindAuth, Status: 401, Message: "invalid key"}
 	e, _, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) { f["gemini"].fail = boom })
 	err := e.Submit(context.Background(), "cats or dogs")
@@ -180,6 +184,7 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 }
 
 func TestTalkStopEndsWithTheClosing(t *testing.T) {
+	t.Parallel()
 	var e *Engine
 	e, log, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) {
 		// Stop while chatgpt gives its round-2 turn (the fifth call): that
@@ -248,6 +253,7 @@ func pausedTalk(t *testing.T, cfg *Config, topic string) (e *Engine, log *callLo
 }
 
 func TestTalkPauseHoldsUntilContinue(t *testing.T) {
+	t.Parallel()
 	cfg := modeConfig()
 	cfg.Modes.Talk.Rounds = 1
 	e, log, continued, done := pausedTalk(t, cfg, "pausing")
@@ -271,6 +277,7 @@ func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 // stop and the current turn has already finished, nobody else speaks: the
 // MC closes next.
 func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
+	t.Parallel()
 	e, _, _, done := pausedTalk(t, modeConfig(), "stop while paused")
 	control(t, e, Control{Kind: ControlStop})
 	if err := <-done; err != nil {
@@ -285,6 +292,7 @@ func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
 // nobody else. The talk is paused during gemini's turn so that it waits
 // for the cancel, which a subscriber sends when the turn has finished.
 func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	var e *Engine
 	e, log, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) {
@@ -316,6 +324,7 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 }
 
 func TestTalkPaceWaitsBetweenCalls(t *testing.T) {
+	t.Parallel()
 	cfg := modeConfig()
 	cfg.Modes.Talk.Rounds = 1
 	cfg.Modes.Talk.Pace = 25 * time.Millisecond
@@ -356,6 +365,7 @@ func longTalk(t testing.TB, rounds, budget int) ([]int, []modeCall) {
 }
 
 func TestTalkPromptStaysBounded(t *testing.T) {
+	t.Parallel()
 	tokens, calls := longTalk(t, 34, 6000)
 	if len(tokens) < 101 {
 		t.Fatalf("%d calls", len(tokens))
@@ -465,6 +475,7 @@ func BenchmarkTalkPromptGrowth(b *testing.B) {
 }
 
 func TestModesRefuseOneAgentInTwoSeats(t *testing.T) {
+	t.Parallel()
 	cfg := modeConfig()
 	cfg.Modes.Talk.B = "chatgpt"
 	e, _, _ := newModeEngine(t, cfg, "mention", nil)

@@ -8,6 +8,7 @@ import (
 
 // A title names the mode and the question, cut at a word boundary.
 func TestTitleForNamesModeAndCutsAtAWord(t *testing.T) {
+	t.Parallel()
 	q := "should we migrate the billing service from RabbitMQ to Kafka before the Q3 freeze, or wait?\nmore context"
 	got := TitleFor("magi", q)
 	if !strings.HasPrefix(got, "magi · should we migrate") || !strings.HasSuffix(got, "…") {
@@ -32,6 +33,7 @@ func TestTitleForNamesModeAndCutsAtAWord(t *testing.T) {
 // The first question names the session once; Rename replaces it, and a
 // later question does not undo the rename.
 func TestRenameReplacesTheQuestionTitle(t *testing.T) {
+	t.Parallel()
 	e := &Engine{info: SessionInfo{Mode: "council", State: map[string]string{}}}
 	e.SetTitle("Which database for the ledger?", "")
 	if got := e.Info().Title; got != "council · Which database for the ledger?" {

@@ -119,6 +119,7 @@ func mustContain(t *testing.T, what, got string, wants ...string) {
 // read, broken XML, a read outside the workspace, complete. At each step
 // the test checks what went back to the model.
 func TestToolLoopOverHTTPFake(t *testing.T) {
+	t.Parallel()
 	root := toolWorkspace(t)
 	srv, p := openAIFake(t,
 		reply("Let me look at the layout first.\n<list_file><path>.</path><recursive>true</recursive></list_file>"),
@@ -199,6 +200,7 @@ func TestToolLoopOverHTTPFake(t *testing.T) {
 }
 
 func TestToolLoopStepLimit(t *testing.T) {
+	t.Parallel()
 	root := toolWorkspace(t)
 	srv, p := openAIFake(t, reply("<list_file><path>lib</path></list_file>"))
 	e, _ := toolLoopEngine(t, p, "agent", root, 3)
@@ -226,6 +228,7 @@ func TestToolLoopStepLimit(t *testing.T) {
 // asked a fourth time: the loop stops with the step-limit error. A slip
 // broken by a good tool call starts counting afresh.
 func TestToolLoopStopsOnRepeatedSlip(t *testing.T) {
+	t.Parallel()
 	root := toolWorkspace(t)
 	const slip = "<complete><answer>I looked around.</answer></complete>" // no <summary>
 	srv, p := openAIFake(t,
@@ -252,6 +255,7 @@ func TestToolLoopStopsOnRepeatedSlip(t *testing.T) {
 
 // A provider failure ends the loop at once, with the error.
 func TestToolLoopProviderFailure(t *testing.T) {
+	t.Parallel()
 	root := toolWorkspace(t)
 	srv, p := openAIFake(t,
 		reply("<list_file><path>.</path></list_file>"),
@@ -275,6 +279,7 @@ func TestToolLoopProviderFailure(t *testing.T) {
 // Other modes' agents may just answer: RunToolLoop takes a reply without a
 // tool call as the answer, while agent mode asks for a retry.
 func TestRunToolLoopPlainAnswer(t *testing.T) {
+	t.Parallel()
 	root := toolWorkspace(t)
 	srv, p := openAIFake(t,
 		reply("<read_file><path>README.md</path></read_file>"),
@@ -315,6 +320,7 @@ func TestRunToolLoopPlainAnswer(t *testing.T) {
 // Past the context budget, older tool results are clipped and the newest
 // stays whole.
 func TestToolLoopMessagesStayBounded(t *testing.T) {
+	t.Parallel()
 	e, _ := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
 	e.Config.Context.BudgetTokens = 2000
 	big := strings.Repeat("line of code\n", 800) // ~10 KB each

@@ -9,6 +9,7 @@ import (
 )
 
 func TestDecideEveryCombination(t *testing.T) {
+	t.Parallel()
 	const (
 		A = VoteApprove
 		R = VoteReject
@@ -54,6 +55,7 @@ func TestDecideEveryCombination(t *testing.T) {
 }
 
 func TestDecideTreatsUnknownWordsAsInvalid(t *testing.T) {
+	t.Parallel()
 	if got := Decide([]Vote{"", VoteApprove, "maybe"}); got != VerdictIncomplete {
 		t.Errorf("got %s, want INCOMPLETE", got)
 	}
@@ -70,6 +72,7 @@ func TestDecideTreatsUnknownWordsAsInvalid(t *testing.T) {
 }
 
 func TestParseVoteTolerant(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in string
 		want     Ballot
@@ -102,6 +105,7 @@ func TestParseVoteTolerant(t *testing.T) {
 }
 
 func TestParseVoteRefusesMalformed(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"":                          "empty",
 		"I approve wholeheartedly.": "no JSON object",
@@ -185,6 +189,7 @@ func singleQuoted(b Ballot) string {
 }
 
 func TestParseVoteLooseJSON(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want Ballot
@@ -215,6 +220,7 @@ func magiMV(agent string, round int, vote Vote, reasoning string) MagiVote {
 }
 
 func TestAuditFlips(t *testing.T) {
+	t.Parallel()
 	rounds := [][]MagiVote{
 		{
 			magiMV("melchior", 1, VoteApprove, "Benchmarks show a clear speedup at low cost."),
@@ -255,6 +261,7 @@ func TestAuditFlips(t *testing.T) {
 }
 
 func TestContentWordsIgnoreFunctionWordsAndPlurals(t *testing.T) {
+	t.Parallel()
 	got := contentWords("The risks, the RISK and their data: would approve.")
 	if len(got) != 2 || !got["risk"] || !got["data"] {
 		t.Errorf("contentWords = %v, want risk and data", got)

@@ -15,6 +15,7 @@ import (
 // The requests each vendor receives, over real HTTP through the real SDKs,
 // for a history holding a note and another agent's reply.
 func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
+	t.Parallel()
 	oai := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: "Use Go.", Usage: providers.Usage{InputTokens: 50, OutputTokens: 3}}
 	})
@@ -90,6 +91,7 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 // @all over real HTTP: two vendors that each take 500 ms before answering
 // finish together in well under a second.
 func TestAllIsParallelOverHTTP(t *testing.T) {
+	t.Parallel()
 	slow := func(text string) func(providertest.Request) providertest.Reply {
 		return func(providertest.Request) providertest.Reply {
 			return providertest.Reply{Text: text, Delay: 500 * time.Millisecond, Usage: providers.Usage{InputTokens: 10, OutputTokens: 2}}

@@ -9,6 +9,7 @@ import (
 func price(v float64) *float64 { return &v }
 
 func TestFamilyRules(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		model       string
 		reasoning   bool
@@ -39,6 +40,7 @@ func TestFamilyRules(t *testing.T) {
 }
 
 func TestLookupExactSnapshotAndFamily(t *testing.T) {
+	t.Parallel()
 	cat := Catalogue{
 		"gpt-6.1-sol":      {Provider: "openai", Reasoning: true, Input: price(2), Output: price(10)},
 		"claude-haiku-4-5": {Provider: "anthropic", Input: price(1), Output: price(5)},
@@ -55,6 +57,7 @@ func TestLookupExactSnapshotAndFamily(t *testing.T) {
 }
 
 func TestCostPricesCacheWritesPerProvider(t *testing.T) {
+	t.Parallel()
 	u := Usage{InputTokens: 1_000_000, CachedTokens: 200_000, CacheWriteTokens: 300_000, OutputTokens: 100_000}
 	claude := ModelInfo{Provider: "anthropic", Input: price(3), CachedInput: price(0.3), Output: price(15)}
 	// 500k fresh × 3 + 200k × 0.3 + 300k × 3.75 (1.25 × input) + 100k × 15
@@ -81,6 +84,7 @@ func abs(f float64) float64 {
 }
 
 func TestModelWarnings(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
 	gpt5 := ModelInfo{Reasoning: true, Shutdown: "2026-12-11", Replacement: "gpt-6.1-sol"}
 	w := ModelWarnings("agents[1]", "gpt-5", gpt5, true, now)
@@ -103,6 +107,7 @@ func TestModelWarnings(t *testing.T) {
 }
 
 func TestFinishError(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		reason, detail, text string
 		kind                 ErrorKind

@@ -21,6 +21,7 @@ var sdkModules = []string{
 // (`go list -deps -json`) and fails if any SDK is in it: only commands
 // reach the SDKs, through providers/open.
 func TestEngineAndConsoleCompileWithoutSDKs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}

@@ -97,6 +97,7 @@ func drain(s Stream, err error) (string, error) {
 }
 
 func TestRetryAtMostMaxTimes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		a    attempt
@@ -129,6 +130,7 @@ func TestRetryAtMostMaxTimes(t *testing.T) {
 }
 
 func TestRetryConfiguredMax(t *testing.T) {
+	t.Parallel()
 	p := &scripted{attempts: []attempt{{openErr: statusErr(500)}}}
 	rec := &recorder{}
 	_, _ = drain(WithRetry(p, RetryPolicy{Max: 1, Sleep: rec.sleep}).Stream(context.Background(), Request{}))
@@ -143,6 +145,7 @@ func TestRetryConfiguredMax(t *testing.T) {
 }
 
 func TestRetryNeverOnAuthOrBadRequest(t *testing.T) {
+	t.Parallel()
 	for _, e := range []*Error{
 		statusErr(401), statusErr(403), statusErr(400), statusErr(404),
 		{Kind: KindMissingKey, Message: "no key"},
@@ -163,6 +166,7 @@ func TestRetryNeverOnAuthOrBadRequest(t *testing.T) {
 }
 
 func TestRetryNotAfterTextWasDelivered(t *testing.T) {
+	t.Parallel()
 	cut := &Error{Kind: KindNetwork, Message: "connection closed"}
 	p := &scripted{attempts: []attempt{{deltas: []string{"half ", "an answer"}, err: cut}, {deltas: []string{"again"}}}}
 	rec := &recorder{}
@@ -176,6 +180,7 @@ func TestRetryNotAfterTextWasDelivered(t *testing.T) {
 }
 
 func TestRetryRecoversAndKeepsResult(t *testing.T) {
+	t.Parallel()
 	p := &scripted{attempts: []attempt{{openErr: statusErr(429)}, {err: statusErr(529)}, {deltas: []string{"a", "b"}}}}
 	rec := &recorder{}
 	s, err := WithRetry(p, RetryPolicy{Sleep: rec.sleep}).Stream(context.Background(), Request{})
@@ -189,6 +194,7 @@ func TestRetryRecoversAndKeepsResult(t *testing.T) {
 }
 
 func TestRetryHonoursRetryAfter(t *testing.T) {
+	t.Parallel()
 	e := statusErr(429)
 	e.RetryAfter = 7 * time.Second
 	p := &scripted{attempts: []attempt{{openErr: e}, {deltas: []string{"ok"}}}}
@@ -209,6 +215,7 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 }
 
 func TestRetryBackoffIsCappedWithFullJitter(t *testing.T) {
+	t.Parallel()
 	pol := RetryPolicy{Base: time.Second, Cap: 4 * time.Second, Rand: func() float64 { return 0.999999 }}.withDefaults()
 	var got []time.Duration
 	for attempt := 1; attempt <= 8; attempt++ {
@@ -231,6 +238,7 @@ func TestRetryBackoffIsCappedWithFullJitter(t *testing.T) {
 }
 
 func TestRetryNoRetryAfterCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	p := &scripted{attempts: []attempt{{openErr: statusErr(503)}, {deltas: []string{"x"}}}}
@@ -245,6 +253,7 @@ func TestRetryNoRetryAfterCancel(t *testing.T) {
 }
 
 func TestRetryCancelDuringWaitReturnsPromptly(t *testing.T) {
+	t.Parallel()
 	e := statusErr(429)
 	e.RetryAfter = time.Minute // a real timer that must not be waited out
 	p := &scripted{attempts: []attempt{{openErr: e}, {deltas: []string{"x"}}}}
@@ -269,6 +278,7 @@ func TestRetryCancelDuringWaitReturnsPromptly(t *testing.T) {
 }
 
 func TestRetryCloseAbortsWait(t *testing.T) {
+	t.Parallel()
 	e := statusErr(503)
 	e.RetryAfter = time.Minute
 	p := &scripted{attempts: []attempt{{err: e}, {deltas: []string{"x"}}}}
@@ -294,6 +304,7 @@ func TestRetryCloseAbortsWait(t *testing.T) {
 }
 
 func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, tc := range []struct {
 		header map[string]string

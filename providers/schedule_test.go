@@ -21,6 +21,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 // gemini-3.8-flash's introductory price ends on 2027-01-01: a call is
 // priced at the price in force on its day.
 func TestPriceScheduleByCallDate(t *testing.T) {
+	t.Parallel()
 	m := ModelInfo{Provider: "gemini", Input: f(0.75), CachedInput: f(0.075), Output: f(3.75),
 		Prices: []PriceChange{{From: "2027-01-01", Input: f(1.50), CachedInput: f(0.15), Output: f(7.50)}}}
 	u := Usage{InputTokens: 1_000_000, CachedTokens: 400_000, OutputTokens: 1_000_000}
@@ -50,6 +51,7 @@ func TestPriceScheduleByCallDate(t *testing.T) {
 // gpt-6.1-sol: above 272K input tokens the whole request pays 2× input and
 // 1.5× output.
 func TestLongContextTier(t *testing.T) {
+	t.Parallel()
 	m := ModelInfo{Provider: "openai", Input: f(2), CachedInput: f(0.10), Output: f(10),
 		LongContext: &LongContext{Above: 272_000, Input: 2, Output: 1.5}}
 	short := Usage{InputTokens: 272_000, OutputTokens: 1000}
@@ -64,6 +66,7 @@ func TestLongContextTier(t *testing.T) {
 }
 
 func TestStatusAt(t *testing.T) {
+	t.Parallel()
 	now := day("2026-11-25")
 	for _, c := range []struct {
 		m    ModelInfo
@@ -83,6 +86,7 @@ func TestStatusAt(t *testing.T) {
 }
 
 func TestEffortFamilies(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		model, level string
 		want         bool

@@ -14,6 +14,7 @@ import (
 )
 
 func TestScrubRemovesKeysAndKeyShapes(t *testing.T) {
+	t.Parallel()
 	s := NewScrubber("zq7Fh2LmP9xK4vB8nR3t", "", "short")
 	cases := map[string]string{
 		"API key not valid: zq7Fh2LmP9xK4vB8nR3t was rejected":                             "API key not valid: [redacted] was rejected",
@@ -37,6 +38,7 @@ func TestScrubRemovesKeysAndKeyShapes(t *testing.T) {
 // A scrubbed *Error keeps what the retry policy and the console read, and
 // a cancel stays a cancel; no text of the chain holds the key.
 func TestScrubErrorKeepsKindAndCancel(t *testing.T) {
+	t.Parallel()
 	const key = "zq7Fh2LmP9xK4vB8nR3t"
 	s := NewScrubber(key)
 	inner := fmt.Errorf("POST https://x/v1?key=%s: %w", key, context.Canceled)

@@ -8,6 +8,7 @@ import (
 // A reasoning model gets the longer first-byte default; others the idle
 // one; a configured first_byte_timeout wins over both.
 func TestFirstByteLimits(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		lim  StallLimits
 		info ModelInfo

@@ -33,6 +33,7 @@ func pricedEngine(t *testing.T) *debate.Engine {
 }
 
 func TestBudgetCommandCapsTheSession(t *testing.T) {
+	t.Parallel()
 	e := pricedEngine(t)
 	m := New(testOptions(e))
 	tm := start(t, m, 120, 40)
@@ -104,6 +105,7 @@ func (s *onceStream) Result() providers.Result {
 }
 
 func TestStatusLineShowsCacheShareAndSaving(t *testing.T) {
+	t.Parallel()
 	e := pricedEngine(t)
 	for _, a := range e.Agents() {
 		a.Provider = cachingProvider{}

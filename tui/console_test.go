@@ -16,6 +16,7 @@ import (
 )
 
 func TestMentionAllStreamsSideBySide(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			e := testEngine(t, time.Millisecond)
@@ -63,6 +64,7 @@ func TestMentionAllStreamsSideBySide(t *testing.T) {
 }
 
 func TestMagiCouncilVotesLive(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			e := testEngine(t, 0)
@@ -92,6 +94,7 @@ func TestMagiCouncilVotesLive(t *testing.T) {
 }
 
 func TestModeSwitchingKeepsHistory(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) { modeSwitching(t, sz.w, sz.h) })
 	}
@@ -137,6 +140,7 @@ func modeSwitching(t *testing.T, w, h int) {
 }
 
 func TestScrollBackToFirstTurnAndOpenIt(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			e := testEngine(t, 0)
@@ -213,6 +217,7 @@ func (s *stallingStream) Result() providers.Result {
 func (s *stallingStream) Close() error { return nil }
 
 func TestEscCancelsAndKeepsWhatArrived(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			e := testEngine(t, 0)
@@ -256,6 +261,7 @@ func TestEscCancelsAndKeepsWhatArrived(t *testing.T) {
 }
 
 func TestNarrowLayoutTabsPanels(t *testing.T) {
+	t.Parallel()
 	for _, sz := range []struct {
 		name string
 		w, h int
@@ -283,6 +289,7 @@ func TestNarrowLayoutTabsPanels(t *testing.T) {
 // Ctrl+C follows the engine's one policy: the first press cancels the
 // agents and keeps what arrived; one more while idle quits.
 func TestCtrlCCancelsThenQuits(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 30*time.Millisecond)
 	m := New(testOptions(e))
 	tm := start(t, m, 120, 40)
@@ -307,4 +314,4 @@ func panelNames(m *Model) []string {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-func teatestTimeout() teatest.FinalOpt { return teatest.WithFinalTimeout(10 * time.Second) }
+func teatestTimeout() teatest.FinalOpt { return teatest.WithFinalTimeout(time.Minute) }

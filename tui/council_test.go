@@ -13,6 +13,7 @@ import (
 // A demo council in the console: member panels and the chairman's side by
 // side (tabs when narrow), the ranking table after stage 2, all from events.
 func TestCouncilPanelsAndRankingTable(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			e := testEngine(t, 0)
@@ -53,6 +54,7 @@ func TestCouncilPanelsAndRankingTable(t *testing.T) {
 // A failed chairman: its panel says so and shows the top-ranked answer,
 // marked as the fallback; the table's last line says the same.
 func TestCouncilChairmanFailureShowsTheMarkedFallback(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(testOptions(e))
 	tm := start(t, m, 120, 40)
@@ -94,6 +96,7 @@ func TestCouncilChairmanFailureShowsTheMarkedFallback(t *testing.T) {
 // member's stage-1 answer on its panel with the ranking it cast as a
 // badge, and the chairman's answer — rebuilt from the saved turns.
 func TestResumedCouncilRebuildsItsTable(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	tm := start(t, New(testOptions(e)), 120, 40)
 	tm.Send(altKey('6'))

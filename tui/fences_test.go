@@ -6,6 +6,7 @@ import (
 )
 
 func TestPlainFencesNameALanguageOnlyWhereNoneIsKnown(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"a\n```\nx := 1\n```\nb", "a\n```text\nx := 1\n```\nb"},
 		{"```go\nx := 1\n```\n", "```go\nx := 1\n```\n"},
@@ -25,6 +26,7 @@ func TestPlainFencesNameALanguageOnlyWhereNoneIsKnown(t *testing.T) {
 // A fence without a language is drawn as plain code: its words, no guess
 // at a language colouring them.
 func TestFenceWithoutLanguageRendersAsPlainCode(t *testing.T) {
+	t.Parallel()
 	md := newMarkdown()
 	plain := strings.Join(md.Render("```\nSELECT name FROM users; -- not SQL to us\n```", 60), "\n")
 	text := strings.Join(md.Render("```text\nSELECT name FROM users; -- not SQL to us\n```", 60), "\n")

@@ -16,6 +16,7 @@ import (
 // renders only the blocks on screen, in the panel and in the transcript,
 // and shows exactly the lines a whole render would show there.
 func TestLongAnswerRendersOnlyItsEnd(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	a, _ := e.Agent("gemini")
 	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@gemini explain", Started: fixedNow})
@@ -48,6 +49,7 @@ func TestLongAnswerRendersOnlyItsEnd(t *testing.T) {
 // transcript entry above the view) updates the state and draws no frame;
 // one of a turn on screen does.
 func TestDeltaOffScreenDrawsNoFrame(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(testOptions(e))
 	defer m.Close()

@@ -70,6 +70,7 @@ func prefixOf(got, want []string) bool {
 // split too) shows, in the panel and in the transcript, words that are a
 // prefix of the final answer's words: none glued, none lost, none reordered.
 func TestStreamedWordsNeverGlue(t *testing.T) {
+	t.Parallel()
 	for name, answer := range glueAnswers {
 		for _, chunking := range []string{"bytes", "words"} {
 			t.Run(name+"/"+chunking, func(t *testing.T) { checkNoGlue(t, answer, chunkings[chunking](answer)) })
@@ -143,6 +144,7 @@ func checkNoGlue(t *testing.T, answer string, chunks []string) {
 // brace, a key or an escaped quote, and a member's vote is on its panel
 // before its turn is over, once the vote field is complete.
 func TestCouncilVotesStreamAsProse(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)
@@ -188,6 +190,7 @@ func TestCouncilVotesStreamAsProse(t *testing.T) {
 // A list item arriving word by word keeps one space after its marker, as
 // the finished render has it.
 func TestArrivingListItemKeepsItsSpacing(t *testing.T) {
+	t.Parallel()
 	var s streamingText
 	md := newMarkdown()
 	tokens := []string{"Intro.\n\n", "1. ", "First ", "item.\n", "2. ", "Second ", "item.\n", "3. ", "Consider ", "the ", "trade-off"}
@@ -211,6 +214,7 @@ func TestArrivingListItemKeepsItsSpacing(t *testing.T) {
 // An answer that does not read as a vote is shown as the model sent it,
 // marked not parsed, in the panel and in the transcript.
 func TestUnparsedVoteShowsItsTextMarked(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)

@@ -88,7 +88,7 @@ func start(t *testing.T, m *Model, w, h int) *teatest.TestModel {
 	tm := teatest.NewTestModel(t, harness{m}, teatest.WithInitialTermSize(w, h))
 	t.Cleanup(func() {
 		_ = tm.Quit()
-		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(time.Minute))
 		m.Close()
 	})
 	return tm
@@ -101,7 +101,7 @@ func probe(t *testing.T, tm *teatest.TestModel, f func(*Model)) {
 	tm.Send(probeMsg{f: f, done: done})
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("the program did not answer a probe")
 	}
 }
@@ -162,3 +162,13 @@ var sizes = []struct {
 	name string
 	w, h int
 }{{"120x40", 120, 40}, {"80x24", 80, 24}}
+
+// flatten joins a screen's lines with spaces and squeezes runs of blanks
+// and box borders, so a wrapped sentence reads as one.
+func flatten(screen string) string {
+	var words []string
+	for _, l := range strings.Split(screen, "\n") {
+		words = append(words, strings.Fields(strings.Trim(l, "│ "))...)
+	}
+	return strings.Join(words, " ")
+}

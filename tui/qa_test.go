@@ -19,6 +19,7 @@ import (
 // Defects found by using the console; each test fails without its fix.
 
 func TestHelpLineFollowsModeAndFocus(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := newModel(t, e, 120, 40)
 	defer m.Close()
@@ -74,6 +75,7 @@ func overlayText(m *Model) []string {
 }
 
 func TestOverlayShowsTheWholeTurnAtAnyWidth(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	var words []string
 	for i := 1; i <= 80; i++ {
@@ -113,6 +115,7 @@ func TestOverlayShowsTheWholeTurnAtAnyWidth(t *testing.T) {
 }
 
 func TestTabCyclesAmbiguousNamesWithoutLeavingTheInput(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := newModel(t, e, 120, 40)
 	defer m.Close()
@@ -148,6 +151,7 @@ func TestTabCyclesAmbiguousNamesWithoutLeavingTheInput(t *testing.T) {
 }
 
 func TestVerdictBannerBelongsToMagi(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)
@@ -171,6 +175,7 @@ func TestVerdictBannerBelongsToMagi(t *testing.T) {
 }
 
 func TestVerdictBannerRestoredOnResume(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)
@@ -185,6 +190,7 @@ func TestVerdictBannerRestoredOnResume(t *testing.T) {
 }
 
 func TestAgentPanelKeepsToolCallsAcrossSteps(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	if err := e.SetMode("agent"); err != nil {
 		t.Fatal(err)
@@ -219,6 +225,7 @@ func TestAgentPanelKeepsToolCallsAcrossSteps(t *testing.T) {
 }
 
 func TestPanelScrollStopsAtTheFirstLine(t *testing.T) {
+	t.Parallel()
 	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
 	p := newPanel(a, "")
 	p.SetSize(40, 10)
@@ -243,6 +250,7 @@ func TestPanelScrollStopsAtTheFirstLine(t *testing.T) {
 }
 
 func TestSessionListMarksTheOpenSessionAndRefusesEmptyExports(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	fake := &fakeSessions{}
 	opts := testOptions(e)
@@ -305,6 +313,7 @@ func (s *escapingStream) Result() providers.Result { return providers.Result{} }
 func (s *escapingStream) Close() error             { return nil }
 
 func TestEscapesFromAProviderNeverReachTheTerminal(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	for _, a := range e.Agents() {
 		a.Provider = escapingProvider{}
@@ -344,6 +353,7 @@ func TestEscapesFromAProviderNeverReachTheTerminal(t *testing.T) {
 }
 
 func TestMouseWheelScrollsTranscriptToTheFirstTurnAndBack(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	for i := 1; i <= 60; i++ {
 		e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: fmt.Sprintf("note number %d", i), Started: fixedNow})
@@ -377,6 +387,7 @@ func TestMouseWheelScrollsTranscriptToTheFirstTurnAndBack(t *testing.T) {
 }
 
 func TestMultiLineInputShowsEveryLine(t *testing.T) {
+	t.Parallel()
 	in := newInput([]string{"gemini"})
 	in.SetSize(80, 0)
 	in.Focus()
@@ -405,6 +416,7 @@ func TestMultiLineInputShowsEveryLine(t *testing.T) {
 }
 
 func TestInputGrowsWithWrappedTextAndTakesLongMessages(t *testing.T) {
+	t.Parallel()
 	in := newInput([]string{"gemini"})
 	in.SetSize(40, 0)
 	in.Focus()
@@ -433,6 +445,7 @@ func TestInputGrowsWithWrappedTextAndTakesLongMessages(t *testing.T) {
 }
 
 func TestEmojiSequencesMeasureAlikeForEveryTerminal(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := newModel(t, e, 100, 30)
 	defer m.Close()
@@ -461,6 +474,7 @@ func TestEmojiSequencesMeasureAlikeForEveryTerminal(t *testing.T) {
 }
 
 func TestClickOnANarrowTabShowsThatPanel(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := newModel(t, e, 80, 24)
 	defer m.Close()
@@ -483,6 +497,7 @@ func TestClickOnANarrowTabShowsThatPanel(t *testing.T) {
 }
 
 func TestTabCyclingSurvivesCursorBlinks(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(testOptions(e))
 	tm := start(t, m, 100, 30)
@@ -502,6 +517,7 @@ func TestTabCyclingSurvivesCursorBlinks(t *testing.T) {
 }
 
 func TestResumedCouncilShowsVotesAndForksSayWhence(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	for r, v := range []string{"approve", "reject", "invalid"} {
 		e.AddEntry(debate.Entry{Kind: debate.KindVote, Mode: "magi", Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: debate.StatusComplete})
@@ -520,6 +536,7 @@ func TestResumedCouncilShowsVotesAndForksSayWhence(t *testing.T) {
 }
 
 func TestNarrowMagiPanelsShowTheFinalVote(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	for r, v := range []string{"approve", "approve", "reject"} {
 		e.AddEntry(debate.Entry{Kind: debate.KindVote, Mode: "magi", Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: debate.StatusComplete})
@@ -539,6 +556,7 @@ func TestNarrowMagiPanelsShowTheFinalVote(t *testing.T) {
 }
 
 func TestTalkControlsSayWhatTheyDid(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 5*time.Millisecond)
 	m := New(testOptions(e))
 	tm := start(t, m, 120, 40)
@@ -567,6 +585,7 @@ func TestTalkControlsSayWhatTheyDid(t *testing.T) {
 }
 
 func TestStreamingTailIsMarkdownToo(t *testing.T) {
+	t.Parallel()
 	var s streamingText
 	md := newMarkdown()
 	s.Append("First paragraph.\n\nThe **tail** is still `arriving` and goes on")

@@ -102,6 +102,7 @@ func resumeConsoleAt(tb testing.TB, st *store.Store, id string, w, h int) (*Mode
 // totals; scrolling to the top reads the older turns page by page, keeping
 // the view where it was, back to the first turn.
 func TestLazyResumePagesOlderTurnsIn(t *testing.T) {
+	t.Parallel()
 	st, id := savedLongSession(t, 1500)
 	m := resumeConsole(t, st, id)
 	if m.tr.First() <= 1 || m.tr.Len() != 1500 || m.tr.Len()-m.tr.First() > store.RecentTurns {

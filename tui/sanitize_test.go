@@ -7,6 +7,7 @@ import (
 )
 
 func TestSanitizeStripsEscapesAndControls(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"plain text\nline two":        "plain text\nline two",
 		"\x1b[31mred\x1b[0m":          "red",

@@ -15,6 +15,7 @@ import (
 // a broken layout; at the usable size it draws the console, and growing
 // the window brings it back.
 func TestTooSmallWindowShowsOneLineNotice(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(screenOptions(e))
 	defer m.Close()
@@ -50,6 +51,7 @@ func TestTooSmallWindowShowsOneLineNotice(t *testing.T) {
 // At the smallest usable size, in the mode that needs the most room (MAGI,
 // with votes and a verdict banner), the shown panel still shows its answer.
 func TestSmallestUsableSizeShowsTheAnswer(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)
@@ -75,6 +77,7 @@ func TestSmallestUsableSizeShowsTheAnswer(t *testing.T) {
 // The status line says the session's totals once; the exchange's own
 // count only when it differs from them.
 func TestStatusLineSaysTheTotalsOnce(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(testOptions(e))
 	tm := start(t, m, 60, 16)
@@ -101,6 +104,7 @@ func TestStatusLineSaysTheTotalsOnce(t *testing.T) {
 // A banner longer than its lines loses whole sentences from its end; the
 // first sentence always stays.
 func TestBannerKeepsWholeSentences(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	opts := testOptions(e)
 	opts.Banner = "First sentence is short. The second sentence is a good deal longer than the first one was. Third sentence adds more words to spill over."
@@ -132,6 +136,7 @@ func TestBannerKeepsWholeSentences(t *testing.T) {
 // The first screen welcomes: examples for the mode, the mode keys, where
 // the configuration and the sessions are. The first entry replaces it.
 func TestWelcomeUntilTheFirstEntry(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(screenOptions(e))
 	tm := start(t, m, 100, 30)

@@ -17,6 +17,7 @@ import (
 // Two batches are never delivered within one frame of each other, however
 // fast events arrive: the console draws at most ~60 frames a second.
 func TestEventBusCoalescesIntoFrames(t *testing.T) {
+	t.Parallel()
 	bus := newEventBus(64)
 	bus.frame = 40 * time.Millisecond // long enough to measure on a loaded machine
 	bus.Sink(debate.TextDelta{Turn: 1, Text: "a"})
@@ -162,6 +163,7 @@ func BenchmarkConsoleStream(b *testing.B) {
 // Every word of a streamed paragraph is on screen as soon as it arrives,
 // whether the arriving line was rendered again or extended.
 func TestStreamingShowsEveryWord(t *testing.T) {
+	t.Parallel()
 	var s streamingText
 	md := newMarkdown()
 	words := strings.Fields(strings.Repeat("the retry loop caps its wait and keeps errors typed ", 12))
@@ -175,6 +177,7 @@ func TestStreamingShowsEveryWord(t *testing.T) {
 }
 
 func TestMarkdownLinesCarryNoStyledPadding(t *testing.T) {
+	t.Parallel()
 	md := newMarkdown()
 	for _, l := range md.Render("hello **world** and\n\n- one\n- two", 60) {
 		if strings.HasSuffix(l, " \x1b[m") || strings.HasSuffix(l, " ") {

@@ -8,6 +8,7 @@ import (
 // /title renames the open session through the engine (whose event the
 // store saves); /title alone explains itself and changes nothing.
 func TestTitleCommandRenamesTheSession(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(testOptions(e))
 	tm := start(t, m, 100, 30)

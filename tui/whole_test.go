@@ -12,6 +12,7 @@ import (
 // A message longer than the status line wraps above the totals, whole:
 // the list of known agents and alternate's start rule are read to the end.
 func TestLongMessagesAreReadWhole(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{60, 16}, {100, 30}} {
 		e := testEngine(t, 0)
 		m := New(testOptions(e))
@@ -39,6 +40,7 @@ func TestLongMessagesAreReadWhole(t *testing.T) {
 // A mode switch puts the focus in the input, wherever it was: Enter then
 // belongs to the new mode.
 func TestModeSwitchFocusesTheInput(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(testOptions(e))
 	tm := start(t, m, 100, 30)
@@ -58,6 +60,7 @@ func TestModeSwitchFocusesTheInput(t *testing.T) {
 // Alternate says where the alternation stands and who answers next, and
 // offers Enter on an empty line only once there is a next step.
 func TestAlternateSaysTheStepAndWhoIsNext(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(testOptions(e))
 	tm := start(t, m, 100, 30)
@@ -82,6 +85,7 @@ func TestAlternateSaysTheStepAndWhoIsNext(t *testing.T) {
 // A finished answer taller than its panel says how many lines are above;
 // the focused panel has a heavy border, and scrolling back reaches the top.
 func TestTallAnswerSaysWhatIsAboveAndScrolls(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	m := New(testOptions(e))
 	tm := start(t, m, 100, 30)
@@ -103,6 +107,7 @@ func TestTallAnswerSaysWhatIsAboveAndScrolls(t *testing.T) {
 
 // A console opened on a saved session says which one and how long it is.
 func TestResumedConsoleSaysWhichSession(t *testing.T) {
+	t.Parallel()
 	e := testEngine(t, 0)
 	if err := e.Restore(debate.SessionInfo{ID: "5e55101d0000", Mode: "mention", Title: "mention · kafka or nats?"},
 		[]debate.Entry{{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@all kafka or nats?", Status: debate.StatusComplete}}); err != nil {

@@ -28,6 +28,7 @@ import (
 // stored; --resume then asks only the questions that were not finished,
 // and the report covers every question once.
 func TestBenchResumeAfterKillRepeatsNoFinishedQuestion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -30,6 +30,7 @@ func TestJSONLStartsWithSessionStarted(t *testing.T) {
 
 // Where no terminal is, the hint lists every headless command there is.
 func TestNoTerminalHintListsEveryCommand(t *testing.T) {
+	t.Parallel()
 	names := strings.Join(headlessCommands(newRootCmd()), " ")
 	for _, want := range []string{"ask", "repl", "alternate", "talk", "magi", "agent", "council", "bench", "serve", "sessions"} {
 		if !strings.Contains(" "+names+" ", " "+want+" ") {

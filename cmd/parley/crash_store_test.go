@@ -23,6 +23,7 @@ import (
 // half a second behind), the database passes its integrity check, the turn
 // resumes as interrupted, and the fake key is in no byte of any file.
 func TestCrashMidAnswerKeepsCheckpointedText(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

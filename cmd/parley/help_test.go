@@ -10,6 +10,7 @@ import (
 // as written), for every page; a command still gets its usage, and a name
 // that is neither is a usage error naming the topics.
 func TestHelpShowsTheManual(t *testing.T) {
+	t.Parallel()
 	topics := helpTopics()
 	if len(topics) < 10 {
 		t.Fatalf("help knows %d topics: %q", len(topics), topics)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestMagiAdjustPresetsAndModel(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, model, preset, configPreset string
 		want                              []string // melchior, balthasar, casper as provider/model

@@ -60,6 +60,7 @@ func manualDemoCommands(t *testing.T) []string {
 // built binary: headless ones to the end (exit 0, or 3 for a council that
 // decided nothing), the console and the servers only as far as their flags.
 func TestManualDemoCommandsRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")
 	}
@@ -68,11 +69,7 @@ func TestManualDemoCommandsRun(t *testing.T) {
 		t.Fatalf("found only %d --demo commands in the manual: %q", len(cmds), cmds)
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "parley"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := filepath.Dir(buildParley(t))
 	for i, c := range cmds {
 		line := c
 		fields := strings.Fields(line[strings.LastIndex(line, "parley "):])

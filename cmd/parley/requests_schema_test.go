@@ -27,6 +27,7 @@ var responsesEfforts = []string{"none", "minimal", "low", "medium", "high", "xhi
 // ThinkingLevel, OpenAI's ReasoningEffort enum). Every body sends an
 // output limit, and Gemini never gets both thinking fields.
 func TestGoldenRequestBodiesFitTheVendorsTypes(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("testdata", "requests", "*.json"))
 	if len(files) < 8 {
 		t.Fatalf("%d golden bodies, want every default model's two", len(files))

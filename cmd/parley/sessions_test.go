@@ -223,6 +223,7 @@ func TestResumedAgentSeesTheWholeHistory(t *testing.T) {
 // --continue picks the latest session, --resume a prefix; they exclude each
 // other and --session.
 func TestRequestedSession(t *testing.T) {
+	t.Parallel()
 	st, err := store.Open(filepath.Join(t.TempDir(), "p.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -265,6 +266,7 @@ func TestRequestedSession(t *testing.T) {
 var _ tui.Sessions = (*store.Browser)(nil)
 
 func TestConsoleStoreAdapter(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "p.db"))
 	if err != nil {

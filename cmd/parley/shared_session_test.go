@@ -135,6 +135,7 @@ type runOutcome struct {
 // naming who holds the session) before any provider call. With --wait
 // every one is kept.
 func TestConcurrentAsksLoseNoTurn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		n    int
 		wait bool
@@ -229,6 +230,7 @@ func checkShared(t *testing.T, r *sharedRig, id string, outcomes []runOutcome, w
 // gets the session once it expires (--wait), and the dead answer is
 // settled as interrupted with the text that had arrived.
 func TestKilledLeaseHolder(t *testing.T) {
+	t.Parallel()
 	r := newSharedRig(t)
 	r.env = append(r.env, "PARLEY_LEASE_TTL=3s")
 	id := r.session()

@@ -56,6 +56,7 @@ func waitFor(t *testing.T, deadline time.Duration, what string, ok func() bool) 
 // headless parley the Ctrl+C way: the text that arrived is printed and
 // saved, its row is cancelled, not left streaming, and the exit is 1.
 func TestStopSignalsKeepTheAnswer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

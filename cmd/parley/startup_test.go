@@ -17,13 +17,9 @@ import (
 // (testdata/hellocli): the floor a Go CLI of this kind pays to start.
 func BenchmarkStartup(b *testing.B) {
 	dir := b.TempDir()
-	bins := map[string]string{"parley": ".", "hellocli": "./testdata/hellocli"}
-	for name, pkg := range bins {
-		out := filepath.Join(dir, name)
-		if msg, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-			b.Fatalf("building %s: %v\n%s", name, err, msg)
-		}
-		bins[name] = out
+	bins := map[string]string{"parley": buildParley(b), "hellocli": filepath.Join(dir, "hellocli")}
+	if msg, err := exec.Command("go", "build", "-o", bins["hellocli"], "./testdata/hellocli").CombinedOutput(); err != nil {
+		b.Fatalf("building hellocli: %v\n%s", err, msg)
 	}
 	for _, name := range []string{"hellocli", "parley"} {
 		b.Run(name, func(b *testing.B) {
@@ -41,10 +37,7 @@ func BenchmarkStartup(b *testing.B) {
 // the same stream; both report the child process's CPU time.
 func BenchmarkHeadlessStream(b *testing.B) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "parley")
-	if msg, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("building parley: %v\n%s", err, msg)
-	}
+	bin := buildParley(b)
 	chunks := make([]string, 5000)
 	for i := range chunks {
 		chunks[i] = " word"

@@ -7,6 +7,7 @@ import (
 )
 
 func TestTextStripsWhatDrivesATerminal(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"plain\ttext\n":                   "plain\ttext\n",
 		"red \x1b[31mtext\x1b[0m":         "red text",
@@ -28,6 +29,7 @@ func TestTextStripsWhatDrivesATerminal(t *testing.T) {
 
 // A stream cut anywhere gives the same safe text as the whole string.
 func TestStreamHoldsSplitSequences(t *testing.T) {
+	t.Parallel()
 	whole := "a \x1b[31mred\x1b[0m b \x1b]0;title\x07 c 漢字 \x1b]8;;u\x1b\\d"
 	want := Text(whole)
 	for cut := 0; cut <= len(whole); cut++ {
@@ -65,6 +67,7 @@ func FuzzStream(f *testing.F) {
 // hide text, leave both the terminal text and the page text; the emoji
 // joiner stays on the page, where emoji sequences render whole.
 func TestInvisibleFormatControlsAreStripped(t *testing.T) {
+	t.Parallel()
 	cases := map[string][2]string{ // input: {Text, Visible}
 		"access\u202e\u2066 // check\u2069\u2066 level": {"access // check level", "access // check level"},
 		"a\u202ab\u202bc\u202cd\u202de":                 {"abcde", "abcde"},
@@ -87,6 +90,7 @@ func TestInvisibleFormatControlsAreStripped(t *testing.T) {
 
 // Every rune Invisible names is caught by hasInvisible's byte screen.
 func TestHasInvisibleSeesEveryInvisibleRune(t *testing.T) {
+	t.Parallel()
 	for r := rune(0); r <= utf8.MaxRune; r++ {
 		if Invisible(r) && !hasInvisible("x"+string(r)+"y") {
 			t.Fatalf("hasInvisible misses %U", r)

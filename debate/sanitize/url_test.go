@@ -7,6 +7,7 @@ import (
 )
 
 func TestURLRedactsSecrets(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://example.org/parley":                                            "https://example.org/parley",
 		"https://user:hunter2@example.org/hook":                                 "https://redacted@example.org/hook",

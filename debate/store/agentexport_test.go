@@ -46,6 +46,7 @@ func agentSession() (debate.SessionInfo, []debate.Entry) {
 // The agent conversation has the seed's shape: user and assistant messages
 // only, each tool call on the reply that made it, parameters typed.
 func TestAgentConversationSeedShape(t *testing.T) {
+	t.Parallel()
 	info, entries := agentSession()
 	var buf bytes.Buffer
 	if err := WriteAgentJSON(&buf, info, entries); err != nil {
@@ -93,6 +94,7 @@ func TestAgentConversationSeedShape(t *testing.T) {
 
 // sessions export --format json of an agent session writes the same shape.
 func TestExportOfAnAgentSessionIsTheAgentConversation(t *testing.T) {
+	t.Parallel()
 	st := openTemp(t)
 	ctx := context.Background()
 	info, entries := agentSession()

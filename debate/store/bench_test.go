@@ -7,6 +7,7 @@ import (
 )
 
 func TestBenchRunsAndResultsAreStoredOnce(t *testing.T) {
+	t.Parallel()
 	st := openTemp(t)
 	ctx := context.Background()
 	if err := st.CreateBenchRun(ctx, "abc123def456", []byte(`{"set":"builtin:arith"}`)); err != nil {

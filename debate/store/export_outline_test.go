@@ -117,6 +117,7 @@ func outlineSessions() []outlineSession {
 // exports it and reads the export as GitHub would: its headings are the
 // session's turns, and no HTML or script link gets through.
 func TestExportMarkdownOutline(t *testing.T) {
+	t.Parallel()
 	st := openTemp(t)
 	for _, s := range outlineSessions() {
 		rec := st.Record()

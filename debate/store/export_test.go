@@ -89,6 +89,7 @@ func storeGolden(t *testing.T) *Store {
 }
 
 func TestExportMarkdownGolden(t *testing.T) {
+	t.Parallel()
 	st := storeGolden(t)
 	var b bytes.Buffer
 	if err := st.Export(context.Background(), &b, "0123456789ab", "md"); err != nil {
@@ -101,6 +102,7 @@ func TestExportMarkdownGolden(t *testing.T) {
 }
 
 func TestExportJSONGolden(t *testing.T) {
+	t.Parallel()
 	st := storeGolden(t)
 	var b bytes.Buffer
 	if err := st.Export(context.Background(), &b, "0123456789ab", "json"); err != nil {
@@ -131,6 +133,7 @@ func TestExportJSONGolden(t *testing.T) {
 }
 
 func TestExportRejectsUnknownFormatAndSession(t *testing.T) {
+	t.Parallel()
 	st := storeGolden(t)
 	var b bytes.Buffer
 	if err := st.Export(context.Background(), &b, "0123456789ab", "pdf"); err == nil {

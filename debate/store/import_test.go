@@ -22,6 +22,7 @@ func exportOf(t testing.TB, st *Store, id string) []byte {
 // Import is the exact inverse of the JSON export: exporting an imported
 // session gives the file back byte for byte, on another machine's database.
 func TestImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	original := exportOf(t, storeGolden(t), "0123456789ab")
 	info, entries, err := ReadJSON(bytes.NewReader(original))
 	if err != nil {
@@ -51,6 +52,7 @@ func TestImportRoundTrip(t *testing.T) {
 
 // Bad files are refused with a clear error, and nothing is written.
 func TestImportRefusesBadFiles(t *testing.T) {
+	t.Parallel()
 	original := string(exportOf(t, storeGolden(t), "0123456789ab"))
 	cases := map[string]struct{ file, want string }{
 		"newer":       {strings.Replace(original, `"format_version": 1`, `"format_version": 2`, 1), "newer than this parley reads"},
@@ -76,6 +78,7 @@ func TestImportRefusesBadFiles(t *testing.T) {
 
 // A failure half way through the writes leaves the database as it was.
 func TestImportIsTransactional(t *testing.T) {
+	t.Parallel()
 	info, entries, err := ReadJSON(bytes.NewReader(exportOf(t, storeGolden(t), "0123456789ab")))
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +141,7 @@ func FuzzReadJSON(f *testing.F) {
 // An agent session's json export is the seed's agent conversation, which
 // import refuses with the way out; its session export round-trips.
 func TestImportAgentSession(t *testing.T) {
+	t.Parallel()
 	info, entries := goldenSession()
 	info.Mode = "agent"
 	st := openTemp(t)

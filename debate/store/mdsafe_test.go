@@ -47,6 +47,7 @@ func hostileSession() (debate.SessionInfo, []debate.Entry) {
 // the session's turns, with no HTML and no link anywhere, and each tool
 // result appears once, fenced.
 func TestMarkdownExportOutlineIsTheTurns(t *testing.T) {
+	t.Parallel()
 	for name, session := range map[string]func() (debate.SessionInfo, []debate.Entry){"hostile": hostileSession, "golden": goldenSession} {
 		t.Run(name, func(t *testing.T) {
 			info, entries := session()

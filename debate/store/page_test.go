@@ -55,6 +55,7 @@ func importLong(t testing.TB, st *Store, turns int) (debate.SessionInfo, []debat
 // A resume reads the newest summaries, the host's instruction and the
 // tail, and builds the same prompt as the whole session would.
 func TestLoadRecentIsEnoughForThePrompt(t *testing.T) {
+	t.Parallel()
 	st := openTemp(t)
 	info, all := importLong(t, st, 3000)
 	_, recent, err := st.LoadRecent(context.Background(), info.ID)
@@ -82,6 +83,7 @@ func TestLoadRecentIsEnoughForThePrompt(t *testing.T) {
 
 // Paging back from the tail with keyset pages yields every turn once.
 func TestPageWalksBackToTheStart(t *testing.T) {
+	t.Parallel()
 	st := openTemp(t)
 	info, all := importLong(t, st, 777)
 	var got []debate.Entry

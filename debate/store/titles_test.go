@@ -11,6 +11,7 @@ import (
 // CLI's through the store) reach the database without moving the session
 // in the list.
 func TestTitleFromQuestionAndRename(t *testing.T) {
+	t.Parallel()
 	st := openTemp(t)
 	ctx := context.Background()
 	e := testEngine(t, 0)

@@ -32,6 +32,7 @@ func FuzzParseGitignore(f *testing.F) {
 }
 
 func TestParseGitignoreForms(t *testing.T) {
+	t.Parallel()
 	pats := parseGitignore("bin/\n*.log\n/dist\nsrc/gen\n!keep.log\n# c\n**/tmp\na/**/b\n")
 	cases := []struct {
 		name string

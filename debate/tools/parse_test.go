@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseCallAccepts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, reply string
 		want        Call
@@ -38,6 +39,7 @@ func TestParseCallAccepts(t *testing.T) {
 }
 
 func TestParseCallRefuses(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, reply, want string
 		noCall            bool
@@ -83,6 +85,7 @@ func TestParseCallRefuses(t *testing.T) {
 }
 
 func TestCallParameters(t *testing.T) {
+	t.Parallel()
 	c := Call{Tool: ToolList, Path: "x", Recursive: true}
 	if p := c.Parameters(); p["path"] != "x" || p["recursive"] != "true" || len(p) != 2 {
 		t.Fatalf("list params %v", p)

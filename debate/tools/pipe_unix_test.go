@@ -11,6 +11,7 @@ import (
 
 // A named pipe must be refused at once, not block the open waiting for a writer.
 func TestReadPipeDoesNotHang(t *testing.T) {
+	t.Parallel()
 	root, _ := newTree(t, map[string]string{"ok.txt": "x"})
 	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
 		t.Skip("no mkfifo:", err)

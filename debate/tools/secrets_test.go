@@ -11,6 +11,7 @@ import (
 // Files that hold credentials are never read: whatever read_file returns
 // is sent to a model provider.
 func TestReadRefusesSecrets(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	files := map[string]bool{ // name → readable
 		".env":                  false,

@@ -71,6 +71,7 @@ func mustRefuse(t *testing.T, w *Workspace, p string, want string) {
 }
 
 func TestJailRefusesPathsOutside(t *testing.T) {
+	t.Parallel()
 	root, outside := newTree(t, map[string]string{"main.go": "package main\n", "sub/a.go": "package sub\n"})
 	symlink(t, outside, filepath.Join(root, "leak.txt"))
 	symlink(t, filepath.Dir(outside), filepath.Join(root, "parentdir"))
@@ -105,6 +106,7 @@ func TestJailRefusesPathsOutside(t *testing.T) {
 }
 
 func TestJailSymlinkInsideIsFollowed(t *testing.T) {
+	t.Parallel()
 	root, _ := newTree(t, map[string]string{"real/x.go": "package real\n"})
 	symlink(t, "real/x.go", filepath.Join(root, "alias.go"))
 	w := openWS(t, root)
@@ -114,6 +116,7 @@ func TestJailSymlinkInsideIsFollowed(t *testing.T) {
 }
 
 func TestJailSymlinkLoop(t *testing.T) {
+	t.Parallel()
 	root, _ := newTree(t, nil)
 	symlink(t, "b", filepath.Join(root, "a"))
 	symlink(t, "a", filepath.Join(root, "b"))
@@ -131,6 +134,7 @@ func TestJailSymlinkLoop(t *testing.T) {
 // A file listed as regular and swapped for a symlink to the outside before
 // it is read must be refused.
 func TestJailSwapBetweenListAndRead(t *testing.T) {
+	t.Parallel()
 	root, outside := newTree(t, map[string]string{"notes.txt": "harmless\n"})
 	w := openWS(t, root)
 	listing, err := w.List(".", false)
@@ -148,6 +152,7 @@ func TestJailSwapBetweenListAndRead(t *testing.T) {
 // The swap can also land between the path check and the open; the open
 // itself (through os.Root) must refuse then.
 func TestJailSwapBetweenCheckAndOpen(t *testing.T) {
+	t.Parallel()
 	root, outside := newTree(t, map[string]string{"notes.txt": "harmless\n", "dir/f.txt": "inner\n"})
 	w := openWS(t, root)
 	w.beforeOpen = func(rel string) {
@@ -173,6 +178,7 @@ func TestJailSwapBetweenCheckAndOpen(t *testing.T) {
 }
 
 func TestReadTruncatesLargeFiles(t *testing.T) {
+	t.Parallel()
 	line := "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdé\n" // 65 bytes, a 2-byte rune at the end
 	big := strings.Repeat(line, (MaxFileBytes/len(line))+100)
 	root, _ := newTree(t, map[string]string{"big.txt": big, "small.txt": "one\ntwo"})
@@ -202,6 +208,7 @@ func TestReadTruncatesLargeFiles(t *testing.T) {
 }
 
 func TestReadRefusesBinary(t *testing.T) {
+	t.Parallel()
 	root, _ := newTree(t, map[string]string{
 		"img.png":    "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
 		"latin1.txt": "caf\xe9 au lait\n",
@@ -222,6 +229,7 @@ func TestReadRefusesBinary(t *testing.T) {
 
 // A multi-byte rune cut by the 8 KiB sniff window is still text.
 func TestBinarySniffWindowCutsRune(t *testing.T) {
+	t.Parallel()
 	data := []byte(strings.Repeat("a", sniffBytes-1) + "é" + "tail")
 	if why := binaryReason(data); why != "" {
 		t.Fatalf("binaryReason = %q, want text", why)
@@ -229,6 +237,7 @@ func TestBinarySniffWindowCutsRune(t *testing.T) {
 }
 
 func TestListSkipsAndCaps(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"README.md":            "# hi\n",
 		"cmd/app/main.go":      "package main\n",
@@ -272,6 +281,7 @@ func TestListSkipsAndCaps(t *testing.T) {
 }
 
 func TestListCap(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range MaxListEntries + 50 {
 		files[fmt.Sprintf("f%04d.txt", i)] = "x"
@@ -292,6 +302,7 @@ func TestListCap(t *testing.T) {
 }
 
 func TestRunDispatch(t *testing.T) {
+	t.Parallel()
 	root, _ := newTree(t, map[string]string{"a.go": "package a\n"})
 	w := openWS(t, root)
 	if got, err := w.Run(Call{Tool: ToolRead, Path: "a.go"}); err != nil || !strings.Contains(got, "package a") {
@@ -312,6 +323,7 @@ func TestRunDispatch(t *testing.T) {
 }
 
 func TestOpenRefusesFileRoot(t *testing.T) {
+	t.Parallel()
 	root, outside := newTree(t, nil)
 	if _, err := Open(outside); err == nil {
 		t.Fatal("a file opened as a workspace")

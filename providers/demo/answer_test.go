@@ -17,6 +17,7 @@ func demoAnswerRequest(persona, q string, round int, extra ...providers.Message)
 // in round 1, with seeded slips; in a later round (providers.Meta.Round) it may join
 // an answer both peers agree on.
 func TestDemoAnswersArithmeticPlausibly(t *testing.T) {
+	t.Parallel()
 	right, joined := 0, 0
 	for i := range 60 {
 		a, b, c, d, e, f := 10+i, 11+i%7, 12+i%5, 13+i%3, 14+i%11, 15+i%13

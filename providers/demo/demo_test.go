@@ -30,6 +30,7 @@ func collect(t *testing.T, p providers.Provider, req providers.Request) string {
 }
 
 func TestDemoStreamsItsAnswerExactlyAndDeterministically(t *testing.T) {
+	t.Parallel()
 	req := providers.Request{System: "You are Gemini, made by Google.", Messages: []providers.Message{{Role: providers.RoleUser, Content: "[Host]: @gemini what is a monad?"}}}
 	p := NewWithPace("demo", 0)
 	got := collect(t, p, req)
@@ -42,6 +43,7 @@ func TestDemoStreamsItsAnswerExactlyAndDeterministically(t *testing.T) {
 }
 
 func TestDemoVotesAreValidJSON(t *testing.T) {
+	t.Parallel()
 	for _, persona := range []string{"You are MELCHIOR-1, the scientist", "You are BALTHASAR-2, the guardian", "You are CASPER-3, the maverick"} {
 		for _, q := range []string{"ship on Friday?", "adopt Rust?", "raise prices?"} {
 			req := providers.Request{System: persona + ".", Schema: &providers.Schema{Name: "magi_vote"}, Messages: []providers.Message{{Role: providers.RoleUser, Content: "[Host]: " + q}}}
@@ -57,6 +59,7 @@ func TestDemoVotesAreValidJSON(t *testing.T) {
 }
 
 func TestDemoFollowsTheToolProtocol(t *testing.T) {
+	t.Parallel()
 	sys := "Tools: <list_file><path>DIR</path><recursive>true</recursive></list_file> ..."
 	meta := providers.Meta{Mode: "agent", Purpose: providers.PurposeToolStep, Tools: true}
 	msgs := []providers.Message{{Role: providers.RoleUser, Content: "[Host]: what does it do"}}
@@ -77,6 +80,7 @@ func TestDemoFollowsTheToolProtocol(t *testing.T) {
 }
 
 func TestDemoModeratorOpensSummarisesCloses(t *testing.T) {
+	t.Parallel()
 	// The same words in every request: only providers.Meta says what to do.
 	msgs := []providers.Message{{Role: providers.RoleUser, Content: "[Host]: remote work"}}
 	ask := func(purpose string, round int) string {
@@ -97,6 +101,7 @@ func TestDemoModeratorOpensSummarisesCloses(t *testing.T) {
 }
 
 func TestDemoToolsOnlyWhenTheRequestEnablesThem(t *testing.T) {
+	t.Parallel()
 	msgs := []providers.Message{{Role: providers.RoleUser, Content: "[Host]: read the file main.go"}}
 	if a := Answer(providers.Request{Messages: msgs, Meta: providers.Meta{Mode: "mention"}}); strings.Contains(a, "<list_file>") {
 		t.Fatalf("no tool protocol without providers.Meta.Tools: %q", a)
@@ -107,6 +112,7 @@ func TestDemoToolsOnlyWhenTheRequestEnablesThem(t *testing.T) {
 }
 
 func TestDemoVoteChangesOnlyInLaterRounds(t *testing.T) {
+	t.Parallel()
 	shown := `[MELCHIOR]: {"vote": "reject"}\n[CASPER]: {"vote": "reject"}`
 	vote := func(round int) string {
 		req := providers.Request{System: "You are BALTHASAR-2, the guardian.", Schema: &providers.Schema{Name: "magi_vote"},
@@ -123,6 +129,7 @@ func TestDemoVoteChangesOnlyInLaterRounds(t *testing.T) {
 }
 
 func TestDemoFillsOtherSchemasWithARanking(t *testing.T) {
+	t.Parallel()
 	schema := &providers.Schema{Name: "council_ranking", JSON: map[string]any{
 		"type": "object", "required": []any{"ranking", "reason"},
 		"properties": map[string]any{
@@ -143,6 +150,7 @@ func TestDemoFillsOtherSchemasWithARanking(t *testing.T) {
 }
 
 func TestDemoStopsOnCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	s, _ := NewWithPace("demo", 5*time.Millisecond).Stream(ctx, providers.Request{Messages: []providers.Message{{Role: providers.RoleUser, Content: "[Host]: go"}}})
 	s.Next()
@@ -157,6 +165,7 @@ func TestDemoStopsOnCancel(t *testing.T) {
 // A demo answer uses the question's words: each persona names what was
 // asked about, so a demo of "compare Kafka and NATS" talks about both.
 func TestDemoAnswerUsesTheQuestionsWords(t *testing.T) {
+	t.Parallel()
 	msgs := []providers.Message{{Role: providers.RoleUser, Content: "[Host]: @all compare Kafka and NATS for a small team"}}
 	seen := map[string]bool{}
 	for _, sys := range []string{"You are Claude.", "You are MELCHIOR-1, the scientist.", "You are BALTHASAR-2, the guardian.", "You are CASPER-3, the maverick.", "You are Codex, a coding agent."} {
@@ -178,6 +187,7 @@ func TestDemoAnswerUsesTheQuestionsWords(t *testing.T) {
 // The question's words are the user's: control characters, escapes and
 // bidi overrides never reach an answer.
 func TestDemoAnswerDropsControlCharacters(t *testing.T) {
+	t.Parallel()
 	q := "[Host]: compare \x1b[31mRedis\x07 and \u202eMemcached\x00 please"
 	a := Answer(providers.Request{System: "You are Claude.", Messages: []providers.Message{{Role: providers.RoleUser, Content: q}}})
 	if strings.ContainsAny(a, "\x1b\x07\x00\u202e") {
@@ -191,6 +201,7 @@ func TestDemoAnswerDropsControlCharacters(t *testing.T) {
 // Earlier turns (another mode's replies, another agent's words before the
 // host's) are not tool calls: the loop for a new question lists first.
 func TestDemoToolLoopIgnoresEarlierTurns(t *testing.T) {
+	t.Parallel()
 	meta := providers.Meta{Mode: "agent", Purpose: providers.PurposeToolStep, Tools: true}
 	msgs := []providers.Message{
 		{Role: providers.RoleUser, Content: "[Host]: @all hello"},

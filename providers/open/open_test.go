@@ -64,6 +64,7 @@ func TestOpenMissingKeyFailsEveryStreamNamingTheVariable(t *testing.T) {
 }
 
 func TestKeyVarsAndHasKey(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		spec providers.Spec
 		vars []string
@@ -92,6 +93,7 @@ func TestKeyVarsAndHasKey(t *testing.T) {
 }
 
 func TestOpenDemoNeedsNothing(t *testing.T) {
+	t.Parallel()
 	p, err := open.Open("demo", providers.Spec{Type: "demo"}, envMap())
 	if err != nil || p == nil || p.Name() != "demo" {
 		t.Fatalf("p = %v, err = %v", p, err)

@@ -35,6 +35,7 @@ func post(t *testing.T, ctx context.Context, url string, header map[string]strin
 }
 
 func TestSplitWordsJoinsBack(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "one", "one two  three ", " lead", "a\nb c"} {
 		got := providertest.SplitWords(s)
 		if strings.Join(got, "") != s {
@@ -47,6 +48,7 @@ func TestSplitWordsJoinsBack(t *testing.T) {
 }
 
 func TestSequenceRepeatsLast(t *testing.T) {
+	t.Parallel()
 	next := providertest.Sequence(providertest.Reply{Text: "a"}, providertest.Reply{Text: "b"})
 	var got []string
 	for range 4 {
@@ -58,6 +60,7 @@ func TestSequenceRepeatsLast(t *testing.T) {
 }
 
 func TestOpenAIFakeWire(t *testing.T) {
+	t.Parallel()
 	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: "hi there", Usage: providers.Usage{InputTokens: 5, OutputTokens: 2, CachedTokens: 3}}
 	})
@@ -85,6 +88,7 @@ func TestOpenAIFakeWire(t *testing.T) {
 }
 
 func TestFakesRefuseBadKeyTheVendorsWay(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		fake   func(testing.TB, func(providertest.Request) providertest.Reply) *providertest.Server
@@ -114,6 +118,7 @@ func TestFakesRefuseBadKeyTheVendorsWay(t *testing.T) {
 }
 
 func TestErrorRepliesCarryRetryAfter(t *testing.T) {
+	t.Parallel()
 	srv := providertest.Gemini(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Status: 429, RetryAfter: "3"}
 	})
@@ -128,6 +133,7 @@ func TestErrorRepliesCarryRetryAfter(t *testing.T) {
 }
 
 func TestCutAfterBreaksTheBody(t *testing.T) {
+	t.Parallel()
 	srv := providertest.Anthropic(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: "a b c d", CutAfter: 2}
 	})
@@ -141,6 +147,7 @@ func TestCutAfterBreaksTheBody(t *testing.T) {
 }
 
 func TestForcedToolStreamsInputJSON(t *testing.T) {
+	t.Parallel()
 	srv := providertest.Anthropic(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{`{"a":`, `1}`}}
 	})
@@ -160,6 +167,7 @@ func TestForcedToolStreamsInputJSON(t *testing.T) {
 }
 
 func TestDelayEndsWhenTheClientGoes(t *testing.T) {
+	t.Parallel()
 	srv := providertest.Gemini(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: "late", Delay: time.Minute}
 	})

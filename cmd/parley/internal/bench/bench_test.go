@@ -141,6 +141,7 @@ func questions(n int) []Question {
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 
 func TestScriptedCouncilReportIsExact(t *testing.T) {
+	t.Parallel()
 	f, cfg, agents := scripted(t)
 	out, err := Run(context.Background(), Setup{Config: cfg, Agents: agents, Rounds: 3, Workers: 2}, questions(2), nil)
 	if err != nil || out.Stopped != "" || len(out.Results) != 2 {
@@ -198,6 +199,7 @@ func TestScriptedCouncilReportIsExact(t *testing.T) {
 }
 
 func TestMaxCostNeverOvershoots(t *testing.T) {
+	t.Parallel()
 	_, cfg, agents := scripted(t)
 	for _, limit := range []float64{0.0005, 0.004, 0.02, 0.05} {
 		out, err := Run(context.Background(), Setup{Config: cfg, Agents: agents, Rounds: 3, Workers: 3, MaxCost: limit}, questions(12), nil)
@@ -222,6 +224,7 @@ func TestMaxCostNeverOvershoots(t *testing.T) {
 }
 
 func TestWilsonAndMcNemar(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		k, n   int
 		lo, hi float64
@@ -242,6 +245,7 @@ func TestWilsonAndMcNemar(t *testing.T) {
 }
 
 func TestLimiterSpacesRequestsAndTokens(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(0, 0)
 	l := &limiter{rpm: 60, tpm: 600}
 	if d := l.take(now, 100); d != 0 {
@@ -311,6 +315,7 @@ func (p rateLimited) Stream(_ context.Context, req providers.Request) (providers
 // A 429's Retry-After holds every worker's calls to that provider, not only
 // the call that met it.
 func TestRetryAfterPausesTheProviderForEveryWorker(t *testing.T) {
+	t.Parallel()
 	g := newGate(map[string]debate.RateLimit{"gemini": {RequestsPerMinute: 6000}})
 	p := &gated{inner: rateLimited{wait: time.Hour}, g: g}
 	s, err := p.Stream(context.Background(), providers.Request{Messages: []providers.Message{{Role: providers.RoleUser, Content: "hi"}}})
@@ -325,6 +330,7 @@ func TestRetryAfterPausesTheProviderForEveryWorker(t *testing.T) {
 }
 
 func TestReportOutputsEscapeNames(t *testing.T) {
+	t.Parallel()
 	rep := Measure([]Result{{ID: "q", Gold: "1", Rounds: [][]Vote{{{Agent: "<b>x", Answer: "1", Valid: true, Calls: 1, Tokens: 3}}}}}, []string{"<b>x"}, 1)
 	rep.Set, rep.Run = "<script>alert(1)</script>\x1b[2J", "r1"
 	var page, text strings.Builder
@@ -350,6 +356,7 @@ func TestReportOutputsEscapeNames(t *testing.T) {
 }
 
 func TestMaxCostRefusesUnpricedModels(t *testing.T) {
+	t.Parallel()
 	_, cfg, agents := scripted(t)
 	for i := range agents {
 		if agents[i].Name == "casper" {

@@ -10,6 +10,7 @@ import (
 // line says which, so "right→wrong 0" and "2 right→wrong" do not read as
 // a contradiction.
 func TestDeltaAndFlipLinesNameWhatTheyCount(t *testing.T) {
+	t.Parallel()
 	var rep Report
 	rep.Delta.From, rep.Delta.To = "majority_r1", "verdict_r3"
 	rep.Flips.RightToWrong = 2

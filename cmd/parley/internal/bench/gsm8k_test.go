@@ -29,6 +29,7 @@ func gzipped(t testing.TB, raw []byte) []byte {
 }
 
 func TestParseGSM8KTakesTheNumberAfterTheMarks(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(fixture)
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +65,7 @@ func TestParseGSM8KTakesTheNumberAfterTheMarks(t *testing.T) {
 }
 
 func TestLoadGSM8KLooksInOrderAndSaysHowToInstall(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	raw, _ := os.ReadFile(fixture)
 	flag, env := filepath.Join(dir, "flag.jsonl"), filepath.Join(dir, "env.jsonl.gz")
@@ -121,6 +123,7 @@ func gsm8kLike(n int) []byte {
 }
 
 func TestInstallGSM8KChecksAndCompresses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := envOf(map[string]string{"XDG_DATA_HOME": filepath.Join(dir, "xdg")})
 	if _, err := InstallGSM8K(fixture, env); err == nil || !strings.Contains(err.Error(), "4 problems, GSM8K's test split has 1319") {
@@ -159,6 +162,7 @@ func TestInstallGSM8KChecksAndCompresses(t *testing.T) {
 }
 
 func TestSampleQuestionsIsSeeded(t *testing.T) {
+	t.Parallel()
 	all := GSM8KStyle(200, 1)
 	a, b, c := SampleQuestions(all, 20, 7), SampleQuestions(all, 20, 7), SampleQuestions(all, 20, 8)
 	same, differ := true, false
@@ -175,6 +179,7 @@ func TestSampleQuestionsIsSeeded(t *testing.T) {
 }
 
 func TestGSM8KStyleProblemsAreWholeAndPositive(t *testing.T) {
+	t.Parallel()
 	qs := GSM8KStyle(300, 5)
 	for i, q := range qs {
 		var n int

@@ -62,6 +62,7 @@ func ruleCouncil(t *testing.T) (*debate.Config, []*debate.Agent) {
 var members = []string{"melchior", "balthasar", "casper"}
 
 func TestRulesOnTheSameCallsAreExact(t *testing.T) {
+	t.Parallel()
 	cfg, agents := ruleCouncil(t)
 	out, err := Run(context.Background(), Setup{Config: cfg, Agents: agents, Rounds: 3, Workers: 2}, questions(4), nil)
 	if err != nil || len(out.Results) != 4 {
@@ -108,6 +109,7 @@ func TestRulesOnTheSameCallsAreExact(t *testing.T) {
 // Councils run with --adaptive stop where the replay said, and with
 // --guard decide as the guarded rule did.
 func TestAdaptiveAndGuardedRunsMatchTheirReplays(t *testing.T) {
+	t.Parallel()
 	cfg, agents := ruleCouncil(t)
 	out, err := Run(context.Background(), Setup{Config: cfg, Agents: agents, Rounds: 3, Workers: 1, Adaptive: true, Guard: true}, questions(4), nil)
 	if err != nil {
@@ -142,6 +144,7 @@ func TestAdaptiveAndGuardedRunsMatchTheirReplays(t *testing.T) {
 }
 
 func TestBordaCountsRankings(t *testing.T) {
+	t.Parallel()
 	v := func(answer string, ranking ...string) Vote {
 		return Vote{Valid: true, Answer: answer, Ranking: ranking}
 	}

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseJSONLReportsBadLinesByNumber(t *testing.T) {
+	t.Parallel()
 	in := `{"id":"a","question":"2+2?","answer":"4"}
 not json
 {"id":"b","question":"Pick","options":["x","y"],"answer":"y"}
@@ -41,6 +42,7 @@ not json
 }
 
 func TestBuiltinSetsAreSeededAndExact(t *testing.T) {
+	t.Parallel()
 	a, b := Arith(20, 3), Arith(20, 3)
 	for i := range a {
 		if a[i].Question != b[i].Question || a[i].Answer != b[i].Answer {

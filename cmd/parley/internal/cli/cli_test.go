@@ -10,6 +10,7 @@ import (
 )
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  error
 		want int
@@ -32,6 +33,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestReadQuestion(t *testing.T) {
+	t.Parallel()
 	if q, err := ReadQuestion([]string{"is", "it", "ok?"}, nil); err != nil || q != "is it ok?" {
 		t.Fatalf("args: %q %v", q, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 // The cost keys load from a user's file, dates written bare or quoted.
 func TestCostKeysLoad(t *testing.T) {
+	t.Parallel()
 	path := writeFile(t, `budget_usd: 0.5
 modes:
   magi:
@@ -49,6 +50,7 @@ models:
 }
 
 func TestCostKeysRefuseNonsense(t *testing.T) {
+	t.Parallel()
 	for body, want := range map[string]string{
 		"agents:\n  - name: claude\n    effort: extreme\n": `.effort: "extreme" is not an effort level`,
 		"budget_usd: -1\n":                                               "budget_usd: must not be negative",

@@ -18,6 +18,7 @@ func writeFile(t *testing.T, body string) string {
 // A user's agents merge with the built-in ones by name: a named field
 // changes, the rest stays, a new name is added after the built-in agents.
 func TestAgentsMergeByName(t *testing.T) {
+	t.Parallel()
 	path := writeFile(t, "agents:\n  - name: claude\n    model: claude-opus-4-1\n  - name: mistral\n    display: Mistral\n    provider: ollama\n    model: mistral\n")
 	l, err := Load(path, nil)
 	if err != nil {
@@ -47,6 +48,7 @@ func TestAgentsMergeByName(t *testing.T) {
 }
 
 func TestSourcesOfEveryKind(t *testing.T) {
+	t.Parallel()
 	path := writeFile(t, "modes:\n  talk:\n    rounds: 5\n")
 	l, err := Load(path, []string{"PARLEY_CONTEXT_BUDGET_TOKENS=9000", "PARLEY_DB=/x.db", "PARLEY_TEST_KEY=k", "PARLEY_MODES_TLK_ROUNDS=2", "HOME=/root"})
 	if err != nil {
@@ -69,6 +71,7 @@ func TestSourcesOfEveryKind(t *testing.T) {
 }
 
 func TestClosest(t *testing.T) {
+	t.Parallel()
 	for word, want := range map[string]string{"agnets": "agents", "modle": "model", "zzzzzz": "", "base_urll": "base_url"} {
 		if got := Closest(word, []string{"agents", "model", "modes", "base_url"}); got != want {
 			t.Errorf("Closest(%q) = %q, want %q", word, got, want)
@@ -79,6 +82,7 @@ func TestClosest(t *testing.T) {
 // The README's webhook secret_env: PARLEY_WEBHOOK_SECRET is a secret a
 // webhook reads, not a stray setting; a variable no webhook names still is.
 func TestWebhookSecretVarIsNoStraySetting(t *testing.T) {
+	t.Parallel()
 	path := writeFile(t, "webhooks:\n  - url: https://example.org/hook\n    events: [magi_decided]\n    secret_env: PARLEY_WEBHOOK_SECRET\n")
 	l, err := Load(path, []string{"PARLEY_WEBHOOK_SECRET=whsec", "PARLEY_OTHER_SECRET=x"})
 	if err != nil {
@@ -92,6 +96,7 @@ func TestWebhookSecretVarIsNoStraySetting(t *testing.T) {
 // config show redacts a webhook URL's user info and secret query values
 // as it does a base_url's.
 func TestShowRedactsURLs(t *testing.T) {
+	t.Parallel()
 	path := writeFile(t, "webhooks:\n  - url: https://hook:hunter2@example.org/in?token=tok-SECRET-1&event=x\n    events: [magi_decided]\n"+
 		"providers:\n  openai:\n    base_url: https://u:pw-SECRET@proxy.example/v1?key=SECRET-k\n")
 	l, err := Load(path, nil)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestDoctorAgainstFakeServers(t *testing.T) {
+	t.Parallel()
 	oai := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
 		return providertest.Reply{Models: []string{"gpt-6.1-sol", "gpt-6.1-terra"}, Text: "OK", Usage: providers.Usage{InputTokens: 12, OutputTokens: 3}}
 	})
@@ -88,6 +89,7 @@ func TestDoctorAgainstFakeServers(t *testing.T) {
 }
 
 func TestDoctorWithoutLiveMakesNoCall(t *testing.T) {
+	t.Parallel()
 	oai := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Models: []string{"gpt-6.1-sol"}}
 	})
@@ -108,6 +110,7 @@ func TestDoctorWithoutLiveMakesNoCall(t *testing.T) {
 }
 
 func TestCleanStripsTerminalEscapes(t *testing.T) {
+	t.Parallel()
 	if got := clean("bad\x1b[31m red\x1b[0m\nline\x07"); got != "bad red line" {
 		t.Fatalf("clean = %q", got)
 	}

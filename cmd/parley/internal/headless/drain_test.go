@@ -10,6 +10,7 @@ import (
 // Drain gives up on a subscriber that never takes its events once its
 // timeout has passed, so a hung consumer cannot hang the command.
 func TestDrainHonoursItsTimeout(t *testing.T) {
+	t.Parallel()
 	e := pacedEngine(t, &pacedProvider{})
 	stuck := make(chan struct{})
 	defer close(stuck)
@@ -23,7 +24,7 @@ func TestDrainHonoursItsTimeout(t *testing.T) {
 	}()
 	select {
 	case <-returned:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Drain still waits 10s after its 50ms timeout")
+	case <-time.After(time.Minute):
+		t.Fatal("Drain still waits a minute after its 50ms timeout")
 	}
 }

@@ -106,6 +106,7 @@ func BenchmarkHeadlessFirstByte(b *testing.B) {
 
 // The first chunk reaches the output before the second leaves the provider.
 func TestFirstChunkIsPrintedAtOnce(t *testing.T) {
+	t.Parallel()
 	prov := &pacedProvider{chunks: []string{"Hello", " there"}, pause: time.Millisecond, first: make(chan time.Time, 1)}
 	e := pacedEngine(t, prov)
 	var mu sync.Mutex

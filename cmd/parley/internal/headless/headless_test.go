@@ -15,6 +15,7 @@ import (
 var updateMagiGolden = flag.Bool("update-magi", false, "rewrite testdata/magi_json.golden")
 
 func TestMagiJSONGolden(t *testing.T) {
+	t.Parallel()
 	v := func(agent, provider, model string, round int, vote debate.Vote, reasoning, errText string, in, out int) debate.MagiVote {
 		return debate.MagiVote{Agent: agent, Display: strings.ToUpper(agent), Provider: provider, Model: model, Round: round,
 			Ballot: debate.Ballot{Vote: vote, Reasoning: reasoning, Summary: map[bool]string{true: "one line " + agent}[vote.Valid()]},
@@ -62,6 +63,7 @@ func TestMagiJSONGolden(t *testing.T) {
 // A reply that merely quotes tool XML, from an agent without tools, is an
 // answer like any other and is printed.
 func TestAskPrintsQuotedToolXMLFromAgentsWithoutTools(t *testing.T) {
+	t.Parallel()
 	p := New(Options{Out: &strings.Builder{}, Err: &strings.Builder{}, ToolAgents: map[string]bool{"claude": true}})
 	xml := "Use <read_file><path>a.go</path></read_file> to read."
 	if p.isToolStep(debate.Entry{Speaker: "gemini", Status: debate.StatusComplete, Text: xml}) {
@@ -78,6 +80,7 @@ func TestAskPrintsQuotedToolXMLFromAgentsWithoutTools(t *testing.T) {
 }
 
 func TestTotalsShowUnknownPriceAndReasoning(t *testing.T) {
+	t.Parallel()
 	u := providers.Usage{InputTokens: 1000, OutputTokens: 1200, ReasoningTokens: 900, PriceUnknown: true}
 	if got := TotalsLine(2, "turn", "turns", u, 0); !strings.HasSuffix(got, ", $?") {
 		t.Errorf("totals = %q, want an unknown cost shown as $?", got)

@@ -54,6 +54,7 @@ func cut(s string, at []int) []string {
 // the turns in history order, a blank line around multi-line ones, the
 // status marked, nothing raw.
 func TestConversationStreamsInHistoryOrder(t *testing.T) {
+	t.Parallel()
 	got := replay("  Line one\n\x1b[31mline two\x1b[0m  \n", "one line", []int{3, 9, 12, 14}, []int{2}, Conversation, true)
 	want := "[Gemini]: Line one\nline two [cancelled]\n\n[ChatGPT]: one line\n"
 	if got != want {
@@ -73,6 +74,7 @@ func TestConversationStreamsInHistoryOrder(t *testing.T) {
 // hold back the answers behind it that are finished: they print at once,
 // and it prints when it speaks.
 func TestSilentTurnHoldsNothingBack(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	p := New(Options{Out: &out, Err: &strings.Builder{}, Format: Text, Style: Conversation})
 	gem := debate.Entry{Turn: 2, Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Status: debate.StatusStreaming}

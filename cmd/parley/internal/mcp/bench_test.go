@@ -29,7 +29,7 @@ func BenchmarkDemoMagi(b *testing.B) {
 		env := cleanEnv(b)
 		var cpu time.Duration
 		for b.Loop() {
-			cmd := exec.Command(parleyBin, "--demo", "--db", db, "magi", question)
+			cmd := exec.Command(parleyBin(b), "--demo", "--db", db, "magi", question)
 			cmd.Env = env
 			if out, err := cmd.CombinedOutput(); err != nil {
 				b.Fatalf("parley --demo magi: %v\n%s", err, out)
@@ -39,7 +39,7 @@ func BenchmarkDemoMagi(b *testing.B) {
 		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	})
 	b.Run("mcp-stdio", func(b *testing.B) {
-		cmd := exec.Command(parleyBin, "--demo", "--db", filepath.Join(b.TempDir(), "mcp.db"), "mcp")
+		cmd := exec.Command(parleyBin(b), "--demo", "--db", filepath.Join(b.TempDir(), "mcp.db"), "mcp")
 		cmd.Env = cleanEnv(b)
 		c := connect(b, &mcp.CommandTransport{Command: cmd})
 		var out struct{ Verdict string }

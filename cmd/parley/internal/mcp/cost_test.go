@@ -12,6 +12,7 @@ import (
 )
 
 func TestCostCapStopsCallsBeforeTheyStart(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		serverCap float64
@@ -55,6 +56,7 @@ func TestCostCapStopsCallsBeforeTheyStart(t *testing.T) {
 }
 
 func TestDemoRunsUnderTheDefaultCap(t *testing.T) {
+	t.Parallel()
 	// The demo agents cost nothing: the default cap never stops them.
 	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true)
 	c := httpClient(t, ts)
@@ -71,6 +73,7 @@ func TestDemoRunsUnderTheDefaultCap(t *testing.T) {
 }
 
 func TestAskFollowsTheSeats(t *testing.T) {
+	t.Parallel()
 	ts := openAIOnlyServer(t)
 	c := httpClient(t, ts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -89,6 +92,7 @@ func TestAskFollowsTheSeats(t *testing.T) {
 }
 
 func TestMagiSaysWhoStandsIn(t *testing.T) {
+	t.Parallel()
 	ts := openAIOnlyServer(t)
 	c := httpClient(t, ts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

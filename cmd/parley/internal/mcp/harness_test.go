@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
+	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -28,28 +27,18 @@ import (
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
-// parleyBin is the real binary, built once for the stdio tests.
-var parleyBin string
-
 func TestMain(m *testing.M) {
 	// In-process demo agents stream fast, still word by word; the binary's
 	// (stdio tests, cancellation) keep the pace users see.
 	demo.Pace = 200 * time.Microsecond
-	dir, err := os.MkdirTemp("", "parley-mcp-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	parleyBin = filepath.Join(dir, "parley")
-	build := exec.Command("go", "build", "-o", parleyBin, "github.com/parleyhq/parley/cmd/parley")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building parley:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(m.Run())
+}
+
+// parleyBin is the real binary for the stdio tests, built once for the
+// whole `go test` run (see testbin) and only when a test needs it.
+func parleyBin(t testing.TB) string {
+	t.Helper()
+	return testbin.Parley(t)
 }
 
 // wire records every JSON-RPC message a client read or wrote, in order.
@@ -140,7 +129,7 @@ func connect(t testing.TB, transport mcp.Transport) *client {
 // stdioClient starts `parley [args] mcp` as a process with env and connects.
 func stdioClient(t testing.TB, db string, env []string, args ...string) *client {
 	t.Helper()
-	cmd := exec.Command(parleyBin, append(append([]string{"--db", db}, args...), "mcp")...)
+	cmd := exec.Command(parleyBin(t), append(append([]string{"--db", db}, args...), "mcp")...)
 	cmd.Env = append(cleanEnv(t), env...)
 	cmd.Dir = t.TempDir()
 	var stderr bytes.Buffer

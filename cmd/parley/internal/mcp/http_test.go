@@ -24,6 +24,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestMCPOverHTTPNeedsTheServersToken(t *testing.T) {
+	t.Parallel()
 	ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true, serveToken)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -40,6 +41,7 @@ func TestMCPOverHTTPNeedsTheServersToken(t *testing.T) {
 }
 
 func TestMCPOverHTTPRefusesForeignHostsAndOrigins(t *testing.T) {
+	t.Parallel()
 	ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true, serveToken)
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 	for _, tc := range []struct {

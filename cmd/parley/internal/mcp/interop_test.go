@@ -19,6 +19,7 @@ const tsClient = "testdata/tsclient"
 // written by someone else, lists the tools of parley --demo mcp and runs
 // one magi call (checking the result against the tool's output schema).
 func TestTypeScriptClientInterop(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if _, statErr := os.Stat(filepath.Join(tsClient, "node_modules", "@modelcontextprotocol", "sdk")); err != nil || statErr != nil {
 		msg := "node or " + tsClient + "/node_modules missing: run npm ci in " + tsClient
@@ -29,7 +30,7 @@ func TestTypeScriptClientInterop(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "client.mjs", parleyBin, filepath.Join(t.TempDir(), "ts.db"))
+	cmd := exec.CommandContext(ctx, node, "client.mjs", parleyBin(t), filepath.Join(t.TempDir(), "ts.db"))
 	cmd.Dir = tsClient
 	cmd.Env = cleanEnv(t)
 	var stderr strings.Builder

@@ -19,6 +19,7 @@ import (
 )
 
 func TestProgressArrivesBeforeTheResult(t *testing.T) {
+	t.Parallel()
 	for name, c := range demoClients(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -68,6 +69,7 @@ func TestProgressArrivesBeforeTheResult(t *testing.T) {
 }
 
 func TestNoProgressWithoutAToken(t *testing.T) {
+	t.Parallel()
 	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true)
 	c := httpClient(t, ts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -81,6 +83,7 @@ func TestNoProgressWithoutAToken(t *testing.T) {
 }
 
 func TestCancelledMagiIsSavedAsCancelled(t *testing.T) {
+	t.Parallel()
 	t.Run("stdio", func(t *testing.T) {
 		db := filepath.Join(t.TempDir(), "s.db")
 		c := stdioClient(t, db, nil, "--demo")
@@ -176,8 +179,9 @@ func waitForCancelled(t *testing.T, st *store.Store) []debate.Entry {
 // server's stdin) while a council runs stops it: what arrived is saved, the
 // rest marked cancelled, before the process ends.
 func TestClientGoneMidRunIsSaved(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "s.db")
-	cmd := exec.Command(parleyBin, "--demo", "--db", db, "mcp")
+	cmd := exec.Command(parleyBin(t), "--demo", "--db", db, "mcp")
 	cmd.Env = cleanEnv(t)
 	cmd.Dir = t.TempDir()
 	stdin, err := cmd.StdinPipe()

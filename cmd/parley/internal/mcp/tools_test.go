@@ -31,6 +31,7 @@ func demoClients(t *testing.T) map[string]*client {
 }
 
 func TestToolsListNamesEveryToolWithValidSchemas(t *testing.T) {
+	t.Parallel()
 	for name, c := range demoClients(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -77,12 +78,14 @@ func checkSchema(t *testing.T, what string, raw any) {
 }
 
 func TestEveryToolWithDemoAgents(t *testing.T) {
+	t.Parallel()
 	for name, c := range demoClients(t) {
 		t.Run(name, func(t *testing.T) { exercise(t, c, false) })
 	}
 }
 
 func TestEveryToolWithFakeProviders(t *testing.T) {
+	t.Parallel()
 	env, fakes := fakeVendors(t)
 	agents := fakeAgents(env)
 	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), agents, false)
@@ -280,6 +283,7 @@ func checkResource(t *testing.T, ctx context.Context, c *client, id, question st
 }
 
 func TestResourceIsTheSessionsExport(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	ts, st := httpServer(t, db, demoAgents, true)
 	c := httpClient(t, ts)
@@ -303,6 +307,7 @@ func TestResourceIsTheSessionsExport(t *testing.T) {
 }
 
 func TestBadArgumentsAreToolErrors(t *testing.T) {
+	t.Parallel()
 	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true)
 	c := httpClient(t, ts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -353,6 +358,7 @@ func savedEntries(t *testing.T, st *store.Store, id string) []debate.Entry {
 }
 
 func TestCouncilFallsBackWhenTheChairmanFails(t *testing.T) {
+	t.Parallel()
 	env, _ := fakeVendors(t, func(r providertest.Request) (providertest.Reply, bool) {
 		if strings.HasPrefix(r.System, "You are Chairman") {
 			return providertest.Reply{Status: 400, Text: "the chairman is out"}, true
@@ -378,6 +384,7 @@ func TestCouncilFallsBackWhenTheChairmanFails(t *testing.T) {
 }
 
 func TestReadableTextCarriesNoEscapes(t *testing.T) {
+	t.Parallel()
 	hostile := "\x1b]0;pwned\x07\x1b[31mred\u202e text"
 	env, _ := fakeVendors(t, func(r providertest.Request) (providertest.Reply, bool) {
 		return providertest.Reply{Text: hostile}, true

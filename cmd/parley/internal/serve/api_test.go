@@ -27,6 +27,7 @@ func cliGolden(t *testing.T, name string) []byte {
 // Seed 001's start/step answer exactly the seed's turn object: the same
 // lines parley alternate --json prints (its golden file), start then steps.
 func TestSeedStartStepGolden(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	var got bytes.Buffer
 	for i, req := range []struct{ path, body string }{
@@ -48,6 +49,7 @@ func TestSeedStartStepGolden(t *testing.T) {
 // Each user has their own debate; a step without one is a 409 that says
 // what to do; one user never sees another's sessions.
 func TestSeedPerUserIsolation(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	msg := f.errorCode(http.StatusConflict, "no_debate", "POST", "/api/v1/debate/step", `{"user_id":"bob"}`)
 	if !strings.Contains(msg, "/api/v1/debate/start") {
@@ -89,6 +91,7 @@ func TestSeedPerUserIsolation(t *testing.T) {
 
 // POST /api/v1/magi answers the same document as parley magi --json.
 func TestMagiMatchesCLI(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	code, body := f.do("POST", "/api/v1/magi", `{"question":"ship on friday?"}`)
 	if code != http.StatusOK {
@@ -110,6 +113,7 @@ func TestMagiMatchesCLI(t *testing.T) {
 // A session's life over the API: create, list (paged), post, follow the
 // events, read the entries, switch mode, delete.
 func TestSessionLifecycle(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.createSession(map[string]any{"mode": "mention", "title": "queues", "user_id": "ada"})
 	second := f.createSession(map[string]any{"mode": "magi", "user_id": "ada"})
@@ -182,6 +186,7 @@ func TestSessionLifecycle(t *testing.T) {
 
 // A session created over the API is saved and comes back after a restart.
 func TestSessionLoadedOnDemand(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.createSession(map[string]any{"mode": "mention", "user_id": "ada"})
 	f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]string{"text": "@gemini hello"})
@@ -195,6 +200,7 @@ func TestSessionLoadedOnDemand(t *testing.T) {
 
 // Each error status, with the one error shape.
 func TestErrorStatuses(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	f := newFixture(t, func(o *Options) {
 		o.MaxBody = 256
@@ -235,6 +241,7 @@ func TestErrorStatuses(t *testing.T) {
 // new user_id for every request runs out too; another user from another
 // address is not affected.
 func TestRateLimitPerUserAddressAndToken(t *testing.T) {
+	t.Parallel()
 	limited := func(token string) func(addr, user string) *httptest.ResponseRecorder {
 		f := newFixture(t, func(o *Options) { o.Rate = Rate{PerMinute: 1, Burst: 2}; o.Token = token })
 		return func(addr, user string) *httptest.ResponseRecorder {
@@ -280,6 +287,7 @@ func TestRateLimitPerUserAddressAndToken(t *testing.T) {
 // that could pass it is not started, cap_reached is streamed, and the cap
 // and the spend survive the session being unloaded and loaded again.
 func TestSessionMaxCost(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *Options) {
 		o.Config.Offline = false // the demo agents' calls cost what their models charge
 		o.MaxCost = 0.50

@@ -80,6 +80,7 @@ func get(t *testing.T, client *http.Client, u string) (int, string) {
 // token), HttpOnly and SameSite=Strict, for 12 hours; a token in the
 // address logs nobody in; logout revokes the session on the server.
 func TestTokenLoginAndLogout(t *testing.T) {
+	t.Parallel()
 	f, clock := tokenFixture(t)
 	if code, _ := get(t, http.DefaultClient, f.ts.URL+"/api/v1/sessions"); code != 401 {
 		t.Errorf("API without the token: %d", code)
@@ -161,6 +162,7 @@ func withCookie(t *testing.T, u, value string) int {
 
 // The page to go back to after the login is a path of this server only.
 func TestLoginNextIsLocal(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"/s/abc?x=1": "/s/abc?x=1", "//evil.example": "/", "/\\evil.example": "/",
 		"https://evil.example": "/", "": "/", "/login": "/", "/\t/evil.example": "/", "/x\x7f": "/"} {
 		if got := localPath(in); got != want {
@@ -173,6 +175,7 @@ func TestLoginNextIsLocal(t *testing.T) {
 // Retry-After, growing; the right token waits too; other addresses do not;
 // the form login counts the same.
 func TestFailedTokensBackOff(t *testing.T) {
+	t.Parallel()
 	f, clock := tokenFixture(t)
 	counts := map[int]int{}
 	for range 300 {
@@ -221,6 +224,7 @@ func TestFailedTokensBackOff(t *testing.T) {
 
 // Non-loopback addresses need a token of 16 characters or more.
 func TestCheckAddr(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		addr, token string
 		ok          bool
@@ -239,6 +243,7 @@ func TestCheckAddr(t *testing.T) {
 // --tls-cert/--tls-key: the server answers HTTPS and the login cookie is
 // Secure.
 func TestTLSAndSecureCookie(t *testing.T) {
+	t.Parallel()
 	certFile, keyFile, pool := selfSigned(t)
 	f := newFixture(t, func(o *Options) { o.Token = testToken; o.TLSCert = certFile; o.TLSKey = keyFile })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -12,6 +12,7 @@ import (
 // Source) streams to the page without them: the event stream strips every
 // invisible format control from the JSON it sends, and the text is whole.
 func TestEventStreamStripsBidiControls(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *Options) {
 		o.Config.Offline = false
 		o.Agents = fakeAgents(t, func(providertest.Request) providertest.Reply {

@@ -49,6 +49,7 @@ func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Webhooks: each matching event is POSTed with an HMAC-SHA256 signature over
 // "timestamp.body", retried after a failure, and logged with its outcome.
 func TestWebhookSignatureRetryAndLog(t *testing.T) {
+	t.Parallel()
 	recv := &hookReceiver{fail: 2, seen: map[string]int{}}
 	hook := httptest.NewServer(recv)
 	defer hook.Close()
@@ -132,6 +133,7 @@ func TestWebhookSignatureRetryAndLog(t *testing.T) {
 
 // Custom agents are stored, listed, usable by name in a new session, and deleted.
 func TestCustomAgents(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var system []string
 	f := newFixture(t, func(o *Options) {
@@ -183,6 +185,7 @@ func TestCustomAgents(t *testing.T) {
 // every documented path and method reaches its handler (not the mux's
 // 404/405), every API route is documented, and the document is 3.1.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	var doc struct {
 		OpenAPI string                                `json:"openapi"`
@@ -235,6 +238,7 @@ var regexpRefs = regexp.MustCompile(`"#/components/schemas/([A-Za-z]+)"`)
 // The handlers' real answers carry every field their documented schema
 // requires.
 func TestOpenAPISchemasMatchAnswers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	check := func(schema string, body []byte) {
 		t.Helper()
@@ -291,6 +295,7 @@ func TestOpenAPISchemasMatchAnswers(t *testing.T) {
 // Past MaxLive, idle sessions leave memory (saved, they load again on the
 // next request); one with an open event stream stays.
 func TestIdleSessionsAreUnloaded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *Options) { o.MaxLive, o.IdleAfter = 2, time.Nanosecond })
 	watched := f.createSession(map[string]any{"mode": "mention"})
 	stream := f.events(watched, "", "")

@@ -13,6 +13,7 @@ import (
 // Fork copies a settled session up to a turn into a new session of the
 // same user; a busy session and a turn it does not have are refused.
 func TestForkSession(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.createSession(map[string]any{"mode": "mention", "user_id": "ada"})
 	stream := f.events(id, "", "?user_id=ada")
@@ -41,6 +42,7 @@ func TestForkSession(t *testing.T) {
 }
 
 func TestForkRefusedWhileBusy(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	f := newFixture(t, func(o *Options) {
 		o.Agents = fakeAgents(t, func(providertest.Request) providertest.Reply {
@@ -61,6 +63,7 @@ func TestForkRefusedWhileBusy(t *testing.T) {
 // last_event_id is where that text ends: the deltas after it continue the
 // text exactly, none repeated, none lost.
 func TestSessionMidStreamHoldsTheTextSoFar(t *testing.T) {
+	t.Parallel()
 	words := strings.Fields("First sentence here. Then a second sentence follows, and a third one ends it.")
 	f := newFixture(t, func(o *Options) {
 		o.Agents = fakeAgents(t, func(providertest.Request) providertest.Reply {
@@ -112,6 +115,7 @@ func jsonNumber(v any) string {
 // A line the mode refuses before adding anything is a 400 with the mode's
 // reason, and the history stays as it was.
 func TestMessageRefusedByTheMode(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.createSession(map[string]any{"mode": "mention", "user_id": "ada"})
 	msg := f.errorCode(400, "refused", "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]string{"text": "@bob please keep this long message I typed"})

@@ -40,6 +40,7 @@ func countedCalls(t *testing.T) (*atomic.Int32, func(*Options)) {
 // token or not. Loopback names, the listed serve.hosts and the bound
 // address do get through.
 func TestHostMustNameThisServer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *Options) {
 		o.Config.Serve.Hosts = []string{"parley.lan", "proxy.example:8443"}
 		o.Pages = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("page")) })
@@ -72,6 +73,7 @@ func TestHostMustNameThisServer(t *testing.T) {
 // interfaces, any address of the machine is (an IP literal cannot be
 // rebound), names still are not.
 func TestHostBoundAddress(t *testing.T) {
+	t.Parallel()
 	g, err := newGuard(nil, http.NotFoundHandler())
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +95,7 @@ func TestHostBoundAddress(t *testing.T) {
 // create, run or delete anything, whatever it sends; the same requests
 // from the server's own origin and from non-browser clients work.
 func TestCrossOriginWritesRefused(t *testing.T) {
+	t.Parallel()
 	calls, counted := countedCalls(t)
 	f := newFixture(t, counted)
 	id := f.createSession(map[string]any{"mode": "mention"})
@@ -135,6 +138,7 @@ func TestCrossOriginWritesRefused(t *testing.T) {
 // A body a page can send without a CORS preflight (text/plain, a form) is
 // never read as a command: 415, and no paid call is made.
 func TestAPIBodyMustBeJSON(t *testing.T) {
+	t.Parallel()
 	calls, counted := countedCalls(t)
 	f := newFixture(t, counted)
 	for _, ct := range []string{"text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "", "application/jsonx"} {
@@ -156,6 +160,7 @@ func TestAPIBodyMustBeJSON(t *testing.T) {
 // The guard wraps every route mounted on the mux, present or future (the
 // MCP endpoint relies on it).
 func TestGuardWrapsEveryRoute(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.srv.mux.HandleFunc("POST /mounted-later", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	for _, c := range []struct {

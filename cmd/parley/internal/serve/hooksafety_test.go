@@ -35,6 +35,7 @@ func hmacHex(secret, message string) string {
 // (python3's hmac gives the same). An HMAC of the body alone, or with
 // another separator, fails it.
 func TestSignKnownAnswer(t *testing.T) {
+	t.Parallel()
 	const want = "sha256=eb704beae4932d599c602716f015d35d9637d245d6b16e1cfced8baa93d98f2a"
 	got := Sign([]byte("parley-test-secret"), "1767225600", []byte(`{"session_id":"abc123","event":{"type":"magi_decided"}}`))
 	if got != want {
@@ -86,6 +87,7 @@ func countingReceiver(t *testing.T, status int) (*httptest.Server, *atomic.Int32
 // check runs on the address each connection goes to, after the name is
 // resolved, so "localhost" (or a name rebound to 127.0.0.1) is caught.
 func TestWebhookRefusesInternalTargets(t *testing.T) {
+	t.Parallel()
 	recv, hits := countingReceiver(t, http.StatusNoContent)
 	byName := strings.Replace(recv.URL, "127.0.0.1", "localhost", 1)
 	f := fixtureWithHooks(t,
@@ -105,6 +107,7 @@ func TestWebhookRefusesInternalTargets(t *testing.T) {
 }
 
 func TestInternalKind(t *testing.T) {
+	t.Parallel()
 	for addr, want := range map[string]string{
 		"169.254.169.254": "a cloud metadata address", "fd00:ec2::254": "a cloud metadata address",
 		"127.0.0.1": "a loopback address", "::1": "a loopback address", "::ffff:127.0.0.1": "a loopback address",
@@ -129,6 +132,7 @@ func TestInternalKind(t *testing.T) {
 // A redirect is not followed: the delivery fails with the 3xx and the
 // place it points to never hears of it.
 func TestWebhookRedirectNotFollowed(t *testing.T) {
+	t.Parallel()
 	recv, hits := countingReceiver(t, http.StatusFound)
 	f := fixtureWithHooks(t, debate.WebhookSpec{URL: recv.URL + "/hook", Events: []string{"magi_decided"}, AllowPrivate: true})
 	log := f.deliveriesAfterMagi()
@@ -143,6 +147,7 @@ func TestWebhookRedirectNotFollowed(t *testing.T) {
 // A URL's password and secret-looking query values are never stored or
 // printed: the log holds the redacted URL.
 func TestWebhookURLRedactedInTheLog(t *testing.T) {
+	t.Parallel()
 	recv, hits := countingReceiver(t, http.StatusNoContent)
 	secretURL := strings.Replace(recv.URL, "http://", "http://hook:hunter2-pass@", 1) + "/in?token=tok-SECRET-123&event=x"
 	f := fixtureWithHooks(t, debate.WebhookSpec{URL: secretURL, Events: []string{"magi_decided", "session_finished"}, AllowPrivate: true})

@@ -43,6 +43,7 @@ func streamText(t *testing.T, evs []sseEvent) (map[int]string, []string) {
 // that event: the same events with the same ids, the same text (deltas may
 // arrive merged).
 func TestSSEResumeWithLastEventID(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.createSession(map[string]any{"mode": "mention"})
 	first := f.events(id, "", "")
@@ -85,6 +86,7 @@ func TestSSEResumeWithLastEventID(t *testing.T) {
 
 // A client further behind than the replay buffer is told to reload.
 func TestSSEResetPastTheBuffer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *Options) { o.ReplayEvents = 16 })
 	id := f.createSession(map[string]any{"mode": "mention"})
 	f.must(202, "POST", "/api/v1/sessions/"+id+"/messages", map[string]string{"text": "@all what is a monad?"})
@@ -119,6 +121,7 @@ func TestSSEResetPastTheBuffer(t *testing.T) {
 // The hub merges a lagging client's deltas of one turn and never holds the
 // engine: events emitted with no reader at all are all kept in order.
 func TestHubCoalescesForLaggingClient(t *testing.T) {
+	t.Parallel()
 	h := newHub(64)
 	for i := range 10 {
 		h.sink(debate.TextDelta{Turn: 3, Agent: "gemini", Text: strconv.Itoa(i)})
@@ -138,6 +141,7 @@ func TestHubCoalescesForLaggingClient(t *testing.T) {
 // keeps what arrived, and leaves it saved. The first line printed names
 // the address.
 func TestShutdownKeepsPartialText(t *testing.T) {
+	t.Parallel()
 	streaming := make(chan struct{})
 	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
@@ -240,6 +244,7 @@ func newJar() http.CookieJar {
 // the engine drains at once while 16 MB of events pile up behind a reader
 // that reads nothing, and a second client gets every event.
 func TestSlowSSEClientNeverHoldsTheDebate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *Options) { o.ReplayEvents = 8192 })
 	id := f.createSession(map[string]any{"mode": "mention"})
 	stalled, err := net.Dial("tcp", f.ts.Listener.Addr().String())

@@ -82,6 +82,7 @@ window.fetches = [];
 // nothing is created or run. A DNS-rebound name (evil.example resolving to
 // 127.0.0.1) gets no page and no API either.
 func TestBrowserOtherOriginCannotDrive(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	srv := newServer(t, func(cfg *debate.Config) []*debate.Agent {
 		var out []*debate.Agent

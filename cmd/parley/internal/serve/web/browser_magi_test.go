@@ -12,6 +12,7 @@ import (
 // transcript item ever shows a brace-quote, a key or an escaped quote. A
 // MutationObserver checks the page at every change while the council runs.
 func TestBrowserMagiNeverShowsJSON(t *testing.T) {
+	t.Parallel()
 	base := startServer(t, demoAt(3*time.Millisecond))
 	ctx := browser(t)
 	createSession(t, ctx, base, "magi")

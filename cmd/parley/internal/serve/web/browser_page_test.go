@@ -60,6 +60,7 @@ func viewport(t *testing.T, ctx context.Context, width, height int64, scheme str
 }
 
 func TestBrowserCouncilPage(t *testing.T) {
+	t.Parallel()
 	base := startServer(t, demoAt(3*time.Millisecond))
 	ctx := browser(t)
 	viewport(t, ctx, 1280, 1000, "dark")
@@ -128,6 +129,7 @@ func slowAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
 }
 
 func TestBrowserPageOpenedMidStream(t *testing.T) {
+	t.Parallel()
 	base := startServer(t, slowAgents(t))
 	ctx := browser(t, "status of 409 (Conflict)")
 	createSession(t, ctx, base, "mention")
@@ -172,6 +174,7 @@ func TestBrowserPageOpenedMidStream(t *testing.T) {
 }
 
 func TestBrowserRefusedMessageKeepsItsText(t *testing.T) {
+	t.Parallel()
 	base := startServer(t, testAgents(t))
 	ctx := browser(t, "status of 400 (Bad Request)")
 	createSession(t, ctx, base, "mention")
@@ -191,6 +194,7 @@ func TestBrowserRefusedMessageKeepsItsText(t *testing.T) {
 }
 
 func TestBrowserNarrowLayout(t *testing.T) {
+	t.Parallel()
 	base := startServer(t, demoAt(2*time.Millisecond))
 	ctx := browser(t)
 	viewport(t, ctx, 390, 844, "light")
@@ -220,6 +224,7 @@ func TestBrowserNarrowLayout(t *testing.T) {
 // The create form seats the mode's agents, a custom agent among them; the
 // session page forks at a turn and deletes.
 func TestBrowserCreateWithAgentsForkAndDelete(t *testing.T) {
+	t.Parallel()
 	base := startServer(t, demoAt(0))
 	ctx := browser(t)
 	do(t, ctx, "opening the sessions page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
@@ -307,6 +312,7 @@ func openGemini(url string) (providers.Provider, error) {
 // When the chairman fails, the council's answer says so and shows the
 // top-ranked member's answer in its place, live and after a reload.
 func TestBrowserCouncilFallback(t *testing.T) {
+	t.Parallel()
 	claude := providertest.Anthropic(t, func(r providertest.Request) providertest.Reply {
 		if strings.Contains(r.System, "chair Parley's council") {
 			return providertest.Reply{Status: 400, Text: "the chairman's model is gone"}
@@ -350,6 +356,7 @@ func TestBrowserCouncilFallback(t *testing.T) {
 
 // A talk's panels: the MC's head names it once, then its model.
 func TestBrowserTalkPanels(t *testing.T) {
+	t.Parallel()
 	base := startServer(t, demoAt(time.Millisecond))
 	ctx := browser(t)
 	viewport(t, ctx, 1280, 900, "dark")

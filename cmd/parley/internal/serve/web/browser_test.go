@@ -209,12 +209,14 @@ var servers = []struct {
 }
 
 func TestBrowserMentionStreamsBothPanels(t *testing.T) {
+	t.Parallel()
 	for _, s := range servers {
 		t.Run(s.name, func(t *testing.T) { mentionStreamsBothPanels(t, s.start) })
 	}
 }
 
 func TestBrowserMagiVerdictBanner(t *testing.T) {
+	t.Parallel()
 	for _, s := range servers {
 		t.Run(s.name, func(t *testing.T) { magiVerdictBanner(t, s.start) })
 	}
@@ -336,6 +338,7 @@ func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config)
 // page's fetches and its event stream then carry the cookie as same-origin
 // requests, with no token in the page; logging out ends it.
 func TestBrowserWithToken(t *testing.T) {
+	t.Parallel()
 	const token = "s3cret-token"
 	base := startServerWithToken(t, testAgents(t), token)
 	ctx := browser(t, "status of 401 (Unauthorized)") // the visits before the login

@@ -37,6 +37,7 @@ func councilSession() SessionView {
 }
 
 func TestCouncilPageAfterAReload(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBackend{}
 	fb.add(councilSession())
 	srv := httptest.NewServer(New(fb, Options{}))
@@ -70,6 +71,7 @@ func TestCouncilPageAfterAReload(t *testing.T) {
 
 // A talk's MC panel says MC once; a role that is not the name stays.
 func TestPanelRoleIsNotItsNameAgain(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBackend{}
 	fb.add(SessionView{Info: debate.SessionInfo{ID: "talk01", Mode: "talk", Created: t0}, Panels: []Panel{
 		{Name: "chatgpt", Display: "ChatGPT", Role: "guest A", Provider: "openai", Model: "gpt-5"},

@@ -8,6 +8,7 @@ import (
 )
 
 func TestRenderMarkdown(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"**bold** and `code`", "<strong>bold</strong> and <code>code</code>"},
 		{"a <script>alert(1)</script> b", "a &lt;script&gt;alert(1)&lt;/script&gt; b"},

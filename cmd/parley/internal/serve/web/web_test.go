@@ -176,6 +176,7 @@ func inertProblem(page string) string {
 }
 
 func TestPagesCarryCSPAndSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t)
 	for _, path := range []string{"/", "/s/aaa111", "/s/magi01", "/s/aaa111/entry/2", "/compare?a=aaa111&b=magi01", "/static/app.js", "/static/style.css", "/s/nope", "/nope"} {
 		res, _ := get(t, srv.URL+path)
@@ -192,6 +193,7 @@ func TestPagesCarryCSPAndSecurityHeaders(t *testing.T) {
 }
 
 func TestHostileTextRendersInert(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t)
 	for _, path := range []string{"/", "/s/aaa111", "/s/magi01", "/s/aaa111/entry/2", "/s/aaa111/entry/4", "/s/aaa111/entry/5", "/compare?a=aaa111&b=magi01"} {
 		res, body := get(t, srv.URL+path)
@@ -229,6 +231,7 @@ func TestHostileTextRendersInert(t *testing.T) {
 }
 
 func TestEveryModeRenders(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t)
 	for _, mi := range debate.Modes() {
 		res, body := get(t, srv.URL+"/s/mode-"+mi.Name)
@@ -259,6 +262,7 @@ func TestEveryModeRenders(t *testing.T) {
 }
 
 func TestMagiBoard(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t)
 	_, body := get(t, srv.URL+"/s/magi01")
 	for _, want := range []string{
@@ -278,6 +282,7 @@ func TestMagiBoard(t *testing.T) {
 }
 
 func TestNotFoundAndBadRequests(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t)
 	for path, want := range map[string]int{
 		"/s/nope": 404, "/s/aaa111/entry/99": 404, "/s/aaa111/entry/x": 400, "/s/aaa111/entry/0": 400,
@@ -290,6 +295,7 @@ func TestNotFoundAndBadRequests(t *testing.T) {
 }
 
 func TestCompareForks(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBackend{}
 	parent := magiSession()
 	fork := magiSession()
@@ -314,6 +320,7 @@ func TestCompareForks(t *testing.T) {
 // A fork that copied only a MAGI question and asked its own draws one
 // board, for the question it voted on: the copied one had no votes.
 func TestCompareDrawsNoBoardForACopiedQuestion(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBackend{}
 	parent := magiSession()
 	fork := magiSession()
@@ -341,6 +348,7 @@ func TestCompareDrawsNoBoardForACopiedQuestion(t *testing.T) {
 }
 
 func TestStaticFilesHaveNoInlineHandlersOrEval(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t)
 	res, js := get(t, srv.URL+"/static/app.js")
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") {
@@ -354,6 +362,7 @@ func TestStaticFilesHaveNoInlineHandlersOrEval(t *testing.T) {
 }
 
 func TestAgentColoursAreAStylesheet(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t)
 	res, css := get(t, srv.URL+"/s/aaa111/agents.css")
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") {
@@ -369,6 +378,7 @@ func TestAgentColoursAreAStylesheet(t *testing.T) {
 }
 
 func TestSpendLine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		s    debate.SpendUpdated
 		want string
@@ -388,6 +398,7 @@ func TestSpendLine(t *testing.T) {
 // The list says, for each session, its mode, last activity (not when it
 // began), turns, tokens and cost.
 func TestSessionListShowsActivityTurnsTokensCost(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t)
 	_, body := get(t, srv.URL+"/")
 	for _, want := range []string{

@@ -1,4 +1,4 @@
-package tui
+package main
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,11 +15,16 @@ import (
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
+// The console's end-to-end tests: the real binary in a real terminal
+// (tmux). They live beside the command, not in tui, so that the console's
+// own tests do not build the whole tree.
+
 // TestOneKeyConsoleInTmux runs the real binary with only OPENAI_API_KEY,
 // pointed at a fake OpenAI, at three sizes: the first screen says whom
 // @all asks and skips, MAGI says who stands in on which model, and its
 // council gets three valid votes, every call on the one provider.
 func TestOneKeyConsoleInTmux(t *testing.T) {
+	t.Parallel()
 	dir, bin := tmuxBinary(t)
 	vote, _ := json.Marshal(map[string]string{"vote": "approve", "reasoning": "The data supports it.", "summary": "Go ahead."})
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
@@ -64,9 +70,13 @@ func TestOneKeyConsoleInTmux(t *testing.T) {
 	}
 }
 
-// tmuxBinary builds the parley binary into a temporary folder and returns
-// both; it skips the test with -short or without tmux (fails without tmux
-// when CI=true).
+// tmuxWait bounds every wait on a console in tmux: generous, for a loaded
+// machine (a wait that succeeds returns as soon as the screen shows it).
+const tmuxWait = 2 * time.Minute
+
+// tmuxBinary returns a temporary folder and the real binary (built once
+// for the run, see testbin); it skips the test with -short or without tmux
+// (fails without tmux when CI=true).
 func tmuxBinary(t *testing.T) (dir, bin string) {
 	t.Helper()
 	if testing.Short() {
@@ -78,14 +88,7 @@ func tmuxBinary(t *testing.T) (dir, bin string) {
 		}
 		t.Skip("tmux is not installed")
 	}
-	dir = t.TempDir()
-	bin = filepath.Join(dir, "parley")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/parley")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return dir, bin
+	return t.TempDir(), buildParley(t)
 }
 
 // flatten joins a screen's lines with spaces and squeezes runs of blanks
@@ -98,6 +101,9 @@ func flatten(screen string) string {
 	return strings.Join(words, " ")
 }
 
+// tmuxSockets numbers the private tmux servers of this process.
+var tmuxSockets atomic.Int64
+
 // tmuxPane is one console running in a private tmux server.
 type tmuxPane struct {
 	t      *testing.T
@@ -106,7 +112,7 @@ type tmuxPane struct {
 
 func startTmux(t *testing.T, size [2]int, shell string) *tmuxPane {
 	t.Helper()
-	tm := &tmuxPane{t: t, socket: fmt.Sprintf("parley-seats-%d-%d", os.Getpid(), size[0])}
+	tm := &tmuxPane{t: t, socket: fmt.Sprintf("parley-test-%d-%d", os.Getpid(), tmuxSockets.Add(1))}
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 	tm.run("new-session", "-d", "-s", "p", "-x", fmt.Sprint(size[0]), "-y", fmt.Sprint(size[1]), shell)
 	tm.run("set-option", "-t", "p", "remain-on-exit", "on") // what it prints on quitting stays readable
@@ -126,10 +132,10 @@ func (tm *tmuxPane) keys(k string)   { tm.run("send-keys", "-t", "p", k) }
 func (tm *tmuxPane) text(s string)   { tm.run("send-keys", "-t", "p", "-l", s) }
 func (tm *tmuxPane) capture() string { return tm.run("capture-pane", "-p", "-t", "p") }
 
-// wait polls the screen until ok, for at most 30 seconds.
+// wait polls the screen until ok, for at most tmuxWait.
 func (tm *tmuxPane) wait(what string, ok func(string) bool) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(tmuxWait)
 	poll := time.NewTicker(100 * time.Millisecond)
 	defer poll.Stop()
 	for {
@@ -142,4 +148,55 @@ func (tm *tmuxPane) wait(what string, ok func(string) bool) string {
 		}
 		<-poll.C
 	}
+}
+
+// TestConsoleInTmux runs the real binary in a tmux pane (skipped when tmux
+// is missing or with -short): two agents answer side by side, alt+4 opens
+// MAGI and a council votes, the transcript scrolls back to the first turn,
+// and ctrl+c quits.
+func TestConsoleInTmux(t *testing.T) {
+	t.Parallel()
+	dir, bin := tmuxBinary(t)
+	tm := startTmux(t, [2]int{120, 40}, fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY TERM=xterm-256color %s --demo --db %s",
+		dir, bin, filepath.Join(dir, "parley.db")))
+	tm.run("set-option", "-t", "p", "remain-on-exit", "off") // quitting ends the session
+	tm.wait("the console", func(s string) bool { return strings.Contains(s, "1 mention") })
+	tm.text("@all hello")
+	tm.keys("Enter")
+	s := tm.wait("two answers", func(s string) bool {
+		return strings.Count(s, "✓ done") == 2 && strings.Contains(s, "\ndone ")
+	})
+	if !sideBySide(s, "Gemini", "ChatGPT") {
+		t.Errorf("the two agents are not side by side:\n%s", s)
+	}
+	tm.keys("M-4")
+	tm.wait("MAGI panels", func(s string) bool { return sideBySide(s, "MELCHIOR", "BALTHASAR") })
+	tm.text("Should we adopt Rust?")
+	tm.keys("Enter")
+	s = tm.wait("a verdict", func(s string) bool {
+		return strings.Contains(s, "VERDICT") && strings.Contains(s, "done · this exchange")
+	})
+	if !strings.Contains(s, "R3 ") {
+		t.Errorf("panels do not show the third round's votes:\n%s", s)
+	}
+	tm.keys("Tab")
+	tm.keys("Home")
+	tm.wait("the first turn", func(s string) bool {
+		return strings.Contains(s, "You") && strings.Contains(s, "@all hello") && strings.Contains(s, "turn 1/")
+	})
+	tm.keys("C-c")
+	waitFor(t, tmuxWait, "quit after ctrl+c", func() bool {
+		return exec.Command("tmux", "-L", tm.socket, "has-session", "-t", "p").Run() != nil
+	})
+}
+
+// sideBySide reports whether a and b appear on one line, a first.
+func sideBySide(screen, a, b string) bool {
+	for _, l := range strings.Split(screen, "\n") {
+		i, j := strings.Index(l, a), strings.Index(l, b)
+		if i >= 0 && j > i {
+			return true
+		}
+	}
+	return false
 }
