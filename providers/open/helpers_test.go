@@ -81,7 +81,7 @@ func (r *sleepRecorder) recorded() []time.Duration {
 func openFake(t *testing.T, v vendor, srv *providertest.Server, key string) (providers.Provider, *sleepRecorder) {
 	t.Helper()
 	clearVendorEnv(t)
-	spec := providers.Spec{Type: v.typ, API: v.api, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 10 * time.Second}
+	spec := providers.Spec{Type: v.typ, API: v.api, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: time.Minute} // a loaded machine: no stall counts as a timeout here
 	rec := &sleepRecorder{}
 	pol := providers.RetryPolicy{Sleep: rec.sleep, Rand: func() float64 { return 0.5 }}
 	p, err := open.WithPolicy(v.name, spec, envMap("PARLEY_TEST_KEY", key), pol)
