@@ -30,7 +30,7 @@ const initLine = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"
 // startRaw starts `parley --demo mcp` and initializes it.
 func startRaw(t testing.TB) *rawClient {
 	t.Helper()
-	cmd := exec.Command(parleyBin, "--demo", "--db", filepath.Join(t.TempDir(), "raw.db"), "mcp")
+	cmd := exec.Command(parleyBin(t), "--demo", "--db", filepath.Join(t.TempDir(), "raw.db"), "mcp")
 	cmd.Env = cleanEnv(t)
 	cmd.Dir = t.TempDir()
 	in, err := cmd.StdinPipe()
