@@ -505,3 +505,26 @@ Answer again with only the JSON object: {"evaluation": "...", "ranking": ["%s"]}
 const chairPersona = "You chair Parley's council of AI models. You weigh the members' answers and their peer ranking and write one final answer."
 
 const chairInstruction = "Synthesise the single best answer to the host's question from the members' answers. Use the peer ranking as evidence of quality, not as a vote to copy: keep what is correct from any answer, resolve disagreements explicitly, and drop what is wrong. Write the answer itself in Markdown, not a report about the council."
+
+// ModeAgents are the agents some mode seats with this configuration: the
+// mention mode's @all, alternate's pair, the talk's guests and MC, MAGI's
+// members, agent mode's agent, the council's members and chairman, and the
+// summariser. An agent outside it is only ever asked by name.
+func ModeAgents(cfg *Config) map[string]bool {
+	m := cfg.Modes
+	names := slices.Concat(m.Mention.Agents, m.Alternate.Agents, m.Magi.Agents, m.Council.Members,
+		[]string{m.Talk.A, m.Talk.B, m.Talk.Moderator, m.Agent.Agent, m.Council.Chairman, cfg.Context.Summarizer})
+	if len(m.Council.Members) == 0 {
+		names = append(names, DefaultCouncilMembers(cfg)...)
+	}
+	if m.Council.Chairman == "" {
+		names = append(names, DefaultChairman(cfg))
+	}
+	used := map[string]bool{}
+	for _, n := range names {
+		if n != "" {
+			used[n] = true
+		}
+	}
+	return used
+}

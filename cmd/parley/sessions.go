@@ -98,11 +98,13 @@ func resolveArg(ctx context.Context, st *store.Store, ref string) (string, error
 }
 
 func sessionsListCmd(g *globalFlags) *cobra.Command {
-	return &cobra.Command{
+	var wide bool
+	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "Saved sessions, the most recently active first",
 		Example: `  parley sessions list
+  parley sessions list --wide
   parley sessions list --json | jq -r '.[0].id'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -126,10 +128,12 @@ func sessionsListCmd(g *globalFlags) *cobra.Command {
 					fmt.Fprintln(cmd.ErrOrStderr(), "no saved sessions yet")
 					return nil
 				}
-				return headless.SessionList(cmd.OutOrStdout(), list, time.Now())
+				return headless.SessionList(cmd.OutOrStdout(), list, time.Now(), outputWidth(cmd.OutOrStdout()), wide)
 			})
 		},
 	}
+	cmd.Flags().BoolVar(&wide, "wide", false, "every column (full id, agents, tokens) and whole titles, however wide")
+	return cmd
 }
 
 func sessionsShowCmd(g *globalFlags) *cobra.Command {

@@ -36,6 +36,9 @@ type Row struct {
 	Key, Endpoint, Listed, Lifecycle string
 	Live                             string
 	Failed                           bool // something here stops the agent from working
+	// Unused: no mode seats the agent (the built-in local Ollama agent),
+	// so what is wrong with it is said but is no problem.
+	Unused bool
 }
 
 // listing is one provider's model list, fetched once.
@@ -47,10 +50,11 @@ type listing struct {
 // Run checks every agent of cfg in configuration order.
 func Run(ctx context.Context, cfg *debate.Config, opt Options) []Row {
 	lists := map[string]listing{}
+	used := debate.ModeAgents(cfg)
 	var rows []Row
 	for i, a := range cfg.Agents {
 		spec := cfg.Providers[a.Provider]
-		row := Row{Agent: a.Name, Provider: a.Provider, Model: a.Model, Endpoint: "-", Listed: "-", Lifecycle: "-", Live: "-"}
+		row := Row{Agent: a.Name, Provider: a.Provider, Model: a.Model, Endpoint: "-", Listed: "-", Lifecycle: "-", Live: "-", Unused: !used[a.Name]}
 		if spec.Type == "demo" {
 			row.Key, row.Endpoint, row.Listed, row.Lifecycle = "not needed", "offline demo", "-", "-"
 			rows = append(rows, row)
@@ -184,27 +188,74 @@ func clean(s string) string {
 	return s
 }
 
-// Print writes the table and a summary line; it reports whether every
-// agent passed.
+// Print writes the table, one line per agent in short words that fit 100
+// columns, then a note per check that is not plainly ok, with its whole
+// text, and a summary line. It reports whether every agent a mode seats
+// passed: an agent no mode uses is checked and noted, never a problem.
 func Print(w io.Writer, rows []Row) bool {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tPROVIDER\tMODEL\tKEY\tENDPOINT\tMODEL LISTED\tLIFECYCLE\tLIVE CALL")
-	failed := 0
+	fmt.Fprintln(tw, "  AGENT\tMODEL\tKEY\tENDPOINT\tLISTED\tLIFECYCLE\tLIVE CALL")
+	failed, unused := 0, 0
+	var notes []string
 	for _, r := range rows {
-		mark := ""
-		if r.Failed {
+		mark := "  "
+		switch {
+		case r.Failed && !r.Unused:
 			mark, failed = "✗ ", failed+1
+		case r.Unused:
+			mark, unused = "- ", unused+1
 		}
-		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, clean(r.Agent), clean(r.Provider), clean(r.Model),
-			r.Key, r.Endpoint, r.Listed, r.Lifecycle, r.Live)
+		name := clean(r.Agent)
+		cells := []string{r.Key, r.Endpoint, r.Listed, r.Lifecycle, r.Live}
+		for i, what := range []string{"key", "endpoint", "model listed", "lifecycle", "live call"} {
+			short, long := shortCell(cells[i])
+			cells[i] = short
+			if long {
+				notes = append(notes, fmt.Sprintf("%s%s, %s: %s", mark, name, what, cells0(r, i)))
+			}
+		}
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\n", mark, ansi.Truncate(name, 12, "…"), ansi.Truncate(clean(r.Provider)+"/"+clean(r.Model), 30, "…"), strings.Join(cells, "\t"))
 	}
 	_ = tw.Flush()
+	for _, n := range notes {
+		fmt.Fprintln(w, ansi.Wrap(n, 100, " "))
+	}
+	if unused > 0 {
+		fmt.Fprintf(w, "- %d %s no mode uses (asked only by name): noted, not a problem\n", unused, plural(unused, "agent", "agents"))
+	}
 	if failed > 0 {
-		fmt.Fprintf(w, "%d of %d agents have a problem\n", failed, len(rows))
+		fmt.Fprintf(w, "%d of %d agents have a problem\n", failed, len(rows)-unused)
 		return false
 	}
-	fmt.Fprintf(w, "all %d agents ok\n", len(rows))
+	fmt.Fprintf(w, "all %d agents the modes use are ok\n", len(rows)-unused)
 	return true
+}
+
+// cells0 is the whole text of a row's i-th check.
+func cells0(r Row, i int) string {
+	return []string{r.Key, r.Endpoint, r.Listed, r.Lifecycle, r.Live}[i]
+}
+
+// shortCell is a check's text as the table shows it: whole when short, or
+// its first words and "…", with long = true so that a note says it all.
+func shortCell(s string) (short string, long bool) {
+	if ansi.StringWidth(s) <= 13 {
+		return s, false
+	}
+	switch {
+	case strings.HasPrefix(s, "missing"):
+		return "missing", true
+	case strings.HasPrefix(s, "ok"):
+		return "ok", false
+	}
+	return "✗ (below)", true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // PrintWorstCases writes what one MAGI council and one council of this
@@ -215,7 +266,7 @@ func PrintWorstCases(w io.Writer, cfg *debate.Config, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "worst case (every call at its max_tokens, every retry taken, a question of %s tokens, prices of %s):\n",
+	fmt.Fprintf(w, "worst case (calls at max_tokens, every retry, a %s-token question, prices of %s):\n",
 		thousands(debate.WorstQuestionTokens), now.UTC().Format("2006-01-02"))
 	for _, c := range cases {
 		fmt.Fprintln(w, "  "+c.String())

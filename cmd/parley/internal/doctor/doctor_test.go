@@ -40,6 +40,7 @@ func TestDoctorAgainstFakeServers(t *testing.T) {
 			{Name: "toy", Provider: "demo"},
 		},
 		Models: providers.Catalogue{"gemini-2.5-flash": {Shutdown: shutdown, Replacement: "gemini-3.8-flash"}},
+		Modes:  debate.ModesConfig{Mention: debate.MentionConfig{Agents: []string{"chatgpt", "codex", "claude", "casper", "mc", "toy"}}},
 	}
 	env := map[string]string{"OAI": "k", "ANT": "k", "GEM": "k"}
 	rows := Run(context.Background(), cfg, Options{Live: true, Getenv: func(k string) string { return env[k] },

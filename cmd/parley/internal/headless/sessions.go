@@ -7,29 +7,73 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 )
 
-// SessionList prints the saved sessions as a table.
-func SessionList(out io.Writer, list []store.Summary, now time.Time) error {
+// SessionList prints the saved sessions as a table, the title first. In
+// width columns it shows title, a short id (a prefix resolves), mode, last
+// activity, turns and cost, the title cut with "…" to fit; wide shows every
+// column (full id, agents, tokens) and whole titles.
+func SessionList(out io.Writer, list []store.Summary, now time.Time, width int, wide bool) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLAST ACTIVITY\tMODE\tAGENTS\tTURNS\tTOKENS\tCOST\tTITLE")
+	rows := make([][]string, 0, len(list)+1)
+	if wide {
+		rows = append(rows, []string{"TITLE", "ID", "LAST ACTIVITY", "MODE", "AGENTS", "TURNS", "TOKENS", "COST"})
+	} else {
+		rows = append(rows, []string{"TITLE", "ID", "MODE", "LAST ACTIVITY", "TURNS", "COST"})
+	}
+	forks := []string{""} // per row: the fork note, kept whole when the title is cut
 	for _, s := range list {
-		title := sanitize.Text(s.Title)
+		title, fork := sanitize.Text(s.Title), ""
 		if s.Parent != "" {
-			title += fmt.Sprintf(" (fork of %s at turn %d)", short(s.Parent), s.ForkAt)
+			fork = fmt.Sprintf(" (fork of %s at turn %d)", short(s.Parent), s.ForkAt)
 		}
-		agents := strings.Join(s.Agents, ",")
-		if agents == "" {
-			agents = "-"
+		forks = append(forks, fork)
+		if wide {
+			title += fork
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, debate.ActivityAgo(s.LastActivity, now), s.Mode, sanitize.Text(agents),
-			s.Turns, Thousands(s.TokensIn+s.TokensOut), s.CostText(), title)
+		ago, turns, cost := debate.ActivityAgo(s.LastActivity, now), fmt.Sprint(s.Turns), s.CostText()
+		if wide {
+			agents := strings.Join(s.Agents, ",")
+			if agents == "" {
+				agents = "-"
+			}
+			rows = append(rows, []string{title, s.ID, ago, s.Mode, sanitize.Text(agents), turns, Thousands(s.TokensIn + s.TokensOut), cost})
+			continue
+		}
+		rows = append(rows, []string{title, short(s.ID), s.Mode, ago, turns, cost})
+	}
+	if !wide {
+		fitTitles(rows, forks, width)
+	}
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	return tw.Flush()
+}
+
+// fitTitles cuts the first column so that every row fits in width cells:
+// what the other columns need (and two cells between columns) is taken
+// first, and the title gets the rest, at least 12 cells, its fork note
+// included.
+func fitTitles(rows [][]string, forks []string, width int) {
+	need := 0
+	for col := 1; col < len(rows[0]); col++ {
+		w := 0
+		for _, r := range rows {
+			w = max(w, ansi.StringWidth(r[col]))
+		}
+		need += w + 2
+	}
+	room := max(width-need, 12)
+	for i, r := range rows {
+		r[0] = ansi.Truncate(r[0], max(room-ansi.StringWidth(forks[i]), 4), "…") + forks[i]
+	}
 }
 
 func short(id string) string {

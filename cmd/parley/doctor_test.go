@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// With the built-in configuration, every key set and no Ollama running,
+// doctor passes: the local agent, which no mode seats, is noted and is no
+// problem. The table fits 100 columns.
+func TestDoctorPassesWithTheBuiltInConfigWithoutOllama(t *testing.T) {
+	isolate(t)
+	models := providertest.Reply{Models: []string{"gpt-6.1-sol", "gpt-5.3-codex", "claude-sonnet-5-5", "gemini-3.8-flash"}}
+	oai := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return models })
+	ant := providertest.Anthropic(t, func(providertest.Request) providertest.Reply { return models })
+	gem := providertest.Gemini(t, func(providertest.Request) providertest.Reply { return models })
+	for k, v := range map[string]string{"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k", "GEMINI_API_KEY": "k",
+		"OPENAI_BASE_URL": oai.URL, "ANTHROPIC_BASE_URL": ant.URL, "GOOGLE_GEMINI_BASE_URL": gem.URL} {
+		t.Setenv(k, v)
+	}
+	t.Setenv("PARLEY_PROVIDERS_OLLAMA_BASE_URL", "http://127.0.0.1:1/v1") // nobody listens there
+	code, out, errOut := runCLI(t, "", "doctor")
+	if code != 0 || !strings.Contains(out, "all 8 agents the modes use are ok") || !strings.Contains(out, "- local ") || strings.Contains(out, "\n✗") {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 100 {
+			t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
+		}
+	}
+}
