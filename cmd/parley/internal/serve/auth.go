@@ -180,10 +180,14 @@ func (a *auth) succeeded(addr string) {
 // clientAddr is the address a request comes from, as the back-off and the
 // rate limits count it: the peer's IP (never a header a client writes),
 // an IPv6 one by its /64, which one host usually holds whole.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+func clientAddr(r *http.Request) string { return addrKey(r.RemoteAddr) }
+
+// addrKey is the client a host:port stands for: its IP address, an IPv6
+// one by its /64 (one machine usually holds the whole /64).
+func addrKey(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
 	if err != nil {
-		host = r.RemoteAddr
+		host = remote
 	}
 	ip, err := netip.ParseAddr(host)
 	if err != nil {

@@ -66,7 +66,7 @@ func (l *addrListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		host := hostOf(c.RemoteAddr())
+		host := addrKey(c.RemoteAddr().String()) // as the back-off counts them
 		l.mu.Lock()
 		full := l.open[host] >= l.max
 		if !full {
@@ -98,17 +98,6 @@ func (l *addrListener) refuse(c net.Conn) {
 	body := "too many connections from your address; retry later\n"
 	_, _ = io.WriteString(c, "HTTP/1.1 503 Service Unavailable\r\nRetry-After: "+strconv.Itoa(int(retryAfter.Seconds()))+
 		"\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
-}
-
-func hostOf(a net.Addr) string {
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP.String()
-	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	return host
 }
 
 // countedConn gives its place back once, when closed.
