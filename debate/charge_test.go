@@ -203,3 +203,31 @@ func TestOverReportedUsageStopsBeforeTheNextCall(t *testing.T) {
 		t.Fatalf("%d calls after the cap was passed", n-1)
 	}
 }
+
+// A meter under a parent budget admits a call only when it fits under
+// both, and counts its cost in both: two engines under one $0.015 budget,
+// each with its own $1 cap, get one $0.01 call between them.
+func TestMeterUnderAParentBudget(t *testing.T) {
+	budget := NewMeter(0.015, 0)
+	fake := &chunkFake{chunks: []string{"An answer."}, usage: providers.Usage{OutputTokens: 1000}}
+	var refused error
+	for range 2 {
+		e, _ := pricedEngine(t, "mention", fake)
+		e.SetCap(1)
+		e.Meter().Under(budget)
+		if err := e.Submit(context.Background(), "@gemini Go."); err != nil {
+			refused = err
+		}
+		settle(t, e)
+	}
+	var ce *CapError
+	if !errors.As(refused, &ce) || !strings.Contains(ce.Error(), "cap of $0.015") {
+		t.Fatalf("second engine: %v, want the parent budget's refusal", refused)
+	}
+	if n := len(fake.calls()); n != 1 {
+		t.Fatalf("%d calls under a budget with room for one", n)
+	}
+	if spent := budget.Spent(); spent < 0.01 {
+		t.Fatalf("the budget counted %v, want the first call's cost", spent)
+	}
+}

@@ -26,6 +26,17 @@ type Meter struct {
 	// estimated: a call's usage was Parley's count (its stream ended
 	// before the provider's figures came).
 	estimated bool
+	// parent, when set, is a budget over several meters (an MCP stdio
+	// connection's budget_usd across its tool calls): a call must fit
+	// under both, and its cost counts in both.
+	parent *Meter
+}
+
+// Under makes m count under parent too. Call it before m's first call.
+func (m *Meter) Under(parent *Meter) {
+	m.mu.Lock()
+	m.parent = parent
+	m.mu.Unlock()
 }
 
 // NewMeter returns a meter with a cap (0: none) that has already counted
@@ -63,6 +74,11 @@ func (m *Meter) reserve(worst float64) (ok bool, spent, capUSD float64) {
 	if m.cap > 0 && m.spent+m.reserved+worst > m.cap {
 		return false, m.spent, m.cap
 	}
+	if m.parent != nil { // child before parent: the one lock order
+		if ok, spent, capUSD := m.parent.reserve(worst); !ok {
+			return false, spent, capUSD
+		}
+	}
 	m.reserved += worst
 	return true, m.spent, m.cap
 }
@@ -76,6 +92,11 @@ func (m *Meter) settle(worst, cost float64, u providers.Usage) (passed bool, spe
 	m.spent += cost
 	m.unknown = m.unknown || u.PriceUnknown
 	m.estimated = m.estimated || u.Estimated
+	if m.parent != nil {
+		if passed, spent, capUSD := m.parent.settle(worst, cost, u); passed && !(m.cap > 0 && m.spent > m.cap) {
+			return true, spent, capUSD
+		}
+	}
 	return m.cap > 0 && m.spent > m.cap, m.spent, m.cap
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
 )
 
 func TestCostCapStopsCallsBeforeTheyStart(t *testing.T) {
@@ -126,4 +128,38 @@ func openAIOnlyServer(t *testing.T) *httptest.Server {
 	ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(openaiOnly), false, "",
 		func(o *parleymcp.Options) { o.Config.Seat(envLookup(openaiOnly)) })
 	return ts
+}
+
+// Over stdio one client is one session: budget_usd bounds what all its
+// tool calls spend together, each still under its own cap. A first ask
+// that costs $0.06 leaves no room under a $0.10 budget for a second, whose
+// worst case (8,192 output tokens at $10 per 1M) would pass it: the second
+// is refused with the cap's words and never reaches the provider.
+func TestStdioHonoursTheBudgetAcrossToolCalls(t *testing.T) {
+	env, fakes := fakeVendors(t, func(providertest.Request) (providertest.Reply, bool) {
+		return providertest.Reply{Text: "A priced answer.", Usage: providers.Usage{OutputTokens: 6000}}, true
+	})
+	c := stdioClient(t, filepath.Join(t.TempDir(), "s.db"), append(env, "PARLEY_BUDGET_USD=0.10"))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	type asked struct {
+		Answers []struct{ Status, Error string }
+	}
+	var first, second asked
+	c.call(t, ctx, "ask", map[string]any{"question": "first", "agents": []string{"chatgpt"}}, &first, nil)
+	if len(first.Answers) != 1 || first.Answers[0].Status != "complete" {
+		t.Fatalf("first ask: %+v", first)
+	}
+	res := c.call(t, ctx, "ask", map[string]any{"question": "second", "agents": []string{"chatgpt"}}, &second, nil)
+	if len(second.Answers) != 1 || !strings.Contains(second.Answers[0].Error, "cost cap reached") ||
+		!strings.Contains(second.Answers[0].Error, "cap of $0.10") {
+		t.Fatalf("second ask: %+v\n%s", second, textOf(res))
+	}
+	calls := 0
+	for _, f := range fakes {
+		calls += len(f.Requests())
+	}
+	if calls != 1 {
+		t.Fatalf("%d provider calls, want the first ask's only", calls)
+	}
 }

@@ -70,7 +70,11 @@ func (s *Server) engine(mode string, magi magiChoice, maxCost *float64, adjust [
 	if err != nil {
 		return nil, err
 	}
-	return debate.NewEngine(cfg, agents, mode)
+	eng, err := debate.NewEngine(cfg, agents, mode)
+	if err == nil && s.budget != nil {
+		eng.Meter().Under(s.budget)
+	}
+	return eng, err
 }
 
 // loadRun restores saved session id into a new engine in mode.

@@ -56,6 +56,9 @@ type Server struct {
 	listed map[string]bool
 	// runs are the tool calls running, until their session is saved.
 	runs sync.WaitGroup
+	// budget is the stdio connection's budget across its tool calls (the
+	// configuration's budget_usd, or --max-cost): nil under serve.
+	budget *debate.Meter
 	// schemas are the tools' input schemas, by tool name.
 	schemas map[string]*jsonschema.Schema
 	// life ends when the server closes: it cancels every run.
@@ -92,6 +95,11 @@ the resource parley://sessions/ID (Markdown). Long runs report progress when giv
 // would read the answers it pays for); those calls are saved, marked
 // cancelled, before RunStdio returns.
 func (s *Server) RunStdio(ctx context.Context) error {
+	if b := s.opts.Config.BudgetUSD; b > 0 {
+		// One client is one session: budget_usd bounds what all its tool
+		// calls spend together, each call still under its own cap.
+		s.budget = debate.NewMeter(b, 0)
+	}
 	err := s.srv.Run(ctx, &LineTransport{In: os.Stdin, Out: os.Stdout})
 	s.Close()
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
