@@ -311,6 +311,9 @@ func (a *App) openStore() error {
 	rec.OnError(func(err error) { a.saves.fail(a.Stderr, err) })
 	rec.WaitForLease(g.Wait)
 	rec.Attach(a.Engine, a.Door)
+	if a.Door == "console" { // the open console shows what other processes add
+		rec.Follow(context.Background(), a.Engine)
+	}
 	a.Engine.Start(id != "")
 	if id != "" && g.Mode != "" && g.Mode != a.Engine.Info().Mode {
 		if err := a.Engine.SetMode(g.Mode); err != nil {
