@@ -1,4 +1,4 @@
-package tui
+package main
 
 import (
 	"context"
@@ -68,10 +68,10 @@ func TestConsoleFollowsAnotherProcess(t *testing.T) {
 			<-poll.C
 		}
 	}
-	waitScreen("the resumed session", 30*time.Second, func(s string) bool { return strings.Contains(s, "first question") })
+	waitScreen("the resumed session", tmuxWait, func(s string) bool { return strings.Contains(s, "first question") })
 	ask("ask", "--session", id, "@gemini second from ask")
 	saved := time.Now()
-	waitScreen("the other process's answer", 30*time.Second, func(s string) bool {
+	waitScreen("the other process's answer", tmuxWait, func(s string) bool {
 		return strings.Contains(s, "second from ask") && strings.Contains(s, "demo answer from Gemini")
 	})
 	t.Logf("lag from the ask process's exit to its answer on the open console: %v (PRAGMA data_version read every %v)",
