@@ -121,6 +121,7 @@ full-screen console; every mode also runs headless.`,
 		root.AddCommand(c)
 	}
 	root.SetHelpCommand(newHelpCmd(root))
+	addCompletions(root, g)
 	root.SetVersionTemplate(versionLine() + "\n") // --version says what `parley version` says
 	return root
 }

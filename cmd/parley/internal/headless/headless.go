@@ -61,6 +61,9 @@ type Options struct {
 	// ToolAgents are the agents with tools: their replies may be tool
 	// steps, shown as tool lines rather than as text.
 	ToolAgents map[string]bool
+	// QuietRetries leaves retries out of the text (MCP reports them as
+	// progress; its result is the outcome).
+	QuietRetries bool
 }
 
 // Printer is the headless consumer of engine events. Its Sink is the
@@ -152,6 +155,9 @@ func (p *Printer) Sink(ev debate.Event) {
 		return
 	}
 	if r, ok := ev.(debate.Retrying); ok && p.opts.Format == Text {
+		if p.opts.QuietRetries {
+			return
+		}
 		p.flushSlip()
 		fmt.Fprintln(p.err, retryLine(r))
 		return

@@ -114,7 +114,9 @@ func (s *Server) attach(eng *debate.Engine, mode string, restored *debate.Sessio
 
 // print renders the run's events as the headless command of style would.
 func (r *run) print(style headless.Style, header string) {
-	r.printer = headless.New(headless.Options{Out: &r.text, Err: &r.text, Format: headless.Text, Style: style, Header: header})
+	// Retries are progress notifications; in the result they would read as
+	// the outcome ("[local] retrying in 200ms…" above a failure).
+	r.printer = headless.New(headless.Options{Out: &r.text, Err: &r.text, Format: headless.Text, Style: style, Header: header, QuietRetries: true})
 	r.subscribe(r.printer.Sink)
 }
 
@@ -194,7 +196,12 @@ func runFor[T debate.Event](ctx context.Context, req *mcp.CallToolRequest, r *ru
 		}
 		return got, nil, fmt.Errorf("the run ended without its %s event: %w", got.EventType(), runErr)
 	}
-	return got, textResult(r.readable(ctx, runErr)), nil
+	res := textResult(r.readable(ctx, runErr))
+	// A run that failed outright (every MAGI member, say) is a tool error,
+	// so that a client does not take its text for an answer; a cancel or a
+	// cap is an outcome the text states.
+	res.IsError = runErr != nil && ctx.Err() == nil && !debate.IsCap(runErr)
+	return got, res, nil
 }
 
 // textResult is a tool result whose readable text is text; the SDK adds

@@ -109,6 +109,8 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 		return nil, out, errors.New(done.Err)
 	}
 	out.TokensIn, out.TokensOut, out.Cost = done.Usage.InputTokens, done.Usage.OutputTokens, done.Cost
+	// Every agent asked failed: a tool error, not an answer.
+	res.IsError = res.IsError || (len(out.Answers) > 0 && !out.Cancelled && !slices.ContainsFunc(out.Answers, func(a Answer) bool { return a.Status != string(debate.StatusError) }))
 	return res, out, nil
 }
 
@@ -284,5 +286,8 @@ func (s *Server) council(ctx context.Context, req *mcp.CallToolRequest, in Counc
 	if err != nil {
 		return nil, CouncilOutput{}, err
 	}
+	// A failed chairman leaves the top-ranked answer, marked as the
+	// fallback: an outcome the client reads, not a tool error.
+	res.IsError = res.IsError && got.Chairman.Fallback == ""
 	return res, CouncilOutput{SessionID: r.eng.Info().ID, Cancelled: got.Cancelled, CouncilDocument: headless.CouncilJSON(got.CouncilResult)}, nil
 }

@@ -403,3 +403,33 @@ func TestReadableTextCarriesNoEscapes(t *testing.T) {
 		t.Fatalf("readable text or progress carries escapes: %q", text)
 	}
 }
+
+// When every agent fails, ask and magi are tool errors (isError), and their
+// text states the failure without the retries that led to it (those went
+// out as progress).
+func TestEveryAgentFailingIsAToolError(t *testing.T) {
+	t.Parallel()
+	env, _ := fakeVendors(t, func(providertest.Request) (providertest.Reply, bool) {
+		return providertest.Reply{Status: 503, Text: "overloaded"}, true
+	})
+	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(env), false)
+	c := httpClient(t, ts)
+	for tool, args := range map[string]map[string]any{
+		"ask":  {"question": "@all kafka or nats?"},
+		"magi": {"question": "should we ship on Friday?", "single_round": true},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		text := textOf(res)
+		if !res.IsError || !strings.Contains(text, "overloaded") {
+			t.Errorf("%s: isError %v, want true, with the failure in the text:\n%s", tool, res.IsError, text)
+		}
+		if strings.Contains(text, "retrying") {
+			t.Errorf("%s: the result text carries retry lines:\n%s", tool, text)
+		}
+	}
+}

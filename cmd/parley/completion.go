@@ -1,0 +1,87 @@
+package main
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+)
+
+// addCompletions teaches the shell completion (parley completion bash|zsh|
+// fish|powershell) Parley's own words: saved session ids (with their
+// titles), modes, MAGI presets and the configured agents' names.
+func addCompletions(root *cobra.Command, g *globalFlags) {
+	sessions := func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		return sessionIDs(cmd, g), cobra.ShellCompDirectiveNoFileComp
+	}
+	fixed := func(words ...string) cobra.CompletionFunc {
+		return cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp)
+	}
+	agents := func(cmd *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+		names := agentNames(cmd, g)
+		// --members a,b,c: complete the name after the last comma.
+		if i := strings.LastIndex(typed, ","); i >= 0 {
+			for j, n := range names {
+				names[j] = typed[:i+1] + n
+			}
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	}
+	byFlag := map[string]cobra.CompletionFunc{
+		"session": sessions, "resume": sessions,
+		"mode":   fixed(debate.ModeNames...),
+		"preset": fixed(slices.Sorted(maps.Keys(debate.MagiPresets))...),
+		"agent":  agents, "a": agents, "b": agents, "mc": agents, "chairman": agents, "members": agents,
+	}
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		for name, f := range byFlag {
+			if flag := c.LocalFlags().Lookup(name); flag != nil {
+				_ = c.RegisterFlagCompletionFunc(name, f)
+			}
+		}
+		if c.Parent() != nil && c.Parent().Name() == "sessions" && c.Name() != "list" && c.Name() != "import" && c.ValidArgsFunction == nil {
+			c.ValidArgsFunction = func(cmd *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
+				if len(args) > 0 && cmd.Name() != "rm" {
+					return nil, cobra.ShellCompDirectiveNoFileComp // a title, a turn: not ours to guess
+				}
+				return sessions(cmd, args, typed)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// sessionIDs are the saved sessions' ids, each with its title as the
+// completion's description, the most recently active first.
+func sessionIDs(cmd *cobra.Command, g *globalFlags) []string {
+	var out []string
+	_ = readStore(g, func(st *store.Store) error {
+		if st == nil {
+			return nil
+		}
+		list, err := st.List(cmd.Context())
+		for _, s := range list {
+			out = append(out, s.ID+"\t"+strings.ReplaceAll(s.Title, "\t", " "))
+		}
+		return err
+	})
+	return out
+}
+
+// agentNames are the configured agents' names (nil when the configuration
+// does not load: completion stays quiet rather than print an error).
+func agentNames(cmd *cobra.Command, g *globalFlags) []string {
+	loaded, err := loadConfiguration(cmd, g)
+	if err != nil {
+		return nil
+	}
+	return loaded.Config.AgentNames()
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Shell completion offers Parley's own words: saved session ids (with
+// their titles), modes, MAGI presets and agent names.
+func TestCompletionOffersIDsModesPresetsAndAgents(t *testing.T) {
+	isolate(t)
+	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@gemini which queue is simpler?"); code != 0 {
+		t.Fatalf("ask: exit %d: %s", code, errOut)
+	}
+	list := listSessions(t)
+	if len(list) != 1 {
+		t.Fatalf("sessions: %+v", list)
+	}
+	id := list[0].ID
+	complete := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, "", append([]string{"__complete"}, args...)...)
+		if code != 0 {
+			t.Fatalf("__complete %q: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--resume", ""}, []string{id + "\tmention · @gemini which queue is simpler?"}},
+		{[]string{"sessions", "show", ""}, []string{id}},
+		{[]string{"ask", "--session", ""}, []string{id}},
+		{[]string{"--mode", ""}, []string{"mention", "alternate", "talk", "magi", "agent", "council"}},
+		{[]string{"magi", "--preset", ""}, []string{"default", "rotate", "rotate2"}},
+		{[]string{"talk", "--mc", ""}, []string{"gemini", "chatgpt", "claude", "mc"}},
+		{[]string{"agent", "--agent", ""}, []string{"claude", "codex"}},
+		{[]string{"council", "--members", "gemini,"}, []string{"gemini,claude", "gemini,codex"}},
+		{[]string{"help", ""}, []string{"console", "modes", "ask"}},
+	} {
+		out := complete(c.args...)
+		for _, w := range c.want {
+			if !strings.Contains(out, w+"\n") && !strings.Contains(out, w+"\t") {
+				t.Errorf("complete %q lacks %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+}
