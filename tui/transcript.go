@@ -231,6 +231,9 @@ func (t *transcript) header(en debate.Entry) string {
 	case en.Round > 0:
 		meta = append(meta, fmt.Sprintf("round %d", en.Round))
 	}
+	if en.Origin != "" && en.Origin != "console" {
+		meta = append(meta, "via "+Sanitize(en.Origin)) // another door of a shared session
+	}
 	switch en.Status {
 	case debate.StatusStreaming:
 		meta = append(meta, "streaming…")

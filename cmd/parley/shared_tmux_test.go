@@ -16,7 +16,7 @@ import (
 // TestConsoleFollowsAnotherProcess opens a session in the console (tmux)
 // and adds a turn to it with `parley ask --session` in another process:
 // the open console shows the other process's question and answer without
-// a key pressed. The lag from the ask process's exit (its answer was
+// a key pressed, each turn marked "via ask". The lag from the ask process's exit (its answer was
 // committed before it) to the answer on screen is logged.
 func TestConsoleFollowsAnotherProcess(t *testing.T) {
 	dir, bin := tmuxBinary(t)
@@ -73,6 +73,9 @@ func TestConsoleFollowsAnotherProcess(t *testing.T) {
 	saved := time.Now()
 	waitScreen("the other process's answer", tmuxWait, func(s string) bool {
 		return strings.Contains(s, "second from ask") && strings.Contains(s, "demo answer from Gemini")
+	})
+	waitScreen("the turns marked with their door", tmuxWait, func(s string) bool {
+		return strings.Contains(s, "Gemini via ask") && strings.Contains(s, "You via ask")
 	})
 	t.Logf("lag from the ask process's exit to its answer on the open console: %v (PRAGMA data_version read every %v)",
 		time.Since(saved).Round(time.Millisecond), store.FollowEvery)
