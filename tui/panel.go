@@ -357,7 +357,7 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 			more = "↑ " + fmt.Sprint(start+1) + "+ more" // the blocks above are not drawn yet
 		}
 		if !focused {
-			more += " (tab, ↑ to read)"
+			more += " (2 tabs, then ↑)" // Tab focuses the transcript, Tab again the panels
 		}
 		lines = append(lines, " "+fitLine(styles.warn.Render(more), inner)+" ")
 		shown = shown[1:]

@@ -92,7 +92,7 @@ func TestTallAnswerSaysWhatIsAboveAndScrolls(t *testing.T) {
 	typeLine(tm, "@all compare Kafka and NATS")
 	waitFor(t, tm, "answers", func(m *Model) bool { return idle(m) && m.tr.Len() == 3 })
 	s := snapshot(t, tm)
-	if !strings.Contains(s, " more (tab, ↑ to read)") || strings.Contains(s, "┏") {
+	if !strings.Contains(s, " more (2 tabs, then ↑)") || strings.Contains(s, "┏") {
 		t.Errorf("no sign of the lines above, or a panel drawn focused:\n%s", s)
 	}
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
