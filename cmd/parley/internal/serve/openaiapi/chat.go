@@ -44,6 +44,9 @@ func (d *Door) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	eng := ss.Engine()
+	// Titled after the model asked and the question, not the line the
+	// door types for it ("claude · Tabs or spaces?").
+	_ = eng.Rename(debate.TitleFor(c.req.Model, c.conv.question))
 	for _, en := range c.conv.entries(c.target.speaker, c.target.display) {
 		eng.AddEntry(en)
 	}

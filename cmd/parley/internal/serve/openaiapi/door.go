@@ -95,7 +95,7 @@ type target struct {
 	mode     string
 	prefix   string // put before the question ("@name ", "@all ")
 	speaker  string // who earlier assistant turns are
-	display  string
+	display  string // of earlier assistant turns ("": the speaker's own)
 	headings bool
 }
 
@@ -117,7 +117,7 @@ func (d *Door) targetOf(ctx context.Context, id string) (target, error) {
 		e.Param = &p
 		return target{}, e
 	}
-	return target{mode: "mention", prefix: "@" + id + " ", speaker: id, display: id}, nil
+	return target{mode: "mention", prefix: "@" + id + " ", speaker: id}, nil // shown by its own name
 }
 
 func (d *Door) models(ctx context.Context) ([]model, error) {

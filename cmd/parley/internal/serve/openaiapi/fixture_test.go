@@ -3,6 +3,7 @@ package openaiapi_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -179,6 +180,31 @@ func (f *fixture) events(id string) *sessionEvents {
 func (e *sessionEvents) until(_ testing.TB, typ string) bool {
 	for e.sc.Scan() {
 		if e.sc.Text() == "event: "+typ {
+			return true
+		}
+	}
+	return false
+}
+
+// listed reports whether serve's API lists session id for the empty user,
+// as the web page shows it.
+func (f *fixture) listed(id string) bool {
+	f.t.Helper()
+	req, _ := http.NewRequestWithContext(ctx(f.t), "GET", f.ts.URL+"/api/v1/sessions?limit=500", nil)
+	req.Header.Set("Authorization", "Bearer "+f.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Sessions []struct{ ID string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		f.t.Fatal(err)
+	}
+	for _, s := range list.Sessions {
+		if s.ID == id {
 			return true
 		}
 	}

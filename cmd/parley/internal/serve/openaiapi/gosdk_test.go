@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -195,8 +196,14 @@ func TestStreamingEveryModel(t *testing.T) {
 				t.Fatalf("the deliberation did not stream first: %+v", got)
 			}
 			id := strings.TrimPrefix(got.id, "chatcmpl-")
-			_, entries := f.load(id)
+			info, entries := f.load(id)
+			if want := debate.TitleFor(tc.model, "Should we adopt Go?"); info.Title != want {
+				t.Errorf("title %q, want %q", info.Title, want)
+			}
 			checkSaved(t, tc.model, entries, got)
+			if !f.listed(id) {
+				t.Errorf("the web page's list (GET /api/v1/sessions) lacks %s", id)
+			}
 		})
 	}
 }
@@ -361,5 +368,36 @@ func TestClientAbortCancelsTheRun(t *testing.T) {
 	}
 	if kept == 0 { // the client read one member's first words: they are kept
 		t.Error("no saved member turn kept what had arrived")
+	}
+}
+
+// TestAgentReadsItsEarlierAnswersAsItsOwn: for one agent's model (one
+// without tools: its reply streams as the content, nothing as reasoning), the
+// client's earlier assistant messages reach that agent as its own
+// (assistant) turns, the instructions and the question as the host's.
+func TestAgentReadsItsEarlierAnswersAsItsOwn(t *testing.T) {
+	fake, agents := fakeAgents(t, func(providertest.Request) providertest.Reply { return providertest.Reply{Text: "Spaces."} })
+	f := newFixture(t, agents)
+	resp, err := f.client.CreateChatCompletion(ctx(t), openai.ChatCompletionRequest{Model: "gemini", Messages: []openai.ChatCompletionMessage{
+		{Role: "developer", Content: "Answer in one word."}, {Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hello there."}, {Role: "user", Content: "Tabs or spaces?"},
+	}})
+	if err != nil || resp.Choices[0].Message.Content != "Spaces." || resp.Choices[0].Message.ReasoningContent != "" {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	reqs := fake.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d calls", len(reqs))
+	}
+	var own, host []string
+	for _, m := range reqs[0].Messages {
+		if m.Role == providers.RoleAssistant {
+			own = append(own, m.Content)
+		} else {
+			host = append(host, m.Content)
+		}
+	}
+	joined := strings.Join(host, "\n")
+	if !slices.Equal(own, []string{"Hello there."}) || !strings.Contains(joined, "Answer in one word.") || !strings.Contains(joined, "Tabs or spaces?") {
+		t.Fatalf("the agent read: own %q, host %q", own, host)
 	}
 }
