@@ -105,6 +105,9 @@ type VerdictReached struct {
 	// Note says how the council decided (DecisionNote: the rule, an
 	// adaptive stop and the calls it saved), as the verdict line ends.
 	Note string `json:"note,omitempty"`
+	// Sentence is the outcome in the words every door prints (console,
+	// headless, sessions show, export, web page, MCP): VerdictSentence.
+	Sentence string `json:"sentence"`
 }
 
 // ToolActivity reports a tool call starting (Result empty, Done false) or finishing.

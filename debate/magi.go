@@ -101,6 +101,8 @@ type MagiResult struct {
 	Discounted []string `json:"discounted,omitempty"`
 	// Margin is round 1's confidence-weighted margin (answer types).
 	Margin float64 `json:"margin,omitempty"`
+	// Sentence is the outcome as every door prints it (VerdictSentence).
+	Sentence string `json:"sentence,omitempty"`
 }
 
 func init() {
@@ -199,14 +201,10 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	}
 	if !res.Cancelled {
 		last := len(res.Rounds)
-		line := TallyLine(res.Tally)
-		if res.AnswerType != "" {
-			line = AnswerTallyLine(res.Tally)
-		}
-		note := DecisionNote(res)
+		res.Sentence = VerdictSentence(res)
 		e.AddEntry(Entry{Kind: KindVerdict, Speaker: SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
-			Vote: string(res.Verdict), Text: fmt.Sprintf("%s after round %d: %s%s", res.Verdict, last, line, note)})
-		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: note})
+			Vote: string(res.Verdict), Text: res.Sentence})
+		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: DecisionNote(res), Sentence: res.Sentence})
 	}
 	e.Emit(MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
 	return err

@@ -43,18 +43,14 @@ func (s *subscriber) push(ev Event) {
 			if !isDelta {
 				break // never move text past another kind of event
 			}
-			if q.Turn != d.Turn {
+			if q.Turn != d.Turn || q.Agent != d.Agent {
 				continue
 			}
-			if q.Field != d.Field && q.Text != "" && d.Text != "" {
+			merged, ok := MergeDelta(q, d)
+			if !ok {
 				break // another field of a structured answer: its own delta
 			}
-			if q.Text == "" {
-				q.Field = d.Field
-			}
-			q.Text += d.Text
-			q.Raw += d.Raw
-			s.queue[i] = q
+			s.queue[i] = merged
 			return
 		}
 	}
@@ -128,4 +124,24 @@ func (s *subscriber) close() {
 		close(s.empty)
 	}
 	close(s.wake)
+}
+
+// MergeDelta appends next to into when a reader may see them as one delta:
+// the same turn and agent, and not two fields of a structured answer (a
+// delta without text, only Raw, joins either side). Text and Raw are both
+// kept. Every consumer that merges deltas (subscribers, serve's replay)
+// merges with this, so all read the same stream.
+func MergeDelta(into, next TextDelta) (TextDelta, bool) {
+	if into.Turn != next.Turn || into.Agent != next.Agent {
+		return into, false
+	}
+	if into.Field != next.Field && into.Text != "" && next.Text != "" {
+		return into, false
+	}
+	if into.Text == "" {
+		into.Field = next.Field
+	}
+	into.Text += next.Text
+	into.Raw += next.Raw
+	return into, true
 }

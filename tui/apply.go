@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
@@ -59,7 +58,7 @@ func (m *Model) applyEvent(ev debate.Event) {
 		m.tr.Put(ev.Entry)
 		switch ev.Entry.Kind {
 		case debate.KindVerdict:
-			m.verdict = strings.ToUpper(Sanitize(ev.Entry.Vote))
+			m.verdict = verdictLine(ev.Entry)
 		case debate.KindError:
 			m.setStatus(firstNonEmpty(ev.Entry.Text, ev.Entry.Error), true)
 		}
@@ -102,7 +101,9 @@ func (m *Model) applyEvent(ev debate.Event) {
 			p.Vote(ev)
 		}
 	case debate.VerdictReached:
-		m.verdict = verdictText(ev)
+		if ev.Sentence != "" {
+			m.verdict = Sanitize(ev.Sentence)
+		}
 	case debate.ToolActivity:
 		if p := m.byName[ev.Agent]; p != nil {
 			p.Tool(ev)
@@ -161,26 +162,14 @@ func (m *Model) indexOf(p *panel) int {
 	return -1
 }
 
-func verdictText(ev debate.VerdictReached) string {
-	keys := make([]string, 0, len(ev.Tally))
-	for k := range ev.Tally {
-		keys = append(keys, k)
+// verdictLine is the banner's words for a saved verdict: the outcome's
+// sentence as written by debate (live and resumed read the same), or the
+// bare verdict for a session saved before sentences.
+func verdictLine(en debate.Entry) string {
+	if text := strings.TrimSpace(Sanitize(en.Text)); text != "" {
+		return text
 	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		if ev.Tally[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", ev.Tally[k], strings.ToLower(Sanitize(k))))
-		}
-	}
-	s := strings.ToUpper(Sanitize(ev.Verdict))
-	if ev.Round > 0 {
-		s += fmt.Sprintf(" after round %d", ev.Round)
-	}
-	if len(parts) > 0 {
-		s += " (" + strings.Join(parts, ", ") + ")"
-	}
-	return s
+	return strings.ToUpper(Sanitize(en.Vote))
 }
 
 // cacheText is " · cache 62% saved $0.0712" once anything was cached.

@@ -227,7 +227,7 @@ func (m *Model) reload() {
 	// The banner of the last council, unless a later one never finished.
 	for i := len(entries) - 1; i >= 0; i-- {
 		if k := entries[i].Kind; k == debate.KindVerdict {
-			m.verdict = strings.ToUpper(Sanitize(entries[i].Vote))
+			m.verdict = verdictLine(entries[i])
 			break
 		} else if k == debate.KindVote {
 			break

@@ -158,10 +158,11 @@ func TestVerdictBannerBelongsToMagi(t *testing.T) {
 	}
 	m := newModel(t, e, 120, 40)
 	defer m.Close()
-	e.Emit(debate.VerdictReached{Verdict: "rejected", Round: 3, Tally: map[string]int{"approve": 1, "reject": 2, "abstain": 0}})
+	e.Emit(debate.VerdictReached{Verdict: "REJECTED", Round: 3, Tally: map[string]int{"approve": 1, "reject": 2, "abstain": 0},
+		Sentence: "REJECTED after round 3: 1 approve, 2 reject, 0 abstain, 0 invalid"})
 	drain(m)
 	top := func() string { return ansi.Strip(m.frame()[1]) }
-	if !strings.Contains(top(), "VERDICT: REJECTED after round 3 (1 approve, 2 reject)") {
+	if !strings.Contains(top(), "VERDICT: REJECTED after round 3: 1 approve, 2 reject, 0 abstain, 0 invalid") {
 		t.Fatalf("verdict banner: %q", top())
 	}
 	m.switchMode("talk")
@@ -186,6 +187,43 @@ func TestVerdictBannerRestoredOnResume(t *testing.T) {
 	defer m.Close()
 	if top := ansi.Strip(m.frame()[1]); !strings.Contains(top, "VERDICT: APPROVED") {
 		t.Errorf("a resumed council lost its verdict banner: %q", top)
+	}
+}
+
+// A council's verdict banner reads the same, byte for byte, live and after
+// a resume: the sentence debate wrote (the one saved, the one every other
+// door prints).
+func TestVerdictBannerReadsTheSameLiveAndResumed(t *testing.T) {
+	t.Parallel()
+	e := testEngine(t, 0)
+	if err := e.SetMode("magi"); err != nil {
+		t.Fatal(err)
+	}
+	live := newModel(t, e, 200, 50)
+	defer live.Close()
+	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
+		t.Fatal(err)
+	}
+	drain(live)
+	saved := ""
+	for _, en := range e.History().Entries() {
+		if en.Kind == debate.KindVerdict {
+			saved = en.Text
+		}
+	}
+	if !strings.Contains(saved, " after round ") || !strings.Contains(saved, "rule: ") {
+		t.Fatalf("saved verdict %q is not the outcome's sentence", saved)
+	}
+	liveTop := ansi.Strip(live.frame()[1])
+
+	resumed := testEngine(t, 0)
+	if err := resumed.Restore(debate.SessionInfo{ID: "5e55101d0001", Mode: "magi", Created: fixedNow}, e.History().Entries()); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(t, resumed, 200, 50)
+	defer m.Close()
+	if top := ansi.Strip(m.frame()[1]); top != liveTop || !strings.Contains(top, "VERDICT: "+saved) {
+		t.Errorf("the banner differs:\nlive    %q\nresumed %q\nsaved   %q", liveTop, top, saved)
 	}
 }
 

@@ -218,12 +218,7 @@ func (p *Printer) magiOutcome(res debate.MagiResult) {
 		printBanner(w, "MAGI: cancelled, no verdict")
 	} else {
 		printBanner(w, fmt.Sprintf("MAGI VERDICT: %s", sanitize.Text(string(res.Verdict))))
-		tally := debate.TallyLine(res.Tally)
-		if res.AnswerType != "" {
-			tally = sanitize.Text(debate.AnswerTallyLine(res.Tally))
-		}
-		tally += sanitize.Text(debate.DecisionNote(&res))
-		fmt.Fprintf(w, "after round %d: %s\n", len(res.Rounds), tally)
+		fmt.Fprintln(w, sanitize.Text(res.Sentence))
 	}
 	fmt.Fprintln(w, "\nTokens and cost")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -292,6 +287,9 @@ type MagiDocVote struct {
 type MagiDocument struct {
 	Question string `json:"question"`
 	Verdict  string `json:"verdict"`
+	// Sentence is the outcome as every door words it
+	// (debate.VerdictSentence); absent for a cancelled council.
+	Sentence string `json:"sentence,omitempty"`
 	// AnswerType and Answer are set for answer-type councils only, so the
 	// approve/reject document stays as it was.
 	AnswerType   string `json:"answer_type,omitempty"`
@@ -322,7 +320,7 @@ func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiRes
 
 // MagiJSON is the council's result as parley magi --json prints it.
 func MagiJSON(res debate.MagiResult) MagiDocument {
-	out := MagiDocument{Question: res.Question, Verdict: string(res.Verdict), Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
+	out := MagiDocument{Question: res.Question, Verdict: string(res.Verdict), Sentence: res.Sentence, Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
 		AnswerType: string(res.AnswerType), Answer: res.Answer, EarlyStopped: res.EarlyStopped,
 		StopReason: res.StopReason, CallsSaved: res.CallsSaved, Rule: res.Rule, Discounted: res.Discounted,
 		Rounds: make([][]MagiDocVote, 0, len(res.Rounds))}

@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -111,13 +112,20 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 			fmt.Fprintf(out, "%d (note): %s\n", en.Turn, text)
 			continue
 		case debate.KindVerdict:
-			fmt.Fprintf(out, "%d verdict, round %d: %s\n", en.Turn, en.Round, sanitize.Text(en.Vote))
+			if text == "" { // saved before verdicts had their sentence
+				text = sanitize.Text(en.Vote)
+			}
+			fmt.Fprintf(out, "%d [verdict]: %s\n", en.Turn, text)
 			continue
 		case debate.KindError:
 			fmt.Fprintf(out, "%d [%s]: (error) %s\n", en.Turn, label, sanitize.Text(en.Error))
 			continue
 		case debate.KindVote:
 			label += " vote " + strings.ToUpper(sanitize.Text(en.Vote))
+			if prose, ok := ballotProse(en); ok {
+				fmt.Fprintf(out, "%d [%s]: %s\n", en.Turn, label, prose)
+				continue
+			}
 		}
 		fmt.Fprintf(out, "%d [%s]: %s\n", en.Turn, label, TurnBody(en))
 		for _, c := range en.ToolCalls {
@@ -135,4 +143,21 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 	if calls > 0 {
 		fmt.Fprintf(out, "\n%s\n", TotalsLine(calls, "call", "calls", usage, cost))
 	}
+}
+
+// ballotProse is a saved vote as the console and the export word it (its
+// summary, then its reasoning), not its JSON; false when the text is not
+// a ballot (an invalid vote: shown as sent).
+func ballotProse(en debate.Entry) (string, bool) {
+	var b debate.Ballot
+	if en.Status != debate.StatusComplete || json.Unmarshal([]byte(en.Text), &b) != nil || b.Reasoning == "" && b.Summary == "" {
+		return "", false
+	}
+	parts := []string{}
+	for _, s := range []string{b.Summary, b.Reasoning} {
+		if s = strings.TrimSpace(sanitize.Text(s)); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " — "), true
 }

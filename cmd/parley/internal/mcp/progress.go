@@ -63,7 +63,7 @@ func (p *progress) messages(ev debate.Event) []string {
 		if ev.Cancelled {
 			return []string{"MAGI: cancelled, no verdict"}
 		}
-		return []string{"MAGI verdict: " + clean(string(ev.Verdict))}
+		return []string{"MAGI verdict: " + clean(ev.Sentence)}
 	case debate.CouncilAnswersCollected:
 		return []string{fmt.Sprintf("council stage 1: %d answers collected", len(ev.Answers))}
 	case debate.CouncilRankingCast:

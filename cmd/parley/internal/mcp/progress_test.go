@@ -25,7 +25,8 @@ func TestProgressArrivesBeforeTheResult(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			token := "magi-" + name
-			c.call(t, ctx, "magi", map[string]any{"question": "Adopt a four-day week?"}, nil, token)
+			var out struct{ Sentence string }
+			c.call(t, ctx, "magi", map[string]any{"question": "Adopt a four-day week?"}, &out, token)
 			// On the wire, in the order the client read them: every
 			// progress notification of this call, then its result.
 			var progress []string
@@ -48,8 +49,12 @@ func TestProgressArrivesBeforeTheResult(t *testing.T) {
 			if result < 0 {
 				t.Fatal("no result on the wire")
 			}
-			all := strings.Join(progress, "\n")
-			for _, want := range []string{"MELCHIOR (round 1) voted", "MAGI round 1 of 3 finished: MELCHIOR", "MAGI round 3 of 3 finished", "MAGI verdict: "} {
+			all := strings.Join(progress, "\n") + "\n"
+			// The verdict's words are the outcome's sentence, as in the result.
+			if !strings.Contains(out.Sentence, " after round ") {
+				t.Fatalf("the result's sentence is %q", out.Sentence)
+			}
+			for _, want := range []string{"MELCHIOR (round 1) voted", "MAGI round 1 of 3 finished: MELCHIOR", "MAGI round 3 of 3 finished", "MAGI verdict: " + out.Sentence + "\n"} {
 				if !strings.Contains(all, want) {
 					t.Fatalf("progress lacks %q:\n%s", want, all)
 				}

@@ -153,20 +153,19 @@ func (h *hub) isClosed() bool {
 	return h.closed
 }
 
-// coalesce merges consecutive text deltas of one turn and agent in a
-// batch a client is behind on: fewer, longer deltas, the same text. A
-// merged delta carries the seq of its last part.
+// coalesce merges consecutive text deltas in a batch a client is behind
+// on, as every subscriber does (debate.MergeDelta): fewer, longer deltas,
+// the same text, fields and raw answer. A merged delta carries the seq of
+// its last part.
 func coalesce(batch []record) []record {
 	out := batch[:0:0]
 	for _, rec := range batch {
-		if n := len(out); n > 0 && rec.delta != nil && out[n-1].delta != nil &&
-			out[n-1].delta.Turn == rec.delta.Turn && out[n-1].delta.Agent == rec.delta.Agent {
-			merged := *out[n-1].delta
-			merged.Text += rec.delta.Text
-			data, err := debate.MarshalEvent(merged)
-			if err == nil {
-				out[n-1] = record{seq: rec.seq, typ: rec.typ, data: data, delta: &merged}
-				continue
+		if n := len(out); n > 0 && rec.delta != nil && out[n-1].delta != nil {
+			if merged, ok := debate.MergeDelta(*out[n-1].delta, *rec.delta); ok {
+				if data, err := debate.MarshalEvent(merged); err == nil {
+					out[n-1] = record{seq: rec.seq, typ: rec.typ, data: data, delta: &merged}
+					continue
+				}
 			}
 		}
 		out = append(out, rec)

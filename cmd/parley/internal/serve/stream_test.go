@@ -137,6 +137,41 @@ func TestHubCoalescesForLaggingClient(t *testing.T) {
 	}
 }
 
+// A structured answer's deltas merge as a subscriber merges them: one
+// delta per field, the raw answer kept whole (a third-party SSE client
+// rebuilds the same vote as the console).
+func TestHubCoalescesStructuredDeltasPerField(t *testing.T) {
+	h := newHub(64)
+	for _, d := range []debate.TextDelta{
+		{Turn: 2, Agent: "melchior", Field: "reasoning", Text: "The data", Raw: `{"vote":"approve","reasoning":"The data`},
+		{Turn: 2, Agent: "melchior", Field: "reasoning", Text: " holds.", Raw: ` holds.",`},
+		{Turn: 2, Agent: "melchior", Raw: `"summary":"`},
+		{Turn: 2, Agent: "melchior", Field: "summary", Text: "\n\nShip it.", Raw: `Ship it."}`},
+		{Turn: 3, Agent: "casper", Field: "reasoning", Text: "No.", Raw: `{"reasoning":"No."}`},
+	} {
+		h.sink(d)
+	}
+	batch, _, _, _ := h.since(0, 100)
+	merged := coalesce(batch)
+	want := []debate.TextDelta{
+		{Turn: 2, Agent: "melchior", Field: "reasoning", Text: "The data holds.", Raw: `{"vote":"approve","reasoning":"The data holds.","summary":"`},
+		{Turn: 2, Agent: "melchior", Field: "summary", Text: "\n\nShip it.", Raw: `Ship it."}`},
+		{Turn: 3, Agent: "casper", Field: "reasoning", Text: "No.", Raw: `{"reasoning":"No."}`},
+	}
+	if len(merged) != len(want) {
+		t.Fatalf("merged into %d deltas, want %d: %+v", len(merged), len(want), merged)
+	}
+	for i, w := range want {
+		if *merged[i].delta != w {
+			t.Errorf("delta %d: %+v, want %+v", i, *merged[i].delta, w)
+		}
+		var onWire debate.TextDelta
+		if err := json.Unmarshal(merged[i].data, &onWire); err != nil || onWire != w {
+			t.Errorf("delta %d on the wire: %s (%v)", i, merged[i].data, err)
+		}
+	}
+}
+
 // Shutdown (SIGTERM, Ctrl+C: the context ends) cancels a running answer,
 // keeps what arrived, and leaves it saved. The first line printed names
 // the address.

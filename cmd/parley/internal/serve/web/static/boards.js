@@ -14,22 +14,6 @@
   }
   function attrSel(name, value) { return "[" + name + '="' + CSS.escape(String(value)) + '"]'; }
 
-  const voteOrder = ["approve", "reject", "abstain", "invalid"];
-
-  // tallyLine words a tally as the server does (debate.TallyLine, or
-  // AnswerTallyLine for answer votes): approve, reject, abstain, invalid.
-  function tallyLine(tally) {
-    tally = tally || {};
-    const keys = Object.keys(tally);
-    if (keys.every(function (k) { return voteOrder.includes(k); })) {
-      return voteOrder.map(function (k) { return (tally[k] || 0) + " " + k; }).join(", ");
-    }
-    const answers = keys.filter(function (k) { return k !== "invalid"; }).sort(function (a, b) {
-      return tally[b] - tally[a] || (a < b ? -1 : a > b ? 1 : 0);
-    });
-    return answers.map(function (k) { return tally[k] + " × " + k; }).concat([(tally.invalid || 0) + " invalid"]).join(", ");
-  }
-
   function magi(setStatus) {
     function board() { return $("#magi .board"); }
 
@@ -93,7 +77,7 @@
         if (!v) return;
         v.className = "verdict decided verdict-" + ev.verdict.replace(/\s+/g, "-");
         v.dataset.verdict = ev.verdict;
-        v.textContent = ev.verdict + " after round " + ev.round + ": " + tallyLine(ev.tally) + (ev.note || "");
+        v.textContent = ev.sentence; // the outcome as written once, by the server (debate.VerdictSentence)
       },
       decided: function (ev) {
         const b = board();
@@ -185,5 +169,5 @@
     };
   }
 
-  window.ParleyBoards = { magi: magi, council: council, tallyLine: tallyLine };
+  window.ParleyBoards = { magi: magi, council: council };
 })();

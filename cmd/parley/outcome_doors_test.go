@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// storeBackend shows saved sessions to the web page.
+type storeBackend struct{ st *store.Store }
+
+func (b storeBackend) ListSessions(context.Context) ([]debate.SessionSummary, error) {
+	return nil, nil // only the session page is read here
+}
+
+func (b storeBackend) LoadSession(ctx context.Context, id string) (web.SessionView, error) {
+	info, entries, err := b.st.Load(ctx, id)
+	return web.SessionView{Info: info, Entries: entries}, err
+}
+
+// One MAGI council, decided 1 approve against 2 rejects: its verdict
+// sentence, written once by debate, reads byte for byte the same in the
+// headless output, the saved row, `sessions show`, the Markdown and JSON
+// exports and the web page.
+func TestVerdictSentenceIsTheSameAtEveryDoor(t *testing.T) {
+	dir := isolate(t)
+	magiFakeVendors(t, func(member string, round int) providertest.Reply {
+		if member == "CASPER" {
+			return magiFakeVote("approve", "The launch window matters.", "Ship it.")
+		}
+		return magiFakeVote("reject", "Friday deploys leave nobody on call.", "Not on a Friday.")
+	})
+	db := filepath.Join(dir, "magi.db")
+	code, headlessOut, stderr := runCLI(t, "", "--db", db, "magi", "Should we ship on Friday?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	const sentence = "REJECTED after round 3: 1 approve, 2 reject, 0 abstain, 0 invalid · rule: majority"
+
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	list, err := st.List(ctx)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions %v, %v", list, err)
+	}
+	id := list[0].ID
+	_, entries, err := st.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := ""
+	for _, en := range entries {
+		if en.Kind == debate.KindVerdict {
+			saved = en.Text
+		}
+	}
+	if saved != sentence {
+		t.Fatalf("saved verdict %q, want %q", saved, sentence)
+	}
+
+	_, show, _ := runCLI(t, "", "--db", db, "sessions", "show", id)
+	_, md, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "md")
+	_, js, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "json")
+	srv := httptest.NewServer(web.New(storeBackend{st}, web.Options{}))
+	defer srv.Close()
+	resp, err := srv.Client().Get(srv.URL + "/s/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	quoted, _ := json.Marshal(sentence)
+	if !strings.Contains(js, string(quoted)) {
+		t.Errorf("the JSON export lacks the sentence %s:\n%.3000s", quoted, js)
+	}
+	for door, out := range map[string]string{
+		"headless": headlessOut, "sessions show": show, "Markdown export": md, "web page": string(page),
+	} {
+		if !strings.Contains(out, sentence) {
+			t.Errorf("%s lacks the sentence %q:\n%.3000s", door, sentence, out)
+		}
+	}
+	// sessions show words the votes as prose, not their JSON.
+	if strings.Contains(show, `{"vote"`) || !strings.Contains(show, "[MELCHIOR vote REJECT]: Not on a Friday. — Friday deploys leave nobody on call.") {
+		t.Errorf("sessions show does not word the votes:\n%s", show)
+	}
+}
