@@ -142,6 +142,9 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("POST /logout", s.logout)
 	if opts.MCP != nil { // behind the guard like every route, and the token
 		s.mux.Handle("/mcp", s.api(func(w http.ResponseWriter, r *http.Request) error {
+			if err := s.limitMCP(w, r); err != nil {
+				return err
+			}
 			opts.MCP.ServeHTTP(w, r)
 			return nil
 		}))
