@@ -64,6 +64,11 @@ type Reply struct {
 	// the connection open, sending nothing, until the client goes away: a
 	// stream that stalls.
 	StallAfter int
+	// Hold, when set, pauses the stream after HoldAfter text chunks until
+	// it is closed (or the client goes away): a test decides when a slow
+	// answer goes on, instead of racing its pace on a loaded machine.
+	Hold      <-chan struct{}
+	HoldAfter int
 	// Delay waits before the response headers.
 	Delay time.Duration
 	// ChunkDelay waits before each text chunk.
@@ -323,6 +328,14 @@ func (e *eventWriter) chunk(name string, data any) bool {
 		return false
 	}
 	e.sent++
+	if e.reply.Hold != nil && e.sent == e.reply.HoldAfter {
+		select {
+		case <-e.reply.Hold:
+		case <-e.ctx.Done():
+			e.gone = true
+			return false
+		}
+	}
 	if e.reply.StallAfter > 0 && e.sent >= e.reply.StallAfter {
 		<-e.ctx.Done()
 		e.gone = true

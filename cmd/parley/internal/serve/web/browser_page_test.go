@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -121,8 +122,14 @@ func TestBrowserCouncilPage(t *testing.T) {
 const sentences = "**First sentence** holds the *point*.\n\nThen a second paragraph follows, word by word, until the very last word arrives here at the end."
 
 func slowAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
+	return slowAgentsHeld(t, nil)
+}
+
+// slowAgentsHeld is slowAgents whose answer, when hold is set, stops after
+// its tenth word (the first block and "Then a" are out) until hold closes.
+func slowAgentsHeld(t *testing.T, hold <-chan struct{}) func(*debate.Config) []*debate.Agent {
 	reply := func(providertest.Request) providertest.Reply {
-		return providertest.Reply{Text: sentences, ChunkDelay: 80 * time.Millisecond}
+		return providertest.Reply{Text: sentences, ChunkDelay: 80 * time.Millisecond, Hold: hold, HoldAfter: 10}
 	}
 	gemini := providertest.Gemini(t, reply)
 	return geminiAt(t, gemini.URL)
@@ -130,7 +137,13 @@ func slowAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
 
 func TestBrowserPageOpenedMidStream(t *testing.T) {
 	t.Parallel()
-	base := startServer(t, slowAgents(t))
+	// The answer holds after its first words until the busy refusal is
+	// seen: on a loaded machine it could otherwise end before the second
+	// line is sent, and the line would be taken as a note.
+	hold := make(chan struct{})
+	release := sync.OnceFunc(func() { close(hold) })
+	t.Cleanup(release)
+	base := startServer(t, slowAgentsHeld(t, hold))
 	ctx := browser(t, "status of 409 (Conflict)")
 	createSession(t, ctx, base, "mention")
 	say(t, ctx, "@gemini go slowly")
@@ -156,10 +169,10 @@ func TestBrowserPageOpenedMidStream(t *testing.T) {
 	if got := evalJS[string](t, ctx, `document.querySelector("#input").value`); got != "and another thing" {
 		t.Errorf("after the busy refusal the box holds %q", got)
 	}
-	// Scrolled to the end of a page taller than the window, the page
-	// follows the text as it grows.
+	// Scrolled to the end before the rest streams, the page must follow.
 	viewport(t, ctx, 1280, 300, "dark")
 	do(t, ctx, "scrolling to the end", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight); window.__height = document.documentElement.scrollHeight`))
+	release()
 	waitJS(t, ctx, "the page to grow", `document.documentElement.scrollHeight > window.__height`)
 	waitJS(t, ctx, "the answer finished", `document.querySelector("#transcript .kind-reply.status-complete .markdown") !== null`)
 	if gap := evalJS[float64](t, ctx, `document.documentElement.scrollHeight - window.scrollY - window.innerHeight`); gap > 2 {
