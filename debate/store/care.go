@@ -105,9 +105,10 @@ func openReader(ctx context.Context, path string) (*sql.DB, error) {
 }
 
 // OpenReadOnly opens an existing database for reading only (sessions
-// list, show and export): nothing is created, migrated or written, so it
-// works on read-only media and beside a running parley. Methods that write
-// fail on it.
+// list, show and export): nothing is created or written, so it works on
+// read-only media and beside a running parley — except that a database an
+// older Parley wrote is first brought up to this schema. Methods that
+// write fail on it.
 func OpenReadOnly(path string) (*Store, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -119,5 +120,25 @@ func OpenReadOnly(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
+	if err := upgradeForReading(r, path); err != nil {
+		_ = r.Close()
+		return nil, err
+	}
 	return &Store{path: path, r: r}, nil
+}
+
+// upgradeForReading brings a database written by an older Parley up to this
+// binary's schema before it is read: the read queries name this version's
+// columns. The migrations only add, so this is safe beside an older
+// process; on media that cannot be written the refusal says what to do.
+func upgradeForReading(r *sql.DB, path string) error {
+	version, err := schemaVersion(context.Background(), r)
+	if err != nil || version >= SchemaVersion {
+		return nil // no version table: a TalkTable file, read as it stands
+	}
+	w, err := Open(path)
+	if err != nil {
+		return fmt.Errorf("store %s: schema version %d is older than this parley's %d and could not be upgraded (%w); open it once where it can be written, or copy it to writable media", path, version, SchemaVersion, err)
+	}
+	return w.Close()
 }
