@@ -1,11 +1,14 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/parleyhq/parley/debate"
 )
 
 // /mcp tool calls and the API's session creations draw from one budget per
@@ -73,4 +76,53 @@ func FuzzStartsWork(f *testing.F) {
 			t.Fatalf("a message without tools/call counted as work: %q", body)
 		}
 	})
+}
+
+// Streams held over /mcp (the SDK's GET stream, a running tool call) count
+// among the event streams: past the cap per token the next gets 503 with
+// Retry-After, and a place comes back when a stream ends.
+func TestMCPStreamsCountAmongTheEventStreams(t *testing.T) {
+	t.Parallel()
+	held := make(chan struct{})
+	mcpDoor := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		select {
+		case <-held:
+		case <-r.Context().Done():
+		}
+	})
+	f := newFixture(t, func(o *Options) {
+		o.MCP = mcpDoor
+		o.Config.Serve = debate.ServeConfig{MaxStreams: 10, MaxStreamsPerUser: 2}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), streamDeadline)
+	defer cancel()
+	open := func(method, body string) *http.Response {
+		req, _ := http.NewRequestWithContext(ctx, method, f.ts.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	get := open("GET", "")
+	defer get.Body.Close()
+	call := open("POST", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`)
+	defer call.Body.Close()
+	waitFor(t, "2 MCP streams open", func() bool { return f.srv.streams.count() == 2 })
+	third := open("GET", "")
+	third.Body.Close()
+	if third.StatusCode != http.StatusServiceUnavailable || third.Header.Get("Retry-After") == "" {
+		t.Fatalf("a third stream of one client: %d Retry-After %q, want 503 with Retry-After", third.StatusCode, third.Header.Get("Retry-After"))
+	}
+	list := open("POST", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	list.Body.Close()
+	if list.StatusCode != http.StatusOK {
+		t.Errorf("tools/list holds no stream and must pass at the cap: %d", list.StatusCode)
+	}
+	close(held)
+	waitFor(t, "the places given back", func() bool { return f.srv.streams.count() == 0 })
 }

@@ -141,13 +141,7 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("POST /login", s.login)
 	s.mux.HandleFunc("POST /logout", s.logout)
 	if opts.MCP != nil { // behind the guard like every route, and the token
-		s.mux.Handle("/mcp", s.api(func(w http.ResponseWriter, r *http.Request) error {
-			if err := s.limitMCP(w, r); err != nil {
-				return err
-			}
-			opts.MCP.ServeHTTP(w, r)
-			return nil
-		}))
+		s.mux.Handle("/mcp", s.api(s.serveMCP))
 	}
 	if opts.Pages != nil {
 		s.mux.Handle("/", s.pages(opts.Pages))
