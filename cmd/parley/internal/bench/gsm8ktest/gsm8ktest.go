@@ -4,10 +4,11 @@
 package gsm8ktest
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 )
 
 // SHA256 is the published test split's checksum, written out again here so
@@ -18,7 +19,7 @@ const SHA256 = "3730d312f6e3440559ace48831e51066acaca737f6eabec99bccb9e4b3c39d14
 // when it is missing, and fails under CI=true, where it must be present.
 func RealFile(tb testing.TB) string {
 	tb.Helper()
-	root, err := moduleRoot()
+	root, err := testbin.ModuleRoot()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -30,22 +31,4 @@ func RealFile(tb testing.TB) string {
 		tb.Skipf("needs the real GSM8K test set at %s: %v", path, err)
 	}
 	return path
-}
-
-// moduleRoot is the nearest folder above the working directory holding go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }

@@ -121,12 +121,8 @@ func TestBrowserCouncilPage(t *testing.T) {
 // Markdown in two blocks, so the first renders while the second streams.
 const sentences = "**First sentence** holds the *point*.\n\nThen a second paragraph follows, word by word, until the very last word arrives here at the end."
 
-func slowAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
-	return slowAgentsHeld(t, nil)
-}
-
-// slowAgentsHeld is slowAgents whose answer, when hold is set, stops after
-// its tenth word (the first block and "Then a" are out) until hold closes.
+// slowAgentsHeld streams sentences slowly, and stops after the tenth word
+// (the first block and "Then a" are out) until hold closes.
 func slowAgentsHeld(t *testing.T, hold <-chan struct{}) func(*debate.Config) []*debate.Agent {
 	reply := func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: sentences, ChunkDelay: 80 * time.Millisecond, Hold: hold, HoldAfter: 10}
