@@ -399,3 +399,24 @@ func waitAcrossNavigation(t *testing.T, ctx context.Context, what, expr string) 
 		}
 	}
 }
+
+// The front page fits a 390 px phone: the mode menu (its options name each
+// mode with its title), the forms and the session list never make the page
+// wider than the window (issue 33: it was 883 px).
+func TestBrowserFrontPageFitsAPhone(t *testing.T) {
+	t.Parallel()
+	base := startServer(t, demoAt(2*time.Millisecond))
+	ctx := browser(t)
+	createSession(t, ctx, base, "council")
+	viewport(t, ctx, 390, 844, "light")
+	do(t, ctx, "opening the front page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#create button")))
+	if n := evalJS[int](t, ctx, `document.querySelectorAll(".session-list tbody tr").length`); n != 1 {
+		t.Fatalf("the session list holds %d rows, want the session just made", n)
+	}
+	if w := evalJS[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the front page is %d px wide at a 390 px viewport (#mode %.0f px, the list %.0f px)", w,
+			evalJS[float64](t, ctx, `document.querySelector("#mode").getBoundingClientRect().width`),
+			evalJS[float64](t, ctx, `document.querySelector(".session-list").getBoundingClientRect().width`))
+	}
+	shot(t, ctx, "front-390-light")
+}
