@@ -129,7 +129,9 @@ func modeSwitching(t *testing.T, w, h int) {
 		}
 	})
 	tm.Send(altKey('1'))
-	waitFor(t, tm, "mention", func(m *Model) bool { return m.engine.Current().Name() == "mention" })
+	// The header follows the session's mode from the SessionUpdated event,
+	// which may reach the model a frame after the engine switched.
+	waitFor(t, tm, "mention", func(m *Model) bool { return m.engine.Current().Name() == "mention" && m.info.Mode == "mention" })
 	probe(t, tm, func(m *Model) {
 		// Back in mention mode, the panel shows its mention answer again.
 		if p := m.byName["chatgpt"]; p == nil || p.state != stateDone {
