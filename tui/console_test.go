@@ -105,7 +105,9 @@ func modeSwitching(t *testing.T, w, h int) {
 	m := New(testOptions(e))
 	tm := start(t, m, w, h)
 	typeLine(tm, "@all hi")
-	waitFor(t, tm, "answers", func(m *Model) bool { return idle(m) && m.tr.Len() == 3 })
+	// The exchange's end ("done") is applied before the switches, or it
+	// can land after them and replace the last switch's status line.
+	waitFor(t, tm, "answers", func(m *Model) bool { return idle(m) && m.tr.Len() == 3 && m.status == "done" })
 	tm.Send(altKey('2'))
 	waitFor(t, tm, "alternate", func(m *Model) bool { return m.engine.Current().Name() == "alternate" })
 	probe(t, tm, func(m *Model) {
