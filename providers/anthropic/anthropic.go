@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"time"
 
@@ -71,7 +70,7 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request) (providers
 		if err := sdkStream.Err(); err != nil {
 			return "", err
 		}
-		return "", io.EOF
+		return "", adapt.EndOfStream(res) // no message_delta stop_reason: cut
 	}
 	return s, nil
 }

@@ -5,7 +5,6 @@ package gemini
 import (
 	"context"
 	"errors"
-	"io"
 	"iter"
 	"net/http"
 	"strings"
@@ -68,7 +67,7 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request) (providers
 	s.Recv = func(res *providers.Result) (string, error) {
 		chunk, err, ok := next()
 		if !ok {
-			return "", io.EOF
+			return "", adapt.EndOfStream(res) // no finishReason: cut
 		}
 		if err != nil {
 			return "", err

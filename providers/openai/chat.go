@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -30,6 +31,11 @@ func (p *Provider) streamChat(ctx context.Context, req providers.Request) (provi
 	s.CloseSDK = sdkStream.Close
 	s.Recv = func(res *providers.Result) (string, error) {
 		chunk, err := sdkStream.Recv()
+		if errors.Is(err, io.EOF) {
+			// go-openai says EOF both at [DONE] and when the body just
+			// ends; only a finish_reason tells the answer is whole.
+			return "", adapt.EndOfStream(res)
+		}
 		if err != nil {
 			return "", err
 		}

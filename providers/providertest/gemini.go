@@ -175,13 +175,13 @@ func (geminiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 		return
 	}
 	for i, c := range chunks {
-		last := i == len(chunks)-1 && reply.CutAfter == 0
+		last := i == len(chunks)-1 && reply.CutAfter == 0 && reply.EndAfter == 0
 		if !ev.chunk("", chunk(c, last)) {
 			return
 		}
 	}
-	if reply.CutAfter > 0 && ev.ok() {
-		// CutAfter beyond the chunk count: end normally with an empty last chunk.
+	if (reply.CutAfter > 0 || reply.EndAfter > 0) && ev.ok() {
+		// CutAfter or EndAfter beyond the chunk count: end normally with an empty last chunk.
 		ev.event("", chunk("", true))
 	}
 }

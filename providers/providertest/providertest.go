@@ -51,6 +51,11 @@ type Reply struct {
 	// CutAfter > 0 aborts the connection after that many text chunks: no
 	// final event, no usage, no clean end of the chunked body.
 	CutAfter int
+	// EndAfter > 0 ends the body cleanly after that many text chunks,
+	// without the vendor's terminal event (no finish reason, no [DONE], no
+	// message_stop, no response.completed): a stream a proxy or a server
+	// closed early, which clients see as a normal EOF.
+	EndAfter int
 	// StreamError, when set, is sent as the vendor's error event inside a
 	// 200 stream (Anthropic's event: error, OpenAI's data: {"error":…} or
 	// the Responses error event, Gemini's {"error":…} chunk) after
@@ -281,6 +286,7 @@ type eventWriter struct {
 	reply Reply
 	sent  int  // text chunks written
 	cut   bool // CutAfter reached: the caller must abort
+	ended bool // EndAfter reached: nothing more is written
 	// failed: ErrorAfter reached with StreamError set: the caller sends
 	// the vendor's error event and ends.
 	failed bool
@@ -289,7 +295,7 @@ type eventWriter struct {
 
 // event writes one SSE event (name may be empty) and flushes it.
 func (e *eventWriter) event(name string, data any) bool {
-	if e.cut || e.gone || e.failed {
+	if e.cut || e.gone || e.failed || e.ended {
 		return false
 	}
 	var b strings.Builder
@@ -313,7 +319,7 @@ func (e *eventWriter) event(name string, data any) bool {
 // chunk writes a text-carrying event, honouring ChunkDelay and CutAfter.
 // It reports false when the stream must stop.
 func (e *eventWriter) chunk(name string, data any) bool {
-	if e.cut || e.gone || e.failed {
+	if e.cut || e.gone || e.failed || e.ended {
 		return false
 	}
 	if e.reply.StreamError != "" && e.sent >= e.reply.ErrorAfter {
@@ -345,11 +351,15 @@ func (e *eventWriter) chunk(name string, data any) bool {
 		e.cut = true
 		return false
 	}
+	if e.reply.EndAfter > 0 && e.sent >= e.reply.EndAfter {
+		e.ended = true
+		return false
+	}
 	return true
 }
 
 // ok reports whether the final events may still be written.
-func (e *eventWriter) ok() bool { return !e.cut && !e.gone && !e.failed }
+func (e *eventWriter) ok() bool { return !e.cut && !e.gone && !e.failed && !e.ended }
 
 func (e *eventWriter) flush() {
 	if f, ok := e.w.(http.Flusher); ok {

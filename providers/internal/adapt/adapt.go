@@ -232,6 +232,18 @@ func (s *PullStream) finish() {
 	_ = s.Close()
 }
 
+// EndOfStream is what an adapter's recv returns when the SDK's stream has
+// no more events: io.EOF (a normal end) only once the vendor's finish
+// reason arrived, else io.ErrUnexpectedEOF. A body that ends cleanly before
+// the terminal event (a proxy or server that closed early) is a cut answer
+// and must never pass as complete.
+func EndOfStream(res *providers.Result) error {
+	if res.FinishReason == "" {
+		return io.ErrUnexpectedEOF
+	}
+	return io.EOF
+}
+
 func (s *PullStream) Delta() string            { return s.delta }
 func (s *PullStream) Err() error               { return s.err }
 func (s *PullStream) Result() providers.Result { return s.res }
