@@ -19,11 +19,40 @@ type AgentMode struct {
 	maxSteps int // 0: the configured limit
 }
 
-func init() {
-	registerMode(ModeInfo{Name: "agent", Key: "alt+5", Title: "one agent reads the code folder with tools to answer",
+// agentSpec describes agent mode.
+type agentSpec struct{}
+
+func (agentSpec) Info() ModeInfo {
+	return ModeInfo{Name: ModeAgent, Key: "alt+5", Title: "one agent reads the code folder with tools to answer",
 		Input: "a question about the code in the workspace", Roles: []string{"reader"},
-		Controls: []ControlKind{ControlSteps}}, newAgentMode)
+		Controls: []ControlKind{ControlSteps},
+		Seats:    SeatRange{1, 1}, ContextTokens: 16000,
+		Hint:        "ask about the code in the working folder",
+		Placeholder: "ask about the code in this folder · /help",
+		Examples: []Example{
+			{"what does this project do?", "the agent reads the folder and explains"},
+			{"where is the configuration loaded?", "it lists and reads files as it goes"},
+			{"explain main.go", "each tool call shows in its panel"},
+		},
+		Layout: Layout{PanelShare: 50, Folder: true, ToolSteps: true}}
 }
+
+func (agentSpec) New(e *Engine) (Mode, error) { return newAgentMode(e) }
+
+func (agentSpec) Check(k *ConfigCheck) error {
+	a := k.Config.Modes.Agent
+	if err := k.Agent("modes.agent.agent", a.Agent); err != nil {
+		return err
+	}
+	if a.MaxSteps < 0 {
+		return k.Bad("modes.agent.max_steps", "must not be negative")
+	}
+	return nil
+}
+
+func (agentSpec) Budget(c *Config) float64        { return c.Modes.Agent.BudgetUSD }
+func (agentSpec) Context(c *Config) ContextBudget { return c.Context.Agent }
+func (agentSpec) Seat(c *Config, names []string)  { c.Modes.Agent.Agent = names[0] }
 
 func newAgentMode(e *Engine) (Mode, error) {
 	name := e.Config.Modes.Agent.Agent
@@ -38,7 +67,7 @@ func newAgentMode(e *Engine) (Mode, error) {
 }
 
 // Name implements Mode.
-func (m *AgentMode) Name() string { return "agent" }
+func (m *AgentMode) Name() string { return ModeAgent }
 
 // Agents implements Mode: the one agent that reads code.
 func (m *AgentMode) Agents() []*Agent { return []*Agent{m.agent} }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,10 +35,32 @@ type Alternate struct {
 	totals AlternateTokens // over the turns run since the mode was built
 }
 
-func init() {
-	registerMode(ModeInfo{Name: "alternate", Key: "alt+2", Title: "two agents take turns, one answer per step",
-		Input: "an instruction; then Enter on an empty line runs the next step", Roles: []string{"first", "second"}}, newAlternate)
+// alternateSpec describes alternate mode.
+type alternateSpec struct{}
+
+func (alternateSpec) Info() ModeInfo {
+	return ModeInfo{Name: ModeAlternate, Key: "alt+2", Title: "two agents take turns, one answer per step",
+		Input: "an instruction; then Enter on an empty line runs the next step", Roles: []string{"first", "second"},
+		Seats: SeatRange{2, 2}, ContextTokens: 10000,
+		Hint:        "enter on an empty line: next step",
+		Placeholder: "an instruction for both agents · /help",
+		Examples: []Example{
+			{"write a Go LRU cache with tests", "one agent starts, the other answers"},
+			{"(enter on an empty line)", "the next agent takes a step"},
+			{"now add benchmarks", "a step with a new instruction"},
+		},
+		StepOnEmpty: true}
 }
+
+func (alternateSpec) New(e *Engine) (Mode, error) { return newAlternate(e) }
+
+func (alternateSpec) Check(k *ConfigCheck) error {
+	return k.Agents("modes.alternate.agents", k.Config.Modes.Alternate.Agents, 2)
+}
+
+func (alternateSpec) Budget(c *Config) float64        { return c.Modes.Alternate.BudgetUSD }
+func (alternateSpec) Context(c *Config) ContextBudget { return c.Context.Alternate }
+func (alternateSpec) Seat(c *Config, names []string)  { c.Modes.Alternate.Agents = slices.Clone(names) }
 
 func newAlternate(e *Engine) (Mode, error) {
 	names := e.Config.Modes.Alternate.Agents
@@ -101,7 +124,7 @@ func (m *Alternate) recoverState() {
 }
 
 // Name implements Mode.
-func (m *Alternate) Name() string { return "alternate" }
+func (m *Alternate) Name() string { return ModeAlternate }
 
 // Agents implements Mode: the two agents, first one first.
 func (m *Alternate) Agents() []*Agent { return []*Agent{m.pair[0], m.pair[1]} }

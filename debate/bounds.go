@@ -51,10 +51,9 @@ func (c *Config) checkBounds(bad func(key, format string, args ...any) error) er
 	case c.Bench.MaxTokens > MaxOutputTokens:
 		return bad("bench.max_tokens", "%d is over %d", c.Bench.MaxTokens, MaxOutputTokens)
 	}
-	ctx := c.Context
-	for mode, b := range map[string]ContextBudget{"mention": ctx.Mention, "alternate": ctx.Alternate, "talk": ctx.Talk, "magi": ctx.Magi, "agent": ctx.Agent} {
-		if b.BudgetTokens > MaxBudgetTokens || b.SummaryTokens > MaxBudgetTokens {
-			return bad("context."+mode, "budgets are at most %d tokens", MaxBudgetTokens)
+	for _, s := range modeList {
+		if b := s.Context(c); b.BudgetTokens > MaxBudgetTokens || b.SummaryTokens > MaxBudgetTokens {
+			return bad("context."+s.Info().Name, "budgets are at most %d tokens", MaxBudgetTokens)
 		}
 	}
 	return nil

@@ -218,7 +218,7 @@ func TestMagiDebateBlockBounded(t *testing.T) {
 func TestContextBudgetResolution(t *testing.T) {
 	t.Parallel()
 	cfg := modeConfig()
-	if b := cfg.ContextBudget("alternate"); b.Total != defaultContextTokens["alternate"] || b.Summary != b.Total/4 || b.Verbatim+b.Summary != b.Total {
+	if b := cfg.ContextBudget("alternate"); b.Total != 10000 || b.Summary != b.Total/4 || b.Verbatim+b.Summary != b.Total {
 		t.Fatalf("default %+v", b)
 	}
 	cfg.Context.BudgetTokens = 20000

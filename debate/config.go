@@ -213,14 +213,6 @@ type ContextBudget struct {
 	SummaryTokens int `mapstructure:"summary_tokens"` // of which summaries (0: a quarter)
 }
 
-// defaultContextTokens are the per-mode prompt budgets when the
-// configuration sets none: a few turns of real answers verbatim plus room
-// for summaries. MAGI's is what each member reads of the debate before
-// the question.
-var defaultContextTokens = map[string]int{
-	"mention": 12000, "alternate": 10000, "talk": 10000, "magi": 6000, "agent": 16000,
-}
-
 // Budget is a mode's resolved prompt budget.
 type Budget struct {
 	Total    int // the whole history part of the prompt
@@ -233,27 +225,16 @@ type Budget struct {
 // else the mode's default.
 func (c *Config) ContextBudget(mode string) Budget {
 	var own ContextBudget
-	switch mode {
-	case "mention":
-		own = c.Context.Mention
-	case "alternate":
-		own = c.Context.Alternate
-	case "talk":
-		own = c.Context.Talk
-	case "magi":
-		own = c.Context.Magi
-	case "agent":
-		own = c.Context.Agent
+	var byDefault int
+	if s, ok := lookupSpec(mode); ok {
+		own, byDefault = s.Context(c), s.Info().ContextTokens
 	}
 	total := own.BudgetTokens
-	if total == 0 && mode == "talk" {
-		total = c.Modes.Talk.BudgetTokens
-	}
 	if total == 0 {
 		total = c.Context.BudgetTokens
 	}
 	if total == 0 {
-		total = defaultContextTokens[mode]
+		total = byDefault
 	}
 	if total == 0 {
 		total = 12000

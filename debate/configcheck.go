@@ -46,190 +46,241 @@ func (e *ConfigError) Error() string {
 }
 
 // Validate checks cross references and values; the first problem wins.
+// Each mode checks its own section (ModeSpec.Check).
 func (c *Config) Validate() error {
-	bad := func(key, format string, args ...any) error {
-		return &ConfigError{File: c.Source, Key: key, Problem: fmt.Sprintf(format, args...)}
-	}
-	if err := c.checkBounds(bad); err != nil {
-		return err
-	}
-	for name, p := range c.Providers {
-		if !slices.Contains(providers.Types, p.Type) {
-			return bad("providers."+name+".type", "unknown provider type %s (one of %s)", Quote(p.Type), strings.Join(providers.Types, ", "))
+	k := newConfigCheck(c)
+	for _, check := range []func(*ConfigCheck) error{
+		func(k *ConfigCheck) error { return c.checkBounds(k.Bad) },
+		checkProviderTypes, checkAgents, checkModes, checkSettings, checkContext,
+		checkModels, checkProviders, checkBudgets, checkBench, checkWebhooks, checkServe,
+	} {
+		if err := check(k); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// ConfigCheck is what a mode's check of its section reads: the
+// configuration, the agents it may name, and how to say what is wrong.
+type ConfigCheck struct {
+	Config *Config
+	agents map[string]bool
+	known  string
+}
+
+func newConfigCheck(c *Config) *ConfigCheck {
+	k := &ConfigCheck{Config: c, agents: map[string]bool{}, known: strings.Join(c.AgentNames(), ", ")}
+	for _, a := range c.Agents {
+		k.agents[a.Name] = true
+	}
+	return k
+}
+
+// Bad is the configuration error for key.
+func (k *ConfigCheck) Bad(key, format string, args ...any) error {
+	return &ConfigError{File: k.Config.Source, Key: key, Problem: fmt.Sprintf(format, args...)}
+}
+
+// Agent checks that name is a configured agent.
+func (k *ConfigCheck) Agent(key, name string) error {
+	if !k.agents[name] {
+		return k.Bad(key, "unknown agent %s (known: %s)", Quote(name), k.known)
+	}
+	return nil
+}
+
+// Agents checks a list of agents: each configured, and exactly want of
+// them when want > 0.
+func (k *ConfigCheck) Agents(key string, names []string, want int) error {
+	if want > 0 && len(names) != want {
+		return k.Bad(key, "needs exactly %d agents, has %d", want, len(names))
+	}
+	for i, n := range names {
+		if err := k.Agent(fmt.Sprintf("%s[%d]", key, i), n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkProviderTypes(k *ConfigCheck) error {
+	for name, p := range k.Config.Providers {
+		if !slices.Contains(providers.Types, p.Type) {
+			return k.Bad("providers."+name+".type", "unknown provider type %s (one of %s)", Quote(p.Type), strings.Join(providers.Types, ", "))
+		}
+	}
+	return nil
+}
+
+func checkAgents(k *ConfigCheck) error {
 	seen := map[string]bool{}
-	for i, a := range c.Agents {
+	for i, a := range k.Config.Agents {
 		key := fmt.Sprintf("agents[%d]", i)
 		switch {
 		case a.Name == "":
-			return bad(key+".name", "missing")
+			return k.Bad(key+".name", "missing")
 		case a.Name != strings.ToLower(a.Name) || strings.ContainsAny(a.Name, " @\t"):
-			return bad(key+".name", "%s must be lower case without spaces or @", Quote(a.Name))
+			return k.Bad(key+".name", "%s must be lower case without spaces or @", Quote(a.Name))
 		case a.Name == "all":
-			return bad(key+".name", `"all" is reserved for @all`)
+			return k.Bad(key+".name", `"all" is reserved for @all`)
 		case seen[a.Name]:
-			return bad(key+".name", "duplicate agent %s", Quote(a.Name))
+			return k.Bad(key+".name", "duplicate agent %s", Quote(a.Name))
 		}
 		seen[a.Name] = true
-		if _, ok := c.Providers[a.Provider]; !ok {
-			return bad(key+".provider", "unknown provider %s (known: %s)", Quote(a.Provider), strings.Join(sortedKeys(c.Providers), ", "))
-		}
-		if a.Model == "" && c.Providers[a.Provider].Type != "demo" {
-			return bad(key+".model", "missing for agent %s", Quote(a.Name))
-		}
-		if a.Effort != "" && !slices.Contains(providers.EffortLevels, a.Effort) {
-			return bad(key+".effort", "%s is not an effort level (one of %s)", Quote(a.Effort), strings.Join(providers.EffortLevels, ", "))
-		}
-		if a.MaxTokens < 0 {
-			return bad(key+".max_tokens", "must not be negative (0: the model's maximum, capped at 32000)")
-		}
-		if a.Temperature != nil && (*a.Temperature < 0 || *a.Temperature > 2) {
-			return bad(key+".temperature", "%v is outside 0..2", *a.Temperature)
-		}
-	}
-	known := strings.Join(c.AgentNames(), ", ")
-	checkList := func(key string, names []string, want int) error {
-		if want > 0 && len(names) != want {
-			return bad(key, "needs exactly %d agents, has %d", want, len(names))
-		}
-		for i, n := range names {
-			if !seen[n] {
-				return bad(fmt.Sprintf("%s[%d]", key, i), "unknown agent %s (known: %s)", Quote(n), known)
-			}
-		}
-		return nil
-	}
-	checkOne := func(key, name string) error {
-		if !seen[name] {
-			return bad(key, "unknown agent %s (known: %s)", Quote(name), known)
-		}
-		return nil
-	}
-	m := c.Modes
-	for _, err := range []error{
-		checkList("modes.mention.agents", m.Mention.Agents, 0),
-		checkList("modes.alternate.agents", m.Alternate.Agents, 2),
-		checkOne("modes.talk.a", m.Talk.A),
-		checkOne("modes.talk.b", m.Talk.B),
-		checkOne("modes.talk.moderator", m.Talk.Moderator),
-		checkList("modes.magi.agents", m.Magi.Agents, 3),
-		checkOne("modes.agent.agent", m.Agent.Agent),
-		checkList("modes.council.members", m.Council.Members, 0),
-	} {
-		if err != nil {
+		if err := checkAgent(k, key, a); err != nil {
 			return err
 		}
 	}
-	if n := len(m.Council.Members); n == 1 {
-		return bad("modes.council.members", "needs at least two members, has 1")
+	return nil
+}
+
+// checkAgent checks one agent's provider, model and sampling.
+func checkAgent(k *ConfigCheck, key string, a AgentSpec) error {
+	c := k.Config
+	p, ok := c.Providers[a.Provider]
+	switch {
+	case !ok:
+		return k.Bad(key+".provider", "unknown provider %s (known: %s)", Quote(a.Provider), strings.Join(sortedKeys(c.Providers), ", "))
+	case a.Model == "" && p.Type != "demo":
+		return k.Bad(key+".model", "missing for agent %s", Quote(a.Name))
+	case a.Effort != "" && !slices.Contains(providers.EffortLevels, a.Effort):
+		return k.Bad(key+".effort", "%s is not an effort level (one of %s)", Quote(a.Effort), strings.Join(providers.EffortLevels, ", "))
+	case a.MaxTokens < 0:
+		return k.Bad(key+".max_tokens", "must not be negative (0: the model's maximum, capped at 32000)")
+	case a.Temperature != nil && (*a.Temperature < 0 || *a.Temperature > 2):
+		return k.Bad(key+".temperature", "%v is outside 0..2", *a.Temperature)
 	}
-	if m.Council.Chairman != "" {
-		if err := checkOne("modes.council.chairman", m.Council.Chairman); err != nil {
+	return nil
+}
+
+// checkModes has each mode check its own section.
+func checkModes(k *ConfigCheck) error {
+	for _, s := range modeList {
+		if err := s.Check(k); err != nil {
 			return err
 		}
 	}
-	if hasDuplicate(m.Council.Members) {
-		return bad("modes.council.members", "lists a member twice")
-	}
-	if len(m.Mention.Agents) == 0 {
-		return bad("modes.mention.agents", "needs at least one agent for @all")
-	}
+	return nil
+}
+
+func checkSettings(k *ConfigCheck) error {
+	c := k.Config
 	if c.Seating != "" && !slices.Contains(SeatingValues, c.Seating) {
-		return bad("seating", "unknown value %q (one of %s)", c.Seating, strings.Join(SeatingValues, ", "))
+		return k.Bad("seating", "unknown value %q (one of %s)", c.Seating, strings.Join(SeatingValues, ", "))
 	}
-	if c.DefaultMode != "" && !slices.Contains(ModeNames, c.DefaultMode) {
-		return bad("default_mode", "unknown mode %s (one of %s)", Quote(c.DefaultMode), strings.Join(ModeNames, ", "))
+	if c.DefaultMode != "" && !slices.Contains(ModeNames(), c.DefaultMode) {
+		return k.Bad("default_mode", "unknown mode %s (one of %s)", Quote(c.DefaultMode), strings.Join(ModeNames(), ", "))
 	}
-	if _, err := ParseAnswerType(m.Magi.AnswerType); err != nil {
-		return bad("modes.magi.answer_type", "%v", err)
-	}
-	if m.Magi.AdaptiveMargin < 0 || m.Magi.AdaptiveMargin > 1 {
-		return bad("modes.magi.adaptive_margin", "must be between 0 and 1 (0: the default, %.1f)", DefaultAdaptiveMargin)
-	}
-	if m.Talk.Rounds < 0 {
-		return bad("modes.talk.rounds", "must not be negative")
-	}
+	return nil
+}
+
+func checkContext(k *ConfigCheck) error {
+	c := k.Config
 	if c.Context.BudgetTokens < 0 {
-		return bad("context.budget_tokens", "must not be negative")
+		return k.Bad("context.budget_tokens", "must not be negative")
 	}
-	for i, b := range []ContextBudget{c.Context.Mention, c.Context.Alternate, c.Context.Talk, c.Context.Magi, c.Context.Agent} {
-		if b.BudgetTokens < 0 || b.SummaryTokens < 0 {
-			return bad("context."+ModeNames[i], "budgets must not be negative")
+	for _, s := range modeList {
+		if b := s.Context(c); b.BudgetTokens < 0 || b.SummaryTokens < 0 {
+			return k.Bad("context."+s.Info().Name, "budgets must not be negative")
 		}
 	}
-	if c.Context.Summarizer != "" && !seen[c.Context.Summarizer] {
-		return bad("context.summarizer", "unknown agent %s (known: %s)", Quote(c.Context.Summarizer), known)
+	if c.Context.Summarizer != "" {
+		return k.Agent("context.summarizer", c.Context.Summarizer)
 	}
-	if m.Agent.MaxSteps < 0 {
-		return bad("modes.agent.max_steps", "must not be negative")
-	}
-	if sv := c.Serve; sv.ReadHeaderTimeout < 0 || sv.ReadTimeout < 0 || sv.IdleTimeout < 0 ||
-		sv.MaxConnsPerAddr < 0 || sv.MaxStreams < 0 || sv.MaxStreamsPerUser < 0 {
-		return bad("serve", "timeouts and limits must not be negative (0 takes the default)")
-	}
-	for model, m := range c.Models {
+	return nil
+}
+
+func checkModels(k *ConfigCheck) error {
+	for model, m := range k.Config.Models {
 		for _, price := range []*float64{m.Input, m.CachedInput, m.CacheWrite, m.Output} {
 			if price != nil && *price < 0 {
-				return bad("models."+model, "prices must not be negative")
+				return k.Bad("models."+model, "prices must not be negative")
 			}
 		}
 		if m.API != "" && !slices.Contains(providers.APIs, m.API) {
-			return bad("models."+model+".api", "unknown API %s (one of %s)", Quote(m.API), strings.Join(providers.APIs, ", "))
+			return k.Bad("models."+model+".api", "unknown API %s (one of %s)", Quote(m.API), strings.Join(providers.APIs, ", "))
 		}
-		if err := checkSchedule("models."+model, m, bad); err != nil {
+		if err := checkSchedule("models."+model, m, k.Bad); err != nil {
 			return err
 		}
 		for _, d := range []struct{ key, val string }{{"deprecated", m.Deprecated}, {"shutdown", m.Shutdown}} {
 			if _, err := time.Parse("2006-01-02", d.val); d.val != "" && err != nil {
-				return bad("models."+model+"."+d.key, "%s is not a date (YYYY-MM-DD)", Quote(d.val))
+				return k.Bad("models."+model+"."+d.key, "%s is not a date (YYYY-MM-DD)", Quote(d.val))
 			}
 		}
 	}
-	for name, p := range c.Providers {
+	for model, p := range k.Config.Pricing {
+		if p.Input < 0 || p.Output < 0 || p.CachedInput < 0 {
+			return k.Bad("pricing."+model, "prices must not be negative")
+		}
+	}
+	return nil
+}
+
+func checkProviders(k *ConfigCheck) error {
+	for name, p := range k.Config.Providers {
 		if p.IdleTimeout < 0 || p.FirstByteTimeout < 0 || p.Timeout < 0 {
-			return bad("providers."+name, "timeouts must not be negative")
+			return k.Bad("providers."+name, "timeouts must not be negative")
 		}
 		if p.API != "" && !slices.Contains(providers.APIs, p.API) {
-			return bad("providers."+name+".api", "unknown API %s (one of %s)", Quote(p.API), strings.Join(providers.APIs, ", "))
+			return k.Bad("providers."+name+".api", "unknown API %s (one of %s)", Quote(p.API), strings.Join(providers.APIs, ", "))
 		}
 	}
+	return nil
+}
+
+func checkBudgets(k *ConfigCheck) error {
+	c := k.Config
 	if c.BudgetUSD < 0 {
-		return bad("budget_usd", "must not be negative (0: no cap)")
+		return k.Bad("budget_usd", "must not be negative (0: no cap)")
 	}
-	for _, mode := range ModeNames {
-		if c.ModeBudget(mode) < 0 {
-			return bad("modes."+mode+".budget_usd", "must not be negative (0: no cap)")
+	for _, s := range modeList {
+		if s.Budget(c) < 0 {
+			return k.Bad("modes."+s.Info().Name+".budget_usd", "must not be negative (0: no cap)")
 		}
 	}
+	return nil
+}
+
+func checkBench(k *ConfigCheck) error {
+	c := k.Config
 	if c.Bench.MaxTokens < 0 {
-		return bad("bench.max_tokens", "must not be negative")
+		return k.Bad("bench.max_tokens", "must not be negative")
 	}
 	for name, l := range c.Bench.Limits {
 		if _, ok := c.Providers[name]; !ok {
-			return bad("bench.limits."+name, "unknown provider %s (known: %s)", Quote(name), strings.Join(sortedKeys(c.Providers), ", "))
+			return k.Bad("bench.limits."+name, "unknown provider %s (known: %s)", Quote(name), strings.Join(sortedKeys(c.Providers), ", "))
 		}
 		if l.RequestsPerMinute < 0 || l.TokensPerMinute < 0 {
-			return bad("bench.limits."+name, "limits must not be negative")
+			return k.Bad("bench.limits."+name, "limits must not be negative")
 		}
 	}
-	for i, w := range c.Webhooks {
+	return nil
+}
+
+func checkWebhooks(k *ConfigCheck) error {
+	for i, w := range k.Config.Webhooks {
 		key := fmt.Sprintf("webhooks[%d]", i)
 		if !strings.HasPrefix(w.URL, "http://") && !strings.HasPrefix(w.URL, "https://") {
-			return bad(key+".url", "%s is not an http:// or https:// URL", Quote(w.URL))
+			return k.Bad(key+".url", "%s is not an http:// or https:// URL", Quote(w.URL))
 		}
 		if len(w.Events) == 0 {
-			return bad(key+".events", "lists no event (e.g. [magi_decided, exchange_finished, session_finished])")
+			return k.Bad(key+".events", "lists no event (e.g. [magi_decided, exchange_finished, session_finished])")
 		}
 	}
-	for i, h := range c.Serve.Hosts {
+	return nil
+}
+
+func checkServe(k *ConfigCheck) error {
+	sv := k.Config.Serve
+	if sv.ReadHeaderTimeout < 0 || sv.ReadTimeout < 0 || sv.IdleTimeout < 0 ||
+		sv.MaxConnsPerAddr < 0 || sv.MaxStreams < 0 || sv.MaxStreamsPerUser < 0 {
+		return k.Bad("serve", "timeouts and limits must not be negative (0 takes the default)")
+	}
+	for i, h := range sv.Hosts {
 		if h == "" || strings.ContainsAny(h, "/?#@ ") {
-			return bad(fmt.Sprintf("serve.hosts[%d]", i), "%q is not a host name (e.g. parley.example.com or parley.example.com:8443)", h)
-		}
-	}
-	for model, p := range c.Pricing {
-		if p.Input < 0 || p.Output < 0 || p.CachedInput < 0 {
-			return bad("pricing."+model, "prices must not be negative")
+			return k.Bad(fmt.Sprintf("serve.hosts[%d]", i), "%q is not a host name (e.g. parley.example.com or parley.example.com:8443)", h)
 		}
 	}
 	return nil

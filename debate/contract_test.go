@@ -39,8 +39,8 @@ func TestRegistryListsEveryModeOnceInKeyOrder(t *testing.T) {
 	if got := strings.Join(keys, ","); got != "alt+1,alt+2,alt+3,alt+4,alt+5,alt+6" {
 		t.Fatalf("keys %s", got)
 	}
-	if !slices.Equal(ModeNames, names) {
-		t.Fatalf("ModeNames %v, Modes %v", ModeNames, names)
+	if !slices.Equal(ModeNames(), names) {
+		t.Fatalf("ModeNames() %v, Modes %v", ModeNames(), names)
 	}
 	if _, ok := LookupMode("chat"); ok {
 		t.Fatal("an unknown mode was found")
@@ -87,12 +87,12 @@ func TestRegistryTestModeSortsLast(t *testing.T) {
 		registerTestMode(t, ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e *Engine) (Mode, error) {
 			return &Mention{engine: e}, nil
 		})
-		if ModeNames[len(ModeNames)-1] != "zz-probe" || len(ModeNames) != 7 {
-			t.Fatalf("ModeNames %v", ModeNames)
+		if names := ModeNames(); names[len(names)-1] != "zz-probe" || len(names) != 7 {
+			t.Fatalf("ModeNames %v", names)
 		}
 	})
-	if _, ok := LookupMode("zz-probe"); ok || len(ModeNames) != 6 {
-		t.Fatalf("the test mode outlived its test: %v", ModeNames)
+	if _, ok := LookupMode("zz-probe"); ok || len(ModeNames()) != 6 {
+		t.Fatalf("the test mode outlived its test: %v", ModeNames())
 	}
 }
 

@@ -27,9 +27,43 @@ type Council struct {
 	chairOf *Agent
 }
 
-func init() {
-	registerMode(ModeInfo{Name: "council", Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
-		Input: "a question for the council", Roles: []string{"member", "member", "member", "chairman"}}, newCouncil)
+// councilSpec describes council mode.
+type councilSpec struct{}
+
+func (councilSpec) Info() ModeInfo {
+	return ModeInfo{Name: ModeCouncil, Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
+		Input: "a question for the council", Roles: []string{"member", "member", "member", "chairman"},
+		Seats:  SeatRange{3, 9},
+		Layout: Layout{Board: BoardRanking, RankingRound: 2}}
+}
+
+func (councilSpec) New(e *Engine) (Mode, error) { return newCouncil(e) }
+
+func (councilSpec) Check(k *ConfigCheck) error {
+	c := k.Config.Modes.Council
+	if err := k.Agents("modes.council.members", c.Members, 0); err != nil {
+		return err
+	}
+	if len(c.Members) == 1 {
+		return k.Bad("modes.council.members", "needs at least two members, has 1")
+	}
+	if c.Chairman != "" {
+		if err := k.Agent("modes.council.chairman", c.Chairman); err != nil {
+			return err
+		}
+	}
+	if hasDuplicate(c.Members) {
+		return k.Bad("modes.council.members", "lists a member twice")
+	}
+	return nil
+}
+
+func (councilSpec) Budget(c *Config) float64      { return c.Modes.Council.BudgetUSD }
+func (councilSpec) Context(*Config) ContextBudget { return ContextBudget{} }
+
+// Seat seats the members in council order, then the chairman (the last name).
+func (councilSpec) Seat(c *Config, names []string) {
+	c.Modes.Council.Members, c.Modes.Council.Chairman = slices.Clone(names[:len(names)-1]), names[len(names)-1]
 }
 
 // ChairSeat is the speaker name of the chairman's turns: the chairman sits
@@ -137,7 +171,7 @@ func chairSeat(e *Engine, of *Agent) *Agent {
 }
 
 // Name implements Mode.
-func (c *Council) Name() string { return "council" }
+func (c *Council) Name() string { return ModeCouncil }
 
 // Agents implements Mode: the members in council order, then the chairman.
 func (c *Council) Agents() []*Agent { return append(slices.Clone(c.members), c.chair) }

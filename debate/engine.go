@@ -99,7 +99,7 @@ func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
 		mode = cfg.DefaultMode
 	}
 	if mode == "" {
-		mode = "mention"
+		mode = ModeMention
 	}
 	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now, idle: make(chan struct{}),
 		meter: NewMeter(cfg.BudgetUSD, 0)}
@@ -282,8 +282,8 @@ func (e *UnknownAgentError) Error() string {
 
 // --- modes -----------------------------------------------------------------
 
-// Mode decides who speaks. Each mode is one file and registers itself
-// (its ModeInfo and constructor) with registerMode. A mode reports only
+// Mode decides who speaks. Each mode is one file with its descriptor
+// (ModeSpec), listed in modes.go. A mode reports only
 // through events; consumers never reach into it.
 type Mode interface {
 	Name() string
@@ -325,11 +325,11 @@ func (e *Engine) modeNamed(name string) (Mode, error) {
 
 // buildMode constructs a new instance of a mode; the caller holds buildMu.
 func (e *Engine) buildMode(name string) (Mode, error) {
-	info, ok := LookupMode(name)
+	spec, ok := lookupSpec(name)
 	if !ok {
-		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(ModeNames, ", "))}
+		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(ModeNames(), ", "))}
 	}
-	m, err := info.build(e)
+	m, err := spec.New(e)
 	var unseated *UnseatedError
 	if errors.As(err, &unseated) && unseated.Mode == "" {
 		unseated.Mode = name

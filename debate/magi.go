@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -105,11 +106,43 @@ type MagiResult struct {
 	Sentence string `json:"sentence,omitempty"`
 }
 
-func init() {
-	registerMode(ModeInfo{Name: "magi", Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
+// magiSpec describes MAGI mode.
+type magiSpec struct{}
+
+func (magiSpec) Info() ModeInfo {
+	return ModeInfo{Name: ModeMagi, Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
 		Input: "a yes-or-no question or proposal for the MAGI to vote on", Roles: []string{"member", "member", "member"},
-		Controls: []ControlKind{ControlRounds}}, newMagi)
+		Controls: []ControlKind{ControlRounds},
+		Seats:    SeatRange{3, 3}, ContextTokens: 6000,
+		Hint:        "ask a question: three rounds of votes",
+		Placeholder: "a question for the MAGI council · /help",
+		Examples: []Example{
+			{"Should we ship on Friday?", "three members vote over three rounds"},
+			{"Rewrite the billing service in Rust?", "a majority decides"},
+			{"Adopt a four-day week?", "enter on a vote opens its reasoning"},
+		},
+		Layout: Layout{Board: BoardVotes}}
 }
+
+func (magiSpec) New(e *Engine) (Mode, error) { return newMagi(e) }
+
+func (magiSpec) Check(k *ConfigCheck) error {
+	m := k.Config.Modes.Magi
+	if err := k.Agents("modes.magi.agents", m.Agents, 3); err != nil {
+		return err
+	}
+	if _, err := ParseAnswerType(m.AnswerType); err != nil {
+		return k.Bad("modes.magi.answer_type", "%v", err)
+	}
+	if m.AdaptiveMargin < 0 || m.AdaptiveMargin > 1 {
+		return k.Bad("modes.magi.adaptive_margin", "must be between 0 and 1 (0: the default, %.1f)", DefaultAdaptiveMargin)
+	}
+	return nil
+}
+
+func (magiSpec) Budget(c *Config) float64        { return c.Modes.Magi.BudgetUSD }
+func (magiSpec) Context(c *Config) ContextBudget { return c.Context.Magi }
+func (magiSpec) Seat(c *Config, names []string)  { c.Modes.Magi.Agents = slices.Clone(names) }
 
 func newMagi(e *Engine) (Mode, error) {
 	agents, err := e.MustAgents(e.Config.Modes.Magi.Agents...)
@@ -143,7 +176,7 @@ func (m *Magi) control(c Control) error {
 }
 
 // Name implements Mode.
-func (m *Magi) Name() string { return "magi" }
+func (m *Magi) Name() string { return ModeMagi }
 
 // Agents implements Mode: the members, in council order.
 func (m *Magi) Agents() []*Agent { return append([]*Agent(nil), m.agents...) }

@@ -3,6 +3,7 @@ package debate
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -92,10 +93,38 @@ type Mention struct {
 	panels []*Agent // @all's agents plus anyone addressed since
 }
 
-func init() {
-	registerMode(ModeInfo{Name: "mention", Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
-		Input: "@gemini …, @claude @chatgpt …, @all …; a line without @ is a note"}, newMention)
+// mentionSpec describes mention mode.
+type mentionSpec struct{}
+
+func (mentionSpec) Info() ModeInfo {
+	return ModeInfo{Name: ModeMention, Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
+		Input:         "@gemini …, @claude @chatgpt …, @all …; a line without @ is a note",
+		ContextTokens: 12000,
+		Hint:          "@name or @all asks; plain lines are notes",
+		Placeholder:   "@all ask everyone · @name one agent · plain text is a note · /help",
+		Examples: []Example{
+			{"@all compare Kafka and NATS for a small team", "every agent answers"},
+			{"@{first} what would you measure first?", "one agent answers"},
+			{"we expect 10k messages a second", "a plain line is a note"},
+		}}
 }
+
+func (mentionSpec) New(e *Engine) (Mode, error) { return newMention(e) }
+
+func (mentionSpec) Check(k *ConfigCheck) error {
+	names := k.Config.Modes.Mention.Agents
+	if err := k.Agents("modes.mention.agents", names, 0); err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return k.Bad("modes.mention.agents", "needs at least one agent for @all")
+	}
+	return nil
+}
+
+func (mentionSpec) Budget(c *Config) float64        { return c.Modes.Mention.BudgetUSD }
+func (mentionSpec) Context(c *Config) ContextBudget { return c.Context.Mention }
+func (mentionSpec) Seat(c *Config, names []string)  { c.Modes.Mention.Agents = slices.Clone(names) }
 
 func newMention(e *Engine) (Mode, error) {
 	if _, err := e.resolve(e.Config.Modes.Mention.Agents); err != nil {
@@ -106,7 +135,7 @@ func newMention(e *Engine) (Mode, error) {
 }
 
 // Name implements Mode.
-func (m *Mention) Name() string { return "mention" }
+func (m *Mention) Name() string { return ModeMention }
 
 // Agents implements Mode: @all's agents plus any agent addressed so far.
 func (m *Mention) Agents() []*Agent {

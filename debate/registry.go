@@ -3,7 +3,6 @@ package debate
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -22,57 +21,6 @@ const (
 type Control struct {
 	Kind ControlKind `json:"kind"`
 	N    int         `json:"n,omitempty"` // for rounds and steps
-}
-
-// ModeInfo is what a mode is, as data: every consumer (console tabs, keys,
-// /mode completion, help, the CLI, the HTTP API) reads it here instead of
-// knowing the modes.
-type ModeInfo struct {
-	Name  string `json:"name"`
-	Key   string `json:"key"`   // console key that switches to it, e.g. "alt+1"
-	Title string `json:"title"` // one line for help and tabs
-	// Input says what a line typed in this mode means, for help and welcome text.
-	Input string `json:"input"`
-	// Roles name the panels in order (the mode's Agents()); "" for modes
-	// whose panels are whoever is addressed.
-	Roles    []string      `json:"roles,omitempty"`
-	Controls []ControlKind `json:"controls,omitempty"`
-
-	build func(*Engine) (Mode, error)
-}
-
-// Accepts reports whether the mode takes the control.
-func (mi ModeInfo) Accepts(k ControlKind) bool { return slices.Contains(mi.Controls, k) }
-
-// modeRegistry lists the modes in console-key order.
-var modeRegistry []ModeInfo
-
-// registerMode makes a mode known; each mode's file calls it from init.
-// The registry keeps key order, so the files' init order does not matter.
-func registerMode(info ModeInfo, build func(*Engine) (Mode, error)) {
-	info.build = build
-	modeRegistry = append(modeRegistry, info)
-	slices.SortStableFunc(modeRegistry, func(a, b ModeInfo) int { return strings.Compare(a.Key, b.Key) })
-	ModeNames = ModeNames[:0]
-	for _, mi := range modeRegistry {
-		ModeNames = append(ModeNames, mi.Name)
-	}
-}
-
-// ModeNames lists the registered modes in console-key order.
-var ModeNames []string
-
-// Modes returns every registered mode in console-key order.
-func Modes() []ModeInfo { return slices.Clone(modeRegistry) }
-
-// LookupMode finds a registered mode by name.
-func LookupMode(name string) (ModeInfo, bool) {
-	for _, mi := range modeRegistry {
-		if mi.Name == name {
-			return mi, true
-		}
-	}
-	return ModeInfo{}, false
 }
 
 // controller is implemented by modes that accept controls; the registry

@@ -376,20 +376,8 @@ func (c *Config) WorstCost(model string, req providers.Request, at time.Time) (u
 // ModeBudget is the per-exchange cap of a mode (modes.<mode>.budget_usd),
 // 0 when none.
 func (c *Config) ModeBudget(mode string) float64 {
-	m := c.Modes
-	switch mode {
-	case "mention":
-		return m.Mention.BudgetUSD
-	case "alternate":
-		return m.Alternate.BudgetUSD
-	case "talk":
-		return m.Talk.BudgetUSD
-	case "magi":
-		return m.Magi.BudgetUSD
-	case "agent":
-		return m.Agent.BudgetUSD
-	case "council":
-		return m.Council.BudgetUSD
+	if s, ok := lookupSpec(mode); ok {
+		return s.Budget(c)
 	}
 	return 0
 }

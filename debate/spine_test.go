@@ -222,21 +222,30 @@ func control(t testing.TB, e *Engine, c Control) {
 	}
 }
 
-// registerTestMode registers a mode for one test (its key sorts after the
-// real ones) and removes it when the test ends.
+// registerTestMode adds a mode to the list for one test (after the real
+// ones) and takes it out when the test ends.
 func registerTestMode(t testing.TB, info ModeInfo, build func(*Engine) (Mode, error)) {
 	t.Helper()
 	if info.Key == "" {
 		info.Key = "zz-test-" + info.Name
 	}
-	registerMode(info, build)
-	t.Cleanup(func() {
-		modeRegistry = slices.DeleteFunc(modeRegistry, func(mi ModeInfo) bool { return mi.Name == info.Name })
-		ModeNames = ModeNames[:0]
-		for _, mi := range modeRegistry {
-			ModeNames = append(ModeNames, mi.Name)
-		}
-	})
+	saved := modeList
+	modeList = append(slices.Clone(modeList), testSpec{info, build})
+	t.Cleanup(func() { modeList = saved })
 }
+
+// testSpec is a test mode's descriptor: its info and constructor, no
+// configuration section.
+type testSpec struct {
+	info  ModeInfo
+	build func(*Engine) (Mode, error)
+}
+
+func (s testSpec) Info() ModeInfo              { return s.info }
+func (s testSpec) New(e *Engine) (Mode, error) { return s.build(e) }
+func (testSpec) Check(*ConfigCheck) error      { return nil }
+func (testSpec) Budget(*Config) float64        { return 0 }
+func (testSpec) Context(*Config) ContextBudget { return ContextBudget{} }
+func (testSpec) Seat(*Config, []string)        {}
 
 var errCut = &providers.Error{Provider: "fake", Kind: providers.KindNetwork, Message: "unexpected EOF"}

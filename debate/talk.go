@@ -42,10 +42,55 @@ type Talk struct {
 	calls    int           // calls made in the current talk (pace applies between them)
 }
 
-func init() {
-	registerMode(ModeInfo{Name: "talk", Key: "alt+3", Title: "two guests and an MC in a moderated talk",
+// talkSpec describes talk mode.
+type talkSpec struct{}
+
+func (talkSpec) Info() ModeInfo {
+	return ModeInfo{Name: ModeTalk, Key: "alt+3", Title: "two guests and an MC in a moderated talk",
 		Input: "the topic of the talk", Roles: []string{"guest A", "guest B", "MC"},
-		Controls: []ControlKind{ControlPause, ControlContinue, ControlStop, ControlRounds}}, newTalk)
+		Controls: []ControlKind{ControlPause, ControlContinue, ControlStop, ControlRounds},
+		Seats:    SeatRange{2, 3}, ContextTokens: 10000,
+		Hint:        "type the topic; /rounds N, /pause, /resume, /stop",
+		Placeholder: "the topic of the talk · /rounds N first to change the rounds · /help",
+		Examples: []Example{
+			{"Is remote work here to stay?", "the topic: the MC opens the talk"},
+			{"/rounds 2", "before the topic: two rounds"},
+			{"/pause  /resume  /stop", "hold or end a running talk"},
+		}}
+}
+
+func (talkSpec) New(e *Engine) (Mode, error) { return newTalk(e) }
+
+func (talkSpec) Check(k *ConfigCheck) error {
+	t := k.Config.Modes.Talk
+	for _, seat := range []struct{ key, name string }{{"a", t.A}, {"b", t.B}, {"moderator", t.Moderator}} {
+		if err := k.Agent("modes.talk."+seat.key, seat.name); err != nil {
+			return err
+		}
+	}
+	if t.Rounds < 0 {
+		return k.Bad("modes.talk.rounds", "must not be negative")
+	}
+	return nil
+}
+
+func (talkSpec) Budget(c *Config) float64 { return c.Modes.Talk.BudgetUSD }
+
+// Context is context.talk, whose budget falls back on modes.talk.budget_tokens.
+func (talkSpec) Context(c *Config) ContextBudget {
+	own := c.Context.Talk
+	if own.BudgetTokens == 0 {
+		own.BudgetTokens = c.Modes.Talk.BudgetTokens
+	}
+	return own
+}
+
+// Seat seats guest A, guest B and, when named, the MC.
+func (talkSpec) Seat(c *Config, names []string) {
+	c.Modes.Talk.A, c.Modes.Talk.B = names[0], names[1]
+	if len(names) == 3 {
+		c.Modes.Talk.Moderator = names[2]
+	}
 }
 
 func newTalk(e *Engine) (Mode, error) {
@@ -66,7 +111,7 @@ func newTalk(e *Engine) (Mode, error) {
 }
 
 // Name implements Mode.
-func (m *Talk) Name() string { return "talk" }
+func (m *Talk) Name() string { return ModeTalk }
 
 // Agents implements Mode: guest A, guest B, the MC.
 func (m *Talk) Agents() []*Agent { return []*Agent{m.a, m.b, m.mc} }

@@ -46,13 +46,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.ModeKeys):
 		for i, b := range k.Modes {
 			if key.Matches(msg, b) {
-				m.switchMode(debate.ModeNames[i])
+				m.switchMode(debate.ModeNames()[i])
 			}
 		}
 		return nil
 	case key.Matches(msg, k.CycleMode):
-		i := slices.Index(debate.ModeNames, m.engine.Current().Name())
-		m.switchMode(debate.ModeNames[(i+1)%len(debate.ModeNames)])
+		i := slices.Index(debate.ModeNames(), m.engine.Current().Name())
+		m.switchMode(debate.ModeNames()[(i+1)%len(debate.ModeNames())])
 		return nil
 	case key.Matches(msg, k.Sessions):
 		return m.openSessions()
@@ -370,7 +370,7 @@ func (m *Model) command(c slashCommand) tea.Cmd {
 		return m.quit()
 	case "mode":
 		if c.Arg == "" {
-			m.setStatus("usage: /mode "+strings.Join(debate.ModeNames, "|"), true)
+			m.setStatus("usage: /mode "+strings.Join(debate.ModeNames(), "|"), true)
 			return nil
 		}
 		m.switchMode(strings.ToLower(c.Arg))
@@ -489,7 +489,7 @@ func (m *Model) openHelp() {
 		lines = append(lines, "")
 	}
 	lines = append(lines, styles.bold.Render("Commands"),
-		"/mode NAME   switch mode ("+strings.Join(debate.ModeNames, ", ")+")",
+		"/mode NAME   switch mode ("+strings.Join(debate.ModeNames(), ", ")+")",
 		"/new  /sessions  /fork  /export md|json  /agents  /help",
 		"/rounds N  /steps N  /pause  /resume  /stop   (as the mode takes them)",
 		"/budget USD  cap this session's spend (/budget off lifts it)",

@@ -160,7 +160,7 @@ func (in *input) mentionPrefix() (string, bool) {
 // the registered modes.
 func (in *input) completing() (string, []string, bool) {
 	if rest, ok := strings.CutPrefix(in.ta.Value(), "/mode "); ok && !strings.ContainsAny(rest, " \n\t") {
-		return strings.ToLower(rest), debate.ModeNames, true
+		return strings.ToLower(rest), debate.ModeNames(), true
 	}
 	pre, ok := in.mentionPrefix()
 	return pre, in.names, ok

@@ -106,7 +106,7 @@ full-screen console; every mode also runs headless.`,
 	pf.BoolVar(&g.Demo, "demo", false, "use the offline demo agents: no keys, no network")
 	pf.BoolVar(&g.JSON, "json", false, "headless commands: print machine-readable JSON")
 	pf.BoolVar(&g.JSONL, "jsonl", false, "headless commands: print every event as one JSON line as it happens")
-	pf.StringVar(&g.Mode, "mode", "", "mode to start in: "+strings.Join(debate.ModeNames, ", "))
+	pf.StringVar(&g.Mode, "mode", "", "mode to start in: "+strings.Join(debate.ModeNames(), ", "))
 	pf.BoolVar(&g.StrictSeats, "strict-seats", false, "refuse, naming the variables to set, instead of seating an agent without its key on another provider's model (seating: strict)")
 	root.Flags().StringVar(&g.Resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
 	root.Flags().BoolVar(&g.Continue, "continue", false, "resume the most recent session")

@@ -136,7 +136,7 @@ func writableTime(t time.Time) bool {
 }
 
 func isMode(name string) bool {
-	for _, m := range debate.ModeNames {
+	for _, m := range debate.ModeNames() {
 		if m == name {
 			return true
 		}

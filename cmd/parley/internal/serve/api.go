@@ -366,7 +366,7 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if _, ok := debate.LookupMode(req.Mode); !ok {
-		return errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", req.Mode, strings.Join(debate.ModeNames, ", "))
+		return errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", req.Mode, strings.Join(debate.ModeNames(), ", "))
 	}
 	if ss.busy() {
 		return errBusy(ss.id)

@@ -221,7 +221,7 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 		spec.mode = "mention"
 	}
 	if _, ok := debate.LookupMode(spec.mode); !ok {
-		return nil, errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", spec.mode, strings.Join(debate.ModeNames, ", "))
+		return nil, errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", spec.mode, strings.Join(debate.ModeNames(), ", "))
 	}
 	cfg, err := m.srv.config(ctx, spec.mode, spec.agents, spec.magiPreset, spec.magiModel)
 	if err != nil {

@@ -404,7 +404,7 @@ func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error)
 		loaded.SetByFlag("seating", "--strict-seats")
 	}
 	if g.Mode != "" {
-		if !slices.Contains(debate.ModeNames, g.Mode) {
+		if !slices.Contains(debate.ModeNames(), g.Mode) {
 			return nil, cli.Usage(fmt.Errorf("--mode: unknown mode %q (one of mention, alternate, talk, magi, agent)", g.Mode))
 		}
 		loaded.Config.DefaultMode = g.Mode

@@ -1,0 +1,170 @@
+package debate
+
+import (
+	"slices"
+	"strings"
+)
+
+// Mode names, for the commands and doors made for one mode (parley magi,
+// MCP's magi tool, the OpenAI door's @agent); everything else reads the
+// descriptors.
+const (
+	ModeMention   = "mention"
+	ModeAlternate = "alternate"
+	ModeTalk      = "talk"
+	ModeMagi      = "magi"
+	ModeAgent     = "agent"
+	ModeCouncil   = "council"
+)
+
+// modeList is every mode, in console-key order. Adding a mode is one line
+// here and its descriptor; no door names a mode.
+var modeList = []ModeSpec{
+	mentionSpec{}, alternateSpec{}, talkSpec{}, magiSpec{}, agentSpec{}, councilSpec{},
+}
+
+// ModeSpec describes a mode: what it is (ModeInfo: name, key, seats,
+// console text, panel layout), how it is built, its configuration section
+// (modes.<name>: validation, budget, prompt budget, seating from a list of
+// agents). The core and every door know modes only through it.
+type ModeSpec interface {
+	Info() ModeInfo
+	// New builds the mode for a session.
+	New(e *Engine) (Mode, error)
+	// Check validates the mode's section of the configuration.
+	Check(chk *ConfigCheck) error
+	// Budget is the mode's per-exchange cap (modes.<name>.budget_usd), 0: none.
+	Budget(c *Config) float64
+	// Context is the mode's own prompt budget (context.<name>), zero: none.
+	Context(c *Config) ContextBudget
+	// Seat makes names the mode's agents, in its seats' order; the caller
+	// has checked their count against Info().Seats.
+	Seat(c *Config, names []string)
+}
+
+// ModeInfo is what a mode is, as data: every consumer (console tabs, keys,
+// hints, welcome, /mode completion, help, the CLI, the HTTP API, the web
+// page) reads it here instead of knowing the modes.
+type ModeInfo struct {
+	Name  string `json:"name"`
+	Key   string `json:"key"`   // console key that switches to it, e.g. "alt+1"
+	Title string `json:"title"` // one line for help and tabs
+	// Input says what a line typed in this mode means, for help and welcome text.
+	Input string `json:"input"`
+	// Roles name the panels in order (the mode's Agents()); "" for modes
+	// whose panels are whoever is addressed.
+	Roles    []string      `json:"roles,omitempty"`
+	Controls []ControlKind `json:"controls,omitempty"`
+
+	// Seats is how many agents a list of agents (the API's agents field)
+	// may name for the mode.
+	Seats SeatRange `json:"-"`
+	// ContextTokens is the mode's default prompt budget (0: 12000).
+	ContextTokens int `json:"-"`
+
+	// Hint says what typing does, on the console's status line.
+	Hint string `json:"-"`
+	// Placeholder is the empty input box's prompt ("": Input).
+	Placeholder string `json:"-"`
+	// Examples are the welcome screen's lines to try; "{first}" stands for
+	// the first panel's agent.
+	Examples []Example `json:"-"`
+	// StepOnEmpty: Enter on an empty line runs the next step.
+	StepOnEmpty bool `json:"-"`
+	// Layout says how its panels show.
+	Layout Layout `json:"-"`
+}
+
+// SeatRange is the number of agents a mode seats.
+type SeatRange struct{ Min, Max int } // Max 0: no limit
+
+// Example is a line to try and what it does.
+type Example struct{ Line, Does string }
+
+// Layout is how a mode's panels show, in the console and on the web page.
+type Layout struct {
+	// PanelShare is the percent of the screen below the banner the panels
+	// take (0: 45).
+	PanelShare int
+	// Folder: the panels name the workspace the mode reads.
+	Folder bool
+	// Board is the outcome board above the panels: BoardVotes (a verdict
+	// banner and vote table) or BoardRanking (the chairman's answer and
+	// the ranking); "" none.
+	Board string
+	// RankingRound is the round whose turns are rankings, kept out of the
+	// members' panels (0: none).
+	RankingRound int
+	// ToolSteps: answers are tool loops, shown as tool lines, not streams.
+	ToolSteps bool
+}
+
+// Outcome boards (Layout.Board).
+const (
+	BoardVotes   = "votes"
+	BoardRanking = "ranking"
+)
+
+// Accepts reports whether the mode takes the control.
+func (mi ModeInfo) Accepts(k ControlKind) bool { return slices.Contains(mi.Controls, k) }
+
+// Prompt is the empty input box's prompt.
+func (mi ModeInfo) Prompt() string {
+	if mi.Placeholder != "" {
+		return mi.Placeholder
+	}
+	return mi.Input + " · /help"
+}
+
+// ExamplesFor are the welcome's examples with first as the first agent.
+func (mi ModeInfo) ExamplesFor(first string) []Example {
+	if len(mi.Examples) == 0 {
+		return []Example{{mi.Input, mi.Title}} // a mode that wrote none says what its input means
+	}
+	out := slices.Clone(mi.Examples)
+	for i := range out {
+		out[i].Line = strings.ReplaceAll(out[i].Line, "{first}", first)
+	}
+	return out
+}
+
+// ModeNames lists the modes in console-key order.
+func ModeNames() []string {
+	names := make([]string, len(modeList))
+	for i, s := range modeList {
+		names[i] = s.Info().Name
+	}
+	return names
+}
+
+// Modes returns every mode's info in console-key order.
+func Modes() []ModeInfo {
+	out := make([]ModeInfo, len(modeList))
+	for i, s := range modeList {
+		out[i] = s.Info()
+	}
+	return out
+}
+
+// LookupMode finds a mode's info by name.
+func LookupMode(name string) (ModeInfo, bool) {
+	if s, ok := lookupSpec(name); ok {
+		return s.Info(), true
+	}
+	return ModeInfo{}, false
+}
+
+// ModeSpecs returns every mode's descriptor in console-key order.
+func ModeSpecs() []ModeSpec { return slices.Clone(modeList) }
+
+// LookupSpec finds a mode's descriptor by name.
+func LookupSpec(name string) (ModeSpec, bool) { return lookupSpec(name) }
+
+func lookupSpec(name string) (ModeSpec, bool) {
+	for _, s := range modeList {
+		if s.Info().Name == name {
+			return s, true
+		}
+	}
+	return nil, false
+}
