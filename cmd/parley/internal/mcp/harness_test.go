@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -140,6 +141,64 @@ func stdioClient(t testing.TB, db string, env []string, args ...string) *client 
 		}
 	})
 	return connect(t, &mcp.CommandTransport{Command: cmd})
+}
+
+// mcpProcess is `parley [args] mcp` (the built binary) driven through its
+// pipes: its stdin, its stdout and its exit once it ends; it is killed at
+// the test's end if still running.
+type mcpProcess struct {
+	stdin  io.WriteCloser
+	stdout io.Reader
+	exited chan error
+	cmd    *exec.Cmd
+}
+
+func startMCP(t *testing.T, env []string, args ...string) *mcpProcess {
+	t.Helper()
+	cmd := exec.Command(parleyBin(t), append(args, "mcp")...)
+	cmd.Env = append(cleanEnv(t), env...)
+	cmd.Dir = t.TempDir()
+	p := &mcpProcess{cmd: cmd, exited: make(chan error, 1)}
+	var err error
+	if p.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if p.stdout, err = cmd.StdoutPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return p
+}
+
+// send writes each line to the process's stdin.
+func (p *mcpProcess) send(t *testing.T, lines ...string) {
+	t.Helper()
+	for _, line := range lines {
+		if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// leave closes stdin (the client is gone) and waits for the process to end.
+func (p *mcpProcess) leave(t *testing.T) {
+	t.Helper()
+	if err := p.stdin.Close(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, p.stdout) }()
+	select {
+	case err := <-p.exited:
+		if err != nil {
+			t.Fatalf("parley mcp: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("parley mcp still running 30s after its client left")
+	}
 }
 
 // cleanEnv is the process environment without keys, endpoints or Parley

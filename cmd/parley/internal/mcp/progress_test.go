@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"io"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -186,50 +184,16 @@ func waitForCancelled(t *testing.T, st *store.Store) []debate.Entry {
 func TestClientGoneMidRunIsSaved(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "s.db")
-	cmd := exec.Command(parleyBin(t), "--demo", "--db", db, "mcp")
-	cmd.Env = cleanEnv(t)
-	cmd.Dir = t.TempDir()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	for _, line := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"gone","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"magi","arguments":{"question":"Leave early?"},"_meta":{"progressToken":"gone"}}}`,
-	} {
-		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	p := startMCP(t, nil, "--demo", "--db", db)
+	p.send(t, initLine, `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"magi","arguments":{"question":"Leave early?"},"_meta":{"progressToken":"gone"}}}`)
 	// The first vote's progress notification: the council is running.
-	lines := bufio.NewScanner(stdout)
-	deadline := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() }) // the scan's deadline
+	lines := bufio.NewScanner(p.stdout)
+	deadline := time.AfterFunc(60*time.Second, func() { _ = p.cmd.Process.Kill() }) // the scan's deadline
 	for lines.Scan() && !strings.Contains(lines.Text(), "voted") {
 	}
 	deadline.Stop()
-	if err := stdin.Close(); err != nil { // the client is gone
-		t.Fatal(err)
-	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("parley mcp: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("parley mcp still running 30s after its client left")
-	}
+	p.leave(t)
 	st, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)

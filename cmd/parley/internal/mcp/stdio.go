@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -184,13 +186,14 @@ func checkBodies(next http.Handler) http.Handler {
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxFrameBytes))
 		var refused *jsonrpc.Response
+		var msg jsonrpc.Message
 		switch {
 		case err != nil:
 			refused = refusal(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the message is over the limit of %d bytes", MaxFrameBytes))
 		case len(bytes.TrimSpace(body)) == 0:
 			refused = refusal(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the body is empty")
 		default:
-			_, refused = checkFrame(body)
+			msg, refused = checkFrame(body)
 		}
 		if refused != nil {
 			data, _ := jsonrpc.EncodeMessage(refused)
@@ -201,5 +204,34 @@ func checkBodies(next http.Handler) http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
+		if call, ok := msg.(*jsonrpc.Request); ok && call.Method == "tools/call" && call.ID.IsValid() && r.Context().Err() != nil {
+			cancelDropped(next, r, call.ID)
+		}
 	})
 }
+
+// cancelDropped cancels a tool call whose client dropped the connection
+// of its POST before the answer: the SDK keeps such a call running (for a
+// resumption Parley does not offer: it keeps no event store), so its model
+// calls would go on, billed, for nobody. The call is cancelled the way a
+// client would, with notifications/cancelled on its MCP session, so the
+// engine saves the unfinished turns cancelled with their text.
+func cancelDropped(next http.Handler, r *http.Request, id jsonrpc.ID) {
+	params, err := json.Marshal(map[string]any{"requestId": id.Raw(), "reason": "the client's connection closed"})
+	if err != nil {
+		return
+	}
+	body := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":` + string(params) + `}`
+	cancel := r.Clone(context.WithoutCancel(r.Context()))
+	cancel.Body = io.NopCloser(strings.NewReader(body))
+	cancel.ContentLength = int64(len(body))
+	next.ServeHTTP(discard{}, cancel)
+}
+
+// discard is a ResponseWriter nobody reads: the answer to a notification
+// sent on a client's behalf.
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) WriteHeader(int)             {}
