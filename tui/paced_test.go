@@ -149,7 +149,7 @@ func BenchmarkConsolePaced(b *testing.B) {
 				var cpu, floorCPU time.Duration
 				runs := 0
 				for b.Loop() {
-					_, used := runPacedConsole(b, cfg, pacedProvider{chunks: chunks, interval: interval}, total, size[0], size[1])
+					_, used := runPacedConsole(b, floor, cfg, pacedProvider{chunks: chunks, interval: interval}, total, size[0], size[1])
 					cpu += used
 					floorCPU += runFloor(b, floor, lists, interval, size[0], size[1])
 					runs++
@@ -190,9 +190,15 @@ func runFloor(b *testing.B, bin string, lists [][]string, interval time.Duration
 		b.Skipf("no pseudo-terminal: %v", err)
 	}
 	defer master.Close()
-	go io.Copy(io.Discard, master) // the terminal reads what the floor writes
+	written := make(chan int64, 1)
+	go func() { n, _ := io.Copy(io.Discard, master); written <- n }() // the terminal reads what the floor writes
 	if err := cmd.Wait(); err != nil {
 		b.Fatalf("the floor: %v", err)
+	}
+	select {
+	case n := <-written:
+		b.Logf("the floor wrote %d bytes", n)
+	case <-time.After(10 * time.Second):
 	}
 	out, err := os.ReadFile(cpuFile)
 	ns, perr := strconv.ParseInt(string(out), 10, 64)
@@ -204,8 +210,10 @@ func runFloor(b *testing.B, bin string, lists [][]string, interval time.Duration
 
 // runPacedConsole runs the console program on a cols×rows pseudo-terminal
 // while the engine's agents answer "@all", and returns the tokens streamed
-// and the process CPU time the exchange took.
-func runPacedConsole(b *testing.B, cfg *debate.Config, p pacedProvider, want, cols, rows int) (int, time.Duration) {
+// and the process CPU time the exchange took. The terminal's side is read
+// by another process (floor -drain), as the floor's is: only the console's
+// work is measured.
+func runPacedConsole(b *testing.B, floor string, cfg *debate.Config, p pacedProvider, want, cols, rows int) (int, time.Duration) {
 	b.Helper()
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
@@ -224,8 +232,13 @@ func runPacedConsole(b *testing.B, cfg *debate.Config, p pacedProvider, want, co
 	if err := pty.Setsize(master, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		b.Fatal(err)
 	}
-	written := make(chan int64, 1)
-	go func() { n, _ := io.Copy(io.Discard, master); written <- n }() // the terminal reads what the console writes
+	var written strings.Builder
+	reader := exec.Command(floor, "-drain")
+	reader.Stdin, reader.Stdout = master, &written
+	if err := reader.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer reader.Process.Kill() // on a failure before the end
 	m := New(Options{Engine: e})
 	defer m.Close()
 	prog := tea.NewProgram(m, append(ProgramOptions(), tea.WithInput(nil), tea.WithOutput(tty), tea.WithWindowSize(cols, rows), tea.WithoutSignals())...)
@@ -257,13 +270,20 @@ func runPacedConsole(b *testing.B, cfg *debate.Config, p pacedProvider, want, co
 		b.Fatal("the console did not quit")
 	}
 	tty.Close()
+	read := make(chan error, 1)
+	go func() { read <- reader.Wait() }()
 	select {
-	case n := <-written:
-		if n < 20_000 {
-			b.Fatalf("the console wrote %d bytes to the terminal: it did not draw the stream", n)
+	case err := <-read:
+		if err != nil {
+			b.Fatalf("the terminal's reader: %v", err)
 		}
-		b.Logf("the console wrote %d bytes", n)
 	case <-time.After(10 * time.Second):
+		b.Fatal("the terminal's reader did not see the end")
+	}
+	if n, _ := strconv.Atoi(strings.TrimSpace(written.String())); n < 20_000 {
+		b.Fatalf("the console wrote %q bytes to the terminal: it did not draw the stream", written.String())
+	} else {
+		b.Logf("the console wrote %d bytes", n)
 	}
 	if streamed < want {
 		b.Fatalf("%d tokens streamed, want %d", streamed, want)

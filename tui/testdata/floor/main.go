@@ -3,13 +3,15 @@
 // while two answers stream — two bordered panels side by side and a
 // transcript under them — from the same chunks at the same pace and frame
 // rate, as plain wrapped text. It writes the process CPU time from the first
-// chunk to the last chunk's frame to -cpu, in nanoseconds.
+// chunk to the last chunk's frame to -cpu, in nanoseconds. With -drain it is
+// the terminal's reader for the console under measurement instead.
 package main
 
 import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -99,7 +101,16 @@ func main() {
 	chunksFile := flag.String("chunks", "", "JSON: each agent's chunks")
 	interval := flag.Duration("interval", 25*time.Millisecond, "time between two chunks")
 	cpuFile := flag.String("cpu", "", "where to write the CPU time")
+	drain := flag.Bool("drain", false, "be a terminal's reader instead: read stdin to its end, print the bytes read")
 	flag.Parse()
+	if *drain {
+		// The benchmark reads Parley's pseudo-terminal in this process, not
+		// its own, so that the console's CPU time, like the floor's, leaves
+		// out the terminal's side.
+		n, _ := io.Copy(io.Discard, os.Stdin) // a pseudo-terminal ends in EIO once its other side closes
+		fmt.Println(n)
+		return
+	}
 	raw, err := os.ReadFile(*chunksFile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
