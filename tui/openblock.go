@@ -21,10 +21,15 @@ import (
 // newline (a new line may change the block's kind), a character that may
 // open or close an inline span, text that does not extend the last — is
 // rendered whole, and the last row is anchored again from that render.
+//
+// A list's items are independent blocks: while the block is a list whose
+// last line starts an item, the items above are kept and the last line is
+// rendered alone (see anchorItem).
 type openBlock struct {
 	text   string   // the block as last rendered
 	frozen []string // its final rows, fitted
 	anchor int      // where in text the rows after frozen start; -1: no anchor
+	item   bool     // text[anchor:] is the list's last item, rendered alone
 	rest   []string // the rows rendered from text[anchor:] (all rows when anchor < 0), fitted
 }
 
@@ -42,14 +47,18 @@ func (o *openBlock) Lines(md *markdown, text string, width int) []string {
 
 // renderWhole renders the block from scratch and anchors its last row.
 func (o *openBlock) renderWhole(md *markdown, text string, width int) {
-	o.frozen, o.anchor = nil, -1
+	o.frozen, o.anchor, o.item = nil, -1, false
 	if fenceOpen(text) && len(text) > maxMarkdownTail {
 		o.rest = fitAll(wrapPlain(text, width), width) // a big open code block: plain until it closes
 		return
 	}
 	rows := md.Render(text, width)
 	o.rest = fitAll(append([]string(nil), rows...), width)
-	if width < 8 || len(rows) == 0 || !paragraphLine(text) {
+	if width < 8 || len(rows) == 0 {
+		return
+	}
+	if !paragraphLine(text) {
+		o.anchorItem(md, text, width, rows)
 		return
 	}
 	// The last row's source is the text's plain end, if it shows as is; it
@@ -64,13 +73,34 @@ func (o *openBlock) renderWhole(md *markdown, text string, width int) {
 		return
 	}
 	n := len(rows) - 1
+	if anySpaceEnd(rows[:n]) {
+		return
+	}
 	o.frozen, o.rest, o.anchor = slices.Clip(o.rest[:n]), o.rest[n:], from
+}
+
+// anySpaceEnd reports whether a row shows a space at its end: wrapping
+// after two spaces keeps one there until the next word arrives, so such a
+// row is not final yet.
+func anySpaceEnd(rows []string) bool {
+	for _, r := range rows {
+		if strings.HasSuffix(ansi.Strip(r), " ") {
+			return true
+		}
+	}
+	return false
 }
 
 // extend renders only what changed when text adds plain words to the
 // anchored last row; false when the whole block must be rendered.
 func (o *openBlock) extend(md *markdown, text string, width int) bool {
-	if o.anchor < 0 || !strings.HasPrefix(text, o.text) || !plainRun(text[o.anchor:]) {
+	if o.anchor < 0 || !strings.HasPrefix(text, o.text) {
+		return false
+	}
+	if o.item {
+		return o.extendItem(md, text, width)
+	}
+	if !plainRun(text[o.anchor:]) {
 		return false
 	}
 	rows := md.Render(text[o.anchor:], width)
@@ -105,6 +135,9 @@ func (o *openBlock) freezeAbove(text string, from int, rows []string) {
 		pos += len(shown)
 	}
 	n := len(rows) - 1
+	if anySpaceEnd(rows[:n]) {
+		return
+	}
 	o.frozen = append(o.frozen, o.rest[:n]...)
 	o.rest = o.rest[n:]
 	o.anchor = from + pos

@@ -53,6 +53,9 @@ func streamCorpus() map[string]string {
 			"Keep the state explicit and the errors typed, so the caller can tell a timeout from a refusal and decide whether to try again: it's 100% worth it.\n",
 		"lists": "Steps:\n\n1. Measure the failure rate before changing anything at all, and write it down.\n2. Cap the wait at the deadline.\n3. Log every attempt with its error.\n\n" +
 			"- first: measure\n- then: cap the **total** wait, which is what users feel\n  - nested: with jitter\n- last: give up cleanly\n\n> A quoted remark that is long enough to wrap over two rows of the panel at any width.\n",
+		"items": "1. Step 1: back off with `jitter`, cap the wait at the deadline, log the attempt.\n2. Step 2: **bold** then [a link](https://example.com/x) and more words to wrap.\n3. Step 3: a lazy\ncontinuation line, then\n4. Step 4 ends.\n\n" +
+			"1. one\n1. again one\n1. and one\n\n- a\n<div>\n- b hidden in the block\n\n* star item\n* star two\n- dash starts another list\n+ plus one\n\n" +
+			"9. nine\n10. ten is wider than nine\n11) a paren item\n\n- [ ] a task\n- [x] done\n- plain after tasks\n\n- x\n  - nested under x\n- y\n   more y\n- z\n",
 		"tables": "| option | cost | risk |\n|---|---|---|\n| retry | low | storms when every client retries at once |\n| queue | medium | latency |\n| drop | none | data loss |\n\nAfter the table, a sentence.\n",
 		"fences": "Like this:\n\n```go\nfor attempt := 0; attempt < 5; attempt++ {\n\tif err := call(); err == nil {\n\t\treturn nil\n\t}\n}\n```\n\nand plain:\n\n```\nattempt 1: timeout after 2s\nattempt 2: ok\n```\n\nDone.\n",
 		"cjk":    "重试循环需要对尝试次数和总等待时间设定上限，否则一个缓慢的依赖就会变成一次故障。先测量，再设上限，最后干净地放弃。日本語の文章も同じように折り返されるべきです。\n\n混在 text with 中文 words and English words side by side in one paragraph.\n",
@@ -102,6 +105,27 @@ func TestOpenParagraphKeepsItsFinalRows(t *testing.T) {
 	o.Lines(md, text+" **bold", 60) // an inline mark: the whole block again
 	if o.anchor >= 0 && len(o.frozen) >= 20 {
 		t.Errorf("an opening ** did not render the block whole")
+	}
+}
+
+// A list's items above its last are kept as they are while the last one
+// arrives: only the last item is rendered again.
+func TestOpenListKeepsItsItems(t *testing.T) {
+	md := newMarkdown()
+	var o openBlock
+	text := ""
+	for i := 1; i <= 12; i++ {
+		for _, w := range providertest.SplitWords(fmt.Sprintf("%d. Step %d: back off with `jitter`, cap the wait at the deadline.\n", i, i)) {
+			text += w
+			o.Lines(md, strings.TrimRight(text, "\n"), 40)
+		}
+	}
+	if !o.item || len(o.frozen) < 22 || len(o.rest) > 2 {
+		t.Fatalf("item anchor %v, %d frozen rows, %d rows rendered again", o.item, len(o.frozen), len(o.rest))
+	}
+	o.Lines(md, strings.TrimRight(text, "\n")+" [ref]", 40) // a link may name a reference above: the whole list again
+	if o.item && len(o.frozen) >= 22 {
+		t.Errorf("a link in the last item did not render the list whole")
 	}
 }
 
@@ -167,6 +191,9 @@ func FuzzStreamingFramesEqualFullRenders(f *testing.F) {
 		"Ship it 🚀 when tests pass ✅, 中文 words 混在 in one line that wraps over the width.",
 		"See www.example.com or http://example.com/x and :smile: then a\\*b &amp; done.",
 		"- item one wraps over the width of the panel\n- item two\n\n> quote that is long enough to wrap",
+		"1. Step one: back off with `jitter`, cap the wait.\n2. Step two wraps over the width of the panel\n3. three [x]: /y",
+		"- a\n- b\n<div>\n- c\n- d",
+		"* one\n* two\n  * nested two\n* three\n- dash",
 	} {
 		f.Add(seed)
 	}
