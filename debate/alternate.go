@@ -14,10 +14,11 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
-// Session state keys of alternate mode; they survive resume.
+// Session state keys of a mode that steps (alternate); they survive
+// resume, and the console's hint reads them.
 const (
-	stateAlternateNext = "alternate.next" // who answers the next step
-	stateAlternateStep = "alternate.step" // steps taken since the start turn
+	StateStepNext  = "alternate.next" // who answers the next step
+	StateStepCount = "alternate.step" // steps taken since the start turn
 )
 
 // ErrNoInstruction is returned when alternate mode is started without one.
@@ -75,7 +76,7 @@ func newAlternate(e *Engine) (Mode, error) {
 		return nil, &ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
 	}
 	m := &Alternate{engine: e, pair: [2]*Agent{agents[0], agents[1]}}
-	if e.State(stateAlternateNext) == "" {
+	if e.State(StateStepNext) == "" {
 		m.recoverState()
 	}
 	return m, nil
@@ -87,7 +88,7 @@ func newAlternate(e *Engine) (Mode, error) {
 func ForkState(state map[string]string) map[string]string {
 	out := make(map[string]string, len(state))
 	for k, v := range state {
-		if k != stateAlternateNext && k != stateAlternateStep {
+		if k != StateStepNext && k != StateStepCount {
 			out[k] = v
 		}
 	}
@@ -119,8 +120,8 @@ func (m *Alternate) recoverState() {
 	if answered(last) {
 		next = m.other(next)
 	}
-	m.engine.SetState(stateAlternateStep, strconv.Itoa(step))
-	m.engine.SetState(stateAlternateNext, next.Name)
+	m.engine.SetState(StateStepCount, strconv.Itoa(step))
+	m.engine.SetState(StateStepNext, next.Name)
 }
 
 // Name implements Mode.
@@ -130,11 +131,11 @@ func (m *Alternate) Name() string { return ModeAlternate }
 func (m *Alternate) Agents() []*Agent { return []*Agent{m.pair[0], m.pair[1]} }
 
 // started reports whether the session has had its start turn.
-func (m *Alternate) started() bool { return m.engine.State(stateAlternateNext) != "" }
+func (m *Alternate) started() bool { return m.engine.State(StateStepNext) != "" }
 
 // next is the agent that answers the next step (the first before the start).
 func (m *Alternate) next() *Agent {
-	name := m.engine.State(stateAlternateNext)
+	name := m.engine.State(StateStepNext)
 	for _, a := range m.pair {
 		if a.Name == name {
 			return a
@@ -323,8 +324,8 @@ func (m *Alternate) start(ctx context.Context, instruction string) (AlternateTur
 	// A start nobody answered (cancelled or failed at once) leaves the
 	// session unstarted, so the next line is again answered by both.
 	if someoneAnswered {
-		e.SetState(stateAlternateStep, "0")
-		e.SetState(stateAlternateNext, next.Name)
+		e.SetState(StateStepCount, "0")
+		e.SetState(StateStepNext, next.Name)
 	}
 	if ctx.Err() != nil {
 		return turn, ctx.Err()
@@ -336,7 +337,7 @@ func (m *Alternate) start(ctx context.Context, instruction string) (AlternateTur
 // estimated for the saving report.
 func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn, error) {
 	e := m.engine
-	n, _ := strconv.Atoi(e.State(stateAlternateStep))
+	n, _ := strconv.Atoi(e.State(StateStepCount))
 	n++
 	if instruction != "" {
 		e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: instruction, Prompt: instruction})
@@ -360,8 +361,8 @@ func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn
 	if answered(en) {
 		turn.BothTokens += wouldSend + m.averageOutput(other, en.Usage.OutputTokens)
 	}
-	e.SetState(stateAlternateStep, strconv.Itoa(n))
-	e.SetState(stateAlternateNext, next.Name)
+	e.SetState(StateStepCount, strconv.Itoa(n))
+	e.SetState(StateStepNext, next.Name)
 	if ctx.Err() != nil {
 		return turn, ctx.Err()
 	}

@@ -635,8 +635,8 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 		}
 	}
 	parent := e.Info()
-	if parent.State[stateAlternateNext] != "chatgpt" {
-		t.Fatalf("parent next = %q", parent.State[stateAlternateNext])
+	if parent.State[StateStepNext] != "chatgpt" {
+		t.Fatalf("parent next = %q", parent.State[StateStepNext])
 	}
 	entries := e.History().Entries()
 	cut := 0 // fork right after step 1 (chatgpt answered): claude is next there
@@ -653,7 +653,7 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Current() // the mode works out its state from the fork's history
-	if next, step := f.State(stateAlternateNext), f.State(stateAlternateStep); next != "claude" || step != "1" {
+	if next, step := f.State(StateStepNext), f.State(StateStepCount); next != "claude" || step != "1" {
 		t.Fatalf("fork: next=%q step=%q, want claude and 1", next, step)
 	}
 	// The fork's next step is claude's step 2.
@@ -671,7 +671,7 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.Current()
-	if next := g.State(stateAlternateNext); next != "" {
+	if next := g.State(StateStepNext); next != "" {
 		t.Fatalf("a fork before the start answers must not count as started (next = %q)", next)
 	}
 	if err := g.Submit(ctx, ""); !errors.Is(err, ErrNoInstruction) {

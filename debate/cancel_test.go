@@ -13,7 +13,7 @@ func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
 	if err := e.Submit(context.Background(), "design a cache"); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.State(stateAlternateNext); got != "codex" {
+	if got := e.State(StateStepNext); got != "codex" {
 		t.Fatalf("after the start next = %q", got)
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
@@ -21,7 +21,7 @@ func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
 	if err := e.Submit(cancelled, ""); err == nil {
 		t.Fatal("want the cancel")
 	}
-	if got := e.State(stateAlternateNext); got != "codex" {
+	if got := e.State(StateStepNext); got != "codex" {
 		t.Fatalf("codex said nothing, yet next = %q", got)
 	}
 	if err := e.Submit(context.Background(), ""); err != nil {
@@ -42,7 +42,7 @@ func TestAlternateStartCancelledBeforeAnyTextStaysUnstarted(t *testing.T) {
 	if err := e.Submit(cancelled, "design a cache"); err == nil {
 		t.Fatal("want the cancel")
 	}
-	if next := e.State(stateAlternateNext); next != "" {
+	if next := e.State(StateStepNext); next != "" {
 		t.Fatalf("nobody answered, yet the start turn counts as done (next = %q)", next)
 	}
 	if err := e.Submit(context.Background(), "design a cache"); err != nil {

@@ -99,7 +99,7 @@ func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
 		mode = cfg.DefaultMode
 	}
 	if mode == "" {
-		mode = ModeMention
+		mode = ModeNames()[0] // the first mode is the default
 	}
 	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now, idle: make(chan struct{}),
 		meter: NewMeter(cfg.BudgetUSD, 0)}

@@ -53,7 +53,8 @@ func (m *Model) applyEvent(ev debate.Event) {
 		if ev.Session.Mode != mode {
 			m.refreshPanels()
 		}
-		m.keys.forMode(m.info.Mode, m.info.State[alternateNext] != "")
+		mi, _ := debate.LookupMode(m.info.Mode)
+		m.keys.forMode(mi, m.info.State[debate.StateStepNext] != "")
 	case debate.EntryAdded:
 		m.tr.Put(ev.Entry)
 		switch ev.Entry.Kind {

@@ -222,24 +222,24 @@ func (m *Model) switchMode(name string) {
 	m.setStatus(status, false)
 }
 
-// Alternate's session state, as the engine keeps it (debate/alternate.go).
-const (
-	alternateNext = "alternate.next"
-	alternateStep = "alternate.step"
-)
+// modeInfo is the current mode's descriptor.
+func (m *Model) modeInfo() debate.ModeInfo {
+	mi, _ := debate.LookupMode(m.engine.Current().Name())
+	return mi
+}
 
-// inputHint says what typing does now: the mode's hint, and in alternate
-// where the alternation stands and who answers next.
+// inputHint says what typing does now: the mode's hint, and in a mode
+// that steps (alternate) where the steps stand and who answers next.
 func (m *Model) inputHint() string {
-	mode := m.engine.Current()
-	if mode.Name() != "alternate" {
-		return modeHint(mode.Name())
+	mode, mi := m.engine.Current(), m.modeInfo()
+	if !mi.StepOnEmpty {
+		return modeHint(mi)
 	}
-	next := m.info.State[alternateNext]
+	next := m.info.State[debate.StateStepNext]
 	agents := mode.Agents()
 	if next == "" || len(agents) < 2 {
 		if len(agents) < 2 {
-			return modeHint("alternate")
+			return modeHint(mi)
 		}
 		return "type an instruction: " + agents[0].Label() + " starts, " + agents[1].Label() + " answers"
 	}
@@ -247,46 +247,16 @@ func (m *Model) inputHint() string {
 	if a, ok := m.engine.Agent(next); ok {
 		label = a.Label()
 	}
-	step, _ := strconv.Atoi(m.info.State[alternateStep])
+	step, _ := strconv.Atoi(m.info.State[debate.StateStepCount])
 	return fmt.Sprintf("step %d · next: %s · enter: next step", step+1, label)
 }
 
 // modeHint says what typing does in a mode.
-func modeHint(name string) string {
-	switch name {
-	case "mention":
-		return "@name or @all asks; plain lines are notes"
-	case "alternate":
-		return "enter on an empty line: next step"
-	case "talk":
-		return "type the topic; /rounds N, /pause, /resume, /stop"
-	case "magi":
-		return "ask a question: three rounds of votes"
-	case "agent":
-		return "ask about the code in the working folder"
+func modeHint(mi debate.ModeInfo) string {
+	if mi.Hint != "" {
+		return mi.Hint
 	}
-	if mi, ok := debate.LookupMode(name); ok {
-		return mi.Input // modes added later describe themselves
-	}
-	return ""
-}
-
-// placeholder is the empty input box's prompt for a mode.
-func placeholder(mode string) string {
-	switch mode {
-	case "alternate":
-		return "an instruction for both agents · /help"
-	case "talk":
-		return "the topic of the talk · /rounds N first to change the rounds · /help"
-	case "magi":
-		return "a question for the MAGI council · /help"
-	case "agent":
-		return "ask about the code in this folder · /help"
-	}
-	if mi, ok := debate.LookupMode(mode); ok && mode != "mention" {
-		return mi.Input + " · /help"
-	}
-	return "@all ask everyone · @name one agent · plain text is a note · /help"
+	return mi.Input
 }
 
 // submit sends the input to the engine (or runs a slash command).
@@ -297,7 +267,7 @@ func (m *Model) submit() tea.Cmd {
 		return m.command(c)
 	}
 	if line == "" {
-		if m.engine.Current().Name() != "alternate" {
+		if !m.modeInfo().StepOnEmpty {
 			return nil
 		}
 	} else {

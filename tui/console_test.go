@@ -126,7 +126,7 @@ func modeSwitching(t *testing.T, w, h int) {
 		}
 		// A panel belongs to the mode: ChatGPT's mention answer stays in
 		// the transcript, and its talk panel says what a talk does.
-		if p := m.byName["chatgpt"]; p == nil || p.state != stateIdle || p.hint != modeHint("talk") {
+		if p := m.byName["chatgpt"]; p == nil || p.state != stateIdle || p.hint != "type the topic; /rounds N, /pause, /resume, /stop" {
 			t.Errorf("chatgpt's talk panel shows another mode's turn")
 		}
 	})

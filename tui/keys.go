@@ -119,9 +119,10 @@ func (k keyMap) FullHelp() [][]key.Binding {
 }
 
 // forMode adjusts the help of keys whose meaning depends on the mode: in
-// alternate, once started, Enter on an empty input is the next step.
-func (k *keyMap) forMode(mode string, started bool) {
-	if mode == "alternate" && started {
+// one that steps (alternate), once started, Enter on an empty input is the
+// next step.
+func (k *keyMap) forMode(mi debate.ModeInfo, started bool) {
+	if mi.StepOnEmpty && started {
 		k.Submit.SetHelp("enter", "send (empty: next step)")
 		return
 	}

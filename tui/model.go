@@ -239,7 +239,7 @@ func (m *Model) reload() {
 
 // refreshPanels makes the panel list match the current mode's agents.
 func (m *Model) refreshPanels() {
-	m.keys.forMode(m.engine.Current().Name(), m.info.State[alternateNext] != "")
+	m.keys.forMode(m.modeInfo(), m.info.State[debate.StateStepNext] != "")
 	agents := m.engine.Current().Agents()
 	m.panels = m.panels[:0]
 	for _, a := range agents {
@@ -258,7 +258,7 @@ func (m *Model) refreshPanels() {
 		m.active = 0
 	}
 	m.showFolder()
-	m.in.SetPlaceholder(placeholder(m.engine.Current().Name()))
+	m.in.SetPlaceholder(m.modeInfo().Prompt())
 	m.layout()
 }
 
@@ -266,6 +266,7 @@ func (m *Model) refreshPanels() {
 // the mode's hint when it has none: a panel never shows what the agent
 // said in another mode (the transcript keeps that).
 func (m *Model) panelsOfMode(mode string) {
+	mi, _ := debate.LookupMode(mode)
 	for i, p := range m.panels {
 		if p.Busy() {
 			continue
@@ -280,7 +281,7 @@ func (m *Model) panelsOfMode(mode string) {
 			fresh.Show(en)
 			m.restoreVotes(fresh)
 		} else if !m.welcoming() { // the welcome says it already
-			fresh.hint = modeHint(mode)
+			fresh.hint = modeHint(mi)
 		}
 		m.panels[i], m.byName[a.Name] = fresh, fresh
 	}
@@ -291,7 +292,7 @@ func (m *Model) panelsOfMode(mode string) {
 // workspace, home shortened to ~), and nothing in other modes.
 func (m *Model) showFolder() {
 	folder := ""
-	if m.engine.Current().Name() == "agent" {
+	if m.modeInfo().Layout.Folder {
 		folder = homeShort(m.engine.Workspace())
 	}
 	for _, p := range m.panels {

@@ -163,8 +163,8 @@ func (m *Model) layout() {
 	rest := max(h-chrome-l.bannerH, 2)
 	if len(m.panels) > 0 {
 		ph := rest * 45 / 100
-		if m.engine.Current().Name() == "agent" {
-			ph = rest / 2
+		if share := m.modeInfo().Layout.PanelShare; share > 0 {
+			ph = rest * share / 100
 		}
 		if m.showVerdict() {
 			ph++
@@ -299,7 +299,7 @@ func (m *Model) header(w int) string {
 // showVerdict reports whether the MAGI verdict banner is on screen: only
 // in MAGI mode, whose council it sums up.
 func (m *Model) showVerdict() bool {
-	return m.verdict != "" && m.engine.Current().Name() == "magi"
+	return m.verdict != "" && m.modeInfo().Layout.Board == debate.BoardVotes
 }
 
 // panelsView draws the panels side by side, or tabbed when narrow.

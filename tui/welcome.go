@@ -11,45 +11,6 @@ import (
 // welcoming reports whether the welcome shows: nothing said yet.
 func (m *Model) welcoming() bool { return m.tr.Len() == 0 }
 
-// welcomeExamples are three lines to try in a mode, each with what it does.
-// first is the first agent's name (mention's example addresses it).
-func welcomeExamples(mode, first string, info debate.ModeInfo) [][2]string {
-	switch mode {
-	case "mention":
-		return [][2]string{
-			{"@all compare Kafka and NATS for a small team", "every agent answers"},
-			{"@" + first + " what would you measure first?", "one agent answers"},
-			{"we expect 10k messages a second", "a plain line is a note"},
-		}
-	case "alternate":
-		return [][2]string{
-			{"write a Go LRU cache with tests", "one agent starts, the other answers"},
-			{"(enter on an empty line)", "the next agent takes a step"},
-			{"now add benchmarks", "a step with a new instruction"},
-		}
-	case "talk":
-		return [][2]string{
-			{"Is remote work here to stay?", "the topic: the MC opens the talk"},
-			{"/rounds 2", "before the topic: two rounds"},
-			{"/pause  /resume  /stop", "hold or end a running talk"},
-		}
-	case "magi":
-		return [][2]string{
-			{"Should we ship on Friday?", "three members vote over three rounds"},
-			{"Rewrite the billing service in Rust?", "a majority decides"},
-			{"Adopt a four-day week?", "enter on a vote opens its reasoning"},
-		}
-	case "agent":
-		return [][2]string{
-			{"what does this project do?", "the agent reads the folder and explains"},
-			{"where is the configuration loaded?", "it lists and reads files as it goes"},
-			{"explain main.go", "each tool call shows in its panel"},
-		}
-	}
-	// A mode this list does not know yet says what its input means.
-	return [][2]string{{info.Input, info.Title}}
-}
-
 // welcomeLines is the welcome at width w, most useful lines first.
 func (m *Model) welcomeLines(w int) []string {
 	cur := m.engine.Current().Name()
@@ -67,10 +28,10 @@ func (m *Model) welcomeLines(w int) []string {
 		}
 	}
 	out = append(out, fitLine(indent+styles.title.Render("Try")+styles.muted.Render(" in "+cur+" mode:"), w))
-	for _, ex := range welcomeExamples(cur, first, info) {
-		line := indent + styles.warn.Render("› "+ex[0])
+	for _, ex := range info.ExamplesFor(first) {
+		line := indent + styles.warn.Render("› "+ex.Line)
 		// What the line does, when it fits beside it.
-		if hint := "   " + ex[1]; ex[1] != "" && cellWidth(line+hint) <= w {
+		if hint := "   " + ex.Does; ex.Does != "" && cellWidth(line+hint) <= w {
 			line += styles.muted.Render(hint)
 		}
 		out = append(out, fitLine(line, w))

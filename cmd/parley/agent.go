@@ -51,7 +51,7 @@ stdin.`,
 			if err != nil {
 				return err
 			}
-			a, err := newApp(cmd, g, "agent", func(cfg *debate.Config) error {
+			a, err := newApp(cmd, g, debate.ModeAgent, func(cfg *debate.Config) error {
 				if agent != "" {
 					if _, ok := cfg.Agent(agent); !ok {
 						return fmt.Errorf("--agent: unknown agent %q (known: %s)", agent, strings.Join(cfg.AgentNames(), ", "))
@@ -75,7 +75,7 @@ stdin.`,
 					return usageErr(fmt.Errorf("--dir: %w", err))
 				}
 			}
-			if err := a.EnterMode("agent"); err != nil {
+			if err := a.EnterMode(debate.ModeAgent); err != nil {
 				return err
 			}
 			runErr := a.Run(cmd.Context(), a.Printer(headless.Agent), question)

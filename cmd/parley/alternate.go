@@ -47,7 +47,7 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 				}
 				return usageErr(fmt.Errorf("nothing to do: give an instruction for the next step, or --steps N to run N steps of session %s", g.Session))
 			}
-			a, err := newApp(cmd, g, "alternate")
+			a, err := newApp(cmd, g, debate.ModeAlternate)
 			if err != nil {
 				return err
 			}
@@ -55,7 +55,7 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			if err := a.EnterMode("alternate"); err != nil {
+			if err := a.EnterMode(debate.ModeAlternate); err != nil {
 				return err
 			}
 			inputs := []string{instruction}

@@ -41,7 +41,7 @@ event as it happens.`,
 			if err != nil {
 				return err
 			}
-			a, err := newApp(cmd, g, "mention")
+			a, err := newApp(cmd, g, debate.ModeMention)
 			if err != nil {
 				return err
 			}
@@ -53,7 +53,7 @@ event as it happens.`,
 			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			if err := a.EnterMode("mention"); err != nil {
+			if err := a.EnterMode(debate.ModeMention); err != nil {
 				return err
 			}
 			return a.Run(cmd.Context(), a.Printer(headless.Conversation), line)

@@ -77,7 +77,7 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				}
 			}
 			g.NoPersist = true // a bench's councils are not sessions
-			a, err := newApp(cmd, g, "magi", func(cfg *debate.Config) error { return usageErr(bench.ChooseMembers(cfg, &p)) }, magiAdjust("", p.Preset))
+			a, err := newApp(cmd, g, debate.ModeMagi, func(cfg *debate.Config) error { return usageErr(bench.ChooseMembers(cfg, &p)) }, magiAdjust("", p.Preset))
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/debate"
 )
 
 func init() {
@@ -40,7 +41,7 @@ code is 1. Use - to read the question from stdin.`,
 			if err != nil {
 				return err
 			}
-			a, err := newApp(cmd, g, "council", cli.CouncilSeats(members, chairman, "--members", "--chairman"), magiAdjust("", ""))
+			a, err := newApp(cmd, g, debate.ModeCouncil, cli.CouncilSeats(members, chairman, "--members", "--chairman"), magiAdjust("", ""))
 			if err != nil {
 				return err
 			}
@@ -48,7 +49,7 @@ code is 1. Use - to read the question from stdin.`,
 			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			if err := a.EnterMode("council"); err != nil {
+			if err := a.EnterMode(debate.ModeCouncil); err != nil {
 				return err
 			}
 			p := a.Printer(headless.Council, func(o *headless.Options) {

@@ -56,7 +56,7 @@ personas by one or two places. Use - to read the question from stdin.`,
 			if err != nil {
 				return err
 			}
-			a, err := newApp(cmd, g, "magi", magiAdjust(model, preset), magiOptions(cmd, answerType, earlyStop, anonymous, shuffle, adaptive, guard))
+			a, err := newApp(cmd, g, debate.ModeMagi, magiAdjust(model, preset), magiOptions(cmd, answerType, earlyStop, anonymous, shuffle, adaptive, guard))
 			if err != nil {
 				return err
 			}
@@ -64,7 +64,7 @@ personas by one or two places. Use - to read the question from stdin.`,
 			if err := a.RequireKeys(); err != nil {
 				return err
 			}
-			if err := a.EnterMode("magi"); err != nil {
+			if err := a.EnterMode(debate.ModeMagi); err != nil {
 				return err
 			}
 			rounds := debate.MagiRounds

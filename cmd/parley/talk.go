@@ -53,7 +53,7 @@ code 1 if any turn failed.`,
 			if topic == "" {
 				return usageErr(fmt.Errorf(`--topic is required, e.g. --topic "Is remote work here to stay?" (- reads it from stdin)`))
 			}
-			app, err := newApp(cmd, g, "talk", func(cfg *debate.Config) error {
+			app, err := newApp(cmd, g, debate.ModeTalk, func(cfg *debate.Config) error {
 				for _, set := range []struct {
 					flag string
 					val  string
@@ -79,7 +79,7 @@ code 1 if any turn failed.`,
 			if err := app.RequireKeys(); err != nil {
 				return err
 			}
-			if err := app.EnterMode("talk"); err != nil {
+			if err := app.EnterMode(debate.ModeTalk); err != nil {
 				return err
 			}
 			return app.Run(cmd.Context(), app.Printer(headless.Talk), topic)

@@ -195,7 +195,7 @@ func runOne(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Questi
 		b.Provider = &gated{inner: a.Provider, g: g}
 		agents[i] = &b
 	}
-	eng, err := debate.NewEngine(&cfg, agents, "magi")
+	eng, err := debate.NewEngine(&cfg, agents, debate.ModeMagi)
 	if err != nil {
 		return Result{}, false, err
 	}

@@ -286,10 +286,17 @@ func statusMark(en debate.Entry) string {
 	return ""
 }
 
+// toolSteps reports whether a mode's answers are tool loops (agent mode):
+// its steps print as tool lines, not as streamed text.
+func toolSteps(mode string) bool {
+	mi, _ := debate.LookupMode(mode)
+	return mi.Layout.ToolSteps
+}
+
 // isToolStep reports whether a finished turn is a step of a tool loop (a
 // list_file or read_file call, shown as a tool line rather than as text).
 func (p *Printer) isToolStep(en debate.Entry) bool {
-	if !p.opts.ToolAgents[en.Speaker] && en.Mode != "agent" || en.Status != debate.StatusComplete || len(en.ToolCalls) > 0 {
+	if !p.opts.ToolAgents[en.Speaker] && !toolSteps(en.Mode) || en.Status != debate.StatusComplete || len(en.ToolCalls) > 0 {
 		return false
 	}
 	call, err := tools.ParseCall(en.Text)

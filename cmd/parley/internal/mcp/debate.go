@@ -48,7 +48,7 @@ func (s *Server) debateStart(ctx context.Context, req *mcp.CallToolRequest, in D
 	if strings.TrimSpace(in.Instruction) == "" {
 		return nil, DebateTurn{}, errors.New("instruction: the start turn needs an instruction")
 	}
-	r, err := s.newRun("alternate", magiChoice{}, in.MaxCost)
+	r, err := s.newRun(debate.ModeAlternate, magiChoice{}, in.MaxCost)
 	if err != nil {
 		return nil, DebateTurn{}, err
 	}
@@ -75,7 +75,7 @@ func (s *Server) debateStep(ctx context.Context, req *mcp.CallToolRequest, in De
 		return nil, DebateTurn{}, err
 	}
 	defer s.release(full)
-	r, err := s.loadRun(ctx, full, "alternate", in.MaxCost)
+	r, err := s.loadRun(ctx, full, debate.ModeAlternate, in.MaxCost)
 	if err != nil {
 		return nil, DebateTurn{}, err
 	}

@@ -165,7 +165,7 @@ func (r *run) readable(ctx context.Context, runErr error) string {
 	out := strings.TrimSpace(r.text.String())
 	// Who stands in for an agent without its key (ask lists @all's skipped
 	// agents in its notes).
-	if mode := r.eng.Current().Name(); mode != "mention" {
+	if mode := r.eng.Current().Name(); mode != debate.ModeMention {
 		if line := r.eng.SeatingLine(mode); line != "" {
 			out = clean(line) + "\n\n" + out
 		}

@@ -25,17 +25,17 @@ func (s *Server) addTools() {
 	presets := slices.Sorted(maps.Keys(debate.MagiPresets))
 	known := " Agents: " + strings.Join(agents, ", ") + "."
 	s.schemas = map[string]*jsonschema.Schema{
-		"ask":          inputSchema[AskInput](map[string][]string{"agents": append(slices.Clone(agents), "all")}),
-		"magi":         inputSchema[MagiInput](map[string][]string{"preset": presets}),
-		"council":      inputSchema[CouncilInput](map[string][]string{"members": agents, "chairman": agents}),
-		"debate_start": inputSchema[DebateStartInput](nil),
-		"debate_step":  inputSchema[DebateStepInput](nil),
+		"ask":              inputSchema[AskInput](map[string][]string{"agents": append(slices.Clone(agents), "all")}),
+		debate.ModeMagi:    inputSchema[MagiInput](map[string][]string{"preset": presets}),
+		debate.ModeCouncil: inputSchema[CouncilInput](map[string][]string{"members": agents, "chairman": agents}),
+		"debate_start":     inputSchema[DebateStartInput](nil),
+		"debate_step":      inputSchema[DebateStepInput](nil),
 	}
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "ask", Title: "Ask agents", InputSchema: s.schemas["ask"],
 		Description: "Ask one or more agents once (mention routing: @name, several @names, or @all). Returns each answer with its agent, model, tokens and cost." + known}, s.ask)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "magi", Title: "MAGI council vote", InputSchema: s.schemas["magi"],
+	mcp.AddTool(s.srv, &mcp.Tool{Name: debate.ModeMagi, Title: "MAGI council vote", InputSchema: s.schemas[debate.ModeMagi],
 		Description: "Put a yes/no question to the MAGI council: three members vote over three rounds (independent, deliberation, final). Returns the verdict, every round's votes, vote changes and cost: the same document as parley magi --json. Presets: " + strings.Join(presets, ", ") + "."}, s.magi)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "council", Title: "Council with anonymous peer ranking", InputSchema: s.schemas["council"],
+	mcp.AddTool(s.srv, &mcp.Tool{Name: debate.ModeCouncil, Title: "Council with anonymous peer ranking", InputSchema: s.schemas[debate.ModeCouncil],
 		Description: "Members answer, rank each other's answers anonymously, and a chairman writes the final answer. Returns the stage-1 answers, the rankings and aggregate, and the chairman's answer (or the top-ranked answer marked as the fallback)." + known}, s.council)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "debate_start", Title: "Start an alternating debate", InputSchema: s.schemas["debate_start"],
 		Description: "Start a two-agent alternating debate: the first agent answers the instruction, then the second answers seeing the first's answer. It becomes this client's active debate. Returns the HTTP API's turn object."}, s.debateStart)
@@ -89,7 +89,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
-	r, err := s.newRun("mention", magiChoice{}, in.MaxCost)
+	r, err := s.newRun(debate.ModeMention, magiChoice{}, in.MaxCost)
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
@@ -234,7 +234,7 @@ func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInpu
 	if _, ok := debate.MagiPresets[in.Preset]; in.Preset != "" && !ok {
 		return nil, MagiOutput{}, fmt.Errorf("preset: unknown preset %q (one of default, rotate, rotate2)", in.Preset)
 	}
-	r, err := s.newRun("magi", magiChoice{in.Preset, in.Model}, in.MaxCost)
+	r, err := s.newRun(debate.ModeMagi, magiChoice{in.Preset, in.Model}, in.MaxCost)
 	if err != nil {
 		return nil, MagiOutput{}, err
 	}
@@ -276,7 +276,7 @@ func (s *Server) council(ctx context.Context, req *mcp.CallToolRequest, in Counc
 	if q == "" {
 		return nil, CouncilOutput{}, errors.New("question: required")
 	}
-	r, err := s.newRun("council", magiChoice{}, in.MaxCost, cli.CouncilSeats(in.Members, in.Chairman, "members", "chairman"))
+	r, err := s.newRun(debate.ModeCouncil, magiChoice{}, in.MaxCost, cli.CouncilSeats(in.Members, in.Chairman, "members", "chairman"))
 	if err != nil {
 		return nil, CouncilOutput{}, err
 	}

@@ -31,7 +31,7 @@ func (s *Server) mountOpenAI() {
 }
 
 func (b openaiBackend) AgentNames(ctx context.Context) ([]string, error) {
-	cfg, err := b.s.config(ctx, "mention", nil, "", "")
+	cfg, err := b.s.config(ctx, debate.ModeMention, nil, "", "")
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (s *Server) seedStart(w http.ResponseWriter, r *http.Request) error {
 	if err := s.limit(w, r, req.UserID); err != nil {
 		return err
 	}
-	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: "alternate", user: req.UserID, seed: true})
+	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: debate.ModeAlternate, user: req.UserID, seed: true})
 	if err != nil {
 		return err
 	}
@@ -67,8 +67,8 @@ func (s *Server) seedStep(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if ss.eng.Current().Name() != "alternate" {
-		if err := ss.eng.SetMode("alternate"); err != nil {
+	if ss.eng.Current().Name() != debate.ModeAlternate {
+		if err := ss.eng.SetMode(debate.ModeAlternate); err != nil {
 			return err
 		}
 	}
@@ -141,7 +141,7 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	if err := s.limit(w, r, req.UserID); err != nil {
 		return err
 	}
-	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: "magi", user: req.UserID, title: req.Question, magiPreset: req.Preset, magiModel: req.Model})
+	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: debate.ModeMagi, user: req.UserID, title: req.Question, magiPreset: req.Preset, magiModel: req.Model})
 	if err != nil {
 		return err
 	}

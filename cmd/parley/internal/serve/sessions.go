@@ -99,56 +99,26 @@ func (s *Server) config(ctx context.Context, mode string, agents []string, prese
 	return cfg, nil
 }
 
-// useAgents makes names the agents of mode.
+// useAgents makes names the agents of mode, as many as its seats take.
 func useAgents(cfg *debate.Config, mode string, names []string) error {
 	for _, n := range names {
 		if _, ok := cfg.Agent(n); !ok {
 			return errorf(http.StatusBadRequest, "unknown_agent", "unknown agent %q (known: %s)", n, strings.Join(cfg.AgentNames(), ", "))
 		}
 	}
-	need := func(lo, hi int) error {
-		if len(names) < lo || len(names) > hi {
-			if lo == hi {
-				return errorf(http.StatusBadRequest, "bad_field", "agents: %s mode takes %d agents, got %d", mode, lo, len(names))
-			}
-			return errorf(http.StatusBadRequest, "bad_field", "agents: %s mode takes %d to %d agents, got %d", mode, lo, hi, len(names))
-		}
-		return nil
+	spec, ok := debate.LookupSpec(mode)
+	if !ok {
+		return errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", mode, strings.Join(debate.ModeNames(), ", "))
 	}
-	m := &cfg.Modes
-	switch mode {
-	case "mention":
-		m.Mention.Agents = slices.Clone(names)
-	case "alternate":
-		if err := need(2, 2); err != nil {
-			return err
-		}
-		m.Alternate.Agents = slices.Clone(names)
-	case "talk":
-		if err := need(2, 3); err != nil {
-			return err
-		}
-		m.Talk.A, m.Talk.B = names[0], names[1]
-		if len(names) == 3 {
-			m.Talk.Moderator = names[2]
-		}
-	case "magi":
-		if err := need(3, 3); err != nil {
-			return err
-		}
-		m.Magi.Agents = slices.Clone(names)
-	case "council":
-		// The members in council order, then the chairman.
-		if err := need(3, 9); err != nil {
-			return err
-		}
-		m.Council.Members, m.Council.Chairman = slices.Clone(names[:len(names)-1]), names[len(names)-1]
-	case "agent":
-		if err := need(1, 1); err != nil {
-			return err
-		}
-		m.Agent.Agent = names[0]
+	lo, hi := spec.Info().Seats.Min, spec.Info().Seats.Max
+	switch {
+	case len(names) >= lo && (hi == 0 || len(names) <= hi):
+	case lo == hi:
+		return errorf(http.StatusBadRequest, "bad_field", "agents: %s mode takes %d agents, got %d", mode, lo, len(names))
+	default:
+		return errorf(http.StatusBadRequest, "bad_field", "agents: %s mode takes %d to %d agents, got %d", mode, lo, hi, len(names))
 	}
+	spec.Seat(cfg, names)
 	return nil
 }
 
@@ -218,7 +188,7 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 		spec.mode = m.srv.opts.Config.DefaultMode
 	}
 	if spec.mode == "" {
-		spec.mode = "mention"
+		spec.mode = debate.ModeNames()[0]
 	}
 	if _, ok := debate.LookupMode(spec.mode); !ok {
 		return nil, errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", spec.mode, strings.Join(debate.ModeNames(), ", "))
@@ -360,7 +330,7 @@ func (m *manager) load(ctx context.Context, id string) (*session, error) {
 	}
 	mode := info.Mode
 	if _, ok := debate.LookupMode(mode); !ok {
-		mode = "mention"
+		mode = debate.ModeNames()[0]
 	}
 	cfg, err := m.srv.config(ctx, mode, agents, "", "")
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -405,7 +406,7 @@ func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error)
 	}
 	if g.Mode != "" {
 		if !slices.Contains(debate.ModeNames(), g.Mode) {
-			return nil, cli.Usage(fmt.Errorf("--mode: unknown mode %q (one of mention, alternate, talk, magi, agent)", g.Mode))
+			return nil, cli.Usage(fmt.Errorf("--mode: unknown mode %q (one of %s)", g.Mode, strings.Join(debate.ModeNames(), ", ")))
 		}
 		loaded.Config.DefaultMode = g.Mode
 		loaded.SetByFlag("default_mode", "--mode")

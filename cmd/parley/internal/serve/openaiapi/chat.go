@@ -173,7 +173,7 @@ func answeringAgents(cfg *debate.Config, t target) []string {
 		return []string{cfg.Modes.Council.Chairman}
 	case t.headings:
 		return cfg.Modes.Mention.Agents
-	case t.mode == "mention":
+	case t.mode == debate.ModeMention:
 		return []string{t.speaker}
 	}
 	return nil

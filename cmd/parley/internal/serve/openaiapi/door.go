@@ -85,8 +85,8 @@ func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) { d.mux.ServeHT
 
 // The models beside the agents: a council, MAGI, and everyone at once.
 const (
-	ModelCouncil = "council"
-	ModelMagi    = "magi"
+	ModelCouncil = debate.ModeCouncil
+	ModelMagi    = debate.ModeMagi
 	ModelAll     = "all"
 )
 
@@ -105,7 +105,7 @@ func (d *Door) targetOf(ctx context.Context, id string) (target, error) {
 	case ModelCouncil, ModelMagi:
 		return target{mode: id, speaker: id, display: "Parley " + id}, nil
 	case ModelAll:
-		return target{mode: "mention", prefix: "@all ", speaker: id, display: "Parley", headings: true}, nil
+		return target{mode: debate.ModeMention, prefix: "@all ", speaker: id, display: "Parley", headings: true}, nil
 	}
 	names, err := d.opts.Backend.AgentNames(ctx)
 	if err != nil {
@@ -117,7 +117,7 @@ func (d *Door) targetOf(ctx context.Context, id string) (target, error) {
 		e.Param = &p
 		return target{}, e
 	}
-	return target{mode: "mention", prefix: "@" + id + " ", speaker: id}, nil // shown by its own name
+	return target{mode: debate.ModeMention, prefix: "@" + id + " ", speaker: id}, nil // shown by its own name
 }
 
 func (d *Door) models(ctx context.Context) ([]model, error) {

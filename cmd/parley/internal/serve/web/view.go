@@ -59,7 +59,7 @@ func viewPanels(panels []Panel, es []debate.Entry) []panelView {
 		for j := len(es) - 1; j >= 0; j-- {
 			// A council member's panel holds its answer; its ranking is
 			// in the ranking table and the transcript.
-			if es[j].Speaker == p.Name && es[j].IsAgentTurn() && (es[j].Mode != "council" || es[j].Round != 2) {
+			if es[j].Speaker == p.Name && es[j].IsAgentTurn() && !isRanking(es[j]) {
 				ev := viewEntry(es[j])
 				out[i].Last = &ev
 				break
@@ -103,6 +103,12 @@ type boardCell struct {
 	ballot  *debate.Ballot
 }
 
+// isRanking reports whether an entry is a ranking turn (council's round 2).
+func isRanking(e debate.Entry) bool {
+	mi, _ := debate.LookupMode(e.Mode)
+	return mi.Layout.RankingRound != 0 && e.Round == mi.Layout.RankingRound
+}
+
 // councils reads every MAGI council of a session from its entries, in
 // order. members seeds the rows (panel order) so an empty board shows who
 // sits on it.
@@ -110,7 +116,7 @@ func councils(es []debate.Entry, members []Panel) []*council {
 	var out []*council
 	var cur *council
 	for _, e := range es {
-		if e.Mode != "magi" {
+		if mi, _ := debate.LookupMode(e.Mode); mi.Layout.Board != debate.BoardVotes {
 			continue
 		}
 		switch e.Kind {

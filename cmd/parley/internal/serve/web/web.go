@@ -136,7 +136,10 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		"Input": mode.Input, "Controls": mode.Controls, "Modes": debate.Modes(),
 		"TakesN": mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
 	}
-	if sv.Info.Mode == "magi" {
+	// The mode's outcome board: a vote table (MAGI) or a ranking (council).
+	votes := mode.Layout.Board == debate.BoardVotes
+	data["Board"], data["RankingRound"], data["VoteBoard"] = mode.Layout.Board, mode.Layout.RankingRound, votes
+	if votes {
 		if cs := councils(sv.Entries, sv.Panels); len(cs) > 0 {
 			data["Council"] = cs[len(cs)-1]
 		}
@@ -147,7 +150,7 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		empty.finish()
 		data["EmptyCouncil"] = empty
 	}
-	if sv.Info.Mode == "council" {
+	if mode.Layout.Board == debate.BoardRanking {
 		councilData(data, sv)
 	}
 	h.render(w, "session", data)

@@ -255,7 +255,7 @@ func TestEveryModeRenders(t *testing.T) {
 	}
 	_, body := get(t, srv.URL+"/")
 	for _, mi := range debate.Modes() {
-		if !strings.Contains(body, `<option value="`+mi.Name+`" data-roles="`+strings.Join(mi.Roles, ",")+`">`) {
+		if !strings.Contains(body, fmt.Sprintf(`<option value="%s" data-roles="%s" data-seats-min="%d">`, mi.Name, strings.Join(mi.Roles, ","), mi.Seats.Min)) {
 			t.Errorf("sessions page: no %s in the mode picker", mi.Name)
 		}
 	}

@@ -114,8 +114,10 @@
       const picked = sel.map(function (s) { return s.value; });
       if (picked.every(function (v) { return v === ""; })) return [];
       const missing = sel.filter(function (s) { return s.value === ""; }).map(function (s) { return s.dataset.role; });
-      // talk's MC is optional: two guests are enough.
-      if (modeSel.value === "talk" && missing.length === 1 && missing[0] === "MC") return picked.filter(Boolean);
+      // Seats past the mode's least are optional (talk's MC: two guests are enough).
+      const least = +(modeSel.selectedOptions[0].dataset.seatsMin || sel.length);
+      const filled = picked.indexOf("") < 0 ? picked.length : picked.indexOf("");
+      if (filled >= least && picked.slice(filled).every(function (v) { return v === ""; })) return picked.slice(0, filled);
       if (missing.length) throw new Error("choose an agent for every seat (" + missing.join(", ") + "), or leave them all on default");
       return picked;
     }
@@ -141,6 +143,8 @@
   function sessionPage() {
     const id = body.dataset.session;
     const mode = body.dataset.mode;
+    const board = body.dataset.board; // the mode's outcome board: votes, ranking or none
+    const rankingRound = +(body.dataset.rankingRound || 0);
     const transcript = $("#transcript");
     const panels = $("#panels");
     const streams = new Map(); // turn -> {item: LiveText, panel: LiveText|null}
@@ -154,7 +158,7 @@
 
     // A council member's ranking turn is not its panel's: the panel keeps
     // the answer, the ranking goes to the transcript and the table.
-    function ownsPanel(entry) { return !(entry.mode === "council" && entry.round === 2); }
+    function ownsPanel(entry) { return !(rankingRound && entry.mode === mode && entry.round === rankingRound); }
 
     function panelOf(agent) { return $(".panel" + attrSel("data-agent", agent)); }
 
@@ -336,7 +340,7 @@
 
     function entryAdded(entry) {
       place(itemFor(entry));
-      if (entry.kind === "user" && mode === "magi") magi.reset(entry);
+      if (entry.kind === "user" && board === "votes") magi.reset(entry);
     }
 
     const magi = window.ParleyBoards.magi(setStatus);
