@@ -146,43 +146,22 @@ func settleDead(ctx context.Context, tx *sql.Tx, session, owner, now string) err
 	return err
 }
 
-// FollowEvery is how often a following door asks SQLite whether another
-// process wrote to the database.
-const FollowEvery = 250 * time.Millisecond
-
 // Follow shows eng the turns other processes save in its session while it
-// is open (the console, a served session): every FollowEvery it reads
-// SQLite's PRAGMA data_version on a connection of its own — a counter that
-// changes only when another connection commits, not a query of the
-// sessions — and when it moved, eng.Sync takes the new turns in and
-// announces them. It stops when ctx ends or the store closes.
+// is open (the console): on every wake of the store's watcher (see Watch)
+// eng.Sync takes the new turns in and announces them. It stops when ctx
+// ends or the recorder closes.
 func (r *Recorder) Follow(ctx context.Context, eng *debate.Engine) {
-	conn, err := r.st.r.Conn(ctx)
-	if err != nil {
-		return
-	}
+	changed, stop := r.st.Watch()
 	go func() {
-		defer conn.Close()
-		tick := time.NewTicker(FollowEvery)
-		defer tick.Stop()
-		last := int64(-1)
+		defer stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-r.stop:
 				return
-			case <-tick.C:
-			}
-			var v int64
-			if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
-				return
-			}
-			if v != last {
-				if last >= 0 {
-					_ = eng.Sync(ctx)
-				}
-				last = v
+			case <-changed:
+				_ = eng.Sync(ctx)
 			}
 		}
 	}()

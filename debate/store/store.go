@@ -31,6 +31,7 @@ type Store struct {
 	mu        sync.Mutex
 	recorders []*Recorder
 	closed    bool
+	watch     watcher
 }
 
 // ErrNotFound is returned when no session matches an ID or prefix.
@@ -155,6 +156,7 @@ func (s *Store) Close() error {
 	recs := s.recorders
 	s.recorders = nil
 	s.mu.Unlock()
+	s.stopWatching()
 	var errs []error
 	for _, rec := range recs {
 		errs = append(errs, rec.Close())

@@ -126,6 +126,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.sessions = newManager(s)
+	s.follow()
 	if len(opts.Config.Webhooks) > 0 {
 		s.hooks = newWebhooks(s)
 	}

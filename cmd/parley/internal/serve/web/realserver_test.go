@@ -25,7 +25,13 @@ func startServer(t *testing.T, agents func(*debate.Config) []*debate.Agent) stri
 // startServerWithToken is startServer with PARLEY_SERVE_TOKEN set.
 func startServerWithToken(t *testing.T, agents func(*debate.Config) []*debate.Agent, token string) string {
 	t.Helper()
-	srv := newServer(t, agents, token)
+	return startServerOn(t, filepath.Join(t.TempDir(), "parley.db"), agents, token)
+}
+
+// startServerOn is startServer on the database file db.
+func startServerOn(t *testing.T, db string, agents func(*debate.Config) []*debate.Agent, token string) string {
+	t.Helper()
+	srv := newServerOn(t, db, agents, token)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -46,11 +52,17 @@ func startServerWithToken(t *testing.T, agents func(*debate.Config) []*debate.Ag
 // not yet listening.
 func newServer(t *testing.T, agents func(*debate.Config) []*debate.Agent, token string) *serve.Server {
 	t.Helper()
+	return newServerOn(t, filepath.Join(t.TempDir(), "parley.db"), agents, token)
+}
+
+// newServerOn is newServer on the database file db.
+func newServerOn(t *testing.T, db string, agents func(*debate.Config) []*debate.Agent, token string) *serve.Server {
+	t.Helper()
 	loaded, err := configload.Load("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "parley.db"))
+	st, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}

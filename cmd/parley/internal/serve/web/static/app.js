@@ -218,9 +218,14 @@
       }
     }
 
+    // foreign: the turn came through another door of the session (the
+    // console, ask, mcp, …), not this server's API or page.
+    function foreign(entry) { return !!entry.origin && entry.origin !== "serve"; }
+
     function headFor(entry) {
       const head = el("div", "entry-head");
       head.append(el("span", "turn", "#" + entry.turn), " ", el("span", "speaker", entry.display || entry.speaker));
+      if (foreign(entry)) head.append(" ", el("span", "origin", "via " + entry.origin));
       if (entry.model) head.append(" ", el("span", "model", (entry.provider || "") + "/" + entry.model));
       if (entry.round) head.append(" ", el("span", "round", "round " + entry.round));
       if (entry.vote) head.append(" ", el("span", "vote vote-" + entry.vote, entry.vote));
@@ -355,7 +360,8 @@
         if (ev.session.title) $("#session-title").textContent = ev.session.title;
       },
       entry_added: function (ev) { entryAdded(ev.entry); },
-      turn_started: function (ev) { busy = true; showBusy(); turnStarted(ev.entry); },
+      // Another door's turn ends with no exchange_finished here: it does not make the page busy.
+      turn_started: function (ev) { if (!foreign(ev.entry)) { busy = true; showBusy(); } turnStarted(ev.entry); },
       text_delta: textDelta,
       // A vote shows in its member's panel head as soon as its field is in.
       field_completed: function (ev) {

@@ -1,0 +1,109 @@
+package store
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// FollowEvery is how often the store's watcher asks SQLite whether another
+// connection (another process, or another handle on the same file)
+// committed.
+const FollowEvery = 250 * time.Millisecond
+
+// watcher is the store's one poll of PRAGMA data_version, shared by every
+// door that follows the database (the console's engine, serve's live
+// sessions, MCP's subscriptions).
+type watcher struct {
+	mu   sync.Mutex
+	subs map[int]chan struct{}
+	next int
+	stop context.CancelFunc // ends the poll; nil while none runs
+}
+
+// Watch tells the caller whenever another connection committed to the
+// database. ONE goroutine per store reads SQLite's PRAGMA data_version
+// every FollowEvery on a connection of its own — a counter that moves only
+// when another connection commits, so nothing is scanned — and wakes every
+// watch. A channel holds one pending wake: changes between two reads fold
+// into one. stop ends the watch; the poll ends with the last watch or when
+// the store closes.
+func (s *Store) Watch() (changed <-chan struct{}, stop func()) {
+	ch := make(chan struct{}, 1)
+	w := &s.watch
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.subs == nil {
+		w.subs = map[int]chan struct{}{}
+	}
+	id := w.next
+	w.next++
+	w.subs[id] = ch
+	if w.stop == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		w.stop = cancel
+		go s.poll(ctx)
+	}
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			delete(w.subs, id)
+			if len(w.subs) == 0 && w.stop != nil {
+				w.stop()
+				w.stop = nil
+			}
+		})
+	}
+}
+
+// poll reads data_version until ctx ends or the store closes.
+func (s *Store) poll(ctx context.Context) {
+	conn, err := s.r.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	tick := time.NewTicker(FollowEvery)
+	defer tick.Stop()
+	last := int64(-1)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		var v int64
+		if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+			return
+		}
+		if v != last && last >= 0 {
+			s.wake()
+		}
+		last = v
+	}
+}
+
+func (s *Store) wake() {
+	w := &s.watch
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, ch := range w.subs {
+		select {
+		case ch <- struct{}{}:
+		default: // a wake is already pending
+		}
+	}
+}
+
+// stopWatching ends the poll (the store is closing).
+func (s *Store) stopWatching() {
+	w := &s.watch
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stop != nil {
+		w.stop()
+		w.stop = nil
+	}
+}
