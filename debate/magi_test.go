@@ -480,9 +480,11 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 			}
 		}
 	}
-	want := Decide([]Vote{res.Rounds[2][0].Vote, res.Rounds[2][1].Vote, res.Rounds[2][2].Vote})
-	if res.Verdict != want || res.Usage.InputTokens == 0 {
-		t.Errorf("verdict %s (want %s), usage %+v", res.Verdict, want, res.Usage)
+	// The demo provider is deterministic: for this question its members end
+	// on reject, reject, approve.
+	final := []Vote{res.Rounds[2][0].Vote, res.Rounds[2][1].Vote, res.Rounds[2][2].Vote}
+	if !magiSame(final, []Vote{"reject", "reject", "approve"}) || res.Verdict != "REJECTED" || TallyLine(res.Tally) != "1 approve, 2 reject, 0 abstain, 0 invalid" || res.Usage.InputTokens == 0 {
+		t.Errorf("last round %v, verdict %s, tally %v (want reject, reject, approve: REJECTED, 1 approve, 2 reject), usage %+v", final, res.Verdict, res.Tally, res.Usage)
 	}
 	// The single-round council stops after round 1 with its verdict.
 	control(t, e, Control{Kind: ControlRounds, N: 1})
