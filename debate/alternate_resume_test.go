@@ -123,7 +123,7 @@ func TestAlternateResumeHandsTheTurnToTheRightAgent(t *testing.T) {
 			e.Current() // the mode works out its state from the history
 			ctx := context.Background()
 			if tc.next == unstarted {
-				if got := e.State(stateAlternateNext); got != "" {
+				if got := e.State("alternate.next"); got != "" {
 					t.Fatalf("resumed as started (next %q); want a session that still needs its start turn", got)
 				}
 				if err := e.Submit(ctx, ""); !errors.Is(err, ErrNoInstruction) {
@@ -137,10 +137,10 @@ func TestAlternateResumeHandsTheTurnToTheRightAgent(t *testing.T) {
 				}
 				return
 			}
-			if got, want := e.State(stateAlternateNext), tc.next; got != want {
+			if got, want := e.State("alternate.next"), tc.next; got != want {
 				t.Fatalf("resumed next = %q, want %q", got, want)
 			}
-			if got, want := e.State(stateAlternateStep), strconv.Itoa(tc.lastStep); got != want {
+			if got, want := e.State("alternate.step"), strconv.Itoa(tc.lastStep); got != want {
 				t.Fatalf("resumed step = %q, want %q", got, want)
 			}
 			if err := e.Submit(ctx, ""); err != nil {
@@ -164,7 +164,7 @@ func TestAlternateResumeTrustsSavedState(t *testing.T) {
 	// The history alone would say claude (codex answered step 1); the saved
 	// state says codex at step 6 (say, claude's step was taken out since).
 	saved := []Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1)}
-	info := SessionInfo{ID: "saved", Mode: "alternate", State: map[string]string{stateAlternateNext: "codex", stateAlternateStep: "6"}}
+	info := SessionInfo{ID: "saved", Mode: "alternate", State: map[string]string{"alternate.next": "codex", "alternate.step": "6"}}
 	if err := e.Restore(info, saved); err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestAlternateResumeTrustsSavedState(t *testing.T) {
 	if got := strings.Join(log.order(), ","); got != "codex" {
 		t.Fatalf("called %s, want codex", got)
 	}
-	if got := e.State(stateAlternateStep); got != "7" {
+	if got := e.State("alternate.step"); got != "7" {
 		t.Fatalf("step after the resume %q, want 7", got)
 	}
 }
