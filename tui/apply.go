@@ -36,6 +36,21 @@ func (m *Model) applyDelta(ev debate.TextDelta) {
 	m.stale = m.stale || shown
 }
 
+// followStream shows a streaming panel's tab when the shown one is not
+// streaming and the user has not picked it: after a resize to the tabbed
+// layout, what is being written, not a finished answer.
+func (m *Model) followStream() {
+	if m.tabChosen || len(m.panels) == 0 || (m.active < len(m.panels) && m.panels[m.active].Busy()) {
+		return
+	}
+	for i, p := range m.panels {
+		if p.Busy() {
+			m.active = i
+			return
+		}
+	}
+}
+
 // panelShown reports whether p is on screen: one of the mode's panels, and
 // the tab shown when they are tabbed.
 func (m *Model) panelShown(p *panel) bool {
@@ -73,7 +88,8 @@ func (m *Model) applyEvent(ev debate.Event) {
 			m.verdict = ""
 		}
 		p.Start(ev.Entry)
-		if i := m.indexOf(p); i >= 0 && m.lay.narrow && (m.active >= len(m.panels) || !m.panels[m.active].Busy()) {
+		// In any layout: a resize to tabs must show what streams.
+		if i := m.indexOf(p); i >= 0 && !m.tabChosen && (m.active >= len(m.panels) || !m.panels[m.active].Busy()) {
 			m.active = i
 		}
 	case debate.Retrying:

@@ -130,9 +130,9 @@ func (m *Model) panelsKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.panels[m.active]
 	switch {
 	case key.Matches(msg, k.PanelLeft):
-		m.active = (m.active + len(m.panels) - 1) % len(m.panels)
+		m.active, m.tabChosen = (m.active+len(m.panels)-1)%len(m.panels), true
 	case key.Matches(msg, k.PanelRight):
-		m.active = (m.active + 1) % len(m.panels)
+		m.active, m.tabChosen = (m.active+1)%len(m.panels), true
 	case key.Matches(msg, k.Up):
 		p.Scroll(1)
 	case key.Matches(msg, k.Down):
@@ -277,6 +277,7 @@ func (m *Model) submit() tea.Cmd {
 		m.setFocus(focusInput)
 	}
 	m.tr.follow = true
+	m.tabChosen = false
 	m.setStatus("", false)
 	e, ctx := m.engine, m.opts.Context
 	return tea.Batch(func() tea.Msg {

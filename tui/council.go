@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
 )
@@ -132,72 +134,87 @@ func (m *Model) showCouncil() bool {
 	return m.council.mode != "" && m.council.ranked != nil && m.engine.Current().Name() == m.council.mode
 }
 
-// councilHeight is the table's height within room lines (0: not shown).
+// councilHeight is the table's height within room lines (0: not shown),
+// leaving the transcript at least three lines when the whole table fits
+// and one when only its compact form does (see councilTable).
 func (m *Model) councilHeight(room int) int {
 	if !m.showCouncil() {
 		return 0
 	}
-	h := 2 + len(m.council.ranked) // title, header, one row per answer
+	rows := len(m.council.ranked)
+	full := 2 + rows // title, header, one row per answer
 	if m.council.stage3 != nil || m.council.outcome != "" {
-		h++
+		full++
 	}
-	return min(h, max(room, 0))
+	if full <= room-3 {
+		return full
+	}
+	compact := 1 + rows // the header, one row per answer
+	if m.council.outcome != "" {
+		compact++
+	}
+	if compact <= room-1 {
+		return compact
+	}
+	return min(rows, max(room-1, 0)) // one self-describing line per answer
 }
 
-// councilView draws the ranking table, exactly h lines of w cells.
+// councilMinHeight is the least the shown table takes: one line per answer
+// (the banner gives up its second line for it).
+func (m *Model) councilMinHeight() int {
+	if !m.showCouncil() {
+		return 0
+	}
+	return len(m.council.ranked)
+}
+
+// tableShape is what the ranking table shows at a given size: a compact
+// table drops the title, the stage columns and the stage-3 line, shortens
+// the rankers' names and cuts answer names with "…", so that what a user
+// reads it for (who came first, each ranker's places, mean and Borda)
+// fits 60 columns.
+type tableShape struct {
+	title, stages bool
+	nameW, colW   int // colW 0: each ranker's column as wide as its name
+	rankers       bool
+}
+
+// councilTable draws the ranking table, exactly h lines of w cells: whole
+// when it fits, else compact (see tableShape).
 func (m *Model) councilTable(w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
 	c := m.council
-	stage := map[int]map[string]debate.CouncilUsage{1: {}, 2: {}}
-	for _, a := range c.answers {
-		stage[1][a.Member] = debate.CouncilUsage{Usage: a.Usage, Cost: a.Cost}
-	}
-	for _, r := range c.rankings {
-		stage[2][r.Ranker] = debate.CouncilUsage{Usage: r.Usage, Cost: r.Cost}
-	}
 	nameW := len("answer")
 	for _, s := range c.ranked {
 		nameW = max(nameW, cellWidth(Sanitize(s.Display)))
 	}
-	colW := make([]int, len(c.rankings))
-	head := fmt.Sprintf(" %-*s", nameW, "answer")
-	for i, r := range c.rankings {
-		colW[i] = max(cellWidth(Sanitize(r.Display)), 2)
-		head += "  " + padRight(Sanitize(r.Display), colW[i])
+	full := 2 + len(c.ranked)
+	if c.stage3 != nil || c.outcome != "" {
+		full++
 	}
-	// Below narrowWidth the stage columns drop their unit to fit.
-	short := w < narrowWidth
-	stageW := 20
-	if short {
-		stageW = 11
+	shape := tableShape{title: h >= full, stages: true, nameW: nameW, rankers: true}
+	if cellWidth(m.tableRow(-1, shape)) > w {
+		shape.stages = false
 	}
-	st := func(u debate.CouncilUsage) string {
-		if short {
-			return strings.TrimSuffix(strings.Replace(stageText(u), " tok", "", 1), " ")
-		}
-		return stageText(u)
+	if cellWidth(m.tableRow(-1, shape)) > w {
+		shape.nameW = min(nameW, 10)
+		shape.colW = 3
 	}
-	head += fmt.Sprintf("   mean  Borda   %-*s  %s", stageW, "stage 1 answer", "stage 2 ranking")
-	if short {
-		head = strings.Replace(head, "stage 1 answer", "stage 1    ", 1)
-		head = strings.Replace(head, "stage 2 ranking", "stage 2", 1)
+	if cellWidth(m.tableRow(-1, shape)) > w {
+		shape.rankers = false
 	}
-	lines := []string{
-		fitLine(styles.bold.Render(" Peer ranking")+styles.muted.Render(" · answers × rankers: place given, — own answer, ✗ invalid ranking"), w),
-		fitLine(styles.muted.Render(head), w),
+	if h < 1+len(c.ranked) {
+		return m.rankLines(w, h)
 	}
-	for i, s := range c.ranked {
-		row := fmt.Sprintf(" %s", padRight(Sanitize(s.Display), nameW))
-		for j, r := range c.rankings {
-			row += "  " + padRight(r.Cell(s.Member), colW[j])
-		}
-		mean := "    —"
-		if s.Rankings > 0 {
-			mean = fmt.Sprintf("%5.2f", s.MeanRank)
-		}
-		row += fmt.Sprintf("  %s  %5d   %s  %s", mean, s.Borda, padRight(st(stage[1][s.Member]), stageW), st(stage[2][s.Member]))
+	var lines []string
+	if shape.title {
+		lines = append(lines, fitLine(styles.bold.Render(" Peer ranking")+styles.muted.Render(" · answers × rankers: place given, — own answer, ✗ invalid ranking"), w))
+	}
+	lines = append(lines, fitLine(styles.muted.Render(m.tableRow(-1, shape)), w))
+	for i := range c.ranked {
+		row := m.tableRow(i, shape)
 		if i == 0 {
 			row = styles.okBold.Render(row)
 		}
@@ -206,10 +223,132 @@ func (m *Model) councilTable(w, h int) []string {
 	switch {
 	case c.outcome != "":
 		lines = append(lines, fitLine(styles.errBold.Render(" "+c.outcome), w))
-	case c.stage3 != nil:
+	case c.stage3 != nil && shape.title:
 		lines = append(lines, fitLine(styles.muted.Render(fmt.Sprintf(" stage 3 chairman: %s · council total %s", stageText(*c.stage3), m.councilTotal())), w))
 	}
 	return fitLines(lines, w, h)
+}
+
+// rankLines is the table's least form, for a screen with room for one
+// line per answer and no header: each line says its place, the answer's
+// author, its mean rank and Borda points.
+func (m *Model) rankLines(w, h int) []string {
+	nameW := 0
+	for _, s := range m.council.ranked {
+		nameW = max(nameW, min(cellWidth(Sanitize(s.Display)), 12))
+	}
+	var lines []string
+	for i, s := range m.council.ranked {
+		mean := "—"
+		if s.Rankings > 0 {
+			mean = fmt.Sprintf("%.2f", s.MeanRank)
+		}
+		row := fmt.Sprintf(" %d %s  mean %s · Borda %d", i+1, padRight(truncCells(Sanitize(s.Display), nameW), nameW), mean, s.Borda)
+		if i == 0 {
+			row = styles.okBold.Render(row)
+		}
+		lines = append(lines, fitLine(row, w))
+	}
+	return fitLines(lines, w, h)
+}
+
+// tableRow is the table's header (i < 0) or the row of the i-th ranked
+// answer, in shape, unstyled.
+func (m *Model) tableRow(i int, shape tableShape) string {
+	c := m.council
+	short := !shape.title || shape.colW > 0
+	cell := func(s string, w int) string { return padRight(truncCells(s, w), w) }
+	colW := func(r debate.CouncilRanking) int {
+		if shape.colW > 0 {
+			return shape.colW
+		}
+		return max(cellWidth(Sanitize(r.Display)), 2)
+	}
+	var b strings.Builder
+	if i < 0 {
+		first := "answer"
+		if short {
+			first = "ranking"
+		}
+		b.WriteString(" " + cell(first, max(shape.nameW, len(first))))
+		if shape.rankers {
+			for _, r := range c.rankings {
+				b.WriteString("  " + cell(Sanitize(r.Display), colW(r)))
+			}
+		}
+		b.WriteString("   mean  Borda")
+		if shape.stages {
+			b.WriteString(m.stageHead())
+		}
+		return b.String()
+	}
+	s := c.ranked[i]
+	nameW := shape.nameW
+	if short {
+		nameW = max(nameW, len("ranking"))
+	}
+	b.WriteString(" " + cell(Sanitize(s.Display), nameW))
+	if shape.rankers {
+		for _, r := range c.rankings {
+			b.WriteString("  " + cell(r.Cell(s.Member), colW(r)))
+		}
+	}
+	mean := "    —"
+	if s.Rankings > 0 {
+		mean = fmt.Sprintf("%5.2f", s.MeanRank)
+	}
+	fmt.Fprintf(&b, "  %s  %5d", mean, s.Borda)
+	if shape.stages {
+		b.WriteString(m.stageCells(s.Member))
+	}
+	return b.String()
+}
+
+// stageWidth is the stage-1 column's width; narrow screens drop the unit.
+func (m *Model) stageWidth() (int, bool) {
+	if m.width < narrowWidth {
+		return 11, true
+	}
+	return 20, false
+}
+
+func (m *Model) stageHead() string {
+	w, short := m.stageWidth()
+	if short {
+		return fmt.Sprintf("   %-*s  %s", w, "stage 1", "stage 2")
+	}
+	return fmt.Sprintf("   %-*s  %s", w, "stage 1 answer", "stage 2 ranking")
+}
+
+// stageCells are a member's tokens and cost in stages 1 and 2.
+func (m *Model) stageCells(member string) string {
+	var one, two debate.CouncilUsage
+	for _, a := range m.council.answers {
+		if a.Member == member {
+			one = debate.CouncilUsage{Usage: a.Usage, Cost: a.Cost}
+		}
+	}
+	for _, r := range m.council.rankings {
+		if r.Ranker == member {
+			two = debate.CouncilUsage{Usage: r.Usage, Cost: r.Cost}
+		}
+	}
+	w, short := m.stageWidth()
+	st := func(u debate.CouncilUsage) string {
+		if short {
+			return strings.TrimSuffix(strings.Replace(stageText(u), " tok", "", 1), " ")
+		}
+		return stageText(u)
+	}
+	return fmt.Sprintf("   %s  %s", padRight(st(one), w), st(two))
+}
+
+// truncCells cuts s to w cells, ending in "…" when cut.
+func truncCells(s string, w int) string {
+	if cellWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
 }
 
 // councilTotal is every stage's tokens and cost.

@@ -64,14 +64,17 @@ type Model struct {
 	// unsubscribe stops the engine delivering events to bus.
 	unsubscribe func()
 
-	in       *input
-	tr       *transcript
-	panels   []*panel          // of the current mode, in order
-	byName   map[string]*panel // every panel made so far, kept across modes
-	active   int               // panel shown in the narrow (tabbed) layout
-	focus    focusArea
-	overlay  *overlay
-	sessions *sessionList
+	in     *input
+	tr     *transcript
+	panels []*panel          // of the current mode, in order
+	byName map[string]*panel // every panel made so far, kept across modes
+	active int               // panel shown in the narrow (tabbed) layout
+	// tabChosen: the user picked the active panel (key or click) since the
+	// last line sent; until then the shown tab follows the streaming one.
+	tabChosen bool
+	focus     focusArea
+	overlay   *overlay
+	sessions  *sessionList
 
 	info      debate.SessionInfo
 	verdict   string
@@ -373,6 +376,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		m.followStream()
 		return m, nil
 	case eventsMsg:
 		for _, ev := range msg {
@@ -463,10 +467,10 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	case msg.Y >= m.lay.panelsY && msg.Y < m.lay.panelsY+m.lay.panelsH && len(m.panels) > 0:
 		switch {
 		case !m.lay.narrow:
-			m.active = min(msg.X/max(m.width/len(m.panels), 1), len(m.panels)-1)
+			m.active, m.tabChosen = min(msg.X/max(m.width/len(m.panels), 1), len(m.panels)-1), true
 		case msg.Y == m.tabsY():
 			if i := m.tabAt(msg.X); i >= 0 {
-				m.active = i
+				m.active, m.tabChosen = i, true
 			}
 		}
 		return m.setFocus(focusPanels)

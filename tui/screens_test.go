@@ -1,14 +1,17 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/parleyhq/parley/debate"
 )
@@ -111,11 +114,38 @@ func TestModeScreensAtEverySize(t *testing.T) {
 					if lastLine == "" || !strings.Contains(strings.Join(panelRows, "\n"), lastLine) {
 						t.Errorf("the shown panel does not show its answer (%q):\n%s", lastLine, strings.Join(panelRows, "\n"))
 					}
+					if mi.Name == "council" {
+						checkRankingRows(t, tm, s)
+					}
 					golden.RequireEqual(t, s)
 				})
 			})
 		}
 	}
+}
+
+// checkRankingRows checks that the council's ranking table shows a row
+// for every ranked answer, each with its Borda points, at every size (at
+// 60×16 it once showed only its two header lines).
+func checkRankingRows(t *testing.T, tm *teatest.TestModel, s string) {
+	t.Helper()
+	var rows []string
+	probe(t, tm, func(m *Model) {
+		all := strings.Split(s, "\n")
+		rows = all[m.lay.transcriptY-m.lay.tableH : m.lay.transcriptY]
+		if len(m.council.ranked) == 0 {
+			t.Errorf("no ranking reached the console")
+		}
+		for _, r := range m.council.ranked {
+			found := false
+			for _, l := range rows {
+				found = found || strings.Contains(l, r.Display) && slices.Contains(strings.Fields(ansi.Strip(l)), fmt.Sprint(r.Borda))
+			}
+			if !found {
+				t.Errorf("no table row for %s (Borda %d):\n%s", r.Display, r.Borda, strings.Join(rows, "\n"))
+			}
+		}
+	})
 }
 
 // checkScreen checks what holds on every screen: the width, the banner

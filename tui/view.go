@@ -155,7 +155,7 @@ func (m *Model) layout() {
 	if l.welcome {
 		pmin = min(pmin, m.panelsEmptyHeight(l.narrow))
 	}
-	l.bannerCap = min(bannerMaxLines, max(h-chrome-pmin-1, 0))
+	l.bannerCap = min(bannerMaxLines, max(h-chrome-pmin-1-m.councilMinHeight(), m.bannerMinLines(), 0))
 	l.bannerH = len(m.bannerLines(l.bannerCap))
 	if h-chrome-pmin-1 < l.bannerH {
 		l.bannerCap, l.bannerH = 0, 0 // only when the input has grown on a minimal screen
@@ -175,7 +175,7 @@ func (m *Model) layout() {
 		l.panelsH = min(max(ph, pmin), rest-1)
 	}
 	l.panelsY = 1 + l.bannerH
-	l.tableH = m.councilHeight(rest - l.panelsH - 3)
+	l.tableH = m.councilHeight(rest - l.panelsH)
 	l.transcriptY = l.panelsY + l.panelsH + l.tableH
 	l.transcriptH = max(rest-l.panelsH-l.tableH, 1)
 	l.inputY = l.transcriptY + l.transcriptH

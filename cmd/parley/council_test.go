@@ -22,6 +22,19 @@ var councilAnswerRE = regexp.MustCompile(`--- (Response [A-Z]) ---\nANSWER-(\w+)
 // req) decides, member being "chairman" for stage 3.
 func councilFakes(t *testing.T, answer func(member string, stage int, r providertest.Request) providertest.Reply) map[string]*providertest.Server {
 	t.Helper()
+	srv := councilServers(t, answer)
+	t.Setenv("OPENAI_API_KEY", "k1")
+	t.Setenv("ANTHROPIC_API_KEY", "k2")
+	t.Setenv("GEMINI_API_KEY", "k3")
+	t.Setenv("OPENAI_BASE_URL", srv["openai"].URL)
+	t.Setenv("ANTHROPIC_BASE_URL", srv["anthropic"].URL)
+	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv["gemini"].URL)
+	return srv
+}
+
+// councilServers starts the three vendors' fakes (see councilFakes).
+func councilServers(t *testing.T, answer func(member string, stage int, r providertest.Request) providertest.Reply) map[string]*providertest.Server {
+	t.Helper()
 	srv := map[string]*providertest.Server{}
 	for vendor, member := range councilVendorOf {
 		h := func(r providertest.Request) providertest.Reply {
@@ -42,12 +55,6 @@ func councilFakes(t *testing.T, answer func(member string, stage int, r provider
 			srv[vendor] = providertest.Gemini(t, h)
 		}
 	}
-	t.Setenv("OPENAI_API_KEY", "k1")
-	t.Setenv("ANTHROPIC_API_KEY", "k2")
-	t.Setenv("GEMINI_API_KEY", "k3")
-	t.Setenv("OPENAI_BASE_URL", srv["openai"].URL)
-	t.Setenv("ANTHROPIC_BASE_URL", srv["anthropic"].URL)
-	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv["gemini"].URL)
 	return srv
 }
 

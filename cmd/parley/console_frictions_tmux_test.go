@@ -1,0 +1,180 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// The console's frictions of issue 33, each walked in tmux with the real
+// binary at 60×16, 100×30 and 200×50 and kept as golden screens captured
+// while an answer is still streaming (a fake holds it), not only at the
+// end. `go test ./cmd/parley -run Tmux -update-golden` rewrites them.
+
+// tmuxSizes are the sizes every friction is walked at.
+var tmuxSizes = [][2]int{{60, 16}, {100, 30}, {200, 50}}
+
+// allKeysEnv is the shell environment that gives the binary every key,
+// each vendor pointed at its fake.
+func allKeysEnv(srv map[string]*providertest.Server) string {
+	return fmt.Sprintf("OPENAI_API_KEY=k1 ANTHROPIC_API_KEY=k2 GEMINI_API_KEY=k3 OPENAI_BASE_URL=%s ANTHROPIC_BASE_URL=%s GOOGLE_GEMINI_BASE_URL=%s",
+		srv["openai"].URL, srv["anthropic"].URL, srv["gemini"].URL)
+}
+
+// consoleCmd is the shell line that starts the binary in dir with env.
+func consoleCmd(dir, bin, env, db string) string {
+	return fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY %s TERM=xterm-256color %s --db %s",
+		dir, env, bin, filepath.Join(dir, db))
+}
+
+var (
+	clockRE   = regexp.MustCompile(`\b\d\d:\d\d:\d\d\b`)
+	sessionRE = regexp.MustCompile(`· [0-9a-f]{6} ·`)
+	spinnerRE = regexp.MustCompile(`[\x{2800}-\x{28FF}]`)
+	// The council shows each ranker the answers under shuffled labels.
+	labelRE = regexp.MustCompile(`\(Response [A-Z]\)`)
+)
+
+// tmuxGolden compares a captured screen, with clock times, the session id
+// spinner frames and the council's shuffled labels masked, to testdata/golden/console/name.
+func tmuxGolden(t *testing.T, name, screen string) {
+	t.Helper()
+	got := clockRE.ReplaceAllString(screen, "hh:mm:ss")
+	got = sessionRE.ReplaceAllString(got, "· ###### ·")
+	got = spinnerRE.ReplaceAllString(got, "*")
+	got = labelRE.ReplaceAllString(got, "(Response ?)")
+	path := filepath.Join("testdata", "golden", "console", name)
+	if *updateGolden {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run %s -update-golden writes it)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("screen %s differs from its golden:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// sizeName is "60x16".
+func sizeName(size [2]int) string { return fmt.Sprintf("%dx%d", size[0], size[1]) }
+
+// TestCouncilTableInTmux: with every key, while the chairman streams, the
+// council's ranking table shows a row for each answer with its Borda
+// points at every size, 60×16 included (it showed only its two header
+// lines there).
+func TestCouncilTableInTmux(t *testing.T) {
+	t.Parallel()
+	dir, bin := tmuxBinary(t)
+	for _, size := range tmuxSizes {
+		t.Run(sizeName(size), func(t *testing.T) {
+			hold := make(chan struct{})
+			chair := providertest.Reply{Text: "Use NATS: it is lighter for a small team, and **JetStream** covers replay.",
+				Usage: providers.Usage{InputTokens: 300, OutputTokens: 30}, Hold: hold, HoldAfter: 4}
+			srv := councilServers(t, councilScript([]string{"claude", "gemini", "chatgpt"}, chair))
+			tm := startTmux(t, size, consoleCmd(dir, bin, allKeysEnv(srv), "council"+sizeName(size)+".db"))
+			tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })
+			tm.keys("M-6")
+			tm.wait("council mode", func(s string) bool { return strings.Contains(s, "Chairman") })
+			tm.text("kafka or nats?")
+			tm.keys("Enter")
+			s := tm.wait("the table while the chairman streams", func(s string) bool {
+				return strings.Contains(s, "Borda") && strings.Contains(s, "NATS: it is")
+			})
+			checkTableRows(t, s)
+			tmuxGolden(t, "council-streaming-"+sizeName(size), s)
+			close(hold)
+			s = tm.wait("the chairman's answer", func(s string) bool { return strings.Contains(s, "replay") && strings.Contains(s, "\ndone ") })
+			checkTableRows(t, s)
+			tmuxGolden(t, "council-done-"+sizeName(size), s)
+		})
+	}
+}
+
+// checkTableRows checks that each member's answer has its own row with
+// its place's Borda points (claude 2, gemini 1, chatgpt 0).
+func checkTableRows(t *testing.T, screen string) {
+	t.Helper()
+	for name, borda := range map[string]string{"Claude": "2", "Gemini": "1", "ChatGPT": "0"} {
+		row := regexp.MustCompile(`(?m)^ +(\d )?` + name + ` .*\b` + borda + `\b`)
+		if !row.MatchString(screen) {
+			t.Errorf("no ranking row for %s with Borda %s:\n%s", name, borda, screen)
+		}
+	}
+}
+
+// TestResizeShowsStreamingTab: a council with every key, Claude still
+// streaming its answer after Gemini and ChatGPT finished; shrinking the window from
+// 200×50 to 100×30 to 60×16 (tabs) shows Claude's tab, not the first,
+// finished one.
+func TestResizeShowsStreamingTab(t *testing.T) {
+	t.Parallel()
+	dir, bin := tmuxBinary(t)
+	hold := make(chan struct{})
+	defer close(hold)
+	srv := councilServers(t, func(member string, stage int, _ providertest.Request) providertest.Reply {
+		r := providertest.Reply{Text: "ANSWER from " + member + ": start with what you need.", Usage: providers.Usage{InputTokens: 100, OutputTokens: 10}}
+		if member == "claude" && stage == 1 {
+			r.Hold, r.HoldAfter = hold, 3
+		}
+		return r
+	})
+	tm := startTmux(t, tmuxSizes[2], consoleCmd(dir, bin, allKeysEnv(srv), "resize.db"))
+	tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })
+	tm.keys("M-6")
+	tm.wait("council mode", func(s string) bool { return strings.Contains(s, "Chairman") })
+	tm.text("kafka or nats?")
+	tm.keys("Enter")
+	s := tm.wait("two answers done, Claude streaming", func(s string) bool {
+		return strings.Count(s, "✓ done") == 2 && strings.Contains(s, "ANSWER from claude")
+	})
+	tmuxGolden(t, "resize-streaming-200x50", s)
+	for _, size := range [][2]int{tmuxSizes[1], tmuxSizes[0]} {
+		tm.run("resize-window", "-t", "p", "-x", fmt.Sprint(size[0]), "-y", fmt.Sprint(size[1]))
+		s = tm.wait("the screen at "+sizeName(size), func(s string) bool {
+			return framed(s, size) && strings.Contains(s, "ANSWER from claude")
+		})
+		tmuxGolden(t, "resize-streaming-"+sizeName(size), s)
+	}
+	if head := panelHead(s); !strings.Contains(head, "Claude") {
+		t.Errorf("after the resize to tabs the panel shows %q, not Claude's stream:\n%s", head, s)
+	}
+}
+
+// framed reports whether a capture is one whole frame at size: the header
+// on the first row, the key help on the last (not a frame half redrawn
+// after a resize).
+func framed(screen string, size [2]int) bool {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	if len(lines) != size[1] || !strings.HasPrefix(lines[0], "Parley ") || !strings.HasPrefix(lines[len(lines)-1], "enter send") {
+		return false
+	}
+	for _, l := range lines {
+		if len([]rune(l)) > size[0] {
+			return false
+		}
+	}
+	return !strings.Contains(screen, "1 mention  2") || size[0] >= 70
+}
+
+// panelHead is the first line inside the first panel's box (its agent).
+func panelHead(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines[:len(lines)-1] {
+		if strings.HasPrefix(l, "╭") {
+			return lines[i+1]
+		}
+	}
+	return ""
+}
