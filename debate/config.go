@@ -84,6 +84,14 @@ type ServeConfig struct {
 	Hosts []string `mapstructure:"hosts"`
 	// OpenAI configures the OpenAI-compatible door (/v1/).
 	OpenAI ServeOpenAIConfig `mapstructure:"openai"`
+	// Spend windows in USD (0: none): what each user's sessions may spend
+	// in a calendar hour and day (UTC), through every door, and what all
+	// the server's sessions may spend together (0: the per-user figure, so
+	// user ids a client makes up cannot multiply it); docs/serve.md.
+	MaxCostPerHour       float64 `mapstructure:"max_cost_per_hour"`
+	MaxCostPerDay        float64 `mapstructure:"max_cost_per_day"`
+	ServerMaxCostPerHour float64 `mapstructure:"server_max_cost_per_hour"`
+	ServerMaxCostPerDay  float64 `mapstructure:"server_max_cost_per_day"`
 	// Connection limits, against clients that hold the server (see
 	// docs/serve.md); zero takes the default.
 	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout"`  // a request's headers (10s)
@@ -92,6 +100,19 @@ type ServeConfig struct {
 	MaxConnsPerAddr   int           `mapstructure:"max_conns_per_addr"`   // open connections from one client address (64)
 	MaxStreams        int           `mapstructure:"max_streams"`          // open event streams in all (512)
 	MaxStreamsPerUser int           `mapstructure:"max_streams_per_user"` // open event streams per token or login (32)
+}
+
+// ServerSpend is the server's spend windows per hour and per day: its own
+// settings, else the per-user ones.
+func (c ServeConfig) ServerSpend() (perHour, perDay float64) {
+	perHour, perDay = c.ServerMaxCostPerHour, c.ServerMaxCostPerDay
+	if perHour == 0 {
+		perHour = c.MaxCostPerHour
+	}
+	if perDay == 0 {
+		perDay = c.MaxCostPerDay
+	}
+	return perHour, perDay
 }
 
 // ServeOpenAIConfig configures parley serve's /v1/chat/completions.

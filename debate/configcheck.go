@@ -2,6 +2,7 @@ package debate
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -281,6 +282,15 @@ func checkServe(k *ConfigCheck) error {
 	for i, h := range sv.Hosts {
 		if h == "" || strings.ContainsAny(h, "/?#@ ") {
 			return k.Bad(fmt.Sprintf("serve.hosts[%d]", i), "%q is not a host name (e.g. parley.example.com or parley.example.com:8443)", h)
+		}
+	}
+	for _, w := range []struct {
+		key string
+		usd float64
+	}{{"serve.max_cost_per_hour", sv.MaxCostPerHour}, {"serve.max_cost_per_day", sv.MaxCostPerDay},
+		{"serve.server_max_cost_per_hour", sv.ServerMaxCostPerHour}, {"serve.server_max_cost_per_day", sv.ServerMaxCostPerDay}} {
+		if w.usd < 0 || math.IsNaN(w.usd) || math.IsInf(w.usd, 0) {
+			return k.Bad(w.key, "a spend limit in USD, 0 (none) or more")
 		}
 	}
 	return nil

@@ -411,6 +411,11 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 		e.Emit(ExchangeFinished{Mode: m.Name(), Err: err.Error()})
 		return err
 	}
+	if ce := e.checkWindows(m, input); ce != nil { // a spend window with no room: nothing kept or sent
+		e.Emit(CapReached{CapError: *ce, Message: ce.Error()})
+		e.Emit(ExchangeFinished{Mode: m.Name(), Err: ce.Error()})
+		return ce
+	}
 	before := e.History().Len()
 	err = m.Submit(modeCtx, input)
 	if cause := context.Cause(modeCtx); IsCap(cause) {

@@ -27,9 +27,12 @@ type Meter struct {
 	// before the provider's figures came).
 	estimated bool
 	// parent, when set, is a budget over several meters (an MCP stdio
-	// connection's budget_usd across its tool calls): a call must fit
-	// under both, and its cost counts in both.
+	// connection's budget_usd across its tool calls, serve's spend windows):
+	// a call must fit under both, and its cost counts in both.
 	parent *Meter
+	// window, when set, makes the cap a spend limit over a calendar window
+	// (window.go): spent is what the current window spent.
+	window *meterWindow
 }
 
 // Under makes m count under parent too. Call it before m's first call.
@@ -66,38 +69,57 @@ func (m *Meter) Spent() float64 {
 	return m.spent
 }
 
-// reserve admits a call whose worst case is worst; it returns the spend
-// and cap as they stood when it refuses.
-func (m *Meter) reserve(worst float64) (ok bool, spent, capUSD float64) {
+// reserve admits a call whose worst case is worst; it returns the limit
+// that refused it (the first of m and its parents it would pass).
+func (m *Meter) reserve(worst float64) (ok bool, hit limit) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.roll()
 	if m.cap > 0 && m.spent+m.reserved+worst > m.cap {
-		return false, m.spent, m.cap
+		return false, m.limitLocked()
 	}
 	if m.parent != nil { // child before parent: the one lock order
-		if ok, spent, capUSD := m.parent.reserve(worst); !ok {
-			return false, spent, capUSD
+		if ok, hit := m.parent.reserve(worst); !ok {
+			return false, hit
 		}
 	}
 	m.reserved += worst
-	return true, m.spent, m.cap
+	return true, m.limitLocked()
 }
 
 // settle replaces a call's reserved worst case by what it cost; passed
-// reports that the spend is now past the cap.
-func (m *Meter) settle(worst, cost float64, u providers.Usage) (passed bool, spent, capUSD float64) {
+// reports that the spend is now past a cap (m's own first, else the
+// nearest parent's), hit which one.
+func (m *Meter) settle(worst, cost float64, u providers.Usage) (passed bool, hit limit) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.roll()
 	m.reserved = max(m.reserved-worst, 0)
 	m.spent += cost
 	m.unknown = m.unknown || u.PriceUnknown
 	m.estimated = m.estimated || u.Estimated
+	own := m.cap > 0 && m.spent > m.cap
 	if m.parent != nil {
-		if passed, spent, capUSD := m.parent.settle(worst, cost, u); passed && !(m.cap > 0 && m.spent > m.cap) {
-			return true, spent, capUSD
+		if passed, hit := m.parent.settle(worst, cost, u); passed && !own {
+			return true, hit
 		}
 	}
-	return m.cap > 0 && m.spent > m.cap, m.spent, m.cap
+	return own, m.limitLocked()
+}
+
+// bound is the nearest cap over m's calls (m's own, else a parent's), 0
+// when none.
+func (m *Meter) bound() float64 {
+	for p := m; p != nil; {
+		p.mu.Lock()
+		capUSD, parent := p.cap, p.parent
+		p.mu.Unlock()
+		if capUSD > 0 {
+			return capUSD
+		}
+		p = parent
+	}
+	return 0
 }
 
 func (m *Meter) snapshot() (spent, capUSD float64, unknown, estimated bool) {
@@ -111,6 +133,7 @@ const (
 	CapSession  = "cap"          // the session's (run's) cap: --max-cost, budget_usd, /budget, max_cost
 	CapExchange = "exchange_cap" // the mode's per-exchange cap: modes.<mode>.budget_usd
 	CapUnpriced = "unpriced"     // the model has no price, so no cap can bound it
+	CapWindow   = "spend_window" // a spend limit per hour or day (serve.max_cost_per_hour, …)
 )
 
 // CapError is a call that was not started because its worst case could
@@ -130,9 +153,18 @@ type CapError struct {
 	// worst case and CostUSD what it cost.
 	Passed  bool    `json:"passed,omitempty"`
 	CostUSD float64 `json:"cost_usd,omitempty"`
+	// A spend window's refusal (Reason CapWindow): its setting
+	// (LimitPerHour, LimitPerDay), whose spend it bounds, and when the
+	// window ends.
+	Limit    string    `json:"limit,omitempty"`
+	Scope    string    `json:"scope,omitempty"`
+	ResetsAt time.Time `json:"resets_at,omitzero"`
 }
 
 func (e *CapError) Error() string {
+	if e.Reason == CapWindow {
+		return e.windowSentence()
+	}
 	if e.Passed {
 		which := "the cap of " + CapString(e.CapUSD)
 		if e.Reason == CapExchange {
@@ -257,7 +289,7 @@ func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
 	modeCap := e.Config.ModeBudget(e.current)
 	e.mu.Unlock()
 	worst, priced := e.Config.WorstCost(a.Model, req, e.now())
-	sessionCap := meter.Cap()
+	sessionCap := meter.bound()
 	refuse := func(ce *CapError) (*admission, error) {
 		if first := e.stopAtCap(ce); first != nil {
 			return nil, first
@@ -277,10 +309,10 @@ func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
 		e.mu.Unlock()
 		return refuse(&CapError{Reason: CapExchange, Agent: a.Label(), Model: a.Model, CapUSD: modeCap, SpentUSD: spent, WorstUSD: worst})
 	}
-	ok, spent, capUSD := meter.reserve(worst)
+	ok, hit := meter.reserve(worst)
 	if !ok {
 		e.mu.Unlock()
-		return refuse(&CapError{Reason: CapSession, Agent: a.Label(), Model: a.Model, CapUSD: capUSD, SpentUSD: spent, WorstUSD: worst})
+		return refuse(hit.refusal(CapError{Agent: a.Label(), Model: a.Model, WorstUSD: worst}))
 	}
 	e.exchange.reserved += worst
 	e.mu.Unlock()
@@ -291,7 +323,7 @@ func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
 // returns the cap the spend is now past (the session's or the mode's per
 // exchange), nil when none: a cap passed is a cap reached.
 func (ad *admission) settle(a *Agent, cost float64, u providers.Usage) *CapError {
-	passed, spent, capUSD := ad.meter.settle(ad.worst, cost, u)
+	passed, hit := ad.meter.settle(ad.worst, cost, u)
 	e := ad.e
 	e.mu.Lock()
 	e.exchange.reserved = max(e.exchange.reserved-ad.worst, 0)
@@ -302,8 +334,7 @@ func (ad *admission) settle(a *Agent, cost float64, u providers.Usage) *CapError
 	if cost > 0 || u.PriceUnknown || ad.meter.Cap() > 0 {
 		e.emitSpend()
 	}
-	ce := &CapError{Reason: CapSession, Agent: a.Label(), Model: a.Model, CapUSD: capUSD, SpentUSD: spent,
-		WorstUSD: ad.worst, Passed: true, CostUSD: cost}
+	ce := hit.refusal(CapError{Agent: a.Label(), Model: a.Model, WorstUSD: ad.worst, Passed: true, CostUSD: cost})
 	switch {
 	case passed:
 		return ce

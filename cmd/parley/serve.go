@@ -12,12 +12,14 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
+	"github.com/parleyhq/parley/debate/store"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd, newWebhooksCmd) }
 
 func newServeCmd(g *globalFlags) *cobra.Command {
 	var addr, tlsCert, tlsKey string
+	var perHour, perDay float64
 	cmd := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080] [--tls-cert FILE --tls-key FILE]",
 		Short: "Serve the debate over HTTP: REST + SSE API, the start/step API, MAGI, webhooks and the web view",
@@ -45,8 +47,12 @@ kept, and every session is saved.`,
 				return err
 			}
 			defer sv.Close()
+			limits, err := spendLimits(cmd, sv, perHour, perDay)
+			if err != nil {
+				return err
+			}
 			srv, err := serve.New(serve.Options{Config: sv.Cfg, Store: sv.Store, Token: token, Log: cmd.ErrOrStderr(), Agents: sv.Agents,
-				TLSCert: tlsCert, TLSKey: tlsKey, MaxCost: sv.Cfg.BudgetUSD, MCP: sv.MCP.Handler()})
+				TLSCert: tlsCert, TLSKey: tlsKey, MaxCost: sv.Cfg.BudgetUSD, MCP: sv.MCP.Handler(), Limits: limits})
 			if err != nil {
 				return usageErr(err)
 			}
@@ -70,7 +76,31 @@ kept, and every session is saved.`,
 	cmd.Flags().StringVar(&tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&tlsKey, "tls-key", "", "the certificate's private key (PEM)")
 	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0, "ceiling in USD per session: a session's max_cost may not exceed it, and sessions asking none get it (default: budget_usd; 0: none); also each /mcp tool call's cap (default $1.00)")
+	cmd.Flags().Float64Var(&perHour, "max-cost-per-hour", 0, "spend limit in USD per calendar hour (UTC), per user and for the whole server, across the API, the page, /mcp and /v1/ (default: serve.max_cost_per_hour; 0: none)")
+	cmd.Flags().Float64Var(&perDay, "max-cost-per-day", 0, "spend limit in USD per calendar day (UTC), per user and for the whole server (default: serve.max_cost_per_day; 0: none)")
 	return cmd
+}
+
+// spendLimits builds the server's spend windows from serve.max_cost_per_hour
+// and _per_day, or the flags that override them, and gives them to /mcp.
+func spendLimits(cmd *cobra.Command, sv *wiring.Served, perHour, perDay float64) (*store.SpendLimits, error) {
+	if cmd.Flags().Changed("max-cost-per-hour") {
+		sv.Cfg.Serve.MaxCostPerHour = perHour
+	}
+	if cmd.Flags().Changed("max-cost-per-day") {
+		sv.Cfg.Serve.MaxCostPerDay = perDay
+	}
+	if err := sv.Cfg.Validate(); err != nil {
+		return nil, usageErr(err)
+	}
+	w := store.Windows{PerHour: sv.Cfg.Serve.MaxCostPerHour, PerDay: sv.Cfg.Serve.MaxCostPerDay}
+	w.ServerPerHour, w.ServerPerDay = sv.Cfg.Serve.ServerSpend()
+	limits, err := sv.Store.SpendLimits(cmd.Context(), w, nil)
+	if err != nil {
+		return nil, err
+	}
+	sv.MCP.SetLimits(limits)
+	return limits, nil
 }
 
 func newWebhooksCmd(g *globalFlags) *cobra.Command {

@@ -129,6 +129,9 @@ func (r *run) submit(ctx context.Context, input string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(r.s.life, cancel)() // the server closing or its client gone
+	if err := r.underLimits(ctx); err != nil {
+		return err
+	}
 	err := r.eng.Submit(ctx, input)
 	r.drain()
 	if r.printer != nil {
@@ -191,6 +194,9 @@ func runFor[T debate.Event](ctx context.Context, req *mcp.CallToolRequest, r *ru
 	runErr := r.submit(ctx, input)
 	got, ok := last.Get()
 	if !ok {
+		if isWindow(runErr) {
+			return got, nil, runErr // refused before anything ran: the sentence is the tool error
+		}
 		if runErr == nil {
 			runErr = errors.New("no error was reported")
 		}
@@ -200,7 +206,8 @@ func runFor[T debate.Event](ctx context.Context, req *mcp.CallToolRequest, r *ru
 	// A run that failed outright (every MAGI member, say) is a tool error,
 	// so that a client does not take its text for an answer; a cancel or a
 	// cap is an outcome the text states.
-	res.IsError = runErr != nil && ctx.Err() == nil && !debate.IsCap(runErr)
+	// A spend window's refusal is a tool error: the client must wait.
+	res.IsError = runErr != nil && ctx.Err() == nil && (!debate.IsCap(runErr) || isWindow(runErr))
 	return got, res, nil
 }
 

@@ -59,6 +59,8 @@ type Server struct {
 	// budget is the stdio connection's budget across its tool calls (the
 	// configuration's budget_usd, or --max-cost): nil under serve.
 	budget *debate.Meter
+	// limits are serve's spend windows (SetLimits): nil over stdio.
+	limits *store.SpendLimits
 	// schemas are the tools' input schemas, by tool name.
 	schemas map[string]*jsonschema.Schema
 	// life ends when the server closes: it cancels every run.

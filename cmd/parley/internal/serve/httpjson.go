@@ -23,6 +23,12 @@ type apiError struct {
 	Message string  `json:"message"`
 	Type    string  `json:"type,omitempty"`
 	Param   *string `json:"param"` // always null: OpenAI's clients expect the key
+	// A spend window's refusal: what was spent of which limit, and when it
+	// resets (RetryAfter is the Retry-After header).
+	SpentUSD   *float64      `json:"spent_usd,omitempty"`
+	LimitUSD   *float64      `json:"limit_usd,omitempty"`
+	ResetsAt   string        `json:"resets_at,omitempty"`
+	RetryAfter time.Duration `json:"-"`
 }
 
 func (e *apiError) Error() string { return e.Message }
@@ -44,6 +50,9 @@ func writeError(w http.ResponseWriter, err error) {
 	}
 	if ae.Type == "" {
 		ae.Type = openaiapi.TypeOf(ae.Status)
+	}
+	if ae.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((ae.RetryAfter+time.Second-1)/time.Second)))
 	}
 	if ae.Status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
@@ -176,9 +185,19 @@ func (l *limiter) forgetFull(now time.Time, perSecond float64) {
 	}
 }
 
-// limit refuses the request with 429 when the budget of its user, its
-// client address or its credential is spent.
+// limit refuses the request with 429 when user's or the server's spend
+// window has no room left, or when the rate budget of its user, its client
+// address or its credential is spent.
 func (s *Server) limit(w http.ResponseWriter, r *http.Request, user string) error {
+	if err := s.spendRoom(r.Context(), user); err != nil {
+		return err
+	}
+	return s.rateLimit(w, r, user)
+}
+
+// rateLimit takes one request from the rate budgets of user, the client
+// address and the credential.
+func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, user string) error {
 	keys := []string{"user " + user, "address " + clientAddr(r)}
 	if cred := credentialOf(r); cred != "" {
 		keys = append(keys, "credential "+cred)

@@ -26,7 +26,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if work {
-		if err := s.limit(w, r, userOf(r)); err != nil {
+		// The spend windows answer inside the tool call (a tool error).
+		if err := s.rateLimit(w, r, userOf(r)); err != nil {
 			return err
 		}
 	}

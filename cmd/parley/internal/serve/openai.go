@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/openaiapi"
 	"github.com/parleyhq/parley/debate"
@@ -14,6 +15,9 @@ import (
 // (rate limits, caps, configuration) with their own status and code.
 func (e *apiError) HTTPStatus() int   { return e.Status }
 func (e *apiError) ErrorCode() string { return e.Code }
+
+// RetryAfterDuration is how long a spend window's refusal asks to wait.
+func (e *apiError) RetryAfterDuration() time.Duration { return e.RetryAfter }
 
 // openaiBackend gives the OpenAI door the server's agents, limits, caps
 // and sessions: a completion is a session like any other, shown by the

@@ -50,6 +50,10 @@ type Options struct {
 	// session's max_cost may not exceed it, and sessions that ask for none
 	// get it.
 	MaxCost float64
+	// Limits are the spend windows (serve.max_cost_per_hour and _per_day)
+	// every session counts under, shared with the MCP server of /mcp (nil:
+	// none).
+	Limits *store.SpendLimits
 	// Rate limits each user's requests that start work (default 60 a minute, burst 20).
 	Rate Rate
 	// MaxBody bounds request bodies (default 1 MiB).

@@ -211,7 +211,9 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 	if err != nil {
 		return nil, err
 	}
-	eng.SetMeter(debate.NewMeter(capUSD, 0))
+	if err := m.srv.meter(ctx, eng, debate.NewMeter(capUSD, 0), spec.user); err != nil {
+		return nil, err
+	}
 	ss := m.attach(eng, spec.user)
 	eng.Start(false)
 	if capUSD > 0 {
@@ -345,7 +347,9 @@ func (m *manager) load(ctx context.Context, id string) (*session, error) {
 	}
 	// The cap and the spend survive eviction: a session cannot spend past
 	// its cap by being reloaded.
-	eng.SetMeter(debate.NewMeter(m.srv.storedCap(info), spentOn(entries)))
+	if err := m.srv.meter(ctx, eng, debate.NewMeter(m.srv.storedCap(info), spentOn(entries)), owner); err != nil {
+		return nil, err
+	}
 	ss := m.attach(eng, owner)
 	eng.Start(true)
 	return ss, nil
@@ -433,7 +437,9 @@ func (m *manager) submit(ctx context.Context, ss *session, text string) error {
 	go func() {
 		defer ss.release()
 		err := ss.eng.Submit(m.srv.ctx, text)
-		if debate.IsBusy(err) {
+		if refused := m.srv.spendRefusal(err); refused != nil {
+			accept(refused)
+		} else if debate.IsBusy(err) {
 			accept(busyElsewhere(err))
 		} else if err != nil && ss.eng.History().Len() == before {
 			accept(errorf(http.StatusBadRequest, "refused", "%s", err.Error()))
@@ -486,6 +492,9 @@ func (m *manager) run(ctx context.Context, ss *session, text string) error {
 	_ = ss.eng.Wait(waitCtx)
 	if debate.IsBusy(err) {
 		return busyElsewhere(err)
+	}
+	if refused := m.srv.spendRefusal(err); refused != nil {
+		return refused
 	}
 	return err
 }

@@ -205,6 +205,9 @@ func (d *Door) finish(ctx context.Context, c *call, ss Session, tr *translator, 
 	switch {
 	case ctx.Err() != nil:
 		o.status = "cancelled"
+	case refusedBefore(runErr):
+		o.status = "refused"
+		o.err = asError(runErr)
 	case capped != "" || debate.IsCap(runErr):
 		o.status = "capped"
 		if capped == "" {
@@ -230,6 +233,13 @@ func (d *Door) finish(ctx context.Context, c *call, ss Session, tr *translator, 
 		_ = ss.Discard(context.WithoutCancel(ctx))
 	}
 	return o, ext
+}
+
+// refusedBefore reports a run the server refused before any call (a spend
+// window without room: serve's 429), answered with its own status.
+func refusedBefore(err error) bool {
+	var se StatusError
+	return errors.As(err, &se) && se.HTTPStatus() == http.StatusTooManyRequests
 }
 
 func usageOf(u providers.Usage) usage {

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"time"
 )
 
 // chatRequest is the part of CreateChatCompletionRequest Parley reads;
@@ -135,11 +137,14 @@ type model struct {
 
 // Error is an OpenAI-shaped error: {"error":{"message","type","param","code"}}.
 type Error struct {
-	Status  int     `json:"-"`
-	Message string  `json:"message"`
-	Type    string  `json:"type"`
-	Param   *string `json:"param"`
-	Code    string  `json:"code"`
+	Status int `json:"-"`
+	// RetryAfter, when set, is sent as the Retry-After header (a spend
+	// window's refusal: until it resets).
+	RetryAfter time.Duration `json:"-"`
+	Message    string        `json:"message"`
+	Type       string        `json:"type"`
+	Param      *string       `json:"param"`
+	Code       string        `json:"code"`
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -178,7 +183,11 @@ func asError(err error) *Error {
 	}
 	var se StatusError
 	if errors.As(err, &se) {
-		return errorf(se.HTTPStatus(), TypeOf(se.HTTPStatus()), se.ErrorCode(), "%s", se.Error())
+		e := errorf(se.HTTPStatus(), TypeOf(se.HTTPStatus()), se.ErrorCode(), "%s", se.Error())
+		if ra, ok := se.(interface{ RetryAfterDuration() time.Duration }); ok {
+			e.RetryAfter = ra.RetryAfterDuration()
+		}
+		return e
 	}
 	return errorf(http.StatusInternalServerError, typeServer, "internal", "%s", err.Error())
 }
@@ -217,6 +226,9 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 // read from x-should-retry.
 func writeError(w http.ResponseWriter, err error) {
 	e := asError(err)
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
+	}
 	if e.Status != http.StatusTooManyRequests {
 		w.Header().Set("X-Should-Retry", "false")
 	}

@@ -1,0 +1,193 @@
+package debate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Spend windows: a cap on what calls spend within a calendar hour or day
+// (UTC), over many sessions (parley serve's max_cost_per_hour and
+// max_cost_per_day, per user and per server). A session's meter counts
+// under its windows (Meter.Under): every call must fit under each, as under
+// any cap, and a window passed stops the run before its next call.
+
+// The spend window settings, as a refusal names them: each user's, and
+// the whole server's.
+const (
+	LimitPerHour       = "max_cost_per_hour"
+	LimitPerDay        = "max_cost_per_day"
+	ServerLimitPerHour = "server_max_cost_per_hour"
+	ServerLimitPerDay  = "server_max_cost_per_day"
+)
+
+// Window is one spend window: its setting, its length and whose spend it
+// bounds.
+type Window struct {
+	Limit  string        // LimitPerHour, ServerLimitPerDay, …
+	Period time.Duration // time.Hour or 24 * time.Hour
+	Scope  string        // `user "alice"`, "this server"
+}
+
+// Start is the start of the window holding t: the hour or the day (UTC).
+func (w Window) Start(t time.Time) time.Time { return t.UTC().Truncate(w.Period) }
+
+// span names the window in a sentence.
+func (w Window) span() string {
+	if w.Period >= 24*time.Hour {
+		return "today (UTC)"
+	}
+	return "this hour"
+}
+
+// meterWindow is a window meter's clock: the start of the window its spent
+// counts.
+type meterWindow struct {
+	Window
+	now   func() time.Time
+	start time.Time
+}
+
+// NewWindowMeter is a meter capped at capUSD over w: its current window
+// (the one holding now()) has already spent spent (what the store holds of
+// it); when the window ends, spent starts again from 0.
+func NewWindowMeter(capUSD float64, w Window, spent float64, now func() time.Time) *Meter {
+	if now == nil {
+		now = time.Now
+	}
+	return &Meter{cap: max(capUSD, 0), spent: max(spent, 0),
+		window: &meterWindow{Window: w, now: now, start: w.Start(now())}}
+}
+
+// roll starts a new window when the current one ended: what it spent no
+// longer counts; the calls in flight stay reserved. Called under m.mu.
+func (m *Meter) roll() {
+	if m.window == nil {
+		return
+	}
+	if start := m.window.Start(m.window.now()); start.After(m.window.start) {
+		m.window.start, m.spent, m.unknown, m.estimated = start, 0, false, false
+	}
+}
+
+// Idle reports whether m holds no call in flight (a window meter nobody
+// uses can be dropped and loaded again from the store).
+func (m *Meter) Idle() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.reserved == 0
+}
+
+// limit is a meter's cap as it stood when it refused a call or was passed.
+type limit struct {
+	spent, cap float64
+	window     *Window // nil: a session's cap
+	resets     time.Time
+}
+
+// limitLocked is m's limit; called under m.mu.
+func (m *Meter) limitLocked() limit {
+	l := limit{spent: m.spent, cap: m.cap}
+	if m.window != nil {
+		w := m.window.Window
+		l.window, l.resets = &w, m.window.start.Add(w.Period)
+	}
+	return l
+}
+
+// refusal is ce refused (or passed) by l.
+func (l limit) refusal(ce CapError) *CapError {
+	ce.Reason, ce.CapUSD, ce.SpentUSD = CapSession, l.cap, l.spent
+	if l.window != nil {
+		ce.Reason, ce.Limit, ce.Scope, ce.ResetsAt = CapWindow, l.window.Limit, l.window.Scope, l.resets
+	}
+	return &ce
+}
+
+// windowRefusal is the first spend window over m that a call of worst
+// case worst cannot fit under, ok false when every one has room.
+func (m *Meter) windowRefusal(worst float64) (hit limit, ok bool) {
+	for p := m; p != nil; {
+		p.mu.Lock()
+		p.roll()
+		room := p.cap - p.spent - p.reserved
+		full := p.window != nil && p.cap > 0 && (worst > room || room <= 0)
+		hit, parent := p.limitLocked(), p.parent
+		p.mu.Unlock()
+		if full {
+			return hit, true
+		}
+		p = parent
+	}
+	return limit{}, false
+}
+
+// WindowFull is the refusal of the first spend window over m with no room
+// left (what it spent and holds in flight reach its limit), nil when every
+// one has some: a door refuses new work at once.
+func (m *Meter) WindowFull() *CapError {
+	hit, full := m.windowRefusal(0)
+	if !full {
+		return nil
+	}
+	return hit.refusal(CapError{})
+}
+
+// windowSentence is a spend window's refusal: which limit, whose, what was
+// spent and when it resets.
+func (e *CapError) windowSentence() string {
+	w := Window{Limit: e.Limit, Period: time.Hour}
+	if strings.HasSuffix(e.Limit, "_per_day") {
+		w.Period = 24 * time.Hour
+	}
+	resets := e.ResetsAt.UTC().Format(time.RFC3339)
+	switch {
+	case e.Agent == "" && e.WorstUSD == 0: // no room left at all
+		return fmt.Sprintf("spend limit reached: %s spent %s %s of its %s of %s; it resets at %s",
+			e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), resets)
+	case e.Agent == "": // an exchange refused before it started
+		return fmt.Sprintf("spend limit reached: %s spent %s %s of its %s of %s, and the next call (up to %s) could pass it; it resets at %s",
+			e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), usd(e.WorstUSD), resets)
+	case e.Passed:
+		return fmt.Sprintf("spend limit reached: %s spent %s %s, past %s of %s — %s on %s cost %s, over its worst case of %s; no further call starts before it resets at %s",
+			e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), e.Agent, e.Model, usd(e.CostUSD), usd(e.WorstUSD), resets)
+	}
+	return fmt.Sprintf("spend limit reached: %s spent %s %s of its %s of %s, and the next call (%s on %s, up to %s) could pass it; it resets at %s",
+		e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), e.Agent, e.Model, usd(e.WorstUSD), resets)
+}
+
+// checkWindows refuses an exchange before anything of it is kept or sent
+// when a spend window over the session has no room for the cheapest call
+// mode m could make for input (its agents' system prompts, the input, their
+// max_tokens): the caller sees the refusal at once (serve's 429), not
+// after the line was added. The calls themselves are still admitted one by
+// one against their own worst cases.
+func (e *Engine) checkWindows(m Mode, input string) *CapError {
+	var cheapest *Agent
+	var worst float64
+	for _, a := range m.Agents() {
+		if a == nil {
+			continue
+		}
+		out := a.MaxTokens
+		if out == 0 {
+			out = e.Config.ModelInfo(a.Model).DefaultMaxTokens()
+		}
+		req := providers.Request{System: SystemPrompt(a, ""), MaxTokens: out,
+			Messages: []providers.Message{{Role: providers.RoleUser, Content: input}}}
+		w, priced := e.Config.WorstCost(a.Model, req, e.now())
+		if priced && (cheapest == nil || w < worst) {
+			cheapest, worst = a, w
+		}
+	}
+	if cheapest == nil {
+		return nil // unpriced agents are refused at their call
+	}
+	hit, full := e.Meter().windowRefusal(worst)
+	if !full {
+		return nil
+	}
+	return hit.refusal(CapError{WorstUSD: worst}) // the cheapest call: no agent is named
+}
