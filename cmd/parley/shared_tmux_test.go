@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -31,15 +31,7 @@ func TestConsoleFollowsAnotherProcess(t *testing.T) {
 		}
 	}
 	ask("ask", "@chatgpt first question")
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := st.Latest(context.Background())
-	_ = st.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testbin.LatestSession(t, db)
 	socket := fmt.Sprintf("parley-follow-%d", os.Getpid())
 	tmux := func(args ...string) string {
 		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()

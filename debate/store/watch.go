@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -106,4 +107,18 @@ func (s *Store) stopWatching() {
 		w.stop()
 		w.stop = nil
 	}
+}
+
+// Stamp is what moves whenever a turn is added to session id or settled:
+// its number of turns and its last update. A door that watches a session
+// (MCP's resource subscriptions) compares stamps after a wake of Watch.
+func (s *Store) Stamp(ctx context.Context, id string) (string, error) {
+	var turns int
+	var updated string
+	err := s.r.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM conversation_log WHERE conversation_id = ?),
+		COALESCE((SELECT updated_time FROM conversation_meta WHERE conversation_id = ?), '')`, id, id).Scan(&turns, &updated)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d@%s", turns, updated), nil
 }

@@ -63,6 +63,8 @@ type Server struct {
 	limits *store.SpendLimits
 	// schemas are the tools' input schemas, by tool name.
 	schemas map[string]*jsonschema.Schema
+	// subs are the session resources clients subscribed to.
+	subs subscriptions
 	// life ends when the server closes: it cancels every run.
 	life context.Context
 	stop context.CancelFunc
@@ -77,7 +79,11 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	s.life, s.stop = context.WithCancel(context.Background())
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "parley", Title: "Parley", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Resources: &mcp.ResourceCapabilities{ListChanged: true}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true}},
+		// A subscribed session's resource is updated when any process adds turns to it.
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 	})
 	s.addTools()
 	if err := s.addResources(ctx); err != nil {
@@ -90,7 +96,8 @@ const instructions = `Parley is a round table of language models. ask puts a que
 magi runs a three-member council that votes over three rounds; council has members answer, rank
 each other anonymously, and a chairman write the final answer; debate_start/debate_step run an
 alternating two-agent debate. Every run is saved: sessions_list, session_get, and each session as
-the resource parley://sessions/ID (Markdown). Long runs report progress when given a progress token.`
+the resource parley://sessions/ID (Markdown; subscribe to it to hear when any process adds turns).
+Long runs report progress when given a progress token.`
 
 // RunStdio serves one client over stdin/stdout until it disconnects or ctx
 // ends. A client gone (stdin closed) cancels what it left running (nobody

@@ -1,9 +1,7 @@
 package web_test
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -25,29 +23,13 @@ func TestBrowserFollowsAnotherProcess(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	ctx := browser(t)
-	bin := testbin.Parley(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "parley.db")
-	ask := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(bin, append([]string{"--demo", "--db", db}, args...)...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_DATA_HOME="+filepath.Join(dir, "data"),
-			"OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("parley %v: %v\n%s", args, err, out)
-		}
-	}
+	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_DATA_HOME="+filepath.Join(dir, "data"),
+		"OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=")
+	ask := func(args ...string) { testbin.Run(t, dir, env, append([]string{"--demo", "--db", db}, args...)...) }
 	ask("ask", "@chatgpt first question")
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := st.Latest(context.Background())
-	_ = st.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testbin.LatestSession(t, db)
 	base := startServerOn(t, db, testAgents(t), "")
 	do(t, ctx, "opening the session's page",
 		chromedp.Navigate(base+"/s/"+id),
