@@ -20,8 +20,11 @@ const maxBatch = 512
 //
 // Batches are delivered at most once a frame (frame, ~33 ms): however many
 // deltas arrive, the console updates and draws at most 30 times a second.
+// Within a frame the console's side sleeps while the events gather in the
+// buffer: one wake-up a frame, not one per delta.
 type eventBus struct {
 	ch        chan debate.Event
+	full      chan struct{} // one token: a sender found the buffer full
 	done      chan struct{}
 	closeOnce sync.Once
 
@@ -50,11 +53,20 @@ func newEventBus(size int) *eventBus {
 	if size <= 0 {
 		size = 8192
 	}
-	return &eventBus{ch: make(chan debate.Event, size), done: make(chan struct{}), frame: frameInterval}
+	return &eventBus{ch: make(chan debate.Event, size), full: make(chan struct{}, 1), done: make(chan struct{}), frame: frameInterval}
 }
 
 // Sink is subscribed to the engine.
 func (b *eventBus) Sink(ev debate.Event) {
+	select {
+	case b.ch <- ev:
+		return
+	default:
+	}
+	select { // full: wake the console rather than wait for its frame
+	case b.full <- struct{}{}:
+	default:
+	}
 	select {
 	case b.ch <- ev:
 	case <-b.done:
@@ -66,6 +78,7 @@ func (b *eventBus) Close() { b.closeOnce.Do(func() { close(b.done) }) }
 
 // Wait is the command that delivers the next batch of events.
 func (b *eventBus) Wait() tea.Msg {
+	b.sleepOutFrame()
 	var first debate.Event
 	select {
 	case first = <-b.ch:
@@ -73,23 +86,6 @@ func (b *eventBus) Wait() tea.Msg {
 		return nil
 	}
 	batch := newBatch(first)
-	// Within a frame of the previous batch, gather what arrives until the
-	// frame is over rather than drawing again at once.
-	if wait := time.Until(b.last.Add(b.frame)); b.frame > 0 && wait > 0 {
-		timer := time.NewTimer(wait)
-	gather:
-		for batch.n < maxBatch {
-			select {
-			case ev := <-b.ch:
-				batch.add(ev)
-			case <-timer.C:
-				break gather
-			case <-b.done:
-				break gather
-			}
-		}
-		timer.Stop()
-	}
 	defer func() { b.last = time.Now() }()
 	for batch.n < maxBatch {
 		select {
@@ -100,6 +96,30 @@ func (b *eventBus) Wait() tea.Msg {
 		}
 	}
 	return batch.events
+}
+
+// sleepOutFrame waits until a frame has passed since the previous batch,
+// while what arrives gathers in the buffer; a full buffer or the end of
+// the console cuts it short.
+func (b *eventBus) sleepOutFrame() {
+	wait := time.Until(b.last.Add(b.frame))
+	if b.frame <= 0 || wait <= 0 {
+		return
+	}
+	select {
+	case <-b.full: // a stale token: the buffer was drained since
+	default:
+	}
+	if len(b.ch) == cap(b.ch) {
+		return
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-b.full:
+	case <-b.done:
+	}
 }
 
 // deltaKey is whose text a delta extends.
