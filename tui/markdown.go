@@ -17,6 +17,7 @@ import (
 // is why callers cache what they render).
 type markdown struct {
 	renderers map[int]*glamour.TermRenderer
+	prose     *proseStyle // how glamour styles a plain paragraph; nil until asked
 }
 
 func newMarkdown() *markdown { return &markdown{renderers: map[int]*glamour.TermRenderer{}} }
@@ -42,14 +43,17 @@ func (m *markdown) Render(text string, width int) []string {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	r := m.renderers[width]
-	if r == nil {
-		var err error
-		r, err = glamour.NewTermRenderer(glamour.WithStyles(mdStyle()), glamour.WithWordWrap(width))
-		if err != nil {
-			return wrapPlain(text, width)
-		}
-		m.renderers[width] = r
+	if rows, ok := m.plainProse(text, width); ok {
+		return rows
+	}
+	return m.renderGlamour(text, width)
+}
+
+// renderGlamour is Render by glamour, whatever the text.
+func (m *markdown) renderGlamour(text string, width int) []string {
+	r, err := m.renderer(width)
+	if err != nil {
+		return wrapPlain(text, width)
 	}
 	out, err := r.Render(plainFences(text))
 	if err != nil {
@@ -57,7 +61,7 @@ func (m *markdown) Render(text string, width int) []string {
 	}
 	lines := splitLines(out)
 	for i := range lines {
-		lines[i] = trimPadding(lines[i])
+		lines[i] = tightSGR(trimPadding(lines[i]))
 	}
 	for len(lines) > 0 && blank(lines[0]) {
 		lines = lines[1:]
@@ -66,6 +70,19 @@ func (m *markdown) Render(text string, width int) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
+}
+
+// renderer is glamour's renderer for width, built once.
+func (m *markdown) renderer(width int) (*glamour.TermRenderer, error) {
+	if r := m.renderers[width]; r != nil {
+		return r, nil
+	}
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(mdStyle()), glamour.WithWordWrap(width))
+	if err != nil {
+		return nil, err
+	}
+	m.renderers[width] = r
+	return r, nil
 }
 
 // trimPadding drops the blank padding glamour adds to every line up to the
