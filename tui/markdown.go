@@ -195,7 +195,7 @@ func (s *streamingText) Lines(md *markdown, width int) []string {
 		}
 		s.done += i + 2
 	}
-	tail := strings.TrimLeft(text[s.done:], "\n")
+	tail := heldBack(strings.TrimLeft(text[s.done:], "\n"))
 	if strings.TrimSpace(tail) == "" {
 		return s.lines
 	}
