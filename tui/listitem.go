@@ -22,6 +22,17 @@ func (o *openBlock) anchorItem(md *markdown, text string, width int, rows []stri
 		return
 	}
 	o.frozen, o.rest, o.anchor, o.item = slices.Clip(o.rest[:n]), o.rest[n:], from, true
+	o.anchorItemRow(md, text, width, alone)
+}
+
+// anchorItemRow anchors the last row of the last item, rendered alone as
+// rows, when the item has wrapped and that row is plain words: an item's
+// rows wrap as a paragraph's do, so from there on the item costs what a
+// paragraph's last row costs.
+func (o *openBlock) anchorItemRow(md *markdown, text string, width int, rows []string) {
+	if len(rows) > 1 {
+		o.anchorLastRow(md, text, o.anchor+1, rows, width)
+	}
 }
 
 // extendItem renders the anchored last item again alone, while it stays
@@ -36,6 +47,7 @@ func (o *openBlock) extendItem(md *markdown, text string, width int) bool {
 		return false
 	}
 	o.rest = fitAll(append([]string(nil), rows...), width)
+	o.anchorItemRow(md, text, width, rows)
 	return true
 }
 

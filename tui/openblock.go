@@ -61,22 +61,30 @@ func (o *openBlock) renderWhole(md *markdown, text string, width int) {
 		o.anchorItem(md, text, width, rows)
 		return
 	}
-	// The last row's source is the text's plain end, if it shows as is; it
-	// is anchored when rendering it alone gives that row, byte for byte.
+	o.anchorLastRow(md, text, 0, rows, width)
+}
+
+// anchorLastRow anchors the last of rows, rendered from text[base:] (a
+// paragraph, or a list's last item), on its source: the text's plain end,
+// if it shows as is and rendering it alone gives that row, byte for byte.
+// The rows above it are then final.
+func (o *openBlock) anchorLastRow(md *markdown, text string, base int, rows []string, width int) bool {
 	last := rows[len(rows)-1]
 	shown, src := strings.TrimRight(ansi.Strip(last), " "), strings.TrimRight(text, " ")
 	from := len(src) - len(shown)
-	if !strings.HasSuffix(src, shown) || !plainRun(text[from:]) {
-		return
+	if from < base || !strings.HasSuffix(src, shown) || !plainRun(text[from:]) {
+		return false
 	}
 	if alone := md.Render(text[from:], width); len(alone) != 1 || alone[0] != last {
-		return
+		return false
 	}
 	n := len(rows) - 1
 	if anySpaceEnd(rows[:n]) {
-		return
+		return false
 	}
-	o.frozen, o.rest, o.anchor = slices.Clip(o.rest[:n]), o.rest[n:], from
+	o.frozen = append(slices.Clip(o.frozen), o.rest[:n]...)
+	o.rest, o.anchor, o.item = o.rest[n:], from, false
+	return true
 }
 
 // anySpaceEnd reports whether a row shows a space at its end: wrapping
