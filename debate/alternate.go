@@ -277,6 +277,7 @@ func (m *Alternate) Submit(ctx context.Context, input string) error {
 	if turn.Err != nil {
 		done.Error = turn.Err.Error()
 	}
+	done.Sentence = StepSentence(done)
 	m.engine.Emit(done)
 	return err
 }

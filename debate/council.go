@@ -258,7 +258,9 @@ func (c *Council) finish(res *CouncilResult, err error) error {
 		}
 		e.AddEntry(Entry{Kind: KindError, Speaker: SpeakerSystem, Display: "Council", Round: 3, Prompt: res.Question, Text: text, Error: res.Chairman.Error})
 	}
+	res.Sentence = CouncilSentence(*res)
 	e.Emit(CouncilDecided{CouncilResult: *res})
+	e.AddOutcome("Council", res.Sentence)
 	if err != nil {
 		msg := "council: " + res.Chairman.Error
 		if res.Chairman.Fallback != "" {

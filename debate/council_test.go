@@ -364,9 +364,16 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 		t.Fatalf("fallback %+v", fb)
 	}
 	entries := fc.engine.History().Entries()
-	last := entries[len(entries)-1]
-	if last.Kind != KindError || !strings.Contains(last.Text, "Fallback: the top-ranked answer, by ChatGPT") {
-		t.Fatalf("no labelled failure in the record: %+v", last)
+	failure, outcome := entries[len(entries)-2], entries[len(entries)-1]
+	if failure.Kind != KindError || !strings.Contains(failure.Text, "Fallback: the top-ranked answer, by ChatGPT") {
+		t.Fatalf("no labelled failure in the record: %+v", failure)
+	}
+	const sentence = "CHAIRMAN FAILED: anthropic: bad_request (HTTP 400): the chairman's model is gone · FALLBACK: the top-ranked answer, by ChatGPT"
+	if outcome.Kind != KindOutcome || outcome.Text != sentence || dec.Sentence != sentence {
+		t.Fatalf("outcome %q, event's %q, want %q", outcome.Text, dec.Sentence, sentence)
+	}
+	if got := CouncilsOf(entries); got[len(got)-1].Sentence != sentence {
+		t.Fatalf("the record's sentence %q", got[len(got)-1].Sentence)
 	}
 }
 

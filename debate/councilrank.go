@@ -128,6 +128,8 @@ type CouncilResult struct {
 	Usage     providers.Usage  `json:"usage"`
 	Cost      float64          `json:"cost_usd"`
 	Cancelled bool             `json:"cancelled"`
+	// Sentence is the outcome as every door prints it (CouncilSentence).
+	Sentence string `json:"sentence,omitempty"`
 }
 
 // FallbackAnswer is the answer the result falls back on when the chairman

@@ -29,6 +29,8 @@ func CouncilsOf(entries []Entry) []CouncilResult {
 			continue
 		}
 		switch {
+		case en.Kind == KindOutcome:
+			cur.Sentence = en.Text // as the mode wrote it
 		case en.Kind == KindReply && en.Round == 1:
 			cur.Answers = append(cur.Answers, CouncilAnswer{Member: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
 				Text: en.Text, Status: en.Status, Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost})

@@ -26,6 +26,10 @@ const (
 	// KindSummary condenses a block of older turns for the prompts (see
 	// compact.go); the turns it covers stay in the history and the record.
 	KindSummary Kind = "summary"
+	// KindOutcome is a mode's outcome in one sentence (Text), written once
+	// by the mode (Engine.AddOutcome): every door shows it as is; no prompt
+	// carries it.
+	KindOutcome Kind = "outcome"
 )
 
 // Status of an entry. Agent turns start as streaming and end in one of the
@@ -101,10 +105,12 @@ func (e Entry) Latency() time.Duration {
 }
 
 // IsStatusNote reports whether the entry is Parley's own note to the user
-// (whom @all skipped, and why): shown and saved, never part of a prompt, a
-// summary or a digest, since the models did not say it and the host did not
-// write it.
-func (e Entry) IsStatusNote() bool { return e.Kind == KindNote && e.Speaker == SpeakerSystem }
+// (whom @all skipped, and why; a mode's outcome): shown and saved, never
+// part of a prompt, a summary or a digest, since the models did not say it
+// and the host did not write it.
+func (e Entry) IsStatusNote() bool {
+	return e.Kind == KindNote && e.Speaker == SpeakerSystem || e.Kind == KindOutcome
+}
 
 // IsAgentTurn reports whether an agent produced the entry through a model call.
 func (e Entry) IsAgentTurn() bool {

@@ -190,6 +190,8 @@ type AlternateStepFinished struct {
 	Totals AlternateTokens `json:"totals"`
 	// Next is the display name of the agent that answers the next step.
 	NextDisplay string `json:"next_display"`
+	// Sentence is the step's outcome as every door prints it (StepSentence).
+	Sentence string `json:"sentence,omitempty"`
 }
 
 // TalkRoundSummarised is the MC's recap after a talk round.
@@ -207,6 +209,10 @@ type TalkFinished struct {
 	Turns     int             `json:"turns"`
 	Usage     providers.Usage `json:"usage"`
 	Cost      float64         `json:"cost_usd"`
+	// Planned is the rounds the talk was to run.
+	Planned int `json:"planned,omitempty"`
+	// Sentence is the outcome as every door prints it (TalkSentence).
+	Sentence string `json:"sentence,omitempty"`
 }
 
 // AgentAnswered is the code-reading agent's outcome: its answer (the

@@ -1,6 +1,9 @@
 package debate
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // VerdictSentence is a council's outcome in one sentence, written here once
 // and printed as is by every door (console live and resumed, headless,
@@ -19,4 +22,95 @@ func VerdictSentence(res *MagiResult) string {
 		line = AnswerTallyLine(res.Tally)
 	}
 	return fmt.Sprintf("%s after round %d: %s%s", res.Verdict, len(res.Rounds), line, DecisionNote(res))
+}
+
+// CouncilSentence is a council's outcome in one sentence, printed as is by
+// every door: who answered and which answer the members ranked first, or
+// that the chairman failed and which answer stands in for it, e.g.
+//
+//	ANSWERED by the chairman (Claude) · top-ranked: GPT, mean rank 1.50
+//	CHAIRMAN FAILED: timeout · FALLBACK: the top-ranked answer, by GPT
+//
+// "" for a cancelled council.
+func CouncilSentence(res CouncilResult) string {
+	if res.Cancelled {
+		return ""
+	}
+	ch := res.Chairman
+	if ch.Status != CouncilComplete {
+		line := "CHAIRMAN FAILED: " + oneLine(ch.Error)
+		if fb, ok := res.FallbackAnswer(); ok {
+			return line + " · FALLBACK: the top-ranked answer, by " + fb.Display
+		}
+		return line + " · no answer to fall back on"
+	}
+	line := fmt.Sprintf("ANSWERED by the chairman (%s)", ch.Display)
+	if len(res.Aggregate) > 0 && res.Aggregate[0].Rankings > 0 {
+		top := res.Aggregate[0]
+		line += fmt.Sprintf(" · top-ranked: %s, mean rank %.2f", top.Display, top.MeanRank)
+	}
+	return line
+}
+
+// TalkSentence is a talk's outcome in one sentence: how it ended (all its
+// rounds, stopped, cancelled), after which round, and its turns, e.g.
+//
+//	ENDED after 3 of 3 rounds · 11 turns
+//	STOPPED after round 1 of 3 · 5 turns
+func TalkSentence(t TalkFinished) string {
+	how := "ENDED"
+	switch {
+	case t.Cancelled:
+		how = "CANCELLED"
+	case t.Stopped:
+		how = "STOPPED"
+	}
+	turns := fmt.Sprintf("%d turns", t.Turns)
+	if t.Turns == 1 {
+		turns = "1 turn"
+	}
+	if how == "ENDED" && t.Rounds == t.Planned {
+		return fmt.Sprintf("%s after %d of %d rounds · %s", how, t.Rounds, t.Planned, turns)
+	}
+	return fmt.Sprintf("%s after round %d of %d · %s", how, t.Rounds, t.Planned, turns)
+}
+
+// StepSentence is an alternate step's outcome in one sentence: the step,
+// who answered (or the error) and who answers next, e.g.
+//
+//	STEP 2: Claude answered · next: GPT
+func StepSentence(s AlternateStepFinished) string {
+	step := "START"
+	if s.Step > 0 {
+		step = fmt.Sprintf("STEP %d", s.Step)
+	}
+	var who []string
+	for _, en := range s.Turn.Entries {
+		if en.Status == StatusComplete {
+			who = append(who, en.Display)
+		}
+	}
+	line := step + ": "
+	switch {
+	case s.Error != "":
+		line += "FAILED: " + oneLine(s.Error)
+	case len(who) == 0:
+		line += "no answer"
+	default:
+		line += strings.Join(who, " and ") + " answered"
+	}
+	return line + " · next: " + s.NextDisplay
+}
+
+// oneLine keeps a sentence on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// AddOutcome saves a mode's outcome sentence as an entry every door shows
+// (KindOutcome); display names whose outcome it is ("Council", "Talk").
+// An empty sentence (a cancelled exchange) adds nothing.
+func (e *Engine) AddOutcome(display, sentence string) {
+	if sentence == "" {
+		return
+	}
+	e.AddEntry(Entry{Kind: KindOutcome, Speaker: SpeakerSystem, Display: display, Text: sentence})
 }

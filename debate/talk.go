@@ -218,8 +218,10 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	if ctx.Err() == nil {
 		run(func() TurnSpec { return m.moderatorSpec(ctx, tk, round+1, phaseClose) }, true)
 	}
-	done.Rounds, done.Stopped, done.Cancelled = round, m.stopped(), ctx.Err() != nil
+	done.Rounds, done.Stopped, done.Cancelled, done.Planned = round, m.stopped(), ctx.Err() != nil, rounds
+	done.Sentence = TalkSentence(done)
 	e.Emit(done)
+	e.AddOutcome("Talk", done.Sentence)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

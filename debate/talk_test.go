@@ -168,9 +168,13 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 			errorRows++
 		}
 	}
-	last := entries[len(entries)-1]
-	if errorRows != 2 || !last.IsModerator || last.Status != StatusComplete {
-		t.Fatalf("error rows %d, last %+v", errorRows, last)
+	// The MC's closing, then the talk's outcome.
+	closing, outcome := entries[len(entries)-2], entries[len(entries)-1]
+	if errorRows != 2 || !closing.IsModerator || closing.Status != StatusComplete {
+		t.Fatalf("error rows %d, closing %+v", errorRows, closing)
+	}
+	if outcome.Kind != KindOutcome || outcome.Text != "ENDED after 2 of 2 rounds · 8 turns" {
+		t.Fatalf("outcome %+v", outcome)
 	}
 	n := 0
 	for _, ev := range events.all() {

@@ -61,12 +61,13 @@ func (m *Model) applyCouncil(ev debate.Event) {
 		if ch.Status == debate.CouncilComplete {
 			return
 		}
-		m.council.outcome = "✗ CHAIRMAN FAILED: " + Sanitize(ch.Error)
+		sentence := ev.Sentence
+		if sentence == "" { // saved before councils wrote their outcome
+			sentence = debate.CouncilSentence(ev.CouncilResult)
+		}
+		m.council.outcome = "✗ " + Sanitize(sentence)
 		p := m.byName[ch.Seat]
 		fb, ok := ev.FallbackAnswer()
-		if ok {
-			m.council.outcome += " · FALLBACK: the top-ranked answer, by " + Sanitize(fb.Display)
-		}
 		if p == nil {
 			return
 		}

@@ -220,6 +220,8 @@ func (t *transcript) header(en debate.Entry) string {
 		meta = append(meta, "vote")
 	case debate.KindVerdict:
 		meta = append(meta, "verdict")
+	case debate.KindOutcome:
+		meta = append(meta, "outcome")
 	case debate.KindToolCall, debate.KindToolResult:
 		meta = append(meta, "tool")
 	case debate.KindSummary:
@@ -328,7 +330,7 @@ func (t *transcript) answer(en debate.Entry) *finishedText {
 // line, so its last lines can be drawn without the rest.
 func lazy(en debate.Entry) bool {
 	switch en.Kind {
-	case debate.KindUser, debate.KindNote, debate.KindVote, debate.KindVerdict, debate.KindToolCall, debate.KindToolResult, debate.KindError:
+	case debate.KindUser, debate.KindNote, debate.KindVote, debate.KindVerdict, debate.KindOutcome, debate.KindToolCall, debate.KindToolResult, debate.KindError:
 		return false
 	}
 	return en.Status != debate.StatusStreaming && (en.Error == "" || en.Status == debate.StatusCancelled)

@@ -212,7 +212,7 @@ func TestCouncilDemoIsStoredForkedAndRerun(t *testing.T) {
 		t.Fatalf("the chairman's answer is printed %d times:\n%s", n, out)
 	}
 	list := listSessions(t, "--db", db)
-	if len(list) != 1 || list[0].Mode != "council" || list[0].Turns != 1+4+4+1 {
+	if len(list) != 1 || list[0].Mode != "council" || list[0].Turns != 1+4+4+1+1 { // question, answers, rankings, chairman, outcome
 		t.Fatalf("sessions %+v", list)
 	}
 	id := list[0].ID
@@ -244,7 +244,7 @@ func TestCouncilDemoIsStoredForkedAndRerun(t *testing.T) {
 		}
 	}
 	list = listSessions(t, "--db", db)
-	if len(list) != 2 || list[0].Turns != 5+1+2+2+1 {
+	if len(list) != 2 || list[0].Turns != 5+1+2+2+1+1 { // the fork's five, then question, answers, rankings, chairman, outcome
 		t.Fatalf("after the re-run: %+v", list)
 	}
 }

@@ -98,3 +98,73 @@ func TestVerdictSentenceIsTheSameAtEveryDoor(t *testing.T) {
 		t.Errorf("sessions show does not word the votes:\n%s", show)
 	}
 }
+
+// A council's and a talk's outcome sentences, written once by debate
+// (CouncilSentence, TalkSentence) and saved as the exchange's outcome
+// entry, read byte for byte the same in the headless output, `sessions
+// show`, the Markdown and JSON exports and the web page.
+func TestOutcomeSentenceIsTheSameAtEveryDoor(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		sentence string
+	}{
+		// The demo's rankings follow the session's label shuffle: who
+		// ranks first and the mean rank are the saved sentence's.
+		{"council", []string{"council", "--members", "gemini,chatgpt,claude", "kafka or nats?"},
+			"ANSWERED by the chairman (Chairman) · top-ranked: "},
+		{"talk", []string{"talk", "--rounds", "1", "--topic", "tabs or spaces"},
+			"ENDED after 1 of 1 rounds · 5 turns"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := isolate(t)
+			db := filepath.Join(dir, tc.name+".db")
+			code, headlessOut, stderr := runCLI(t, "", append([]string{"--demo", "--db", db}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			st, err := store.Open(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			ctx := context.Background()
+			list, err := st.List(ctx)
+			if err != nil || len(list) != 1 {
+				t.Fatalf("sessions %v, %v", list, err)
+			}
+			id := list[0].ID
+			_, entries, err := st.Load(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := entries[len(entries)-1]
+			if last.Kind != debate.KindOutcome || !strings.HasPrefix(last.Text, tc.sentence) {
+				t.Fatalf("saved outcome %+v, want %q", last, tc.sentence)
+			}
+			tc.sentence = last.Text
+			_, show, _ := runCLI(t, "", "--db", db, "sessions", "show", id)
+			_, md, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "md")
+			_, js, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "json")
+			srv := httptest.NewServer(web.New(storeBackend{st}, web.Options{}))
+			defer srv.Close()
+			resp, err := srv.Client().Get(srv.URL + "/s/" + id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			quoted, _ := json.Marshal(tc.sentence)
+			if !strings.Contains(js, string(quoted)) {
+				t.Errorf("the JSON export lacks the sentence %s:\n%.3000s", quoted, js)
+			}
+			for door, out := range map[string]string{
+				"headless": headlessOut, "sessions show": show, "Markdown export": md, "web page": string(page),
+			} {
+				if !strings.Contains(out, tc.sentence) {
+					t.Errorf("%s lacks the sentence %q:\n%.3000s", door, tc.sentence, out)
+				}
+			}
+		})
+	}
+}

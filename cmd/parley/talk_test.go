@@ -131,8 +131,9 @@ func TestTalkCmdSavesTopicGuestsAndModerator(t *testing.T) {
 	for _, en := range entries {
 		shape = append(shape, fmt.Sprintf("%s/%v", en.Speaker, en.IsModerator))
 	}
-	// The MC's opening is the first turn; the topic is the session's, not a row.
-	if got := strings.Join(shape, " "); got != "mc/true chatgpt/false claude/false mc/true mc/true" {
+	// The MC's opening is the first turn; the topic is the session's, not a
+	// row; the talk's outcome closes it.
+	if got := strings.Join(shape, " "); got != "mc/true chatgpt/false claude/false mc/true mc/true system/false" {
 		t.Fatalf("saved turns %s", got)
 	}
 }

@@ -91,7 +91,7 @@ func roleOf(en debate.Entry) string {
 		return "user"
 	case debate.KindToolResult:
 		return "tool"
-	case debate.KindVerdict, debate.KindError, debate.KindSummary:
+	case debate.KindVerdict, debate.KindError, debate.KindSummary, debate.KindOutcome:
 		return "system"
 	}
 	if en.Speaker == debate.SpeakerSystem {
@@ -198,6 +198,9 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry, repeated bool) {
 	switch en.Kind {
 	case debate.KindNote:
 		fmt.Fprintf(b, "**Note (turn %d):**\n\n%s", en.Turn, modelMarkdown(text))
+		return
+	case debate.KindOutcome:
+		fmt.Fprintf(b, "**%s outcome (turn %d):** %s\n", inlineMarkdown(clean(en.Display)), en.Turn, inlineMarkdown(text))
 		return
 	case debate.KindVerdict:
 		fmt.Fprintf(b, "## Verdict%s: %s\n", turnSuffix(en), inlineMarkdown(clean(en.Vote)))

@@ -28,7 +28,7 @@ func refuse(format string, args ...any) error {
 var knownKinds = map[debate.Kind]bool{
 	debate.KindUser: true, debate.KindNote: true, debate.KindReply: true, debate.KindModerator: true,
 	debate.KindVote: true, debate.KindVerdict: true, debate.KindToolCall: true, debate.KindToolResult: true,
-	debate.KindError: true, debate.KindSummary: true,
+	debate.KindError: true, debate.KindSummary: true, debate.KindOutcome: true,
 }
 
 // ReadJSON parses a JSON export (WriteJSON's output) back into the session

@@ -162,6 +162,10 @@ func (p *Printer) Sink(ev debate.Event) {
 		fmt.Fprintln(p.err, retryLine(r))
 		return
 	}
+	if a, ok := ev.(debate.EntryAdded); ok && a.Entry.Kind == debate.KindOutcome && p.opts.Format == Text {
+		p.outcome(a.Entry)
+		return
+	}
 	switch p.opts.Style {
 	case Conversation, Talk:
 		if p.opts.Format == JSON { // Talk
@@ -180,6 +184,18 @@ func (p *Printer) Sink(ev debate.Event) {
 	case Council:
 		p.council(ev)
 	}
+}
+
+// outcome prints a mode's outcome sentence as the mode wrote it.
+func (p *Printer) outcome(en debate.Entry) {
+	p.flushSlip()
+	text := sanitize.Text(en.Text)
+	if p.opts.Style == Conversation || p.opts.Style == Talk {
+		p.conv.flush()
+		p.conv.printWhole(text)
+		return
+	}
+	fmt.Fprintf(p.out, "\n%s\n", text)
 }
 
 // line prints ev as one JSON line.

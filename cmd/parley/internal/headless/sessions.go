@@ -111,6 +111,9 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 		case debate.KindNote:
 			fmt.Fprintf(out, "%d (note): %s\n", en.Turn, text)
 			continue
+		case debate.KindOutcome:
+			fmt.Fprintf(out, "%d [%s outcome]: %s\n", en.Turn, label, text)
+			continue
 		case debate.KindVerdict:
 			if text == "" { // saved before verdicts had their sentence
 				text = sanitize.Text(en.Vote)

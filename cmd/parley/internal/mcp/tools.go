@@ -179,7 +179,7 @@ func (f *finishedTurns) sink(ev debate.Event) {
 			f.turns = append(f.turns, ev.Entry)
 		}
 	case debate.EntryAdded:
-		if en := ev.Entry; en.Speaker == debate.SpeakerSystem && en.Kind == debate.KindNote {
+		if en := ev.Entry; en.IsStatusNote() {
 			f.notes = append(f.notes, clean(en.Text))
 		}
 	}

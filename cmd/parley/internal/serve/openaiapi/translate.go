@@ -133,7 +133,7 @@ func (t *translator) entryAdded(en debate.Entry) {
 		if en.Speaker != debate.SpeakerUser {
 			t.reasoning.line("*" + clean(en.Text) + "*")
 		}
-	case debate.KindVerdict:
+	case debate.KindVerdict, debate.KindOutcome:
 		t.reasoning.line("**" + clean(en.Display) + "**: " + clean(en.Text))
 	}
 }

@@ -1,0 +1,28 @@
+package debate
+
+import "testing"
+
+// The outcome sentences, written out: what every door prints.
+func TestOutcomeSentences(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ got, want string }{
+		{TalkSentence(TalkFinished{Rounds: 3, Planned: 3, Turns: 11}), "ENDED after 3 of 3 rounds · 11 turns"},
+		{TalkSentence(TalkFinished{Rounds: 1, Planned: 3, Turns: 5, Stopped: true}), "STOPPED after round 1 of 3 · 5 turns"},
+		{TalkSentence(TalkFinished{Rounds: 0, Planned: 2, Turns: 1, Cancelled: true, Stopped: true}), "CANCELLED after round 0 of 2 · 1 turn"},
+		{StepSentence(AlternateStepFinished{Step: 2, NextDisplay: "GPT",
+			Turn: AlternateTurn{Entries: []Entry{{Display: "Claude", Status: StatusComplete}}}}), "STEP 2: Claude answered · next: GPT"},
+		{StepSentence(AlternateStepFinished{Step: 0, NextDisplay: "Claude",
+			Turn: AlternateTurn{Entries: []Entry{{Display: "Claude", Status: StatusComplete}, {Display: "GPT", Status: StatusComplete}}}}), "START: Claude and GPT answered · next: Claude"},
+		{StepSentence(AlternateStepFinished{Step: 3, NextDisplay: "GPT", Error: "overloaded\nretry later"}), "STEP 3: FAILED: overloaded retry later · next: GPT"},
+		{CouncilSentence(CouncilResult{Chairman: CouncilChair{Display: "Claude", Status: CouncilComplete},
+			Aggregate: []CouncilScore{{Member: "gpt", Display: "GPT", MeanRank: 1.5, Rankings: 2}}}), "ANSWERED by the chairman (Claude) · top-ranked: GPT, mean rank 1.50"},
+		{CouncilSentence(CouncilResult{Chairman: CouncilChair{Display: "Claude", Status: CouncilFailed, Error: "timeout", Fallback: "gpt"},
+			Answers: []CouncilAnswer{{Member: "gpt", Display: "GPT"}}}), "CHAIRMAN FAILED: timeout · FALLBACK: the top-ranked answer, by GPT"},
+		{CouncilSentence(CouncilResult{Chairman: CouncilChair{Status: CouncilFailed, Error: "timeout"}}), "CHAIRMAN FAILED: timeout · no answer to fall back on"},
+		{CouncilSentence(CouncilResult{Cancelled: true}), ""},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
