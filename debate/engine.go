@@ -359,6 +359,7 @@ func (e *Engine) SetMode(name string) error {
 	}
 	e.mu.Lock()
 	e.current = name
+	e.info.Title = retitled(e.info.Title, e.info.Mode, name)
 	e.info.Mode = name
 	e.mu.Unlock()
 	e.Emit(SessionUpdated{Session: e.Info()})

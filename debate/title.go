@@ -47,6 +47,16 @@ func (e *Engine) Rename(title string) error {
 	return nil
 }
 
+// retitled is a session's title after a switch from mode from to mode to:
+// a title taken from the first question names its mode ("magi · …") and
+// follows the switch; a title the user chose stays as it is.
+func retitled(title, from, to string) string {
+	if q, ok := strings.CutPrefix(title, from+" · "); ok && from != "" && from != to {
+		return to + " · " + q
+	}
+	return title
+}
+
 // titleWidth is how many characters of the question a title keeps.
 const titleWidth = 60
 

@@ -50,3 +50,26 @@ func TestRenameReplacesTheQuestionTitle(t *testing.T) {
 		t.Fatalf("after rename and a second question: %q", got)
 	}
 }
+
+// A title taken from the first question follows a mode switch; a title
+// the user chose does not.
+func TestTitleFollowsModeSwitch(t *testing.T) {
+	t.Parallel()
+	e, _, _ := newModeEngine(t, modeConfig(), "mention", nil)
+	e.SetTitle("kafka or nats?", "")
+	if err := e.SetMode("council"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Info().Title; got != "council · kafka or nats?" {
+		t.Fatalf("after the switch to council: %q", got)
+	}
+	if err := e.Rename("queue choice"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMode("magi"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Info().Title; got != "queue choice" {
+		t.Fatalf("a chosen title changed with the mode: %q", got)
+	}
+}

@@ -167,7 +167,7 @@ func New(opts Options) *Model {
 	}
 	md := newMarkdown()
 	h := help.New()
-	h.Styles = help.DefaultDarkStyles()
+	h.Styles = helpStyles(true)
 	m := &Model{
 		opts: opts, engine: e, keys: defaultKeys(), help: h, md: md,
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -202,7 +202,9 @@ func (m *Model) Close() {
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.bus.Wait, m.in.Focus())
+	// The key help's greys depend on the background: Bubble Tea asks the
+	// terminal and answers with a BackgroundColorMsg (dark until then).
+	return tea.Batch(m.bus.Wait, m.in.Focus(), tea.RequestBackgroundColor)
 }
 
 // reload rebuilds the transcript and panels from the engine's history.
@@ -373,6 +375,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.stale = true // events decide for themselves (apply)
 	}
 	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		m.help.Styles = helpStyles(msg.IsDark())
+		m.helpCache, m.stale = "", true
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()

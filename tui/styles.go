@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 )
 
@@ -71,6 +72,23 @@ var styles = struct {
 	okBanner:   newInk(lipgloss.NewStyle().Foreground(lipgloss.Color(hexOK)).Bold(true).Reverse(true)),
 	errBanner:  newInk(lipgloss.NewStyle().Foreground(lipgloss.Color(hexError)).Bold(true).Reverse(true)),
 	warnBanner: newInk(lipgloss.NewStyle().Foreground(lipgloss.Color(hexWarn)).Bold(true).Reverse(true)),
+}
+
+// helpStyles are the key help's colours for a dark or a light background:
+// greys with a contrast of at least 4.5:1 on either (bubbles' defaults put
+// the descriptions in #4A4A4A, 2.4:1 on black, unreadable on dark
+// terminals).
+func helpStyles(dark bool) help.Styles {
+	key, desc := lipgloss.Color("#BCBCBC"), lipgloss.Color("#949494")
+	if !dark {
+		key, desc = lipgloss.Color("#303030"), lipgloss.Color("#585858")
+	}
+	k, d := lipgloss.NewStyle().Foreground(key), lipgloss.NewStyle().Foreground(desc)
+	s := d
+	return help.Styles{
+		Ellipsis: s, ShortKey: k, ShortDesc: d, ShortSeparator: s,
+		FullKey: k, FullDesc: d, FullSeparator: s,
+	}
 }
 
 func fg(hex string) ink { return newInk(lipgloss.NewStyle().Foreground(lipgloss.Color(hex))) }

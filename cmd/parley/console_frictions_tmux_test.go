@@ -70,10 +70,11 @@ func tmuxGolden(t *testing.T, name, screen string) {
 // sizeName is "60x16".
 func sizeName(size [2]int) string { return fmt.Sprintf("%dx%d", size[0], size[1]) }
 
-// TestCouncilTableInTmux: with every key, while the chairman streams, the
-// council's ranking table shows a row for each answer with its Borda
-// points at every size, 60×16 included (it showed only its two header
-// lines there).
+// TestCouncilTableInTmux: with every key, a first question in mention
+// mode, then a council: while the chairman streams, the council's ranking
+// table shows a row for each answer with its Borda points at every size,
+// 60×16 included (it showed only its two header lines there), and the
+// session's title has followed the switch to council.
 func TestCouncilTableInTmux(t *testing.T) {
 	t.Parallel()
 	dir, bin := tmuxBinary(t)
@@ -85,6 +86,10 @@ func TestCouncilTableInTmux(t *testing.T) {
 			srv := councilServers(t, councilScript([]string{"claude", "gemini", "chatgpt"}, chair))
 			tm := startTmux(t, size, consoleCmd(dir, bin, allKeysEnv(srv), "council"+sizeName(size)+".db"))
 			tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })
+			// A first question in mention mode names the session "mention · …".
+			tm.text("@all kafka or nats?")
+			tm.keys("Enter")
+			tm.wait("the mention answers", func(s string) bool { return strings.Contains(s, "\ndone ") })
 			tm.keys("M-6")
 			tm.wait("council mode", func(s string) bool { return strings.Contains(s, "Chairman") })
 			tm.text("kafka or nats?")
@@ -93,6 +98,11 @@ func TestCouncilTableInTmux(t *testing.T) {
 				return strings.Contains(s, "Borda") && strings.Contains(s, "NATS: it is")
 			})
 			checkTableRows(t, s)
+			// The title followed the switch: the header (which leaves out the
+			// mode the tabs show) shows the question, not "mention · …".
+			if head := strings.SplitN(s, "\n", 2)[0]; !strings.Contains(head, "@all") {
+				t.Errorf("the title kept its first mode after the switch to council: %q", head)
+			}
 			tmuxGolden(t, "council-streaming-"+sizeName(size), s)
 			close(hold)
 			s = tm.wait("the chairman's answer", func(s string) bool { return strings.Contains(s, "replay") && strings.Contains(s, "\ndone ") })
@@ -210,6 +220,19 @@ func TestStreamHoldsBackMarksInTmux(t *testing.T) {
 				t.Errorf("the closed span shows its marks:\n%s", s)
 			}
 			tmuxGolden(t, "marks-done-"+sizeName(size), s)
+			checkHelpColours(t, tm)
 		})
+	}
+}
+
+// checkHelpColours checks the key help's colours as the terminal got
+// them: the descriptions in grey 246 (#949494), not 239 (#4A4A4A, hard to
+// read on a dark background).
+func checkHelpColours(t *testing.T, tm *tmuxPane) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(tm.run("capture-pane", "-e", "-p", "-t", "p"), "\n"), "\n")
+	help := lines[len(lines)-1]
+	if strings.Contains(help, "38;5;239") || strings.Contains(help, "38;2;74;74;74") || !strings.Contains(help, "38;5;246m") {
+		t.Errorf("the key help's colours are not the readable greys: %q", help)
 	}
 }
