@@ -394,10 +394,13 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	e.mu.Unlock()
 	// The session's lease, before any provider call: a refused exchange
 	// has spent nothing.
-	release, err := e.lease(ctx)
+	held, err := e.lease(ctx)
 	if err != nil {
-		release = func() {}
+		held = func() {}
 	}
+	// Given back before ExchangeFinished is announced: a door that saw
+	// the exchange end may hand the session to another at once.
+	release := sync.OnceFunc(held)
 	defer func() {
 		release()
 		stop(context.Canceled)
@@ -413,6 +416,7 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 		return err
 	}
 	if ce := e.checkWindows(m, input); ce != nil { // a spend window with no room: nothing kept or sent
+		release()
 		e.Emit(CapReached{CapError: *ce, Message: ce.Error()})
 		e.Emit(ExchangeFinished{Mode: m.Name(), Err: ce.Error()})
 		return ce
@@ -432,6 +436,7 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	if err != nil {
 		done.Err = err.Error()
 	}
+	release()
 	e.Emit(done)
 	return err
 }

@@ -12,6 +12,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
+	"github.com/parleyhq/parley/debate/store"
 )
 
 // hostileIDs are session IDs an attacker might hand any door, each with
@@ -66,4 +70,41 @@ func TestHostileSessionIDsAPIAndMCP(t *testing.T) {
 func jsonQuoted(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
+}
+
+// ask's session_id is checked as every other door's: a hostile one is a
+// tool error naming the offending character, before any lookup or call.
+func TestHostileSessionIDsInAsk(t *testing.T) {
+	l, err := configload.Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "a.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m, err := parleymcp.New(ctx, parleymcp.Options{Config: l.Config, Agents: demoAgents, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientSide, serverSide := mcp.NewInMemoryTransports()
+	if _, err := m.Connect(ctx, serverSide); err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, clientSide)
+	for _, h := range hostileIDs {
+		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "hi", "session_id": h.id}})
+		if err != nil {
+			t.Fatalf("ask: %v", err)
+		}
+		if !res.IsError || !strings.Contains(textOf(res), h.names) {
+			t.Errorf("ask session_id %q: %s, want a tool error naming %s", h.id, textOf(res), h.names)
+		}
+	}
+	if list, _ := st.List(ctx); len(list) != 0 {
+		t.Errorf("a refused ask saved %d sessions", len(list))
+	}
 }

@@ -57,6 +57,9 @@ type AskInput struct {
 	Question string   `json:"question" jsonschema:"the question; it may address agents itself with @name or @all"`
 	Agents   []string `json:"agents,omitempty" jsonschema:"agent names to ask; default: the question's @mentions, else @all"`
 	MaxCost  *float64 `json:"max_cost,omitempty" jsonschema:"cost cap in USD for this call (default: the server's)"`
+	// SessionID goes on in a saved session, one the console, ask, serve
+	// or another client may share: its turns are the prompt's history.
+	SessionID string `json:"session_id,omitempty" jsonschema:"a saved session to go on (a unique prefix is enough): its turns, whoever added them, are the history the agents read; default: a new session"`
 }
 
 // Answer is one agent's answer.
@@ -89,12 +92,11 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
-	r, err := s.newRun(debate.ModeMention, magiChoice{}, in.MaxCost)
+	r, release, err := s.askRun(ctx, in)
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
-	defer r.close()
-	r.eng.SetTitle(strings.TrimSpace(in.Question), "")
+	defer func() { r.close(); release() }() // saved before another call may load it
 	var turns finishedTurns
 	r.subscribe(turns.sink)
 	done, res, err := runFor[debate.ExchangeFinished](ctx, req, r, headless.Conversation, "", line)
@@ -112,6 +114,32 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	// Every agent asked failed: a tool error, not an answer.
 	res.IsError = res.IsError || (len(out.Answers) > 0 && !out.Cancelled && !slices.ContainsFunc(out.Answers, func(a Answer) bool { return a.Status != string(debate.StatusError) }))
 	return res, out, nil
+}
+
+// askRun is the ask call's engine: a new session titled after the
+// question, or the saved session_id, held by this server until the run's
+// end (and across processes by the session's lease while it answers);
+// release ends the hold, after the run is closed.
+func (s *Server) askRun(ctx context.Context, in AskInput) (r *run, release func(), err error) {
+	if in.SessionID == "" {
+		r, err := s.newRun(debate.ModeMention, magiChoice{}, in.MaxCost)
+		if err == nil {
+			r.eng.SetTitle(strings.TrimSpace(in.Question), "")
+		}
+		return r, func() {}, err
+	}
+	id, err := s.opts.Store.Resolve(ctx, in.SessionID)
+	if err != nil {
+		return nil, nil, sessionErr(in.SessionID, err)
+	}
+	if err := s.claim(id); err != nil {
+		return nil, nil, err
+	}
+	if r, err = s.loadRun(ctx, id, debate.ModeMention, in.MaxCost); err != nil {
+		s.release(id)
+		return nil, nil, err
+	}
+	return r, func() { s.release(id) }, nil
 }
 
 // mentionLine is the line the mention mode runs: the agents named, or the
