@@ -12,10 +12,6 @@ import (
 	"github.com/parleyhq/parley/debate/store"
 )
 
-func init() {
-	subcommands = append(subcommands, newAgentCmd)
-}
-
 func newAgentCmd(g *globalFlags) *cobra.Command {
 	var (
 		dir   string

@@ -10,10 +10,6 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-func init() {
-	subcommands = append(subcommands, newAlternateCmd)
-}
-
 func newAlternateCmd(g *globalFlags) *cobra.Command {
 	var steps int
 	cmd := &cobra.Command{

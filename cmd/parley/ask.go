@@ -16,10 +16,6 @@ func firstLine(s string) string {
 	return s
 }
 
-func init() {
-	subcommands = append(subcommands, newAskCmd)
-}
-
 func newAskCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   `ask "@agent question"`,

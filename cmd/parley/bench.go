@@ -13,8 +13,6 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-func init() { subcommands = append(subcommands, newBenchCmd) }
-
 func newBenchCmd(g *globalFlags) *cobra.Command {
 	var (
 		p        bench.Params

@@ -10,8 +10,6 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 )
 
-func init() { subcommands = append(subcommands, newConfigCmd) }
-
 func newConfigCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",

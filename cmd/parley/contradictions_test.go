@@ -31,7 +31,7 @@ func TestJSONLStartsWithSessionStarted(t *testing.T) {
 // Where no terminal is, the hint lists every headless command there is.
 func TestNoTerminalHintListsEveryCommand(t *testing.T) {
 	t.Parallel()
-	names := strings.Join(headlessCommands(newRootCmd()), " ")
+	names := strings.Join(headlessCommands(newRootCmd(testPace)), " ")
 	for _, want := range []string{"ask", "repl", "alternate", "talk", "magi", "agent", "council", "bench", "serve", "sessions"} {
 		if !strings.Contains(" "+names+" ", " "+want+" ") {
 			t.Errorf("the hint lacks %s: %s", want, names)

@@ -8,10 +8,6 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-func init() {
-	subcommands = append(subcommands, newCouncilCmd)
-}
-
 func newCouncilCmd(g *globalFlags) *cobra.Command {
 	var (
 		members  []string

@@ -10,10 +10,6 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/doctor"
 )
 
-func init() {
-	subcommands = append(subcommands, newDoctorCmd)
-}
-
 // newDoctorCmd checks every configured agent: key, endpoint, model,
 // lifecycle and, with --live, one tiny call. It exits 1 on a problem.
 func newDoctorCmd(g *globalFlags) *cobra.Command {

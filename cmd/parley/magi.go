@@ -12,10 +12,6 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-func init() {
-	subcommands = append(subcommands, newMagiCmd)
-}
-
 func newMagiCmd(g *globalFlags) *cobra.Command {
 	var (
 		verbose, single               bool

@@ -9,6 +9,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/providers/demo"
 )
 
 // The exit codes and the errors that choose them live in package cli.
@@ -34,28 +36,32 @@ var (
 )
 
 func main() {
-	os.Exit(execute(context.Background(), os.Args[1:]))
+	os.Exit(run(context.Background(), invocation{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, demoPace: demo.Pace}))
 }
 
-// execute runs the command line with the process's standard streams.
-func execute(ctx context.Context, args []string) int {
-	return executeIO(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+// invocation is one run of the command line: its arguments, its streams
+// and the pace of the demo agents (demo.Pace for users; tests that run
+// whole commands in-process pass a faster one).
+type invocation struct {
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	demoPace       time.Duration
 }
 
-// executeIO runs the command line and returns the exit code; tests call it
-// with their own streams.
-func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run runs the command line and returns the exit code.
+func run(ctx context.Context, in invocation) int {
 	// genai logs every failed stream ("Error unexpected EOF") through the
 	// standard logger; Parley reports the failure itself, so such lines
 	// would only repeat it out of place (and paint over the console).
 	prevLog := log.Writer()
 	log.SetOutput(io.Discard)
 	defer log.SetOutput(prevLog)
-	root := newRootCmd()
-	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root := newRootCmd(in.demoPace)
+	root.SetArgs(in.args)
+	root.SetIn(in.stdin)
+	root.SetOut(in.stdout)
+	root.SetErr(in.stderr)
 	ctx, saves := wiring.WithSaveStatus(ctx)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
@@ -68,12 +74,33 @@ func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	return cli.ExitRuntime // the session was not saved; that was said once
 }
 
-// subcommands lists constructors of the commands beside root; each command
-// file adds its own in an init function.
-var subcommands []func(*globalFlags) *cobra.Command
+// subcommands are the commands beside root, every one listed here and
+// nowhere else; each is built afresh, bound to this command line's flags.
+func subcommands(g *globalFlags) []*cobra.Command {
+	return []*cobra.Command{
+		newAgentCmd(g),
+		newAlternateCmd(g),
+		newAskCmd(g),
+		newBenchCmd(g),
+		newConfigCmd(g),
+		newCouncilCmd(g),
+		newDoctorCmd(g),
+		newMagiCmd(g),
+		newMCPCmd(g),
+		newModelsCmd(g),
+		newReplCmd(g),
+		newServeCmd(g),
+		newWebhooksCmd(g),
+		newSessionsCmd(g),
+		newTalkCmd(g),
+		newVersionCmd(g),
+	}
+}
 
-func newRootCmd() *cobra.Command {
-	g := &globalFlags{}
+// newRootCmd builds the whole command tree; demoPace is the demo agents'
+// delay between words.
+func newRootCmd(demoPace time.Duration) *cobra.Command {
+	g := &globalFlags{DemoPace: demoPace}
 	var cpuProfile string
 	root := &cobra.Command{
 		Use:   "parley",
@@ -115,8 +142,7 @@ full-screen console; every mode also runs headless.`,
 	// Hidden: for whoever measures what the console costs.
 	root.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write the console's CPU profile to this file (or set PARLEY_CPUPROFILE)")
 	_ = root.Flags().MarkHidden("cpuprofile")
-	for _, build := range subcommands {
-		c := build(g)
+	for _, c := range subcommands(g) {
 		wrapArgs(c)
 		root.AddCommand(c)
 	}

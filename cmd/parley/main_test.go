@@ -1,21 +1,22 @@
 package main
 
 import (
-	"os"
+	"context"
+	"io"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
-	"github.com/parleyhq/parley/providers/demo"
 )
 
 // testPace is the demo agents' pace in this package's in-process runs: fast,
 // yet still a stream of separate words (users see demo.Pace).
 const testPace = 200 * time.Microsecond
 
-func TestMain(m *testing.M) {
-	demo.Pace = testPace
-	os.Exit(m.Run())
+// executeIO runs a command line in-process with the given streams, the
+// demo agents at testPace.
+func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(ctx, invocation{args: args, stdin: stdin, stdout: stdout, stderr: stderr, demoPace: testPace})
 }
 
 // buildParley returns the real binary, for the tests that run it as a

@@ -10,8 +10,6 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 )
 
-func init() { subcommands = append(subcommands, newMCPCmd) }
-
 func newMCPCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp [--max-cost USD]",

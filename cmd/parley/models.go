@@ -9,10 +9,6 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/catalog"
 )
 
-func init() {
-	subcommands = append(subcommands, newModelsCmd)
-}
-
 // newModelsCmd shows what Parley believes about every model, and where
 // each figure came from; `models update` refreshes it from catwalk.
 func newModelsCmd(g *globalFlags) *cobra.Command {

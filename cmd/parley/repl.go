@@ -9,10 +9,6 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 )
 
-func init() {
-	subcommands = append(subcommands, newReplCmd)
-}
-
 func newReplCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "repl",

@@ -15,8 +15,6 @@ import (
 	"github.com/parleyhq/parley/debate/store"
 )
 
-func init() { subcommands = append(subcommands, newServeCmd, newWebhooksCmd) }
-
 func newServeCmd(g *globalFlags) *cobra.Command {
 	var addr, tlsCert, tlsKey string
 	var perHour, perDay float64

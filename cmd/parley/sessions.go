@@ -17,10 +17,6 @@ import (
 	"github.com/parleyhq/parley/debate/store"
 )
 
-func init() {
-	subcommands = append(subcommands, newSessionsCmd)
-}
-
 func newSessionsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "sessions",

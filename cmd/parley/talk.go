@@ -11,10 +11,6 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-func init() {
-	subcommands = append(subcommands, newTalkCmd)
-}
-
 func newTalkCmd(g *globalFlags) *cobra.Command {
 	var (
 		topic     string

@@ -11,23 +11,21 @@ import (
 	"github.com/parleyhq/parley"
 )
 
-func init() {
-	subcommands = append(subcommands, func(g *globalFlags) *cobra.Command {
-		return &cobra.Command{
-			Use:   "version",
-			Short: "Print the version",
-			Args:  cobra.NoArgs,
-			Run: func(cmd *cobra.Command, _ []string) {
-				v := version()
-				if g.JSON {
-					b, _ := json.Marshal(map[string]string{"version": v, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH})
-					fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
-					return
-				}
-				fmt.Fprintln(cmd.OutOrStdout(), versionLine())
-			},
-		}
-	})
+func newVersionCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			v := version()
+			if g.JSON {
+				b, _ := json.Marshal(map[string]string{"version": v, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH})
+				fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
+				return
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), versionLine())
+		},
+	}
 }
 
 // version is the build's version: the one set with -ldflags, else the

@@ -25,11 +25,10 @@ type Demo struct {
 }
 
 // Pace is the delay between the words New's providers stream: a visible
-// pace, as a model's stream is, and the one users see. Only the TestMain of
-// a package whose tests run whole commands lowers it (a test-only pace: the
-// suite would otherwise spend most of its time watching words arrive); a
-// test that needs an answer still streaming sets its own.
-var Pace = 18 * time.Millisecond
+// pace, as a model's stream is, and the one users see. Tests that run whole
+// commands pass a faster one to NewWithPace (the suite would otherwise
+// spend most of its time watching words arrive).
+const Pace = 18 * time.Millisecond
 
 // New returns a demo provider streaming at Pace.
 func New(name string) providers.Provider { return &Demo{name: name, pace: Pace} }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
@@ -110,14 +111,14 @@ func AnyKey(cfg *debate.Config) bool {
 const KeyHelp = "no API key is set: export OPENAI_API_KEY, ANTHROPIC_API_KEY and/or GEMINI_API_KEY (or put them in .env), or run with --demo for offline demo agents"
 
 // BuildAgents binds every configured agent to its provider; offline, every
-// agent gets its own demo provider.
-func BuildAgents(cfg *debate.Config, offline bool) ([]*debate.Agent, error) {
+// agent gets its own demo provider, streaming a word every demoPace.
+func BuildAgents(cfg *debate.Config, offline bool, demoPace time.Duration) ([]*debate.Agent, error) {
 	opened := map[string]providers.Provider{}
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
 		var p providers.Provider
 		if offline {
-			p = demo.New("demo")
+			p = demo.NewWithPace("demo", demoPace)
 		} else {
 			p = opened[spec.Provider]
 			if p == nil {

@@ -23,17 +23,9 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
-	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
-
-func TestMain(m *testing.M) {
-	// In-process demo agents stream fast, still word by word; the binary's
-	// (stdio tests, cancellation) keep the pace users see.
-	demo.Pace = 200 * time.Microsecond
-	os.Exit(m.Run())
-}
 
 // parleyBin is the real binary for the stdio tests, built once for the
 // whole `go test` run (see testbin) and only when a test needs it.
@@ -261,8 +253,11 @@ func httpClient(t *testing.T, ts *httptest.Server) *client {
 	return connect(t, &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", MaxRetries: -1})
 }
 
-// demoAgents are --demo's agents.
-func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(cfg, true) }
+// demoAgents are --demo's agents, in-process: fast, still word by word (the
+// binary's, in the stdio tests, keep the pace users see).
+func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
+	return cli.BuildAgents(cfg, true, 200*time.Microsecond)
+}
 
 // fakeVendors points the three vendors at fakes that answer each kind of
 // prompt in its shape (a vote, a ranking, prose); env is for a process.

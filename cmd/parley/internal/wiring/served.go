@@ -58,7 +58,7 @@ func NewServed(cmd *cobra.Command, g *Flags) (*Served, error) {
 	}
 	if s.Demo {
 		s.Cfg.Offline = true // demo answers cost nothing
-		s.Agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true) }
+		s.Agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true, g.DemoPace) }
 	} else {
 		for _, w := range s.Cfg.ModelWarnings(time.Now()) {
 			fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)

@@ -44,6 +44,10 @@ type Flags struct {
 	// StrictSeats (--strict-seats) is `seating: strict`: an agent without
 	// its key is never stood in for.
 	StrictSeats bool
+	// DemoPace is no flag: the demo agents' delay between words, given to
+	// the command tree when it is built (demo.Pace for users, faster in
+	// tests that run whole commands in-process).
+	DemoPace time.Duration
 }
 
 // App is one run of Parley: configuration, engine and the session's store.
@@ -107,7 +111,7 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 			fmt.Fprintln(a.Stderr, "warning: "+w)
 		}
 	}
-	agents, err := cli.BuildAgents(cfg, a.Demo)
+	agents, err := cli.BuildAgents(cfg, a.Demo, g.DemoPace)
 	if err != nil {
 		return nil, cli.Usage(err)
 	}
