@@ -132,6 +132,10 @@ type ModesConfig struct {
 	Magi      MagiConfig      `mapstructure:"magi"`
 	Agent     AgentModeConfig `mapstructure:"agent"`
 	Council   CouncilConfig   `mapstructure:"council"`
+	// Sections are the sections of modes that have no field here (a mode
+	// added outside this package); its descriptor's Check reads and
+	// validates its own, and a section no mode claims is an error.
+	Sections map[string]map[string]any `mapstructure:",remain"`
 }
 
 // MentionConfig: Agents are the ones @all addresses.

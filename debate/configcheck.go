@@ -155,8 +155,14 @@ func checkAgent(k *ConfigCheck, key string, a AgentSpec) error {
 	return nil
 }
 
-// checkModes has each mode check its own section.
+// checkModes has each mode check its own section; a section of no mode
+// is a typo.
 func checkModes(k *ConfigCheck) error {
+	for _, name := range sortedKeys(k.Config.Modes.Sections) {
+		if _, ok := lookupSpec(name); !ok {
+			return k.Bad("modes."+name, "unknown mode (one of %s)", strings.Join(ModeNames(), ", "))
+		}
+	}
 	for _, s := range modeList {
 		if err := s.Check(k); err != nil {
 			return err
@@ -164,6 +170,10 @@ func checkModes(k *ConfigCheck) error {
 	}
 	return nil
 }
+
+// Section is a mode's own section of modes, for a mode added outside this
+// package (nil when the configuration has none).
+func (k *ConfigCheck) Section(mode string) map[string]any { return k.Config.Modes.Sections[mode] }
 
 func checkSettings(k *ConfigCheck) error {
 	c := k.Config

@@ -154,6 +154,15 @@ func LookupMode(name string) (ModeInfo, bool) {
 	return ModeInfo{}, false
 }
 
+// ReplaceModes makes specs the mode list until restore is called: for a
+// test that adds a mode the way a new one is added (one more line in the
+// list), without editing modeList. It is not safe while engines run.
+func ReplaceModes(specs ...ModeSpec) (restore func()) {
+	saved := modeList
+	modeList = slices.Clone(specs)
+	return func() { modeList = saved }
+}
+
 // ModeSpecs returns every mode's descriptor in console-key order.
 func ModeSpecs() []ModeSpec { return slices.Clone(modeList) }
 

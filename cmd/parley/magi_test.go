@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -174,20 +172,7 @@ func TestMagiHeadlessAgainstFakes(t *testing.T) {
 	}
 
 	// Every vote and the verdict are saved as rows with their round.
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx := context.Background()
-	list, err := st.List(ctx)
-	if err != nil || len(list) != 1 {
-		t.Fatalf("sessions %v, %v", list, err)
-	}
-	info, entries, err := st.Load(ctx, list[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, info, entries := onlySession(t, db)
 	var rows []string
 	for _, en := range entries {
 		if en.Kind == debate.KindVote || en.Kind == debate.KindVerdict {

@@ -46,21 +46,7 @@ func TestVerdictSentenceIsTheSameAtEveryDoor(t *testing.T) {
 	}
 	const sentence = "REJECTED after round 3: 1 approve, 2 reject, 0 abstain, 0 invalid · rule: majority"
 
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx := context.Background()
-	list, err := st.List(ctx)
-	if err != nil || len(list) != 1 {
-		t.Fatalf("sessions %v, %v", list, err)
-	}
-	id := list[0].ID
-	_, entries, err := st.Load(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, info, entries := onlySession(t, db)
 	saved := ""
 	for _, en := range entries {
 		if en.Kind == debate.KindVerdict {
@@ -70,29 +56,10 @@ func TestVerdictSentenceIsTheSameAtEveryDoor(t *testing.T) {
 	if saved != sentence {
 		t.Fatalf("saved verdict %q, want %q", saved, sentence)
 	}
-
-	_, show, _ := runCLI(t, "", "--db", db, "sessions", "show", id)
-	_, md, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "md")
-	_, js, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "json")
-	srv := httptest.NewServer(web.New(storeBackend{st}, web.Options{}))
-	defer srv.Close()
-	resp, err := srv.Client().Get(srv.URL + "/s/" + id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	quoted, _ := json.Marshal(sentence)
-	if !strings.Contains(js, string(quoted)) {
-		t.Errorf("the JSON export lacks the sentence %s:\n%.3000s", quoted, js)
-	}
-	for door, out := range map[string]string{
-		"headless": headlessOut, "sessions show": show, "Markdown export": md, "web page": string(page),
-	} {
-		if !strings.Contains(out, sentence) {
-			t.Errorf("%s lacks the sentence %q:\n%.3000s", door, sentence, out)
-		}
-	}
+	outs := doorOutputs(t, st, db, info.ID)
+	show := outs["sessions show"]
+	outs["headless"] = headlessOut
+	checkSentence(t, outs, sentence)
 	// sessions show words the votes as prose, not their JSON.
 	if strings.Contains(show, `{"vote"`) || !strings.Contains(show, "[MELCHIOR vote REJECT]: Not on a Friday. — Friday deploys leave nobody on call.") {
 		t.Errorf("sessions show does not word the votes:\n%s", show)
@@ -123,48 +90,68 @@ func TestOutcomeSentenceIsTheSameAtEveryDoor(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			st, err := store.Open(db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			ctx := context.Background()
-			list, err := st.List(ctx)
-			if err != nil || len(list) != 1 {
-				t.Fatalf("sessions %v, %v", list, err)
-			}
-			id := list[0].ID
-			_, entries, err := st.Load(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
+			st, info, entries := onlySession(t, db)
 			last := entries[len(entries)-1]
 			if last.Kind != debate.KindOutcome || !strings.HasPrefix(last.Text, tc.sentence) {
 				t.Fatalf("saved outcome %+v, want %q", last, tc.sentence)
 			}
-			tc.sentence = last.Text
-			_, show, _ := runCLI(t, "", "--db", db, "sessions", "show", id)
-			_, md, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "md")
-			_, js, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "json")
-			srv := httptest.NewServer(web.New(storeBackend{st}, web.Options{}))
-			defer srv.Close()
-			resp, err := srv.Client().Get(srv.URL + "/s/" + id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			page, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			quoted, _ := json.Marshal(tc.sentence)
-			if !strings.Contains(js, string(quoted)) {
-				t.Errorf("the JSON export lacks the sentence %s:\n%.3000s", quoted, js)
-			}
-			for door, out := range map[string]string{
-				"headless": headlessOut, "sessions show": show, "Markdown export": md, "web page": string(page),
-			} {
-				if !strings.Contains(out, tc.sentence) {
-					t.Errorf("%s lacks the sentence %q:\n%.3000s", door, tc.sentence, out)
-				}
-			}
+			outs := doorOutputs(t, st, db, info.ID)
+			outs["headless"] = headlessOut
+			checkSentence(t, outs, last.Text)
 		})
+	}
+}
+
+// onlySession opens db and loads the one session in it.
+func onlySession(t *testing.T, db string) (*store.Store, debate.SessionInfo, []debate.Entry) {
+	t.Helper()
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx := context.Background()
+	list, err := st.List(ctx)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions %v, %v", list, err)
+	}
+	info, entries, err := st.Load(ctx, list[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, info, entries
+}
+
+// doorOutputs is what `sessions show`, the Markdown and JSON exports and
+// the web page print of session id.
+func doorOutputs(t *testing.T, st *store.Store, db, id string) map[string]string {
+	t.Helper()
+	_, show, _ := runCLI(t, "", "--db", db, "sessions", "show", id)
+	_, md, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "md")
+	_, js, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "json")
+	srv := httptest.NewServer(web.New(storeBackend{st}, web.Options{}))
+	defer srv.Close()
+	resp, err := srv.Client().Get(srv.URL + "/s/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return map[string]string{"sessions show": show, "Markdown export": md, "JSON export": js, "web page": string(page)}
+}
+
+// checkSentence fails for every door whose output lacks sentence (the JSON
+// export: quoted).
+func checkSentence(t *testing.T, outs map[string]string, sentence string) {
+	t.Helper()
+	quoted, _ := json.Marshal(sentence)
+	for door, out := range outs {
+		want := sentence
+		if door == "JSON export" {
+			want = string(quoted)
+		}
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks the sentence %s:\n%.3000s", door, want, out)
+		}
 	}
 }

@@ -51,7 +51,7 @@ func (ld *loader) settings() []setting {
 		case reflect.Struct:
 			for i := range t.NumField() {
 				tag := t.Field(i).Tag.Get("mapstructure")
-				if tag == "" || tag == "-" {
+				if tag == "" || tag == "-" || tag == ",remain" { // modes' own sections: no variables
 					continue
 				}
 				k, p := join(tag)

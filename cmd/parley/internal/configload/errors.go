@@ -153,7 +153,7 @@ func fieldByTag(t reflect.Type, tag string) (reflect.StructField, bool) {
 func fieldNames(t reflect.Type) []string {
 	var out []string
 	for i := range t.NumField() {
-		if tag := t.Field(i).Tag.Get("mapstructure"); tag != "" && tag != "-" {
+		if tag := t.Field(i).Tag.Get("mapstructure"); tag != "" && tag != "-" && tag != ",remain" {
 			out = append(out, tag)
 		}
 	}

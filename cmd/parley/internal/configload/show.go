@@ -45,6 +45,10 @@ func (l *Loaded) Values(getenv func(string) string) []Value {
 				if tag == "" || tag == "-" {
 					continue
 				}
+				if tag == ",remain" { // modes' own sections sit beside the fields
+					walk(v.Field(i), path)
+					continue
+				}
 				walk(v.Field(i), join(tag))
 			}
 			return
