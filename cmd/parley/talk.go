@@ -84,8 +84,10 @@ code 1 if any turn failed.`,
 	f := cmd.Flags()
 	f.StringVar(&topic, "topic", "", "what the talk is about (- reads it from stdin)")
 	f.IntVar(&rounds, "rounds", 0, "rounds of A, B and the MC's summary (default: modes.talk.rounds)")
-	f.StringVar(&a, "a", "", "agent name of guest A (default: modes.talk.a)")
-	f.StringVar(&b, "b", "", "agent name of guest B (default: modes.talk.b)")
+	// -a and -b too: cobra completes a one-letter flag's value (agent
+	// names, completion.go) only when the letter is also its shorthand.
+	f.StringVarP(&a, "a", "a", "", "agent name of guest A (default: modes.talk.a)")
+	f.StringVarP(&b, "b", "b", "", "agent name of guest B (default: modes.talk.b)")
 	f.StringVar(&mc, "mc", "", "agent name of the MC (default: modes.talk.moderator)")
 	addSessionFlag(cmd, g)
 	addCostFlag(cmd, g)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -368,5 +371,24 @@ func TestMaxCostRefusesUnpricedModels(t *testing.T) {
 	_, err := Run(context.Background(), Setup{Config: cfg, Agents: agents, Rounds: 1, Workers: 1, MaxCost: 1}, questions(1), nil)
 	if err == nil || !strings.Contains(err.Error(), "no-such-model-7") {
 		t.Errorf("want a refusal naming the unpriced model, got %v", err)
+	}
+}
+
+// The simulation's label sends the reader to a page and a passage that exist.
+func TestSimulationLabelPointsAtItsDocs(t *testing.T) {
+	t.Parallel()
+	for _, generated := range []bool{false, true} {
+		label := describeSim(generated)
+		m := regexp.MustCompile(`See (docs/[a-z]+\.md), "([^"]+)"\.$`).FindStringSubmatch(label)
+		if m == nil {
+			t.Fatalf("the label names no docs page and passage: %q", label)
+		}
+		page, err := os.ReadFile(filepath.Join("..", "..", "..", "..", m[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), "**"+m[2]+".**") && !strings.Contains(string(page), "## "+m[2]+"\n") {
+			t.Errorf("%s has no passage %q", m[1], m[2])
+		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 // by council seat (MELCHIOR, BALTHASAR, CASPER by default).
 var SimAccuracy = []float64{0.80, 0.70, 0.60}
 
-// The simulated members' behaviour in rounds 2 and 3 (see README, "GSM8K").
+// The simulated members' behaviour in rounds 2 and 3 (docs/bench.md, "The simulation").
 const (
 	simConform  = 0.55 // joins an answer two shown opinions share, without an argument
 	simDefer    = 0.30 // joins a peer at least simDeferGap more confident, without an argument
@@ -241,6 +241,6 @@ func describeSim(generated bool) string {
 	if generated {
 		what = "generated GSM8K-style problems (the real test set is not installed)"
 	}
-	return fmt.Sprintf("%s: no model was called; seeded simulated members (right in round 1 with p = %.2f, %.2f, %.2f; conformity modelled) answered %s. See README, GSM8K.",
+	return fmt.Sprintf("%s: no model was called; seeded simulated members (right in round 1 with p = %.2f, %.2f, %.2f; conformity modelled) answered %s. See docs/bench.md, \"The simulation\".",
 		SimulationLabel, SimAccuracy[0], SimAccuracy[1], SimAccuracy[2], what)
 }
