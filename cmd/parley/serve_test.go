@@ -19,24 +19,7 @@ func TestServeCommandDemo(t *testing.T) {
 	isolate(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pr, pw := io.Pipe()
-	var errOut bytes.Buffer
-	code := make(chan int, 1)
-	go func() {
-		code <- executeIO(ctx, []string{"--demo", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, &errOut)
-		pw.Close()
-	}()
-	deadline := time.AfterFunc(30*time.Second, func() { pr.CloseWithError(errors.New("no first line within 30s")) })
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	deadline.Stop()
-	if err != nil {
-		t.Fatalf("%v (stderr: %s)", err, errOut.String())
-	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	if !regexp.MustCompile(`^listening on http://127\.0\.0\.1:\d+\n$`).MatchString(line) {
-		t.Fatalf("first line %q", line)
-	}
-	base := strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	base, errOut, code := startServe(ctx, t, "--demo", "serve", "--addr", "127.0.0.1:0")
 	for _, path := range []string{"/api/v1/openapi.json", "/"} {
 		resp, err := http.Get(base + path)
 		if err != nil {
@@ -64,6 +47,31 @@ func TestServeCommandDemo(t *testing.T) {
 	if c != 0 || !strings.HasPrefix(out, "TIME") {
 		t.Errorf("webhooks log: exit %d: %q", c, out)
 	}
+}
+
+// startServe runs parley with args (a serve command) in process until ctx
+// ends: its base URL from its first line, its stderr, and its exit code
+// once it has ended.
+func startServe(ctx context.Context, t *testing.T, args ...string) (base string, errOut *bytes.Buffer, code <-chan int) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	errOut = &bytes.Buffer{}
+	exit := make(chan int, 1)
+	go func() {
+		exit <- executeIO(ctx, args, strings.NewReader(""), pw, errOut)
+		pw.Close()
+	}()
+	deadline := time.AfterFunc(30*time.Second, func() { pr.CloseWithError(errors.New("no first line within 30s")) })
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	deadline.Stop()
+	if err != nil {
+		t.Fatalf("%v (stderr: %s)", err, errOut.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if !regexp.MustCompile(`^listening on http://127\.0\.0\.1:\d+\n$`).MatchString(line) {
+		t.Fatalf("first line %q", line)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "listening on ")), errOut, exit
 }
 
 // Any address but loopback needs PARLEY_SERVE_TOKEN.

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -137,4 +142,72 @@ func TestAToyModeGetsEveryDoor(t *testing.T) {
 	outs := doorOutputs(t, st, db, info.ID)
 	outs["headless"], outs["console"] = headlessOut, screen
 	checkSentence(t, outs, sentence)
+
+	toyOverServe(t, cfgPath)
+}
+
+// toyOverServe runs the toy in parley serve: the API seats its one agent
+// from a session's agents, a posted line runs it, and the API and the page
+// show its panel and its outcome.
+func toyOverServe(t *testing.T, cfgPath string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, errOut, code := startServe(ctx, t, "--config", cfgPath, "--demo", "--db", filepath.Join(t.TempDir(), "serve.db"), "serve", "--addr", "127.0.0.1:0")
+	call := func(method, path, body string) string {
+		t.Helper()
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode >= 300 {
+			t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, out)
+		}
+		return string(out)
+	}
+	if modes := call("GET", "/api/v1/modes", ""); !strings.Contains(modes, `"name":"toy"`) {
+		t.Fatalf("the API lists no toy mode: %s", modes)
+	}
+	var created struct{ Session debate.SessionInfo }
+	if err := json.Unmarshal([]byte(call("POST", "/api/v1/sessions", `{"mode":"toy","agents":["chatgpt"]}`)), &created); err != nil {
+		t.Fatal(err)
+	}
+	id := created.Session.ID
+	// The session's event stream, opened before the line is posted, says
+	// when the outcome is in (a minute: a loaded machine; a run that works
+	// returns at once).
+	sctx, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
+	req, _ := http.NewRequestWithContext(sctx, "GET", base+"/api/v1/sessions/"+id+"/events", nil)
+	events, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer events.Body.Close()
+	call("POST", "/api/v1/sessions/"+id+"/messages", `{"text":"what is a toy?"}`)
+	for sc := bufio.NewScanner(events.Body); !strings.Contains(sc.Text(), `"kind":"outcome"`); {
+		if !sc.Scan() {
+			t.Fatalf("the event stream ended without the outcome: %v", sc.Err())
+		}
+	}
+	session := call("GET", "/api/v1/sessions/"+id, "")
+	page := call("GET", "/s/"+id, "")
+	for door, want := range map[string][]string{
+		"the API":  {"TOY: ChatGPT answered in "},
+		"the page": {"TOY: ChatGPT answered in ", `data-agent="chatgpt"`, `<span class="role">echo</span>`},
+	} {
+		out := map[string]string{"the API": session, "the page": page}[door]
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s lacks %q:\n%.3000s", door, w, out)
+			}
+		}
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("serve: exit %d: %s", c, errOut.String())
+	}
 }
