@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,8 @@ func manualDemoCommands(t *testing.T) []string {
 			line = strings.TrimSpace(line[:i])
 		}
 		line = strings.ReplaceAll(line, "go run ./cmd/parley", "parley")
-		if strings.Contains(line, "--demo") && regexp.MustCompile(`(^|\| )parley `).MatchString(line) {
+		// A command the manual shows on several pages runs once.
+		if strings.Contains(line, "--demo") && regexp.MustCompile(`(^|\| )parley `).MatchString(line) && !slices.Contains(found, line) {
 			found = append(found, line)
 		}
 	}
@@ -57,7 +59,7 @@ func manualDemoCommands(t *testing.T) []string {
 }
 
 // Every --demo command in the manual runs as written, offline, with the
-// built binary: headless ones to the end (exit 0, or 3 for a council that
+// built binary (all at once): headless ones to the end (exit 0, or 3 for a council that
 // decided nothing), the console and the servers only as far as their flags.
 func TestManualDemoCommandsRun(t *testing.T) {
 	t.Parallel()
@@ -84,6 +86,7 @@ func TestManualDemoCommandsRun(t *testing.T) {
 			line += " --help" // the console and the servers wait for a person or a client
 		}
 		t.Run(strings.Join(fields[:min(len(fields), 4)], " "), func(t *testing.T) {
+			t.Parallel() // each in its own directory, home and database; most of each run is the demo's pace
 			work := filepath.Join(dir, "w", string(rune('a'+i%26))+strings.Repeat("x", i/26))
 			if err := os.MkdirAll(work, 0o755); err != nil {
 				t.Fatal(err)
