@@ -149,6 +149,10 @@ func TestAlternateCmdDemo(t *testing.T) {
 	if ci != 0 || li < ci || !strings.Contains(out, "offline demo") {
 		t.Fatalf("out:\n%s", out)
 	}
+	// The step's outcome, as debate.StepSentence wrote it.
+	if !strings.Contains(out, "\nSTART: Codex and Claude answered · next: Codex\n") {
+		t.Fatalf("no step outcome:\n%s", out)
+	}
 }
 
 func TestAlternateCmdUsageErrors(t *testing.T) {

@@ -37,6 +37,7 @@ func (p *Printer) alternate(ev debate.Event) {
 		}
 		fmt.Fprintf(p.out, "%s: %s\n\n", head, TurnBody(en))
 	}
+	fmt.Fprintf(p.out, "%s\n\n", sanitize.Text(step.Sentence))
 }
 
 // --- talk ---------------------------------------------------------------------

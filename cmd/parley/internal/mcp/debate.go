@@ -42,6 +42,7 @@ type DebateTurn struct {
 	Tokens    int            `json:"tokens" jsonschema:"tokens this turn used"`
 	Both      int            `json:"both_tokens" jsonschema:"tokens had both agents answered"`
 	Cancelled bool           `json:"cancelled"`
+	Sentence  string         `json:"sentence" jsonschema:"the step's outcome in one sentence, as every door prints it"`
 }
 
 func (s *Server) debateStart(ctx context.Context, req *mcp.CallToolRequest, in DebateStartInput) (*mcp.CallToolResult, DebateTurn, error) {
@@ -97,7 +98,7 @@ func (s *Server) debateTurn(ctx context.Context, req *mcp.CallToolRequest, r *ru
 	if err != nil {
 		return nil, DebateTurn{}, err
 	}
-	out := DebateTurn{SessionID: r.eng.Info().ID, Step: got.Step, Tokens: got.Tokens, Both: got.BothTokens, Cancelled: ctx.Err() != nil}
+	out := DebateTurn{SessionID: r.eng.Info().ID, Step: got.Step, Tokens: got.Tokens, Both: got.BothTokens, Cancelled: ctx.Err() != nil, Sentence: got.Sentence}
 	if err := json.Unmarshal(line, &out); err != nil {
 		return nil, DebateTurn{}, err
 	}

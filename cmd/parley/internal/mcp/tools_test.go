@@ -201,6 +201,7 @@ func exercise(t *testing.T, c *client, fake bool) {
 		Status    string
 		Step      int
 		Turn      map[string]any
+		Sentence  string
 	}
 	c.call(t, ctx, "debate_start", map[string]any{"instruction": "Write a haiku about Go"}, &start, nil)
 	if start.Status != "ok" || start.Step != 0 || start.Turn["user_instruction"] != "Write a haiku about Go" ||
@@ -210,6 +211,10 @@ func exercise(t *testing.T, c *client, fake bool) {
 	c.call(t, ctx, "debate_step", map[string]any{}, &step, nil)
 	if step.SessionID != start.SessionID || step.Step != 1 || step.Turn["responder"] != "codex" || step.Turn["claude_output"] != nil {
 		t.Fatalf("debate_step: %+v", step)
+	}
+	// The steps' outcomes, as debate.StepSentence wrote them.
+	if start.Sentence != "START: Codex and Claude answered · next: Codex" || step.Sentence != "STEP 1: Codex answered · next: Claude" {
+		t.Fatalf("sentences %q, %q", start.Sentence, step.Sentence)
 	}
 
 	var list struct {
