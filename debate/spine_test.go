@@ -2,7 +2,6 @@ package debate
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -229,9 +228,7 @@ func registerTestMode(t testing.TB, info ModeInfo, build func(*Engine) (Mode, er
 	if info.Key == "" {
 		info.Key = "zz-test-" + info.Name
 	}
-	saved := modeList
-	modeList = append(slices.Clone(modeList), testSpec{info, build})
-	t.Cleanup(func() { modeList = saved })
+	t.Cleanup(ReplaceModes(append(ModeSpecs(), testSpec{info, build})...))
 }
 
 // testSpec is a test mode's descriptor: its info and constructor, no
