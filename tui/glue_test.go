@@ -212,7 +212,8 @@ func TestArrivingListItemKeepsItsSpacing(t *testing.T) {
 }
 
 // An answer that does not read as a vote is shown as the model sent it,
-// marked not parsed, in the panel and in the transcript.
+// marked not parsed, in the panel and in the transcript; the panel says it
+// is not a valid vote, and why (it said "✓ done" over it).
 func TestUnparsedVoteShowsItsTextMarked(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
@@ -234,5 +235,9 @@ func TestUnparsedVoteShowsItsTextMarked(t *testing.T) {
 	screen := ansi.Strip(strings.Join(m.frame(), "\n"))
 	if strings.Count(screen, "not parsed") < 2 || strings.Count(screen, "I would rather not vote.") < 2 {
 		t.Fatalf("finished, panel and transcript do not both show the text marked:\n%s", screen)
+	}
+	if flat := strings.Join(strings.Fields(screen), " "); !strings.Contains(flat, "✗ not a valid vote") || strings.Contains(screen, "✓ done") ||
+		strings.Count(flat, "unreadable vote: no JSON") < 2 {
+		t.Fatalf("finished, the panel does not say the vote is not valid, and why:\n%s", screen)
 	}
 }

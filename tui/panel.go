@@ -20,6 +20,7 @@ const (
 	stateDone
 	stateCancelled
 	stateFailed
+	stateInvalid // a MAGI vote that could not be read: answered, but no vote
 )
 
 // voteMark is one MAGI round's vote as a panel shows it.
@@ -141,6 +142,13 @@ func (p *panel) Finish(en debate.Entry) {
 	}
 	p.answer.SetFinal(text)
 	p.usage, p.cost = en.Usage, en.Cost
+	switch {
+	case unreadableVote(en):
+		// The model answered, but not a vote it can count: say so, and why
+		// (the reason the engine stored), not "done" over an empty panel.
+		p.state, p.err = stateInvalid, Sanitize(en.Error)
+		return
+	}
 	switch en.Status {
 	case debate.StatusComplete:
 		p.state, p.err = stateDone, ""
@@ -154,6 +162,12 @@ func (p *panel) Finish(en debate.Entry) {
 	default:
 		p.state, p.err = stateFailed, Sanitize(en.Error)
 	}
+}
+
+// unreadableVote reports whether en is a MAGI vote turn that answered
+// but could not be read as a vote (the engine stores why in its Error).
+func unreadableVote(en debate.Entry) bool {
+	return en.Kind == debate.KindVote && en.Status == debate.StatusComplete && en.Vote == string(debate.VoteInvalid) && en.Error != ""
 }
 
 // Show puts a finished entry of the agent on the panel (at start-up or
@@ -276,6 +290,8 @@ func (p *panel) stateText(spin string, now time.Time) string {
 		return styles.warn.Render("■ cancelled")
 	case stateFailed:
 		return styles.err.Render("✗ error")
+	case stateInvalid:
+		return styles.err.Render("✗ not a valid vote")
 	}
 	return styles.muted.Render("idle")
 }
@@ -310,15 +326,20 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	if compact {
 		head = []string{name + where + " " + p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost))}
 	}
+	var errLines []string
+	if p.err != "" {
+		errLines = wrapStyled(styles.err, p.err, inner, 3)
+	}
+	if p.state == stateInvalid {
+		head, errLines = append(head, errLines...), nil // why it is no vote: first, even when short
+	}
 	if p.note != "" {
 		head = append(head, styles.warn.Render(p.note))
 	}
 	if p.badge != "" {
 		head = append(head, p.badge)
 	}
-	if p.err != "" {
-		head = append(head, wrapStyled(styles.err, p.err, inner, 3)...)
-	}
+	head = append(head, errLines...)
 	if len(p.votes) > 0 {
 		head = append(head, voteLine(p.votes, inner))
 	}

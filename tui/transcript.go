@@ -269,13 +269,18 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 			lines = append(lines, styles.muted.Render(l))
 		}
 	case debate.KindVote:
-		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != ""}}, 0))
+		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(debate.VoteInvalid)}}, 0))
 		if s := voteSummary(text); s != "" {
 			lines = append(lines, wrapPlain(s, w)...)
 		} else if strings.TrimSpace(text) != "" {
 			// Not a vote's JSON: the answer as the model sent it, marked.
 			lines = append(lines, notParsedBadge)
 			lines = append(lines, wrapPlain(text, w)...)
+		}
+		if en.Error != "" && en.Status != debate.StatusCancelled {
+			for _, l := range wrapPlain(Sanitize(en.Error), w) {
+				lines = append(lines, styles.err.Render(l)) // why it is not a vote
+			}
 		}
 	case debate.KindVerdict:
 		lines = append(lines, verdictBanner(strings.ToUpper(Sanitize(en.Vote)), text, w)...)

@@ -358,7 +358,7 @@ func (m *Model) tabs(w int, spin string) string {
 			mark = spin
 		case p.state == stateDone:
 			mark = "✓"
-		case p.state == stateFailed:
+		case p.state == stateFailed || p.state == stateInvalid:
 			mark = "✗"
 		case p.state == stateCancelled:
 			mark = "■"

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/parleyhq/parley/providers"
@@ -105,7 +107,9 @@ func TestCouncilTableInTmux(t *testing.T) {
 			}
 			tmuxGolden(t, "council-streaming-"+sizeName(size), s)
 			close(hold)
-			s = tm.wait("the chairman's answer", func(s string) bool { return strings.Contains(s, "replay") && strings.Contains(s, "\ndone ") })
+			s = tm.wait("the chairman's answer and the outcome", func(s string) bool {
+				return strings.Contains(s, "replay") && strings.Contains(s, "\ndone ") && (size[0] < 100 || strings.Contains(s, "ANSWERED by the chairman"))
+			})
 			checkTableRows(t, s)
 			tmuxGolden(t, "council-done-"+sizeName(size), s)
 		})
@@ -167,7 +171,7 @@ func TestResizeShowsStreamingTab(t *testing.T) {
 // after a resize).
 func framed(screen string, size [2]int) bool {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-	if len(lines) != size[1] || !strings.HasPrefix(lines[0], "Parley ") || !strings.HasPrefix(lines[len(lines)-1], "enter send") {
+	if len(lines) != size[1] || !strings.HasPrefix(lines[0], "Parley ") || !strings.Contains(lines[len(lines)-1], "?/f1 all keys") {
 		return false
 	}
 	for _, l := range lines {
@@ -182,7 +186,7 @@ func framed(screen string, size [2]int) bool {
 func panelHead(screen string) string {
 	lines := strings.Split(screen, "\n")
 	for i, l := range lines[:len(lines)-1] {
-		if strings.HasPrefix(l, "╭") {
+		if strings.HasPrefix(l, "╭") || strings.HasPrefix(l, "┏") {
 			return lines[i+1]
 		}
 	}
@@ -234,5 +238,82 @@ func checkHelpColours(t *testing.T, tm *tmuxPane) {
 	help := lines[len(lines)-1]
 	if strings.Contains(help, "38;5;239") || strings.Contains(help, "38;2;74;74;74") || !strings.Contains(help, "38;5;246m") {
 		t.Errorf("the key help's colours are not the readable greys: %q", help)
+	}
+}
+
+// TestUnreadableVoteInTmux: MAGI with one key; CASPER answers prose that
+// is no vote, twice. While BALTHASAR still streams, and at the end,
+// CASPER's panel (or tab) says it is not a valid vote, with the reason the
+// engine stored, instead of "✓ done" over an empty panel.
+func TestUnreadableVoteInTmux(t *testing.T) {
+	t.Parallel()
+	dir, bin := tmuxBinary(t)
+	vote, _ := json.Marshal(map[string]string{"vote": "approve", "reasoning": "The data supports it.", "summary": "Go ahead."})
+	for _, size := range tmuxSizes {
+		t.Run(sizeName(size), func(t *testing.T) {
+			hold := make(chan struct{})
+			var held atomic.Bool
+			srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
+				use := providers.Usage{InputTokens: 100, OutputTokens: 10}
+				switch {
+				case strings.HasPrefix(r.System, "You are CASPER"):
+					return providertest.Reply{Text: "I would rather not say.", Usage: use}
+				case strings.HasPrefix(r.System, "You are BALTHASAR") && !held.Swap(true):
+					return providertest.Reply{Text: string(vote), Usage: use, Hold: hold, HoldAfter: 3}
+				}
+				return providertest.Reply{Text: string(vote), Usage: use}
+			})
+			env := "OPENAI_API_KEY=k1 OPENAI_BASE_URL=" + srv.URL
+			tm := startTmux(t, size, consoleCmd(dir, bin, env, "vote"+sizeName(size)+".db"))
+			tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })
+			tm.keys("M-4")
+			tm.wait("MAGI", func(s string) bool { return strings.Contains(s, "mode: magi") || strings.Contains(s, "MELCHIOR") })
+			tm.text("Should we migrate to Postgres?")
+			tm.keys("Enter")
+			s := tm.wait("CASPER's unreadable vote while BALTHASAR streams", func(s string) bool {
+				return framed(s, size) && strings.Contains(s, "CASPER") && strings.Contains(flatten(s), "unreadable vote after a retry") &&
+					strings.Contains(s, "BALTHASAR") && !strings.Contains(s, "BALTHASAR ✓") && !strings.Contains(s, "BALTHASAR ✗")
+			})
+			if size[0] < 100 {
+				// Tabbed: the user picks CASPER's tab (two tabs reach the
+				// panels, → moves to the next one).
+				tm.keys("Tab")
+				tm.keys("Tab")
+				s = tm.wait("the panels focused", func(s string) bool { return framed(s, size) && strings.Contains(s, "┏") })
+				// At least one press: the tab is then the user's choice, which
+				// the next rounds keep.
+				for i := 0; i < 3 && (i == 0 || !strings.Contains(panelHead(s), "CASPER")); i++ {
+					before := panelHead(s)
+					tm.keys("Right")
+					s = tm.wait("the next tab", func(s string) bool { return framed(s, size) && panelHead(s) != before })
+				}
+				if !strings.Contains(panelHead(s), "CASPER") || !strings.Contains(s, "not a valid vote") {
+					t.Fatalf("CASPER's tab does not say its vote is not valid:\n%s", s)
+				}
+			}
+			checkInvalidVote(t, s, size)
+			tmuxGolden(t, "vote-streaming-"+sizeName(size), s)
+			close(hold)
+			s = tm.wait("the verdict", func(s string) bool { return strings.Contains(s, "VERDICT") && strings.Contains(s, "\ndone") })
+			checkInvalidVote(t, s, size)
+			tmuxGolden(t, "vote-done-"+sizeName(size), s)
+		})
+	}
+}
+
+// checkInvalidVote checks that CASPER's vote is marked as no valid vote:
+// its panel says so (tabbed: its tab is marked ✗), and nothing calls it
+// done.
+func checkInvalidVote(t *testing.T, screen string, size [2]int) {
+	t.Helper()
+	flat := flatten(screen)
+	if !strings.Contains(flat, "✗ not a valid vote") && !strings.Contains(flat, "CASPER ✗") {
+		t.Errorf("CASPER's panel does not say its vote is not valid:\n%s", screen)
+	}
+	if size[0] < 100 && !strings.Contains(screen, "CASPER ✗") {
+		t.Errorf("CASPER's tab is not marked ✗:\n%s", screen)
+	}
+	if size[0] >= 100 && strings.Count(screen, "✓ done") > 2 {
+		t.Errorf("CASPER's panel says done:\n%s", screen)
 	}
 }
