@@ -72,8 +72,8 @@ func (m *AgentMode) Name() string { return ModeAgent }
 // Agents implements Mode: the one agent that reads code.
 func (m *AgentMode) Agents() []*Agent { return []*Agent{m.agent} }
 
-// control implements controller: steps sets the most replies per question.
-func (m *AgentMode) control(c Control) error {
+// Control implements Controller: steps sets the most replies per question.
+func (m *AgentMode) Control(c Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.maxSteps = c.N

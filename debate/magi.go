@@ -166,9 +166,9 @@ func newMagi(e *Engine) (Mode, error) {
 		adaptive: mc.Adaptive, guard: mc.Guard, margin: margin}, nil
 }
 
-// control implements controller: rounds 1 runs round 1 only (independent
+// Control implements Controller: rounds 1 runs round 1 only (independent
 // votes), 2 stops after deliberation; anything more runs the full council.
-func (m *Magi) control(c Control) error {
+func (m *Magi) Control(c Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.rounds = min(max(c.N, 1), MagiRounds)

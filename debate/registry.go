@@ -23,10 +23,10 @@ type Control struct {
 	N    int         `json:"n,omitempty"` // for rounds and steps
 }
 
-// controller is implemented by modes that accept controls; the registry
-// says which ones each accepts.
-type controller interface {
-	control(Control) error
+// Controller is implemented by a mode that takes controls; its
+// ModeInfo.Controls says which.
+type Controller interface {
+	Control(Control) error
 }
 
 // ErrNoSuchControl is returned for a control the current mode does not take.
@@ -65,5 +65,9 @@ func (e *Engine) Control(_ context.Context, c Control) error {
 			return fmt.Errorf("no %s is running: %s works while one runs", m.Name(), c.Kind)
 		}
 	}
-	return m.(controller).control(c)
+	ctl, ok := m.(Controller)
+	if !ok { // its info lists controls it does not implement
+		return &ErrNoSuchControl{Mode: m.Name(), Control: c.Kind}
+	}
+	return ctl.Control(c)
 }

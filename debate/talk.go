@@ -116,11 +116,11 @@ func (m *Talk) Name() string { return ModeTalk }
 // Agents implements Mode: guest A, guest B, the MC.
 func (m *Talk) Agents() []*Agent { return []*Agent{m.a, m.b, m.mc} }
 
-// control implements controller. Pause holds the talk before its next turn
+// Control implements Controller. Pause holds the talk before its next turn
 // (the current one finishes) until continue or stop; stop ends it early:
 // the current turn finishes, then the MC closes. Rounds sets the length of
 // the next talk.
-func (m *Talk) control(c Control) error {
+func (m *Talk) Control(c Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch c.Kind {
