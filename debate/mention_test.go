@@ -168,22 +168,44 @@ func TestMentionRoutingTable(t *testing.T) {
 	}
 }
 
-// Two agents that each take 500 ms answer in parallel: well under a second,
-// appended in configuration order though the first configured one finishes
-// last, and neither sees the other's answer of the same round.
+// Two agents answer @all in parallel: each is called before either may say
+// a word (a serial engine would wait for the first answer forever), the
+// first configured one finishes last, the answers are still appended in
+// configuration order, and neither sees the other's answer of the same round.
 func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 	t.Parallel()
+	started := make(chan string, 2)
+	geminiGo, chatgptGo := make(chan struct{}), make(chan struct{})
 	fakes := map[string]*spineFake{
-		"gemini":  {name: "gemini", delay: 500 * time.Millisecond, answer: func(providers.Request) string { return "gemini says A" }},
-		"chatgpt": {name: "chatgpt", delay: 450 * time.Millisecond, answer: func(providers.Request) string { return "chatgpt says B" }},
+		"gemini":  {name: "gemini", started: started, gate: geminiGo, answer: func(providers.Request) string { return "gemini says A" }},
+		"chatgpt": {name: "chatgpt", started: started, gate: chatgptGo, answer: func(providers.Request) string { return "chatgpt says B" }},
 	}
 	e, log := newSpineEngine(fakes)
-	start := time.Now()
-	if err := e.Submit(context.Background(), "@all question one"); err != nil {
-		t.Fatal(err)
+	chatgptDone := on(e, func(f TurnFinished) bool { return f.Entry.Speaker == "chatgpt" })
+	submitted := make(chan error, 1)
+	go func() { submitted <- e.Submit(context.Background(), "@all question one") }()
+	deadline := time.After(20 * time.Second)
+	for range 2 {
+		select {
+		case <-started:
+		case <-deadline:
+			t.Fatal("@all: the second agent was not called while the first was still answering")
+		}
 	}
-	if took := time.Since(start); took > 900*time.Millisecond {
-		t.Fatalf("@all took %v: the calls did not run in parallel", took)
+	close(chatgptGo)
+	select {
+	case <-chatgptDone:
+	case <-deadline:
+		t.Fatal("chatgpt never finished")
+	}
+	close(geminiGo)
+	select {
+	case err := <-submitted:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-deadline:
+		t.Fatal("@all never finished")
 	}
 	entries := e.History().Entries()
 	if len(entries) != 3 || entries[1].Speaker != "gemini" || entries[2].Speaker != "chatgpt" {

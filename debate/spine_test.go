@@ -20,6 +20,8 @@ type spineFake struct {
 	answer     func(providers.Request) string
 	fail       error // returned by the stream after the answer's text
 	panicMsg   string
+	started    chan<- string   // told the fake's name when it is called, if set
+	gate       <-chan struct{} // the first word waits for it to close, if set
 
 	mu   sync.Mutex
 	reqs []providers.Request
@@ -40,11 +42,14 @@ func (f *spineFake) Stream(ctx context.Context, req providers.Request) (provider
 	if f.panicMsg != "" {
 		panic(f.panicMsg)
 	}
+	if f.started != nil {
+		f.started <- f.name
+	}
 	text := "ok from " + f.name
 	if f.answer != nil {
 		text = f.answer(req)
 	}
-	return &spineStream{ctx: ctx, words: strings.SplitAfter(text, " "), delay: f.delay, chunkDelay: f.chunkDelay, fail: f.fail,
+	return &spineStream{ctx: ctx, words: strings.SplitAfter(text, " "), delay: f.delay, chunkDelay: f.chunkDelay, fail: f.fail, gate: f.gate,
 		usage: providers.Usage{InputTokens: demo.EstimateRequestTokens(req), OutputTokens: len(text) / 4}}, nil
 }
 
@@ -54,6 +59,7 @@ type spineStream struct {
 	i                 int
 	delay, chunkDelay time.Duration
 	fail              error
+	gate              <-chan struct{}
 	err               error
 	usage             providers.Usage
 }
@@ -82,6 +88,14 @@ func (s *spineStream) Next() bool {
 	d := s.chunkDelay
 	if s.i == 0 {
 		d = s.delay
+		if s.gate != nil {
+			select {
+			case <-s.gate:
+			case <-s.ctx.Done():
+				s.err = s.ctx.Err()
+				return false
+			}
+		}
 	}
 	if !s.wait(d) {
 		s.err = s.ctx.Err()

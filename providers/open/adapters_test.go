@@ -232,7 +232,7 @@ func TestAdapterCancelMidStream(t *testing.T) {
 			start := time.Now()
 			for s.Next() {
 			}
-			if d := time.Since(start); d > 2*time.Second {
+			if d := time.Since(start); d > 20*time.Second {
 				t.Fatalf("cancel took %v", d)
 			}
 			wantKind(t, s.Err(), providers.KindCanceled)
@@ -375,7 +375,7 @@ func TestAdapterCloseFromAnotherGoroutine(t *testing.T) {
 			for s.Next() {
 			}
 			<-closed
-			if d := time.Since(start); d > 2*time.Second {
+			if d := time.Since(start); d > 20*time.Second {
 				t.Fatalf("Next returned %v after Close", d)
 			}
 			pe := wantKind(t, s.Err(), providers.KindCanceled)
