@@ -70,3 +70,50 @@ func TestListNeverShowsAnUnknownCostAsZero(t *testing.T) {
 		t.Fatalf("reloaded turn %+v lost its estimate mark or warning", entries[0])
 	}
 }
+
+// The JSON and Markdown exports of a session with an unpriced turn never
+// write its cost as 0: the turn's and the session's cost_usd are null with
+// price_unknown (the session's priced part as cost_usd_at_least), the
+// Markdown shows "$?" and "≥ $…"; an export read back keeps it unknown.
+func TestExportsNeverWriteAnUnknownCostAsZero(t *testing.T) {
+	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	unpriced := providers.Usage{InputTokens: 10, OutputTokens: 5, PriceUnknown: true}
+	entries := []debate.Entry{
+		{Turn: 1, Kind: debate.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention", Text: "a",
+			Status: debate.StatusComplete, Usage: unpriced, Started: at, Finished: at},
+		{Turn: 2, Kind: debate.KindReply, Speaker: "gpt", Display: "GPT", Model: "p", Mode: "mention", Text: "b",
+			Status: debate.StatusComplete, Usage: providers.Usage{InputTokens: 10, OutputTokens: 5}, Cost: 0.0123, Started: at, Finished: at},
+	}
+	info := debate.SessionInfo{ID: "unpriced-export", Mode: "mention", Title: "t", Created: at}
+	var js strings.Builder
+	if err := WriteJSON(&js, info, entries); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Usage       providers.Usage `json:"usage"`
+		Cost        *float64        `json:"cost_usd"`
+		CostAtLeast float64         `json:"cost_usd_at_least"`
+		Messages    []struct {
+			Cost  *float64        `json:"cost_usd"`
+			Usage providers.Usage `json:"usage"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(js.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Cost != nil || !got.Usage.PriceUnknown || got.CostAtLeast != 0.0123 || len(got.Messages) != 2 ||
+		got.Messages[0].Cost != nil || !got.Messages[0].Usage.PriceUnknown || got.Messages[1].Cost == nil || *got.Messages[1].Cost != 0.0123 {
+		t.Fatalf("JSON export:\n%s", js.String())
+	}
+	var md strings.Builder
+	if err := WriteMarkdown(&md, info, entries); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "cost ≥ $0.0123") || !strings.Contains(md.String(), "$?") || strings.Contains(md.String(), "$0.0000") {
+		t.Fatalf("Markdown export:\n%s", md.String())
+	}
+	_, back, err := ReadJSON(strings.NewReader(js.String()))
+	if err != nil || len(back) != 2 || !back[0].Usage.PriceUnknown || back[0].Cost != 0 || back[1].Cost != 0.0123 {
+		t.Fatalf("read back: %v %+v", err, back)
+	}
+}

@@ -52,8 +52,20 @@ type ExportedSession struct {
 	ForkAt         int               `json:"fork_at,omitempty"`
 	State          map[string]string `json:"state,omitempty"`
 	Usage          providers.Usage   `json:"usage"`
-	Cost           float64           `json:"cost_usd"`
-	Messages       []ExportedMessage `json:"messages"`
+	// Cost is null when a turn's model had no price (never 0; Usage's
+	// price_unknown says so, and CostAtLeast is the priced turns' part).
+	Cost        *float64          `json:"cost_usd"`
+	CostAtLeast float64           `json:"cost_usd_at_least,omitempty"`
+	Messages    []ExportedMessage `json:"messages"`
+}
+
+// costJSON is a cost as the JSON export writes it: null with the priced
+// part apart when a price was unknown.
+func costJSON(cost float64, unknown bool) (usd *float64, atLeast float64) {
+	if unknown {
+		return nil, cost
+	}
+	return &cost, 0
 }
 
 // ExportedMessage is one entry of the JSON export.
@@ -76,7 +88,7 @@ type ExportedMessage struct {
 	Status      debate.Status     `json:"status"`
 	Error       string            `json:"error,omitempty"`
 	Usage       providers.Usage   `json:"usage"`
-	Cost        float64           `json:"cost_usd"`
+	Cost        *float64          `json:"cost_usd"` // null: the model had no price (usage.price_unknown)
 	LatencyMS   int64             `json:"latency_ms"`
 	Covers      int               `json:"covers,omitempty"` // a summary's last condensed turn
 }
@@ -109,21 +121,24 @@ func WriteJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) err
 		Created: info.Created.UTC(), Parent: info.Parent, ForkAt: info.ForkAt, State: info.State,
 		Messages: make([]ExportedMessage, 0, len(entries)),
 	}
+	var total float64
 	for _, en := range entries {
 		calls := en.ToolCalls
 		if calls == nil {
 			calls = []debate.ToolCall{}
 		}
 		out.Usage = out.Usage.Add(en.Usage)
-		out.Cost += en.Cost
+		total += en.Cost
+		cost, _ := costJSON(en.Cost, en.Usage.PriceUnknown)
 		out.Messages = append(out.Messages, ExportedMessage{
 			Turn: en.Turn, Role: roleOf(en), Content: en.Text, Timestamp: en.Started.UTC(), ToolCalls: calls,
 			Kind: en.Kind, Speaker: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
 			Mode: en.Mode, Round: en.Round, Prompt: en.Prompt, Vote: en.Vote, IsModerator: en.IsModerator,
-			Status: en.Status, Error: en.Error, Usage: en.Usage, Cost: en.Cost, LatencyMS: en.Latency().Milliseconds(),
+			Status: en.Status, Error: en.Error, Usage: en.Usage, Cost: cost, LatencyMS: en.Latency().Milliseconds(),
 			Covers: en.Covers,
 		})
 	}
+	out.Cost, out.CostAtLeast = costJSON(total, out.Usage.PriceUnknown)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

@@ -97,7 +97,7 @@ func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
 		default: // streaming included: an export holds finished turns only
 			return info, nil, refuse("%s: status %q is not a finished turn's", at, m.Status)
 		}
-		if m.LatencyMS < 0 || m.Usage.InputTokens < 0 || m.Usage.OutputTokens < 0 || m.Usage.CachedTokens < 0 || m.Cost < 0 || m.Round < 0 {
+		if m.LatencyMS < 0 || m.Usage.InputTokens < 0 || m.Usage.OutputTokens < 0 || m.Usage.CachedTokens < 0 || (m.Cost != nil && *m.Cost < 0) || m.Round < 0 {
 			return info, nil, refuse("%s: negative latency, usage, cost or round", at)
 		}
 		if m.Covers < 0 || m.Covers >= m.Turn || (m.Covers > 0) != (m.Kind == debate.KindSummary) {
@@ -113,7 +113,7 @@ func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
 		en := debate.Entry{
 			Turn: m.Turn, Kind: m.Kind, Speaker: m.Speaker, Display: m.Display, Provider: m.Provider, Model: m.Model,
 			Mode: m.Mode, Round: m.Round, Prompt: m.Prompt, Text: m.Content, Vote: m.Vote, IsModerator: m.IsModerator,
-			Status: m.Status, Error: m.Error, Usage: m.Usage, Cost: m.Cost, ToolCalls: calls, Covers: m.Covers,
+			Status: m.Status, Error: m.Error, Usage: m.Usage, Cost: costOf(m), ToolCalls: calls, Covers: m.Covers,
 			Started: m.Timestamp.UTC(),
 		}
 		if !en.Started.IsZero() {
@@ -197,4 +197,13 @@ func (s *Store) Import(ctx context.Context, info debate.SessionInfo, entries []d
 		}
 	}
 	return info, tx.Commit()
+}
+
+// costOf is an imported message's cost: 0 when null (its model had no
+// price, which its usage's price_unknown keeps).
+func costOf(m ExportedMessage) float64 {
+	if m.Cost == nil {
+		return 0
+	}
+	return *m.Cost
 }
