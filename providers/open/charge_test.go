@@ -109,6 +109,14 @@ func TestEveryAdapterChargesWhatWasConsumed(t *testing.T) {
 		}, want: func(v vendor) providers.Usage {
 			return charge(v, est{23, 0}).Add(reported)
 		}},
+		// 27 bytes in 6 chunks: 7 tokens.
+		{name: "error event after 6 chunks", replies: []providertest.Reply{with(func(r *providertest.Reply) {
+			r.StreamError, r.ErrorAfter = "Internal error", 6
+		})}, wantErr: true,
+			want: func(v vendor) providers.Usage { return charge(v, est{23, 7}) }},
+		// 503 (never answered: free), then the whole answer.
+		{name: "retried after 503", replies: []providertest.Reply{{Status: 503, Text: "Service unavailable"}, full},
+			want: func(vendor) providers.Usage { return reported }},
 		{name: "refused with HTTP 400", replies: []providertest.Reply{{Status: 400, Text: "bad request"}}, wantErr: true,
 			want: func(vendor) providers.Usage { return providers.Usage{} }},
 	}
