@@ -132,6 +132,9 @@ func (p *panel) Finish(en debate.Entry) {
 		return
 	}
 	p.turn, p.kind = en.Turn, en.Kind
+	if en.Model != "" {
+		p.model = en.Model // who wrote it: after a resume with other keys, not today's model
+	}
 	text := Sanitize(en.Text)
 	if en.Kind == debate.KindVote {
 		if prose, ok := structuredProse(en.Text); ok {

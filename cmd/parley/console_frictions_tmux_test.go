@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -315,5 +316,67 @@ func checkInvalidVote(t *testing.T, screen string, size [2]int) {
 	}
 	if size[0] >= 100 && strings.Count(screen, "✓ done") > 2 {
 		t.Errorf("CASPER's panel says done:\n%s", screen)
+	}
+}
+
+var resumeRE = regexp.MustCompile(`parley --resume (\S+)`)
+
+// TestResumeWithOtherKeysInTmux: a MAGI vote with one key (every member
+// on gpt-6.1-sol), resumed with every key: the first frame names, on each
+// panel, the model that wrote its answer (not today's), and draws each
+// turn once; a new question then streams on today's models.
+func TestResumeWithOtherKeysInTmux(t *testing.T) {
+	t.Parallel()
+	dir, bin := tmuxBinary(t)
+	vote, _ := json.Marshal(map[string]string{"vote": "approve", "reasoning": "The data supports it.", "summary": "Go ahead."})
+	for _, size := range tmuxSizes {
+		t.Run(sizeName(size), func(t *testing.T) {
+			use := providers.Usage{InputTokens: 100, OutputTokens: 10}
+			one := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return providertest.Reply{Text: string(vote), Usage: use} })
+			db := "resume" + sizeName(size) + ".db"
+			tm := startTmux(t, size, consoleCmd(dir, bin, "OPENAI_API_KEY=k1 OPENAI_BASE_URL="+one.URL, db))
+			tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })
+			tm.keys("M-4")
+			tm.wait("MAGI", func(s string) bool { return strings.Contains(s, "MELCHIOR") })
+			tm.text("Should we migrate to Postgres?")
+			tm.keys("Enter")
+			tm.wait("a verdict", func(s string) bool { return strings.Contains(s, "VERDICT") && strings.Contains(s, "\ndone") })
+			var id string
+			last := time.Time{}
+			tm.wait("the resume hint", func(string) bool {
+				if time.Since(last) > 3*time.Second && !strings.Contains(tm.capture(), "Pane is dead") {
+					tm.keys("C-c")
+					last = time.Now()
+				}
+				if m := resumeRE.FindStringSubmatch(flatten(tm.run("capture-pane", "-p", "-J", "-S", "-100", "-t", "p"))); m != nil {
+					id = m[1]
+				}
+				return id != ""
+			})
+
+			hold := make(chan struct{})
+			srv := councilServers(t, func(string, int, providertest.Request) providertest.Reply {
+				return providertest.Reply{Text: string(vote), Usage: use, Hold: hold, HoldAfter: 3}
+			})
+			tm = startTmux(t, size, consoleCmd(dir, bin, allKeysEnv(srv), db)+" --resume "+id)
+			s := tm.wait("the resumed session", func(s string) bool { return framed(s, size) && strings.Contains(s, "MELCHIOR") })
+			if strings.Contains(s, "claude-sonnet") || strings.Contains(s, "gemini-3") {
+				t.Errorf("the resumed panels name today's models over gpt-6.1-sol's answers:\n%s", s)
+			}
+			if n := strings.Count(s, "Should we migrate to Postgres?"); size[0] >= 100 && n > 2 {
+				t.Errorf("the first frame draws the question %d times:\n%s", n, s)
+			}
+			tmuxGolden(t, "resume-first-"+sizeName(size), s)
+			tm.text("And to SQLite?")
+			tm.keys("Enter")
+			s = tm.wait("today's models streaming", func(s string) bool {
+				return framed(s, size) && strings.Contains(s, "3 working") && strings.Count(s, "The data supports\n") >= 1
+			})
+			if size[0] >= 100 && !strings.Contains(s, "BALTHASAR claude-sonnet") {
+				t.Errorf("the new vote does not name today's model on BALTHASAR's panel:\n%s", s)
+			}
+			tmuxGolden(t, "resume-streaming-"+sizeName(size), s)
+			close(hold)
+		})
 	}
 }
