@@ -332,7 +332,9 @@ func TestResumeWithOtherKeysInTmux(t *testing.T) {
 	for _, size := range tmuxSizes {
 		t.Run(sizeName(size), func(t *testing.T) {
 			use := providers.Usage{InputTokens: 100, OutputTokens: 10}
-			one := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return providertest.Reply{Text: string(vote), Usage: use} })
+			one := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
+				return providertest.Reply{Text: string(vote), Usage: use}
+			})
 			db := "resume" + sizeName(size) + ".db"
 			tm := startTmux(t, size, consoleCmd(dir, bin, "OPENAI_API_KEY=k1 OPENAI_BASE_URL="+one.URL, db))
 			tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })
