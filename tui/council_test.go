@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/parleyhq/parley/debate"
@@ -121,5 +124,42 @@ func TestResumedCouncilRebuildsItsTable(t *testing.T) {
 	}
 	if !strings.Contains(frame, "Peer ranking") {
 		t.Errorf("the resumed frame has no ranking table:\n%s", frame)
+	}
+}
+
+// On a 60×16 screen a resumed council shows a row for every ranked answer:
+// the status line says "resumed (N turns)" in one line instead of wrapping
+// the title (which the header shows) over the table's rows.
+func TestResumedCouncilAtSixtyBySixteenShowsEveryRow(t *testing.T) {
+	t.Parallel()
+	e := testEngine(t, 0)
+	tm := start(t, New(testOptions(e)), 120, 40)
+	tm.Send(altKey('6'))
+	waitFor(t, tm, "council mode", func(m *Model) bool { return m.engine.Current().Name() == "council" })
+	typeLine(tm, "which is better for a queue: kafka or nats?")
+	waitFor(t, tm, "the council to end", func(m *Model) bool { return idle(m) && m.council.stage3 != nil })
+
+	resumed := testEngine(t, 0)
+	if err := resumed.Restore(e.Info(), e.History().Entries()); err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(resumed)
+	opts.Resumed = true
+	m := New(opts)
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 16})
+	frame := ansi.Strip(m.View().Content)
+	if !strings.Contains(frame, "resumed (") {
+		t.Errorf("the status line should take its short form at 60 columns:\n%s", frame)
+	}
+	lines := strings.Split(frame, "\n")
+	for i, s := range m.council.ranked {
+		mean := fmt.Sprintf("%.2f", s.MeanRank)
+		found := slices.ContainsFunc(lines, func(l string) bool {
+			l = strings.TrimSpace(l)
+			return (strings.HasPrefix(l, s.Display) || strings.HasPrefix(l, fmt.Sprintf("%d %s", i+1, s.Display))) && strings.Contains(l, mean)
+		})
+		if !found {
+			t.Errorf("the resumed table lacks %s's row (mean %s):\n%s", s.Display, mean, frame)
+		}
 	}
 }

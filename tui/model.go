@@ -81,8 +81,10 @@ type Model struct {
 	council   councilView // the council's ranking table, from its events
 	status    string
 	statusErr bool
-	usage     providers.Usage
-	cost      float64
+	// statusShort, when set, stands for status where the whole would wrap.
+	statusShort string
+	usage       providers.Usage
+	cost        float64
 	// spend is the engine's latest spend report: the run's spend and
 	// its cap, shown on the status line while a cap is set.
 	spend debate.SpendUpdated
@@ -182,11 +184,12 @@ func New(opts Options) *Model {
 	m.reload()
 	m.setStatus(e.SeatingLine(e.Current().Name()), false)
 	if opts.Resumed {
-		status := resumedLine("resumed", m.info, m.tr.Len())
+		status, short := resumedLine("resumed", m.info, m.tr.Len()), resumedShort("resumed", m.tr.Len())
 		if m.status != "" {
 			status += " · " + m.status
+			short += " · " + m.status
 		}
-		m.setStatus(status, false)
+		m.setStatusOr(status, short)
 	}
 	m.layout()
 	return m
@@ -354,7 +357,17 @@ func (m *Model) lastTurnOf(name string) (debate.Entry, bool) {
 	return debate.Entry{}, false
 }
 
-func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = Sanitize(s), isErr }
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr, m.statusShort = Sanitize(s), isErr, ""
+}
+
+// setStatusOr sets a message with a shorter form that the status line
+// shows when the whole one would wrap (on a small screen every line is
+// worth more than a title the header already shows).
+func (m *Model) setStatusOr(s, short string) {
+	m.setStatus(s, false)
+	m.statusShort = Sanitize(short)
+}
 
 // busy reports whether any agent is working.
 func (m *Model) busy() bool {

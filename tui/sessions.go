@@ -301,7 +301,7 @@ func (m *Model) sessionResult(msg tea.Msg) tea.Cmd {
 		if n := len(msg.entries); n > 0 {
 			turns = msg.entries[n-1].Turn // a lazy load holds only the newest turns
 		}
-		m.setStatus(resumedLine(verb, msg.info, turns), false)
+		m.setStatusOr(resumedLine(verb, msg.info, turns), resumedShort(verb, turns))
 	case exportedMsg:
 		if msg.err != nil {
 			m.setStatus("export: "+msg.err.Error(), true)
@@ -319,9 +319,17 @@ func resumedLine(verb string, info debate.SessionInfo, turns int) string {
 	if name == "" {
 		name = "session " + info.ID
 	}
-	unit := "turns"
+	return fmt.Sprintf("%s %q (%s)", verb, name, turnCount(turns))
+}
+
+// resumedShort is resumedLine without the title, for a narrow status line.
+func resumedShort(verb string, turns int) string {
+	return fmt.Sprintf("%s (%s)", verb, turnCount(turns))
+}
+
+func turnCount(turns int) string {
 	if turns == 1 {
-		unit = "turn"
+		return "1 turn"
 	}
-	return fmt.Sprintf("%s %q (%d %s)", verb, name, turns, unit)
+	return fmt.Sprintf("%d turns", turns)
 }

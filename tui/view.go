@@ -416,6 +416,9 @@ func (m *Model) statusLines(w int) []string {
 		st = styles.err
 	}
 	room := w - ansi.StringWidth(right) - 2
+	if ansi.StringWidth(left) > room && m.statusShort != "" {
+		left = m.statusShort
+	}
 	if ansi.StringWidth(left) <= room {
 		pad := max(w-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
 		return []string{fitLine(st.Render(left)+strings.Repeat(" ", pad)+styles.muted.Render(right), w)}
