@@ -82,4 +82,7 @@ func TestBrowserClosedTabLeavesTheExchangeRunning(t *testing.T) {
 		const a = document.querySelector("#transcript .kind-reply.status-complete .entry-body");
 		return !!a && a.textContent.includes("the very last word arrives here at the end.");
 	})()`)
+	// Leave before the server stops, so the page's stream does not log a
+	// refused reconnection as a page error.
+	do(t, ctx, "leaving the page", chromedp.Navigate("about:blank"))
 }

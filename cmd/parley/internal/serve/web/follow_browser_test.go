@@ -55,4 +55,8 @@ func TestBrowserFollowsAnotherProcess(t *testing.T) {
 	}
 	t.Logf("lag from the ask process's exit to its answer on the open page: %v (PRAGMA data_version read every %v)",
 		lag.Round(time.Millisecond), store.FollowEvery)
+	// Leave the page before the server stops (cleanups run last-in first):
+	// its event stream would otherwise reconnect to a closed port and log
+	// the refusal as a page error.
+	do(t, ctx, "leaving the page", chromedp.Navigate("about:blank"))
 }
