@@ -273,7 +273,9 @@ func TestUnreadableVoteInTmux(t *testing.T) {
 			tm.keys("Enter")
 			s := tm.wait("CASPER's unreadable vote while BALTHASAR streams", func(s string) bool {
 				return framed(s, size) && strings.Contains(s, "CASPER") && strings.Contains(flatten(s), "unreadable vote after a retry") &&
-					strings.Contains(s, "BALTHASAR") && !strings.Contains(s, "BALTHASAR ✓") && !strings.Contains(s, "BALTHASAR ✗")
+					strings.Contains(s, "BALTHASAR") && !strings.Contains(s, "BALTHASAR ✓") && !strings.Contains(s, "BALTHASAR ✗") &&
+					strings.Contains(s, "1 working") && // MELCHIOR's vote done: it answers at its own pace
+					(size[0] < 100 || strings.Count(s, "The data supports") >= 2) // and BALTHASAR's first words
 			})
 			if size[0] < 100 {
 				// Tabbed: the user picks CASPER's tab (two tabs reach the
@@ -370,7 +372,8 @@ func TestResumeWithOtherKeysInTmux(t *testing.T) {
 			tm.text("And to SQLite?")
 			tm.keys("Enter")
 			s = tm.wait("today's models streaming", func(s string) bool {
-				return framed(s, size) && strings.Contains(s, "3 working") && strings.Count(s, "The data supports\n") >= 1
+				return framed(s, size) && strings.Contains(s, "3 working") && strings.Count(s, "The data supports\n") >= 1 &&
+					everyVoteShowsItsWords(s, "The data supports")
 			})
 			if size[0] >= 100 && !strings.Contains(s, "BALTHASAR claude-sonnet") {
 				t.Errorf("the new vote does not name today's model on BALTHASAR's panel:\n%s", s)
@@ -395,4 +398,20 @@ func checkEachTurnOnce(t *testing.T, screen string) {
 		}
 		seen[h] = true
 	}
+}
+
+// everyVoteShowsItsWords reports whether no panel on screen is still
+// thinking and every streaming vote in the transcript shows words already:
+// the three members answer in any order, so a capture must wait for all.
+func everyVoteShowsItsWords(screen, words string) bool {
+	if strings.Contains(screen, "thinking") {
+		return false
+	}
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "· streaming…") && (i+1 >= len(lines) || !strings.Contains(lines[i+1], words)) {
+			return false
+		}
+	}
+	return true
 }
