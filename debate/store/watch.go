@@ -20,6 +20,9 @@ type watcher struct {
 	subs map[int]chan struct{}
 	next int
 	stop context.CancelFunc // ends the poll; nil while none runs
+	// polls counts running polls, so Close waits for the last one's
+	// connection before it closes the pool (and a test's folder is removed).
+	polls sync.WaitGroup
 }
 
 // Watch tells the caller whenever another connection committed to the
@@ -43,7 +46,7 @@ func (s *Store) Watch() (changed <-chan struct{}, stop func()) {
 	if w.stop == nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		w.stop = cancel
-		go s.poll(ctx)
+		w.polls.Go(func() { s.poll(ctx) })
 	}
 	var once sync.Once
 	return ch, func() {
@@ -98,15 +101,16 @@ func (s *Store) wake() {
 	}
 }
 
-// stopWatching ends the poll (the store is closing).
+// stopWatching ends the poll and waits for it (the store is closing).
 func (s *Store) stopWatching() {
 	w := &s.watch
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.stop != nil {
 		w.stop()
 		w.stop = nil
 	}
+	w.mu.Unlock()
+	w.polls.Wait() // outside mu: a poll's wake takes it
 }
 
 // Stamp is what moves whenever a turn is added to session id or settled:
