@@ -435,8 +435,11 @@ func (m *manager) submit(ctx context.Context, ss *session, text string) error {
 	})
 	before := ss.eng.History().Len()
 	go func() {
-		defer ss.release()
 		err := ss.eng.Submit(m.srv.ctx, text)
+		unsub()
+		// The claim ends before a refusal is answered: a client told 400
+		// may send its corrected line at once and must not meet a 409.
+		ss.release()
 		if refused := m.srv.spendRefusal(err); refused != nil {
 			accept(refused)
 		} else if debate.IsBusy(err) {
@@ -446,7 +449,6 @@ func (m *manager) submit(ctx context.Context, ss *session, text string) error {
 		} else {
 			accept(nil)
 		}
-		unsub()
 		if err != nil && !errors.Is(err, context.Canceled) {
 			m.srv.logf("session %s: %v", ss.id, err)
 		}
