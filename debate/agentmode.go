@@ -20,9 +20,9 @@ type AgentMode struct {
 }
 
 // agentSpec describes agent mode.
-type agentSpec struct{}
+type AgentModeSpec struct{}
 
-func (agentSpec) Info() ModeInfo {
+func (AgentModeSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeAgent, Key: "alt+5", Title: "one agent reads the code folder with tools to answer",
 		Input: "a question about the code in the workspace", Roles: []string{"reader"},
 		Controls: []ControlKind{ControlSteps},
@@ -37,9 +37,9 @@ func (agentSpec) Info() ModeInfo {
 		Layout: Layout{PanelShare: 50, Folder: true, ToolSteps: true}}
 }
 
-func (agentSpec) New(e *Engine) (Mode, error) { return newAgentMode(e) }
+func (AgentModeSpec) New(e *Engine) (Mode, error) { return newAgentMode(e) }
 
-func (agentSpec) Check(k *ConfigCheck) error {
+func (AgentModeSpec) Check(k *ConfigCheck) error {
 	a := k.Config.Modes.Agent
 	if err := k.Agent("modes.agent.agent", a.Agent); err != nil {
 		return err
@@ -50,9 +50,9 @@ func (agentSpec) Check(k *ConfigCheck) error {
 	return nil
 }
 
-func (agentSpec) Budget(c *Config) float64        { return c.Modes.Agent.BudgetUSD }
-func (agentSpec) Context(c *Config) ContextBudget { return c.Context.Agent }
-func (agentSpec) Seat(c *Config, names []string)  { c.Modes.Agent.Agent = names[0] }
+func (AgentModeSpec) Budget(c *Config) float64        { return c.Modes.Agent.BudgetUSD }
+func (AgentModeSpec) Context(c *Config) ContextBudget { return c.Context.Agent }
+func (AgentModeSpec) Seat(c *Config, names []string)  { c.Modes.Agent.Agent = names[0] }
 
 func newAgentMode(e *Engine) (Mode, error) {
 	name := e.Config.Modes.Agent.Agent

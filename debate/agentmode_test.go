@@ -176,7 +176,7 @@ func TestWorkspaceDefaultsAndChecks(t *testing.T) {
 
 func TestAgentModeNeedsItsAgent(t *testing.T) {
 	t.Parallel()
-	cfg := &Config{Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []AgentSpec{{Name: "a", Provider: "d"}},
+	cfg := &Config{ModeList: testModes(), Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []AgentSpec{{Name: "a", Provider: "d"}},
 		Modes: ModesConfig{Mention: MentionConfig{Agents: []string{"a"}}}}
 	agents := []*Agent{{AgentSpec: cfg.Agents[0], Provider: demo.NewWithPace("d", 0)}}
 	if _, err := NewEngine(cfg, agents, "agent"); err == nil || !strings.Contains(err.Error(), "modes.agent.agent") {

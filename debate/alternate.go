@@ -37,9 +37,9 @@ type Alternate struct {
 }
 
 // alternateSpec describes alternate mode.
-type alternateSpec struct{}
+type AlternateSpec struct{}
 
-func (alternateSpec) Info() ModeInfo {
+func (AlternateSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeAlternate, Key: "alt+2", Title: "two agents take turns, one answer per step",
 		Input: "an instruction; then Enter on an empty line runs the next step", Roles: []string{"first", "second"},
 		Seats: SeatRange{2, 2}, ContextTokens: 10000,
@@ -53,15 +53,15 @@ func (alternateSpec) Info() ModeInfo {
 		StepOnEmpty: true}
 }
 
-func (alternateSpec) New(e *Engine) (Mode, error) { return newAlternate(e) }
+func (AlternateSpec) New(e *Engine) (Mode, error) { return newAlternate(e) }
 
-func (alternateSpec) Check(k *ConfigCheck) error {
+func (AlternateSpec) Check(k *ConfigCheck) error {
 	return k.Agents("modes.alternate.agents", k.Config.Modes.Alternate.Agents, 2)
 }
 
-func (alternateSpec) Budget(c *Config) float64        { return c.Modes.Alternate.BudgetUSD }
-func (alternateSpec) Context(c *Config) ContextBudget { return c.Context.Alternate }
-func (alternateSpec) Seat(c *Config, names []string)  { c.Modes.Alternate.Agents = slices.Clone(names) }
+func (AlternateSpec) Budget(c *Config) float64        { return c.Modes.Alternate.BudgetUSD }
+func (AlternateSpec) Context(c *Config) ContextBudget { return c.Context.Alternate }
+func (AlternateSpec) Seat(c *Config, names []string)  { c.Modes.Alternate.Agents = slices.Clone(names) }
 
 func newAlternate(e *Engine) (Mode, error) {
 	names := e.Config.Modes.Alternate.Agents

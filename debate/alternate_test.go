@@ -110,7 +110,7 @@ func (s *fakeStream) Result() providers.Result {
 
 // modeConfig has the default pairings of alternate and talk.
 func modeConfig() *Config {
-	return &Config{
+	return &Config{ModeList: testModes(),
 		Providers: map[string]providers.Spec{"fake": {Type: "demo"}},
 		Agents: []AgentSpec{
 			{Name: "gemini", Display: "Gemini", Provider: "fake", Model: "gemini-3-flash-preview", Persona: "You are Gemini. Be clear."},

@@ -51,7 +51,7 @@ func (c *Config) checkBounds(bad func(key, format string, args ...any) error) er
 	case c.Bench.MaxTokens > MaxOutputTokens:
 		return bad("bench.max_tokens", "%d is over %d", c.Bench.MaxTokens, MaxOutputTokens)
 	}
-	for _, s := range modeList {
+	for _, s := range c.ModeList {
 		if b := s.Context(c); b.BudgetTokens > MaxBudgetTokens || b.SummaryTokens > MaxBudgetTokens {
 			return bad("context."+s.Info().Name, "budgets are at most %d tokens", MaxBudgetTokens)
 		}

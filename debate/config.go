@@ -43,6 +43,10 @@ type Config struct {
 	Offline bool        `mapstructure:"-"`
 	Bench   BenchConfig `mapstructure:"bench"`
 
+	// ModeList is the modes this program knows (debate/modes.All), set by
+	// whoever builds the configuration, never by a file.
+	ModeList ModeList `mapstructure:"-"`
+
 	// Source names the file the configuration came from, for error messages.
 	Source string `mapstructure:"-"`
 }
@@ -251,7 +255,7 @@ type Budget struct {
 func (c *Config) ContextBudget(mode string) Budget {
 	var own ContextBudget
 	var byDefault int
-	if s, ok := lookupSpec(mode); ok {
+	if s, ok := c.ModeList.Spec(mode); ok {
 		own, byDefault = s.Context(c), s.Info().ContextTokens
 	}
 	total := own.BudgetTokens

@@ -50,6 +50,9 @@ func (e *ConfigError) Error() string {
 // Each mode checks its own section (ModeSpec.Check).
 func (c *Config) Validate() error {
 	k := newConfigCheck(c)
+	if len(c.ModeList) == 0 { // a program that built a configuration without its modes
+		return k.Bad("modes", "no mode is known (Config.ModeList is empty)")
+	}
 	for _, check := range []func(*ConfigCheck) error{
 		func(k *ConfigCheck) error { return c.checkBounds(k.Bad) },
 		checkProviderTypes, checkAgents, checkModes, checkSettings, checkContext,
@@ -159,11 +162,11 @@ func checkAgent(k *ConfigCheck, key string, a AgentSpec) error {
 // is a typo.
 func checkModes(k *ConfigCheck) error {
 	for _, name := range sortedKeys(k.Config.Modes.Sections) {
-		if _, ok := lookupSpec(name); !ok {
-			return k.Bad("modes."+name, "unknown mode (one of %s)", strings.Join(ModeNames(), ", "))
+		if _, ok := k.Config.ModeList.Spec(name); !ok {
+			return k.Bad("modes."+name, "unknown mode (one of %s)", strings.Join(k.Config.ModeList.Names(), ", "))
 		}
 	}
-	for _, s := range modeList {
+	for _, s := range k.Config.ModeList {
 		if err := s.Check(k); err != nil {
 			return err
 		}
@@ -180,8 +183,8 @@ func checkSettings(k *ConfigCheck) error {
 	if c.Seating != "" && !slices.Contains(SeatingValues, c.Seating) {
 		return k.Bad("seating", "unknown value %q (one of %s)", c.Seating, strings.Join(SeatingValues, ", "))
 	}
-	if c.DefaultMode != "" && !slices.Contains(ModeNames(), c.DefaultMode) {
-		return k.Bad("default_mode", "unknown mode %s (one of %s)", Quote(c.DefaultMode), strings.Join(ModeNames(), ", "))
+	if _, ok := c.ModeList.Spec(c.DefaultMode); c.DefaultMode != "" && !ok {
+		return k.Bad("default_mode", "unknown mode %s (one of %s)", Quote(c.DefaultMode), strings.Join(c.ModeList.Names(), ", "))
 	}
 	return nil
 }
@@ -191,7 +194,7 @@ func checkContext(k *ConfigCheck) error {
 	if c.Context.BudgetTokens < 0 {
 		return k.Bad("context.budget_tokens", "must not be negative")
 	}
-	for _, s := range modeList {
+	for _, s := range c.ModeList {
 		if b := s.Context(c); b.BudgetTokens < 0 || b.SummaryTokens < 0 {
 			return k.Bad("context."+s.Info().Name, "budgets must not be negative")
 		}
@@ -246,7 +249,7 @@ func checkBudgets(k *ConfigCheck) error {
 	if c.BudgetUSD < 0 {
 		return k.Bad("budget_usd", "must not be negative (0: no cap)")
 	}
-	for _, s := range modeList {
+	for _, s := range c.ModeList {
 		if s.Budget(c) < 0 {
 			return k.Bad("modes."+s.Info().Name+".budget_usd", "must not be negative (0: no cap)")
 		}

@@ -19,55 +19,11 @@ import (
 // The engine's contract with its consumers: the mode registry, Control,
 // Subscribe queues, Wait, Interrupt and the JSON form of events.
 
-func TestRegistryListsEveryModeOnceInKeyOrder(t *testing.T) {
-	t.Parallel()
-	modes := Modes()
-	var names, keys []string
-	for _, mi := range modes {
-		names = append(names, mi.Name)
-		keys = append(keys, mi.Key)
-		if mi.Title == "" || mi.Input == "" {
-			t.Errorf("%s has no title or input text: %+v", mi.Name, mi)
-		}
-		if got, ok := LookupMode(mi.Name); !ok || got.Key != mi.Key {
-			t.Errorf("LookupMode(%q) = %+v, %v", mi.Name, got, ok)
-		}
-	}
-	if got := strings.Join(names, ","); got != "mention,alternate,talk,magi,agent,council" {
-		t.Fatalf("modes %s", got)
-	}
-	if got := strings.Join(keys, ","); got != "alt+1,alt+2,alt+3,alt+4,alt+5,alt+6" {
-		t.Fatalf("keys %s", got)
-	}
-	if !slices.Equal(ModeNames(), names) {
-		t.Fatalf("ModeNames() %v, Modes %v", ModeNames(), names)
-	}
-	if _, ok := LookupMode("chat"); ok {
-		t.Fatal("an unknown mode was found")
-	}
-	// Modes hands out a copy.
-	modes[0].Name = "changed"
-	if Modes()[0].Name != "mention" {
-		t.Fatal("Modes() shares the registry")
-	}
-	// The controls as data.
-	want := map[string]string{"mention": "", "alternate": "", "talk": "pause,continue,stop,rounds", "magi": "rounds", "agent": "steps", "council": ""}
-	for _, mi := range Modes() {
-		var got []string
-		for _, c := range mi.Controls {
-			got = append(got, string(c))
-		}
-		if strings.Join(got, ",") != want[mi.Name] {
-			t.Errorf("%s controls %v, want %s", mi.Name, got, want[mi.Name])
-		}
-	}
-}
-
 // Each mode's roles name its panels: one per agent it shows.
 func TestRegistryRolesMatchTheModesPanels(t *testing.T) {
 	t.Parallel()
 	e, _, _ := newModeEngine(t, modeConfig(), "mention", nil)
-	for _, mi := range Modes() {
+	for _, mi := range e.Modes().Infos() {
 		m, err := e.Mode(mi.Name)
 		if err != nil {
 			t.Fatalf("%s: %v", mi.Name, err)
@@ -81,18 +37,50 @@ func TestRegistryRolesMatchTheModesPanels(t *testing.T) {
 	}
 }
 
-// A mode registered for a test sorts after the real ones and is gone after it.
-func TestRegistryTestModeSortsLast(t *testing.T) {
-	t.Run("registered", func(t *testing.T) {
-		registerTestMode(t, ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e *Engine) (Mode, error) {
-			return &Mention{engine: e}, nil
-		})
-		if names := ModeNames(); names[len(names)-1] != "zz-probe" || len(names) != 7 {
-			t.Fatalf("ModeNames %v", names)
-		}
+// A list finds its modes by name, in its order; a name it lacks is
+// unknown, with the names it has.
+func TestModeListLooksUpByName(t *testing.T) {
+	t.Parallel()
+	build := func(e *Engine) (Mode, error) { return &Mention{engine: e}, nil }
+	list := ModeList{testMode(ModeInfo{Name: "first", Key: "alt+1"}, build), testMode(ModeInfo{Name: "second"}, build)}
+	if got := strings.Join(list.Names(), ","); got != "first,second" {
+		t.Fatalf("Names() = %s", got)
+	}
+	if got := list.Infos(); len(got) != 2 || got[1].Name != "second" || got[1].Key != "zz-test-second" {
+		t.Fatalf("Infos() = %+v", got)
+	}
+	if mi, ok := list.Info("first"); !ok || mi.Key != "alt+1" {
+		t.Fatalf("Info(first) = %+v, %v", mi, ok)
+	}
+	if _, ok := list.Spec("third"); ok {
+		t.Fatal("a mode the list lacks was found")
+	}
+	if list.Default() != "first" || (ModeList{}).Default() != "" {
+		t.Fatalf("Default() = %q", list.Default())
+	}
+	if got := list.Unknown("third"); got != `unknown mode "third" (one of first, second)` {
+		t.Fatalf("Unknown() = %s", got)
+	}
+}
+
+// An engine knows only the modes of its configuration's list.
+func TestEngineKnowsOnlyItsList(t *testing.T) {
+	t.Parallel()
+	probe := testMode(ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e *Engine) (Mode, error) {
+		return &Mention{engine: e}, nil
 	})
-	if _, ok := LookupMode("zz-probe"); ok || len(ModeNames()) != 6 {
-		t.Fatalf("the test mode outlived its test: %v", ModeNames())
+	with, _ := newSpineEngine(nil, probe)
+	if m, err := with.Mode("zz-probe"); err != nil || m == nil {
+		t.Fatalf("Mode(zz-probe) = %v, %v", m, err)
+	}
+	without, _ := newSpineEngine(nil)
+	if _, err := without.Mode("zz-probe"); err == nil || !strings.Contains(err.Error(), `unknown mode "zz-probe" (one of mention, alternate, talk, magi, agent, council)`) {
+		t.Fatalf("an engine without the probe built it: %v", err)
+	}
+	cfg := spineConfig()
+	cfg.ModeList = nil
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "no mode is known") {
+		t.Fatalf("a configuration without modes: %v", err)
 	}
 }
 

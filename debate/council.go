@@ -28,18 +28,18 @@ type Council struct {
 }
 
 // councilSpec describes council mode.
-type councilSpec struct{}
+type CouncilSpec struct{}
 
-func (councilSpec) Info() ModeInfo {
+func (CouncilSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeCouncil, Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
 		Input: "a question for the council", Roles: []string{"member", "member", "member", "chairman"},
 		Seats:  SeatRange{3, 9},
 		Layout: Layout{Board: BoardRanking, RankingRound: 2}}
 }
 
-func (councilSpec) New(e *Engine) (Mode, error) { return newCouncil(e) }
+func (CouncilSpec) New(e *Engine) (Mode, error) { return newCouncil(e) }
 
-func (councilSpec) Check(k *ConfigCheck) error {
+func (CouncilSpec) Check(k *ConfigCheck) error {
 	c := k.Config.Modes.Council
 	if err := k.Agents("modes.council.members", c.Members, 0); err != nil {
 		return err
@@ -58,11 +58,11 @@ func (councilSpec) Check(k *ConfigCheck) error {
 	return nil
 }
 
-func (councilSpec) Budget(c *Config) float64      { return c.Modes.Council.BudgetUSD }
-func (councilSpec) Context(*Config) ContextBudget { return ContextBudget{} }
+func (CouncilSpec) Budget(c *Config) float64      { return c.Modes.Council.BudgetUSD }
+func (CouncilSpec) Context(*Config) ContextBudget { return ContextBudget{} }
 
 // Seat seats the members in council order, then the chairman (the last name).
-func (councilSpec) Seat(c *Config, names []string) {
+func (CouncilSpec) Seat(c *Config, names []string) {
 	c.Modes.Council.Members, c.Modes.Council.Chairman = slices.Clone(names[:len(names)-1]), names[len(names)-1]
 }
 

@@ -62,7 +62,7 @@ type fakeCouncilMode struct {
 // newCouncilFakes starts the fakes; answer(member, stage, req) decides each reply.
 func newCouncilFakes(t *testing.T, answer func(member string, stage int, req providertest.Request) providertest.Reply) *fakeCouncilMode {
 	t.Helper()
-	cfg := &Config{Providers: map[string]providers.Spec{},
+	cfg := &Config{ModeList: testModes(), Providers: map[string]providers.Spec{},
 		Pricing: map[string]Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
 	getenv := func(k string) string { return map[string]string{"TEST_KEY": "test-key"}[k] }
 	fakes := map[string]func(testing.TB, func(providertest.Request) providertest.Reply) *providertest.Server{

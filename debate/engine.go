@@ -99,7 +99,7 @@ func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
 		mode = cfg.DefaultMode
 	}
 	if mode == "" {
-		mode = ModeNames()[0] // the first mode is the default
+		mode = cfg.ModeList.Default()
 	}
 	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now, idle: make(chan struct{}),
 		meter: NewMeter(cfg.BudgetUSD, 0)}
@@ -325,9 +325,9 @@ func (e *Engine) modeNamed(name string) (Mode, error) {
 
 // buildMode constructs a new instance of a mode; the caller holds buildMu.
 func (e *Engine) buildMode(name string) (Mode, error) {
-	spec, ok := lookupSpec(name)
+	spec, ok := e.Config.ModeList.Spec(name)
 	if !ok {
-		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(ModeNames(), ", "))}
+		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: e.Config.ModeList.Unknown(name)}
 	}
 	m, err := spec.New(e)
 	var unseated *UnseatedError

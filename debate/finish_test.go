@@ -20,7 +20,7 @@ func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Config{
+	c := &Config{ModeList: testModes(),
 		Providers: map[string]providers.Spec{"openai": spec},
 		Agents:    []AgentSpec{{Name: "chatgpt", Display: "ChatGPT", Provider: "openai", Model: "gpt-6.1-sol", MaxTokens: 64}},
 		Modes:     ModesConfig{Mention: MentionConfig{Agents: []string{"chatgpt"}}},

@@ -107,9 +107,9 @@ type MagiResult struct {
 }
 
 // magiSpec describes MAGI mode.
-type magiSpec struct{}
+type MagiSpec struct{}
 
-func (magiSpec) Info() ModeInfo {
+func (MagiSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeMagi, Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
 		Input: "a yes-or-no question or proposal for the MAGI to vote on", Roles: []string{"member", "member", "member"},
 		Controls: []ControlKind{ControlRounds},
@@ -124,9 +124,9 @@ func (magiSpec) Info() ModeInfo {
 		Layout: Layout{Board: BoardVotes}}
 }
 
-func (magiSpec) New(e *Engine) (Mode, error) { return newMagi(e) }
+func (MagiSpec) New(e *Engine) (Mode, error) { return newMagi(e) }
 
-func (magiSpec) Check(k *ConfigCheck) error {
+func (MagiSpec) Check(k *ConfigCheck) error {
 	m := k.Config.Modes.Magi
 	if err := k.Agents("modes.magi.agents", m.Agents, 3); err != nil {
 		return err
@@ -140,9 +140,9 @@ func (magiSpec) Check(k *ConfigCheck) error {
 	return nil
 }
 
-func (magiSpec) Budget(c *Config) float64        { return c.Modes.Magi.BudgetUSD }
-func (magiSpec) Context(c *Config) ContextBudget { return c.Context.Magi }
-func (magiSpec) Seat(c *Config, names []string)  { c.Modes.Magi.Agents = slices.Clone(names) }
+func (MagiSpec) Budget(c *Config) float64        { return c.Modes.Magi.BudgetUSD }
+func (MagiSpec) Context(c *Config) ContextBudget { return c.Context.Magi }
+func (MagiSpec) Seat(c *Config, names []string)  { c.Modes.Magi.Agents = slices.Clone(names) }
 
 func newMagi(e *Engine) (Mode, error) {
 	agents, err := e.MustAgents(e.Config.Modes.Magi.Agents...)

@@ -24,7 +24,7 @@ var magiMembers = []struct{ name, display, vendor, model, persona string }{
 }
 
 func magiConfig() *Config {
-	cfg := &Config{DefaultMode: "magi", Providers: map[string]providers.Spec{},
+	cfg := &Config{ModeList: testModes(), DefaultMode: "magi", Providers: map[string]providers.Spec{},
 		Pricing: map[string]Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
 	for _, m := range magiMembers {
 		cfg.Agents = append(cfg.Agents, AgentSpec{Name: m.name, Display: m.display, Provider: m.vendor, Model: m.model, Persona: m.persona})

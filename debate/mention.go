@@ -94,9 +94,9 @@ type Mention struct {
 }
 
 // mentionSpec describes mention mode.
-type mentionSpec struct{}
+type MentionSpec struct{}
 
-func (mentionSpec) Info() ModeInfo {
+func (MentionSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeMention, Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
 		Input:         "@gemini …, @claude @chatgpt …, @all …; a line without @ is a note",
 		ContextTokens: 12000,
@@ -109,9 +109,9 @@ func (mentionSpec) Info() ModeInfo {
 		}}
 }
 
-func (mentionSpec) New(e *Engine) (Mode, error) { return newMention(e) }
+func (MentionSpec) New(e *Engine) (Mode, error) { return newMention(e) }
 
-func (mentionSpec) Check(k *ConfigCheck) error {
+func (MentionSpec) Check(k *ConfigCheck) error {
 	names := k.Config.Modes.Mention.Agents
 	if err := k.Agents("modes.mention.agents", names, 0); err != nil {
 		return err
@@ -122,9 +122,9 @@ func (mentionSpec) Check(k *ConfigCheck) error {
 	return nil
 }
 
-func (mentionSpec) Budget(c *Config) float64        { return c.Modes.Mention.BudgetUSD }
-func (mentionSpec) Context(c *Config) ContextBudget { return c.Context.Mention }
-func (mentionSpec) Seat(c *Config, names []string)  { c.Modes.Mention.Agents = slices.Clone(names) }
+func (MentionSpec) Budget(c *Config) float64        { return c.Modes.Mention.BudgetUSD }
+func (MentionSpec) Context(c *Config) ContextBudget { return c.Context.Mention }
+func (MentionSpec) Seat(c *Config, names []string)  { c.Modes.Mention.Agents = slices.Clone(names) }
 
 func newMention(e *Engine) (Mode, error) {
 	if _, err := e.resolve(e.Config.Modes.Mention.Agents); err != nil {

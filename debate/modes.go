@@ -1,6 +1,7 @@
 package debate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -16,12 +17,6 @@ const (
 	ModeAgent     = "agent"
 	ModeCouncil   = "council"
 )
-
-// modeList is every mode, in console-key order. Adding a mode is one line
-// here and its descriptor; no door names a mode.
-var modeList = []ModeSpec{
-	mentionSpec{}, alternateSpec{}, talkSpec{}, magiSpec{}, agentSpec{}, councilSpec{},
-}
 
 // ModeSpec describes a mode: what it is (ModeInfo: name, key, seats,
 // console text, panel layout), how it is built, its configuration section
@@ -128,52 +123,60 @@ func (mi ModeInfo) ExamplesFor(first string) []Example {
 	return out
 }
 
-// ModeNames lists the modes in console-key order.
-func ModeNames() []string {
-	names := make([]string, len(modeList))
-	for i, s := range modeList {
+// ModeList is the modes a program knows, in console-key order. It is a
+// value: the program lists its modes once (package debate/modes) and hands
+// the list to the configuration (Config.ModeList), which the engine and
+// every door read; nothing in the core names a mode.
+type ModeList []ModeSpec
+
+// Names lists the modes' names.
+func (l ModeList) Names() []string {
+	names := make([]string, len(l))
+	for i, s := range l {
 		names[i] = s.Info().Name
 	}
 	return names
 }
 
-// Modes returns every mode's info in console-key order.
-func Modes() []ModeInfo {
-	out := make([]ModeInfo, len(modeList))
-	for i, s := range modeList {
+// Infos returns every mode's info.
+func (l ModeList) Infos() []ModeInfo {
+	out := make([]ModeInfo, len(l))
+	for i, s := range l {
 		out[i] = s.Info()
 	}
 	return out
 }
 
-// LookupMode finds a mode's info by name.
-func LookupMode(name string) (ModeInfo, bool) {
-	if s, ok := lookupSpec(name); ok {
+// Info finds a mode's info by name.
+func (l ModeList) Info(name string) (ModeInfo, bool) {
+	if s, ok := l.Spec(name); ok {
 		return s.Info(), true
 	}
 	return ModeInfo{}, false
 }
 
-// ReplaceModes makes specs the mode list until restore is called: for a
-// test that adds a mode the way a new one is added (one more line in the
-// list), without editing modeList. It is not safe while engines run.
-func ReplaceModes(specs ...ModeSpec) (restore func()) {
-	saved := modeList
-	modeList = slices.Clone(specs)
-	return func() { modeList = saved }
-}
-
-// ModeSpecs returns every mode's descriptor in console-key order.
-func ModeSpecs() []ModeSpec { return slices.Clone(modeList) }
-
-// LookupSpec finds a mode's descriptor by name.
-func LookupSpec(name string) (ModeSpec, bool) { return lookupSpec(name) }
-
-func lookupSpec(name string) (ModeSpec, bool) {
-	for _, s := range modeList {
+// Spec finds a mode's descriptor by name.
+func (l ModeList) Spec(name string) (ModeSpec, bool) {
+	for _, s := range l {
 		if s.Info().Name == name {
 			return s, true
 		}
 	}
 	return nil, false
 }
+
+// Default is the first mode, where a session starts when nothing names one.
+func (l ModeList) Default() string {
+	if len(l) == 0 {
+		return ""
+	}
+	return l[0].Info().Name
+}
+
+// Unknown is the error for a name no mode has.
+func (l ModeList) Unknown(name string) string {
+	return fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(l.Names(), ", "))
+}
+
+// Modes is the modes this engine's program knows.
+func (e *Engine) Modes() ModeList { return e.Config.ModeList }

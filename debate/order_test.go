@@ -153,12 +153,12 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 func TestModeIsBuiltOnceUnderConcurrentUse(t *testing.T) {
 	var builds atomic.Int32
 	release := make(chan struct{})
-	registerTestMode(t, ModeInfo{Name: "test-slow-build"}, func(e *Engine) (Mode, error) {
+	slow := testMode(ModeInfo{Name: "test-slow-build"}, func(e *Engine) (Mode, error) {
 		builds.Add(1)
 		<-release
 		return &Mention{engine: e}, nil
 	})
-	e, _ := newSpineEngine(nil)
+	e, _ := newSpineEngine(nil, slow)
 	got := make([]Mode, 2)
 	var wg sync.WaitGroup
 	for i := range got {
@@ -188,11 +188,11 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
 	var once sync.Once
-	registerTestMode(t, ModeInfo{Name: "test-restore-build"}, func(e *Engine) (Mode, error) {
+	held := testMode(ModeInfo{Name: "test-restore-build"}, func(e *Engine) (Mode, error) {
 		once.Do(func() { close(entered); <-release })
 		return &Mention{engine: e}, nil
 	})
-	e, _ := newSpineEngine(nil)
+	e, _ := newSpineEngine(nil, held)
 	first := make(chan Mode, 1)
 	go func() {
 		m, _ := e.Mode("test-restore-build")

@@ -17,7 +17,7 @@ func TestBuildPromptNeverCutsTheQuestion(t *testing.T) {
 	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "first: " + long, Status: StatusComplete})
 	h.Append(Entry{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "old answer " + long, Status: StatusComplete})
 	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: question, Status: StatusComplete})
-	b := (&Config{}).ContextBudget("mention")
+	b := (&Config{ModeList: testModes()}).ContextBudget("mention")
 	msgs := BuildPrompt(h, Prompt{Mode: "mention", Self: "chatgpt"}, b)
 	all := ""
 	for _, m := range msgs {

@@ -51,7 +51,7 @@ func (e *ErrNoSuchControl) Error() string {
 // running exchange; rounds and steps set the next one's length.
 func (e *Engine) Control(_ context.Context, c Control) error {
 	m := e.Current()
-	info, _ := LookupMode(m.Name())
+	info, _ := e.Config.ModeList.Info(m.Name())
 	if !info.Accepts(c.Kind) {
 		return &ErrNoSuchControl{Mode: m.Name(), Control: c.Kind, Accepts: info.Controls}
 	}

@@ -407,7 +407,7 @@ func (c *Config) WorstCost(model string, req providers.Request, at time.Time) (u
 // ModeBudget is the per-exchange cap of a mode (modes.<mode>.budget_usd),
 // 0 when none.
 func (c *Config) ModeBudget(mode string) float64 {
-	if s, ok := lookupSpec(mode); ok {
+	if s, ok := c.ModeList.Spec(mode); ok {
 		return s.Budget(c)
 	}
 	return 0

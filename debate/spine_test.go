@@ -114,7 +114,7 @@ func (s *spineStream) Result() providers.Result {
 
 // spineConfig is a small configuration with the seed's agent names.
 func spineConfig() *Config {
-	cfg := &Config{
+	cfg := &Config{ModeList: testModes(),
 		Providers: map[string]providers.Spec{"fake": {Type: "demo"}},
 		Agents: []AgentSpec{
 			{Name: "gemini", Display: "Gemini", Provider: "fake", Model: "gemini-3-flash-preview"},
@@ -135,8 +135,9 @@ func spineConfig() *Config {
 
 // newSpineEngine builds an engine whose agents use the given fakes (by agent
 // name; agents without one get an instant fake) and records every event.
-func newSpineEngine(fakes map[string]*spineFake) (*Engine, *eventLog) {
+func newSpineEngine(fakes map[string]*spineFake, extra ...ModeSpec) (*Engine, *eventLog) {
 	cfg := spineConfig()
+	cfg.ModeList = append(cfg.ModeList, extra...)
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
 		f := fakes[spec.Name]
@@ -235,14 +236,19 @@ func control(t testing.TB, e *Engine, c Control) {
 	}
 }
 
-// registerTestMode adds a mode to the list for one test (after the real
-// ones) and takes it out when the test ends.
-func registerTestMode(t testing.TB, info ModeInfo, build func(*Engine) (Mode, error)) {
-	t.Helper()
+// testModes is the built-in modes, for the engines these tests build (the
+// program's list is package debate/modes, which imports this one).
+func testModes() ModeList {
+	return ModeList{MentionSpec{}, AlternateSpec{}, TalkSpec{}, MagiSpec{}, AgentModeSpec{}, CouncilSpec{}}
+}
+
+// testMode is a test's own mode, for an engine that lists it after the
+// real ones (newSpineEngine's extra).
+func testMode(info ModeInfo, build func(*Engine) (Mode, error)) ModeSpec {
 	if info.Key == "" {
 		info.Key = "zz-test-" + info.Name
 	}
-	t.Cleanup(ReplaceModes(append(ModeSpecs(), testSpec{info, build})...))
+	return testSpec{info, build}
 }
 
 // testSpec is a test mode's descriptor: its info and constructor, no

@@ -43,9 +43,9 @@ type Talk struct {
 }
 
 // talkSpec describes talk mode.
-type talkSpec struct{}
+type TalkSpec struct{}
 
-func (talkSpec) Info() ModeInfo {
+func (TalkSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeTalk, Key: "alt+3", Title: "two guests and an MC in a moderated talk",
 		Input: "the topic of the talk", Roles: []string{"guest A", "guest B", "MC"},
 		Controls: []ControlKind{ControlPause, ControlContinue, ControlStop, ControlRounds},
@@ -59,9 +59,9 @@ func (talkSpec) Info() ModeInfo {
 		}}
 }
 
-func (talkSpec) New(e *Engine) (Mode, error) { return newTalk(e) }
+func (TalkSpec) New(e *Engine) (Mode, error) { return newTalk(e) }
 
-func (talkSpec) Check(k *ConfigCheck) error {
+func (TalkSpec) Check(k *ConfigCheck) error {
 	t := k.Config.Modes.Talk
 	for _, seat := range []struct{ key, name string }{{"a", t.A}, {"b", t.B}, {"moderator", t.Moderator}} {
 		if err := k.Agent("modes.talk."+seat.key, seat.name); err != nil {
@@ -74,10 +74,10 @@ func (talkSpec) Check(k *ConfigCheck) error {
 	return nil
 }
 
-func (talkSpec) Budget(c *Config) float64 { return c.Modes.Talk.BudgetUSD }
+func (TalkSpec) Budget(c *Config) float64 { return c.Modes.Talk.BudgetUSD }
 
 // Context is context.talk, whose budget falls back on modes.talk.budget_tokens.
-func (talkSpec) Context(c *Config) ContextBudget {
+func (TalkSpec) Context(c *Config) ContextBudget {
 	own := c.Context.Talk
 	if own.BudgetTokens == 0 {
 		own.BudgetTokens = c.Modes.Talk.BudgetTokens
@@ -86,7 +86,7 @@ func (talkSpec) Context(c *Config) ContextBudget {
 }
 
 // Seat seats guest A, guest B and, when named, the MC.
-func (talkSpec) Seat(c *Config, names []string) {
+func (TalkSpec) Seat(c *Config, names []string) {
 	c.Modes.Talk.A, c.Modes.Talk.B = names[0], names[1]
 	if len(names) == 3 {
 		c.Modes.Talk.Moderator = names[2]

@@ -45,7 +45,7 @@ func toolWorkspace(t *testing.T) string {
 // with the workspace set to root.
 func toolLoopEngine(t *testing.T, p providers.Provider, mode, root string, maxSteps int) (*Engine, *eventLog) {
 	t.Helper()
-	cfg := &Config{
+	cfg := &Config{ModeList: testModes(),
 		Providers: map[string]providers.Spec{"fake": {Type: "openai"}},
 		Agents: []AgentSpec{
 			{Name: "coder", Display: "Coder", Provider: "fake", Model: "gpt-4o", Tools: true},

@@ -68,7 +68,7 @@ func (m *Model) applyEvent(ev debate.Event) {
 		if ev.Session.Mode != mode {
 			m.refreshPanels()
 		}
-		mi, _ := debate.LookupMode(m.info.Mode)
+		mi, _ := m.engine.Modes().Info(m.info.Mode)
 		m.keys.forMode(mi, m.info.State[debate.StateStepNext] != "")
 	case debate.EntryAdded:
 		m.tr.Put(ev.Entry)

@@ -46,13 +46,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.ModeKeys):
 		for i, b := range k.Modes {
 			if key.Matches(msg, b) {
-				m.switchMode(debate.ModeNames()[i])
+				m.switchMode(m.engine.Modes().Names()[i])
 			}
 		}
 		return nil
 	case key.Matches(msg, k.CycleMode):
-		i := slices.Index(debate.ModeNames(), m.engine.Current().Name())
-		m.switchMode(debate.ModeNames()[(i+1)%len(debate.ModeNames())])
+		i := slices.Index(m.engine.Modes().Names(), m.engine.Current().Name())
+		m.switchMode(m.engine.Modes().Names()[(i+1)%len(m.engine.Modes().Names())])
 		return nil
 	case key.Matches(msg, k.Sessions):
 		return m.openSessions()
@@ -224,7 +224,7 @@ func (m *Model) switchMode(name string) {
 
 // modeInfo is the current mode's descriptor.
 func (m *Model) modeInfo() debate.ModeInfo {
-	mi, _ := debate.LookupMode(m.engine.Current().Name())
+	mi, _ := m.engine.Modes().Info(m.engine.Current().Name())
 	return mi
 }
 
@@ -341,7 +341,7 @@ func (m *Model) command(c slashCommand) tea.Cmd {
 		return m.quit()
 	case "mode":
 		if c.Arg == "" {
-			m.setStatus("usage: /mode "+strings.Join(debate.ModeNames(), "|"), true)
+			m.setStatus("usage: /mode "+strings.Join(m.engine.Modes().Names(), "|"), true)
 			return nil
 		}
 		m.switchMode(strings.ToLower(c.Arg))
@@ -460,7 +460,7 @@ func (m *Model) openHelp() {
 		lines = append(lines, "")
 	}
 	lines = append(lines, styles.bold.Render("Commands"),
-		"/mode NAME   switch mode ("+strings.Join(debate.ModeNames(), ", ")+")",
+		"/mode NAME   switch mode ("+strings.Join(m.engine.Modes().Names(), ", ")+")",
 		"/new  /sessions  /fork  /export md|json  /agents  /help",
 		"/rounds N  /steps N  /pause  /resume  /stop   (as the mode takes them)",
 		"/budget USD  cap this session's spend (/budget off lifts it)",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers/demo"
 )
 
@@ -31,7 +32,7 @@ func testConfig(tb testing.TB) *debate.Config {
 	if err := v.Unmarshal(&cfg); err != nil {
 		tb.Fatal(err)
 	}
-	cfg.Source = "config.yaml (embedded)"
+	cfg.Source, cfg.ModeList = "config.yaml (embedded)", modes.All()
 	cfg.Pricing, cfg.Offline = nil, true // as with --demo
 	return &cfg
 }

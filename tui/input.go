@@ -7,8 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/parleyhq/parley/debate"
 )
 
 // maxInputLines bounds how tall the input box grows with its text.
@@ -19,6 +17,7 @@ const maxInputLines = 5
 type input struct {
 	ta      textarea.Model
 	names   []string // completable @names: the agents and "all"
+	modes   []string // what /mode completes to
 	history []string
 	hist    int // position while browsing history; len(history): not browsing
 	width   int
@@ -33,7 +32,7 @@ type input struct {
 	dirty bool
 }
 
-func newInput(names []string) *input {
+func newInput(names, modes []string) *input {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = "› "
@@ -50,7 +49,7 @@ func newInput(names []string) *input {
 	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled()) // ctrl+t cycles modes
 	ta.KeyMap = km
 	ta.SetHeight(1)
-	in := &input{ta: ta, names: append(append([]string(nil), names...), "all")}
+	in := &input{ta: ta, names: append(append([]string(nil), names...), "all"), modes: modes}
 	sort.Strings(in.names)
 	return in
 }
@@ -160,7 +159,7 @@ func (in *input) mentionPrefix() (string, bool) {
 // the registered modes.
 func (in *input) completing() (string, []string, bool) {
 	if rest, ok := strings.CutPrefix(in.ta.Value(), "/mode "); ok && !strings.ContainsAny(rest, " \n\t") {
-		return strings.ToLower(rest), debate.ModeNames(), true
+		return strings.ToLower(rest), in.modes, true
 	}
 	pre, ok := in.mentionPrefix()
 	return pre, in.names, ok

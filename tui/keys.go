@@ -9,19 +9,19 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-// modeBindings are the mode keys, read from the engine's mode registry.
-func modeBindings() []key.Binding {
+// modeBindings are the mode keys, read from the engine's mode list.
+func modeBindings(modes []debate.ModeInfo) []key.Binding {
 	var out []key.Binding
-	for _, mi := range debate.Modes() {
+	for _, mi := range modes {
 		out = append(out, key.NewBinding(key.WithKeys(mi.Key), key.WithHelp(mi.Key, mi.Name+" mode")))
 	}
 	return out
 }
 
 // modeKeysHelp is the short help's one entry for every mode key.
-func modeKeysHelp() key.Binding {
+func modeKeysHelp(modes []debate.ModeInfo) key.Binding {
 	var keys []string
-	for _, mi := range debate.Modes() {
+	for _, mi := range modes {
 		keys = append(keys, mi.Key)
 	}
 	help := "alt+1…" + strings.TrimPrefix(keys[len(keys)-1], "alt+")
@@ -63,15 +63,15 @@ type keyMap struct {
 	focus focusArea // what the short list describes
 }
 
-func defaultKeys() keyMap {
+func defaultKeys(modes []debate.ModeInfo) keyMap {
 	return keyMap{
 		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline:     key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
 		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete @name")),
 		FocusNext:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
 		FocusPrev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous")),
-		ModeKeys:    modeKeysHelp(),
-		Modes:       modeBindings(),
+		ModeKeys:    modeKeysHelp(modes),
+		Modes:       modeBindings(modes),
 		CycleMode:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next mode")),
 		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel / close")),
 		Sessions:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),

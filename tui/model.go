@@ -171,10 +171,10 @@ func New(opts Options) *Model {
 	h := help.New()
 	h.Styles = helpStyles(true)
 	m := &Model{
-		opts: opts, engine: e, keys: defaultKeys(), help: h, md: md,
+		opts: opts, engine: e, keys: defaultKeys(e.Modes().Infos()), help: h, md: md,
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		bus:    newEventBus(opts.EventBuffer),
-		in:     newInput(names),
+		in:     newInput(names, e.Modes().Names()),
 		tr:     newTranscript(md, colors, opts.TimeFormat),
 		byName: map[string]*panel{},
 		info:   e.Info(),
@@ -274,7 +274,7 @@ func (m *Model) refreshPanels() {
 // the mode's hint when it has none: a panel never shows what the agent
 // said in another mode (the transcript keeps that).
 func (m *Model) panelsOfMode(mode string) {
-	mi, _ := debate.LookupMode(mode)
+	mi, _ := m.engine.Modes().Info(mode)
 	for i, p := range m.panels {
 		if p.Busy() {
 			continue

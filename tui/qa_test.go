@@ -426,7 +426,7 @@ func TestMouseWheelScrollsTranscriptToTheFirstTurnAndBack(t *testing.T) {
 
 func TestMultiLineInputShowsEveryLine(t *testing.T) {
 	t.Parallel()
-	in := newInput([]string{"gemini"})
+	in := newInput([]string{"gemini"}, nil)
 	in.SetSize(80, 0)
 	in.Focus()
 	typeText := func(s string) {
@@ -455,7 +455,7 @@ func TestMultiLineInputShowsEveryLine(t *testing.T) {
 
 func TestInputGrowsWithWrappedTextAndTakesLongMessages(t *testing.T) {
 	t.Parallel()
-	in := newInput([]string{"gemini"})
+	in := newInput([]string{"gemini"}, nil)
 	in.SetSize(40, 0)
 	in.Focus()
 	for _, r := range "first words of a long line of input that goes on past the edge and wraps" {

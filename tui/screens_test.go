@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // testBanner is the command's no-key banner (cmd/parley demoBanner).
@@ -61,7 +62,7 @@ func modeKey(t *testing.T, mi debate.ModeInfo) tea.KeyPressMsg {
 // with a whole sentence, the status line says the totals once, no line is
 // wider than the terminal.
 func TestModeScreensAtEverySize(t *testing.T) {
-	for _, mi := range debate.Modes() {
+	for _, mi := range modes.All().Infos() {
 		for _, sz := range screenSizes {
 			t.Run(mi.Name+"/"+sz.name, func(t *testing.T) {
 				e := testEngine(t, 0)

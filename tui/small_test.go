@@ -7,8 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // Below the usable size the console says so in one line instead of drawing
@@ -150,7 +149,7 @@ func TestWelcomeUntilTheFirstEntry(t *testing.T) {
 			t.Errorf("the welcome lacks %q:\n%s", want, s)
 		}
 	}
-	for _, mi := range debate.Modes() {
+	for _, mi := range modes.All().Infos() {
 		if !strings.Contains(s, mi.Key+" "+mi.Name) {
 			t.Errorf("the welcome lacks the key of %s:\n%s", mi.Name, s)
 		}

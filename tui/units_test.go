@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -166,7 +167,7 @@ func TestTranscriptFollowsOnlyAtTheBottom(t *testing.T) {
 
 func TestInputCompletesNamesAndKeepsHistory(t *testing.T) {
 	t.Parallel()
-	in := newInput([]string{"gemini", "chatgpt", "claude", "codex", "casper"})
+	in := newInput([]string{"gemini", "chatgpt", "claude", "codex", "casper"}, modes.All().Names())
 	in.SetSize(80, 0)
 	in.Focus()
 	for _, r := range "hi @ge" {

@@ -275,7 +275,7 @@ func (m *Model) header(w int) string {
 	cur := m.engine.Current().Name()
 	var b strings.Builder
 	b.WriteString(styles.title.Render("Parley "))
-	for i, mi := range debate.Modes() {
+	for i, mi := range m.engine.Modes().Infos() {
 		name := mi.Name
 		label := fmt.Sprintf(" %d %s ", i+1, name)
 		if w < 70 {

@@ -1,8 +1,6 @@
 package tui
 
-import (
-	"github.com/parleyhq/parley/debate"
-)
+import ()
 
 // The first screen of an empty session: instead of blank lines, the
 // transcript area shows what to type in the current mode, the mode keys and
@@ -14,7 +12,7 @@ func (m *Model) welcoming() bool { return m.tr.Len() == 0 }
 // welcomeLines is the welcome at width w, most useful lines first.
 func (m *Model) welcomeLines(w int) []string {
 	cur := m.engine.Current().Name()
-	info, _ := debate.LookupMode(cur)
+	info, _ := m.engine.Modes().Info(cur)
 	first := "name"
 	if agents := m.engine.Current().Agents(); len(agents) > 0 {
 		first = agents[0].Name
@@ -38,7 +36,7 @@ func (m *Model) welcomeLines(w int) []string {
 	}
 	// The mode keys, wrapped between keys, never inside one.
 	line, sep := indent+"Modes:", " "
-	for _, mi := range debate.Modes() {
+	for _, mi := range m.engine.Modes().Infos() {
 		item := mi.Key + " " + mi.Name
 		if cellWidth(line+sep+item) > w && sep != " " {
 			out = append(out, styles.muted.Render(line+" ·"))

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // The commands are values: each built by its own constructor and listed in
@@ -57,7 +59,7 @@ func TestCommandsAreListedInOnePlace(t *testing.T) {
 		t.Errorf("command constructors %v\nlisted in subcommands %v", constructors, listed)
 	}
 	// Every listed command is on the tree, once.
-	root := newRootCmd(testPace)
+	root := newRootCmd(testPace, modes.All())
 	var names []string
 	for _, c := range root.Commands() {
 		names = append(names, c.Name())

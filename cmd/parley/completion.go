@@ -33,7 +33,7 @@ func addCompletions(root *cobra.Command, g *globalFlags) {
 	}
 	byFlag := map[string]cobra.CompletionFunc{
 		"session": sessions, "resume": sessions,
-		"mode":   fixed(debate.ModeNames()...),
+		"mode":   fixed(g.Modes.Names()...),
 		"preset": fixed(slices.Sorted(maps.Keys(debate.MagiPresets))...),
 		"agent":  agents, "a": agents, "b": agents, "mc": agents, "chairman": agents, "members": agents,
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // --jsonl opens with session_started, as the README's event table says.
@@ -31,7 +33,7 @@ func TestJSONLStartsWithSessionStarted(t *testing.T) {
 // Where no terminal is, the hint lists every headless command there is.
 func TestNoTerminalHintListsEveryCommand(t *testing.T) {
 	t.Parallel()
-	names := strings.Join(headlessCommands(newRootCmd(testPace)), " ")
+	names := strings.Join(headlessCommands(newRootCmd(testPace, modes.All())), " ")
 	for _, want := range []string{"ask", "repl", "alternate", "talk", "magi", "agent", "council", "bench", "serve", "sessions"} {
 		if !strings.Contains(" "+names+" ", " "+want+" ") {
 			t.Errorf("the hint lacks %s: %s", want, names)

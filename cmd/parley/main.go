@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -36,17 +37,19 @@ var (
 )
 
 func main() {
-	os.Exit(run(context.Background(), invocation{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, demoPace: demo.Pace}))
+	os.Exit(run(context.Background(), invocation{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, demoPace: demo.Pace, modes: modes.All()}))
 }
 
-// invocation is one run of the command line: its arguments, its streams
-// and the pace of the demo agents (demo.Pace for users; tests that run
-// whole commands in-process pass a faster one).
+// invocation is one run of the command line: its arguments, its streams,
+// the pace of the demo agents (demo.Pace for users; tests that run whole
+// commands in-process pass a faster one) and the modes it knows
+// (modes.All; a test may add one).
 type invocation struct {
 	args           []string
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	demoPace       time.Duration
+	modes          debate.ModeList
 }
 
 // run runs the command line and returns the exit code.
@@ -57,7 +60,7 @@ func run(ctx context.Context, in invocation) int {
 	prevLog := log.Writer()
 	log.SetOutput(io.Discard)
 	defer log.SetOutput(prevLog)
-	root := newRootCmd(in.demoPace)
+	root := newRootCmd(in.demoPace, in.modes)
 	root.SetArgs(in.args)
 	root.SetIn(in.stdin)
 	root.SetOut(in.stdout)
@@ -98,9 +101,9 @@ func subcommands(g *globalFlags) []*cobra.Command {
 }
 
 // newRootCmd builds the whole command tree; demoPace is the demo agents'
-// delay between words.
-func newRootCmd(demoPace time.Duration) *cobra.Command {
-	g := &globalFlags{DemoPace: demoPace}
+// delay between words, known the modes the program offers.
+func newRootCmd(demoPace time.Duration, known debate.ModeList) *cobra.Command {
+	g := &globalFlags{DemoPace: demoPace, Modes: known}
 	var cpuProfile string
 	root := &cobra.Command{
 		Use:   "parley",
@@ -133,7 +136,7 @@ full-screen console; every mode also runs headless.`,
 	pf.BoolVar(&g.Demo, "demo", false, "use the offline demo agents: no keys, no network")
 	pf.BoolVar(&g.JSON, "json", false, "headless commands: print machine-readable JSON")
 	pf.BoolVar(&g.JSONL, "jsonl", false, "headless commands: print every event as one JSON line as it happens")
-	pf.StringVar(&g.Mode, "mode", "", "mode to start in: "+strings.Join(debate.ModeNames(), ", "))
+	pf.StringVar(&g.Mode, "mode", "", "mode to start in: "+strings.Join(known.Names(), ", "))
 	pf.BoolVar(&g.StrictSeats, "strict-seats", false, "refuse, naming the variables to set, instead of seating an agent without its key on another provider's model (seating: strict)")
 	root.Flags().StringVar(&g.Resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
 	root.Flags().BoolVar(&g.Continue, "continue", false, "resume the most recent session")

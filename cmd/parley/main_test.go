@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // testPace is the demo agents' pace in this package's in-process runs: fast,
@@ -16,7 +18,13 @@ const testPace = 200 * time.Microsecond
 // executeIO runs a command line in-process with the given streams, the
 // demo agents at testPace.
 func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return run(ctx, invocation{args: args, stdin: stdin, stdout: stdout, stderr: stderr, demoPace: testPace})
+	return executeWith(ctx, modes.All(), args, stdin, stdout, stderr)
+}
+
+// executeWith is executeIO for a program that knows the modes known (the
+// toy mode's test adds one).
+func executeWith(ctx context.Context, known debate.ModeList, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(ctx, invocation{args: args, stdin: stdin, stdout: stdout, stderr: stderr, demoPace: testPace, modes: known})
 }
 
 // buildParley returns the real binary, for the tests that run it as a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -56,7 +57,7 @@ func TestVerdictSentenceIsTheSameAtEveryDoor(t *testing.T) {
 	if saved != sentence {
 		t.Fatalf("saved verdict %q, want %q", saved, sentence)
 	}
-	outs := doorOutputs(t, st, db, info.ID)
+	outs := doorOutputs(t, modes.All(), st, db, info.ID)
 	show := outs["sessions show"]
 	outs["headless"] = headlessOut
 	checkSentence(t, outs, sentence)
@@ -95,7 +96,7 @@ func TestOutcomeSentenceIsTheSameAtEveryDoor(t *testing.T) {
 			if last.Kind != debate.KindOutcome || !strings.HasPrefix(last.Text, tc.sentence) {
 				t.Fatalf("saved outcome %+v, want %q", last, tc.sentence)
 			}
-			outs := doorOutputs(t, st, db, info.ID)
+			outs := doorOutputs(t, modes.All(), st, db, info.ID)
 			outs["headless"] = headlessOut
 			checkSentence(t, outs, last.Text)
 		})
@@ -124,12 +125,12 @@ func onlySession(t *testing.T, db string) (*store.Store, debate.SessionInfo, []d
 
 // doorOutputs is what `sessions show`, the Markdown and JSON exports and
 // the web page print of session id.
-func doorOutputs(t *testing.T, st *store.Store, db, id string) map[string]string {
+func doorOutputs(t *testing.T, known debate.ModeList, st *store.Store, db, id string) map[string]string {
 	t.Helper()
-	_, show, _ := runCLI(t, "", "--db", db, "sessions", "show", id)
-	_, md, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "md")
-	_, js, _ := runCLI(t, "", "--db", db, "sessions", "export", id, "--format", "json")
-	srv := httptest.NewServer(web.New(storeBackend{st}, web.Options{}))
+	_, show, _ := runWith(t, known, "", "--db", db, "sessions", "show", id)
+	_, md, _ := runWith(t, known, "", "--db", db, "sessions", "export", id, "--format", "md")
+	_, js, _ := runWith(t, known, "", "--db", db, "sessions", "export", id, "--format", "json")
+	srv := httptest.NewServer(web.New(storeBackend{st}, web.Options{Modes: known}))
 	defer srv.Close()
 	resp, err := srv.Client().Get(srv.URL + "/s/" + id)
 	if err != nil {

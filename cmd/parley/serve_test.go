@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // parley serve --demo: the first line names the address; the API, the
@@ -54,11 +57,17 @@ func TestServeCommandDemo(t *testing.T) {
 // once it has ended.
 func startServe(ctx context.Context, t *testing.T, args ...string) (base string, errOut *bytes.Buffer, code <-chan int) {
 	t.Helper()
+	return startServeWith(ctx, t, modes.All(), args...)
+}
+
+// startServeWith is startServe for a program that knows the modes known.
+func startServeWith(ctx context.Context, t *testing.T, known debate.ModeList, args ...string) (base string, errOut *bytes.Buffer, code <-chan int) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	errOut = &bytes.Buffer{}
 	exit := make(chan int, 1)
 	go func() {
-		exit <- executeIO(ctx, args, strings.NewReader(""), pw, errOut)
+		exit <- executeWith(ctx, known, args, strings.NewReader(""), pw, errOut)
 		pw.Close()
 	}()
 	deadline := time.AfterFunc(30*time.Second, func() { pr.CloseWithError(errors.New("no first line within 30s")) })

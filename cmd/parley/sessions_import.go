@@ -48,6 +48,9 @@ the database is refused too; --new-id keeps the import beside it.`,
 			if err != nil {
 				return err
 			}
+			if _, ok := g.Modes.Spec(info.Mode); info.Mode != "" && !ok {
+				return usageErr(fmt.Errorf("%s: import: %s", args[0], g.Modes.Unknown(info.Mode)))
+			}
 			st, _, err := openDB(g)
 			if err != nil {
 				return err

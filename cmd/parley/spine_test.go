@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // isolate gives a test its own HOME, XDG dirs and working directory and
@@ -31,8 +34,14 @@ func isolate(t *testing.T) string {
 // runCLI runs parley in-process and returns its exit code and output.
 func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runWith(t, modes.All(), stdin, args...)
+}
+
+// runWith is runCLI for a program that knows the modes known.
+func runWith(t *testing.T, known debate.ModeList, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	code = executeIO(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	code = executeWith(context.Background(), known, args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/tui"
 )
@@ -74,7 +75,7 @@ func (m *toyMode) Submit(ctx context.Context, input string) error {
 // serve, mcp or headless.
 func TestAToyModeGetsEveryDoor(t *testing.T) {
 	dir := isolate(t)
-	t.Cleanup(debate.ReplaceModes(append(debate.ModeSpecs(), toySpec{})...)) // the one list line
+	known := append(modes.All(), toySpec{}) // the one list line
 
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -85,11 +86,11 @@ func TestAToyModeGetsEveryDoor(t *testing.T) {
 	}
 	// Its config section, validated by its descriptor; a section of no mode
 	// is refused.
-	code, _, stderr := runCLI(t, "", "--config", write("bad.yaml", "modes:\n  toy:\n    agent: nobody\n"), "--demo", "--mode", "toy", "repl")
+	code, _, stderr := runWith(t, known, "", "--config", write("bad.yaml", "modes:\n  toy:\n    agent: nobody\n"), "--demo", "--mode", "toy", "repl")
 	if code != 2 || !strings.Contains(stderr, `bad.yaml:3: modes.toy.agent: unknown agent "nobody"`) {
 		t.Fatalf("a bad toy section: exit %d: %s", code, stderr)
 	}
-	code, _, stderr = runCLI(t, "", "--config", write("typo.yaml", "modes:\n  toyy:\n    agent: claude\n"), "--demo", "repl")
+	code, _, stderr = runWith(t, known, "", "--config", write("typo.yaml", "modes:\n  toyy:\n    agent: claude\n"), "--demo", "repl")
 	if code != 2 || !strings.Contains(stderr, "modes.toyy: unknown mode (one of mention, alternate, talk, magi, agent, council, toy)") {
 		t.Fatalf("a section of no mode: exit %d: %s", code, stderr)
 	}
@@ -97,7 +98,7 @@ func TestAToyModeGetsEveryDoor(t *testing.T) {
 	// Its headless command: the REPL in its mode.
 	cfgPath := write("toy.yaml", "modes:\n  toy:\n    agent: claude\n")
 	db := filepath.Join(dir, "toy.db")
-	code, headlessOut, stderr := runCLI(t, "what is a toy?\n", "--config", cfgPath, "--demo", "--db", db, "--mode", "toy", "repl")
+	code, headlessOut, stderr := runWith(t, known, "what is a toy?\n", "--config", cfgPath, "--demo", "--db", db, "--mode", "toy", "repl")
 	if code != 0 || !strings.Contains(headlessOut, "[Claude]:") {
 		t.Fatalf("exit %d:\n%s\n%s", code, headlessOut, stderr)
 	}
@@ -114,7 +115,7 @@ func TestAToyModeGetsEveryDoor(t *testing.T) {
 
 	// The console, resumed: the toy's panel (its agent, its role) and the
 	// outcome in the transcript.
-	loaded, err := configload.Load(cfgPath, nil)
+	loaded, err := configload.Load(known, cfgPath, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,20 +140,20 @@ func TestAToyModeGetsEveryDoor(t *testing.T) {
 
 	// Every door prints the sentence as the mode wrote it.
 	st, _, _ := onlySession(t, db)
-	outs := doorOutputs(t, st, db, info.ID)
+	outs := doorOutputs(t, known, st, db, info.ID)
 	outs["headless"], outs["console"] = headlessOut, screen
 	checkSentence(t, outs, sentence)
 
-	toyOverServe(t, cfgPath)
+	toyOverServe(t, known, cfgPath)
 }
 
 // toyOverServe runs the toy in parley serve: the API seats its one agent
 // from a session's agents, a posted line runs it, and the API and the page
 // show its panel and its outcome.
-func toyOverServe(t *testing.T, cfgPath string) {
+func toyOverServe(t *testing.T, known debate.ModeList, cfgPath string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	base, errOut, code := startServe(ctx, t, "--config", cfgPath, "--demo", "--db", filepath.Join(t.TempDir(), "serve.db"), "serve", "--addr", "127.0.0.1:0")
+	base, errOut, code := startServeWith(ctx, t, known, "--config", cfgPath, "--demo", "--db", filepath.Join(t.TempDir(), "serve.db"), "serve", "--addr", "127.0.0.1:0")
 	call := func(method, path, body string) string {
 		t.Helper()
 		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))

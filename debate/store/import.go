@@ -78,7 +78,7 @@ func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
 		return info, nil, refuse("created %s is out of range", in.Created)
 	}
 	if info.Mode != "" && !isMode(info.Mode) {
-		return info, nil, refuse("unknown mode %q", info.Mode)
+		return info, nil, refuse("mode %q is not a mode's name", info.Mode)
 	}
 	if info.ForkAt < 0 {
 		return info, nil, refuse("fork_at %d is negative", info.ForkAt)
@@ -135,13 +135,19 @@ func writableTime(t time.Time) bool {
 	return t.IsZero() || (t.Year() >= 1 && t.Year() <= 9999)
 }
 
+// isMode reports whether name could be a mode's: lower-case letters,
+// digits, - and _, at most 32 bytes. Whether this program knows the mode
+// is its caller's question (the modes are the program's list).
 func isMode(name string) bool {
-	for _, m := range debate.ModeNames() {
-		if m == name {
-			return true
+	if name == "" || len(name) > 32 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for _, r := range name {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' && r != '_' {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // checkID accepts the session IDs debate.CheckSessionID does (the ones

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/open"
@@ -94,7 +95,7 @@ func scripted(t *testing.T) (*fakes, *debate.Config, []*debate.Agent) {
 // councilOf configures MELCHIOR on the OpenAI fake at openaiURL, BALTHASAR
 // on the Anthropic one and CASPER on the Gemini one, with fixed prices.
 func councilOf(t *testing.T, openaiURL, anthropicURL, geminiURL string, pol providers.RetryPolicy) (*debate.Config, []*debate.Agent) {
-	loaded, err := configload.Load("", nil)
+	loaded, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func TestLimiterSpacesRequestsAndTokens(t *testing.T) {
 }
 
 func BenchmarkBench(b *testing.B) {
-	loaded, err := configload.Load("", nil)
+	loaded, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

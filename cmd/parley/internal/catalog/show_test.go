@@ -10,13 +10,14 @@ import (
 	"charm.land/catwalk/pkg/catwalk"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 )
 
 // The table of the built-in catalogue fits 100 columns and says what
 // the pages say; --json carries every figure's origin.
 func TestTableFitsAndShowsTheCatalogue(t *testing.T) {
-	l, err := configload.Load("", nil)
+	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -14,7 +15,7 @@ import (
 // priced, every named replacement has an entry, dates are dates and in
 // order, every vendor entry names its page and the day it was checked.
 func TestBuiltinCatalogueIsConsistent(t *testing.T) {
-	l, err := Load("", nil)
+	l, err := Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func checkDates(t *testing.T, name string, m providers.ModelInfo) {
 
 // The figures issue 34 corrected, as the pages give them.
 func TestCatalogueFiguresFromTheVendorsPages(t *testing.T) {
-	l, err := Load("", nil)
+	l, err := Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

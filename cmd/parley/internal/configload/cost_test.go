@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -27,7 +28,7 @@ models:
     long_context: {above: 2000000, input: 2, output: 1.5}
     status: legacy
 `)
-	l, err := Load(path, nil)
+	l, err := Load(modes.All(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestCostKeysRefuseNonsense(t *testing.T) {
 		"models:\n  m: {input: 1, status: retired}\n":                    `models.m.status: "retired" is not a status`,
 		"models:\n  m: {input: 1, long_context: {above: 0, input: 2}}\n": "models.m.long_context: needs above",
 	} {
-		_, err := Load(writeFile(t, body), nil)
+		_, err := Load(modes.All(), writeFile(t, body), nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", body, err, want)
 		}

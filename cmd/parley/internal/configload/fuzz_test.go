@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // Any configuration file loads or fails with a *debate.ConfigError that
@@ -40,7 +41,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		loaded, err := Load(path, nil)
+		loaded, err := Load(modes.All(), path, nil)
 		if err != nil {
 			var ce *debate.ConfigError
 			if !errors.As(err, &ce) || ce.File != path {

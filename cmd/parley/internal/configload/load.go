@@ -123,9 +123,9 @@ func LoadDotEnv() error {
 
 // Load reads the embedded default, merges the file at path over it (""
 // for none), applies PARLEY_* variables from environ (os.Environ's form)
-// and validates the result. Errors name the file and line, or the
-// variable, and the key.
-func Load(path string, environ []string) (*Loaded, error) {
+// and validates the result against the program's modes (known). Errors
+// name the file and line, or the variable, and the key.
+func Load(known debate.ModeList, path string, environ []string) (*Loaded, error) {
 	// Model names contain dots (gemini-2.5-flash), so keys nest with "::".
 	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
 	v.SetConfigType("yaml")
@@ -145,6 +145,7 @@ func Load(path string, environ []string) (*Loaded, error) {
 		return nil, ld.decodeError(err)
 	}
 	cfg.Source = ld.source
+	cfg.ModeList = known
 	if err := cfg.Validate(); err != nil {
 		return nil, ld.locate(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 func writeFile(t *testing.T, body string) string {
@@ -20,7 +22,7 @@ func writeFile(t *testing.T, body string) string {
 func TestAgentsMergeByName(t *testing.T) {
 	t.Parallel()
 	path := writeFile(t, "agents:\n  - name: claude\n    model: claude-opus-4-1\n  - name: mistral\n    display: Mistral\n    provider: ollama\n    model: mistral\n")
-	l, err := Load(path, nil)
+	l, err := Load(modes.All(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestAgentsMergeByName(t *testing.T) {
 func TestSourcesOfEveryKind(t *testing.T) {
 	t.Parallel()
 	path := writeFile(t, "modes:\n  talk:\n    rounds: 5\n")
-	l, err := Load(path, []string{"PARLEY_CONTEXT_BUDGET_TOKENS=9000", "PARLEY_DB=/x.db", "PARLEY_TEST_KEY=k", "PARLEY_MODES_TLK_ROUNDS=2", "HOME=/root"})
+	l, err := Load(modes.All(), path, []string{"PARLEY_CONTEXT_BUDGET_TOKENS=9000", "PARLEY_DB=/x.db", "PARLEY_TEST_KEY=k", "PARLEY_MODES_TLK_ROUNDS=2", "HOME=/root"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +86,7 @@ func TestClosest(t *testing.T) {
 func TestWebhookSecretVarIsNoStraySetting(t *testing.T) {
 	t.Parallel()
 	path := writeFile(t, "webhooks:\n  - url: https://example.org/hook\n    events: [magi_decided]\n    secret_env: PARLEY_WEBHOOK_SECRET\n")
-	l, err := Load(path, []string{"PARLEY_WEBHOOK_SECRET=whsec", "PARLEY_OTHER_SECRET=x"})
+	l, err := Load(modes.All(), path, []string{"PARLEY_WEBHOOK_SECRET=whsec", "PARLEY_OTHER_SECRET=x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestShowRedactsURLs(t *testing.T) {
 	t.Parallel()
 	path := writeFile(t, "webhooks:\n  - url: https://hook:hunter2@example.org/in?token=tok-SECRET-1&event=x\n    events: [magi_decided]\n"+
 		"providers:\n  openai:\n    base_url: https://u:pw-SECRET@proxy.example/v1?key=SECRET-k\n")
-	l, err := Load(path, nil)
+	l, err := Load(modes.All(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -72,7 +73,7 @@ func (w *firstWrite) Write(p []byte) (int, error) {
 
 func pacedEngine(tb testing.TB, p providers.Provider) *debate.Engine {
 	tb.Helper()
-	cfg := &debate.Config{
+	cfg := &debate.Config{ModeList: modes.All(),
 		Agents: []debate.AgentSpec{{Name: "chatgpt", Display: "ChatGPT", Provider: "paced", Model: "fake-model"}},
 		Modes:  debate.ModesConfig{Mention: debate.MentionConfig{Agents: []string{"chatgpt"}}},
 	}

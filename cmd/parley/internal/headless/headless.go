@@ -64,6 +64,8 @@ type Options struct {
 	// QuietRetries leaves retries out of the text (MCP reports them as
 	// progress; its result is the outcome).
 	QuietRetries bool
+	// Modes is the program's modes (how each prints its answers).
+	Modes debate.ModeList
 }
 
 // Printer is the headless consumer of engine events. Its Sink is the
@@ -304,15 +306,15 @@ func statusMark(en debate.Entry) string {
 
 // toolSteps reports whether a mode's answers are tool loops (agent mode):
 // its steps print as tool lines, not as streamed text.
-func toolSteps(mode string) bool {
-	mi, _ := debate.LookupMode(mode)
+func toolSteps(modes debate.ModeList, mode string) bool {
+	mi, _ := modes.Info(mode)
 	return mi.Layout.ToolSteps
 }
 
 // isToolStep reports whether a finished turn is a step of a tool loop (a
 // list_file or read_file call, shown as a tool line rather than as text).
 func (p *Printer) isToolStep(en debate.Entry) bool {
-	if !p.opts.ToolAgents[en.Speaker] && !toolSteps(en.Mode) || en.Status != debate.StatusComplete || len(en.ToolCalls) > 0 {
+	if !p.opts.ToolAgents[en.Speaker] && !toolSteps(p.opts.Modes, en.Mode) || en.Status != debate.StatusComplete || len(en.ToolCalls) > 0 {
 		return false
 	}
 	call, err := tools.ParseCall(en.Text)

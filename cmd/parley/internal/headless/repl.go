@@ -72,7 +72,7 @@ func REPL(ctx context.Context, e *debate.Engine, p *Printer, o REPLOptions) erro
 		}
 		switch {
 		case line == "":
-			if mi, _ := debate.LookupMode(e.Current().Name()); !mi.StepOnEmpty {
+			if mi, _ := e.Modes().Info(e.Current().Name()); !mi.StepOnEmpty {
 				continue
 			}
 		case line == "exit" || line == "quit":

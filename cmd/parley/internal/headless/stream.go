@@ -48,7 +48,7 @@ func (c *conversation) sink(ev debate.Event) {
 		}
 		c.order = append(c.order, en.Turn)
 		c.turns[en.Turn] = &liveTurn{entry: en,
-			streams: en.Kind != debate.KindVote && !c.p.opts.ToolAgents[en.Speaker] && !toolSteps(en.Mode)}
+			streams: en.Kind != debate.KindVote && !c.p.opts.ToolAgents[en.Speaker] && !toolSteps(c.p.opts.Modes, en.Mode)}
 	case debate.TextDelta:
 		t := c.turns[ev.Turn]
 		if t == nil || !t.streams {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -27,7 +28,7 @@ type lineServer struct {
 
 func startLineServer(t testing.TB) *lineServer {
 	t.Helper()
-	l, err := configload.Load("", nil)
+	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -217,7 +218,7 @@ func httpServer(t *testing.T, db string, agents func(*debate.Config) ([]*debate.
 func httpServerWithToken(t *testing.T, db string, agents func(*debate.Config) ([]*debate.Agent, error), offline bool, token string,
 	adjust ...func(*parleymcp.Options)) (*httptest.Server, *store.Store) {
 	t.Helper()
-	l, err := configload.Load("", nil)
+	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

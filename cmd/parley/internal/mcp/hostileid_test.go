@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -75,7 +76,7 @@ func jsonQuoted(s string) string {
 // ask's session_id is checked as every other door's: a hostile one is a
 // tool error naming the offending character, before any lookup or call.
 func TestHostileSessionIDsInAsk(t *testing.T) {
-	l, err := configload.Load("", nil)
+	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

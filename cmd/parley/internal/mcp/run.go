@@ -116,7 +116,7 @@ func (s *Server) attach(eng *debate.Engine, mode string, restored *debate.Sessio
 func (r *run) print(style headless.Style, header string) {
 	// Retries are progress notifications; in the result they would read as
 	// the outcome ("[local] retrying in 200ms…" above a failure).
-	r.printer = headless.New(headless.Options{Out: &r.text, Err: &r.text, Format: headless.Text, Style: style, Header: header, QuietRetries: true})
+	r.printer = headless.New(headless.Options{Out: &r.text, Err: &r.text, Format: headless.Text, Style: style, Header: header, QuietRetries: true, Modes: r.eng.Modes()})
 	r.subscribe(r.printer.Sink)
 }
 

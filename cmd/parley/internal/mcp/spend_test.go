@@ -18,6 +18,7 @@ import (
 	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -41,7 +42,7 @@ type spendServer struct {
 
 func startSpendServer(t *testing.T, db string, env []string, w store.Windows, clock *fixedClock) *spendServer {
 	t.Helper()
-	l, err := configload.Load("", nil)
+	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,7 +183,7 @@ type panel struct {
 
 func panelsOf(eng *debate.Engine) []panel {
 	mode := eng.Current()
-	info, _ := debate.LookupMode(mode.Name())
+	info, _ := eng.Modes().Info(mode.Name())
 	out := []panel{}
 	for i, a := range mode.Agents() {
 		p := panel{Name: a.Name, Display: a.Label(), Model: a.Model, Provider: a.AgentSpec.Provider, Color: a.Color}
@@ -229,7 +229,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 		}
 		entries = append(entries, en)
 	}
-	mi, _ := debate.LookupMode(ss.eng.Current().Name())
+	mi, _ := ss.eng.Modes().Info(ss.eng.Current().Name())
 	writeJSON(w, http.StatusOK, map[string]any{
 		"session": ss.eng.Info(), "entries": entries, "panels": panelsOf(ss.eng), "busy": ss.busy(), "spend": ss.eng.Spend(),
 		"next_cursor": next, "controls": mi.Controls, "last_event_id": lastEvent,
@@ -365,8 +365,8 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := debate.LookupMode(req.Mode); !ok {
-		return errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", req.Mode, strings.Join(debate.ModeNames(), ", "))
+	if _, ok := s.opts.Config.ModeList.Spec(req.Mode); !ok {
+		return errorf(http.StatusBadRequest, "bad_field", "mode: %s", s.opts.Config.ModeList.Unknown(req.Mode))
 	}
 	if ss.busy() {
 		return errBusy(ss.id)
@@ -379,7 +379,7 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) listModes(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]any{"modes": debate.Modes()})
+	writeJSON(w, http.StatusOK, map[string]any{"modes": s.opts.Config.ModeList.Infos()})
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -40,7 +41,7 @@ var apiClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256
 // builtinConfig is the embedded configuration, as every command loads it.
 func builtinConfig(t testing.TB) *debate.Config {
 	t.Helper()
-	l, err := configload.Load("", nil)
+	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 // sees them. Call it before Serve, and only when Options.Pages is nil.
 func (s *Server) ServeWebView(opts web.Options) {
 	opts.SignOut = s.auth.token != ""
+	opts.Modes = s.opts.Config.ModeList
 	s.mux.Handle("/", s.pages(web.New(pageBackend{srv: s, user: opts.UserID}, opts)))
 }
 

@@ -106,9 +106,9 @@ func useAgents(cfg *debate.Config, mode string, names []string) error {
 			return errorf(http.StatusBadRequest, "unknown_agent", "unknown agent %q (known: %s)", n, strings.Join(cfg.AgentNames(), ", "))
 		}
 	}
-	spec, ok := debate.LookupSpec(mode)
+	spec, ok := cfg.ModeList.Spec(mode)
 	if !ok {
-		return errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", mode, strings.Join(debate.ModeNames(), ", "))
+		return errorf(http.StatusBadRequest, "bad_field", "mode: %s", cfg.ModeList.Unknown(mode))
 	}
 	lo, hi := spec.Info().Seats.Min, spec.Info().Seats.Max
 	switch {
@@ -188,10 +188,10 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 		spec.mode = m.srv.opts.Config.DefaultMode
 	}
 	if spec.mode == "" {
-		spec.mode = debate.ModeNames()[0]
+		spec.mode = m.srv.opts.Config.ModeList.Default()
 	}
-	if _, ok := debate.LookupMode(spec.mode); !ok {
-		return nil, errorf(http.StatusBadRequest, "bad_field", "mode: unknown mode %q (one of %s)", spec.mode, strings.Join(debate.ModeNames(), ", "))
+	if _, ok := m.srv.opts.Config.ModeList.Spec(spec.mode); !ok {
+		return nil, errorf(http.StatusBadRequest, "bad_field", "mode: %s", m.srv.opts.Config.ModeList.Unknown(spec.mode))
 	}
 	cfg, err := m.srv.config(ctx, spec.mode, spec.agents, spec.magiPreset, spec.magiModel)
 	if err != nil {
@@ -331,8 +331,8 @@ func (m *manager) load(ctx context.Context, id string) (*session, error) {
 		agents = strings.Split(s, ",")
 	}
 	mode := info.Mode
-	if _, ok := debate.LookupMode(mode); !ok {
-		mode = debate.ModeNames()[0]
+	if _, ok := m.srv.opts.Config.ModeList.Spec(mode); !ok {
+		mode = m.srv.opts.Config.ModeList.Default()
 	}
 	cfg, err := m.srv.config(ctx, mode, agents, "", "")
 	if err != nil {

@@ -11,8 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -48,6 +46,9 @@ type Flags struct {
 	// the command tree when it is built (demo.Pace for users, faster in
 	// tests that run whole commands in-process).
 	DemoPace time.Duration
+	// Modes is no flag either: the modes this program knows (modes.All;
+	// a test may add one), handed to the configuration.
+	Modes debate.ModeList
 }
 
 // App is one run of Parley: configuration, engine and the session's store.
@@ -213,7 +214,7 @@ func (a *App) Format() headless.Format {
 
 // Printer returns a headless printer of the given style on the app's streams.
 func (a *App) Printer(style headless.Style, adjust ...func(*headless.Options)) *headless.Printer {
-	o := headless.Options{Out: a.Stdout, Err: a.Stderr, Format: a.Format(), Style: style, ToolAgents: map[string]bool{}}
+	o := headless.Options{Out: a.Stdout, Err: a.Stderr, Format: a.Format(), Style: style, ToolAgents: map[string]bool{}, Modes: a.Cfg.ModeList}
 	for _, ag := range a.Engine.Agents() {
 		o.ToolAgents[ag.Name] = ag.Tools
 	}
@@ -391,7 +392,7 @@ func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error)
 	if err != nil {
 		return nil, cli.Usage(err)
 	}
-	loaded, err := configload.Load(path, os.Environ())
+	loaded, err := configload.Load(g.Modes, path, os.Environ())
 	if err != nil {
 		return nil, cli.Usage(err)
 	}
@@ -409,8 +410,8 @@ func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error)
 		loaded.SetByFlag("seating", "--strict-seats")
 	}
 	if g.Mode != "" {
-		if !slices.Contains(debate.ModeNames(), g.Mode) {
-			return nil, cli.Usage(fmt.Errorf("--mode: unknown mode %q (one of %s)", g.Mode, strings.Join(debate.ModeNames(), ", ")))
+		if _, ok := g.Modes.Spec(g.Mode); !ok {
+			return nil, cli.Usage(fmt.Errorf("--mode: %s", g.Modes.Unknown(g.Mode)))
 		}
 		loaded.Config.DefaultMode = g.Mode
 		loaded.SetByFlag("default_mode", "--mode")

@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -145,7 +146,7 @@ func agentReplies(entries []debate.Entry, round int) []debate.Entry {
 // builtin is the embedded configuration, as every command loads it.
 func builtin(t testing.TB) *debate.Config {
 	t.Helper()
-	l, err := configload.Load("", nil)
+	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

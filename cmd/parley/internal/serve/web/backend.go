@@ -69,4 +69,7 @@ type Options struct {
 	// SignOut puts a sign-out button in the page's header: the server
 	// asks for a token, so the browser holds a login session to end.
 	SignOut bool
+	// Modes is the program's modes: what each session's page shows (its
+	// input, controls, board) comes from its mode's descriptor.
+	Modes debate.ModeList
 }

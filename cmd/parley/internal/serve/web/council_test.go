@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // councilSession is a finished council whose chairman failed: two members
@@ -40,7 +41,7 @@ func TestCouncilPageAfterAReload(t *testing.T) {
 	t.Parallel()
 	fb := &fakeBackend{}
 	fb.add(councilSession())
-	srv := httptest.NewServer(New(fb, Options{}))
+	srv := httptest.NewServer(New(fb, Options{Modes: modes.All()}))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/s/council01")
 	assertInert(t, body)
@@ -76,7 +77,7 @@ func TestPanelRoleIsNotItsNameAgain(t *testing.T) {
 	fb.add(SessionView{Info: debate.SessionInfo{ID: "talk01", Mode: "talk", Created: t0}, Panels: []Panel{
 		{Name: "chatgpt", Display: "ChatGPT", Role: "guest A", Provider: "openai", Model: "gpt-5"},
 		{Name: "mc", Display: "MC", Role: "MC", Provider: "anthropic", Model: "claude-sonnet-4-6"}}})
-	srv := httptest.NewServer(New(fb, Options{}))
+	srv := httptest.NewServer(New(fb, Options{Modes: modes.All()}))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/s/talk01")
 	if strings.Contains(body, `<span class="role">MC</span>`) || !strings.Contains(body, `<span class="panel-name">MC</span> <span class="model">anthropic/claude-sonnet-4-6</span>`) {

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 )
 
 // fakeAPI is a small stand-in for package serve's API, enough for the page:
@@ -71,7 +72,7 @@ func newFakeAPI(t *testing.T, agents func(*debate.Config) []*debate.Agent) *http
 	mux.HandleFunc("GET /api/v1/sessions/{id}/events", f.events)
 	mux.HandleFunc("POST /api/v1/sessions/{id}/mode", f.mode)
 	mux.HandleFunc("GET /api/v1/agents", f.listAgents)
-	mux.Handle("/", web.New(f, web.Options{}))
+	mux.Handle("/", web.New(f, web.Options{Modes: modes.All()}))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
@@ -98,7 +99,7 @@ func (f *fakeAPI) create(w http.ResponseWriter, r *http.Request) {
 		apiError(w, 400, "bad_json", err.Error())
 		return
 	}
-	loaded, err := configload.Load("", nil)
+	loaded, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		apiError(w, 500, "internal", err.Error())
 		return
@@ -123,7 +124,7 @@ func (f *fakeAPI) create(w http.ResponseWriter, r *http.Request) {
 
 // listAgents answers with the built-in configuration's agents, no custom ones.
 func (f *fakeAPI) listAgents(w http.ResponseWriter, _ *http.Request) {
-	loaded, err := configload.Load("", nil)
+	loaded, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		apiError(w, 500, "internal", err.Error())
 		return
@@ -244,7 +245,7 @@ func (f *fakeAPI) LoadSession(_ context.Context, id string) (web.SessionView, er
 	last := s.last()
 	sv := web.SessionView{Info: s.engine.Info(), Entries: s.engine.History().Entries(), Busy: s.engine.Busy(),
 		LastEventID: strconv.Itoa(last)}
-	mode, _ := debate.LookupMode(sv.Info.Mode)
+	mode, _ := modes.All().Info(sv.Info.Mode)
 	for i, a := range s.engine.Current().Agents() {
 		p := web.Panel{Name: a.Name, Display: a.Label(), Model: a.Model, Provider: a.Provider.Name(), Color: a.Color}
 		if i < len(mode.Roles) {

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -58,7 +59,7 @@ func newServer(t *testing.T, agents func(*debate.Config) []*debate.Agent, token 
 // newServerOn is newServer on the database file db.
 func newServerOn(t *testing.T, db string, agents func(*debate.Config) []*debate.Agent, token string) *serve.Server {
 	t.Helper()
-	loaded, err := configload.Load("", nil)
+	loaded, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,14 +52,14 @@ type panelView struct {
 	Last  *entryView // the agent's latest turn, nil before its first
 }
 
-func viewPanels(panels []Panel, es []debate.Entry) []panelView {
+func viewPanels(modes debate.ModeList, panels []Panel, es []debate.Entry) []panelView {
 	out := make([]panelView, len(panels))
 	for i, p := range panels {
 		out[i] = panelView{Panel: p, Index: i}
 		for j := len(es) - 1; j >= 0; j-- {
 			// A council member's panel holds its answer; its ranking is
 			// in the ranking table and the transcript.
-			if es[j].Speaker == p.Name && es[j].IsAgentTurn() && !isRanking(es[j]) {
+			if es[j].Speaker == p.Name && es[j].IsAgentTurn() && !isRanking(modes, es[j]) {
 				ev := viewEntry(es[j])
 				out[i].Last = &ev
 				break
@@ -104,19 +104,19 @@ type boardCell struct {
 }
 
 // isRanking reports whether an entry is a ranking turn (council's round 2).
-func isRanking(e debate.Entry) bool {
-	mi, _ := debate.LookupMode(e.Mode)
+func isRanking(modes debate.ModeList, e debate.Entry) bool {
+	mi, _ := modes.Info(e.Mode)
 	return mi.Layout.RankingRound != 0 && e.Round == mi.Layout.RankingRound
 }
 
 // councils reads every MAGI council of a session from its entries, in
 // order. members seeds the rows (panel order) so an empty board shows who
 // sits on it.
-func councils(es []debate.Entry, members []Panel) []*council {
+func councils(modes debate.ModeList, es []debate.Entry, members []Panel) []*council {
 	var out []*council
 	var cur *council
 	for _, e := range es {
-		if mi, _ := debate.LookupMode(e.Mode); mi.Layout.Board != debate.BoardVotes {
+		if mi, _ := modes.Info(e.Mode); mi.Layout.Board != debate.BoardVotes {
 			continue
 		}
 		switch e.Kind {

@@ -114,7 +114,7 @@ func (h *handler) sessions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, "sessions", map[string]any{
-		"Title": "Sessions", "API": h.opts.APIBase, "UserID": h.opts.UserID, "Modes": debate.Modes(), "Sessions": list,
+		"Title": "Sessions", "API": h.opts.APIBase, "UserID": h.opts.UserID, "Modes": h.opts.Modes.Infos(), "Sessions": list,
 	})
 }
 
@@ -124,7 +124,7 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, err)
 		return
 	}
-	mode, _ := debate.LookupMode(sv.Info.Mode)
+	mode, _ := h.opts.Modes.Info(sv.Info.Mode)
 	title := sv.Info.Title
 	if title == "" {
 		title = "session " + sv.Info.ID
@@ -132,15 +132,15 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 	data := map[string]any{
 		"API": h.opts.APIBase, "UserID": h.opts.UserID, "LastEventID": sv.LastEventID,
 		"Info": sv.Info, "Busy": sv.Busy, "Title": title, "Spend": spendText(sv.Spend), "AgentCSS": "/s/" + url.PathEscape(sv.Info.ID) + "/agents.css",
-		"Panels": viewPanels(sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries),
-		"Input": mode.Input, "Controls": mode.Controls, "Modes": debate.Modes(),
+		"Panels": viewPanels(h.opts.Modes, sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries),
+		"Input": mode.Input, "Controls": mode.Controls, "Modes": h.opts.Modes.Infos(),
 		"TakesN": mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
 	}
 	// The mode's outcome board: a vote table (MAGI) or a ranking (council).
 	votes := mode.Layout.Board == debate.BoardVotes
 	data["Board"], data["RankingRound"], data["VoteBoard"] = mode.Layout.Board, mode.Layout.RankingRound, votes
 	if votes {
-		if cs := councils(sv.Entries, sv.Panels); len(cs) > 0 {
+		if cs := councils(h.opts.Modes, sv.Entries, sv.Panels); len(cs) > 0 {
 			data["Council"] = cs[len(cs)-1]
 		}
 		empty := &council{}
@@ -252,7 +252,7 @@ func (h *handler) compare(w http.ResponseWriter, r *http.Request) {
 		// A side shows the councils that voted after the shared turns: a
 		// question copied into a fork without its votes draws no board.
 		var own []*council
-		for _, c := range councils(sv.Entries, sv.Panels) {
+		for _, c := range councils(h.opts.Modes, sv.Entries, sv.Panels) {
 			if c.lastTurn > shared {
 				own = append(own, c)
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"golang.org/x/net/html"
 )
@@ -109,10 +110,10 @@ func newTestServer(t *testing.T) (*httptest.Server, *fakeBackend) {
 	fb := &fakeBackend{}
 	fb.add(mentionSession())
 	fb.add(magiSession())
-	for _, mi := range debate.Modes() {
+	for _, mi := range modes.All().Infos() {
 		fb.add(SessionView{Info: debate.SessionInfo{ID: "mode-" + mi.Name, Mode: mi.Name, Created: t0}, Panels: []Panel{{Name: "a", Display: "A"}}})
 	}
-	srv := httptest.NewServer(New(fb, Options{}))
+	srv := httptest.NewServer(New(fb, Options{Modes: modes.All()}))
 	t.Cleanup(srv.Close)
 	return srv, fb
 }
@@ -233,7 +234,7 @@ func TestHostileTextRendersInert(t *testing.T) {
 func TestEveryModeRenders(t *testing.T) {
 	t.Parallel()
 	srv, _ := newTestServer(t)
-	for _, mi := range debate.Modes() {
+	for _, mi := range modes.All().Infos() {
 		res, body := get(t, srv.URL+"/s/mode-"+mi.Name)
 		if res.StatusCode != 200 {
 			t.Fatalf("%s: status %d", mi.Name, res.StatusCode)
@@ -254,7 +255,7 @@ func TestEveryModeRenders(t *testing.T) {
 		}
 	}
 	_, body := get(t, srv.URL+"/")
-	for _, mi := range debate.Modes() {
+	for _, mi := range modes.All().Infos() {
 		if !strings.Contains(body, fmt.Sprintf(`<option value="%s" data-roles="%s" data-seats-min="%d">`, mi.Name, strings.Join(mi.Roles, ","), mi.Seats.Min)) {
 			t.Errorf("sessions page: no %s in the mode picker", mi.Name)
 		}
@@ -304,7 +305,7 @@ func TestCompareForks(t *testing.T) {
 	fork.Entries[len(fork.Entries)-1].Text = "REJECTED after round 3: 2 reject, 1 approve"
 	fb.add(parent)
 	fb.add(fork)
-	srv := httptest.NewServer(New(fb, Options{}))
+	srv := httptest.NewServer(New(fb, Options{Modes: modes.All()}))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/compare?a=magi01&b=fork01")
 	for _, want := range []string{"Turn 1 is shared; below is what each side added after it.", "verdict-APPROVED", "verdict-REJECTED", "fork of <code>magi01</code> at turn 1"} {
@@ -336,7 +337,7 @@ func TestCompareDrawsNoBoardForACopiedQuestion(t *testing.T) {
 	}
 	fb.add(parent)
 	fb.add(fork)
-	srv := httptest.NewServer(New(fb, Options{}))
+	srv := httptest.NewServer(New(fb, Options{Modes: modes.All()}))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/compare?a=magi01&b=fork02")
 	if n := strings.Count(body, `class="board"`); n != 2 {

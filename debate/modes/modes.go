@@ -1,0 +1,18 @@
+// Package modes lists the modes Parley knows, once: adding a mode is one
+// package under debate/modes and one line in All.
+package modes
+
+import "github.com/parleyhq/parley/debate"
+
+// All is every mode, in console-key order (alt+1 is the first); the
+// first is where a session starts when nothing names one.
+func All() debate.ModeList {
+	return debate.ModeList{
+		debate.MentionSpec{},
+		debate.AlternateSpec{},
+		debate.TalkSpec{},
+		debate.MagiSpec{},
+		debate.AgentModeSpec{},
+		debate.CouncilSpec{},
+	}
+}
