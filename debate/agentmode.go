@@ -102,7 +102,7 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 		Instruction: agentInstruction(e.Workspace()),
 		Messages:    e.PromptFor(ctx, Prompt{Mode: "agent", Self: m.agent.Name}),
 	}
-	en, err := e.newToolLoop(spec, maxSteps, true).run(ctx)
+	en, err := e.NewToolLoop(spec, maxSteps, true).Run(ctx)
 	e.Emit(m.answered(first, en, err))
 	return err
 }

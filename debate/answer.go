@@ -66,7 +66,7 @@ func NormalizeAnswer(t AnswerType, raw string) (string, error) {
 	case AnswerApprove, "":
 		v, ok := normalizeVote(s)
 		if !ok {
-			return "", fmt.Errorf("%q is not approve, reject or abstain", clip(s, 40))
+			return "", fmt.Errorf("%q is not approve, reject or abstain", Clip(s, 40))
 		}
 		return string(v), nil
 	case AnswerNumber:
@@ -74,7 +74,7 @@ func NormalizeAnswer(t AnswerType, raw string) (string, error) {
 	case AnswerOption:
 		m := optionToken.FindStringSubmatch(s)
 		if m == nil {
-			return "", fmt.Errorf("%q is not an option letter (A, B, C, ...)", clip(s, 40))
+			return "", fmt.Errorf("%q is not an option letter (A, B, C, ...)", Clip(s, 40))
 		}
 		return strings.ToUpper(m[1]), nil
 	case AnswerText:
@@ -108,22 +108,22 @@ func normalizeNumber(s string) (string, error) {
 	}
 	found := numberToken.FindAllString(s, 3)
 	if len(found) == 0 {
-		return "", fmt.Errorf("%q holds no number", clip(s, 40))
+		return "", fmt.Errorf("%q holds no number", Clip(s, 40))
 	}
 	if len(found) > 1 {
-		return "", fmt.Errorf("%q holds more than one number", clip(s, 40))
+		return "", fmt.Errorf("%q holds more than one number", Clip(s, 40))
 	}
 	rest := strings.Replace(s, found[0], "", 1)
 	for _, r := range rest {
 		if unicode.IsDigit(r) {
-			return "", fmt.Errorf("%q is not one number", clip(s, 40))
+			return "", fmt.Errorf("%q is not one number", Clip(s, 40))
 		}
 	}
 	n := strings.ReplaceAll(found[0], ",", "")
 	n = strings.Replace(n, "−", "-", 1)
 	f, err := strconv.ParseFloat(n, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return "", fmt.Errorf("%q is not a finite number", clip(s, 40))
+		return "", fmt.Errorf("%q is not a finite number", Clip(s, 40))
 	}
 	if f == 0 {
 		f = 0 // -0 is 0
@@ -135,7 +135,7 @@ func normalizeNumber(s string) (string, error) {
 // a fresh map each call, since adapters may adapt it.
 func AnswerSchema(t AnswerType) map[string]any {
 	props := map[string]any{
-		"answer":     map[string]any{"type": "string", "description": answerHint(t)},
+		"answer":     map[string]any{"type": "string", "description": AnswerHint(t)},
 		"confidence": map[string]any{"type": "number", "description": "how sure you are, from 0 to 1"},
 		"reasoning":  map[string]any{"type": "string", "description": "2-4 sentences explaining the answer"},
 		"summary":    map[string]any{"type": "string", "description": "one line"},
@@ -150,7 +150,7 @@ func AnswerSchema(t AnswerType) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "required": required}
 }
 
-func answerHint(t AnswerType) string {
+func AnswerHint(t AnswerType) string {
 	switch t {
 	case AnswerOption:
 		return `the letter of one option, e.g. "B"`
@@ -160,15 +160,15 @@ func answerHint(t AnswerType) string {
 	return "a short answer: a word or a few words"
 }
 
-// answerRules are the format rules of an answer-type council's system prompt.
-func answerRules(t AnswerType) string {
+// AnswerRules are the format rules of an answer-type council's system prompt.
+func AnswerRules(t AnswerType) string {
 	ranking := ""
 	if t == AnswerOption {
 		ranking = `, "ranking": every option's letter, best first`
 	}
 	return fmt.Sprintf(`Every answer is one JSON object and nothing else: {"answer": %s, "confidence": a number from 0 to 1, "reasoning": "2-4 sentences", "summary": "one line", "changed_by": "" or the argument that changed your answer%s}.
 The council's verdict is the answer most members give.
-`, answerHint(t), ranking)
+`, AnswerHint(t), ranking)
 }
 
 // ParseAnswer reads an answer-type reply as tolerantly as ParseVote reads a

@@ -363,7 +363,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func hasDuplicate(names []string) bool {
+func HasDuplicate(names []string) bool {
 	seen := map[string]bool{}
 	for _, n := range names {
 		if seen[n] {

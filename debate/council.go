@@ -52,7 +52,7 @@ func (CouncilSpec) Check(k *ConfigCheck) error {
 			return err
 		}
 	}
-	if hasDuplicate(c.Members) {
+	if HasDuplicate(c.Members) {
 		return k.Bad("modes.council.members", "lists a member twice")
 	}
 	return nil
@@ -97,11 +97,11 @@ func newCouncil(e *Engine) (Mode, error) {
 // seatedMembers resolves the council's members and keeps those with a
 // seat; unless they are a majority, the council makes no call at all.
 func (e *Engine) seatedMembers(names []string) ([]*Agent, error) {
-	all, err := e.resolve(names)
+	all, err := e.Resolve(names)
 	if err != nil {
 		return nil, err
 	}
-	unseated := e.seatsOf(all)
+	unseated := e.SeatsOf(all)
 	if len(unseated) == 0 {
 		return all, nil
 	}
@@ -173,6 +173,9 @@ func chairSeat(e *Engine, of *Agent) *Agent {
 // Name implements Mode.
 func (c *Council) Name() string { return ModeCouncil }
 
+// SeatedAgents are the members and the chairman, who may sit apart.
+func (c *Council) SeatedAgents() []*Agent { return append(c.Agents(), c.chairOf) }
+
 // Agents implements Mode: the members in council order, then the chairman.
 func (c *Council) Agents() []*Agent { return append(slices.Clone(c.members), c.chair) }
 
@@ -238,7 +241,7 @@ func (c *Council) finish(res *CouncilResult, err error) error {
 		if res.Cancelled {
 			res.Chairman.Error = "cancelled"
 			if IsCap(err) {
-				res.Chairman.Error = capStopped
+				res.Chairman.Error = CapStopped
 			}
 		}
 		if len(res.Aggregate) == 0 {
@@ -366,7 +369,7 @@ func (c *Council) rank(ctx context.Context, q string, answers []CouncilAnswer, s
 		j.turn = c.engine.Reserve(c.rankSpec(a, q, j.labels, j.byLabel, j.msgs, false, j.parsed))
 	}
 	out := make([]CouncilRanking, len(c.members))
-	inParallel(len(c.members), func(i int) {
+	InParallel(len(c.members), func(i int) {
 		j := jobs[i]
 		a := c.members[i]
 		r := CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: j.byLabel, Order: []string{}}
@@ -422,7 +425,7 @@ func (c *Council) castRanking(ctx context.Context, a *Agent, q string, labels []
 	if err == nil && p.err != nil && ctx.Err() == nil {
 		retry := slices.Clone(msgs)
 		if raw := strings.TrimSpace(en.Text); raw != "" {
-			retry = append(retry, providers.Message{Role: providers.RoleAssistant, Content: clip(raw, 4000)})
+			retry = append(retry, providers.Message{Role: providers.RoleAssistant, Content: Clip(raw, 4000)})
 		}
 		retry = append(retry, providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf(rankingRetryText, p.err, strings.Join(labels, `", "`))})
 		p = &parsedRanking{}
@@ -435,7 +438,7 @@ func (c *Council) castRanking(ctx context.Context, a *Agent, q string, labels []
 	case err != nil:
 		r.Error = err.Error()
 		if ctx.Err() != nil {
-			r.Error = stopReason(ctx)
+			r.Error = StopReason(ctx)
 		}
 	case p.err != nil:
 		r.Error = "unreadable ranking: " + p.err.Error()
@@ -485,7 +488,7 @@ func rankingPrompt(q string, labels []string, byLabel, texts map[string]string, 
 	b.WriteString(q)
 	b.WriteString("\n\nThe responses, in no particular order:\n")
 	for _, l := range labels {
-		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
+		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(Clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
 	}
 	fmt.Fprintf(&b, "\nEvaluate each response for accuracy, depth and usefulness in a few sentences, then rank them from best to worst. Answer with one JSON object: {\"evaluation\": \"...\", \"ranking\": [\"%s\"]}, every label exactly once, best first.", strings.Join(labels, `", "`))
 	return b.String()
@@ -495,7 +498,7 @@ func rankingPrompt(q string, labels []string, byLabel, texts map[string]string, 
 func (c *Council) decide(ctx context.Context, q string, before []Entry, res *CouncilResult) (Entry, error) {
 	e := c.engine
 	msgs := BuildMessages(before, View{Self: c.chair.Name, BudgetTokens: e.Config.Context.BudgetTokens / 2})
-	msgs = mergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
+	msgs = MergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
 	t := e.Reserve(TurnSpec{Agent: c.chair, Kind: KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs, Answer: true})
 	return t.Run(ctx)
 }
@@ -505,10 +508,10 @@ func (c *Council) chairPrompt(q string, res *CouncilResult) string {
 	b.WriteString("The council's answers to the host's question, with their authors:\n")
 	for _, a := range res.Answers {
 		if !a.Valid() {
-			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, clip(a.Error, 200))
+			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, Clip(a.Error, 200))
 			continue
 		}
-		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, clip(strings.TrimSpace(a.Text), 12000))
+		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, Clip(strings.TrimSpace(a.Text), 12000))
 	}
 	b.WriteString("\nThe peer ranking (each member ranked the others' answers without knowing who wrote them; Borda points: n-1 for a first place among n, 0 for the last):\n")
 	for i, s := range res.Aggregate {
@@ -516,7 +519,7 @@ func (c *Council) chairPrompt(q string, res *CouncilResult) string {
 	}
 	for _, r := range res.Rankings {
 		if !r.Valid {
-			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, clip(r.Error, 200))
+			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, Clip(r.Error, 200))
 			continue
 		}
 		names := make([]string, len(r.Order))

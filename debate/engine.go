@@ -224,30 +224,30 @@ func (e *Engine) Agent(name string) (*Agent, bool) {
 // MustAgents resolves names, failing on the first unknown one, and on
 // agents without a seat (no key, and seating left them unseated).
 func (e *Engine) MustAgents(names ...string) ([]*Agent, error) {
-	out, err := e.resolve(names)
+	out, err := e.Resolve(names)
 	if err != nil {
 		return nil, err
 	}
-	if seats := e.seatsOf(out); len(seats) > 0 {
+	if seats := e.SeatsOf(out); len(seats) > 0 {
 		return nil, &UnseatedError{Seats: seats, Strict: e.Config.Seats.Strict}
 	}
 	return out, nil
 }
 
-// resolve finds the agents named, failing on the first unknown one.
-func (e *Engine) resolve(names []string) ([]*Agent, error) {
+// Resolve finds the agents named, failing on the first unknown one.
+func (e *Engine) Resolve(names []string) ([]*Agent, error) {
 	out := make([]*Agent, 0, len(names))
 	for _, n := range names {
 		a, ok := e.Agent(n)
 		if !ok {
-			return nil, &UnknownAgentError{Name: n, Known: e.agentNames()}
+			return nil, &UnknownAgentError{Name: n, Known: e.AgentNames()}
 		}
 		out = append(out, a)
 	}
 	return out, nil
 }
 
-func (e *Engine) agentNames() []string {
+func (e *Engine) AgentNames() []string {
 	names := make([]string, len(e.agents))
 	for i, a := range e.agents {
 		names[i] = a.Name
@@ -573,8 +573,8 @@ func firstLine(s string, max int) string {
 	return s
 }
 
-// agentsOf filters the engine's agents by name, keeping configuration order.
-func (e *Engine) agentsOf(names []string) []*Agent {
+// AgentsOf filters the engine's agents by name, keeping configuration order.
+func (e *Engine) AgentsOf(names []string) []*Agent {
 	var out []*Agent
 	for _, a := range e.agents {
 		if slices.Contains(names, a.Name) {

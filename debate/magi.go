@@ -44,68 +44,6 @@ type Magi struct {
 	context string
 }
 
-// MagiVote is one member's outcome in one round.
-type MagiVote struct {
-	Agent    string          `json:"agent"`
-	Display  string          `json:"display"`
-	Provider string          `json:"provider"`
-	Model    string          `json:"model"`
-	Round    int             `json:"round"`
-	Ballot                   // Vote is VoteInvalid when Valid is false
-	Valid    bool            `json:"valid"`            // a vote was read
-	Failed   bool            `json:"failed,omitempty"` // the provider failed (as opposed to an unreadable answer)
-	Error    string          `json:"error,omitempty"`  // why the vote is invalid
-	Attempts int             `json:"attempts"`         // calls made: 2 when the answer had to be asked again
-	Turn     int             `json:"turn"`             // history entry of the last attempt
-	Usage    providers.Usage `json:"usage"`
-	Cost     float64         `json:"cost_usd"`
-}
-
-// MagiUsage is one member's tokens and cost over the whole council.
-type MagiUsage struct {
-	Agent    string          `json:"agent"`
-	Display  string          `json:"display"`
-	Provider string          `json:"provider"`
-	Model    string          `json:"model"`
-	Calls    int             `json:"calls"`
-	Usage    providers.Usage `json:"usage"`
-	Cost     float64         `json:"cost_usd"`
-}
-
-// MagiResult is a finished (or cancelled) council.
-type MagiResult struct {
-	Question  string          `json:"question"`
-	Rounds    [][]MagiVote    `json:"rounds"` // Rounds[r-1][i]: round r, member i
-	Verdict   Verdict         `json:"verdict"`
-	Tally     map[string]int  `json:"tally"`
-	Flips     []Flip          `json:"flips"`
-	Agents    []MagiUsage     `json:"agents"`
-	Usage     providers.Usage `json:"usage"`
-	Cost      float64         `json:"cost_usd"`
-	Cancelled bool            `json:"cancelled"`
-	// AnswerType is set for answer-type councils (omitted for approve),
-	// Answer to the majority answer ("" without one; Verdict holds it too).
-	AnswerType AnswerType `json:"answer_type,omitempty"`
-	Answer     string     `json:"answer,omitempty"`
-	// EarlyStopped: round 1 was unanimous and early stop ended the council.
-	EarlyStopped bool `json:"early_stopped,omitempty"`
-	// StopReason says why the council ended before its planned rounds
-	// (StopUnanimous, StopConfident, StopSettled, StopNoNewArgument; ""
-	// when it ran them all); CallsSaved counts the calls it did not make
-	// (one a member and skipped round).
-	StopReason string `json:"stop_reason,omitempty"`
-	CallsSaved int    `json:"calls_saved,omitempty"`
-	// Rule is the rule that decided (RuleMajority, RuleGuardedMajority);
-	// Discounted names the members whose change without a new argument the
-	// guard left out of it.
-	Rule       string   `json:"rule,omitempty"`
-	Discounted []string `json:"discounted,omitempty"`
-	// Margin is round 1's confidence-weighted margin (answer types).
-	Margin float64 `json:"margin,omitempty"`
-	// Sentence is the outcome as every door prints it (VerdictSentence).
-	Sentence string `json:"sentence,omitempty"`
-}
-
 // magiSpec describes MAGI mode.
 type MagiSpec struct{}
 
@@ -323,7 +261,7 @@ func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]MagiV
 		turns[i] = e.Reserve(m.voteSpec(a, round, q, msgs[i], false, parsed[i]))
 	}
 	out := make([]MagiVote, len(m.agents))
-	inParallel(len(m.agents), func(i int) {
+	InParallel(len(m.agents), func(i int) {
 		out[i] = m.castVote(ctx, i, round, q, msgs[i], turns[i], parsed[i])
 	})
 	return out
@@ -374,7 +312,7 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 	if err == nil && p.err != nil && ctx.Err() == nil {
 		retryMsgs := append([]providers.Message(nil), msgs...)
 		if raw := strings.TrimSpace(en.Text); raw != "" {
-			retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleAssistant, Content: clip(raw, 4000)})
+			retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleAssistant, Content: Clip(raw, 4000)})
 		}
 		retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleUser, Content: m.retryPrompt(p.err)})
 		p = &parsedVote{}
@@ -387,7 +325,7 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 	case err != nil:
 		v.Ballot, v.Failed, v.Error = Ballot{Vote: VoteInvalid}, true, err.Error()
 		if ctx.Err() != nil {
-			v.Error = stopReason(ctx)
+			v.Error = StopReason(ctx)
 		}
 	case p.err != nil:
 		v.Ballot, v.Error = Ballot{Vote: VoteInvalid}, "unreadable vote: "+p.err.Error()
@@ -399,39 +337,4 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 	}
 	m.engine.Emit(VoteCast{Turn: v.Turn, Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: v.Valid, Summary: v.Summary, Error: v.Error})
 	return v
-}
-
-// AuditFlips finds every vote change between consecutive rounds and flags
-// conformity: a change without a new argument. A change is argued when its
-// reasoning has MinNewWords content words absent from the member's own
-// earlier reasoning and from the opinions it was shown (restating someone
-// else's reasoning is not a new one), or when the argument it names in
-// changed_by has MinNewWords content words its own earlier reasoning lacked
-// (a peer's point it had not weighed; "the majority agrees" names none).
-func AuditFlips(rounds [][]MagiVote) []Flip {
-	var flips []Flip
-	for r := 2; r <= len(rounds); r++ {
-		before, now := rounds[r-2], rounds[r-1]
-		for i := range now {
-			if i >= len(before) {
-				break
-			}
-			from, to := before[i], now[i]
-			if !from.Valid || !to.Valid || from.Vote == to.Vote {
-				continue
-			}
-			var own, seen []string
-			for _, earlier := range rounds[:r-1] {
-				own = append(own, earlier[i].Reasoning, earlier[i].Summary)
-			}
-			seen = append(seen, own...)
-			for _, o := range shownOpinions(i, r, rounds[:r-1]) {
-				seen = append(seen, o.Reasoning, o.Summary)
-			}
-			n := max(countNewWords(to.Reasoning, seen), countNewWords(to.ChangedBy, own))
-			flips = append(flips, Flip{Agent: to.Agent, FromRound: r - 1, ToRound: r, From: from.Vote, To: to.Vote,
-				NewWords: n, Conformity: n < MinNewWords, ChangedBy: to.ChangedBy})
-		}
-	}
-	return flips
 }

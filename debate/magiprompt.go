@@ -51,7 +51,7 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []provid
 	if own.Valid {
 		msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: own.JSON()})
 	} else {
-		b.WriteString("(Your round-1 opinion did not arrive: " + clip(own.Error, 200) + ")\n\n")
+		b.WriteString("(Your round-1 opinion did not arrive: " + Clip(own.Error, 200) + ")\n\n")
 	}
 	of := m.roundCount()
 	if round == 2 {
@@ -81,11 +81,11 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []provid
 // why there is none.
 func opinionLine(v MagiVote) string {
 	if !v.Valid {
-		return fmt.Sprintf("[%s]: (no valid opinion this round: %s)", v.Display, clip(v.Error, 200))
+		return fmt.Sprintf("[%s]: (no valid opinion this round: %s)", v.Display, Clip(v.Error, 200))
 	}
 	b := v.Ballot
-	b.Reasoning = clip(b.Reasoning, 2000) // a runaway answer must not flood the others
-	b.Summary = clip(b.Summary, 300)
+	b.Reasoning = Clip(b.Reasoning, 2000) // a runaway answer must not flood the others
+	b.Summary = Clip(b.Summary, 300)
 	return fmt.Sprintf("[%s]: %s", v.Display, b.JSON())
 }
 
@@ -110,7 +110,7 @@ func (m *Magi) retryPrompt(err error) string {
 	if m.answer == AnswerApprove {
 		return fmt.Sprintf(retryText, err)
 	}
-	return fmt.Sprintf("Your answer could not be read as the required JSON object: %v\nAnswer again with only the JSON object: {\"answer\": %s, \"confidence\": 0.0-1.0, \"reasoning\": \"2-4 sentences\", \"summary\": \"one line\"}.", err, answerHint(m.answer))
+	return fmt.Sprintf("Your answer could not be read as the required JSON object: %v\nAnswer again with only the JSON object: {\"answer\": %s, \"confidence\": 0.0-1.0, \"reasoning\": \"2-4 sentences\", \"summary\": \"one line\"}.", err, AnswerHint(m.answer))
 }
 
 // arrange orders the opinions member i is shown: as they come, or with
@@ -136,7 +136,7 @@ func (m *Magi) roundCount() int {
 func (m *Magi) rules() string {
 	format := magiAnswerRules
 	if m.answer != AnswerApprove {
-		format = answerRules(m.answer)
+		format = AnswerRules(m.answer)
 	}
 	if m.roundCount() == 1 {
 		return magiRulesSingle + format
@@ -174,24 +174,24 @@ Answer again with only the JSON object: {"vote": "approve" | "reject" | "abstain
 // member votes on the question alone.
 func (m *Magi) research(ctx context.Context, q string) []string {
 	notes := make([]string, len(m.agents))
-	loops := make([]*toolLoop, len(m.agents))
+	loops := make([]*ToolLoop, len(m.agents))
 	for i, a := range m.agents { // first turns in member order, as in a round
 		if !a.Tools {
 			continue
 		}
 		spec := TurnSpec{Agent: a, Kind: KindReply, Prompt: q, Instruction: magiResearchText,
 			Messages: []providers.Message{{Role: providers.RoleUser, Content: questionLine(q)}}}
-		loops[i] = m.engine.newToolLoop(spec, 0, false)
-		loops[i].reserve()
+		loops[i] = m.engine.NewToolLoop(spec, 0, false)
+		loops[i].Reserve()
 	}
-	inParallel(len(loops), func(i int) {
+	InParallel(len(loops), func(i int) {
 		if loops[i] == nil {
 			return
 		}
-		en, err := loops[i].run(ctx)
+		en, err := loops[i].Run(ctx)
 		switch {
 		case err != nil:
-			notes[i] = "(the look at the workspace failed: " + clip(err.Error(), 200) + ")"
+			notes[i] = "(the look at the workspace failed: " + Clip(err.Error(), 200) + ")"
 		default:
 			notes[i] = strings.TrimSpace(en.Text)
 		}

@@ -127,15 +127,18 @@ func (MentionSpec) Context(c *Config) ContextBudget { return c.Context.Mention }
 func (MentionSpec) Seat(c *Config, names []string)  { c.Modes.Mention.Agents = slices.Clone(names) }
 
 func newMention(e *Engine) (Mode, error) {
-	if _, err := e.resolve(e.Config.Modes.Mention.Agents); err != nil {
+	if _, err := e.Resolve(e.Config.Modes.Mention.Agents); err != nil {
 		return nil, err
 	}
-	asked, _ := e.allSeated()
+	asked, _ := e.AllSeated()
 	return &Mention{engine: e, panels: asked}, nil
 }
 
 // Name implements Mode.
 func (m *Mention) Name() string { return ModeMention }
+
+// SeatingLine says whom @all asks and whom it skips for want of a key.
+func (m *Mention) SeatingLine() string { return m.engine.AllLine() }
 
 // Agents implements Mode: @all's agents plus any agent addressed so far.
 func (m *Mention) Agents() []*Agent {
@@ -146,7 +149,7 @@ func (m *Mention) Agents() []*Agent {
 
 // IsNote reports whether a line would be kept as a note without any call.
 func (m *Mention) IsNote(line string) bool {
-	ms, err := ParseMentions(line, m.engine.agentNames())
+	ms, err := ParseMentions(line, m.engine.AgentNames())
 	return err == nil && !ms.Addressed()
 }
 
@@ -155,12 +158,12 @@ func (m *Mention) IsNote(line string) bool {
 func (m *Mention) Targets(ms Mentions) []*Agent {
 	names := append([]string(nil), ms.Names...)
 	if ms.All {
-		asked, _ := m.engine.allSeated()
+		asked, _ := m.engine.AllSeated()
 		for _, a := range asked {
 			names = append(names, a.Name)
 		}
 	}
-	return m.engine.agentsOf(names)
+	return m.engine.AgentsOf(names)
 }
 
 // checkSeats refuses a line that names agents without their key, or an @all
@@ -168,13 +171,13 @@ func (m *Mention) Targets(ms Mentions) []*Agent {
 // a note of its own.
 func (m *Mention) checkSeats(ms Mentions, targets []*Agent) error {
 	e := m.engine
-	if err := e.namedWithoutKey(ms.Names); err != nil {
+	if err := e.NamedWithoutKey(ms.Names); err != nil {
 		return err
 	}
 	if !ms.All {
 		return nil
 	}
-	line := e.allLine()
+	line := e.AllLine()
 	if len(targets) == 0 {
 		return errors.New(line)
 	}
@@ -198,7 +201,7 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 	if line == "" {
 		return nil
 	}
-	ms, err := ParseMentions(line, e.agentNames())
+	ms, err := ParseMentions(line, e.AgentNames())
 	if err != nil {
 		return err
 	}
@@ -231,16 +234,16 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 			Answer:      true,
 		}
 		if a.Tools {
-			loop := e.newToolLoop(spec, 0, false)
-			loop.reserve()
-			runs[i] = func() (Entry, error) { return loop.run(ctx) }
+			loop := e.NewToolLoop(spec, 0, false)
+			loop.Reserve()
+			runs[i] = func() (Entry, error) { return loop.Run(ctx) }
 			continue
 		}
 		turn := e.Reserve(spec)
 		runs[i] = func() (Entry, error) { return turn.Run(ctx) }
 	}
 	results := make([]TurnResult, len(runs))
-	inParallel(len(runs), func(i int) {
+	InParallel(len(runs), func(i int) {
 		en, err := runs[i]()
 		results[i] = TurnResult{Entry: en, Err: err}
 	})

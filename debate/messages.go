@@ -39,7 +39,7 @@ func BuildMessages(entries []Entry, v View) []providers.Message {
 	if v.BudgetTokens > 0 {
 		items = window(items, entries, v)
 	}
-	return mergeRoles(items)
+	return MergeRoles(items)
 }
 
 func messageOf(en Entry, v View) (providers.Message, bool) {
@@ -122,13 +122,13 @@ func summarize(dropped []providers.Message, entries []Entry, maxBytes int) strin
 	head := fmt.Sprintf("[Summary of %d earlier messages, cut to fit the context budget]: ", len(dropped))
 	for i := len(entries) - 1; i >= 0; i-- {
 		if en := entries[i]; en.IsModerator && en.Status == StatusComplete && en.Text != "" {
-			return head + clip("latest moderator summary: "+en.Text, maxBytes)
+			return head + Clip("latest moderator summary: "+en.Text, maxBytes)
 		}
 	}
 	var lines []string
 	size := 0
 	for i := len(dropped) - 1; i >= 0; i-- {
-		line := clip(firstLine(dropped[i].Content, 200), 200)
+		line := Clip(firstLine(dropped[i].Content, 200), 200)
 		if size+len(line) > maxBytes {
 			break
 		}
@@ -141,9 +141,9 @@ func summarize(dropped []providers.Message, entries []Entry, maxBytes int) strin
 	return head + "\n" + strings.Join(lines, "\n")
 }
 
-// clip cuts s to at most maxBytes, ellipsis included, on a character
+// Clip cuts s to at most maxBytes, ellipsis included, on a character
 // boundary (half a character would reach the model as U+FFFD).
-func clip(s string, maxBytes int) string {
+func Clip(s string, maxBytes int) string {
 	if len(s) <= maxBytes {
 		return s
 	}
@@ -155,7 +155,7 @@ func clip(s string, maxBytes int) string {
 	return s[:cut] + ellipsis
 }
 
-func mergeRoles(items []providers.Message) []providers.Message {
+func MergeRoles(items []providers.Message) []providers.Message {
 	var out []providers.Message
 	for _, m := range items {
 		if n := len(out); n > 0 && out[n-1].Role == m.Role {

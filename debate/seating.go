@@ -198,8 +198,8 @@ func (e *UnseatedError) Error() string {
 	return msg
 }
 
-// seatsOf returns the unseated among agents.
-func (e *Engine) seatsOf(agents []*Agent) []Seat {
+// SeatsOf returns the unseated among agents.
+func (e *Engine) SeatsOf(agents []*Agent) []Seat {
 	var out []Seat
 	for _, a := range agents {
 		if st, ok := e.Config.Seats.unseated(a.Name); ok {
@@ -209,6 +209,14 @@ func (e *Engine) seatsOf(agents []*Agent) []Seat {
 	return out
 }
 
+// SeatingLiner is a mode that says itself how its agents sit (mention:
+// whom @all asks and whom it skips).
+type SeatingLiner interface{ SeatingLine() string }
+
+// SeatHolder is a mode that seats agents its panels do not show (the
+// council's chairman sits apart from its members' panels).
+type SeatHolder interface{ SeatedAgents() []*Agent }
+
 // SeatingLine is the one line that says how mode's agents sit ("" when
 // they all have their keys): who stands in on which model, or for
 // mention whom @all asks and whom it skips.
@@ -217,16 +225,16 @@ func (e *Engine) SeatingLine(mode string) string {
 	if s == nil || len(s.StandIns)+len(s.Unseated) == 0 {
 		return ""
 	}
-	if mode == "mention" {
-		return e.allLine()
-	}
 	m, err := e.Mode(mode)
 	if err != nil {
 		return err.Error()
 	}
+	if l, ok := m.(SeatingLiner); ok {
+		return l.SeatingLine()
+	}
 	agents := m.Agents()
-	if c, ok := m.(*Council); ok {
-		agents = append(agents, c.chairOf)
+	if s, ok := m.(SeatHolder); ok {
+		agents = s.SeatedAgents()
 	}
 	var moved []Seat
 	for _, a := range agents {
@@ -240,9 +248,9 @@ func (e *Engine) SeatingLine(mode string) string {
 	return standInLine(moved, s.Model)
 }
 
-// allLine says whom @all asks and whom it skips for want of a key.
-func (e *Engine) allLine() string {
-	asked, skipped := e.allSeated()
+// AllLine says whom @all asks and whom it skips for want of a key.
+func (e *Engine) AllLine() string {
+	asked, skipped := e.AllSeated()
 	if len(skipped) == 0 {
 		return ""
 	}
@@ -263,9 +271,9 @@ func pluralHas(seats []Seat) string {
 	return "has"
 }
 
-// allSeated splits @all's agents into those with their own key and the
+// AllSeated splits @all's agents into those with their own key and the
 // seats of those without.
-func (e *Engine) allSeated() (asked []*Agent, skipped []Seat) {
+func (e *Engine) AllSeated() (asked []*Agent, skipped []Seat) {
 	s := e.Config.Seats
 	for _, name := range e.Config.Modes.Mention.Agents {
 		a, ok := e.Agent(name)
@@ -312,8 +320,8 @@ func (e *NoKeyError) Error() string {
 	return msg
 }
 
-// namedWithoutKey refuses names of agents that do not sit on their own key.
-func (e *Engine) namedWithoutKey(names []string) error {
+// NamedWithoutKey refuses names of agents that do not sit on their own key.
+func (e *Engine) NamedWithoutKey(names []string) error {
 	s := e.Config.Seats
 	var seats []Seat
 	for _, n := range names {

@@ -202,14 +202,14 @@ func CapString(v float64) string {
 	return "$" + s
 }
 
-// capStopped is what a call the cap kept from starting shows instead of
+// CapStopped is what a call the cap kept from starting shows instead of
 // "cancelled".
-const capStopped = "not started: cost cap reached"
+const CapStopped = "not started: cost cap reached"
 
-// stopReason says why ctx ended, for a vote or ranking that did not come.
-func stopReason(ctx context.Context) string {
+// StopReason says why ctx ended, for a vote or ranking that did not come.
+func StopReason(ctx context.Context) string {
 	if IsCap(context.Cause(ctx)) {
-		return capStopped
+		return CapStopped
 	}
 	return "cancelled"
 }

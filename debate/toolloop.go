@@ -60,11 +60,11 @@ func (e *Engine) MaxSteps() int {
 // A provider failure or cancel ends the loop with that error (the turn
 // carries it); a tool error goes back to the model as the tool's result.
 func (e *Engine) RunToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (Entry, error) {
-	return e.newToolLoop(spec, maxSteps, false).run(ctx)
+	return e.NewToolLoop(spec, maxSteps, false).Run(ctx)
 }
 
-// toolLoop is one agent's use of the workspace tools for one question.
-type toolLoop struct {
+// ToolLoop is one agent's use of the workspace tools for one question.
+type ToolLoop struct {
 	engine   *Engine
 	spec     TurnSpec            // every step's turn, tool instructions included
 	base     []providers.Message // what the agent saw before the loop
@@ -79,11 +79,11 @@ type toolLoop struct {
 	firstCall *stepCall
 }
 
-func (e *Engine) newToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) *toolLoop {
+func (e *Engine) NewToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) *ToolLoop {
 	if maxSteps <= 0 {
 		maxSteps = e.MaxSteps()
 	}
-	l := &toolLoop{engine: e, base: slices.Clone(spec.Messages), maxSteps: maxSteps, requireComplete: requireComplete}
+	l := &ToolLoop{engine: e, base: slices.Clone(spec.Messages), maxSteps: maxSteps, requireComplete: requireComplete}
 	spec.Kind = KindReply
 	spec.Schema = nil
 	spec.Tools = true
@@ -96,10 +96,10 @@ func (e *Engine) newToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) 
 	return l
 }
 
-// reserve takes the place of the loop's first reply in the history now, so
+// Reserve takes the place of the loop's first reply in the history now, so
 // a round of several agents keeps configuration order. Without a workspace
 // nothing is reserved: run reports the error.
-func (l *toolLoop) reserve() {
+func (l *ToolLoop) Reserve() {
 	if l.openErr != nil || l.first != nil {
 		return
 	}
@@ -116,7 +116,7 @@ type stepCall struct {
 // stepSpec is the next step's turn. Its Settle reads the tool call before
 // the turn is announced as finished, so a complete is announced once, with
 // the summary as its text.
-func (l *toolLoop) stepSpec(mine []Entry, into *stepCall) TurnSpec {
+func (l *ToolLoop) stepSpec(mine []Entry, into *stepCall) TurnSpec {
 	turn := l.spec
 	turn.Answer = false // a step's text is a tool call until the loop completes
 	turn.Messages = l.engine.loopMessages(l.base, mine, l.spec.Agent.Name)
@@ -134,8 +134,8 @@ func (l *toolLoop) stepSpec(mine []Entry, into *stepCall) TurnSpec {
 	return turn
 }
 
-// run runs the loop to its end and returns the answer's entry.
-func (l *toolLoop) run(ctx context.Context) (Entry, error) {
+// Run runs the loop to its end and returns the answer's entry.
+func (l *ToolLoop) Run(ctx context.Context) (Entry, error) {
 	e, spec, a := l.engine, l.spec, l.spec.Agent
 	if l.openErr != nil {
 		err := l.openErr
@@ -253,10 +253,10 @@ func (e *Engine) loopMessages(base []providers.Message, mine []Entry, self strin
 			if m.Role != providers.RoleUser || len(m.Content) <= clippedResultBytes+200 {
 				continue
 			}
-			short := clip(m.Content, clippedResultBytes) + "\n[older tool result shortened to save context; call the tool again if you need it whole]"
+			short := Clip(m.Content, clippedResultBytes) + "\n[older tool result shortened to save context; call the tool again if you need it whole]"
 			total -= EstimateTokens(m.Content) - EstimateTokens(short)
 			items[i].Content = short
 		}
 	}
-	return mergeRoles(items)
+	return MergeRoles(items)
 }

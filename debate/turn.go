@@ -360,15 +360,15 @@ type TurnResult struct {
 // the same order.
 func RunAll(ctx context.Context, turns []*Turn) []TurnResult {
 	out := make([]TurnResult, len(turns))
-	inParallel(len(turns), func(i int) {
+	InParallel(len(turns), func(i int) {
 		en, err := turns[i].Run(ctx)
 		out[i] = TurnResult{Entry: en, Err: err}
 	})
 	return out
 }
 
-// inParallel calls do(0) … do(n-1) at once and waits for all of them.
-func inParallel(n int, do func(i int)) {
+// InParallel calls do(0) … do(n-1) at once and waits for all of them.
+func InParallel(n int, do func(i int)) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)

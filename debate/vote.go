@@ -109,7 +109,7 @@ func findBallot(text, key string, read func(map[string]any) (Ballot, bool, error
 	if strings.TrimSpace(text) == "" {
 		return Ballot{}, errors.New("the answer is empty")
 	}
-	b, tried, firstErr, ok := firstObject(text, read)
+	b, tried, firstErr, ok := FirstObject(text, read)
 	if ok {
 		return b, nil
 	}
@@ -122,11 +122,11 @@ func findBallot(text, key string, read func(map[string]any) (Ballot, bool, error
 	return Ballot{}, fmt.Errorf(`no JSON object with a "%s" field found`, key)
 }
 
-// firstObject tries every '{' of text (up to maxVoteObjectsTried) as the
+// FirstObject tries every '{' of text (up to maxVoteObjectsTried) as the
 // start of a JSON object: the first object in which read finds what it looks
 // for and reads without error wins (ok). Otherwise it reports how many
 // objects it tried and the first error of one that had the field.
-func firstObject[T any](text string, read func(map[string]any) (T, bool, error)) (v T, tried int, firstErr error, ok bool) {
+func FirstObject[T any](text string, read func(map[string]any) (T, bool, error)) (v T, tried int, firstErr error, ok bool) {
 	for i := 0; i < len(text) && tried < maxVoteObjectsTried; i++ {
 		if text[i] != '{' {
 			continue
@@ -263,7 +263,7 @@ func ballotOf(obj map[string]any) (b Ballot, found bool, err error) {
 	}
 	b.Vote, ok = normalizeVote(word)
 	if !ok {
-		return Ballot{}, true, fmt.Errorf(`"vote" is %q; it must be "approve", "reject" or "abstain"`, clip(word, 40))
+		return Ballot{}, true, fmt.Errorf(`"vote" is %q; it must be "approve", "reject" or "abstain"`, Clip(word, 40))
 	}
 	if err := readReasoning(obj, &b); err != nil {
 		return Ballot{}, true, err
@@ -423,9 +423,9 @@ func changedBySchema() map[string]any {
 // argued rather than conformity.
 const MinNewWords = 3
 
-// countNewWords counts the distinct content words of reasoning that appear
+// CountNewWords counts the distinct content words of reasoning that appear
 // in none of the seen texts.
-func countNewWords(reasoning string, seen []string) int {
+func CountNewWords(reasoning string, seen []string) int {
 	known := map[string]bool{}
 	for _, s := range seen {
 		for w := range contentWords(s) {

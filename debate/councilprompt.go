@@ -1,0 +1,220 @@
+package debate
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// responseLabel is the anonymous name of the nth answer a ranker sees.
+func responseLabel(n int) string {
+	if n < 26 {
+		return "Response " + string(rune('A'+n))
+	}
+	return fmt.Sprintf("Response %c%d", 'A'+n%26, n/26)
+}
+
+// shuffledLabels gives the answers of members (in council order) to one
+// ranker in its own order: seed and the ranker's index fix the shuffle, so
+// a council is reproducible from its recorded seed.
+func shuffledLabels(members []string, seed uint64, ranker int) (labels []string, byLabel map[string]string) {
+	order := slices.Clone(members)
+	r := rand.New(rand.NewPCG(seed, uint64(ranker)+1))
+	r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	byLabel = make(map[string]string, len(order))
+	for i, m := range order {
+		l := responseLabel(i)
+		labels = append(labels, l)
+		byLabel[l] = m
+	}
+	return labels, byLabel
+}
+
+// RankingSchema is the structured output every ranking is asked for: the
+// labels the ranker saw, best first, each once.
+func RankingSchema(labels []string) *providers.Schema {
+	enum := make([]any, len(labels))
+	for i, l := range labels {
+		enum[i] = l
+	}
+	return &providers.Schema{Name: CouncilRankingSchemaName, Description: "A ranking of anonymous responses to a question, best first",
+		JSON: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"evaluation": map[string]any{"type": "string", "description": "a few sentences on each response's strengths and weaknesses"},
+				"ranking":    map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": enum}, "description": "every response label exactly once, best first"},
+			},
+			"required": []any{"evaluation", "ranking"},
+		}}
+}
+
+// CouncilRankingSchemaName names the ranking schema (the demo agents answer by it).
+const CouncilRankingSchemaName = "council_ranking"
+
+// Bounds on the work ParseRanking does for one answer.
+const maxRankingAnswerBytes = 256 << 10
+
+var (
+	rankLabelRE   = regexp.MustCompile(`(?i)\bresponse\s*[-_:#]?\s*([a-z])\b`)
+	finalRankRE   = regexp.MustCompile(`(?i)final\s+ranking\s*:?`)
+	bareLetterRE  = regexp.MustCompile(`(?i)^\s*(?:response\s*[-_:#]?\s*)?([a-z])\s*[.)]?\s*$`)
+	errNoRankList = errors.New(`no ranking found; answer with {"evaluation": "...", "ranking": ["Response A", ...]}`)
+)
+
+// ParseRanking reads a ranking answer tolerantly: a JSON object with a
+// "ranking" (or "order", "rank") array anywhere in the text — in a fence,
+// among prose, with single quotes or trailing commas; items as "Response B",
+// "b", or objects with a "label"; else a "FINAL RANKING:" list in prose. It
+// returns labels (as given in labels) best first, and an error that says
+// what is wrong (quoted back to the model in the retry) unless the ranking
+// names every label exactly once and nothing else.
+func ParseRanking(text string, labels []string) (order []string, evaluation string, err error) {
+	if len(text) > maxRankingAnswerBytes {
+		text = text[:maxRankingAnswerBytes]
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, "", errors.New("the answer is empty")
+	}
+	type ranked struct {
+		order      []string
+		evaluation string
+	}
+	found, _, firstErr, ok := FirstObject(text, func(obj map[string]any) (ranked, bool, error) {
+		items, eval, has := rankingItems(obj)
+		if !has {
+			return ranked{}, false, nil
+		}
+		order, err := resolveLabels(items, labels)
+		return ranked{order, eval}, true, err
+	})
+	if ok {
+		return found.order, found.evaluation, nil
+	}
+	if firstErr != nil {
+		return nil, "", firstErr
+	}
+	// Prose: the labels in the order they appear after "FINAL RANKING:".
+	if loc := finalRankRE.FindStringIndex(text); loc != nil {
+		var items []string
+		for _, m := range rankLabelRE.FindAllStringSubmatch(text[loc[1]:], -1) {
+			items = append(items, m[1])
+		}
+		order, err := resolveLabels(items, labels)
+		return order, strings.TrimSpace(text[:loc[0]]), err
+	}
+	return nil, "", errNoRankList
+}
+
+// rankingItems finds the ranking array of a decoded object, or of an object
+// nested in it; items are strings as given.
+func rankingItems(obj map[string]any) (items []string, evaluation string, found bool) {
+	var list []any
+	for k, v := range obj {
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "ranking", "rankings", "order", "rank", "final_ranking":
+			if l, ok := v.([]any); ok {
+				list, found = l, true
+			}
+		case "evaluation", "reasoning", "analysis":
+			if s, ok := v.(string); ok {
+				evaluation = strings.TrimSpace(s)
+			}
+		}
+	}
+	if !found {
+		for _, v := range obj {
+			if inner, ok := v.(map[string]any); ok {
+				if items, ev, ok := rankingItems(inner); ok {
+					return items, ev, true
+				}
+			}
+		}
+		return nil, "", false
+	}
+	for _, it := range list {
+		switch v := it.(type) {
+		case string:
+			items = append(items, v)
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && (strings.EqualFold(k, "label") || strings.EqualFold(k, "response")) {
+					items = append(items, s)
+				}
+			}
+		default:
+			items = append(items, fmt.Sprint(it))
+		}
+	}
+	return items, evaluation, true
+}
+
+// resolveLabels maps ranked items to the known labels: each must name one
+// of them, each label exactly once.
+func resolveLabels(items []string, labels []string) ([]string, error) {
+	byLetter := map[string]string{}
+	for _, l := range labels {
+		byLetter[strings.ToLower(strings.TrimPrefix(l, "Response "))] = l
+	}
+	var order []string
+	seen := map[string]bool{}
+	for _, it := range items {
+		letter := ""
+		if m := bareLetterRE.FindStringSubmatch(it); m != nil {
+			letter = strings.ToLower(m[1])
+		} else if m := rankLabelRE.FindStringSubmatch(it); m != nil {
+			letter = strings.ToLower(m[1])
+		}
+		l, ok := byLetter[letter]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("%q is not one of the labels (%s)", Clip(it, 40), strings.Join(labels, ", "))
+		case seen[l]:
+			return nil, fmt.Errorf("%s is ranked twice", l)
+		}
+		seen[l] = true
+		order = append(order, l)
+	}
+	var missing []string
+	for _, l := range labels {
+		if !seen[l] {
+			missing = append(missing, l)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("the ranking leaves out %s; rank every response exactly once", strings.Join(missing, ", "))
+	}
+	return order, nil
+}
+
+// maskNames hides who wrote an answer before another member ranks it: every
+// member's name, display name, model and provider becomes "[member]", so an
+// answer that signs itself ("As Claude, …") gives nothing away. Tokens
+// shorter than three characters are left alone.
+func maskNames(text string, tokens []string) string {
+	sort.Slice(tokens, func(i, j int) bool { return len(tokens[i]) > len(tokens[j]) })
+	for _, t := range tokens {
+		t = strings.TrimSpace(t)
+		if len(t) < 3 {
+			continue
+		}
+		pat := regexp.QuoteMeta(t)
+		if isWordByte(t[0]) {
+			pat = `\b` + pat
+		}
+		if isWordByte(t[len(t)-1]) {
+			pat += `\b`
+		}
+		text = regexp.MustCompile(`(?i)`+pat).ReplaceAllString(text, "[member]")
+	}
+	return text
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
