@@ -1,10 +1,13 @@
-package debate
+package debate_test
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -39,20 +42,20 @@ func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*
 // the console and the web page show.
 func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust func(*Config)) (MagiDecided, map[string]int, string) {
 	t.Helper()
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		answers := script[agent]
-		return magiReply(answers[min(round, len(answers))-1].json())
+		return MagiReply(answers[min(round, len(answers))-1].json())
 	}, func(c *Config) { c.Modes.Magi.AnswerType = "number"; adjust(c) })
-	if err := fc.engine.Submit(context.Background(), "How many apples?"); err != nil {
+	if err := fc.Engine.Submit(context.Background(), "How many apples?"); err != nil {
 		t.Fatal(err)
 	}
 	calls := map[string]int{}
 	for name := range script {
-		calls[name] = len(fc.requests(name))
+		calls[name] = len(fc.Requests(name))
 	}
-	res := fc.result(t)
+	res := fc.Decided(t)
 	verdict := ""
-	for _, ev := range eventsOf[EntryAdded](fc.events) {
+	for _, ev := range EventsOf[EntryAdded](fc.Events) {
 		if ev.Entry.Kind == KindVerdict {
 			verdict = ev.Entry.Text
 		}
@@ -152,17 +155,17 @@ func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
 
 func TestRoundsTwoAndThreeAskForTheChangingArgument(t *testing.T) {
 	t.Parallel()
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
 	})
-	if err := fc.engine.Submit(context.Background(), "Ship it?"); err != nil {
+	if err := fc.Engine.Submit(context.Background(), "Ship it?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, fc.engine)
-	for _, r := range fc.requests("casper") {
+	Settle(t, fc.Engine)
+	for _, r := range fc.Requests("casper") {
 		last := r.Messages[len(r.Messages)-1].Content
 		asks := strings.Contains(last, `name in "changed_by" the argument that changed your mind`)
-		if round := magiRoundOf(r.Messages); asks != (round > 1) {
+		if round := MagiRoundOf(r.Messages); asks != (round > 1) {
 			t.Errorf("round %d asks for changed_by: %v", round, asks)
 		}
 	}

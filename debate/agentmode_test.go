@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
+
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -18,17 +21,17 @@ import (
 
 func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	t.Parallel()
-	root := toolWorkspace(t)
-	e, ev := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", root, 0)
+	root := ToolWorkspace(t)
+	e, ev := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", root, 0)
 	if names := e.Current().Agents(); len(names) != 1 || names[0].Name != "coder" {
 		t.Fatalf("panels = %v", names)
 	}
 	if err := e.Submit(context.Background(), "explain this project"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
-	ans := lastOf[AgentAnswered](t, ev)
-	mustContain(t, "answer", ans.Answer, "explain this project", "read `README.md`", "Hello")
+	Settle(t, e)
+	ans := LastOf[AgentAnswered](t, ev)
+	MustContain(t, "answer", ans.Answer, "explain this project", "read `README.md`", "Hello")
 	if !ans.Complete || ans.Error != "" || ans.Agent != "coder" || strings.Contains(ans.Answer, "<complete>") {
 		t.Fatalf("answer = %+v", ans)
 	}
@@ -54,7 +57,7 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	if strings.Join(evCalls, ", ") != strings.Join(calls, ", ") || ans.Steps != 3 || ans.Usage.OutputTokens == 0 {
 		t.Fatalf("AgentAnswered calls %v, steps %d, usage %+v", evCalls, ans.Steps, ans.Usage)
 	}
-	if n := len(ev.tools()); n != 4 {
+	if n := len(ev.Tools()); n != 4 {
 		t.Fatalf("%d tool events, want 4", n)
 	}
 
@@ -62,11 +65,11 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	if err := e.Submit(context.Background(), "and the library?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
-	if n := len(eventsOf[AgentAnswered](ev)); n != 2 {
+	Settle(t, e)
+	if n := len(EventsOf[AgentAnswered](ev)); n != 2 {
 		t.Fatalf("%d AgentAnswered events, want one per question", n)
 	}
-	a2 := lastOf[AgentAnswered](t, ev)
+	a2 := LastOf[AgentAnswered](t, ev)
 	if last, _ := e.History().Get(e.History().Len()); last.Turn <= final.Turn || last.Text != a2.Answer || !strings.Contains(a2.Answer, "and the library?") {
 		t.Fatalf("second answer = %+v (entry %+v)", a2, last)
 	}
@@ -75,8 +78,8 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 // Tool calls are recorded in the seed's export shape.
 func TestToolCallsExportShape(t *testing.T) {
 	t.Parallel()
-	root := toolWorkspace(t)
-	e, _ := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", root, 0)
+	root := ToolWorkspace(t)
+	e, _ := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", root, 0)
 	if err := e.Submit(context.Background(), "explain"); err != nil {
 		t.Fatal(err)
 	}
@@ -110,32 +113,32 @@ func TestToolCallsExportShape(t *testing.T) {
 // Cancelling stops the loop: no further model call, no further tool call.
 func TestAgentModeCancelStopsTheLoop(t *testing.T) {
 	t.Parallel()
-	root := toolWorkspace(t)
+	root := ToolWorkspace(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	replies := providertest.Sequence(
-		reply("<list_file><path>.</path></list_file>"),
+		TextReply("<list_file><path>.</path></list_file>"),
 		providertest.Reply{Text: "<read_file><path>main.go</path></read_file>", ChunkDelay: 10 * time.Second},
 	)
 	var calls atomic.Int32
-	srv, p := openAIFakeFunc(t, func(r providertest.Request) providertest.Reply {
+	srv, p := OpenAIFakeFunc(t, func(r providertest.Request) providertest.Reply {
 		if calls.Add(1) == 2 {
 			cancel() // while the second reply is on its way: its read_file never arrives whole
 		}
 		return replies(r)
 	})
-	e, ev := toolLoopEngine(t, p, "agent", root, 0)
+	e, ev := ToolLoopEngine(t, known, p, "agent", root, 0)
 	err := e.Submit(ctx, "explain")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want cancel", err)
 	}
-	settle(t, e)
-	if ans := lastOf[AgentAnswered](t, ev); ans.Complete || ans.Answer != "" || !strings.Contains(ans.Error, "canceled") || len(ans.ToolCalls) != 1 {
+	Settle(t, e)
+	if ans := LastOf[AgentAnswered](t, ev); ans.Complete || ans.Answer != "" || !strings.Contains(ans.Error, "canceled") || len(ans.ToolCalls) != 1 {
 		t.Fatalf("AgentAnswered after a cancel = %+v", ans)
 	}
 	if n := len(srv.Requests()); n != 2 {
 		t.Fatalf("%d calls, want 2", n)
 	}
-	if n := len(ev.tools()); n != 2 { // the list only
+	if n := len(ev.Tools()); n != 2 { // the list only
 		t.Fatalf("%d tool events, want 2", n)
 	}
 	entries := e.History().Entries()
@@ -146,7 +149,7 @@ func TestAgentModeCancelStopsTheLoop(t *testing.T) {
 
 func TestWorkspaceDefaultsAndChecks(t *testing.T) {
 	t.Parallel()
-	e, _ := toolLoopEngine(t, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
+	e, _ := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
 	dir := t.TempDir()
 	if err := e.SetWorkspace(dir); err != nil || e.Workspace() != dir {
 		t.Fatalf("Workspace() = %q, %v", e.Workspace(), err)
@@ -176,7 +179,7 @@ func TestWorkspaceDefaultsAndChecks(t *testing.T) {
 
 func TestAgentModeNeedsItsAgent(t *testing.T) {
 	t.Parallel()
-	cfg := &Config{ModeList: testModes(), Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []AgentSpec{{Name: "a", Provider: "d"}},
+	cfg := &Config{ModeList: known, Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []AgentSpec{{Name: "a", Provider: "d"}},
 		Modes: ModesConfig{Mention: MentionConfig{Agents: []string{"a"}}}}
 	agents := []*Agent{{AgentSpec: cfg.Agents[0], Provider: demo.NewWithPace("d", 0)}}
 	if _, err := NewEngine(cfg, agents, "agent"); err == nil || !strings.Contains(err.Error(), "modes.agent.agent") {
@@ -204,19 +207,19 @@ func TestAgentModeDemoReadsGoFilesAfterAnotherMode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e, ev := toolLoopEngine(t, demo.NewWithPace("demo", 0), "mention", root, 0)
+	e, ev := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "mention", root, 0)
 	if err := e.Submit(context.Background(), "@all how are you today?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
+	Settle(t, e)
 	if err := e.SetMode("agent"); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Submit(context.Background(), "what does this code do?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
-	ans := lastOf[AgentAnswered](t, ev)
+	Settle(t, e)
+	ans := LastOf[AgentAnswered](t, ev)
 	var calls []string
 	for _, c := range ans.ToolCalls {
 		calls = append(calls, c.Tool+" "+c.Parameters["path"])
@@ -224,5 +227,5 @@ func TestAgentModeDemoReadsGoFilesAfterAnotherMode(t *testing.T) {
 	if strings.Join(calls, ", ") != "list_file ., read_file main.go" || !ans.Complete {
 		t.Fatalf("tool calls %v (complete %v): want list_file then read_file of a listed Go file", calls, ans.Complete)
 	}
-	mustContain(t, "answer", ans.Answer, "read `main.go`", "package main")
+	MustContain(t, "answer", ans.Answer, "read `main.go`", "package main")
 }

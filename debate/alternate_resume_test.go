@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 )
 
 // Entries of a saved alternate session, for the resume table below. The
@@ -115,7 +118,7 @@ func TestAlternateResumeHandsTheTurnToTheRightAgent(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e, log, events := newModeEngine(t, modeConfig(), "mention", nil)
+			e, log, events := NewModeEngine(t, ModeConfig(known), "mention", nil)
 			saved := append([]Entry(nil), tc.saved...)
 			if err := e.Restore(SessionInfo{ID: "saved", Mode: "alternate"}, saved); err != nil {
 				t.Fatal(err)
@@ -132,7 +135,7 @@ func TestAlternateResumeHandsTheTurnToTheRightAgent(t *testing.T) {
 				if err := e.Submit(ctx, "begin"); err != nil {
 					t.Fatal(err)
 				}
-				if got := strings.Join(log.order(), ","); got != "codex,claude" {
+				if got := strings.Join(log.Order(), ","); got != "codex,claude" {
 					t.Fatalf("the start turn called %s, want codex,claude", got)
 				}
 				return
@@ -146,7 +149,7 @@ func TestAlternateResumeHandsTheTurnToTheRightAgent(t *testing.T) {
 			if err := e.Submit(ctx, ""); err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.Join(log.order(), ","); got != tc.next {
+			if got := strings.Join(log.Order(), ","); got != tc.next {
 				t.Fatalf("the step after the resume called %s, want %s", got, tc.next)
 			}
 			if st := lastAlternateTurn(t, e, events); st.Step != tc.lastStep+1 || st.Responder != tc.next {
@@ -160,7 +163,7 @@ func TestAlternateResumeHandsTheTurnToTheRightAgent(t *testing.T) {
 // history is only read when the state is missing.
 func TestAlternateResumeTrustsSavedState(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "mention", nil)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "mention", nil)
 	// The history alone would say claude (codex answered step 1); the saved
 	// state says codex at step 6 (say, claude's step was taken out since).
 	saved := []Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1)}
@@ -171,7 +174,7 @@ func TestAlternateResumeTrustsSavedState(t *testing.T) {
 	if err := e.Submit(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(log.order(), ","); got != "codex" {
+	if got := strings.Join(log.Order(), ","); got != "codex" {
 		t.Fatalf("called %s, want codex", got)
 	}
 	if got := e.State("alternate.step"); got != "7" {

@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"bytes"
@@ -10,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -21,180 +23,28 @@ import (
 
 var updateModeGolden = flag.Bool("update-modes", false, "rewrite the alternate/talk golden files in testdata/")
 
-// callLog records which agent was called, in call order, across fakes.
-type callLog struct {
-	mu    sync.Mutex
-	calls []modeCall
-}
-
-type modeCall struct {
-	agent string
-	req   providers.Request
-}
-
-func (l *callLog) add(agent string, req providers.Request) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.calls = append(l.calls, modeCall{agent, req})
-	return len(l.calls)
-}
-
-func (l *callLog) all() []modeCall {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]modeCall(nil), l.calls...)
-}
-
-func (l *callLog) order() []string {
-	var out []string
-	for _, c := range l.all() {
-		out = append(out, c.agent)
-	}
-	return out
-}
-
-// modeFake is an in-process provider for mode tests: it answers "<agent>
-// answer <n>" (n counts all calls of the log) unless answer is set, reports
-// the estimated prompt as input tokens and a fixed output count, and can fail.
-type modeFake struct {
-	agent  string
-	log    *callLog
-	answer func(n int, req providers.Request) string
-	output int   // output tokens reported (0: len/4)
-	fail   error // every call fails with it, nothing streamed
-}
-
-func (f *modeFake) Name() string { return "fake" }
-
-func (f *modeFake) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
-	n := f.log.add(f.agent, req)
-	if f.fail != nil {
-		return nil, f.fail
-	}
-	text := fmt.Sprintf("%s answer %d", f.agent, n)
-	if f.answer != nil {
-		text = f.answer(n, req)
-	}
-	out := f.output
-	if out == 0 {
-		out = (len(text) + 3) / 4
-	}
-	return &fakeStream{ctx: ctx, text: text, usage: providers.Usage{InputTokens: demo.EstimateRequestTokens(req), OutputTokens: out}}, nil
-}
-
-type fakeStream struct {
-	ctx   context.Context
-	text  string
-	sent  bool
-	err   error
-	usage providers.Usage
-}
-
-func (s *fakeStream) Next() bool {
-	if s.sent || s.err != nil {
-		return false
-	}
-	if s.ctx.Err() != nil {
-		s.err = s.ctx.Err()
-		return false
-	}
-	s.sent = true
-	return true
-}
-func (s *fakeStream) Delta() string { return s.text }
-func (s *fakeStream) Err() error    { return s.err }
-func (s *fakeStream) Close() error  { return nil }
-func (s *fakeStream) Result() providers.Result {
-	return providers.Result{Usage: s.usage, FinishReason: "stop"}
-}
-
-// modeConfig has the default pairings of alternate and talk.
-func modeConfig() *Config {
-	return &Config{ModeList: testModes(),
-		Providers: map[string]providers.Spec{"fake": {Type: "demo"}},
-		Agents: []AgentSpec{
-			{Name: "gemini", Display: "Gemini", Provider: "fake", Model: "gemini-3-flash-preview", Persona: "You are Gemini. Be clear."},
-			{Name: "chatgpt", Display: "ChatGPT", Provider: "fake", Model: "gpt-5", Persona: "You are ChatGPT. Be precise."},
-			{Name: "claude", Display: "Claude", Provider: "fake", Model: "claude-sonnet-4-6", Persona: "You are Claude. Be candid."},
-			{Name: "codex", Display: "Codex", Provider: "fake", Model: "gpt-5-codex", Persona: "You are Codex. Prefer code."},
-			{Name: "mc", Display: "MC", Provider: "fake", Model: "claude-sonnet-4-6", Persona: mcPersona},
-		},
-		Modes: ModesConfig{
-			Mention:   MentionConfig{Agents: []string{"gemini", "chatgpt"}},
-			Alternate: AlternateConfig{Agents: []string{"codex", "claude"}},
-			Talk:      TalkConfig{A: "chatgpt", B: "gemini", Moderator: "mc", Rounds: 2},
-			Magi:      MagiConfig{Agents: []string{"gemini", "chatgpt", "claude"}},
-			Agent:     AgentModeConfig{Agent: "claude"},
-		},
-	}
-}
-
-// mcPersona is config.yaml's MC persona: it names every phase, which the
-// talk's instructions must outweigh for the demo provider.
-const mcPersona = "You are the MC of a moderated talk. You open by introducing the topic and the two guests, summarise each round fairly in a few sentences (points made, agreements, open questions), and close with a balanced wrap-up. You never take sides."
-
-// newModeEngine builds an engine in mode whose agents use fakes sharing one
-// call log; adjust may change the fakes (by agent name) before use.
-func newModeEngine(t testing.TB, cfg *Config, mode string, adjust func(map[string]*modeFake)) (*Engine, *callLog, *eventLog) {
-	t.Helper()
-	log := &callLog{}
-	fakes := map[string]*modeFake{}
-	for _, s := range cfg.Agents {
-		fakes[s.Name] = &modeFake{agent: s.Name, log: log}
-	}
-	if adjust != nil {
-		adjust(fakes)
-	}
-	var agents []*Agent
-	for _, s := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: s, Provider: fakes[s.Name]})
-	}
-	e, err := NewEngine(cfg, agents, mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	events := &eventLog{}
-	e.Subscribe(events.add)
-	return e, log, events
-}
-
 // alternateTurns settles e and returns the turn objects of its
 // AlternateStepFinished events, oldest first.
-func alternateTurns(t testing.TB, e *Engine, events *eventLog) []AlternateTurn {
+func alternateTurns(t testing.TB, e *Engine, events *EventLog) []AlternateTurn {
 	t.Helper()
-	settle(t, e)
+	Settle(t, e)
 	var out []AlternateTurn
-	for _, ev := range eventsOf[AlternateStepFinished](events) {
+	for _, ev := range EventsOf[AlternateStepFinished](events) {
 		out = append(out, ev.Turn)
 	}
 	return out
 }
 
 // lastAlternateTurn is the turn object of e's latest alternate step.
-func lastAlternateTurn(t testing.TB, e *Engine, events *eventLog) AlternateTurn {
+func lastAlternateTurn(t testing.TB, e *Engine, events *EventLog) AlternateTurn {
 	t.Helper()
-	settle(t, e)
-	return lastOf[AlternateStepFinished](t, events).Turn
-}
-
-func lastContent(req providers.Request) string {
-	if len(req.Messages) == 0 {
-		return ""
-	}
-	return req.Messages[len(req.Messages)-1].Content
-}
-
-func allContent(req providers.Request) string {
-	var b strings.Builder
-	for _, m := range req.Messages {
-		fmt.Fprintf(&b, "<%s> %s\n", m.Role, m.Content)
-	}
-	return b.String()
+	Settle(t, e)
+	return LastOf[AlternateStepFinished](t, events).Turn
 }
 
 func TestAlternateStartThenSteps(t *testing.T) {
 	t.Parallel()
-	e, log, events := newModeEngine(t, modeConfig(), "alternate", nil)
+	e, log, events := NewModeEngine(t, ModeConfig(known), "alternate", nil)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write fizzbuzz in Go"); err != nil {
 		t.Fatal(err)
@@ -205,27 +55,27 @@ func TestAlternateStartThenSteps(t *testing.T) {
 	if err := e.Submit(ctx, "now add tests"); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(log.order(), ","); got != "codex,claude,codex,claude" {
+	if got := strings.Join(log.Order(), ","); got != "codex,claude,codex,claude" {
 		t.Fatalf("call order %s", got)
 	}
-	calls := log.all()
+	calls := log.All()
 	// Start: codex sees the instruction only; claude sees codex's answer.
-	if got := allContent(calls[0].req); got != "<user> [Host]: write fizzbuzz in Go\n" {
+	if got := AllContent(calls[0].Req); got != "<user> [Host]: write fizzbuzz in Go\n" {
 		t.Fatalf("codex's first request:\n%s", got)
 	}
-	if got := allContent(calls[1].req); got != "<user> [Host]: write fizzbuzz in Go\n\n[Codex]: codex answer 1\n" {
+	if got := AllContent(calls[1].Req); got != "<user> [Host]: write fizzbuzz in Go\n\n[Codex]: codex answer 1\n" {
 		t.Fatalf("claude's first request:\n%s", got)
 	}
-	if !strings.Contains(calls[1].req.System, "taking turns with Codex") || !strings.Contains(calls[1].req.System, "Be candid.") {
-		t.Fatalf("claude's system prompt lacks persona or instruction:\n%s", calls[1].req.System)
+	if !strings.Contains(calls[1].Req.System, "taking turns with Codex") || !strings.Contains(calls[1].Req.System, "Be candid.") {
+		t.Fatalf("claude's system prompt lacks persona or instruction:\n%s", calls[1].Req.System)
 	}
 	// Step 1 (no instruction): codex sees its own answer as assistant and claude's latest.
 	want := "<user> [Host]: write fizzbuzz in Go\n<assistant> codex answer 1\n<user> [Claude]: claude answer 2\n"
-	if got := allContent(calls[2].req); got != want {
+	if got := AllContent(calls[2].Req); got != want {
 		t.Fatalf("codex's step request:\n%s\nwant:\n%s", got, want)
 	}
 	// Step 2 (with instruction): claude sees codex's latest and the new instruction last.
-	if got := lastContent(calls[3].req); got != "[Codex]: codex answer 3\n\n[Host]: now add tests" {
+	if got := LastContent(calls[3].Req); got != "[Codex]: codex answer 3\n\n[Host]: now add tests" {
 		t.Fatalf("claude's step request ends with %q", got)
 	}
 	if got := e.State("alternate.next"); got != "codex" {
@@ -235,7 +85,7 @@ func TestAlternateStartThenSteps(t *testing.T) {
 	if len(turns) != 3 {
 		t.Fatalf("%d turns", len(turns))
 	}
-	steps := eventsOf[AlternateStepFinished](events)
+	steps := EventsOf[AlternateStepFinished](events)
 	for i, want := range []string{"Codex", "Claude", "Codex"} {
 		if steps[i].Step != i || steps[i].NextDisplay != want || steps[i].Error != "" {
 			t.Fatalf("step event %d = step %d next %q error %q, want next %s", i, steps[i].Step, steps[i].NextDisplay, steps[i].Error, want)
@@ -262,11 +112,11 @@ func TestAlternateStartThenSteps(t *testing.T) {
 
 func TestAlternateNeedsInstructionToStart(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", nil)
 	if err := e.Submit(context.Background(), "  "); !errors.Is(err, ErrNoInstruction) {
 		t.Fatalf("got %v", err)
 	}
-	if e.History().Len() != 0 || len(log.all()) != 0 {
+	if e.History().Len() != 0 || len(log.All()) != 0 {
 		t.Fatal("nothing should be appended or called")
 	}
 }
@@ -274,7 +124,7 @@ func TestAlternateNeedsInstructionToStart(t *testing.T) {
 func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	e1, _, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	e1, _, _ := NewModeEngine(t, ModeConfig(known), "alternate", nil)
 	for _, in := range []string{"design a cache", ""} { // start, then codex's step
 		if err := e1.Submit(ctx, in); err != nil {
 			t.Fatal(err)
@@ -285,19 +135,19 @@ func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 		t.Fatalf("saved next = %q", info.State["alternate.next"])
 	}
 
-	e2, log, events2 := newModeEngine(t, modeConfig(), "mention", nil)
+	e2, log, events2 := NewModeEngine(t, ModeConfig(known), "mention", nil)
 	if err := e2.Restore(info, entries); err != nil {
 		t.Fatal(err)
 	}
 	if err := e2.Submit(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	calls := log.all()
-	if len(calls) != 1 || calls[0].agent != "claude" {
-		t.Fatalf("after resume the calls were %v, want one claude step", log.order())
+	calls := log.All()
+	if len(calls) != 1 || calls[0].Agent != "claude" {
+		t.Fatalf("after resume the calls were %v, want one claude step", log.Order())
 	}
-	if !strings.HasSuffix(lastContent(calls[0].req), "[Codex]: codex answer 3") {
-		t.Fatalf("claude should see codex's latest answer, got %q", lastContent(calls[0].req))
+	if !strings.HasSuffix(LastContent(calls[0].Req), "[Codex]: codex answer 3") {
+		t.Fatalf("claude should see codex's latest answer, got %q", LastContent(calls[0].Req))
 	}
 	if got := e2.State("alternate.next"); got != "codex" {
 		t.Fatalf("next after the resumed step %q", got)
@@ -311,8 +161,8 @@ func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 	t.Parallel()
 	boom := &providers.Error{Provider: "fake", Kind: providers.KindServer, Status: 500, Message: "overloaded"}
-	var claude *modeFake
-	e, log, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) { claude = f["claude"] })
+	var claude *ModeFake
+	e, log, events := NewModeEngine(t, ModeConfig(known), "alternate", func(f map[string]*ModeFake) { claude = f["claude"] })
 	ctx := context.Background()
 	if err := e.Submit(ctx, "go"); err != nil {
 		t.Fatal(err)
@@ -320,7 +170,7 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 	if err := e.Submit(ctx, ""); err != nil { // codex
 		t.Fatal(err)
 	}
-	claude.fail = boom
+	claude.Fail = boom
 	err := e.Submit(ctx, "")
 	if err == nil {
 		t.Fatal("want the provider's error")
@@ -328,8 +178,8 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 	if got := e.State("alternate.next"); got != "claude" {
 		t.Fatalf("a failed responder keeps its turn; next = %q", got)
 	}
-	settle(t, e)
-	failed := lastOf[AlternateStepFinished](t, events)
+	Settle(t, e)
+	failed := LastOf[AlternateStepFinished](t, events)
 	if !strings.Contains(failed.Error, "overloaded") || failed.NextDisplay != "Claude" {
 		t.Fatalf("failed step event: error %q, next %q", failed.Error, failed.NextDisplay)
 	}
@@ -338,7 +188,7 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 		t.Fatalf("error line %s", line)
 	}
 	sawError := false
-	for _, ev := range events.all() {
+	for _, ev := range events.All() {
 		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "claude" {
 			sawError = true
 		}
@@ -346,19 +196,19 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 	if !sawError {
 		t.Fatal("no ErrorOccurred for claude")
 	}
-	claude.fail = nil
+	claude.Fail = nil
 	if err := e.Submit(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := log.order(); got[len(got)-1] != "claude" {
+	if got := log.Order(); got[len(got)-1] != "claude" {
 		t.Fatalf("the retry should ask claude again: %v", got)
 	}
 }
 
 func TestAlternateTokenAccounting(t *testing.T) {
 	t.Parallel()
-	e, _, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
-		f["codex"].output, f["claude"].output = 100, 100
+	e, _, events := NewModeEngine(t, ModeConfig(known), "alternate", func(f map[string]*ModeFake) {
+		f["codex"].Output, f["claude"].Output = 100, 100
 	})
 	ctx := context.Background()
 	for _, in := range []string{"start here", "", ""} {
@@ -389,14 +239,14 @@ func TestAlternateTokenAccounting(t *testing.T) {
 	}
 	// Every step event carries its own counts and the running totals.
 	var running AlternateTokens
-	for i, ev := range eventsOf[AlternateStepFinished](events) {
+	for i, ev := range EventsOf[AlternateStepFinished](events) {
 		running.Used += turns[i].Tokens
 		running.Both += turns[i].BothTokens
 		if ev.Tokens != turns[i].Tokens || ev.BothTokens != turns[i].BothTokens || ev.Totals != running {
 			t.Fatalf("step %d event: tokens %d/%d totals %+v, want %d/%d %+v", i, ev.Tokens, ev.BothTokens, ev.Totals, turns[i].Tokens, turns[i].BothTokens, running)
 		}
 	}
-	tok := lastOf[AlternateStepFinished](t, events).Totals
+	tok := LastOf[AlternateStepFinished](t, events).Totals
 	if r := tok.Ratio(); r >= 1 || r <= 0.3 {
 		t.Fatalf("ratio %v (used %d, both %d)", r, tok.Used, tok.Both)
 	}
@@ -404,8 +254,8 @@ func TestAlternateTokenAccounting(t *testing.T) {
 
 func TestAlternateJSONLinesGolden(t *testing.T) {
 	t.Parallel()
-	e, _, events := newModeEngine(t, modeConfig(), "alternate", func(f map[string]*modeFake) {
-		f["claude"].answer = func(n int, _ providers.Request) string {
+	e, _, events := NewModeEngine(t, ModeConfig(known), "alternate", func(f map[string]*ModeFake) {
+		f["claude"].Answer = func(n int, _ providers.Request) string {
 			return fmt.Sprintf("claude says \"%d\"\nwith <html> & a newline", n)
 		}
 	})
@@ -429,9 +279,9 @@ func TestAlternateJSONLinesGolden(t *testing.T) {
 
 func TestAlternateJSONKeysFollowTheConfiguredPair(t *testing.T) {
 	t.Parallel()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	cfg.Modes.Alternate.Agents = []string{"gemini", "chatgpt"}
-	e, _, events := newModeEngine(t, cfg, "alternate", nil)
+	e, _, events := NewModeEngine(t, cfg, "alternate", nil)
 	if err := e.Submit(context.Background(), "hello"); err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +316,7 @@ func modeGolden(t *testing.T, name string, got []byte) {
 
 func TestAlternateDemo(t *testing.T) {
 	t.Parallel()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	var agents []*Agent
 	for _, s := range cfg.Agents {
 		agents = append(agents, &Agent{AgentSpec: s, Provider: demo.NewWithPace("demo", 0)})
@@ -496,19 +346,19 @@ func TestAlternateDemo(t *testing.T) {
 }
 
 func TestAlternateOverHTTPFakes(t *testing.T) {
-	clearModeEnv(t)
-	order := &httpOrder{}
-	codexSrv := providertest.OpenAI(t, order.reply("codex", func(n int) string { return fmt.Sprintf("Codex draft %d.", n) }))
-	claudeSrv := providertest.Anthropic(t, order.reply("claude", func(n int) string { return fmt.Sprintf("Claude review %d.", n) }))
-	cfg := modeConfig()
+	ClearModeEnv(t)
+	order := &HTTPOrder{}
+	codexSrv := providertest.OpenAI(t, order.Reply("codex", func(n int) string { return fmt.Sprintf("Codex draft %d.", n) }))
+	claudeSrv := providertest.Anthropic(t, order.Reply("claude", func(n int) string { return fmt.Sprintf("Claude review %d.", n) }))
+	cfg := ModeConfig(known)
 	var agents []*Agent
 	for _, s := range cfg.Agents {
 		var p providers.Provider = demo.NewWithPace("demo", 0)
 		switch s.Name {
 		case "codex":
-			p = openHTTPFake(t, "openai", codexSrv)
+			p = OpenHTTPFake(t, "openai", codexSrv)
 		case "claude":
-			p = openHTTPFake(t, "anthropic", claudeSrv)
+			p = OpenHTTPFake(t, "anthropic", claudeSrv)
 		}
 		agents = append(agents, &Agent{AgentSpec: s, Provider: p})
 	}
@@ -516,8 +366,8 @@ func TestAlternateOverHTTPFakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := &eventLog{}
-	e.Subscribe(events.add)
+	events := &EventLog{}
+	e.Subscribe(events.Add)
 	ctx := context.Background()
 	for _, in := range []string{"write a retry loop", "", "shorter please"} {
 		if err := e.Submit(ctx, in); err != nil {
@@ -534,19 +384,19 @@ func TestAlternateOverHTTPFakes(t *testing.T) {
 	if cx[0].Model != "gpt-5-codex" || !strings.Contains(cx[0].System, "You are Codex. Prefer code.") || !strings.Contains(cx[0].System, "taking turns with Claude") {
 		t.Fatalf("codex request: model %q system %q", cx[0].Model, cx[0].System)
 	}
-	if got := allContent(providers.Request{Messages: cl[0].Messages}); got != "<user> [Host]: write a retry loop\n\n[Codex]: Codex draft 1.\n" {
+	if got := AllContent(providers.Request{Messages: cl[0].Messages}); got != "<user> [Host]: write a retry loop\n\n[Codex]: Codex draft 1.\n" {
 		t.Fatalf("claude's start request:\n%s", got)
 	}
 	want := "<user> [Host]: write a retry loop\n<assistant> Codex draft 1.\n<user> [Claude]: Claude review 1.\n"
-	if got := allContent(providers.Request{Messages: cx[1].Messages}); got != want {
+	if got := AllContent(providers.Request{Messages: cx[1].Messages}); got != want {
 		t.Fatalf("codex's step request:\n%s\nwant:\n%s", got, want)
 	}
 	want = "<user> [Host]: write a retry loop\n\n[Codex]: Codex draft 1.\n<assistant> Claude review 1.\n<user> [Codex]: Codex draft 2.\n\n[Host]: shorter please\n"
-	if got := allContent(providers.Request{Messages: cl[1].Messages}); got != want {
+	if got := AllContent(providers.Request{Messages: cl[1].Messages}); got != want {
 		t.Fatalf("claude's step request:\n%s\nwant:\n%s", got, want)
 	}
-	settle(t, e)
-	tok := lastOf[AlternateStepFinished](t, events).Totals
+	Settle(t, e)
+	tok := LastOf[AlternateStepFinished](t, events).Totals
 	if tok.Used != 4*60 {
 		t.Fatalf("used %d tokens, want the fakes' 4×60", tok.Used)
 	}
@@ -559,10 +409,10 @@ func BenchmarkAlternateTokens(b *testing.B) {
 	var ratio float64
 	answer := strings.Repeat("a fixed-size answer of forty characters. ", 20) // 820 bytes
 	for b.Loop() {
-		e, _, events := newModeEngine(b, modeConfig(), "alternate", func(f map[string]*modeFake) {
+		e, _, events := NewModeEngine(b, ModeConfig(known), "alternate", func(f map[string]*ModeFake) {
 			for _, name := range []string{"codex", "claude"} {
-				f[name].answer = func(int, providers.Request) string { return answer }
-				f[name].output = 205
+				f[name].Answer = func(int, providers.Request) string { return answer }
+				f[name].Output = 205
 			}
 		})
 		ctx := context.Background()
@@ -574,8 +424,8 @@ func BenchmarkAlternateTokens(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		settle(b, e)
-		ratio = lastOf[AlternateStepFinished](b, events).Totals.Ratio()
+		Settle(b, e)
+		ratio = LastOf[AlternateStepFinished](b, events).Totals.Ratio()
 	}
 	b.ReportMetric(ratio, "ratio")
 	if ratio > 0.55 {
@@ -624,7 +474,7 @@ func FuzzAlternateJSONLine(f *testing.F) {
 // the fork's own history.
 func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 	t.Parallel()
-	e, _ := newSpineEngine(nil)
+	e, _ := NewSpineEngine(known, nil)
 	if err := e.SetMode("alternate"); err != nil {
 		t.Fatal(err)
 	}
@@ -648,7 +498,7 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 	fork := parent
 	fork.ID, fork.Parent, fork.ForkAt = NewSessionID(), parent.ID, cut
 	fork.State = ForkState(parent.State)
-	f, flog := newSpineEngine(nil)
+	f, flog := NewSpineEngine(known, nil)
 	if err := f.Restore(fork, entries[:cut]); err != nil {
 		t.Fatal(err)
 	}
@@ -660,13 +510,13 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 	if err := f.Submit(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, f)
-	if st := lastOf[AlternateStepFinished](t, flog); st.Step != 2 || st.Turn.Responder != "claude" || st.NextDisplay != "ChatGPT" {
+	Settle(t, f)
+	if st := LastOf[AlternateStepFinished](t, flog); st.Step != 2 || st.Turn.Responder != "claude" || st.NextDisplay != "ChatGPT" {
 		t.Fatalf("the fork's step: %d by %s, next %s", st.Step, st.Turn.Responder, st.NextDisplay)
 	}
 	// A fork before any alternate answer is not started: an empty line is
 	// no step but a missing instruction.
-	g, _ := newSpineEngine(nil)
+	g, _ := NewSpineEngine(known, nil)
 	if err := g.Restore(SessionInfo{ID: "x", Mode: "alternate", State: ForkState(parent.State)}, entries[:1]); err != nil {
 		t.Fatal(err)
 	}

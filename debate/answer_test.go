@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -94,20 +97,20 @@ func answerJSON(v string) string {
 func TestMagiAnswerCouncilStopsEarlyWhenUnanimous(t *testing.T) {
 	t.Parallel()
 	forms := map[string]string{"melchior": "1,000", "balthasar": "1000.0", "casper": " 1000 "}
-	fc := newFakeCouncil(t, func(agent string, _ int, r providertest.Request) providertest.Reply {
-		return magiReply(answerJSON(forms[agent]))
+	fc := NewFakeCouncil(t, known, func(agent string, _ int, r providertest.Request) providertest.Reply {
+		return MagiReply(answerJSON(forms[agent]))
 	}, func(c *Config) { c.Modes.Magi.AnswerType, c.Modes.Magi.EarlyStop = "number", true })
-	if err := fc.engine.Submit(context.Background(), "What is 10*100?"); err != nil {
+	if err := fc.Engine.Submit(context.Background(), "What is 10*100?"); err != nil {
 		t.Fatal(err)
 	}
-	res := fc.result(t)
+	res := fc.Decided(t)
 	if res.Verdict != "1000" || res.Answer != "1000" || !res.EarlyStopped || len(res.Rounds) != 1 || res.AnswerType != AnswerNumber {
 		t.Fatalf("verdict %q answer %q early %v rounds %d", res.Verdict, res.Answer, res.EarlyStopped, len(res.Rounds))
 	}
 	calls := 0
 	for _, a := range []string{"melchior", "balthasar", "casper"} {
-		calls += len(fc.requests(a))
-		if req := fc.requests(a)[0]; !strings.Contains(string(req.Body), `"confidence"`) {
+		calls += len(fc.Requests(a))
+		if req := fc.Requests(a)[0]; !strings.Contains(string(req.Body), `"confidence"`) {
 			t.Errorf("%s was not asked for the answer schema", a)
 		}
 	}
@@ -120,22 +123,22 @@ func TestMagiAnswerCouncilStopsEarlyWhenUnanimous(t *testing.T) {
 // the two members who see the same peers see them in different orders.
 func TestMagiAnonymousShuffledPeers(t *testing.T) {
 	t.Parallel()
-	fc := newFakeCouncil(t, func(agent string, round int, r providertest.Request) providertest.Reply {
-		return magiReply(answerJSON(map[string]string{"melchior": "A", "balthasar": "B", "casper": "A"}[agent]))
+	fc := NewFakeCouncil(t, known, func(agent string, round int, r providertest.Request) providertest.Reply {
+		return MagiReply(answerJSON(map[string]string{"melchior": "A", "balthasar": "B", "casper": "A"}[agent]))
 	}, func(c *Config) {
 		c.Modes.Magi.AnswerType, c.Modes.Magi.Anonymous, c.Modes.Magi.Shuffle = "option", true, true
 	})
-	if err := fc.engine.Submit(context.Background(), "Which is larger?\nA) 3\nB) 2"); err != nil {
+	if err := fc.Engine.Submit(context.Background(), "Which is larger?\nA) 3\nB) 2"); err != nil {
 		t.Fatal(err)
 	}
-	res := fc.result(t)
+	res := fc.Decided(t)
 	if res.Verdict != "A" {
 		t.Errorf("verdict %q", res.Verdict)
 	}
 	orders := map[string]string{}
 	for _, a := range []string{"melchior", "balthasar", "casper"} {
-		for _, req := range fc.requests(a) {
-			if magiRoundOf(req.Messages) != 3 {
+		for _, req := range fc.Requests(a) {
+			if MagiRoundOf(req.Messages) != 3 {
 				continue
 			}
 			last := req.Messages[len(req.Messages)-1].Content

@@ -1,15 +1,18 @@
-package debate
+package debate_test
 
 import (
 	"context"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 )
 
 // A step cancelled before the responder said anything does not pass the
 // turn: the same agent answers the next step.
 func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", nil)
 	if err := e.Submit(context.Background(), "design a cache"); err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +30,7 @@ func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
 	if err := e.Submit(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if order := log.order(); order[len(order)-1] != "codex" {
+	if order := log.Order(); order[len(order)-1] != "codex" {
 		t.Fatalf("calls %v: the step after the cancel should ask codex", order)
 	}
 }
@@ -36,7 +39,7 @@ func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
 // unstarted: the next line is again an instruction both agents answer.
 func TestAlternateStartCancelledBeforeAnyTextStaysUnstarted(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", nil)
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := e.Submit(cancelled, "design a cache"); err == nil {
@@ -48,7 +51,7 @@ func TestAlternateStartCancelledBeforeAnyTextStaysUnstarted(t *testing.T) {
 	if err := e.Submit(context.Background(), "design a cache"); err != nil {
 		t.Fatal(err)
 	}
-	if order := log.order(); len(order) < 2 || order[len(order)-2] != "codex" || order[len(order)-1] != "claude" {
+	if order := log.Order(); len(order) < 2 || order[len(order)-2] != "codex" || order[len(order)-1] != "claude" {
 		t.Fatalf("calls %v: the start should run whole", order)
 	}
 }

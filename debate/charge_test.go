@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -62,9 +65,9 @@ func (s *chunkStream) Result() providers.Result {
 
 // pricedEngine seats every agent of modeConfig on one model at $1 per 1M
 // input and $10 per 1M output tokens, max_tokens 1,000, all on p.
-func pricedEngine(t *testing.T, mode string, p providers.Provider) (*Engine, *eventLog) {
+func pricedEngine(t *testing.T, mode string, p providers.Provider) (*Engine, *EventLog) {
 	t.Helper()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	one, ten := 1.0, 10.0
 	cfg.Models = providers.Catalogue{"priced-model": {Input: &one, Output: &ten}}
 	var agents []*Agent
@@ -77,8 +80,8 @@ func pricedEngine(t *testing.T, mode string, p providers.Provider) (*Engine, *ev
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := &eventLog{}
-	e.Subscribe(events.add)
+	events := &EventLog{}
+	e.Subscribe(events.Add)
 	return e, events
 }
 
@@ -99,7 +102,7 @@ func TestCutStreamsAreChargedAndReachTheCap(t *testing.T) {
 		err = e.Submit(context.Background(), "@gemini Explain the trade-off in detail.")
 		asked++
 	}
-	settle(t, e)
+	Settle(t, e)
 	if !IsCap(err) {
 		t.Fatalf("20 cut answers never reached the $0.05 cap (last error %v)", err)
 	}
@@ -146,8 +149,8 @@ func TestCutStreamsAreChargedAndReachTheCap(t *testing.T) {
 	}
 }
 
-func lastSpend(l *eventLog) SpendUpdated {
-	all := eventsOf[SpendUpdated](l)
+func lastSpend(l *EventLog) SpendUpdated {
+	all := EventsOf[SpendUpdated](l)
 	if len(all) == 0 {
 		return SpendUpdated{}
 	}
@@ -165,7 +168,7 @@ func TestOverReportedUsageStopsBeforeTheNextCall(t *testing.T) {
 	e, events := pricedEngine(t, "alternate", fake)
 	e.SetCap(0.10)
 	err := e.Submit(context.Background(), "Write the parser.")
-	settle(t, e)
+	Settle(t, e)
 	var ce *CapError
 	if !errors.As(err, &ce) || !ce.Passed {
 		t.Fatalf("Submit = %v, want the passed cap", err)
@@ -189,11 +192,11 @@ func TestOverReportedUsageStopsBeforeTheNextCall(t *testing.T) {
 		t.Fatalf("first turn %s, warning %q", first.Status, first.Warning)
 	}
 	var warned bool
-	for _, ev := range eventsOf[ErrorOccurred](events) {
+	for _, ev := range EventsOf[ErrorOccurred](events) {
 		warned = warned || (ev.Kind == KindOverWorstCase && ev.Err == first.Warning)
 	}
-	if !warned || len(eventsOf[CapReached](events)) != 1 {
-		t.Fatalf("warning shown %v, cap_reached events %d (want 1)", warned, len(eventsOf[CapReached](events)))
+	if !warned || len(EventsOf[CapReached](events)) != 1 {
+		t.Fatalf("warning shown %v, cap_reached events %d (want 1)", warned, len(EventsOf[CapReached](events)))
 	}
 	// The next exchange is refused before any call.
 	if err := e.Submit(context.Background(), "Go on."); !IsCap(err) {
@@ -218,7 +221,7 @@ func TestMeterUnderAParentBudget(t *testing.T) {
 		if err := e.Submit(context.Background(), "@gemini Go."); err != nil {
 			refused = err
 		}
-		settle(t, e)
+		Settle(t, e)
 	}
 	var ce *CapError
 	if !errors.As(refused, &ce) || !strings.Contains(ce.Error(), "cap of $0.015") {

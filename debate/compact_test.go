@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -25,9 +28,9 @@ func realisticAnswer(agent string, n int) string {
 	return b.String()
 }
 
-func realisticFakes(f map[string]*modeFake) {
+func realisticFakes(f map[string]*ModeFake) {
 	for name, fake := range f {
-		fake.answer = func(n int, _ providers.Request) string { return realisticAnswer(name, n) }
+		fake.Answer = func(n int, _ providers.Request) string { return realisticAnswer(name, n) }
 	}
 }
 
@@ -36,7 +39,7 @@ func realisticFakes(f map[string]*modeFake) {
 // latest answer, and every turn stays in the history.
 func TestAlternatePromptBoundedAtStep100(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "alternate", realisticFakes)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", realisticFakes)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write a retry loop in Go"); err != nil {
 		t.Fatal(err)
@@ -46,21 +49,21 @@ func TestAlternatePromptBoundedAtStep100(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	calls := log.all()
+	calls := log.All()
 	if len(calls) != 102 { // the start turn asks both, then one call a step
 		t.Fatalf("%d calls", len(calls))
 	}
-	step10, step100 := demo.EstimateRequestTokens(calls[11].req), demo.EstimateRequestTokens(calls[101].req)
+	step10, step100 := demo.EstimateRequestTokens(calls[11].Req), demo.EstimateRequestTokens(calls[101].Req)
 	t.Logf("prompt tokens: step 10 %d, step 100 %d (ratio %.2f)", step10, step100, float64(step100)/float64(step10))
 	if step100 > 2*step10 {
 		t.Fatalf("step 100 prompt %d tokens > 2 × step 10's %d", step100, step10)
 	}
-	last := allContent(calls[101].req)
+	last := AllContent(calls[101].Req)
 	if !strings.Contains(last, "write a retry loop in Go") {
 		t.Fatal("step 100 lost the host's instruction")
 	}
 	// Call 101 answers call 100's answer, which must be there verbatim.
-	if want := realisticAnswer(calls[100].agent, 101); !strings.Contains(last, strings.TrimSpace(want)) {
+	if want := realisticAnswer(calls[100].Agent, 101); !strings.Contains(last, strings.TrimSpace(want)) {
 		t.Fatal("step 100 does not see the other agent's latest answer whole")
 	}
 	if !strings.Contains(last, "[Summary up to turn") {
@@ -90,7 +93,7 @@ func TestAlternatePromptBoundedAtStep100(t *testing.T) {
 // extend), so the provider's prompt cache applies; the request says so.
 func TestPromptPrefixStableBetweenCompactions(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "alternate", realisticFakes)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", realisticFakes)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write a retry loop in Go"); err != nil {
 		t.Fatal(err)
@@ -108,10 +111,10 @@ func TestPromptPrefixStableBetweenCompactions(t *testing.T) {
 		}
 		summariesAt = append(summariesAt, n)
 	}
-	calls := log.all()
+	calls := log.All()
 	stable := 0
 	for i := 4; i+2 < len(calls); i++ {
-		prev, next := calls[i].req, calls[i+2].req // the same agent's next call
+		prev, next := calls[i].Req, calls[i+2].Req // the same agent's next call
 		if i >= len(summariesAt) || summariesAt[i-2] != summariesAt[i] {
 			continue // a compaction came between them
 		}
@@ -135,15 +138,15 @@ func TestPromptPrefixStableBetweenCompactions(t *testing.T) {
 func TestSummariserAgentAndFallback(t *testing.T) {
 	t.Parallel()
 	for _, fail := range []bool{false, true} {
-		cfg := modeConfig()
+		cfg := ModeConfig(known)
 		cfg.Context.Summarizer = "mc"
-		e, log, _ := newModeEngine(t, cfg, "alternate", func(f map[string]*modeFake) {
+		e, log, _ := NewModeEngine(t, cfg, "alternate", func(f map[string]*ModeFake) {
 			realisticFakes(f)
-			f["mc"].answer = func(n int, req providers.Request) string {
+			f["mc"].Answer = func(n int, req providers.Request) string {
 				return fmt.Sprintf("MC condensed %d messages.", len(req.Messages))
 			}
 			if fail {
-				f["mc"].fail = errors.New("mc is down")
+				f["mc"].Fail = errors.New("mc is down")
 			}
 		})
 		ctx := context.Background()
@@ -161,8 +164,8 @@ func TestSummariserAgentAndFallback(t *testing.T) {
 				sums = append(sums, en)
 			}
 		}
-		if len(sums) == 0 || !strings.Contains(strings.Join(log.order(), ","), "mc") {
-			t.Fatalf("fail=%v: %d summaries, calls %v", fail, len(sums), log.order())
+		if len(sums) == 0 || !strings.Contains(strings.Join(log.Order(), ","), "mc") {
+			t.Fatalf("fail=%v: %d summaries, calls %v", fail, len(sums), log.Order())
 		}
 		for _, s := range sums {
 			if s.Speaker != "mc" || s.Status != StatusComplete || s.Covers == 0 {
@@ -179,26 +182,26 @@ func TestSummariserAgentAndFallback(t *testing.T) {
 // and agent mode below).
 func TestMentionPromptBounded(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "mention", realisticFakes)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "mention", realisticFakes)
 	ctx := context.Background()
 	for i := range 60 {
 		if err := e.Submit(ctx, fmt.Sprintf("@all question %d?", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	calls := log.all()
-	at10, at60 := demo.EstimateRequestTokens(calls[2*10-1].req), demo.EstimateRequestTokens(calls[len(calls)-1].req)
+	calls := log.All()
+	at10, at60 := demo.EstimateRequestTokens(calls[2*10-1].Req), demo.EstimateRequestTokens(calls[len(calls)-1].Req)
 	if at60 > 2*at10 {
 		t.Fatalf("exchange 60 prompt %d tokens > 2 × exchange 10's %d", at60, at10)
 	}
-	if last := allContent(calls[len(calls)-1].req); !strings.Contains(last, "question 59?") {
+	if last := AllContent(calls[len(calls)-1].Req); !strings.Contains(last, "question 59?") {
 		t.Fatal("the latest question is missing")
 	}
 }
 
 func TestMagiDebateBlockBounded(t *testing.T) {
 	t.Parallel()
-	e, _, _ := newModeEngine(t, modeConfig(), "mention", realisticFakes)
+	e, _, _ := NewModeEngine(t, ModeConfig(known), "mention", realisticFakes)
 	ctx := context.Background()
 	for i := range 40 {
 		if err := e.Submit(ctx, fmt.Sprintf("@all question %d?", i)); err != nil {
@@ -209,7 +212,7 @@ func TestMagiDebateBlockBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := m.(*Magi).debateSoFar(ctx)
+	block := m.(*Magi).DebateSoFar(ctx)
 	if got, budget := EstimateTokens(block), e.Config.ContextBudget("magi").Total; got > budget+budget/4 {
 		t.Fatalf("MAGI's debate block is %d tokens, budget %d", got, budget)
 	}
@@ -217,7 +220,7 @@ func TestMagiDebateBlockBounded(t *testing.T) {
 
 func TestContextBudgetResolution(t *testing.T) {
 	t.Parallel()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	if b := cfg.ContextBudget("alternate"); b.Total != 10000 || b.Summary != b.Total/4 || b.Verbatim+b.Summary != b.Total {
 		t.Fatalf("default %+v", b)
 	}
@@ -230,7 +233,7 @@ func TestContextBudgetResolution(t *testing.T) {
 		t.Fatalf("own %+v", b)
 	}
 	cfg.Context.Agent.BudgetTokens = 10
-	if b := cfg.ContextBudget("agent"); b.Total != minContextTokens {
+	if b := cfg.ContextBudget("agent"); b.Total != MinContextTokens {
 		t.Fatalf("tiny %+v", b)
 	}
 	cfg.Context.Summarizer = "nobody"
@@ -255,7 +258,7 @@ func TestDigestIsBoundedAndReadable(t *testing.T) {
 // entry every block, as compaction leaves them.
 func longHistory(tb testing.TB, turns int) (*Engine, Budget) {
 	tb.Helper()
-	e, _, _ := newModeEngine(tb, modeConfig(), "alternate", nil)
+	e, _, _ := NewModeEngine(tb, ModeConfig(known), "alternate", nil)
 	b := e.Config.ContextBudget("alternate")
 	text := realisticAnswer("codex", 1)
 	for i := 0; e.History().Len() < turns; i++ {
@@ -322,7 +325,7 @@ func (r *promptRecorder) Stream(ctx context.Context, req providers.Request) (pro
 func TestAgentModePromptBounded(t *testing.T) {
 	t.Parallel()
 	rec := &promptRecorder{Provider: demo.NewWithPace("demo", 0)}
-	e, _ := toolLoopEngine(t, rec, "agent", toolWorkspace(t), 0)
+	e, _ := ToolLoopEngine(t, known, rec, "agent", ToolWorkspace(t), 0)
 	e.Config.Context.BudgetTokens = 0
 	e.Config.Context.Agent.BudgetTokens = 3000
 	firstCall := map[int]int{}
@@ -346,7 +349,7 @@ func TestAgentModePromptBounded(t *testing.T) {
 // prompts come back within the budget.
 func TestCompactionOfAPartlyLoadedSession(t *testing.T) {
 	t.Parallel()
-	e, _, _ := newModeEngine(t, modeConfig(), "alternate", realisticFakes)
+	e, _, _ := NewModeEngine(t, ModeConfig(known), "alternate", realisticFakes)
 	var tail []Entry
 	for turn := 4001; turn <= 4200; turn++ {
 		tail = append(tail, Entry{Turn: turn, Kind: KindReply, Speaker: []string{"codex", "claude"}[turn%2], Mode: "alternate",
@@ -370,7 +373,7 @@ func TestCompactionOfAPartlyLoadedSession(t *testing.T) {
 // away: the newest turn is always in the prompt (clipped if it must be).
 func TestNewestTurnIsNeverCompacted(t *testing.T) {
 	t.Parallel()
-	e, _, _ := newModeEngine(t, modeConfig(), "alternate", nil)
+	e, _, _ := NewModeEngine(t, ModeConfig(known), "alternate", nil)
 	huge := strings.Repeat("a very long answer. ", 5000) // ~25,000 tokens
 	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "go"})
 	e.AddEntry(Entry{Kind: KindReply, Speaker: "codex", Text: "short one"})

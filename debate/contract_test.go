@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
+
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -22,7 +25,7 @@ import (
 // Each mode's roles name its panels: one per agent it shows.
 func TestRegistryRolesMatchTheModesPanels(t *testing.T) {
 	t.Parallel()
-	e, _, _ := newModeEngine(t, modeConfig(), "mention", nil)
+	e, _, _ := NewModeEngine(t, ModeConfig(known), "mention", nil)
 	for _, mi := range e.Modes().Infos() {
 		m, err := e.Mode(mi.Name)
 		if err != nil {
@@ -37,11 +40,25 @@ func TestRegistryRolesMatchTheModesPanels(t *testing.T) {
 	}
 }
 
+// probeMode is a test's mode: it has no agent and adds the line it is
+// given to the history.
+type probeMode struct {
+	name string
+	e    *Engine
+}
+
+func (m *probeMode) Name() string     { return m.name }
+func (m *probeMode) Agents() []*Agent { return nil }
+func (m *probeMode) Submit(_ context.Context, line string) error {
+	m.e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: line})
+	return nil
+}
+
 // A list finds its modes by name, in its order; a name it lacks is
 // unknown, with the names it has.
 func TestModeListLooksUpByName(t *testing.T) {
 	t.Parallel()
-	build := func(e *Engine) (Mode, error) { return &Mention{engine: e}, nil }
+	build := func(e *Engine) (Mode, error) { return &probeMode{name: "probe", e: e}, nil }
 	list := ModeList{testMode(ModeInfo{Name: "first", Key: "alt+1"}, build), testMode(ModeInfo{Name: "second"}, build)}
 	if got := strings.Join(list.Names(), ","); got != "first,second" {
 		t.Fatalf("Names() = %s", got)
@@ -67,17 +84,17 @@ func TestModeListLooksUpByName(t *testing.T) {
 func TestEngineKnowsOnlyItsList(t *testing.T) {
 	t.Parallel()
 	probe := testMode(ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e *Engine) (Mode, error) {
-		return &Mention{engine: e}, nil
+		return &probeMode{name: "probe", e: e}, nil
 	})
-	with, _ := newSpineEngine(nil, probe)
+	with, _ := NewSpineEngine(append(known, probe), nil)
 	if m, err := with.Mode("zz-probe"); err != nil || m == nil {
 		t.Fatalf("Mode(zz-probe) = %v, %v", m, err)
 	}
-	without, _ := newSpineEngine(nil)
+	without, _ := NewSpineEngine(known, nil)
 	if _, err := without.Mode("zz-probe"); err == nil || !strings.Contains(err.Error(), `unknown mode "zz-probe" (one of mention, alternate, talk, magi, agent, council)`) {
 		t.Fatalf("an engine without the probe built it: %v", err)
 	}
-	cfg := spineConfig()
+	cfg := SpineConfig(known)
 	cfg.ModeList = nil
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "no mode is known") {
 		t.Fatalf("a configuration without modes: %v", err)
@@ -86,7 +103,7 @@ func TestEngineKnowsOnlyItsList(t *testing.T) {
 
 func TestControlRefusesWhatTheModeDoesNotTake(t *testing.T) {
 	t.Parallel()
-	e, _, _ := newModeEngine(t, modeConfig(), "mention", nil)
+	e, _, _ := NewModeEngine(t, ModeConfig(known), "mention", nil)
 	ctx := context.Background()
 	var nc *ErrNoSuchControl
 	err := e.Control(ctx, Control{Kind: ControlStop})
@@ -117,7 +134,7 @@ func TestControlRefusesWhatTheModeDoesNotTake(t *testing.T) {
 
 func TestControlPauseAndStopNeedARunningExchange(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "talk", nil)
 	for _, k := range []ControlKind{ControlPause, ControlContinue, ControlStop} {
 		err := e.Control(context.Background(), Control{Kind: k})
 		var nc *ErrNoSuchControl
@@ -126,11 +143,11 @@ func TestControlPauseAndStopNeedARunningExchange(t *testing.T) {
 		}
 	}
 	// Rounds is for the next talk and is taken while idle.
-	control(t, e, Control{Kind: ControlRounds, N: 1})
+	SendControl(t, e, Control{Kind: ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "short"); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(log.all()); n != 5 { // open, two guests, summary, close
+	if n := len(log.All()); n != 5 { // open, two guests, summary, close
 		t.Fatalf("%d calls for a one-round talk", n)
 	}
 }
@@ -138,18 +155,18 @@ func TestControlPauseAndStopNeedARunningExchange(t *testing.T) {
 // Steps bounds the agent's next question; a later steps raises it again.
 func TestControlStepsBoundsTheAgent(t *testing.T) {
 	t.Parallel()
-	_, p := openAIFake(t, reply("<list_file><path>lib</path></list_file>"))
-	e, ev := toolLoopEngine(t, p, "agent", toolWorkspace(t), 5)
-	control(t, e, Control{Kind: ControlSteps, N: 2})
+	_, p := OpenAIFake(t, TextReply("<list_file><path>lib</path></list_file>"))
+	e, ev := ToolLoopEngine(t, known, p, "agent", ToolWorkspace(t), 5)
+	SendControl(t, e, Control{Kind: ControlSteps, N: 2})
 	var sl *StepLimitError
 	if err := e.Submit(context.Background(), "loop"); !errors.As(err, &sl) || sl.Steps != 2 {
 		t.Fatalf("err = %v, want a StepLimitError after 2 steps", err)
 	}
-	settle(t, e)
-	if ans := lastOf[AgentAnswered](t, ev); ans.Complete || ans.Steps != 2 || !strings.Contains(ans.Error, "used all 2 steps") || len(ans.ToolCalls) != 2 {
+	Settle(t, e)
+	if ans := LastOf[AgentAnswered](t, ev); ans.Complete || ans.Steps != 2 || !strings.Contains(ans.Error, "used all 2 steps") || len(ans.ToolCalls) != 2 {
 		t.Fatalf("AgentAnswered = %+v", ans)
 	}
-	control(t, e, Control{Kind: ControlSteps, N: 3})
+	SendControl(t, e, Control{Kind: ControlSteps, N: 3})
 	if err := e.Submit(context.Background(), "again"); !errors.As(err, &sl) || sl.Steps != 3 {
 		t.Fatalf("err = %v, want a StepLimitError after 3 steps", err)
 	}
@@ -181,21 +198,21 @@ func TestBlockedSubscriberStallsNobody(t *testing.T) {
 		turns      int
 	}{{"one agent", "@gemini go", 1}, {"two agents at once", "@all go", 2}} {
 		t.Run(tc.name, func(t *testing.T) {
-			fakes := map[string]*spineFake{
-				"gemini":  {name: "gemini", answer: func(providers.Request) string { return strings.Repeat("gemini ", 300) }},
-				"chatgpt": {name: "chatgpt", answer: func(providers.Request) string { return strings.Repeat("chatgpt ", 300) }},
+			fakes := map[string]*Fake{
+				"gemini":  {Agent: "gemini", Answer: func(providers.Request) string { return strings.Repeat("gemini ", 300) }},
+				"chatgpt": {Agent: "chatgpt", Answer: func(providers.Request) string { return strings.Repeat("chatgpt ", 300) }},
 			}
-			e, _ := newSpineEngine(fakes)
-			slow, fast := &eventLog{}, &eventLog{}
+			e, _ := NewSpineEngine(known, fakes)
+			slow, fast := &EventLog{}, &EventLog{}
 			blocked, release := make(chan struct{}), make(chan struct{})
 			var once sync.Once
 			e.Subscribe(func(ev Event) {
-				slow.add(ev)
+				slow.Add(ev)
 				once.Do(func() { close(blocked); <-release })
 			})
 			fastDone := make(chan struct{})
 			e.Subscribe(func(ev Event) {
-				fast.add(ev)
+				fast.Add(ev)
 				if _, ok := ev.(ExchangeFinished); ok {
 					close(fastDone)
 				}
@@ -217,7 +234,7 @@ func TestBlockedSubscriberStallsNobody(t *testing.T) {
 			case <-guard:
 				t.Fatal("a blocked subscriber stalled another one")
 			}
-			if n := len(slow.all()); n != 1 {
+			if n := len(slow.All()); n != 1 {
 				t.Fatalf("the blocked subscriber has %d events", n)
 			}
 			// Wait does not return while a subscriber has events to read.
@@ -227,9 +244,9 @@ func TestBlockedSubscriberStallsNobody(t *testing.T) {
 				t.Fatalf("Wait with a subscriber behind: %v", err)
 			}
 			close(release)
-			settle(t, e)
+			Settle(t, e)
 
-			got, want := slow.all(), fast.all()
+			got, want := slow.All(), fast.All()
 			if !reflect.DeepEqual(nonDeltas(got), nonDeltas(want)) {
 				t.Fatalf("the slow subscriber's other events differ:\n%v\n%v", nonDeltas(got), nonDeltas(want))
 			}
@@ -255,18 +272,18 @@ func TestBlockedSubscriberStallsNobody(t *testing.T) {
 
 func TestUnsubscribeStopsDelivery(t *testing.T) {
 	t.Parallel()
-	e, _ := newSpineEngine(nil)
+	e, _ := NewSpineEngine(known, nil)
 	var got atomic.Int32
 	unsubscribe := e.Subscribe(func(Event) { got.Add(1) })
 	e.Emit(ErrorOccurred{Err: "one"})
-	settle(t, e)
+	Settle(t, e)
 	unsubscribe()
 	unsubscribe() // twice is harmless
 	e.Emit(ErrorOccurred{Err: "two"})
 	if err := e.Submit(context.Background(), "@gemini hello"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
+	Settle(t, e)
 	if n := got.Load(); n != 1 {
 		t.Fatalf("%d events after unsubscribing, want the 1 before", n)
 	}
@@ -276,7 +293,7 @@ func TestUnsubscribeStopsDelivery(t *testing.T) {
 // longer waits for it, and it gets nothing more.
 func TestUnsubscribeReleasesWaitForALaggingSubscriber(t *testing.T) {
 	t.Parallel()
-	e, _ := newSpineEngine(nil)
+	e, _ := NewSpineEngine(known, nil)
 	blocked, release := make(chan struct{}), make(chan struct{})
 	var n atomic.Int32
 	var once sync.Once
@@ -289,9 +306,9 @@ func TestUnsubscribeReleasesWaitForALaggingSubscriber(t *testing.T) {
 	}
 	<-blocked
 	unsubscribe()
-	settle(t, e) // fails after 10 s if Wait still counts the queued events
+	Settle(t, e) // fails after 10 s if Wait still counts the queued events
 	close(release)
-	settle(t, e)
+	Settle(t, e)
 	if got := n.Load(); got != 1 {
 		t.Fatalf("%d events reached an unsubscribed sink, want only the one it was in", got)
 	}
@@ -333,10 +350,10 @@ func (s *stubbornStream) Close() error             { return nil }
 func (s *stubbornStream) Result() providers.Result { return providers.Result{} }
 
 // stubbornEngine is a spine engine whose gemini is a stubbornProvider.
-func stubbornEngine(t *testing.T) (*Engine, *eventLog, *stubbornProvider) {
+func stubbornEngine(t *testing.T) (*Engine, *EventLog, *stubbornProvider) {
 	t.Helper()
 	p := &stubbornProvider{called: make(chan context.Context, 1), release: make(chan struct{})}
-	e, log := newSpineEngine(nil)
+	e, log := NewSpineEngine(known, nil)
 	gemini, _ := e.Agent("gemini")
 	gemini.Provider = p
 	return e, log, p
@@ -347,7 +364,7 @@ func stubbornEngine(t *testing.T) (*Engine, *eventLog, *stubbornProvider) {
 func TestWaitCoversTheExchangeAndTheSubscribers(t *testing.T) {
 	t.Parallel()
 	e, log, p := stubbornEngine(t)
-	settle(t, e) // idle, nothing queued: at once
+	Settle(t, e) // idle, nothing queued: at once
 	done := make(chan error, 1)
 	go func() { done <- e.Submit(context.Background(), "@gemini hello") }()
 	<-p.called
@@ -360,7 +377,7 @@ func TestWaitCoversTheExchangeAndTheSubscribers(t *testing.T) {
 	waited := make(chan error, 1)
 	go func() {
 		err := e.Wait(context.Background())
-		all := log.all()
+		all := log.All()
 		switch {
 		case !released.Load():
 			err = errors.New("Wait returned while the exchange ran")
@@ -408,7 +425,7 @@ func TestInterruptPolicy(t *testing.T) {
 	t.Parallel()
 	e, _, p := stubbornEngine(t)
 	clock := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	e.now = clock.now
+	e.SetClock(clock.now)
 	if !e.Interrupt() {
 		t.Fatal("an interrupt while idle must quit")
 	}

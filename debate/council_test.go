@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -56,19 +59,19 @@ func labelsByMember(prompt string) map[string]string {
 type fakeCouncilMode struct {
 	engine  *Engine
 	servers map[string]*providertest.Server // by member name (claude's holds the chairman too)
-	events  *eventLog
+	events  *EventLog
 }
 
 // newCouncilFakes starts the fakes; answer(member, stage, req) decides each reply.
 func newCouncilFakes(t *testing.T, answer func(member string, stage int, req providertest.Request) providertest.Reply) *fakeCouncilMode {
 	t.Helper()
-	cfg := &Config{ModeList: testModes(), Providers: map[string]providers.Spec{},
+	cfg := &Config{ModeList: known, Providers: map[string]providers.Spec{},
 		Pricing: map[string]Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
 	getenv := func(k string) string { return map[string]string{"TEST_KEY": "test-key"}[k] }
 	fakes := map[string]func(testing.TB, func(providertest.Request) providertest.Reply) *providertest.Server{
 		"openai": providertest.OpenAI, "anthropic": providertest.Anthropic, "gemini": providertest.Gemini,
 	}
-	fc := &fakeCouncilMode{servers: map[string]*providertest.Server{}, events: &eventLog{}}
+	fc := &fakeCouncilMode{servers: map[string]*providertest.Server{}, events: &EventLog{}}
 	noRetry := 0
 	var agents []*Agent
 	for _, m := range councilMembers {
@@ -89,7 +92,7 @@ func newCouncilFakes(t *testing.T, answer func(member string, stage int, req pro
 		t.Fatal(err)
 	}
 	fc.engine = e
-	e.Subscribe(fc.events.add)
+	e.Subscribe(fc.events.Add)
 	return fc
 }
 
@@ -150,7 +153,7 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "Which queue should we pick for 10k msgs/s?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, fc.engine)
+	Settle(t, fc.engine)
 	forbidden := []string{"Parley", "Chairman", "made by"}
 	for _, m := range councilMembers {
 		forbidden = append(forbidden, m.name, m.display, m.model, m.vendor)
@@ -161,7 +164,7 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 			t.Fatalf("%s: %d ranking requests, want 1", m.name, len(reqs))
 		}
 		r := reqs[0]
-		text := r.System + "\n" + magiAllText(r.Messages)
+		text := r.System + "\n" + MagiAllText(r.Messages)
 		for _, f := range forbidden {
 			if strings.Contains(strings.ToLower(text), strings.ToLower(f)) {
 				t.Errorf("%s's ranking prompt contains %q:\n%s", m.name, f, text)
@@ -191,7 +194,7 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 			}
 		}
 	}
-	dec := lastOf[CouncilDecided](t, fc.events)
+	dec := LastOf[CouncilDecided](t, fc.events)
 	if dec.Chairman.Status != CouncilComplete || dec.Chairman.Text != "The council says: use queues." || dec.Chairman.Seat != ChairSeat {
 		t.Fatalf("chairman %+v", dec.Chairman)
 	}
@@ -225,8 +228,8 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, fc.engine)
-	ranked := lastOf[CouncilRanked](t, fc.events)
+	Settle(t, fc.engine)
+	ranked := LastOf[CouncilRanked](t, fc.events)
 	got := fmt.Sprint(ranked.Aggregate)
 	want := fmt.Sprint([]CouncilScore{
 		{Member: "claude", Display: "Claude", Borda: 2, MeanRank: 1, Rankings: 2},
@@ -241,7 +244,7 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 			t.Errorf("%s order %v, want %v", r.Ranker, r.Order, prefs[r.Ranker])
 		}
 	}
-	if n := len(eventsOf[CouncilRankingCast](fc.events)); n != 3 {
+	if n := len(EventsOf[CouncilRankingCast](fc.events)); n != 3 {
 		t.Fatalf("%d ranking events", n)
 	}
 }
@@ -300,7 +303,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, fc.engine)
+	Settle(t, fc.engine)
 	reqs := fc.stageRequests("chatgpt", 2)
 	if len(reqs) != 2 {
 		t.Fatalf("chatgpt was asked %d times, want 2", len(reqs))
@@ -309,7 +312,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 	if !strings.Contains(retry, "could not be read") || !strings.Contains(retry, "no ranking found") {
 		t.Fatalf("the retry does not quote the parse error: %q", retry)
 	}
-	ranked := lastOf[CouncilRanked](t, fc.events)
+	ranked := LastOf[CouncilRanked](t, fc.events)
 	byRanker := map[string]CouncilRanking{}
 	for _, r := range ranked.Rankings {
 		byRanker[r.Ranker] = r
@@ -329,7 +332,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 	}
 	// Never silently dropped: the invalid ranking is an event and a record.
 	var cast bool
-	for _, ev := range eventsOf[CouncilRankingCast](fc.events) {
+	for _, ev := range EventsOf[CouncilRankingCast](fc.events) {
 		cast = cast || (ev.Ranker == "chatgpt" && !ev.Valid)
 	}
 	en, _ := fc.engine.History().Get(bad.Turn)
@@ -353,8 +356,8 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "fallback: the top-ranked answer, by chatgpt") {
 		t.Fatalf("err %v", err)
 	}
-	settle(t, fc.engine)
-	dec := lastOf[CouncilDecided](t, fc.events)
+	Settle(t, fc.engine)
+	dec := LastOf[CouncilDecided](t, fc.events)
 	ch := dec.Chairman
 	if ch.Status != CouncilFailed || ch.Fallback != "chatgpt" || !strings.Contains(ch.Error, "the chairman's model is gone") || ch.Member != "claude" {
 		t.Fatalf("chairman %+v", ch)
@@ -379,7 +382,7 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 
 func TestCouncilDefaultsAndConfigChecks(t *testing.T) {
 	t.Parallel()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	cfg.Providers = map[string]providers.Spec{"o": {Type: "openai"}, "a": {Type: "anthropic"}, "g": {Type: "gemini"}}
 	for i, p := range []string{"g", "o", "a", "o", "a"} {
 		cfg.Agents[i].Provider = p
@@ -408,9 +411,9 @@ func TestCouncilDefaultsAndConfigChecks(t *testing.T) {
 func TestShuffledLabelsAreSeededPerRanker(t *testing.T) {
 	t.Parallel()
 	members := []string{"a", "b", "c", "d", "e"}
-	l1, m1 := shuffledLabels(members, 42, 0)
-	_, m1again := shuffledLabels(members, 42, 0)
-	_, m2 := shuffledLabels(members, 42, 1)
+	l1, m1 := ShuffledLabels(members, 42, 0)
+	_, m1again := ShuffledLabels(members, 42, 0)
+	_, m2 := ShuffledLabels(members, 42, 1)
 	if fmt.Sprint(m1) != fmt.Sprint(m1again) {
 		t.Fatal("same seed, different shuffle")
 	}
@@ -467,7 +470,7 @@ func FuzzParseRanking(f *testing.F) {
 		n = 1 + (n%5+5)%5
 		labels := make([]string, n)
 		for i := range labels {
-			labels[i] = responseLabel(i)
+			labels[i] = ResponseLabel(i)
 		}
 		order, _, err := ParseRanking(text, labels)
 		if err != nil {
@@ -486,7 +489,7 @@ func FuzzParseRanking(f *testing.F) {
 
 func TestMaskNamesHidesEveryToken(t *testing.T) {
 	t.Parallel()
-	got := maskNames("As Claude (claude-sonnet-4-6, Anthropic) I disagree with GPT-5 and gemini. Claudette stays.", []string{"claude", "Claude", "claude-sonnet-4-6", "anthropic", "gpt-5", "gemini", "ab"})
+	got := MaskNames("As Claude (claude-sonnet-4-6, Anthropic) I disagree with GPT-5 and gemini. Claudette stays.", []string{"claude", "Claude", "claude-sonnet-4-6", "anthropic", "gpt-5", "gemini", "ab"})
 	want := "As [member] ([member], [member]) I disagree with [member] and [member]. Claudette stays."
 	if got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
@@ -536,8 +539,8 @@ func TestCouncilMemberFailingInStageOneIsLeftOutOfTheRanking(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, fc.engine)
-	dec := lastOf[CouncilDecided](t, fc.events)
+	Settle(t, fc.engine)
+	dec := LastOf[CouncilDecided](t, fc.events)
 	if dec.Answers[0].Valid() || !strings.Contains(dec.Answers[0].Error, "no such model") {
 		t.Fatalf("gemini's answer %+v", dec.Answers[0])
 	}
@@ -579,8 +582,8 @@ func TestCouncilCancelledStopsAtTheStageItWasIn(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
-	settle(t, fc.engine)
-	dec := lastOf[CouncilDecided](t, fc.events)
+	Settle(t, fc.engine)
+	dec := LastOf[CouncilDecided](t, fc.events)
 	if !dec.Cancelled || dec.Chairman.Status != CouncilFailed || dec.Chairman.Error != "cancelled" || len(dec.Rankings) != 0 {
 		t.Fatalf("result %+v", dec.CouncilResult)
 	}
@@ -601,9 +604,9 @@ func TestOnlyTheChairmansTurnIsMarkedAsTheAnswer(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, fc.engine)
+	Settle(t, fc.engine)
 	var answers []string
-	for _, ev := range eventsOf[TurnStarted](fc.events) {
+	for _, ev := range EventsOf[TurnStarted](fc.events) {
 		if ev.Answer {
 			answers = append(answers, fmt.Sprintf("%s round %d", ev.Entry.Speaker, ev.Entry.Round))
 		}

@@ -1,9 +1,12 @@
-package debate
+package debate_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -30,8 +33,8 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err == nil {
 		t.Fatal("the chairman failed, yet Submit reported no error")
 	}
-	settle(t, fc.engine)
-	dec := lastOf[CouncilDecided](t, fc.events).CouncilResult
+	Settle(t, fc.engine)
+	dec := LastOf[CouncilDecided](t, fc.events).CouncilResult
 	got := CouncilsOf(fc.engine.History().Entries())
 	if len(got) != 1 {
 		t.Fatalf("%d councils read back, want 1", len(got))

@@ -1,9 +1,12 @@
-package debate
+package debate_test
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -18,20 +21,20 @@ func TestStructuredTurnsStreamAsProse(t *testing.T) {
 	for i := 0; i < len(answer); i += 5 {
 		chunks = append(chunks, answer[i:min(i+5, len(answer))])
 	}
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if agent == "casper" {
 			return providertest.Reply{Chunks: chunks}
 		}
-		return magiReply("I would rather not say.") // not JSON: streamed as its own text, marked raw
+		return MagiReply("I would rather not say.") // not JSON: streamed as its own text, marked raw
 	})
-	fc.singleRound(t)
-	if err := fc.engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
+	fc.SingleRound(t)
+	if err := fc.Engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, fc.engine)
+	Settle(t, fc.Engine)
 	prose, raw := map[string]*strings.Builder{}, map[string]*strings.Builder{}
 	fields := map[string]string{}
-	for _, ev := range fc.events.all() {
+	for _, ev := range fc.Events.All() {
 		switch ev := ev.(type) {
 		case TextDelta:
 			if prose[ev.Agent] == nil {
@@ -67,41 +70,8 @@ func TestStructuredTurnsStreamAsProse(t *testing.T) {
 	if got := prose["balthasar"].String(); !strings.Contains(got, "I would rather not say.") {
 		t.Errorf("balthasar's unreadable answer streamed as %q, want its text", got)
 	}
-	res := fc.result(t)
+	res := fc.Decided(t)
 	if v := res.Rounds[0][2]; !v.Valid || v.Vote != VoteReject {
 		t.Errorf("casper's vote = %+v", v)
-	}
-}
-
-// A lagging subscriber's merged deltas keep a structured answer's fields
-// apart and in order, and keep the raw text whole.
-func TestMergedDeltasKeepFieldsApart(t *testing.T) {
-	t.Parallel()
-	s := &subscriber{wake: make(chan struct{}, 1), empty: make(chan struct{})}
-	for _, d := range []TextDelta{
-		{Turn: 1, Raw: `{"vote":"reject",`},
-		{Turn: 1, Field: "reasoning", Text: "Thin ", Raw: `"reasoning":"Thin `},
-		{Turn: 2, Text: "other turn"},
-		{Turn: 1, Field: "reasoning", Text: "evidence.", Raw: `evidence.",`},
-		{Turn: 1, Field: "summary", Text: "\n\nNo.", Raw: `"summary":"No."}`},
-	} {
-		s.push(d)
-	}
-	var got []TextDelta
-	for _, ev := range s.queue {
-		got = append(got, ev.(TextDelta))
-	}
-	want := []TextDelta{
-		{Turn: 1, Field: "reasoning", Text: "Thin evidence.", Raw: `{"vote":"reject","reasoning":"Thin evidence.",`},
-		{Turn: 2, Text: "other turn"},
-		{Turn: 1, Field: "summary", Text: "\n\nNo.", Raw: `"summary":"No."}`},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("queue = %+v, want %+v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("delta %d = %+v, want %+v", i, got[i], want[i])
-		}
 	}
 }

@@ -1,10 +1,12 @@
-package debate
+package debate_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	. "github.com/parleyhq/parley/debate"
 )
 
 // decodeAll feeds text to a fresh decoder in chunks cut at the given byte

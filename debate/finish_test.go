@@ -1,9 +1,12 @@
-package debate
+package debate_test
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -11,7 +14,7 @@ import (
 )
 
 // oneOpenAIAgent is a mention engine whose agent talks to a fake OpenAI.
-func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (*Engine, *providertest.Server, *eventLog) {
+func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (*Engine, *providertest.Server, *EventLog) {
 	t.Helper()
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return reply })
 	zero := 0
@@ -20,7 +23,7 @@ func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Config{ModeList: testModes(),
+	c := &Config{ModeList: known,
 		Providers: map[string]providers.Spec{"openai": spec},
 		Agents:    []AgentSpec{{Name: "chatgpt", Display: "ChatGPT", Provider: "openai", Model: "gpt-6.1-sol", MaxTokens: 64}},
 		Modes:     ModesConfig{Mention: MentionConfig{Agents: []string{"chatgpt"}}},
@@ -32,8 +35,8 @@ func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := &eventLog{}
-	e.Subscribe(events.add)
+	events := &EventLog{}
+	e.Subscribe(events.Add)
 	return e, srv, events
 }
 
@@ -52,7 +55,7 @@ func TestTurnCutAtTheLimitIsPartialWithAHint(t *testing.T) {
 	e, _, _ := oneOpenAIAgent(t, providertest.Reply{Text: "The first half of", FinishReason: "max_output_tokens",
 		Usage: providers.Usage{InputTokens: 10, OutputTokens: 64}}, nil)
 	_ = e.Submit(context.Background(), "@chatgpt explain")
-	settle(t, e)
+	Settle(t, e)
 	en := lastReply(e)
 	if en.Status != StatusPartial || en.Error != "(cut at 64 output tokens — raise max_tokens)" || en.Text != "The first half of" {
 		t.Fatalf("entry %s %q %q", en.Status, en.Error, en.Text)
@@ -69,7 +72,7 @@ func TestTurnRefusedOrEmptyIsAnError(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e, _, events := oneOpenAIAgent(t, reply, nil)
 			_ = e.Submit(context.Background(), "@chatgpt do it")
-			settle(t, e)
+			Settle(t, e)
 			en := lastReply(e)
 			if en.Status != StatusError || en.Error == "" {
 				t.Fatalf("entry %s %q", en.Status, en.Error)
@@ -78,7 +81,7 @@ func TestTurnRefusedOrEmptyIsAnError(t *testing.T) {
 				t.Errorf("the provider's reason is lost: %q", en.Error)
 			}
 			seen := false
-			for _, ev := range events.all() {
+			for _, ev := range events.All() {
 				if eo, ok := ev.(ErrorOccurred); ok && eo.Turn == en.Turn {
 					seen = true
 				}
@@ -98,7 +101,7 @@ func TestTurnSendsMetaAndDropsUnacceptedTemperature(t *testing.T) {
 		c.Agents[0].Model = "gpt-9-unlisted" // family rules: reasons, no price
 	})
 	_ = e.Submit(context.Background(), "@chatgpt hi")
-	settle(t, e)
+	Settle(t, e)
 	body := srv.Requests()[0].JSON
 	if _, sent := body["temperature"]; sent {
 		t.Errorf("a reasoning model got a temperature: %v", body)
@@ -108,9 +111,9 @@ func TestTurnSendsMetaAndDropsUnacceptedTemperature(t *testing.T) {
 		t.Errorf("unpriced model: usage %+v cost %v", en.Usage, en.Cost)
 	}
 	_ = e.Submit(context.Background(), "@chatgpt again")
-	settle(t, e)
+	Settle(t, e)
 	hints := 0
-	for _, ev := range events.all() {
+	for _, ev := range events.All() {
 		if eo, ok := ev.(ErrorOccurred); ok && eo.Kind == "price_unknown" {
 			hints++
 		}
@@ -122,18 +125,18 @@ func TestTurnSendsMetaAndDropsUnacceptedTemperature(t *testing.T) {
 
 func TestMagiCountsARefusedVoteInvalidWithTheReason(t *testing.T) {
 	t.Parallel()
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if agent == "casper" {
 			return providertest.Reply{BlockReason: "PROHIBITED_CONTENT"}
 		}
-		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
 	})
-	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
+	if err := fc.Engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, fc.engine)
+	Settle(t, fc.Engine)
 	found := false
-	for _, ev := range fc.events.all() {
+	for _, ev := range fc.Events.All() {
 		if v, ok := ev.(VoteCast); ok && v.Agent == "casper" {
 			found = true
 			if v.Valid || v.Vote != string(VoteInvalid) || !strings.Contains(v.Error, "prompt was blocked (PROHIBITED_CONTENT)") {

@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -37,7 +40,7 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Payments\nStores card numbers in plain text.\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := magiConfig()
+	cfg := MagiTestConfig(known)
 	var agents []*Agent
 	recs := map[string]*recordingProvider{}
 	for _, spec := range cfg.Agents {
@@ -51,8 +54,8 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &eventLog{}
-	e.Subscribe(log.add)
+	log := &EventLog{}
+	e.Subscribe(log.Add)
 	if err := e.SetWorkspace(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +88,8 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 			t.Fatalf("%s: findings in its vote prompt = %v:\n%s", name, has, first)
 		}
 	}
-	settle(t, e)
-	res := lastOf[MagiDecided](t, log)
+	Settle(t, e)
+	res := LastOf[MagiDecided](t, log)
 	if len(res.Rounds) != 3 || res.Verdict == "" {
 		t.Fatalf("council did not finish: %+v", res)
 	}
@@ -96,7 +99,7 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 // reads that debate first, in the stable first message of every round.
 func TestMagiSeesTheDebateSoFar(t *testing.T) {
 	t.Parallel()
-	cfg := magiConfig()
+	cfg := MagiTestConfig(known)
 	var agents []*Agent
 	recs := map[string]*recordingProvider{}
 	for _, spec := range cfg.Agents {

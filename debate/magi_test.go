@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -10,125 +10,13 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
+
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
-	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
-
-// magiMembers are the council in order, each on its own vendor's fake.
-var magiMembers = []struct{ name, display, vendor, model, persona string }{
-	{"melchior", "MELCHIOR", "openai", "gpt-5", "You are the scientist: logic and data."},
-	{"balthasar", "BALTHASAR", "anthropic", "claude-sonnet-4-6", "You are the guardian: ethics and safety."},
-	{"casper", "CASPER", "gemini", "gemini-3-flash-preview", "You are the maverick: intuition and risk."},
-}
-
-func magiConfig() *Config {
-	cfg := &Config{ModeList: testModes(), DefaultMode: "magi", Providers: map[string]providers.Spec{},
-		Pricing: map[string]Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
-	for _, m := range magiMembers {
-		cfg.Agents = append(cfg.Agents, AgentSpec{Name: m.name, Display: m.display, Provider: m.vendor, Model: m.model, Persona: m.persona})
-		cfg.Modes.Magi.Agents = append(cfg.Modes.Magi.Agents, m.name)
-	}
-	return cfg
-}
-
-// roundOf tells which round a request belongs to from its last message.
-func magiRoundOf(msgs []providers.Message) int {
-	if len(msgs) == 0 {
-		return 0
-	}
-	last := msgs[len(msgs)-1].Content
-	switch {
-	case strings.Contains(last, "Round 3 of 3"):
-		return 3
-	case strings.Contains(last, "Round 2 of 3"):
-		return 2
-	}
-	return 1
-}
-
-// voteJSON is a well-formed answer whose reasoning marks who said it when.
-func magiVoteJSON(agent string, round int, vote Vote) string {
-	return fmt.Sprintf(`{"vote":%q,"reasoning":"MARK-%s-R%d","summary":"%s says %s"}`, vote, agent, round, agent, vote)
-}
-
-// fakeCouncil starts one fake per vendor, each answering with handler(agent,
-// round, request), and an engine whose members use them through the real adapters.
-type fakeCouncil struct {
-	engine  *Engine
-	servers map[string]*providertest.Server // by agent name
-	events  *eventLog
-}
-
-func newFakeCouncil(t *testing.T, answer func(agent string, round int, req providertest.Request) providertest.Reply, adjust ...func(*Config)) *fakeCouncil {
-	t.Helper()
-	fc := &fakeCouncil{servers: map[string]*providertest.Server{}}
-	cfg := magiConfig()
-	for _, f := range adjust {
-		f(cfg)
-	}
-	getenv := func(k string) string {
-		if k == "TEST_KEY" {
-			return "test-key"
-		}
-		return ""
-	}
-	fakes := map[string]func(testing.TB, func(providertest.Request) providertest.Reply) *providertest.Server{
-		"openai": providertest.OpenAI, "anthropic": providertest.Anthropic, "gemini": providertest.Gemini,
-	}
-	noRetry := 0
-	var agents []*Agent
-	for _, m := range magiMembers {
-		srv := fakes[m.vendor](t, func(r providertest.Request) providertest.Reply { return answer(m.name, magiRoundOf(r.Messages), r) })
-		fc.servers[m.name] = srv
-		spec := providers.Spec{Type: m.vendor, BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &noRetry}
-		cfg.Providers[m.vendor] = spec
-		p, err := open.Open(m.vendor, spec, getenv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec2, _ := cfg.Agent(m.name)
-		agents = append(agents, &Agent{AgentSpec: spec2, Provider: p})
-	}
-	e, err := NewEngine(cfg, agents, "magi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fc.engine, fc.events = e, &eventLog{}
-	e.Subscribe(fc.events.add)
-	return fc
-}
-
-// result is the latest council's MagiDecided event.
-func (fc *fakeCouncil) result(t *testing.T) MagiDecided {
-	t.Helper()
-	settle(t, fc.engine)
-	return lastOf[MagiDecided](t, fc.events)
-}
-
-// singleRound makes the next council stop after round 1 (the command's -1).
-func (fc *fakeCouncil) singleRound(t *testing.T) {
-	t.Helper()
-	control(t, fc.engine, Control{Kind: ControlRounds, N: 1})
-}
-
-func magiReply(text string) providertest.Reply {
-	return providertest.Reply{Text: text, Usage: providers.Usage{InputTokens: 100, OutputTokens: 20, CachedTokens: 40}}
-}
-
-// requestsByRound returns the agent's requests keyed by round, in order.
-func (fc *fakeCouncil) requests(agent string) []providertest.Request {
-	return fc.servers[agent].Requests()
-}
-
-func magiAllText(msgs []providers.Message) string {
-	var b strings.Builder
-	for _, m := range msgs {
-		b.WriteString(string(m.Role) + ": " + m.Content + "\n")
-	}
-	return b.String()
-}
 
 var magiMarkRE = regexp.MustCompile(`MARK-[a-z]+-R[0-9]`)
 
@@ -142,73 +30,73 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 		"balthasar": {VoteReject, VoteApprove, VoteApprove},
 		"casper":    {VoteAbstain, VoteReject, VoteApprove},
 	}
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return magiReply(magiVoteJSON(agent, round, votes[agent][round-1]))
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return MagiReply(MagiVoteJSON(agent, round, votes[agent][round-1]))
 	})
-	if err := fc.engine.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
+	if err := fc.Engine.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
 	}
-	for i, m := range magiMembers {
-		reqs := fc.requests(m.name)
+	for i, m := range MagiMembers {
+		reqs := fc.Requests(m.Name)
 		if len(reqs) != 3 {
-			t.Fatalf("%s got %d requests, want 3", m.name, len(reqs))
+			t.Fatalf("%s got %d requests, want 3", m.Name, len(reqs))
 		}
 		var others []string
-		for j, o := range magiMembers {
+		for j, o := range MagiMembers {
 			if j != i {
-				others = append(others, o.name)
+				others = append(others, o.Name)
 			}
 		}
 		r1, r2, r3 := reqs[0], reqs[1], reqs[2]
 		// Round 1: the persona, the rules, the question; nobody's opinion.
-		if !strings.Contains(r1.System, "You are "+m.display) || !strings.Contains(r1.System, m.persona) || !strings.Contains(r1.System, "MAGI council") {
-			t.Errorf("%s round-1 system prompt lacks name, persona or rules:\n%s", m.name, r1.System)
+		if !strings.Contains(r1.System, "You are "+m.Display) || !strings.Contains(r1.System, m.Persona) || !strings.Contains(r1.System, "MAGI council") {
+			t.Errorf("%s round-1 system prompt lacks name, persona or rules:\n%s", m.Name, r1.System)
 		}
 		if len(r1.Messages) != 1 || !strings.Contains(r1.Messages[0].Content, "[Host]: Should we ship on Friday?") {
-			t.Errorf("%s round 1 messages = %q", m.name, r1.Messages)
+			t.Errorf("%s round 1 messages = %q", m.Name, r1.Messages)
 		}
-		if got := magiMarks(magiAllText(r1.Messages)); len(got) != 0 {
-			t.Errorf("%s saw opinions in round 1: %v", m.name, got)
+		if got := magiMarks(MagiAllText(r1.Messages)); len(got) != 0 {
+			t.Errorf("%s saw opinions in round 1: %v", m.Name, got)
 		}
 		// Round 2: own round-1 answer (as its own turn) + exactly the other two's round-1 opinions.
 		if len(r2.Messages) != 3 || r2.Messages[1].Role != providers.RoleAssistant {
-			t.Fatalf("%s round 2 messages = %q", m.name, r2.Messages)
+			t.Fatalf("%s round 2 messages = %q", m.Name, r2.Messages)
 		}
-		if got, want := magiMarks(r2.Messages[1].Content), []string{"MARK-" + m.name + "-R1"}; !magiSame(got, want) {
-			t.Errorf("%s round 2 own answer marks %v, want %v", m.name, got, want)
+		if got, want := magiMarks(r2.Messages[1].Content), []string{"MARK-" + m.Name + "-R1"}; !magiSame(got, want) {
+			t.Errorf("%s round 2 own answer marks %v, want %v", m.Name, got, want)
 		}
 		want2 := []string{"MARK-" + others[0] + "-R1", "MARK-" + others[1] + "-R1"}
 		if got := magiMarks(r2.Messages[2].Content); !magiSame(got, want2) {
-			t.Errorf("%s round 2 shows %v, want %v", m.name, got, want2)
+			t.Errorf("%s round 2 shows %v, want %v", m.Name, got, want2)
 		}
 		// Round 3: own round-1 answer + all three round-2 opinions, nothing else.
 		if len(r3.Messages) != 3 || r3.Messages[1].Role != providers.RoleAssistant {
-			t.Fatalf("%s round 3 messages = %q", m.name, r3.Messages)
+			t.Fatalf("%s round 3 messages = %q", m.Name, r3.Messages)
 		}
-		if got, want := magiMarks(r3.Messages[1].Content), []string{"MARK-" + m.name + "-R1"}; !magiSame(got, want) {
-			t.Errorf("%s round 3 own answer marks %v, want %v", m.name, got, want)
+		if got, want := magiMarks(r3.Messages[1].Content), []string{"MARK-" + m.Name + "-R1"}; !magiSame(got, want) {
+			t.Errorf("%s round 3 own answer marks %v, want %v", m.Name, got, want)
 		}
 		want3 := []string{"MARK-melchior-R2", "MARK-balthasar-R2", "MARK-casper-R2"}
 		if got := magiMarks(r3.Messages[2].Content); !magiSame(got, want3) {
-			t.Errorf("%s round 3 shows %v, want %v", m.name, got, want3)
+			t.Errorf("%s round 3 shows %v, want %v", m.Name, got, want3)
 		}
 		// The prefix is stable across rounds, so prompt caches apply.
 		if r2.System != r1.System || r3.System != r1.System {
-			t.Errorf("%s system prompt changed between rounds", m.name)
+			t.Errorf("%s system prompt changed between rounds", m.Name)
 		}
 		if r2.Messages[0] != r1.Messages[0] || r3.Messages[0] != r1.Messages[0] || r3.Messages[1] != r2.Messages[1] {
-			t.Errorf("%s prompt prefix changed between rounds", m.name)
+			t.Errorf("%s prompt prefix changed between rounds", m.Name)
 		}
 	}
 
-	res := fc.result(t)
+	res := fc.Decided(t)
 	if res.Verdict != VerdictApproved || len(res.Rounds) != 3 || res.RoundsRun != 3 || res.Cancelled || res.Question != "Should we ship on Friday?" {
 		t.Fatalf("result = %+v", res)
 	}
 	// Votes are stored as vote rows with their round, then a verdict row.
 	var voteRows []Entry
 	var verdict Entry
-	for _, en := range fc.engine.History().Entries() {
+	for _, en := range fc.Engine.History().Entries() {
 		switch en.Kind {
 		case KindVote:
 			voteRows = append(voteRows, en)
@@ -220,7 +108,7 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 		t.Fatalf("%d vote rows, want 9", len(voteRows))
 	}
 	for k, en := range voteRows {
-		round, member := k/3+1, magiMembers[k%3].name
+		round, member := k/3+1, MagiMembers[k%3].Name
 		if en.Round != round || en.Speaker != member || en.Vote != string(votes[member][round-1]) || en.Status != StatusComplete {
 			t.Errorf("vote row %d = round %d %s %q %s, want round %d %s %q", k, en.Round, en.Speaker, en.Vote, en.Status, round, member, votes[member][round-1])
 		}
@@ -249,12 +137,12 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	}
 	// One VoteCast per member and round, one VerdictReached, one
 	// MagiRoundFinished per round naming who changed vote, one MagiDecided.
-	casts, verdicts := len(eventsOf[VoteCast](fc.events)), len(eventsOf[VerdictReached](fc.events))
-	if casts != 9 || verdicts != 1 || len(eventsOf[MagiDecided](fc.events)) != 1 {
+	casts, verdicts := len(EventsOf[VoteCast](fc.Events)), len(EventsOf[VerdictReached](fc.Events))
+	if casts != 9 || verdicts != 1 || len(EventsOf[MagiDecided](fc.Events)) != 1 {
 		t.Errorf("%d VoteCast and %d VerdictReached events, want 9 and 1", casts, verdicts)
 	}
 	var changed []string
-	for i, rf := range eventsOf[MagiRoundFinished](fc.events) {
+	for i, rf := range EventsOf[MagiRoundFinished](fc.Events) {
 		if rf.Round != i+1 || rf.Of != 3 || len(rf.Votes) != 3 || rf.Votes[1].Vote != votes["balthasar"][i] {
 			t.Errorf("round event %d = %+v", i, rf)
 		}
@@ -267,24 +155,24 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 
 func TestMagiAsksForStructuredOutput(t *testing.T) {
 	t.Parallel()
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
 	})
-	fc.singleRound(t)
-	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
+	fc.SingleRound(t)
+	if err := fc.Engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
 	// OpenAI's Responses API: text.format json_schema, strict.
-	oa := fc.requests("melchior")[0]
+	oa := fc.Requests("melchior")[0]
 	format, _ := oa.JSON["text"].(map[string]any)["format"].(map[string]any)
 	if !strings.HasSuffix(oa.Path, "/responses") || format["type"] != "json_schema" || format["name"] != "magi_vote" || format["strict"] != true {
 		t.Errorf("openai %s text = %v", oa.Path, oa.JSON["text"])
 	}
-	gc, _ := fc.requests("casper")[0].JSON["generationConfig"].(map[string]any)
+	gc, _ := fc.Requests("casper")[0].JSON["generationConfig"].(map[string]any)
 	if gc["responseMimeType"] != "application/json" || (gc["responseSchema"] == nil && gc["responseJsonSchema"] == nil) {
 		t.Errorf("gemini generationConfig = %v", gc)
 	}
-	body := string(fc.requests("balthasar")[0].Body)
+	body := string(fc.Requests("balthasar")[0].Body)
 	if !strings.Contains(body, `"reasoning"`) || !strings.Contains(body, `"abstain"`) {
 		t.Errorf("anthropic request carries no vote schema: %s", body)
 	}
@@ -294,26 +182,26 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	casperCalls := 0
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		switch agent {
 		case "balthasar":
-			return magiReply("I would rather not say.") // never readable
+			return MagiReply("I would rather not say.") // never readable
 		case "casper":
 			mu.Lock()
 			defer mu.Unlock()
 			casperCalls++
 			if casperCalls == 1 {
-				return magiReply("Sure! ```json\n{\"vote\": \"maybe\"}\n```") // readable only when asked again
+				return MagiReply("Sure! ```json\n{\"vote\": \"maybe\"}\n```") // readable only when asked again
 			}
-			return magiReply(magiVoteJSON(agent, round, VoteReject))
+			return MagiReply(MagiVoteJSON(agent, round, VoteReject))
 		}
-		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
 	})
-	fc.singleRound(t)
-	if err := fc.engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
+	fc.SingleRound(t)
+	if err := fc.Engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
 		t.Fatal(err)
 	}
-	res := fc.result(t)
+	res := fc.Decided(t)
 	got := res.Rounds[0]
 	if !got[0].Valid || got[0].Attempts != 1 {
 		t.Errorf("melchior = %+v", got[0])
@@ -328,7 +216,7 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 		t.Errorf("verdict %s, want INCOMPLETE (approve, invalid, reject)", res.Verdict)
 	}
 	// The retry quotes the parse error and shows the unreadable answer as the member's own.
-	reqs := fc.requests("casper")
+	reqs := fc.Requests("casper")
 	if len(reqs) != 2 {
 		t.Fatalf("casper got %d requests, want 2", len(reqs))
 	}
@@ -337,12 +225,12 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 		!strings.Contains(retry[2].Content, `could not be read`) || !strings.Contains(retry[2].Content, `"vote" is "maybe"`) {
 		t.Errorf("retry messages = %q", retry)
 	}
-	if n := len(fc.requests("balthasar")); n != 2 {
+	if n := len(fc.Requests("balthasar")); n != 2 {
 		t.Errorf("balthasar asked %d times, want 2 (one retry only)", n)
 	}
 	// Rows: the first attempts say why they were asked again; usage counts both calls.
 	var rows []string
-	for _, en := range fc.engine.History().Entries() {
+	for _, en := range fc.Engine.History().Entries() {
 		if en.Kind == KindVote {
 			rows = append(rows, en.Speaker+":"+en.Vote)
 		}
@@ -360,7 +248,7 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 
 func TestMagiProviderErrorInRound2(t *testing.T) {
 	t.Parallel()
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if agent == "balthasar" && round == 2 {
 			return providertest.Reply{Status: 400, Text: "prompt is too long today"}
 		}
@@ -368,12 +256,12 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 		if agent == "casper" {
 			vote = VoteReject
 		}
-		return magiReply(magiVoteJSON(agent, round, vote))
+		return MagiReply(MagiVoteJSON(agent, round, vote))
 	})
-	if err := fc.engine.Submit(context.Background(), "Open-source the engine?"); err != nil {
+	if err := fc.Engine.Submit(context.Background(), "Open-source the engine?"); err != nil {
 		t.Fatalf("one failing member must not fail the council: %v", err)
 	}
-	res := fc.result(t)
+	res := fc.Decided(t)
 	b2 := res.Rounds[1][1]
 	if b2.Valid || !b2.Failed || !strings.Contains(b2.Error, "prompt is too long today") || b2.Attempts != 1 {
 		t.Errorf("balthasar round 2 = %+v, want INVALID with the provider's error, no retry", b2)
@@ -382,7 +270,7 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 		t.Fatalf("the council must go on to round 3 with balthasar back: %+v", res.Rounds)
 	}
 	// Round 3 shows the failure in place of balthasar's round-2 opinion.
-	last := fc.requests("melchior")[2].Messages
+	last := fc.Requests("melchior")[2].Messages
 	if !strings.Contains(last[len(last)-1].Content, "[BALTHASAR]: (no valid opinion this round:") {
 		t.Errorf("round 3 prompt does not show the failed opinion:\n%s", last[len(last)-1].Content)
 	}
@@ -390,7 +278,7 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 		t.Errorf("verdict = %s, want APPROVED", res.Verdict)
 	}
 	var errRow bool
-	for _, en := range fc.engine.History().Entries() {
+	for _, en := range fc.Engine.History().Entries() {
 		errRow = errRow || (en.Kind == KindVote && en.Round == 2 && en.Speaker == "balthasar" && en.Status == StatusError && en.Vote == "invalid")
 	}
 	if !errRow {
@@ -400,14 +288,14 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 
 func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
 	t.Parallel()
-	fc := newFakeCouncil(t, func(string, int, providertest.Request) providertest.Reply {
+	fc := NewFakeCouncil(t, known, func(string, int, providertest.Request) providertest.Reply {
 		return providertest.Reply{Status: 400, Text: "no such model"}
 	})
-	err := fc.engine.Submit(context.Background(), "q")
+	err := fc.Engine.Submit(context.Background(), "q")
 	if err == nil || !strings.Contains(err.Error(), "every MAGI member failed in round 1") {
 		t.Fatalf("err = %v", err)
 	}
-	res := fc.result(t)
+	res := fc.Decided(t)
 	if len(res.Rounds) != 1 || res.Verdict != VerdictIncomplete {
 		t.Errorf("rounds %d, verdict %s; want 1 round, INCOMPLETE", len(res.Rounds), res.Verdict)
 	}
@@ -416,32 +304,32 @@ func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
 func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if round == 2 {
 			cancel()
-			return providertest.Reply{Text: magiVoteJSON(agent, round, VoteApprove), Delay: time.Second}
+			return providertest.Reply{Text: MagiVoteJSON(agent, round, VoteApprove), Delay: time.Second}
 		}
-		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
 	})
-	if err := fc.engine.Submit(ctx, "q"); err == nil {
+	if err := fc.Engine.Submit(ctx, "q"); err == nil {
 		t.Fatal("a cancelled council must report it")
 	}
-	res := fc.result(t)
+	res := fc.Decided(t)
 	if !res.Cancelled || len(res.Rounds) != 2 || res.RoundsRun != 2 {
 		t.Errorf("cancelled %v after %d rounds", res.Cancelled, len(res.Rounds))
 	}
-	if n := len(eventsOf[VerdictReached](fc.events)); n != 0 {
+	if n := len(EventsOf[VerdictReached](fc.Events)); n != 0 {
 		t.Errorf("%d VerdictReached events for a cancelled council", n)
 	}
-	for _, en := range fc.engine.History().Entries() {
+	for _, en := range fc.Engine.History().Entries() {
 		if en.Kind == KindVerdict {
 			t.Error("a cancelled council must not record a verdict")
 		}
 	}
 }
 
-func magiDemoEngine(t testing.TB) (*Engine, *eventLog) {
-	cfg := magiConfig()
+func magiDemoEngine(t testing.TB) (*Engine, *EventLog) {
+	cfg := MagiTestConfig(known)
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
 		agents = append(agents, &Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 0)})
@@ -450,8 +338,8 @@ func magiDemoEngine(t testing.TB) (*Engine, *eventLog) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &eventLog{}
-	e.Subscribe(log.add)
+	log := &EventLog{}
+	e.Subscribe(log.Add)
 	return e, log
 }
 
@@ -461,15 +349,15 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
+	Settle(t, e)
 	var rounds []int
-	for _, rf := range eventsOf[MagiRoundFinished](log) {
+	for _, rf := range EventsOf[MagiRoundFinished](log) {
 		rounds = append(rounds, rf.Round)
 		if len(rf.Votes) != 3 || rf.Of != 3 {
 			t.Errorf("round %d has %d votes of %d rounds", rf.Round, len(rf.Votes), rf.Of)
 		}
 	}
-	res := lastOf[MagiDecided](t, log)
+	res := LastOf[MagiDecided](t, log)
 	if !magiSame(rounds, []int{1, 2, 3}) || len(res.Rounds) != 3 {
 		t.Fatalf("rounds = %v", rounds)
 	}
@@ -487,27 +375,27 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 		t.Errorf("last round %v, verdict %s, tally %v (want reject, reject, approve: REJECTED, 1 approve, 2 reject), usage %+v", final, res.Verdict, res.Tally, res.Usage)
 	}
 	// The single-round council stops after round 1 with its verdict.
-	control(t, e, Control{Kind: ControlRounds, N: 1})
+	SendControl(t, e, Control{Kind: ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "Adopt tabs?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
-	res = lastOf[MagiDecided](t, log)
+	Settle(t, e)
+	res = LastOf[MagiDecided](t, log)
 	entries := e.History().Entries()
 	last := entries[len(entries)-1]
 	if len(res.Rounds) != 1 || res.RoundsRun != 1 || last.Kind != KindVerdict || last.Round != 1 {
 		t.Errorf("single round: %d rounds, last entry %+v", len(res.Rounds), last)
 	}
-	if rf := lastOf[MagiRoundFinished](t, log); rf.Round != 1 || rf.Of != 1 || len(rf.Changed) != 0 {
+	if rf := LastOf[MagiRoundFinished](t, log); rf.Round != 1 || rf.Of != 1 || len(rf.Changed) != 0 {
 		t.Errorf("single round's round event = %+v", rf)
 	}
 	// Rounds 3 brings the full council back.
-	control(t, e, Control{Kind: ControlRounds, N: 3})
+	SendControl(t, e, Control{Kind: ControlRounds, N: 3})
 	if err := e.Submit(context.Background(), "Adopt spaces?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
-	if res = lastOf[MagiDecided](t, log); res.RoundsRun != 3 {
+	Settle(t, e)
+	if res = LastOf[MagiDecided](t, log); res.RoundsRun != 3 {
 		t.Errorf("after rounds 3 the council ran %d rounds", res.RoundsRun)
 	}
 }
@@ -571,7 +459,7 @@ func (s *oneDelta) Result() providers.Result {
 // 3.0 would be the three calls one after the other).
 func BenchmarkMagiRound(b *testing.B) {
 	latencies := []time.Duration{20 * time.Millisecond, 30 * time.Millisecond, 40 * time.Millisecond}
-	cfg := magiConfig()
+	cfg := MagiTestConfig(known)
 	var agents []*Agent
 	for i, spec := range cfg.Agents {
 		agents = append(agents, &Agent{AgentSpec: spec, Provider: latencyProvider{latencies[i]}})
@@ -580,9 +468,9 @@ func BenchmarkMagiRound(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	log := &eventLog{}
-	e.Subscribe(log.add)
-	control(b, e, Control{Kind: ControlRounds, N: 1})
+	log := &EventLog{}
+	e.Subscribe(log.Add)
+	SendControl(b, e, Control{Kind: ControlRounds, N: 1})
 	ctx := context.Background()
 	var wall time.Duration
 	b.ResetTimer()
@@ -594,8 +482,8 @@ func BenchmarkMagiRound(b *testing.B) {
 		wall += time.Since(start)
 	}
 	b.StopTimer()
-	settle(b, e)
-	if rf := lastOf[MagiRoundFinished](b, log); !rf.Votes[2].Valid {
+	Settle(b, e)
+	if rf := LastOf[MagiRoundFinished](b, log); !rf.Votes[2].Valid {
 		b.Fatalf("vote %+v", rf.Votes[2])
 	}
 	b.ReportMetric(float64(wall)/float64(b.N)/float64(latencies[2]), "ratio")
@@ -605,15 +493,15 @@ func BenchmarkMagiRound(b *testing.B) {
 // deliberation rounds that never come.
 func TestMagiSingleRoundPromptSaysOneRound(t *testing.T) {
 	t.Parallel()
-	fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return magiReply(magiVoteJSON(agent, round, VoteApprove))
+	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
 	})
-	fc.singleRound(t)
-	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
+	fc.SingleRound(t)
+	if err := fc.Engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
 	for _, agent := range []string{"melchior", "balthasar", "casper"} {
-		body := string(fc.requests(agent)[0].Body)
+		body := string(fc.Requests(agent)[0].Body)
 		if !strings.Contains(body, "Round 1 of 1") || strings.Contains(body, "Round 1 of 3") || strings.Contains(body, "three rounds") {
 			t.Errorf("%s's single-round request does not say Round 1 of 1: %s", agent, body)
 		}

@@ -1,10 +1,13 @@
-package debate
+package debate_test
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -104,17 +107,17 @@ func TestMagiVerdictsWrittenOut(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fc := newFakeCouncil(t, func(agent string, round int, _ providertest.Request) providertest.Reply {
+			fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 				script := tc.script[agent]
-				return magiReply(script[min(round, len(script))-1].text())
+				return MagiReply(script[min(round, len(script))-1].text())
 			}, func(c *Config) { c.Modes.Magi.Guard = tc.guard })
 			if tc.rounds == 1 {
-				fc.singleRound(t)
+				fc.SingleRound(t)
 			}
-			if err := fc.engine.Submit(context.Background(), "Ship the migration tonight?"); err != nil {
+			if err := fc.Engine.Submit(context.Background(), "Ship the migration tonight?"); err != nil {
 				t.Fatal(err)
 			}
-			res := fc.result(t)
+			res := fc.Decided(t)
 			if res.RoundsRun != tc.rounds {
 				t.Fatalf("the council ran %d rounds, want %d", res.RoundsRun, tc.rounds)
 			}

@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -96,8 +99,8 @@ func FuzzParseMentions(f *testing.F) {
 
 func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*spineFake{}
-	e, log := newSpineEngine(fakes)
+	fakes := map[string]*Fake{}
+	e, log := NewSpineEngine(known, fakes)
 	if err := e.Submit(context.Background(), "we need to pick a database"); err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +113,8 @@ func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 			t.Fatalf("%s was called %d times for a note", name, n)
 		}
 	}
-	settle(t, e)
-	for _, ev := range log.all() {
+	Settle(t, e)
+	for _, ev := range log.All() {
 		if _, ok := ev.(TurnStarted); ok {
 			t.Fatal("a note started a turn")
 		}
@@ -120,8 +123,8 @@ func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 
 func TestUnknownMentionAppendsNothing(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*spineFake{}
-	e, _ := newSpineEngine(fakes)
+	fakes := map[string]*Fake{}
+	e, _ := NewSpineEngine(known, fakes)
 	err := e.Submit(context.Background(), "@bard hello")
 	var ua *UnknownAgentError
 	if !errors.As(err, &ua) {
@@ -143,8 +146,8 @@ func TestMentionRoutingTable(t *testing.T) {
 	}
 	for line, want := range cases {
 		t.Run(line, func(t *testing.T) {
-			fakes := map[string]*spineFake{}
-			e, _ := newSpineEngine(fakes)
+			fakes := map[string]*Fake{}
+			e, _ := NewSpineEngine(known, fakes)
 			if err := e.Submit(context.Background(), line); err != nil {
 				t.Fatal(err)
 			}
@@ -176,12 +179,12 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 	t.Parallel()
 	started := make(chan string, 2)
 	geminiGo, chatgptGo := make(chan struct{}), make(chan struct{})
-	fakes := map[string]*spineFake{
-		"gemini":  {name: "gemini", started: started, gate: geminiGo, answer: func(providers.Request) string { return "gemini says A" }},
-		"chatgpt": {name: "chatgpt", started: started, gate: chatgptGo, answer: func(providers.Request) string { return "chatgpt says B" }},
+	fakes := map[string]*Fake{
+		"gemini":  {Agent: "gemini", Started: started, Gate: geminiGo, Answer: func(providers.Request) string { return "gemini says A" }},
+		"chatgpt": {Agent: "chatgpt", Started: started, Gate: chatgptGo, Answer: func(providers.Request) string { return "chatgpt says B" }},
 	}
-	e, log := newSpineEngine(fakes)
-	chatgptDone := on(e, func(f TurnFinished) bool { return f.Entry.Speaker == "chatgpt" })
+	e, log := NewSpineEngine(known, fakes)
+	chatgptDone := On(e, func(f TurnFinished) bool { return f.Entry.Speaker == "chatgpt" })
 	submitted := make(chan error, 1)
 	go func() { submitted <- e.Submit(context.Background(), "@all question one") }()
 	deadline := time.After(20 * time.Second)
@@ -213,8 +216,8 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 	}
 	// chatgpt finished first ...
 	var finished []string
-	settle(t, e)
-	for _, ev := range log.all() {
+	Settle(t, e)
+	for _, ev := range log.All() {
 		if tf, ok := ev.(TurnFinished); ok {
 			finished = append(finished, tf.Entry.Speaker)
 		}
@@ -247,14 +250,14 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 
 func TestCancelKeepsWhatArrived(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*spineFake{
-		"gemini": {name: "gemini", chunkDelay: 30 * time.Millisecond, answer: func(providers.Request) string {
+	fakes := map[string]*Fake{
+		"gemini": {Agent: "gemini", ChunkDelay: 30 * time.Millisecond, Answer: func(providers.Request) string {
 			return strings.Repeat("word ", 200)
 		}},
 	}
-	e, _ := newSpineEngine(fakes)
+	e, _ := NewSpineEngine(known, fakes)
 	var arrived strings.Builder
-	twoWords := on(e, func(d TextDelta) bool {
+	twoWords := On(e, func(d TextDelta) bool {
 		arrived.WriteString(d.Text)
 		return strings.Count(arrived.String(), "word") >= 2
 	})
@@ -287,11 +290,11 @@ func TestCancelKeepsWhatArrived(t *testing.T) {
 
 func TestCutStreamKeepsPartialText(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*spineFake{
-		"gemini":  {name: "gemini", answer: func(providers.Request) string { return "half an ans" }, fail: errCut},
-		"chatgpt": {name: "chatgpt"},
+	fakes := map[string]*Fake{
+		"gemini":  {Agent: "gemini", Answer: func(providers.Request) string { return "half an ans" }, Fail: errCut},
+		"chatgpt": {Agent: "chatgpt"},
 	}
-	e, log := newSpineEngine(fakes)
+	e, log := NewSpineEngine(known, fakes)
 	err := e.Submit(context.Background(), "@all go")
 	if err == nil || !strings.Contains(err.Error(), "unexpected EOF") {
 		t.Fatalf("want the cut reported, got %v", err)
@@ -301,8 +304,8 @@ func TestCutStreamKeepsPartialText(t *testing.T) {
 		t.Fatalf("entries: %+v", entries[1:])
 	}
 	sawError := false
-	settle(t, e)
-	for _, ev := range log.all() {
+	Settle(t, e)
+	for _, ev := range log.All() {
 		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "gemini" && eo.Kind == string(providers.KindNetwork) {
 			sawError = true
 		}
@@ -314,8 +317,8 @@ func TestCutStreamKeepsPartialText(t *testing.T) {
 
 func TestProviderPanicBecomesError(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*spineFake{"gemini": {name: "gemini", panicMsg: "index out of range"}}
-	e, _ := newSpineEngine(fakes)
+	fakes := map[string]*Fake{"gemini": {Agent: "gemini", PanicMsg: "index out of range"}}
+	e, _ := NewSpineEngine(known, fakes)
 	err := e.Submit(context.Background(), "@all go")
 	if err == nil || !strings.Contains(err.Error(), "index out of range") {
 		t.Fatalf("want the panic as an error, got %v", err)
@@ -330,7 +333,7 @@ func TestProviderPanicBecomesError(t *testing.T) {
 
 func TestUsageAndCost(t *testing.T) {
 	t.Parallel()
-	e, log := newSpineEngine(nil)
+	e, log := NewSpineEngine(known, nil)
 	if err := e.Submit(context.Background(), "@chatgpt price me"); err != nil {
 		t.Fatal(err)
 	}
@@ -343,8 +346,8 @@ func TestUsageAndCost(t *testing.T) {
 		t.Fatalf("cost %v, want %v", en.Cost, want)
 	}
 	var done ExchangeFinished
-	settle(t, e)
-	for _, ev := range log.all() {
+	Settle(t, e)
+	for _, ev := range log.All() {
 		if d, ok := ev.(ExchangeFinished); ok {
 			done = d
 		}
@@ -362,11 +365,11 @@ func BenchmarkFanOut(b *testing.B) {
 	slowest := 40 * time.Millisecond
 	var total time.Duration
 	for i := 0; i < b.N; i++ {
-		fakes := map[string]*spineFake{}
+		fakes := map[string]*Fake{}
 		for name, d := range latencies {
-			fakes[name] = &spineFake{name: name, delay: d}
+			fakes[name] = &Fake{Agent: name, Delay: d}
 		}
-		e, _ := newSpineEngine(fakes)
+		e, _ := NewSpineEngine(known, fakes)
 		start := time.Now()
 		if err := e.Submit(context.Background(), "@all @claude go"); err != nil {
 			b.Fatal(err)
@@ -385,8 +388,8 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	step := 0
-	fakes := map[string]*spineFake{
-		"claude": {name: "claude", answer: func(req providers.Request) string {
+	fakes := map[string]*Fake{
+		"claude": {Agent: "claude", Answer: func(req providers.Request) string {
 			step++
 			if step == 1 {
 				return "Let me check. <read_file><path>notes.txt</path></read_file>"
@@ -394,7 +397,7 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 			return "The notes say Tuesday."
 		}},
 	}
-	e, _ := newSpineEngine(fakes)
+	e, _ := NewSpineEngine(known, fakes)
 	for _, a := range e.Agents() {
 		if a.Name == "claude" {
 			a.Tools = true

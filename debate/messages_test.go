@@ -1,10 +1,12 @@
-package debate
+package debate_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	. "github.com/parleyhq/parley/debate"
 
 	"github.com/parleyhq/parley/providers"
 )

@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -58,18 +61,18 @@ func checkTurnEvents(t *testing.T, events []Event) {
 // to the session total twice.
 func TestToolLoopCompleteFinishesItsTurnOnce(t *testing.T) {
 	t.Parallel()
-	_, p := openAIFake(t,
-		reply("<list_file><path>.</path><recursive>false</recursive></list_file>"),
-		reply("<complete><summary>A tiny greeter.</summary></complete>"),
+	_, p := OpenAIFake(t,
+		TextReply("<list_file><path>.</path><recursive>false</recursive></list_file>"),
+		TextReply("<complete><summary>A tiny greeter.</summary></complete>"),
 	)
-	e, ev := toolLoopEngine(t, p, "agent", toolWorkspace(t), 5)
+	e, ev := ToolLoopEngine(t, known, p, "agent", ToolWorkspace(t), 5)
 	if err := e.Submit(context.Background(), "what is this?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
-	checkTurnEvents(t, ev.all())
+	Settle(t, e)
+	checkTurnEvents(t, ev.All())
 	var total providers.Usage
-	for _, x := range ev.all() {
+	for _, x := range ev.All() {
 		if tf, ok := x.(TurnFinished); ok {
 			total = total.Add(tf.Entry.Usage)
 			if strings.Contains(tf.Entry.Text, "<complete>") {
@@ -91,11 +94,11 @@ func TestEveryModeFinishesEachTurnOnce(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"mention", "alternate", "talk", "magi"} {
 		t.Run(mode, func(t *testing.T) {
-			e, _, events := newModeEngine(t, modeConfig(), mode, func(f map[string]*modeFake) {
+			e, _, events := NewModeEngine(t, ModeConfig(known), mode, func(f map[string]*ModeFake) {
 				// chatgpt's first answer to anything is unreadable as a vote,
 				// so the council asks it again.
-				f["chatgpt"].answer = func(_ int, req providers.Request) string {
-					if strings.Contains(lastContent(req), "could not be read") {
+				f["chatgpt"].Answer = func(_ int, req providers.Request) string {
+					if strings.Contains(LastContent(req), "could not be read") {
 						return `{"vote":"approve","reasoning":"Fine.","summary":"ok"}`
 					}
 					return "not a vote"
@@ -104,8 +107,8 @@ func TestEveryModeFinishesEachTurnOnce(t *testing.T) {
 			if err := e.Submit(context.Background(), "@all should we ship?"); err != nil && mode != "mention" {
 				t.Fatal(err)
 			}
-			settle(t, e)
-			checkTurnEvents(t, events.all())
+			Settle(t, e)
+			checkTurnEvents(t, events.All())
 		})
 	}
 }
@@ -114,11 +117,11 @@ func TestEveryModeFinishesEachTurnOnce(t *testing.T) {
 // agent with tools: true answers without using a tool and finishes last.
 func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*spineFake{
-		"gemini":  {name: "gemini", delay: 80 * time.Millisecond, answer: func(providers.Request) string { return "gemini answers plainly" }},
-		"chatgpt": {name: "chatgpt"},
+	fakes := map[string]*Fake{
+		"gemini":  {Agent: "gemini", Delay: 80 * time.Millisecond, Answer: func(providers.Request) string { return "gemini answers plainly" }},
+		"chatgpt": {Agent: "chatgpt"},
 	}
-	e, log := newSpineEngine(fakes)
+	e, log := NewSpineEngine(known, fakes)
 	gemini, _ := e.Agent("gemini")
 	gemini.Tools = true
 	if err := e.SetWorkspace(t.TempDir()); err != nil {
@@ -144,8 +147,8 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 			}
 		}
 	}
-	settle(t, e)
-	checkTurnEvents(t, log.all())
+	Settle(t, e)
+	checkTurnEvents(t, log.All())
 }
 
 // Two goroutines asking for a mode that is not built yet must get the same
@@ -156,9 +159,9 @@ func TestModeIsBuiltOnceUnderConcurrentUse(t *testing.T) {
 	slow := testMode(ModeInfo{Name: "test-slow-build"}, func(e *Engine) (Mode, error) {
 		builds.Add(1)
 		<-release
-		return &Mention{engine: e}, nil
+		return &probeMode{name: "probe", e: e}, nil
 	})
-	e, _ := newSpineEngine(nil, slow)
+	e, _ := NewSpineEngine(append(known, slow), nil)
 	got := make([]Mode, 2)
 	var wg sync.WaitGroup
 	for i := range got {
@@ -190,9 +193,9 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 	var once sync.Once
 	held := testMode(ModeInfo{Name: "test-restore-build"}, func(e *Engine) (Mode, error) {
 		once.Do(func() { close(entered); <-release })
-		return &Mention{engine: e}, nil
+		return &probeMode{name: "probe", e: e}, nil
 	})
-	e, _ := newSpineEngine(nil, held)
+	e, _ := NewSpineEngine(append(known, held), nil)
 	first := make(chan Mode, 1)
 	go func() {
 		m, _ := e.Mode("test-restore-build")
@@ -220,9 +223,9 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 // turns write their answers into the other session's history.
 func TestRestoreRefusedWhileBusy(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*spineFake{"gemini": {name: "gemini", delay: time.Second}}
-	e, _ := newSpineEngine(fakes)
-	started := on[TurnStarted](e, nil)
+	fakes := map[string]*Fake{"gemini": {Agent: "gemini", Delay: time.Second}}
+	e, _ := NewSpineEngine(known, fakes)
+	started := On[TurnStarted](e, nil)
 	done := make(chan error, 1)
 	go func() { done <- e.Submit(context.Background(), "@gemini slow one") }()
 	<-started
@@ -252,7 +255,7 @@ func TestRestoreRefusedWhileBusy(t *testing.T) {
 // printer prints turns in the order their TurnStarted arrived.
 func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
 	t.Parallel()
-	e, log := newSpineEngine(nil)
+	e, log := NewSpineEngine(known, nil)
 	gemini, _ := e.Agent("gemini")
 	var wg sync.WaitGroup
 	for i := range 40 {
@@ -268,9 +271,9 @@ func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	settle(t, e)
+	Settle(t, e)
 	last := 0
-	for _, ev := range log.all() {
+	for _, ev := range log.All() {
 		var turn int
 		switch ev := ev.(type) {
 		case EntryAdded:

@@ -1,6 +1,10 @@
-package debate
+package debate_test
 
-import "testing"
+import (
+	"testing"
+
+	. "github.com/parleyhq/parley/debate"
+)
 
 // The outcome sentences, written out: what every door prints.
 func TestOutcomeSentences(t *testing.T) {

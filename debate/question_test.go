@@ -1,8 +1,10 @@
-package debate
+package debate_test
 
 import (
 	"strings"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -17,7 +19,7 @@ func TestBuildPromptNeverCutsTheQuestion(t *testing.T) {
 	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "first: " + long, Status: StatusComplete})
 	h.Append(Entry{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "old answer " + long, Status: StatusComplete})
 	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: question, Status: StatusComplete})
-	b := (&Config{ModeList: testModes()}).ContextBudget("mention")
+	b := (&Config{ModeList: known}).ContextBudget("mention")
 	msgs := BuildPrompt(h, Prompt{Mode: "mention", Self: "chatgpt"}, b)
 	all := ""
 	for _, m := range msgs {
@@ -37,16 +39,16 @@ func TestOverWindow(t *testing.T) {
 	t.Parallel()
 	req := providers.Request{Model: "m", Messages: []providers.Message{{Role: providers.RoleUser, Content: strings.Repeat("x", 40000)}},
 		Info: providers.ModelInfo{Context: 8000}}
-	err := overWindow("openai", req, strings.Repeat("x", 40000))
+	err := OverWindow("openai", req, strings.Repeat("x", 40000))
 	if providers.KindOf(err) != providers.KindTooLong || !strings.Contains(err.Error(), "40000 bytes") || !strings.Contains(err.Error(), "window of 8000 tokens") {
 		t.Fatalf("got %v", err)
 	}
 	req.Info.Context = 20000
-	if err := overWindow("openai", req, ""); err != nil {
+	if err := OverWindow("openai", req, ""); err != nil {
 		t.Fatalf("within the window: %v", err)
 	}
 	req.Info.Context = 0
-	if err := overWindow("openai", req, ""); err != nil {
+	if err := OverWindow("openai", req, ""); err != nil {
 		t.Fatalf("unknown window: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -6,13 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
+
 	"github.com/parleyhq/parley/providers"
 )
 
 // vendorConfig is modeConfig on three keyed vendors, each key in its own
 // variable.
 func vendorConfig() *Config {
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	cfg.Providers = map[string]providers.Spec{
 		"openai":    {Type: "openai", APIKeyEnv: "TEST_OA"},
 		"anthropic": {Type: "anthropic", APIKeyEnv: "TEST_AN"},
@@ -50,7 +53,7 @@ func TestSeatStandsInOnTheFirstKeyedProvidersModel(t *testing.T) {
 	if codex, _ := cfg.Agent("codex"); codex.Model != "gpt-5-codex" {
 		t.Errorf("an agent with its key moved: %+v", codex)
 	}
-	e, _, _ := newModeEngine(t, cfg, "mention", nil)
+	e, _, _ := NewModeEngine(t, cfg, "mention", nil)
 	for mode, want := range map[string]string{
 		"mention":   "@all asks ChatGPT; skipped Gemini: no TEST_GE",
 		"alternate": "Claude runs on gpt-5: no TEST_AN",
@@ -68,13 +71,13 @@ func TestAllAsksOnlyKeyedAgentsAndNamesTheSkippedOnce(t *testing.T) {
 	t.Parallel()
 	cfg := vendorConfig()
 	cfg.Seat(onlyKey("TEST_OA"))
-	e, calls, _ := newModeEngine(t, cfg, "mention", nil)
+	e, calls, _ := NewModeEngine(t, cfg, "mention", nil)
 	for range 2 {
 		if err := e.Submit(context.Background(), "@all kafka or nats?"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := strings.Join(calls.order(), ","); got != "chatgpt,chatgpt" {
+	if got := strings.Join(calls.Order(), ","); got != "chatgpt,chatgpt" {
 		t.Errorf("calls %q, want chatgpt twice", got)
 	}
 	var notes []string
@@ -101,7 +104,7 @@ func TestStrictSeatingRefusesTheModeThatNeedsTheAgent(t *testing.T) {
 	if a, _ := cfg.Agent("claude"); a.Provider != "anthropic" {
 		t.Fatalf("strict seating moved claude to %s", a.Provider)
 	}
-	e, _, _ := newModeEngine(t, cfg, "mention", nil)
+	e, _, _ := NewModeEngine(t, cfg, "mention", nil)
 	err := e.SetMode("alternate")
 	var us *UnseatedError
 	if !errors.As(err, &us) || err.Error() != "alternate: Claude has no seat: set TEST_AN (seating: strict refuses stand-ins)" {
@@ -124,21 +127,21 @@ func TestCouncilNeedsAMajorityOfSeatedMembers(t *testing.T) {
 	cfg.Seating = SeatingStrict
 	cfg.Modes.Council = CouncilConfig{Members: []string{"gemini", "chatgpt", "claude"}, Chairman: "codex"}
 	cfg.Seat(onlyKey("TEST_OA"))
-	e, calls, _ := newModeEngine(t, cfg, "mention", nil)
+	e, calls, _ := NewModeEngine(t, cfg, "mention", nil)
 	err := e.SetMode("council")
 	var nm *NoMajorityError
 	if !errors.As(err, &nm) || !strings.Contains(err.Error(), "1 of 3 members have a seat") {
 		t.Fatalf("council with one seated member of three: %v", err)
 	}
-	if strings.Join(calls.order(), ",") != "" {
-		t.Errorf("calls %q", strings.Join(calls.order(), ","))
+	if strings.Join(calls.Order(), ",") != "" {
+		t.Errorf("calls %q", strings.Join(calls.Order(), ","))
 	}
 	// Two of three is a majority: the council sits without the third.
 	cfg2 := vendorConfig()
 	cfg2.Seating = SeatingStrict
 	cfg2.Modes.Council = CouncilConfig{Members: []string{"gemini", "chatgpt", "codex"}, Chairman: "codex"}
 	cfg2.Seat(onlyKey("TEST_OA"))
-	e2, _, _ := newModeEngine(t, cfg2, "council", nil)
+	e2, _, _ := NewModeEngine(t, cfg2, "council", nil)
 	var names []string
 	for _, a := range e2.Current().Agents() {
 		names = append(names, a.Name)

@@ -1,9 +1,11 @@
-package debate
+package debate_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	. "github.com/parleyhq/parley/debate"
 )
 
 func TestCheckSessionID(t *testing.T) {

@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
+
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -15,7 +18,7 @@ import (
 // input is free and whose output costs $10 per million tokens: with
 // max_tokens 1,000 every call's worst case is exactly $0.01.
 func cappedConfig() *Config {
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	ten, zero := 10.0, 0.0
 	cfg.Models = providers.Catalogue{"priced-model": {Input: &zero, Output: &ten}}
 	for i := range cfg.Agents {
@@ -28,10 +31,10 @@ func cappedConfig() *Config {
 
 // spendingFakes make every answer a valid vote that used all of its
 // 1,000 output tokens ($0.01 each).
-func spendingFakes(f map[string]*modeFake) {
+func spendingFakes(f map[string]*ModeFake) {
 	for _, fake := range f {
-		fake.output = 1000
-		fake.answer = func(int, providers.Request) string {
+		fake.Output = 1000
+		fake.Answer = func(int, providers.Request) string {
 			return `{"vote":"approve","reasoning":"It holds up.","summary":"Approve."}`
 		}
 	}
@@ -39,10 +42,10 @@ func spendingFakes(f map[string]*modeFake) {
 
 func TestCapReachedMidCouncilStopsBeforeTheNextCall(t *testing.T) {
 	t.Parallel()
-	e, log, events := newModeEngine(t, cappedConfig(), "magi", spendingFakes)
+	e, log, events := NewModeEngine(t, cappedConfig(), "magi", spendingFakes)
 	e.SetCap(0.035) // round 1 (three calls, $0.03) fits; a fourth could pass it
 	err := e.Submit(context.Background(), "Ship on Friday?")
-	settle(t, e)
+	Settle(t, e)
 	var ce *CapError
 	if !errors.As(err, &ce) || ce.Reason != CapSession {
 		t.Fatalf("Submit = %v, want the session cap's error", err)
@@ -50,10 +53,10 @@ func TestCapReachedMidCouncilStopsBeforeTheNextCall(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatal("a cap stop should read as a cancel to the modes")
 	}
-	if n := len(log.all()); n != 3 {
+	if n := len(log.All()); n != 3 {
 		t.Fatalf("%d calls were made, want round 1's three and no more", n)
 	}
-	reached := eventsOf[CapReached](events)
+	reached := EventsOf[CapReached](events)
 	if len(reached) != 1 {
 		t.Fatalf("%d cap_reached events, want one", len(reached))
 	}
@@ -80,11 +83,11 @@ func TestCapReachedMidCouncilStopsBeforeTheNextCall(t *testing.T) {
 	if complete != 3 || refused == 0 {
 		t.Fatalf("complete round-1 votes %d (want 3), refused turns %d (want some)", complete, refused)
 	}
-	last := lastOf[SpendUpdated](t, events)
+	last := LastOf[SpendUpdated](t, events)
 	if last.SpentUSD < 0.0299 || last.SpentUSD > 0.0301 || last.CapUSD != 0.035 {
 		t.Fatalf("last spend event %+v, want $0.03 spent under a $0.035 cap", last)
 	}
-	if fin := lastOf[ExchangeFinished](t, events); !strings.Contains(fin.Err, "cost cap reached") {
+	if fin := LastOf[ExchangeFinished](t, events); !strings.Contains(fin.Err, "cost cap reached") {
 		t.Fatalf("exchange_finished error %q should name the cap", fin.Err)
 	}
 }
@@ -93,18 +96,18 @@ func TestUnpricedModelCannotRunUnderACap(t *testing.T) {
 	t.Parallel()
 	cfg := cappedConfig()
 	cfg.Agents[0].Model = "nobody-priced-this"
-	e, log, events := newModeEngine(t, cfg, "mention", spendingFakes)
+	e, log, events := NewModeEngine(t, cfg, "mention", spendingFakes)
 	e.SetCap(5)
 	err := e.Submit(context.Background(), "@gemini hello")
-	settle(t, e)
+	Settle(t, e)
 	var ce *CapError
 	if !errors.As(err, &ce) || ce.Reason != CapUnpriced {
 		t.Fatalf("Submit = %v, want the unpriced refusal", err)
 	}
-	if len(log.all()) != 0 {
+	if len(log.All()) != 0 {
 		t.Fatal("an unpriced model was called under a cap")
 	}
-	if msg := lastOf[CapReached](t, events).Message; !strings.Contains(msg, "nobody-priced-this has no price") {
+	if msg := LastOf[CapReached](t, events).Message; !strings.Contains(msg, "nobody-priced-this has no price") {
 		t.Fatalf("refusal %q should name the model and the reason", msg)
 	}
 	// Without a cap the same model runs (its cost shows as unknown).
@@ -112,8 +115,8 @@ func TestUnpricedModelCannotRunUnderACap(t *testing.T) {
 	if err := e.Submit(context.Background(), "@gemini hello"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
-	if !lastOf[SpendUpdated](t, events).Unknown {
+	Settle(t, e)
+	if !LastOf[SpendUpdated](t, events).Unknown {
 		t.Fatal("spend after an unpriced call should be marked as a lower bound")
 	}
 }
@@ -121,7 +124,7 @@ func TestUnpricedModelCannotRunUnderACap(t *testing.T) {
 // gatedFake holds every stream until release is closed, so calls are in
 // flight while a sibling is refused.
 type gatedFake struct {
-	modeFake
+	ModeFake
 	release chan struct{}
 }
 
@@ -131,17 +134,17 @@ func (g *gatedFake) Stream(ctx context.Context, req providers.Request) (provider
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return g.modeFake.Stream(ctx, req)
+	return g.ModeFake.Stream(ctx, req)
 }
 
 func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
 	t.Parallel()
 	cfg := cappedConfig()
 	release := make(chan struct{})
-	log := &callLog{}
+	log := &CallLog{}
 	var agents []*Agent
 	for _, s := range cfg.Agents {
-		f := &gatedFake{modeFake: modeFake{agent: s.Name, log: log, output: 1000}, release: release}
+		f := &gatedFake{ModeFake: ModeFake{Agent: s.Name, Log: log, Output: 1000}, release: release}
 		agents = append(agents, &Agent{AgentSpec: s, Provider: f})
 	}
 	e, err := NewEngine(cfg, agents, "mention")
@@ -169,7 +172,7 @@ func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the exchange did not end")
 	}
-	settle(t, e)
+	Settle(t, e)
 	if !IsCap(err) {
 		t.Fatalf("Submit = %v, want the cap", err)
 	}
@@ -182,8 +185,8 @@ func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
 			refused++
 		}
 	}
-	if complete != 2 || refused != 1 || len(log.all()) != 2 {
-		t.Fatalf("complete %d, refused %d, calls %d: want the two admitted calls to finish and one refused", complete, refused, len(log.all()))
+	if complete != 2 || refused != 1 || len(log.All()) != 2 {
+		t.Fatalf("complete %d, refused %d, calls %d: want the two admitted calls to finish and one refused", complete, refused, len(log.All()))
 	}
 }
 
@@ -191,23 +194,23 @@ func TestModeBudgetCapsEachExchange(t *testing.T) {
 	t.Parallel()
 	cfg := cappedConfig()
 	cfg.Modes.Mention.BudgetUSD = 0.015 // one call per exchange
-	e, log, events := newModeEngine(t, cfg, "mention", spendingFakes)
+	e, log, events := NewModeEngine(t, cfg, "mention", spendingFakes)
 	for range 2 {
 		if err := e.Submit(context.Background(), "@gemini one call fits"); err != nil {
 			t.Fatalf("a one-call exchange under a per-exchange cap: %v", err)
 		}
 	}
 	err := e.Submit(context.Background(), "@gemini @chatgpt two do not")
-	settle(t, e)
+	Settle(t, e)
 	var ce *CapError
 	if !errors.As(err, &ce) || ce.Reason != CapExchange {
 		t.Fatalf("Submit = %v, want the per-exchange cap", err)
 	}
-	if n := len(log.all()); n != 3 {
+	if n := len(log.All()); n != 3 {
 		t.Fatalf("%d calls, want 3", n)
 	}
-	if !strings.Contains(lastOf[CapReached](t, events).Message, "this exchange's cap of $0.015") {
-		t.Fatalf("message %q should name the exchange cap", lastOf[CapReached](t, events).Message)
+	if !strings.Contains(LastOf[CapReached](t, events).Message, "this exchange's cap of $0.015") {
+		t.Fatalf("message %q should name the exchange cap", LastOf[CapReached](t, events).Message)
 	}
 }
 
@@ -217,7 +220,7 @@ func TestMeterSharedByEngines(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i := range 2 {
-		e, _, _ := newModeEngine(t, cappedConfig(), "mention", spendingFakes)
+		e, _, _ := NewModeEngine(t, cappedConfig(), "mention", spendingFakes)
 		e.SetMeter(shared)
 		wg.Add(1)
 		go func() {
@@ -295,11 +298,11 @@ func TestShutDownModelErrorNamesTheCause(t *testing.T) {
 	ten := 10.0
 	cfg.Models["old-model"] = providers.ModelInfo{Output: &ten, Shutdown: "2026-06-17", Replacement: "new-model"}
 	cfg.Agents[0].Model = "old-model"
-	e, _, _ := newModeEngine(t, cfg, "mention", func(f map[string]*modeFake) {
-		f["gemini"].fail = &providers.Error{Provider: "fake", Kind: providers.KindBadRequest, Status: 404, Message: "model not found"}
+	e, _, _ := NewModeEngine(t, cfg, "mention", func(f map[string]*ModeFake) {
+		f["gemini"].Fail = &providers.Error{Provider: "fake", Kind: providers.KindBadRequest, Status: 404, Message: "model not found"}
 	})
 	_ = e.Submit(context.Background(), "@gemini hello")
-	settle(t, e)
+	Settle(t, e)
 	en := e.History().Entries()[1]
 	for _, want := range []string{"old-model was shut down on 2026-06-17", "switch the agent's model to new-model", "model not found"} {
 		if !strings.Contains(en.Error, want) {

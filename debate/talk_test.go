@@ -1,18 +1,19 @@
-package debate
+package debate_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
+
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
-	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -34,15 +35,15 @@ func talkShape(e *Engine) string {
 
 func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 	t.Parallel()
-	e, log, events := newModeEngine(t, modeConfig(), "talk", nil)
+	e, log, events := NewModeEngine(t, ModeConfig(known), "talk", nil)
 	if err := e.Submit(context.Background(), "Is remote work here to stay?"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, e)
+	Settle(t, e)
 	// The MC's recap of each round is announced as its summary, and the
 	// talk's end with its totals.
 	var recaps []string
-	for _, rs := range eventsOf[TalkRoundSummarised](events) {
+	for _, rs := range EventsOf[TalkRoundSummarised](events) {
 		recaps = append(recaps, fmt.Sprintf("%d:%s/%d", rs.Round, rs.Summary.Speaker, rs.Summary.Round))
 		if !rs.Summary.IsModerator || rs.Summary.Status != StatusComplete {
 			t.Fatalf("summary entry %+v", rs.Summary)
@@ -55,14 +56,14 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 	for _, en := range e.History().Entries() {
 		usage = usage.Add(en.Usage)
 	}
-	if tf := lastOf[TalkFinished](t, events); tf.Topic != "Is remote work here to stay?" || tf.Rounds != 2 || tf.Stopped || tf.Cancelled || tf.Turns != 8 || tf.Usage != usage {
+	if tf := LastOf[TalkFinished](t, events); tf.Topic != "Is remote work here to stay?" || tf.Rounds != 2 || tf.Stopped || tf.Cancelled || tf.Turns != 8 || tf.Usage != usage {
 		t.Fatalf("TalkFinished = %+v, history usage %+v", tf, usage)
 	}
 	want := "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3"
 	if got := talkShape(e); got != want {
 		t.Fatalf("turns %s\nwant  %s", got, want)
 	}
-	if got := strings.Join(log.order(), ","); got != "mc,chatgpt,gemini,mc,chatgpt,gemini,mc,mc" {
+	if got := strings.Join(log.Order(), ","); got != "mc,chatgpt,gemini,mc,chatgpt,gemini,mc,mc" {
 		t.Fatalf("call order %s", got)
 	}
 	for _, en := range e.History().Entries() {
@@ -70,22 +71,22 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 			t.Fatalf("kind and is_moderator disagree: %+v", en)
 		}
 	}
-	calls := log.all()
+	calls := log.All()
 	// The MC is told what to do in the last message, and is the MC in its system prompt.
 	for i, want := range map[int]string{0: "open the talk", 3: "summarise round 1 of 2", 6: "summarise round 2 of 2", 7: "close the talk"} {
-		if !strings.Contains(lastContent(calls[i].req), want) || !strings.Contains(calls[i].req.System, "You are the MC of this talk") {
-			t.Fatalf("call %d should ask the MC to %q:\n%s", i, want, lastContent(calls[i].req))
+		if !strings.Contains(LastContent(calls[i].Req), want) || !strings.Contains(calls[i].Req.System, "You are the MC of this talk") {
+			t.Fatalf("call %d should ask the MC to %q:\n%s", i, want, LastContent(calls[i].Req))
 		}
 	}
 	// B sees A's answer of the same round; the MC's summary sees both.
-	if !strings.Contains(lastContent(calls[2].req), "[ChatGPT]: chatgpt answer 2") {
-		t.Fatalf("gemini's round-1 request lacks chatgpt's answer:\n%s", allContent(calls[2].req))
+	if !strings.Contains(LastContent(calls[2].Req), "[ChatGPT]: chatgpt answer 2") {
+		t.Fatalf("gemini's round-1 request lacks chatgpt's answer:\n%s", AllContent(calls[2].Req))
 	}
-	if c := allContent(calls[3].req); !strings.Contains(c, "[ChatGPT]: chatgpt answer 2") || !strings.Contains(c, "[Gemini]: gemini answer 3") {
+	if c := AllContent(calls[3].Req); !strings.Contains(c, "[ChatGPT]: chatgpt answer 2") || !strings.Contains(c, "[Gemini]: gemini answer 3") {
 		t.Fatalf("the summary request lacks a guest:\n%s", c)
 	}
 	// Guests are told whose talk it is, and not that they moderate.
-	if s := calls[1].req.System; !strings.Contains(s, "led by MC") || !strings.Contains(s, "the other is Gemini") || strings.Contains(strings.ToLower(s), "moderator") {
+	if s := calls[1].Req.System; !strings.Contains(s, "led by MC") || !strings.Contains(s, "the other is Gemini") || strings.Contains(strings.ToLower(s), "moderator") {
 		t.Fatalf("guest system prompt:\n%s", s)
 	}
 	info := e.Info()
@@ -99,11 +100,11 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 
 func TestTalkNeedsTopic(t *testing.T) {
 	t.Parallel()
-	e, log, _ := newModeEngine(t, modeConfig(), "talk", nil)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "talk", nil)
 	if err := e.Submit(context.Background(), " "); !errors.Is(err, ErrNoTopic) {
 		t.Fatalf("got %v", err)
 	}
-	if e.History().Len() != 0 || len(log.all()) != 0 {
+	if e.History().Len() != 0 || len(log.All()) != 0 {
 		t.Fatal("nothing should happen without a topic")
 	}
 }
@@ -112,7 +113,7 @@ func TestTalkNeedsTopic(t *testing.T) {
 // with config.yaml's MC persona (which names every part) in the system prompt.
 func TestTalkDemoModeratorParts(t *testing.T) {
 	t.Parallel()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
 	var agents []*Agent
 	for _, s := range cfg.Agents {
@@ -149,12 +150,12 @@ func TestTalkDemoModeratorParts(t *testing.T) {
 func TestTalkFailingGuestStillCloses(t *testing.T) {
 	t.Parallel()
 	boom := &providers.Error{Provider: "fake", Kind: providers.KindAuth, Status: 401, Message: "invalid key"}
-	e, _, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) { f["gemini"].fail = boom })
+	e, _, events := NewModeEngine(t, ModeConfig(known), "talk", func(f map[string]*ModeFake) { f["gemini"].Fail = boom })
 	err := e.Submit(context.Background(), "cats or dogs")
 	if err == nil || !strings.Contains(err.Error(), "invalid key") {
 		t.Fatalf("the talk should report the failure, got %v", err)
 	}
-	settle(t, e)
+	Settle(t, e)
 	if got := talkShape(e); got != "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3" {
 		t.Fatalf("turns %s", got)
 	}
@@ -177,7 +178,7 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 		t.Fatalf("outcome %+v", outcome)
 	}
 	n := 0
-	for _, ev := range events.all() {
+	for _, ev := range events.All() {
 		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "gemini" {
 			n++
 		}
@@ -190,40 +191,40 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 func TestTalkStopEndsWithTheClosing(t *testing.T) {
 	t.Parallel()
 	var e *Engine
-	e, log, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) {
+	e, log, events := NewModeEngine(t, ModeConfig(known), "talk", func(f map[string]*ModeFake) {
 		// Stop while chatgpt gives its round-2 turn (the fifth call): that
 		// turn finishes, then the MC closes.
-		f["chatgpt"].answer = func(n int, _ providers.Request) string {
+		f["chatgpt"].Answer = func(n int, _ providers.Request) string {
 			if n == 5 {
-				control(t, e, Control{Kind: ControlStop})
+				SendControl(t, e, Control{Kind: ControlStop})
 			}
 			return fmt.Sprintf("chatgpt answer %d", n)
 		}
 	})
-	control(t, e, Control{Kind: ControlRounds, N: 5})
+	SendControl(t, e, Control{Kind: ControlRounds, N: 5})
 	if err := e.Submit(context.Background(), "the best editor"); err != nil {
 		t.Fatal(err)
 	}
 	if got := talkShape(e); got != "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 mc*/3" {
 		t.Fatalf("turns %s", got)
 	}
-	if last := log.all()[5]; !strings.Contains(lastContent(last.req), "close the talk") || !strings.Contains(allContent(last.req), "[ChatGPT]: chatgpt answer 5") {
-		t.Fatalf("the closing should see the unfinished round:\n%s", allContent(last.req))
+	if last := log.All()[5]; !strings.Contains(LastContent(last.Req), "close the talk") || !strings.Contains(AllContent(last.Req), "[ChatGPT]: chatgpt answer 5") {
+		t.Fatalf("the closing should see the unfinished round:\n%s", AllContent(last.Req))
 	}
-	settle(t, e)
-	if tf := lastOf[TalkFinished](t, events); !tf.Stopped || tf.Cancelled || tf.Rounds != 2 || tf.Turns != 6 {
+	Settle(t, e)
+	if tf := LastOf[TalkFinished](t, events); !tf.Stopped || tf.Cancelled || tf.Rounds != 2 || tf.Turns != 6 {
 		t.Fatalf("TalkFinished after a stop = %+v", tf)
 	}
 	// A later talk on the same mode runs whole again.
-	control(t, e, Control{Kind: ControlRounds, N: 1})
+	SendControl(t, e, Control{Kind: ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "second topic"); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(log.all()); n != 6+5 {
+	if n := len(log.All()); n != 6+5 {
 		t.Fatalf("%d calls", n)
 	}
-	settle(t, e)
-	if tf := lastOf[TalkFinished](t, events); tf.Stopped || tf.Rounds != 1 || tf.Turns != 5 {
+	Settle(t, e)
+	if tf := LastOf[TalkFinished](t, events); tf.Stopped || tf.Rounds != 1 || tf.Turns != 5 {
 		t.Fatalf("TalkFinished of the later talk = %+v", tf)
 	}
 }
@@ -232,24 +233,24 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 // turn, starts a talk on topic and returns once that turn has finished: the
 // talk is then held before gemini's turn. continued is set by the test
 // before it lifts the pause; gemini being asked before that is a failure.
-func pausedTalk(t *testing.T, cfg *Config, topic string) (e *Engine, log *callLog, continued *atomic.Bool, done <-chan error) {
+func pausedTalk(t *testing.T, cfg *Config, topic string) (e *Engine, log *CallLog, continued *atomic.Bool, done <-chan error) {
 	t.Helper()
 	continued = &atomic.Bool{}
-	e, log, _ = newModeEngine(t, cfg, "talk", func(f map[string]*modeFake) {
-		f["chatgpt"].answer = func(n int, _ providers.Request) string {
+	e, log, _ = NewModeEngine(t, cfg, "talk", func(f map[string]*ModeFake) {
+		f["chatgpt"].Answer = func(n int, _ providers.Request) string {
 			if n == 2 {
-				control(t, e, Control{Kind: ControlPause})
+				SendControl(t, e, Control{Kind: ControlPause})
 			}
 			return fmt.Sprintf("chatgpt answer %d", n)
 		}
-		f["gemini"].answer = func(n int, _ providers.Request) string {
+		f["gemini"].Answer = func(n int, _ providers.Request) string {
 			if !continued.Load() {
 				t.Errorf("gemini was asked while the talk was paused")
 			}
 			return fmt.Sprintf("gemini answer %d", n)
 		}
 	})
-	finished := on(e, func(tf TurnFinished) bool { return tf.Entry.Speaker == "chatgpt" })
+	finished := On(e, func(tf TurnFinished) bool { return tf.Entry.Speaker == "chatgpt" })
 	result := make(chan error, 1)
 	go func() { result <- e.Submit(context.Background(), topic) }()
 	<-finished
@@ -258,21 +259,21 @@ func pausedTalk(t *testing.T, cfg *Config, topic string) (e *Engine, log *callLo
 
 func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 	t.Parallel()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
 	e, log, continued, done := pausedTalk(t, cfg, "pausing")
-	if n := len(log.all()); n != 2 {
+	if n := len(log.All()); n != 2 {
 		t.Fatalf("%d calls while paused, want 2", n)
 	}
 	if err := e.Control(context.Background(), Control{Kind: ControlRounds, N: 0}); err == nil {
 		t.Fatal("rounds 0 was accepted")
 	}
 	continued.Store(true)
-	control(t, e, Control{Kind: ControlContinue})
+	SendControl(t, e, Control{Kind: ControlContinue})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if n := len(log.all()); n != 5 {
+	if n := len(log.All()); n != 5 {
 		t.Fatalf("%d calls after continue, want 5", n)
 	}
 }
@@ -282,8 +283,8 @@ func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 // MC closes next.
 func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
 	t.Parallel()
-	e, _, _, done := pausedTalk(t, modeConfig(), "stop while paused")
-	control(t, e, Control{Kind: ControlStop})
+	e, _, _, done := pausedTalk(t, ModeConfig(known), "stop while paused")
+	SendControl(t, e, Control{Kind: ControlStop})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -299,9 +300,9 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	var e *Engine
-	e, log, events := newModeEngine(t, modeConfig(), "talk", func(f map[string]*modeFake) {
-		f["gemini"].answer = func(n int, _ providers.Request) string {
-			control(t, e, Control{Kind: ControlPause})
+	e, log, events := NewModeEngine(t, ModeConfig(known), "talk", func(f map[string]*ModeFake) {
+		f["gemini"].Answer = func(n int, _ providers.Request) string {
+			SendControl(t, e, Control{Kind: ControlPause})
 			return fmt.Sprintf("gemini answer %d", n)
 		}
 	})
@@ -313,7 +314,7 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 	if err := e.Submit(ctx, "cancelled talk"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}
-	if n := len(log.all()); n != 3 {
+	if n := len(log.All()); n != 3 {
 		t.Fatalf("%d calls after the cancel, want 3", n)
 	}
 	for _, en := range e.History().Entries() {
@@ -321,18 +322,18 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 			t.Fatalf("an entry was left streaming: %+v", en)
 		}
 	}
-	settle(t, e)
-	if tf := lastOf[TalkFinished](t, events); !tf.Cancelled || tf.Turns != 3 {
+	Settle(t, e)
+	if tf := LastOf[TalkFinished](t, events); !tf.Cancelled || tf.Turns != 3 {
 		t.Fatalf("TalkFinished after a cancel = %+v", tf)
 	}
 }
 
 func TestTalkPaceWaitsBetweenCalls(t *testing.T) {
 	t.Parallel()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
 	cfg.Modes.Talk.Pace = 25 * time.Millisecond
-	e, _, _ := newModeEngine(t, cfg, "talk", nil)
+	e, _, _ := NewModeEngine(t, cfg, "talk", nil)
 	start := time.Now()
 	if err := e.Submit(context.Background(), "slowly"); err != nil {
 		t.Fatal(err)
@@ -344,26 +345,26 @@ func TestTalkPaceWaitsBetweenCalls(t *testing.T) {
 
 // longTalk runs a talk of rounds rounds with fixed answer sizes and returns
 // the prompt tokens of every call in order.
-func longTalk(t testing.TB, rounds, budget int) ([]int, []modeCall) {
-	cfg := modeConfig()
+func longTalk(t testing.TB, rounds, budget int) ([]int, []ModeCall) {
+	cfg := ModeConfig(known)
 	cfg.Modes.Talk.Rounds = rounds
 	cfg.Modes.Talk.BudgetTokens = budget
 	guest := strings.Repeat("A guest's point, made at some length. ", 26) // ~1000 bytes
-	e, log, _ := newModeEngine(t, cfg, "talk", func(f map[string]*modeFake) {
+	e, log, _ := NewModeEngine(t, cfg, "talk", func(f map[string]*ModeFake) {
 		for _, name := range []string{"chatgpt", "gemini"} {
-			f[name].answer = func(n int, _ providers.Request) string { return fmt.Sprintf("(turn %d) %s", n-1, guest) }
+			f[name].Answer = func(n int, _ providers.Request) string { return fmt.Sprintf("(turn %d) %s", n-1, guest) }
 		}
-		f["mc"].answer = func(n int, _ providers.Request) string {
+		f["mc"].Answer = func(n int, _ providers.Request) string {
 			return fmt.Sprintf("(turn %d) %s", n-1, strings.Repeat("The MC's recap. ", 30))
 		}
 	})
 	if err := e.Submit(context.Background(), "a long talk"); err != nil {
 		t.Fatal(err)
 	}
-	calls := log.all()
+	calls := log.All()
 	tokens := make([]int, len(calls))
 	for i, c := range calls {
-		tokens[i] = demo.EstimateRequestTokens(c.req)
+		tokens[i] = demo.EstimateRequestTokens(c.Req)
 	}
 	return tokens, calls
 }
@@ -385,7 +386,7 @@ func TestTalkPromptStaysBounded(t *testing.T) {
 	// Turn 100 is guest A of round 34: it sees the topic, the MC's opening,
 	// summaries of older turns, the latest turns verbatim, and not an old
 	// guest answer whole.
-	c := allContent(calls[100].req)
+	c := AllContent(calls[100].Req)
 	for _, want := range []string{"a long talk", "(turn 0) The MC's recap", "(turn 97) A guest's", "(turn 98) A guest's", "(turn 99) The MC's recap", "[Summary up to turn"} {
 		if !strings.Contains(c, want) {
 			t.Fatalf("turn 100 lacks %q", want)
@@ -405,23 +406,23 @@ func TestTalkPromptStaysBounded(t *testing.T) {
 }
 
 func TestTalkOverHTTPFakes(t *testing.T) {
-	clearModeEnv(t)
-	order := &httpOrder{}
-	aSrv := providertest.OpenAI(t, order.reply("chatgpt", func(n int) string { return fmt.Sprintf("ChatGPT point %d.", n) }))
-	bSrv := providertest.Gemini(t, order.reply("gemini", func(n int) string { return fmt.Sprintf("Gemini point %d.", n) }))
-	mcSrv := providertest.Anthropic(t, order.reply("mc", func(n int) string { return fmt.Sprintf("MC part %d.", n) }))
-	cfg := modeConfig()
+	ClearModeEnv(t)
+	order := &HTTPOrder{}
+	aSrv := providertest.OpenAI(t, order.Reply("chatgpt", func(n int) string { return fmt.Sprintf("ChatGPT point %d.", n) }))
+	bSrv := providertest.Gemini(t, order.Reply("gemini", func(n int) string { return fmt.Sprintf("Gemini point %d.", n) }))
+	mcSrv := providertest.Anthropic(t, order.Reply("mc", func(n int) string { return fmt.Sprintf("MC part %d.", n) }))
+	cfg := ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
 	var agents []*Agent
 	for _, s := range cfg.Agents {
 		var p providers.Provider = demo.NewWithPace("demo", 0)
 		switch s.Name {
 		case "chatgpt":
-			p = openHTTPFake(t, "openai", aSrv)
+			p = OpenHTTPFake(t, "openai", aSrv)
 		case "gemini":
-			p = openHTTPFake(t, "gemini", bSrv)
+			p = OpenHTTPFake(t, "gemini", bSrv)
 		case "mc":
-			p = openHTTPFake(t, "anthropic", mcSrv)
+			p = OpenHTTPFake(t, "anthropic", mcSrv)
 		}
 		agents = append(agents, &Agent{AgentSpec: s, Provider: p})
 	}
@@ -442,18 +443,18 @@ func TestTalkOverHTTPFakes(t *testing.T) {
 	// The topic is said once per request, after the cue; the MC's opening
 	// is the talk's first turn.
 	wantOpen := "<user> [Parley]: MC, your turn: open the talk. Welcome the audience, introduce the topic and the two guests, ChatGPT and Gemini, and give ChatGPT the floor.\n\n[Host]: open source funding\n"
-	if got := allContent(providers.Request{Messages: mc[0].Messages}); got != wantOpen {
+	if got := AllContent(providers.Request{Messages: mc[0].Messages}); got != wantOpen {
 		t.Fatalf("the MC's opening request:\n%s\nwant:\n%s", got, wantOpen)
 	}
 	if first := e.History().Entries()[0]; !first.IsModerator || first.Round != 0 || first.Text != "MC part 1." {
 		t.Fatalf("the talk's first entry is %+v, want the MC's opening", first)
 	}
 	wantB := "<user> [MC]: MC part 1.\n\n[ChatGPT]: ChatGPT point 1.\n\n[Parley]: Gemini, your turn (round 1 of 1).\n\n[Host]: open source funding\n"
-	if got := allContent(providers.Request{Messages: b[0].Messages}); got != wantB {
+	if got := AllContent(providers.Request{Messages: b[0].Messages}); got != wantB {
 		t.Fatalf("gemini received:\n%s\nwant:\n%s", got, wantB)
 	}
 	wantClose := "<user> [Host]: (the conversation so far follows)\n<assistant> MC part 1.\n<user> [ChatGPT]: ChatGPT point 1.\n\n[Gemini]: Gemini point 1.\n<assistant> MC part 2.\n<user> [Parley]: MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience.\n\n[Host]: open source funding\n"
-	if got := allContent(providers.Request{Messages: mc[2].Messages}); got != wantClose {
+	if got := AllContent(providers.Request{Messages: mc[2].Messages}); got != wantClose {
 		t.Fatalf("the MC's closing request:\n%s\nwant:\n%s", got, wantClose)
 	}
 	if !strings.Contains(mc[0].System, "You are the MC of a moderated talk") || !strings.Contains(mc[0].System, "the guests are ChatGPT and Gemini") {
@@ -480,65 +481,17 @@ func BenchmarkTalkPromptGrowth(b *testing.B) {
 
 func TestModesRefuseOneAgentInTwoSeats(t *testing.T) {
 	t.Parallel()
-	cfg := modeConfig()
+	cfg := ModeConfig(known)
 	cfg.Modes.Talk.B = "chatgpt"
-	e, _, _ := newModeEngine(t, cfg, "mention", nil)
+	e, _, _ := NewModeEngine(t, cfg, "mention", nil)
 	var ce *ConfigError
 	if _, err := e.Mode("talk"); !errors.As(err, &ce) || ce.Key != "modes.talk" {
 		t.Fatalf("talk: got %v", err)
 	}
-	cfg = modeConfig()
+	cfg = ModeConfig(known)
 	cfg.Modes.Alternate.Agents = []string{"codex", "codex"}
-	e, _, _ = newModeEngine(t, cfg, "mention", nil)
+	e, _, _ = NewModeEngine(t, cfg, "mention", nil)
 	if _, err := e.Mode("alternate"); !errors.As(err, &ce) || ce.Key != "modes.alternate.agents" {
 		t.Fatalf("alternate: got %v", err)
 	}
-}
-
-// clearModeEnv keeps the machine's keys and endpoints out of adapter tests.
-func clearModeEnv(t *testing.T) {
-	for _, v := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
-		"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI"} {
-		t.Setenv(v, "")
-	}
-}
-
-// openHTTPFake opens the real adapter of typ against a fake server.
-func openHTTPFake(t *testing.T, typ string, srv *providertest.Server) providers.Provider {
-	t.Helper()
-	zero := 0
-	p, err := open.Open(typ, providers.Spec{Type: typ, BaseURL: srv.URL, APIKeyEnv: "PARLEY_TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &zero},
-		func(k string) string {
-			if k == "PARLEY_TEST_KEY" {
-				return "test-key"
-			}
-			return ""
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// httpOrder records which fake server answered, in arrival order.
-type httpOrder struct {
-	mu  sync.Mutex
-	who []string
-}
-
-func (o *httpOrder) reply(name string, text func(n int) string) func(providertest.Request) providertest.Reply {
-	n := 0
-	return func(providertest.Request) providertest.Reply {
-		o.mu.Lock()
-		o.who = append(o.who, name)
-		o.mu.Unlock()
-		n++
-		return providertest.Reply{Text: text(n), Usage: providers.Usage{InputTokens: 50, OutputTokens: 10}}
-	}
-}
-
-func (o *httpOrder) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return strings.Join(o.who, ",")
 }

@@ -1,9 +1,12 @@
-package debate
+package debate_test
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 )
 
 // A title names the mode and the question, cut at a word boundary.
@@ -15,7 +18,7 @@ func TestTitleForNamesModeAndCutsAtAWord(t *testing.T) {
 		t.Fatalf("title %q", got)
 	}
 	body := strings.TrimSuffix(strings.TrimPrefix(got, "magi · "), "…")
-	if n := utf8.RuneCountInString(body); n > titleWidth || n < titleWidth/2 {
+	if n := utf8.RuneCountInString(body); n > TitleWidth || n < TitleWidth/2 {
 		t.Fatalf("title body %q has %d characters", body, n)
 	}
 	if !strings.HasPrefix(q, body+" ") {
@@ -25,7 +28,7 @@ func TestTitleForNamesModeAndCutsAtAWord(t *testing.T) {
 		t.Fatalf("short title %q", got)
 	}
 	long := strings.Repeat("x", 100) // one word: cut inside it rather than nowhere
-	if got := TitleFor("mention", long); utf8.RuneCountInString(got) != utf8.RuneCountInString("mention · ")+titleWidth+1 {
+	if got := TitleFor("mention", long); utf8.RuneCountInString(got) != utf8.RuneCountInString("mention · ")+TitleWidth+1 {
 		t.Fatalf("one-word title %q", got)
 	}
 }
@@ -34,7 +37,7 @@ func TestTitleForNamesModeAndCutsAtAWord(t *testing.T) {
 // later question does not undo the rename.
 func TestRenameReplacesTheQuestionTitle(t *testing.T) {
 	t.Parallel()
-	e := &Engine{info: SessionInfo{Mode: "council", State: map[string]string{}}}
+	e := NewTitledEngine(SessionInfo{Mode: "council", State: map[string]string{}})
 	e.SetTitle("Which database for the ledger?", "")
 	if got := e.Info().Title; got != "council · Which database for the ledger?" {
 		t.Fatalf("title %q", got)
@@ -55,7 +58,7 @@ func TestRenameReplacesTheQuestionTitle(t *testing.T) {
 // the user chose does not.
 func TestTitleFollowsModeSwitch(t *testing.T) {
 	t.Parallel()
-	e, _, _ := newModeEngine(t, modeConfig(), "mention", nil)
+	e, _, _ := NewModeEngine(t, ModeConfig(known), "mention", nil)
 	e.SetTitle("kafka or nats?", "")
 	if err := e.SetMode("council"); err != nil {
 		t.Fatal(err)

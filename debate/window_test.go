@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -24,7 +27,7 @@ func TestASpendWindowPassedStopsTheNextCall(t *testing.T) {
 	e, events := pricedEngine(t, "mention", fake)
 	e.Meter().Under(window)
 	err := e.Submit(context.Background(), "@gemini Go.")
-	settle(t, e)
+	Settle(t, e)
 	var ce *CapError
 	if !errors.As(err, &ce) || ce.Reason != CapWindow || !ce.Passed || ce.Limit != LimitPerHour {
 		t.Fatalf("first exchange: %v, want the window passed", err)
@@ -33,7 +36,7 @@ func TestASpendWindowPassedStopsTheNextCall(t *testing.T) {
 	if !strings.HasPrefix(ce.Error(), want) || !strings.HasSuffix(ce.Error(), "resets at 2026-11-25T22:00:00Z") {
 		t.Fatalf("sentence %q", ce.Error())
 	}
-	if n := len(eventsOf[CapReached](events)); n != 1 {
+	if n := len(EventsOf[CapReached](events)); n != 1 {
 		t.Fatalf("%d cap_reached events, want 1", n)
 	}
 	err = e.Submit(context.Background(), "@gemini Again.")
@@ -50,7 +53,7 @@ func TestASpendWindowPassedStopsTheNextCall(t *testing.T) {
 	if err := e.Submit(context.Background(), "@gemini Next hour."); err != nil {
 		t.Fatalf("the next hour: %v", err)
 	}
-	settle(t, e)
+	Settle(t, e)
 	if n, spent := len(fake.calls()), window.Spent(); n != 2 || spent < 0.000999 || spent > 0.001001 {
 		t.Fatalf("next hour: %d calls, window spent %v; want 2 calls and $0.001", n, spent)
 	}

@@ -1,4 +1,4 @@
-package debate
+package debate_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	. "github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -34,7 +37,7 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 		}
 		return p
 	}
-	cfg := spineConfig()
+	cfg := SpineConfig(known)
 	byName := map[string]providers.Provider{"chatgpt": open("openai", oai.URL), "claude": open("anthropic", ant.URL), "gemini": open("gemini", gem.URL)}
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
@@ -61,7 +64,7 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 		if got := fmt.Sprintf("%q", reqs[0].Messages); got != want {
 			t.Errorf("%s messages:\n got %s\nwant %s", name, got, want)
 		}
-		if !strings.Contains(reqs[0].System, "Persona of ") || !strings.Contains(reqs[0].System, mentionInstruction) {
+		if !strings.Contains(reqs[0].System, "Persona of ") || !strings.Contains(reqs[0].System, "The host addressed you by name. Answer the host's latest message directly and concisely, in Markdown.") {
 			t.Errorf("%s system prompt lacks persona or instruction: %q", name, reqs[0].System)
 		}
 	}
@@ -117,7 +120,7 @@ func TestAllIsParallelOverHTTP(t *testing.T) {
 		"chatgpt": {Type: "openai", BaseURL: oai.URL, APIKeyEnv: "K"},
 		"claude":  {Type: "demo"},
 	}
-	cfg := spineConfig()
+	cfg := SpineConfig(known)
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
 		p, err := open.Open(spec.Name, byName[spec.Name], getenv)
