@@ -30,9 +30,9 @@ func (AgentModeSpec) Info() ModeInfo {
 		Hint:        "ask about the code in the working folder",
 		Placeholder: "ask about the code in this folder · /help",
 		Examples: []Example{
-			{"what does this project do?", "the agent reads the folder and explains"},
-			{"where is the configuration loaded?", "it lists and reads files as it goes"},
-			{"explain main.go", "each tool call shows in its panel"},
+			{Line: "what does this project do?", Does: "the agent reads the folder and explains"},
+			{Line: "where is the configuration loaded?", Does: "it lists and reads files as it goes"},
+			{Line: "explain main.go", Does: "each tool call shows in its panel"},
 		},
 		Layout: Layout{PanelShare: 50, Folder: true, ToolSteps: true}}
 }

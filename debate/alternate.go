@@ -44,9 +44,9 @@ func (AlternateSpec) Info() ModeInfo {
 		Hint:        "enter on an empty line: next step",
 		Placeholder: "an instruction for both agents · /help",
 		Examples: []Example{
-			{"write a Go LRU cache with tests", "one agent starts, the other answers"},
-			{"(enter on an empty line)", "the next agent takes a step"},
-			{"now add benchmarks", "a step with a new instruction"},
+			{Line: "write a Go LRU cache with tests", Does: "one agent starts, the other answers"},
+			{Line: "(enter on an empty line)", Does: "the next agent takes a step"},
+			{Line: "now add benchmarks", Does: "a step with a new instruction"},
 		},
 		StepOnEmpty: true}
 }

@@ -55,9 +55,9 @@ func (MagiSpec) Info() ModeInfo {
 		Hint:        "ask a question: three rounds of votes",
 		Placeholder: "a question for the MAGI council · /help",
 		Examples: []Example{
-			{"Should we ship on Friday?", "three members vote over three rounds"},
-			{"Rewrite the billing service in Rust?", "a majority decides"},
-			{"Adopt a four-day week?", "enter on a vote opens its reasoning"},
+			{Line: "Should we ship on Friday?", Does: "three members vote over three rounds"},
+			{Line: "Rewrite the billing service in Rust?", Does: "a majority decides"},
+			{Line: "Adopt a four-day week?", Does: "enter on a vote opens its reasoning"},
 		},
 		Layout: Layout{Board: BoardVotes}}
 }

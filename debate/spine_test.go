@@ -3,7 +3,6 @@ package debate_test
 import (
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
-	"github.com/parleyhq/parley/providers"
 )
 
 // testMode is a test's own mode, for an engine that lists it after the
@@ -28,8 +27,6 @@ func (testSpec) Check(*ConfigCheck) error      { return nil }
 func (testSpec) Budget(*Config) float64        { return 0 }
 func (testSpec) Context(*Config) ContextBudget { return ContextBudget{} }
 func (testSpec) Seat(*Config, []string)        {}
-
-var errCut = &providers.Error{Provider: "fake", Kind: providers.KindNetwork, Message: "unexpected EOF"}
 
 // known is the modes the engines of these tests know.
 var known = modes.All()

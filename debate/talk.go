@@ -53,9 +53,9 @@ func (TalkSpec) Info() ModeInfo {
 		Hint:        "type the topic; /rounds N, /pause, /resume, /stop",
 		Placeholder: "the topic of the talk · /rounds N first to change the rounds · /help",
 		Examples: []Example{
-			{"Is remote work here to stay?", "the topic: the MC opens the talk"},
-			{"/rounds 2", "before the topic: two rounds"},
-			{"/pause  /resume  /stop", "hold or end a running talk"},
+			{Line: "Is remote work here to stay?", Does: "the topic: the MC opens the talk"},
+			{Line: "/rounds 2", Does: "before the topic: two rounds"},
+			{Line: "/pause  /resume  /stop", Does: "hold or end a running talk"},
 		}}
 }
 

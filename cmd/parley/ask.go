@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes/mention"
 )
 
 // firstLine is s up to its first line break, for a hint that quotes it.
@@ -42,7 +43,7 @@ event as it happens.`,
 				return err
 			}
 			defer a.Close()
-			if ms, err := debate.ParseMentions(line, a.Cfg.AgentNames()); err == nil && !ms.Addressed() {
+			if ms, err := mention.ParseMentions(line, a.Cfg.AgentNames()); err == nil && !ms.Addressed() {
 				return usageErr(fmt.Errorf("ask: the line names no agent, so nobody would answer: start it with @all or @name (%s), e.g. parley ask %q",
 					strings.Join(a.Cfg.AgentNames(), ", "), "@all "+firstLine(line)))
 			}

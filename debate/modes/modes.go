@@ -2,13 +2,16 @@
 // package under debate/modes and one line in All.
 package modes
 
-import "github.com/parleyhq/parley/debate"
+import (
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes/mention"
+)
 
 // All is every mode, in console-key order (alt+1 is the first); the
 // first is where a session starts when nothing names one.
 func All() debate.ModeList {
 	return debate.ModeList{
-		debate.MentionSpec{},
+		mention.Spec{},
 		debate.AlternateSpec{},
 		debate.TalkSpec{},
 		debate.MagiSpec{},

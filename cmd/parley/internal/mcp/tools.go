@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes/mention"
 )
 
 // addTools registers every tool with its input and output schemas. The
@@ -180,7 +181,7 @@ func (s *Server) addressed(question string, agents []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m, err := debate.ParseMentions(line, known)
+	m, err := mention.ParseMentions(line, known)
 	if err != nil {
 		return "", fmt.Errorf("question: %s", clean(err.Error()))
 	}

@@ -1,4 +1,4 @@
-package debate_test
+package mention
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -48,7 +48,7 @@ func TestParseMentions(t *testing.T) {
 		t.Run(c.line, func(t *testing.T) {
 			m, err := ParseMentions(c.line, knownNames)
 			if c.unknown != "" {
-				var ua *UnknownAgentError
+				var ua *debate.UnknownAgentError
 				if !errors.As(err, &ua) || ua.Name != c.unknown {
 					t.Fatalf("want unknown %q, got %v", c.unknown, err)
 				}
@@ -74,7 +74,7 @@ func FuzzParseMentions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		m, err := ParseMentions(line, knownNames)
 		if err != nil {
-			var ua *UnknownAgentError
+			var ua *debate.UnknownAgentError
 			if !errors.As(err, &ua) {
 				t.Fatalf("unexpected error type %T", err)
 			}
@@ -99,13 +99,13 @@ func FuzzParseMentions(f *testing.F) {
 
 func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*Fake{}
-	e, log := NewSpineEngine(known, fakes)
+	fakes := map[string]*debatetest.Fake{}
+	e, log := debatetest.NewSpineEngine(known, fakes)
 	if err := e.Submit(context.Background(), "we need to pick a database"); err != nil {
 		t.Fatal(err)
 	}
 	entries := e.History().Entries()
-	if len(entries) != 1 || entries[0].Kind != KindNote || entries[0].Text != "we need to pick a database" {
+	if len(entries) != 1 || entries[0].Kind != debate.KindNote || entries[0].Text != "we need to pick a database" {
 		t.Fatalf("entries: %+v", entries)
 	}
 	for name, f := range fakes {
@@ -113,9 +113,9 @@ func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 			t.Fatalf("%s was called %d times for a note", name, n)
 		}
 	}
-	Settle(t, e)
+	debatetest.Settle(t, e)
 	for _, ev := range log.All() {
-		if _, ok := ev.(TurnStarted); ok {
+		if _, ok := ev.(debate.TurnStarted); ok {
 			t.Fatal("a note started a turn")
 		}
 	}
@@ -123,10 +123,10 @@ func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 
 func TestUnknownMentionAppendsNothing(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*Fake{}
-	e, _ := NewSpineEngine(known, fakes)
+	fakes := map[string]*debatetest.Fake{}
+	e, _ := debatetest.NewSpineEngine(known, fakes)
 	err := e.Submit(context.Background(), "@bard hello")
-	var ua *UnknownAgentError
+	var ua *debate.UnknownAgentError
 	if !errors.As(err, &ua) {
 		t.Fatalf("want UnknownAgentError, got %v", err)
 	}
@@ -146,14 +146,14 @@ func TestMentionRoutingTable(t *testing.T) {
 	}
 	for line, want := range cases {
 		t.Run(line, func(t *testing.T) {
-			fakes := map[string]*Fake{}
-			e, _ := NewSpineEngine(known, fakes)
+			fakes := map[string]*debatetest.Fake{}
+			e, _ := debatetest.NewSpineEngine(known, fakes)
 			if err := e.Submit(context.Background(), line); err != nil {
 				t.Fatal(err)
 			}
 			var got []string
 			for _, en := range e.History().Entries() {
-				if en.Kind == KindReply {
+				if en.Kind == debate.KindReply {
 					got = append(got, en.Speaker)
 				}
 			}
@@ -179,12 +179,12 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 	t.Parallel()
 	started := make(chan string, 2)
 	geminiGo, chatgptGo := make(chan struct{}), make(chan struct{})
-	fakes := map[string]*Fake{
+	fakes := map[string]*debatetest.Fake{
 		"gemini":  {Agent: "gemini", Started: started, Gate: geminiGo, Answer: func(providers.Request) string { return "gemini says A" }},
 		"chatgpt": {Agent: "chatgpt", Started: started, Gate: chatgptGo, Answer: func(providers.Request) string { return "chatgpt says B" }},
 	}
-	e, log := NewSpineEngine(known, fakes)
-	chatgptDone := On(e, func(f TurnFinished) bool { return f.Entry.Speaker == "chatgpt" })
+	e, log := debatetest.NewSpineEngine(known, fakes)
+	chatgptDone := debatetest.On(e, func(f debate.TurnFinished) bool { return f.Entry.Speaker == "chatgpt" })
 	submitted := make(chan error, 1)
 	go func() { submitted <- e.Submit(context.Background(), "@all question one") }()
 	deadline := time.After(20 * time.Second)
@@ -216,9 +216,9 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 	}
 	// chatgpt finished first ...
 	var finished []string
-	Settle(t, e)
+	debatetest.Settle(t, e)
 	for _, ev := range log.All() {
-		if tf, ok := ev.(TurnFinished); ok {
+		if tf, ok := ev.(debate.TurnFinished); ok {
 			finished = append(finished, tf.Entry.Speaker)
 		}
 	}
@@ -250,14 +250,14 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 
 func TestCancelKeepsWhatArrived(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*Fake{
+	fakes := map[string]*debatetest.Fake{
 		"gemini": {Agent: "gemini", ChunkDelay: 30 * time.Millisecond, Answer: func(providers.Request) string {
 			return strings.Repeat("word ", 200)
 		}},
 	}
-	e, _ := NewSpineEngine(known, fakes)
+	e, _ := debatetest.NewSpineEngine(known, fakes)
 	var arrived strings.Builder
-	twoWords := On(e, func(d TextDelta) bool {
+	twoWords := debatetest.On(e, func(d debate.TextDelta) bool {
 		arrived.WriteString(d.Text)
 		return strings.Count(arrived.String(), "word") >= 2
 	})
@@ -267,7 +267,7 @@ func TestCancelKeepsWhatArrived(t *testing.T) {
 	if !e.Busy() {
 		t.Fatal("engine should be busy while streaming")
 	}
-	if err := e.Submit(context.Background(), "@chatgpt in between"); !errors.Is(err, ErrBusy) {
+	if err := e.Submit(context.Background(), "@chatgpt in between"); !errors.Is(err, debate.ErrBusy) {
 		t.Fatalf("second exchange while busy: %v", err)
 	}
 	if err := e.Submit(context.Background(), "a note while busy is fine"); err != nil {
@@ -277,36 +277,36 @@ func TestCancelKeepsWhatArrived(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
-	var reply Entry
+	var reply debate.Entry
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindReply {
+		if en.Kind == debate.KindReply {
 			reply = en
 		}
 	}
-	if reply.Status != StatusCancelled || !strings.HasPrefix(reply.Text, "word word") || len(reply.Text) >= 1000 {
+	if reply.Status != debate.StatusCancelled || !strings.HasPrefix(reply.Text, "word word") || len(reply.Text) >= 1000 {
 		t.Fatalf("cancelled reply: status %s, %d bytes", reply.Status, len(reply.Text))
 	}
 }
 
 func TestCutStreamKeepsPartialText(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*Fake{
+	fakes := map[string]*debatetest.Fake{
 		"gemini":  {Agent: "gemini", Answer: func(providers.Request) string { return "half an ans" }, Fail: errCut},
 		"chatgpt": {Agent: "chatgpt"},
 	}
-	e, log := NewSpineEngine(known, fakes)
+	e, log := debatetest.NewSpineEngine(known, fakes)
 	err := e.Submit(context.Background(), "@all go")
 	if err == nil || !strings.Contains(err.Error(), "unexpected EOF") {
 		t.Fatalf("want the cut reported, got %v", err)
 	}
 	entries := e.History().Entries()
-	if entries[1].Status != StatusPartial || entries[1].Text != "half an ans" || entries[2].Status != StatusComplete {
+	if entries[1].Status != debate.StatusPartial || entries[1].Text != "half an ans" || entries[2].Status != debate.StatusComplete {
 		t.Fatalf("entries: %+v", entries[1:])
 	}
 	sawError := false
-	Settle(t, e)
+	debatetest.Settle(t, e)
 	for _, ev := range log.All() {
-		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "gemini" && eo.Kind == string(providers.KindNetwork) {
+		if eo, ok := ev.(debate.ErrorOccurred); ok && eo.Agent == "gemini" && eo.Kind == string(providers.KindNetwork) {
 			sawError = true
 		}
 	}
@@ -317,23 +317,23 @@ func TestCutStreamKeepsPartialText(t *testing.T) {
 
 func TestProviderPanicBecomesError(t *testing.T) {
 	t.Parallel()
-	fakes := map[string]*Fake{"gemini": {Agent: "gemini", PanicMsg: "index out of range"}}
-	e, _ := NewSpineEngine(known, fakes)
+	fakes := map[string]*debatetest.Fake{"gemini": {Agent: "gemini", PanicMsg: "index out of range"}}
+	e, _ := debatetest.NewSpineEngine(known, fakes)
 	err := e.Submit(context.Background(), "@all go")
 	if err == nil || !strings.Contains(err.Error(), "index out of range") {
 		t.Fatalf("want the panic as an error, got %v", err)
 	}
-	if en, _ := e.History().Get(2); en.Status != StatusError {
+	if en, _ := e.History().Get(2); en.Status != debate.StatusError {
 		t.Fatalf("gemini entry: %+v", en)
 	}
-	if en, _ := e.History().Get(3); en.Status != StatusComplete {
+	if en, _ := e.History().Get(3); en.Status != debate.StatusComplete {
 		t.Fatalf("chatgpt should still answer: %+v", en)
 	}
 }
 
 func TestUsageAndCost(t *testing.T) {
 	t.Parallel()
-	e, log := NewSpineEngine(known, nil)
+	e, log := debatetest.NewSpineEngine(known, nil)
 	if err := e.Submit(context.Background(), "@chatgpt price me"); err != nil {
 		t.Fatal(err)
 	}
@@ -345,10 +345,10 @@ func TestUsageAndCost(t *testing.T) {
 	if en.Cost != want {
 		t.Fatalf("cost %v, want %v", en.Cost, want)
 	}
-	var done ExchangeFinished
-	Settle(t, e)
+	var done debate.ExchangeFinished
+	debatetest.Settle(t, e)
 	for _, ev := range log.All() {
-		if d, ok := ev.(ExchangeFinished); ok {
+		if d, ok := ev.(debate.ExchangeFinished); ok {
 			done = d
 		}
 	}
@@ -365,11 +365,11 @@ func BenchmarkFanOut(b *testing.B) {
 	slowest := 40 * time.Millisecond
 	var total time.Duration
 	for i := 0; i < b.N; i++ {
-		fakes := map[string]*Fake{}
+		fakes := map[string]*debatetest.Fake{}
 		for name, d := range latencies {
-			fakes[name] = &Fake{Agent: name, Delay: d}
+			fakes[name] = &debatetest.Fake{Agent: name, Delay: d}
 		}
-		e, _ := NewSpineEngine(known, fakes)
+		e, _ := debatetest.NewSpineEngine(known, fakes)
 		start := time.Now()
 		if err := e.Submit(context.Background(), "@all @claude go"); err != nil {
 			b.Fatal(err)
@@ -388,7 +388,7 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	step := 0
-	fakes := map[string]*Fake{
+	fakes := map[string]*debatetest.Fake{
 		"claude": {Agent: "claude", Answer: func(req providers.Request) string {
 			step++
 			if step == 1 {
@@ -397,7 +397,7 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 			return "The notes say Tuesday."
 		}},
 	}
-	e, _ := NewSpineEngine(known, fakes)
+	e, _ := debatetest.NewSpineEngine(known, fakes)
 	for _, a := range e.Agents() {
 		if a.Name == "claude" {
 			a.Tools = true
@@ -420,15 +420,20 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 	if strings.Contains(fakes["gemini"].Requests()[0].System, "<read_file>") {
 		t.Fatal("gemini has no tools and must not get the protocol")
 	}
-	var final Entry
-	kinds := map[Kind]int{}
+	var final debate.Entry
+	kinds := map[debate.Kind]int{}
 	for _, en := range e.History().Entries() {
 		kinds[en.Kind]++
-		if en.Speaker == "claude" && en.Kind == KindReply {
+		if en.Speaker == "claude" && en.Kind == debate.KindReply {
 			final = en
 		}
 	}
-	if final.Text != "The notes say Tuesday." || kinds[KindToolCall] != 1 || kinds[KindToolResult] != 1 {
+	if final.Text != "The notes say Tuesday." || kinds[debate.KindToolCall] != 1 || kinds[debate.KindToolResult] != 1 {
 		t.Fatalf("final %q, kinds %v", final.Text, kinds)
 	}
 }
+
+var errCut = &providers.Error{Provider: "fake", Kind: providers.KindNetwork, Message: "unexpected EOF"}
+
+// known is the modes the engines of these tests know: this one.
+var known = debate.ModeList{Spec{}}

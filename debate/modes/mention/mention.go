@@ -1,4 +1,4 @@
-package debate
+package mention
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/parleyhq/parley/debate"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -61,7 +63,7 @@ func ParseMentions(line string, known []string) (Mentions, error) {
 		case isKnown(name):
 			add(name)
 		case leading:
-			return Mentions{}, &UnknownAgentError{Name: name, Known: known}
+			return Mentions{}, &debate.UnknownAgentError{Name: name, Known: known}
 		}
 	}
 	return m, nil
@@ -88,30 +90,30 @@ func mentionName(word string) (string, bool) {
 
 // Mention is the default mode: @name asks agents, plain lines are notes.
 type Mention struct {
-	engine *Engine
+	engine *debate.Engine
 	mu     sync.Mutex
-	panels []*Agent // @all's agents plus anyone addressed since
+	panels []*debate.Agent // @all's agents plus anyone addressed since
 }
 
 // mentionSpec describes mention mode.
-type MentionSpec struct{}
+type Spec struct{}
 
-func (MentionSpec) Info() ModeInfo {
-	return ModeInfo{Name: ModeMention, Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
+func (Spec) Info() debate.ModeInfo {
+	return debate.ModeInfo{Name: debate.ModeMention, Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
 		Input:         "@gemini …, @claude @chatgpt …, @all …; a line without @ is a note",
 		ContextTokens: 12000,
 		Hint:          "@name or @all asks; plain lines are notes",
 		Placeholder:   "@all ask everyone · @name one agent · plain text is a note · /help",
-		Examples: []Example{
-			{"@all compare Kafka and NATS for a small team", "every agent answers"},
-			{"@{first} what would you measure first?", "one agent answers"},
-			{"we expect 10k messages a second", "a plain line is a note"},
+		Examples: []debate.Example{
+			{Line: "@all compare Kafka and NATS for a small team", Does: "every agent answers"},
+			{Line: "@{first} what would you measure first?", Does: "one agent answers"},
+			{Line: "we expect 10k messages a second", Does: "a plain line is a note"},
 		}}
 }
 
-func (MentionSpec) New(e *Engine) (Mode, error) { return newMention(e) }
+func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newMention(e) }
 
-func (MentionSpec) Check(k *ConfigCheck) error {
+func (Spec) Check(k *debate.ConfigCheck) error {
 	names := k.Config.Modes.Mention.Agents
 	if err := k.Agents("modes.mention.agents", names, 0); err != nil {
 		return err
@@ -122,11 +124,13 @@ func (MentionSpec) Check(k *ConfigCheck) error {
 	return nil
 }
 
-func (MentionSpec) Budget(c *Config) float64        { return c.Modes.Mention.BudgetUSD }
-func (MentionSpec) Context(c *Config) ContextBudget { return c.Context.Mention }
-func (MentionSpec) Seat(c *Config, names []string)  { c.Modes.Mention.Agents = slices.Clone(names) }
+func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Mention.BudgetUSD }
+func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Mention }
+func (Spec) Seat(c *debate.Config, names []string) {
+	c.Modes.Mention.Agents = slices.Clone(names)
+}
 
-func newMention(e *Engine) (Mode, error) {
+func newMention(e *debate.Engine) (debate.Mode, error) {
 	if _, err := e.Resolve(e.Config.Modes.Mention.Agents); err != nil {
 		return nil, err
 	}
@@ -135,16 +139,16 @@ func newMention(e *Engine) (Mode, error) {
 }
 
 // Name implements Mode.
-func (m *Mention) Name() string { return ModeMention }
+func (m *Mention) Name() string { return debate.ModeMention }
 
 // SeatingLine says whom @all asks and whom it skips for want of a key.
 func (m *Mention) SeatingLine() string { return m.engine.AllLine() }
 
 // Agents implements Mode: @all's agents plus any agent addressed so far.
-func (m *Mention) Agents() []*Agent {
+func (m *Mention) Agents() []*debate.Agent {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]*Agent(nil), m.panels...)
+	return append([]*debate.Agent(nil), m.panels...)
 }
 
 // IsNote reports whether a line would be kept as a note without any call.
@@ -155,7 +159,7 @@ func (m *Mention) IsNote(line string) bool {
 
 // Targets resolves a parsed line to agents in configuration order: @all
 // asks the agents listed for it that sit on their own provider's key.
-func (m *Mention) Targets(ms Mentions) []*Agent {
+func (m *Mention) Targets(ms Mentions) []*debate.Agent {
 	names := append([]string(nil), ms.Names...)
 	if ms.All {
 		asked, _ := m.engine.AllSeated()
@@ -169,7 +173,7 @@ func (m *Mention) Targets(ms Mentions) []*Agent {
 // checkSeats refuses a line that names agents without their key, or an @all
 // that asks nobody; the first @all that skips agents names them once, in
 // a note of its own.
-func (m *Mention) checkSeats(ms Mentions, targets []*Agent) error {
+func (m *Mention) checkSeats(ms Mentions, targets []*debate.Agent) error {
 	e := m.engine
 	if err := e.NamedWithoutKey(ms.Names); err != nil {
 		return err
@@ -183,7 +187,7 @@ func (m *Mention) checkSeats(ms Mentions, targets []*Agent) error {
 	}
 	if line != "" && e.State(allSkippedState) == "" {
 		e.SetState(allSkippedState, "named")
-		e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerSystem, Display: "Parley", Text: line})
+		e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerSystem, Display: "Parley", Text: line})
 	}
 	return nil
 }
@@ -206,7 +210,7 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 		return err
 	}
 	if !ms.Addressed() {
-		e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerUser, Text: line})
+		e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: line})
 		return nil
 	}
 	targets := m.Targets(ms)
@@ -215,20 +219,20 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 	}
 	m.remember(targets)
 	e.SetTitle(line, "")
-	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: line})
+	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: line})
 	// Every prompt is built before any turn of the round takes its place:
 	// a compaction appends a summary, which must come before the round.
 	prompts := make([][]providers.Message, len(targets))
 	for i, a := range targets {
-		prompts[i] = e.PromptFor(ctx, Prompt{Mode: "mention", Self: a.Name})
+		prompts[i] = e.PromptFor(ctx, debate.Prompt{Mode: "mention", Self: a.Name})
 	}
 	// Every agent's first turn takes its place now, in configuration order;
 	// agents with tools: true may then read the workspace before answering,
 	// alongside the others, so the round takes the time of its slowest agent.
-	runs := make([]func() (Entry, error), len(targets))
+	runs := make([]func() (debate.Entry, error), len(targets))
 	for i, a := range targets {
-		spec := TurnSpec{
-			Agent: a, Kind: KindReply, Prompt: line,
+		spec := debate.TurnSpec{
+			Agent: a, Kind: debate.KindReply, Prompt: line,
 			Instruction: mentionInstruction,
 			Messages:    prompts[i],
 			Answer:      true,
@@ -236,23 +240,23 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 		if a.Tools {
 			loop := e.NewToolLoop(spec, 0, false)
 			loop.Reserve()
-			runs[i] = func() (Entry, error) { return loop.Run(ctx) }
+			runs[i] = func() (debate.Entry, error) { return loop.Run(ctx) }
 			continue
 		}
 		turn := e.Reserve(spec)
-		runs[i] = func() (Entry, error) { return turn.Run(ctx) }
+		runs[i] = func() (debate.Entry, error) { return turn.Run(ctx) }
 	}
-	results := make([]TurnResult, len(runs))
-	InParallel(len(runs), func(i int) {
+	results := make([]debate.TurnResult, len(runs))
+	debate.InParallel(len(runs), func(i int) {
 		en, err := runs[i]()
-		results[i] = TurnResult{Entry: en, Err: err}
+		results[i] = debate.TurnResult{Entry: en, Err: err}
 	})
 	return joinTurnErrors(ctx, results)
 }
 
 const mentionInstruction = "The host addressed you by name. Answer the host's latest message directly and concisely, in Markdown. You may refer to what other agents said earlier."
 
-func (m *Mention) remember(agents []*Agent) {
+func (m *Mention) remember(agents []*debate.Agent) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, a := range agents {
@@ -269,7 +273,7 @@ func (m *Mention) remember(agents []*Agent) {
 
 // joinTurnErrors reports the round's failures: the cancel if the context was
 // cancelled, else every turn's error joined.
-func joinTurnErrors(ctx context.Context, results []TurnResult) error {
+func joinTurnErrors(ctx context.Context, results []debate.TurnResult) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
