@@ -40,7 +40,7 @@ type AlternateSpec struct{}
 func (AlternateSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeAlternate, Key: "alt+2", Title: "two agents take turns, one answer per step",
 		Input: "an instruction; then Enter on an empty line runs the next step", Roles: []string{"first", "second"},
-		Seats: SeatRange{2, 2}, ContextTokens: 10000,
+		Seats: SeatRange{Min: 2, Max: 2}, ContextTokens: 10000,
 		Hint:        "enter on an empty line: next step",
 		Placeholder: "an instruction for both agents · /help",
 		Examples: []Example{

@@ -33,7 +33,7 @@ type CouncilSpec struct{}
 func (CouncilSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeCouncil, Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
 		Input: "a question for the council", Roles: []string{"member", "member", "member", "chairman"},
-		Seats:  SeatRange{3, 9},
+		Seats:  SeatRange{Min: 3, Max: 9},
 		Layout: Layout{Board: BoardRanking, RankingRound: 2}}
 }
 

@@ -51,7 +51,7 @@ func (MagiSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeMagi, Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
 		Input: "a yes-or-no question or proposal for the MAGI to vote on", Roles: []string{"member", "member", "member"},
 		Controls: []ControlKind{ControlRounds},
-		Seats:    SeatRange{3, 3}, ContextTokens: 6000,
+		Seats:    SeatRange{Min: 3, Max: 3}, ContextTokens: 6000,
 		Hint:        "ask a question: three rounds of votes",
 		Placeholder: "a question for the MAGI council · /help",
 		Examples: []Example{

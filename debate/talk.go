@@ -49,7 +49,7 @@ func (TalkSpec) Info() ModeInfo {
 	return ModeInfo{Name: ModeTalk, Key: "alt+3", Title: "two guests and an MC in a moderated talk",
 		Input: "the topic of the talk", Roles: []string{"guest A", "guest B", "MC"},
 		Controls: []ControlKind{ControlPause, ControlContinue, ControlStop, ControlRounds},
-		Seats:    SeatRange{2, 3}, ContextTokens: 10000,
+		Seats:    SeatRange{Min: 2, Max: 3}, ContextTokens: 10000,
 		Hint:        "type the topic; /rounds N, /pause, /resume, /stop",
 		Placeholder: "the topic of the talk · /rounds N first to change the rounds · /help",
 		Examples: []Example{

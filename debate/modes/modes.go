@@ -4,6 +4,7 @@ package modes
 
 import (
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes/agent"
 	"github.com/parleyhq/parley/debate/modes/mention"
 )
 
@@ -15,7 +16,7 @@ func All() debate.ModeList {
 		debate.AlternateSpec{},
 		debate.TalkSpec{},
 		debate.MagiSpec{},
-		debate.AgentModeSpec{},
+		agent.Spec{},
 		debate.CouncilSpec{},
 	}
 }

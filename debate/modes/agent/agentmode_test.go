@@ -1,4 +1,4 @@
-package debate_test
+package agent
 
 import (
 	"context"
@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/modes/mention"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -21,28 +22,28 @@ import (
 
 func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	t.Parallel()
-	root := ToolWorkspace(t)
-	e, ev := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", root, 0)
+	root := debatetest.ToolWorkspace(t)
+	e, ev := debatetest.ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", root, 0)
 	if names := e.Current().Agents(); len(names) != 1 || names[0].Name != "coder" {
 		t.Fatalf("panels = %v", names)
 	}
 	if err := e.Submit(context.Background(), "explain this project"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, e)
-	ans := LastOf[AgentAnswered](t, ev)
-	MustContain(t, "answer", ans.Answer, "explain this project", "read `README.md`", "Hello")
+	debatetest.Settle(t, e)
+	ans := debatetest.LastOf[debate.AgentAnswered](t, ev)
+	debatetest.MustContain(t, "answer", ans.Answer, "explain this project", "read `README.md`", "Hello")
 	if !ans.Complete || ans.Error != "" || ans.Agent != "coder" || strings.Contains(ans.Answer, "<complete>") {
 		t.Fatalf("answer = %+v", ans)
 	}
 	// The answer is the last entry, a complete reply.
 	final, _ := e.History().Get(e.History().Len())
-	if final.Kind != KindReply || final.Text != ans.Answer {
+	if final.Kind != debate.KindReply || final.Text != ans.Answer {
 		t.Fatalf("answer entry = %+v", final)
 	}
 	var calls []string
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindToolCall {
+		if en.Kind == debate.KindToolCall {
 			calls = append(calls, en.ToolCalls[0].Tool+" "+en.ToolCalls[0].Parameters["path"])
 		}
 	}
@@ -65,11 +66,11 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	if err := e.Submit(context.Background(), "and the library?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, e)
-	if n := len(EventsOf[AgentAnswered](ev)); n != 2 {
+	debatetest.Settle(t, e)
+	if n := len(debatetest.EventsOf[debate.AgentAnswered](ev)); n != 2 {
 		t.Fatalf("%d AgentAnswered events, want one per question", n)
 	}
-	a2 := LastOf[AgentAnswered](t, ev)
+	a2 := debatetest.LastOf[debate.AgentAnswered](t, ev)
 	if last, _ := e.History().Get(e.History().Len()); last.Turn <= final.Turn || last.Text != a2.Answer || !strings.Contains(a2.Answer, "and the library?") {
 		t.Fatalf("second answer = %+v (entry %+v)", a2, last)
 	}
@@ -78,14 +79,14 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 // Tool calls are recorded in the seed's export shape.
 func TestToolCallsExportShape(t *testing.T) {
 	t.Parallel()
-	root := ToolWorkspace(t)
-	e, _ := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", root, 0)
+	root := debatetest.ToolWorkspace(t)
+	e, _ := debatetest.ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", root, 0)
 	if err := e.Submit(context.Background(), "explain"); err != nil {
 		t.Fatal(err)
 	}
-	var call Entry
+	var call debate.Entry
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindToolCall {
+		if en.Kind == debate.KindToolCall {
 			call = en
 			break
 		}
@@ -113,26 +114,26 @@ func TestToolCallsExportShape(t *testing.T) {
 // Cancelling stops the loop: no further model call, no further tool call.
 func TestAgentModeCancelStopsTheLoop(t *testing.T) {
 	t.Parallel()
-	root := ToolWorkspace(t)
+	root := debatetest.ToolWorkspace(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	replies := providertest.Sequence(
-		TextReply("<list_file><path>.</path></list_file>"),
+		debatetest.TextReply("<list_file><path>.</path></list_file>"),
 		providertest.Reply{Text: "<read_file><path>main.go</path></read_file>", ChunkDelay: 10 * time.Second},
 	)
 	var calls atomic.Int32
-	srv, p := OpenAIFakeFunc(t, func(r providertest.Request) providertest.Reply {
+	srv, p := debatetest.OpenAIFakeFunc(t, func(r providertest.Request) providertest.Reply {
 		if calls.Add(1) == 2 {
 			cancel() // while the second reply is on its way: its read_file never arrives whole
 		}
 		return replies(r)
 	})
-	e, ev := ToolLoopEngine(t, known, p, "agent", root, 0)
+	e, ev := debatetest.ToolLoopEngine(t, known, p, "agent", root, 0)
 	err := e.Submit(ctx, "explain")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want cancel", err)
 	}
-	Settle(t, e)
-	if ans := LastOf[AgentAnswered](t, ev); ans.Complete || ans.Answer != "" || !strings.Contains(ans.Error, "canceled") || len(ans.ToolCalls) != 1 {
+	debatetest.Settle(t, e)
+	if ans := debatetest.LastOf[debate.AgentAnswered](t, ev); ans.Complete || ans.Answer != "" || !strings.Contains(ans.Error, "canceled") || len(ans.ToolCalls) != 1 {
 		t.Fatalf("AgentAnswered after a cancel = %+v", ans)
 	}
 	if n := len(srv.Requests()); n != 2 {
@@ -142,14 +143,14 @@ func TestAgentModeCancelStopsTheLoop(t *testing.T) {
 		t.Fatalf("%d tool events, want 2", n)
 	}
 	entries := e.History().Entries()
-	if last := entries[len(entries)-1]; last.Status != StatusCancelled {
+	if last := entries[len(entries)-1]; last.Status != debate.StatusCancelled {
 		t.Fatalf("last entry = %+v", last)
 	}
 }
 
 func TestWorkspaceDefaultsAndChecks(t *testing.T) {
 	t.Parallel()
-	e, _ := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
+	e, _ := debatetest.ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
 	dir := t.TempDir()
 	if err := e.SetWorkspace(dir); err != nil || e.Workspace() != dir {
 		t.Fatalf("Workspace() = %q, %v", e.Workspace(), err)
@@ -179,15 +180,15 @@ func TestWorkspaceDefaultsAndChecks(t *testing.T) {
 
 func TestAgentModeNeedsItsAgent(t *testing.T) {
 	t.Parallel()
-	cfg := &Config{ModeList: known, Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []AgentSpec{{Name: "a", Provider: "d"}},
-		Modes: ModesConfig{Mention: MentionConfig{Agents: []string{"a"}}}}
-	agents := []*Agent{{AgentSpec: cfg.Agents[0], Provider: demo.NewWithPace("d", 0)}}
-	if _, err := NewEngine(cfg, agents, "agent"); err == nil || !strings.Contains(err.Error(), "modes.agent.agent") {
+	cfg := &debate.Config{ModeList: known, Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []debate.AgentSpec{{Name: "a", Provider: "d"}},
+		Modes: debate.ModesConfig{Mention: debate.MentionConfig{Agents: []string{"a"}}}}
+	agents := []*debate.Agent{{AgentSpec: cfg.Agents[0], Provider: demo.NewWithPace("d", 0)}}
+	if _, err := debate.NewEngine(cfg, agents, "agent"); err == nil || !strings.Contains(err.Error(), "modes.agent.agent") {
 		t.Fatalf("err = %v", err)
 	}
 	cfg.Modes.Agent.Agent = "ghost"
-	var ua *UnknownAgentError
-	if _, err := NewEngine(cfg, agents, "agent"); !errors.As(err, &ua) {
+	var ua *debate.UnknownAgentError
+	if _, err := debate.NewEngine(cfg, agents, "agent"); !errors.As(err, &ua) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -207,19 +208,19 @@ func TestAgentModeDemoReadsGoFilesAfterAnotherMode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e, ev := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "mention", root, 0)
+	e, ev := debatetest.ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "mention", root, 0)
 	if err := e.Submit(context.Background(), "@all how are you today?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, e)
+	debatetest.Settle(t, e)
 	if err := e.SetMode("agent"); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Submit(context.Background(), "what does this code do?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, e)
-	ans := LastOf[AgentAnswered](t, ev)
+	debatetest.Settle(t, e)
+	ans := debatetest.LastOf[debate.AgentAnswered](t, ev)
 	var calls []string
 	for _, c := range ans.ToolCalls {
 		calls = append(calls, c.Tool+" "+c.Parameters["path"])
@@ -227,5 +228,9 @@ func TestAgentModeDemoReadsGoFilesAfterAnotherMode(t *testing.T) {
 	if strings.Join(calls, ", ") != "list_file ., read_file main.go" || !ans.Complete {
 		t.Fatalf("tool calls %v (complete %v): want list_file then read_file of a listed Go file", calls, ans.Complete)
 	}
-	MustContain(t, "answer", ans.Answer, "read `main.go`", "package main")
+	debatetest.MustContain(t, "answer", ans.Answer, "read `main.go`", "package main")
 }
+
+// known is the modes the engines of these tests know: mention (where a
+// session starts) and this one.
+var known = debate.ModeList{mention.Spec{}, Spec{}}

@@ -1,4 +1,4 @@
-package debate
+package agent
 
 import (
 	"context"
@@ -6,40 +6,42 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/parleyhq/parley/debate"
 )
 
 // AgentMode is the code-reading agent: one agent answers each question by
 // reading the workspace with list_file and read_file until it calls
 // complete (the seed's CLI agent, SPEC §6 agent).
 type AgentMode struct {
-	engine *Engine
-	agent  *Agent
+	engine *debate.Engine
+	agent  *debate.Agent
 
 	mu       sync.Mutex
 	maxSteps int // 0: the configured limit
 }
 
 // agentSpec describes agent mode.
-type AgentModeSpec struct{}
+type Spec struct{}
 
-func (AgentModeSpec) Info() ModeInfo {
-	return ModeInfo{Name: ModeAgent, Key: "alt+5", Title: "one agent reads the code folder with tools to answer",
+func (Spec) Info() debate.ModeInfo {
+	return debate.ModeInfo{Name: debate.ModeAgent, Key: "alt+5", Title: "one agent reads the code folder with tools to answer",
 		Input: "a question about the code in the workspace", Roles: []string{"reader"},
-		Controls: []ControlKind{ControlSteps},
-		Seats:    SeatRange{1, 1}, ContextTokens: 16000,
+		Controls: []debate.ControlKind{debate.ControlSteps},
+		Seats:    debate.SeatRange{Min: 1, Max: 1}, ContextTokens: 16000,
 		Hint:        "ask about the code in the working folder",
 		Placeholder: "ask about the code in this folder · /help",
-		Examples: []Example{
+		Examples: []debate.Example{
 			{Line: "what does this project do?", Does: "the agent reads the folder and explains"},
 			{Line: "where is the configuration loaded?", Does: "it lists and reads files as it goes"},
 			{Line: "explain main.go", Does: "each tool call shows in its panel"},
 		},
-		Layout: Layout{PanelShare: 50, Folder: true, ToolSteps: true}}
+		Layout: debate.Layout{PanelShare: 50, Folder: true, ToolSteps: true}}
 }
 
-func (AgentModeSpec) New(e *Engine) (Mode, error) { return newAgentMode(e) }
+func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newAgentMode(e) }
 
-func (AgentModeSpec) Check(k *ConfigCheck) error {
+func (Spec) Check(k *debate.ConfigCheck) error {
 	a := k.Config.Modes.Agent
 	if err := k.Agent("modes.agent.agent", a.Agent); err != nil {
 		return err
@@ -50,14 +52,14 @@ func (AgentModeSpec) Check(k *ConfigCheck) error {
 	return nil
 }
 
-func (AgentModeSpec) Budget(c *Config) float64        { return c.Modes.Agent.BudgetUSD }
-func (AgentModeSpec) Context(c *Config) ContextBudget { return c.Context.Agent }
-func (AgentModeSpec) Seat(c *Config, names []string)  { c.Modes.Agent.Agent = names[0] }
+func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Agent.BudgetUSD }
+func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Agent }
+func (Spec) Seat(c *debate.Config, names []string)         { c.Modes.Agent.Agent = names[0] }
 
-func newAgentMode(e *Engine) (Mode, error) {
+func newAgentMode(e *debate.Engine) (debate.Mode, error) {
 	name := e.Config.Modes.Agent.Agent
 	if name == "" {
-		return nil, &ConfigError{File: e.Config.Source, Key: "modes.agent.agent", Problem: "missing: name the agent that reads code"}
+		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.agent.agent", Problem: "missing: name the agent that reads code"}
 	}
 	agents, err := e.MustAgents(name)
 	if err != nil {
@@ -67,13 +69,13 @@ func newAgentMode(e *Engine) (Mode, error) {
 }
 
 // Name implements Mode.
-func (m *AgentMode) Name() string { return ModeAgent }
+func (m *AgentMode) Name() string { return debate.ModeAgent }
 
 // Agents implements Mode: the one agent that reads code.
-func (m *AgentMode) Agents() []*Agent { return []*Agent{m.agent} }
+func (m *AgentMode) Agents() []*debate.Agent { return []*debate.Agent{m.agent} }
 
 // Control implements Controller: steps sets the most replies per question.
-func (m *AgentMode) Control(c Control) error {
+func (m *AgentMode) Control(c debate.Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.maxSteps = c.N
@@ -90,17 +92,17 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 		return nil
 	}
 	e.SetTitle(input, "")
-	first := e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: input}).Turn + 1
+	first := e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: input}).Turn + 1
 	m.mu.Lock()
 	maxSteps := m.maxSteps
 	m.mu.Unlock()
 	if maxSteps == 0 {
 		maxSteps = e.MaxSteps()
 	}
-	spec := TurnSpec{
-		Agent: m.agent, Kind: KindReply, Prompt: input,
+	spec := debate.TurnSpec{
+		Agent: m.agent, Kind: debate.KindReply, Prompt: input,
 		Instruction: agentInstruction(e.Workspace()),
-		Messages:    e.PromptFor(ctx, Prompt{Mode: "agent", Self: m.agent.Name}),
+		Messages:    e.PromptFor(ctx, debate.Prompt{Mode: "agent", Self: m.agent.Name}),
 	}
 	en, err := e.NewToolLoop(spec, maxSteps, true).Run(ctx)
 	e.Emit(m.answered(first, en, err))
@@ -108,8 +110,8 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 }
 
 // answered sums up the run from its entries (those from turn first on).
-func (m *AgentMode) answered(first int, answer Entry, err error) AgentAnswered {
-	out := AgentAnswered{Agent: m.agent.Name, Complete: err == nil, ToolCalls: []ToolCall{}}
+func (m *AgentMode) answered(first int, answer debate.Entry, err error) debate.AgentAnswered {
+	out := debate.AgentAnswered{Agent: m.agent.Name, Complete: err == nil, ToolCalls: []debate.ToolCall{}}
 	if err == nil {
 		out.Answer = answer.Text
 	} else {
@@ -126,7 +128,7 @@ func (m *AgentMode) answered(first int, answer Entry, err error) AgentAnswered {
 			out.Steps++
 			out.Usage = out.Usage.Add(en.Usage)
 			out.Cost += en.Cost
-		case en.Kind == KindToolCall:
+		case en.Kind == debate.KindToolCall:
 			out.ToolCalls = append(out.ToolCalls, en.ToolCalls...)
 		}
 	}
