@@ -262,10 +262,6 @@ type talkContext struct {
 	rounds int
 }
 
-// TalkClosingCue is the MC's closing instruction; the console labels the
-// turn that answers it "closing".
-const TalkClosingCue = "MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience."
-
 type talkPhase int
 
 const (

@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes/alternate"
 )
 
 func newAlternateCmd(g *globalFlags) *cobra.Command {
@@ -62,7 +63,7 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 				inputs = append(inputs, "")
 			}
 			err = a.Run(cmd.Context(), a.Printer(headless.Alternate), inputs...)
-			if errors.Is(err, debate.ErrNoInstruction) {
+			if errors.Is(err, alternate.ErrNoInstruction) {
 				return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
 			}
 			return err

@@ -5,6 +5,7 @@ package modes
 import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes/agent"
+	"github.com/parleyhq/parley/debate/modes/alternate"
 	"github.com/parleyhq/parley/debate/modes/mention"
 )
 
@@ -13,7 +14,7 @@ import (
 func All() debate.ModeList {
 	return debate.ModeList{
 		mention.Spec{},
-		debate.AlternateSpec{},
+		alternate.Spec{},
 		debate.TalkSpec{},
 		debate.MagiSpec{},
 		agent.Spec{},

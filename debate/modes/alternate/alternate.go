@@ -1,4 +1,4 @@
-package debate
+package alternate
 
 import (
 	"context"
@@ -9,14 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/parleyhq/parley/providers"
-)
+	"github.com/parleyhq/parley/debate"
 
-// Session state keys of a mode that steps (alternate); they survive
-// resume, and the console's hint reads them.
-const (
-	StateStepNext  = "alternate.next" // who answers the next step
-	StateStepCount = "alternate.step" // steps taken since the start turn
+	"github.com/parleyhq/parley/providers"
 )
 
 // ErrNoInstruction is returned when alternate mode is started without one.
@@ -27,23 +22,23 @@ var ErrNoInstruction = errors.New("alternate: the start turn needs an instructio
 // the next responder, who sees the other's latest answer and the whole
 // shared history. Asking one agent a step instead of both is the saving.
 type Alternate struct {
-	engine *Engine
-	pair   [2]*Agent // configuration's order: the first answers first
+	engine *debate.Engine
+	pair   [2]*debate.Agent // configuration's order: the first answers first
 
 	mu     sync.Mutex
-	totals AlternateTokens // over the turns run since the mode was built
+	totals debate.AlternateTokens // over the turns run since the mode was built
 }
 
 // alternateSpec describes alternate mode.
-type AlternateSpec struct{}
+type Spec struct{}
 
-func (AlternateSpec) Info() ModeInfo {
-	return ModeInfo{Name: ModeAlternate, Key: "alt+2", Title: "two agents take turns, one answer per step",
+func (Spec) Info() debate.ModeInfo {
+	return debate.ModeInfo{Name: debate.ModeAlternate, Key: "alt+2", Title: "two agents take turns, one answer per step",
 		Input: "an instruction; then Enter on an empty line runs the next step", Roles: []string{"first", "second"},
-		Seats: SeatRange{Min: 2, Max: 2}, ContextTokens: 10000,
+		Seats: debate.SeatRange{Min: 2, Max: 2}, ContextTokens: 10000,
 		Hint:        "enter on an empty line: next step",
 		Placeholder: "an instruction for both agents · /help",
-		Examples: []Example{
+		Examples: []debate.Example{
 			{Line: "write a Go LRU cache with tests", Does: "one agent starts, the other answers"},
 			{Line: "(enter on an empty line)", Does: "the next agent takes a step"},
 			{Line: "now add benchmarks", Does: "a step with a new instruction"},
@@ -51,46 +46,35 @@ func (AlternateSpec) Info() ModeInfo {
 		StepOnEmpty: true}
 }
 
-func (AlternateSpec) New(e *Engine) (Mode, error) { return newAlternate(e) }
+func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newAlternate(e) }
 
-func (AlternateSpec) Check(k *ConfigCheck) error {
+func (Spec) Check(k *debate.ConfigCheck) error {
 	return k.Agents("modes.alternate.agents", k.Config.Modes.Alternate.Agents, 2)
 }
 
-func (AlternateSpec) Budget(c *Config) float64        { return c.Modes.Alternate.BudgetUSD }
-func (AlternateSpec) Context(c *Config) ContextBudget { return c.Context.Alternate }
-func (AlternateSpec) Seat(c *Config, names []string)  { c.Modes.Alternate.Agents = slices.Clone(names) }
+func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Alternate.BudgetUSD }
+func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Alternate }
+func (Spec) Seat(c *debate.Config, names []string) {
+	c.Modes.Alternate.Agents = slices.Clone(names)
+}
 
-func newAlternate(e *Engine) (Mode, error) {
+func newAlternate(e *debate.Engine) (debate.Mode, error) {
 	names := e.Config.Modes.Alternate.Agents
 	if len(names) != 2 {
-		return nil, &ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs exactly 2 agents, has %d", len(names))}
+		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs exactly 2 agents, has %d", len(names))}
 	}
 	agents, err := e.MustAgents(names...)
 	if err != nil {
 		return nil, err
 	}
 	if names[0] == names[1] {
-		return nil, &ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
+		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
 	}
-	m := &Alternate{engine: e, pair: [2]*Agent{agents[0], agents[1]}}
-	if e.State(StateStepNext) == "" {
+	m := &Alternate{engine: e, pair: [2]*debate.Agent{agents[0], agents[1]}}
+	if e.State(debate.StateStepNext) == "" {
 		m.recoverState()
 	}
 	return m, nil
-}
-
-// ForkState is the session state a fork starts with: the parent's, less the
-// keys that describe where the parent ended (alternate's next responder and
-// step), which the fork works out again from its own, shorter history.
-func ForkState(state map[string]string) map[string]string {
-	out := make(map[string]string, len(state))
-	for k, v := range state {
-		if k != StateStepNext && k != StateStepCount {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // recoverState works out who answers next, and the step count, from the
@@ -99,10 +83,10 @@ func ForkState(state map[string]string) map[string]string {
 // are the ones start and step apply: after a usable answer the other agent
 // speaks; a responder that left nothing keeps its turn.
 func (m *Alternate) recoverState() {
-	var last Entry
+	var last debate.Entry
 	step, started, found := 0, false, false
 	for en := range m.engine.History().Walk() { // newest first
-		if en.Mode != "alternate" || en.Kind != KindReply || (en.Speaker != m.pair[0].Name && en.Speaker != m.pair[1].Name) {
+		if en.Mode != "alternate" || en.Kind != debate.KindReply || (en.Speaker != m.pair[0].Name && en.Speaker != m.pair[1].Name) {
 			continue
 		}
 		if !found {
@@ -118,22 +102,22 @@ func (m *Alternate) recoverState() {
 	if answered(last) {
 		next = m.other(next)
 	}
-	m.engine.SetState(StateStepCount, strconv.Itoa(step))
-	m.engine.SetState(StateStepNext, next.Name)
+	m.engine.SetState(debate.StateStepCount, strconv.Itoa(step))
+	m.engine.SetState(debate.StateStepNext, next.Name)
 }
 
 // Name implements Mode.
-func (m *Alternate) Name() string { return ModeAlternate }
+func (m *Alternate) Name() string { return debate.ModeAlternate }
 
 // Agents implements Mode: the two agents, first one first.
-func (m *Alternate) Agents() []*Agent { return []*Agent{m.pair[0], m.pair[1]} }
+func (m *Alternate) Agents() []*debate.Agent { return []*debate.Agent{m.pair[0], m.pair[1]} }
 
 // started reports whether the session has had its start turn.
-func (m *Alternate) started() bool { return m.engine.State(StateStepNext) != "" }
+func (m *Alternate) started() bool { return m.engine.State(debate.StateStepNext) != "" }
 
 // next is the agent that answers the next step (the first before the start).
-func (m *Alternate) next() *Agent {
-	name := m.engine.State(StateStepNext)
+func (m *Alternate) next() *debate.Agent {
+	name := m.engine.State(debate.StateStepNext)
 	for _, a := range m.pair {
 		if a.Name == name {
 			return a
@@ -142,7 +126,7 @@ func (m *Alternate) next() *Agent {
 	return m.pair[0] // not started, or the configuration changed since
 }
 
-func (m *Alternate) other(a *Agent) *Agent {
+func (m *Alternate) other(a *debate.Agent) *debate.Agent {
 	if a == m.pair[0] {
 		return m.pair[1]
 	}
@@ -156,7 +140,7 @@ func (m *Alternate) other(a *Agent) *Agent {
 func (m *Alternate) Submit(ctx context.Context, input string) error {
 	input = strings.TrimSpace(input)
 	var (
-		turn AlternateTurn
+		turn debate.AlternateTurn
 		err  error
 	)
 	if !m.started() {
@@ -172,24 +156,24 @@ func (m *Alternate) Submit(ctx context.Context, input string) error {
 	m.totals.Both += turn.BothTokens
 	totals := m.totals
 	m.mu.Unlock()
-	done := AlternateStepFinished{Step: turn.Step, Turn: turn, Tokens: turn.Tokens, BothTokens: turn.BothTokens,
+	done := debate.AlternateStepFinished{Step: turn.Step, Turn: turn, Tokens: turn.Tokens, BothTokens: turn.BothTokens,
 		Totals: totals, NextDisplay: m.next().Label()}
 	if turn.Err != nil {
 		done.Error = turn.Err.Error()
 	}
-	done.Sentence = StepSentence(done)
+	done.Sentence = debate.StepSentence(done)
 	m.engine.Emit(done)
 	return err
 }
 
 const alternateInstruction = "You are taking turns with %[1]s on the host's instructions. Each turn, read %[1]s's latest answer and the whole conversation, then give your own answer: correct what is wrong, keep what is right, and move the work forward. If the host gave a new instruction, follow it. Answer in Markdown; do not repeat %[1]s's answer back."
 
-func (m *Alternate) instruction(a *Agent) string {
+func (m *Alternate) instruction(a *debate.Agent) string {
 	return fmt.Sprintf(alternateInstruction, m.other(a).Label())
 }
 
-func (m *Alternate) newTurn(step int, instruction string) AlternateTurn {
-	return AlternateTurn{
+func (m *Alternate) newTurn(step int, instruction string) debate.AlternateTurn {
+	return debate.AlternateTurn{
 		Step: step, Instruction: instruction,
 		Pair:    [2]string{m.pair[0].Name, m.pair[1].Name},
 		Outputs: map[string]*string{m.pair[0].Name: nil, m.pair[1].Name: nil},
@@ -198,10 +182,10 @@ func (m *Alternate) newTurn(step int, instruction string) AlternateTurn {
 
 // start: the first agent answers the instruction, then the second answers
 // with the first's answer in its history.
-func (m *Alternate) start(ctx context.Context, instruction string) (AlternateTurn, error) {
+func (m *Alternate) start(ctx context.Context, instruction string) (debate.AlternateTurn, error) {
 	e := m.engine
 	e.SetTitle(instruction, "")
-	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: instruction, Prompt: instruction})
+	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: instruction, Prompt: instruction})
 	turn := m.newTurn(0, instruction)
 	next := m.pair[0]
 	var errs []error
@@ -225,8 +209,8 @@ func (m *Alternate) start(ctx context.Context, instruction string) (AlternateTur
 	// A start nobody answered (cancelled or failed at once) leaves the
 	// session unstarted, so the next line is again answered by both.
 	if someoneAnswered {
-		e.SetState(StateStepCount, "0")
-		e.SetState(StateStepNext, next.Name)
+		e.SetState(debate.StateStepCount, "0")
+		e.SetState(debate.StateStepNext, next.Name)
 	}
 	if ctx.Err() != nil {
 		return turn, ctx.Err()
@@ -236,20 +220,20 @@ func (m *Alternate) start(ctx context.Context, instruction string) (AlternateTur
 
 // step asks the next responder alone; the other agent's would-be cost is
 // estimated for the saving report.
-func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn, error) {
+func (m *Alternate) step(ctx context.Context, instruction string) (debate.AlternateTurn, error) {
 	e := m.engine
-	n, _ := strconv.Atoi(e.State(StateStepCount))
+	n, _ := strconv.Atoi(e.State(debate.StateStepCount))
 	n++
 	if instruction != "" {
-		e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: instruction, Prompt: instruction})
+		e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: instruction, Prompt: instruction})
 	}
 	responder := m.next()
 	other := m.other(responder)
 	turn := m.newTurn(n, instruction)
 	// What the other agent would have been sent, had it answered this step too.
-	wouldSend := EstimateTokens(SystemPrompt(other, m.instruction(other)))
+	wouldSend := debate.EstimateTokens(debate.SystemPrompt(other, m.instruction(other)))
 	for _, msg := range m.messagesFor(ctx, other) {
-		wouldSend += EstimateTokens(msg.Content)
+		wouldSend += debate.EstimateTokens(msg.Content)
 	}
 	en, err := m.answer(ctx, responder, n, instruction)
 	m.record(&turn, responder, en, err)
@@ -262,8 +246,8 @@ func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn
 	if answered(en) {
 		turn.BothTokens += wouldSend + m.averageOutput(other, en.Usage.OutputTokens)
 	}
-	e.SetState(StateStepCount, strconv.Itoa(n))
-	e.SetState(StateStepNext, next.Name)
+	e.SetState(debate.StateStepCount, strconv.Itoa(n))
+	e.SetState(debate.StateStepNext, next.Name)
 	if ctx.Err() != nil {
 		return turn, ctx.Err()
 	}
@@ -274,21 +258,21 @@ func (m *Alternate) step(ctx context.Context, instruction string) (AlternateTurn
 // side within the mode's budget, the host's latest instruction always
 // included, ending with a user message (a step without instruction right
 // after a's own answer would otherwise end on a's words).
-func (m *Alternate) messagesFor(ctx context.Context, a *Agent) []providers.Message {
-	msgs := m.engine.PromptFor(ctx, Prompt{Mode: "alternate", Self: a.Name, PinLatestUser: true})
+func (m *Alternate) messagesFor(ctx context.Context, a *debate.Agent) []providers.Message {
+	msgs := m.engine.PromptFor(ctx, debate.Prompt{Mode: "alternate", Self: a.Name, PinLatestUser: true})
 	if len(msgs) == 0 || msgs[len(msgs)-1].Role != providers.RoleUser {
-		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: "[" + HostName + "]: (continue: your turn)"})
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: "[" + debate.HostName + "]: (continue: your turn)"})
 	}
 	return msgs
 }
 
-func (m *Alternate) answer(ctx context.Context, a *Agent, step int, instruction string) (Entry, error) {
+func (m *Alternate) answer(ctx context.Context, a *debate.Agent, step int, instruction string) (debate.Entry, error) {
 	prompt := instruction
 	if prompt == "" {
 		prompt = "(next step, no new instruction)"
 	}
-	t := m.engine.Reserve(TurnSpec{
-		Agent: a, Kind: KindReply, Round: step, Prompt: prompt,
+	t := m.engine.Reserve(debate.TurnSpec{
+		Agent: a, Kind: debate.KindReply, Round: step, Prompt: prompt,
 		Instruction: m.instruction(a), Messages: m.messagesFor(ctx, a),
 	})
 	return t.Run(ctx)
@@ -296,11 +280,11 @@ func (m *Alternate) answer(ctx context.Context, a *Agent, step int, instruction 
 
 // answered reports whether a turn left words the other agent can answer:
 // a complete answer, or the part of one that arrived before a cut or cancel.
-func answered(en Entry) bool {
-	return en.Status != StatusError && strings.TrimSpace(en.Text) != ""
+func answered(en debate.Entry) bool {
+	return en.Status != debate.StatusError && strings.TrimSpace(en.Text) != ""
 }
 
-func (m *Alternate) record(turn *AlternateTurn, a *Agent, en Entry, err error) {
+func (m *Alternate) record(turn *debate.AlternateTurn, a *debate.Agent, en debate.Entry, err error) {
 	turn.Entries = append(turn.Entries, en)
 	turn.Responder = a.Name
 	turn.Tokens += en.Usage.Total()
@@ -319,7 +303,7 @@ const averageOutputWindow = 20
 
 // averageOutput is a's mean output tokens over its latest answers, or
 // fallback when it has none yet.
-func (m *Alternate) averageOutput(a *Agent, fallback int) int {
+func (m *Alternate) averageOutput(a *debate.Agent, fallback int) int {
 	sum, n := 0, 0
 	for en := range m.engine.History().Walk() {
 		if en.Speaker == a.Name && en.IsAgentTurn() && en.Usage.OutputTokens > 0 {

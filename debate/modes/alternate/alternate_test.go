@@ -1,4 +1,4 @@
-package debate_test
+package alternate
 
 import (
 	"bytes"
@@ -13,8 +13,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/modes/mention"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -25,26 +26,26 @@ var updateModeGolden = flag.Bool("update-modes", false, "rewrite the alternate/t
 
 // alternateTurns settles e and returns the turn objects of its
 // AlternateStepFinished events, oldest first.
-func alternateTurns(t testing.TB, e *Engine, events *EventLog) []AlternateTurn {
+func alternateTurns(t testing.TB, e *debate.Engine, events *debatetest.EventLog) []debate.AlternateTurn {
 	t.Helper()
-	Settle(t, e)
-	var out []AlternateTurn
-	for _, ev := range EventsOf[AlternateStepFinished](events) {
+	debatetest.Settle(t, e)
+	var out []debate.AlternateTurn
+	for _, ev := range debatetest.EventsOf[debate.AlternateStepFinished](events) {
 		out = append(out, ev.Turn)
 	}
 	return out
 }
 
 // lastAlternateTurn is the turn object of e's latest alternate step.
-func lastAlternateTurn(t testing.TB, e *Engine, events *EventLog) AlternateTurn {
+func lastAlternateTurn(t testing.TB, e *debate.Engine, events *debatetest.EventLog) debate.AlternateTurn {
 	t.Helper()
-	Settle(t, e)
-	return LastOf[AlternateStepFinished](t, events).Turn
+	debatetest.Settle(t, e)
+	return debatetest.LastOf[debate.AlternateStepFinished](t, events).Turn
 }
 
 func TestAlternateStartThenSteps(t *testing.T) {
 	t.Parallel()
-	e, log, events := NewModeEngine(t, ModeConfig(known), "alternate", nil)
+	e, log, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "alternate", nil)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write fizzbuzz in Go"); err != nil {
 		t.Fatal(err)
@@ -60,10 +61,10 @@ func TestAlternateStartThenSteps(t *testing.T) {
 	}
 	calls := log.All()
 	// Start: codex sees the instruction only; claude sees codex's answer.
-	if got := AllContent(calls[0].Req); got != "<user> [Host]: write fizzbuzz in Go\n" {
+	if got := debatetest.AllContent(calls[0].Req); got != "<user> [Host]: write fizzbuzz in Go\n" {
 		t.Fatalf("codex's first request:\n%s", got)
 	}
-	if got := AllContent(calls[1].Req); got != "<user> [Host]: write fizzbuzz in Go\n\n[Codex]: codex answer 1\n" {
+	if got := debatetest.AllContent(calls[1].Req); got != "<user> [Host]: write fizzbuzz in Go\n\n[Codex]: codex answer 1\n" {
 		t.Fatalf("claude's first request:\n%s", got)
 	}
 	if !strings.Contains(calls[1].Req.System, "taking turns with Codex") || !strings.Contains(calls[1].Req.System, "Be candid.") {
@@ -71,11 +72,11 @@ func TestAlternateStartThenSteps(t *testing.T) {
 	}
 	// Step 1 (no instruction): codex sees its own answer as assistant and claude's latest.
 	want := "<user> [Host]: write fizzbuzz in Go\n<assistant> codex answer 1\n<user> [Claude]: claude answer 2\n"
-	if got := AllContent(calls[2].Req); got != want {
+	if got := debatetest.AllContent(calls[2].Req); got != want {
 		t.Fatalf("codex's step request:\n%s\nwant:\n%s", got, want)
 	}
 	// Step 2 (with instruction): claude sees codex's latest and the new instruction last.
-	if got := LastContent(calls[3].Req); got != "[Codex]: codex answer 3\n\n[Host]: now add tests" {
+	if got := debatetest.LastContent(calls[3].Req); got != "[Codex]: codex answer 3\n\n[Host]: now add tests" {
 		t.Fatalf("claude's step request ends with %q", got)
 	}
 	if got := e.State("alternate.next"); got != "codex" {
@@ -85,7 +86,7 @@ func TestAlternateStartThenSteps(t *testing.T) {
 	if len(turns) != 3 {
 		t.Fatalf("%d turns", len(turns))
 	}
-	steps := EventsOf[AlternateStepFinished](events)
+	steps := debatetest.EventsOf[debate.AlternateStepFinished](events)
 	for i, want := range []string{"Codex", "Claude", "Codex"} {
 		if steps[i].Step != i || steps[i].NextDisplay != want || steps[i].Error != "" {
 			t.Fatalf("step event %d = step %d next %q error %q, want next %s", i, steps[i].Step, steps[i].NextDisplay, steps[i].Error, want)
@@ -112,7 +113,7 @@ func TestAlternateStartThenSteps(t *testing.T) {
 
 func TestAlternateNeedsInstructionToStart(t *testing.T) {
 	t.Parallel()
-	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", nil)
+	e, log, _ := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "alternate", nil)
 	if err := e.Submit(context.Background(), "  "); !errors.Is(err, ErrNoInstruction) {
 		t.Fatalf("got %v", err)
 	}
@@ -124,7 +125,7 @@ func TestAlternateNeedsInstructionToStart(t *testing.T) {
 func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	e1, _, _ := NewModeEngine(t, ModeConfig(known), "alternate", nil)
+	e1, _, _ := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "alternate", nil)
 	for _, in := range []string{"design a cache", ""} { // start, then codex's step
 		if err := e1.Submit(ctx, in); err != nil {
 			t.Fatal(err)
@@ -135,7 +136,7 @@ func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 		t.Fatalf("saved next = %q", info.State["alternate.next"])
 	}
 
-	e2, log, events2 := NewModeEngine(t, ModeConfig(known), "mention", nil)
+	e2, log, events2 := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "mention", nil)
 	if err := e2.Restore(info, entries); err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +147,8 @@ func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 	if len(calls) != 1 || calls[0].Agent != "claude" {
 		t.Fatalf("after resume the calls were %v, want one claude step", log.Order())
 	}
-	if !strings.HasSuffix(LastContent(calls[0].Req), "[Codex]: codex answer 3") {
-		t.Fatalf("claude should see codex's latest answer, got %q", LastContent(calls[0].Req))
+	if !strings.HasSuffix(debatetest.LastContent(calls[0].Req), "[Codex]: codex answer 3") {
+		t.Fatalf("claude should see codex's latest answer, got %q", debatetest.LastContent(calls[0].Req))
 	}
 	if got := e2.State("alternate.next"); got != "codex" {
 		t.Fatalf("next after the resumed step %q", got)
@@ -161,8 +162,8 @@ func TestAlternateResumeContinuesWithNextResponder(t *testing.T) {
 func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 	t.Parallel()
 	boom := &providers.Error{Provider: "fake", Kind: providers.KindServer, Status: 500, Message: "overloaded"}
-	var claude *ModeFake
-	e, log, events := NewModeEngine(t, ModeConfig(known), "alternate", func(f map[string]*ModeFake) { claude = f["claude"] })
+	var claude *debatetest.ModeFake
+	e, log, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "alternate", func(f map[string]*debatetest.ModeFake) { claude = f["claude"] })
 	ctx := context.Background()
 	if err := e.Submit(ctx, "go"); err != nil {
 		t.Fatal(err)
@@ -178,8 +179,8 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 	if got := e.State("alternate.next"); got != "claude" {
 		t.Fatalf("a failed responder keeps its turn; next = %q", got)
 	}
-	Settle(t, e)
-	failed := LastOf[AlternateStepFinished](t, events)
+	debatetest.Settle(t, e)
+	failed := debatetest.LastOf[debate.AlternateStepFinished](t, events)
 	if !strings.Contains(failed.Error, "overloaded") || failed.NextDisplay != "Claude" {
 		t.Fatalf("failed step event: error %q, next %q", failed.Error, failed.NextDisplay)
 	}
@@ -189,7 +190,7 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 	}
 	sawError := false
 	for _, ev := range events.All() {
-		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "claude" {
+		if eo, ok := ev.(debate.ErrorOccurred); ok && eo.Agent == "claude" {
 			sawError = true
 		}
 	}
@@ -207,7 +208,7 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 
 func TestAlternateTokenAccounting(t *testing.T) {
 	t.Parallel()
-	e, _, events := NewModeEngine(t, ModeConfig(known), "alternate", func(f map[string]*ModeFake) {
+	e, _, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "alternate", func(f map[string]*debatetest.ModeFake) {
 		f["codex"].Output, f["claude"].Output = 100, 100
 	})
 	ctx := context.Background()
@@ -238,15 +239,15 @@ func TestAlternateTokenAccounting(t *testing.T) {
 		}
 	}
 	// Every step event carries its own counts and the running totals.
-	var running AlternateTokens
-	for i, ev := range EventsOf[AlternateStepFinished](events) {
+	var running debate.AlternateTokens
+	for i, ev := range debatetest.EventsOf[debate.AlternateStepFinished](events) {
 		running.Used += turns[i].Tokens
 		running.Both += turns[i].BothTokens
 		if ev.Tokens != turns[i].Tokens || ev.BothTokens != turns[i].BothTokens || ev.Totals != running {
 			t.Fatalf("step %d event: tokens %d/%d totals %+v, want %d/%d %+v", i, ev.Tokens, ev.BothTokens, ev.Totals, turns[i].Tokens, turns[i].BothTokens, running)
 		}
 	}
-	tok := LastOf[AlternateStepFinished](t, events).Totals
+	tok := debatetest.LastOf[debate.AlternateStepFinished](t, events).Totals
 	if r := tok.Ratio(); r >= 1 || r <= 0.3 {
 		t.Fatalf("ratio %v (used %d, both %d)", r, tok.Used, tok.Both)
 	}
@@ -254,7 +255,7 @@ func TestAlternateTokenAccounting(t *testing.T) {
 
 func TestAlternateJSONLinesGolden(t *testing.T) {
 	t.Parallel()
-	e, _, events := NewModeEngine(t, ModeConfig(known), "alternate", func(f map[string]*ModeFake) {
+	e, _, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "alternate", func(f map[string]*debatetest.ModeFake) {
 		f["claude"].Answer = func(n int, _ providers.Request) string {
 			return fmt.Sprintf("claude says \"%d\"\nwith <html> & a newline", n)
 		}
@@ -279,9 +280,9 @@ func TestAlternateJSONLinesGolden(t *testing.T) {
 
 func TestAlternateJSONKeysFollowTheConfiguredPair(t *testing.T) {
 	t.Parallel()
-	cfg := ModeConfig(known)
+	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Alternate.Agents = []string{"gemini", "chatgpt"}
-	e, _, events := NewModeEngine(t, cfg, "alternate", nil)
+	e, _, events := debatetest.NewModeEngine(t, cfg, "alternate", nil)
 	if err := e.Submit(context.Background(), "hello"); err != nil {
 		t.Fatal(err)
 	}
@@ -316,12 +317,12 @@ func modeGolden(t *testing.T, name string, got []byte) {
 
 func TestAlternateDemo(t *testing.T) {
 	t.Parallel()
-	cfg := ModeConfig(known)
-	var agents []*Agent
+	cfg := debatetest.ModeConfig(known)
+	var agents []*debate.Agent
 	for _, s := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: s, Provider: demo.NewWithPace("demo", 0)})
+		agents = append(agents, &debate.Agent{AgentSpec: s, Provider: demo.NewWithPace("demo", 0)})
 	}
-	e, err := NewEngine(cfg, agents, "alternate")
+	e, err := debate.NewEngine(cfg, agents, "alternate")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,9 +334,9 @@ func TestAlternateDemo(t *testing.T) {
 	}
 	var speakers []string
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindReply {
+		if en.Kind == debate.KindReply {
 			speakers = append(speakers, en.Speaker)
-			if en.Status != StatusComplete || !strings.Contains(en.Text, "offline demo") {
+			if en.Status != debate.StatusComplete || !strings.Contains(en.Text, "offline demo") {
 				t.Fatalf("demo reply %+v", en)
 			}
 		}
@@ -346,27 +347,27 @@ func TestAlternateDemo(t *testing.T) {
 }
 
 func TestAlternateOverHTTPFakes(t *testing.T) {
-	ClearModeEnv(t)
-	order := &HTTPOrder{}
+	debatetest.ClearModeEnv(t)
+	order := &debatetest.HTTPOrder{}
 	codexSrv := providertest.OpenAI(t, order.Reply("codex", func(n int) string { return fmt.Sprintf("Codex draft %d.", n) }))
 	claudeSrv := providertest.Anthropic(t, order.Reply("claude", func(n int) string { return fmt.Sprintf("Claude review %d.", n) }))
-	cfg := ModeConfig(known)
-	var agents []*Agent
+	cfg := debatetest.ModeConfig(known)
+	var agents []*debate.Agent
 	for _, s := range cfg.Agents {
 		var p providers.Provider = demo.NewWithPace("demo", 0)
 		switch s.Name {
 		case "codex":
-			p = OpenHTTPFake(t, "openai", codexSrv)
+			p = debatetest.OpenHTTPFake(t, "openai", codexSrv)
 		case "claude":
-			p = OpenHTTPFake(t, "anthropic", claudeSrv)
+			p = debatetest.OpenHTTPFake(t, "anthropic", claudeSrv)
 		}
-		agents = append(agents, &Agent{AgentSpec: s, Provider: p})
+		agents = append(agents, &debate.Agent{AgentSpec: s, Provider: p})
 	}
-	e, err := NewEngine(cfg, agents, "alternate")
+	e, err := debate.NewEngine(cfg, agents, "alternate")
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := &EventLog{}
+	events := &debatetest.EventLog{}
 	e.Subscribe(events.Add)
 	ctx := context.Background()
 	for _, in := range []string{"write a retry loop", "", "shorter please"} {
@@ -384,19 +385,19 @@ func TestAlternateOverHTTPFakes(t *testing.T) {
 	if cx[0].Model != "gpt-5-codex" || !strings.Contains(cx[0].System, "You are Codex. Prefer code.") || !strings.Contains(cx[0].System, "taking turns with Claude") {
 		t.Fatalf("codex request: model %q system %q", cx[0].Model, cx[0].System)
 	}
-	if got := AllContent(providers.Request{Messages: cl[0].Messages}); got != "<user> [Host]: write a retry loop\n\n[Codex]: Codex draft 1.\n" {
+	if got := debatetest.AllContent(providers.Request{Messages: cl[0].Messages}); got != "<user> [Host]: write a retry loop\n\n[Codex]: Codex draft 1.\n" {
 		t.Fatalf("claude's start request:\n%s", got)
 	}
 	want := "<user> [Host]: write a retry loop\n<assistant> Codex draft 1.\n<user> [Claude]: Claude review 1.\n"
-	if got := AllContent(providers.Request{Messages: cx[1].Messages}); got != want {
+	if got := debatetest.AllContent(providers.Request{Messages: cx[1].Messages}); got != want {
 		t.Fatalf("codex's step request:\n%s\nwant:\n%s", got, want)
 	}
 	want = "<user> [Host]: write a retry loop\n\n[Codex]: Codex draft 1.\n<assistant> Claude review 1.\n<user> [Codex]: Codex draft 2.\n\n[Host]: shorter please\n"
-	if got := AllContent(providers.Request{Messages: cl[1].Messages}); got != want {
+	if got := debatetest.AllContent(providers.Request{Messages: cl[1].Messages}); got != want {
 		t.Fatalf("claude's step request:\n%s\nwant:\n%s", got, want)
 	}
-	Settle(t, e)
-	tok := LastOf[AlternateStepFinished](t, events).Totals
+	debatetest.Settle(t, e)
+	tok := debatetest.LastOf[debate.AlternateStepFinished](t, events).Totals
 	if tok.Used != 4*60 {
 		t.Fatalf("used %d tokens, want the fakes' 4×60", tok.Used)
 	}
@@ -409,7 +410,7 @@ func BenchmarkAlternateTokens(b *testing.B) {
 	var ratio float64
 	answer := strings.Repeat("a fixed-size answer of forty characters. ", 20) // 820 bytes
 	for b.Loop() {
-		e, _, events := NewModeEngine(b, ModeConfig(known), "alternate", func(f map[string]*ModeFake) {
+		e, _, events := debatetest.NewModeEngine(b, debatetest.ModeConfig(known), "alternate", func(f map[string]*debatetest.ModeFake) {
 			for _, name := range []string{"codex", "claude"} {
 				f[name].Answer = func(int, providers.Request) string { return answer }
 				f[name].Output = 205
@@ -424,8 +425,8 @@ func BenchmarkAlternateTokens(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		Settle(b, e)
-		ratio = LastOf[AlternateStepFinished](b, events).Totals.Ratio()
+		debatetest.Settle(b, e)
+		ratio = debatetest.LastOf[debate.AlternateStepFinished](b, events).Totals.Ratio()
 	}
 	b.ReportMetric(ratio, "ratio")
 	if ratio > 0.55 {
@@ -440,7 +441,7 @@ func FuzzAlternateJSONLine(f *testing.F) {
 		f.Add(s, s)
 	}
 	f.Fuzz(func(t *testing.T, instruction, output string) {
-		turn := AlternateTurn{Instruction: instruction, Pair: [2]string{"codex", "claude"},
+		turn := debate.AlternateTurn{Instruction: instruction, Pair: [2]string{"codex", "claude"},
 			Outputs: map[string]*string{"codex": &output, "claude": nil}, Responder: "codex", Next: "claude"}
 		line, err := turn.JSONLine()
 		if err != nil {
@@ -474,7 +475,7 @@ func FuzzAlternateJSONLine(f *testing.F) {
 // the fork's own history.
 func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 	t.Parallel()
-	e, _ := NewSpineEngine(known, nil)
+	e, _ := debatetest.NewSpineEngine(known, nil)
 	if err := e.SetMode("alternate"); err != nil {
 		t.Fatal(err)
 	}
@@ -485,46 +486,50 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 		}
 	}
 	parent := e.Info()
-	if parent.State[StateStepNext] != "chatgpt" {
-		t.Fatalf("parent next = %q", parent.State[StateStepNext])
+	if parent.State[debate.StateStepNext] != "chatgpt" {
+		t.Fatalf("parent next = %q", parent.State[debate.StateStepNext])
 	}
 	entries := e.History().Entries()
 	cut := 0 // fork right after step 1 (chatgpt answered): claude is next there
 	for i, en := range entries {
-		if en.Kind == KindReply && en.Round == 1 {
+		if en.Kind == debate.KindReply && en.Round == 1 {
 			cut = i + 1
 		}
 	}
 	fork := parent
-	fork.ID, fork.Parent, fork.ForkAt = NewSessionID(), parent.ID, cut
-	fork.State = ForkState(parent.State)
-	f, flog := NewSpineEngine(known, nil)
+	fork.ID, fork.Parent, fork.ForkAt = debate.NewSessionID(), parent.ID, cut
+	fork.State = debate.ForkState(parent.State)
+	f, flog := debatetest.NewSpineEngine(known, nil)
 	if err := f.Restore(fork, entries[:cut]); err != nil {
 		t.Fatal(err)
 	}
 	f.Current() // the mode works out its state from the fork's history
-	if next, step := f.State(StateStepNext), f.State(StateStepCount); next != "claude" || step != "1" {
+	if next, step := f.State(debate.StateStepNext), f.State(debate.StateStepCount); next != "claude" || step != "1" {
 		t.Fatalf("fork: next=%q step=%q, want claude and 1", next, step)
 	}
 	// The fork's next step is claude's step 2.
 	if err := f.Submit(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, f)
-	if st := LastOf[AlternateStepFinished](t, flog); st.Step != 2 || st.Turn.Responder != "claude" || st.NextDisplay != "ChatGPT" {
+	debatetest.Settle(t, f)
+	if st := debatetest.LastOf[debate.AlternateStepFinished](t, flog); st.Step != 2 || st.Turn.Responder != "claude" || st.NextDisplay != "ChatGPT" {
 		t.Fatalf("the fork's step: %d by %s, next %s", st.Step, st.Turn.Responder, st.NextDisplay)
 	}
 	// A fork before any alternate answer is not started: an empty line is
 	// no step but a missing instruction.
-	g, _ := NewSpineEngine(known, nil)
-	if err := g.Restore(SessionInfo{ID: "x", Mode: "alternate", State: ForkState(parent.State)}, entries[:1]); err != nil {
+	g, _ := debatetest.NewSpineEngine(known, nil)
+	if err := g.Restore(debate.SessionInfo{ID: "x", Mode: "alternate", State: debate.ForkState(parent.State)}, entries[:1]); err != nil {
 		t.Fatal(err)
 	}
 	g.Current()
-	if next := g.State(StateStepNext); next != "" {
+	if next := g.State(debate.StateStepNext); next != "" {
 		t.Fatalf("a fork before the start answers must not count as started (next = %q)", next)
 	}
 	if err := g.Submit(ctx, ""); !errors.Is(err, ErrNoInstruction) {
 		t.Fatalf("an empty line on an unstarted fork: %v, want ErrNoInstruction", err)
 	}
 }
+
+// known is the modes the engines of these tests know: mention (where a
+// session starts) and this one.
+var known = debate.ModeList{mention.Spec{}, Spec{}}
