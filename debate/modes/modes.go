@@ -7,6 +7,7 @@ import (
 	"github.com/parleyhq/parley/debate/modes/agent"
 	"github.com/parleyhq/parley/debate/modes/alternate"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/modes/talk"
 )
 
 // All is every mode, in console-key order (alt+1 is the first); the
@@ -15,7 +16,7 @@ func All() debate.ModeList {
 	return debate.ModeList{
 		mention.Spec{},
 		alternate.Spec{},
-		debate.TalkSpec{},
+		talk.Spec{},
 		debate.MagiSpec{},
 		agent.Spec{},
 		debate.CouncilSpec{},

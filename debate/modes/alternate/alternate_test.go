@@ -530,6 +530,18 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 	}
 }
 
+// Alternate's two seats are two agents.
+func TestAlternateRefusesOneAgentInTwoSeats(t *testing.T) {
+	t.Parallel()
+	cfg := debatetest.ModeConfig(known)
+	cfg.Modes.Alternate.Agents = []string{"codex", "codex"}
+	e, _, _ := debatetest.NewModeEngine(t, cfg, "mention", nil)
+	var ce *debate.ConfigError
+	if _, err := e.Mode("alternate"); !errors.As(err, &ce) || ce.Key != "modes.alternate.agents" {
+		t.Fatalf("alternate: got %v", err)
+	}
+}
+
 // known is the modes the engines of these tests know: mention (where a
 // session starts) and this one.
 var known = debate.ModeList{mention.Spec{}, Spec{}}

@@ -1,4 +1,4 @@
-package debate
+package talk
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/parleyhq/parley/debate"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -31,8 +33,8 @@ var ErrNoTopic = errors.New("talk: a topic is required")
 // into summaries (compact.go), so prompts stay bounded however long the
 // talk runs.
 type Talk struct {
-	engine   *Engine
-	a, b, mc *Agent
+	engine   *debate.Engine
+	a, b, mc *debate.Agent
 	pace     time.Duration
 
 	mu       sync.Mutex
@@ -43,25 +45,25 @@ type Talk struct {
 }
 
 // talkSpec describes talk mode.
-type TalkSpec struct{}
+type Spec struct{}
 
-func (TalkSpec) Info() ModeInfo {
-	return ModeInfo{Name: ModeTalk, Key: "alt+3", Title: "two guests and an MC in a moderated talk",
+func (Spec) Info() debate.ModeInfo {
+	return debate.ModeInfo{Name: debate.ModeTalk, Key: "alt+3", Title: "two guests and an MC in a moderated talk",
 		Input: "the topic of the talk", Roles: []string{"guest A", "guest B", "MC"},
-		Controls: []ControlKind{ControlPause, ControlContinue, ControlStop, ControlRounds},
-		Seats:    SeatRange{Min: 2, Max: 3}, ContextTokens: 10000,
+		Controls: []debate.ControlKind{debate.ControlPause, debate.ControlContinue, debate.ControlStop, debate.ControlRounds},
+		Seats:    debate.SeatRange{Min: 2, Max: 3}, ContextTokens: 10000,
 		Hint:        "type the topic; /rounds N, /pause, /resume, /stop",
 		Placeholder: "the topic of the talk · /rounds N first to change the rounds · /help",
-		Examples: []Example{
+		Examples: []debate.Example{
 			{Line: "Is remote work here to stay?", Does: "the topic: the MC opens the talk"},
 			{Line: "/rounds 2", Does: "before the topic: two rounds"},
 			{Line: "/pause  /resume  /stop", Does: "hold or end a running talk"},
 		}}
 }
 
-func (TalkSpec) New(e *Engine) (Mode, error) { return newTalk(e) }
+func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newTalk(e) }
 
-func (TalkSpec) Check(k *ConfigCheck) error {
+func (Spec) Check(k *debate.ConfigCheck) error {
 	t := k.Config.Modes.Talk
 	for _, seat := range []struct{ key, name string }{{"a", t.A}, {"b", t.B}, {"moderator", t.Moderator}} {
 		if err := k.Agent("modes.talk."+seat.key, seat.name); err != nil {
@@ -74,10 +76,10 @@ func (TalkSpec) Check(k *ConfigCheck) error {
 	return nil
 }
 
-func (TalkSpec) Budget(c *Config) float64 { return c.Modes.Talk.BudgetUSD }
+func (Spec) Budget(c *debate.Config) float64 { return c.Modes.Talk.BudgetUSD }
 
 // Context is context.talk, whose budget falls back on modes.talk.budget_tokens.
-func (TalkSpec) Context(c *Config) ContextBudget {
+func (Spec) Context(c *debate.Config) debate.ContextBudget {
 	own := c.Context.Talk
 	if own.BudgetTokens == 0 {
 		own.BudgetTokens = c.Modes.Talk.BudgetTokens
@@ -86,14 +88,14 @@ func (TalkSpec) Context(c *Config) ContextBudget {
 }
 
 // Seat seats guest A, guest B and, when named, the MC.
-func (TalkSpec) Seat(c *Config, names []string) {
+func (Spec) Seat(c *debate.Config, names []string) {
 	c.Modes.Talk.A, c.Modes.Talk.B = names[0], names[1]
 	if len(names) == 3 {
 		c.Modes.Talk.Moderator = names[2]
 	}
 }
 
-func newTalk(e *Engine) (Mode, error) {
+func newTalk(e *debate.Engine) (debate.Mode, error) {
 	c := e.Config.Modes.Talk
 	agents, err := e.MustAgents(c.A, c.B, c.Moderator)
 	if err != nil {
@@ -101,7 +103,7 @@ func newTalk(e *Engine) (Mode, error) {
 	}
 	if c.A == c.B || c.A == c.Moderator || c.B == c.Moderator {
 		// One agent in two seats would read its own words as another's.
-		return nil, &ConfigError{File: e.Config.Source, Key: "modes.talk", Problem: fmt.Sprintf("a, b and moderator must be three different agents (have %s, %s, %s)", c.A, c.B, c.Moderator)}
+		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.talk", Problem: fmt.Sprintf("a, b and moderator must be three different agents (have %s, %s, %s)", c.A, c.B, c.Moderator)}
 	}
 	rounds := c.Rounds
 	if rounds <= 0 {
@@ -111,28 +113,28 @@ func newTalk(e *Engine) (Mode, error) {
 }
 
 // Name implements Mode.
-func (m *Talk) Name() string { return ModeTalk }
+func (m *Talk) Name() string { return debate.ModeTalk }
 
 // Agents implements Mode: guest A, guest B, the MC.
-func (m *Talk) Agents() []*Agent { return []*Agent{m.a, m.b, m.mc} }
+func (m *Talk) Agents() []*debate.Agent { return []*debate.Agent{m.a, m.b, m.mc} }
 
 // Control implements Controller. Pause holds the talk before its next turn
 // (the current one finishes) until continue or stop; stop ends it early:
 // the current turn finishes, then the MC closes. Rounds sets the length of
 // the next talk.
-func (m *Talk) Control(c Control) error {
+func (m *Talk) Control(c debate.Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch c.Kind {
-	case ControlRounds:
+	case debate.ControlRounds:
 		m.rounds = max(c.N, 1)
-	case ControlPause:
+	case debate.ControlPause:
 		if m.gate == nil {
 			m.gate = make(chan struct{})
 		}
-	case ControlContinue:
+	case debate.ControlContinue:
 		m.open()
-	case ControlStop:
+	case debate.ControlStop:
 		m.stopping = true
 		m.open()
 	}
@@ -168,7 +170,7 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	m.mu.Unlock()
 
 	e.SetTitle(topic, topic)
-	for key, a := range map[string]*Agent{StateTalkA: m.a, StateTalkB: m.b, StateTalkModerator: m.mc} {
+	for key, a := range map[string]*debate.Agent{StateTalkA: m.a, StateTalkB: m.b, StateTalkModerator: m.mc} {
 		if e.State(key) != a.Name {
 			e.SetState(key, a.Name)
 		}
@@ -179,13 +181,13 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	start := e.History().Len() + 1
 
 	var errs []error
-	done := TalkFinished{Topic: topic}
+	done := debate.TalkFinished{Topic: topic}
 	// run waits out a Pause and the pace, then builds the turn, so it sees
 	// everything said meanwhile. A Stop given while the talk was held skips
 	// every turn but the closing.
-	run := func(spec func() TurnSpec, closing bool) (Entry, bool) {
+	run := func(spec func() debate.TurnSpec, closing bool) (debate.Entry, bool) {
 		if err := m.wait(ctx); err != nil || (m.stopped() && !closing) {
-			return Entry{}, false
+			return debate.Entry{}, false
 		}
 		en, err := e.Reserve(spec()).Run(ctx)
 		if err != nil {
@@ -198,28 +200,28 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	}
 	tk := talkContext{start: start, topic: topic, rounds: rounds}
 
-	run(func() TurnSpec { return m.moderatorSpec(ctx, tk, 0, phaseOpen) }, false)
+	run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, 0, phaseOpen) }, false)
 	round := 0
 	for r := 1; r <= rounds && !m.stopped() && ctx.Err() == nil; r++ {
 		round = r
-		for _, guest := range []*Agent{m.a, m.b} {
+		for _, guest := range []*debate.Agent{m.a, m.b} {
 			if m.stopped() || ctx.Err() != nil {
 				break
 			}
-			run(func() TurnSpec { return m.guestSpec(ctx, tk, guest, r) }, false)
+			run(func() debate.TurnSpec { return m.guestSpec(ctx, tk, guest, r) }, false)
 		}
 		if m.stopped() || ctx.Err() != nil {
 			break
 		}
-		if en, ok := run(func() TurnSpec { return m.moderatorSpec(ctx, tk, r, phaseSummary) }, false); ok {
-			e.Emit(TalkRoundSummarised{Round: r, Summary: en})
+		if en, ok := run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, r, phaseSummary) }, false); ok {
+			e.Emit(debate.TalkRoundSummarised{Round: r, Summary: en})
 		}
 	}
 	if ctx.Err() == nil {
-		run(func() TurnSpec { return m.moderatorSpec(ctx, tk, round+1, phaseClose) }, true)
+		run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, round+1, phaseClose) }, true)
 	}
 	done.Rounds, done.Stopped, done.Cancelled, done.Planned = round, m.stopped(), ctx.Err() != nil, rounds
-	done.Sentence = TalkSentence(done)
+	done.Sentence = debate.TalkSentence(done)
 	e.Emit(done)
 	e.AddOutcome("Talk", done.Sentence)
 	if ctx.Err() != nil {
@@ -276,7 +278,7 @@ const talkModeratorInstruction = `You are the MC of this talk, not a guest. The 
 
 const talkGuestInstruction = `This is a talk led by %[1]s, the MC, on a topic the host chose. You are one of its two guests; the other is %[2]s. Speak in your own voice and persona, answer the MC's questions, and respond to %[2]s's points directly, agreeing or disagreeing with reasons. Keep each turn under 150 words, in Markdown without headings, and do not speak for anyone else.`
 
-func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, phase talkPhase) TurnSpec {
+func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, phase talkPhase) debate.TurnSpec {
 	var cue, purpose string
 	switch phase {
 	case phaseOpen:
@@ -291,23 +293,23 @@ func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, pha
 		}
 	case phaseClose:
 		purpose = providers.PurposeClose
-		cue = TalkClosingCue
+		cue = debate.TalkClosingCue
 	}
-	return TurnSpec{
-		Agent: m.mc, Kind: KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,
+	return debate.TurnSpec{
+		Agent: m.mc, Kind: debate.KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,
 		Instruction: fmt.Sprintf(talkModeratorInstruction, m.a.Label(), m.b.Label(), tk.rounds),
 		Messages:    withCue(m.view(ctx, m.mc, tk), cue, tk.topic),
 	}
 }
 
-func (m *Talk) guestSpec(ctx context.Context, tk talkContext, guest *Agent, round int) TurnSpec {
+func (m *Talk) guestSpec(ctx context.Context, tk talkContext, guest *debate.Agent, round int) debate.TurnSpec {
 	other := m.b
 	if guest == m.b {
 		other = m.a
 	}
 	cue := fmt.Sprintf("%s, your turn (round %d of %d).", guest.Label(), round, tk.rounds)
-	return TurnSpec{
-		Agent: guest, Kind: KindReply, Round: round, Prompt: cue, Rounds: tk.rounds,
+	return debate.TurnSpec{
+		Agent: guest, Kind: debate.KindReply, Round: round, Prompt: cue, Rounds: tk.rounds,
 		Instruction: fmt.Sprintf(talkGuestInstruction, m.mc.Label(), other.Label()),
 		Messages:    withCue(m.view(ctx, guest, tk), cue, tk.topic),
 	}
@@ -317,7 +319,7 @@ func (m *Talk) guestSpec(ctx context.Context, tk talkContext, guest *Agent, roun
 // words (the topic last, so it reads as the question on the table). It is
 // the only place a request holds the topic.
 func withCue(msgs []providers.Message, cue, topic string) []providers.Message {
-	text := "[Parley]: " + cue + "\n\n[" + HostName + "]: " + topic
+	text := "[Parley]: " + cue + "\n\n[" + debate.HostName + "]: " + topic
 	if n := len(msgs); n > 0 && msgs[n-1].Role == providers.RoleUser {
 		msgs[n-1].Content += "\n\n" + text
 		return msgs
@@ -327,6 +329,6 @@ func withCue(msgs []providers.Message, cue, topic string) []providers.Message {
 
 // view is what agent self receives before a turn: the talk's history within
 // its budget, the MC's opening always included.
-func (m *Talk) view(ctx context.Context, self *Agent, tk talkContext) []providers.Message {
-	return m.engine.PromptFor(ctx, Prompt{Mode: "talk", Self: self.Name, Pin: []int{tk.start}})
+func (m *Talk) view(ctx context.Context, self *debate.Agent, tk talkContext) []providers.Message {
+	return m.engine.PromptFor(ctx, debate.Prompt{Mode: "talk", Self: self.Name, Pin: []int{tk.start}})
 }

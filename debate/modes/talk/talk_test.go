@@ -1,4 +1,4 @@
-package debate_test
+package talk
 
 import (
 	"context"
@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/modes/mention"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -18,7 +19,7 @@ import (
 )
 
 // shape lists the agent turns as speaker/round/moderator flag.
-func talkShape(e *Engine) string {
+func talkShape(e *debate.Engine) string {
 	var parts []string
 	for _, en := range e.History().Entries() {
 		if !en.IsAgentTurn() {
@@ -35,17 +36,17 @@ func talkShape(e *Engine) string {
 
 func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 	t.Parallel()
-	e, log, events := NewModeEngine(t, ModeConfig(known), "talk", nil)
+	e, log, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "talk", nil)
 	if err := e.Submit(context.Background(), "Is remote work here to stay?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, e)
+	debatetest.Settle(t, e)
 	// The MC's recap of each round is announced as its summary, and the
 	// talk's end with its totals.
 	var recaps []string
-	for _, rs := range EventsOf[TalkRoundSummarised](events) {
+	for _, rs := range debatetest.EventsOf[debate.TalkRoundSummarised](events) {
 		recaps = append(recaps, fmt.Sprintf("%d:%s/%d", rs.Round, rs.Summary.Speaker, rs.Summary.Round))
-		if !rs.Summary.IsModerator || rs.Summary.Status != StatusComplete {
+		if !rs.Summary.IsModerator || rs.Summary.Status != debate.StatusComplete {
 			t.Fatalf("summary entry %+v", rs.Summary)
 		}
 	}
@@ -56,7 +57,7 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 	for _, en := range e.History().Entries() {
 		usage = usage.Add(en.Usage)
 	}
-	if tf := LastOf[TalkFinished](t, events); tf.Topic != "Is remote work here to stay?" || tf.Rounds != 2 || tf.Stopped || tf.Cancelled || tf.Turns != 8 || tf.Usage != usage {
+	if tf := debatetest.LastOf[debate.TalkFinished](t, events); tf.Topic != "Is remote work here to stay?" || tf.Rounds != 2 || tf.Stopped || tf.Cancelled || tf.Turns != 8 || tf.Usage != usage {
 		t.Fatalf("TalkFinished = %+v, history usage %+v", tf, usage)
 	}
 	want := "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3"
@@ -67,22 +68,22 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 		t.Fatalf("call order %s", got)
 	}
 	for _, en := range e.History().Entries() {
-		if en.IsAgentTurn() && (en.Kind == KindModerator) != en.IsModerator {
+		if en.IsAgentTurn() && (en.Kind == debate.KindModerator) != en.IsModerator {
 			t.Fatalf("kind and is_moderator disagree: %+v", en)
 		}
 	}
 	calls := log.All()
 	// The MC is told what to do in the last message, and is the MC in its system prompt.
 	for i, want := range map[int]string{0: "open the talk", 3: "summarise round 1 of 2", 6: "summarise round 2 of 2", 7: "close the talk"} {
-		if !strings.Contains(LastContent(calls[i].Req), want) || !strings.Contains(calls[i].Req.System, "You are the MC of this talk") {
-			t.Fatalf("call %d should ask the MC to %q:\n%s", i, want, LastContent(calls[i].Req))
+		if !strings.Contains(debatetest.LastContent(calls[i].Req), want) || !strings.Contains(calls[i].Req.System, "You are the MC of this talk") {
+			t.Fatalf("call %d should ask the MC to %q:\n%s", i, want, debatetest.LastContent(calls[i].Req))
 		}
 	}
 	// B sees A's answer of the same round; the MC's summary sees both.
-	if !strings.Contains(LastContent(calls[2].Req), "[ChatGPT]: chatgpt answer 2") {
-		t.Fatalf("gemini's round-1 request lacks chatgpt's answer:\n%s", AllContent(calls[2].Req))
+	if !strings.Contains(debatetest.LastContent(calls[2].Req), "[ChatGPT]: chatgpt answer 2") {
+		t.Fatalf("gemini's round-1 request lacks chatgpt's answer:\n%s", debatetest.AllContent(calls[2].Req))
 	}
-	if c := AllContent(calls[3].Req); !strings.Contains(c, "[ChatGPT]: chatgpt answer 2") || !strings.Contains(c, "[Gemini]: gemini answer 3") {
+	if c := debatetest.AllContent(calls[3].Req); !strings.Contains(c, "[ChatGPT]: chatgpt answer 2") || !strings.Contains(c, "[Gemini]: gemini answer 3") {
 		t.Fatalf("the summary request lacks a guest:\n%s", c)
 	}
 	// Guests are told whose talk it is, and not that they moderate.
@@ -100,7 +101,7 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 
 func TestTalkNeedsTopic(t *testing.T) {
 	t.Parallel()
-	e, log, _ := NewModeEngine(t, ModeConfig(known), "talk", nil)
+	e, log, _ := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "talk", nil)
 	if err := e.Submit(context.Background(), " "); !errors.Is(err, ErrNoTopic) {
 		t.Fatalf("got %v", err)
 	}
@@ -113,13 +114,13 @@ func TestTalkNeedsTopic(t *testing.T) {
 // with config.yaml's MC persona (which names every part) in the system prompt.
 func TestTalkDemoModeratorParts(t *testing.T) {
 	t.Parallel()
-	cfg := ModeConfig(known)
+	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
-	var agents []*Agent
+	var agents []*debate.Agent
 	for _, s := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: s, Provider: demo.NewWithPace("demo", 0)})
+		agents = append(agents, &debate.Agent{AgentSpec: s, Provider: demo.NewWithPace("demo", 0)})
 	}
-	e, err := NewEngine(cfg, agents, "talk")
+	e, err := debate.NewEngine(cfg, agents, "talk")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,12 +151,12 @@ func TestTalkDemoModeratorParts(t *testing.T) {
 func TestTalkFailingGuestStillCloses(t *testing.T) {
 	t.Parallel()
 	boom := &providers.Error{Provider: "fake", Kind: providers.KindAuth, Status: 401, Message: "invalid key"}
-	e, _, events := NewModeEngine(t, ModeConfig(known), "talk", func(f map[string]*ModeFake) { f["gemini"].Fail = boom })
+	e, _, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "talk", func(f map[string]*debatetest.ModeFake) { f["gemini"].Fail = boom })
 	err := e.Submit(context.Background(), "cats or dogs")
 	if err == nil || !strings.Contains(err.Error(), "invalid key") {
 		t.Fatalf("the talk should report the failure, got %v", err)
 	}
-	Settle(t, e)
+	debatetest.Settle(t, e)
 	if got := talkShape(e); got != "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3" {
 		t.Fatalf("turns %s", got)
 	}
@@ -163,7 +164,7 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 	var errorRows int
 	for _, en := range entries {
 		if en.Speaker == "gemini" {
-			if en.Status != StatusError || en.Error == "" {
+			if en.Status != debate.StatusError || en.Error == "" {
 				t.Fatalf("gemini's row %+v", en)
 			}
 			errorRows++
@@ -171,15 +172,15 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 	}
 	// The MC's closing, then the talk's outcome.
 	closing, outcome := entries[len(entries)-2], entries[len(entries)-1]
-	if errorRows != 2 || !closing.IsModerator || closing.Status != StatusComplete {
+	if errorRows != 2 || !closing.IsModerator || closing.Status != debate.StatusComplete {
 		t.Fatalf("error rows %d, closing %+v", errorRows, closing)
 	}
-	if outcome.Kind != KindOutcome || outcome.Text != "ENDED after 2 of 2 rounds · 8 turns" {
+	if outcome.Kind != debate.KindOutcome || outcome.Text != "ENDED after 2 of 2 rounds · 8 turns" {
 		t.Fatalf("outcome %+v", outcome)
 	}
 	n := 0
 	for _, ev := range events.All() {
-		if eo, ok := ev.(ErrorOccurred); ok && eo.Agent == "gemini" {
+		if eo, ok := ev.(debate.ErrorOccurred); ok && eo.Agent == "gemini" {
 			n++
 		}
 	}
@@ -190,41 +191,41 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 
 func TestTalkStopEndsWithTheClosing(t *testing.T) {
 	t.Parallel()
-	var e *Engine
-	e, log, events := NewModeEngine(t, ModeConfig(known), "talk", func(f map[string]*ModeFake) {
+	var e *debate.Engine
+	e, log, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "talk", func(f map[string]*debatetest.ModeFake) {
 		// Stop while chatgpt gives its round-2 turn (the fifth call): that
 		// turn finishes, then the MC closes.
 		f["chatgpt"].Answer = func(n int, _ providers.Request) string {
 			if n == 5 {
-				SendControl(t, e, Control{Kind: ControlStop})
+				debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlStop})
 			}
 			return fmt.Sprintf("chatgpt answer %d", n)
 		}
 	})
-	SendControl(t, e, Control{Kind: ControlRounds, N: 5})
+	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: 5})
 	if err := e.Submit(context.Background(), "the best editor"); err != nil {
 		t.Fatal(err)
 	}
 	if got := talkShape(e); got != "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 mc*/3" {
 		t.Fatalf("turns %s", got)
 	}
-	if last := log.All()[5]; !strings.Contains(LastContent(last.Req), "close the talk") || !strings.Contains(AllContent(last.Req), "[ChatGPT]: chatgpt answer 5") {
-		t.Fatalf("the closing should see the unfinished round:\n%s", AllContent(last.Req))
+	if last := log.All()[5]; !strings.Contains(debatetest.LastContent(last.Req), "close the talk") || !strings.Contains(debatetest.AllContent(last.Req), "[ChatGPT]: chatgpt answer 5") {
+		t.Fatalf("the closing should see the unfinished round:\n%s", debatetest.AllContent(last.Req))
 	}
-	Settle(t, e)
-	if tf := LastOf[TalkFinished](t, events); !tf.Stopped || tf.Cancelled || tf.Rounds != 2 || tf.Turns != 6 {
+	debatetest.Settle(t, e)
+	if tf := debatetest.LastOf[debate.TalkFinished](t, events); !tf.Stopped || tf.Cancelled || tf.Rounds != 2 || tf.Turns != 6 {
 		t.Fatalf("TalkFinished after a stop = %+v", tf)
 	}
 	// A later talk on the same mode runs whole again.
-	SendControl(t, e, Control{Kind: ControlRounds, N: 1})
+	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "second topic"); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(log.All()); n != 6+5 {
 		t.Fatalf("%d calls", n)
 	}
-	Settle(t, e)
-	if tf := LastOf[TalkFinished](t, events); tf.Stopped || tf.Rounds != 1 || tf.Turns != 5 {
+	debatetest.Settle(t, e)
+	if tf := debatetest.LastOf[debate.TalkFinished](t, events); tf.Stopped || tf.Rounds != 1 || tf.Turns != 5 {
 		t.Fatalf("TalkFinished of the later talk = %+v", tf)
 	}
 }
@@ -233,13 +234,13 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 // turn, starts a talk on topic and returns once that turn has finished: the
 // talk is then held before gemini's turn. continued is set by the test
 // before it lifts the pause; gemini being asked before that is a failure.
-func pausedTalk(t *testing.T, cfg *Config, topic string) (e *Engine, log *CallLog, continued *atomic.Bool, done <-chan error) {
+func pausedTalk(t *testing.T, cfg *debate.Config, topic string) (e *debate.Engine, log *debatetest.CallLog, continued *atomic.Bool, done <-chan error) {
 	t.Helper()
 	continued = &atomic.Bool{}
-	e, log, _ = NewModeEngine(t, cfg, "talk", func(f map[string]*ModeFake) {
+	e, log, _ = debatetest.NewModeEngine(t, cfg, "talk", func(f map[string]*debatetest.ModeFake) {
 		f["chatgpt"].Answer = func(n int, _ providers.Request) string {
 			if n == 2 {
-				SendControl(t, e, Control{Kind: ControlPause})
+				debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlPause})
 			}
 			return fmt.Sprintf("chatgpt answer %d", n)
 		}
@@ -250,7 +251,7 @@ func pausedTalk(t *testing.T, cfg *Config, topic string) (e *Engine, log *CallLo
 			return fmt.Sprintf("gemini answer %d", n)
 		}
 	})
-	finished := On(e, func(tf TurnFinished) bool { return tf.Entry.Speaker == "chatgpt" })
+	finished := debatetest.On(e, func(tf debate.TurnFinished) bool { return tf.Entry.Speaker == "chatgpt" })
 	result := make(chan error, 1)
 	go func() { result <- e.Submit(context.Background(), topic) }()
 	<-finished
@@ -259,17 +260,17 @@ func pausedTalk(t *testing.T, cfg *Config, topic string) (e *Engine, log *CallLo
 
 func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 	t.Parallel()
-	cfg := ModeConfig(known)
+	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
 	e, log, continued, done := pausedTalk(t, cfg, "pausing")
 	if n := len(log.All()); n != 2 {
 		t.Fatalf("%d calls while paused, want 2", n)
 	}
-	if err := e.Control(context.Background(), Control{Kind: ControlRounds, N: 0}); err == nil {
+	if err := e.Control(context.Background(), debate.Control{Kind: debate.ControlRounds, N: 0}); err == nil {
 		t.Fatal("rounds 0 was accepted")
 	}
 	continued.Store(true)
-	SendControl(t, e, Control{Kind: ControlContinue})
+	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlContinue})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -283,8 +284,8 @@ func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 // MC closes next.
 func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
 	t.Parallel()
-	e, _, _, done := pausedTalk(t, ModeConfig(known), "stop while paused")
-	SendControl(t, e, Control{Kind: ControlStop})
+	e, _, _, done := pausedTalk(t, debatetest.ModeConfig(known), "stop while paused")
+	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlStop})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -299,15 +300,15 @@ func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
 func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	var e *Engine
-	e, log, events := NewModeEngine(t, ModeConfig(known), "talk", func(f map[string]*ModeFake) {
+	var e *debate.Engine
+	e, log, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "talk", func(f map[string]*debatetest.ModeFake) {
 		f["gemini"].Answer = func(n int, _ providers.Request) string {
-			SendControl(t, e, Control{Kind: ControlPause})
+			debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlPause})
 			return fmt.Sprintf("gemini answer %d", n)
 		}
 	})
-	e.Subscribe(func(ev Event) {
-		if tf, ok := ev.(TurnFinished); ok && tf.Entry.Speaker == "gemini" {
+	e.Subscribe(func(ev debate.Event) {
+		if tf, ok := ev.(debate.TurnFinished); ok && tf.Entry.Speaker == "gemini" {
 			cancel()
 		}
 	})
@@ -318,22 +319,22 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 		t.Fatalf("%d calls after the cancel, want 3", n)
 	}
 	for _, en := range e.History().Entries() {
-		if en.Status == StatusStreaming {
+		if en.Status == debate.StatusStreaming {
 			t.Fatalf("an entry was left streaming: %+v", en)
 		}
 	}
-	Settle(t, e)
-	if tf := LastOf[TalkFinished](t, events); !tf.Cancelled || tf.Turns != 3 {
+	debatetest.Settle(t, e)
+	if tf := debatetest.LastOf[debate.TalkFinished](t, events); !tf.Cancelled || tf.Turns != 3 {
 		t.Fatalf("TalkFinished after a cancel = %+v", tf)
 	}
 }
 
 func TestTalkPaceWaitsBetweenCalls(t *testing.T) {
 	t.Parallel()
-	cfg := ModeConfig(known)
+	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
 	cfg.Modes.Talk.Pace = 25 * time.Millisecond
-	e, _, _ := NewModeEngine(t, cfg, "talk", nil)
+	e, _, _ := debatetest.NewModeEngine(t, cfg, "talk", nil)
 	start := time.Now()
 	if err := e.Submit(context.Background(), "slowly"); err != nil {
 		t.Fatal(err)
@@ -345,12 +346,12 @@ func TestTalkPaceWaitsBetweenCalls(t *testing.T) {
 
 // longTalk runs a talk of rounds rounds with fixed answer sizes and returns
 // the prompt tokens of every call in order.
-func longTalk(t testing.TB, rounds, budget int) ([]int, []ModeCall) {
-	cfg := ModeConfig(known)
+func longTalk(t testing.TB, rounds, budget int) ([]int, []debatetest.ModeCall) {
+	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Talk.Rounds = rounds
 	cfg.Modes.Talk.BudgetTokens = budget
 	guest := strings.Repeat("A guest's point, made at some length. ", 26) // ~1000 bytes
-	e, log, _ := NewModeEngine(t, cfg, "talk", func(f map[string]*ModeFake) {
+	e, log, _ := debatetest.NewModeEngine(t, cfg, "talk", func(f map[string]*debatetest.ModeFake) {
 		for _, name := range []string{"chatgpt", "gemini"} {
 			f[name].Answer = func(n int, _ providers.Request) string { return fmt.Sprintf("(turn %d) %s", n-1, guest) }
 		}
@@ -386,7 +387,7 @@ func TestTalkPromptStaysBounded(t *testing.T) {
 	// Turn 100 is guest A of round 34: it sees the topic, the MC's opening,
 	// summaries of older turns, the latest turns verbatim, and not an old
 	// guest answer whole.
-	c := AllContent(calls[100].Req)
+	c := debatetest.AllContent(calls[100].Req)
 	for _, want := range []string{"a long talk", "(turn 0) The MC's recap", "(turn 97) A guest's", "(turn 98) A guest's", "(turn 99) The MC's recap", "[Summary up to turn"} {
 		if !strings.Contains(c, want) {
 			t.Fatalf("turn 100 lacks %q", want)
@@ -406,27 +407,27 @@ func TestTalkPromptStaysBounded(t *testing.T) {
 }
 
 func TestTalkOverHTTPFakes(t *testing.T) {
-	ClearModeEnv(t)
-	order := &HTTPOrder{}
+	debatetest.ClearModeEnv(t)
+	order := &debatetest.HTTPOrder{}
 	aSrv := providertest.OpenAI(t, order.Reply("chatgpt", func(n int) string { return fmt.Sprintf("ChatGPT point %d.", n) }))
 	bSrv := providertest.Gemini(t, order.Reply("gemini", func(n int) string { return fmt.Sprintf("Gemini point %d.", n) }))
 	mcSrv := providertest.Anthropic(t, order.Reply("mc", func(n int) string { return fmt.Sprintf("MC part %d.", n) }))
-	cfg := ModeConfig(known)
+	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
-	var agents []*Agent
+	var agents []*debate.Agent
 	for _, s := range cfg.Agents {
 		var p providers.Provider = demo.NewWithPace("demo", 0)
 		switch s.Name {
 		case "chatgpt":
-			p = OpenHTTPFake(t, "openai", aSrv)
+			p = debatetest.OpenHTTPFake(t, "openai", aSrv)
 		case "gemini":
-			p = OpenHTTPFake(t, "gemini", bSrv)
+			p = debatetest.OpenHTTPFake(t, "gemini", bSrv)
 		case "mc":
-			p = OpenHTTPFake(t, "anthropic", mcSrv)
+			p = debatetest.OpenHTTPFake(t, "anthropic", mcSrv)
 		}
-		agents = append(agents, &Agent{AgentSpec: s, Provider: p})
+		agents = append(agents, &debate.Agent{AgentSpec: s, Provider: p})
 	}
-	e, err := NewEngine(cfg, agents, "talk")
+	e, err := debate.NewEngine(cfg, agents, "talk")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,18 +444,18 @@ func TestTalkOverHTTPFakes(t *testing.T) {
 	// The topic is said once per request, after the cue; the MC's opening
 	// is the talk's first turn.
 	wantOpen := "<user> [Parley]: MC, your turn: open the talk. Welcome the audience, introduce the topic and the two guests, ChatGPT and Gemini, and give ChatGPT the floor.\n\n[Host]: open source funding\n"
-	if got := AllContent(providers.Request{Messages: mc[0].Messages}); got != wantOpen {
+	if got := debatetest.AllContent(providers.Request{Messages: mc[0].Messages}); got != wantOpen {
 		t.Fatalf("the MC's opening request:\n%s\nwant:\n%s", got, wantOpen)
 	}
 	if first := e.History().Entries()[0]; !first.IsModerator || first.Round != 0 || first.Text != "MC part 1." {
 		t.Fatalf("the talk's first entry is %+v, want the MC's opening", first)
 	}
 	wantB := "<user> [MC]: MC part 1.\n\n[ChatGPT]: ChatGPT point 1.\n\n[Parley]: Gemini, your turn (round 1 of 1).\n\n[Host]: open source funding\n"
-	if got := AllContent(providers.Request{Messages: b[0].Messages}); got != wantB {
+	if got := debatetest.AllContent(providers.Request{Messages: b[0].Messages}); got != wantB {
 		t.Fatalf("gemini received:\n%s\nwant:\n%s", got, wantB)
 	}
 	wantClose := "<user> [Host]: (the conversation so far follows)\n<assistant> MC part 1.\n<user> [ChatGPT]: ChatGPT point 1.\n\n[Gemini]: Gemini point 1.\n<assistant> MC part 2.\n<user> [Parley]: MC, your turn: close the talk with a balanced wrap-up of the whole discussion and a last question for the audience.\n\n[Host]: open source funding\n"
-	if got := AllContent(providers.Request{Messages: mc[2].Messages}); got != wantClose {
+	if got := debatetest.AllContent(providers.Request{Messages: mc[2].Messages}); got != wantClose {
 		t.Fatalf("the MC's closing request:\n%s\nwant:\n%s", got, wantClose)
 	}
 	if !strings.Contains(mc[0].System, "You are the MC of a moderated talk") || !strings.Contains(mc[0].System, "the guests are ChatGPT and Gemini") {
@@ -479,19 +480,17 @@ func BenchmarkTalkPromptGrowth(b *testing.B) {
 	}
 }
 
-func TestModesRefuseOneAgentInTwoSeats(t *testing.T) {
+func TestTalkRefusesOneAgentInTwoSeats(t *testing.T) {
 	t.Parallel()
-	cfg := ModeConfig(known)
+	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Talk.B = "chatgpt"
-	e, _, _ := NewModeEngine(t, cfg, "mention", nil)
-	var ce *ConfigError
+	e, _, _ := debatetest.NewModeEngine(t, cfg, "mention", nil)
+	var ce *debate.ConfigError
 	if _, err := e.Mode("talk"); !errors.As(err, &ce) || ce.Key != "modes.talk" {
 		t.Fatalf("talk: got %v", err)
 	}
-	cfg = ModeConfig(known)
-	cfg.Modes.Alternate.Agents = []string{"codex", "codex"}
-	e, _, _ = NewModeEngine(t, cfg, "mention", nil)
-	if _, err := e.Mode("alternate"); !errors.As(err, &ce) || ce.Key != "modes.alternate.agents" {
-		t.Fatalf("alternate: got %v", err)
-	}
 }
+
+// known is the modes the engines of these tests know: mention (where a
+// session starts) and this one.
+var known = debate.ModeList{mention.Spec{}, Spec{}}
