@@ -15,31 +15,12 @@ import (
 	"github.com/parleyhq/parley/providers/demo"
 )
 
-// realisticAnswer is an answer of about 600 tokens in Markdown, numbered so
-// a test can find it in a prompt.
-func realisticAnswer(agent string, n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s answer %d: the retry loop needs a bound on attempts and on the total wait, or a flaky dependency keeps a request open far longer than the caller's own deadline allows.\n\n", agent, n)
-	for i := range 8 {
-		fmt.Fprintf(&b, "- point %d of answer %d: back off exponentially, cap the wait, and give up after the last attempt.\n", i, n)
-	}
-	b.WriteString("\n```go\nfor attempt := 0; attempt < max; attempt++ {\n\tif err := call(); err == nil {\n\t\treturn nil\n\t}\n\ttime.Sleep(backoff(attempt))\n}\n```\n\n")
-	b.WriteString(strings.Repeat("Keep the state explicit and the errors typed. ", 20))
-	return b.String()
-}
-
-func realisticFakes(f map[string]*ModeFake) {
-	for name, fake := range f {
-		fake.Answer = func(n int, _ providers.Request) string { return realisticAnswer(name, n) }
-	}
-}
-
 // The prompt of alternate step 100 is at most twice the prompt of step 10,
 // the responder still sees the host's instruction and the other agent's
 // latest answer, and every turn stays in the history.
 func TestAlternatePromptBoundedAtStep100(t *testing.T) {
 	t.Parallel()
-	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", realisticFakes)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", RealisticFakes)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write a retry loop in Go"); err != nil {
 		t.Fatal(err)
@@ -63,7 +44,7 @@ func TestAlternatePromptBoundedAtStep100(t *testing.T) {
 		t.Fatal("step 100 lost the host's instruction")
 	}
 	// Call 101 answers call 100's answer, which must be there verbatim.
-	if want := realisticAnswer(calls[100].Agent, 101); !strings.Contains(last, strings.TrimSpace(want)) {
+	if want := RealisticAnswer(calls[100].Agent, 101); !strings.Contains(last, strings.TrimSpace(want)) {
 		t.Fatal("step 100 does not see the other agent's latest answer whole")
 	}
 	if !strings.Contains(last, "[Summary up to turn") {
@@ -93,7 +74,7 @@ func TestAlternatePromptBoundedAtStep100(t *testing.T) {
 // extend), so the provider's prompt cache applies; the request says so.
 func TestPromptPrefixStableBetweenCompactions(t *testing.T) {
 	t.Parallel()
-	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", realisticFakes)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "alternate", RealisticFakes)
 	ctx := context.Background()
 	if err := e.Submit(ctx, "write a retry loop in Go"); err != nil {
 		t.Fatal(err)
@@ -141,7 +122,7 @@ func TestSummariserAgentAndFallback(t *testing.T) {
 		cfg := ModeConfig(known)
 		cfg.Context.Summarizer = "mc"
 		e, log, _ := NewModeEngine(t, cfg, "alternate", func(f map[string]*ModeFake) {
-			realisticFakes(f)
+			RealisticFakes(f)
 			f["mc"].Answer = func(n int, req providers.Request) string {
 				return fmt.Sprintf("MC condensed %d messages.", len(req.Messages))
 			}
@@ -182,7 +163,7 @@ func TestSummariserAgentAndFallback(t *testing.T) {
 // and agent mode below).
 func TestMentionPromptBounded(t *testing.T) {
 	t.Parallel()
-	e, log, _ := NewModeEngine(t, ModeConfig(known), "mention", realisticFakes)
+	e, log, _ := NewModeEngine(t, ModeConfig(known), "mention", RealisticFakes)
 	ctx := context.Background()
 	for i := range 60 {
 		if err := e.Submit(ctx, fmt.Sprintf("@all question %d?", i)); err != nil {
@@ -196,25 +177,6 @@ func TestMentionPromptBounded(t *testing.T) {
 	}
 	if last := AllContent(calls[len(calls)-1].Req); !strings.Contains(last, "question 59?") {
 		t.Fatal("the latest question is missing")
-	}
-}
-
-func TestMagiDebateBlockBounded(t *testing.T) {
-	t.Parallel()
-	e, _, _ := NewModeEngine(t, ModeConfig(known), "mention", realisticFakes)
-	ctx := context.Background()
-	for i := range 40 {
-		if err := e.Submit(ctx, fmt.Sprintf("@all question %d?", i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m, err := e.Mode("magi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := m.(*Magi).DebateSoFar(ctx)
-	if got, budget := EstimateTokens(block), e.Config.ContextBudget("magi").Total; got > budget+budget/4 {
-		t.Fatalf("MAGI's debate block is %d tokens, budget %d", got, budget)
 	}
 }
 
@@ -246,7 +208,7 @@ func TestDigestIsBoundedAndReadable(t *testing.T) {
 	t.Parallel()
 	var entries []Entry
 	for i := range 50 {
-		entries = append(entries, Entry{Speaker: "a", Display: "Ann", Text: realisticAnswer("ann", i)})
+		entries = append(entries, Entry{Speaker: "a", Display: "Ann", Text: RealisticAnswer("ann", i)})
 	}
 	d := Digest(entries, 2000)
 	if len(d) > 2000 || !strings.HasPrefix(d, "- Ann: ann answer 0: the retry loop") {
@@ -260,7 +222,7 @@ func longHistory(tb testing.TB, turns int) (*Engine, Budget) {
 	tb.Helper()
 	e, _, _ := NewModeEngine(tb, ModeConfig(known), "alternate", nil)
 	b := e.Config.ContextBudget("alternate")
-	text := realisticAnswer("codex", 1)
+	text := RealisticAnswer("codex", 1)
 	for i := 0; e.History().Len() < turns; i++ {
 		speaker := []string{"codex", "claude"}[i%2]
 		e.AddEntry(Entry{Kind: KindReply, Speaker: speaker, Text: text, Mode: "alternate"})
@@ -292,7 +254,7 @@ func BenchmarkAppendTurn(b *testing.B) {
 		b.Run(fmt.Sprintf("turns=%d", turns), func(b *testing.B) {
 			e, _ := longHistory(b, turns)
 			codex, _ := e.Agent("codex")
-			text := realisticAnswer("codex", 2)
+			text := RealisticAnswer("codex", 2)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
@@ -349,11 +311,11 @@ func TestAgentModePromptBounded(t *testing.T) {
 // prompts come back within the budget.
 func TestCompactionOfAPartlyLoadedSession(t *testing.T) {
 	t.Parallel()
-	e, _, _ := NewModeEngine(t, ModeConfig(known), "alternate", realisticFakes)
+	e, _, _ := NewModeEngine(t, ModeConfig(known), "alternate", RealisticFakes)
 	var tail []Entry
 	for turn := 4001; turn <= 4200; turn++ {
 		tail = append(tail, Entry{Turn: turn, Kind: KindReply, Speaker: []string{"codex", "claude"}[turn%2], Mode: "alternate",
-			Text: realisticAnswer("x", turn), Status: StatusComplete})
+			Text: RealisticAnswer("x", turn), Status: StatusComplete})
 	}
 	if err := e.Restore(SessionInfo{ID: "partial", Mode: "alternate", State: map[string]string{"alternate.next": "codex", "alternate.step": "4199"}}, tail); err != nil {
 		t.Fatal(err)

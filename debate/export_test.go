@@ -1,7 +1,6 @@
 package debate
 
 import (
-	"context"
 	"time"
 
 	"github.com/parleyhq/parley/providers"
@@ -30,9 +29,6 @@ func (e *Engine) SetClock(now func() time.Time) { e.now = now }
 func (e *Engine) LoopMessages(base []providers.Message, mine []Entry, self string) []providers.Message {
 	return e.loopMessages(base, mine, self)
 }
-
-// DebateSoFar is MAGI's digest of the debate before its question.
-func (m *Magi) DebateSoFar(ctx context.Context) string { return m.debateSoFar(ctx) }
 
 // NewTitledEngine is an engine with only a session, for the title tests.
 func NewTitledEngine(info SessionInfo) *Engine { return &Engine{info: info} }

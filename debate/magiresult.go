@@ -6,6 +6,13 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
+// MagiRounds is the length of a full MAGI council.
+const MagiRounds = 3
+
+// AnswerSchemaName names the structured output of MAGI's answer-type
+// councils (the demo agents and bench's simulation answer to it).
+const AnswerSchemaName = "magi_answer"
+
 // MagiVote is one member's outcome in one round.
 type MagiVote struct {
 	Agent    string          `json:"agent"`
@@ -92,7 +99,7 @@ func AuditFlips(rounds [][]MagiVote) []Flip {
 				own = append(own, earlier[i].Reasoning, earlier[i].Summary)
 			}
 			seen = append(seen, own...)
-			for _, o := range shownOpinions(i, r, rounds[:r-1]) {
+			for _, o := range ShownOpinions(i, r, rounds[:r-1]) {
 				seen = append(seen, o.Reasoning, o.Summary)
 			}
 			n := max(CountNewWords(to.Reasoning, seen), CountNewWords(to.ChangedBy, own))
@@ -101,4 +108,23 @@ func AuditFlips(rounds [][]MagiVote) []Flip {
 		}
 	}
 	return flips
+}
+
+// shownOpinions are the opinions member i reads in round: in round 2 the
+// other members' round-1 opinions, in round 3 every member's round-2
+// opinion (its own round-1 opinion comes as its earlier answer).
+func ShownOpinions(i, round int, prev [][]MagiVote) []MagiVote {
+	switch {
+	case round == 2 && len(prev) >= 1:
+		var out []MagiVote
+		for j, v := range prev[0] {
+			if j != i {
+				out = append(out, v)
+			}
+		}
+		return out
+	case round >= 3 && len(prev) >= round-1:
+		return prev[round-2]
+	}
+	return nil
 }

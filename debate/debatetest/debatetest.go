@@ -669,3 +669,23 @@ func MustContain(t *testing.T, what, got string, wants ...string) {
 		}
 	}
 }
+
+// RealisticAnswer is a long answer shaped like a real one (prose, a list,
+// code), marked with its agent and call number.
+func RealisticAnswer(agent string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s answer %d: the retry loop needs a bound on attempts and on the total wait, or a flaky dependency keeps a request open far longer than the caller's own deadline allows.\n\n", agent, n)
+	for i := range 8 {
+		fmt.Fprintf(&b, "- point %d of answer %d: back off exponentially, cap the wait, and give up after the last attempt.\n", i, n)
+	}
+	b.WriteString("\n```go\nfor attempt := 0; attempt < max; attempt++ {\n\tif err := call(); err == nil {\n\t\treturn nil\n\t}\n\ttime.Sleep(backoff(attempt))\n}\n```\n\n")
+	b.WriteString(strings.Repeat("Keep the state explicit and the errors typed. ", 20))
+	return b.String()
+}
+
+// RealisticFakes make every ModeFake answer RealisticAnswer.
+func RealisticFakes(f map[string]*ModeFake) {
+	for name, fake := range f {
+		fake.Answer = func(n int, _ providers.Request) string { return RealisticAnswer(name, n) }
+	}
+}

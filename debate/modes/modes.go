@@ -6,6 +6,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes/agent"
 	"github.com/parleyhq/parley/debate/modes/alternate"
+	"github.com/parleyhq/parley/debate/modes/magi"
 	"github.com/parleyhq/parley/debate/modes/mention"
 	"github.com/parleyhq/parley/debate/modes/talk"
 )
@@ -17,7 +18,7 @@ func All() debate.ModeList {
 		mention.Spec{},
 		alternate.Spec{},
 		talk.Spec{},
-		debate.MagiSpec{},
+		magi.Spec{},
 		agent.Spec{},
 		debate.CouncilSpec{},
 	}

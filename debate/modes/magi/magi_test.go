@@ -1,4 +1,4 @@
-package debate_test
+package magi
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/modes/mention"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -25,24 +26,24 @@ func magiMarks(text string) []string { return magiMarkRE.FindAllString(text, -1)
 
 func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	t.Parallel()
-	votes := map[string][]Vote{
-		"melchior":  {VoteApprove, VoteApprove, VoteApprove},
-		"balthasar": {VoteReject, VoteApprove, VoteApprove},
-		"casper":    {VoteAbstain, VoteReject, VoteApprove},
+	votes := map[string][]debate.Vote{
+		"melchior":  {debate.VoteApprove, debate.VoteApprove, debate.VoteApprove},
+		"balthasar": {debate.VoteReject, debate.VoteApprove, debate.VoteApprove},
+		"casper":    {debate.VoteAbstain, debate.VoteReject, debate.VoteApprove},
 	}
-	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return MagiReply(MagiVoteJSON(agent, round, votes[agent][round-1]))
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, votes[agent][round-1]))
 	})
 	if err := fc.Engine.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
 	}
-	for i, m := range MagiMembers {
+	for i, m := range debatetest.MagiMembers {
 		reqs := fc.Requests(m.Name)
 		if len(reqs) != 3 {
 			t.Fatalf("%s got %d requests, want 3", m.Name, len(reqs))
 		}
 		var others []string
-		for j, o := range MagiMembers {
+		for j, o := range debatetest.MagiMembers {
 			if j != i {
 				others = append(others, o.Name)
 			}
@@ -55,7 +56,7 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 		if len(r1.Messages) != 1 || !strings.Contains(r1.Messages[0].Content, "[Host]: Should we ship on Friday?") {
 			t.Errorf("%s round 1 messages = %q", m.Name, r1.Messages)
 		}
-		if got := magiMarks(MagiAllText(r1.Messages)); len(got) != 0 {
+		if got := magiMarks(debatetest.MagiAllText(r1.Messages)); len(got) != 0 {
 			t.Errorf("%s saw opinions in round 1: %v", m.Name, got)
 		}
 		// Round 2: own round-1 answer (as its own turn) + exactly the other two's round-1 opinions.
@@ -90,17 +91,17 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	}
 
 	res := fc.Decided(t)
-	if res.Verdict != VerdictApproved || len(res.Rounds) != 3 || res.RoundsRun != 3 || res.Cancelled || res.Question != "Should we ship on Friday?" {
+	if res.Verdict != debate.VerdictApproved || len(res.Rounds) != 3 || res.RoundsRun != 3 || res.Cancelled || res.Question != "Should we ship on Friday?" {
 		t.Fatalf("result = %+v", res)
 	}
 	// Votes are stored as vote rows with their round, then a verdict row.
-	var voteRows []Entry
-	var verdict Entry
+	var voteRows []debate.Entry
+	var verdict debate.Entry
 	for _, en := range fc.Engine.History().Entries() {
 		switch en.Kind {
-		case KindVote:
+		case debate.KindVote:
 			voteRows = append(voteRows, en)
-		case KindVerdict:
+		case debate.KindVerdict:
 			verdict = en
 		}
 	}
@@ -108,8 +109,8 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 		t.Fatalf("%d vote rows, want 9", len(voteRows))
 	}
 	for k, en := range voteRows {
-		round, member := k/3+1, MagiMembers[k%3].Name
-		if en.Round != round || en.Speaker != member || en.Vote != string(votes[member][round-1]) || en.Status != StatusComplete {
+		round, member := k/3+1, debatetest.MagiMembers[k%3].Name
+		if en.Round != round || en.Speaker != member || en.Vote != string(votes[member][round-1]) || en.Status != debate.StatusComplete {
 			t.Errorf("vote row %d = round %d %s %q %s, want round %d %s %q", k, en.Round, en.Speaker, en.Vote, en.Status, round, member, votes[member][round-1])
 		}
 	}
@@ -137,12 +138,12 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	}
 	// One VoteCast per member and round, one VerdictReached, one
 	// MagiRoundFinished per round naming who changed vote, one MagiDecided.
-	casts, verdicts := len(EventsOf[VoteCast](fc.Events)), len(EventsOf[VerdictReached](fc.Events))
-	if casts != 9 || verdicts != 1 || len(EventsOf[MagiDecided](fc.Events)) != 1 {
+	casts, verdicts := len(debatetest.EventsOf[debate.VoteCast](fc.Events)), len(debatetest.EventsOf[debate.VerdictReached](fc.Events))
+	if casts != 9 || verdicts != 1 || len(debatetest.EventsOf[debate.MagiDecided](fc.Events)) != 1 {
 		t.Errorf("%d VoteCast and %d VerdictReached events, want 9 and 1", casts, verdicts)
 	}
 	var changed []string
-	for i, rf := range EventsOf[MagiRoundFinished](fc.Events) {
+	for i, rf := range debatetest.EventsOf[debate.MagiRoundFinished](fc.Events) {
 		if rf.Round != i+1 || rf.Of != 3 || len(rf.Votes) != 3 || rf.Votes[1].Vote != votes["balthasar"][i] {
 			t.Errorf("round event %d = %+v", i, rf)
 		}
@@ -155,8 +156,8 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 
 func TestMagiAsksForStructuredOutput(t *testing.T) {
 	t.Parallel()
-	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
 	})
 	fc.SingleRound(t)
 	if err := fc.Engine.Submit(context.Background(), "q?"); err != nil {
@@ -182,20 +183,20 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	casperCalls := 0
-	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		switch agent {
 		case "balthasar":
-			return MagiReply("I would rather not say.") // never readable
+			return debatetest.MagiReply("I would rather not say.") // never readable
 		case "casper":
 			mu.Lock()
 			defer mu.Unlock()
 			casperCalls++
 			if casperCalls == 1 {
-				return MagiReply("Sure! ```json\n{\"vote\": \"maybe\"}\n```") // readable only when asked again
+				return debatetest.MagiReply("Sure! ```json\n{\"vote\": \"maybe\"}\n```") // readable only when asked again
 			}
-			return MagiReply(MagiVoteJSON(agent, round, VoteReject))
+			return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteReject))
 		}
-		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
 	})
 	fc.SingleRound(t)
 	if err := fc.Engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
@@ -206,13 +207,13 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 	if !got[0].Valid || got[0].Attempts != 1 {
 		t.Errorf("melchior = %+v", got[0])
 	}
-	if got[1].Valid || got[1].Vote != VoteInvalid || got[1].Attempts != 2 || got[1].Failed || !strings.Contains(got[1].Error, "no JSON object found") {
+	if got[1].Valid || got[1].Vote != debate.VoteInvalid || got[1].Attempts != 2 || got[1].Failed || !strings.Contains(got[1].Error, "no JSON object found") {
 		t.Errorf("balthasar = %+v, want INVALID after two attempts", got[1])
 	}
-	if !got[2].Valid || got[2].Vote != VoteReject || got[2].Attempts != 2 {
+	if !got[2].Valid || got[2].Vote != debate.VoteReject || got[2].Attempts != 2 {
 		t.Errorf("casper = %+v, want reject on the retry", got[2])
 	}
-	if res.Verdict != VerdictIncomplete {
+	if res.Verdict != debate.VerdictIncomplete {
 		t.Errorf("verdict %s, want INCOMPLETE (approve, invalid, reject)", res.Verdict)
 	}
 	// The retry quotes the parse error and shows the unreadable answer as the member's own.
@@ -231,7 +232,7 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 	// Rows: the first attempts say why they were asked again; usage counts both calls.
 	var rows []string
 	for _, en := range fc.Engine.History().Entries() {
-		if en.Kind == KindVote {
+		if en.Kind == debate.KindVote {
 			rows = append(rows, en.Speaker+":"+en.Vote)
 		}
 	}
@@ -248,15 +249,15 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 
 func TestMagiProviderErrorInRound2(t *testing.T) {
 	t.Parallel()
-	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if agent == "balthasar" && round == 2 {
 			return providertest.Reply{Status: 400, Text: "prompt is too long today"}
 		}
-		vote := VoteApprove
+		vote := debate.VoteApprove
 		if agent == "casper" {
-			vote = VoteReject
+			vote = debate.VoteReject
 		}
-		return MagiReply(MagiVoteJSON(agent, round, vote))
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, vote))
 	})
 	if err := fc.Engine.Submit(context.Background(), "Open-source the engine?"); err != nil {
 		t.Fatalf("one failing member must not fail the council: %v", err)
@@ -274,12 +275,12 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 	if !strings.Contains(last[len(last)-1].Content, "[BALTHASAR]: (no valid opinion this round:") {
 		t.Errorf("round 3 prompt does not show the failed opinion:\n%s", last[len(last)-1].Content)
 	}
-	if res.Verdict != VerdictApproved {
+	if res.Verdict != debate.VerdictApproved {
 		t.Errorf("verdict = %s, want APPROVED", res.Verdict)
 	}
 	var errRow bool
 	for _, en := range fc.Engine.History().Entries() {
-		errRow = errRow || (en.Kind == KindVote && en.Round == 2 && en.Speaker == "balthasar" && en.Status == StatusError && en.Vote == "invalid")
+		errRow = errRow || (en.Kind == debate.KindVote && en.Round == 2 && en.Speaker == "balthasar" && en.Status == debate.StatusError && en.Vote == "invalid")
 	}
 	if !errRow {
 		t.Error("the failed vote is not recorded as an error row with vote invalid")
@@ -288,7 +289,7 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 
 func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
 	t.Parallel()
-	fc := NewFakeCouncil(t, known, func(string, int, providertest.Request) providertest.Reply {
+	fc := debatetest.NewFakeCouncil(t, known, func(string, int, providertest.Request) providertest.Reply {
 		return providertest.Reply{Status: 400, Text: "no such model"}
 	})
 	err := fc.Engine.Submit(context.Background(), "q")
@@ -296,7 +297,7 @@ func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	res := fc.Decided(t)
-	if len(res.Rounds) != 1 || res.Verdict != VerdictIncomplete {
+	if len(res.Rounds) != 1 || res.Verdict != debate.VerdictIncomplete {
 		t.Errorf("rounds %d, verdict %s; want 1 round, INCOMPLETE", len(res.Rounds), res.Verdict)
 	}
 }
@@ -304,12 +305,12 @@ func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
 func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if round == 2 {
 			cancel()
-			return providertest.Reply{Text: MagiVoteJSON(agent, round, VoteApprove), Delay: time.Second}
+			return providertest.Reply{Text: debatetest.MagiVoteJSON(agent, round, debate.VoteApprove), Delay: time.Second}
 		}
-		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
 	})
 	if err := fc.Engine.Submit(ctx, "q"); err == nil {
 		t.Fatal("a cancelled council must report it")
@@ -318,27 +319,27 @@ func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
 	if !res.Cancelled || len(res.Rounds) != 2 || res.RoundsRun != 2 {
 		t.Errorf("cancelled %v after %d rounds", res.Cancelled, len(res.Rounds))
 	}
-	if n := len(EventsOf[VerdictReached](fc.Events)); n != 0 {
+	if n := len(debatetest.EventsOf[debate.VerdictReached](fc.Events)); n != 0 {
 		t.Errorf("%d VerdictReached events for a cancelled council", n)
 	}
 	for _, en := range fc.Engine.History().Entries() {
-		if en.Kind == KindVerdict {
+		if en.Kind == debate.KindVerdict {
 			t.Error("a cancelled council must not record a verdict")
 		}
 	}
 }
 
-func magiDemoEngine(t testing.TB) (*Engine, *EventLog) {
-	cfg := MagiTestConfig(known)
-	var agents []*Agent
+func magiDemoEngine(t testing.TB) (*debate.Engine, *debatetest.EventLog) {
+	cfg := debatetest.MagiTestConfig(known)
+	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 0)})
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 0)})
 	}
-	e, err := NewEngine(cfg, agents, "magi")
+	e, err := debate.NewEngine(cfg, agents, "magi")
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &EventLog{}
+	log := &debatetest.EventLog{}
 	e.Subscribe(log.Add)
 	return e, log
 }
@@ -349,15 +350,15 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, e)
+	debatetest.Settle(t, e)
 	var rounds []int
-	for _, rf := range EventsOf[MagiRoundFinished](log) {
+	for _, rf := range debatetest.EventsOf[debate.MagiRoundFinished](log) {
 		rounds = append(rounds, rf.Round)
 		if len(rf.Votes) != 3 || rf.Of != 3 {
 			t.Errorf("round %d has %d votes of %d rounds", rf.Round, len(rf.Votes), rf.Of)
 		}
 	}
-	res := LastOf[MagiDecided](t, log)
+	res := debatetest.LastOf[debate.MagiDecided](t, log)
 	if !magiSame(rounds, []int{1, 2, 3}) || len(res.Rounds) != 3 {
 		t.Fatalf("rounds = %v", rounds)
 	}
@@ -370,32 +371,32 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 	}
 	// The demo provider is deterministic: for this question its members end
 	// on reject, reject, approve.
-	final := []Vote{res.Rounds[2][0].Vote, res.Rounds[2][1].Vote, res.Rounds[2][2].Vote}
-	if !magiSame(final, []Vote{"reject", "reject", "approve"}) || res.Verdict != "REJECTED" || TallyLine(res.Tally) != "1 approve, 2 reject, 0 abstain, 0 invalid" || res.Usage.InputTokens == 0 {
+	final := []debate.Vote{res.Rounds[2][0].Vote, res.Rounds[2][1].Vote, res.Rounds[2][2].Vote}
+	if !magiSame(final, []debate.Vote{"reject", "reject", "approve"}) || res.Verdict != "REJECTED" || debate.TallyLine(res.Tally) != "1 approve, 2 reject, 0 abstain, 0 invalid" || res.Usage.InputTokens == 0 {
 		t.Errorf("last round %v, verdict %s, tally %v (want reject, reject, approve: REJECTED, 1 approve, 2 reject), usage %+v", final, res.Verdict, res.Tally, res.Usage)
 	}
 	// The single-round council stops after round 1 with its verdict.
-	SendControl(t, e, Control{Kind: ControlRounds, N: 1})
+	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "Adopt tabs?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, e)
-	res = LastOf[MagiDecided](t, log)
+	debatetest.Settle(t, e)
+	res = debatetest.LastOf[debate.MagiDecided](t, log)
 	entries := e.History().Entries()
 	last := entries[len(entries)-1]
-	if len(res.Rounds) != 1 || res.RoundsRun != 1 || last.Kind != KindVerdict || last.Round != 1 {
+	if len(res.Rounds) != 1 || res.RoundsRun != 1 || last.Kind != debate.KindVerdict || last.Round != 1 {
 		t.Errorf("single round: %d rounds, last entry %+v", len(res.Rounds), last)
 	}
-	if rf := LastOf[MagiRoundFinished](t, log); rf.Round != 1 || rf.Of != 1 || len(rf.Changed) != 0 {
+	if rf := debatetest.LastOf[debate.MagiRoundFinished](t, log); rf.Round != 1 || rf.Of != 1 || len(rf.Changed) != 0 {
 		t.Errorf("single round's round event = %+v", rf)
 	}
 	// Rounds 3 brings the full council back.
-	SendControl(t, e, Control{Kind: ControlRounds, N: 3})
+	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: 3})
 	if err := e.Submit(context.Background(), "Adopt spaces?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, e)
-	if res = LastOf[MagiDecided](t, log); res.RoundsRun != 3 {
+	debatetest.Settle(t, e)
+	if res = debatetest.LastOf[debate.MagiDecided](t, log); res.RoundsRun != 3 {
 		t.Errorf("after rounds 3 the council ran %d rounds", res.RoundsRun)
 	}
 }
@@ -459,18 +460,18 @@ func (s *oneDelta) Result() providers.Result {
 // 3.0 would be the three calls one after the other).
 func BenchmarkMagiRound(b *testing.B) {
 	latencies := []time.Duration{20 * time.Millisecond, 30 * time.Millisecond, 40 * time.Millisecond}
-	cfg := MagiTestConfig(known)
-	var agents []*Agent
+	cfg := debatetest.MagiTestConfig(known)
+	var agents []*debate.Agent
 	for i, spec := range cfg.Agents {
-		agents = append(agents, &Agent{AgentSpec: spec, Provider: latencyProvider{latencies[i]}})
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: latencyProvider{latencies[i]}})
 	}
-	e, err := NewEngine(cfg, agents, "magi")
+	e, err := debate.NewEngine(cfg, agents, "magi")
 	if err != nil {
 		b.Fatal(err)
 	}
-	log := &EventLog{}
+	log := &debatetest.EventLog{}
 	e.Subscribe(log.Add)
-	SendControl(b, e, Control{Kind: ControlRounds, N: 1})
+	debatetest.SendControl(b, e, debate.Control{Kind: debate.ControlRounds, N: 1})
 	ctx := context.Background()
 	var wall time.Duration
 	b.ResetTimer()
@@ -482,8 +483,8 @@ func BenchmarkMagiRound(b *testing.B) {
 		wall += time.Since(start)
 	}
 	b.StopTimer()
-	Settle(b, e)
-	if rf := LastOf[MagiRoundFinished](b, log); !rf.Votes[2].Valid {
+	debatetest.Settle(b, e)
+	if rf := debatetest.LastOf[debate.MagiRoundFinished](b, log); !rf.Votes[2].Valid {
 		b.Fatalf("vote %+v", rf.Votes[2])
 	}
 	b.ReportMetric(float64(wall)/float64(b.N)/float64(latencies[2]), "ratio")
@@ -493,8 +494,8 @@ func BenchmarkMagiRound(b *testing.B) {
 // deliberation rounds that never come.
 func TestMagiSingleRoundPromptSaysOneRound(t *testing.T) {
 	t.Parallel()
-	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
 	})
 	fc.SingleRound(t)
 	if err := fc.Engine.Submit(context.Background(), "q?"); err != nil {
@@ -507,3 +508,7 @@ func TestMagiSingleRoundPromptSaysOneRound(t *testing.T) {
 		}
 	}
 }
+
+// known is the modes the engines of these tests know: mention (where a
+// session starts) and this one.
+var known = debate.ModeList{mention.Spec{}, Spec{}}

@@ -1,15 +1,16 @@
-package debate_test
+package magi
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -40,21 +41,21 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Payments\nStores card numbers in plain text.\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := MagiTestConfig(known)
-	var agents []*Agent
+	cfg := debatetest.MagiTestConfig(known)
+	var agents []*debate.Agent
 	recs := map[string]*recordingProvider{}
 	for _, spec := range cfg.Agents {
 		rec := &recordingProvider{Provider: demo.NewWithPace("demo", 0)}
 		recs[spec.Name] = rec
-		a := &Agent{AgentSpec: spec, Provider: rec}
+		a := &debate.Agent{AgentSpec: spec, Provider: rec}
 		a.Tools = spec.Name == cfg.Modes.Magi.Agents[1]
 		agents = append(agents, a)
 	}
-	e, err := NewEngine(cfg, agents, "magi")
+	e, err := debate.NewEngine(cfg, agents, "magi")
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &EventLog{}
+	log := &debatetest.EventLog{}
 	e.Subscribe(log.Add)
 	if err := e.SetWorkspace(dir); err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 	researcher := cfg.Modes.Magi.Agents[1]
 	var calls int
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindToolCall {
+		if en.Kind == debate.KindToolCall {
 			calls++
 			if en.Speaker != researcher {
 				t.Fatalf("tool call by %s", en.Speaker)
@@ -88,8 +89,8 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 			t.Fatalf("%s: findings in its vote prompt = %v:\n%s", name, has, first)
 		}
 	}
-	Settle(t, e)
-	res := LastOf[MagiDecided](t, log)
+	debatetest.Settle(t, e)
+	res := debatetest.LastOf[debate.MagiDecided](t, log)
 	if len(res.Rounds) != 3 || res.Verdict == "" {
 		t.Fatalf("council did not finish: %+v", res)
 	}
@@ -99,19 +100,19 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 // reads that debate first, in the stable first message of every round.
 func TestMagiSeesTheDebateSoFar(t *testing.T) {
 	t.Parallel()
-	cfg := MagiTestConfig(known)
-	var agents []*Agent
+	cfg := debatetest.MagiTestConfig(known)
+	var agents []*debate.Agent
 	recs := map[string]*recordingProvider{}
 	for _, spec := range cfg.Agents {
 		rec := &recordingProvider{Provider: demo.NewWithPace("demo", 0)}
 		recs[spec.Name] = rec
-		agents = append(agents, &Agent{AgentSpec: spec, Provider: rec})
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: rec})
 	}
-	e, err := NewEngine(cfg, agents, "magi")
+	e, err := debate.NewEngine(cfg, agents, "magi")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerUser, Text: "the release has two open P1 bugs"})
+	e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: "the release has two open P1 bugs"})
 	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
 	}
@@ -136,5 +137,24 @@ func TestMagiSeesTheDebateSoFar(t *testing.T) {
 	last := recs[cfg.Modes.Magi.Agents[0]].reqs
 	if !strings.Contains(last[len(last)-1].Messages[0].Content, "[MAGI verdict") {
 		t.Fatal("the second council does not see the first verdict")
+	}
+}
+
+func TestMagiDebateBlockBounded(t *testing.T) {
+	t.Parallel()
+	e, _, _ := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "mention", debatetest.RealisticFakes)
+	ctx := context.Background()
+	for i := range 40 {
+		if err := e.Submit(ctx, fmt.Sprintf("@all question %d?", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := e.Mode("magi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := m.(*Magi).debateSoFar(ctx)
+	if got, budget := debate.EstimateTokens(block), e.Config.ContextBudget("magi").Total; got > budget+budget/4 {
+		t.Fatalf("MAGI's debate block is %d tokens, budget %d", got, budget)
 	}
 }

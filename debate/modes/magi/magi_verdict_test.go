@@ -1,4 +1,4 @@
-package debate_test
+package magi
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -107,10 +107,10 @@ func TestMagiVerdictsWrittenOut(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+			fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 				script := tc.script[agent]
-				return MagiReply(script[min(round, len(script))-1].text())
-			}, func(c *Config) { c.Modes.Magi.Guard = tc.guard })
+				return debatetest.MagiReply(script[min(round, len(script))-1].text())
+			}, func(c *debate.Config) { c.Modes.Magi.Guard = tc.guard })
 			if tc.rounds == 1 {
 				fc.SingleRound(t)
 			}

@@ -1,4 +1,4 @@
-package debate_test
+package magi
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -33,19 +33,19 @@ func own(agent string) string {
 // runScripted runs one number council on the script (agent → answers by
 // round; a missing round repeats the last answer) and returns its outcome
 // and how many calls each member got.
-func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*Config)) (MagiDecided, map[string]int) {
+func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*debate.Config)) (debate.MagiDecided, map[string]int) {
 	res, calls, _ := runScriptedVerdict(t, script, adjust)
 	return res, calls
 }
 
 // runScriptedVerdict is runScripted with the verdict entry's text, what
 // the console and the web page show.
-func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust func(*Config)) (MagiDecided, map[string]int, string) {
+func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust func(*debate.Config)) (debate.MagiDecided, map[string]int, string) {
 	t.Helper()
-	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		answers := script[agent]
-		return MagiReply(answers[min(round, len(answers))-1].json())
-	}, func(c *Config) { c.Modes.Magi.AnswerType = "number"; adjust(c) })
+		return debatetest.MagiReply(answers[min(round, len(answers))-1].json())
+	}, func(c *debate.Config) { c.Modes.Magi.AnswerType = "number"; adjust(c) })
 	if err := fc.Engine.Submit(context.Background(), "How many apples?"); err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +55,8 @@ func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust
 	}
 	res := fc.Decided(t)
 	verdict := ""
-	for _, ev := range EventsOf[EntryAdded](fc.Events) {
-		if ev.Entry.Kind == KindVerdict {
+	for _, ev := range debatetest.EventsOf[debate.EntryAdded](fc.Events) {
+		if ev.Entry.Kind == debate.KindVerdict {
 			verdict = ev.Entry.Text
 		}
 	}
@@ -83,22 +83,22 @@ func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
 		conformity int
 	}{
 		{"unanimous round 1", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .6)}, "balthasar": {a("balthasar", "42", .6)}, "casper": {a("casper", "42", .6)}},
-			1, StopUnanimous, 6, "42", 0, 0},
+			1, debate.StopUnanimous, 6, "42", 0, 0},
 		// (0.9 + 0.9 − 0.3) / 2.1 = 0.71 ≥ 0.5
 		{"confident majority", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .9)}, "balthasar": {a("balthasar", "42", .9)}, "casper": {a("casper", "84", .3)}},
-			1, StopConfident, 6, "42", 0, 0},
+			1, debate.StopConfident, 6, "42", 0, 0},
 		// (0.5 + 0.5 − 0.9) / 1.9 = 0.05: round 2, where nobody moves
 		{"unsure majority, nothing changes", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9)}},
-			2, StopSettled, 3, "42", 0, 0},
+			2, debate.StopSettled, 3, "42", 0, 0},
 		{"round 2 moves without an argument", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9), conformed}},
-			2, StopNoNewArgument, 3, "42", 1, 1},
+			2, debate.StopNoNewArgument, 3, "42", 1, 1},
 		{"round 2 moves with an argument", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9), argued}},
 			3, "", 0, "42", 1, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, calls := runScripted(t, c.script, func(cfg *Config) { cfg.Modes.Magi.Adaptive = true })
-			if res.RoundsRun != c.rounds || res.StopReason != c.stop || res.CallsSaved != c.saved || string(res.Verdict) != c.verdict || res.Rule != RuleMajority {
+			res, calls := runScripted(t, c.script, func(cfg *debate.Config) { cfg.Modes.Magi.Adaptive = true })
+			if res.RoundsRun != c.rounds || res.StopReason != c.stop || res.CallsSaved != c.saved || string(res.Verdict) != c.verdict || res.Rule != debate.RuleMajority {
 				t.Errorf("rounds %d stop %q saved %d verdict %s rule %s; want %d %q %d %s", res.RoundsRun, res.StopReason, res.CallsSaved, res.Verdict, res.Rule, c.rounds, c.stop, c.saved, c.verdict)
 			}
 			conformity := 0
@@ -118,12 +118,12 @@ func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
 		})
 	}
 	// Without --adaptive the same unsure council runs all three rounds.
-	res, _, line := runScriptedVerdict(t, cases[2].script, func(*Config) {})
+	res, _, line := runScriptedVerdict(t, cases[2].script, func(*debate.Config) {})
 	if res.RoundsRun != 3 || res.StopReason != "" || res.CallsSaved != 0 || line != "42 after round 3: 2 × 42, 1 × 84, 0 invalid · rule: majority" {
 		t.Errorf("a plain council: %d rounds, stop %q, saved %d, verdict %q", res.RoundsRun, res.StopReason, res.CallsSaved, line)
 	}
 	// The verdict line says which rule decided and what stopping saved.
-	_, _, line = runScriptedVerdict(t, cases[1].script, func(cfg *Config) { cfg.Modes.Magi.Adaptive, cfg.Modes.Magi.Guard = true, true })
+	_, _, line = runScriptedVerdict(t, cases[1].script, func(cfg *debate.Config) { cfg.Modes.Magi.Adaptive, cfg.Modes.Magi.Guard = true, true })
 	if want := "42 after round 1: 2 × 42, 1 × 84, 0 invalid · rule: guarded majority · stopped after round 1: confidence-weighted margin 0.71 · 6 calls saved"; line != want {
 		t.Errorf("verdict line %q\nwant         %q", line, want)
 	}
@@ -137,17 +137,17 @@ func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
 	// and keeps 84 in round 3.
 	follow := scriptedAnswer{answer: "84", confidence: .7, reasoning: own("balthasar")}
 	script := map[string][]scriptedAnswer{"melchior": {first["melchior"], follow}, "balthasar": {first["balthasar"]}, "casper": {first["casper"]}}
-	plain, _ := runScripted(t, script, func(*Config) {})
-	guarded, _ := runScripted(t, script, func(c *Config) { c.Modes.Magi.Guard = true })
-	if plain.Verdict != "84" || plain.Rule != RuleMajority || len(plain.Discounted) != 0 {
+	plain, _ := runScripted(t, script, func(*debate.Config) {})
+	guarded, _ := runScripted(t, script, func(c *debate.Config) { c.Modes.Magi.Guard = true })
+	if plain.Verdict != "84" || plain.Rule != debate.RuleMajority || len(plain.Discounted) != 0 {
 		t.Errorf("without the guard: %s by %s, discounted %v", plain.Verdict, plain.Rule, plain.Discounted)
 	}
-	if guarded.Verdict != VerdictNoConsensus || guarded.Rule != RuleGuardedMajority || strings.Join(guarded.Discounted, ",") != "melchior" {
+	if guarded.Verdict != debate.VerdictNoConsensus || guarded.Rule != debate.RuleGuardedMajority || strings.Join(guarded.Discounted, ",") != "melchior" {
 		t.Errorf("with the guard: %s by %s, discounted %v", guarded.Verdict, guarded.Rule, guarded.Discounted)
 	}
 	// The same move with an argument named counts under the guard.
 	script["melchior"][1].changedBy = "BALTHASAR's point: spoiled fruit leaves fewer apples than my crate count assumed."
-	argued, _ := runScripted(t, script, func(c *Config) { c.Modes.Magi.Guard = true })
+	argued, _ := runScripted(t, script, func(c *debate.Config) { c.Modes.Magi.Guard = true })
 	if argued.Verdict != "84" || len(argued.Discounted) != 0 || argued.Flips[0].ChangedBy == "" || argued.Flips[0].Conformity {
 		t.Errorf("an argued change under the guard: %s, discounted %v, flips %+v", argued.Verdict, argued.Discounted, argued.Flips)
 	}
@@ -155,17 +155,17 @@ func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
 
 func TestRoundsTwoAndThreeAskForTheChangingArgument(t *testing.T) {
 	t.Parallel()
-	fc := NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
 	})
 	if err := fc.Engine.Submit(context.Background(), "Ship it?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, fc.Engine)
+	debatetest.Settle(t, fc.Engine)
 	for _, r := range fc.Requests("casper") {
 		last := r.Messages[len(r.Messages)-1].Content
 		asks := strings.Contains(last, `name in "changed_by" the argument that changed your mind`)
-		if round := MagiRoundOf(r.Messages); asks != (round > 1) {
+		if round := debatetest.MagiRoundOf(r.Messages); asks != (round > 1) {
 			t.Errorf("round %d asks for changed_by: %v", round, asks)
 		}
 	}
@@ -173,12 +173,12 @@ func TestRoundsTwoAndThreeAskForTheChangingArgument(t *testing.T) {
 
 func TestGuardedVotesUndoOnlyConformity(t *testing.T) {
 	t.Parallel()
-	v := func(agent string, vote Vote) MagiVote {
-		return MagiVote{Agent: agent, Valid: true, Ballot: Ballot{Vote: vote}}
+	v := func(agent string, vote debate.Vote) debate.MagiVote {
+		return debate.MagiVote{Agent: agent, Valid: true, Ballot: debate.Ballot{Vote: vote}}
 	}
-	rounds := [][]MagiVote{{v("a", "1"), v("b", "2"), v("c", "3")}, {v("a", "2"), v("b", "2"), v("c", "2")}, {v("a", "2"), v("b", "3"), v("c", "2")}}
-	flips := []Flip{{Agent: "a", ToRound: 2, Conformity: true}, {Agent: "c", ToRound: 2}, {Agent: "b", ToRound: 3, Conformity: true}}
-	votes, discounted := GuardedVotes(rounds, flips)
+	rounds := [][]debate.MagiVote{{v("a", "1"), v("b", "2"), v("c", "3")}, {v("a", "2"), v("b", "2"), v("c", "2")}, {v("a", "2"), v("b", "3"), v("c", "2")}}
+	flips := []debate.Flip{{Agent: "a", ToRound: 2, Conformity: true}, {Agent: "c", ToRound: 2}, {Agent: "b", ToRound: 3, Conformity: true}}
+	votes, discounted := debate.GuardedVotes(rounds, flips)
 	if fmt.Sprint(votes) != "[1 2 2]" || strings.Join(discounted, ",") != "a,b" {
 		t.Errorf("guarded votes %v, discounted %v", votes, discounted)
 	}
@@ -186,21 +186,21 @@ func TestGuardedVotesUndoOnlyConformity(t *testing.T) {
 
 func TestWeightedMarginAndAnswer(t *testing.T) {
 	t.Parallel()
-	v := func(vote Vote, conf float64, valid bool) MagiVote {
-		return MagiVote{Valid: valid, Ballot: Ballot{Vote: vote, Confidence: conf}}
+	v := func(vote debate.Vote, conf float64, valid bool) debate.MagiVote {
+		return debate.MagiVote{Valid: valid, Ballot: debate.Ballot{Vote: vote, Confidence: conf}}
 	}
 	for _, c := range []struct {
-		votes  []MagiVote
+		votes  []debate.MagiVote
 		margin float64
-		answer Vote
+		answer debate.Vote
 	}{
-		{[]MagiVote{v("1", .9, true), v("1", .8, true), v("2", .5, true)}, (1.7 - .5) / 2.2, "1"},
-		{[]MagiVote{v("1", .4, true), v("2", .9, true), v("3", .3, true)}, (.9 - .4) / 1.6, "2"},
-		{[]MagiVote{v("1", .9, true), v("1", .9, true), v(VoteInvalid, 0, false)}, (1.8 - 1) / 2.8, "1"},
-		{[]MagiVote{v("1", .5, true), v("2", .5, true)}, 0, ""},
-		{[]MagiVote{v(VoteApprove, 0, true), v(VoteApprove, 0, true)}, 0, ""},
+		{[]debate.MagiVote{v("1", .9, true), v("1", .8, true), v("2", .5, true)}, (1.7 - .5) / 2.2, "1"},
+		{[]debate.MagiVote{v("1", .4, true), v("2", .9, true), v("3", .3, true)}, (.9 - .4) / 1.6, "2"},
+		{[]debate.MagiVote{v("1", .9, true), v("1", .9, true), v(debate.VoteInvalid, 0, false)}, (1.8 - 1) / 2.8, "1"},
+		{[]debate.MagiVote{v("1", .5, true), v("2", .5, true)}, 0, ""},
+		{[]debate.MagiVote{v(debate.VoteApprove, 0, true), v(debate.VoteApprove, 0, true)}, 0, ""},
 	} {
-		if m, a := WeightedMargin(c.votes), WeightedAnswer(c.votes); magiAbsDiff(m, c.margin) > 1e-12 || a != c.answer {
+		if m, a := debate.WeightedMargin(c.votes), debate.WeightedAnswer(c.votes); magiAbsDiff(m, c.margin) > 1e-12 || a != c.answer {
 			t.Errorf("%+v: margin %v answer %q, want %v %q", c.votes, m, a, c.margin, c.answer)
 		}
 	}

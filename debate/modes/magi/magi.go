@@ -1,4 +1,4 @@
-package debate
+package magi
 
 import (
 	"context"
@@ -8,11 +8,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parleyhq/parley/debate"
+
 	"github.com/parleyhq/parley/providers"
 )
-
-// MagiRounds is the length of a full council.
-const MagiRounds = 3
 
 // Magi is the three-member council: round 1 independent, round 2
 // deliberation on the others' round-1 opinions, round 3 a final vote on
@@ -23,14 +22,14 @@ const MagiRounds = 3
 // stable prefix (system prompt, then the question) that provider prompt
 // caching can reuse across its rounds.
 type Magi struct {
-	engine *Engine
-	agents []*Agent
+	engine *debate.Engine
+	agents []*debate.Agent
 
 	mu     sync.Mutex
-	rounds int // rounds of the next council: 1 to MagiRounds (the command's -1: 1)
+	rounds int // rounds of the next council: 1 to debate.MagiRounds (the command's -1: 1)
 	// answer is what the council votes over; early, anonymous and shuffle
 	// are modes.magi's early_stop and conformity controls.
-	answer                    AnswerType
+	answer                    debate.AnswerType
 	early, anonymous, shuffle bool
 	// adaptive stops when more rounds are unlikely to change the verdict
 	// (margin: round 1's threshold); guard discounts conformity changes.
@@ -45,79 +44,79 @@ type Magi struct {
 }
 
 // magiSpec describes MAGI mode.
-type MagiSpec struct{}
+type Spec struct{}
 
-func (MagiSpec) Info() ModeInfo {
-	return ModeInfo{Name: ModeMagi, Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
+func (Spec) Info() debate.ModeInfo {
+	return debate.ModeInfo{Name: debate.ModeMagi, Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
 		Input: "a yes-or-no question or proposal for the MAGI to vote on", Roles: []string{"member", "member", "member"},
-		Controls: []ControlKind{ControlRounds},
-		Seats:    SeatRange{Min: 3, Max: 3}, ContextTokens: 6000,
+		Controls: []debate.ControlKind{debate.ControlRounds},
+		Seats:    debate.SeatRange{Min: 3, Max: 3}, ContextTokens: 6000,
 		Hint:        "ask a question: three rounds of votes",
 		Placeholder: "a question for the MAGI council · /help",
-		Examples: []Example{
+		Examples: []debate.Example{
 			{Line: "Should we ship on Friday?", Does: "three members vote over three rounds"},
 			{Line: "Rewrite the billing service in Rust?", Does: "a majority decides"},
 			{Line: "Adopt a four-day week?", Does: "enter on a vote opens its reasoning"},
 		},
-		Layout: Layout{Board: BoardVotes}}
+		Layout: debate.Layout{Board: debate.BoardVotes}}
 }
 
-func (MagiSpec) New(e *Engine) (Mode, error) { return newMagi(e) }
+func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newMagi(e) }
 
-func (MagiSpec) Check(k *ConfigCheck) error {
+func (Spec) Check(k *debate.ConfigCheck) error {
 	m := k.Config.Modes.Magi
 	if err := k.Agents("modes.magi.agents", m.Agents, 3); err != nil {
 		return err
 	}
-	if _, err := ParseAnswerType(m.AnswerType); err != nil {
+	if _, err := debate.ParseAnswerType(m.AnswerType); err != nil {
 		return k.Bad("modes.magi.answer_type", "%v", err)
 	}
 	if m.AdaptiveMargin < 0 || m.AdaptiveMargin > 1 {
-		return k.Bad("modes.magi.adaptive_margin", "must be between 0 and 1 (0: the default, %.1f)", DefaultAdaptiveMargin)
+		return k.Bad("modes.magi.adaptive_margin", "must be between 0 and 1 (0: the default, %.1f)", debate.DefaultAdaptiveMargin)
 	}
 	return nil
 }
 
-func (MagiSpec) Budget(c *Config) float64        { return c.Modes.Magi.BudgetUSD }
-func (MagiSpec) Context(c *Config) ContextBudget { return c.Context.Magi }
-func (MagiSpec) Seat(c *Config, names []string)  { c.Modes.Magi.Agents = slices.Clone(names) }
+func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Magi.BudgetUSD }
+func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Magi }
+func (Spec) Seat(c *debate.Config, names []string)         { c.Modes.Magi.Agents = slices.Clone(names) }
 
-func newMagi(e *Engine) (Mode, error) {
+func newMagi(e *debate.Engine) (debate.Mode, error) {
 	agents, err := e.MustAgents(e.Config.Modes.Magi.Agents...)
 	if err != nil {
 		return nil, err
 	}
 	if len(agents) == 0 {
-		return nil, &ConfigError{File: e.Config.Source, Key: "modes.magi.agents", Problem: "needs three agents"}
+		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.magi.agents", Problem: "needs three agents"}
 	}
 	mc := e.Config.Modes.Magi
-	answer, err := ParseAnswerType(mc.AnswerType)
+	answer, err := debate.ParseAnswerType(mc.AnswerType)
 	if err != nil {
-		return nil, &ConfigError{File: e.Config.Source, Key: "modes.magi.answer_type", Problem: err.Error()}
+		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.magi.answer_type", Problem: err.Error()}
 	}
 	margin := mc.AdaptiveMargin
 	if margin == 0 {
-		margin = DefaultAdaptiveMargin
+		margin = debate.DefaultAdaptiveMargin
 	}
-	return &Magi{engine: e, agents: agents, rounds: MagiRounds, answer: answer,
+	return &Magi{engine: e, agents: agents, rounds: debate.MagiRounds, answer: answer,
 		early: mc.EarlyStop, anonymous: mc.Anonymous, shuffle: mc.Shuffle,
 		adaptive: mc.Adaptive, guard: mc.Guard, margin: margin}, nil
 }
 
 // Control implements Controller: rounds 1 runs round 1 only (independent
 // votes), 2 stops after deliberation; anything more runs the full council.
-func (m *Magi) Control(c Control) error {
+func (m *Magi) Control(c debate.Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.rounds = min(max(c.N, 1), MagiRounds)
+	m.rounds = min(max(c.N, 1), debate.MagiRounds)
 	return nil
 }
 
 // Name implements Mode.
-func (m *Magi) Name() string { return ModeMagi }
+func (m *Magi) Name() string { return debate.ModeMagi }
 
 // Agents implements Mode: the members, in council order.
-func (m *Magi) Agents() []*Agent { return append([]*Agent(nil), m.agents...) }
+func (m *Magi) Agents() []*debate.Agent { return append([]*debate.Agent(nil), m.agents...) }
 
 // Submit implements Mode: one council on the question. It returns an error
 // when the council was cancelled or when every member failed in a round
@@ -131,12 +130,12 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	e := m.engine
 	m.context = m.debateSoFar(ctx)
 	e.SetTitle(q, "")
-	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: q})
+	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: q})
 	m.mu.Lock()
 	rounds := m.rounds
 	m.mu.Unlock()
-	res := &MagiResult{Question: q}
-	if m.answer != AnswerApprove {
+	res := &debate.MagiResult{Question: q}
+	if m.answer != debate.AnswerApprove {
 		res.AnswerType = m.answer
 	}
 	m.notes = m.research(ctx, q)
@@ -144,7 +143,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	for r := 1; r <= rounds; r++ {
 		votes := m.runRound(ctx, q, r, res.Rounds)
 		res.Rounds = append(res.Rounds, votes)
-		e.Emit(MagiRoundFinished{Round: r, Of: rounds, Votes: votes, Changed: changedVotes(res.Rounds)})
+		e.Emit(debate.MagiRoundFinished{Round: r, Of: rounds, Votes: votes, Changed: changedVotes(res.Rounds)})
 		if ctx.Err() != nil {
 			res.Cancelled, err = true, ctx.Err()
 			break
@@ -152,13 +151,13 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		if err = allFailed(votes); err != nil {
 			break
 		}
-		if r == 1 && rounds > 1 && m.early && Unanimous(votes) {
-			res.EarlyStopped, res.StopReason = true, StopUnanimous // a unanimous round 1 decides: 3 calls instead of 9
+		if r == 1 && rounds > 1 && m.early && debate.Unanimous(votes) {
+			res.EarlyStopped, res.StopReason = true, debate.StopUnanimous // a unanimous round 1 decides: 3 calls instead of 9
 			break
 		}
 		if m.adaptive && r < rounds {
-			if res.StopReason = AdaptiveStop(res.Rounds, AuditFlips(res.Rounds), m.margin); res.StopReason != "" {
-				res.EarlyStopped = res.StopReason == StopUnanimous
+			if res.StopReason = debate.AdaptiveStop(res.Rounds, debate.AuditFlips(res.Rounds), m.margin); res.StopReason != "" {
+				res.EarlyStopped = res.StopReason == debate.StopUnanimous
 				break
 			}
 		}
@@ -172,18 +171,18 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	}
 	if !res.Cancelled {
 		last := len(res.Rounds)
-		res.Sentence = VerdictSentence(res)
-		e.AddEntry(Entry{Kind: KindVerdict, Speaker: SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
+		res.Sentence = debate.VerdictSentence(res)
+		e.AddEntry(debate.Entry{Kind: debate.KindVerdict, Speaker: debate.SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
 			Vote: string(res.Verdict), Text: res.Sentence})
-		e.Emit(VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: DecisionNote(res), Sentence: res.Sentence})
+		e.Emit(debate.VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: debate.DecisionNote(res), Sentence: res.Sentence})
 	}
-	e.Emit(MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
+	e.Emit(debate.MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
 	return err
 }
 
 // changedVotes names the members whose valid vote in the latest round
 // differs from their valid vote in the round before.
-func changedVotes(rounds [][]MagiVote) []string {
+func changedVotes(rounds [][]debate.MagiVote) []string {
 	changed := []string{}
 	if len(rounds) < 2 {
 		return changed
@@ -198,7 +197,7 @@ func changedVotes(rounds [][]MagiVote) []string {
 }
 
 // allFailed reports the providers' errors when no member got through.
-func allFailed(votes []MagiVote) error {
+func allFailed(votes []debate.MagiVote) error {
 	var errs []error
 	for _, v := range votes {
 		if !v.Failed {
@@ -210,32 +209,32 @@ func allFailed(votes []MagiVote) error {
 }
 
 // conclude fills the verdict, flips and usage from the rounds.
-func (m *Magi) conclude(res *MagiResult) {
+func (m *Magi) conclude(res *debate.MagiResult) {
 	final := res.Rounds[len(res.Rounds)-1]
-	words := make([]Vote, len(final))
+	words := make([]debate.Vote, len(final))
 	for i, v := range final {
 		words[i] = v.Vote
 	}
-	res.Flips = AuditFlips(res.Rounds)
-	res.Rule = RuleMajority
+	res.Flips = debate.AuditFlips(res.Rounds)
+	res.Rule = debate.RuleMajority
 	if m.guard {
-		words, res.Discounted = GuardedVotes(res.Rounds, res.Flips)
-		res.Rule = RuleGuardedMajority
+		words, res.Discounted = debate.GuardedVotes(res.Rounds, res.Flips)
+		res.Rule = debate.RuleGuardedMajority
 	}
-	if m.answer != AnswerApprove {
-		res.Margin = WeightedMargin(res.Rounds[0])
+	if m.answer != debate.AnswerApprove {
+		res.Margin = debate.WeightedMargin(res.Rounds[0])
 	}
-	if m.answer == AnswerApprove {
-		res.Verdict, res.Tally = Decide(words), Tally(words)
+	if m.answer == debate.AnswerApprove {
+		res.Verdict, res.Tally = debate.Decide(words), debate.Tally(words)
 	} else {
-		res.Verdict, res.Answer = DecideAnswers(words)
-		res.Tally = TallyAnswers(words)
+		res.Verdict, res.Answer = debate.DecideAnswers(words)
+		res.Tally = debate.TallyAnswers(words)
 	}
 	if res.Flips == nil {
-		res.Flips = []Flip{} // "flips": [] in JSON, not null
+		res.Flips = []debate.Flip{} // "flips": [] in JSON, not null
 	}
 	for i, a := range m.agents {
-		u := MagiUsage{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model}
+		u := debate.MagiUsage{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model}
 		for _, round := range res.Rounds {
 			u.Calls += round[i].Attempts
 			u.Usage = u.Usage.Add(round[i].Usage)
@@ -250,18 +249,18 @@ func (m *Magi) conclude(res *MagiResult) {
 // runRound asks every member at once; the round takes as long as its
 // slowest member. Turns are reserved in member order first, so the history
 // lists them in that order whatever order they finish in.
-func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]MagiVote) []MagiVote {
+func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]debate.MagiVote) []debate.MagiVote {
 	e := m.engine
 	msgs := make([][]providers.Message, len(m.agents))
-	turns := make([]*Turn, len(m.agents))
+	turns := make([]*debate.Turn, len(m.agents))
 	parsed := make([]*parsedVote, len(m.agents))
 	for i, a := range m.agents {
 		msgs[i] = m.roundMessages(i, round, q, prev)
 		parsed[i] = &parsedVote{}
 		turns[i] = e.Reserve(m.voteSpec(a, round, q, msgs[i], false, parsed[i]))
 	}
-	out := make([]MagiVote, len(m.agents))
-	InParallel(len(m.agents), func(i int) {
+	out := make([]debate.MagiVote, len(m.agents))
+	debate.InParallel(len(m.agents), func(i int) {
 		out[i] = m.castVote(ctx, i, round, q, msgs[i], turns[i], parsed[i])
 	})
 	return out
@@ -269,25 +268,25 @@ func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]MagiV
 
 // parsedVote is what a turn's Settle read from its answer.
 type parsedVote struct {
-	ballot Ballot
+	ballot debate.Ballot
 	err    error
 }
 
-func (m *Magi) voteSpec(a *Agent, round int, q string, msgs []providers.Message, retry bool, into *parsedVote) TurnSpec {
+func (m *Magi) voteSpec(a *debate.Agent, round int, q string, msgs []providers.Message, retry bool, into *parsedVote) debate.TurnSpec {
 	prompt := fmt.Sprintf("MAGI round %d: %s", round, q)
 	if retry {
 		prompt = fmt.Sprintf("MAGI round %d, asked again after an unreadable answer: %s", round, q)
 	}
-	return TurnSpec{
-		Agent: a, Kind: KindVote, Round: round, Prompt: prompt, Rounds: m.rounds,
+	return debate.TurnSpec{
+		Agent: a, Kind: debate.KindVote, Round: round, Prompt: prompt, Rounds: m.rounds,
 		Instruction: m.rules(), Messages: msgs, Schema: m.schema(),
-		Settle: func(en Entry) Entry {
-			en.Vote = string(VoteInvalid)
-			if en.Status != StatusComplete {
+		Settle: func(en debate.Entry) debate.Entry {
+			en.Vote = string(debate.VoteInvalid)
+			if en.Status != debate.StatusComplete {
 				into.err = errors.New(en.Error)
 				return en
 			}
-			into.ballot, into.err = ParseAnswer(m.answer, en.Text)
+			into.ballot, into.err = debate.ParseAnswer(m.answer, en.Text)
 			switch {
 			case into.err == nil:
 				en.Vote = string(into.ballot.Vote)
@@ -304,15 +303,15 @@ func (m *Magi) voteSpec(a *Agent, round int, q string, msgs []providers.Message,
 
 // castVote runs a member's reserved turn and, when the answer cannot be
 // read, asks once more quoting the parse error.
-func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []providers.Message, t *Turn, p *parsedVote) MagiVote {
+func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []providers.Message, t *debate.Turn, p *parsedVote) debate.MagiVote {
 	a := m.agents[i]
-	v := MagiVote{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model, Round: round}
+	v := debate.MagiVote{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model, Round: round}
 	en, err := t.Run(ctx)
 	v.Attempts, v.Turn, v.Usage, v.Cost = 1, en.Turn, en.Usage, en.Cost
 	if err == nil && p.err != nil && ctx.Err() == nil {
 		retryMsgs := append([]providers.Message(nil), msgs...)
 		if raw := strings.TrimSpace(en.Text); raw != "" {
-			retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleAssistant, Content: Clip(raw, 4000)})
+			retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleAssistant, Content: debate.Clip(raw, 4000)})
 		}
 		retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleUser, Content: m.retryPrompt(p.err)})
 		p = &parsedVote{}
@@ -323,18 +322,18 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 	}
 	switch {
 	case err != nil:
-		v.Ballot, v.Failed, v.Error = Ballot{Vote: VoteInvalid}, true, err.Error()
+		v.Ballot, v.Failed, v.Error = debate.Ballot{Vote: debate.VoteInvalid}, true, err.Error()
 		if ctx.Err() != nil {
-			v.Error = StopReason(ctx)
+			v.Error = debate.StopReason(ctx)
 		}
 	case p.err != nil:
-		v.Ballot, v.Error = Ballot{Vote: VoteInvalid}, "unreadable vote: "+p.err.Error()
+		v.Ballot, v.Error = debate.Ballot{Vote: debate.VoteInvalid}, "unreadable vote: "+p.err.Error()
 		if v.Attempts > 1 {
 			v.Error = "unreadable vote after a retry: " + p.err.Error()
 		}
 	default:
 		v.Ballot, v.Valid = p.ballot, true
 	}
-	m.engine.Emit(VoteCast{Turn: v.Turn, Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: v.Valid, Summary: v.Summary, Error: v.Error})
+	m.engine.Emit(debate.VoteCast{Turn: v.Turn, Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: v.Valid, Summary: v.Summary, Error: v.Error})
 	return v
 }

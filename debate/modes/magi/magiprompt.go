@@ -1,9 +1,11 @@
-package debate
+package magi
 
 import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/debate"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -11,30 +13,11 @@ import (
 // The MAGI members' prompts: what each round shows a member, the vote
 // schema, the council's rules and the research and debate it reads.
 
-// shownOpinions are the opinions member i reads in round: in round 2 the
-// other members' round-1 opinions, in round 3 every member's round-2
-// opinion (its own round-1 opinion comes as its earlier answer).
-func shownOpinions(i, round int, prev [][]MagiVote) []MagiVote {
-	switch {
-	case round == 2 && len(prev) >= 1:
-		var out []MagiVote
-		for j, v := range prev[0] {
-			if j != i {
-				out = append(out, v)
-			}
-		}
-		return out
-	case round >= 3 && len(prev) >= round-1:
-		return prev[round-2]
-	}
-	return nil
-}
-
 // roundMessages builds member i's request for a round. The first message
 // (the round-1 task and the question) and the member's own round-1 answer
 // never change, so rounds 2 and 3 extend the same prefix and provider
 // prompt caches apply; what a round adds comes after it.
-func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []providers.Message {
+func (m *Magi) roundMessages(i, round int, q string, prev [][]debate.MagiVote) []providers.Message {
 	first := fmt.Sprintf(round1Text, m.roundCount(), questionLine(q))
 	if m.context != "" {
 		first = "The debate so far in this session, for context:\n\n" + m.context + "\n\n" + first
@@ -51,7 +34,7 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []provid
 	if own.Valid {
 		msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: own.JSON()})
 	} else {
-		b.WriteString("(Your round-1 opinion did not arrive: " + Clip(own.Error, 200) + ")\n\n")
+		b.WriteString("(Your round-1 opinion did not arrive: " + debate.Clip(own.Error, 200) + ")\n\n")
 	}
 	of := m.roundCount()
 	if round == 2 {
@@ -59,7 +42,7 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []provid
 	} else {
 		fmt.Fprintf(&b, "Round 3 of %d: final vote. Your round-1 opinion is your earlier answer above. These are the round-2 opinions of all three members, yours included:\n\n", of)
 	}
-	for k, v := range m.arrange(i, shownOpinions(i, round, prev)) {
+	for k, v := range m.arrange(i, debate.ShownOpinions(i, round, prev)) {
 		if m.anonymous {
 			v.Display = "Member " + string(rune('A'+k%26))
 		}
@@ -79,49 +62,46 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]MagiVote) []provid
 
 // opinionLine shows one member's opinion to another: its canonical JSON, or
 // why there is none.
-func opinionLine(v MagiVote) string {
+func opinionLine(v debate.MagiVote) string {
 	if !v.Valid {
-		return fmt.Sprintf("[%s]: (no valid opinion this round: %s)", v.Display, Clip(v.Error, 200))
+		return fmt.Sprintf("[%s]: (no valid opinion this round: %s)", v.Display, debate.Clip(v.Error, 200))
 	}
 	b := v.Ballot
-	b.Reasoning = Clip(b.Reasoning, 2000) // a runaway answer must not flood the others
-	b.Summary = Clip(b.Summary, 300)
+	b.Reasoning = debate.Clip(b.Reasoning, 2000) // a runaway answer must not flood the others
+	b.Summary = debate.Clip(b.Summary, 300)
 	return fmt.Sprintf("[%s]: %s", v.Display, b.JSON())
 }
 
-func questionLine(q string) string { return "[" + HostName + "]: " + q }
+func questionLine(q string) string { return "[" + debate.HostName + "]: " + q }
 
 func voteSchema() *providers.Schema {
-	return &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: VoteSchema()}
+	return &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: debate.VoteSchema()}
 }
-
-// AnswerSchemaName names the structured output of answer-type councils.
-const AnswerSchemaName = "magi_answer"
 
 // schema is what this council's members are asked to answer in.
 func (m *Magi) schema() *providers.Schema {
-	if m.answer == AnswerApprove {
+	if m.answer == debate.AnswerApprove {
 		return voteSchema()
 	}
-	return &providers.Schema{Name: AnswerSchemaName, Description: "A MAGI council member's answer with its confidence and reasoning", JSON: AnswerSchema(m.answer)}
+	return &providers.Schema{Name: debate.AnswerSchemaName, Description: "A MAGI council member's answer with its confidence and reasoning", JSON: debate.AnswerSchema(m.answer)}
 }
 
 func (m *Magi) retryPrompt(err error) string {
-	if m.answer == AnswerApprove {
+	if m.answer == debate.AnswerApprove {
 		return fmt.Sprintf(retryText, err)
 	}
-	return fmt.Sprintf("Your answer could not be read as the required JSON object: %v\nAnswer again with only the JSON object: {\"answer\": %s, \"confidence\": 0.0-1.0, \"reasoning\": \"2-4 sentences\", \"summary\": \"one line\"}.", err, AnswerHint(m.answer))
+	return fmt.Sprintf("Your answer could not be read as the required JSON object: %v\nAnswer again with only the JSON object: {\"answer\": %s, \"confidence\": 0.0-1.0, \"reasoning\": \"2-4 sentences\", \"summary\": \"one line\"}.", err, debate.AnswerHint(m.answer))
 }
 
 // arrange orders the opinions member i is shown: as they come, or with
 // shuffle rotated by the member's place, so each member reads its peers in
 // a different order and no opinion is always read first.
-func (m *Magi) arrange(i int, shown []MagiVote) []MagiVote {
+func (m *Magi) arrange(i int, shown []debate.MagiVote) []debate.MagiVote {
 	if !m.shuffle || len(shown) < 2 {
 		return shown
 	}
 	k := i % len(shown)
-	return append(append([]MagiVote(nil), shown[k:]...), shown[:k]...)
+	return append(append([]debate.MagiVote(nil), shown[k:]...), shown[:k]...)
 }
 
 // roundCount is how many rounds this council holds.
@@ -135,8 +115,8 @@ func (m *Magi) roundCount() int {
 // council is not told of deliberation rounds that will never come.
 func (m *Magi) rules() string {
 	format := magiAnswerRules
-	if m.answer != AnswerApprove {
-		format = AnswerRules(m.answer)
+	if m.answer != debate.AnswerApprove {
+		format = debate.AnswerRules(m.answer)
 	}
 	if m.roundCount() == 1 {
 		return magiRulesSingle + format
@@ -174,24 +154,24 @@ Answer again with only the JSON object: {"vote": "approve" | "reject" | "abstain
 // member votes on the question alone.
 func (m *Magi) research(ctx context.Context, q string) []string {
 	notes := make([]string, len(m.agents))
-	loops := make([]*ToolLoop, len(m.agents))
+	loops := make([]*debate.ToolLoop, len(m.agents))
 	for i, a := range m.agents { // first turns in member order, as in a round
 		if !a.Tools {
 			continue
 		}
-		spec := TurnSpec{Agent: a, Kind: KindReply, Prompt: q, Instruction: magiResearchText,
+		spec := debate.TurnSpec{Agent: a, Kind: debate.KindReply, Prompt: q, Instruction: magiResearchText,
 			Messages: []providers.Message{{Role: providers.RoleUser, Content: questionLine(q)}}}
 		loops[i] = m.engine.NewToolLoop(spec, 0, false)
 		loops[i].Reserve()
 	}
-	InParallel(len(loops), func(i int) {
+	debate.InParallel(len(loops), func(i int) {
 		if loops[i] == nil {
 			return
 		}
 		en, err := loops[i].Run(ctx)
 		switch {
 		case err != nil:
-			notes[i] = "(the look at the workspace failed: " + Clip(err.Error(), 200) + ")"
+			notes[i] = "(the look at the workspace failed: " + debate.Clip(err.Error(), 200) + ")"
 		default:
 			notes[i] = strings.TrimSpace(en.Text)
 		}
@@ -210,7 +190,7 @@ func (m *Magi) debateSoFar(ctx context.Context) string {
 		return ""
 	}
 	var parts []string
-	for _, msg := range m.engine.PromptFor(ctx, Prompt{Mode: "magi"}) {
+	for _, msg := range m.engine.PromptFor(ctx, debate.Prompt{Mode: "magi"}) {
 		parts = append(parts, msg.Content)
 	}
 	return strings.Join(parts, "\n\n")
