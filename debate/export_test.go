@@ -15,11 +15,8 @@ const (
 )
 
 var (
-	OverWindow     = overWindow
-	ContentWords   = contentWords
-	ShuffledLabels = shuffledLabels
-	ResponseLabel  = responseLabel
-	MaskNames      = maskNames
+	OverWindow   = overWindow
+	ContentWords = contentWords
 )
 
 // SetClock makes now the engine's clock.

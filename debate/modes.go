@@ -35,6 +35,9 @@ type ModeSpec interface {
 	// Seat makes names the mode's agents, in its seats' order; the caller
 	// has checked their count against Info().Seats.
 	Seat(c *Config, names []string)
+	// Seated names the agents the mode seats with c, defaults resolved
+	// (parley doctor marks the others as asked only by name).
+	Seated(c *Config) []string
 }
 
 // ModeInfo is what a mode is, as data: every consumer (console tabs, keys,
@@ -176,6 +179,22 @@ func (l ModeList) Default() string {
 // Unknown is the error for a name no mode has.
 func (l ModeList) Unknown(name string) string {
 	return fmt.Sprintf("unknown mode %q (one of %s)", name, strings.Join(l.Names(), ", "))
+}
+
+// ModeAgents are the agents some mode of c seats, and the summariser. An
+// agent outside it is only ever asked by name.
+func (c *Config) ModeAgents() map[string]bool {
+	used := map[string]bool{}
+	for _, s := range c.ModeList {
+		for _, n := range s.Seated(c) {
+			used[n] = true
+		}
+	}
+	if c.Context.Summarizer != "" {
+		used[c.Context.Summarizer] = true
+	}
+	delete(used, "")
+	return used
 }
 
 // Modes is the modes this engine's program knows.

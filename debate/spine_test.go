@@ -27,6 +27,7 @@ func (testSpec) Check(*ConfigCheck) error      { return nil }
 func (testSpec) Budget(*Config) float64        { return 0 }
 func (testSpec) Context(*Config) ContextBudget { return ContextBudget{} }
 func (testSpec) Seat(*Config, []string)        {}
+func (testSpec) Seated(*Config) []string       { return nil }
 
 // known is the modes the engines of these tests know.
 var known = modes.All()

@@ -47,6 +47,11 @@ func (toySpec) Check(k *debate.ConfigCheck) error {
 	return k.Agent("modes.toy.agent", name)
 }
 
+func (toySpec) Seated(c *debate.Config) []string {
+	name, _ := c.Modes.Sections["toy"]["agent"].(string)
+	return []string{name}
+}
+
 func (toySpec) Budget(*debate.Config) float64               { return 0 }
 func (toySpec) Context(*debate.Config) debate.ContextBudget { return debate.ContextBudget{} }
 func (toySpec) Seat(c *debate.Config, names []string) {

@@ -6,6 +6,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes/agent"
 	"github.com/parleyhq/parley/debate/modes/alternate"
+	"github.com/parleyhq/parley/debate/modes/council"
 	"github.com/parleyhq/parley/debate/modes/magi"
 	"github.com/parleyhq/parley/debate/modes/mention"
 	"github.com/parleyhq/parley/debate/modes/talk"
@@ -20,6 +21,6 @@ func All() debate.ModeList {
 		talk.Spec{},
 		magi.Spec{},
 		agent.Spec{},
-		debate.CouncilSpec{},
+		council.Spec{},
 	}
 }

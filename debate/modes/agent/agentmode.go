@@ -54,7 +54,11 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 
 func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Agent.BudgetUSD }
 func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Agent }
-func (Spec) Seat(c *debate.Config, names []string)         { c.Modes.Agent.Agent = names[0] }
+
+// Seated is the agent that reads the workspace.
+func (Spec) Seated(c *debate.Config) []string { return []string{c.Modes.Agent.Agent} }
+
+func (Spec) Seat(c *debate.Config, names []string) { c.Modes.Agent.Agent = names[0] }
 
 func newAgentMode(e *debate.Engine) (debate.Mode, error) {
 	name := e.Config.Modes.Agent.Agent

@@ -54,6 +54,10 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 
 func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Alternate.BudgetUSD }
 func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Alternate }
+
+// Seated are the pair.
+func (Spec) Seated(c *debate.Config) []string { return c.Modes.Alternate.Agents }
+
 func (Spec) Seat(c *debate.Config, names []string) {
 	c.Modes.Alternate.Agents = slices.Clone(names)
 }

@@ -79,7 +79,11 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 
 func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Magi.BudgetUSD }
 func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Magi }
-func (Spec) Seat(c *debate.Config, names []string)         { c.Modes.Magi.Agents = slices.Clone(names) }
+
+// Seated are the three members.
+func (Spec) Seated(c *debate.Config) []string { return c.Modes.Magi.Agents }
+
+func (Spec) Seat(c *debate.Config, names []string) { c.Modes.Magi.Agents = slices.Clone(names) }
 
 func newMagi(e *debate.Engine) (debate.Mode, error) {
 	agents, err := e.MustAgents(e.Config.Modes.Magi.Agents...)

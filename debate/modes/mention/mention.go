@@ -126,6 +126,10 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 
 func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Mention.BudgetUSD }
 func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Mention }
+
+// Seated are the agents @all asks.
+func (Spec) Seated(c *debate.Config) []string { return c.Modes.Mention.Agents }
+
 func (Spec) Seat(c *debate.Config, names []string) {
 	c.Modes.Mention.Agents = slices.Clone(names)
 }

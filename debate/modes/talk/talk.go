@@ -87,6 +87,11 @@ func (Spec) Context(c *debate.Config) debate.ContextBudget {
 	return own
 }
 
+// Seated are the guests and the MC.
+func (Spec) Seated(c *debate.Config) []string {
+	return []string{c.Modes.Talk.A, c.Modes.Talk.B, c.Modes.Talk.Moderator}
+}
+
 // Seat seats guest A, guest B and, when named, the MC.
 func (Spec) Seat(c *debate.Config, names []string) {
 	c.Modes.Talk.A, c.Modes.Talk.B = names[0], names[1]

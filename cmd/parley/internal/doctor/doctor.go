@@ -50,7 +50,7 @@ type listing struct {
 // Run checks every agent of cfg in configuration order.
 func Run(ctx context.Context, cfg *debate.Config, opt Options) []Row {
 	lists := map[string]listing{}
-	used := debate.ModeAgents(cfg)
+	used := cfg.ModeAgents()
 	var rows []Row
 	for i, a := range cfg.Agents {
 		spec := cfg.Providers[a.Provider]

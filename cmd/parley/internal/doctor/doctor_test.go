@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -23,7 +24,7 @@ func TestDoctorAgainstFakeServers(t *testing.T) {
 		return providertest.Reply{Models: []string{"gemini-2.5-flash", "gemini-3.8-flash"}, Text: "OK", Usage: providers.Usage{InputTokens: 5, OutputTokens: 1}}
 	})
 	shutdown := "2026-06-17"
-	cfg := &debate.Config{
+	cfg := &debate.Config{ModeList: modes.All(),
 		Providers: map[string]providers.Spec{
 			"openai":    {Type: "openai", BaseURL: oai.URL, APIKeyEnv: "OAI"},
 			"anthropic": {Type: "anthropic", BaseURL: ant.URL, APIKeyEnv: "ANT"},
@@ -94,7 +95,7 @@ func TestDoctorWithoutLiveMakesNoCall(t *testing.T) {
 	oai := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Models: []string{"gpt-6.1-sol"}}
 	})
-	cfg := &debate.Config{
+	cfg := &debate.Config{ModeList: modes.All(),
 		Providers: map[string]providers.Spec{"openai": {Type: "openai", BaseURL: oai.URL, APIKeyEnv: "OAI"}},
 		Agents:    []debate.AgentSpec{{Name: "chatgpt", Provider: "openai", Model: "gpt-6.1-sol"}},
 	}

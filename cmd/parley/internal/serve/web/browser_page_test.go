@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/modes/council"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/open"
@@ -82,7 +83,7 @@ func TestBrowserCouncilPage(t *testing.T) {
 		if got := evalJS[string](t, ctx, `document.querySelector("#council .council-title").textContent`); got != "The council's answer" {
 			t.Errorf("%s: the chairman's panel is titled %q", when, got)
 		}
-		if got := evalJS[string](t, ctx, `document.querySelector("#council .panel").dataset.agent`); got != debate.ChairSeat {
+		if got := evalJS[string](t, ctx, `document.querySelector("#council .panel").dataset.agent`); got != council.ChairSeat {
 			t.Errorf("%s: the council's answer is %q's panel", when, got)
 		}
 		// Members' panels hold their answers, never their rankings.

@@ -1,4 +1,4 @@
-package debate
+package council
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"hash/fnv"
 	"slices"
 	"strings"
+
+	"github.com/parleyhq/parley/debate"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -20,26 +22,26 @@ import (
 // aggregate, and writes the final answer. A chairman that fails leaves a
 // result labelled failed, with the top-ranked answer as its fallback.
 type Council struct {
-	engine  *Engine
-	members []*Agent
-	chair   *Agent // the chairman's seat (its own panel and speaker name)
+	engine  *debate.Engine
+	members []*debate.Agent
+	chair   *debate.Agent // the chairman's seat (its own panel and speaker name)
 	// chairOf is the configured agent whose provider and model the chair uses.
-	chairOf *Agent
+	chairOf *debate.Agent
 }
 
 // councilSpec describes council mode.
-type CouncilSpec struct{}
+type Spec struct{}
 
-func (CouncilSpec) Info() ModeInfo {
-	return ModeInfo{Name: ModeCouncil, Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
+func (Spec) Info() debate.ModeInfo {
+	return debate.ModeInfo{Name: debate.ModeCouncil, Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
 		Input: "a question for the council", Roles: []string{"member", "member", "member", "chairman"},
-		Seats:  SeatRange{Min: 3, Max: 9},
-		Layout: Layout{Board: BoardRanking, RankingRound: 2}}
+		Seats:  debate.SeatRange{Min: 3, Max: 9},
+		Layout: debate.Layout{Board: debate.BoardRanking, RankingRound: 2}}
 }
 
-func (CouncilSpec) New(e *Engine) (Mode, error) { return newCouncil(e) }
+func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newCouncil(e) }
 
-func (CouncilSpec) Check(k *ConfigCheck) error {
+func (Spec) Check(k *debate.ConfigCheck) error {
 	c := k.Config.Modes.Council
 	if err := k.Agents("modes.council.members", c.Members, 0); err != nil {
 		return err
@@ -52,17 +54,17 @@ func (CouncilSpec) Check(k *ConfigCheck) error {
 			return err
 		}
 	}
-	if HasDuplicate(c.Members) {
+	if debate.HasDuplicate(c.Members) {
 		return k.Bad("modes.council.members", "lists a member twice")
 	}
 	return nil
 }
 
-func (CouncilSpec) Budget(c *Config) float64      { return c.Modes.Council.BudgetUSD }
-func (CouncilSpec) Context(*Config) ContextBudget { return ContextBudget{} }
+func (Spec) Budget(c *debate.Config) float64             { return c.Modes.Council.BudgetUSD }
+func (Spec) Context(*debate.Config) debate.ContextBudget { return debate.ContextBudget{} }
 
 // Seat seats the members in council order, then the chairman (the last name).
-func (CouncilSpec) Seat(c *Config, names []string) {
+func (Spec) Seat(c *debate.Config, names []string) {
 	c.Modes.Council.Members, c.Modes.Council.Chairman = slices.Clone(names[:len(names)-1]), names[len(names)-1]
 }
 
@@ -70,18 +72,18 @@ func (CouncilSpec) Seat(c *Config, names []string) {
 // in a seat of its own, even when its model also answers as a member.
 const ChairSeat = "chairman"
 
-func newCouncil(e *Engine) (Mode, error) {
+func newCouncil(e *debate.Engine) (debate.Mode, error) {
 	cfg := e.Config.Modes.Council
 	names := cfg.Members
 	if len(names) == 0 {
 		names = DefaultCouncilMembers(e.Config)
 	}
-	members, err := e.seatedMembers(names)
+	members, err := seatedMembers(e, names)
 	if err != nil {
 		return nil, err
 	}
 	if len(members) < 2 {
-		return nil, &ConfigError{File: e.Config.Source, Key: "modes.council.members", Problem: "needs at least two members"}
+		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.council.members", Problem: "needs at least two members"}
 	}
 	chairName := cfg.Chairman
 	if chairName == "" {
@@ -96,7 +98,7 @@ func newCouncil(e *Engine) (Mode, error) {
 
 // seatedMembers resolves the council's members and keeps those with a
 // seat; unless they are a majority, the council makes no call at all.
-func (e *Engine) seatedMembers(names []string) ([]*Agent, error) {
+func seatedMembers(e *debate.Engine, names []string) ([]*debate.Agent, error) {
 	all, err := e.Resolve(names)
 	if err != nil {
 		return nil, err
@@ -105,9 +107,9 @@ func (e *Engine) seatedMembers(names []string) ([]*Agent, error) {
 	if len(unseated) == 0 {
 		return all, nil
 	}
-	seated := slices.DeleteFunc(slices.Clone(all), func(a *Agent) bool { return !e.Config.Seats.Seated(a.Name) })
+	seated := slices.DeleteFunc(slices.Clone(all), func(a *debate.Agent) bool { return !e.Config.Seats.Seated(a.Name) })
 	if 2*len(seated) <= len(all) {
-		return nil, &NoMajorityError{Seated: len(seated), Members: len(all), Unseated: unseated}
+		return nil, &debate.NoMajorityError{Seated: len(seated), Members: len(all), Unseated: unseated}
 	}
 	return seated, nil
 }
@@ -116,7 +118,7 @@ func (e *Engine) seatedMembers(names []string) ([]*Agent, error) {
 // gemini and an anthropic provider each (configuration order): one model
 // per vendor. With fewer than two such agents (local models only), the
 // first three agents sit.
-func DefaultCouncilMembers(cfg *Config) []string {
+func DefaultCouncilMembers(cfg *debate.Config) []string {
 	var out []string
 	taken := map[string]bool{}
 	for _, a := range cfg.Agents {
@@ -136,7 +138,7 @@ func DefaultCouncilMembers(cfg *Config) []string {
 // price (pricing, else the model catalogue: vendors price their strongest
 // models highest); ties, and models without a price, go to the first agent
 // in configuration order.
-func DefaultChairman(cfg *Config) string {
+func DefaultChairman(cfg *debate.Config) string {
 	best, bestPrice := "", -1.0
 	for _, a := range cfg.Agents {
 		if !cfg.Seats.Seated(a.Name) {
@@ -157,7 +159,7 @@ func DefaultChairman(cfg *Config) string {
 
 // chairSeat is the chairman: the chosen agent's provider and model in a
 // seat of its own, with the chair's persona.
-func chairSeat(e *Engine, of *Agent) *Agent {
+func chairSeat(e *debate.Engine, of *debate.Agent) *debate.Agent {
 	if of.Name == ChairSeat {
 		return of
 	}
@@ -167,17 +169,17 @@ func chairSeat(e *Engine, of *Agent) *Agent {
 	if _, taken := e.Agent(ChairSeat); taken {
 		spec.Name = "council-" + ChairSeat
 	}
-	return &Agent{AgentSpec: spec, Provider: of.Provider}
+	return &debate.Agent{AgentSpec: spec, Provider: of.Provider}
 }
 
 // Name implements Mode.
-func (c *Council) Name() string { return ModeCouncil }
+func (c *Council) Name() string { return debate.ModeCouncil }
 
 // SeatedAgents are the members and the chairman, who may sit apart.
-func (c *Council) SeatedAgents() []*Agent { return append(c.Agents(), c.chairOf) }
+func (c *Council) SeatedAgents() []*debate.Agent { return append(c.Agents(), c.chairOf) }
 
 // Agents implements Mode: the members in council order, then the chairman.
-func (c *Council) Agents() []*Agent { return append(slices.Clone(c.members), c.chair) }
+func (c *Council) Agents() []*debate.Agent { return append(slices.Clone(c.members), c.chair) }
 
 // Submit implements Mode: one council on the question. It returns an error
 // unless the chairman's answer is complete.
@@ -189,14 +191,14 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 	e := c.engine
 	before := e.History().Settled()
 	e.SetTitle(q, "")
-	user := e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: q})
-	res := &CouncilResult{Question: q, Seed: councilSeed(e.Info().ID, q, user.Turn),
-		Rankings: []CouncilRanking{}, Aggregate: []CouncilScore{}}
-	res.Chairman = CouncilChair{Member: c.chairOf.Name, Seat: c.chair.Name, Display: c.chair.Label(),
-		Provider: c.chair.Provider.Name(), Model: c.chair.Model, Status: CouncilFailed}
+	user := e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: q})
+	res := &debate.CouncilResult{Question: q, Seed: councilSeed(e.Info().ID, q, user.Turn),
+		Rankings: []debate.CouncilRanking{}, Aggregate: []debate.CouncilScore{}}
+	res.Chairman = debate.CouncilChair{Member: c.chairOf.Name, Seat: c.chair.Name, Display: c.chair.Label(),
+		Provider: c.chair.Provider.Name(), Model: c.chair.Model, Status: debate.CouncilFailed}
 
 	res.Answers = c.answer(ctx, q)
-	e.Emit(CouncilAnswersCollected{Question: q, Seed: res.Seed, Answers: res.Answers})
+	e.Emit(debate.CouncilAnswersCollected{Question: q, Seed: res.Seed, Answers: res.Answers})
 	var valid int
 	for _, a := range res.Answers {
 		if a.Valid() {
@@ -211,8 +213,8 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 	}
 
 	res.Rankings = c.rank(ctx, q, res.Answers, res.Seed)
-	res.Aggregate = Aggregate(res.Answers, res.Rankings)
-	e.Emit(CouncilRanked{Rankings: res.Rankings, Aggregate: res.Aggregate})
+	res.Aggregate = debate.Aggregate(res.Answers, res.Rankings)
+	e.Emit(debate.CouncilRanked{Rankings: res.Rankings, Aggregate: res.Aggregate})
 	if ctx.Err() != nil {
 		return c.finish(res, ctx.Err())
 	}
@@ -224,28 +226,28 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 		err = errors.New("the chairman's answer is empty")
 	}
 	if err == nil {
-		ch.Status = CouncilComplete
+		ch.Status = debate.CouncilComplete
 	}
 	return c.finish(res, err)
 }
 
 // finish settles the result: a failed chairman names the top-ranked answer
 // as the fallback, in the record and in the events.
-func (c *Council) finish(res *CouncilResult, err error) error {
+func (c *Council) finish(res *debate.CouncilResult, err error) error {
 	e := c.engine
 	if errors.Is(err, context.Canceled) {
 		res.Cancelled = true
 	}
 	if err != nil {
-		res.Chairman.Status, res.Chairman.Error = CouncilFailed, err.Error()
+		res.Chairman.Status, res.Chairman.Error = debate.CouncilFailed, err.Error()
 		if res.Cancelled {
 			res.Chairman.Error = "cancelled"
-			if IsCap(err) {
-				res.Chairman.Error = CapStopped
+			if debate.IsCap(err) {
+				res.Chairman.Error = debate.CapStopped
 			}
 		}
 		if len(res.Aggregate) == 0 {
-			res.Aggregate = Aggregate(res.Answers, res.Rankings)
+			res.Aggregate = debate.Aggregate(res.Answers, res.Rankings)
 		}
 		if len(res.Aggregate) > 0 {
 			res.Chairman.Fallback = res.Aggregate[0].Member
@@ -259,10 +261,10 @@ func (c *Council) finish(res *CouncilResult, err error) error {
 		} else {
 			text += " No answer stands in for it."
 		}
-		e.AddEntry(Entry{Kind: KindError, Speaker: SpeakerSystem, Display: "Council", Round: 3, Prompt: res.Question, Text: text, Error: res.Chairman.Error})
+		e.AddEntry(debate.Entry{Kind: debate.KindError, Speaker: debate.SpeakerSystem, Display: "Council", Round: 3, Prompt: res.Question, Text: text, Error: res.Chairman.Error})
 	}
-	res.Sentence = CouncilSentence(*res)
-	e.Emit(CouncilDecided{CouncilResult: *res})
+	res.Sentence = debate.CouncilSentence(*res)
+	e.Emit(debate.CouncilDecided{CouncilResult: *res})
 	e.AddOutcome("Council", res.Sentence)
 	if err != nil {
 		msg := "council: " + res.Chairman.Error
@@ -278,8 +280,8 @@ func (c *Council) finish(res *CouncilResult, err error) error {
 }
 
 // tally fills the usage per seat and stage and the totals.
-func (c *Council) tally(res *CouncilResult) {
-	add := func(u CouncilUsage) {
+func (c *Council) tally(res *debate.CouncilResult) {
+	add := func(u debate.CouncilUsage) {
 		if u.Calls == 0 {
 			return
 		}
@@ -288,18 +290,18 @@ func (c *Council) tally(res *CouncilResult) {
 		res.Cost += u.Cost
 	}
 	for _, a := range res.Answers {
-		add(CouncilUsage{Member: a.Member, Display: a.Display, Model: a.Model, Stage: 1, Calls: 1, Usage: a.Usage, Cost: a.Cost})
+		add(debate.CouncilUsage{Member: a.Member, Display: a.Display, Model: a.Model, Stage: 1, Calls: 1, Usage: a.Usage, Cost: a.Cost})
 	}
 	for _, r := range res.Rankings {
 		m := c.member(r.Ranker)
-		add(CouncilUsage{Member: r.Ranker, Display: r.Display, Model: m.Model, Stage: 2, Calls: r.Attempts, Usage: r.Usage, Cost: r.Cost})
+		add(debate.CouncilUsage{Member: r.Ranker, Display: r.Display, Model: m.Model, Stage: 2, Calls: r.Attempts, Usage: r.Usage, Cost: r.Cost})
 	}
 	if ch := res.Chairman; ch.Turn > 0 {
-		add(CouncilUsage{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost})
+		add(debate.CouncilUsage{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost})
 	}
 }
 
-func (c *Council) member(name string) *Agent {
+func (c *Council) member(name string) *debate.Agent {
 	for _, a := range c.members {
 		if a.Name == name {
 			return a
@@ -319,25 +321,25 @@ func councilSeed(session, q string, turn int) uint64 {
 // answer is stage 1: every member answers at once, turns reserved in
 // council order so the panels stream side by side and the history lists
 // them in that order.
-func (c *Council) answer(ctx context.Context, q string) []CouncilAnswer {
+func (c *Council) answer(ctx context.Context, q string) []debate.CouncilAnswer {
 	e := c.engine
 	seen := e.History().Settled()
-	turns := make([]*Turn, len(c.members))
+	turns := make([]*debate.Turn, len(c.members))
 	for i, a := range c.members {
-		turns[i] = e.Reserve(TurnSpec{Agent: a, Kind: KindReply, Round: 1, Prompt: q, Instruction: councilAnswerText,
-			Messages: BuildMessages(seen, View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens})})
+		turns[i] = e.Reserve(debate.TurnSpec{Agent: a, Kind: debate.KindReply, Round: 1, Prompt: q, Instruction: councilAnswerText,
+			Messages: debate.BuildMessages(seen, debate.View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens})})
 	}
-	out := make([]CouncilAnswer, len(c.members))
-	for i, r := range RunAll(ctx, turns) {
+	out := make([]debate.CouncilAnswer, len(c.members))
+	for i, r := range debate.RunAll(ctx, turns) {
 		a, en := c.members[i], r.Entry
-		out[i] = CouncilAnswer{Member: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
+		out[i] = debate.CouncilAnswer{Member: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
 			Text: en.Text, Status: en.Status, Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost}
 	}
 	return out
 }
 
 // rank is stage 2: every member ranks the others' valid answers at once.
-func (c *Council) rank(ctx context.Context, q string, answers []CouncilAnswer, seed uint64) []CouncilRanking {
+func (c *Council) rank(ctx context.Context, q string, answers []debate.CouncilAnswer, seed uint64) []debate.CouncilRanking {
 	var mask []string
 	for _, a := range append(slices.Clone(c.members), c.chair) {
 		mask = append(mask, a.Name, a.Display, a.Model, a.Provider.Name(), c.engine.Config.Providers[a.Provider.Name()].Type)
@@ -346,7 +348,7 @@ func (c *Council) rank(ctx context.Context, q string, answers []CouncilAnswer, s
 		labels  []string
 		byLabel map[string]string
 		msgs    []providers.Message
-		turn    *Turn
+		turn    *debate.Turn
 		parsed  *parsedRanking
 	}
 	jobs := make([]job, len(c.members))
@@ -368,18 +370,18 @@ func (c *Council) rank(ctx context.Context, q string, answers []CouncilAnswer, s
 		j.parsed = &parsedRanking{}
 		j.turn = c.engine.Reserve(c.rankSpec(a, q, j.labels, j.byLabel, j.msgs, false, j.parsed))
 	}
-	out := make([]CouncilRanking, len(c.members))
-	InParallel(len(c.members), func(i int) {
+	out := make([]debate.CouncilRanking, len(c.members))
+	debate.InParallel(len(c.members), func(i int) {
 		j := jobs[i]
 		a := c.members[i]
-		r := CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: j.byLabel, Order: []string{}}
+		r := debate.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: j.byLabel, Order: []string{}}
 		if j.turn == nil {
 			r.Error = "no other member's answer to rank"
 		} else {
 			r = c.castRanking(ctx, a, q, j.labels, j.byLabel, j.msgs, j.turn, j.parsed)
 		}
 		out[i] = r
-		c.engine.Emit(CouncilRankingCast{CouncilRanking: r})
+		c.engine.Emit(debate.CouncilRankingCast{CouncilRanking: r})
 	})
 	return out
 }
@@ -391,14 +393,14 @@ type parsedRanking struct {
 	err   error
 }
 
-func (c *Council) rankSpec(a *Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, retry bool, into *parsedRanking) TurnSpec {
+func (c *Council) rankSpec(a *debate.Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, retry bool, into *parsedRanking) debate.TurnSpec {
 	prompt := "Council ranking (" + labelLegend(labels, byLabel) + "): " + q
 	if retry {
 		prompt = "Council ranking, asked again after an unreadable answer (" + labelLegend(labels, byLabel) + "): " + q
 	}
-	return TurnSpec{Agent: a, Kind: KindReply, Round: 2, Prompt: prompt, System: rankingSystem, Messages: msgs, Schema: RankingSchema(labels),
-		Settle: func(en Entry) Entry {
-			if en.Status != StatusComplete {
+	return debate.TurnSpec{Agent: a, Kind: debate.KindReply, Round: 2, Prompt: prompt, System: rankingSystem, Messages: msgs, Schema: RankingSchema(labels),
+		Settle: func(en debate.Entry) debate.Entry {
+			if en.Status != debate.StatusComplete {
 				into.err = errors.New(en.Error)
 				return en
 			}
@@ -418,14 +420,14 @@ func (c *Council) rankSpec(a *Agent, q string, labels []string, byLabel map[stri
 // castRanking runs a ranker's reserved turn and, when the answer cannot be
 // read, asks once more quoting the parse error; after that the ranking is
 // invalid (and says why), never dropped.
-func (c *Council) castRanking(ctx context.Context, a *Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, t *Turn, p *parsedRanking) CouncilRanking {
-	r := CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: byLabel, Order: []string{}}
+func (c *Council) castRanking(ctx context.Context, a *debate.Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, t *debate.Turn, p *parsedRanking) debate.CouncilRanking {
+	r := debate.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: byLabel, Order: []string{}}
 	en, err := t.Run(ctx)
 	r.Attempts, r.Turn, r.Usage, r.Cost = 1, en.Turn, en.Usage, en.Cost
 	if err == nil && p.err != nil && ctx.Err() == nil {
 		retry := slices.Clone(msgs)
 		if raw := strings.TrimSpace(en.Text); raw != "" {
-			retry = append(retry, providers.Message{Role: providers.RoleAssistant, Content: Clip(raw, 4000)})
+			retry = append(retry, providers.Message{Role: providers.RoleAssistant, Content: debate.Clip(raw, 4000)})
 		}
 		retry = append(retry, providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf(rankingRetryText, p.err, strings.Join(labels, `", "`))})
 		p = &parsedRanking{}
@@ -438,7 +440,7 @@ func (c *Council) castRanking(ctx context.Context, a *Agent, q string, labels []
 	case err != nil:
 		r.Error = err.Error()
 		if ctx.Err() != nil {
-			r.Error = StopReason(ctx)
+			r.Error = debate.StopReason(ctx)
 		}
 	case p.err != nil:
 		r.Error = "unreadable ranking: " + p.err.Error()
@@ -488,30 +490,30 @@ func rankingPrompt(q string, labels []string, byLabel, texts map[string]string, 
 	b.WriteString(q)
 	b.WriteString("\n\nThe responses, in no particular order:\n")
 	for _, l := range labels {
-		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(Clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
+		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(debate.Clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
 	}
 	fmt.Fprintf(&b, "\nEvaluate each response for accuracy, depth and usefulness in a few sentences, then rank them from best to worst. Answer with one JSON object: {\"evaluation\": \"...\", \"ranking\": [\"%s\"]}, every label exactly once, best first.", strings.Join(labels, `", "`))
 	return b.String()
 }
 
 // decide is stage 3: the chairman's turn, streamed in its panel.
-func (c *Council) decide(ctx context.Context, q string, before []Entry, res *CouncilResult) (Entry, error) {
+func (c *Council) decide(ctx context.Context, q string, before []debate.Entry, res *debate.CouncilResult) (debate.Entry, error) {
 	e := c.engine
-	msgs := BuildMessages(before, View{Self: c.chair.Name, BudgetTokens: e.Config.Context.BudgetTokens / 2})
-	msgs = MergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
-	t := e.Reserve(TurnSpec{Agent: c.chair, Kind: KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs, Answer: true})
+	msgs := debate.BuildMessages(before, debate.View{Self: c.chair.Name, BudgetTokens: e.Config.Context.BudgetTokens / 2})
+	msgs = debate.MergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
+	t := e.Reserve(debate.TurnSpec{Agent: c.chair, Kind: debate.KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs, Answer: true})
 	return t.Run(ctx)
 }
 
-func (c *Council) chairPrompt(q string, res *CouncilResult) string {
+func (c *Council) chairPrompt(q string, res *debate.CouncilResult) string {
 	var b strings.Builder
 	b.WriteString("The council's answers to the host's question, with their authors:\n")
 	for _, a := range res.Answers {
 		if !a.Valid() {
-			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, Clip(a.Error, 200))
+			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, debate.Clip(a.Error, 200))
 			continue
 		}
-		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, Clip(strings.TrimSpace(a.Text), 12000))
+		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, debate.Clip(strings.TrimSpace(a.Text), 12000))
 	}
 	b.WriteString("\nThe peer ranking (each member ranked the others' answers without knowing who wrote them; Borda points: n-1 for a first place among n, 0 for the last):\n")
 	for i, s := range res.Aggregate {
@@ -519,7 +521,7 @@ func (c *Council) chairPrompt(q string, res *CouncilResult) string {
 	}
 	for _, r := range res.Rankings {
 		if !r.Valid {
-			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, Clip(r.Error, 200))
+			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, debate.Clip(r.Error, 200))
 			continue
 		}
 		names := make([]string, len(r.Order))
@@ -528,7 +530,7 @@ func (c *Council) chairPrompt(q string, res *CouncilResult) string {
 		}
 		fmt.Fprintf(&b, "- %s ranked: %s\n", r.Display, strings.Join(names, " > "))
 	}
-	fmt.Fprintf(&b, "\nWrite the council's final answer to the host's question:\n\n[%s]: %s", HostName, q)
+	fmt.Fprintf(&b, "\nWrite the council's final answer to the host's question:\n\n[%s]: %s", debate.HostName, q)
 	return b.String()
 }
 
@@ -545,25 +547,14 @@ const chairPersona = "You chair Parley's council of AI models. You weigh the mem
 
 const chairInstruction = "Synthesise the single best answer to the host's question from the members' answers. Use the peer ranking as evidence of quality, not as a vote to copy: keep what is correct from any answer, resolve disagreements explicitly, and drop what is wrong. Write the answer itself in Markdown, not a report about the council."
 
-// ModeAgents are the agents some mode seats with this configuration: the
-// mention mode's @all, alternate's pair, the talk's guests and MC, MAGI's
-// members, agent mode's agent, the council's members and chairman, and the
-// summariser. An agent outside it is only ever asked by name.
-func ModeAgents(cfg *Config) map[string]bool {
-	m := cfg.Modes
-	names := slices.Concat(m.Mention.Agents, m.Alternate.Agents, m.Magi.Agents, m.Council.Members,
-		[]string{m.Talk.A, m.Talk.B, m.Talk.Moderator, m.Agent.Agent, m.Council.Chairman, cfg.Context.Summarizer})
-	if len(m.Council.Members) == 0 {
-		names = append(names, DefaultCouncilMembers(cfg)...)
+// Seated are the members (configured or by default) and the chairman.
+func (Spec) Seated(c *debate.Config) []string {
+	members, chair := c.Modes.Council.Members, c.Modes.Council.Chairman
+	if len(members) == 0 {
+		members = DefaultCouncilMembers(c)
 	}
-	if m.Council.Chairman == "" {
-		names = append(names, DefaultChairman(cfg))
+	if chair == "" {
+		chair = DefaultChairman(c)
 	}
-	used := map[string]bool{}
-	for _, n := range names {
-		if n != "" {
-			used[n] = true
-		}
-	}
-	return used
+	return append(slices.Clone(members), chair)
 }

@@ -1,4 +1,4 @@
-package debate_test
+package council
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/modes/mention"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -57,23 +58,23 @@ func labelsByMember(prompt string) map[string]string {
 }
 
 type fakeCouncilMode struct {
-	engine  *Engine
+	engine  *debate.Engine
 	servers map[string]*providertest.Server // by member name (claude's holds the chairman too)
-	events  *EventLog
+	events  *debatetest.EventLog
 }
 
 // newCouncilFakes starts the fakes; answer(member, stage, req) decides each reply.
 func newCouncilFakes(t *testing.T, answer func(member string, stage int, req providertest.Request) providertest.Reply) *fakeCouncilMode {
 	t.Helper()
-	cfg := &Config{ModeList: known, Providers: map[string]providers.Spec{},
-		Pricing: map[string]Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
+	cfg := &debate.Config{ModeList: known, Providers: map[string]providers.Spec{},
+		Pricing: map[string]debate.Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
 	getenv := func(k string) string { return map[string]string{"TEST_KEY": "test-key"}[k] }
 	fakes := map[string]func(testing.TB, func(providertest.Request) providertest.Reply) *providertest.Server{
 		"openai": providertest.OpenAI, "anthropic": providertest.Anthropic, "gemini": providertest.Gemini,
 	}
-	fc := &fakeCouncilMode{servers: map[string]*providertest.Server{}, events: &EventLog{}}
+	fc := &fakeCouncilMode{servers: map[string]*providertest.Server{}, events: &debatetest.EventLog{}}
 	noRetry := 0
-	var agents []*Agent
+	var agents []*debate.Agent
 	for _, m := range councilMembers {
 		srv := fakes[m.vendor](t, func(r providertest.Request) providertest.Reply { return answer(m.name, councilStage(r), r) })
 		fc.servers[m.name] = srv
@@ -83,11 +84,11 @@ func newCouncilFakes(t *testing.T, answer func(member string, stage int, req pro
 		if err != nil {
 			t.Fatal(err)
 		}
-		as := AgentSpec{Name: m.name, Display: m.display, Provider: m.vendor, Model: m.model, Persona: "You are " + m.display + ", made by " + m.vendor + "."}
+		as := debate.AgentSpec{Name: m.name, Display: m.display, Provider: m.vendor, Model: m.model, Persona: "You are " + m.display + ", made by " + m.vendor + "."}
 		cfg.Agents = append(cfg.Agents, as)
-		agents = append(agents, &Agent{AgentSpec: as, Provider: p})
+		agents = append(agents, &debate.Agent{AgentSpec: as, Provider: p})
 	}
-	e, err := NewEngine(cfg, agents, "council") // chairman: claude's model, the highest output price
+	e, err := debate.NewEngine(cfg, agents, "council") // chairman: claude's model, the highest output price
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "Which queue should we pick for 10k msgs/s?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, fc.engine)
+	debatetest.Settle(t, fc.engine)
 	forbidden := []string{"Parley", "Chairman", "made by"}
 	for _, m := range councilMembers {
 		forbidden = append(forbidden, m.name, m.display, m.model, m.vendor)
@@ -164,7 +165,7 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 			t.Fatalf("%s: %d ranking requests, want 1", m.name, len(reqs))
 		}
 		r := reqs[0]
-		text := r.System + "\n" + MagiAllText(r.Messages)
+		text := r.System + "\n" + debatetest.MagiAllText(r.Messages)
 		for _, f := range forbidden {
 			if strings.Contains(strings.ToLower(text), strings.ToLower(f)) {
 				t.Errorf("%s's ranking prompt contains %q:\n%s", m.name, f, text)
@@ -194,8 +195,8 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 			}
 		}
 	}
-	dec := LastOf[CouncilDecided](t, fc.events)
-	if dec.Chairman.Status != CouncilComplete || dec.Chairman.Text != "The council says: use queues." || dec.Chairman.Seat != ChairSeat {
+	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	if dec.Chairman.Status != debate.CouncilComplete || dec.Chairman.Text != "The council says: use queues." || dec.Chairman.Seat != ChairSeat {
 		t.Fatalf("chairman %+v", dec.Chairman)
 	}
 	// The chairman reads the real authors and the aggregate.
@@ -228,10 +229,10 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, fc.engine)
-	ranked := LastOf[CouncilRanked](t, fc.events)
+	debatetest.Settle(t, fc.engine)
+	ranked := debatetest.LastOf[debate.CouncilRanked](t, fc.events)
 	got := fmt.Sprint(ranked.Aggregate)
-	want := fmt.Sprint([]CouncilScore{
+	want := fmt.Sprint([]debate.CouncilScore{
 		{Member: "claude", Display: "Claude", Borda: 2, MeanRank: 1, Rankings: 2},
 		{Member: "gemini", Display: "Gemini", Borda: 1, MeanRank: 1.5, Rankings: 2},
 		{Member: "chatgpt", Display: "ChatGPT", Borda: 0, MeanRank: 2, Rankings: 2},
@@ -244,27 +245,27 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 			t.Errorf("%s order %v, want %v", r.Ranker, r.Order, prefs[r.Ranker])
 		}
 	}
-	if n := len(EventsOf[CouncilRankingCast](fc.events)); n != 3 {
+	if n := len(debatetest.EventsOf[debate.CouncilRankingCast](fc.events)); n != 3 {
 		t.Fatalf("%d ranking events", n)
 	}
 }
 
 func TestAggregateBordaWithFourMembersAndAnInvalidRanking(t *testing.T) {
 	t.Parallel()
-	ans := func(m string) CouncilAnswer {
-		return CouncilAnswer{Member: m, Display: m, Text: "x", Status: StatusComplete}
+	ans := func(m string) debate.CouncilAnswer {
+		return debate.CouncilAnswer{Member: m, Display: m, Text: "x", Status: debate.StatusComplete}
 	}
-	answers := []CouncilAnswer{ans("a"), ans("b"), ans("c"), ans("d"), {Member: "e", Status: StatusError}}
-	rankings := []CouncilRanking{
+	answers := []debate.CouncilAnswer{ans("a"), ans("b"), ans("c"), ans("d"), {Member: "e", Status: debate.StatusError}}
+	rankings := []debate.CouncilRanking{
 		{Ranker: "a", Valid: true, Order: []string{"b", "c", "d"}}, // b 2, c 1, d 0
 		{Ranker: "b", Valid: true, Order: []string{"c", "a", "d"}}, // c 2, a 1, d 0
 		{Ranker: "c", Valid: false},
 		{Ranker: "d", Valid: true, Order: []string{"c", "b", "a"}}, // c 2, b 1, a 0
 		{Ranker: "e", Valid: true, Order: []string{"a", "b", "c", "d"}},
 	}
-	got := Aggregate(answers, rankings)
+	got := debate.Aggregate(answers, rankings)
 	// e ranked 4: a 3, b 2, c 1, d 0. Totals: c 6, b 5, a 4, d 0.
-	want := []CouncilScore{
+	want := []debate.CouncilScore{
 		{Member: "c", Display: "c", Borda: 6, MeanRank: (2 + 1 + 1 + 3) / 4.0, Rankings: 4},
 		{Member: "b", Display: "b", Borda: 5, MeanRank: (1 + 2 + 2) / 3.0, Rankings: 3},
 		{Member: "a", Display: "a", Borda: 4, MeanRank: (2 + 3 + 1) / 3.0, Rankings: 3},
@@ -274,7 +275,7 @@ func TestAggregateBordaWithFourMembersAndAnInvalidRanking(t *testing.T) {
 		t.Fatalf("got  %v\nwant %v", got, want)
 	}
 	// A ranking that names its own ranker counts nothing for it.
-	self := Aggregate(answers[:2], []CouncilRanking{{Ranker: "a", Valid: true, Order: []string{"a", "b"}}})
+	self := debate.Aggregate(answers[:2], []debate.CouncilRanking{{Ranker: "a", Valid: true, Order: []string{"a", "b"}}})
 	if self[0].Member != "b" && self[1].Borda != 0 {
 		t.Fatalf("self-vote counted: %v", self)
 	}
@@ -303,7 +304,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, fc.engine)
+	debatetest.Settle(t, fc.engine)
 	reqs := fc.stageRequests("chatgpt", 2)
 	if len(reqs) != 2 {
 		t.Fatalf("chatgpt was asked %d times, want 2", len(reqs))
@@ -312,8 +313,8 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 	if !strings.Contains(retry, "could not be read") || !strings.Contains(retry, "no ranking found") {
 		t.Fatalf("the retry does not quote the parse error: %q", retry)
 	}
-	ranked := LastOf[CouncilRanked](t, fc.events)
-	byRanker := map[string]CouncilRanking{}
+	ranked := debatetest.LastOf[debate.CouncilRanked](t, fc.events)
+	byRanker := map[string]debate.CouncilRanking{}
 	for _, r := range ranked.Rankings {
 		byRanker[r.Ranker] = r
 	}
@@ -332,7 +333,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 	}
 	// Never silently dropped: the invalid ranking is an event and a record.
 	var cast bool
-	for _, ev := range EventsOf[CouncilRankingCast](fc.events) {
+	for _, ev := range debatetest.EventsOf[debate.CouncilRankingCast](fc.events) {
 		cast = cast || (ev.Ranker == "chatgpt" && !ev.Valid)
 	}
 	en, _ := fc.engine.History().Get(bad.Turn)
@@ -356,10 +357,10 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "fallback: the top-ranked answer, by chatgpt") {
 		t.Fatalf("err %v", err)
 	}
-	Settle(t, fc.engine)
-	dec := LastOf[CouncilDecided](t, fc.events)
+	debatetest.Settle(t, fc.engine)
+	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
 	ch := dec.Chairman
-	if ch.Status != CouncilFailed || ch.Fallback != "chatgpt" || !strings.Contains(ch.Error, "the chairman's model is gone") || ch.Member != "claude" {
+	if ch.Status != debate.CouncilFailed || ch.Fallback != "chatgpt" || !strings.Contains(ch.Error, "the chairman's model is gone") || ch.Member != "claude" {
 		t.Fatalf("chairman %+v", ch)
 	}
 	fb, ok := dec.FallbackAnswer()
@@ -368,21 +369,21 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 	}
 	entries := fc.engine.History().Entries()
 	failure, outcome := entries[len(entries)-2], entries[len(entries)-1]
-	if failure.Kind != KindError || !strings.Contains(failure.Text, "Fallback: the top-ranked answer, by ChatGPT") {
+	if failure.Kind != debate.KindError || !strings.Contains(failure.Text, "Fallback: the top-ranked answer, by ChatGPT") {
 		t.Fatalf("no labelled failure in the record: %+v", failure)
 	}
 	const sentence = "CHAIRMAN FAILED: anthropic: bad_request (HTTP 400): the chairman's model is gone · FALLBACK: the top-ranked answer, by ChatGPT"
-	if outcome.Kind != KindOutcome || outcome.Text != sentence || dec.Sentence != sentence {
+	if outcome.Kind != debate.KindOutcome || outcome.Text != sentence || dec.Sentence != sentence {
 		t.Fatalf("outcome %q, event's %q, want %q", outcome.Text, dec.Sentence, sentence)
 	}
-	if got := CouncilsOf(entries); got[len(got)-1].Sentence != sentence {
+	if got := debate.CouncilsOf(entries); got[len(got)-1].Sentence != sentence {
 		t.Fatalf("the record's sentence %q", got[len(got)-1].Sentence)
 	}
 }
 
 func TestCouncilDefaultsAndConfigChecks(t *testing.T) {
 	t.Parallel()
-	cfg := ModeConfig(known)
+	cfg := debatetest.ModeConfig(known)
 	cfg.Providers = map[string]providers.Spec{"o": {Type: "openai"}, "a": {Type: "anthropic"}, "g": {Type: "gemini"}}
 	for i, p := range []string{"g", "o", "a", "o", "a"} {
 		cfg.Agents[i].Provider = p
@@ -390,7 +391,7 @@ func TestCouncilDefaultsAndConfigChecks(t *testing.T) {
 	if got := DefaultCouncilMembers(cfg); !slices.Equal(got, []string{"gemini", "chatgpt", "claude"}) {
 		t.Fatalf("default members %v", got)
 	}
-	cfg.Pricing = map[string]Price{"gpt-5": {Output: 10}, "claude-sonnet-4-6": {Output: 15}, "gpt-5-codex": {Output: 15}}
+	cfg.Pricing = map[string]debate.Price{"gpt-5": {Output: 10}, "claude-sonnet-4-6": {Output: 15}, "gpt-5-codex": {Output: 15}}
 	if got := DefaultChairman(cfg); got != "claude" { // 15, before codex and mc at 15 too
 		t.Fatalf("default chairman %q", got)
 	}
@@ -411,9 +412,9 @@ func TestCouncilDefaultsAndConfigChecks(t *testing.T) {
 func TestShuffledLabelsAreSeededPerRanker(t *testing.T) {
 	t.Parallel()
 	members := []string{"a", "b", "c", "d", "e"}
-	l1, m1 := ShuffledLabels(members, 42, 0)
-	_, m1again := ShuffledLabels(members, 42, 0)
-	_, m2 := ShuffledLabels(members, 42, 1)
+	l1, m1 := shuffledLabels(members, 42, 0)
+	_, m1again := shuffledLabels(members, 42, 0)
+	_, m2 := shuffledLabels(members, 42, 1)
 	if fmt.Sprint(m1) != fmt.Sprint(m1again) {
 		t.Fatal("same seed, different shuffle")
 	}
@@ -470,7 +471,7 @@ func FuzzParseRanking(f *testing.F) {
 		n = 1 + (n%5+5)%5
 		labels := make([]string, n)
 		for i := range labels {
-			labels[i] = ResponseLabel(i)
+			labels[i] = responseLabel(i)
 		}
 		order, _, err := ParseRanking(text, labels)
 		if err != nil {
@@ -489,7 +490,7 @@ func FuzzParseRanking(f *testing.F) {
 
 func TestMaskNamesHidesEveryToken(t *testing.T) {
 	t.Parallel()
-	got := MaskNames("As Claude (claude-sonnet-4-6, Anthropic) I disagree with GPT-5 and gemini. Claudette stays.", []string{"claude", "Claude", "claude-sonnet-4-6", "anthropic", "gpt-5", "gemini", "ab"})
+	got := maskNames("As Claude (claude-sonnet-4-6, Anthropic) I disagree with GPT-5 and gemini. Claudette stays.", []string{"claude", "Claude", "claude-sonnet-4-6", "anthropic", "gpt-5", "gemini", "ab"})
 	want := "As [member] ([member], [member]) I disagree with [member] and [member]. Claudette stays."
 	if got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
@@ -498,24 +499,24 @@ func TestMaskNamesHidesEveryToken(t *testing.T) {
 
 func TestCouncilEventsMarshalStably(t *testing.T) {
 	t.Parallel()
-	r := CouncilRanking{Ranker: "gemini", Display: "Gemini", Valid: true, Labels: map[string]string{"Response B": "claude", "Response A": "chatgpt"}, Order: []string{"claude", "chatgpt"}, Attempts: 1, Turn: 5}
+	r := debate.CouncilRanking{Ranker: "gemini", Display: "Gemini", Valid: true, Labels: map[string]string{"Response B": "claude", "Response A": "chatgpt"}, Order: []string{"claude", "chatgpt"}, Attempts: 1, Turn: 5}
 	for _, c := range []struct {
-		ev   Event
+		ev   debate.Event
 		want string
 	}{
-		{CouncilAnswersCollected{Question: "q", Seed: 7, Answers: []CouncilAnswer{{Member: "gemini", Display: "Gemini", Provider: "gemini", Model: "m", Text: "t", Status: StatusComplete, Turn: 2}}},
+		{debate.CouncilAnswersCollected{Question: "q", Seed: 7, Answers: []debate.CouncilAnswer{{Member: "gemini", Display: "Gemini", Provider: "gemini", Model: "m", Text: "t", Status: debate.StatusComplete, Turn: 2}}},
 			`{"type":"council_answers_collected","question":"q","seed":7,"answers":[{"member":"gemini","display":"Gemini","provider":"gemini","model":"m","text":"t","status":"complete","turn":2,"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}]}`},
-		{CouncilRankingCast{CouncilRanking: r},
+		{debate.CouncilRankingCast{CouncilRanking: r},
 			`{"type":"council_ranking_cast","ranker":"gemini","display":"Gemini","valid":true,"labels":{"Response A":"chatgpt","Response B":"claude"},"order":["claude","chatgpt"],"attempts":1,"turn":5,"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}`},
-		{CouncilRanked{Rankings: []CouncilRanking{}, Aggregate: []CouncilScore{{Member: "claude", Display: "Claude", Borda: 1, MeanRank: 1, Rankings: 1}}},
+		{debate.CouncilRanked{Rankings: []debate.CouncilRanking{}, Aggregate: []debate.CouncilScore{{Member: "claude", Display: "Claude", Borda: 1, MeanRank: 1, Rankings: 1}}},
 			`{"type":"council_ranked","rankings":[],"aggregate":[{"member":"claude","display":"Claude","borda":1,"mean_rank":1,"rankings":1}]}`},
 	} {
-		b, err := MarshalEvent(c.ev)
+		b, err := debate.MarshalEvent(c.ev)
 		if err != nil || string(b) != c.want {
 			t.Errorf("%s:\n got %s\nwant %s (%v)", c.ev.EventType(), b, c.want, err)
 		}
 	}
-	b, _ := MarshalEvent(CouncilDecided{CouncilResult: CouncilResult{Question: "q", Chairman: CouncilChair{Status: CouncilFailed, Fallback: "claude"}}})
+	b, _ := debate.MarshalEvent(debate.CouncilDecided{CouncilResult: debate.CouncilResult{Question: "q", Chairman: debate.CouncilChair{Status: debate.CouncilFailed, Fallback: "claude"}}})
 	if !strings.HasPrefix(string(b), `{"type":"council_decided","question":"q","seed":0,"answers":null`) || !strings.Contains(string(b), `"status":"failed","fallback":"claude"`) {
 		t.Errorf("council_decided %s", b)
 	}
@@ -539,8 +540,8 @@ func TestCouncilMemberFailingInStageOneIsLeftOutOfTheRanking(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, fc.engine)
-	dec := LastOf[CouncilDecided](t, fc.events)
+	debatetest.Settle(t, fc.engine)
+	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
 	if dec.Answers[0].Valid() || !strings.Contains(dec.Answers[0].Error, "no such model") {
 		t.Fatalf("gemini's answer %+v", dec.Answers[0])
 	}
@@ -552,7 +553,7 @@ func TestCouncilMemberFailingInStageOneIsLeftOutOfTheRanking(t *testing.T) {
 		}
 	}
 	// gemini ranks both (claude > chatgpt); chatgpt and claude rank one each.
-	if got := fmt.Sprint(dec.Aggregate); got != "[{claude Claude 1 1 2} {chatgpt ChatGPT 0 1.5 2}]" || dec.Chairman.Status != CouncilComplete {
+	if got := fmt.Sprint(dec.Aggregate); got != "[{claude Claude 1 1 2} {chatgpt ChatGPT 0 1.5 2}]" || dec.Chairman.Status != debate.CouncilComplete {
 		t.Fatalf("aggregate %s, chairman %+v", got, dec.Chairman)
 	}
 }
@@ -582,9 +583,9 @@ func TestCouncilCancelledStopsAtTheStageItWasIn(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
-	Settle(t, fc.engine)
-	dec := LastOf[CouncilDecided](t, fc.events)
-	if !dec.Cancelled || dec.Chairman.Status != CouncilFailed || dec.Chairman.Error != "cancelled" || len(dec.Rankings) != 0 {
+	debatetest.Settle(t, fc.engine)
+	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	if !dec.Cancelled || dec.Chairman.Status != debate.CouncilFailed || dec.Chairman.Error != "cancelled" || len(dec.Rankings) != 0 {
 		t.Fatalf("result %+v", dec.CouncilResult)
 	}
 	if n := len(fc.stageRequests("claude", 3)) + len(fc.stageRequests("claude", 2)); n != 0 {
@@ -604,9 +605,9 @@ func TestOnlyTheChairmansTurnIsMarkedAsTheAnswer(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}
-	Settle(t, fc.engine)
+	debatetest.Settle(t, fc.engine)
 	var answers []string
-	for _, ev := range EventsOf[TurnStarted](fc.events) {
+	for _, ev := range debatetest.EventsOf[debate.TurnStarted](fc.events) {
 		if ev.Answer {
 			answers = append(answers, fmt.Sprintf("%s round %d", ev.Entry.Speaker, ev.Entry.Round))
 		}
@@ -615,3 +616,7 @@ func TestOnlyTheChairmansTurnIsMarkedAsTheAnswer(t *testing.T) {
 		t.Fatalf("answer turns %v, want %v", answers, want)
 	}
 }
+
+// known is the modes the engines of these tests know: mention (where a
+// session starts) and this one.
+var known = debate.ModeList{mention.Spec{}, Spec{}}

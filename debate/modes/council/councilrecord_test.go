@@ -1,12 +1,12 @@
-package debate_test
+package council
 
 import (
 	"context"
 	"fmt"
 	"testing"
 
-	. "github.com/parleyhq/parley/debate"
-	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -33,9 +33,9 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 	if err := fc.engine.Submit(context.Background(), "q?"); err == nil {
 		t.Fatal("the chairman failed, yet Submit reported no error")
 	}
-	Settle(t, fc.engine)
-	dec := LastOf[CouncilDecided](t, fc.events).CouncilResult
-	got := CouncilsOf(fc.engine.History().Entries())
+	debatetest.Settle(t, fc.engine)
+	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events).CouncilResult
+	got := debate.CouncilsOf(fc.engine.History().Entries())
 	if len(got) != 1 {
 		t.Fatalf("%d councils read back, want 1", len(got))
 	}
@@ -58,7 +58,7 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 	if fmt.Sprint(c.Aggregate) != fmt.Sprint(dec.Aggregate) {
 		t.Errorf("aggregate read back as %v, events said %v", c.Aggregate, dec.Aggregate)
 	}
-	if c.Chairman.Status != CouncilFailed || c.Chairman.Fallback != dec.Chairman.Fallback || c.Chairman.Fallback == "" || c.Chairman.Seat != dec.Chairman.Seat {
+	if c.Chairman.Status != debate.CouncilFailed || c.Chairman.Fallback != dec.Chairman.Fallback || c.Chairman.Fallback == "" || c.Chairman.Seat != dec.Chairman.Seat {
 		t.Errorf("chairman read back as %+v, events said %+v", c.Chairman, dec.Chairman)
 	}
 }
@@ -66,19 +66,19 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 // While stage 2 runs, no ranking is read back: the table waits for all.
 func TestCouncilsOfWaitsForEveryRanking(t *testing.T) {
 	t.Parallel()
-	q := Entry{Turn: 1, Kind: KindUser, Mode: "council", Text: "q?"}
-	a := Entry{Turn: 2, Kind: KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: StatusComplete}
-	b := Entry{Turn: 3, Kind: KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: StatusComplete}
-	ra := Entry{Turn: 4, Kind: KindReply, Mode: "council", Round: 2, Speaker: "a", Status: StatusComplete,
+	q := debate.Entry{Turn: 1, Kind: debate.KindUser, Mode: "council", Text: "q?"}
+	a := debate.Entry{Turn: 2, Kind: debate.KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: debate.StatusComplete}
+	b := debate.Entry{Turn: 3, Kind: debate.KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: debate.StatusComplete}
+	ra := debate.Entry{Turn: 4, Kind: debate.KindReply, Mode: "council", Round: 2, Speaker: "a", Status: debate.StatusComplete,
 		Prompt: "Council ranking (Response A = b): q?", Text: "Ranking, best first: 1. B (Response A)\n\nfine"}
-	rb := Entry{Turn: 5, Kind: KindReply, Mode: "council", Round: 2, Speaker: "b", Status: StatusStreaming,
+	rb := debate.Entry{Turn: 5, Kind: debate.KindReply, Mode: "council", Round: 2, Speaker: "b", Status: debate.StatusStreaming,
 		Prompt: "Council ranking (Response A = a): q?"}
-	c := CouncilsOf([]Entry{q, a, b, ra, rb})[0]
+	c := debate.CouncilsOf([]debate.Entry{q, a, b, ra, rb})[0]
 	if len(c.Rankings) != 0 || len(c.Aggregate) != 0 {
 		t.Fatalf("mid stage 2: rankings %+v, aggregate %+v", c.Rankings, c.Aggregate)
 	}
-	rb.Status, rb.Text = StatusComplete, "Ranking, best first: 1. A (Response A)"
-	c = CouncilsOf([]Entry{q, a, b, ra, rb})[0]
+	rb.Status, rb.Text = debate.StatusComplete, "Ranking, best first: 1. A (Response A)"
+	c = debate.CouncilsOf([]debate.Entry{q, a, b, ra, rb})[0]
 	if len(c.Rankings) != 2 || !c.Rankings[0].Valid || c.Rankings[0].Evaluation != "fine" || fmt.Sprint(c.Rankings[1].Order) != "[a]" {
 		t.Fatalf("rankings %+v", c.Rankings)
 	}
@@ -96,14 +96,14 @@ func FuzzCouncilsOf(f *testing.F) {
 	f.Add("Council ranking (): ", "Ranking, best first: ")
 	f.Add("Council ranking (Response A = b, Response B = b): q", "Ranking, best first: 1. B (Response A), 2. B (Response B)")
 	f.Fuzz(func(t *testing.T, prompt, text string) {
-		es := []Entry{
-			{Turn: 1, Kind: KindUser, Mode: "council", Text: "q"},
-			{Turn: 2, Kind: KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: StatusComplete},
-			{Turn: 3, Kind: KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: StatusComplete},
-			{Turn: 4, Kind: KindReply, Mode: "council", Round: 2, Speaker: "a", Prompt: prompt, Text: text, Status: StatusComplete},
-			{Turn: 5, Kind: KindReply, Mode: "council", Round: 3, Speaker: "chairman", Text: "C", Status: StatusComplete},
+		es := []debate.Entry{
+			{Turn: 1, Kind: debate.KindUser, Mode: "council", Text: "q"},
+			{Turn: 2, Kind: debate.KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: debate.StatusComplete},
+			{Turn: 3, Kind: debate.KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: debate.StatusComplete},
+			{Turn: 4, Kind: debate.KindReply, Mode: "council", Round: 2, Speaker: "a", Prompt: prompt, Text: text, Status: debate.StatusComplete},
+			{Turn: 5, Kind: debate.KindReply, Mode: "council", Round: 3, Speaker: "chairman", Text: "C", Status: debate.StatusComplete},
 		}
-		for _, c := range CouncilsOf(es) {
+		for _, c := range debate.CouncilsOf(es) {
 			for _, r := range c.Rankings {
 				if !r.Valid {
 					continue
