@@ -38,14 +38,8 @@ func (c *Config) checkBounds(bad func(key, format string, args ...any) error) er
 			return bad(key+".max_tokens", "%d is over %d", a.MaxTokens, MaxOutputTokens)
 		}
 	}
-	m := c.Modes
+	// A mode's own values are bounded by its Check.
 	switch {
-	case m.Talk.Rounds > MaxRounds:
-		return bad("modes.talk.rounds", "%d is over %d", m.Talk.Rounds, MaxRounds)
-	case m.Agent.MaxSteps > MaxSteps:
-		return bad("modes.agent.max_steps", "%d is over %d", m.Agent.MaxSteps, MaxSteps)
-	case m.Talk.BudgetTokens > MaxBudgetTokens:
-		return bad("modes.talk.budget_tokens", "%d is over %d", m.Talk.BudgetTokens, MaxBudgetTokens)
 	case c.Context.BudgetTokens > MaxBudgetTokens:
 		return bad("context.budget_tokens", "%d is over %d", c.Context.BudgetTokens, MaxBudgetTokens)
 	case c.Bench.MaxTokens > MaxOutputTokens:

@@ -16,7 +16,7 @@ func CouncilsOf(entries []Entry) []CouncilResult {
 	var stage3 []bool // per council: the chairman's turn or failure is in
 	var cur *CouncilResult
 	for _, en := range entries {
-		if en.Mode != "council" {
+		if en.Mode != ModeCouncil {
 			continue
 		}
 		if en.Kind == KindUser {

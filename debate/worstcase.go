@@ -35,67 +35,70 @@ func (w WorstCase) String() string {
 	return fmt.Sprintf("%s: at most $%.4f (%d calls)", w.Mode, w.USD, w.Calls)
 }
 
-// WorstCases bounds one MAGI council (three rounds) and one council of
-// the configuration at day at: each call's prompt is its system prompt,
-// the mode's instructions, a question of WorstQuestionTokens, the debate
-// the mode reads (its context budget) and every earlier answer it is
-// shown at its author's max_tokens; its output is its own max_tokens;
-// every structured answer is retried once. The engine's cap checks each
-// real call against its own worst case; this is the bound to choose a
-// cap by.
+// WorstCaser is a mode descriptor that can bound one exchange of its
+// mode (MAGI's council, the council): WorstCase adds each call the mode m
+// would make to b and names the exchange.
+type WorstCaser interface {
+	WorstCase(b *Bound, m Mode) string
+}
+
+// WorstCases bounds one exchange of every mode whose descriptor is a
+// WorstCaser, with the configuration at day at: each call's prompt is its
+// system prompt, the mode's instructions, a question of
+// WorstQuestionTokens, the debate the mode reads (its context budget) and
+// every earlier answer it is shown at its author's max_tokens; its output
+// is its own max_tokens; every structured answer is retried once. The
+// engine's cap checks each real call against its own worst case; this is
+// the bound to choose a cap by.
 func WorstCases(cfg *Config, at time.Time) ([]WorstCase, error) {
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
 		agents = append(agents, &Agent{AgentSpec: spec, Provider: nullProvider{}})
 	}
-	e, err := NewEngine(cfg, agents, "magi")
+	e, err := NewEngine(cfg, agents, "")
 	if err != nil {
 		return nil, err
 	}
-	b := &bound{e: e, at: at}
-	magi, err := e.Mode("magi")
-	if err != nil {
-		return nil, err
+	var out []WorstCase
+	for _, spec := range cfg.ModeList {
+		wc, ok := spec.(WorstCaser)
+		if !ok {
+			continue
+		}
+		m, err := e.Mode(spec.Info().Name)
+		if err != nil {
+			return nil, err
+		}
+		b := &Bound{e: e, at: at, mode: spec.Info().Name}
+		label := wc.WorstCase(b, m)
+		out = append(out, WorstCase{Mode: label, Calls: b.calls, USD: b.usd, Unpriced: b.unpriced})
 	}
-	b.magi(magi.Agents())
-	out := []WorstCase{b.result("MAGI council")}
-	b.reset()
-	council, err := e.Mode("council")
-	if err != nil {
-		return nil, err
-	}
-	b.council(council.Agents())
-	return append(out, b.result("council")), nil
+	return out, nil
 }
 
-// bound sums the worst cases of a mode's calls.
-type bound struct {
+// Bound sums the worst cases of one exchange's calls.
+type Bound struct {
 	e        *Engine
 	at       time.Time
+	mode     string
 	calls    int
 	usd      float64
 	unpriced string
 }
 
-func (b *bound) reset() { b.calls, b.usd, b.unpriced = 0, 0, "" }
-
-func (b *bound) result(mode string) WorstCase {
-	return WorstCase{Mode: mode, Calls: b.calls, USD: b.usd, Unpriced: b.unpriced}
-}
-
-// maxOut is the output limit the engine sends for a.
-func (b *bound) maxOut(a *Agent) int {
+// MaxOut is the output limit the engine sends for a.
+func (b *Bound) MaxOut(a *Agent) int {
 	if a.MaxTokens > 0 {
 		return a.MaxTokens
 	}
 	return b.e.Config.ModelInfo(a.Model).DefaultMaxTokens()
 }
 
-// call adds one call of a reading shown more tokens than its base prompt.
-func (b *bound) call(a *Agent, mode string, shown int) {
+// Call adds one call of a, reading shown more tokens than its base prompt.
+func (b *Bound) Call(a *Agent, shown int) {
 	in := EstimateTokens(SystemPrompt(a, "")) + worstInstructionTokens + WorstQuestionTokens +
-		b.e.Config.ContextBudget(mode).Total + shown
-	u := providers.Usage{InputTokens: in, CacheWriteTokens: in, OutputTokens: b.maxOut(a)}
+		b.e.Config.ContextBudget(b.mode).Total + shown
+	u := providers.Usage{InputTokens: in, CacheWriteTokens: in, OutputTokens: b.MaxOut(a)}
 	written, ok := b.e.Config.CostAt(a.Model, u, b.at)
 	u.CacheWriteTokens = 0
 	plain, _ := b.e.Config.CostAt(a.Model, u, b.at)
@@ -106,42 +109,11 @@ func (b *bound) call(a *Agent, mode string, shown int) {
 	b.usd += max(written, plain)
 }
 
-// retried adds a structured answer and its one retry, which also reads
+// Retried adds a structured answer and its one retry, which also reads
 // the failed answer (clipped to about 1,000 tokens).
-func (b *bound) retried(a *Agent, mode string, shown int) {
-	b.call(a, mode, shown)
-	b.call(a, mode, shown+min(b.maxOut(a), 1000)+100)
-}
-
-func (b *bound) magi(members []*Agent) {
-	outs := 0
-	for _, m := range members {
-		outs += b.maxOut(m)
-	}
-	for _, m := range members {
-		own := b.maxOut(m)
-		b.retried(m, "magi", 0)        // round 1: alone
-		b.retried(m, "magi", outs-own) // round 2: the others' round-1 opinions
-		b.retried(m, "magi", own+outs) // round 3: its own round 1 and everyone's round 2
-	}
-}
-
-func (b *bound) council(seats []*Agent) {
-	if len(seats) < 2 {
-		return
-	}
-	members, chair := seats[:len(seats)-1], seats[len(seats)-1]
-	answers := 0
-	for _, m := range members {
-		answers += b.maxOut(m)
-	}
-	rankings := 0
-	for _, m := range members {
-		b.call(m, "council", 0)          // stage 1: its answer
-		b.retried(m, "council", answers) // stage 2: ranks every answer
-		rankings += b.maxOut(m)
-	}
-	b.call(chair, "council", answers+rankings) // stage 3: the chairman reads it all
+func (b *Bound) Retried(a *Agent, shown int) {
+	b.Call(a, shown)
+	b.Call(a, shown+min(b.MaxOut(a), 1000)+100)
 }
 
 // nullProvider stands in for a provider where no call is made.

@@ -49,6 +49,9 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	if a.MaxSteps < 0 {
 		return k.Bad("modes.agent.max_steps", "must not be negative")
 	}
+	if a.MaxSteps > debate.MaxSteps {
+		return k.Bad("modes.agent.max_steps", "%d is over %d", a.MaxSteps, debate.MaxSteps)
+	}
 	return nil
 }
 

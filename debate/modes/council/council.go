@@ -547,6 +547,28 @@ const chairPersona = "You chair Parley's council of AI models. You weigh the mem
 
 const chairInstruction = "Synthesise the single best answer to the host's question from the members' answers. Use the peer ranking as evidence of quality, not as a vote to copy: keep what is correct from any answer, resolve disagreements explicitly, and drop what is wrong. Write the answer itself in Markdown, not a report about the council."
 
+// WorstCase bounds one council: every member's answer, its ranking of
+// every answer (and the ranking's retry), and the chairman reading it all.
+func (Spec) WorstCase(b *debate.Bound, m debate.Mode) string {
+	seats := m.Agents()
+	if len(seats) < 2 {
+		return debate.ModeCouncil
+	}
+	members, chair := seats[:len(seats)-1], seats[len(seats)-1]
+	answers := 0
+	for _, a := range members {
+		answers += b.MaxOut(a)
+	}
+	rankings := 0
+	for _, a := range members {
+		b.Call(a, 0)          // stage 1: its answer
+		b.Retried(a, answers) // stage 2: ranks every answer
+		rankings += b.MaxOut(a)
+	}
+	b.Call(chair, answers+rankings) // stage 3: the chairman reads it all
+	return debate.ModeCouncil
+}
+
 // Seated are the members (configured or by default) and the chairman.
 func (Spec) Seated(c *debate.Config) []string {
 	members, chair := c.Modes.Council.Members, c.Modes.Council.Chairman

@@ -80,6 +80,23 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Magi.BudgetUSD }
 func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Magi }
 
+// WorstCase bounds one council of three rounds: every member's vote and
+// its retry, each round reading what the rounds before it showed.
+func (Spec) WorstCase(b *debate.Bound, m debate.Mode) string {
+	members := m.Agents()
+	outs := 0
+	for _, a := range members {
+		outs += b.MaxOut(a)
+	}
+	for _, a := range members {
+		own := b.MaxOut(a)
+		b.Retried(a, 0)        // round 1: alone
+		b.Retried(a, outs-own) // round 2: the others' round-1 opinions
+		b.Retried(a, own+outs) // round 3: its own round 1 and everyone's round 2
+	}
+	return "MAGI council"
+}
+
 // Seated are the three members.
 func (Spec) Seated(c *debate.Config) []string { return c.Modes.Magi.Agents }
 

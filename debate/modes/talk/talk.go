@@ -70,8 +70,13 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 			return err
 		}
 	}
-	if t.Rounds < 0 {
+	switch {
+	case t.Rounds < 0:
 		return k.Bad("modes.talk.rounds", "must not be negative")
+	case t.Rounds > debate.MaxRounds:
+		return k.Bad("modes.talk.rounds", "%d is over %d", t.Rounds, debate.MaxRounds)
+	case t.BudgetTokens > debate.MaxBudgetTokens:
+		return k.Bad("modes.talk.budget_tokens", "%d is over %d", t.BudgetTokens, debate.MaxBudgetTokens)
 	}
 	return nil
 }
