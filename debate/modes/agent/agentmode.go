@@ -1,3 +1,5 @@
+// Package agent is agent mode: one agent reads a code folder with the
+// workspace tools (list_files, read_file) and answers.
 package agent
 
 import (
@@ -21,7 +23,7 @@ type AgentMode struct {
 	maxSteps int // 0: the configured limit
 }
 
-// agentSpec describes agent mode.
+// Spec describes agent mode; debate/modes.All lists it.
 type Spec struct{}
 
 func (Spec) Info() debate.ModeInfo {

@@ -1,3 +1,5 @@
+// Package alternate is alternate mode: two agents take turns on the host's
+// instructions, one answer per step.
 package alternate
 
 import (
@@ -29,7 +31,7 @@ type Alternate struct {
 	totals debate.AlternateTokens // over the turns run since the mode was built
 }
 
-// alternateSpec describes alternate mode.
+// Spec describes alternate mode; debate/modes.All lists it.
 type Spec struct{}
 
 func (Spec) Info() debate.ModeInfo {

@@ -1,3 +1,5 @@
+// Package council is council mode: the members answer, rank each other's
+// answers anonymously, and a chairman writes the final answer.
 package council
 
 import (
@@ -29,7 +31,7 @@ type Council struct {
 	chairOf *debate.Agent
 }
 
-// councilSpec describes council mode.
+// Spec describes council mode; debate/modes.All lists it.
 type Spec struct{}
 
 func (Spec) Info() debate.ModeInfo {

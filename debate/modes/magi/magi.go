@@ -1,3 +1,5 @@
+// Package magi is MAGI mode: three personas vote on the host's question
+// over up to three rounds.
 package magi
 
 import (
@@ -43,7 +45,7 @@ type Magi struct {
 	context string
 }
 
-// magiSpec describes MAGI mode.
+// Spec describes MAGI mode; debate/modes.All lists it.
 type Spec struct{}
 
 func (Spec) Info() debate.ModeInfo {

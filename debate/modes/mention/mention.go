@@ -1,3 +1,5 @@
+// Package mention is mention mode: @name or @all asks agents in parallel; a
+// line without @ is a note.
 package mention
 
 import (
@@ -95,7 +97,7 @@ type Mention struct {
 	panels []*debate.Agent // @all's agents plus anyone addressed since
 }
 
-// mentionSpec describes mention mode.
+// Spec describes mention mode; debate/modes.All lists it.
 type Spec struct{}
 
 func (Spec) Info() debate.ModeInfo {

@@ -1,3 +1,4 @@
+// Package talk is talk mode: two guests discuss a topic, led by an MC.
 package talk
 
 import (
@@ -44,7 +45,7 @@ type Talk struct {
 	calls    int           // calls made in the current talk (pace applies between them)
 }
 
-// talkSpec describes talk mode.
+// Spec describes talk mode; debate/modes.All lists it.
 type Spec struct{}
 
 func (Spec) Info() debate.ModeInfo {

@@ -182,15 +182,15 @@ func magiRoundLine(ev debate.MagiRoundFinished) string {
 	return fmt.Sprintf("**MAGI round %d of %d**: %s", ev.Round, ev.Of, strings.Join(votes, " · "))
 }
 
-// magiAnswer is MAGI's verdict as the answer: the verdict, how it was
-// reached, and each member's summary of its last vote.
+// magiAnswer is MAGI's verdict as the answer: the outcome's sentence, as
+// every door prints it, and each member's summary of its last vote.
 func magiAnswer(res debate.MagiResult) string {
 	var b strings.Builder
-	tally := debate.TallyLine(res.Tally)
-	if res.AnswerType != "" {
-		tally = debate.AnswerTallyLine(res.Tally)
+	sentence := res.Sentence
+	if sentence == "" { // a council saved before results carried it
+		sentence = debate.VerdictSentence(&res)
 	}
-	fmt.Fprintf(&b, "**MAGI verdict: %s**\n\nafter round %d: %s%s\n", clean(string(res.Verdict)), len(res.Rounds), clean(tally), clean(debate.DecisionNote(&res)))
+	fmt.Fprintf(&b, "**MAGI verdict: %s**\n", clean(sentence))
 	if n := len(res.Rounds); n > 0 {
 		b.WriteString("\n")
 		for _, v := range res.Rounds[n-1] {
