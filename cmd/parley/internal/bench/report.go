@@ -257,10 +257,9 @@ func MeasureWith(results []Result, members []string, rounds int, margin float64)
 	for _, n := range names {
 		conds[n] = &Condition{Name: n}
 	}
-	flips := map[[2]int]*MemberFlips{}
-	memberIndex := map[string]int{}
+	flips := flipCounts{byKey: map[[2]int]*MemberFlips{}, memberIndex: map[string]int{}}
 	for i, m := range members {
-		memberIndex[m] = i
+		flips.memberIndex[m] = i
 		rep.InvalidBy[m] = 0
 	}
 	final := fmt.Sprintf("verdict_r%d", rounds)
@@ -272,109 +271,153 @@ func MeasureWith(results []Result, members []string, rounds int, margin float64)
 		scoredAll = append(scoredAll, scored)
 		rep.measureAdaptive(r, margin)
 		rep.measureGuard(r, scored[final].correct != scored[RuleGuarded].correct)
-		for name, c := range scored {
-			if cd := conds[name]; cd != nil {
-				cd.Tokens += c.tokens
-				cd.Cost += c.cost
-				if c.correct {
-					cd.Correct++
-				}
-			}
-		}
-		for _, votes := range r.Rounds {
-			for _, v := range votes {
-				rep.Calls += v.Calls
-				rep.Tokens += v.Tokens
-				rep.Cost += v.Cost
-				if !v.Valid {
-					rep.Invalid++
-					rep.InvalidBy[v.Agent]++
-				}
-			}
-		}
-		// The debate delta pairs the round-1 majority with the final verdict.
-		from, to := scored["majority_r1"].correct, scored[final].correct
-		switch {
-		case from && !to:
-			rep.Delta.RightToWrong++
-		case !from && to:
-			rep.Delta.WrongToRight++
-		}
-		for k := 1; k < len(r.Rounds); k++ {
-			for i, now := range r.Rounds[k] {
-				if i >= len(r.Rounds[k-1]) {
-					continue
-				}
-				before := r.Rounds[k-1][i]
-				if !before.Valid || !now.Valid || before.Answer == now.Answer {
-					continue
-				}
-				key := [2]int{memberIndex[now.Agent], k + 1}
-				f := flips[key]
-				if f == nil {
-					f = &MemberFlips{Agent: now.Agent, Round: k + 1}
-					flips[key] = f
-				}
-				switch {
-				case before.Answer == r.Gold:
-					f.RightToWrong++
-				case now.Answer == r.Gold:
-					f.WrongToRight++
-				default:
-					f.WrongToWrong++
-				}
-				for _, fl := range r.Flips {
-					if fl.Agent == now.Agent && fl.ToRound == k+1 && fl.Conformity {
-						f.Conformity++
-					}
-				}
-			}
-		}
-		last := r.Rounds[len(r.Rounds)-1]
-		wrong1 := unanimous(r.Rounds[0]) && r.Rounds[0][0].Answer != r.Gold
-		wrongN := unanimous(last) && last[0].Answer != r.Gold
-		if wrong1 {
-			rep.Unanimity.WrongRound1++
-		}
-		if wrongN {
-			rep.Unanimity.WrongFinal++
-		}
-		if wrongN && !wrong1 {
-			rep.Unanimity.Collapsed++
-		}
-		if unanimous(r.Rounds[0]) {
-			rep.EarlyStop.Stopped++
-			if !r.EarlyStopped {
-				for _, votes := range r.Rounds[1:] {
-					for _, v := range votes {
-						rep.EarlyStop.CallsSaved += v.Calls
-						rep.EarlyStop.TokensSaved += v.Tokens
-						rep.EarlyStop.CostSaved += v.Cost
-					}
-				}
-				if scored["early_stop"].correct != scored[final].correct {
-					rep.EarlyStop.Changed++
-				}
-			}
-		}
+		addCells(conds, scored)
+		rep.measureCalls(r)
+		rep.measureDelta(scored["majority_r1"].correct, scored[final].correct)
+		flips.add(r)
+		rep.measureUnanimity(r, scored["early_stop"].correct != scored[final].correct)
 	}
 	for _, n := range names {
-		c := conds[n]
-		if rep.Questions > 0 {
-			c.Accuracy = float64(c.Correct) / float64(rep.Questions)
-			c.TokensPerQuestion = float64(c.Tokens) / float64(rep.Questions)
-			c.CostPerQuestion = c.Cost / float64(rep.Questions)
-		}
-		lo, hi := Wilson(c.Correct, rep.Questions)
-		c.CI95 = [2]float64{lo, hi}
-		rep.Conditions = append(rep.Conditions, *c)
+		rep.Conditions = append(rep.Conditions, conds[n].finish(rep.Questions))
 	}
 	rep.Comparisons = compareRules(names, scoredAll, rep.Questions)
 	rep.Delta.From, rep.Delta.To = "majority_r1", final
 	rep.Delta.Delta = conds[final].Accuracy - conds["majority_r1"].Accuracy
 	rep.Delta.PValue = McNemarExact(rep.Delta.RightToWrong, rep.Delta.WrongToRight)
-	keys := make([][2]int, 0, len(flips))
-	for k := range flips {
+	rep.Flips = flips.summary()
+	return rep
+}
+
+// addCells adds one question's scored cells to their conditions.
+func addCells(conds map[string]*Condition, scored map[string]cell) {
+	for name, c := range scored {
+		if cd := conds[name]; cd != nil {
+			cd.Tokens += c.tokens
+			cd.Cost += c.cost
+			if c.correct {
+				cd.Correct++
+			}
+		}
+	}
+}
+
+// finish is the condition with its rates over questions and its interval.
+func (c *Condition) finish(questions int) Condition {
+	if questions > 0 {
+		c.Accuracy = float64(c.Correct) / float64(questions)
+		c.TokensPerQuestion = float64(c.Tokens) / float64(questions)
+		c.CostPerQuestion = c.Cost / float64(questions)
+	}
+	lo, hi := Wilson(c.Correct, questions)
+	c.CI95 = [2]float64{lo, hi}
+	return *c
+}
+
+// measureCalls adds a question's calls, tokens, cost and invalid votes.
+func (rep *Report) measureCalls(r Result) {
+	for _, votes := range r.Rounds {
+		for _, v := range votes {
+			rep.Calls += v.Calls
+			rep.Tokens += v.Tokens
+			rep.Cost += v.Cost
+			if !v.Valid {
+				rep.Invalid++
+				rep.InvalidBy[v.Agent]++
+			}
+		}
+	}
+}
+
+// measureDelta pairs the round-1 majority with the final verdict.
+func (rep *Report) measureDelta(from, to bool) {
+	switch {
+	case from && !to:
+		rep.Delta.RightToWrong++
+	case !from && to:
+		rep.Delta.WrongToRight++
+	}
+}
+
+// measureUnanimity counts unanimous wrong rounds and what stopping on a
+// unanimous round 1 would have saved; changed: stopping there changes the
+// verdict's correctness.
+func (rep *Report) measureUnanimity(r Result, changed bool) {
+	last := r.Rounds[len(r.Rounds)-1]
+	wrong1 := unanimous(r.Rounds[0]) && r.Rounds[0][0].Answer != r.Gold
+	wrongN := unanimous(last) && last[0].Answer != r.Gold
+	if wrong1 {
+		rep.Unanimity.WrongRound1++
+	}
+	if wrongN {
+		rep.Unanimity.WrongFinal++
+	}
+	if wrongN && !wrong1 {
+		rep.Unanimity.Collapsed++
+	}
+	if !unanimous(r.Rounds[0]) {
+		return
+	}
+	rep.EarlyStop.Stopped++
+	if r.EarlyStopped {
+		return
+	}
+	for _, votes := range r.Rounds[1:] {
+		for _, v := range votes {
+			rep.EarlyStop.CallsSaved += v.Calls
+			rep.EarlyStop.TokensSaved += v.Tokens
+			rep.EarlyStop.CostSaved += v.Cost
+		}
+	}
+	if changed {
+		rep.EarlyStop.Changed++
+	}
+}
+
+// flipCounts counts vote changes per member and round.
+type flipCounts struct {
+	byKey       map[[2]int]*MemberFlips // by member index and round
+	memberIndex map[string]int
+}
+
+// add counts a question's vote changes against its gold answer.
+func (fc flipCounts) add(r Result) {
+	for k := 1; k < len(r.Rounds); k++ {
+		for i, now := range r.Rounds[k] {
+			if i >= len(r.Rounds[k-1]) {
+				continue
+			}
+			before := r.Rounds[k-1][i]
+			if !before.Valid || !now.Valid || before.Answer == now.Answer {
+				continue
+			}
+			key := [2]int{fc.memberIndex[now.Agent], k + 1}
+			f := fc.byKey[key]
+			if f == nil {
+				f = &MemberFlips{Agent: now.Agent, Round: k + 1}
+				fc.byKey[key] = f
+			}
+			switch {
+			case before.Answer == r.Gold:
+				f.RightToWrong++
+			case now.Answer == r.Gold:
+				f.WrongToRight++
+			default:
+				f.WrongToWrong++
+			}
+			for _, fl := range r.Flips {
+				if fl.Agent == now.Agent && fl.ToRound == k+1 && fl.Conformity {
+					f.Conformity++
+				}
+			}
+		}
+	}
+}
+
+// summary lists the counts by member (round, then council order) and sums
+// them by round and in all.
+func (fc flipCounts) summary() Flips {
+	keys := make([][2]int, 0, len(fc.byKey))
+	for k := range fc.byKey {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
@@ -383,21 +426,21 @@ func MeasureWith(results []Result, members []string, rounds int, margin float64)
 		}
 		return keys[i][0] < keys[j][0]
 	})
-	rep.Flips.ByMember, rep.Flips.ByRound = []MemberFlips{}, []MemberFlips{}
+	out := Flips{ByMember: []MemberFlips{}, ByRound: []MemberFlips{}}
 	for _, k := range keys {
-		f := flips[k]
-		rep.Flips.ByMember = append(rep.Flips.ByMember, *f)
-		rep.Flips.RightToWrong += f.RightToWrong
-		rep.Flips.WrongToRight += f.WrongToRight
-		rep.Flips.WrongToWrong += f.WrongToWrong
-		rep.Flips.Conformity += f.Conformity
-		if n := len(rep.Flips.ByRound); n == 0 || rep.Flips.ByRound[n-1].Round != f.Round {
-			rep.Flips.ByRound = append(rep.Flips.ByRound, MemberFlips{Round: f.Round})
+		f := fc.byKey[k]
+		out.ByMember = append(out.ByMember, *f)
+		out.RightToWrong += f.RightToWrong
+		out.WrongToRight += f.WrongToRight
+		out.WrongToWrong += f.WrongToWrong
+		out.Conformity += f.Conformity
+		if n := len(out.ByRound); n == 0 || out.ByRound[n-1].Round != f.Round {
+			out.ByRound = append(out.ByRound, MemberFlips{Round: f.Round})
 		}
-		r := &rep.Flips.ByRound[len(rep.Flips.ByRound)-1]
+		r := &out.ByRound[len(out.ByRound)-1]
 		r.RightToWrong, r.WrongToRight, r.WrongToWrong, r.Conformity = r.RightToWrong+f.RightToWrong, r.WrongToRight+f.WrongToRight, r.WrongToWrong+f.WrongToWrong, r.Conformity+f.Conformity
 	}
-	return rep
+	return out
 }
 
 // measureAdaptive adds where an adaptive council stops on r and what the
