@@ -19,7 +19,7 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
-// The engine's contract with its consumers: the mode registry, Control,
+// The engine's contract with its consumers: its list of modes, Control,
 // Subscribe queues, Wait, Interrupt and the JSON form of events.
 
 // Each mode's roles name its panels: one per agent it shows.

@@ -6,7 +6,7 @@ import (
 )
 
 // testMode is a test's own mode, for an engine that lists it after the
-// real ones (newSpineEngine's extra).
+// real ones (append it to the list NewSpineEngine gets).
 func testMode(info ModeInfo, build func(*Engine) (Mode, error)) ModeSpec {
 	if info.Key == "" {
 		info.Key = "zz-test-" + info.Name

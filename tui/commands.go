@@ -411,7 +411,7 @@ func (m *Model) budget(arg string) {
 }
 
 // control sends a mode control (/pause, /resume, /stop, /rounds N, /steps N)
-// through the engine; the registry says which modes take which.
+// through the engine; each mode's info says which it takes.
 func (m *Model) control(c slashCommand) {
 	kind := debate.ControlKind(c.Name)
 	if c.Name == "resume" {

@@ -156,7 +156,7 @@ func (in *input) mentionPrefix() (string, bool) {
 
 // completing returns the word being completed at the end of the text and
 // what it may become: an @word completes agent names, the argument of /mode
-// the registered modes.
+// the modes the engine knows.
 func (in *input) completing() (string, []string, bool) {
 	if rest, ok := strings.CutPrefix(in.ta.Value(), "/mode "); ok && !strings.ContainsAny(rest, " \n\t") {
 		return strings.ToLower(rest), in.modes, true

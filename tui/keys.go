@@ -37,7 +37,7 @@ type keyMap struct {
 	FocusNext   key.Binding
 	FocusPrev   key.Binding
 	ModeKeys    key.Binding   // help entry standing for every mode key
-	Modes       []key.Binding // one per registered mode, in registry order
+	Modes       []key.Binding // one per mode of the engine's list, in its order
 	CycleMode   key.Binding
 	Cancel      key.Binding
 	Sessions    key.Binding

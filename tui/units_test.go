@@ -192,7 +192,7 @@ func TestInputCompletesNamesAndKeepsHistory(t *testing.T) {
 	if in.Value() != "@claude " {
 		t.Fatalf("@cl completed to %q", in.Value())
 	}
-	// /mode completes the registered modes.
+	// /mode completes the modes the engine knows.
 	in.SetValue("/mode ma")
 	if !in.Complete() || in.Value() != "/mode magi " {
 		t.Fatalf("/mode ma completed to %q", in.Value())
