@@ -385,6 +385,10 @@ func TestBrowserTalkPanels(t *testing.T) {
 // document (the test's context bounds the whole wait).
 func waitAcrossNavigation(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
+	// The new page's body carries its data attributes as soon as its tag is
+	// parsed, before the rest of the page: wait for the whole document (seen
+	// in CI: the sessions list was not there yet).
+	expr = `document.readyState !== "loading" && (` + expr + `)`
 	for {
 		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
 			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
