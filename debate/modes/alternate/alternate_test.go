@@ -352,21 +352,10 @@ func TestAlternateOverHTTPFakes(t *testing.T) {
 	codexSrv := providertest.OpenAI(t, order.Reply("codex", func(n int) string { return fmt.Sprintf("Codex draft %d.", n) }))
 	claudeSrv := providertest.Anthropic(t, order.Reply("claude", func(n int) string { return fmt.Sprintf("Claude review %d.", n) }))
 	cfg := debatetest.ModeConfig(known)
-	var agents []*debate.Agent
-	for _, s := range cfg.Agents {
-		var p providers.Provider = demo.NewWithPace("demo", 0)
-		switch s.Name {
-		case "codex":
-			p = debatetest.OpenHTTPFake(t, "openai", codexSrv)
-		case "claude":
-			p = debatetest.OpenHTTPFake(t, "anthropic", claudeSrv)
-		}
-		agents = append(agents, &debate.Agent{AgentSpec: s, Provider: p})
-	}
-	e, err := debate.NewEngine(cfg, agents, "alternate")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := debatetest.NewMixedEngine(t, cfg, "alternate", map[string]providers.Provider{
+		"codex":  debatetest.OpenHTTPFake(t, "openai", codexSrv),
+		"claude": debatetest.OpenHTTPFake(t, "anthropic", claudeSrv),
+	})
 	events := &debatetest.EventLog{}
 	e.Subscribe(events.Add)
 	ctx := context.Background()

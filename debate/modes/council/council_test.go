@@ -286,9 +286,11 @@ func TestAggregateBordaWithFourMembersAndAnInvalidRanking(t *testing.T) {
 	}
 }
 
-func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
-	t.Parallel()
-	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
+// garbledRankings answers a council whose chatgpt never ranks readably
+// and whose gemini leaves an answer out the first time (asked again, it
+// ranks); the chairman answers chair.
+func garbledRankings(chair providertest.Reply) func(member string, stage int, r providertest.Request) providertest.Reply {
+	return func(member string, stage int, r providertest.Request) providertest.Reply {
 		switch {
 		case stage == 1:
 			return signedAnswer(member)
@@ -299,8 +301,13 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 		case stage == 2:
 			return rankBy(r, "claude", "gemini", "chatgpt")
 		}
-		return providertest.Reply{Text: "final"}
-	})
+		return chair
+	}
+}
+
+func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
+	t.Parallel()
+	fc := newCouncilFakes(t, garbledRankings(providertest.Reply{Text: "final"}))
 	if err := fc.engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
 	}

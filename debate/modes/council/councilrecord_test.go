@@ -17,19 +17,7 @@ import (
 // chairman that failed.
 func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 	t.Parallel()
-	fc := newCouncilFakes(t, func(member string, stage int, r providertest.Request) providertest.Reply {
-		switch {
-		case stage == 1:
-			return signedAnswer(member)
-		case stage == 2 && member == "chatgpt":
-			return providertest.Reply{Text: "I liked them all, honestly."}
-		case stage == 2 && member == "gemini" && len(r.Messages) == 1:
-			return providertest.Reply{Text: `{"ranking": ["Response A"]}`}
-		case stage == 2:
-			return rankBy(r, "claude", "gemini", "chatgpt")
-		}
-		return providertest.Reply{Status: 400, Text: "the chairman's model is gone"}
-	})
+	fc := newCouncilFakes(t, garbledRankings(providertest.Reply{Status: 400, Text: "the chairman's model is gone"}))
 	if err := fc.engine.Submit(context.Background(), "q?"); err == nil {
 		t.Fatal("the chairman failed, yet Submit reported no error")
 	}

@@ -414,23 +414,11 @@ func TestTalkOverHTTPFakes(t *testing.T) {
 	mcSrv := providertest.Anthropic(t, order.Reply("mc", func(n int) string { return fmt.Sprintf("MC part %d.", n) }))
 	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Talk.Rounds = 1
-	var agents []*debate.Agent
-	for _, s := range cfg.Agents {
-		var p providers.Provider = demo.NewWithPace("demo", 0)
-		switch s.Name {
-		case "chatgpt":
-			p = debatetest.OpenHTTPFake(t, "openai", aSrv)
-		case "gemini":
-			p = debatetest.OpenHTTPFake(t, "gemini", bSrv)
-		case "mc":
-			p = debatetest.OpenHTTPFake(t, "anthropic", mcSrv)
-		}
-		agents = append(agents, &debate.Agent{AgentSpec: s, Provider: p})
-	}
-	e, err := debate.NewEngine(cfg, agents, "talk")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := debatetest.NewMixedEngine(t, cfg, "talk", map[string]providers.Provider{
+		"chatgpt": debatetest.OpenHTTPFake(t, "openai", aSrv),
+		"gemini":  debatetest.OpenHTTPFake(t, "gemini", bSrv),
+		"mc":      debatetest.OpenHTTPFake(t, "anthropic", mcSrv),
+	})
 	if err := e.Submit(context.Background(), "open source funding"); err != nil {
 		t.Fatal(err)
 	}
