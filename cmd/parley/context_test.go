@@ -43,6 +43,17 @@ func TestSessionsImportRoundTrip(t *testing.T) {
 	if code, out, _ := runCLI(t, "", "--db", other, "sessions", "import", "--new-id", exported); code != 0 || strings.TrimSpace(out) == id {
 		t.Fatalf("--new-id: %d %q", code, out)
 	}
+	// A mode this program lacks is refused by name, and nothing is written.
+	other2 := filepath.Join(dir, "other2.db")
+	unknown := filepath.Join(dir, "unknown.json")
+	os.WriteFile(unknown, bytes.Replace(want, []byte(`"mode": "mention"`), []byte(`"mode": "telepathy"`), 1), 0o600)
+	code, _, errOut = runCLI(t, "", "--db", other2, "sessions", "import", unknown)
+	if code != exitUsage || !strings.Contains(errOut, `unknown mode "telepathy" (one of mention, alternate, talk, magi, agent, council)`) {
+		t.Fatalf("unknown mode: %d %q", code, errOut)
+	}
+	if _, err := os.Stat(other2); err == nil {
+		t.Fatal("a refused import created a database")
+	}
 	// A file from a newer Parley is refused and nothing is written.
 	newer := filepath.Join(dir, "newer.json")
 	os.WriteFile(newer, bytes.Replace(want, []byte(`"format_version": 1`), []byte(`"format_version": 7`), 1), 0o600)

@@ -66,6 +66,7 @@ func TestImportRefusesBadFiles(t *testing.T) {
 		"escape id":   {strings.Replace(original, `"conversation_id": "0123456789ab"`, `"conversation_id": "a\u001b[2Jb"`, 1), "is not a session ID"},
 		"covers":      {strings.Replace(original, `"covers": 3`, `"covers": 30`, 1), "covers 30 does not fit"},
 		"trailing":    {original + `{"more": 1}`, "not a Parley JSON export"},
+		"mode":        {strings.Replace(original, `"mode": "`, `"mode": "\u001b[2J`, 1), "is not a mode's name"},
 	}
 	for name, c := range cases {
 		_, _, err := ReadJSON(strings.NewReader(c.file))
