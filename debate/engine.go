@@ -61,6 +61,9 @@ type Engine struct {
 	// appendMu makes appending an entry and announcing it one step, so new
 	// entries reach the sinks in turn order (see appendAndAnnounce).
 	appendMu sync.Mutex
+	// spendMu makes reading the spend and announcing it one step, so the
+	// last spend event is the latest spend (calls settle in parallel).
+	spendMu sync.Mutex
 	// journal numbers and keeps the turns when the session is shared
 	// (journal.go); following are other processes' turns still streaming.
 	journal   Journal

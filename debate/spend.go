@@ -258,7 +258,14 @@ func (e *Engine) Spend() SpendUpdated {
 		ExchangeUSD: ex.spent, ExchangeCapUSD: e.Config.ModeBudget(mode)}
 }
 
-func (e *Engine) emitSpend() { e.Emit(e.Spend()) }
+// emitSpend announces the spend as it stands. Parallel calls settle at
+// once: without spendMu one could read $0.02, another $0.03 and announce
+// it first, leaving every door showing the older figure (seen in CI).
+func (e *Engine) emitSpend() {
+	e.spendMu.Lock()
+	defer e.spendMu.Unlock()
+	e.Emit(e.Spend())
+}
 
 // exchangeSpend is what the running exchange spent and holds in flight,
 // for the mode's per-exchange cap.
