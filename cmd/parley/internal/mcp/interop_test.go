@@ -3,16 +3,17 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 )
 
-// tsClient is the folder of the TypeScript SDK client (npm ci installs it).
+// tsClient is the folder of the TypeScript SDK client (installed from its package-lock.json by testbin.NodeClient).
 const tsClient = "testdata/tsclient"
 
 // TestTypeScriptClientInterop: the official TypeScript SDK, a client
@@ -20,14 +21,7 @@ const tsClient = "testdata/tsclient"
 // one magi call (checking the result against the tool's output schema).
 func TestTypeScriptClientInterop(t *testing.T) {
 	t.Parallel()
-	node, err := exec.LookPath("node")
-	if _, statErr := os.Stat(filepath.Join(tsClient, "node_modules", "@modelcontextprotocol", "sdk")); err != nil || statErr != nil {
-		msg := "node or " + tsClient + "/node_modules missing: run npm ci in " + tsClient
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node := testbin.NodeClient(t, tsClient, "@modelcontextprotocol/sdk")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "client.mjs", parleyBin(t), filepath.Join(t.TempDir(), "ts.db"))

@@ -3,20 +3,19 @@ package openaiapi_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
 // sdkClient is the folder of the official openai npm package's client
-// (.ci/run installs it with npm ci).
+// (installed from its package-lock.json by testbin.NodeClient).
 const sdkClient = "testdata/sdkclient"
 
 // stallOrDemo answers as the demo agents do, except a question with
@@ -42,14 +41,7 @@ func (p stallOrDemo) Stream(ctx context.Context, req providers.Request) (provide
 // for an unknown model and aborts a stream midway; the Go side checks
 // what it read against the saved sessions.
 func TestOfficialSDK(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if _, statErr := os.Stat(filepath.Join(sdkClient, "node_modules", "openai")); err != nil || statErr != nil {
-		msg := "node or " + sdkClient + "/node_modules missing: run npm ci in " + sdkClient
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node := testbin.NodeClient(t, sdkClient, "openai")
 	_, stalled := fakeAgents(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{"STARTED ", "never sent"}, StallAfter: 1}
 	})
