@@ -276,7 +276,7 @@ func (m *Model) submit() tea.Cmd {
 	if m.focus != focusInput {
 		m.setFocus(focusInput)
 	}
-	m.tr.follow = true
+	m.tr.Latest()
 	m.tabChosen = false
 	m.setStatus("", false)
 	e, ctx := m.engine, m.opts.Context

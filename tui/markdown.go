@@ -69,7 +69,33 @@ func (m *markdown) renderGlamour(text string, width int) []string {
 	for len(lines) > 0 && blank(lines[len(lines)-1]) {
 		lines = lines[:len(lines)-1]
 	}
-	return lines
+	return rewrap(lines, width)
+}
+
+// rewrap breaks every line wider than width into lines that fit. Glamour
+// makes some: a list item's continuation is wrapped before its marker's
+// indent is counted. Cut to the width instead, a panel would lose the end
+// of the line ("…than it seem…").
+func rewrap(lines []string, width int) []string {
+	var out []string
+	for i, l := range lines {
+		if ansi.StringWidth(l) <= width {
+			if out != nil {
+				out = append(out, l)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(lines)+1), lines[:i]...)
+		}
+		for _, part := range strings.Split(ansi.Wrap(l, width, ""), "\n") {
+			out = append(out, strings.TrimRight(part, " ")+"\x1b[m")
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // renderer is glamour's renderer for width, built once.

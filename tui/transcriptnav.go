@@ -91,6 +91,18 @@ func (t *transcript) End() {
 	}
 }
 
+// Latest follows the newest turn and drops the selection: after a line is
+// sent the screen shows the latest turns, and the next ↑ starts from them,
+// not from a turn selected before (seen: ↑ went back to turn 17 of 26).
+func (t *transcript) Latest() {
+	t.follow = true
+	if t.focused {
+		t.sel = t.nextShown(len(t.entries), -1)
+		return
+	}
+	t.sel = -1
+}
+
 // PageUp / PageDown scroll by a screen, keeping one line of context.
 func (t *transcript) PageUp()   { t.ScrollUp(max(t.height-1, 1)) }
 func (t *transcript) PageDown() { t.ScrollDown(max(t.height-1, 1)) }
@@ -160,9 +172,18 @@ func (t *transcript) Focus() {
 
 func (t *transcript) Blur() { t.focused = false }
 
-// Position says where the view is, for the status line.
+// Position says where the view is, for the status line: the selected turn
+// while the transcript has the keys and it is not the newest (new turns
+// never move the selection, so the line says it is an older one), else
+// the top turn when the view is scrolled back.
 func (t *transcript) Position() string {
-	if t.follow || len(t.entries) == 0 {
+	if len(t.entries) == 0 {
+		return ""
+	}
+	if t.focused && t.sel >= 0 && t.sel != t.nextShown(len(t.entries), -1) {
+		return fmt.Sprintf("turn %d/%d selected", t.base+t.sel+1, t.Len())
+	}
+	if t.follow {
 		return ""
 	}
 	return fmt.Sprintf("turn %d/%d", t.base+t.top+1, t.Len())
