@@ -1,7 +1,9 @@
 // Package sanitize makes untrusted text — anything a model, a provider or a
-// saved file says — safe to print on a terminal. It is the one sanitizer of
-// Parley: the console, the headless output, `sessions show` and the exports
-// meant for terminals all use it.
+// saved file says — safe to print on a terminal and free of secrets. It is
+// the one sanitizer of Parley: the console, the headless output, `sessions
+// show` and the exports meant for terminals all use it, and every provider
+// error passes its Scrubber (strip first, then scrub keys) before any door
+// sees it.
 package sanitize
 
 import (

@@ -3,6 +3,7 @@ package open
 import (
 	"context"
 
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -12,13 +13,13 @@ import (
 var knownKeyVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"}
 
 // ScrubberFor scrubs the key values spec reads and the vendors' usual key
-// variables, plus every key-shaped string (providers.Scrubber).
-func ScrubberFor(spec providers.Spec, getenv func(string) string) *providers.Scrubber {
+// variables, plus every key-shaped string (sanitize.Scrubber).
+func ScrubberFor(spec providers.Spec, getenv func(string) string) *sanitize.Scrubber {
 	var values []string
 	for _, v := range append(providers.KeyVars(spec), knownKeyVars...) {
 		values = append(values, getenv(v))
 	}
-	return providers.NewScrubber(values...)
+	return sanitize.NewScrubber(values...)
 }
 
 // scrubbing is the one place errors leave an adapter: every error it
@@ -27,7 +28,7 @@ func ScrubberFor(spec providers.Spec, getenv func(string) string) *providers.Scr
 // headless output, store, exports, JSONL and the server never see one.
 type scrubbing struct {
 	inner providers.Provider
-	s     *providers.Scrubber
+	s     *sanitize.Scrubber
 }
 
 func (p *scrubbing) Name() string { return p.inner.Name() }
@@ -35,7 +36,7 @@ func (p *scrubbing) Name() string { return p.inner.Name() }
 func (p *scrubbing) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
 	st, err := p.inner.Stream(ctx, req)
 	if err != nil {
-		return nil, p.s.Error(err)
+		return nil, providers.ScrubError(p.s, err)
 	}
 	return &scrubbedStream{Stream: st, s: p.s}, nil
 }
@@ -48,12 +49,12 @@ func (p *scrubbing) Models(ctx context.Context) ([]string, error) {
 		return nil, ErrNoModelList
 	}
 	models, err := l.Models(ctx)
-	return models, p.s.Error(err)
+	return models, providers.ScrubError(p.s, err)
 }
 
 type scrubbedStream struct {
 	providers.Stream
-	s *providers.Scrubber
+	s *sanitize.Scrubber
 }
 
-func (st *scrubbedStream) Err() error { return st.s.Error(st.Stream.Err()) }
+func (st *scrubbedStream) Err() error { return providers.ScrubError(st.s, st.Stream.Err()) }

@@ -68,9 +68,14 @@ func fakeAgents(t testing.TB, handler func(providertest.Request) providertest.Re
 // openAIAt binds every agent to the OpenAI adapter at baseURL, on Chat
 // Completions (the shutdown test's handler speaks that wire format).
 func openAIAt(baseURL string) func(*debate.Config) ([]*debate.Agent, error) {
+	return openAIWithKey(baseURL, "test-key")
+}
+
+// openAIWithKey is openAIAt with the key the adapter sends (and scrubs).
+func openAIWithKey(baseURL, key string) func(*debate.Config) ([]*debate.Agent, error) {
 	getenv := func(name string) string {
 		if name == "PARLEY_TEST_KEY" {
-			return "test-key"
+			return key
 		}
 		return ""
 	}
