@@ -43,11 +43,17 @@ type Fetched struct {
 	Efforts     []string
 }
 
-// Snapshot is a fetched catalogue: where from, when, and its models.
+// Snapshot is a fetched catalogue: where from, when it was fetched, the
+// source's own date of its data, and its models.
 type Snapshot struct {
 	Source  string
 	Fetched time.Time
-	Models  []Fetched
+	// Dated is the day the source says its data was last changed
+	// (YYYY-MM-DD, never after Fetched); "" when it says nothing. Data
+	// fetched today may be months old, so only this date can make a
+	// fetched price newer than a dated Parley entry.
+	Dated  string
+	Models []Fetched
 }
 
 // OriginOf is where figure of m came from: the layer Overlay recorded,
@@ -61,18 +67,21 @@ func (m ModelInfo) OriginOf(figure string) Origin {
 
 // Overlay lays Parley's own entries over a fetched snapshot, newest fact
 // first: lifecycle, dates, dated price changes, cache minimums, long-context
-// tiers and APIs are Parley's alone; a price the snapshot fetched after
-// the entry's checked date replaces Parley's (schedules up to the fetch
-// day are in it already); a limit or effort ladder Parley leaves open comes
-// from the snapshot; a model only the snapshot knows is added. A fetched
-// price of 0 is no price (a paid model never costs 0), so it never
-// replaces one. own is not changed.
+// tiers and APIs are Parley's alone; a price from a snapshot whose own date
+// (Dated, not the day it was fetched) is after the entry's checked date
+// replaces Parley's (schedules up to that date are in it already), and a
+// snapshot without a date of its own never replaces a price; a limit or
+// effort ladder Parley leaves open comes from the snapshot; a model only
+// the snapshot knows is added. A fetched price of 0 is no price (a paid
+// model never costs 0), so it never replaces one. own is not changed.
 func Overlay(own Catalogue, snap Snapshot) Catalogue {
 	out := make(Catalogue, len(own)+len(snap.Models))
 	for k, v := range own {
 		out[k] = v
 	}
-	day := snap.Fetched.UTC().Format("2006-01-02")
+	// A figure is as old as the source's data when it says, else as old
+	// as the fetch.
+	day := cmp.Or(snap.Dated, snap.Fetched.UTC().Format("2006-01-02"))
 	from := Origin{Layer: LayerCatwalk, Source: snap.Source, Date: day}
 	for _, f := range snap.Models {
 		if strings.TrimSpace(f.ID) == "" {
@@ -83,17 +92,18 @@ func Overlay(own Catalogue, snap Snapshot) Catalogue {
 			out[f.ID] = fetchedEntry(f, from)
 			continue
 		}
-		out[key] = overlayEntry(entry, f, from)
+		out[key] = overlayEntry(entry, f, from, snap.Dated)
 	}
 	return out
 }
 
-func overlayEntry(m ModelInfo, f Fetched, from Origin) ModelInfo {
+// overlayEntry lays m over f; dated is the snapshot's own date ("" none).
+func overlayEntry(m ModelInfo, f Fetched, from Origin, dated string) ModelInfo {
 	m.Origins = map[string]Origin{}
 	for _, fig := range Figures {
 		m.Origins[fig] = m.OriginOf(fig)
 	}
-	if from.Date > cmp.Or(m.Checked, CatalogueDate) {
+	if dated != "" && dated > cmp.Or(m.Checked, CatalogueDate) {
 		replaced := false
 		for _, p := range []struct {
 			fig string
@@ -104,8 +114,8 @@ func overlayEntry(m ModelInfo, f Fetched, from Origin) ModelInfo {
 				*p.dst, m.Origins[p.fig], replaced = ptr(p.v), from, true
 			}
 		}
-		if replaced { // the fetched price already has every change up to its day
-			m.Prices = slices.DeleteFunc(slices.Clone(m.Prices), func(c PriceChange) bool { return c.From <= from.Date })
+		if replaced { // the fetched price already has every change up to its date
+			m.Prices = slices.DeleteFunc(slices.Clone(m.Prices), func(c PriceChange) bool { return c.From <= dated })
 		}
 	}
 	if m.Context == 0 && f.Context > 0 {

@@ -42,9 +42,10 @@ func TestEffortLaddersPerFamily(t *testing.T) {
 	}
 }
 
+// snapshotOn is a snapshot fetched on day whose data the source dates day.
 func snapshotOn(day string, models ...Fetched) Snapshot {
 	at, _ := time.Parse("2006-01-02", day)
-	return Snapshot{Source: "http://catwalk.test/v2/providers", Fetched: at, Models: models}
+	return Snapshot{Source: "http://catwalk.test/v2/providers", Fetched: at, Dated: day, Models: models}
 }
 
 // Newest fact wins: a price fetched after the entry was checked replaces
@@ -95,5 +96,42 @@ func TestOverlayPrecedence(t *testing.T) {
 	u := Usage{InputTokens: 1_000_000, OutputTokens: 100_000}
 	if got, _ := later.Lookup("gemini-4-argon").CostAt(u, time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)); abs(got-(4+2)) > 1e-9 {
 		t.Errorf("cost after update = %v", got)
+	}
+}
+
+// Catwalk's data fetched today may be months old: a snapshot fetched after
+// the entry was checked replaces its price only when the source's own date
+// is after the check date too; one with no date of its own never does (it
+// still fills what the entry leaves open and adds new models).
+func TestOverlayGoesByTheSourcesOwnDate(t *testing.T) {
+	own := Catalogue{"gpt-6-luna": {Provider: "openai", Input: price(0.10), Output: price(0.50), Checked: "2026-11-28",
+		Prices: []PriceChange{{From: "2027-02-01", Input: price(0.20)}}}}
+	stale := Fetched{Provider: "openai", ID: "gpt-6-luna", Input: 1, Output: 6, MaxOutput: 128000}
+	fresh := Fetched{Provider: "openai", ID: "gpt-6-sol", Input: 2, Output: 10}
+	at := func(fetched, dated string) Snapshot {
+		s := snapshotOn(fetched, stale, fresh)
+		s.Dated = dated
+		return s
+	}
+	for _, c := range []struct {
+		name, fetched, dated string
+		wantInput            float64
+	}{
+		{"fetched today, last edited in August", "2026-11-28", "2026-08-14", 0.10},
+		{"fetched after the check, no date of its own", "2026-12-05", "", 0.10},
+		{"dated the check day itself", "2026-12-05", "2026-11-28", 0.10},
+		{"dated after the check", "2026-12-05", "2026-11-29", 1},
+	} {
+		got := Overlay(own, at(c.fetched, c.dated))
+		l := got["gpt-6-luna"]
+		if *l.Input != c.wantInput {
+			t.Errorf("%s: input %v, want %v", c.name, *l.Input, c.wantInput)
+		}
+		if l.MaxOutput != 128000 || !got["gpt-6-sol"].Priced() {
+			t.Errorf("%s: an open limit is filled and a new model added whatever the date", c.name)
+		}
+		if c.wantInput == 1 && (len(l.Prices) != 1 || l.OriginOf("input").Date != c.dated) {
+			t.Errorf("%s: the later schedule stays and the price is as old as its source: %+v", c.name, l)
+		}
 	}
 }

@@ -57,10 +57,15 @@ func newModelsUpdateCmd() *cobra.Command {
 		Use:   "update [--source URL]",
 		Short: "Fetch catwalk's model catalogue (prices, limits, effort levels) and keep it",
 		Long: `Fetch catwalk's /v2/providers (Charm's public service; $CATWALK_URL or
---source picks another) with the ETag of the catalogue kept, check it (no
-negative price, no empty id, openai, anthropic and gemini all there) and keep
-it in the user's cache directory ($PARLEY_CACHE_DIR overrides). A bad or
-partial answer is refused and the catalogue kept stays as it was.`,
+--source picks another) with the ETag of the catalogue kept, check it and keep
+openai's, anthropic's and gemini's models in the user's cache directory
+($PARLEY_CACHE_DIR overrides). Refused, with the catalogue kept as it was: an
+answer over 8 MiB, anything after the JSON, an id outside letters, digits and
+. - _ : / @ (or over 128 characters), an id listed twice, a negative or
+non-finite price or limit, any of the three providers missing, and a 304 that
+does not answer the ETag of a copy kept from this same source. A fetched price
+replaces a dated Parley entry only when the source dates its data
+(Last-Modified) after the entry's check date.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			res, err := catalog.Update(cmd.Context(), catalog.URL(source), time.Now())
@@ -72,8 +77,12 @@ partial answer is refused and the catalogue kept stays as it was.`,
 					res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"))
 				return nil
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "catalogue updated from %s: %d providers, %d models, fetched %s\n",
-				res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"))
+			dated := "undated: its prices never replace a dated Parley entry"
+			if res.Dated != "" {
+				dated = "data dated " + res.Dated
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "catalogue updated from %s: %d providers, %d models, fetched %s (%s)\n",
+				res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"), dated)
 			return nil
 		},
 	}

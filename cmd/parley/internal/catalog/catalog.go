@@ -1,8 +1,10 @@
 // Package catalog keeps Parley's model catalogue current: it fetches
-// catwalk's provider database (`parley models update`) through the catwalk
-// client with its ETag, refuses a bad or partial answer, keeps the last good
-// one in the user's cache directory, and lays Parley's own dated entries over
-// it (providers.Overlay) whenever the configuration is loaded.
+// catwalk's provider database (`parley models update`, catwalk's own types)
+// with its ETag, reads at most 8 MiB of it strictly and refuses a bad,
+// partial or unsafe answer, keeps the last good one in the user's cache
+// directory (checked again whenever it is read), and lays Parley's own
+// dated entries over it (providers.Overlay) whenever the configuration is
+// loaded.
 package catalog
 
 import (
@@ -11,7 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,10 +37,12 @@ var Needed = []string{"openai", "anthropic", "gemini"}
 // fetches it again.
 const MaxAge = 24 * time.Hour
 
-// cached is the file kept in the cache directory.
+// cached is the file kept in the cache directory: the providers Parley
+// uses, trimmed to the fields it reads.
 type cached struct {
 	Source    string             `json:"source"`
 	Fetched   time.Time          `json:"fetched"`
+	Dated     string             `json:"dated,omitempty"` // the source's Last-Modified day
 	ETag      string             `json:"etag"`
 	Providers []catwalk.Provider `json:"providers"`
 }
@@ -65,80 +69,62 @@ func Path() (string, error) {
 type Result struct {
 	Source    string
 	Fetched   time.Time
-	Unchanged bool // the server answered 304: the kept catalogue is current
-	Providers int
-	Models    int
+	Dated     string // the source's own date of its data ("" none given)
+	Unchanged bool   // the server answered 304: the kept catalogue is current
+	Providers int    // of those Parley uses (openai, anthropic, gemini)
+	Models    int    // theirs, kept
 }
 
-// Update fetches source's /v2/providers, sending the kept catalogue's ETag,
-// validates the answer and keeps it. On any error the kept file is left as
-// it was.
+// Update fetches source's /v2/providers, sending the kept catalogue's ETag
+// when it came from source, checks the answer (fetch, Parse) and keeps the
+// providers Parley uses. On any error the kept file is left as it was.
 func Update(ctx context.Context, source string, now time.Time) (Result, error) {
 	path, err := Path()
 	if err != nil {
 		return Result{}, err
 	}
-	prev, _ := read(path) // a missing or unreadable file: fetch everything
+	prev, _ := read(path) // a missing, unreadable or refused file: fetch everything
 	etag := ""
 	if prev != nil && prev.Source == source {
 		etag = prev.ETag
 	}
-	provs, err := catwalk.NewWithURL(source).GetProviders(ctx, etag)
-	if errors.Is(err, catwalk.ErrNotModified) && prev != nil {
+	ans, err := fetch(ctx, source, etag, now)
+	if err != nil {
+		return Result{}, fmt.Errorf("refused the answer of %s/v2/providers (the catalogue kept is unchanged): %w", clip(source), err)
+	}
+	if ans.notModified {
 		prev.Fetched = now.UTC() // confirmed current today
 		return summary(prev, true), write(path, prev)
 	}
-	if err != nil {
-		return Result{}, fmt.Errorf("fetching %s/v2/providers: %w", source, err)
-	}
-	if err := Validate(provs); err != nil {
-		return Result{}, fmt.Errorf("refused the answer of %s (the catalogue kept is unchanged): %w", source, err)
-	}
-	body, err := json.Marshal(provs)
-	if err != nil {
-		return Result{}, err
-	}
-	c := &cached{Source: source, Fetched: now.UTC(), ETag: catwalk.Etag(body), Providers: provs}
+	c := &cached{Source: source, Fetched: now.UTC(), Dated: ans.dated, ETag: ans.etag, Providers: keep(ans.providers)}
 	return summary(c, false), write(path, c)
 }
 
+// keep is the providers Parley uses, with only the fields it reads (no
+// names, endpoints, headers or options).
+func keep(provs []catwalk.Provider) []catwalk.Provider {
+	var out []catwalk.Provider
+	for _, p := range provs {
+		if !slices.Contains(Needed, string(p.ID)) {
+			continue
+		}
+		k := catwalk.Provider{ID: p.ID, Models: make([]catwalk.Model, 0, len(p.Models))}
+		for _, m := range p.Models {
+			k.Models = append(k.Models, catwalk.Model{ID: m.ID, CostPer1MIn: m.CostPer1MIn, CostPer1MOut: m.CostPer1MOut,
+				CostPer1MInCached: m.CostPer1MInCached, CostPer1MOutCached: m.CostPer1MOutCached,
+				ContextWindow: m.ContextWindow, DefaultMaxTokens: m.DefaultMaxTokens, ReasoningLevels: m.ReasoningLevels})
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
 func summary(c *cached, unchanged bool) Result {
-	r := Result{Source: c.Source, Fetched: c.Fetched, Unchanged: unchanged, Providers: len(c.Providers)}
+	r := Result{Source: c.Source, Fetched: c.Fetched, Dated: c.Dated, Unchanged: unchanged, Providers: len(c.Providers)}
 	for _, p := range c.Providers {
 		r.Models += len(p.Models)
 	}
 	return r
-}
-
-// Validate refuses an answer Parley should not price with: a provider it
-// needs missing or empty, an empty id, a negative or non-finite price or
-// limit.
-func Validate(provs []catwalk.Provider) error {
-	for _, need := range Needed {
-		i := slices.IndexFunc(provs, func(p catwalk.Provider) bool { return string(p.ID) == need })
-		if i < 0 || len(provs[i].Models) == 0 {
-			return fmt.Errorf("provider %s is missing or has no models", need)
-		}
-	}
-	for _, p := range provs {
-		if strings.TrimSpace(string(p.ID)) == "" {
-			return errors.New("a provider has an empty id")
-		}
-		for _, m := range p.Models {
-			if strings.TrimSpace(m.ID) == "" {
-				return fmt.Errorf("provider %s: a model has an empty id", p.ID)
-			}
-			for _, v := range []float64{m.CostPer1MIn, m.CostPer1MOut, m.CostPer1MInCached, m.CostPer1MOutCached} {
-				if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("%s/%s: price %v", p.ID, m.ID, v)
-				}
-			}
-			if m.ContextWindow < 0 || m.DefaultMaxTokens < 0 {
-				return fmt.Errorf("%s/%s: negative token limit", p.ID, m.ID)
-			}
-		}
-	}
-	return nil
 }
 
 // Kept returns the kept catalogue as a snapshot of the providers Parley
@@ -152,7 +138,7 @@ func Kept() (snap providers.Snapshot, ok bool, err error) {
 	if c == nil {
 		return snap, false, err
 	}
-	snap = providers.Snapshot{Source: c.Source + "/v2/providers", Fetched: c.Fetched}
+	snap = providers.Snapshot{Source: c.Source + "/v2/providers", Fetched: c.Fetched, Dated: c.Dated}
 	for _, p := range c.Providers {
 		if !slices.Contains(Needed, string(p.ID)) {
 			continue
@@ -194,19 +180,46 @@ func Due(cfg *debate.Config, now time.Time, getenv func(string) string) bool {
 	return !ok || now.Sub(snap.Fetched) > MaxAge
 }
 
+// read is the kept file, checked as a fetched answer is (a copy that was
+// tampered with, or is left from an older Parley, is refused, not used);
+// nil when there is none.
 func read(path string) (*cached, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close() //nolint:errcheck // read-only
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("%s is more than %d bytes (8 MiB); run parley models update", path, MaxBytes)
+	}
 	var c cached
-	if err := json.Unmarshal(data, &c); err != nil {
+	if err := decodeOne(data, &c); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := checkKept(&c); err != nil {
+		return nil, fmt.Errorf("%s: %w; run parley models update", path, err)
+	}
 	return &c, nil
+}
+
+func checkKept(c *cached) error {
+	if err := checkSource(c.Source); err != nil {
+		return err
+	}
+	if _, err := time.Parse("2006-01-02", c.Dated); c.Dated != "" && err != nil {
+		return fmt.Errorf("its date %q is not YYYY-MM-DD", clip(c.Dated))
+	}
+	if !safeETag(c.ETag) {
+		return errors.New("its ETag is not printable ASCII")
+	}
+	return Validate(c.Providers)
 }
 
 // write replaces the file whole (a rename), so a reader or a crash never

@@ -18,13 +18,16 @@ import (
 )
 
 // fakeCatwalk serves /v2/providers on loopback the way catwalk does: the
-// JSON of its providers with their ETag, 304 when If-None-Match matches.
-// body and status, when set, replace the answer (a malformed body, a 500).
+// JSON of its providers with their ETag (on a 304 too), 304 when
+// If-None-Match matches, and Last-Modified when modified is set. body and
+// status, when set, replace the answer (a malformed body, a 500, a 304 to
+// anything).
 type fakeCatwalk struct {
 	mu        sync.Mutex
 	providers []catwalk.Provider
 	body      string
 	status    int
+	modified  time.Time
 	seen      []string // If-None-Match of each request
 }
 
@@ -36,20 +39,23 @@ func (f *fakeCatwalk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.seen = append(f.seen, r.Header.Get("If-None-Match"))
-	if f.status != 0 {
-		w.WriteHeader(f.status)
-		return
-	}
 	body := []byte(f.body)
 	if f.body == "" {
 		body, _ = json.Marshal(f.providers)
 	}
 	etag := `"` + catwalk.Etag(body) + `"`
+	w.Header().Set("ETag", etag)
+	if !f.modified.IsZero() {
+		w.Header().Set("Last-Modified", f.modified.UTC().Format(http.TimeFormat))
+	}
+	if f.status != 0 {
+		w.WriteHeader(f.status)
+		return
+	}
 	if r.Header.Get("If-None-Match") == etag {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	w.Header().Set("ETag", etag)
 	w.Write(body) //nolint:errcheck
 }
 
@@ -114,7 +120,7 @@ func keptInput(t *testing.T, id string) float64 {
 func TestUpdateETagAndChanges(t *testing.T) {
 	f, url := serve(t)
 	res, err := update(t, url, "2026-11-26")
-	if err != nil || res.Unchanged || res.Providers != 4 || res.Models != 4 {
+	if err != nil || res.Unchanged || res.Providers != 3 || res.Models != 3 {
 		t.Fatalf("first update: %+v %v", res, err)
 	}
 	if f.seen[0] != "" {
@@ -131,7 +137,7 @@ func TestUpdateETagAndChanges(t *testing.T) {
 		f.providers[2].Models[0].CostPer1MIn = 4
 		f.providers[0].Models = append(f.providers[0].Models, model("gpt-6.3-nova", 3, 12, 0, 0.3))
 	})
-	if res, err = update(t, url, "2026-12-02"); err != nil || res.Unchanged || res.Models != 5 {
+	if res, err = update(t, url, "2026-12-02"); err != nil || res.Unchanged || res.Models != 4 {
 		t.Fatalf("changed: %+v %v", res, err)
 	}
 	if keptInput(t, "gemini-4-argon") != 4 || keptInput(t, "gpt-6.3-nova") != 3 || keptInput(t, "grok-9") != -1 {
@@ -170,11 +176,13 @@ func TestUpdateRefusesBadAnswersAndKeepsThePrevious(t *testing.T) {
 }
 
 // Layers, newest fact wins, and the cost of a call after an update: a
-// price fetched after the catalogue's date beats the compiled-in one;
-// lifecycle and tiers stay Parley's; a model only catwalk knows is priced.
+// price the source dates after the catalogue's date beats the compiled-in
+// one; lifecycle and tiers stay Parley's; a model only catwalk knows is
+// priced.
 func TestUpdatedCatalogueFeedsCosts(t *testing.T) {
 	f, url := serve(t)
 	f.set(func(f *fakeCatwalk) {
+		f.modified = day("2026-11-29")
 		f.providers[1].Models = append(f.providers[1].Models, model("claude-haiku-4-5-20251001", 0.8, 4, 1, 0.08))
 		f.providers[0].Models = append(f.providers[0].Models, model("gpt-6.3-nova", 3, 12, 0, 0.3))
 	})
