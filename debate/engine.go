@@ -397,7 +397,12 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	e.mu.Unlock()
 	// The session's lease, before any provider call: a refused exchange
 	// has spent nothing.
-	held, err := e.lease(ctx)
+	// A lease lost while held (this process was paused past its expiry
+	// and another took the session, or the session was deleted) stops
+	// the exchange at once: its calls are cancelled, and it ends with
+	// the loss, whatever the mode made of the cancel.
+	var lost lostLease
+	held, err := e.lease(ctx, func(err error) { lost.set(err); cancel() })
 	if err != nil {
 		held = func() {}
 	}
@@ -428,6 +433,9 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	err = m.Submit(modeCtx, input)
 	if cause := context.Cause(modeCtx); IsCap(cause) {
 		err = cause // the exchange ended at a cap, whatever the mode made of it
+	}
+	if l := lost.get(); l != nil {
+		err = l
 	}
 	var usage providers.Usage
 	var cost float64

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -26,8 +27,54 @@ type Journal interface {
 	// (turns still streaming in another process included).
 	Since(ctx context.Context, session string, from int) ([]Entry, error)
 	// Lease takes the session for one exchange, before any provider call:
-	// a *BusyError when another process holds it. release gives it back.
-	Lease(ctx context.Context, session string) (release func(), err error)
+	// a *BusyError when another process holds it, a *DeletedError when
+	// the session was deleted since this process read it. release gives
+	// it back. While it is held every write is fenced by it: when the
+	// journal finds it lost (another process took it over after this one
+	// was paused past its expiry, or the session was deleted) it refuses
+	// every later write and calls lost once, with a *TakenOverError or a
+	// *DeletedError, from any goroutine.
+	Lease(ctx context.Context, session string, lost func(error)) (release func(), err error)
+}
+
+// TakenOverError: another process took the session's lease from this one
+// (this one was paused, or its disk stalled, past the lease's expiry). The
+// taker settled this process's streaming answer as partial; nothing this
+// process wrote after that was kept.
+type TakenOverError struct {
+	Session string
+	Door    string // who holds it now: "ask", "console", …; "" when the lease was cleared (sessions unlock)
+	PID     int
+	Host    string
+}
+
+func (e *TakenOverError) Error() string {
+	by := "parley sessions unlock"
+	if e.Door != "" {
+		by = fmt.Sprintf("%s (pid %d on %s)", e.Door, e.PID, e.Host)
+	}
+	return fmt.Sprintf("session %s was taken over by %s while this process was paused; its last answer was kept as partial",
+		e.Session, by)
+}
+
+// DeletedError: the session was deleted (parley sessions rm, the API)
+// while this process had it open. Nothing is written into it again: a
+// deleted session is never re-created behind the user's back.
+type DeletedError struct {
+	Session string
+}
+
+func (e *DeletedError) Error() string {
+	return fmt.Sprintf("session %s was deleted by another process; nothing more was saved in it "+
+		"(the console offers to save this conversation as a new session)", e.Session)
+}
+
+// IsLost reports whether err says this process may no longer write its
+// session: taken over or deleted.
+func IsLost(err error) bool {
+	var t *TakenOverError
+	var d *DeletedError
+	return errors.As(err, &t) || errors.As(err, &d)
 }
 
 // BusyError refuses an exchange on a session another process is writing.
@@ -63,16 +110,22 @@ func (e *Engine) SetJournal(j Journal) {
 	e.appendMu.Unlock()
 }
 
-// settle replaces a turn's entry in the history with its final state and
-// saves it through the journal before it is announced.
-func (e *Engine) settle(en Entry) {
-	e.History().Update(en)
+// settle saves a turn's final state through the journal and replaces its
+// entry in the history, before it is announced. A turn the journal
+// refused because the session was lost is never shown complete: on disk
+// it stays as the process that took the session settled it.
+func (e *Engine) settle(en Entry) Entry {
 	e.appendMu.Lock()
 	j := e.journal
 	e.appendMu.Unlock()
 	if j != nil {
-		_ = j.Finish(e.Info().ID, en) // a failure is reported by the journal; the run exits non-zero
+		// Any other failure is reported by the journal; the run exits non-zero.
+		if err := j.Finish(e.Info().ID, en); IsLost(err) && en.Status == StatusComplete {
+			en.Status, en.Error = StatusPartial, err.Error()
+		}
 	}
+	e.History().Update(en)
+	return en
 }
 
 // foreign is the event announcing a turn another process saved.
@@ -163,14 +216,15 @@ func (e *Engine) progress(en Entry) {
 
 // lease takes the session for an exchange and reads what other processes
 // added since, so the prompts include it. With no journal it does nothing.
-func (e *Engine) lease(ctx context.Context) (release func(), err error) {
+// lost is called if the lease is lost while held.
+func (e *Engine) lease(ctx context.Context, lost func(error)) (release func(), err error) {
 	e.appendMu.Lock()
 	j := e.journal
 	e.appendMu.Unlock()
 	if j == nil {
 		return func() {}, nil
 	}
-	release, err = j.Lease(ctx, e.Info().ID)
+	release, err = j.Lease(ctx, e.Info().ID, lost)
 	if err != nil {
 		return nil, err
 	}
@@ -179,4 +233,24 @@ func (e *Engine) lease(ctx context.Context) (release func(), err error) {
 		return nil, err
 	}
 	return release, nil
+}
+
+// lostLease holds the loss the journal reported during an exchange.
+type lostLease struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (l *lostLease) set(err error) {
+	l.mu.Lock()
+	if l.err == nil {
+		l.err = err
+	}
+	l.mu.Unlock()
+}
+
+func (l *lostLease) get() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
 }

@@ -183,8 +183,8 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		en = spec.Settle(en)
 		en.Turn = t.entry.Turn
 	}
+	en = e.settle(en)
 	t.entry = en
-	e.settle(en)
 	if en.Usage != (providers.Usage{}) {
 		e.Emit(UsageReported{Turn: en.Turn, Agent: a.Name, Usage: en.Usage, Cost: en.Cost})
 	}
@@ -243,8 +243,8 @@ func (t *Turn) refuse(err error) (Entry, error) { return t.end(StatusCancelled, 
 func (t *Turn) end(status Status, err error) (Entry, error) {
 	en := t.entry
 	en.Status, en.Error, en.Finished = status, err.Error(), t.engine.now()
+	en = t.engine.settle(en)
 	t.entry = en
-	t.engine.settle(en)
 	t.engine.Emit(TurnFinished{Entry: en})
 	return en, err
 }
@@ -343,8 +343,8 @@ func (t *Turn) Finish(en Entry) Entry {
 	if en.Finished.IsZero() {
 		en.Finished = t.engine.now()
 	}
+	en = t.engine.settle(en)
 	t.entry = en
-	t.engine.settle(en)
 	t.engine.Emit(TurnFinished{Entry: en})
 	return en
 }

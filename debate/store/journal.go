@@ -13,7 +13,9 @@ import (
 // new turn inside the transaction that inserts it, so processes sharing a
 // session (the console, headless commands, serve, MCP) never write two
 // turns under one number, and a row is only ever updated by the recorder
-// that created it.
+// that created it. Every write is fenced by the session's lease
+// (journal_fence.go); the lease is taken and kept in journal_lease.go, dead
+// writers' turns settled and checkpoints written in journal_settle.go.
 
 // Attach makes the recorder keep eng's turns (numbered by the database)
 // and record its events; door names where its turns come from ("console",
@@ -43,15 +45,23 @@ func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) (err error) 
 	return tx.Commit()
 }
 
-// Append saves en as the session's next turn (debate.Journal).
+// Append saves en as the session's next turn (debate.Journal), fenced by
+// the lease this recorder holds (see writeGuard).
 func (r *Recorder) Append(info debate.SessionInfo, en debate.Entry, after int) (debate.Entry, []debate.Entry, error) {
 	r.mu.Lock()
 	en.Origin = r.door
 	r.mu.Unlock()
+	guard, err := r.writeGuard(info.ID)
+	if err != nil {
+		return en, nil, err
+	}
 	ctx := context.Background()
 	var missed []debate.Entry
 	var row int64
-	err := r.st.inTx(ctx, func(tx *sql.Tx) error {
+	err = r.st.inTx(ctx, func(tx *sql.Tx) error {
+		if err := guard(ctx, tx); err != nil {
+			return err
+		}
 		if err := saveMetaOnce(ctx, tx, info); err != nil {
 			return err
 		}
@@ -79,32 +89,41 @@ func (r *Recorder) Append(info debate.SessionInfo, en debate.Entry, after int) (
 		return touch(ctx, tx, info.ID)
 	})
 	if err != nil {
-		r.fail(err)
+		r.refused(info.ID, err)
 		return en, nil, err
 	}
 	r.mu.Lock()
 	r.rows[liveKey{info.ID, en.Turn}] = row
+	r.saved[info.ID] = true
 	r.mu.Unlock()
 	return en, missed, nil
 }
 
 // Finish saves a turn's final state in the row this recorder created
 // (debate.Journal), before the engine announces it: a lease given back
-// after the exchange leaves no turn of it unsettled on disk.
+// after the exchange leaves no turn of it unsettled on disk. A lease lost
+// meanwhile refuses it: the turn stays as the new holder settled it.
 func (r *Recorder) Finish(session string, en debate.Entry) error {
 	row, ok := r.rowOf(liveKey{session, en.Turn})
 	if !ok {
 		return nil // never saved (its Append failed and was reported)
 	}
+	guard, err := r.writeGuard(session)
+	if err != nil {
+		return err
+	}
 	ctx := context.Background()
-	err := r.st.inTx(ctx, func(tx *sql.Tx) error {
+	err = r.st.inTx(ctx, func(tx *sql.Tx) error {
+		if err := guard(ctx, tx); err != nil {
+			return err
+		}
 		if err := updateEntry(ctx, tx, row, r.owner, en); err != nil {
 			return err
 		}
 		return touch(ctx, tx, session)
 	})
 	if err != nil {
-		r.fail(err)
+		r.refused(session, err)
 	}
 	return err
 }
@@ -131,18 +150,6 @@ func saveMetaOnce(ctx context.Context, tx *sql.Tx, info debate.SessionInfo) erro
 func touch(ctx context.Context, tx *sql.Tx, session string) error {
 	_, err := tx.ExecContext(ctx, `UPDATE conversation_meta SET updated_time = ? WHERE conversation_id = ?`,
 		formatTime(time.Now()), session)
-	return err
-}
-
-// settleDead marks the turns a stopped writer left streaming as
-// interrupted: partial with what arrived, or an error when nothing did.
-// Turns of a writer whose lease is still live are its own to finish.
-func settleDead(ctx context.Context, tx *sql.Tx, session, owner, now string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE conversation_log SET
-		status = CASE WHEN response = '' THEN 'error' ELSE 'partial' END, error = ?
-		WHERE conversation_id = ? AND status = 'streaming' AND writer <> ?
-		AND NOT EXISTS (SELECT 1 FROM session_lease l WHERE l.conversation_id = ?
-			AND l.owner <> ? AND l.expires > ?)`, Interrupted, session, owner, session, owner, now)
 	return err
 }
 

@@ -37,13 +37,19 @@ type Recorder struct {
 	attached bool
 	rows     map[liveKey]int64 // the rows this recorder created
 	leases   map[string]*heldLease
-	wait     bool                  // Lease waits for a busy session instead of refusing
-	session  string                // the session events belong to
-	unsaved  *debate.SessionInfo   // a new session's row, written with its first entry
-	ops      []op                  // rows to write, in event order
-	live     map[liveKey]*liveTurn // streaming turns
-	err      error
-	onError  func(error)
+	// saved are the sessions known to have their row on disk (resumed, or
+	// written by this recorder): one found missing was deleted, and is
+	// never re-created. lost are the sessions this recorder may no longer
+	// write (taken over, deleted), with why.
+	saved   map[string]bool
+	lost    map[string]error
+	wait    bool                  // Lease waits for a busy session instead of refusing
+	session string                // the session events belong to
+	unsaved *debate.SessionInfo   // a new session's row, written with its first entry
+	ops     []op                  // rows to write, in event order
+	live    map[liveKey]*liveTurn // streaming turns
+	err     error
+	onError func(error)
 
 	kick     chan struct{}
 	flushReq chan chan error
@@ -79,7 +85,7 @@ func (s *Store) Record() *Recorder { return s.RecordEvery(CheckpointEvery) }
 func (s *Store) RecordEvery(every time.Duration) *Recorder {
 	r := &Recorder{
 		st: s, live: map[liveKey]*liveTurn{}, owner: debate.NewSessionID() + debate.NewSessionID(),
-		rows: map[liveKey]int64{}, leases: map[string]*heldLease{},
+		rows: map[liveKey]int64{}, leases: map[string]*heldLease{}, saved: map[string]bool{}, lost: map[string]error{},
 		kick: make(chan struct{}, 1), flushReq: make(chan chan error),
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -108,6 +114,7 @@ func (r *Recorder) Sink(ev debate.Event) {
 		r.session = info.ID
 		if ev.Resumed {
 			r.unsaved = nil
+			r.saved[info.ID] = true
 			r.ops = append(r.ops, op{meta: &info, session: info.ID}, op{settle: true, session: info.ID})
 		} else {
 			r.unsaved = &info // an empty session (the user typed nothing) leaves no row
@@ -217,7 +224,8 @@ func (r *Recorder) loop(every time.Duration) {
 	}
 }
 
-type checkpoint struct {
+// pendingText is a streaming turn's text to checkpoint.
+type pendingText struct {
 	key  liveKey
 	text string
 }
@@ -228,13 +236,13 @@ func (r *Recorder) write(withText bool) error {
 	r.mu.Lock()
 	ops := r.ops
 	r.ops = nil
-	var texts []checkpoint
+	var texts []pendingText
 	if withText {
 		for k, lt := range r.live {
 			if lt.dirty {
 				// String does not copy; later writes to the builder never
 				// change bytes already handed out.
-				texts = append(texts, checkpoint{k, lt.text.String()})
+				texts = append(texts, pendingText{k, lt.text.String()})
 				lt.dirty = false
 			}
 		}
@@ -292,31 +300,92 @@ func (r *Recorder) writeEntry(ctx context.Context, tx *sql.Tx, o op) error {
 	return nil
 }
 
-// apply runs one batch of writes in a transaction.
-func (r *Recorder) apply(ctx context.Context, ops []op, texts []checkpoint) (err error) {
+// apply runs one batch of writes in a transaction, each session's fenced
+// by its guard (journal_fence.go). A session found lost drops its writes
+// (the loss is reported once) and the others' are written without them.
+func (r *Recorder) apply(ctx context.Context, ops []op, texts []pendingText) error {
+	for {
+		ops, texts = r.withoutLost(ops, texts)
+		if len(ops) == 0 && len(texts) == 0 {
+			return nil
+		}
+		session, err := r.applyOnce(ctx, ops, texts)
+		if session == "" || !debate.IsLost(err) {
+			return err
+		}
+		r.lose(session, err)
+	}
+}
+
+// withoutLost drops the writes to sessions this recorder lost.
+func (r *Recorder) withoutLost(ops []op, texts []pendingText) ([]op, []pendingText) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.lost) == 0 {
+		return ops, texts
+	}
+	keptOps := ops[:0:0]
+	for _, o := range ops {
+		if r.lost[o.session] == nil {
+			keptOps = append(keptOps, o)
+		}
+	}
+	keptTexts := texts[:0:0]
+	for _, t := range texts {
+		if r.lost[t.key.session] == nil {
+			keptTexts = append(keptTexts, t)
+		}
+	}
+	return keptOps, keptTexts
+}
+
+// applyOnce writes one batch; a refused guard names its session.
+func (r *Recorder) applyOnce(ctx context.Context, ops []op, texts []pendingText) (refused string, err error) {
 	tx, err := r.st.w.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer func() {
 		if err != nil {
 			_ = tx.Rollback()
 		}
 	}()
-	now := formatTime(time.Now())
+	now := time.Now()
 	touched := map[string]bool{}
+	var sessions []string
 	for _, o := range ops {
-		touched[o.session] = true
+		if !touched[o.session] {
+			touched[o.session] = true
+			sessions = append(sessions, o.session)
+		}
+	}
+	for _, c := range texts {
+		if !touched[c.key.session] {
+			touched[c.key.session] = true
+			sessions = append(sessions, c.key.session)
+		}
+	}
+	for _, s := range sessions {
+		guard, gerr := r.writeGuard(s)
+		if gerr == nil {
+			gerr = guard(ctx, tx)
+		}
+		if gerr != nil {
+			err = gerr
+			return s, err
+		}
+	}
+	for _, o := range ops {
 		switch {
 		case o.meta != nil:
-			err = upsertMeta(ctx, tx, *o.meta, now)
+			err = upsertMeta(ctx, tx, *o.meta, formatTime(now))
 		case o.entry != nil:
 			err = r.writeEntry(ctx, tx, o)
 		case o.settle:
-			err = settleDead(ctx, tx, o.session, r.owner, now)
+			err = r.settleDead(ctx, tx, o.session, 0, now)
 		}
 		if err != nil {
-			return err
+			return "", err
 		}
 	}
 	for _, c := range texts {
@@ -324,24 +393,27 @@ func (r *Recorder) apply(ctx context.Context, ops []op, texts []checkpoint) (err
 		if !ok {
 			continue // not saved (a failed Append): nothing to update
 		}
-		touched[c.key.session] = true
-		// The status guard keeps a late checkpoint from undoing a finish.
-		if _, err = tx.ExecContext(ctx, `UPDATE conversation_log SET response = ?
-			WHERE id = ? AND writer = ? AND status = 'streaming'`, c.text, row, r.owner); err != nil {
-			return err
+		if err = checkpoint(ctx, tx, row, r.owner, c.text); err != nil {
+			return "", err
 		}
 	}
-	for id := range touched {
-		if _, err = tx.ExecContext(ctx, `UPDATE conversation_meta SET updated_time = ? WHERE conversation_id = ?`, now, id); err != nil {
-			return err
+	for _, id := range sessions {
+		if _, err = tx.ExecContext(ctx, `UPDATE conversation_meta SET updated_time = ? WHERE conversation_id = ?`, formatTime(now), id); err != nil {
+			return "", err
 		}
 	}
-	return tx.Commit()
+	if err = tx.Commit(); err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	for _, o := range ops {
+		if o.meta != nil {
+			r.saved[o.session] = true
+		}
+	}
+	r.mu.Unlock()
+	return "", nil
 }
-
-// Interrupted is the error recorded for a turn that was still streaming when
-// Parley stopped (killed, crashed, power cut).
-const Interrupted = "interrupted: parley stopped before the answer finished"
 
 func upsertMeta(ctx context.Context, tx *sql.Tx, info debate.SessionInfo, now string) error {
 	state := ""

@@ -153,6 +153,10 @@ var migrations = []string{
 	// that cost more than its worst case.
 	`ALTER TABLE conversation_log ADD COLUMN usage_estimated INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE conversation_log ADD COLUMN warning TEXT NOT NULL DEFAULT '';`,
+	// 10: issue 42: a lease's generation, one more at every take, so a
+	// holder's writes are fenced by the lease it took (journal_fence.go).
+	// A given-back lease keeps its row (owner '') so the count goes on.
+	`ALTER TABLE session_lease ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersion is the version this binary writes.

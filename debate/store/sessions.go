@@ -263,7 +263,7 @@ func scanEntries(rows *sql.Rows, id string, settle bool) ([]debate.Entry, error)
 	return out, rows.Err()
 }
 
-// Delete removes a session and its log.
+// Delete removes a session, its log and its lease.
 func (s *Store) Delete(ctx context.Context, id string) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -274,6 +274,11 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM session_owner WHERE conversation_id = ?`, id); err != nil {
+		return err
+	}
+	// A writer holding the session finds its lease gone on its next write
+	// and stops (journal_fence.go): a deleted session is never re-created.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM session_lease WHERE conversation_id = ?`, id); err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM conversation_meta WHERE conversation_id = ?`, id)

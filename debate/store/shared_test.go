@@ -99,13 +99,13 @@ func TestLeaseRefusesThenExpires(t *testing.T) {
 	id := e.Info().ID
 	holder := st1.Record()
 	holder.door = "ask"
-	release, err := holder.Lease(ctx, id)
+	release, err := holder.Lease(ctx, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st2, _ := openShared(t, path, id, "serve")
 	other := st2.Record()
-	_, err = other.Lease(ctx, id)
+	_, err = other.Lease(ctx, id, nil)
 	var busy *debate.BusyError
 	if !errors.As(err, &busy) {
 		t.Fatalf("second lease: %v, want a BusyError", err)
@@ -115,7 +115,7 @@ func TestLeaseRefusesThenExpires(t *testing.T) {
 		t.Errorf("busy = %+v", busy)
 	}
 	release()
-	release2, err := other.Lease(ctx, id)
+	release2, err := other.Lease(ctx, id, nil)
 	if err != nil {
 		t.Fatalf("lease after release: %v", err)
 	}
@@ -123,7 +123,7 @@ func TestLeaseRefusesThenExpires(t *testing.T) {
 
 	// A holder that died: its lease lapsed, its answer still streaming.
 	past := formatTime(time.Now().Add(-time.Minute))
-	if _, err := st1.w.Exec(`INSERT INTO session_lease (conversation_id, owner, door, pid, host, since, heartbeat, expires)
+	if _, err := st1.w.Exec(`INSERT OR REPLACE INTO session_lease (conversation_id, owner, door, pid, host, since, heartbeat, expires)
 		VALUES (?, 'dead', 'ask', 1, 'h', ?, ?, ?)`, id, past, past, past); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestLeaseRefusesThenExpires(t *testing.T) {
 		VALUES (?, 3, 'a', 'half an ans', 'streaming', 'dead')`, id); err != nil {
 		t.Fatal(err)
 	}
-	release3, err := other.Lease(ctx, id)
+	release3, err := other.Lease(ctx, id, nil)
 	if err != nil {
 		t.Fatalf("lease after the holder's expiry: %v", err)
 	}
