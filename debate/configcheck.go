@@ -2,12 +2,12 @@ package debate
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -152,7 +152,7 @@ func checkAgent(k *ConfigCheck, key string, a AgentSpec) error {
 		return k.Bad(key+".effort", "%s is not an effort level (one of %s)", Quote(a.Effort), strings.Join(providers.EffortLevels, ", "))
 	case a.MaxTokens < 0:
 		return k.Bad(key+".max_tokens", "must not be negative (0: the model's maximum, capped at 32000)")
-	case a.Temperature != nil && (*a.Temperature < 0 || *a.Temperature > 2):
+	case a.Temperature != nil && !(*a.Temperature >= 0 && *a.Temperature <= 2): // NaN too
 		return k.Bad(key+".temperature", "%v is outside 0..2", *a.Temperature)
 	}
 	return nil
@@ -207,10 +207,8 @@ func checkContext(k *ConfigCheck) error {
 
 func checkModels(k *ConfigCheck) error {
 	for model, m := range k.Config.Models {
-		for _, price := range []*float64{m.Input, m.CachedInput, m.CacheWrite, m.Output} {
-			if price != nil && *price < 0 {
-				return k.Bad("models."+model, "prices must not be negative")
-			}
+		if err := checkPrices("models."+model, m.Input, m.CachedInput, m.CacheWrite, m.Output, k.Bad); err != nil {
+			return err
 		}
 		if m.API != "" && !slices.Contains(providers.APIs, m.API) {
 			return k.Bad("models."+model+".api", "unknown API %s (one of %s)", Quote(m.API), strings.Join(providers.APIs, ", "))
@@ -225,8 +223,8 @@ func checkModels(k *ConfigCheck) error {
 		}
 	}
 	for model, p := range k.Config.Pricing {
-		if p.Input < 0 || p.Output < 0 || p.CachedInput < 0 {
-			return k.Bad("pricing."+model, "prices must not be negative")
+		if err := checkPrices("pricing."+model, &p.Input, &p.CachedInput, nil, &p.Output, k.Bad); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -246,12 +244,44 @@ func checkProviders(k *ConfigCheck) error {
 
 func checkBudgets(k *ConfigCheck) error {
 	c := k.Config
-	if c.BudgetUSD < 0 {
-		return k.Bad("budget_usd", "must not be negative (0: no cap)")
+	if err := checkMoney(k, "budget_usd", c.BudgetUSD); err != nil {
+		return err
 	}
 	for _, s := range c.ModeList {
-		if s.Budget(c) < 0 {
-			return k.Bad("modes."+s.Info().Name+".budget_usd", "must not be negative (0: no cap)")
+		if err := checkMoney(k, "modes."+s.Info().Name+".budget_usd", s.Budget(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMoney checks a cap in USD (figures.Money): a negative one says 0
+// is none.
+func checkMoney(k *ConfigCheck, key string, usd float64) error {
+	if usd < 0 {
+		return k.Bad(key, "must not be negative (0: no cap)")
+	}
+	if _, err := figures.Money("", usd); err != nil {
+		return k.Bad(key, "%v", err)
+	}
+	return nil
+}
+
+// checkPrices checks prices in USD per 1M tokens (figures.Price); nil
+// ones are unset. The key names which of them is wrong.
+func checkPrices(key string, input, cachedInput, cacheWrite, output *float64, bad func(key, format string, args ...any) error) error {
+	for _, p := range []struct {
+		name  string
+		price *float64
+	}{{"input", input}, {"cached_input", cachedInput}, {"cache_write", cacheWrite}, {"output", output}} {
+		if p.price == nil {
+			continue
+		}
+		if *p.price < 0 {
+			return bad(key, "prices must not be negative")
+		}
+		if _, err := figures.Price("", *p.price); err != nil {
+			return bad(key+"."+p.name, "%v", err)
 		}
 	}
 	return nil
@@ -268,6 +298,9 @@ func checkBench(k *ConfigCheck) error {
 		}
 		if l.RequestsPerMinute < 0 || l.TokensPerMinute < 0 {
 			return k.Bad("bench.limits."+name, "limits must not be negative")
+		}
+		if l.RequestsPerMinute > figures.MaxCount || l.TokensPerMinute > figures.MaxCount {
+			return k.Bad("bench.limits."+name, "limits are at most %d", figures.MaxCount)
 		}
 	}
 	return nil
@@ -302,8 +335,8 @@ func checkServe(k *ConfigCheck) error {
 		usd float64
 	}{{"serve.max_cost_per_hour", sv.MaxCostPerHour}, {"serve.max_cost_per_day", sv.MaxCostPerDay},
 		{"serve.server_max_cost_per_hour", sv.ServerMaxCostPerHour}, {"serve.server_max_cost_per_day", sv.ServerMaxCostPerDay}} {
-		if w.usd < 0 || math.IsNaN(w.usd) || math.IsInf(w.usd, 0) {
-			return k.Bad(w.key, "a spend limit in USD, 0 (none) or more")
+		if _, err := figures.Money("", w.usd); err != nil {
+			return k.Bad(w.key, "a spend limit in USD, 0 (none) or more: %v", err)
 		}
 	}
 	return nil
@@ -334,14 +367,14 @@ func checkSchedule(key string, m providers.ModelInfo, bad func(key, format strin
 		if _, err := time.Parse("2006-01-02", p.From); err != nil {
 			return bad(k+".from", "%s is not a date (YYYY-MM-DD)", Quote(p.From))
 		}
-		for _, price := range []*float64{p.Input, p.CachedInput, p.CacheWrite, p.Output} {
-			if price != nil && *price < 0 {
-				return bad(k, "prices must not be negative")
-			}
+		if err := checkPrices(k, p.Input, p.CachedInput, p.CacheWrite, p.Output, bad); err != nil {
+			return err
 		}
 	}
-	if lc := m.LongContext; lc != nil && (lc.Above <= 0 || lc.Input < 0 || lc.Output < 0) {
-		return bad(key+".long_context", "needs above (input tokens, > 0) and input/output multipliers (≥ 0)")
+	// The long-context multipliers scale a checked price: at most 100
+	// (NaN fails every comparison, so it is refused too).
+	if lc := m.LongContext; lc != nil && (lc.Above <= 0 || !(lc.Input >= 0 && lc.Input <= 100) || !(lc.Output >= 0 && lc.Output <= 100)) {
+		return bad(key+".long_context", "needs above (input tokens, > 0) and input/output multipliers (0 to 100)")
 	}
 	if m.Status != "" && !slices.Contains(providers.Statuses, m.Status) {
 		return bad(key+".status", "%s is not a status (one of %s)", Quote(m.Status), strings.Join(providers.Statuses, ", "))

@@ -71,6 +71,10 @@ func TestBudgetCommandCapsTheSession(t *testing.T) {
 	}
 	typeLine(tm, "/budget nonsense")
 	waitFor(t, tm, "the usage line", func(m *Model) bool { return strings.Contains(m.status, "usage: /budget USD") })
+	typeLine(tm, "/budget NaN") // NaN passes every "spent > cap" check: a cap that caps nothing
+	waitFor(t, tm, "NaN refused", func(m *Model) bool {
+		return strings.Contains(m.status, "/budget: NaN is not a finite amount") && m.engine.Meter().Cap() == 1
+	})
 	typeLine(tm, "/budget off")
 	waitFor(t, tm, "the cap lifted", func(m *Model) bool { return m.engine.Meter().Cap() == 0 && !strings.Contains(screen(m), "cap $") })
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -393,12 +393,12 @@ func (m *Model) budget(arg string) {
 		m.setStatus(fmt.Sprintf("cost cap %s; this run spent %s", debate.CapString(s.CapUSD), providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated)), false)
 		return
 	}
-	usd, err := strconv.ParseFloat(arg, 64)
+	usd, err := figures.ParseMoney("/budget", arg)
 	if arg == "off" {
 		usd, err = 0, nil
 	}
-	if err != nil || usd < 0 || math.IsNaN(usd) || math.IsInf(usd, 0) {
-		m.setStatus("usage: /budget USD (e.g. /budget 0.50; /budget off lifts the cap)", true)
+	if err != nil {
+		m.setStatus(err.Error()+" — usage: /budget USD (e.g. /budget 0.50; /budget off lifts the cap)", true)
 		return
 	}
 	m.engine.SetCap(usd)

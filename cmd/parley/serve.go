@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -82,11 +83,19 @@ kept, and every session is saved.`,
 // spendLimits builds the server's spend windows from serve.max_cost_per_hour
 // and _per_day, or the flags that override them, and gives them to /mcp.
 func spendLimits(cmd *cobra.Command, sv *wiring.Served, perHour, perDay float64) (*store.SpendLimits, error) {
-	if cmd.Flags().Changed("max-cost-per-hour") {
-		sv.Cfg.Serve.MaxCostPerHour = perHour
-	}
-	if cmd.Flags().Changed("max-cost-per-day") {
-		sv.Cfg.Serve.MaxCostPerDay = perDay
+	for _, f := range []struct {
+		name string
+		v    float64
+		dst  *float64
+	}{{"max-cost-per-hour", perHour, &sv.Cfg.Serve.MaxCostPerHour}, {"max-cost-per-day", perDay, &sv.Cfg.Serve.MaxCostPerDay}} {
+		if !cmd.Flags().Changed(f.name) {
+			continue
+		}
+		v, err := figures.Money("--"+f.name, f.v)
+		if err != nil {
+			return nil, usageErr(err)
+		}
+		*f.dst = v
 	}
 	if err := sv.Cfg.Validate(); err != nil {
 		return nil, usageErr(err)

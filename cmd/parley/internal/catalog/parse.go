@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/catwalk/pkg/catwalk"
 
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -88,13 +89,31 @@ func validateModels(p catwalk.Provider) error {
 			return fmt.Errorf("%s/%s is listed twice (which one is right is unknown)", p.ID, m.ID)
 		}
 		seen[key] = true
-		for _, v := range []float64{m.CostPer1MIn, m.CostPer1MOut, m.CostPer1MInCached, m.CostPer1MOutCached} {
-			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%s/%s: price %v", p.ID, m.ID, v)
-			}
+		if err := checkFigures(p.ID, m); err != nil {
+			return err
 		}
-		if m.ContextWindow < 0 || m.DefaultMaxTokens < 0 {
-			return fmt.Errorf("%s/%s: negative token limit", p.ID, m.ID)
+	}
+	return nil
+}
+
+// checkFigures checks a catalogue entry's prices (figures.Price: finite,
+// 0 to $10,000 per 1M tokens) and token limits (figures.Tokens).
+func checkFigures(provider catwalk.InferenceProvider, m catwalk.Model) error {
+	where := "catalogue entry " + strconv.Quote(string(provider)+"/"+m.ID)
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"input", m.CostPer1MIn}, {"output", m.CostPer1MOut}, {"cache write", m.CostPer1MInCached}, {"cached input", m.CostPer1MOutCached}} {
+		if _, err := figures.Price(where+" "+p.name+" price", p.v); err != nil {
+			return err
+		}
+	}
+	for _, n := range []struct {
+		name string
+		v    int64
+	}{{"context window", m.ContextWindow}, {"default max tokens", m.DefaultMaxTokens}} {
+		if _, err := figures.Tokens(where+" "+n.name, n.v); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,8 +1,9 @@
 package mcp
 
 import (
-	"fmt"
-	"math"
+	"errors"
+
+	"github.com/parleyhq/parley/debate/figures"
 )
 
 // DefaultMaxCost is a tool call's cost cap (USD) when neither the call
@@ -14,10 +15,11 @@ func checkMaxCost(asked *float64) error {
 	if asked == nil {
 		return nil
 	}
-	if v := *asked; v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("max_cost: %v is not a positive amount of USD", v)
+	v, err := figures.Money("MCP argument max_cost", *asked)
+	if err == nil && v == 0 {
+		err = errors.New("MCP argument max_cost: 0 is not a positive amount of USD")
 	}
-	return nil
+	return err
 }
 
 // limit is a call's cost cap: the caller's max_cost, else the server's;

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -145,6 +146,9 @@ func (s *Server) sessionCap(asked *float64) (float64, error) {
 	switch {
 	case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
 		return 0, errorf(http.StatusBadRequest, "bad_field", "max_cost: a cap in USD, 0 or more")
+	case v > figures.MaxMoneyUSD:
+		_, err := figures.Money("max_cost", v)
+		return 0, errorf(http.StatusBadRequest, "bad_field", "%v", err)
 	case ceiling > 0 && (v == 0 || v > ceiling):
 		return 0, errorf(http.StatusBadRequest, "bad_field", "max_cost: %s is above this server's ceiling of %s per session",
 			capOrNone(v), debate.CapString(ceiling))
@@ -163,8 +167,8 @@ func capOrNone(v float64) string {
 // above the server's current ceiling.
 func (s *Server) storedCap(info debate.SessionInfo) float64 {
 	ceiling := s.opts.MaxCost
-	v, err := strconv.ParseFloat(info.State[stateMaxCost], 64)
-	if err != nil || v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, err := figures.ParseMoney("", info.State[stateMaxCost])
+	if err != nil || v == 0 {
 		return ceiling
 	}
 	if ceiling > 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -157,7 +158,11 @@ func ApplyMaxCost(cmd *cobra.Command, g *Flags, cfg *debate.Config) error {
 	if g.MaxCost < 0 {
 		return cli.Usage(errors.New("--max-cost must not be negative (0: no cap)"))
 	}
-	cfg.BudgetUSD = g.MaxCost
+	v, err := figures.Money("--max-cost", g.MaxCost) // NaN would pass every cap check
+	if err != nil {
+		return cli.Usage(err)
+	}
+	cfg.BudgetUSD = v
 	return nil
 }
 

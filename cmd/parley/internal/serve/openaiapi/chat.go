@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -112,6 +113,12 @@ func (c *call) check() error {
 	for _, p := range []*int{rq.MaxTokens, rq.MaxCompletionTokens} {
 		if p != nil && *p < 1 {
 			return badParam("max_completion_tokens", "invalid_max_tokens", "max_tokens/max_completion_tokens: at least 1")
+		}
+		if p == nil {
+			continue
+		}
+		if _, err := figures.Count("max_tokens/max_completion_tokens", int64(*p), debate.MaxOutputTokens); err != nil {
+			return badParam("max_completion_tokens", "invalid_max_tokens", "%v", err)
 		}
 	}
 	switch rq.ReasoningEffort {
