@@ -207,6 +207,9 @@ func checkContext(k *ConfigCheck) error {
 
 func checkModels(k *ConfigCheck) error {
 	for model, m := range k.Config.Models {
+		if err := providers.CheckID(model); err != nil { // `parley models` prints it
+			return k.Bad("models", "%v", err)
+		}
 		if err := checkPrices("models."+model, m.Input, m.CachedInput, m.CacheWrite, m.Output, k.Bad); err != nil {
 			return err
 		}

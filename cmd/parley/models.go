@@ -61,8 +61,9 @@ func newModelsUpdateCmd() *cobra.Command {
 openai's, anthropic's and gemini's models in the user's cache directory
 ($PARLEY_CACHE_DIR overrides). Refused, with the catalogue kept as it was: an
 answer over 8 MiB, anything after the JSON, an id outside letters, digits and
-. - _ : / @ (or over 128 characters), an id listed twice, a negative or
-non-finite price or limit, any of the three providers missing, and a 304 that
+. - _ : / @ (or over 128 characters), an id listed twice, a price or token
+limit that is not finite, is negative or is absurd (over $10,000 per 1M tokens,
+100M tokens), any of the three providers missing, and a 304 that
 does not answer the ETag of a copy kept from this same source. A fetched price
 replaces a dated Parley entry only when the source dates its data
 (Last-Modified) after the entry's check date.`,

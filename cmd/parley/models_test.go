@@ -56,11 +56,12 @@ modes:
 func TestConfigRejectsBadCatalogueEntries(t *testing.T) {
 	dir := isolate(t)
 	for yaml, want := range map[string]string{
-		"models:\n  x: {api: soap}\n":         "models.x.api",
-		"models:\n  x: {shutdown: soon}\n":    "models.x.shutdown",
-		"models:\n  x: {input: -1}\n":         "models.x",
-		"providers:\n  openai: {api: grpc}\n": "providers.openai.api",
-		"models:\n  x: {reasons: true}\n":     "reasons",
+		"models:\n  x: {api: soap}\n":                        "models.x.api",
+		"models:\n  x: {shutdown: soon}\n":                   "models.x.shutdown",
+		"models:\n  x: {input: -1}\n":                        "models.x",
+		"providers:\n  openai: {api: grpc}\n":                "providers.openai.api",
+		"models:\n  x: {reasons: true}\n":                    "reasons",
+		"models:\n  \"x\\e]52;c;cHduZWQ=\\a\": {input: 1}\n": `models: id "x\x1b]52;c;chduzwq=\a"`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(yaml), 0o600); err != nil {
 			t.Fatal(err)

@@ -53,7 +53,8 @@ func decodeOne(data []byte, v any) error {
 // Validate refuses an answer Parley should not price with: a provider it
 // needs missing or empty; an id (provider or model) outside the safe
 // alphabet (providers.CheckID) or given twice (ids compare as Lookup
-// does, ignoring case); a negative or non-finite price or limit.
+// does, ignoring case); a price or token limit debate/figures refuses
+// (NaN, ±Inf, negative, over $10,000 per 1M tokens or 100M tokens).
 func Validate(provs []catwalk.Provider) error {
 	for _, need := range Needed {
 		i := slices.IndexFunc(provs, func(p catwalk.Provider) bool { return string(p.ID) == need })

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -54,6 +55,12 @@ func TestUpdateRefusesUnsafeAnswers(t *testing.T) {
 		"trailing garbage":     {func(f *fakeCatwalk) { f.body = baseJSON(t) + "\n<html>oops" }, "10 bytes follow the JSON catalogue"},
 		"a second catalogue":   {func(f *fakeCatwalk) { f.body = baseJSON(t) + baseJSON(t) }, "bytes follow the JSON catalogue"},
 		"over 8 MiB":           {func(f *fakeCatwalk) { f.body = big }, "more than 8388608"},
+		// Break 4's price, and the rest of what debate/figures refuses.
+		"a price of 1.7e308":   {func(f *fakeCatwalk) { f.providers[0].Models[0].CostPer1MOut = 1.7e308 }, `"openai/gpt-6.1-sol" output price: 1.7e+308 is over $10,000 per 1M tokens`},
+		"a price over $10,000": {func(f *fakeCatwalk) { f.providers[2].Models[0].CostPer1MInCached = 10_000.01 }, `"gemini/gemini-4-argon" cache write price: 10000.01 is over`},
+		"a negative price":     {func(f *fakeCatwalk) { f.providers[1].Models[0].CostPer1MOutCached = -0.5 }, "cached input price: -0.5 is negative"},
+		"a context of 10^12":   {func(f *fakeCatwalk) { f.providers[1].Models[0].ContextWindow = 1e12 }, `"anthropic/claude-haiku-5-5" context window: 1000000000000 is over 100000000`},
+		"a negative limit":     {func(f *fakeCatwalk) { f.providers[0].Models[0].DefaultMaxTokens = -1 }, "default max tokens: -1 is negative"},
 	}
 	for name, c := range bad {
 		t.Run(name, func(t *testing.T) {
@@ -218,7 +225,7 @@ func FuzzParse(f *testing.F) {
 		for _, p := range provs {
 			for _, m := range p.Models {
 				key := string(p.ID) + "/" + strings.ToLower(m.ID)
-				if providers.CheckID(m.ID) != nil || seen[key] || m.CostPer1MIn < 0 {
+				if providers.CheckID(m.ID) != nil || seen[key] || !(m.CostPer1MIn >= 0 && m.CostPer1MOut <= figures.MaxPriceUSD) || m.ContextWindow > figures.MaxTokens {
 					t.Fatalf("accepted %q", m.ID)
 				}
 				seen[key] = true
