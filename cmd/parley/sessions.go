@@ -21,7 +21,7 @@ func newSessionsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "sessions",
 		Aliases: []string{"session"},
-		Short:   "List, show, rename, export, import, fork and delete saved sessions",
+		Short:   "List, show, rename, export, import, fork, unlock and delete saved sessions",
 		Long: `Every exchange is saved as it happens in the session database
 (--db, $PARLEY_DB, or $XDG_DATA_HOME/parley/parley.db). An ID prefix is
 enough wherever an ID is asked for. Resume a session with
@@ -30,7 +30,7 @@ parley ask|repl|alternate|talk --session ID.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsRenameCmd(g), sessionsForkCmd(g), sessionsImportCmd(g)}
+	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsRenameCmd(g), sessionsForkCmd(g), sessionsImportCmd(g), sessionsUnlockCmd(g)}
 	for _, c := range sub {
 		wrapArgs(c)
 		cmd.AddCommand(c)

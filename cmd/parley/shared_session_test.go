@@ -49,6 +49,13 @@ func newSharedRig(t *testing.T) *sharedRig {
 		if strings.HasPrefix(lastLine(q), "stall") {
 			return providertest.Reply{Chunks: []string{"part1 ", "part2 ", "part3 ", "never"}, StallAfter: 3}
 		}
+		if strings.HasPrefix(lastLine(q), "slow") { // long enough to be paused in the middle
+			chunks := make([]string, 30)
+			for i := range chunks {
+				chunks[i] = fmt.Sprintf("s%02d ", i)
+			}
+			return providertest.Reply{Chunks: chunks, ChunkDelay: 200 * time.Millisecond}
+		}
 		answer := "A:" + lastLine(q)
 		return providertest.Reply{Chunks: []string{answer[:2], answer[2:]}, ChunkDelay: 150 * time.Millisecond}
 	})

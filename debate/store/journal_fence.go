@@ -90,8 +90,9 @@ func fence(ctx context.Context, tx *sql.Tx, session, owner string, gen int64) er
 	return lostTo(ctx, tx, session, l, ok)
 }
 
-// lostTo words a lost lease: the session is gone, or someone else holds
-// (or cleared) its lease.
+// lostTo words a lost lease: the session is gone, or someone else took
+// its lease (and may have given it back since: a released row keeps its
+// last holder), or it was cleared.
 func lostTo(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, session string, l leaseRow, ok bool) error {
@@ -102,7 +103,7 @@ func lostTo(ctx context.Context, q interface {
 	if !exists {
 		return &debate.DeletedError{Session: session}
 	}
-	if !ok || l.owner == "" {
+	if !ok || l.door == "" { // cleared by parley sessions unlock
 		return &debate.TakenOverError{Session: session}
 	}
 	return &debate.TakenOverError{Session: session, Door: l.door, PID: l.pid, Host: l.host}

@@ -79,7 +79,7 @@ func (s *Store) Unlock(ctx context.Context, session string, force bool) (LeaseHo
 				return &HolderAliveError{Session: session, Holder: held}
 			}
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE session_lease SET owner = '', expires = ?
+		_, err = tx.ExecContext(ctx, `UPDATE session_lease SET owner = '', door = '', pid = 0, expires = ?
 			WHERE conversation_id = ? AND owner = ? AND generation = ?`,
 			formatTime(time.Now()), session, l.owner, l.gen)
 		return err
