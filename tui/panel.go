@@ -120,10 +120,20 @@ func (p *panel) Delta(turn int, text, field string) {
 	if field == debate.FieldRaw && p.badge == "" {
 		p.badge = notParsedBadge
 	}
+	p.streaming()
+	p.answer.Append(text)
+}
+
+// streaming marks a waiting panel as receiving its answer. The error of
+// an attempt that was retried goes: this attempt is not failing (seen: the
+// old "rate_limit (HTTP 429)" stayed over the answer streaming under it).
+func (p *panel) streaming() {
+	if p.state == stateRetrying {
+		p.err = ""
+	}
 	if p.state == stateThinking || p.state == stateRetrying {
 		p.state = stateStreaming
 	}
-	p.answer.Append(text)
 }
 
 // Finish settles the panel with its finished entry.
@@ -206,9 +216,7 @@ func (p *panel) Field(ev debate.FieldCompleted) {
 	if ev.Turn != p.turn {
 		return
 	}
-	if p.state == stateThinking || p.state == stateRetrying {
-		p.state = stateStreaming // the answer is arriving, its prose not yet
-	}
+	p.streaming() // the answer is arriving, its prose not yet
 	switch {
 	case p.kind == debate.KindVote && (ev.Field == "vote" || ev.Field == "answer"):
 		p.Vote(debate.VoteCast{Round: p.round, Vote: ev.Value, Valid: true})

@@ -114,8 +114,13 @@ func (s *sessionList) View() []string {
 		if it.ID == s.current { // before the title: a long title must not hide it
 			title = styles.ok.Render("(open) ") + title
 		}
-		meta := styles.muted.Render(sessionRowMeta(it, s.now))
-		lines = append(lines, fitLine(mark+meta+title, inner))
+		meta := sessionRowMeta(it, s.now)
+		if inner-2-cellWidth(meta) < minTitle {
+			// Narrow: the title first, after the ID (seen at 60 columns: the
+			// whole row was figures and no title).
+			meta = it.ID[:min(6, len(it.ID))] + " "
+		}
+		lines = append(lines, fitLine(mark+styles.muted.Render(meta)+title, inner))
 	}
 	for len(lines) < room {
 		lines = append(lines, "")
@@ -127,6 +132,13 @@ func (s *sessionList) View() []string {
 	lines = append(lines, styles.muted.Render(strings.TrimSpace(hint)))
 	return drawBox(lines, s.width, s.height, hexAccent, "Sessions", true)
 }
+
+// minTitle is the least room a Ctrl+S row keeps for the session's title.
+const minTitle = 24
+
+// sessionListWidth is the Ctrl+S box's width in a w-column window: most of
+// a wide window (titles are long), all but a margin of a narrow one.
+func sessionListWidth(w int) int { return min(w-4, max(100, w*4/5)) }
 
 // sessionRowMeta is what a Ctrl+S row says before the title: ID, mode,
 // last activity, turns, tokens and cost.

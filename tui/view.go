@@ -2,7 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"charm.land/bubbles/v2/key"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -187,7 +190,7 @@ func (m *Model) layout() {
 		m.overlay.SetSize(min(w-4, 120), max(h-4, 5))
 	}
 	if m.sessions != nil {
-		m.sessions.SetSize(min(w-4, 100), max(min(h-4, len(m.sessions.items)+4), 6))
+		m.sessions.SetSize(sessionListWidth(w), max(min(h-4, len(m.sessions.items)+4), 6))
 	}
 }
 
@@ -270,30 +273,45 @@ func (m *Model) frame() []string {
 	return lines
 }
 
-// header shows the mode tabs and the session title.
+// header shows the mode tabs and the session title. The tabs are never
+// cut: when the mode names do not fit beside some of the title, the idle
+// modes show their number only, then the current one too.
 func (m *Model) header(w int) string {
-	cur := m.engine.Current().Name()
-	var b strings.Builder
-	b.WriteString(styles.title.Render("Parley "))
-	for i, mi := range m.engine.Modes().Infos() {
-		name := mi.Name
-		label := fmt.Sprintf(" %d %s ", i+1, name)
-		if w < 70 {
-			label = fmt.Sprintf(" %d %s ", i+1, name[:3])
-		}
-		if name == cur {
-			b.WriteString(styles.tabActive.Render(label))
-		} else {
-			b.WriteString(styles.tabIdle.Render(label))
-		}
-	}
 	// The tabs already show the mode the title starts with.
 	title := strings.TrimPrefix(m.info.Title, m.info.Mode+" · ")
 	if title == "" {
 		title = "new session"
 	}
-	b.WriteString(styles.muted.Render("  " + Sanitize(title)))
-	return fitLine(b.String(), w)
+	title = "  " + Sanitize(title)
+	room := w - min(ansi.StringWidth(title), 16)
+	var tabs string
+	for form := range 3 {
+		tabs = m.modeTabs(form)
+		if ansi.StringWidth(tabs) <= room {
+			break
+		}
+	}
+	return fitLine(tabs+styles.muted.Render(title), w)
+}
+
+// modeTabs draws "Parley" and the mode tabs: form 0 names every mode, 1
+// only the current one (the others by their number), 2 none.
+func (m *Model) modeTabs(form int) string {
+	cur := m.engine.Current().Name()
+	var b strings.Builder
+	b.WriteString(styles.title.Render("Parley "))
+	for i, mi := range m.engine.Modes().Infos() {
+		label := fmt.Sprintf(" %d %s ", i+1, mi.Name)
+		if form == 2 || form == 1 && mi.Name != cur {
+			label = fmt.Sprintf(" %d ", i+1)
+		}
+		if mi.Name == cur {
+			b.WriteString(styles.tabActive.Render(label))
+		} else {
+			b.WriteString(styles.tabIdle.Render(label))
+		}
+	}
+	return b.String()
 }
 
 // showVerdict reports whether the MAGI verdict banner is on screen: only
@@ -460,7 +478,46 @@ func (m *Model) helpLine(w int) string {
 	m.keys.focus = m.focus
 	id := helpID{w, m.focus, m.keys.Submit.Help().Desc}
 	if m.helpCache == "" || m.helpID != id {
-		m.helpCache, m.helpID = fitLine(m.help.View(m.keys), w), id
+		m.helpCache, m.helpID = fitLine(m.shortHelp(w), w), id
 	}
 	return m.helpCache
+}
+
+// shortHelp is as many of the focused area's keys as fit in w cells, in
+// the list's order. What does not fit goes whole, never cut (bubbles' help
+// adds an item that overflows when its "…" would not fit either; seen:
+// "esc cancel / clos…"): the least important first, the way to every key
+// and to quitting last.
+func (m *Model) shortHelp(w int) string {
+	all := m.keys.ShortHelp()
+	h := m.help
+	h.SetWidth(0) // no "…" of its own: each try is measured whole
+	keep := make([]bool, len(all))
+	var order []int // who gets room first: help and quit, then the list's order
+	for i, b := range all {
+		if b.Help() == m.keys.Help.Help() || b.Help() == m.keys.Quit.Help() {
+			order = append(order, i)
+		}
+	}
+	for i := range all {
+		if !slices.Contains(order, i) {
+			order = append(order, i)
+		}
+	}
+	kept := func() []key.Binding {
+		var out []key.Binding
+		for i, b := range all {
+			if keep[i] {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	for _, i := range order {
+		keep[i] = true
+		if ansi.StringWidth(h.ShortHelpView(kept())) > w {
+			keep[i] = false
+		}
+	}
+	return h.ShortHelpView(kept())
 }

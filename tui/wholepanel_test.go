@@ -1,6 +1,10 @@
 package tui
 
 import (
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers/demo"
 	"strings"
 	"testing"
 
@@ -70,5 +74,25 @@ func TestMarkdownNeverWiderThanItsWidth(t *testing.T) {
 		if want := len(strings.Fields(text)); words != want {
 			t.Errorf("width %d: %d words shown, want %d", w, words, want)
 		}
+	}
+}
+
+// A retried answer streams under no error: the failed attempt's text goes
+// once the next attempt's first words arrive.
+func TestRetriedAnswerDropsTheOldError(t *testing.T) {
+	t.Parallel()
+	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "chatgpt", Display: "ChatGPT", Model: "m"}, Provider: demo.New("demo")}
+	p := newPanel(a, "")
+	p.SetSize(50, 12)
+	md := newMarkdown()
+	view := func() string { return ansi.Strip(strings.Join(p.View(md, "*", fixedNow, false), "\n")) }
+	p.Start(debate.Entry{Turn: 2, Kind: debate.KindReply})
+	p.Retry(debate.Retrying{Turn: 2, Wait: time.Second, Err: "rate_limit (HTTP 429)"}, fixedNow)
+	if !strings.Contains(view(), "rate_limit (HTTP 429)") {
+		t.Fatalf("the waiting panel does not say why:\n%s", view())
+	}
+	p.Delta(2, "The second attempt answers.", "")
+	if s := view(); strings.Contains(s, "rate_limit") || !strings.Contains(s, "second attempt") {
+		t.Errorf("streaming after a retry:\n%s", s)
 	}
 }

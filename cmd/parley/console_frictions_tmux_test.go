@@ -180,7 +180,7 @@ func framed(screen string, size [2]int) bool {
 			return false
 		}
 	}
-	return !strings.Contains(screen, "1 mention  2") || size[0] >= 70
+	return !strings.Contains(screen, "2 alternate") || size[0] >= 70
 }
 
 // panelHead is the first line inside the first panel's box (its agent).
