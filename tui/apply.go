@@ -77,6 +77,10 @@ func (m *Model) applyEvent(ev debate.Event) {
 			m.verdict = verdictLine(ev.Entry)
 		case debate.KindError:
 			m.setStatus(firstNonEmpty(ev.Entry.Text, ev.Entry.Error), true)
+		case debate.KindUser:
+			// A new exchange: the last one's ranking table goes (seen: it
+			// stayed on screen through the next council's first stage).
+			m.council = councilView{}
 		}
 	case debate.TurnStarted:
 		m.tr.Put(ev.Entry)

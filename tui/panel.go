@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/providers"
 )
@@ -330,12 +332,16 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	if p.folder != "" {
 		where = styles.muted.Render(" · reading " + p.folder)
 	}
-	head := []string{
-		name + " " + styles.muted.Render(p.model) + where,
-		p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost)),
+	// The model goes before anything on the name line is cut.
+	nameLine := name + " " + styles.muted.Render(p.model) + where
+	if cellWidth(nameLine) > inner {
+		nameLine = name + where
 	}
+	state := p.stateText(spin, now)
+	head := []string{nameLine, state + p.usageFitting(inner-cellWidth(state))}
 	if compact {
-		head = []string{name + where + " " + p.stateText(spin, now) + styles.muted.Render(usageText(p.usage, p.cost))}
+		lead := name + where + " " + state
+		head = []string{lead + p.usageFitting(inner-cellWidth(lead))}
 	}
 	var errLines []string
 	if p.err != "" {
@@ -348,7 +354,8 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 		head = append(head, styles.warn.Render(p.note))
 	}
 	if p.badge != "" {
-		head = append(head, p.badge)
+		// Wrapped, not cut: a council member's ranking is read whole.
+		head = append(head, wrapStyledLine(p.badge, inner, 3)...)
 	}
 	head = append(head, errLines...)
 	if len(p.votes) > 0 {
@@ -382,25 +389,55 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 		lines = append(lines, " "+fitLine(l, inner)+" ")
 	}
 	shown := body[start:end]
+	var below string
+	if end < len(body) && len(shown) > 2 && !p.Busy() {
+		// Lines below (a finished answer shows its start): how many, on the
+		// last answer line.
+		below = moreLine("↓", fmt.Sprint(len(body)-end+1), focused, inner)
+		shown = shown[:len(shown)-1]
+	}
 	if start > 0 && len(shown) > 1 && !p.Busy() {
 		// Lines above: say how many, on the first answer line.
-		more := "↑ " + fmt.Sprint(start+1) + " more"
+		n := fmt.Sprint(start + 1)
 		if !whole {
-			more = "↑ " + fmt.Sprint(start+1) + "+ more" // the blocks above are not drawn yet
+			n += "+" // the blocks above are not drawn yet
 		}
-		if !focused {
-			more += " (2 tabs, then ↑)" // Tab focuses the transcript, Tab again the panels
-		}
-		lines = append(lines, " "+fitLine(styles.warn.Render(more), inner)+" ")
+		lines = append(lines, moreLine("↑", n, focused, inner))
 		shown = shown[1:]
 	}
 	for _, l := range shown {
 		lines = append(lines, " "+l+" ")
 	}
+	if below != "" {
+		lines = append(lines, below)
+	}
 	if focused {
 		return heavyBox(lines, w, h, c)
 	}
 	return drawBoxFitted(lines, w, h, c, "", false)
+}
+
+// moreLine says how many answer lines are above or below the panel's
+// view, and, when the panel is not focused and the room allows, how to
+// reach them; it is never cut.
+func moreLine(arrow, n string, focused bool, inner int) string {
+	more := arrow + " " + n + " more"
+	if how := more + " (2 tabs, then " + arrow + ")"; !focused && cellWidth(how) <= inner {
+		more = how // Tab focuses the transcript, Tab again the panels
+	}
+	return " " + fitLine(styles.warn.Render(more), inner) + " "
+}
+
+// wrapStyledLine wraps a styled line to width, in at most maxLines lines.
+func wrapStyledLine(s string, width, maxLines int) []string {
+	if cellWidth(s) <= width {
+		return []string{s}
+	}
+	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+	}
+	return lines
 }
 
 // answerTail is at least n of the answer's last lines and whether they are
@@ -436,6 +473,17 @@ func (p *panel) extraHeadLines(w, h int) int {
 		n++
 	}
 	return n
+}
+
+// usageFitting is the panel's tokens and cost in at most room cells: the
+// cost goes first, then the tokens, rather than a cut figure.
+func (p *panel) usageFitting(room int) string {
+	for _, u := range []string{usageText(p.usage, p.cost), usageText(p.usage, 0)} {
+		if cellWidth(u) <= room {
+			return styles.muted.Render(u)
+		}
+	}
+	return ""
 }
 
 func usageText(u providers.Usage, cost float64) string {
