@@ -65,8 +65,7 @@ type DeletedError struct {
 }
 
 func (e *DeletedError) Error() string {
-	return fmt.Sprintf("session %s was deleted by another process; nothing more was saved in it "+
-		"(the console offers to save this conversation as a new session)", e.Session)
+	return fmt.Sprintf("session %s was deleted by another process; nothing more was saved in it", e.Session)
 }
 
 // IsLost reports whether err says this process may no longer write its

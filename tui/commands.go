@@ -307,6 +307,11 @@ func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
 			m.in.SetValue(msg.input) // keep what was typed
 		}
 		m.setStatus(msg.err.Error(), true)
+	case debate.IsLost(msg.err): // deleted or taken over by another process: nothing more is saved in it
+		if m.in.Value() == "" {
+			m.in.SetValue(msg.input)
+		}
+		m.setStatus(msg.err.Error()+" — /saveas keeps this conversation as a new session", true)
 	case errors.As(msg.err, &unknown):
 		if m.in.Value() == "" {
 			m.in.SetValue(msg.input)
@@ -355,6 +360,8 @@ func (m *Model) command(c slashCommand) tea.Cmd {
 		return m.newSession()
 	case "fork":
 		return m.forkSession(m.info.ID, 0)
+	case "saveas":
+		return m.saveAs()
 	case "export":
 		return m.export(c.Arg)
 	case "rounds", "steps", "pause", "resume", "continue", "stop":
@@ -461,7 +468,7 @@ func (m *Model) openHelp() {
 	}
 	lines = append(lines, styles.bold.Render("Commands"),
 		"/mode NAME   switch mode ("+strings.Join(m.engine.Modes().Names(), ", ")+")",
-		"/new  /sessions  /fork  /export md|json  /agents  /help",
+		"/new  /sessions  /fork  /saveas  /export md|json  /agents  /help",
 		"/rounds N  /steps N  /pause  /resume  /stop   (as the mode takes them)",
 		"/budget USD  cap this session's spend (/budget off lifts it)",
 		"/title TEXT  rename this session (lists show the new title)",

@@ -27,6 +27,9 @@ func (p storePager) Fork(string, int) (debate.SessionInfo, []debate.Entry, error
 	return debate.SessionInfo{}, nil, nil
 }
 func (p storePager) Export(string, string) (string, error) { return "", nil }
+func (p storePager) SaveAs(info debate.SessionInfo, entries []debate.Entry) (debate.SessionInfo, []debate.Entry, error) {
+	return store.NewBrowser(p.st, "").SaveAs(info, entries)
+}
 func (p storePager) Page(id string, before, limit int) ([]debate.Entry, error) {
 	return p.st.Page(context.Background(), id, before, limit)
 }

@@ -25,6 +25,10 @@ type Sessions interface {
 	Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entry, error)
 	// Export writes the session as "md" or "json" and says where.
 	Export(id, format string) (string, error)
+	// SaveAs writes a conversation as a new session (a fresh ID) and
+	// returns it as saved: what the console shows of a session deleted
+	// or taken from it meanwhile.
+	SaveAs(info debate.SessionInfo, entries []debate.Entry) (debate.SessionInfo, []debate.Entry, error)
 }
 
 // Messages of the session list, produced by commands (the store's I/O
@@ -37,7 +41,7 @@ type (
 	sessionOpenedMsg struct {
 		info    debate.SessionInfo
 		entries []debate.Entry
-		forked  bool
+		verb    string // "resumed" unless "forked into" or "saved as"
 		err     error
 	}
 	sessionDeletedMsg struct {
@@ -230,7 +234,31 @@ func (m *Model) forkSession(id string, at int) tea.Cmd {
 	st := m.opts.Sessions
 	return func() tea.Msg {
 		info, entries, err := st.Fork(id, at)
-		return sessionOpenedMsg{info: info, entries: entries, forked: true, err: err}
+		return sessionOpenedMsg{info: info, entries: entries, verb: "forked into", err: err}
+	}
+}
+
+// saveAs writes the conversation on screen as a new session and goes on
+// in it (/saveas): the way on when the session was deleted, or taken over,
+// by another process while the console had it open.
+func (m *Model) saveAs() tea.Cmd {
+	if m.opts.Sessions == nil {
+		m.setStatus(noSessions, true)
+		return nil
+	}
+	if m.engine.Busy() {
+		m.setStatus("wait for the agents or press esc first", true)
+		return nil
+	}
+	entries := m.engine.History().Entries()
+	if len(entries) == 0 {
+		m.setStatus("nothing to save yet: the session is empty", true)
+		return nil
+	}
+	st, info := m.opts.Sessions, m.engine.Info()
+	return func() tea.Msg {
+		saved, loaded, err := st.SaveAs(info, entries)
+		return sessionOpenedMsg{info: saved, entries: loaded, verb: "saved as", err: err}
 	}
 }
 
@@ -305,9 +333,9 @@ func (m *Model) sessionResult(msg tea.Msg) tea.Cmd {
 		m.engine.Start(true) // the store already holds the resumed or forked session
 		m.sessions = nil
 		m.reload()
-		verb := "resumed"
-		if msg.forked {
-			verb = "forked into"
+		verb := msg.verb
+		if verb == "" {
+			verb = "resumed"
 		}
 		turns := 0
 		if n := len(msg.entries); n > 0 {

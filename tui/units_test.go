@@ -446,6 +446,12 @@ func (f *fakeSessions) Fork(id string, at int) (debate.SessionInfo, []debate.Ent
 	return debate.SessionInfo{ID: "cccccc333333", Mode: "mention", Parent: id}, f.entries, nil
 }
 
+func (f *fakeSessions) SaveAs(info debate.SessionInfo, entries []debate.Entry) (debate.SessionInfo, []debate.Entry, error) {
+	f.note("saveas " + info.ID)
+	info.ID = "dddddd444444"
+	return info, entries, nil
+}
+
 func (f *fakeSessions) Export(id, format string) (string, error) {
 	f.note("export " + id + " " + format)
 	if format == "json" {

@@ -62,6 +62,18 @@ func (c *Browser) Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entr
 	return c.st.LoadRecent(ctx, fork.ID)
 }
 
+// SaveAs writes a conversation as a new session (a fresh ID, in one
+// transaction) and loads it back.
+func (c *Browser) SaveAs(info debate.SessionInfo, entries []debate.Entry) (debate.SessionInfo, []debate.Entry, error) {
+	ctx := context.Background()
+	info.Parent, info.ForkAt = "", 0 // its session is gone, or another's now
+	saved, err := c.st.Import(ctx, info, entries, true)
+	if err != nil {
+		return debate.SessionInfo{}, nil, err
+	}
+	return c.st.LoadRecent(ctx, saved.ID)
+}
+
 // Export writes parley-ID.md or parley-ID.json into the browser's folder
 // and returns its path.
 func (c *Browser) Export(id, format string) (string, error) {
