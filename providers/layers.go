@@ -10,7 +10,7 @@ import (
 // CatalogueDate is the day Parley's compiled-in catalogue (config.yaml
 // models:) was last checked against the vendors' pages. An entry without
 // its own checked date is that old.
-const CatalogueDate = "2026-11-25"
+const CatalogueDate = "2026-11-28"
 
 // Layers a catalogue figure can come from, lowest first.
 const (
@@ -70,9 +70,9 @@ func (m ModelInfo) OriginOf(figure string) Origin {
 // tiers and APIs are Parley's alone; a price from a snapshot whose own date
 // (Dated, not the day it was fetched) is after the entry's checked date
 // replaces Parley's (schedules up to that date are in it already), and a
-// snapshot without a date of its own never replaces a price; a limit or
-// effort ladder Parley leaves open comes from the snapshot; a model only
-// the snapshot knows is added. A fetched price of 0 is no price (a paid
+// snapshot without a date of its own never replaces a price; prices,
+// limits or an effort ladder Parley leaves open come from the snapshot; a
+// model only the snapshot knows is added. A fetched price of 0 is no price (a paid
 // model never costs 0), so it never replaces one. own is not changed.
 func Overlay(own Catalogue, snap Snapshot) Catalogue {
 	out := make(Catalogue, len(own)+len(snap.Models))
@@ -103,7 +103,9 @@ func overlayEntry(m ModelInfo, f Fetched, from Origin, dated string) ModelInfo {
 	for _, fig := range Figures {
 		m.Origins[fig] = m.OriginOf(fig)
 	}
-	if dated != "" && dated > cmp.Or(m.Checked, CatalogueDate) {
+	// An entry with no price at all takes the fetched one whatever its
+	// date: there is nothing newer to keep.
+	if !m.Priced() || (dated != "" && dated > cmp.Or(m.Checked, CatalogueDate)) {
 		replaced := false
 		for _, p := range []struct {
 			fig string

@@ -105,11 +105,13 @@ func TestOverlayPrecedence(t *testing.T) {
 // still fills what the entry leaves open and adds new models).
 func TestOverlayGoesByTheSourcesOwnDate(t *testing.T) {
 	own := Catalogue{"gpt-6-luna": {Provider: "openai", Input: price(0.10), Output: price(0.50), Checked: "2026-11-28",
-		Prices: []PriceChange{{From: "2027-02-01", Input: price(0.20)}}}}
+		Prices: []PriceChange{{From: "2027-02-01", Input: price(0.20)}}},
+		"gemini-3.7-flash": {Provider: "gemini", Status: "active", Checked: "2026-11-28"}} // no price known
 	stale := Fetched{Provider: "openai", ID: "gpt-6-luna", Input: 1, Output: 6, MaxOutput: 128000}
 	fresh := Fetched{Provider: "openai", ID: "gpt-6-sol", Input: 2, Output: 10}
+	open := Fetched{Provider: "gemini", ID: "gemini-3.7-flash", Input: 1.5, Output: 7.5}
 	at := func(fetched, dated string) Snapshot {
-		s := snapshotOn(fetched, stale, fresh)
+		s := snapshotOn(fetched, stale, fresh, open)
 		s.Dated = dated
 		return s
 	}
@@ -127,8 +129,8 @@ func TestOverlayGoesByTheSourcesOwnDate(t *testing.T) {
 		if *l.Input != c.wantInput {
 			t.Errorf("%s: input %v, want %v", c.name, *l.Input, c.wantInput)
 		}
-		if l.MaxOutput != 128000 || !got["gpt-6-sol"].Priced() {
-			t.Errorf("%s: an open limit is filled and a new model added whatever the date", c.name)
+		if l.MaxOutput != 128000 || !got["gpt-6-sol"].Priced() || !got["gemini-3.7-flash"].Priced() || got["gemini-3.7-flash"].Status != "active" {
+			t.Errorf("%s: an open limit and an open price are filled and a new model added whatever the date", c.name)
 		}
 		if c.wantInput == 1 && (len(l.Prices) != 1 || l.OriginOf("input").Date != c.dated) {
 			t.Errorf("%s: the later schedule stays and the price is as old as its source: %+v", c.name, l)

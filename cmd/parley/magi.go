@@ -31,11 +31,11 @@ INCOMPLETE when an invalid vote leaves no majority.
 
 -m runs all three on one model (gpt-*, o1/o3/o4*, codex* → openai, claude-* →
 anthropic, gemini-* → gemini, or provider/model with a configured provider
-such as ollama/llama3.2). -p rotate / rotate2 shift the providers under the
+such as ollama/gpt-oss:20b). -p rotate / rotate2 shift the providers under the
 personas by one or two places. Use - to read the question from stdin.`,
 		Example: `  parley magi "Should we ship on Friday?"
   parley magi -v -p rotate "Rewrite the billing service in Rust?"
-  parley magi -1 -m ollama/llama3.2 "Is this commit message clear?"
+  parley magi -1 -m ollama/gpt-oss:20b "Is this commit message clear?"
   parley magi --json "Adopt a four-day week?" | jq -r .verdict`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -27,7 +27,7 @@ func TestMagiAdjustPresetsAndModel(t *testing.T) {
 		{"o-series", "o3-mini", "", "", []string{"openai/o3-mini", "openai/o3-mini", "openai/o3-mini"}},
 		{"claude model", "claude-haiku-4-5", "rotate", "", []string{"anthropic/claude-haiku-4-5", "anthropic/claude-haiku-4-5", "anthropic/claude-haiku-4-5"}},
 		{"gemini model", "gemini-2.5-pro", "", "", []string{"gemini/gemini-2.5-pro", "gemini/gemini-2.5-pro", "gemini/gemini-2.5-pro"}},
-		{"provider/model", "ollama/llama3.2", "", "", []string{"ollama/llama3.2", "ollama/llama3.2", "ollama/llama3.2"}},
+		{"provider/model", "ollama/gpt-oss:20b", "", "", []string{"ollama/gpt-oss:20b", "ollama/gpt-oss:20b", "ollama/gpt-oss:20b"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -34,7 +34,9 @@ func TestTableFitsAndShowsTheCatalogue(t *testing.T) {
 		"anthropic claude-haiku-5-5       0.10/0.50   0.01/0.125 1M    lo-max    active",
 		"anthropic claude-sonnet-4-6      3.00/15.00  0.30/-     1M    lo-hi,max legacy",
 		"openai    gpt-5                  1.25/10.00  0.125/-    400K  lo-hi     dep 2026-12-11",
-		"gemini    gemini-3.5-flash       ?",
+		"gemini    gemini-3.5-flash       1.50/9.00   ?",
+		"openai    gpt-6-luna             0.10/0.50   0.01/0.125 1.05M lo-max    active         parley 11-28",
+		"openai    gpt-4o                 ?           ?          -     -         dep 2027-01-14",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
