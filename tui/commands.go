@@ -31,6 +31,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.sessionsKey(msg)
 	case m.overlay != nil:
 		return m.overlayKey(msg)
+	case m.find != nil:
+		if cmd, done := m.findKey(msg); done {
+			return cmd
+		}
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -56,6 +60,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Sessions):
 		return m.openSessions()
+	case key.Matches(msg, k.Find) && (msg.String() != "/" || m.focus != focusInput):
+		m.openFind("", true)
+		return nil
 	case msg.String() == "f1", msg.String() == "?" && (m.focus != focusInput || m.in.Value() == ""):
 		m.openHelp()
 		return nil
@@ -116,6 +123,7 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 		if en, ok := m.tr.Selected(); ok {
 			m.openOverlay(turnDetail(en, m.md, m.opts.TimeFormat))
 		}
+	case m.tr.jumpKey(k, msg):
 	default:
 		return m.typeIntoInput(msg)
 	}
@@ -370,6 +378,8 @@ func (m *Model) command(c slashCommand) tea.Cmd {
 		m.budget(c.Arg)
 	case "title", "rename":
 		m.rename(c.Arg)
+	case "search", "find":
+		m.openFind(c.Arg, c.Arg == "")
 	default:
 		m.setStatus("unknown command /"+c.Name+" (try /help)", true)
 	}

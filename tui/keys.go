@@ -59,39 +59,52 @@ type keyMap struct {
 	ScrollPanel key.Binding
 	SwitchPanel key.Binding
 	OpenShort   key.Binding
+	Find        key.Binding
+	FindNext    key.Binding
+	FindPrev    key.Binding
+	// Jumps in the transcript: by exchange and by speaker.
+	PrevExchange, NextExchange key.Binding
+	PrevSame, NextSame         key.Binding
 
 	focus focusArea // what the short list describes
 }
 
 func defaultKeys(modes []debate.ModeInfo) keyMap {
 	return keyMap{
-		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Newline:     key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
-		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete @name")),
-		FocusNext:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
-		FocusPrev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous")),
-		ModeKeys:    modeKeysHelp(modes),
-		Modes:       modeBindings(modes),
-		CycleMode:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next mode")),
-		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel / close")),
-		Sessions:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
-		Help:        key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?/f1", "all keys")),
-		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/quit")),
-		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous turn")),
-		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next turn")),
-		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Home:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first turn")),
-		End:         key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last turn")),
-		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open turn")),
-		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous input")),
-		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next input")),
-		PanelLeft:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous panel")),
-		PanelRight:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next panel")),
-		SelectTurn:  key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "select")),
-		ScrollPanel: key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "scroll")),
-		SwitchPanel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←→/hl", "panel")),
-		OpenShort:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Submit:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline:      key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
+		Complete:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete @name")),
+		FocusNext:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
+		FocusPrev:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous")),
+		ModeKeys:     modeKeysHelp(modes),
+		Modes:        modeBindings(modes),
+		CycleMode:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next mode")),
+		Cancel:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel / close")),
+		Sessions:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
+		Help:         key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?/f1", "all keys")),
+		Quit:         key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/quit")),
+		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous turn")),
+		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next turn")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Home:         key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first turn")),
+		End:          key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last turn")),
+		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open turn")),
+		HistoryPrev:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous input")),
+		HistoryNext:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next input")),
+		PanelLeft:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous panel")),
+		PanelRight:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next panel")),
+		SelectTurn:   key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "select")),
+		ScrollPanel:  key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "scroll")),
+		SwitchPanel:  key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←→/hl", "panel")),
+		OpenShort:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Find:         key.NewBinding(key.WithKeys("ctrl+f", "/"), key.WithHelp("ctrl+f or /", "find in the transcript")),
+		FindNext:     key.NewBinding(key.WithKeys("enter", "n"), key.WithHelp("enter/n", "next match")),
+		PrevExchange: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous exchange")),
+		NextExchange: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next exchange")),
+		PrevSame:     key.NewBinding(key.WithKeys("{"), key.WithHelp("{", "previous turn of this speaker")),
+		NextSame:     key.NewBinding(key.WithKeys("}"), key.WithHelp("}", "next turn of this speaker")),
+		FindPrev:     key.NewBinding(key.WithKeys("shift+enter", "N"), key.WithHelp("shift+enter/N", "previous match")),
 	}
 }
 
@@ -114,6 +127,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Submit, k.Newline, k.Complete, k.HistoryPrev, k.HistoryNext, k.FocusNext, k.FocusPrev},
 		append(slices.Clone(k.Modes), k.CycleMode),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Open},
+		{k.PrevExchange, k.NextExchange, k.PrevSame, k.NextSame, k.Find, k.FindNext, k.FindPrev},
 		{k.PanelLeft, k.PanelRight, k.Cancel, k.Sessions, k.Help, k.Quit},
 	}
 }

@@ -75,6 +75,7 @@ type Model struct {
 	focus     focusArea
 	overlay   *overlay
 	sessions  *sessionList
+	find      *finder // the transcript search, while it is open
 
 	info      debate.SessionInfo
 	verdict   string

@@ -50,7 +50,7 @@ var styles = struct {
 	tabActive, tabIdle, title, muted, mutedBold, subtle ink
 	warn, warnBold, err, errBold, ok, okBold, bold      ink
 	banner, status, selected, user                      ink
-	okBanner, errBanner, warnBanner                     ink
+	okBanner, errBanner, warnBanner, found              ink
 }{
 	tabActive:  newInk(lipgloss.NewStyle().Foreground(lipgloss.Color("#FFFFFF")).Background(lipgloss.Color(hexAccent)).Bold(true)),
 	tabIdle:    fg(hexMuted),
@@ -72,6 +72,7 @@ var styles = struct {
 	okBanner:   newInk(lipgloss.NewStyle().Foreground(lipgloss.Color(hexOK)).Bold(true).Reverse(true)),
 	errBanner:  newInk(lipgloss.NewStyle().Foreground(lipgloss.Color(hexError)).Bold(true).Reverse(true)),
 	warnBanner: newInk(lipgloss.NewStyle().Foreground(lipgloss.Color(hexWarn)).Bold(true).Reverse(true)),
+	found:      newInk(lipgloss.NewStyle().Foreground(lipgloss.Color(hexWarn)).Reverse(true)),
 }
 
 // helpStyles are the key help's colours for a dark or a light background:

@@ -36,6 +36,7 @@ type transcript struct {
 	top, topRow int  // anchor when not following: entry index and line in it
 	sel         int  // selected entry index, -1: none
 	focused     bool
+	mark        string // the search's query in lower case, highlighted where drawn
 
 	// Set by the last View: what was on screen.
 	firstShown, lastShown, lastFull int
@@ -404,7 +405,7 @@ func (t *transcript) gutter(i int, lines []string) []string {
 	}
 	out := make([]string, len(lines))
 	for k, l := range lines {
-		out[k] = g + l
+		out[k] = g + highlight(l, t.mark)
 	}
 	return out
 }
@@ -436,7 +437,7 @@ func (t *transcript) View() []string {
 			if len(rows) == h {
 				break
 			}
-			rows = append(rows, gutter+l)
+			rows = append(rows, gutter+highlight(l, t.mark))
 		}
 		row = 0
 	}

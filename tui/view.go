@@ -392,12 +392,14 @@ func (m *Model) tabs(w int, spin string) string {
 // and where the transcript is scrolled to.
 func (m *Model) inputRule(w int) string {
 	left := ""
-	if s := m.in.Suggestions(); len(s) > 0 {
+	if m.find != nil {
+		left = m.findRule(w)
+	} else if s := m.in.Suggestions(); len(s) > 0 {
 		left = styles.warn.Render(" @"+strings.Join(s, " @")+" ") + styles.muted.Render("(tab) ")
 	} else if m.focus == focusInput && m.in.Value() == "" {
 		left = styles.muted.Render(" " + m.inputHint() + " ")
 	}
-	if pos := m.tr.Position(); pos != "" {
+	if pos := m.tr.Position(); pos != "" && m.find == nil {
 		left += styles.warn.Render(" ↑ " + pos + " (end: latest) ")
 	}
 	edge := styles.subtle
