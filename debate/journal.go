@@ -35,6 +35,11 @@ type Journal interface {
 	// every later write and calls lost once, with a *TakenOverError or a
 	// *DeletedError, from any goroutine.
 	Lease(ctx context.Context, session string, lost func(error)) (release func(), err error)
+	// Sent records that turn's call was sent with a prompt of about input
+	// tokens: from then on the turn's checkpoints carry its estimated
+	// spend, so a turn cut by kill -9 or a full disk is charged it when
+	// the next writer settles it.
+	Sent(session string, turn, input int)
 }
 
 // TakenOverError: another process took the session's lease from this one
@@ -125,6 +130,16 @@ func (e *Engine) settle(en Entry) Entry {
 	}
 	e.History().Update(en)
 	return en
+}
+
+// sent tells the journal a turn's call went out (see Journal.Sent).
+func (e *Engine) sent(turn, input int) {
+	e.appendMu.Lock()
+	j := e.journal
+	e.appendMu.Unlock()
+	if j != nil {
+		j.Sent(e.Info().ID, turn, input)
+	}
 }
 
 // foreign is the event announcing a turn another process saved.

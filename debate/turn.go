@@ -131,6 +131,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if err != nil {
 		return t.refuse(err)
 	}
+	e.sent(t.entry.Turn, providers.EstimatePromptTokens(req))
 	streamCtx, endStream := streamContext(ctx)
 	defer endStream()
 	var text strings.Builder

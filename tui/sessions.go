@@ -217,14 +217,23 @@ func (m *Model) sessionsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// forkSession copies a session into a new one and opens the copy.
-func (m *Model) forkSession(id string, at int) tea.Cmd {
+// mayOpenAnother says whether the console can switch to another saved
+// session now (a store, no exchange running), and why not on its status.
+func (m *Model) mayOpenAnother() bool {
 	if m.opts.Sessions == nil {
 		m.setStatus(noSessions, true)
-		return nil
+		return false
 	}
 	if m.engine.Busy() {
 		m.setStatus("wait for the agents or press esc first", true)
+		return false
+	}
+	return true
+}
+
+// forkSession copies a session into a new one and opens the copy.
+func (m *Model) forkSession(id string, at int) tea.Cmd {
+	if !m.mayOpenAnother() {
 		return nil
 	}
 	if id == m.info.ID && m.tr.Len() == 0 {
@@ -242,12 +251,7 @@ func (m *Model) forkSession(id string, at int) tea.Cmd {
 // in it (/saveas): the way on when the session was deleted, or taken over,
 // by another process while the console had it open.
 func (m *Model) saveAs() tea.Cmd {
-	if m.opts.Sessions == nil {
-		m.setStatus(noSessions, true)
-		return nil
-	}
-	if m.engine.Busy() {
-		m.setStatus("wait for the agents or press esc first", true)
+	if !m.mayOpenAnother() {
 		return nil
 	}
 	entries := m.engine.History().Entries()

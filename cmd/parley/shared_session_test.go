@@ -292,6 +292,10 @@ func TestKilledLeaseHolder(t *testing.T) {
 	if dead.Status != debate.StatusPartial || dead.Error != store.Interrupted || dead.Text != "part1 part2 part3 " {
 		t.Errorf("the killed answer is %s %q %q, want partial, interrupted, its text", dead.Status, dead.Error, dead.Text)
 	}
+	// It is charged its estimate (the prompt and what streamed), not $0.
+	if !dead.Usage.Estimated || dead.Usage.InputTokens == 0 || dead.Usage.OutputTokens == 0 || dead.Cost <= 0 {
+		t.Errorf("the killed answer is charged $%g for %+v, want its estimated spend", dead.Cost, dead.Usage)
+	}
 	last := entries[len(entries)-1]
 	if q := entries[len(entries)-2]; q.Text != "@chatgpt after" || last.Text != "A:after" || last.Status != debate.StatusComplete {
 		t.Errorf("the next writer's exchange is %q then %q %s", q.Text, last.Text, last.Status)

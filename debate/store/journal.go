@@ -23,6 +23,7 @@ import (
 func (r *Recorder) Attach(eng *debate.Engine, door string) (detach func()) {
 	r.mu.Lock()
 	r.attached, r.door = true, door
+	r.price = eng.Config.CostAt
 	r.mu.Unlock()
 	eng.SetJournal(r)
 	unsub := eng.Subscribe(r.Sink)

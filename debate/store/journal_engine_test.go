@@ -79,6 +79,7 @@ func TestJournalPausedEngineKeepsNothingComplete(t *testing.T) {
 	spec := debate.AgentSpec{Name: "a", Display: "A", Provider: "demo", Model: "demo-a"}
 	cfg := &debate.Config{DefaultMode: "mention", Source: "test", ModeList: modes.All(), Agents: []debate.AgentSpec{spec}}
 	cfg.Modes.Mention.Agents = []string{"a"}
+	cfg.Pricing = map[string]debate.Price{"demo-a": {Input: 3, Output: 15}}
 	e, err := debate.NewEngine(cfg, []*debate.Agent{{AgentSpec: spec, Provider: p}}, "mention")
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +136,14 @@ func TestJournalPausedEngineKeepsNothingComplete(t *testing.T) {
 	if en, _ := e.History().Get(2); en.Status == debate.StatusComplete {
 		t.Errorf("the woken engine shows its answer complete: %+v", en)
 	}
-	if got := rowAt(t, st, id, 2); got.Status != debate.StatusPartial || got.Text != "half " {
+	got := rowAt(t, st, id, 2)
+	if got.Status != debate.StatusPartial || got.Text != "half " {
 		t.Errorf("on disk the answer is %s %q, want partial %q", got.Status, got.Text, "half ")
+	}
+	// Cut, it is charged what it had cost when it was cut, estimated:
+	// the prompt sent and the chunk streamed, at the model's price.
+	if u := got.Usage; !u.Estimated || u.InputTokens == 0 || u.OutputTokens != 2 || u.PriceUnknown ||
+		got.Cost != (float64(u.InputTokens)*3+float64(u.OutputTokens)*15)/1e6 {
+		t.Errorf("the cut answer is charged $%g for %+v, want its estimate", got.Cost, u)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
 )
 
 // Interrupted is the error recorded for a turn that was still streaming when
@@ -35,8 +36,51 @@ func (r *Recorder) settleDead(ctx context.Context, tx *sql.Tx, session string, g
 // a turn still streaming takes it: a checkpoint that comes late (it was read
 // before the turn finished, committed after) never undoes a finish, nor the
 // settling of another writer that took the session over.
-func checkpoint(ctx context.Context, tx *sql.Tx, row int64, writer, text string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE conversation_log SET response = ?
-		WHERE id = ? AND writer = ? AND status = ?`, text, row, writer, debate.StatusStreaming)
+//
+// With the text goes the turn's estimated spend so far (the prompt once
+// sent, the output counted from what streamed; usage_estimated): a turn cut
+// by kill -9 or a full disk keeps it when the next writer settles it, and
+// is charged it, instead of $0.
+func checkpoint(ctx context.Context, tx *sql.Tx, row int64, writer string, c pendingText) error {
+	_, err := tx.ExecContext(ctx, `UPDATE conversation_log SET response = ?,
+		tokens_in = ?, tokens_out = ?, cost_usd = ?, price_unknown = ?, usage_estimated = ?
+		WHERE id = ? AND writer = ? AND status = ?`,
+		c.text, c.usage.InputTokens, c.usage.OutputTokens, c.cost, c.usage.PriceUnknown, c.usage.Estimated,
+		row, writer, debate.StatusStreaming)
 	return err
+}
+
+// pending is a streaming turn's checkpoint: its text, and its spend as
+// estimated from what was sent and streamed. The caller holds r.mu.
+func (r *Recorder) pending(k liveKey, lt *liveTurn) pendingText {
+	text := lt.text.String() // String does not copy; later writes never change these bytes
+	c := pendingText{key: k, text: text}
+	if lt.input == 0 && text == "" {
+		return c // nothing sent yet: nothing spent
+	}
+	c.usage = providers.Usage{InputTokens: lt.input,
+		OutputTokens: providers.EstimateOutputTokens(providers.Streamed{Bytes: len(text), Chunks: lt.chunks}), Estimated: true}
+	if r.price != nil {
+		cost, priced := r.price(lt.model, c.usage, lt.started)
+		c.usage.PriceUnknown = !priced && c.usage.Total() > 0
+		c.cost = cost
+	}
+	return c
+}
+
+// Sent records that a turn's call went out with a prompt of about input
+// tokens (debate.Journal): its next checkpoint carries its spend.
+func (r *Recorder) Sent(session string, turn, input int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := liveKey{session, turn}
+	if _, mine := r.rows[k]; !mine && r.attached {
+		return
+	}
+	lt := r.live[k]
+	if lt == nil {
+		lt = &liveTurn{}
+		r.live[k] = lt
+	}
+	lt.input, lt.dirty = input, true
 }

@@ -115,7 +115,7 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	releaseA := a.lease(t, id)
 	a.appendTurn(t, info, question("@a q"), 0)
 	ans := a.appendTurn(t, info, streaming("a"), 1)
-	if err := a.rec.apply(ctx, nil, []pendingText{{liveKey{id, ans.Turn}, "half "}}); err != nil {
+	if err := a.rec.apply(ctx, nil, []pendingText{{key: liveKey{id, ans.Turn}, text: "half "}}); err != nil {
 		t.Fatal(err)
 	}
 	genA := a.rec.leases[id].gen
@@ -145,7 +145,7 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	if told := a.told(t); !errors.As(told, &taken) {
 		t.Errorf("the engine was told %v", told)
 	}
-	if err := a.rec.apply(ctx, nil, []pendingText{{liveKey{id, ans.Turn}, "half and whole"}}); err != nil {
+	if err := a.rec.apply(ctx, nil, []pendingText{{key: liveKey{id, ans.Turn}, text: "half and whole"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := a.rec.Append(info, question("@a more"), ans.Turn); !debate.IsLost(err) {
@@ -190,7 +190,7 @@ func TestJournalLateCheckpointKeepsTheFinish(t *testing.T) {
 	if err := a.rec.Finish(info.ID, ans); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.rec.apply(ctx, nil, []pendingText{{liveKey{info.ID, ans.Turn}, "the wh"}}); err != nil {
+	if err := a.rec.apply(ctx, nil, []pendingText{{key: liveKey{info.ID, ans.Turn}, text: "the wh"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := rowAt(t, a.st, info.ID, ans.Turn); got.Text != "the whole answer" || got.Status != debate.StatusComplete {

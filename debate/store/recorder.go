@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
 )
 
 // CheckpointEvery is how often a streaming answer's text is written: a crash
@@ -50,6 +51,9 @@ type Recorder struct {
 	live    map[liveKey]*liveTurn // streaming turns
 	err     error
 	onError func(error)
+	// price is the attached engine's price list (Config.CostAt), for the
+	// estimated spend of streaming turns; nil prices nothing.
+	price func(model string, u providers.Usage, at time.Time) (float64, bool)
 
 	kick     chan struct{}
 	flushReq chan chan error
@@ -66,6 +70,13 @@ type liveKey struct {
 type liveTurn struct {
 	text  strings.Builder
 	dirty bool
+	// What its estimated spend is made of (journal_settle.go): the model
+	// and start of the call, the prompt's estimated tokens once it was
+	// sent, the chunks streamed.
+	model   string
+	started time.Time
+	input   int
+	chunks  int
 }
 
 // op is one pending write.
@@ -133,7 +144,12 @@ func (r *Recorder) Sink(ev debate.Event) {
 	case debate.TurnStarted:
 		r.addEntry(ev.Entry, true)
 		if _, mine := r.rows[liveKey{r.session, ev.Entry.Turn}]; mine || !r.attached {
-			r.live[liveKey{r.session, ev.Entry.Turn}] = &liveTurn{}
+			lt := r.live[liveKey{r.session, ev.Entry.Turn}]
+			if lt == nil { // Sent may have come first
+				lt = &liveTurn{}
+				r.live[liveKey{r.session, ev.Entry.Turn}] = lt
+			}
+			lt.model, lt.started = ev.Entry.Model, ev.Entry.Started
 		}
 	case debate.TextDelta:
 		urgent = false
@@ -143,6 +159,7 @@ func (r *Recorder) Sink(ev debate.Event) {
 			} else {
 				lt.text.WriteString(ev.Text)
 			}
+			lt.chunks++
 			lt.dirty = true
 		}
 	case debate.TurnFinished:
@@ -224,10 +241,13 @@ func (r *Recorder) loop(every time.Duration) {
 	}
 }
 
-// pendingText is a streaming turn's text to checkpoint.
+// pendingText is a streaming turn's text to checkpoint, and what it has
+// cost so far (estimated).
 type pendingText struct {
-	key  liveKey
-	text string
+	key   liveKey
+	text  string
+	usage providers.Usage
+	cost  float64
 }
 
 // write commits pending rows and, when withText, the text of streaming
@@ -242,7 +262,7 @@ func (r *Recorder) write(withText bool) error {
 			if lt.dirty {
 				// String does not copy; later writes to the builder never
 				// change bytes already handed out.
-				texts = append(texts, pendingText{k, lt.text.String()})
+				texts = append(texts, r.pending(k, lt))
 				lt.dirty = false
 			}
 		}
@@ -393,7 +413,7 @@ func (r *Recorder) applyOnce(ctx context.Context, ops []op, texts []pendingText)
 		if !ok {
 			continue // not saved (a failed Append): nothing to update
 		}
-		if err = checkpoint(ctx, tx, row, r.owner, c.text); err != nil {
+		if err = checkpoint(ctx, tx, row, r.owner, c); err != nil {
 			return "", err
 		}
 	}
