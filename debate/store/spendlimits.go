@@ -126,12 +126,15 @@ func (l *SpendLimits) Own(ctx context.Context, id, user string) error {
 }
 
 // ServedSpend is what the turns of serve's sessions (those with an owner)
-// that finished at or after since cost: every user's, or user's alone.
+// that finished at or after since cost: every user's, or user's alone. A
+// turn still streaming is not counted yet (its running estimate is its
+// writer's to settle; a dead writer's is settled by the next one, and
+// counted then).
 func (s *Store) ServedSpend(ctx context.Context, since time.Time, user *string) (float64, error) {
 	q := `SELECT COALESCE(SUM(l.cost_usd), 0) FROM conversation_log l
 		JOIN session_owner o ON o.conversation_id = l.conversation_id
-		WHERE COALESCE(NULLIF(l.finished_time, ''), l.timestamp) >= ?`
-	args := []any{formatTime(since)}
+		WHERE COALESCE(NULLIF(l.finished_time, ''), l.timestamp) >= ? AND l.status <> ?`
+	args := []any{formatTime(since), debate.StatusStreaming}
 	if user != nil {
 		q += ` AND o.user_id = ?`
 		args = append(args, *user)
