@@ -13,11 +13,11 @@ import (
 // LeaseTTL is how long a session's lease outlives its holder's last
 // heartbeat: a holder killed outright (kill -9, a power cut) keeps the
 // session that long, then the next writer takes it and settles the turns it
-// left streaming. PARLEY_LEASE_TTL (a Go duration, at least 1s) changes it.
+// left streaming. PARLEY_LEASE_TTL (a Go duration, 1s to 1h) changes it.
 var LeaseTTL = leaseTTL(os.Getenv("PARLEY_LEASE_TTL"))
 
 func leaseTTL(v string) time.Duration {
-	if d, err := time.ParseDuration(v); err == nil && d >= time.Second {
+	if d, err := time.ParseDuration(v); err == nil && d >= time.Second && d <= time.Hour {
 		return d
 	}
 	return 15 * time.Second

@@ -368,3 +368,15 @@ func TestJournalUnlock(t *testing.T) {
 		t.Errorf("unlocking an unknown session: %v", err)
 	}
 }
+
+// PARLEY_LEASE_TTL is read within bounds: anything else is the default.
+func TestLeaseTTLBounds(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]time.Duration{"3s": 3 * time.Second, "1h": time.Hour, "": 15 * time.Second,
+		"500ms": 15 * time.Second, "2h": 15 * time.Second, "-5s": 15 * time.Second, "NaN": 15 * time.Second,
+		"9999999h": 15 * time.Second} {
+		if got := leaseTTL(v); got != want {
+			t.Errorf("leaseTTL(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 const EnvPrefix = "PARLEY_"
 
 // otherVars are PARLEY_* variables that are not configuration keys.
-var otherVars = []string{"PARLEY_DB", "PARLEY_SERVE_TOKEN", "PARLEY_CACHE_DIR"}
+var otherVars = []string{"PARLEY_DB", "PARLEY_SERVE_TOKEN", "PARLEY_CACHE_DIR", "PARLEY_LEASE_TTL"}
 
 // setting is one key an environment variable can set.
 type setting struct {
