@@ -35,6 +35,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		if cmd, done := m.findKey(msg); done {
 			return cmd
 		}
+	case m.selecting && m.selectKey(msg):
+		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -125,6 +127,10 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case m.tr.jumpKey(k, msg):
 	default:
+		en, ok := m.tr.Selected()
+		if cmd, done := m.copyKey(msg, en, ok); done {
+			return cmd
+		}
 		return m.typeIntoInput(msg)
 	}
 	return nil
@@ -154,6 +160,10 @@ func (m *Model) panelsKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.openOverlay(turnDetail(en, m.md, m.opts.TimeFormat))
 		}
 	default:
+		en, ok := m.tr.Entry(p.turn)
+		if cmd, done := m.copyKey(msg, en, ok); done {
+			return cmd
+		}
 		return m.typeIntoInput(msg)
 	}
 	return nil
@@ -166,30 +176,6 @@ func (m *Model) typeIntoInput(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	cmd := m.setFocus(focusInput)
 	return tea.Batch(cmd, m.in.Update(msg))
-}
-
-func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, o := m.keys, m.overlay
-	switch {
-	case key.Matches(msg, k.Quit):
-		m.overlay = nil
-		return m.quit()
-	case key.Matches(msg, k.Cancel), msg.String() == "q", key.Matches(msg, k.Open), msg.String() == "f1", msg.String() == "?":
-		m.overlay = nil
-	case key.Matches(msg, k.Up):
-		o.Scroll(-1)
-	case key.Matches(msg, k.Down):
-		o.Scroll(1)
-	case key.Matches(msg, k.PageUp):
-		o.Scroll(-o.room())
-	case key.Matches(msg, k.PageDown), msg.String() == "space":
-		o.Scroll(o.room())
-	case key.Matches(msg, k.Home):
-		o.Home()
-	case key.Matches(msg, k.End):
-		o.End()
-	}
-	return nil
 }
 
 // quit applies the engine's one Ctrl+C policy: while agents work the first

@@ -65,6 +65,8 @@ type keyMap struct {
 	// Jumps in the transcript: by exchange and by speaker.
 	PrevExchange, NextExchange key.Binding
 	PrevSame, NextSame         key.Binding
+	// Copying: the selected turn, its last code block; select mode.
+	Copy, CopyCode, Select key.Binding
 
 	focus focusArea // what the short list describes
 }
@@ -100,6 +102,9 @@ func defaultKeys(modes []debate.ModeInfo) keyMap {
 		OpenShort:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Find:         key.NewBinding(key.WithKeys("ctrl+f", "/"), key.WithHelp("ctrl+f or /", "find in the transcript")),
 		FindNext:     key.NewBinding(key.WithKeys("enter", "n"), key.WithHelp("enter/n", "next match")),
+		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the turn (Markdown)")),
+		CopyCode:     key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy its last code block")),
+		Select:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "select mode (frees the mouse)")),
 		PrevExchange: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous exchange")),
 		NextExchange: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next exchange")),
 		PrevSame:     key.NewBinding(key.WithKeys("{"), key.WithHelp("{", "previous turn of this speaker")),
@@ -127,7 +132,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Submit, k.Newline, k.Complete, k.HistoryPrev, k.HistoryNext, k.FocusNext, k.FocusPrev},
 		append(slices.Clone(k.Modes), k.CycleMode),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Open},
-		{k.PrevExchange, k.NextExchange, k.PrevSame, k.NextSame, k.Find, k.FindNext, k.FindPrev},
+		{k.PrevExchange, k.NextExchange, k.PrevSame, k.NextSame, k.Find, k.FindNext, k.FindPrev, k.Copy, k.CopyCode, k.Select},
 		{k.PanelLeft, k.PanelRight, k.Cancel, k.Sessions, k.Help, k.Quit},
 	}
 }

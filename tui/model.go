@@ -76,6 +76,7 @@ type Model struct {
 	overlay   *overlay
 	sessions  *sessionList
 	find      *finder // the transcript search, while it is open
+	selecting bool    // select mode: the mouse is the terminal's (v)
 
 	info      debate.SessionInfo
 	verdict   string

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/parleyhq/parley/debate"
 )
 
@@ -125,4 +128,29 @@ func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) strin
 		lines = append(lines, md.Render(text, w)...)
 	}
 	return lines
+}
+
+// overlayKey handles a key while a box (help, a turn, the agents) is open.
+func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, o := m.keys, m.overlay
+	switch {
+	case key.Matches(msg, k.Quit):
+		m.overlay = nil
+		return m.quit()
+	case key.Matches(msg, k.Cancel), msg.String() == "q", key.Matches(msg, k.Open), msg.String() == "f1", msg.String() == "?":
+		m.overlay = nil
+	case key.Matches(msg, k.Up):
+		o.Scroll(-1)
+	case key.Matches(msg, k.Down):
+		o.Scroll(1)
+	case key.Matches(msg, k.PageUp):
+		o.Scroll(-o.room())
+	case key.Matches(msg, k.PageDown), msg.String() == "space":
+		o.Scroll(o.room())
+	case key.Matches(msg, k.Home):
+		o.Home()
+	case key.Matches(msg, k.End):
+		o.End()
+	}
+	return nil
 }

@@ -223,6 +223,9 @@ func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	if m.selecting {
+		v.MouseMode = tea.MouseModeNone // the terminal's own selection works
+	}
 	v.WindowTitle = "Parley"
 	if m.quitting {
 		return v
