@@ -16,15 +16,10 @@ const codeAnswer = "Use a bounded retry.\n\n```go\nfor i := 0; i < 3; i++ {\n\tc
 // codeEngine holds a question and an answer with a code block.
 func codeEngine(tb testing.TB) *debate.Engine {
 	tb.Helper()
-	e := testEngine(tb, 0)
-	entries := []debate.Entry{
+	return restoredEngine(tb, []debate.Entry{
 		{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@chatgpt a retry loop?", Status: debate.StatusComplete, Mode: "mention"},
 		{Turn: 2, Kind: debate.KindReply, Speaker: "chatgpt", Text: codeAnswer, Status: debate.StatusComplete, Mode: "mention"},
-	}
-	if err := e.Restore(debate.SessionInfo{ID: "5e55101d0000", Mode: "mention", Created: fixedNow}, entries); err != nil {
-		tb.Fatal(err)
-	}
-	return e
+	})
 }
 
 // clipboardOf runs a command and returns what it puts on the clipboard

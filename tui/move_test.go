@@ -14,7 +14,6 @@ import (
 // ChatGPT's answers.
 func exchangesEngine(tb testing.TB, n int) *debate.Engine {
 	tb.Helper()
-	e := testEngine(tb, 0)
 	var entries []debate.Entry
 	for x := 1; x <= n; x++ {
 		for _, who := range []string{debate.SpeakerUser, "gemini", "chatgpt"} {
@@ -25,10 +24,7 @@ func exchangesEngine(tb testing.TB, n int) *debate.Engine {
 			entries = append(entries, en)
 		}
 	}
-	if err := e.Restore(debate.SessionInfo{ID: "5e55101d0000", Mode: "mention", Created: fixedNow}, entries); err != nil {
-		tb.Fatal(err)
-	}
-	return e
+	return restoredEngine(tb, entries)
 }
 
 // g/G go to the first and last turn, [/] to the previous and next

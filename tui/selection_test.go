@@ -15,7 +15,6 @@ import (
 // then an answer, in turn.
 func historyEngine(tb testing.TB, n int) *debate.Engine {
 	tb.Helper()
-	e := testEngine(tb, 0)
 	var entries []debate.Entry
 	for i := 1; i <= n; i++ {
 		en := debate.Entry{Turn: i, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: fmt.Sprintf("@all question %d", i), Status: debate.StatusComplete, Mode: "mention"}
@@ -24,6 +23,13 @@ func historyEngine(tb testing.TB, n int) *debate.Engine {
 		}
 		entries = append(entries, en)
 	}
+	return restoredEngine(tb, entries)
+}
+
+// restoredEngine is a demo engine holding entries, as a resumed session.
+func restoredEngine(tb testing.TB, entries []debate.Entry) *debate.Engine {
+	tb.Helper()
+	e := testEngine(tb, 0)
 	if err := e.Restore(debate.SessionInfo{ID: "5e55101d0000", Mode: "mention", Created: fixedNow}, entries); err != nil {
 		tb.Fatal(err)
 	}
