@@ -84,10 +84,18 @@ func fence(ctx context.Context, tx *sql.Tx, session, owner string, gen int64) er
 	if err != nil {
 		return err
 	}
-	if ok && l.state(owner, gen, time.Now()) == leaseMine {
+	if ok && (l.state(owner, gen, time.Now()) == leaseMine || l.givenBack(gen)) {
 		return nil
 	}
 	return lostTo(ctx, tx, session, l, ok)
+}
+
+// givenBack reports whether the row is generation gen given back and not
+// taken since: a write of its holder racing its own release (a note while
+// the exchange ends) overwrites nobody's. A cleared lease (unlock) has no
+// door: that is a loss.
+func (l leaseRow) givenBack(gen int64) bool {
+	return l.owner == "" && l.gen == gen && l.door != ""
 }
 
 // lostTo words a lost lease: the session is gone, or someone else took

@@ -165,16 +165,18 @@ func (r *Recorder) release(session string, h *heldLease) {
 	h.once.Do(func() {
 		close(h.stop)
 		<-h.done
-		if _, err := r.st.w.Exec(`UPDATE session_lease SET owner = '', expires = ?
-			WHERE conversation_id = ? AND owner = ? AND generation = ?`,
-			formatTime(time.Now()), session, r.owner, h.gen); err != nil {
-			r.fail(err)
-		}
+		// Out of the map first: a write from now on is fenced as one
+		// made without a lease, never by a lease being given back.
 		r.mu.Lock()
 		if r.leases[session] == h {
 			delete(r.leases, session)
 		}
 		r.mu.Unlock()
+		if _, err := r.st.w.Exec(`UPDATE session_lease SET owner = '', expires = ?
+			WHERE conversation_id = ? AND owner = ? AND generation = ?`,
+			formatTime(time.Now()), session, r.owner, h.gen); err != nil {
+			r.fail(err)
+		}
 	})
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -378,5 +379,33 @@ func TestLeaseTTLBounds(t *testing.T) {
 		if got := leaseTTL(v); got != want {
 			t.Errorf("leaseTTL(%q) = %v, want %v", v, got, want)
 		}
+	}
+}
+
+// A write of the holder that races its own release (a note while the
+// exchange ends, the recorder's queue) is fenced by a lease given back,
+// not taken: it goes through. Once another writer took the lease, it is
+// refused.
+func TestJournalWriteRacingItsOwnRelease(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "parley.db")
+	ctx := context.Background()
+	a, b := newWriter(t, path, "console"), newWriter(t, path, "ask")
+	info := newInfo()
+	release := a.lease(t, info.ID)
+	a.appendTurn(t, info, question("@a q"), 0)
+	guard, err := a.rec.writeGuard(info.ID) // read while the lease is held
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if err := a.st.inTx(ctx, func(tx *sql.Tx) error { return guard(ctx, tx) }); err != nil {
+		t.Errorf("a write racing its own release was refused: %v", err)
+	}
+	defer b.lease(t, info.ID)()
+	err = a.st.inTx(ctx, func(tx *sql.Tx) error { return guard(ctx, tx) })
+	var taken *debate.TakenOverError
+	if !errors.As(err, &taken) || taken.Door != "ask" {
+		t.Errorf("a write fenced by a lease another took since: %v, want taken over by ask", err)
 	}
 }
