@@ -39,7 +39,9 @@ func TestUpAfterAskingInTmux(t *testing.T) {
 	tm.keys("BTab")
 	tm.text("@chatgpt second question about queues")
 	tm.keys("Enter")
-	tm.wait("the answer", func(s string) bool { return strings.Contains(s, "second question about queues") && strings.Contains(s, "done") })
+	tm.wait("the answer", func(s string) bool {
+		return strings.Contains(s, "second question about queues") && strings.Contains(s, "done")
+	})
 	tm.keys("Tab")
 	tm.keys("Up")
 	tm.wait("turn 27 selected", func(s string) bool { return strings.Contains(s, "turn 27/28 selected") })
