@@ -59,6 +59,8 @@ type keyMap struct {
 	ScrollPanel key.Binding
 	SwitchPanel key.Binding
 	OpenShort   key.Binding
+	FindShort   key.Binding
+	CopyShort   key.Binding
 	Find        key.Binding
 	FindNext    key.Binding
 	FindPrev    key.Binding
@@ -100,6 +102,8 @@ func defaultKeys(modes []debate.ModeInfo) keyMap {
 		ScrollPanel:  key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "scroll")),
 		SwitchPanel:  key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←→/hl", "panel")),
 		OpenShort:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		FindShort:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find")),
+		CopyShort:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Find:         key.NewBinding(key.WithKeys("ctrl+f", "/"), key.WithHelp("ctrl+f or /", "find in the transcript")),
 		FindNext:     key.NewBinding(key.WithKeys("enter", "n"), key.WithHelp("enter/n", "next match")),
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the turn (Markdown)")),
@@ -119,7 +123,7 @@ func defaultKeys(modes []debate.ModeInfo) keyMap {
 func (k keyMap) ShortHelp() []key.Binding {
 	switch k.focus {
 	case focusTranscript:
-		return []key.Binding{k.SelectTurn, k.OpenShort, k.Help, k.Quit, k.PageUp, k.Home, k.End, k.FocusNext, k.Cancel}
+		return []key.Binding{k.SelectTurn, k.OpenShort, k.Help, k.Quit, k.FindShort, k.CopyShort, k.PageUp, k.Home, k.End, k.FocusNext, k.Cancel}
 	case focusPanels:
 		return []key.Binding{k.ScrollPanel, k.SwitchPanel, k.Help, k.Quit, k.OpenShort, k.FocusNext, k.Cancel}
 	}
