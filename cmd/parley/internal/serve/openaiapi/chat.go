@@ -198,6 +198,7 @@ type outcome struct {
 	usage              providers.Usage
 	cost               float64
 	status             string
+	finish             string // finish_reason of a response that answers: stop or length
 	err                *Error // set when the run must answer with an error
 }
 
@@ -208,7 +209,17 @@ func (d *Door) finish(ctx context.Context, c *call, ss Session, tr *translator, 
 	var capped string
 	var failures []string
 	o.reasoning, o.content, o.usage, o.cost, capped, failures = tr.result()
-	o.status = "complete"
+	answered, end := tr.ending()
+	o.status, o.finish = endWhole, "stop"
+	why := func() string {
+		if len(failures) > 0 {
+			return strings.Join(failures, "; ")
+		}
+		if runErr != nil {
+			return runErr.Error()
+		}
+		return "no agent answered"
+	}
 	switch {
 	case ctx.Err() != nil:
 		o.status = "cancelled"
@@ -221,15 +232,16 @@ func (d *Door) finish(ctx context.Context, c *call, ss Session, tr *translator, 
 			capped = runErr.Error()
 		}
 		o.err = errorf(http.StatusPaymentRequired, typeQuota, "cost_cap_reached", "Parley stopped the run at a spending cap: %s (session %s keeps what arrived)", capped, ss.ID())
-	case runErr != nil && strings.TrimSpace(o.content) == "":
-		o.status = "error"
-		msg := runErr.Error()
-		if len(failures) > 0 {
-			msg = strings.Join(failures, "; ")
-		}
-		o.err = errorf(http.StatusBadGateway, typeServer, "run_failed", "the run gave no answer: %s (session %s)", msg, ss.ID())
-	case runErr != nil:
-		o.status = "error" // an answer arrived; the failures are in the deliberation
+	case !answered:
+		o.status = endBroken
+		o.err = errorf(http.StatusBadGateway, typeServer, "run_failed", "the run gave no answer: %s (session %s)", why(), ss.ID())
+	case end == endBroken:
+		o.status = endBroken
+		o.err = errorf(http.StatusBadGateway, typeServer, "answer_incomplete", "the answer broke off: %s (session %s keeps what arrived)", why(), ss.ID())
+	case end == endTruncated:
+		o.status, o.finish = endTruncated, "length"
+	case runErr != nil || len(failures) > 0:
+		o.status = endBroken // an answer arrived whole; the failures are in the deliberation
 	}
 	ext := Extension{SessionID: ss.ID(), Saved: d.opts.Save, Mode: c.target.mode, Status: o.status, CostUSD: o.cost,
 		CostUnknown: o.usage.PriceUnknown, Deliberation: o.reasoning, Ignored: c.ignored}
@@ -268,12 +280,12 @@ func (d *Door) complete(w http.ResponseWriter, r *http.Request, c *call, ss Sess
 		return // nobody to answer
 	}
 	if o.err != nil {
-		writeError(w, o.err)
+		writeError(w, o.err, &ext)
 		return
 	}
 	WriteJSON(w, http.StatusOK, completion{
 		ID: completionID(ss), Object: "chat.completion", Created: d.opts.Now().Unix(), Model: c.req.Model,
-		Choices: []choice{{Message: responseMessage{Role: "assistant", Content: o.content, ReasoningContent: o.reasoning}, FinishReason: "stop"}},
+		Choices: []choice{{Message: responseMessage{Role: "assistant", Content: o.content, ReasoningContent: o.reasoning}, FinishReason: o.finish}},
 		Usage:   usageOf(o.usage), Parley: ext,
 	})
 }

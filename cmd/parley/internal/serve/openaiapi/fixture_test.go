@@ -78,7 +78,8 @@ func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
 	return out, nil
 }
 
-// fakeAgents binds every agent to one OpenAI-wire fake server.
+// fakeAgents binds every agent to one OpenAI-wire fake server; a retry
+// goes out at once.
 func fakeAgents(t testing.TB, h func(providertest.Request) providertest.Reply) (*providertest.Server, func(*debate.Config) ([]*debate.Agent, error)) {
 	fake := providertest.OpenAI(t, h)
 	getenv := func(name string) string {
@@ -88,7 +89,9 @@ func fakeAgents(t testing.TB, h func(providertest.Request) providertest.Reply) (
 		return ""
 	}
 	return fake, serve.SharedProviders(func(name string, _ providers.Spec) (providers.Provider, error) {
-		return open.Open(name, providers.Spec{Type: "openai", API: "chat", BaseURL: fake.URL, APIKeyEnv: "PARLEY_TEST_KEY"}, getenv)
+		// Every retry the policy allows, without its waits.
+		return open.WithPolicy(name, providers.Spec{Type: "openai", API: "chat", BaseURL: fake.URL, APIKeyEnv: "PARLEY_TEST_KEY"}, getenv,
+			providers.RetryPolicy{Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	})
 }
 

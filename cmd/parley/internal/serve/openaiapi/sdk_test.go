@@ -153,3 +153,40 @@ type sdkResult struct {
 		Aborted bool
 	}
 }
+
+// TestOfficialSDKThrowsOnAFailedRun: through the official openai npm
+// package, a run whose provider answers 500 on every try, and one whose
+// stream is cut midway, throw an APIError, streaming or not: no client
+// saves an error, or half an answer, as the assistant's reply.
+func TestOfficialSDKThrowsOnAFailedRun(t *testing.T) {
+	node := testbin.NodeClient(t, sdkClient, "openai")
+	_, agents := fakeAgents(t, failingReplies)
+	f := newFixture(t, agents)
+	cmd := exec.CommandContext(ctx(t), node, "client.mjs", f.ts.URL+"/v1", f.token, "failed")
+	cmd.Dir = sdkClient
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node client: %v\n%s", err, stderr.String())
+	}
+	var runs []struct {
+		Question      string
+		Stream, Threw bool
+		Status        *int
+		Code, Content string
+		Finish        *string
+	}
+	if err := json.Unmarshal(out, &runs); err != nil || len(runs) != 4 {
+		t.Fatalf("client output %q: %v", out, err)
+	}
+	for _, r := range runs {
+		want := "run_failed"
+		if strings.HasPrefix(r.Question, "CUT") {
+			want = "answer_incomplete"
+		}
+		if !r.Threw || r.Code != want || r.Finish != nil || !r.Stream && (r.Status == nil || *r.Status != 502) {
+			t.Errorf("%q (stream %v): %+v", r.Question, r.Stream, r)
+		}
+	}
+}

@@ -68,15 +68,15 @@ func (d *Door) stream(w http.ResponseWriter, r *http.Request, c *call, ss Sessio
 	if ctx.Err() != nil {
 		return
 	}
-	if o.err != nil { // the openai SDKs raise a data line holding "error"
-		data, _ := json.Marshal(map[string]*Error{"error": o.err})
+	if o.err != nil {
+		// The openai SDKs raise a data line holding "error"; no [DONE]
+		// follows, so no client reads the run as a finished answer.
+		data, _ := json.Marshal(errorBody{Error: o.err, Parley: &ext})
 		out.write(append(append([]byte("data: "), data...), '\n', '\n'))
-		out.write([]byte("data: [DONE]\n\n"))
 		return
 	}
 	last := out.base
-	stop := "stop"
-	last.Choices = []chunkChoice{{Delta: delta{}, FinishReason: &stop}}
+	last.Choices = []chunkChoice{{Delta: delta{}, FinishReason: &o.finish}}
 	if c.req.StreamOptions == nil || !c.req.StreamOptions.IncludeUsage {
 		last.Parley = &ext
 	}

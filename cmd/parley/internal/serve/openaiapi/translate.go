@@ -27,6 +27,16 @@ type translator struct {
 	failures  []string
 	lastReply string // the last complete agent reply: the answer when none was marked
 	finished  bool
+
+	// How the answer ended, as the engine's events said: each answer
+	// turn's final status, the turns cut at their output limit (an
+	// ErrorOccurred of kind truncated), whether any answer text arrived,
+	// and whether the core put a whole answer in place of failed turns
+	// (a council's fallback).
+	answerStatus map[int]debate.Status
+	truncated    map[int]bool
+	answered     bool
+	standIn      bool
 }
 
 // newTranslator sends each stretch of deliberation and answer to the
@@ -38,7 +48,8 @@ func newTranslator(headings bool, onReasoning, onContent func(string)) *translat
 	if onContent == nil {
 		onContent = func(string) {}
 	}
-	return &translator{headings: headings, reasoning: newChannel(onReasoning), content: newChannel(onContent)}
+	return &translator{headings: headings, reasoning: newChannel(onReasoning), content: newChannel(onContent),
+		answerStatus: map[int]debate.Status{}, truncated: map[int]bool{}}
 }
 
 // sink is the engine subscriber.
@@ -56,6 +67,10 @@ func (t *translator) sink(ev debate.Event) {
 		}
 	case debate.TurnFinished:
 		t.turnFinished(ev.Entry)
+	case debate.ErrorOccurred:
+		if ev.Kind == string(providers.KindTruncated) {
+			t.truncated[ev.Turn] = true
+		}
 	case debate.Retrying:
 		t.reasoning.line(fmt.Sprintf("*%s: retrying (attempt %d): %s*", clean(ev.Agent), ev.Attempt, clean(ev.Err)))
 	case debate.CapReached:
@@ -68,6 +83,7 @@ func (t *translator) sink(ev debate.Event) {
 	case debate.MagiDecided:
 		if !ev.Cancelled {
 			t.content.line(magiAnswer(ev.MagiResult))
+			t.answered = true
 		}
 	case debate.CouncilRanked:
 		t.reasoning.line(rankingLine(ev.Aggregate))
@@ -111,20 +127,38 @@ func roundOf(en debate.Entry) string {
 }
 
 func (t *translator) turnFinished(en debate.Entry) {
-	ch := t.channelOf(en.Turn)
-	footer := ""
+	answer := t.content.has(en.Turn)
+	if answer {
+		t.answerStatus[en.Turn] = en.Status
+		if (en.Status == debate.StatusComplete || en.Status == debate.StatusPartial) && strings.TrimSpace(en.Text) != "" {
+			t.answered = true
+		}
+	}
+	why := "" // how a turn that is not complete ended
 	switch en.Status {
 	case debate.StatusComplete:
 		if en.Kind == debate.KindReply && strings.TrimSpace(en.Text) != "" {
 			t.lastReply = en.Text
 		}
 	case debate.StatusCancelled:
-		footer = "\n\n*(cancelled)*"
+		why = "cancelled"
 	default:
-		footer = fmt.Sprintf("\n\n*(%s: %s)*", en.Status, clean(en.Error))
+		why = fmt.Sprintf("%s: %s", en.Status, clean(en.Error))
 		t.failures = append(t.failures, fmt.Sprintf("%s: %s", clean(en.Display), clean(en.Error)))
 	}
-	ch.close(en.Turn, footer)
+	if why == "" {
+		t.channelOf(en.Turn).close(en.Turn, "")
+		return
+	}
+	if answer {
+		// The answer holds only what the model wrote: how it ended is
+		// the response's finish_reason and status, and a line of the
+		// deliberation (a chat client keeps content as the reply).
+		t.content.close(en.Turn, "")
+		t.reasoning.line(fmt.Sprintf("*%s: (%s)*", clean(en.Display), why))
+		return
+	}
+	t.reasoning.close(en.Turn, "\n\n*("+why+")*")
 }
 
 func (t *translator) entryAdded(en debate.Entry) {
@@ -145,6 +179,7 @@ func (t *translator) councilDecided(res debate.CouncilResult) {
 	if fb, ok := res.FallbackAnswer(); ok {
 		t.content.line(fmt.Sprintf("*The council's chairman failed (%s); the top-ranked answer, by %s:*\n\n%s",
 			clean(res.Chairman.Error), clean(fb.Display), fb.Text))
+		t.answered, t.standIn = true, true
 	}
 }
 
@@ -158,8 +193,42 @@ func (t *translator) finish() {
 	t.reasoning.end()
 	if strings.TrimSpace(t.content.text()) == "" && t.lastReply != "" && t.capped == "" {
 		t.content.line(t.lastReply)
+		t.answered = true
 	}
 	t.content.end()
+}
+
+// How an answer ended (Extension.Status, with finish_reason): whole,
+// cut at the output limit, or broken off (a failed or cut stream).
+const (
+	endWhole     = "complete"
+	endTruncated = "truncated"
+	endBroken    = "error"
+)
+
+// ending says whether any answer arrived and how it ended: the worst of
+// the answer turns' statuses as the engine reported them (a turn cut at
+// its output limit is truncated; any other partial or failed turn broke
+// the answer off), unless the core stood a whole answer in for them.
+func (t *translator) ending() (answered bool, end string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	end = endWhole
+	if t.standIn {
+		return t.answered, end
+	}
+	for turn, st := range t.answerStatus {
+		switch {
+		case st == debate.StatusComplete:
+		case st == debate.StatusPartial && t.truncated[turn]:
+			if end == endWhole {
+				end = endTruncated
+			}
+		default:
+			end = endBroken
+		}
+	}
+	return t.answered, end
 }
 
 // result is what the exchange came to, once its events are all read.

@@ -68,7 +68,8 @@ type Extension struct {
 	SessionID string `json:"session_id"`
 	Saved     bool   `json:"saved"`
 	Mode      string `json:"mode"`
-	// Status is complete, cancelled, capped or error.
+	// Status is complete, truncated (an answer cut at its output limit:
+	// finish_reason length), cancelled, capped or error.
 	Status  string  `json:"status"`
 	CostUSD float64 `json:"cost_usd"`
 	// CostUnknown: a call had no price, so CostUSD is a lower bound.
@@ -224,7 +225,7 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 // writeError answers with err as an OpenAI error. A run's failure is not
 // worth retrying (it would run the council again), which the openai SDKs
 // read from x-should-retry.
-func writeError(w http.ResponseWriter, err error) {
+func writeError(w http.ResponseWriter, err error, ext ...*Extension) {
 	e := asError(err)
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
@@ -232,5 +233,16 @@ func writeError(w http.ResponseWriter, err error) {
 	if e.Status != http.StatusTooManyRequests {
 		w.Header().Set("X-Should-Retry", "false")
 	}
-	WriteJSON(w, e.Status, map[string]*Error{"error": e})
+	body := errorBody{Error: e}
+	if len(ext) > 0 {
+		body.Parley = ext[0]
+	}
+	WriteJSON(w, e.Status, body)
+}
+
+// errorBody is an error answer; a run that failed carries its parley
+// extension too (the session that keeps what arrived, its status).
+type errorBody struct {
+	Error  *Error     `json:"error"`
+	Parley *Extension `json:"parley,omitempty"`
 }

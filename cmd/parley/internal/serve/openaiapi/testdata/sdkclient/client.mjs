@@ -1,7 +1,9 @@
 // Drives parley serve's /v1 with the official openai npm package, as any
 // application would: node client.mjs BASE_URL API_KEY [MODE]. It prints
 // one JSON object of what it saw. MODE "measure" runs only a streamed
-// council and reports the times to the first reasoning and content bytes.
+// council and reports the times to the first reasoning and content bytes;
+// MODE "failed" asks chatgpt questions its provider fails (FAIL, CUT) and
+// reports whether the SDK threw.
 import OpenAI from "openai";
 
 const [baseURL, apiKey, mode] = process.argv.slice(2);
@@ -53,7 +55,40 @@ async function abortMidStream() {
   return { id, aborted: aborted || s.controller.signal.aborted };
 }
 
+// failed asks a question the agent cannot answer, streaming or not, and
+// reports whether the SDK threw (as it must for a run with no answer).
+async function failed(question, stream) {
+  const out = { question, stream, threw: false, status: null, code: null, content: "", finish: null };
+  try {
+    const r = await client.chat.completions.create({ model: "chatgpt", messages: [{ role: "user", content: question }], stream });
+    if (!stream) {
+      out.content = r.choices[0].message.content;
+      out.finish = r.choices[0].finish_reason;
+      return out;
+    }
+    for await (const chunk of r) {
+      for (const c of chunk.choices) {
+        out.content += c.delta.content ?? "";
+        if (c.finish_reason) out.finish = c.finish_reason;
+      }
+    }
+  } catch (err) {
+    out.threw = err instanceof OpenAI.APIError;
+    out.status = err.status ?? null;
+    out.code = err.code ?? err.error?.code ?? null;
+  }
+  return out;
+}
+
 async function main() {
+  if (mode === "failed") {
+    const runs = [];
+    for (const q of ["FAIL: hello?", "CUT: hello?"]) {
+      for (const stream of [false, true]) runs.push(await failed(q, stream));
+    }
+    console.log(JSON.stringify(runs));
+    return;
+  }
   if (mode === "measure") {
     console.log(JSON.stringify(await stream("council", true)));
     return;
