@@ -68,7 +68,11 @@ func plainArgError(sc *jsonschema.Schema, sdk string) string {
 	}
 	name, p := m[1], sc.Properties[m[1]]
 	if e := validationEnum.FindStringSubmatch(sdk); e != nil {
-		return fmt.Sprintf("%s: unknown value %q; allowed values: %s.", name, e[1], strings.Join(enumOf(p), ", "))
+		allowed := enumOf(p)
+		if len(allowed) == 0 && p.Items != nil { // a list's names: the enum is its items'
+			allowed = enumOf(p.Items)
+		}
+		return fmt.Sprintf("%s: unknown value %q; allowed values: %s.", name, e[1], strings.Join(allowed, ", "))
 	}
 	return fmt.Sprintf("%s must be %s.", name, describe(p))
 }

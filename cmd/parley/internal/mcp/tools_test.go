@@ -323,7 +323,7 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 		want string
 	}{
 		{"ask", map[string]any{"question": "  "}, "question: required"},
-		{"ask", map[string]any{"question": "hi", "agents": []string{"nobody"}}, `agents: unknown value "nobody"; allowed values: `},
+		{"ask", map[string]any{"question": "hi", "agents": []string{"nobody"}}, `agents: unknown value "nobody"; allowed values: gemini, chatgpt, claude`},
 		{"ask", map[string]any{"question": "hi", "agents": []string{"../../etc/passwd"}}, `unknown value "../../etc/passwd"`},
 		{"ask", map[string]any{"question": "hi", "agents": "grok"}, "agents must be a list of names, each one of "},
 		{"ask", map[string]any{"question": "hi", "color": "red"}, `"color" is not an argument of this tool; its arguments are agents, max_cost, question, session_id.`},
