@@ -140,7 +140,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	// What the call consumed, whether or not its stream finished: the
 	// provider's usage, or Parley's count of the prompt and of what
 	// streamed when the final usage never came, plus failed attempts.
-	usage := providers.Charge(req, res, streamed, err).Add(res.Retried)
+	usage, badUsage := checkedUsage(a.Label(), a.Model, providers.Charge(req, res, streamed, err).Add(res.Retried))
 	if err != nil && streamCtx.Err() != nil {
 		err = streamCtx.Err() // a cancel wins over whatever the SDK made of it
 	}
@@ -156,7 +156,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	en.Text = text.String()
 	en.Usage = usage
 	var priced bool
-	en.Cost, priced = e.Config.CostAt(a.Model, usage, en.Started) // the price in force on the call's day
+	en.Cost, priced = checkedCost(e.Config.CostAt(a.Model, usage, en.Started)) // the price in force on the call's day
 	en.Usage.PriceUnknown = !priced && usage.Total() > 0
 	en.Warning = admitted.overWorst(a, en)
 	en.Finished = e.now()
@@ -196,6 +196,9 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	e.Emit(TurnFinished{Entry: en})
 	if en.Warning != "" {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: en.Warning, Kind: KindOverWorstCase})
+	}
+	if badUsage != "" {
+		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: badUsage, Kind: KindBadUsage})
 	}
 	if err != nil && en.Status != StatusCancelled {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})

@@ -464,6 +464,7 @@ const entryColumns = `turn_number, speaker_name, model_used, prompt, response, i
 
 // entryValues are an entry's values in entryColumns order.
 func entryValues(en debate.Entry) ([]any, error) {
+	en = saneEntry(en) // a cost is never stored unless finite
 	calls := ""
 	if len(en.ToolCalls) > 0 {
 		b, err := json.Marshal(en.ToolCalls)

@@ -131,7 +131,7 @@ func (l *SpendLimits) Own(ctx context.Context, id, user string) error {
 // writer's to settle; a dead writer's is settled by the next one, and
 // counted then).
 func (s *Store) ServedSpend(ctx context.Context, since time.Time, user *string) (float64, error) {
-	q := `SELECT COALESCE(SUM(l.cost_usd), 0) FROM conversation_log l
+	q := `SELECT COALESCE(SUM(` + saneLogCost + `), 0) FROM conversation_log l
 		JOIN session_owner o ON o.conversation_id = l.conversation_id
 		WHERE COALESCE(NULLIF(l.finished_time, ''), l.timestamp) >= ? AND l.status <> ?`
 	args := []any{formatTime(since), debate.StatusStreaming}
