@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,14 +46,25 @@ func (m *Meter) Under(parent *Meter) {
 // NewMeter returns a meter with a cap (0: none) that has already counted
 // spent (a session reloaded by serve keeps what it spent before).
 func NewMeter(capUSD, spent float64) *Meter {
-	return &Meter{cap: max(capUSD, 0), spent: max(spent, 0)}
+	return &Meter{cap: closedCap(capUSD), spent: max(spent, 0)}
 }
 
 // SetCap changes the cap (0 lifts it).
 func (m *Meter) SetCap(capUSD float64) {
 	m.mu.Lock()
-	m.cap = max(capUSD, 0)
+	m.cap = closedCap(capUSD)
 	m.mu.Unlock()
+}
+
+// closedCap is a cap as a meter keeps it. Every door checks its figures
+// (package figures), but a NaN that slipped past one would make every
+// comparison false and let every call through: it fails closed instead,
+// as a cap no call fits under. A negative cap is none.
+func closedCap(capUSD float64) float64 {
+	if math.IsNaN(capUSD) {
+		return math.SmallestNonzeroFloat64
+	}
+	return max(capUSD, 0)
 }
 
 // Cap is the cap in USD, 0 when none.
@@ -148,6 +160,9 @@ type CapError struct {
 	CapUSD   float64 `json:"cap_usd"`
 	SpentUSD float64 `json:"spent_usd"`
 	WorstUSD float64 `json:"worst_usd,omitempty"` // the refused call's worst case
+	// ReservedUSD is what calls still in flight held against the cap when
+	// it refused: the reason may be them, not what was spent.
+	ReservedUSD float64 `json:"reserved_usd,omitempty"`
 	// Passed: the spend is already past the cap (a call cost more than
 	// its worst case); Agent and Model name that call, WorstUSD its
 	// worst case and CostUSD what it cost.
@@ -178,11 +193,24 @@ func (e *CapError) Error() string {
 		return fmt.Sprintf("cost cap %s: %s has no price, so a cap cannot bound its calls — add models.%s.input and .output (USD per 1M tokens) to your configuration, or run without a cap",
 			CapString(e.CapUSD), e.Model, e.Model)
 	case CapExchange:
-		return fmt.Sprintf("cost cap reached: the next call (%s on %s, up to %s) could pass this exchange's cap of %s (modes budget_usd); spent %s on it",
-			e.Agent, e.Model, usd(e.WorstUSD), CapString(e.CapUSD), usd(e.SpentUSD))
+		return fmt.Sprintf("cost cap reached: the next call (%s on %s, up to %s) could pass this exchange's cap of %s (modes budget_usd); %s on it",
+			e.Agent, e.Model, usd(e.WorstUSD), CapString(e.CapUSD), e.heldPhrase())
 	}
-	return fmt.Sprintf("cost cap reached: the next call (%s on %s, up to %s) could pass the cap of %s; spent %s",
-		e.Agent, e.Model, usd(e.WorstUSD), CapString(e.CapUSD), usd(e.SpentUSD))
+	return fmt.Sprintf("cost cap reached: the next call (%s on %s, up to %s) could pass the cap of %s; %s",
+		e.Agent, e.Model, usd(e.WorstUSD), CapString(e.CapUSD), e.heldPhrase())
+}
+
+// heldPhrase says what stands against the cap: what was spent and, when
+// calls are still in flight, what they hold (a refusal with nothing spent
+// yet is caused by them, and says so rather than "spent $0.0000").
+func (e *CapError) heldPhrase() string {
+	if e.ReservedUSD <= 0 {
+		return "spent " + usd(e.SpentUSD)
+	}
+	if e.SpentUSD <= 0 {
+		return "calls still in flight hold up to " + usd(e.ReservedUSD) + " of it (nothing spent yet)"
+	}
+	return "spent " + usd(e.SpentUSD) + ", and calls still in flight hold up to " + usd(e.ReservedUSD)
 }
 
 // Is makes a cap stop read as a cancel to the modes: they end with what
@@ -312,9 +340,9 @@ func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
 		return nil, first
 	}
 	if modeCap > 0 && e.exchange.spent+e.exchange.reserved+worst > modeCap {
-		spent := e.exchange.spent
+		spent, reserved := e.exchange.spent, e.exchange.reserved
 		e.mu.Unlock()
-		return refuse(&CapError{Reason: CapExchange, Agent: a.Label(), Model: a.Model, CapUSD: modeCap, SpentUSD: spent, WorstUSD: worst})
+		return refuse(&CapError{Reason: CapExchange, Agent: a.Label(), Model: a.Model, CapUSD: modeCap, SpentUSD: spent, ReservedUSD: reserved, WorstUSD: worst})
 	}
 	ok, hit := meter.reserve(worst)
 	if !ok {

@@ -57,7 +57,7 @@ func NewWindowMeter(capUSD float64, w Window, spent float64, now func() time.Tim
 	if now == nil {
 		now = time.Now
 	}
-	return &Meter{cap: max(capUSD, 0), spent: max(spent, 0),
+	return &Meter{cap: closedCap(capUSD), spent: max(spent, 0),
 		window: &meterWindow{Window: w, now: now, start: w.Start(now())}}
 }
 
@@ -83,13 +83,14 @@ func (m *Meter) Idle() bool {
 // limit is a meter's cap as it stood when it refused a call or was passed.
 type limit struct {
 	spent, cap float64
+	reserved   float64 // worst cases of the calls in flight
 	window     *Window // nil: a session's cap
 	resets     time.Time
 }
 
 // limitLocked is m's limit; called under m.mu.
 func (m *Meter) limitLocked() limit {
-	l := limit{spent: m.spent, cap: m.cap}
+	l := limit{spent: m.spent, cap: m.cap, reserved: m.reserved}
 	if m.window != nil {
 		w := m.window.Window
 		l.window, l.resets = &w, m.window.start.Add(w.Period)
@@ -99,7 +100,7 @@ func (m *Meter) limitLocked() limit {
 
 // refusal is ce refused (or passed) by l.
 func (l limit) refusal(ce CapError) *CapError {
-	ce.Reason, ce.CapUSD, ce.SpentUSD = CapSession, l.cap, l.spent
+	ce.Reason, ce.CapUSD, ce.SpentUSD, ce.ReservedUSD = CapSession, l.cap, l.spent, l.reserved
 	if l.window != nil {
 		ce.Reason, ce.Limit, ce.Scope, ce.ResetsAt = CapWindow, l.window.Limit, l.window.Scope, l.resets
 	}
@@ -145,17 +146,30 @@ func (e *CapError) windowSentence() string {
 	resets := e.ResetsAt.UTC().Format(time.RFC3339)
 	switch {
 	case e.Agent == "" && e.WorstUSD == 0: // no room left at all
-		return fmt.Sprintf("spend limit reached: %s spent %s %s of its %s of %s; it resets at %s",
-			e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), resets)
+		return fmt.Sprintf("spend limit reached: %s %s; it resets at %s",
+			e.Scope, e.windowHeld(w), resets)
 	case e.Agent == "": // an exchange refused before it started
-		return fmt.Sprintf("spend limit reached: %s spent %s %s of its %s of %s, and the next call (up to %s) could pass it; it resets at %s",
-			e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), usd(e.WorstUSD), resets)
+		return fmt.Sprintf("spend limit reached: %s, and the next call (up to %s) could pass it; it resets at %s",
+			e.Scope+" "+e.windowHeld(w), usd(e.WorstUSD), resets)
 	case e.Passed:
 		return fmt.Sprintf("spend limit reached: %s spent %s %s, past %s of %s — %s on %s cost %s, over its worst case of %s; no further call starts before it resets at %s",
 			e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), e.Agent, e.Model, usd(e.CostUSD), usd(e.WorstUSD), resets)
 	}
-	return fmt.Sprintf("spend limit reached: %s spent %s %s of its %s of %s, and the next call (%s on %s, up to %s) could pass it; it resets at %s",
-		e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), e.Agent, e.Model, usd(e.WorstUSD), resets)
+	return fmt.Sprintf("spend limit reached: %s %s, and the next call (%s on %s, up to %s) could pass it; it resets at %s",
+		e.Scope, e.windowHeld(w), e.Agent, e.Model, usd(e.WorstUSD), resets)
+}
+
+// windowHeld says what stands against a window: what its scope spent in
+// it and what calls in flight hold (the reason when nothing is spent yet).
+func (e *CapError) windowHeld(w Window) string {
+	of := "of its " + e.Limit + " of " + CapString(e.CapUSD)
+	switch {
+	case e.ReservedUSD <= 0:
+		return "spent " + usd(e.SpentUSD) + " " + w.span() + " " + of
+	case e.SpentUSD <= 0:
+		return "has up to " + usd(e.ReservedUSD) + " " + of + " held by calls still in flight (nothing spent " + w.span() + ")"
+	}
+	return "spent " + usd(e.SpentUSD) + " " + w.span() + " " + of + ", and calls still in flight hold up to " + usd(e.ReservedUSD) + " more"
 }
 
 // checkWindows refuses an exchange before anything of it is kept or sent

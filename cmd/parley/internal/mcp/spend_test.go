@@ -207,6 +207,15 @@ func TestSpendWindowsHoldOnEveryDoorAndAcrossARestart(t *testing.T) {
 	if res := s.ask(t, "ada"); !res.IsError || textOf(res) != adaRefusal {
 		t.Fatalf("/mcp: want the tool error %q, got isError=%v %q", adaRefusal, res.IsError, textOf(res))
 	}
+	// A MAGI council refused by the same window is the documented 429 too
+	// (it answered 502 no_decision), with the window's own sentence.
+	code, ra, body = s.post(t, "/api/v1/magi", "ada", `{"user_id":"ada","question":"ship it?"}`)
+	var magiRefusal refusal
+	_ = json.Unmarshal(body, &magiRefusal)
+	if code != http.StatusTooManyRequests || ra != "3000" || magiRefusal.Error.Code != "max_cost_per_hour" ||
+		!strings.HasPrefix(magiRefusal.Error.Message, `spend limit reached: user "ada" spent $0.0135 this hour of its max_cost_per_hour of $0.02`) {
+		t.Fatalf("/api/v1/magi past ada's window: %d Retry-After %q %s; want 429 max_cost_per_hour", code, ra, body)
+	}
 	if got := calls(); got != 3 {
 		t.Fatalf("refused calls reached the provider: %d calls, want 3", got)
 	}

@@ -160,6 +160,10 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	runErr := s.sessions.run(ctx, ss, req.Question)
 	decided, ok := got.Get()
 	if !ok {
+		var refused *apiError
+		if errors.As(runErr, &refused) {
+			return refused // refused before the council met (a spend window: 429), as on every route
+		}
 		msg := "the council reached no decision"
 		if runErr != nil {
 			msg += ": " + runErr.Error()
