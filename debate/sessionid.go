@@ -39,13 +39,18 @@ func quoteID(id string) string {
 
 // CheckSessionID accepts the IDs Parley generates (12 hex digits) and the
 // documented safe set around them: ASCII letters, digits, '-' and '_', 1
-// to 64 of them. Every door checks an ID it is given (import, the API, MCP,
+// to 64 of them, not starting with '-'. Every door checks an ID it is given (import, the API, MCP,
 // the --session and --resume flags) with it, and nothing builds a path from
 // an ID it has not accepted: no '/', '\', '.', NUL or control character
 // can reach a file name.
 func CheckSessionID(id string) error {
 	if id == "" {
 		return &SessionIDError{ID: id, Reason: "empty"}
+	}
+	if id[0] == '-' {
+		// An ID like "--help" would read as a flag in every hint that
+		// names it (parley --resume ID): refused at every door.
+		return &SessionIDError{ID: id, Reason: "starting with '-'"}
 	}
 	pos := 0
 	for _, r := range id {

@@ -33,12 +33,9 @@ func (e *Engine) SetTitle(question, topic string) {
 // Rename gives the session the title the user chose, replacing the one
 // taken from its first question; the store saves it from the event.
 func (e *Engine) Rename(title string) error {
-	title = strings.Join(strings.Fields(title), " ")
-	if title == "" {
-		return errors.New("a title needs at least one word")
-	}
-	if n := utf8.RuneCountInString(title); n > MaxTitleRunes {
-		return fmt.Errorf("a title has at most %d characters (this one has %d)", MaxTitleRunes, n)
+	title, err := CheckTitle(title)
+	if err != nil {
+		return err
 	}
 	e.mu.Lock()
 	e.info.Title = title
@@ -76,4 +73,19 @@ func TitleFor(mode, question string) string {
 		return q
 	}
 	return mode + " · " + q
+}
+
+// CheckTitle is a title a person chose (rename, import, the API), its
+// spaces collapsed, or why it is refused: empty, or over MaxTitleRunes
+// characters. Every door that takes a title checks it here, so the bound
+// the docs promise holds everywhere.
+func CheckTitle(title string) (string, error) {
+	title = strings.Join(strings.Fields(title), " ")
+	if title == "" {
+		return "", errors.New("a title needs at least one word")
+	}
+	if n := utf8.RuneCountInString(title); n > MaxTitleRunes {
+		return "", fmt.Errorf("a title has at most %d characters (this one has %d)", MaxTitleRunes, n)
+	}
+	return title, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -116,7 +117,7 @@ func sessionsListCmd(g *globalFlags) *cobra.Command {
 					}
 				}
 				if g.JSON {
-					enc := json.NewEncoder(cmd.OutOrStdout())
+					enc := json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout()))
 					enc.SetIndent("", "  ")
 					return enc.Encode(list)
 				}
@@ -218,7 +219,7 @@ func sessionsRmCmd(g *globalFlags) *cobra.Command {
 					}
 				}
 				if g.JSON {
-					return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string][]string{"deleted": ids})
+					return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(map[string][]string{"deleted": ids})
 				}
 				return nil
 			})
@@ -243,7 +244,7 @@ func sessionsRenameCmd(g *globalFlags) *cobra.Command {
 					return err
 				}
 				if g.JSON {
-					return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]string{"id": id, "title": title})
+					return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(map[string]string{"id": id, "title": title})
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "renamed %s to %q\n", id, title)
 				return nil
@@ -281,7 +282,7 @@ any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
 					return err
 				}
 				if g.JSON {
-					return json.NewEncoder(cmd.OutOrStdout()).Encode(fork)
+					return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(fork)
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), fork.ID)
 				fmt.Fprintf(cmd.ErrOrStderr(), "forked %s at turn %d; continue with: parley --resume %s\n", id, fork.ForkAt, fork.ID)

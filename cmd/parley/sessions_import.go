@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -64,7 +65,7 @@ the database is refused too; --new-id keeps the import beside it.`,
 				return err
 			}
 			if g.JSON {
-				return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"id": saved.ID, "turns": len(entries)})
+				return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(map[string]any{"id": saved.ID, "turns": len(entries)})
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), saved.ID)
 			fmt.Fprintf(cmd.ErrOrStderr(), "imported %d turns as session %s; continue with: parley --resume %s\n", len(entries), saved.ID, saved.ID)

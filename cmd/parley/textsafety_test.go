@@ -94,3 +94,40 @@ func TestProviderErrorEchoingTheKeyIsScrubbed(t *testing.T) {
 		}
 	}
 }
+
+// Every JSON a command writes escapes C1 controls and bidi characters as
+// \u escapes, as `ask --json` does (issue 42, break 9): `sessions list
+// --json`, `sessions show --json`, `sessions export --format json` and
+// `models --json` carried U+009B and U+202E as raw bytes. The escaped text
+// decodes to what was said.
+func TestJSONOfEveryCommandEscapesC1AndBidi(t *testing.T) {
+	isolate(t)
+	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Chunks: []string{"csi \u009b31m and \u202eflip"}}
+	})
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	if code, _, stderr := runCLI(t, "", "ask", "@chatgpt a \u009b title \u202e here"); code != 0 {
+		t.Fatalf("ask: exit %d: %s", code, stderr)
+	}
+	id := listSessions(t)[0].ID
+	outputs := map[string][]string{
+		"sessions list --json":          {"sessions", "list", "--json"},
+		"sessions show --json":          {"sessions", "show", id, "--json"},
+		"sessions export --format json": {"sessions", "export", id, "--format", "json"},
+		"sessions rename --json":        {"sessions", "rename", id, "re\u009bnamed \u202e", "--json"},
+		"models --json":                 {"models", "--json"},
+	}
+	for name, args := range outputs {
+		code, out, stderr := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr)
+		}
+		if i := strings.IndexAny(out, "\u009b\u202e"); i >= 0 {
+			t.Errorf("%s carries a raw C1 or bidi character at byte %d: %q", name, i, out)
+		}
+		if name != "models --json" && !strings.Contains(out, `\u009b`) {
+			t.Errorf("%s: want the C1 control kept as an escape: %q", name, out)
+		}
+	}
+}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,5 +84,70 @@ func TestSessionsListFitsTheWidth(t *testing.T) {
 	_, out, _ := runCLI(t, "", "sessions", "list", "--wide")
 	if !strings.Contains(out, "mention · @all compare Kafka, NATS, RabbitMQ and Redis Streams for a") || !strings.Contains(out, "chatgpt,gemini") {
 		t.Errorf("--wide:\n%s", out)
+	}
+}
+
+// Titles are bounded at every door that takes one, as docs/serve.md
+// promises (issue 42, break 8: rename kept 100,000 characters and import
+// 1,000,000), and an imported ID never starts with '-' (an ID "--help"
+// made the `parley --resume ID` hint unusable). Nothing refused is kept.
+func TestTitlesAndIDsAreBoundedAtEveryDoor(t *testing.T) {
+	dir := isolate(t)
+	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@gemini is this bounded?"); code != 0 {
+		t.Fatalf("ask: %d %s", code, errOut)
+	}
+	id := listSessions(t)[0].ID
+	long := strings.Repeat("x", 100_000)
+	if code, _, errOut := runCLI(t, "", "sessions", "rename", id, long); code == 0 || !strings.Contains(errOut, "at most 200 characters") {
+		t.Fatalf("rename to 100,000 characters: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "sessions", "rename", id, strings.Repeat("y", 200)); code != 0 {
+		t.Fatalf("rename to 200 characters: exit %d: %s", code, errOut)
+	}
+	if got := listSessions(t)[0].Title; got != strings.Repeat("y", 200) {
+		t.Fatalf("title after the refused and the accepted rename: %q", got)
+	}
+	exported := filepath.Join(dir, "s.json")
+	if code, _, errOut := runCLI(t, "", "sessions", "export", id, "--format", "json", "-o", exported); code != 0 {
+		t.Fatalf("export: %d %s", code, errOut)
+	}
+	data, err := os.ReadFile(exported)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	hostile := func(name string, edit func(map[string]any)) string {
+		copyOf := map[string]any{}
+		for k, v := range doc {
+			copyOf[k] = v
+		}
+		edit(copyOf)
+		b, err := json.Marshal(copyOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for name, c := range map[string]struct {
+		file, want string
+	}{
+		"a 1,000,000-character title": {hostile("long.json", func(d map[string]any) { d["title"] = strings.Repeat("z", 1_000_000) }), "at most 200 characters"},
+		"an ID that reads as a flag":  {hostile("flag.json", func(d map[string]any) { d["conversation_id"] = "--help" }), "starting with '-'"},
+	} {
+		other := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".db")
+		code, _, errOut := runCLI(t, "", "--db", other, "sessions", "import", c.file)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("import of %s: exit %d %q, want exit %d naming %q", name, code, errOut, exitUsage, c.want)
+		}
+		if _, out, _ := runCLI(t, "", "--db", other, "sessions", "list", "--json"); strings.TrimSpace(out) != "[]" {
+			t.Errorf("import of %s kept something: %s", name, out)
+		}
 	}
 }

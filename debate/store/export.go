@@ -139,7 +139,7 @@ func WriteJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) err
 		})
 	}
 	out.Cost, out.CostAtLeast = costJSON(total, out.Usage.PriceUnknown)
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(sanitize.JSONWriter(w)) // C1 and bidi leave only as \u escapes
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }

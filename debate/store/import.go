@@ -74,6 +74,13 @@ func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
 		ID: in.ConversationID, Title: in.Title, Mode: in.Mode, Topic: in.Topic, Created: in.Created.UTC(),
 		Parent: in.Parent, ForkAt: in.ForkAt, State: in.State,
 	}
+	if info.Title != "" { // an export of an untitled session has none
+		title, err := debate.CheckTitle(info.Title)
+		if err != nil {
+			return info, nil, refuse("title: %v", err)
+		}
+		info.Title = title
+	}
 	if !writableTime(info.Created) {
 		return info, nil, refuse("created %s is out of range", in.Created)
 	}

@@ -340,9 +340,9 @@ func (s *Store) Fork(ctx context.Context, id string, at int) (debate.SessionInfo
 // Rename sets a session's title (parley sessions rename). Renaming is not
 // activity: the session keeps its place in the list.
 func (s *Store) Rename(ctx context.Context, id, title string) error {
-	title = strings.Join(strings.Fields(title), " ")
-	if title == "" {
-		return errors.New("a title needs at least one word")
+	title, err := debate.CheckTitle(title)
+	if err != nil {
+		return err
 	}
 	res, err := s.w.ExecContext(ctx, `UPDATE conversation_meta SET title = ? WHERE conversation_id = ?`, title, id)
 	if err != nil {

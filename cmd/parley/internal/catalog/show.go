@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -168,7 +169,7 @@ func from(r Row) string {
 
 // JSON writes rows as a JSON array.
 func JSON(w io.Writer, rows []Row) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(sanitize.JSONWriter(w)) // a catalogue's text is from outside
 	enc.SetIndent("", "  ")
 	return enc.Encode(rows)
 }

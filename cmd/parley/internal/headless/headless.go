@@ -104,7 +104,7 @@ type Printer struct {
 func New(o Options) *Printer {
 	p := &Printer{opts: o, out: o.Out, err: o.Err, finished: map[int]debate.Entry{}}
 	if o.Format != Text && o.Out != nil {
-		p.out = &jsonOut{w: o.Out}
+		p.out = sanitize.JSONWriter(o.Out)
 	}
 	p.conv = conversation{p: p, turns: map[int]*liveTurn{}, round: -1}
 	return p

@@ -87,7 +87,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 		for _, rec := range coalesce(batch) {
 			// Bidi and hidden format controls never reach a page
 			// (Trojan Source); they can only sit inside JSON strings.
-			fmt.Fprintf(out, "id: %d\nevent: %s\ndata: %s\n\n", rec.seq, rec.typ, sanitize.Visible(string(rec.data)))
+			// C1 controls stay, as \u escapes (sanitize.EscapeJSON).
+			data := sanitize.EscapeJSON([]byte(sanitize.Visible(string(rec.data))))
+			fmt.Fprintf(out, "id: %d\nevent: %s\ndata: %s\n\n", rec.seq, rec.typ, data)
 			after = rec.seq
 		}
 		if len(batch) > 0 {

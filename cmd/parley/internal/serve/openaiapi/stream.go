@@ -1,7 +1,7 @@
 package openaiapi
 
 import (
-	"encoding/json"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"net/http"
 	"sync"
 	"time"
@@ -26,7 +26,7 @@ func (s *sse) write(line []byte) {
 
 // send writes one chunk as an SSE message.
 func (s *sse) send(c chunk) {
-	data, _ := json.Marshal(c)
+	data, _ := sanitize.MarshalJSON(c)
 	s.write(append(append([]byte("data: "), data...), '\n', '\n'))
 }
 
@@ -71,7 +71,7 @@ func (d *Door) stream(w http.ResponseWriter, r *http.Request, c *call, ss Sessio
 	if o.err != nil {
 		// The openai SDKs raise a data line holding "error"; no [DONE]
 		// follows, so no client reads the run as a finished answer.
-		data, _ := json.Marshal(errorBody{Error: o.err, Parley: &ext})
+		data, _ := sanitize.MarshalJSON(errorBody{Error: o.err, Parley: &ext})
 		out.write(append(append([]byte("data: "), data...), '\n', '\n'))
 		return
 	}

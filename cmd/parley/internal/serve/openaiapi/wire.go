@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"net/http"
 	"strconv"
 	"time"
@@ -217,9 +218,7 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	_ = sanitize.NewJSONEncoder(w).Encode(v) // C1 and bidi only as \u escapes
 }
 
 // writeError answers with err as an OpenAI error. A run's failure is not

@@ -1,12 +1,11 @@
-package headless
+package sanitize
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"unicode/utf8"
-
-	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // EscapeJSON rewrites, in JSON text, every character a terminal or a reader
@@ -47,7 +46,7 @@ func needsEscape(data []byte) bool {
 // escapeRune: the runes EscapeJSON writes as escapes (C0 controls are
 // already escaped by every JSON encoder, and are bytes, not runes > 1 byte).
 func escapeRune(r rune) bool {
-	return r >= 0x80 && r < 0xa0 || sanitize.Invisible(r) // bidi, tags, hidden format controls
+	return r >= 0x80 && r < 0xa0 || Invisible(r) // bidi, tags, hidden format controls
 }
 
 // writeEscape writes r as \uXXXX, or a surrogate pair past the BMP.
@@ -60,9 +59,33 @@ func writeEscape(b *bytes.Buffer, r rune) {
 	fmt.Fprintf(b, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
 }
 
-// jsonOut escapes what the printer writes in the JSON formats. Each write
-// is whole JSON (a line, a document); a rune cut at the end of a write is
-// held for the next.
+// NewJSONEncoder is the one JSON encoder of every door that writes JSON
+// holding text from outside (--json, --jsonl, exports, `models --json`,
+// the API, SSE data, MCP): encoding/json's encoder over JSONWriter, so C1
+// controls, bidi and invisible characters leave only as \u escapes. HTML
+// characters stay as they are (JSON strings cannot run as HTML, and code
+// is full of < and &).
+func NewJSONEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(JSONWriter(w))
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// MarshalJSON is json.Marshal, escaped as EscapeJSON does, HTML characters
+// kept (see NewJSONEncoder).
+func MarshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := NewJSONEncoder(&b).Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// JSONWriter escapes, as EscapeJSON does, the JSON text written to w. Each
+// write is whole JSON (a line, a document); a rune cut at the end of a
+// write is held for the next.
+func JSONWriter(w io.Writer) io.Writer { return &jsonOut{w: w} }
+
 type jsonOut struct {
 	w    io.Writer
 	held []byte
