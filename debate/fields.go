@@ -63,6 +63,7 @@ type FieldDecoder struct {
 	held     []byte // prose bytes that do not end a rune yet
 	field    string // the field of the held bytes
 	wrote    bool   // prose has been yielded: the next field is set off
+	sep      bool   // the field's first text is to be set off by a blank line
 	out      []FieldPiece
 }
 
@@ -284,7 +285,7 @@ func (d *FieldDecoder) close(array bool) bool {
 	}
 	d.stack = d.stack[:len(d.stack)-1]
 	if top.field != "" {
-		d.out = append(d.out, FieldPiece{Field: top.field, Complete: true, Value: strings.Join(top.items, ", ")})
+		d.complete(top.field, strings.Join(top.items, ", "))
 	}
 	if len(d.stack) == 0 {
 		d.state = stateEnd
@@ -363,6 +364,9 @@ func (d *FieldDecoder) endString() {
 		d.state = stateColon
 		return
 	}
+	if d.str == targetProse {
+		d.release(true) // the field's prose is whole: all of it before any later field's value
+	}
 	d.endScalar()
 	d.state = stateAfter
 }
@@ -372,12 +376,21 @@ func (d *FieldDecoder) endScalar() {
 	top := &d.stack[len(d.stack)-1]
 	switch d.str {
 	case targetValue:
-		d.out = append(d.out, FieldPiece{Field: top.key, Complete: true, Value: d.value.String()})
+		d.complete(top.key, d.value.String())
 	case targetItem:
 		top.items = append(top.items, d.value.String())
 	}
 	d.str = targetNone
 	d.value.Reset()
+}
+
+// complete reports a non-prose field's value. An empty one ("changed_by":
+// "", an empty list) is not reported: there is nothing for a door to show.
+func (d *FieldDecoder) complete(field, value string) {
+	if strings.TrimSpace(value) == "" {
+		return
+	}
+	d.out = append(d.out, FieldPiece{Field: field, Complete: true, Value: value})
 }
 
 func (d *FieldDecoder) addString(b []byte) {
@@ -387,7 +400,7 @@ func (d *FieldDecoder) addString(b []byte) {
 			d.key.Write(b)
 		}
 	case d.str == targetProse:
-		d.held = append(d.held, b...)
+		d.hold(b)
 	default:
 		d.addValue(string(b))
 	}
@@ -399,14 +412,22 @@ func (d *FieldDecoder) addValue(s string) {
 	}
 }
 
-// startProse begins a prose field: it is set off from earlier prose by a
-// blank line, so readers that join the text get paragraphs, never glued words.
+// startProse begins a prose field: its first text is set off from earlier
+// prose by a blank line, so readers that join the text get paragraphs, never
+// glued words (an empty field adds no blank line).
 func (d *FieldDecoder) startProse(field string) {
 	d.release(false)
 	d.field = field
-	if d.wrote {
+	d.sep = d.wrote
+}
+
+// hold keeps prose bytes until they end a rune, after the field's separator.
+func (d *FieldDecoder) hold(b []byte) {
+	if d.sep {
 		d.held = append(d.held, "\n\n"...)
+		d.sep = false
 	}
+	d.held = append(d.held, b...)
 }
 
 // prose yields raw text (the fallback) through the same rune holding.
@@ -415,13 +436,9 @@ func (d *FieldDecoder) prose(field, text string) {
 		return
 	}
 	if d.field != field {
-		d.release(false)
-		d.field = field
-		if d.wrote {
-			d.held = append(d.held, "\n\n"...)
-		}
+		d.startProse(field)
 	}
-	d.held = append(d.held, text...)
+	d.hold([]byte(text))
 }
 
 // release yields the held prose up to its last whole rune (all of it at the end).

@@ -170,3 +170,38 @@ func FuzzFieldDecoder(f *testing.F) {
 		}
 	})
 }
+
+// A chunk that ends one prose field and completes the next field yields the
+// whole prose first (issue 43: the summary's last words arrived after the
+// next field's value, and /v1 printed them under it); an empty field is
+// not reported, and an empty prose field adds no blank line.
+func TestFieldDecoderFinishesProseBeforeTheNextValue(t *testing.T) {
+	t.Parallel()
+	raw := `{"vote": "approve", "reasoning": "low risk", "summary": "", "changed_by": "", "also": []}`
+	chunks := []string{`{"vote": "approve", "reasoning": "low risk", "summary": "low risk, quick`, ` rollback", "changed_by": "", "ranking": ["A"]}`}
+	d := NewFieldDecoder()
+	var order []string
+	for _, c := range chunks {
+		for _, p := range d.Write(c) {
+			if p.Complete {
+				order = append(order, "="+p.Field+":"+p.Value)
+			} else {
+				order = append(order, p.Field+":"+p.Text)
+			}
+		}
+	}
+	for _, p := range d.Flush() {
+		order = append(order, "late "+p.Field+":"+p.Text)
+	}
+	want := []string{"=vote:approve", "reasoning:low risk", "summary:\n\nlow risk, quick", "summary: rollback", "=ranking:A"}
+	if strings.Join(order, "|") != strings.Join(want, "|") {
+		t.Errorf("pieces in order:\n%q\nwant\n%q", order, want)
+	}
+	_, stream, values := decodeAll(raw, everyByte(len(raw)))
+	if stream != "low risk" {
+		t.Errorf("prose with empty fields = %q, want the reasoning alone", stream)
+	}
+	if len(values) != 1 || values[0].Field != "vote" {
+		t.Errorf("values = %+v, want the vote alone (empty fields are not reported)", values)
+	}
+}

@@ -12,6 +12,12 @@ type channel struct {
 	byTurn  map[int]*piece
 	written bool
 	all     strings.Builder // everything emitted
+
+	// squeeze keeps at most one blank line anywhere in the text (the
+	// deliberation, joined from fields and labels that each set themselves
+	// off); newlines counts the newlines the text written so far ends with.
+	squeeze  bool
+	newlines int
 }
 
 type piece struct {
@@ -84,9 +90,14 @@ func (c *channel) flush() {
 				}
 				p.started = true
 			}
-			c.written = true
-			c.all.WriteString(text)
-			c.emit(text)
+			if c.squeeze {
+				text = c.squeezed(text)
+			}
+			if text != "" {
+				c.written = true
+				c.all.WriteString(text)
+				c.emit(text)
+			}
 		}
 		p.pending.Reset()
 		if !p.done {
@@ -98,3 +109,21 @@ func (c *channel) flush() {
 
 // text is everything the channel has written.
 func (c *channel) text() string { return c.all.String() }
+
+// squeezed is text with no run of more than two newlines, counting the
+// newlines already written before it.
+func (c *channel) squeezed(text string) string {
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\n' {
+			c.newlines = 0
+			b.WriteByte(text[i])
+			continue
+		}
+		if c.newlines < 2 {
+			b.WriteByte('\n')
+		}
+		c.newlines++
+	}
+	return b.String()
+}

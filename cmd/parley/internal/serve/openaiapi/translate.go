@@ -48,7 +48,9 @@ func newTranslator(headings bool, onReasoning, onContent func(string)) *translat
 	if onContent == nil {
 		onContent = func(string) {}
 	}
-	return &translator{headings: headings, reasoning: newChannel(onReasoning), content: newChannel(onContent),
+	reasoning := newChannel(onReasoning)
+	reasoning.squeeze = true
+	return &translator{headings: headings, reasoning: reasoning, content: newChannel(onContent),
 		answerStatus: map[int]debate.Status{}, truncated: map[int]bool{}}
 }
 
@@ -62,7 +64,7 @@ func (t *translator) sink(ev debate.Event) {
 	case debate.TextDelta:
 		t.channelOf(ev.Turn).add(ev.Turn, ev.Text) // model text as sent, as the API's own answers
 	case debate.FieldCompleted:
-		if t.reasoning.has(ev.Turn) {
+		if t.reasoning.has(ev.Turn) && strings.TrimSpace(ev.Value) != "" {
 			t.reasoning.add(ev.Turn, fmt.Sprintf("\n\n*%s: %s*\n\n", clean(ev.Field), clean(ev.Value)))
 		}
 	case debate.TurnFinished:
