@@ -181,6 +181,17 @@ func missingVars(seats []Seat, sep string) string {
 	return strings.Join(vars, sep)
 }
 
+// NoQuestionError refuses a line that addresses agents and asks nothing
+// ("@all", "@gemini @claude"): it would be a paid call with no question.
+// Refused before anything is kept or sent.
+type NoQuestionError struct {
+	Line string // the line as typed
+}
+
+func (e *NoQuestionError) Error() string {
+	return fmt.Sprintf("%q asks no question: write it after the names (%s which queue is simpler?)", e.Line, e.Line)
+}
+
 // UnseatedError refuses a mode that needs agents without a seat, naming
 // the variables that would seat them.
 type UnseatedError struct {

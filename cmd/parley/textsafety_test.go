@@ -131,3 +131,26 @@ func TestJSONOfEveryCommandEscapesC1AndBidi(t *testing.T) {
 		}
 	}
 }
+
+// `parley ask "@all"` asks no question: refused with exit 2 before any
+// call, and nothing is saved (it was a paid call to every agent).
+func TestBareMentionsAreRefusedBeforeAnyCall(t *testing.T) {
+	isolate(t)
+	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Chunks: []string{"an answer to nothing"}}
+	})
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	for _, line := range []string{"@all", "@chatgpt"} {
+		code, out, stderr := runCLI(t, "", "ask", line)
+		if code != exitUsage || !strings.Contains(stderr, "asks no question") {
+			t.Fatalf("ask %q: exit %d %q %q; want exit %d and the refusal", line, code, out, stderr, exitUsage)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d requests reached the provider, want 0", n)
+	}
+	if list := listSessions(t); len(list) != 0 {
+		t.Fatalf("refused lines saved %d sessions", len(list))
+	}
+}

@@ -71,6 +71,18 @@ func ParseMentions(line string, known []string) (Mentions, error) {
 	return m, nil
 }
 
+// asksSomething reports whether line holds anything besides mentions of
+// known agents and @all: a line of names alone asks no question.
+func asksSomething(line string, known []string) bool {
+	for _, field := range strings.Fields(line) {
+		name, ok := mentionName(field)
+		if !ok || name != "all" && !slices.Contains(known, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // mentionName returns the lower-cased name of a word like "@Gemini," or "@all:".
 func mentionName(word string) (string, bool) {
 	if len(word) < 2 || word[0] != '@' {
@@ -218,6 +230,9 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 	if !ms.Addressed() {
 		e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: line})
 		return nil
+	}
+	if !asksSomething(line, e.AgentNames()) {
+		return &debate.NoQuestionError{Line: line}
 	}
 	targets := m.Targets(ms)
 	if err := m.checkSeats(ms, targets); err != nil {

@@ -135,6 +135,35 @@ func TestUnknownMentionAppendsNothing(t *testing.T) {
 	}
 }
 
+// A line of names alone asks nothing: it is refused before anything is
+// kept or any agent is called (a bare "@all" was a paid call to every
+// agent). A line with any word after the names is a question.
+func TestNamesWithoutAQuestionAreRefused(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{"@all", "@ALL:", "@gemini", "@gemini @claude", "  @all  @chatgpt,  "} {
+		fakes := map[string]*debatetest.Fake{}
+		e, _ := debatetest.NewSpineEngine(known, fakes)
+		err := e.Submit(context.Background(), line)
+		var nq *debate.NoQuestionError
+		if !errors.As(err, &nq) {
+			t.Fatalf("%q: want NoQuestionError, got %v", line, err)
+		}
+		if n := e.History().Len(); n != 0 {
+			t.Fatalf("%q: history has %d entries after a refused line", line, n)
+		}
+		for name, f := range fakes {
+			if n := len(f.Requests()); n != 0 {
+				t.Fatalf("%q: %s was called %d times", line, name, n)
+			}
+		}
+	}
+	for line, want := range map[string]bool{"@all ?": true, "@gemini hi": true, "@gemini @bard": true, "@all": false} {
+		if got := asksSomething(line, knownNames); got != want {
+			t.Errorf("asksSomething(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
 func TestMentionRoutingTable(t *testing.T) {
 	t.Parallel()
 	cases := map[string][]string{

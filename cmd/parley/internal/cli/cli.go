@@ -64,13 +64,14 @@ func ExitCode(err error) int {
 		us *debate.UnseatedError
 		nm *debate.NoMajorityError
 		nk *debate.NoKeyError
+		nq *debate.NoQuestionError
 	)
 	switch {
 	case err == nil:
 		return ExitOK
 	case debate.IsCap(err):
 		return ExitCapReached
-	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua), errors.As(err, &us), errors.As(err, &nm), errors.As(err, &nk):
+	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua), errors.As(err, &us), errors.As(err, &nm), errors.As(err, &nk), errors.As(err, &nq):
 		return ExitUsage
 	case errors.As(err, &nd):
 		return ExitNoDecision
