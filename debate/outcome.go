@@ -24,6 +24,31 @@ func VerdictSentence(res *MagiResult) string {
 	return fmt.Sprintf("%s after round %d: %s%s", res.Verdict, len(res.Rounds), line, DecisionNote(res))
 }
 
+// NoDecision says why a MAGI council decided nothing, in the words every
+// door prints after "no decision: " (the headless commands exit 3 with it);
+// "" when the verdict stands. A verdict stands when the last round's valid
+// votes make it: two valid approvals are APPROVED even beside an INVALID
+// third (SPEC §6), and NO CONSENSUS is a verdict among valid votes. Only
+// INCOMPLETE, an invalid vote leaving no majority, is no decision; a
+// cancelled council is reported as cancelled, not here.
+func NoDecision(res *MagiResult) string {
+	if res.Cancelled || res.Verdict != VerdictIncomplete {
+		return ""
+	}
+	var invalid []string
+	if n := len(res.Rounds); n > 0 {
+		for _, v := range res.Rounds[n-1] {
+			if !v.Valid {
+				invalid = append(invalid, fmt.Sprintf("%s round %d", v.Display, v.Round))
+			}
+		}
+	}
+	if len(invalid) == 0 {
+		return "the verdict is INCOMPLETE: no vote was read"
+	}
+	return "the verdict is INCOMPLETE: the invalid votes (" + strings.Join(invalid, ", ") + ") leave no majority"
+}
+
 // CouncilSentence is a council's outcome in one sentence, printed as is by
 // every door: who answered and which answer the members ranked first, or
 // that the chairman failed and which answer stands in for it, e.g.

@@ -24,6 +24,18 @@ func TestOutcomeSentences(t *testing.T) {
 			Answers: []CouncilAnswer{{Member: "gpt", Display: "GPT"}}}), "CHAIRMAN FAILED: timeout · FALLBACK: the top-ranked answer, by GPT"},
 		{CouncilSentence(CouncilResult{Chairman: CouncilChair{Status: CouncilFailed, Error: "timeout"}}), "CHAIRMAN FAILED: timeout · no answer to fall back on"},
 		{CouncilSentence(CouncilResult{Cancelled: true}), ""},
+		// A verdict stands on the valid votes (SPEC §6); only INCOMPLETE is no decision.
+		{NoDecision(&MagiResult{Verdict: VerdictApproved, Rounds: [][]MagiVote{{
+			{Display: "MELCHIOR", Round: 1, Valid: true, Ballot: Ballot{Vote: VoteApprove}},
+			{Display: "BALTHASAR", Round: 1, Valid: true, Ballot: Ballot{Vote: VoteApprove}},
+			{Display: "CASPER", Round: 1, Ballot: Ballot{Vote: VoteInvalid}}}}}), ""},
+		{NoDecision(&MagiResult{Verdict: VerdictNoConsensus}), ""},
+		{NoDecision(&MagiResult{Verdict: VerdictIncomplete, Rounds: [][]MagiVote{
+			{{Display: "CASPER", Round: 1}},
+			{{Display: "MELCHIOR", Round: 2, Valid: true, Ballot: Ballot{Vote: VoteApprove}},
+				{Display: "BALTHASAR", Round: 2}, {Display: "CASPER", Round: 2}}}}),
+			"the verdict is INCOMPLETE: the invalid votes (BALTHASAR round 2, CASPER round 2) leave no majority"},
+		{NoDecision(&MagiResult{Verdict: VerdictIncomplete, Cancelled: true}), ""},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

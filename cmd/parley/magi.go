@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -77,7 +76,10 @@ personas by one or two places. Use - to read the question from stdin.`,
 			if err := a.Run(cmd.Context(), p, q); err != nil {
 				return err
 			}
-			return magiOutcome(p.Verdict(), p.InvalidVotes())
+			if reason := p.NoDecision(); reason != "" {
+				return cli.NoDecisionError{Reason: reason}
+			}
+			return nil
 		},
 	}
 	addSessionFlag(cmd, g)
@@ -94,18 +96,6 @@ personas by one or two places. Use - to read the question from stdin.`,
 	f.BoolVar(&adaptive, "adaptive", false, "stop once more rounds are unlikely to change the verdict: after a unanimous or confident round 1, or a round 2 with no argued change (default: modes.magi.adaptive)")
 	f.BoolVar(&guard, "guard", false, "leave vote changes without a new argument out of the verdict (default: modes.magi.guard)")
 	return cmd
-}
-
-// magiOutcome turns the council's verdict and its INVALID votes, as the
-// MagiDecided event told them, into the command's result.
-func magiOutcome(verdict string, invalid []string) error {
-	switch {
-	case verdict == string(debate.VerdictIncomplete):
-		return cli.NoDecisionError{Reason: fmt.Sprintf("the verdict is %s (invalid votes: %s)", verdict, strings.Join(invalid, ", "))}
-	case len(invalid) > 0:
-		return cli.NoDecisionError{Reason: fmt.Sprintf("the verdict %s rests on invalid votes (%s)", verdict, strings.Join(invalid, ", "))}
-	}
-	return nil
 }
 
 // magiOptions applies --answer-type and the boolean council flags that were

@@ -89,8 +89,7 @@ type Printer struct {
 	started   int // agent turns started in the running exchange
 	lastAsked int // agent turns the last finished exchange started
 	// Outcome of the last exchange as the events told it.
-	verdict string
-	invalid []string // votes of the last council that were INVALID: "CASPER round 2"
+	noDecision string // why the last MAGI council decided nothing ("": its verdict stands)
 
 	doc exchangeDoc // Conversation, JSON: the exchange's one document
 
@@ -126,18 +125,7 @@ func (p *Printer) Sink(ev debate.Event) {
 	case debate.CapReached:
 		p.capped = true
 	case debate.MagiDecided:
-		p.verdict = string(ev.Verdict)
-		if ev.Cancelled {
-			p.verdict = "CANCELLED"
-		}
-		p.invalid = nil
-		for _, round := range ev.Rounds {
-			for _, v := range round {
-				if !v.Valid {
-					p.invalid = append(p.invalid, fmt.Sprintf("%s round %d", sanitize.Text(v.Display), v.Round))
-				}
-			}
-		}
+		p.noDecision = sanitize.Text(debate.NoDecision(&ev.MagiResult))
 	}
 	if p.opts.Format == JSONL {
 		p.line(ev)
@@ -214,19 +202,12 @@ func (p *Printer) Asked() int {
 	return p.lastAsked
 }
 
-// Verdict is the last MAGI verdict seen ("" before any; "CANCELLED").
-func (p *Printer) Verdict() string {
+// NoDecision is why the last MAGI council seen decided nothing, as the core
+// words it (debate.NoDecision); "" when its verdict stands or none was seen.
+func (p *Printer) NoDecision() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.verdict
-}
-
-// InvalidVotes names the INVALID votes of the last MAGI council seen
-// ("CASPER round 2"), in round and member order; nil when every vote was read.
-func (p *Printer) InvalidVotes() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.invalid...)
+	return p.noDecision
 }
 
 // EndExchange prints what closes an exchange in text (totals on stderr)
