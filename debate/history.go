@@ -270,13 +270,19 @@ func (h *History) Get(turn int) (Entry, bool) {
 // entryChunk is how many entries one block of an entryList holds.
 const entryChunk = 1024
 
-// entryList is a list of entries in fixed-size blocks: appending never
-// moves the entries already held, so a turn costs the same in a session
-// of any length (a plain slice would copy the whole session as it grows).
+// entryList is a list of entries in blocks of at most entryChunk: a turn
+// costs the same in a session of any length (a plain slice would copy the
+// whole session as it grows), since only the newest block ever moves. A
+// block grows by doubling up to entryChunk rather than being allocated
+// whole: a two-entry history (each OpenAI-door request) holds two entries,
+// not the ~360 KB of a full block.
 type entryList struct {
 	chunks [][]Entry
 	n      int
 }
+
+// firstBlock is the capacity a new block starts with.
+const firstBlock = 4
 
 func (l *entryList) len() int { return l.n }
 
@@ -284,9 +290,14 @@ func (l *entryList) at(i int) *Entry { return &l.chunks[i/entryChunk][i%entryChu
 
 func (l *entryList) append(en Entry) {
 	if l.n%entryChunk == 0 {
-		l.chunks = append(l.chunks, make([]Entry, 0, entryChunk))
+		l.chunks = append(l.chunks, make([]Entry, 0, firstBlock))
 	}
 	c := &l.chunks[len(l.chunks)-1]
+	if len(*c) == cap(*c) { // double, never past one block
+		grown := make([]Entry, len(*c), min(2*cap(*c), entryChunk))
+		copy(grown, *c)
+		*c = grown
+	}
 	*c = append(*c, en)
 	l.n++
 }

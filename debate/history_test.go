@@ -1,6 +1,10 @@
 package debate
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+	"unsafe"
+)
 
 // The history's index survives chunk boundaries, out-of-order settling and
 // a partly loaded start.
@@ -44,4 +48,25 @@ func TestHistoryIndex(t *testing.T) {
 	if u, ok := h.LatestUser(); !ok || u.Turn != 10 {
 		t.Fatalf("latest user %+v", u)
 	}
+}
+
+// A short history holds about what its entries take, not a whole block: a
+// server keeps one per live session (an OpenAI-door request is a history
+// of two entries; a preallocated block was ~360 KB each).
+func TestShortHistoryIsSmall(t *testing.T) {
+	const histories = 200
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := make([]*History, histories)
+	for i := range kept {
+		kept[i] = NewHistory([]Entry{{Kind: KindUser, Text: "q"}})
+		kept[i].Append(Entry{Kind: KindReply, Text: "a"})
+	}
+	runtime.ReadMemStats(&after)
+	per := (after.TotalAlloc - before.TotalAlloc) / histories
+	if limit := 16 * uint64(unsafe.Sizeof(Entry{})); per > limit {
+		t.Fatalf("a two-entry history allocated %d bytes (want ≤ %d: 16 entries' worth)", per, limit)
+	}
+	runtime.KeepAlive(kept)
 }

@@ -101,7 +101,10 @@ func (s *Store) RecordEvery(every time.Duration) *Recorder {
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	s.mu.Lock()
-	s.recorders = append(s.recorders, r)
+	if s.recorders == nil {
+		s.recorders = map[*Recorder]struct{}{}
+	}
+	s.recorders[r] = struct{}{}
 	s.mu.Unlock()
 	go r.loop(every)
 	return r
@@ -219,6 +222,9 @@ func (r *Recorder) Close() error {
 	r.releaseAll()
 	r.once.Do(func() { close(r.stop) })
 	<-r.done
+	r.st.mu.Lock()
+	delete(r.st.recorders, r) // nothing of it stays reachable from the store
+	r.st.mu.Unlock()
 	return r.Err()
 }
 

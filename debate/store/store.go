@@ -28,8 +28,10 @@ type Store struct {
 	w    *sql.DB // one connection, BEGIN IMMEDIATE
 	r    *sql.DB // readers
 
-	mu        sync.Mutex
-	recorders []*Recorder
+	mu sync.Mutex
+	// recorders are the open ones (Close writes what they hold); a closed
+	// one leaves, with the engine it was attached to.
+	recorders map[*Recorder]struct{}
 	closed    bool
 	watch     watcher
 }
@@ -158,7 +160,7 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	s.stopWatching()
 	var errs []error
-	for _, rec := range recs {
+	for rec := range recs {
 		errs = append(errs, rec.Close())
 	}
 	errs = append(errs, s.r.Close())

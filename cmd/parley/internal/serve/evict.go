@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"slices"
 	"sync"
 	"time"
 )
@@ -24,39 +25,127 @@ func (ss *session) watched(mu *sync.Mutex) func() {
 // are in memory: only ones with no exchange running, no event stream open
 // and no request for IdleAfter. They stay saved; the next request loads
 // them again.
+//
+// Its cost is proportional to what it unloads: one pass over the live
+// sessions and a sort of the idle ones under m.mu (a few milliseconds for
+// thousands), then each one is dropped outside it, so a request never
+// waits for an unloading. Evictions run one at a time.
 func (m *manager) evict() {
-	cutoff := time.Now().Add(-m.srv.opts.IdleAfter)
-	var victims []*session
-	m.mu.Lock()
-	for len(m.live)-len(victims) > m.srv.opts.MaxLive {
-		var oldest *session
-		for _, ss := range m.live {
-			if ss.clients > 0 || !ss.lastUsed.Before(cutoff) || ss.busy() || contains(victims, ss) {
-				continue
-			}
-			if oldest == nil || ss.lastUsed.Before(oldest.lastUsed) {
-				oldest = ss
-			}
-		}
-		if oldest == nil {
-			break
-		}
-		victims = append(victims, oldest)
-	}
-	for _, ss := range victims {
-		delete(m.live, ss.id) // later requests load it afresh
-	}
-	m.mu.Unlock()
-	for _, ss := range victims {
-		m.drop(ss)
+	m.evictMu.Lock()
+	defer m.evictMu.Unlock()
+	for _, v := range m.victims() {
+		m.unload(v)
 	}
 }
 
-func contains(list []*session, ss *session) bool {
-	for _, x := range list {
-		if x == ss {
-			return true
+// evictSoon has an eviction run in the background: one goroutine however
+// many sessions arrive meanwhile (each arrival asks for one more round).
+func (m *manager) evictSoon() {
+	m.again.Store(true)
+	if !m.evicting.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		for {
+			for m.again.Swap(false) {
+				m.evict()
+			}
+			m.evicting.Store(false)
+			// An arrival between the last round and here found one running.
+			if !m.again.Load() || !m.evicting.CompareAndSwap(false, true) {
+				return
+			}
+		}
+	}()
+}
+
+// victim is a session taken out of the live ones, its loading lock held
+// so nothing loads it again before its recorder has written everything.
+type victim struct {
+	ss   *session
+	lock *sync.Mutex
+}
+
+// victims takes the idle sessions to unload out of the live ones.
+func (m *manager) victims() []victim {
+	cutoff := time.Now().Add(-m.srv.opts.IdleAfter)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	excess := len(m.live) - m.srv.opts.MaxLive
+	if excess <= 0 {
+		return nil
+	}
+	var idle []*session
+	for _, ss := range m.live {
+		if ss.clients == 0 && ss.lastUsed.Before(cutoff) && !ss.busy() {
+			idle = append(idle, ss)
 		}
 	}
-	return false
+	slices.SortFunc(idle, func(a, b *session) int { return a.lastUsed.Compare(b.lastUsed) })
+	var out []victim
+	for _, ss := range idle {
+		if len(out) == excess {
+			break
+		}
+		if v, ok := m.takeLocked(ss); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// takeLocked takes ss out of the live sessions unless a request is loading
+// it at this moment; the caller holds m.mu.
+func (m *manager) takeLocked(ss *session) (victim, bool) {
+	lock := m.loading[ss.id]
+	if lock == nil {
+		lock = &sync.Mutex{}
+		m.loading[ss.id] = lock
+	}
+	if !lock.TryLock() {
+		return victim{}, false
+	}
+	delete(m.live, ss.id) // later requests load it afresh, once it is written
+	return victim{ss, lock}, true
+}
+
+// unload drops a session taken out of the live ones; then requests for it
+// load it from the store.
+func (m *manager) unload(v victim) {
+	m.drop(v.ss)
+	v.lock.Unlock()
+}
+
+// release unloads a session whose exchange is over and saved (an OpenAI
+// door request) unless a page watches it or another request uses it: the
+// store holds it, and memory holds only what is in use.
+func (m *manager) release(ss *session) {
+	m.mu.Lock()
+	if ss.clients > 0 || m.live[ss.id] != ss || ss.busy() {
+		m.mu.Unlock()
+		return
+	}
+	v, ok := m.takeLocked(ss)
+	m.mu.Unlock()
+	if ok {
+		m.unload(v)
+	}
+}
+
+// sweep runs evict every IdleAfter (at most once a second), so sessions
+// past MaxLive leave memory once idle even when no new session comes to
+// set it off.
+func (m *manager) sweep() {
+	tick := time.NewTicker(max(m.srv.opts.IdleAfter, time.Second))
+	go func() {
+		defer tick.Stop()
+		for {
+			select {
+			case <-m.srv.ctx.Done():
+				return
+			case <-tick.C:
+				m.evict()
+			}
+		}
+	}()
 }

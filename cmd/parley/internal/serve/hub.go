@@ -24,25 +24,60 @@ type record struct {
 // the engine or another client: it only falls behind in the buffer, where
 // its pending text deltas are merged, and past the buffer's end it is told
 // to reload (a reset event).
+//
+// The ring grows as events come, up to max events and maxBytes of their
+// JSON: a session that saw two events holds two, not a ring of thousands
+// allocated up front, and a long one never holds more than its bounds.
 type hub struct {
-	mu      sync.Mutex
-	buf     []record // ring of the newest events, oldest first from start
-	start   int
-	size    int
-	next    uint64        // seq of the next event; the first is 1
-	changed chan struct{} // closed and replaced on every event
-	closed  bool
+	mu       sync.Mutex
+	buf      []record // ring of the newest events, oldest first from start
+	start    int
+	size     int
+	bytes    int // the JSON the ring holds
+	max      int
+	maxBytes int
+	next     uint64        // seq of the next event; the first is 1
+	changed  chan struct{} // closed and replaced on every event
+	closed   bool
 	// streaming is the text so far of every turn between its turn_started
 	// and turn_finished, as of event next-1: a page rendered mid-stream
 	// shows it and its stream resumes right after.
 	streaming map[int]*strings.Builder
 }
 
-func newHub(capacity int) *hub {
-	if capacity < 16 {
-		capacity = 16
+// newHub keeps up to capacity events (at least 16) and maxBytes of their
+// JSON (at least the newest event, however large).
+func newHub(capacity, maxBytes int) *hub {
+	return &hub{max: max(capacity, 16), maxBytes: maxBytes, next: 1, changed: make(chan struct{}), streaming: map[int]*strings.Builder{}}
+}
+
+// push keeps rec as the newest event, growing the ring or letting the
+// oldest go; the caller holds mu.
+func (h *hub) push(rec record) {
+	if h.size == len(h.buf) {
+		if len(h.buf) < h.max {
+			grown := make([]record, min(max(2*len(h.buf), 16), h.max))
+			for i := range h.size {
+				grown[i] = h.buf[(h.start+i)%len(h.buf)]
+			}
+			h.buf, h.start = grown, 0
+		} else {
+			h.dropOldest()
+		}
 	}
-	return &hub{buf: make([]record, capacity), next: 1, changed: make(chan struct{}), streaming: map[int]*strings.Builder{}}
+	h.buf[(h.start+h.size)%len(h.buf)] = rec
+	h.size++
+	h.bytes += len(rec.data)
+	for h.bytes > h.maxBytes && h.size > 1 {
+		h.dropOldest()
+	}
+}
+
+func (h *hub) dropOldest() {
+	h.bytes -= len(h.buf[h.start].data)
+	h.buf[h.start] = record{} // its JSON is garbage now
+	h.start = (h.start + 1) % len(h.buf)
+	h.size--
 }
 
 // sink is the engine subscriber: number the event, keep it, wake readers.
@@ -63,13 +98,7 @@ func (h *hub) sink(ev debate.Event) {
 	rec.seq = h.next
 	h.next++
 	h.follow(ev)
-	if h.size < len(h.buf) {
-		h.buf[(h.start+h.size)%len(h.buf)] = rec
-		h.size++
-	} else {
-		h.buf[h.start] = rec
-		h.start = (h.start + 1) % len(h.buf)
-	}
+	h.push(rec)
 	ch := h.changed
 	h.changed = make(chan struct{})
 	h.mu.Unlock()

@@ -60,6 +60,8 @@ type Options struct {
 	MaxBody int64
 	// ReplayEvents is how many events of a session SSE clients can catch up on (default 4096).
 	ReplayEvents int
+	// ReplayBytes bounds the JSON of those events per session (default 4 MiB).
+	ReplayBytes int
 	// WebhookBackoff is the first retry's wait; it doubles (default 1s).
 	WebhookBackoff time.Duration
 	// WebhookAttempts is how often a delivery is tried (default 4).
@@ -109,6 +111,9 @@ func New(opts Options) (*Server, error) {
 	if opts.ReplayEvents <= 0 {
 		opts.ReplayEvents = 4096
 	}
+	if opts.ReplayBytes <= 0 {
+		opts.ReplayBytes = 4 << 20
+	}
 	if opts.PingEvery <= 0 {
 		opts.PingEvery = 15 * time.Second
 	}
@@ -130,6 +135,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.sessions = newManager(s)
+	s.sessions.sweep()
 	s.follow()
 	if len(opts.Config.Webhooks) > 0 {
 		s.hooks = newWebhooks(s)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
@@ -51,8 +52,11 @@ type manager struct {
 
 	mu   sync.Mutex
 	live map[string]*session
-	// loading serialises loads of one session.
+	// loading serialises loads of one session (and an unloading with them).
 	loading map[string]*sync.Mutex
+
+	evictMu         sync.Mutex  // evictions run one at a time
+	evicting, again atomic.Bool // evictSoon's goroutine runs; again: one more round
 }
 
 func newManager(s *Server) *manager {
@@ -259,7 +263,7 @@ func (s *Server) engine(cfg *debate.Config, mode string) (*debate.Engine, error)
 func (m *manager) attach(eng *debate.Engine, owner string) *session {
 	rec := m.srv.opts.Store.Record()
 	rec.OnError(func(err error) { m.srv.logf("saving session %s: %v", eng.Info().ID, err) })
-	ss := &session{id: eng.Info().ID, owner: owner, eng: eng, rec: rec, hub: newHub(m.srv.opts.ReplayEvents)}
+	ss := &session{id: eng.Info().ID, owner: owner, eng: eng, rec: rec, hub: newHub(m.srv.opts.ReplayEvents, m.srv.opts.ReplayBytes)}
 	ss.unsub = append(ss.unsub, rec.Attach(eng, "serve"), eng.Subscribe(ss.hub.sink))
 	if m.srv.hooks != nil {
 		id := ss.id
@@ -271,7 +275,7 @@ func (m *manager) attach(eng *debate.Engine, owner string) *session {
 	crowded := len(m.live) > m.srv.opts.MaxLive
 	m.mu.Unlock()
 	if crowded {
-		go m.evict()
+		m.evictSoon()
 	}
 	return ss
 }
@@ -283,22 +287,9 @@ func (m *manager) get(ctx context.Context, id, user string) (*session, error) {
 		return nil, errorf(http.StatusBadRequest, "bad_id", "%s", err.Error())
 	}
 	notFound := errorf(http.StatusNotFound, "not_found", "no session %q", id)
-	m.mu.Lock()
-	ss := m.live[id]
-	lock := m.loading[id]
-	if lock == nil {
-		lock = &sync.Mutex{}
-		m.loading[id] = lock
-	}
-	m.mu.Unlock()
+	ss, lock := m.liveOrLock(id)
 	if ss == nil {
-		lock.Lock()
 		defer lock.Unlock()
-		m.mu.Lock()
-		ss = m.live[id]
-		m.mu.Unlock()
-	}
-	if ss == nil {
 		var err error
 		if ss, err = m.load(ctx, id); err != nil {
 			m.mu.Lock()
@@ -317,6 +308,39 @@ func (m *manager) get(ctx context.Context, id, user string) (*session, error) {
 	ss.lastUsed = time.Now()
 	m.mu.Unlock()
 	return ss, nil
+}
+
+// liveOrLock returns id's live session or, when none is, holds id's
+// loading lock for the caller to load it (and unlock). A lock retired
+// while waited on (the session was unloaded, or found unknown) is not
+// used: the caller waits on the current one, so one session never loads
+// twice.
+func (m *manager) liveOrLock(id string) (*session, *sync.Mutex) {
+	for {
+		m.mu.Lock()
+		if ss := m.live[id]; ss != nil {
+			m.mu.Unlock()
+			return ss, nil
+		}
+		lock := m.loading[id]
+		if lock == nil {
+			lock = &sync.Mutex{}
+			m.loading[id] = lock
+		}
+		m.mu.Unlock()
+		lock.Lock()
+		m.mu.Lock()
+		ss, current := m.live[id], m.loading[id] == lock
+		m.mu.Unlock()
+		switch {
+		case ss != nil:
+			lock.Unlock()
+			return ss, nil
+		case current:
+			return nil, lock
+		}
+		lock.Unlock()
+	}
 }
 
 // load restores a saved session into a new engine.
@@ -373,7 +397,9 @@ func (m *manager) drop(ss *session) {
 	ss.hub.close()
 	_ = ss.rec.Close()
 	m.mu.Lock()
-	delete(m.live, ss.id)
+	if m.live[ss.id] == ss {
+		delete(m.live, ss.id)
+	}
 	delete(m.loading, ss.id)
 	m.mu.Unlock()
 }

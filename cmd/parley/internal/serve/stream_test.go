@@ -122,7 +122,7 @@ func TestSSEResetPastTheBuffer(t *testing.T) {
 // engine: events emitted with no reader at all are all kept in order.
 func TestHubCoalescesForLaggingClient(t *testing.T) {
 	t.Parallel()
-	h := newHub(64)
+	h := newHub(64, 1<<20)
 	for i := range 10 {
 		h.sink(debate.TextDelta{Turn: 3, Agent: "gemini", Text: strconv.Itoa(i)})
 	}
@@ -141,7 +141,7 @@ func TestHubCoalescesForLaggingClient(t *testing.T) {
 // delta per field, the raw answer kept whole (a third-party SSE client
 // rebuilds the same vote as the console).
 func TestHubCoalescesStructuredDeltasPerField(t *testing.T) {
-	h := newHub(64)
+	h := newHub(64, 1<<20)
 	for _, d := range []debate.TextDelta{
 		{Turn: 2, Agent: "melchior", Field: "reasoning", Text: "The data", Raw: `{"vote":"approve","reasoning":"The data`},
 		{Turn: 2, Agent: "melchior", Field: "reasoning", Text: " holds.", Raw: ` holds.",`},
@@ -280,7 +280,7 @@ func newJar() http.CookieJar {
 // that reads nothing, and a second client gets every event.
 func TestSlowSSEClientNeverHoldsTheDebate(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, func(o *Options) { o.ReplayEvents = 8192 })
+	f := newFixture(t, func(o *Options) { o.ReplayEvents, o.ReplayBytes = 8192, 64<<20 })
 	id := f.createSession(map[string]any{"mode": "mention"})
 	stalled, err := net.Dial("tcp", f.ts.Listener.Addr().String())
 	if err != nil {

@@ -1,0 +1,98 @@
+package serve
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// liveHeap is the heap that survives a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	debug.FreeOSMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// doorRequest is one OpenAI-door completion: a new saved session each.
+func doorRequest(f *fixture, i int) (int, []byte) {
+	return f.do("POST", "/v1/chat/completions", map[string]any{"model": "chatgpt",
+		"messages": []map[string]string{{"role": "user", "content": "question " + strconv.Itoa(i)}}})
+}
+
+// burst sends n requests from four clients at once; each reports its failure.
+func burst(t *testing.T, n int, send func(i int) (int, []byte)) {
+	t.Helper()
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 4 {
+		wg.Go(func() {
+			for i := range next {
+				if code, body := send(i); code != 200 && code != 202 {
+					t.Errorf("request %d: %d %s", i, code, body)
+				}
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// A server's memory returns after a burst: 2,000 OpenAI-door requests and
+// 200 API exchanges leave the live heap near where it was (each door
+// request used to leave ~580 KB: a history block and an event ring
+// allocated whole, never unloaded). The database holds the sessions; the
+// sessions live afterwards are no more than MaxLive.
+func TestMemoryReturnsAfterABurst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2,200 requests")
+	}
+	const maxLive = 16
+	f := newFixture(t, func(o *Options) { o.MaxLive, o.IdleAfter = maxLive, time.Nanosecond })
+	exchange := func(i int) (int, []byte) {
+		id := f.createSession(map[string]any{"mode": "mention"})
+		code, body := f.do("POST", "/api/v1/sessions/"+id+"/messages", map[string]string{"text": "@chatgpt hi " + strconv.Itoa(i)})
+		f.waitIdle(id)
+		return code, body
+	}
+	send := func(i int) (int, []byte) { return doorRequest(f, i) }
+	burst(t, 50, send) // warm: pools, caches, the first sessions
+	burst(t, 20, exchange)
+	f.srv.sessions.evict()
+	base := liveHeap()
+
+	burst(t, 2000, send)
+	burst(t, 200, exchange)
+	f.srv.sessions.evict()
+	after := liveHeap()
+	if path := os.Getenv("PARLEY_HEAP_PROFILE"); path != "" { // what holds it (docs/benchmarks.md)
+		out, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pprof.Lookup("heap").WriteTo(out, 0); err != nil {
+			t.Fatal(err)
+		}
+		_ = out.Close()
+	}
+
+	f.srv.sessions.mu.Lock()
+	live, loading := len(f.srv.sessions.live), len(f.srv.sessions.loading)
+	f.srv.sessions.mu.Unlock()
+	t.Logf("live heap %.1f MB before, %.1f MB after; %d sessions live", float64(base)/1e6, float64(after)/1e6, live)
+	if live > maxLive || loading > maxLive {
+		t.Errorf("%d sessions live, %d loading locks after the burst (MaxLive %d)", live, loading, maxLive)
+	}
+	if after > base+12<<20 {
+		t.Errorf("the live heap grew from %.1f MB to %.1f MB over the burst (want within 12 MB)", float64(base)/1e6, float64(after)/1e6)
+	}
+}
