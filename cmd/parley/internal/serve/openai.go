@@ -59,18 +59,9 @@ type openaiSession struct {
 	ss *session
 }
 
-func (o openaiSession) ID() string             { return o.ss.id }
-func (o openaiSession) Engine() *debate.Engine { return o.ss.eng }
-
-// Settle writes the session to the store and unloads it unless a page
-// watches it: a finished request leaves nothing in memory.
-func (o openaiSession) Settle(ctx context.Context) error {
-	if err := o.s.sessions.settle(ctx, o.ss); err != nil {
-		return err
-	}
-	o.s.sessions.release(o.ss)
-	return nil
-}
+func (o openaiSession) ID() string                       { return o.ss.id }
+func (o openaiSession) Engine() *debate.Engine           { return o.ss.eng }
+func (o openaiSession) Settle(ctx context.Context) error { return o.s.sessions.settle(ctx, o.ss) }
 
 // Run runs the exchange until it ends, the client leaves or the server stops.
 func (o openaiSession) Run(ctx context.Context, input string) error {
