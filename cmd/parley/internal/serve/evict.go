@@ -116,22 +116,6 @@ func (m *manager) unload(v victim) {
 	v.lock.Unlock()
 }
 
-// release unloads a session whose exchange is over and saved (an OpenAI
-// door request) unless a page watches it or another request uses it: the
-// store holds it, and memory holds only what is in use.
-func (m *manager) release(ss *session) {
-	m.mu.Lock()
-	if ss.clients > 0 || m.live[ss.id] != ss || ss.busy() {
-		m.mu.Unlock()
-		return
-	}
-	v, ok := m.takeLocked(ss)
-	m.mu.Unlock()
-	if ok {
-		m.unload(v)
-	}
-}
-
 // sweep runs evict every IdleAfter (at most once a second), so sessions
 // past MaxLive leave memory once idle even when no new session comes to
 // set it off.
