@@ -59,7 +59,7 @@ func (s Summary) CostText() string { return providers.FormatSpend(s.Cost, s.Pric
 func (s *Store) List(ctx context.Context) ([]Summary, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT m.conversation_id, m.title, m.topic, m.mode,
 			COALESCE(CAST(m.start_time AS TEXT), ''), m.updated_time, m.parent_id, m.fork_turn,
-			COUNT(l.id), COALESCE(SUM(l.tokens_in), 0), COALESCE(SUM(l.tokens_out), 0), COALESCE(SUM(`+saneLogCost+`), 0),
+			COUNT(l.id), COALESCE(SUM(MAX(l.tokens_in, 0)), 0), COALESCE(SUM(MAX(l.tokens_out, 0)), 0), COALESCE(SUM(`+saneLogCost+`), 0),
 			COALESCE(MAX(l.price_unknown OR `+insaneLogCost+`), 0), COALESCE(MAX(l.usage_estimated), 0),
 			COALESCE(GROUP_CONCAT(DISTINCT CASE WHEN l.kind IN ('reply', 'moderator', 'vote') THEN l.speaker_name END), ''),
 			COALESCE((SELECT u.response FROM conversation_log u WHERE u.conversation_id = m.conversation_id
