@@ -25,6 +25,14 @@ const (
 type Message struct {
 	Role    Role
 	Content string
+	// ToolCalls are the calls an assistant message made (see tools.go).
+	ToolCalls []ToolCall
+	// ToolResults answer the calls of the assistant message before a
+	// RoleTool message.
+	ToolResults []ToolResult
+	// Replay is what the adapter put in Result.Replay for this assistant
+	// message, returned untouched (thinking blocks, reasoning items).
+	Replay string
 }
 
 // Schema asks for structured output. Adapters map it to the vendor's feature
@@ -70,6 +78,10 @@ type Request struct {
 	// Meta says what the request is for, so an offline provider (demo) can
 	// answer from the structure of the request instead of its wording.
 	Meta Meta
+	// Tools are the functions the model may call this turn (nil: none);
+	// ServerTools the searches the vendor may run itself.
+	Tools       []ToolSpec
+	ServerTools []ServerTool
 	// Info is the catalogue entry of Model (zero: adapters apply the
 	// family rules themselves): whether it reasons, takes a temperature,
 	// its output limit and API.
@@ -141,6 +153,16 @@ type Result struct {
 	// Answered: the server accepted the request (HTTP 2xx) and began its
 	// answer, so the prompt is billed even if nothing else came.
 	Answered bool
+	// ToolCalls are the calls the model asked for (FinishReason then is
+	// the vendor's tool-use reason); the engine runs them and continues.
+	ToolCalls []ToolCall
+	// Sources are the pages a server-side search returned; SearchCalls
+	// how many searches the vendor ran and bills per use.
+	Sources     []Source
+	SearchCalls int
+	// Replay is adapter-private state the next request must send back
+	// with this assistant message (Message.Replay).
+	Replay string
 	// Retried is what the failed attempts before this one consumed (see
 	// WithRetry), each charged by Charge: the caller adds it to its own
 	// charge of this attempt.
