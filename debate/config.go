@@ -104,6 +104,35 @@ type ServeConfig struct {
 	MaxConnsPerAddr   int           `mapstructure:"max_conns_per_addr"`   // open connections from one client address (64)
 	MaxStreams        int           `mapstructure:"max_streams"`          // open event streams in all (512)
 	MaxStreamsPerUser int           `mapstructure:"max_streams_per_user"` // open event streams per token or login (32)
+	// RateLimit is the budget of requests that start work, kept per client
+	// address, per token or login and per user_id (0: 60 a minute, burst 20).
+	RateLimit ServeRateConfig `mapstructure:"rate_limit"`
+	// TrustedProxies are the reverse proxies (CIDRs, or single addresses)
+	// whose X-Forwarded-For names the client the limits count; from any
+	// other peer the header is ignored.
+	TrustedProxies []string `mapstructure:"trusted_proxies"`
+}
+
+// ServeRateConfig is serve.rate_limit: PerMinute requests that start work
+// a minute, Burst of them at once (0: 60; burst 0: a third of PerMinute).
+type ServeRateConfig struct {
+	PerMinute int `mapstructure:"per_minute"`
+	Burst     int `mapstructure:"burst"`
+}
+
+// MaxRatePerMinute bounds serve.rate_limit's figures (and their flags).
+const MaxRatePerMinute = 1_000_000
+
+// Rate is the budget in force: the defaults filled in.
+func (c ServeRateConfig) Rate() (perMinute, burst int) {
+	perMinute, burst = c.PerMinute, c.Burst
+	if perMinute <= 0 {
+		perMinute = 60
+	}
+	if burst <= 0 {
+		burst = max(1, perMinute/3)
+	}
+	return perMinute, burst
 }
 
 // ServerSpend is the server's spend windows per hour and per day: its own

@@ -2,6 +2,7 @@ package debate
 
 import (
 	"fmt"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -331,6 +332,21 @@ func checkServe(k *ConfigCheck) error {
 	for i, h := range sv.Hosts {
 		if h == "" || strings.ContainsAny(h, "/?#@ ") {
 			return k.Bad(fmt.Sprintf("serve.hosts[%d]", i), "%q is not a host name (e.g. parley.example.com or parley.example.com:8443)", h)
+		}
+	}
+	for _, n := range []struct {
+		key string
+		v   int
+	}{{"serve.rate_limit.per_minute", sv.RateLimit.PerMinute}, {"serve.rate_limit.burst", sv.RateLimit.Burst}} {
+		if _, err := figures.Count("", int64(n.v), MaxRatePerMinute); err != nil {
+			return k.Bad(n.key, "requests a minute (burst: at once), 0 (the default) or more: %v", err)
+		}
+	}
+	for i, p := range sv.TrustedProxies {
+		if _, err := netip.ParsePrefix(p); err != nil {
+			if _, err := netip.ParseAddr(p); err != nil {
+				return k.Bad(fmt.Sprintf("serve.trusted_proxies[%d]", i), "%s is neither a CIDR (10.0.0.0/8, fd00::/8) nor an IP address", Quote(p))
+			}
 		}
 	}
 	for _, w := range []struct {

@@ -19,6 +19,9 @@ func TestConfigCheckRefusesValuesPastTheBounds(t *testing.T) {
 		{"persona", "agents:\n  - name: gemini\n    persona: \"" + huge + "\"\n", "parley.yaml:3: agents[0].persona: is 1080000 bytes, at most 32768"},
 		{"budget", "context:\n  budget_tokens: 900000000\n", "parley.yaml:2: context.budget_tokens: 900000000 is over 2000000"},
 		{"max tokens", "agents:\n  - name: gemini\n    max_tokens: 50000000\n", "parley.yaml:3: agents[0].max_tokens: 50000000 is over 1000000"},
+		{"rate limit", "serve:\n  rate_limit:\n    per_minute: 2000000\n", "parley.yaml:3: serve.rate_limit.per_minute: requests a minute (burst: at once), 0 (the default) or more: 2000000 is over 1000000"},
+		{"rate burst", "serve:\n  rate_limit: {burst: -3}\n", "serve.rate_limit.burst: requests a minute (burst: at once), 0 (the default) or more: -3 is negative"},
+		{"trusted proxy", "serve:\n  trusted_proxies: [10.0.0.0/8, proxy.example]\n", "serve.trusted_proxies[1]: \"proxy.example\" is neither a CIDR"},
 		{"long bad value", "default_mode: " + long + "\n", "parley.yaml:1: default_mode: unknown mode \"" + strings.Repeat("q", 80) + "\"… (5000 bytes)"},
 		{"long bad number", "modes:\n  talk:\n    rounds: " + long + "\n", "parley.yaml:3: modes.talk.rounds: \"" + strings.Repeat("q", 80) + "\"… (5000 bytes) is not a whole number"},
 	}
@@ -57,6 +60,21 @@ func TestRoundAndStepFlagsAreBounded(t *testing.T) {
 		code, _, errOut := runCLI(t, "", args...)
 		if code != exitUsage || !strings.Contains(errOut, "must be") {
 			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
+// --rate-limit and --rate-burst are checked as serve.rate_limit is, before
+// the server listens.
+func TestRateFlagsAreBounded(t *testing.T) {
+	isolate(t)
+	for _, c := range []struct{ flag, value, want string }{
+		{"--rate-limit", "1000001", "--rate-limit: 1000001 is over 1000000"},
+		{"--rate-burst", "-1", "--rate-burst: -1 is negative"},
+	} {
+		code, out, errOut := runCLI(t, "", "--demo", "serve", "--addr", "127.0.0.1:0", c.flag, c.value)
+		if code != exitUsage || strings.Contains(out, "listening") || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s %s: exit %d, out %q, err %q", c.flag, c.value, code, out, errOut)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -19,6 +20,7 @@ import (
 func newServeCmd(g *globalFlags) *cobra.Command {
 	var addr, tlsCert, tlsKey string
 	var perHour, perDay float64
+	var ratePerMinute, rateBurst int
 	cmd := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080] [--tls-cert FILE --tls-key FILE]",
 		Short: "Serve the debate over HTTP: REST + SSE API, the start/step API, MAGI, webhooks and the web view",
@@ -46,6 +48,9 @@ kept, and every session is saved.`,
 				return err
 			}
 			defer sv.Close()
+			if err := rateFlags(cmd, sv, ratePerMinute, rateBurst); err != nil {
+				return err
+			}
 			limits, err := spendLimits(cmd, sv, perHour, perDay)
 			if err != nil {
 				return err
@@ -77,7 +82,29 @@ kept, and every session is saved.`,
 	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0, "ceiling in USD per session: a session's max_cost may not exceed it, and sessions asking none get it (default: budget_usd; 0: none); also each /mcp tool call's cap (default $1.00)")
 	cmd.Flags().Float64Var(&perHour, "max-cost-per-hour", 0, "spend limit in USD per calendar hour (UTC), per user and for the whole server, across the API, the page, /mcp and /v1/ (default: serve.max_cost_per_hour; 0: none)")
 	cmd.Flags().Float64Var(&perDay, "max-cost-per-day", 0, "spend limit in USD per calendar day (UTC), per user and for the whole server (default: serve.max_cost_per_day; 0: none)")
+	cmd.Flags().IntVar(&ratePerMinute, "rate-limit", 0, "requests that start work a minute, per client address, token or login, and user_id (default: serve.rate_limit.per_minute, else 60)")
+	cmd.Flags().IntVar(&rateBurst, "rate-burst", 0, "of those, how many at once (default: serve.rate_limit.burst, else a third of the rate)")
 	return cmd
+}
+
+// rateFlags puts --rate-limit and --rate-burst over serve.rate_limit,
+// checked as the configuration's figures are.
+func rateFlags(cmd *cobra.Command, sv *wiring.Served, perMinute, burst int) error {
+	for _, f := range []struct {
+		name string
+		v    int
+		dst  *int
+	}{{"rate-limit", perMinute, &sv.Cfg.Serve.RateLimit.PerMinute}, {"rate-burst", burst, &sv.Cfg.Serve.RateLimit.Burst}} {
+		if !cmd.Flags().Changed(f.name) {
+			continue
+		}
+		v, err := figures.Count("--"+f.name, int64(f.v), debate.MaxRatePerMinute)
+		if err != nil {
+			return usageErr(err)
+		}
+		*f.dst = int(v)
+	}
+	return nil
 }
 
 // spendLimits builds the server's spend windows from serve.max_cost_per_hour

@@ -178,9 +178,15 @@ func (a *auth) succeeded(addr string) {
 }
 
 // clientAddr is the address a request comes from, as the back-off and the
-// rate limits count it: the peer's IP (never a header a client writes),
-// an IPv6 one by its /64, which one host usually holds whole.
-func clientAddr(r *http.Request) string { return addrKey(r.RemoteAddr) }
+// rate limits count it: the peer's IP, or the client a trusted proxy names
+// (never a header any other client writes), an IPv6 one by its /64, which
+// one host usually holds whole.
+func clientAddr(r *http.Request) string {
+	if c, ok := r.Context().Value(clientKey{}).(string); ok {
+		return c
+	}
+	return addrKey(r.RemoteAddr)
+}
 
 // addrKey is the client a host:port stands for: its IP address, an IPv6
 // one by its /64 (one machine usually holds the whole /64).
@@ -193,6 +199,11 @@ func addrKey(remote string) string {
 	if err != nil {
 		return host
 	}
+	return keyOfIP(ip)
+}
+
+// keyOfIP is addrKey of a parsed address.
+func keyOfIP(ip netip.Addr) string {
 	ip = ip.Unmap()
 	if ip.Is6() {
 		p, _ := ip.Prefix(64)
@@ -256,7 +267,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, api bool) *ht
 		wait = s.auth.admit(addr) // a token to check: charged up front
 	}
 	if wait > 0 {
-		tooManyFailures(w, r, wait)
+		tooManyFailures(w, wait)
 		return nil
 	}
 	cred, res := s.authenticate(r)
@@ -279,9 +290,11 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, api bool) *ht
 	return nil
 }
 
-func tooManyFailures(w http.ResponseWriter, r *http.Request, wait time.Duration) {
+// tooManyFailures refuses a client backing off, in JSON at every path (the
+// login page too): a script retrying reads one shape and Retry-After.
+func tooManyFailures(w http.ResponseWriter, wait time.Duration) {
 	secs := int((wait + time.Second - 1) / time.Second)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	refuse(w, r, http.StatusTooManyRequests, "too_many_failures",
-		"too many wrong tokens from this address: try again in %d s", secs)
+	writeError(w, errorf(http.StatusTooManyRequests, "too_many_failures",
+		"too many wrong tokens from this address: try again in %d s", secs))
 }

@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
@@ -49,15 +51,34 @@ func limitsOf(c debate.ServeConfig) connLimits {
 const retryAfter = 5 * time.Second
 
 // addrListener caps the open connections from one client address: past
-// the cap a connection is answered 503 with Retry-After (plain HTTP) or
-// closed (TLS) before any request is read.
+// the cap a connection is read its request (within refuseWithin), answered
+// 503 in JSON with Retry-After, like every other refusal, and closed. A
+// trusted proxy's connections are not capped: it carries a whole team, and
+// the limits count the clients it names.
 type addrListener struct {
 	net.Listener
-	max   int
-	plain bool
+	max      int
+	tls      *tls.Config // nil: plain HTTP
+	exempt   proxies
+	refusing chan struct{} // a place per connection being refused
 
 	mu   sync.Mutex
 	open map[string]int
+}
+
+const (
+	// refuseWithin bounds the time a refused connection is held.
+	refuseWithin = 2 * time.Second
+	// maxRefusing bounds the connections refused at once; past it one is
+	// closed unanswered, so a flood costs no goroutine each.
+	maxRefusing = 64
+	// refuseReads bounds what is read of a refused request.
+	refuseReads = 64 << 10
+)
+
+func newAddrListener(ln net.Listener, max int, tlsCfg *tls.Config, exempt proxies) *addrListener {
+	return &addrListener{Listener: ln, max: max, tls: tlsCfg, exempt: exempt,
+		refusing: make(chan struct{}, maxRefusing), open: map[string]int{}}
 }
 
 func (l *addrListener) Accept() (net.Conn, error) {
@@ -65,6 +86,9 @@ func (l *addrListener) Accept() (net.Conn, error) {
 		c, err := l.Listener.Accept()
 		if err != nil {
 			return nil, err
+		}
+		if ip, ok := peerIP(c.RemoteAddr().String()); ok && l.exempt.trusts(ip) {
+			return c, nil
 		}
 		host := addrKey(c.RemoteAddr().String()) // as the back-off counts them
 		l.mu.Lock()
@@ -76,7 +100,15 @@ func (l *addrListener) Accept() (net.Conn, error) {
 		if !full {
 			return &countedConn{Conn: c, release: func() { l.release(host) }}, nil
 		}
-		go l.refuse(c)
+		select {
+		case l.refusing <- struct{}{}:
+			go func() {
+				defer func() { <-l.refusing }()
+				l.refuse(c)
+			}()
+		default:
+			c.Close()
+		}
 	}
 }
 
@@ -88,17 +120,45 @@ func (l *addrListener) release(host string) {
 	l.mu.Unlock()
 }
 
-// refuse answers a connection over the cap without reading its request.
-func (l *addrListener) refuse(c net.Conn) {
-	defer c.Close()
-	if !l.plain {
-		return
+// refuse answers a connection over the cap: it reads the request first, so
+// an HTTP client reads the answer as the answer to what it sent (written
+// before the request, Go's client took it for an unsolicited response).
+func (l *addrListener) refuse(raw net.Conn) {
+	_ = raw.SetDeadline(time.Now().Add(refuseWithin))
+	c := raw
+	if l.tls != nil {
+		c = tls.Server(raw, l.tls)
 	}
-	_ = c.SetWriteDeadline(time.Now().Add(2 * time.Second))
-	body := "too many connections from your address; retry later\n"
-	_, _ = io.WriteString(c, "HTTP/1.1 503 Service Unavailable\r\nRetry-After: "+strconv.Itoa(int(retryAfter.Seconds()))+
-		"\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+	defer c.Close()
+	in := bufio.NewReader(io.LimitReader(c, refuseReads))
+	if req, err := http.ReadRequest(in); err == nil {
+		_, _ = io.Copy(io.Discard, req.Body) // what fits in refuseReads: the client then reads the answer
+	}
+	var out bufferedResponse
+	w := &out
+	w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter.Seconds())))
+	writeError(w, errorf(http.StatusServiceUnavailable, "too_many_connections",
+		"too many open connections from your address (at most %d); close one or retry later", l.max))
+	resp := &http.Response{StatusCode: out.status, ProtoMajor: 1, ProtoMinor: 1, Header: out.header,
+		ContentLength: int64(out.body.Len()), Body: io.NopCloser(&out.body), Close: true}
+	_ = resp.Write(c)
 }
+
+// bufferedResponse is an answer written before it is sent whole.
+type bufferedResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header {
+	if b.header == nil {
+		b.header = http.Header{}
+	}
+	return b.header
+}
+func (b *bufferedResponse) WriteHeader(status int)      { b.status = status }
+func (b *bufferedResponse) Write(p []byte) (int, error) { return b.body.Write(p) }
 
 // countedConn gives its place back once, when closed.
 type countedConn struct {

@@ -127,6 +127,7 @@ func TestSlowBodyIsCutAtTheReadTimeout(t *testing.T) {
 		}
 	}()
 	_ = c.SetReadDeadline(time.Now().Add(60 * time.Second))
+	fmt.Fprintf(c, "GET /api/v1/sessions HTTP/1.1\r\nHost: %s\r\n\r\n", ls.addr)
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err == nil {
 		resp.Body.Close()
@@ -140,8 +141,8 @@ func TestSlowBodyIsCutAtTheReadTimeout(t *testing.T) {
 	<-closed
 }
 
-// Past max_conns_per_addr a connection gets 503 with Retry-After before
-// any request is read; a closed one frees its place.
+// Past max_conns_per_addr a connection's request gets 503 with
+// Retry-After; a closed one frees its place.
 func TestConnectionsPerAddressAreCapped(t *testing.T) {
 	ls := startLive(t, debate.ServeConfig{MaxConnsPerAddr: 5, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute})
 	var held []net.Conn
@@ -158,6 +159,7 @@ func TestConnectionsPerAddressAreCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = c.SetReadDeadline(time.Now().Add(60 * time.Second))
+	fmt.Fprintf(c, "GET /api/v1/sessions HTTP/1.1\r\nHost: %s\r\n\r\n", ls.addr)
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil {
 		t.Fatalf("the 6th connection: %v", err)

@@ -90,7 +90,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	addr := clientAddr(r)
 	if wait := s.auth.admit(addr); wait > 0 { // charged until the token matches
-		tooManyFailures(w, r, wait)
+		tooManyFailures(w, wait)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)

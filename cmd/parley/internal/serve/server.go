@@ -54,7 +54,8 @@ type Options struct {
 	// every session counts under, shared with the MCP server of /mcp (nil:
 	// none).
 	Limits *store.SpendLimits
-	// Rate limits each user's requests that start work (default 60 a minute, burst 20).
+	// Rate limits each user's requests that start work (default:
+	// serve.rate_limit, else 60 a minute, burst 20).
 	Rate Rate
 	// MaxBody bounds request bodies (default 1 MiB).
 	MaxBody int64
@@ -90,6 +91,8 @@ type Server struct {
 	streams  *streams // the open event streams, capped
 	conns    atomic.Int64
 	guard    *guard // wraps mux: every request passes it
+	proxies  proxies
+	root     http.Handler // guard, behind the trusted proxies' client address
 	tls      *tls.Config
 	// ctx is the server's lifetime: exchanges run under it and requests
 	// derive from it, so shutdown cancels both.
@@ -103,7 +106,7 @@ func New(opts Options) (*Server, error) {
 		return nil, errors.New("serve: Config, Agents and Store are required")
 	}
 	if opts.Rate == (Rate{}) {
-		opts.Rate = Rate{PerMinute: 60, Burst: 20}
+		opts.Rate.PerMinute, opts.Rate.Burst = opts.Config.Serve.RateLimit.Rate()
 	}
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = 1 << 20
@@ -130,6 +133,10 @@ func New(opts Options) (*Server, error) {
 	if s.guard, err = newGuard(opts.Config.Serve.Hosts, s.mux); err != nil {
 		return nil, err
 	}
+	if s.proxies, err = parseProxies(opts.Config.Serve.TrustedProxies); err != nil {
+		return nil, err
+	}
+	s.root = s.proxies.withClient(s.guard)
 	if s.tls, err = loadTLS(opts.TLSCert, opts.TLSKey); err != nil {
 		return nil, err
 	}
@@ -162,7 +169,7 @@ func New(opts Options) (*Server, error) {
 
 // Handler is the server's whole HTTP handler (for httptest): every route
 // behind the host, origin and body checks.
-func (s *Server) Handler() http.Handler { return s.guard }
+func (s *Server) Handler() http.Handler { return s.root }
 
 func (s *Server) logf(format string, args ...any) {
 	if s.opts.Log != nil {
@@ -252,7 +259,7 @@ func loadTLS(certFile, keyFile string) (*tls.Config, error) {
 func (s *Server) Serve(ctx context.Context, ln net.Listener, ready io.Writer) error {
 	s.guard.bind(ln.Addr())
 	hs := &http.Server{
-		Handler:           untimed(s.guard),
+		Handler:           untimed(s.root),
 		ReadHeaderTimeout: s.limits.readHeader,
 		ReadTimeout:       s.limits.read,
 		IdleTimeout:       s.limits.idle,
@@ -260,7 +267,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready io.Writer) er
 		TLSConfig:         s.tls,
 		ConnState:         s.countConns,
 	}
-	ln = &addrListener{Listener: ln, max: s.limits.perAddr, plain: s.tls == nil, open: map[string]int{}}
+	ln = newAddrListener(ln, s.limits.perAddr, s.tls, s.proxies)
 	scheme := "http"
 	if s.tls != nil {
 		scheme = "https"
