@@ -155,6 +155,10 @@ func (m *Model) panelsKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.Scroll(max(p.height-4, 1))
 	case key.Matches(msg, k.PageDown):
 		p.Scroll(-max(p.height-4, 1))
+	case key.Matches(msg, k.Home):
+		p.ScrollTop()
+	case key.Matches(msg, k.End):
+		p.ScrollEnd()
 	case key.Matches(msg, k.Open):
 		if en, ok := m.tr.Entry(p.turn); ok {
 			m.openOverlay(turnDetail(en, m.md, m.opts.TimeFormat))

@@ -58,6 +58,7 @@ type keyMap struct {
 	SelectTurn  key.Binding
 	ScrollPanel key.Binding
 	SwitchPanel key.Binding
+	PanelEnds   key.Binding
 	OpenShort   key.Binding
 	FindShort   key.Binding
 	CopyShort   key.Binding
@@ -101,6 +102,7 @@ func defaultKeys(modes []debate.ModeInfo) keyMap {
 		SelectTurn:   key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "select")),
 		ScrollPanel:  key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "scroll")),
 		SwitchPanel:  key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←→/hl", "panel")),
+		PanelEnds:    key.NewBinding(key.WithKeys("home", "end", "g", "G"), key.WithHelp("g/G", "start/end")),
 		OpenShort:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		FindShort:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find")),
 		CopyShort:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
@@ -125,7 +127,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	case focusTranscript:
 		return []key.Binding{k.SelectTurn, k.OpenShort, k.Help, k.Quit, k.FindShort, k.CopyShort, k.PageUp, k.Home, k.End, k.FocusNext, k.Cancel}
 	case focusPanels:
-		return []key.Binding{k.ScrollPanel, k.SwitchPanel, k.Help, k.Quit, k.OpenShort, k.FocusNext, k.Cancel}
+		return []key.Binding{k.ScrollPanel, k.PanelEnds, k.SwitchPanel, k.Help, k.Quit, k.OpenShort, k.CopyShort, k.FocusNext, k.Cancel}
 	}
 	return []key.Binding{k.Submit, k.Help, k.Quit, k.FocusNext, k.ModeKeys, k.Cancel, k.Sessions}
 }
@@ -137,7 +139,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		append(slices.Clone(k.Modes), k.CycleMode),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Open},
 		{k.PrevExchange, k.NextExchange, k.PrevSame, k.NextSame, k.Find, k.FindNext, k.FindPrev, k.Copy, k.CopyCode, k.Select},
-		{k.PanelLeft, k.PanelRight, k.Cancel, k.Sessions, k.Help, k.Quit},
+		{k.PanelLeft, k.PanelRight, k.PanelEnds, k.Cancel, k.Sessions, k.Help, k.Quit},
 	}
 }
 

@@ -484,7 +484,10 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	case msg.Y >= m.lay.inputY:
 		return m.setFocus(focusInput)
 	case msg.Y >= m.lay.transcriptY && msg.Y < m.lay.transcriptY+m.lay.transcriptH:
-		return m.setFocus(focusTranscript)
+		// The turn under the pointer is selected, as ↑/↓ would.
+		cmd := m.setFocus(focusTranscript)
+		m.tr.Click(msg.Y - m.lay.transcriptY)
+		return cmd
 	case msg.Y >= m.lay.panelsY && msg.Y < m.lay.panelsY+m.lay.panelsH && len(m.panels) > 0:
 		switch {
 		case !m.lay.narrow:

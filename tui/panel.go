@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -286,6 +287,11 @@ func (p *panel) Busy() bool {
 
 // Scroll moves the answer by n lines (positive: back).
 func (p *panel) Scroll(n int) { p.scroll = max(p.scroll+n, 0) }
+
+// ScrollTop shows the answer from its first line (View bounds the scroll
+// by the answer's length); ScrollEnd follows its end again.
+func (p *panel) ScrollTop() { p.scroll = math.MaxInt32 }
+func (p *panel) ScrollEnd() { p.scroll = 0 }
 
 // stateText is the panel's state line.
 func (p *panel) stateText(spin string, now time.Time) string {

@@ -38,8 +38,10 @@ type transcript struct {
 	focused     bool
 	mark        string // the search's query in lower case, highlighted where drawn
 
-	// Set by the last View: what was on screen.
+	// Set by the last View: what was on screen, and the entry of each row
+	// (-1: none), for a click.
 	firstShown, lastShown, lastFull int
+	rowEntry                        []int
 
 	width, height int
 }
@@ -391,8 +393,12 @@ func (t *transcript) followView() []string {
 		t.topRow = 1
 	}
 	rows := make([]string, 0, h)
+	t.rowEntry = t.rowEntry[:0]
 	for k := len(parts) - 1; k >= 0; k-- {
 		rows = append(rows, parts[k]...)
+		for range parts[k] {
+			t.rowEntry = append(t.rowEntry, len(t.entries)-1-k)
+		}
 	}
 	return padLines(rows, t.width, h)
 }
@@ -419,6 +425,7 @@ func (t *transcript) View() []string {
 	}
 	t.clampAnchor()
 	t.firstShown, t.lastShown, t.lastFull = t.top, -1, -1
+	t.rowEntry = t.rowEntry[:0]
 	row := t.topRow
 	for i := t.top; i < len(t.entries) && len(rows) < h; i++ {
 		lines := t.item(i)
@@ -438,10 +445,21 @@ func (t *transcript) View() []string {
 				break
 			}
 			rows = append(rows, gutter+highlight(l, t.mark))
+			t.rowEntry = append(t.rowEntry, i)
 		}
 		row = 0
 	}
 	return padLines(rows, t.width, h)
+}
+
+// Click selects the turn drawn on row y of the last View (nothing when
+// the row is blank) and reports whether it did.
+func (t *transcript) Click(y int) bool {
+	if y < 0 || y >= len(t.rowEntry) || t.rowEntry[y] >= len(t.entries) || t.entries[t.rowEntry[y]].Turn == 0 {
+		return false
+	}
+	t.sel = t.rowEntry[y]
+	return true
 }
 
 // voteSummary pulls the one-line reason out of a vote's JSON answer.

@@ -175,6 +175,9 @@ func (m *Model) layout() {
 		if l.welcome {
 			ph = m.panelsEmptyHeight(l.narrow)
 		}
+		if m.focus == focusPanels && !l.welcome {
+			ph = m.zoomedPanelsHeight(rest, pmin)
+		}
 		l.panelsH = min(max(ph, pmin), rest-1)
 	}
 	l.panelsY = 1 + l.bannerH
@@ -192,6 +195,19 @@ func (m *Model) layout() {
 	if m.sessions != nil {
 		m.sessions.SetSize(sessionListWidth(w), max(min(h-4, len(m.sessions.items)+4), 6))
 	}
+}
+
+// zoomedPanelsHeight is the panel area while the panels have the keys:
+// what is read there is a long answer (a chairman's at 60×16 had one line),
+// so the panels take the room of the transcript, which keeps one line, and
+// of the ranking table, which keeps one line per answer while that leaves
+// the panels room for a few lines more than their least.
+func (m *Model) zoomedPanelsHeight(rest, pmin int) int {
+	table := m.councilMinHeight()
+	if rest-1-table < pmin+3 {
+		table = 0
+	}
+	return rest - 1 - table
 }
 
 func (m *Model) sizePanels(w, h int) {
