@@ -25,11 +25,17 @@ func (r *Recorder) settleDead(ctx context.Context, tx *sql.Tx, session string, g
 	if l.state(r.owner, gen, now) == leaseLive {
 		return nil
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE conversation_log SET
+	res, err := tx.ExecContext(ctx, `UPDATE conversation_log SET
 		status = CASE WHEN response = '' THEN ? ELSE ? END, error = ?
 		WHERE conversation_id = ? AND status = ? AND writer <> ?`,
 		debate.StatusError, debate.StatusPartial, Interrupted, session, debate.StatusStreaming, r.owner)
-	return err
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err
+	}
+	return touch(ctx, tx, session) // a turn changed: followers read it (Touched)
 }
 
 // checkpoint saves the text a turn of this writer has streamed so far. Only
@@ -82,5 +88,6 @@ func (r *Recorder) Sent(session string, turn, input int) {
 		lt = &liveTurn{}
 		r.live[k] = lt
 	}
-	lt.input, lt.dirty = input, true
+	lt.input = input
+	r.markDirty(lt)
 }

@@ -56,6 +56,8 @@ type Recorder struct {
 	price func(model string, u providers.Usage, at time.Time) (float64, bool)
 
 	kick     chan struct{}
+	arm      chan struct{} // starts the checkpoint ticker: text is streaming
+	ticking  bool          // the ticker runs (or arm is pending); under mu
 	flushReq chan chan error
 	stop     chan struct{}
 	done     chan struct{}
@@ -97,7 +99,7 @@ func (s *Store) RecordEvery(every time.Duration) *Recorder {
 	r := &Recorder{
 		st: s, live: map[liveKey]*liveTurn{}, owner: debate.NewSessionID() + debate.NewSessionID(),
 		rows: map[liveKey]int64{}, leases: map[string]*heldLease{}, saved: map[string]bool{}, lost: map[string]error{},
-		kick: make(chan struct{}, 1), flushReq: make(chan chan error),
+		kick: make(chan struct{}, 1), arm: make(chan struct{}, 1), flushReq: make(chan chan error),
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	s.mu.Lock()
@@ -163,7 +165,7 @@ func (r *Recorder) Sink(ev debate.Event) {
 				lt.text.WriteString(ev.Text)
 			}
 			lt.chunks++
-			lt.dirty = true
+			r.markDirty(lt)
 		}
 	case debate.TurnFinished:
 		// The finished entry carries the whole text: the live copy is dropped
@@ -228,16 +230,33 @@ func (r *Recorder) Close() error {
 	return r.Err()
 }
 
+// loop is the background writer. The checkpoint ticker runs only while a
+// turn streams text: an idle recorder (a session loaded and waiting, of
+// which a server holds hundreds) wakes for nothing.
 func (r *Recorder) loop(every time.Duration) {
 	defer close(r.done)
-	tick := time.NewTicker(every)
-	defer tick.Stop()
+	var tick *time.Ticker
+	var tickC <-chan time.Time
+	defer func() {
+		if tick != nil {
+			tick.Stop()
+		}
+	}()
 	for {
 		select {
 		case <-r.kick:
 			r.write(false)
-		case <-tick.C:
+		case <-r.arm:
+			if tick == nil {
+				tick = time.NewTicker(every)
+				tickC = tick.C
+			}
+		case <-tickC:
 			r.write(true)
+			if r.stopTicking() {
+				tick.Stop()
+				tick, tickC = nil, nil
+			}
 		case ch := <-r.flushReq:
 			ch <- r.write(true)
 		case <-r.stop:
@@ -245,6 +264,30 @@ func (r *Recorder) loop(every time.Duration) {
 			return
 		}
 	}
+}
+
+// markDirty notes that lt has something to checkpoint and starts the
+// ticker when it is stopped; the caller holds r.mu.
+func (r *Recorder) markDirty(lt *liveTurn) {
+	lt.dirty = true
+	if !r.ticking {
+		r.ticking = true
+		r.arm <- struct{}{} // never blocks: sent only when ticking turns true
+	}
+}
+
+// stopTicking reports whether no text arrived since the checkpoint just
+// written: the ticker stops, and the next text delta starts it again.
+func (r *Recorder) stopTicking() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, lt := range r.live {
+		if lt.dirty {
+			return false
+		}
+	}
+	r.ticking = false
+	return true
 }
 
 // pendingText is a streaming turn's text to checkpoint, and what it has

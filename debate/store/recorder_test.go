@@ -525,3 +525,43 @@ func TestStructuredAnswerIsCheckpointedAsSent(t *testing.T) {
 		return err == nil && len(got) == 1 && got[0].Text == want
 	})
 }
+
+// The checkpoint ticker runs only while text streams: a recorder with
+// nothing streaming (a loaded session waiting, hundreds of them in a
+// server) does not wake every CheckpointEvery (issue 50: ~4 % of a core
+// idle), and a later answer starts it again and is checkpointed.
+func TestIdleRecorderStopsTicking(t *testing.T) {
+	t.Parallel()
+	st := openTemp(t)
+	ctx := context.Background()
+	rec := st.RecordEvery(5 * time.Millisecond)
+	ticking := func() bool {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		return rec.ticking
+	}
+	info := debate.SessionInfo{ID: "s1", Mode: "mention", Created: time.Now()}
+	rec.Sink(debate.SessionStarted{Session: info})
+	if ticking() {
+		t.Fatal("a recorder with nothing streaming ticks")
+	}
+	for turn := 1; turn <= 2; turn++ {
+		en := debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: "a", Display: "A", Model: "m", Mode: "mention",
+			Status: debate.StatusStreaming, Started: time.Now()}
+		rec.Sink(debate.TurnStarted{Entry: en})
+		rec.Sink(debate.TextDelta{Turn: turn, Agent: "a", Text: "streamed"})
+		if !ticking() {
+			t.Fatalf("turn %d: streaming text did not start the ticker", turn)
+		}
+		waitFor(t, func() bool { // checkpointed by the ticker: no Flush
+			_, got, err := st.Load(ctx, "s1")
+			return err == nil && len(got) == turn && got[turn-1].Text == "streamed"
+		})
+		en.Text, en.Status, en.Finished = "streamed", debate.StatusComplete, time.Now()
+		rec.Sink(debate.TurnFinished{Entry: en})
+		waitFor(t, func() bool { return !ticking() })
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

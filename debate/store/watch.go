@@ -126,3 +126,25 @@ func (s *Store) Stamp(ctx context.Context, id string) (string, error) {
 	}
 	return fmt.Sprintf("%d@%s", turns, updated), nil
 }
+
+// Touched lists the sessions whose last update (updated_time) is at or
+// after since, with that time: every commit that adds a turn, checkpoints
+// its text, finishes or settles it moves it. A door that follows many
+// sessions after a wake of Watch reads this one indexed query and syncs
+// only the sessions that changed, instead of every session it holds.
+func (s *Store) Touched(ctx context.Context, since time.Time) (map[string]time.Time, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT conversation_id, updated_time FROM conversation_meta WHERE updated_time >= ?`, formatTime(since))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var id, at string
+		if err := rows.Scan(&id, &at); err != nil {
+			return nil, err
+		}
+		out[id] = parseTime(at)
+	}
+	return out, rows.Err()
+}

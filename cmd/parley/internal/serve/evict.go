@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -30,13 +31,20 @@ func (ss *session) watched(mu *sync.Mutex) func() {
 // sessions and a sort of the idle ones under m.mu (a few milliseconds for
 // thousands), then each one is dropped outside it, so a request never
 // waits for an unloading. Evictions run one at a time.
-func (m *manager) evict() {
+func (m *manager) evict() int {
 	m.evictMu.Lock()
 	defer m.evictMu.Unlock()
-	for _, v := range m.victims() {
+	victims := m.victims()
+	for _, v := range victims {
 		m.unload(v)
 	}
+	return len(victims)
 }
+
+// giveBackAfter is how many sessions an idle sweep unloads before it hands
+// the freed memory back to the system at once: the runtime's own scavenger
+// returns it over minutes, and a server's RSS is what its host sees.
+const giveBackAfter = 32
 
 // evictSoon has an eviction run in the background: one goroutine however
 // many sessions arrive meanwhile (each arrival asks for one more round).
@@ -128,7 +136,9 @@ func (m *manager) sweep() {
 			case <-m.srv.ctx.Done():
 				return
 			case <-tick.C:
-				m.evict()
+				if m.evict() >= giveBackAfter {
+					debug.FreeOSMemory() // one collection, at most once per sweep, off any request's path
+				}
 			}
 		}
 	}()
