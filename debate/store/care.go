@@ -85,7 +85,7 @@ func readerDSN(path string, immutable bool) string {
 func openReader(ctx context.Context, path string) (*sql.DB, error) {
 	var firstErr error
 	for _, immutable := range []bool{false, true} {
-		db, err := sql.Open("sqlite", readerDSN(path, immutable))
+		db, err := openDB(readerDSN(path, immutable))
 		if err == nil {
 			db.SetMaxOpenConns(4)
 			var n int

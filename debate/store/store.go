@@ -124,7 +124,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	_ = f.Close()
-	w, err := sql.Open("sqlite", dsn(path, true))
+	w, err := openDB(dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -134,7 +134,7 @@ func Open(path string) (*Store, error) {
 		_ = w.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
-	r, err := sql.Open("sqlite", dsn(path, false))
+	r, err := openDB(dsn(path, false))
 	if err != nil {
 		_ = w.Close()
 		return nil, fmt.Errorf("store: %w", err)
