@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"math"
 	"strings"
 	"sync"
 
@@ -153,19 +154,19 @@ func blank(l string) bool {
 // plain wrapped text until it completes, so a frame stays cheap.
 const maxMarkdownTail = 2048
 
-// streamingText is an answer arriving in pieces. Complete blocks (text up to
-// a blank line outside a code fence) are rendered as Markdown once, when they
-// complete; the open block is rendered by openBlock, at the cost of its last
-// row, so a long answer costs the same per frame as a short one and every
-// frame is the answer's full render.
+// streamingText is an answer arriving in pieces. Complete blocks (text up
+// to a blank line outside a code fence, or a piece of a block that runs on
+// past maxOpenBlock) are rendered as Markdown when a view first shows
+// them, from the end (see blockList); the open block is rendered by
+// openBlock, at the cost of its last row, so a long answer costs the same
+// per frame as a short one and every frame is the answer's full render.
 type streamingText struct {
-	safe  sanitize.Stream // a rune or escape cut between deltas waits for its rest
-	text  strings.Builder
-	done  int      // bytes of text already rendered as blocks
-	lines []string // rendered lines of the complete blocks
-	width int
-	final *finishedText // the finished answer, drawn from its end on demand
-	open  openBlock     // the block still arriving
+	safe   sanitize.Stream // a rune or escape cut between deltas waits for its rest
+	text   strings.Builder
+	blocks blockList
+	width  int
+	final  *finishedText // the finished answer, drawn from its end on demand
+	open   openBlock     // the block still arriving
 }
 
 func (s *streamingText) Reset() { *s = streamingText{} }
@@ -177,89 +178,71 @@ func (s *streamingText) Append(delta string) {
 	s.text.WriteString(strings.ReplaceAll(s.safe.Write(delta), "\t", "    "))
 }
 
-func (s *streamingText) String() string { return s.text.String() }
+func (s *streamingText) String() string {
+	if s.final != nil {
+		return s.final.text
+	}
+	return s.text.String()
+}
 
-// SetFinal replaces the text with the finished answer.
+// SetFinal replaces the text with the finished answer (kept once, not
+// copied: an answer can be megabytes).
 func (s *streamingText) SetFinal(text string) {
 	s.Reset()
-	s.text.WriteString(text)
 	s.final = newFinishedText(text)
 }
 
 // Tail is at least n of the last lines of Lines (all when there are fewer):
-// of a finished answer only the blocks they come from are rendered.
+// only the blocks they come from are rendered.
 func (s *streamingText) Tail(md *markdown, width, n int) []string {
 	if s.final != nil {
 		lines, _ := s.final.Tail(md, width, n)
 		return lines
 	}
-	return s.Lines(md, width)
+	lines, _ := s.tail(md, width, n)
+	return lines
 }
 
-// Lines renders for width: cached blocks plus the live tail, every line
+// Lines renders for width: every block plus the live tail, every line
 // exactly width cells wide.
 func (s *streamingText) Lines(md *markdown, width int) []string {
-	if width != s.width {
-		s.width, s.done, s.lines, s.open = width, 0, nil, openBlock{}
-	}
 	if s.final != nil {
 		return s.final.All(md, width)
 	}
+	lines, _ := s.tail(md, width, math.MaxInt)
+	return lines
+}
+
+// tail is at least n of the last lines and whether they are all of them.
+func (s *streamingText) tail(md *markdown, width, n int) ([]string, bool) {
+	if width != s.width {
+		s.width, s.open = width, openBlock{}
+	}
 	text := s.text.String()
-	for {
-		rest := text[s.done:]
-		i := blockEnd(rest)
-		if i < 0 {
-			break
-		}
-		block := rest[:i]
-		if strings.TrimSpace(block) != "" {
-			if len(s.lines) > 0 {
-				s.lines = append(s.lines, strings.Repeat(" ", width))
-			}
-			s.lines = append(s.lines, fitAll(md.Render(block, width), width)...)
-		}
-		s.done += i + 2
+	s.blocks.cut(text, maxOpenBlock, false)
+	var open []string
+	tail := heldBack(strings.TrimLeft(text[s.blocks.done:], "\n"))
+	switch {
+	case strings.TrimSpace(tail) == "":
+	case s.blocks.fence:
+		open = fitAll(wrapPlain(tail, width), width) // the rest of a code block cut into pieces
+	default:
+		open = s.open.Lines(md, tail, width)
 	}
-	tail := heldBack(strings.TrimLeft(text[s.done:], "\n"))
+	var above []string
+	all := true
+	if len(s.blocks.blocks) > 0 {
+		above, all = s.blocks.Tail(md, text, width, n-len(open))
+	}
 	if strings.TrimSpace(tail) == "" {
-		return s.lines
+		return above, all
 	}
-	open := s.open.Lines(md, tail, width)
-	out := make([]string, 0, len(s.lines)+len(open)+1)
-	out = append(out, s.lines...)
-	if len(out) > 0 {
+	out := make([]string, 0, len(above)+len(open)+1)
+	out = append(out, above...)
+	if len(out) > 0 && !s.blocks.piece {
 		out = append(out, strings.Repeat(" ", width))
 	}
-	return append(out, open...)
-}
-
-// blockEnd finds the first blank line of rest that is not inside a code
-// fence: the end of a complete block (-1: none yet).
-func blockEnd(rest string) int {
-	from := 0
-	for {
-		j := strings.Index(rest[from:], "\n\n")
-		if j < 0 {
-			return -1
-		}
-		end := from + j
-		if !fenceOpen(rest[:end]) {
-			return end
-		}
-		from = end + 2
-	}
-}
-
-// fenceOpen reports whether text ends inside a ``` code fence.
-func fenceOpen(text string) bool {
-	open := false
-	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			open = !open
-		}
-	}
-	return open
+	return append(out, open...), all
 }
 
 // fitAll fits every line to exactly w cells, in place.

@@ -450,12 +450,12 @@ func wrapStyledLine(s string, width, maxLines int) []string {
 // all of it (a finished answer renders only the blocks it needs).
 func (p *panel) answerTail(md *markdown, width, n int) ([]string, bool) {
 	if f := p.answer.final; f != nil {
-		if len(f.blocks) <= wholeBlocks {
+		if len(f.blocks) <= wholeBlocks && len(f.text) <= maxFinishedBlock {
 			return f.All(md, width), true // cheap enough to count what is above
 		}
 		return f.Tail(md, width, n)
 	}
-	return p.answer.Lines(md, width), true
+	return p.answer.tail(md, width, n)
 }
 
 // wholeBlocks: a finished answer of at most this many blocks is rendered

@@ -350,7 +350,16 @@ func lazy(en debate.Entry) bool {
 func (t *transcript) itemTail(i, n int) ([]string, bool) {
 	en := t.entries[i]
 	w := t.bodyWidth()
-	if c, ok := t.cache[en.Turn]; (ok && c.width == w) || en.Turn == 0 || t.live[en.Turn] != nil || !lazy(en) {
+	if s := t.live[en.Turn]; s != nil && en.Turn != 0 {
+		// A streaming answer: its last lines, rendered from its end (a
+		// runaway answer's start is never drawn while the view follows).
+		body, all := s.tail(t.md, w, n)
+		if all {
+			body = append([]string{fitLine(t.header(en), w)}, body...)
+		}
+		return append(body[:len(body):len(body)], strings.Repeat(" ", w)), all
+	}
+	if c, ok := t.cache[en.Turn]; (ok && c.width == w) || en.Turn == 0 || !lazy(en) {
 		lines := t.item(i)
 		return lines[max(len(lines)-n, 0):], len(lines) <= n
 	}
