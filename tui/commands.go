@@ -27,6 +27,8 @@ type doneMsg struct {
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
+	case m.palette != nil:
+		return m.paletteKey(msg)
 	case m.sessions != nil:
 		return m.sessionsKey(msg)
 	case m.overlay != nil:
@@ -62,6 +64,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Sessions):
 		return m.openSessions()
+	case key.Matches(msg, k.Palette):
+		return m.openPalette()
 	case key.Matches(msg, k.Find) && (msg.String() != "/" || m.focus != focusInput):
 		m.openFind("", true)
 		return nil

@@ -41,6 +41,7 @@ type keyMap struct {
 	CycleMode   key.Binding
 	Cancel      key.Binding
 	Sessions    key.Binding
+	Palette     key.Binding
 	Help        key.Binding
 	Quit        key.Binding
 	Up          key.Binding
@@ -86,6 +87,7 @@ func defaultKeys(modes []debate.ModeInfo) keyMap {
 		CycleMode:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next mode")),
 		Cancel:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel / close")),
 		Sessions:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
+		Palette:      key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
 		Help:         key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?/f1", "all keys")),
 		Quit:         key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/quit")),
 		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous turn")),
@@ -129,7 +131,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	case focusPanels:
 		return []key.Binding{k.ScrollPanel, k.PanelEnds, k.SwitchPanel, k.Help, k.Quit, k.OpenShort, k.CopyShort, k.FocusNext, k.Cancel}
 	}
-	return []key.Binding{k.Submit, k.Help, k.Quit, k.FocusNext, k.ModeKeys, k.Cancel, k.Sessions}
+	return []key.Binding{k.Submit, k.Help, k.Quit, k.FocusNext, k.ModeKeys, k.Cancel, k.Palette, k.Sessions}
 }
 
 // FullHelp implements help.KeyMap: every binding, by area.
@@ -139,7 +141,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		append(slices.Clone(k.Modes), k.CycleMode),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Open},
 		{k.PrevExchange, k.NextExchange, k.PrevSame, k.NextSame, k.Find, k.FindNext, k.FindPrev, k.Copy, k.CopyCode, k.Select},
-		{k.PanelLeft, k.PanelRight, k.PanelEnds, k.Cancel, k.Sessions, k.Help, k.Quit},
+		{k.PanelLeft, k.PanelRight, k.PanelEnds, k.Cancel, k.Sessions, k.Palette, k.Help, k.Quit},
 	}
 }
 

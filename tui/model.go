@@ -75,8 +75,9 @@ type Model struct {
 	focus     focusArea
 	overlay   *overlay
 	sessions  *sessionList
-	find      *finder // the transcript search, while it is open
-	selecting bool    // select mode: the mouse is the terminal's (v)
+	find      *finder  // the transcript search, while it is open
+	palette   *palette // the command palette (Ctrl+P), while it is open
+	selecting bool     // select mode: the mouse is the terminal's (v)
 
 	info      debate.SessionInfo
 	verdict   string
@@ -416,7 +417,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.exchangeDone(msg)
 	case sessionsListedMsg, sessionOpenedMsg, sessionDeletedMsg, exportedMsg:
 		return m, m.sessionResult(msg)
+	case paletteSessionsMsg:
+		m.addSessions(msg.list)
+		return m, nil
 	case tea.MouseWheelMsg:
+		if m.palette != nil {
+			return m, nil
+		}
 		m.wheel(msg)
 		return m, m.pageIn()
 	case olderPageMsg:
@@ -477,7 +484,7 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) {
 }
 
 func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
-	if m.overlay != nil || m.sessions != nil {
+	if m.overlay != nil || m.sessions != nil || m.palette != nil {
 		return nil
 	}
 	switch {

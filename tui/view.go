@@ -192,6 +192,9 @@ func (m *Model) layout() {
 	if m.overlay != nil {
 		m.overlay.SetSize(min(w-4, 120), max(h-4, 5))
 	}
+	if m.palette != nil {
+		m.palette.SetSize(min(w-2, 100), max(min(h-2, len(m.palette.items)+4), 6))
+	}
 	if m.sessions != nil {
 		m.sessions.SetSize(sessionListWidth(w), max(min(h-4, len(m.sessions.items)+4), 6))
 	}
@@ -282,6 +285,9 @@ func (m *Model) frame() []string {
 	lines = append(lines, m.helpLine(w))
 	lines = padLines(lines, w, h) // every part is already w wide
 	switch {
+	case m.palette != nil:
+		box := m.palette.View()
+		overlayAt(lines, box, max((w-m.palette.width)/2, 0), 1, w)
 	case m.sessions != nil:
 		box := m.sessions.View()
 		overlayAt(lines, box, max((w-m.sessions.width)/2, 0), 2, w)

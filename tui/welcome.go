@@ -57,7 +57,7 @@ func (m *Model) welcomeLines(w int) []string {
 	for _, l := range wrapPlain("Config: "+Sanitize(config)+"\nSessions: "+Sanitize(database), max(w-len(indent), 10)) {
 		out = append(out, styles.muted.Render(indent+l))
 	}
-	out = append(out, styles.muted.Render(fitLine(indent+"? or F1: every key and command", w)))
+	out = append(out, styles.muted.Render(fitLine(indent+"? or F1: every key and command · Ctrl+P: run any of them", w)))
 	return out
 }
 
