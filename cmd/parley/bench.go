@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/signal"
@@ -15,11 +16,12 @@ import (
 
 func newBenchCmd(g *globalFlags) *cobra.Command {
 	var (
-		p        bench.Params
-		members  string
-		workers  int
-		resume   string
-		htmlPath string
+		p         bench.Params
+		members   string
+		workers   int
+		resume    string
+		htmlPath  string
+		baselines bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench SET [--n N] [--seed S] [--members a,b,c | --preset P] [--rounds R] [--parallel N] [--max-cost USD] [--resume RUN] [--html FILE]",
@@ -33,17 +35,21 @@ and dollars. SET is a JSONL file of {"id","question","options"?,"answer"},
 builtin:arith (Du et al.'s a+b*c+d-e*f), builtin:compare, or builtin:gsm8k
 (the GSM8K test set, --n of it sampled by --seed; install it first with
 parley bench gsm8k-install; with --demo and without it, a labelled
-simulation on generated problems). Results are stored
-per question: --resume RUN goes on where an interrupted run stopped.`,
+simulation on generated problems). Beside them, the oracle (any member
+right in round 1), right answers lost by each vote, a sequential test
+(sprt) and, when asked, self-consistency and a homogeneous council
+(--self-consistency, --same-model, --baselines). Results are stored per
+question: --json has each problem's record under items, --jsonl streams
+them; --resume RUN goes on where an interrupted run stopped; bench list,
+bench show RUN and bench compare RUN1 RUN2 read stored runs.`,
 		Example: `  parley bench builtin:arith --n 50 --demo
   parley bench builtin:gsm8k --n 50 --demo --html report.html
   parley bench questions.jsonl --members chatgpt,claude,gemini --parallel 4 --max-cost 2
-  parley bench --resume 3f2a9c1b04de --json | jq '.conditions[] | [.name, .accuracy]'`,
+  parley bench builtin:gsm8k --n 50 --demo --baselines
+  parley bench --resume 3f2a9c1b04de --json | jq '.conditions[] | [.name, .accuracy]'
+  parley bench compare 3f2a9c 9b01d4`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.JSONL {
-				return usageErr(fmt.Errorf("bench prints a report, not an event stream: use --json"))
-			}
 			switch {
 			case resume == "" && len(args) == 0:
 				return usageErr(fmt.Errorf("name a question set (a JSONL file, builtin:arith, builtin:compare or builtin:gsm8k) or --resume RUN"))
@@ -68,6 +74,9 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				if members != "" {
 					p.Members = strings.Split(members, ",")
 				}
+				if baselines {
+					p.SelfConsistency, p.SameModel = cmp.Or(p.SelfConsistency, "first member"), cmp.Or(p.SameModel, "first member")
+				}
 			}
 			if p.Set == bench.BuiltinGSM8K && !g.Demo {
 				if _, err := bench.FindGSM8K(p.Data, os.Getenv); err != nil {
@@ -84,6 +93,11 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 				return err
 			}
 			p.Demo = a.Demo
+			for _, f := range []*string{&p.SelfConsistency, &p.SameModel} {
+				if *f == "first member" {
+					*f = p.Members[0] // --baselines: the council's first member
+				}
+			}
 			if run == "" { // a new run: modes.magi's defaults unless the flags say otherwise
 				if !cmd.Flags().Changed("adaptive") {
 					p.Adaptive = a.Cfg.Modes.Magi.Adaptive
@@ -101,6 +115,9 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 			}
 			job := bench.Job{Params: p, Run: run, Store: st, Config: a.Cfg, Agents: agents,
 				Workers: workers, MaxCost: maxCost, Err: a.Stderr, TTY: bench.IsTerminalWriter(a.Stderr)}
+			if g.JSONL {
+				job.Items = bench.NewItemStream(a.Stdout)
+			}
 			if err := (bench.Setup{Config: a.Cfg, Agents: agents, MaxCost: maxCost}).Check(); err != nil {
 				return usageErr(err)
 			}
@@ -113,9 +130,12 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 					return err
 				}
 			}
-			if g.JSON {
+			switch {
+			case g.JSONL:
+				err = job.Items.WriteReport(rep)
+			case g.JSON:
 				err = bench.WriteJSON(a.Stdout, rep)
-			} else {
+			default:
 				bench.WriteText(a.Stdout, rep)
 			}
 			if runErr != nil {
@@ -143,9 +163,13 @@ per question: --resume RUN goes on where an interrupted run stopped.`,
 	f.BoolVar(&p.Adaptive, "adaptive", false, "councils stop once more rounds are unlikely to change them (default: modes.magi.adaptive; the report replays adaptive stops either way)")
 	f.BoolVar(&p.Guard, "guard", false, "councils leave vote changes without a new argument out of the verdict (default: modes.magi.guard; the report scores the guard either way)")
 	f.StringVar(&p.Data, "data", "", "builtin:gsm8k: the test.jsonl (or .gz) to read (default: $PARLEY_GSM8K, then the copy gsm8k-install keeps)")
-	install := newGSM8KInstallCmd()
-	wrapArgs(install)
-	cmd.AddCommand(install)
+	f.StringVar(&p.SelfConsistency, "self-consistency", "", "baseline: also sample this agent (or model) alone at the debate's token budget and take the plurality")
+	f.StringVar(&p.SameModel, "same-model", "", "baseline: also ask the council with every seat on this agent's (or model's) provider and model")
+	f.BoolVar(&baselines, "baselines", false, "both baselines on the council's first member (unless --self-consistency or --same-model names another)")
+	for _, sub := range []*cobra.Command{newGSM8KInstallCmd(), benchListCmd(g), benchShowCmd(g), benchCompareCmd(g)} {
+		wrapArgs(sub)
+		cmd.AddCommand(sub)
+	}
 	return cmd
 }
 

@@ -97,12 +97,30 @@ func TestBenchResumeAfterKillRepeatsNoFinishedQuestion(t *testing.T) {
 	mu.Lock()
 	phase = 2
 	mu.Unlock()
-	resume := exec.Command(bin, "--config", conf, "--db", db, "--json", "bench", "--resume", run[:6])
+	resume := exec.Command(bin, "--config", conf, "--db", db, "--jsonl", "bench", "--resume", run[:6])
 	resume.Env = env
 	out, err := resume.Output()
 	if err != nil {
 		t.Fatalf("resume: %v", err)
 	}
+	// --jsonl: the stored problems' records, then the new ones as they
+	// finish, each once, then the report.
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	seenItems := map[string]int{}
+	for i, line := range lines[:len(lines)-1] {
+		var it struct{ Kind, ID string }
+		if err := json.Unmarshal([]byte(line), &it); err != nil || it.Kind != "item" {
+			t.Fatalf("line %d: %v: %s", i+1, err, line)
+		}
+		seenItems[it.ID]++
+		if i < len(rows) && it.ID != rows[i].QuestionID {
+			t.Errorf("line %d: %s, want the stored %s first", i+1, it.ID, rows[i].QuestionID)
+		}
+	}
+	if len(seenItems) != 12 || len(lines) != 13 {
+		t.Errorf("%d item lines for %d problems, want 12 once each", len(lines)-1, len(seenItems))
+	}
+	out = []byte(lines[len(lines)-1])
 	var rep struct {
 		Run       string `json:"run"`
 		Questions int    `json:"questions"`
@@ -159,8 +177,8 @@ func TestBenchDemoPrintsTableJSONAndHTML(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Run == "" || rep.Questions != 8 || rep.Invalid == nil || len(rep.Conditions) != 11 || rep.Conditions[3].Name != "majority_r1" ||
-		rep.Conditions[5].Name != "borda_r1" || rep.Conditions[10].Name != "early_stop" || rep.Conditions[3].Tokens == 0 || rep.Conditions[3].CI95[1] < rep.Conditions[3].Accuracy {
+	if rep.Run == "" || rep.Questions != 8 || rep.Invalid == nil || len(rep.Conditions) != 13 || rep.Conditions[3].Name != "majority_r1" ||
+		rep.Conditions[5].Name != "borda_r1" || rep.Conditions[10].Name != "early_stop" || rep.Conditions[11].Name != "sprt" || rep.Conditions[12].Name != "oracle" || rep.Conditions[3].Tokens == 0 || rep.Conditions[3].CI95[1] < rep.Conditions[3].Accuracy {
 		t.Errorf("report %+v", rep)
 	}
 	html, err := os.ReadFile(page)

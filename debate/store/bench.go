@@ -82,3 +82,38 @@ func (s *Store) BenchResults(ctx context.Context, run string) ([]BenchRow, error
 	}
 	return out, nil
 }
+
+// BenchRunRow is one stored bench run as listed: its parameters and how
+// many questions it has finished.
+type BenchRunRow struct {
+	ID      string
+	Created time.Time
+	Params  []byte // the bench's JSON
+	Done    int
+}
+
+// BenchRuns lists the stored runs, newest first, at most limit (0: all).
+func (s *Store) BenchRuns(ctx context.Context, limit int) ([]BenchRunRow, error) {
+	q := `SELECT r.run_id, r.created_time, r.params, (SELECT COUNT(*) FROM bench_result b WHERE b.run_id = r.run_id)
+		FROM bench_run r ORDER BY r.created_time DESC, r.run_id`
+	if limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", limit)
+	}
+	rows, err := s.r.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []BenchRunRow
+	for rows.Next() {
+		var r BenchRunRow
+		var created, params string
+		if err := rows.Scan(&r.ID, &created, &params, &r.Done); err != nil {
+			return nil, err
+		}
+		r.Created = parseTime(created)
+		r.Params = []byte(params)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

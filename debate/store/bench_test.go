@@ -36,3 +36,34 @@ func TestBenchRunsAndResultsAreStoredOnce(t *testing.T) {
 		t.Errorf("BenchResults = %+v, %v", rows, err)
 	}
 }
+
+func TestBenchRunsListNewestFirstWithTheirProgress(t *testing.T) {
+	t.Parallel()
+	st := openTemp(t)
+	ctx := context.Background()
+	if runs, err := st.BenchRuns(ctx, 0); err != nil || len(runs) != 0 {
+		t.Fatalf("empty database: %+v %v", runs, err)
+	}
+	for _, id := range []string{"aaa", "bbb"} {
+		if err := st.CreateBenchRun(ctx, id, []byte(`{"set":"`+id+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Both created within the same clock tick: the order falls to the ID.
+	if _, err := st.w.ExecContext(ctx, `UPDATE bench_run SET created_time = '2026-01-01T00:00:00Z' WHERE run_id = 'aaa'`); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"q1", "q2"} {
+		if err := st.SaveBenchResult(ctx, "aaa", q, 1, []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, err := st.BenchRuns(ctx, 0)
+	if err != nil || len(runs) != 2 || runs[0].ID != "bbb" || runs[0].Done != 0 || runs[1].ID != "aaa" || runs[1].Done != 2 ||
+		string(runs[1].Params) != `{"set":"aaa"}` || runs[1].Created.Year() != 2026 {
+		t.Fatalf("BenchRuns = %+v, %v", runs, err)
+	}
+	if runs, err := st.BenchRuns(ctx, 1); err != nil || len(runs) != 1 || runs[0].ID != "bbb" {
+		t.Errorf("limit 1: %+v %v", runs, err)
+	}
+}

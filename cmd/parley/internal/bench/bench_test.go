@@ -153,15 +153,20 @@ func TestScriptedCouncilReportIsExact(t *testing.T) {
 	}
 	rep := Measure(out.Results, []string{"melchior", "balthasar", "casper"}, 3)
 	want := map[string]int{"member:melchior": 2, "member:balthasar": 0, "member:casper": 0,
-		"majority_r1": 0, "weighted_r1": 0, "verdict_r2": 0, "verdict_r3": 0, "adaptive": 0, "guarded": 0, "early_stop": 0}
+		"majority_r1": 0, "weighted_r1": 0, "verdict_r2": 0, "verdict_r3": 0, "adaptive": 0, "guarded": 0, "early_stop": 0,
+		"sprt": 0, "oracle": 2}
 	var names []string
 	for _, c := range rep.Conditions {
 		names = append(names, c.Name)
 		if c.Correct != want[c.Name] {
 			t.Errorf("%s: %d correct, want %d", c.Name, c.Correct, want[c.Name])
 		}
+		// MELCHIOR was right in round 1 on both: every rule lost it twice.
+		if lost := 2 - c.Correct; !strings.HasPrefix(c.Name, "member:") && c.Name != "oracle" && c.Lost != lost {
+			t.Errorf("%s: %d right answers lost, want %d", c.Name, c.Lost, lost)
+		}
 	}
-	if got := strings.Join(names, " "); got != "member:melchior member:balthasar member:casper majority_r1 weighted_r1 verdict_r2 verdict_r3 adaptive guarded early_stop" {
+	if got := strings.Join(names, " "); got != "member:melchior member:balthasar member:casper majority_r1 weighted_r1 verdict_r2 verdict_r3 adaptive guarded early_stop sprt oracle" {
 		t.Errorf("conditions %s", got)
 	}
 	lo, hi := Wilson(2, 2)

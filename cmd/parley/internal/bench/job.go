@@ -33,6 +33,14 @@ type Params struct {
 	// Data is the GSM8K file named with --data ("" : $PARLEY_GSM8K, then
 	// the installed copy).
 	Data string `json:"data,omitempty"`
+	// SameModel and SelfConsistency name the agent (or model) of the
+	// homogeneous council and of self-consistency ("" : not run).
+	SameModel       string `json:"same_model,omitempty"`
+	SelfConsistency string `json:"self_consistency,omitempty"`
+	// Total and Simulation are what the run found when it started: the
+	// set's size and the simulation's label (bench show reads them).
+	Total      int    `json:"total,omitempty"`
+	Simulation string `json:"simulation,omitempty"`
 }
 
 // LoadParams reads a stored run's parameters (for --resume, before the
@@ -63,6 +71,9 @@ type Job struct {
 	TTY bool
 	// Getenv finds the GSM8K file ($PARLEY_GSM8K, $XDG_DATA_HOME); nil: os.Getenv.
 	Getenv func(string) string
+	// Items, when set, gets every item as it finishes (--jsonl), the
+	// items stored before a resumption first.
+	Items *ItemStream
 }
 
 // Execute loads the set, runs the questions not yet done and measures
@@ -88,6 +99,7 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	var stored []Result
 	if run == "" {
 		run = debate.NewSessionID()
+		p.Total, p.Simulation = len(qs), simulation
 		raw, _ := json.Marshal(p)
 		if err := j.Store.CreateBenchRun(ctx, run, raw); err != nil {
 			return Report{}, fmt.Errorf("bench database: %w", err)
@@ -107,9 +119,26 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 		}
 		fmt.Fprintf(j.Err, "parley: resuming bench run %s: %d of %d questions already done\n", run, len(stored), len(qs))
 	}
+	margin := j.Config.Modes.Magi.AdaptiveMargin
+	if margin == 0 {
+		margin = debate.DefaultAdaptiveMargin
+	}
 	done := map[string]bool{}
 	for _, r := range stored {
 		done[r.ID] = true
+		if j.Items != nil {
+			if err := j.Items.Write(ItemOf(r, p.Rounds, margin)); err != nil {
+				return Report{}, err
+			}
+		}
+	}
+	sameModel, err := agentFor(agents, p.SameModel, "--same-model")
+	if err != nil {
+		return Report{}, err
+	}
+	selfConsistency, err := agentFor(agents, p.SelfConsistency, "--self-consistency")
+	if err != nil {
+		return Report{}, err
 	}
 	final := "majority_r1"
 	if p.Rounds > 1 {
@@ -118,27 +147,26 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	bar := &ProgressPrinter{W: j.Err, TTY: j.TTY, Final: final}
 	setup := Setup{Config: j.Config, Agents: agents, Rounds: p.Rounds, Workers: j.Workers, EarlyStop: p.EarlyStop,
 		Anonymous: p.Anonymous, Shuffle: p.Shuffle, Adaptive: p.Adaptive, Guard: p.Guard, MaxCost: j.MaxCost, Progress: bar.Show,
+		SameModel: sameModel, SelfConsistency: selfConsistency,
 		Save: func(r Result) error {
 			raw, err := json.Marshal(r)
 			if err != nil {
 				return err
 			}
-			return j.Store.SaveBenchResult(context.WithoutCancel(ctx), run, r.ID, r.Seq, raw)
+			if err := j.Store.SaveBenchResult(context.WithoutCancel(ctx), run, r.ID, r.Seq, raw); err != nil {
+				return err
+			}
+			if j.Items != nil {
+				return j.Items.Write(ItemOf(r, p.Rounds, margin))
+			}
+			return nil
 		}}
 	out, err := Run(ctx, setup, qs, done)
 	bar.End()
 	all := append(stored, out.Results...)
-	margin := j.Config.Modes.Magi.AdaptiveMargin
-	if margin == 0 {
-		margin = debate.DefaultAdaptiveMargin
-	}
-	rep := MeasureWith(all, p.Members, p.Rounds, margin)
-	rep.Run, rep.Set, rep.Total, rep.Skipped = run, p.Set, len(qs), len(bad)
-	rep.Stopped, rep.Simulation = out.Stopped, simulation
-	rep.Partial = rep.Questions < rep.Total
-	for _, r := range all {
-		rep.WallSeconds += float64(r.WallMS) / 1000
-	}
+	p.Total, p.Simulation = len(qs), simulation
+	rep := Summarise(run, p, all, margin)
+	rep.Skipped, rep.Stopped = len(bad), out.Stopped
 	if out.Duration.Seconds() > 0 && len(out.Results) == len(all) {
 		rep.WallSeconds = out.Duration.Seconds() // questions ran in parallel: the run's own clock
 	}
@@ -146,6 +174,38 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 		fmt.Fprintf(j.Err, "parley: bench stopped (%s): %d of %d questions scored; go on with --resume %s\n", rep.Stopped, rep.Questions, rep.Total, run)
 	}
 	return rep, err
+}
+
+// Summarise measures a run's stored results under its parameters.
+func Summarise(run string, p Params, results []Result, margin float64) Report {
+	rep := MeasureWith(results, p.Members, p.Rounds, margin)
+	rep.Run, rep.Set, rep.Total, rep.Simulation = run, p.Set, max(p.Total, len(results)), p.Simulation
+	rep.Partial = rep.Questions < rep.Total
+	for _, r := range results {
+		rep.WallSeconds += float64(r.WallMS) / 1000
+	}
+	return rep
+}
+
+// agentFor finds the agent a baseline flag names: an agent's name, else
+// the first agent on that model; nil for "".
+func agentFor(agents []*debate.Agent, name, flag string) (*debate.Agent, error) {
+	if name == "" {
+		return nil, nil
+	}
+	for _, a := range agents {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	var names []string
+	for _, a := range agents {
+		if a.Model == name {
+			return a, nil
+		}
+		names = append(names, a.Name)
+	}
+	return nil, fmt.Errorf("%s %s: no agent of that name or model (agents: %s)", flag, sanitize.Text(name), strings.Join(names, ", "))
 }
 
 // load reads the run's questions. builtin:gsm8k reads the installed test

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/parleyhq/parley/debate"
@@ -15,6 +16,11 @@ type Condition struct {
 	CI95     [2]float64 `json:"ci95"`
 	Tokens   int        `json:"tokens"` // over every question
 	Cost     float64    `json:"cost_usd"`
+	Calls    int        `json:"calls"`
+	// Lost counts questions where a right answer was among the votes the
+	// condition chose from (round 1's, for the council's rules) and it
+	// answered wrong: right answers lost by the vote.
+	Lost int `json:"right_answers_lost"`
 	// Per question, for comparing conditions on price.
 	TokensPerQuestion float64 `json:"tokens_per_question"`
 	CostPerQuestion   float64 `json:"cost_per_question_usd"`
@@ -75,6 +81,7 @@ type EarlyStop struct {
 
 // Report is a run's measurements.
 type Report struct {
+	Kind        string   `json:"kind,omitempty"` // "report" at the end of a --jsonl stream
 	Run         string   `json:"run"`
 	Set         string   `json:"set"`
 	Members     []string `json:"members"`
@@ -103,6 +110,9 @@ type Report struct {
 	Comparisons []Comparison    `json:"comparisons"`
 	Adaptive    AdaptiveSummary `json:"adaptive"`
 	Guard       GuardSummary    `json:"guard"`
+	SPRT        SPRTSummary     `json:"sprt"`
+	// Items are the per-question records (--json; --jsonl streams them).
+	Items []Item `json:"items,omitempty"`
 }
 
 // roundsOf is how many rounds the councils planned (the most any ran).
@@ -151,7 +161,7 @@ func unanimous(votes []Vote) bool {
 // conditionsOf lists the condition names for members and rounds: each
 // member alone, then the rules (Borda only when a question has options;
 // adaptive and guarded only when there are rounds to stop or guard).
-func conditionsOf(members []string, rounds int, options bool) []string {
+func conditionsOf(members []string, rounds int, options, same, sc bool) []string {
 	var names []string
 	for _, m := range members {
 		names = append(names, "member:"+m)
@@ -166,14 +176,34 @@ func conditionsOf(members []string, rounds int, options bool) []string {
 	if rounds > 1 {
 		names = append(names, RuleAdaptive, RuleGuarded)
 	}
-	return append(names, RuleEarlyStop)
+	names = append(names, RuleEarlyStop, RuleSPRT)
+	if sc {
+		names = append(names, RuleSelfConsistency)
+	}
+	if same {
+		names = append(names, SamePrefix+RuleMajority)
+		if rounds > 1 {
+			names = append(names, SamePrefix+finalRule(rounds))
+		}
+	}
+	return append(names, RuleOracle)
 }
 
 // cell is one condition's outcome on one question.
 type cell struct {
+	answer  string
 	correct bool
-	tokens  int
-	cost    float64
+	// reachable: a right answer was among the votes the condition
+	// chose from (its oracle), so a wrong outcome lost it.
+	reachable bool
+	tokens    int
+	cost      float64
+	calls     int
+}
+
+// answered is a cell for answer against gold.
+func answered(answer, gold string, tokens int, cost float64, calls int) cell {
+	return cell{answer: answer, correct: answer != "" && answer == gold, tokens: tokens, cost: cost, calls: calls}
 }
 
 // cells scores one question under every condition.
@@ -182,44 +212,44 @@ func cells(r Result, rounds int, margin float64) map[string]cell {
 	if len(r.Rounds) == 0 {
 		return out
 	}
-	roundTokens, roundCost := make([]int, len(r.Rounds)), make([]float64, len(r.Rounds))
+	roundTokens, roundCost, roundCalls := make([]int, len(r.Rounds)), make([]float64, len(r.Rounds)), make([]int, len(r.Rounds))
 	for k, votes := range r.Rounds {
 		for _, v := range votes {
 			roundTokens[k] += v.Tokens
 			roundCost[k] += v.Cost
+			roundCalls[k] += v.Calls
 		}
 	}
 	for _, v := range r.Rounds[0] {
-		out["member:"+v.Agent] = cell{v.Valid && v.Answer == r.Gold, v.Tokens, v.Cost}
-	}
-	upTo := func(k int) (int, float64) {
-		t, c := 0, 0.0
-		for i := 0; i < min(k, len(r.Rounds)); i++ {
-			t, c = t+roundTokens[i], c+roundCost[i]
+		a := ""
+		if v.Valid {
+			a = v.Answer
 		}
-		return t, c
+		out["member:"+v.Agent] = answered(a, r.Gold, v.Tokens, v.Cost, v.Calls)
 	}
-	t, c := upTo(1)
-	out[RuleMajority] = cell{verdictAfter(r, 1) == r.Gold, t, c}
-	out[RuleWeighted] = cell{string(debate.WeightedAnswer(magiVotes(r.Rounds[0]))) == r.Gold, t, c}
-	out[RuleBorda] = cell{bordaAnswer(r.Rounds[0], r.Options) == r.Gold, t, c}
+	upTo := func(answer string, k int) cell {
+		t, c, n := 0, 0.0, 0
+		for i := 0; i < min(k, len(r.Rounds)); i++ {
+			t, c, n = t+roundTokens[i], c+roundCost[i], n+roundCalls[i]
+		}
+		return answered(answer, r.Gold, t, c, n)
+	}
+	out[RuleMajority] = upTo(verdictAfter(r, 1), 1)
+	out[RuleWeighted] = upTo(string(debate.WeightedAnswer(magiVotes(r.Rounds[0]))), 1)
+	out[RuleBorda] = upTo(bordaAnswer(r.Rounds[0], r.Options), 1)
 	for k := 2; k <= rounds; k++ {
-		t, c := upTo(k)
-		out[fmt.Sprintf("verdict_r%d", k)] = cell{verdictAfter(r, k) == r.Gold, t, c}
+		out[fmt.Sprintf("verdict_r%d", k)] = upTo(verdictAfter(r, k), k)
 	}
 	stop, _ := adaptiveStopRound(r, margin)
-	t, c = upTo(stop)
-	out[RuleAdaptive] = cell{verdictAfter(r, stop) == r.Gold, t, c}
+	out[RuleAdaptive] = upTo(verdictAfter(r, stop), stop)
 	guarded, _ := guardedVerdict(r)
-	t, c = upTo(rounds)
-	out[RuleGuarded] = cell{guarded == r.Gold, t, c}
+	out[RuleGuarded] = upTo(guarded, rounds)
 	if unanimous(r.Rounds[0]) {
-		t, c := upTo(1)
-		out["early_stop"] = cell{r.Rounds[0][0].Answer == r.Gold, t, c}
+		out[RuleEarlyStop] = upTo(r.Rounds[0][0].Answer, 1)
 	} else {
-		t, c := upTo(rounds)
-		out["early_stop"] = cell{verdictAfter(r, rounds) == r.Gold, t, c}
+		out[RuleEarlyStop] = upTo(verdictAfter(r, rounds), rounds)
 	}
+	addBaselineCells(out, r, rounds)
 	return out
 }
 
@@ -245,13 +275,15 @@ func MeasureWith(results []Result, members []string, rounds int, margin float64)
 	if rounds == 0 {
 		rounds = roundsOf(results)
 	}
-	options := false
+	options, same, sc := false, false, false
 	for _, r := range results {
 		options = options || r.Options > 0
+		same = same || r.SameModel != nil
+		sc = sc || r.Samples != nil
 	}
 	rep := Report{Members: members, Rounds: rounds, Questions: len(results), InvalidBy: map[string]int{},
 		Adaptive: AdaptiveSummary{Margin: margin, Stops: map[string]int{}}}
-	names := conditionsOf(members, rounds, options)
+	names := conditionsOf(members, rounds, options, same, sc)
 	var scoredAll []map[string]cell
 	conds := make(map[string]*Condition, len(names))
 	for _, n := range names {
@@ -262,10 +294,7 @@ func MeasureWith(results []Result, members []string, rounds int, margin float64)
 		flips.memberIndex[m] = i
 		rep.InvalidBy[m] = 0
 	}
-	final := fmt.Sprintf("verdict_r%d", rounds)
-	if rounds < 2 {
-		final = "majority_r1"
-	}
+	final := finalRule(rounds)
 	for _, r := range results {
 		scored := cells(r, rounds, margin)
 		scoredAll = append(scoredAll, scored)
@@ -276,6 +305,7 @@ func MeasureWith(results []Result, members []string, rounds int, margin float64)
 		rep.measureDelta(scored["majority_r1"].correct, scored[final].correct)
 		flips.add(r)
 		rep.measureUnanimity(r, scored["early_stop"].correct != scored[final].correct)
+		rep.measureSPRT(r, scored[RuleSPRT])
 	}
 	for _, n := range names {
 		rep.Conditions = append(rep.Conditions, conds[n].finish(rep.Questions))
@@ -285,6 +315,11 @@ func MeasureWith(results []Result, members []string, rounds int, margin float64)
 	rep.Delta.Delta = conds[final].Accuracy - conds["majority_r1"].Accuracy
 	rep.Delta.PValue = McNemarExact(rep.Delta.RightToWrong, rep.Delta.WrongToRight)
 	rep.Flips = flips.summary()
+	rep.SPRT.finish(rep.Questions)
+	rep.Items = make([]Item, len(results))
+	for i, r := range results {
+		rep.Items[i] = ItemOf(r, rounds, margin)
+	}
 	return rep
 }
 
@@ -294,8 +329,12 @@ func addCells(conds map[string]*Condition, scored map[string]cell) {
 		if cd := conds[name]; cd != nil {
 			cd.Tokens += c.tokens
 			cd.Cost += c.cost
+			cd.Calls += c.calls
 			if c.correct {
 				cd.Correct++
+			}
+			if c.reachable && !c.correct {
+				cd.Lost++
 			}
 		}
 	}
@@ -315,7 +354,14 @@ func (c *Condition) finish(questions int) Condition {
 
 // measureCalls adds a question's calls, tokens, cost and invalid votes.
 func (rep *Report) measureCalls(r Result) {
-	for _, votes := range r.Rounds {
+	all := r.Rounds
+	if r.SameModel != nil {
+		all = append(slices.Clone(all), r.SameModel.Rounds...)
+	}
+	if r.Samples != nil {
+		all = append(slices.Clone(all), r.Samples.Votes)
+	}
+	for _, votes := range all {
 		for _, v := range votes {
 			rep.Calls += v.Calls
 			rep.Tokens += v.Tokens

@@ -134,7 +134,7 @@ const Significant = 0.05
 func compareRules(names []string, scored []map[string]cell, n int) []Comparison {
 	var rules []string
 	for _, name := range names {
-		if !strings.HasPrefix(name, "member:") {
+		if !strings.HasPrefix(name, "member:") && name != RuleOracle {
 			rules = append(rules, name)
 		}
 	}

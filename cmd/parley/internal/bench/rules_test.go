@@ -70,11 +70,23 @@ func TestRulesOnTheSameCallsAreExact(t *testing.T) {
 	}
 	rep := Measure(out.Results, members, 3)
 	want := map[string]int{"member:melchior": 2, "member:balthasar": 2, "member:casper": 1, "majority_r1": 2, "weighted_r1": 3,
-		"verdict_r2": 2, "verdict_r3": 2, "adaptive": 2, "guarded": 3, "early_stop": 2}
+		"verdict_r2": 2, "verdict_r3": 2, "adaptive": 2, "guarded": 3, "early_stop": 2, "sprt": 2, "oracle": 3}
+	// Right answers lost by the vote: q2's right CASPER under the round-1
+	// majority, q3's right majority under the later verdicts.
+	wantLost := map[string]int{"majority_r1": 1, "weighted_r1": 0, "verdict_r2": 1, "verdict_r3": 1, "adaptive": 1, "guarded": 0,
+		"early_stop": 1, "sprt": 1}
 	for _, c := range rep.Conditions {
 		if c.Correct != want[c.Name] {
 			t.Errorf("%s: %d correct, want %d", c.Name, c.Correct, want[c.Name])
 		}
+		if w, ok := wantLost[c.Name]; ok && c.Lost != w {
+			t.Errorf("%s: %d right answers lost, want %d", c.Name, c.Lost, w)
+		}
+	}
+	// The SPRT stops q1 after six votes (five agree), q4 after three
+	// (unanimous); q2 and q3 turn contested in round 2 and debate on.
+	if s := rep.SPRT; s.Stopped != 2 || s.Calls != 6+9+9+3 || s.FullCalls != 36 || s.CallsSaved != 9 || s.TokensSaved != 9*20 || s.MeanCalls != 27.0/4 {
+		t.Errorf("sprt %+v", s)
 	}
 	// adaptive pays round 1 on q1 and q4, two rounds on q3, three on q2:
 	// 7 rounds of 3 calls at 20 tokens each.
@@ -98,8 +110,8 @@ func TestRulesOnTheSameCallsAreExact(t *testing.T) {
 	if c := pairs["weighted_r1 majority_r1"]; c.AOnly != 1 || c.BOnly != 0 {
 		t.Errorf("weighted against majority: %+v", c)
 	}
-	if len(rep.Comparisons) != 7*6/2 {
-		t.Errorf("%d comparisons of 7 rules", len(rep.Comparisons))
+	if len(rep.Comparisons) != 8*7/2 {
+		t.Errorf("%d comparisons of 8 rules", len(rep.Comparisons))
 	}
 	if r := rep.Flips.ByRound; len(r) != 1 || r[0] != (MemberFlips{Round: 2, RightToWrong: 2, WrongToRight: 2, Conformity: 2}) {
 		t.Errorf("flips by round %+v", r)

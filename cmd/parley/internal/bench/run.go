@@ -25,6 +25,9 @@ type Vote struct {
 	// Confidence and Ranking (option sets) feed the weighted and Borda rules.
 	Confidence float64  `json:"confidence,omitempty"`
 	Ranking    []string `json:"ranking,omitempty"`
+	// ChangedBy is the argument the member named for changing its answer
+	// (rounds 2–3; "" when it kept it or named none).
+	ChangedBy string `json:"changed_by,omitempty"`
 }
 
 // Result is one scored question: every round's votes and the council's
@@ -32,6 +35,7 @@ type Vote struct {
 type Result struct {
 	ID           string   `json:"id"`
 	Seq          int      `json:"seq"` // position in the set
+	Question     string   `json:"question,omitempty"`
 	Gold         string   `json:"gold"`
 	Rounds       [][]Vote `json:"rounds"`
 	Verdict      string   `json:"verdict"`
@@ -41,8 +45,12 @@ type Result struct {
 	StopReason string        `json:"stop_reason,omitempty"`
 	Options    int           `json:"options,omitempty"` // the question's options (Borda)
 	Flips      []debate.Flip `json:"flips"`
-	WallMS     int64         `json:"wall_ms"`
-	Error      string        `json:"error,omitempty"`
+	// SameModel and Samples are the homogeneous council and the
+	// self-consistency samples, when the run asked for them.
+	SameModel *Homogeneous `json:"same_model,omitempty"`
+	Samples   *Sampled     `json:"self_consistency,omitempty"`
+	WallMS    int64        `json:"wall_ms"`
+	Error     string       `json:"error,omitempty"`
 }
 
 // Setup is what a run needs besides its questions.
@@ -58,6 +66,11 @@ type Setup struct {
 	// full debates either way).
 	Adaptive, Guard bool
 	MaxCost         float64 // USD; 0: no cap
+	// SameModel, when set, seats a second council with every member on
+	// this agent's provider and model (the homogeneous baseline);
+	// SelfConsistency samples this agent alone at the debate's token
+	// budget (the self-consistency baseline).
+	SameModel, SelfConsistency *debate.Agent
 	// Save stores a finished question before it counts as done.
 	Save func(Result) error
 	// Progress is told after each question.
@@ -177,66 +190,97 @@ func Run(ctx context.Context, s Setup, questions []Question, done map[string]boo
 	return out, saveErr
 }
 
-// runOne puts one question to a fresh council and reads its events.
-// ok is false when the question was cut short (not scored).
-func runOne(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Question, seq int, overBudget func()) (Result, bool, error) {
-	qctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// council is one council's outcome on one question.
+type council struct {
+	rounds  [][]Vote
+	decided *debate.MagiDecided
+	err     error // the run's error (a cap, a cancel, every member failing)
+}
+
+// ask puts one question to a fresh council of seats (agent names among
+// agents) for rounds rounds and reads its events.
+func ask(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Question, agents []*debate.Agent, seats []string, rounds int) (council, error) {
 	cfg := *s.Config
+	cfg.Modes.Magi.Agents = seats
 	cfg.Modes.Magi.AnswerType = string(q.Type)
 	cfg.Modes.Magi.EarlyStop, cfg.Modes.Magi.Anonymous, cfg.Modes.Magi.Shuffle = s.EarlyStop, s.Anonymous, s.Shuffle
 	cfg.Modes.Magi.Adaptive, cfg.Modes.Magi.Guard = s.Adaptive, s.Guard
-	agents := make([]*debate.Agent, len(s.Agents))
-	for i, a := range s.Agents {
+	gatedAgents := make([]*debate.Agent, len(agents))
+	for i, a := range agents {
 		b := *a
 		if b.MaxTokens == 0 {
 			b.MaxTokens = cfg.Bench.MaxTokens
 		}
 		b.Provider = &gated{inner: a.Provider, g: g}
-		agents[i] = &b
+		gatedAgents[i] = &b
 	}
-	eng, err := debate.NewEngine(&cfg, agents, debate.ModeMagi)
+	eng, err := debate.NewEngine(&cfg, gatedAgents, debate.ModeMagi)
 	if err != nil {
-		return Result{}, false, err
+		return council{}, err
 	}
 	eng.SetMeter(meter)
-	if err := eng.Control(qctx, debate.Control{Kind: debate.ControlRounds, N: s.Rounds}); err != nil {
-		return Result{}, false, err
+	if err := eng.Control(ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+		return council{}, err
 	}
-	r := Result{ID: q.ID, Seq: seq, Gold: q.Answer, Options: len(q.Options)}
-	var decided *debate.MagiDecided
+	var c council
 	unsubscribe := eng.Subscribe(func(ev debate.Event) {
 		switch ev := ev.(type) {
 		case debate.MagiRoundFinished:
-			r.Rounds = append(r.Rounds, votesOf(ev.Votes))
+			c.rounds = append(c.rounds, votesOf(ev.Votes))
 		case debate.MagiDecided:
-			decided = &ev
+			c.decided = &ev
 		}
 	})
 	defer unsubscribe()
-	start := time.Now()
-	runErr := eng.Submit(qctx, q.Prompt())
+	c.err = eng.Submit(ctx, q.Prompt())
 	_ = eng.Wait(context.WithoutCancel(ctx)) // every event is read
-	r.WallMS = time.Since(start).Milliseconds()
-	if debate.IsCap(runErr) {
+	return c, nil
+}
+
+// scored says whether a council's outcome can be scored: false when a
+// cap, a cancel or the end of ctx cut it short.
+func (c council) scored(ctx context.Context, q Question, overBudget func()) (bool, error) {
+	if debate.IsCap(c.err) {
 		overBudget() // the run starts no new question; this one is not scored
-		return Result{}, false, nil
+		return false, nil
 	}
 	switch {
 	case ctx.Err() != nil:
-		return Result{}, false, nil
-	case decided == nil:
-		return Result{}, false, fmt.Errorf("question %s: the council reported no outcome: %v", q.ID, runErr)
-	case decided.Cancelled:
-		return Result{}, false, nil
+		return false, nil
+	case c.decided == nil:
+		return false, fmt.Errorf("question %s: the council reported no outcome: %v", q.ID, c.err)
+	case c.decided.Cancelled:
+		return false, nil
 	}
-	r.Verdict, r.EarlyStopped, r.Flips = string(decided.Verdict), decided.EarlyStopped, decided.Flips
+	return true, nil
+}
+
+// runOne puts one question to a fresh council, then to the baselines the
+// setup asks for. ok is false when the question was cut short (not scored).
+func runOne(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Question, seq int, overBudget func()) (Result, bool, error) {
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := Result{ID: q.ID, Seq: seq, Question: q.Prompt(), Gold: q.Answer, Options: len(q.Options)}
+	start := time.Now()
+	c, err := ask(qctx, s, g, meter, q, s.Agents, s.Config.Modes.Magi.Agents, s.Rounds)
+	if err != nil {
+		return Result{}, false, err
+	}
+	if ok, err := c.scored(ctx, q, overBudget); !ok || err != nil {
+		return Result{}, false, err
+	}
+	r.Rounds = c.rounds
+	r.Verdict, r.EarlyStopped, r.Flips = string(c.decided.Verdict), c.decided.EarlyStopped, c.decided.Flips
 	if s.Adaptive {
-		r.StopReason = decided.StopReason
+		r.StopReason = c.decided.StopReason
 	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		r.Error = runErr.Error() // e.g. every member failed in a round: scored, with its invalid votes
+	if c.err != nil && !errors.Is(c.err, context.Canceled) {
+		r.Error = c.err.Error() // e.g. every member failed in a round: scored, with its invalid votes
 	}
+	if ok, err := runBaselines(qctx, s, g, meter, q, &r, overBudget); !ok || err != nil {
+		return Result{}, false, err
+	}
+	r.WallMS = time.Since(start).Milliseconds()
 	return r, true, nil
 }
 
@@ -274,7 +318,7 @@ func votesOf(votes []debate.MagiVote) []Vote {
 	for i, v := range votes {
 		out[i] = Vote{Agent: v.Agent, Valid: v.Valid, Calls: v.Attempts, Tokens: v.Usage.Total(), Cost: v.Cost, Error: v.Error}
 		if v.Valid {
-			out[i].Answer, out[i].Confidence, out[i].Ranking = string(v.Vote), v.Confidence, v.Ranking
+			out[i].Answer, out[i].Confidence, out[i].Ranking, out[i].ChangedBy = string(v.Vote), v.Confidence, v.Ranking, v.ChangedBy
 		}
 	}
 	return out

@@ -25,6 +25,13 @@ const (
 	simDeferGap = 0.20
 	simPersuade = 0.40 // a wrong member takes a shown right answer, naming the step it missed
 	simShared   = 0.50 // a wrong round-1 answer is the problem's common slip (members share it)
+	// simSharedSame is simShared between draws of one model (the
+	// homogeneous council, self-consistency): one model's slips repeat.
+	simSharedSame = 0.80
+	// simRepeat is the chance a draw of one model repeats the model's own
+	// first answer: a model that cannot solve a problem mostly keeps
+	// failing it, so its draws are not independent.
+	simRepeat = 0.60
 )
 
 // SimulationLabel opens, wherever a simulated run's report shows, the line
@@ -60,6 +67,15 @@ type simMember struct {
 	seed    uint64
 	seat    int
 	display string
+	sample  int // 0: the member itself; i > 0: independent draw i of its model
+}
+
+// Sample is another independent draw of this member's model, shown as
+// display: right with the same probability, its slips shared more often.
+func (s *simMember) Sample(i int, display string) providers.Provider {
+	c := *s
+	c.sample, c.display = i, display
+	return &c
 }
 
 func (s *simMember) Name() string { return "simulation" }
@@ -125,16 +141,25 @@ func (s *simMember) answer(req providers.Request) string {
 // firstAnswer is the member's round-1 answer and confidence: right with its
 // seat's probability; wrong ones are often the problem's common slip.
 func (s *simMember) firstAnswer(r *rand.Rand, q, gold string) (string, float64) {
+	if s.sample > 0 && r.Float64() < simRepeat {
+		base := *s
+		base.sample = 0
+		return base.firstAnswer(base.rng(q, 1), q, gold)
+	}
 	p := SimAccuracy[min(s.seat, len(SimAccuracy)-1)]
 	if r.Float64() < p {
 		return gold, 0.55 + 0.4*r.Float64()
 	}
 	conf := 0.40 + 0.5*r.Float64() // wrong answers are not always less sure
 	g, _ := strconv.Atoi(gold)
-	if r.Float64() < simShared {
+	shared, own := simShared, hashOf(q, strconv.Itoa(s.seat))
+	if s.sample > 0 {
+		shared, own = simSharedSame, hashOf(q, strconv.Itoa(s.seat), "sample", strconv.Itoa(s.sample))
+	}
+	if r.Float64() < shared {
 		return strconv.Itoa(slip(g, hashOf(q))), conf
 	}
-	return strconv.Itoa(slip(g, hashOf(q, strconv.Itoa(s.seat)))), conf
+	return strconv.Itoa(slip(g, own)), conf
 }
 
 // slip is a plausible wrong answer: a step left out, doubled or halved.
@@ -154,6 +179,9 @@ func slip(g int, h uint64) int {
 }
 
 func (s *simMember) rng(q string, round int) *rand.Rand {
+	if s.sample > 0 {
+		return rand.New(rand.NewPCG(s.seed, hashOf(q, strconv.Itoa(s.seat), strconv.Itoa(round), "sample", strconv.Itoa(s.sample))))
+	}
 	return rand.New(rand.NewPCG(s.seed, hashOf(q, strconv.Itoa(s.seat), strconv.Itoa(round))))
 }
 

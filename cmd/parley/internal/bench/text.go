@@ -1,9 +1,9 @@
 package bench
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -12,10 +12,10 @@ import (
 	"github.com/parleyhq/parley/debate/sanitize"
 )
 
-// WriteJSON prints the report as one indented JSON document.
-func WriteJSON(w io.Writer, rep Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+// WriteJSON prints a report (or a listing, a comparison) as one indented
+// JSON document.
+func WriteJSON(w io.Writer, rep any) error {
+	enc := sanitize.NewJSONEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
 }
@@ -32,12 +32,20 @@ func WriteText(w io.Writer, rep Report) {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "condition\tcorrect\taccuracy\t95% CI\ttokens/q\t$/q\t")
+	fmt.Fprintln(tw, "condition\tcorrect\taccuracy\t95% CI\tlost\tcalls/q\ttokens/q\t$/q\t")
 	for _, c := range rep.Conditions {
-		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t[%.1f, %.1f]\t%s\t%.4f\t\n", sanitize.Text(c.Name), c.Correct, rep.Questions,
-			100*c.Accuracy, 100*c.CI95[0], 100*c.CI95[1], thousands(int(c.TokensPerQuestion+0.5)), c.CostPerQuestion)
+		lost := fmt.Sprint(c.Lost)
+		if strings.HasPrefix(c.Name, "member:") || c.Name == RuleOracle {
+			lost = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t[%.1f, %.1f]\t%s\t%s\t%s\t%.4f\t\n", sanitize.Text(c.Name), c.Correct, rep.Questions,
+			100*c.Accuracy, 100*c.CI95[0], 100*c.CI95[1], lost, perQuestion(c.Calls, rep.Questions), thousands(int(c.TokensPerQuestion+0.5)), c.CostPerQuestion)
 	}
 	_ = tw.Flush()
+	if line := rep.Sparkline(); line != "" {
+		fmt.Fprintf(w, "\naccuracy per round: %s\n", line)
+	}
+	fmt.Fprintf(w, "lost: questions where a member was right in round 1 (for self_consistency: a sample; same:*: a same-model member) and the condition was wrong; oracle: any member right in round 1\n")
 	d := rep.Delta
 	// The delta counts questions (the council's outcome, one condition to
 	// the other); the flips below count members' votes, round to round.
@@ -59,6 +67,9 @@ func WriteText(w io.Writer, rep Report) {
 	fmt.Fprintf(w, "early stop: %d questions unanimous in round 1; stopping there saves %d calls, %s tokens, $%.4f and changes %d outcomes\n",
 		e.Stopped, e.CallsSaved, thousands(e.TokensSaved), e.CostSaved, e.Changed)
 	writeAdaptiveAndGuard(w, rep)
+	sp := rep.SPRT
+	fmt.Fprintf(w, "sprt (Wald on agreement, p0 %.2f vs p1 %.2f, α %.2f, β %.2f; replayed one call at a time): stops early on %d questions, %.2f calls a question against %s; saves %d calls, %s tokens, $%.4f\n",
+		sp.P0, sp.P1, sp.Alpha, sp.Beta, sp.Stopped, sp.MeanCalls, perQuestion(sp.FullCalls, rep.Questions), sp.CallsSaved, thousands(sp.TokensSaved), sp.CostSaved)
 	fmt.Fprintf(w, "invalid answers: %d%s\n", rep.Invalid, invalidBy(rep.InvalidBy))
 	wall := time.Duration(rep.WallSeconds * float64(time.Second))
 	if wall < 10*time.Second {
@@ -155,7 +166,7 @@ func writeAdaptiveAndGuard(w io.Writer, rep Report) {
 	if a.Ran {
 		how = "as the councils ran"
 	}
-	full := rep.Calls + savedIfRan(a)
+	full := rep.councilCalls() + savedIfRan(a)
 	spared := fmt.Sprintf(", %s tokens, $%.4f", thousands(a.TokensSaved), a.CostSaved)
 	if a.Ran {
 		spared = "" // calls never made have no measured tokens
@@ -174,9 +185,13 @@ func writeComparisons(w io.Writer, rep Report) {
 		return
 	}
 	fmt.Fprintf(w, "\npaired comparisons: row − column in points, right only by row/by column, * exact McNemar p < %.2f\n", Significant)
-	var rules []string
+	var rules, baselines []string
 	for _, c := range rep.Conditions {
-		if !strings.HasPrefix(c.Name, "member:") {
+		switch {
+		case c.Name == RuleOracle || strings.HasPrefix(c.Name, "member:"):
+		case isBaseline(c.Name):
+			baselines = append(baselines, c.Name)
+		default:
 			rules = append(rules, c.Name)
 		}
 	}
@@ -199,6 +214,45 @@ func writeComparisons(w io.Writer, rep Report) {
 		fmt.Fprintf(tw, "%s\t\n", strings.Join(row, "\t"))
 	}
 	_ = tw.Flush()
+	if len(baselines) == 0 {
+		return
+	}
+	final := finalRule(rep.Rounds)
+	fmt.Fprintf(w, "\nbaselines against %s and %s, same questions:\n", RuleMajority, final)
+	for _, b := range baselines {
+		var parts []string
+		for _, against := range []string{RuleMajority, final} {
+			c, ok := cellOf[[2]string{b, against}]
+			if !ok {
+				continue
+			}
+			mark := ""
+			if c.PValue < Significant {
+				mark = "*"
+			}
+			parts = append(parts, fmt.Sprintf("%+.1f (%d/%d) p = %.3f%s", 100*c.Delta, c.AOnly, c.BOnly, c.PValue, mark))
+		}
+		fmt.Fprintf(w, "  %-18s %s\n", b, strings.Join(parts, " · "))
+		if final == RuleMajority {
+			break
+		}
+	}
+}
+
+// isBaseline says a condition is a baseline the council's rules are
+// compared against, not one of them.
+func isBaseline(name string) bool {
+	return name == RuleSelfConsistency || strings.HasPrefix(name, SamePrefix)
+}
+
+// councilCalls is what the council's full debate called (baselines aside).
+func (rep Report) councilCalls() int {
+	for _, c := range rep.Conditions {
+		if c.Name == finalRule(rep.Rounds) {
+			return c.Calls
+		}
+	}
+	return rep.Calls
 }
 
 // savedIfRan is the calls an adaptive run did not make (to count the full
@@ -215,4 +269,41 @@ func percent(k, n int) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.0f%%", 100*float64(k)/float64(n))
+}
+
+// perQuestion is n over questions with two decimals ("-" for none).
+func perQuestion(n, questions int) string {
+	if questions == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(n)/float64(questions))
+}
+
+// sparks are the eight heights of a sparkline.
+var sparks = []rune("▁▂▃▄▅▆▇█")
+
+// Sparkline is the council's accuracy after each round as one line of
+// bars (the lowest round's accuracy to 100 %), with the figures:
+// "▃▆█ 76.0% → 86.0% → 90.0%".
+func (rep Report) Sparkline() string {
+	var acc []float64
+	for _, c := range rep.Conditions {
+		if c.Name == RuleMajority || strings.HasPrefix(c.Name, "verdict_r") {
+			acc = append(acc, c.Accuracy)
+		}
+	}
+	if len(acc) < 2 {
+		return ""
+	}
+	lo := slices.Min(acc)
+	var bars, figs []string
+	for _, a := range acc {
+		i := len(sparks) - 1
+		if lo < 1 {
+			i = int((a - lo) / (1 - lo) * float64(len(sparks)-1))
+		}
+		bars = append(bars, string(sparks[min(max(i, 0), len(sparks)-1)]))
+		figs = append(figs, fmt.Sprintf("%.1f%%", 100*a))
+	}
+	return strings.Join(bars, "") + " " + strings.Join(figs, " → ")
 }
