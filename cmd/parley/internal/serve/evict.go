@@ -74,7 +74,18 @@ type victim struct {
 	lock *sync.Mutex
 }
 
-// victims takes the idle sessions to unload out of the live ones.
+// hardLive is how many times MaxLive may be in memory before recency stops
+// protecting a session: past it the least recently used sessions with no
+// exchange running and no event stream open are unloaded even if used
+// within IdleAfter. Without it a server answering OpenAI-door requests
+// held every session of the last IdleAfter (6,000 at 100 a second, three
+// goroutines and ~17 KB of heap each) whatever MaxLive said; the most
+// recent ones, which a follower may still come for, stay.
+const hardLive = 4
+
+// victims takes the sessions to unload out of the live ones: beyond
+// MaxLive those idle for IdleAfter, beyond hardLive × MaxLive any not in
+// use, the least recently used first.
 func (m *manager) victims() []victim {
 	cutoff := time.Now().Add(-m.srv.opts.IdleAfter)
 	m.mu.Lock()
@@ -83,16 +94,17 @@ func (m *manager) victims() []victim {
 	if excess <= 0 {
 		return nil
 	}
+	hard := len(m.live) - hardLive*m.srv.opts.MaxLive // > 0: recency no longer protects
 	var idle []*session
 	for _, ss := range m.live {
-		if ss.clients == 0 && ss.lastUsed.Before(cutoff) && !ss.busy() {
+		if ss.clients == 0 && !ss.busy() && (hard > 0 || ss.lastUsed.Before(cutoff)) {
 			idle = append(idle, ss)
 		}
 	}
 	slices.SortFunc(idle, func(a, b *session) int { return a.lastUsed.Compare(b.lastUsed) })
 	var out []victim
 	for _, ss := range idle {
-		if len(out) == excess {
+		if len(out) == excess || (len(out) >= hard && !ss.lastUsed.Before(cutoff)) {
 			break
 		}
 		if v, ok := m.takeLocked(ss); ok {

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -94,5 +95,38 @@ func TestMemoryReturnsAfterABurst(t *testing.T) {
 	}
 	if after > base+12<<20 {
 		t.Errorf("the live heap grew from %.1f MB to %.1f MB over the burst (want within 12 MB)", float64(base)/1e6, float64(after)/1e6)
+	}
+}
+
+// However fast sessions come, no more than hardLive × MaxLive stay in
+// memory: past it recency protects none (issue 50: at 100 OpenAI-door
+// requests a second a server held the 6,000 sessions of the last minute,
+// 400 MB); the most recent stay, and nothing idle for IdleAfter is needed
+// to unload them.
+func TestLiveSessionsAreBoundedWhateverTheRate(t *testing.T) {
+	const maxLive = 3
+	f := newFixture(t, func(o *Options) { o.MaxLive, o.IdleAfter = maxLive, time.Hour })
+	var last string
+	for i := range 40 {
+		code, body := doorRequest(f, i)
+		if code != 200 {
+			t.Fatalf("request %d: %d %s", i, code, body)
+		}
+		var resp struct {
+			Parley struct {
+				SessionID string `json:"session_id"`
+			} `json:"parley"`
+		}
+		if err := json.Unmarshal(body, &resp); err != nil || resp.Parley.SessionID == "" {
+			t.Fatalf("request %d: no session in %s", i, body)
+		}
+		last = resp.Parley.SessionID
+	}
+	f.srv.sessions.evict()
+	f.srv.sessions.mu.Lock()
+	live, kept := len(f.srv.sessions.live), f.srv.sessions.live[last] != nil
+	f.srv.sessions.mu.Unlock()
+	if live > hardLive*maxLive || live < maxLive || !kept {
+		t.Fatalf("%d sessions live after 40 (MaxLive %d, at most %d), the latest kept: %v", live, maxLive, hardLive*maxLive, kept)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"regexp"
+	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -16,15 +17,18 @@ import (
 // markdown renders a model's finished answer. Raw HTML in the answer is
 // dropped by goldmark (no WithUnsafe) and the output still goes through
 // bluemonday, so neither a bug in one nor an odd input lets markup through.
-var markdown = goldmark.New(
-	goldmark.WithExtensions(
-		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
-		extension.Strikethrough,
-		extension.TaskList,
-		extension.Linkify,
-	),
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(rawHTMLAsText{}, 100))),
-)
+// It and sanitizer are built on first use, not at every command's start-up.
+var markdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(
+			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+			extension.Strikethrough,
+			extension.TaskList,
+			extension.Linkify,
+		),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(rawHTMLAsText{}, 100))),
+	)
+})
 
 // rawHTMLAsText shows HTML written in an answer as the text the model
 // wrote (escaped), instead of goldmark's silent "raw HTML omitted": a model
@@ -62,23 +66,23 @@ func (rawHTMLAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 
 // sanitizer is the user-generated-content policy: formatting, links and
 // images, no scripts, no event handlers, no style.
-var sanitizer = func() *bluemonday.Policy {
+var sanitizer = sync.OnceValue(func() *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
 	p.RequireNoReferrerOnLinks(true)
 	p.AddTargetBlankToFullyQualifiedLinks(true)
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^language-[A-Za-z0-9_+-]+$`)).OnElements("code")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^raw-html$`)).OnElements("pre")
 	return p
-}()
+})
 
 // RenderMarkdown turns Markdown from outside (a model's answer) into HTML
 // that is safe to put in a page.
 func RenderMarkdown(src string) template.HTML {
 	var buf bytes.Buffer
-	if err := markdown.Convert([]byte(src), &buf); err != nil {
+	if err := markdown().Convert([]byte(src), &buf); err != nil {
 		// goldmark fails only when writing fails; show the text as text.
 		return template.HTML("<pre>" + template.HTMLEscapeString(src) + "</pre>")
 	}
 	// #nosec: sanitized just below; this is the one place HTML is trusted.
-	return template.HTML(sanitizer.SanitizeBytes(buf.Bytes()))
+	return template.HTML(sanitizer().SanitizeBytes(buf.Bytes()))
 }

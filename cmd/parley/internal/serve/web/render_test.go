@@ -65,7 +65,7 @@ func FuzzEntryFragment(f *testing.F) {
 			Model: param, Provider: text, Round: 2, Vote: param, Text: text, Error: errText,
 			ToolCalls: []debate.ToolCall{{Tool: param, Parameters: map[string]string{param: text}, Error: errText}}}
 		var buf strings.Builder
-		if err := pages.ExecuteTemplate(&buf, "entry", viewEntry(e)); err != nil {
+		if err := pages().ExecuteTemplate(&buf, "entry", viewEntry(e)); err != nil {
 			t.Fatal(err)
 		}
 		if p := inertProblem(buf.String()); p != "" {

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
@@ -31,15 +32,20 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	// slug makes a class name of a verdict ("NO CONSENSUS" → "NO-CONSENSUS").
-	"slug": func(s string) string { return strings.Join(strings.Fields(s), "-") },
-	"join": strings.Join,
-	// same reports whether a panel's role only repeats its name ("MC").
-	"same": func(role string, names ...string) bool {
-		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(role, n) })
-	},
-}).ParseFS(templateFiles, "templates/*.html"))
+// pages are the parsed templates, parsed on first use: every command of
+// the binary links this package, and only parley serve shows a page
+// (parsing them took ~5 ms of each command's start-up; issue 50).
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		// slug makes a class name of a verdict ("NO CONSENSUS" → "NO-CONSENSUS").
+		"slug": func(s string) string { return strings.Join(strings.Fields(s), "-") },
+		"join": strings.Join,
+		// same reports whether a panel's role only repeats its name ("MC").
+		"same": func(role string, names ...string) bool {
+			return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(role, n) })
+		},
+	}).ParseFS(templateFiles, "templates/*.html"))
+})
 
 type handler struct {
 	backend Backend
@@ -86,7 +92,7 @@ func (h *handler) render(w http.ResponseWriter, name string, data any) {
 		page["SignOut"] = h.opts.SignOut
 	}
 	var buf bytes.Buffer
-	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&buf, name, data); err != nil {
 		log.Printf("web: render %s: %v", name, err)
 		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
 		return
