@@ -55,7 +55,7 @@ func BenchmarkServeSoak(b *testing.B) {
 		floor := (selfCPU() - floorCPU) / 1000
 		b.Logf("floor: the fake answering the door's request directly, %.3f ms CPU a request (client and fake)", ms(floor))
 
-		b.Logf("%-12s %8s %12s %10s", "requests", "RSS MB", "CPU ms/req", "slowest")
+		fmt.Printf("%-12s %8s %12s %10s\n", "requests", "RSS MB", "CPU ms/req", "slowest")
 		var first, last time.Duration
 		var firstRSS float64
 		phase := func(what string, n int, send func(int) error) {
@@ -65,7 +65,7 @@ func BenchmarkServeSoak(b *testing.B) {
 				slowest := c.run(b, m, func(i int) error { return send(k + i) })
 				per := (srv.cpu(b) - cpu0) / time.Duration(m)
 				rss := srv.rssMB(b)
-				b.Logf("%-12s %8.1f %12.3f %10s", fmt.Sprintf("%s %d", what, k+m), rss, ms(per), slowest.Round(time.Millisecond))
+				fmt.Printf("%-12s %8.1f %12.3f %10s\n", fmt.Sprintf("%s %d", what, k+m), rss, ms(per), slowest.Round(time.Millisecond))
 				if first == 0 {
 					first, firstRSS = per, rss
 				}

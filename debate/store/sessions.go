@@ -55,18 +55,22 @@ func (s *Summary) setCost() {
 // (estimated), "$?" or "≥ $0.0123" (a model had no price).
 func (s Summary) CostText() string { return providers.FormatSpend(s.Cost, s.PriceUnknown, s.Estimated) }
 
-// List returns every session, the most recently active first.
-func (s *Store) List(ctx context.Context) ([]Summary, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT m.conversation_id, m.title, m.topic, m.mode,
+// ListSQL is List's query: every session with its sums, the most recently
+// active first (BenchmarkSessionsList runs it in sqlite3 as the floor).
+var ListSQL = `SELECT m.conversation_id, m.title, m.topic, m.mode,
 			COALESCE(CAST(m.start_time AS TEXT), ''), m.updated_time, m.parent_id, m.fork_turn,
-			COUNT(l.id), COALESCE(SUM(MAX(l.tokens_in, 0)), 0), COALESCE(SUM(MAX(l.tokens_out, 0)), 0), COALESCE(SUM(`+saneLogCost+`), 0),
-			COALESCE(MAX(l.price_unknown OR `+insaneLogCost+`), 0), COALESCE(MAX(l.usage_estimated), 0),
+			COUNT(l.id), COALESCE(SUM(MAX(l.tokens_in, 0)), 0), COALESCE(SUM(MAX(l.tokens_out, 0)), 0), COALESCE(SUM(` + saneLogCost + `), 0),
+			COALESCE(MAX(l.price_unknown OR ` + insaneLogCost + `), 0), COALESCE(MAX(l.usage_estimated), 0),
 			COALESCE(GROUP_CONCAT(DISTINCT CASE WHEN l.kind IN ('reply', 'moderator', 'vote') THEN l.speaker_name END), ''),
 			COALESCE((SELECT u.response FROM conversation_log u WHERE u.conversation_id = m.conversation_id
 				AND u.kind IN ('user', 'note') ORDER BY u.turn_number LIMIT 1), '')
 		FROM conversation_meta m LEFT JOIN conversation_log l ON l.conversation_id = m.conversation_id
 		GROUP BY m.conversation_id
-		ORDER BY m.updated_time DESC, m.conversation_id`)
+		ORDER BY m.updated_time DESC, m.conversation_id`
+
+// List returns every session, the most recently active first.
+func (s *Store) List(ctx context.Context) ([]Summary, error) {
+	rows, err := s.r.QueryContext(ctx, ListSQL)
 	if err != nil {
 		return nil, err
 	}

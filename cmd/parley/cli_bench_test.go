@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// The costs of the commands a script runs, each beside a floor in the same
+// run: A and B are run in turn (A, B, A, B, …) and the median CPU (user +
+// system, from the process's rusage) of each is reported.
+//
+//	go test -run '^$' -bench 'BenchmarkAskFixedCost|BenchmarkSessionsList' -benchtime 1x ./cmd/parley/
+//
+// (BenchmarkStartup and BenchmarkHeadlessStream, in startup_test.go, put
+// `parley version` beside a cobra + viper hello and `parley ask` streaming
+// 5,000 chunks beside curl -N.)
+
+// cliEnv is an isolated home for the binary, with the openai provider at
+// fakeURL when it is given.
+type cliEnv struct {
+	dir string
+	env []string
+}
+
+func newCLIEnv(b *testing.B, fakeURL string) *cliEnv {
+	b.Helper()
+	dir := b.TempDir()
+	if fakeURL != "" {
+		yaml := "providers:\n  openai: {type: openai, base_url: " + fakeURL + ", api_key_env: PARLEY_TEST_OPENAI_KEY, max_retries: 0}\n"
+		if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(yaml), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_DATA_HOME="+filepath.Join(dir, "data"),
+		"PARLEY_CACHE_DIR="+filepath.Join(dir, "cache"), "PARLEY_TEST_OPENAI_KEY=k", "OPENAI_API_KEY=", "PARLEY_DB="+filepath.Join(dir, "parley.db"))
+	return &cliEnv{dir: dir, env: env}
+}
+
+// cpuOf runs a command to its end and returns its CPU time.
+func (e *cliEnv) cpuOf(b *testing.B, name string, args ...string) time.Duration {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = e.dir, e.env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%s %v: %v\n%s", name, args, err, errOut.String())
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// pair runs a and b in turn rounds times; the medians.
+func pair(rounds int, a, b func() time.Duration) (ma, mb time.Duration) {
+	var as, bs []time.Duration
+	for range rounds {
+		as, bs = append(as, a()), append(bs, b())
+	}
+	median := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
+	return median(as), median(bs)
+}
+
+func chunkFake(b *testing.B, n int) *providertest.Server {
+	chunks := make([]string, n)
+	for i := range chunks {
+		chunks[i] = "w" + strconv.Itoa(i%10) + " "
+	}
+	return providertest.OpenAI(b, func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Chunks: chunks, Usage: providers.Usage{InputTokens: 10, OutputTokens: n}}
+	})
+}
+
+// BenchmarkAskFixedCost: `parley ask` answered in one chunk by the
+// wire-level fake, beside `parley version`: what a script pays per ask
+// before any token (start-up, configuration, the database, one exchange).
+func BenchmarkAskFixedCost(b *testing.B) {
+	parley := buildParley(b)
+	e := newCLIEnv(b, chunkFake(b, 1).URL)
+	for range b.N {
+		ask, version := pair(15, func() time.Duration { return e.cpuOf(b, parley, "ask", "@chatgpt hi") },
+			func() time.Duration { return e.cpuOf(b, parley, "version") })
+		b.Logf("parley ask (one chunk) %.1f ms CPU; parley version %.1f ms", ms(ask), ms(version))
+		b.ReportMetric(ms(ask), "ask-ms")
+		b.ReportMetric(ms(version), "version-ms")
+	}
+}
+
+func BenchmarkSessionsList(b *testing.B) {
+	const n = 10000
+	parley := buildParley(b)
+	fake := chunkFake(b, 1)
+	e := newCLIEnv(b, fake.URL)
+	e.cpuOf(b, parley, "ask", "@chatgpt a question to copy") // one real session, copied below
+	db := filepath.Join(e.dir, "parley.db")
+	copySessions := fmt.Sprintf(`WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i < %d)
+		INSERT INTO conversation_meta (conversation_id, topic, mode, title, state, start_time, updated_time)
+		SELECT printf('%%012x', i), m.topic, m.mode, m.title, m.state, m.start_time, strftime('%%Y-%%m-%%dT%%H:%%M:%%f000000Z', 'now', '-' || i || ' seconds')
+		FROM conversation_meta m, k;
+		INSERT INTO conversation_log (conversation_id, turn_number, speaker_name, model_used, response, display_name, provider, mode, kind, status, tokens_in, tokens_out, cost_usd, origin, finished_time)
+		SELECT m.conversation_id, l.turn_number, l.speaker_name, l.model_used, l.response, l.display_name, l.provider, l.mode, l.kind, l.status, l.tokens_in, l.tokens_out, l.cost_usd, l.origin, l.finished_time
+		FROM conversation_log l, conversation_meta m WHERE m.conversation_id <> l.conversation_id;`, n-1)
+	if out, err := exec.Command("sqlite3", db, copySessions).CombinedOutput(); err != nil {
+		b.Fatalf("sqlite3: %v\n%s", err, out)
+	}
+	for range b.N {
+		list, floor := pair(7, func() time.Duration { return e.cpuOf(b, parley, "sessions", "list") },
+			func() time.Duration { return e.cpuOf(b, "sqlite3", db, store.ListSQL) })
+		js, _ := pair(7, func() time.Duration { return e.cpuOf(b, parley, "sessions", "list", "--json") }, func() time.Duration { return 0 })
+		b.Logf("sessions list of %d: %.0f ms CPU, --json %.0f ms; sqlite3 running its query %.0f ms (%.2f×)",
+			n, ms(list), ms(js), ms(floor), float64(list)/float64(floor))
+		b.ReportMetric(ms(list), "list-ms")
+		b.ReportMetric(ms(js), "json-ms")
+		b.ReportMetric(ms(floor), "sqlite3-ms")
+	}
+}
