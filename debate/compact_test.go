@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -103,7 +104,7 @@ func TestPromptPrefixStableBetweenCompactions(t *testing.T) {
 			t.Fatalf("call %d: CachePrefix %d of %d messages", i, prev.CachePrefix, len(prev.Messages))
 		}
 		for j := range prev.CachePrefix {
-			if prev.Messages[j] != next.Messages[j] {
+			if !reflect.DeepEqual(prev.Messages[j], next.Messages[j]) {
 				t.Fatalf("call %d → %d: message %d changed without a compaction", i, i+2, j)
 			}
 		}

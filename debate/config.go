@@ -31,6 +31,8 @@ type Config struct {
 	Webhooks []WebhookSpec `mapstructure:"webhooks"`
 	// Serve holds parley serve's own settings.
 	Serve ServeConfig `mapstructure:"serve"`
+	// Tools limits and polices the members' tools (nativetools.go).
+	Tools ToolsConfig `mapstructure:"tools"`
 
 	// Seating says what happens to an agent whose provider has no key:
 	// stand-in (default) seats it on the first keyed provider's default
@@ -65,7 +67,9 @@ type AgentSpec struct {
 	// sent in its provider's shape where the model takes it ("": the
 	// provider's default).
 	Effort string `mapstructure:"effort"`
-	Tools  bool   `mapstructure:"tools"` // may use the workspace tools in any mode
+	// Tools are the tools the agent may use in any mode: files, fetch,
+	// web_search, mcp:NAME (`tools: true` is [files]; nativetools.go).
+	Tools ToolList `mapstructure:"tools"`
 }
 
 // WebhookSpec is one entry of `webhooks` (used by parley serve): the URL

@@ -57,7 +57,7 @@ func (c *Config) Validate() error {
 	for _, check := range []func(*ConfigCheck) error{
 		func(k *ConfigCheck) error { return c.checkBounds(k.Bad) },
 		checkProviderTypes, checkAgents, checkModes, checkSettings, checkContext,
-		checkModels, checkProviders, checkBudgets, checkBench, checkWebhooks, checkServe,
+		checkModels, checkProviders, checkBudgets, checkBench, checkWebhooks, checkServe, checkTools,
 	} {
 		if err := check(k); err != nil {
 			return err

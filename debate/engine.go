@@ -80,6 +80,8 @@ type Engine struct {
 	// running exchange's, both under mu (spend.go).
 	meter    *Meter
 	exchange exchangeSpend
+	// tooling is the members' native tools and the evidence ledger (nativetools.go).
+	tooling tooling
 
 	mu      sync.Mutex
 	info    SessionInfo
@@ -140,6 +142,7 @@ func (e *Engine) Restore(info SessionInfo, entries []Entry) error {
 	e.info = info
 	e.current = info.Mode
 	e.history = NewHistory(entries)
+	e.restoreEvidence(entries)
 	e.modes = map[string]Mode{} // modes re-read their state from the session
 	e.followMu.Lock()
 	e.following = nil
@@ -394,6 +397,7 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	// finish (streamContext), the mode starts no new one.
 	modeCtx, stop := context.WithCancelCause(ctx)
 	e.exchange = exchangeSpend{stop: stop}
+	e.newExchangeTools()
 	e.mu.Unlock()
 	// The session's lease, before any provider call: a refused exchange
 	// has spent nothing.

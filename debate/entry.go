@@ -7,6 +7,7 @@ package debate
 import (
 	"time"
 
+	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -94,6 +95,9 @@ type Entry struct {
 	// by (the provider reported, or Parley counted, more than it allowed
 	// for), naming the model and the figures.
 	Warning string `json:"warning,omitempty"`
+	// Evidence are the records a native tool call produced (a tool_call
+	// entry's one record; see nativetools.go).
+	Evidence []evidence.Record `json:"evidence,omitempty"`
 }
 
 // Latency is how long the entry took to produce.

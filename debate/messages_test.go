@@ -31,13 +31,13 @@ func TestBuildMessagesRolesPrefixesAndMerging(t *testing.T) {
 		{Role: providers.RoleAssistant, Content: "Go, but\n[answer cancelled here]"},
 		{Role: providers.RoleUser, Content: "[MC]: Summary."},
 	}
-	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
-		t.Fatalf("got  %q\nwant %q", got, want)
+	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}
 	// An agent whose first visible entry is its own still starts with user.
 	got = BuildMessages(entries[2:3], View{Self: "gemini"})
 	if got[0].Role != providers.RoleUser || got[1].Role != providers.RoleAssistant {
-		t.Fatalf("must start with user: %q", got)
+		t.Fatalf("must start with user: %+v", got)
 	}
 }
 

@@ -123,7 +123,7 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 	}
 	e, log := NewSpineEngine(known, fakes)
 	gemini, _ := e.Agent("gemini")
-	gemini.Tools = true
+	gemini.Tools = ToolList{"files"}
 	if err := e.SetWorkspace(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}

@@ -318,12 +318,12 @@ type admission struct {
 // per-exchange cap beside what was spent and what is in flight. A refusal
 // stops the running exchange (the calls in flight finish) and is
 // announced once as CapReached.
-func (e *Engine) admit(a *Agent, req providers.Request) (*admission, error) {
+func (e *Engine) admit(a *Agent, req providers.Request, tt *toolTurn) (*admission, error) {
 	meter := e.Meter()
 	e.mu.Lock()
 	modeCap := e.Config.ModeBudget(e.current)
 	e.mu.Unlock()
-	worst, priced := e.Config.WorstCost(a.Model, req, e.now())
+	worst, priced := e.Config.worstTurnCost(a.Model, req, tt, e.now())
 	sessionCap := meter.bound()
 	refuse := func(ce *CapError) (*admission, error) {
 		if first := e.stopAtCap(ce); first != nil {

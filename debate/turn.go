@@ -119,6 +119,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 			e.Emit(Retrying{Turn: t.entry.Turn, Agent: a.Name, Attempt: n.Attempt, Wait: n.Wait, Err: errString(n.Err)})
 		},
 	}
+	tt := t.toolsFor(&req) // native tools (nativetools.go)
 	if ctx.Err() != nil && IsCap(context.Cause(ctx)) {
 		return t.refuse(context.Cause(ctx)) // the exchange already stopped at a cap
 	}
@@ -127,7 +128,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
 		return en, err
 	}
-	admitted, err := e.admit(a, req)
+	admitted, err := e.admit(a, req, tt)
 	if err != nil {
 		return t.refuse(err)
 	}
@@ -136,11 +137,11 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	defer endStream()
 	var text strings.Builder
 	var streamed providers.Streamed
-	res, err := t.stream(streamCtx, req, &text, &streamed)
+	res, prior, err := t.streamTools(streamCtx, &req, tt, &text, &streamed)
 	// What the call consumed, whether or not its stream finished: the
 	// provider's usage, or Parley's count of the prompt and of what
 	// streamed when the final usage never came, plus failed attempts.
-	usage, badUsage := checkedUsage(a.Label(), a.Model, providers.Charge(req, res, streamed, err).Add(res.Retried))
+	usage, badUsage := checkedUsage(a.Label(), a.Model, providers.Charge(req, res, streamed, err).Add(res.Retried).Add(prior))
 	if err != nil && streamCtx.Err() != nil {
 		err = streamCtx.Err() // a cancel wins over whatever the SDK made of it
 	}

@@ -55,13 +55,13 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 		}
 	}
 	shared := "[Host (note)]: we run on ARM\n\n[Host]: @chatgpt which runtime?\n\n[ChatGPT]: Use Go.\n\n[Host]: @claude @gemini do you agree?"
-	want := fmt.Sprintf("%q", []providers.Message{{Role: providers.RoleUser, Content: shared}})
+	want := fmt.Sprintf("%+v", []providers.Message{{Role: providers.RoleUser, Content: shared}})
 	for name, srv := range map[string]*providertest.Server{"claude": ant, "gemini": gem} {
 		reqs := srv.Requests()
 		if len(reqs) != 1 {
 			t.Fatalf("%s got %d requests", name, len(reqs))
 		}
-		if got := fmt.Sprintf("%q", reqs[0].Messages); got != want {
+		if got := fmt.Sprintf("%+v", reqs[0].Messages); got != want {
 			t.Errorf("%s messages:\n got %s\nwant %s", name, got, want)
 		}
 		if !strings.Contains(reqs[0].System, "Persona of ") || !strings.Contains(reqs[0].System, "The host addressed you by name. Answer the host's latest message directly and concisely, in Markdown.") {
@@ -75,7 +75,7 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 		t.Errorf("gemini path %q", p)
 	}
 	first := oai.Requests()[0]
-	if got := fmt.Sprintf("%q", first.Messages); got != fmt.Sprintf("%q", []providers.Message{{Role: providers.RoleUser, Content: "[Host (note)]: we run on ARM\n\n[Host]: @chatgpt which runtime?"}}) {
+	if got := fmt.Sprintf("%+v", first.Messages); got != fmt.Sprintf("%+v", []providers.Message{{Role: providers.RoleUser, Content: "[Host (note)]: we run on ARM\n\n[Host]: @chatgpt which runtime?"}}) {
 		t.Errorf("openai messages %s", got)
 	}
 	if !strings.HasSuffix(first.Path, "/responses") || first.JSON["stream"] != true || first.JSON["store"] != false {

@@ -95,7 +95,7 @@ func ToolLoopEngine(t *testing.T, known debate.ModeList, p providers.Provider, m
 	cfg := &debate.Config{ModeList: known,
 		Providers: map[string]providers.Spec{"fake": {Type: "openai"}},
 		Agents: []debate.AgentSpec{
-			{Name: "coder", Display: "Coder", Provider: "fake", Model: "gpt-4o", Tools: true},
+			{Name: "coder", Display: "Coder", Provider: "fake", Model: "gpt-4o", Tools: debate.ToolList{"files"}},
 			{Name: "plain", Display: "Plain", Provider: "fake", Model: "gpt-4o"},
 		},
 		Modes: debate.ModesConfig{

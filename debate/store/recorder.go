@@ -509,7 +509,7 @@ func upsertMeta(ctx context.Context, tx *sql.Tx, info debate.SessionInfo, now st
 const entryColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator, timestamp,
 	display_name, provider, mode, kind, round, vote, status, tokens_in, tokens_out, tokens_cached,
 	cost_usd, latency_ms, tool_calls, error, finished_time, tokens_cache_write, tokens_reasoning, price_unknown, covers,
-	origin, usage_estimated, warning`
+	origin, usage_estimated, warning, evidence`
 
 // entryValues are an entry's values in entryColumns order.
 func entryValues(en debate.Entry) ([]any, error) {
@@ -522,11 +522,19 @@ func entryValues(en debate.Entry) ([]any, error) {
 		}
 		calls = string(b)
 	}
+	records := ""
+	if len(en.Evidence) > 0 {
+		b, err := json.Marshal(en.Evidence)
+		if err != nil {
+			return nil, err
+		}
+		records = string(b)
+	}
 	return []any{en.Turn, en.Speaker, en.Model, en.Prompt, en.Text, en.IsModerator, formatTime(en.Started),
 		en.Display, en.Provider, en.Mode, string(en.Kind), en.Round, en.Vote, string(en.Status),
 		en.Usage.InputTokens, en.Usage.OutputTokens, en.Usage.CachedTokens, en.Cost, en.Latency().Milliseconds(),
 		calls, en.Error, formatTime(en.Finished), en.Usage.CacheWriteTokens, en.Usage.ReasoningTokens, en.Usage.PriceUnknown, en.Covers,
-		en.Origin, en.Usage.Estimated, en.Warning}, nil
+		en.Origin, en.Usage.Estimated, en.Warning, records}, nil
 }
 
 // insertEntry adds a new row for en under its turn number and returns the
@@ -538,7 +546,7 @@ func insertEntry(ctx context.Context, tx *sql.Tx, session, writer string, en deb
 		return 0, err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO conversation_log (conversation_id, writer, `+entryColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		append([]any{session, writer}, vals...)...)
 	if err != nil {
 		return 0, fmt.Errorf("saving turn %d: %w", en.Turn, err)

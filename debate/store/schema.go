@@ -157,6 +157,9 @@ var migrations = []string{
 	// holder's writes are fenced by the lease it took (journal_fence.go).
 	// A given-back lease keeps its row (owner '') so the count goes on.
 	`ALTER TABLE session_lease ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;`,
+	// 11: issue 45: the evidence record of a native tool call (JSON of
+	// []evidence.Record, '' for none).
+	`ALTER TABLE conversation_log ADD COLUMN evidence TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the version this binary writes.

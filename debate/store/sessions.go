@@ -206,7 +206,7 @@ func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) 
 const logColumns = `turn_number, speaker_name, model_used, prompt, response, is_moderator,
 	COALESCE(CAST(timestamp AS TEXT), ''), display_name, provider, mode, kind, round, vote, status,
 	tokens_in, tokens_out, tokens_cached, cost_usd, tool_calls, error, finished_time,
-	tokens_cache_write, tokens_reasoning, price_unknown, covers, origin, usage_estimated, warning`
+	tokens_cache_write, tokens_reasoning, price_unknown, covers, origin, usage_estimated, warning, evidence`
 
 // queryEntries reads the log rows that where (with args) selects. A turn
 // left streaming comes back settled as interrupted (see Load).
@@ -241,12 +241,12 @@ func scanEntries(rows *sql.Rows, id string, settle bool) ([]debate.Entry, error)
 	var out []debate.Entry
 	for rows.Next() {
 		var en debate.Entry
-		var started, kind, status, calls, finished string
+		var started, kind, status, calls, finished, records string
 		var u providers.Usage
 		if err := rows.Scan(&en.Turn, &en.Speaker, &en.Model, &en.Prompt, &en.Text, &en.IsModerator, &started,
 			&en.Display, &en.Provider, &en.Mode, &kind, &en.Round, &en.Vote, &status,
 			&u.InputTokens, &u.OutputTokens, &u.CachedTokens, &en.Cost, &calls, &en.Error, &finished,
-			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown, &en.Covers, &en.Origin, &u.Estimated, &en.Warning); err != nil {
+			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown, &en.Covers, &en.Origin, &u.Estimated, &en.Warning, &records); err != nil {
 			return nil, err
 		}
 		en.Kind, en.Status, en.Usage = debate.Kind(kind), debate.Status(status), u
@@ -255,6 +255,11 @@ func scanEntries(rows *sql.Rows, id string, settle bool) ([]debate.Entry, error)
 		if calls != "" {
 			if err := json.Unmarshal([]byte(calls), &en.ToolCalls); err != nil {
 				return nil, fmt.Errorf("session %s turn %d: unreadable tool calls: %w", id, en.Turn, err)
+			}
+		}
+		if records != "" {
+			if err := json.Unmarshal([]byte(records), &en.Evidence); err != nil {
+				return nil, fmt.Errorf("session %s turn %d: unreadable evidence: %w", id, en.Turn, err)
 			}
 		}
 		if settle && (en.Status == debate.StatusStreaming || en.Status == "") {

@@ -166,7 +166,7 @@ func chairSeat(e *debate.Engine, of *debate.Agent) *debate.Agent {
 		return of
 	}
 	spec := of.AgentSpec
-	spec.Name, spec.Display, spec.Tools = ChairSeat, "Chairman", false
+	spec.Name, spec.Display, spec.Tools = ChairSeat, "Chairman", nil
 	spec.Persona = chairPersona
 	if _, taken := e.Agent(ChairSeat); taken {
 		spec.Name = "council-" + ChairSeat

@@ -48,7 +48,9 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 		rec := &recordingProvider{Provider: demo.NewWithPace("demo", 0)}
 		recs[spec.Name] = rec
 		a := &debate.Agent{AgentSpec: spec, Provider: rec}
-		a.Tools = spec.Name == cfg.Modes.Magi.Agents[1]
+		if spec.Name == cfg.Modes.Magi.Agents[1] {
+			a.Tools = debate.ToolList{"files"}
+		}
 		agents = append(agents, a)
 	}
 	e, err := debate.NewEngine(cfg, agents, "magi")

@@ -3,6 +3,7 @@ package magi
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -54,14 +55,14 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 			t.Errorf("%s round-1 system prompt lacks name, persona or rules:\n%s", m.Name, r1.System)
 		}
 		if len(r1.Messages) != 1 || !strings.Contains(r1.Messages[0].Content, "[Host]: Should we ship on Friday?") {
-			t.Errorf("%s round 1 messages = %q", m.Name, r1.Messages)
+			t.Errorf("%s round 1 messages = %+v", m.Name, r1.Messages)
 		}
 		if got := magiMarks(debatetest.MagiAllText(r1.Messages)); len(got) != 0 {
 			t.Errorf("%s saw opinions in round 1: %v", m.Name, got)
 		}
 		// Round 2: own round-1 answer (as its own turn) + exactly the other two's round-1 opinions.
 		if len(r2.Messages) != 3 || r2.Messages[1].Role != providers.RoleAssistant {
-			t.Fatalf("%s round 2 messages = %q", m.Name, r2.Messages)
+			t.Fatalf("%s round 2 messages = %+v", m.Name, r2.Messages)
 		}
 		if got, want := magiMarks(r2.Messages[1].Content), []string{"MARK-" + m.Name + "-R1"}; !magiSame(got, want) {
 			t.Errorf("%s round 2 own answer marks %v, want %v", m.Name, got, want)
@@ -72,7 +73,7 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 		}
 		// Round 3: own round-1 answer + all three round-2 opinions, nothing else.
 		if len(r3.Messages) != 3 || r3.Messages[1].Role != providers.RoleAssistant {
-			t.Fatalf("%s round 3 messages = %q", m.Name, r3.Messages)
+			t.Fatalf("%s round 3 messages = %+v", m.Name, r3.Messages)
 		}
 		if got, want := magiMarks(r3.Messages[1].Content), []string{"MARK-" + m.Name + "-R1"}; !magiSame(got, want) {
 			t.Errorf("%s round 3 own answer marks %v, want %v", m.Name, got, want)
@@ -85,7 +86,7 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 		if r2.System != r1.System || r3.System != r1.System {
 			t.Errorf("%s system prompt changed between rounds", m.Name)
 		}
-		if r2.Messages[0] != r1.Messages[0] || r3.Messages[0] != r1.Messages[0] || r3.Messages[1] != r2.Messages[1] {
+		if !reflect.DeepEqual(r2.Messages[0], r1.Messages[0]) || !reflect.DeepEqual(r3.Messages[0], r1.Messages[0]) || !reflect.DeepEqual(r3.Messages[1], r2.Messages[1]) {
 			t.Errorf("%s prompt prefix changed between rounds", m.Name)
 		}
 	}
@@ -224,7 +225,7 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 	retry := reqs[1].Messages
 	if len(retry) != 3 || retry[1].Role != providers.RoleAssistant || !strings.Contains(retry[1].Content, `{"vote": "maybe"}`) ||
 		!strings.Contains(retry[2].Content, `could not be read`) || !strings.Contains(retry[2].Content, `"vote" is "maybe"`) {
-		t.Errorf("retry messages = %q", retry)
+		t.Errorf("retry messages = %+v", retry)
 	}
 	if n := len(fc.Requests("balthasar")); n != 2 {
 		t.Errorf("balthasar asked %d times, want 2 (one retry only)", n)

@@ -156,7 +156,7 @@ func (m *Magi) research(ctx context.Context, q string) []string {
 	notes := make([]string, len(m.agents))
 	loops := make([]*debate.ToolLoop, len(m.agents))
 	for i, a := range m.agents { // first turns in member order, as in a round
-		if !a.Tools {
+		if !a.Tools.Files() || m.engine.NativeTools(a) != nil { // native tools are called in the votes
 			continue
 		}
 		spec := debate.TurnSpec{Agent: a, Kind: debate.KindReply, Prompt: q, Instruction: magiResearchText,

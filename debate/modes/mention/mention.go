@@ -258,7 +258,7 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 			Messages:    prompts[i],
 			Answer:      true,
 		}
-		if a.Tools {
+		if a.Tools.Files() && e.NativeTools(a) == nil {
 			loop := e.NewToolLoop(spec, 0, false)
 			loop.Reserve()
 			runs[i] = func() (debate.Entry, error) { return loop.Run(ctx) }

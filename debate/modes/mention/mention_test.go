@@ -272,8 +272,8 @@ func TestAllRunsInParallelInConfigOrder(t *testing.T) {
 		{Role: providers.RoleAssistant, Content: "gemini says A"},
 		{Role: providers.RoleUser, Content: "[ChatGPT]: chatgpt says B\n\n[Host]: @gemini and now?"},
 	}
-	if fmt.Sprintf("%q", msgs) != fmt.Sprintf("%q", want) {
-		t.Fatalf("round two messages:\n got %q\nwant %q", msgs, want)
+	if fmt.Sprintf("%+v", msgs) != fmt.Sprintf("%+v", want) {
+		t.Fatalf("round two messages:\n got %+v\nwant %+v", msgs, want)
 	}
 }
 
@@ -429,7 +429,7 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 	e, _ := debatetest.NewSpineEngine(known, fakes)
 	for _, a := range e.Agents() {
 		if a.Name == "claude" {
-			a.Tools = true
+			a.Tools = debate.ToolList{"files"}
 		}
 	}
 	if err := e.SetWorkspace(dir); err != nil {

@@ -164,7 +164,35 @@ func datesAsText(c *mapstructure.DecoderConfig) {
 				return t.UTC().Format("2006-01-02"), nil
 			}
 			return data, nil
-		}, viperHooks)
+		}, toolLists, viperHooks)
+}
+
+// toolLists decodes an agent's `tools`: true is [files], false none, and
+// a string (PARLEY_* variables) a comma-separated list.
+func toolLists(_, to reflect.Type, data any) (any, error) {
+	if to != reflect.TypeFor[debate.ToolList]() {
+		return data, nil
+	}
+	switch v := data.(type) {
+	case bool:
+		if v {
+			return debate.ToolList{"files"}, nil
+		}
+		return debate.ToolList{}, nil
+	case string:
+		switch strings.TrimSpace(v) {
+		case "", "false", "none":
+			return debate.ToolList{}, nil
+		case "true":
+			return debate.ToolList{"files"}, nil
+		}
+		var l debate.ToolList
+		for _, it := range strings.Split(v, ",") {
+			l = append(l, strings.TrimSpace(it))
+		}
+		return l, nil
+	}
+	return data, nil
 }
 
 // loader is one Load in progress.

@@ -28,7 +28,7 @@ func TestAgentsMergeByName(t *testing.T) {
 	}
 	cfg := l.Config
 	claude, ok := cfg.Agent("claude")
-	if !ok || claude.Model != "claude-opus-4-1" || claude.Provider != "anthropic" || claude.Display != "Claude" || !claude.Tools {
+	if !ok || claude.Model != "claude-opus-4-1" || claude.Provider != "anthropic" || claude.Display != "Claude" || !claude.Tools.Files() {
 		t.Fatalf("claude = %+v", claude)
 	}
 	if _, ok := cfg.Agent("gemini"); !ok {

@@ -221,7 +221,7 @@ func (a *App) Format() headless.Format {
 func (a *App) Printer(style headless.Style, adjust ...func(*headless.Options)) *headless.Printer {
 	o := headless.Options{Out: a.Stdout, Err: a.Stderr, Format: a.Format(), Style: style, ToolAgents: map[string]bool{}, Modes: a.Cfg.ModeList}
 	for _, ag := range a.Engine.Agents() {
-		o.ToolAgents[ag.Name] = ag.Tools
+		o.ToolAgents[ag.Name] = ag.Tools.Files() && a.Engine.NativeTools(ag) == nil // XML steps
 	}
 	for _, f := range adjust {
 		f(&o)

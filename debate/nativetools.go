@@ -1,0 +1,378 @@
+package debate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/providers"
+)
+
+// Native tool calling: a member whose door gave it a toolbox (SetToolBoxes)
+// and whose model takes tools (its catalogue entry is not tools_api: none)
+// calls its tools inside its turn: the turn streams, runs the calls the
+// model asked for (in parallel), sends the results back and streams again,
+// until the model answers without a call. Each result becomes an evidence
+// record (E1, E2, …) quoted to the model as untrusted data; each call is
+// announced (ToolStarted, ToolFinished, EvidenceAdded) and saved as a
+// tool_call entry holding the call, its result and its record.
+
+// ToolsConfig is the configuration's `tools` section.
+type ToolsConfig struct {
+	// MaxToolCalls bounds the calls of one turn (0: toolbox.DefaultMaxPerTurn);
+	// MaxToolCallsPerExchange those of one exchange, every member together
+	// (0: no bound beyond the turns').
+	MaxToolCalls            int `mapstructure:"max_tool_calls"`
+	MaxToolCallsPerExchange int `mapstructure:"max_tool_calls_per_exchange"`
+	// Policy is allow, deny or ask by tool name (fetch_url,
+	// mcp__srv__tool) or by selection name (files, fetch, mcp:srv).
+	Policy map[string]string `mapstructure:"policy"`
+	Fetch  FetchConfig       `mapstructure:"fetch"`
+}
+
+// FetchConfig is `tools.fetch`.
+type FetchConfig struct {
+	// AllowPrivate lets fetch_url reach loopback, private, link-local and
+	// metadata addresses (refused otherwise).
+	AllowPrivate bool `mapstructure:"allow_private"`
+}
+
+// MaxToolCallsLimit bounds max_tool_calls (and the per-exchange bound).
+const MaxToolCallsLimit = 64
+
+// PerTurn is the per-turn call limit in force.
+func (c ToolsConfig) PerTurn() int {
+	if c.MaxToolCalls > 0 {
+		return min(c.MaxToolCalls, MaxToolCallsLimit)
+	}
+	return toolbox.DefaultMaxPerTurn
+}
+
+// check validates the section.
+func (c ToolsConfig) check() error {
+	if c.MaxToolCalls < 0 || c.MaxToolCalls > MaxToolCallsLimit {
+		return fmt.Errorf("tools.max_tool_calls is %d; it must be between 0 (the default, %d) and %d", c.MaxToolCalls, toolbox.DefaultMaxPerTurn, MaxToolCallsLimit)
+	}
+	if c.MaxToolCallsPerExchange < 0 || c.MaxToolCallsPerExchange > 16*MaxToolCallsLimit {
+		return fmt.Errorf("tools.max_tool_calls_per_exchange is %d; it must be between 0 (no bound) and %d", c.MaxToolCallsPerExchange, 16*MaxToolCallsLimit)
+	}
+	for name, rule := range c.Policy {
+		switch toolbox.Rule(rule) {
+		case toolbox.Allow, toolbox.Deny, toolbox.Ask:
+		default:
+			return fmt.Errorf("tools.policy.%s is %q; it must be allow, deny or ask", Clip(name, 40), Clip(rule, 20))
+		}
+	}
+	return nil
+}
+
+// Rules are the policy as the toolbox reads it.
+func (c ToolsConfig) Rules() map[string]toolbox.Rule {
+	rules := map[string]toolbox.Rule{}
+	for name, rule := range c.Policy {
+		rules[name] = toolbox.Rule(rule)
+		for _, tool := range toolbox.Names(name) { // a selection name covers its tools
+			if _, set := c.Policy[tool]; !set {
+				rules[tool] = toolbox.Rule(rule)
+			}
+		}
+	}
+	return rules
+}
+
+// tooling is the engine's native tools: the boxes the door gave, the
+// session's evidence ledger and the running exchange's call count.
+type tooling struct {
+	mu            sync.Mutex
+	boxes         func(*Agent) *toolbox.Box
+	exchangeCalls int
+	ledger        evidence.Ledger
+}
+
+// SetToolBoxes gives members their native tools: boxes returns an agent's
+// box (nil: none). A door that never calls it runs no native tools.
+func (e *Engine) SetToolBoxes(boxes func(*Agent) *toolbox.Box) {
+	e.tooling.mu.Lock()
+	defer e.tooling.mu.Unlock()
+	e.tooling.boxes = boxes
+}
+
+// NativeTools is the box a's turns call natively, nil when a has none or
+// its model takes no tools (tools_api: none in the catalogue: the XML
+// protocol serves its files instead).
+func (e *Engine) NativeTools(a *Agent) *toolbox.Box {
+	e.tooling.mu.Lock()
+	boxes := e.tooling.boxes
+	e.tooling.mu.Unlock()
+	if boxes == nil || e.Config.ModelInfo(a.Model).ToolsAPI == "none" {
+		return nil
+	}
+	if b := boxes(a); b != nil && b.Len() > 0 {
+		return b
+	}
+	return nil
+}
+
+// Evidence is the session's evidence ledger.
+func (e *Engine) Evidence() *evidence.Ledger { return &e.tooling.ledger }
+
+// newExchangeTools starts an exchange's call count.
+func (e *Engine) newExchangeTools() {
+	e.tooling.mu.Lock()
+	e.tooling.exchangeCalls = 0
+	e.tooling.mu.Unlock()
+}
+
+// takeCalls grants up to n calls of the exchange's bound.
+func (e *Engine) takeCalls(n int) int {
+	limit := e.Config.Tools.MaxToolCallsPerExchange
+	e.tooling.mu.Lock()
+	defer e.tooling.mu.Unlock()
+	if limit > 0 {
+		n = max(min(n, limit-e.tooling.exchangeCalls), 0)
+	}
+	e.tooling.exchangeCalls += n
+	return n
+}
+
+// restoreEvidence puts a loaded session's records back in the ledger.
+func (e *Engine) restoreEvidence(entries []Entry) {
+	var records []evidence.Record
+	for _, en := range entries {
+		records = append(records, en.Evidence...)
+	}
+	e.tooling.ledger.Restore(records)
+}
+
+// toolTurn is one turn's native tool use.
+type toolTurn struct {
+	box    *toolbox.Box
+	limit  int // calls this turn may make
+	used   int
+	capped bool // the limit was reached: the model was told to answer now
+}
+
+// Tool events.
+type (
+	// ToolStarted is a native tool call starting.
+	ToolStarted struct {
+		Turn      int    `json:"turn"`
+		Agent     string `json:"agent"`
+		CallID    string `json:"call_id"`
+		Tool      string `json:"tool"`
+		Arguments string `json:"arguments"`
+	}
+	// ToolFinished is its end: Result is what the model got (clipped for
+	// the event), Evidence the record's id ("" for an error).
+	ToolFinished struct {
+		Turn     int    `json:"turn"`
+		Agent    string `json:"agent"`
+		CallID   string `json:"call_id"`
+		Tool     string `json:"tool"`
+		Result   string `json:"result"`
+		IsError  bool   `json:"is_error,omitempty"`
+		Evidence string `json:"evidence,omitempty"`
+		TookMS   int64  `json:"took_ms"`
+	}
+	// EvidenceAdded is a new record of the session's ledger.
+	EvidenceAdded struct {
+		Turn   int             `json:"turn"`
+		Record evidence.Record `json:"record"`
+	}
+)
+
+func (ToolStarted) EventType() string   { return "tool_started" }
+func (ToolFinished) EventType() string  { return "tool_finished" }
+func (EvidenceAdded) EventType() string { return "evidence_added" }
+
+// maxEventResult is how much of a result an event carries.
+const maxEventResult = 2 << 10
+
+// toolsFor prepares a turn's request for native tools: the tools, and
+// the citation rules in the system prompt. nil when the turn has none.
+func (t *Turn) toolsFor(req *providers.Request) *toolTurn {
+	if t.spec.Tools || t.spec.System != "" { // the XML protocol's steps; anonymous turns (a ranking) cite nothing
+		return nil
+	}
+	box := t.engine.NativeTools(t.spec.Agent)
+	if box == nil {
+		return nil
+	}
+	req.Tools = box.Specs()
+	req.System = strings.TrimSpace(req.System + "\n\n" + evidence.Instruction)
+	return &toolTurn{box: box, limit: t.engine.Config.Tools.PerTurn()}
+}
+
+// streamTools streams the turn, running the tools the model calls between
+// its steps. It returns the last step's result and error and what the
+// earlier steps consumed; req and streamed are left as the last step's.
+func (t *Turn) streamTools(ctx context.Context, req *providers.Request, tt *toolTurn, text *strings.Builder, streamed *providers.Streamed) (providers.Result, providers.Usage, error) {
+	var prior providers.Usage
+	for {
+		start := text.Len()
+		res, err := t.stream(ctx, *req, text, streamed)
+		if tt == nil || err != nil || len(res.ToolCalls) == 0 || tt.capped {
+			if err == nil && tt != nil && tt.capped && len(res.ToolCalls) > 0 && strings.TrimSpace(text.String()) == "" {
+				err = &providers.Error{Provider: t.spec.Agent.Provider.Name(), Kind: providers.KindEmpty,
+					Message: fmt.Sprintf("kept calling tools after its limit of %d calls and gave no answer", tt.limit)}
+			}
+			return res, prior, err
+		}
+		prior = prior.Add(providers.Charge(*req, res, *streamed, nil).Add(res.Retried))
+		*streamed = providers.Streamed{}
+		for i := range res.ToolCalls { // a vendor that gives no id gets one, the same in the call and its result
+			if res.ToolCalls[i].ID == "" {
+				res.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", t.entry.Turn, tt.used+i+1)
+			}
+		}
+		results := t.runCalls(ctx, tt, res.ToolCalls)
+		req.Messages = append(req.Messages,
+			providers.Message{Role: providers.RoleAssistant, Content: text.String()[start:], ToolCalls: res.ToolCalls, Replay: res.Replay},
+			providers.Message{Role: providers.RoleTool, ToolResults: results})
+		if tt.used >= tt.limit {
+			tt.capped = true
+			req.Messages = append(req.Messages, providers.Message{Role: providers.RoleUser,
+				Content: fmt.Sprintf("[%s]: You have used all %d tool calls of this turn. Answer now with what you have, without calling a tool.", HostName, tt.limit)})
+			t.engine.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerSystem, Round: t.spec.Round,
+				Text: fmt.Sprintf("%s reached the limit of %d tool calls in turn %d and was asked to answer now.", t.spec.Agent.Label(), tt.limit, t.entry.Turn)})
+		}
+		if text.Len() > 0 && !strings.HasSuffix(text.String(), "\n\n") {
+			text.WriteString("\n\n")
+		}
+		if ctx.Err() != nil {
+			return res, prior, ctx.Err()
+		}
+	}
+}
+
+// runCalls runs one step's calls in parallel (those past the turn's or
+// the exchange's limit are refused), then records them in call order, so
+// evidence ids follow the order the model asked in, and returns their
+// results in that order.
+func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.ToolCall) []providers.ToolResult {
+	granted := t.engine.takeCalls(min(len(calls), tt.limit-tt.used))
+	tt.used += len(calls)
+	ran := make([]toolbox.Result, len(calls))
+	InParallel(len(calls), func(i int) {
+		call := calls[i]
+		t.engine.Emit(ToolStarted{Turn: t.entry.Turn, Agent: t.spec.Agent.Name, CallID: call.ID, Tool: call.Name, Arguments: Clip(call.Arguments, maxEventResult)})
+		if i < granted {
+			ran[i] = tt.box.Run(ctx, call)
+			return
+		}
+		ran[i] = toolbox.Result{Call: call, IsError: true,
+			Text: fmt.Sprintf("refused: the limit of tool calls (%d a turn, tools.max_tool_calls; or the exchange's, tools.max_tool_calls_per_exchange) is reached; answer with what you have", tt.limit)}
+	})
+	out := make([]providers.ToolResult, len(calls))
+	for i, res := range ran {
+		out[i] = t.record(res)
+	}
+	return out
+}
+
+// record makes a finished call evidence (when it succeeded), saves it as
+// a tool_call entry, announces its end and returns what the model gets.
+func (t *Turn) record(res toolbox.Result) providers.ToolResult {
+	e, a, call := t.engine, t.spec.Agent, res.Call
+	content, tc := res.Text, ToolCall{Tool: call.Name, Parameters: parameters(call.Arguments), Result: res.Text}
+	var records []evidence.Record
+	if res.IsError {
+		tc.Error = res.Text
+	} else {
+		rec := e.tooling.ledger.Add(evidence.Record{Kind: res.Source.Kind, Source: res.Source.Ref, Title: res.Source.Title,
+			Tool: call.Name, Agent: a.Name, Turn: t.entry.Turn, Text: res.Text})
+		records = []evidence.Record{rec}
+		content = evidence.Quote(rec, res.Text)
+		e.Emit(EvidenceAdded{Turn: t.entry.Turn, Record: rec})
+	}
+	e.AddEntry(Entry{Kind: KindToolCall, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
+		Round: t.spec.Round, Prompt: t.spec.Prompt, ToolCalls: []ToolCall{tc}, Evidence: records})
+	fin := ToolFinished{Turn: t.entry.Turn, Agent: a.Name, CallID: call.ID, Tool: call.Name, Result: Clip(res.Text, maxEventResult),
+		IsError: res.IsError, TookMS: res.Took.Milliseconds()}
+	if len(records) > 0 {
+		fin.Evidence = records[0].ID
+	}
+	e.Emit(fin)
+	return providers.ToolResult{CallID: call.ID, Name: call.Name, Content: content, IsError: res.IsError}
+}
+
+// parameters are a call's arguments in the export shape (strings by
+// name); arguments that are not a JSON object are kept whole as "raw".
+func parameters(raw string) map[string]string {
+	args, err := toolbox.Arguments(raw)
+	if err != nil {
+		return map[string]string{"raw": Clip(raw, maxEventResult)}
+	}
+	out := make(map[string]string, len(args))
+	for k, v := range args {
+		if s, ok := v.(string); ok {
+			out[k] = Clip(s, maxEventResult)
+			continue
+		}
+		b, _ := json.Marshal(v)
+		out[k] = Clip(string(b), maxEventResult)
+	}
+	return out
+}
+
+// toolResultTokens is the worst case of one result in a later prompt (two
+// bytes a token, as providers.EstimatePromptTokens counts).
+const toolResultTokens = toolbox.MaxResultBytes/2 + 256
+
+// worstTurnCost is a turn's worst case: a plain call's (WorstCost), or
+// with native tools every step the call limit allows — limit steps of one
+// call each and the answer-now step, each prompt carrying every earlier
+// step's output and results.
+func (c *Config) worstTurnCost(model string, req providers.Request, tt *toolTurn, at time.Time) (float64, bool) {
+	if tt == nil {
+		return c.WorstCost(model, req, at)
+	}
+	p0, out, n := providers.EstimatePromptTokens(req), req.MaxTokens, tt.limit
+	input := 0
+	for k := 0; k <= n; k++ {
+		input += p0 + k*(out+toolResultTokens)
+	}
+	u := providers.Usage{InputTokens: input, OutputTokens: (n + 1) * out}
+	plain, priced := c.CostAt(model, u, at)
+	if !priced {
+		return 0, false
+	}
+	u.CacheWriteTokens = u.InputTokens
+	written, _ := c.CostAt(model, u, at)
+	return max(plain, written), true
+}
+
+// ToolList is an agent's `tools`: files, fetch, web_search, mcp:NAME
+// (`tools: true` in a file is [files], `false` none: configload's hook).
+type ToolList []string
+
+// Has reports whether the list names tool.
+func (l ToolList) Has(tool string) bool {
+	for _, t := range l {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// Files reports whether the agent may read the workspace.
+func (l ToolList) Files() bool { return l.Has(toolbox.Files) }
+
+// checkTools validates `tools` and every agent's tool list.
+func checkTools(k *ConfigCheck) error {
+	if err := k.Config.Tools.check(); err != nil {
+		return k.Bad("tools", "%v", err)
+	}
+	for _, a := range k.Config.Agents {
+		if _, err := toolbox.ParseSelection(a.Tools); err != nil {
+			return k.Bad("agents", "agent %s: tools: %v", a.Name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/evidence"
+)
+
+// A tool call's evidence record is saved with its entry and read back.
+func TestEvidenceIsSavedWithItsEntry(t *testing.T) {
+	t.Parallel()
+	st := openTemp(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	rec := evidence.Record{ID: "E1", Kind: evidence.KindURL, Source: "http://127.0.0.1:8080/page", Title: "Report", Tool: "fetch_url",
+		Agent: "melchior", Turn: 2, Taken: at, Digest: evidence.Digest("text"), Text: "text"}
+	entries := []debate.Entry{
+		{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "q", Status: debate.StatusComplete, Started: at},
+		{Turn: 2, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete, Started: at,
+			ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": rec.Source}, Result: "text"}},
+			Evidence:  []evidence.Record{rec}},
+	}
+	info, err := st.Import(ctx, debate.SessionInfo{ID: "ev1", Mode: "magi", Created: at}, entries, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, back, err := st.Load(ctx, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != 2 || len(back[1].Evidence) != 1 || back[1].Evidence[0] != rec || len(back[0].Evidence) != 0 {
+		t.Fatalf("loaded %+v", back)
+	}
+}
