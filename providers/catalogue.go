@@ -19,8 +19,15 @@ type ModelInfo struct {
 	API string `mapstructure:"api" json:"api,omitempty"`
 	// ToolsAPI is the API a request of a tool-using agent must go to on
 	// an OpenAI endpoint ("responses": Chat Completions refuses tools with
-	// an effort set). Empty: API decides.
+	// an effort set); "none" marks a model without native tool calling
+	// (NativeTools). Empty: API decides.
 	ToolsAPI string `mapstructure:"tools_api" json:"tools_api,omitempty"`
+	// SearchFee is the vendor's fee for one server-side web search, USD
+	// (nil: its family's, see searchfee.go); SearchPerRequest says the fee
+	// is charged once per request that searched, however many queries
+	// ran (Gemini 2.x grounding).
+	SearchFee        *float64 `mapstructure:"search_fee" json:"search_fee,omitempty"`
+	SearchPerRequest bool     `mapstructure:"search_per_request" json:"search_per_request,omitempty"`
 	// Reasoning models take no temperature/top_p, want max_completion_tokens
 	// on Chat Completions and spend output tokens on reasoning first.
 	Reasoning bool `mapstructure:"reasoning" json:"reasoning,omitempty"`
@@ -172,10 +179,15 @@ func (m ModelInfo) DefaultMaxTokens() int {
 // has no price.
 func (m ModelInfo) CostAt(u Usage, at time.Time) (cost float64, ok bool) {
 	m = m.At(at)
-	cost, ok = m.Cost(u)
+	tokens := u
+	tokens.SearchCalls = 0 // the search fee takes no long-context multiplier
+	cost, ok = m.Cost(tokens)
 	if lc := m.LongContext; ok && lc != nil && lc.Above > 0 && u.InputTokens > lc.Above {
 		in, _ := m.Cost(Usage{InputTokens: u.InputTokens, CachedTokens: u.CachedTokens, CacheWriteTokens: u.CacheWriteTokens})
 		cost = in*lc.Input + (cost-in)*lc.Output
+	}
+	if ok {
+		cost += m.SearchCost(u.SearchCalls)
 	}
 	return cost, ok
 }
@@ -202,7 +214,7 @@ func (m ModelInfo) Cost(u Usage) (cost float64, ok bool) {
 		float64(u.CachedTokens)*price(m.CachedInput, in) +
 		float64(u.CacheWriteTokens)*price(m.CacheWrite, writeDef) +
 		float64(u.OutputTokens)*price(m.Output, 0)
-	return cost / 1e6, true
+	return cost/1e6 + m.SearchCost(u.SearchCalls), true
 }
 
 // Catalogue maps model names to what is known about them.
@@ -230,6 +242,9 @@ func (c Catalogue) Lookup(model string) ModelInfo {
 	}
 	if entry.ToolsAPI == "" {
 		entry.ToolsAPI = family.ToolsAPI
+	}
+	if entry.SearchFee == nil {
+		entry.SearchFee, entry.SearchPerRequest = family.SearchFee, family.SearchPerRequest
 	}
 	if entry.Temperature == nil && !entry.Reasoning {
 		entry.Reasoning = family.Reasoning

@@ -1,5 +1,7 @@
 package providers
 
+import "fmt"
+
 // What a call consumed when the provider's final usage never came (a cut
 // stream, a cancel, an error mid-stream, a client gone): providers bill the
 // prompt and every token streamed whether or not the stream finished, so
@@ -14,6 +16,20 @@ func EstimatePromptTokens(req Request) int {
 	n := len(req.System)
 	for _, m := range req.Messages {
 		n += len(m.Content) + 8
+		// Tool calls, their results and replayed reasoning are prompt too.
+		for _, c := range m.ToolCalls {
+			n += len(c.Name) + len(c.Arguments) + len(c.ID) + 8
+		}
+		for _, r := range m.ToolResults {
+			n += len(r.Content) + len(r.CallID) + 8
+		}
+		n += len(m.Replay)
+	}
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + 8
+		for k, v := range t.Parameters {
+			n += len(k) + len(fmt.Sprint(v))
+		}
 	}
 	return n/2 + 16
 }
@@ -46,9 +62,12 @@ func EstimateOutputTokens(s Streamed) int { return max((s.Bytes+3)/4, s.Chunks) 
 // when that is more than the count that came; the result is marked
 // Estimated, since no final figures came. An attempt the server never
 // answered (an HTTP error, a refused connection) with nothing streamed
-// costs nothing: providers do not bill a request they refused.
+// costs nothing: providers do not bill a request they refused. The
+// server-side searches the result reports are charged in every case.
 func Charge(req Request, res Result, out Streamed, err error) Usage {
 	u := res.Usage
+	// A search the vendor ran is billed however the stream ended.
+	u.SearchCalls = min(max(u.SearchCalls, res.SearchCalls, 0), MaxSearchCalls)
 	if err == nil && u.Total() > 0 {
 		return u
 	}

@@ -27,6 +27,16 @@ var (
 // Claude 5+ and Gemini 3+ take no temperature (deprecated there); output
 // limits, effort ladders and cache minimums follow each family.
 func Family(model string) ModelInfo {
+	info := familyRules(model)
+	major := 0
+	if m := geminiMajor.FindStringSubmatch(baseName(model)); m != nil && info.Provider == "gemini" {
+		major, _ = strconv.Atoi(m[1])
+	}
+	familySearchFee(&info, major)
+	return info
+}
+
+func familyRules(model string) ModelInfo {
 	name := baseName(model)
 	switch {
 	case strings.Contains(name, "codex"):

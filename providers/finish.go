@@ -45,7 +45,8 @@ func ClassifyFinish(reason string) Finish {
 }
 
 // FinishError turns an abnormal end of an otherwise successful stream into
-// the error the engine reports; nil for a normal end with text. maxTokens
+// the error the engine reports; nil for a normal end with text or tool
+// calls. maxTokens
 // is the limit the request asked for (0: the provider's default).
 func FinishError(provider string, res Result, text string, maxTokens int) *Error {
 	empty := strings.TrimSpace(text) == ""
@@ -70,7 +71,8 @@ func FinishError(provider string, res Result, text string, maxTokens int) *Error
 		}
 		return &Error{Provider: provider, Kind: KindRefused, Message: reasonMessage(what, res)}
 	}
-	if empty {
+	if empty && len(res.ToolCalls) == 0 {
+		// A turn that only calls tools has no text, and is whole.
 		reason := res.FinishReason
 		if reason == "" {
 			reason = "none given"

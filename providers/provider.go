@@ -118,13 +118,16 @@ type Meta struct {
 // but unknown; Estimated a usage Parley counted itself because the
 // provider's final figures never came (see Charge). Sums keep both marks.
 type Usage struct {
-	InputTokens      int  `json:"input_tokens"`
-	OutputTokens     int  `json:"output_tokens"`
-	CachedTokens     int  `json:"cached_tokens,omitempty"`
-	CacheWriteTokens int  `json:"cache_write_tokens,omitempty"`
-	ReasoningTokens  int  `json:"reasoning_tokens,omitempty"`
-	PriceUnknown     bool `json:"price_unknown,omitempty"`
-	Estimated        bool `json:"estimated,omitempty"`
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CachedTokens     int `json:"cached_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	// SearchCalls are the server-side searches the vendor ran and bills
+	// per use (ModelInfo.SearchFee), at most MaxSearchCalls.
+	SearchCalls  int  `json:"search_calls,omitempty"`
+	PriceUnknown bool `json:"price_unknown,omitempty"`
+	Estimated    bool `json:"estimated,omitempty"`
 }
 
 // Add returns the sum of two usages.
@@ -135,6 +138,7 @@ func (u Usage) Add(o Usage) Usage {
 		CachedTokens:     u.CachedTokens + o.CachedTokens,
 		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
 		ReasoningTokens:  u.ReasoningTokens + o.ReasoningTokens,
+		SearchCalls:      u.SearchCalls + o.SearchCalls,
 		PriceUnknown:     u.PriceUnknown || o.PriceUnknown,
 		Estimated:        u.Estimated || o.Estimated,
 	}

@@ -29,6 +29,7 @@ func (p *Provider) streamChat(ctx context.Context, req providers.Request) (provi
 		return nil, perr
 	}
 	s.CloseSDK = sdkStream.Close
+	var st chatState
 	s.Recv = func(res *providers.Result) (string, error) {
 		chunk, err := sdkStream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -39,7 +40,7 @@ func (p *Provider) streamChat(ctx context.Context, req providers.Request) (provi
 		if err != nil {
 			return "", err
 		}
-		return chatChunk(chunk, res), nil
+		return st.chunk(chunk, res), nil
 	}
 	return s, nil
 }
@@ -64,15 +65,12 @@ func chatRequest(req providers.Request) (out openai.ChatCompletionRequest, zeroT
 		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: req.System})
 	}
 	for _, m := range req.Messages {
-		role := openai.ChatMessageRoleUser
-		if m.Role == providers.RoleAssistant {
-			role = openai.ChatMessageRoleAssistant
-		}
-		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: role, Content: m.Content})
+		out.Messages = append(out.Messages, chatMessages(m)...)
 	}
+	out.Tools = chatTools(req.Tools)
 	// A model whose tools need the Responses API refuses a tool-using
 	// request here unless it carries no effort.
-	toolsNeedResponses := req.Meta.Tools && info.ToolsAPI == "responses"
+	toolsNeedResponses := usesTools(req) && info.ToolsAPI == "responses"
 	if info.Reasoning && info.AcceptsEffort(req.Effort) && !toolsNeedResponses {
 		out.ReasoningEffort = req.Effort
 	}
@@ -116,10 +114,16 @@ func responseSchema(s *providers.Schema) (name string, schema map[string]any, st
 	return adapt.SchemaName(s.Name, "response"), schema, strict
 }
 
-// chatChunk folds one stream chunk into res and returns its text. The
+// chatState follows one Chat Completions stream.
+type chatState struct {
+	calls adapt.ToolCalls
+	last  int // the key of the last tool call delta
+}
+
+// chunk folds one stream chunk into res and returns its text. The
 // usage chunk has no choices; some servers send usage on every chunk, and
 // the last one wins.
-func chatChunk(chunk openai.ChatCompletionStreamResponse, res *providers.Result) string {
+func (st *chatState) chunk(chunk openai.ChatCompletionStreamResponse, res *providers.Result) string {
 	if u := chunk.Usage; u != nil {
 		res.Usage = providers.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
 		if d := u.PromptTokensDetails; d != nil {
@@ -133,6 +137,10 @@ func chatChunk(chunk openai.ChatCompletionStreamResponse, res *providers.Result)
 		return ""
 	}
 	choice := chunk.Choices[0]
+	if len(choice.Delta.ToolCalls) > 0 {
+		chatToolDeltas(choice.Delta.ToolCalls, &st.calls, &st.last)
+		res.ToolCalls = st.calls.Calls()
+	}
 	if choice.FinishReason != "" && res.FinishReason != "refusal" {
 		res.FinishReason = string(choice.FinishReason)
 	}

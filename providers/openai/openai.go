@@ -83,12 +83,23 @@ func (p *Provider) API(info providers.ModelInfo) string {
 // gpt-6+: Chat Completions refuses them with an effort set) goes there on
 // OpenAI itself; a compatible server keeps Chat Completions and is sent no
 // effort instead (see chatRequest).
+//
+// A request with a server-side search goes to the Responses API on
+// OpenAI itself (Chat Completions has no web_search tool); a compatible
+// server is sent none.
 func (p *Provider) APIFor(req providers.Request) string {
-	if req.Meta.Tools && req.Info.ToolsAPI == "responses" && !p.compatible {
+	if p.compatible {
+		return p.API(req.Info)
+	}
+	if (usesTools(req) && req.Info.ToolsAPI == "responses") || len(req.ServerTools) > 0 {
 		return "responses"
 	}
 	return p.API(req.Info)
 }
+
+// usesTools reports a request that offers the model tools, natively or
+// through the workspace protocol.
+func usesTools(req providers.Request) bool { return req.Meta.Tools || len(req.Tools) > 0 }
 
 // Stream implements providers.Provider.
 func (p *Provider) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {

@@ -44,7 +44,15 @@ func (openaiVendor) decode(_ *http.Request, req *Request) {
 		case "system", "developer":
 			system = append(system, text)
 		case "user", "assistant":
-			req.Messages = append(req.Messages, providers.Message{Role: providers.Role(role), Content: text})
+			req.Messages = append(req.Messages, providers.Message{Role: providers.Role(role), Content: text, ToolCalls: chatCalls(msg)})
+		case "tool":
+			// Consecutive tool messages answer one assistant message.
+			r := providers.ToolResult{CallID: stringField(msg, "tool_call_id"), Content: text}
+			if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == providers.RoleTool {
+				req.Messages[n-1].ToolResults = append(req.Messages[n-1].ToolResults, r)
+			} else {
+				req.Messages = append(req.Messages, providers.Message{Role: providers.RoleTool, ToolResults: []providers.ToolResult{r}})
+			}
 		}
 	}
 	req.System = strings.Join(system, "\n")
@@ -111,8 +119,24 @@ func (openaiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 	if reply.Refusal != "" && !ev.event("", chunk(choice(map[string]any{"refusal": reply.Refusal}, nil))) {
 		return
 	}
+	for i, c := range reply.ToolCalls {
+		for j, piece := range argPieces(c.Arguments, reply.ArgChunk) {
+			call := map[string]any{"index": i, "function": map[string]any{"arguments": piece}}
+			if j == 0 {
+				call["id"], call["type"] = callID(c, i), "function"
+				call["function"].(map[string]any)["name"] = c.Name
+			}
+			if !ev.chunk("", chunk(choice(map[string]any{"tool_calls": []any{call}}, nil))) {
+				return
+			}
+		}
+	}
 	finish := reply.FinishReason
-	if finish == "" {
+	switch {
+	case finish != "":
+	case len(reply.ToolCalls) > 0:
+		finish = "tool_calls"
+	default:
 		finish = "stop"
 	}
 	ev.event("", chunk(choice(map[string]any{}, finish)))
@@ -145,4 +169,19 @@ func (openaiVendor) streamError(ev *eventWriter, req Request, reply Reply) {
 		return
 	}
 	ev.event("", map[string]any{"error": map[string]any{"message": reply.StreamError, "type": typ, "param": nil, "code": nil}})
+}
+
+// chatCalls reads an assistant message's tool_calls.
+func chatCalls(msg map[string]any) []providers.ToolCall {
+	list, _ := msg["tool_calls"].([]any)
+	var out []providers.ToolCall
+	for _, item := range list {
+		c, _ := item.(map[string]any)
+		fn, _ := c["function"].(map[string]any)
+		if c == nil || fn == nil {
+			continue
+		}
+		out = append(out, providers.ToolCall{ID: stringField(c, "id"), Name: stringField(fn, "name"), Arguments: stringField(fn, "arguments")})
+	}
+	return out
 }

@@ -95,6 +95,21 @@ type Reply struct {
 	BlockReason string
 	// Models answers a GET of the vendor's model list.
 	Models []string
+	// ToolCalls are streamed after the text as the vendor's tool calls
+	// (tools.go), each call's arguments in pieces of ArgChunk bytes (0:
+	// whole, in one event), and the answer ends with the vendor's tool-use
+	// reason unless FinishReason says otherwise.
+	ToolCalls []providers.ToolCall
+	ArgChunk  int
+	// Sources and SearchCalls answer a server-side web search the vendor's
+	// way (OpenAI url_citation annotations and web_search_call items,
+	// Anthropic server_tool_use and web_search_tool_result blocks with
+	// citations, Gemini groundingMetadata).
+	Sources     []providers.Source
+	SearchCalls int
+	// Replay is vendor state the answer carries for the next request
+	// (Anthropic thinking block signature, Responses reasoning item id).
+	Replay string
 }
 
 // Request is one request a fake received, decoded the vendor's way.

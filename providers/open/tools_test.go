@@ -1,0 +1,149 @@
+package open_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// Native tool calls through the real SDKs against the wire-level fakes:
+// the tools each vendor is sent, calls streamed in pieces or whole, and a
+// conversation carrying calls and their results back.
+
+func readFileTool() providers.ToolSpec {
+	return providers.ToolSpec{
+		Name:        "read_file",
+		Description: "Read a file of the workspace",
+		Parameters: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"path": map[string]any{"type": "string"}},
+			"required":   []any{"path"},
+		},
+	}
+}
+
+// toolCalls are two parallel calls, one with arguments long enough to
+// stream in several pieces.
+func toolCalls() []providers.ToolCall {
+	return []providers.ToolCall{
+		{ID: "call_a1", Name: "read_file", Arguments: `{"path":"docs/a very long path/with spaces/README.md"}`},
+		{ID: "call_b2", Name: "list_file", Arguments: `{}`},
+	}
+}
+
+// toolConversation is a turn that called tools and got their results.
+func toolConversation() []providers.Message {
+	return []providers.Message{
+		{Role: providers.RoleUser, Content: "What does the README say?"},
+		{Role: providers.RoleAssistant, Content: "Let me look.", ToolCalls: toolCalls()},
+		{Role: providers.RoleTool, ToolResults: []providers.ToolResult{
+			{CallID: "call_a1", Name: "read_file", Content: "# Parley\nA debate console."},
+			{CallID: "call_b2", Name: "list_file", Content: "error: no such folder", IsError: true},
+		}},
+	}
+}
+
+// toolVendors are the adapters with native tool calls.
+var toolVendors = []string{"openai"}
+
+func TestToolCallsStreamedAndWhole(t *testing.T) {
+	for _, name := range toolVendors {
+		v := vendorNamed(name)
+		for _, chunk := range []int{0, 7} { // whole, and in 7-byte pieces
+			srv := v.fake(t, func(providertest.Request) providertest.Reply {
+				return providertest.Reply{Text: "Reading.", ToolCalls: toolCalls(), ArgChunk: chunk,
+					Usage: providers.Usage{InputTokens: 40, OutputTokens: 12}}
+			})
+			p, _ := openFake(t, v, srv, "good-key")
+			req := simpleRequest(v.model)
+			req.Tools = []providers.ToolSpec{readFileTool()}
+			o := run(t, p, context.Background(), req)
+			if o.err != nil {
+				t.Fatalf("%s/%d: err = %v", name, chunk, o.err)
+			}
+			if o.text() != "Reading." {
+				t.Errorf("%s/%d: text = %q", name, chunk, o.text())
+			}
+			got := o.res.ToolCalls
+			for i := range got {
+				got[i].Signature = "" // Gemini's, checked on its own
+			}
+			if !reflect.DeepEqual(got, toolCalls()) {
+				t.Errorf("%s/%d: calls = %+v\nwant %+v", name, chunk, got, toolCalls())
+			}
+			if err := providers.FinishError(name, o.res, "", 0); err != nil {
+				t.Errorf("%s/%d: a turn of tool calls is an error: %v", name, chunk, err)
+			}
+			if o.res.Usage.InputTokens != 40 {
+				t.Errorf("%s/%d: usage = %+v", name, chunk, o.res.Usage)
+			}
+		}
+	}
+}
+
+// A stream cut in the middle of a call's arguments is an error, never a
+// turn of tool calls that looks whole.
+func TestToolCallCutIsAnError(t *testing.T) {
+	for _, name := range toolVendors {
+		v := vendorNamed(name)
+		srv := v.fake(t, func(providertest.Request) providertest.Reply {
+			return providertest.Reply{ToolCalls: toolCalls(), ArgChunk: 5, CutAfter: 3}
+		})
+		p, _ := openFake(t, v, srv, "good-key")
+		req := simpleRequest(v.model)
+		req.Tools = []providers.ToolSpec{readFileTool()}
+		o := run(t, p, context.Background(), req)
+		wantKind(t, o.err, providers.KindNetwork)
+	}
+}
+
+func TestToolConversationReachesTheServer(t *testing.T) {
+	for _, name := range toolVendors {
+		v := vendorNamed(name)
+		req := providers.Request{Model: v.model, Messages: toolConversation(), Tools: []providers.ToolSpec{readFileTool()}}
+		got, body := capture(t, v, req)
+		if len(got.Messages) != 3 {
+			t.Fatalf("%s: messages = %+v", name, got.Messages)
+		}
+		if calls := got.Messages[1].ToolCalls; !reflect.DeepEqual(stripSig(calls), toolCalls()) {
+			t.Errorf("%s: assistant calls = %+v", name, calls)
+		}
+		res := got.Messages[2]
+		if res.Role != providers.RoleTool || len(res.ToolResults) != 2 ||
+			res.ToolResults[0].CallID != "call_a1" || res.ToolResults[0].Content != "# Parley\nA debate console." ||
+			res.ToolResults[1].CallID != "call_b2" {
+			t.Errorf("%s: results = %+v", name, res)
+		}
+		wireTools[name](t, body)
+	}
+}
+
+func stripSig(calls []providers.ToolCall) []providers.ToolCall {
+	out := append([]providers.ToolCall(nil), calls...)
+	for i := range out {
+		out[i].Signature = ""
+	}
+	return out
+}
+
+// wireTools checks the tools and the tool messages of a body against each
+// vendor's API reference.
+var wireTools = map[string]func(t *testing.T, body map[string]any){
+	// platform.openai.com/docs/api-reference/chat/create: tools[] of
+	// {type: function, function: {name, description, parameters}}; an
+	// assistant message's tool_calls[] {id, type, function: {name,
+	// arguments}}; a tool message {role: tool, tool_call_id, content}.
+	"openai": func(t *testing.T, body map[string]any) {
+		jsonEqual(t, "tools", body["tools"], `[{"type":"function","function":{"name":"read_file","description":"Read a file of the workspace",
+			"parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}}]`)
+		msgs := body["messages"].([]any)
+		jsonEqual(t, "assistant", msgs[1], `{"role":"assistant","content":"Let me look.","tool_calls":[
+			{"id":"call_a1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"docs/a very long path/with spaces/README.md\"}"}},
+			{"id":"call_b2","type":"function","function":{"name":"list_file","arguments":"{}"}}]}`)
+		jsonEqual(t, "tool 1", msgs[2], `{"role":"tool","tool_call_id":"call_a1","content":"# Parley\nA debate console."}`)
+		jsonEqual(t, "tool 2", msgs[3], `{"role":"tool","tool_call_id":"call_b2","content":"error: no such folder"}`)
+	},
+}
