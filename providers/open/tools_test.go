@@ -47,7 +47,7 @@ func toolConversation() []providers.Message {
 }
 
 // toolVendors are the adapters with native tool calls.
-var toolVendors = []string{"openai"}
+var toolVendors = []string{"openai", "openai-responses"}
 
 func TestToolCallsStreamedAndWhole(t *testing.T) {
 	for _, name := range toolVendors {
@@ -145,5 +145,22 @@ var wireTools = map[string]func(t *testing.T, body map[string]any){
 			{"id":"call_b2","type":"function","function":{"name":"list_file","arguments":"{}"}}]}`)
 		jsonEqual(t, "tool 1", msgs[2], `{"role":"tool","tool_call_id":"call_a1","content":"# Parley\nA debate console."}`)
 		jsonEqual(t, "tool 2", msgs[3], `{"role":"tool","tool_call_id":"call_b2","content":"error: no such folder"}`)
+	},
+	// platform.openai.com/docs/api-reference/responses/create: a function
+	// tool is {type: function, name, description, parameters} inline; the
+	// input's function_call items {type, call_id, name, arguments} follow
+	// the assistant's text, and function_call_output {type, call_id,
+	// output} answers each.
+	"openai-responses": func(t *testing.T, body map[string]any) {
+		jsonEqual(t, "tools", body["tools"], `[{"type":"function","name":"read_file","description":"Read a file of the workspace",
+			"parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]`)
+		jsonEqual(t, "input", body["input"], `[{"role":"user","content":"What does the README say?"},
+			{"role":"assistant","content":"Let me look."},
+			{"type":"function_call","call_id":"call_a1","name":"read_file","arguments":"{\"path\":\"docs/a very long path/with spaces/README.md\"}"},
+			{"type":"function_call","call_id":"call_b2","name":"list_file","arguments":"{}"},
+			{"type":"function_call_output","call_id":"call_a1","output":"# Parley\nA debate console."},
+			{"type":"function_call_output","call_id":"call_b2","output":"error: no such folder"}]`)
+		// A reasoning model's items come back encrypted, to be replayed.
+		jsonEqual(t, "include", body["include"], `["reasoning.encrypted_content"]`)
 	},
 }

@@ -59,18 +59,15 @@ func responsesRequest(req providers.Request) (openai.CreateResponseRequest, erro
 		Instructions: req.System,
 		Store:        &store,
 	}
-	input := make([]openai.ResponseInputMessage, 0, len(req.Messages))
-	for _, m := range req.Messages {
-		role := "user"
-		if m.Role == providers.RoleAssistant {
-			role = "assistant"
-		}
-		input = append(input, openai.ResponseInputMessage{Role: role, Content: m.Content})
-	}
+	input := responsesInput(req.Messages)
 	if len(input) == 0 {
 		return openai.CreateResponseRequest{}, errors.New("no message to send")
 	}
 	out.Input = input
+	out.Tools, out.MaxToolCalls = responsesTools(req)
+	if len(req.Tools) > 0 && info.Reasoning {
+		out.Include = []openai.ResponseInclude{includeReasoning}
+	}
 	if req.MaxTokens > 0 {
 		out.MaxOutputTokens = req.MaxTokens
 	}
@@ -93,6 +90,7 @@ func responsesRequest(req providers.Request) (openai.CreateResponseRequest, erro
 // responsesState follows one Responses stream.
 type responsesState struct {
 	ended bool // a terminal event (completed, incomplete, failed) arrived
+	tools responsesToolState
 }
 
 // responseStreamError is an error the server reported inside the stream
@@ -110,6 +108,7 @@ func (e *responseStreamError) Error() string {
 
 // event folds one event into res and returns its text.
 func (st *responsesState) event(ev openai.ResponseStreamEvent, res *providers.Result) (string, error) {
+	st.tools.toolEvent(ev, res)
 	switch ev.Type {
 	case openai.ResponseStreamEventOutputTextDelta:
 		return ev.Delta, nil

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -54,4 +55,45 @@ func toolChunk(index *int, id, name, args string) openai.ChatCompletionStreamRes
 	return openai.ChatCompletionStreamResponse{Choices: []openai.ChatCompletionStreamChoice{{Delta: openai.ChatCompletionStreamChoiceDelta{
 		ToolCalls: []openai.ToolCall{{Index: index, ID: id, Function: openai.FunctionCall{Name: name, Arguments: args}}},
 	}}}}
+}
+
+// FuzzResponsesToolEvents feeds the Responses tool-call assembler events
+// a server could send (one JSON event a line): it stays within its bounds
+// and never panics, and arguments streamed in pieces come back whole.
+func FuzzResponsesToolEvents(f *testing.F) {
+	f.Add("{\"type\":\"response.output_item.added\",\"output_index\":1,\"item\":{\"type\":\"function_call\",\"call_id\":\"c\",\"name\":\"n\"}}\n"+
+		"{\"type\":\"response.function_call_arguments.delta\",\"output_index\":1,\"delta\":\"{}\"}", `{"q":"go"}`, uint8(2))
+	f.Add("{\"type\":\"response.output_item.done\",\"item\":{\"type\":\"message\",\"content\":[{\"type\":\"output_text\",\"text\":\"héllo\",\"annotations\":[{\"type\":\"url_citation\",\"url\":\"u\",\"start_index\":1,\"end_index\":99}]}]}}\n"+
+		"{\"type\":\"response.output_item.done\",\"item\":{\"type\":\"web_search_call\"}}\n{\"type\":\"response.output_item.done\",\"item\":{\"type\":\"reasoning\",\"encrypted_content\":\"x\"}}", ``, uint8(0))
+	f.Fuzz(func(t *testing.T, lines, args string, size uint8) {
+		var st responsesState
+		var res providers.Result
+		for _, line := range strings.Split(lines, "\n") {
+			var ev openai.ResponseStreamEvent
+			if json.Unmarshal([]byte(line), &ev) == nil {
+				_, _ = st.event(ev, &res)
+			}
+		}
+		if len(res.ToolCalls) > adapt.MaxToolCalls || res.SearchCalls > providers.MaxSearchCalls || len(res.Sources) > maxSources {
+			t.Fatalf("unbounded: %d calls, %d searches, %d sources", len(res.ToolCalls), res.SearchCalls, len(res.Sources))
+		}
+		for _, c := range res.ToolCalls {
+			if c.ID == "" || len(c.Arguments) > adapt.MaxToolArguments {
+				t.Fatalf("call %+v", c)
+			}
+		}
+		var fresh responsesState
+		var out providers.Result
+		_, _ = fresh.event(openai.ResponseStreamEvent{Type: openai.ResponseStreamEventOutputItemAdded, OutputIndex: 2,
+			Item: &openai.ResponseOutputItem{Type: "function_call", CallID: "call_q", Name: "fetch_url"}}, &out)
+		n := int(size%16) + 1
+		for rest := args; rest != ""; {
+			piece := rest[:min(n, len(rest))]
+			rest = rest[len(piece):]
+			_, _ = fresh.event(openai.ResponseStreamEvent{Type: openai.ResponseStreamEventFunctionArgumentsDelta, OutputIndex: 2, Delta: piece}, &out)
+		}
+		if len(out.ToolCalls) != 1 || out.ToolCalls[0].Arguments != args || out.ToolCalls[0].ID != "call_q" {
+			t.Fatalf("calls = %+v, want arguments %q", out.ToolCalls, args)
+		}
+	})
 }
