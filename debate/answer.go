@@ -271,7 +271,8 @@ func (b Ballot) answerJSON() string {
 		Summary    string   `json:"summary"`
 		ChangedBy  string   `json:"changed_by,omitempty"`
 		Ranking    []string `json:"ranking,omitempty"`
-	}{b.Answer, b.Confidence, b.Reasoning, b.Summary, b.ChangedBy, b.Ranking})
+		Evidence   []string `json:"evidence,omitempty"`
+	}{b.Answer, b.Confidence, b.Reasoning, b.Summary, b.ChangedBy, b.Ranking, b.Evidence})
 	return strings.TrimSpace(buf.String())
 }
 

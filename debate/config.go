@@ -226,6 +226,9 @@ type MagiConfig struct {
 	AdaptiveMargin float64 `mapstructure:"adaptive_margin"`
 	// Guard leaves vote changes without a new argument out of the verdict.
 	Guard bool `mapstructure:"guard"`
+	// Evidence is optional or required (evidencecheck.go): required counts a
+	// vote without a valid citation as unsupported.
+	Evidence string `mapstructure:"evidence"`
 }
 
 // CouncilConfig: the council's members (two or more; empty: the first agent

@@ -3,6 +3,7 @@
 package debate
 
 import (
+	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -28,6 +29,8 @@ type MagiVote struct {
 	Turn     int             `json:"turn"`             // history entry of the last attempt
 	Usage    providers.Usage `json:"usage"`
 	Cost     float64         `json:"cost_usd"`
+	// Citations is the core's check of what the vote cites (evidencecheck.go).
+	Citations evidence.Check `json:"citations,omitzero"`
 }
 
 // MagiUsage is one member's tokens and cost over the whole council.
@@ -52,6 +55,10 @@ type MagiResult struct {
 	Usage     providers.Usage `json:"usage"`
 	Cost      float64         `json:"cost_usd"`
 	Cancelled bool            `json:"cancelled"`
+	// Evidence is the council's evidence policy when its members had tools
+	// or its configuration asks (EvidenceOptional, EvidenceRequired): the
+	// outcome then states how many votes cite evidence.
+	Evidence string `json:"evidence,omitempty"`
 	// AnswerType is set for answer-type councils (omitted for approve),
 	// Answer to the majority answer ("" without one; Verdict holds it too).
 	AnswerType AnswerType `json:"answer_type,omitempty"`

@@ -21,7 +21,7 @@ func VerdictSentence(res *MagiResult) string {
 	if res.AnswerType != "" {
 		line = AnswerTallyLine(res.Tally)
 	}
-	return fmt.Sprintf("%s after round %d: %s%s", res.Verdict, len(res.Rounds), line, DecisionNote(res))
+	return fmt.Sprintf("%s after round %d: %s%s%s", res.Verdict, len(res.Rounds), line, DecisionNote(res), VoteCoverage(res))
 }
 
 // NoDecision says why a MAGI council decided nothing, in the words every

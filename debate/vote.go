@@ -55,6 +55,9 @@ type Ballot struct {
 	// Ranking orders every option, the answer first (option answers; nil
 	// when the member gave none).
 	Ranking []string `json:"ranking,omitempty"`
+	// Evidence are the evidence ids the member says its answer rests on
+	// ("E2"; checked by the core, evidencecheck.go).
+	Evidence []string `json:"evidence,omitempty"`
 }
 
 // JSON is the ballot's canonical form, as stored and as shown to the other
@@ -70,8 +73,9 @@ func (b Ballot) JSON() string {
 		Vote      Vote   `json:"vote"`
 		Reasoning string `json:"reasoning"`
 		Summary   string `json:"summary"`
-		ChangedBy string `json:"changed_by,omitempty"`
-	}{b.Vote, b.Reasoning, b.Summary, b.ChangedBy}) // strings cannot fail to encode
+		ChangedBy string   `json:"changed_by,omitempty"`
+		Evidence  []string `json:"evidence,omitempty"`
+	}{b.Vote, b.Reasoning, b.Summary, b.ChangedBy, b.Evidence}) // strings cannot fail to encode
 	return strings.TrimSpace(buf.String())
 }
 
@@ -294,6 +298,7 @@ func readReasoning(obj map[string]any, b *Ballot) error {
 	if b.Reasoning == "" {
 		return errors.New(`"reasoning" is missing or empty`)
 	}
+	b.Evidence = evidenceField(obj)
 	if s, ok := fieldOf(obj, "summary"); ok {
 		if str, isString := s.(string); isString {
 			b.Summary = strings.TrimSpace(str)

@@ -76,6 +76,9 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	if m.AdaptiveMargin < 0 || m.AdaptiveMargin > 1 {
 		return k.Bad("modes.magi.adaptive_margin", "must be between 0 and 1 (0: the default, %.1f)", debate.DefaultAdaptiveMargin)
 	}
+	if err := debate.CheckEvidencePolicy("modes.magi.evidence", m.Evidence); err != nil {
+		return k.Bad("modes.magi.evidence", "%v", err)
+	}
 	return nil
 }
 
@@ -157,7 +160,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	m.mu.Lock()
 	rounds := m.rounds
 	m.mu.Unlock()
-	res := &debate.MagiResult{Question: q}
+	res := &debate.MagiResult{Question: q, Evidence: m.evidencePolicy()}
 	if m.answer != debate.AnswerApprove {
 		res.AnswerType = m.answer
 	}
@@ -302,7 +305,7 @@ func (m *Magi) voteSpec(a *debate.Agent, round int, q string, msgs []providers.M
 	}
 	return debate.TurnSpec{
 		Agent: a, Kind: debate.KindVote, Round: round, Prompt: prompt, Rounds: m.rounds,
-		Instruction: m.rules(), Messages: msgs, Schema: m.schema(),
+		Instruction: m.rules(), Messages: msgs, Schema: m.schemaFor(a),
 		Settle: func(en debate.Entry) debate.Entry {
 			en.Vote = string(debate.VoteInvalid)
 			if en.Status != debate.StatusComplete {
@@ -356,6 +359,7 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 		}
 	default:
 		v.Ballot, v.Valid = p.ballot, true
+		m.cite(&v)
 	}
 	m.engine.Emit(debate.VoteCast{Turn: v.Turn, Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: v.Valid, Summary: v.Summary, Error: v.Error})
 	return v
