@@ -70,9 +70,9 @@ func (b Ballot) JSON() string {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(struct {
-		Vote      Vote   `json:"vote"`
-		Reasoning string `json:"reasoning"`
-		Summary   string `json:"summary"`
+		Vote      Vote     `json:"vote"`
+		Reasoning string   `json:"reasoning"`
+		Summary   string   `json:"summary"`
 		ChangedBy string   `json:"changed_by,omitempty"`
 		Evidence  []string `json:"evidence,omitempty"`
 	}{b.Vote, b.Reasoning, b.Summary, b.ChangedBy, b.Evidence}) // strings cannot fail to encode
