@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -181,5 +183,63 @@ func TestBenchItemsStreamAndRoundTripThroughShowAndCompare(t *testing.T) {
 	code, _, errOut = runCLI(t, "", "bench", "show", "ffffffffffff")
 	if code != 2 || !strings.Contains(errOut, "no bench run") {
 		t.Errorf("unknown run: exit %d: %s", code, errOut)
+	}
+}
+
+// A published multiple-choice layout runs as easily as GSM8K: TruthfulQA's
+// CSV and an MMLU subject file, recognised by their columns, simulated
+// under --demo and labelled so; any other CSV is refused naming the column.
+func TestBenchRunsKnowledgeCSVsByTheirColumns(t *testing.T) {
+	testdata, err := filepath.Abs(filepath.Join("internal", "bench", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := isolate(t)
+	fixture := func(name string) string { return filepath.Join(testdata, name) }
+	for _, c := range []struct{ file, id string }{{"truthfulqa_fixture.csv", "truthfulqa-0001"}, {filepath.Join("mmlu", "astronomy_test.csv"), "mmlu-astronomy-0001"}} {
+		code, out, errOut := runCLI(t, "", "--demo", "--json", "bench", fixture(c.file), "--seed", "4", "--baselines")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.file, code, errOut)
+		}
+		var rep struct {
+			Simulation string `json:"simulation"`
+			Questions  int    `json:"questions"`
+			Conditions []struct {
+				Name string `json:"name"`
+			} `json:"conditions"`
+			Items []struct {
+				ID         string `json:"id"`
+				Question   string `json:"question"`
+				Gold       string `json:"gold"`
+				Conditions map[string]struct {
+					Answer string `json:"answer"`
+				} `json:"conditions"`
+			} `json:"items"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		names := ""
+		for _, cond := range rep.Conditions {
+			names += cond.Name + " "
+		}
+		if !strings.HasPrefix(rep.Simulation, "SIMULATION") || rep.Questions < 5 || !strings.Contains(names, "borda_r1") ||
+			!strings.Contains(names, "self_consistency") || !strings.Contains(names, "same:verdict_r3") || rep.Items[0].ID != c.id ||
+			!strings.Contains(rep.Items[0].Question, "A) ") || len(rep.Items[0].Gold) != 1 || !strings.Contains(errOut, "(skipped)") {
+			t.Errorf("%s: %s\n%s", c.file, out, errOut)
+		}
+		for _, it := range rep.Items {
+			if a := it.Conditions["member:melchior"].Answer; len(a) != 1 || a[0] < 'A' || a[0] > 'Z' {
+				t.Errorf("%s %s: melchior answered %q, not a letter", c.file, it.ID, a)
+			}
+		}
+	}
+	bad := filepath.Join(dir, "scores.csv")
+	if err := os.WriteFile(bad, []byte("Question,Best Answer,Correct Answers\nq,a,b\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "", "--demo", "bench", bad)
+	if code == 0 || !strings.Contains(errOut, `no "Incorrect Answers" column`) || !strings.Contains(errOut, "scores.csv") {
+		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
@@ -216,7 +217,10 @@ func (j Job) load() (qs []Question, bad []LineError, simulation string, err erro
 	p := j.Params
 	if p.Set != BuiltinGSM8K {
 		qs, bad, err = Load(p.Set, p.N, p.Seed)
-		return qs, bad, "", err
+		if p.Demo && err == nil && strings.EqualFold(filepath.Ext(p.Set), ".csv") {
+			simulation = describeSimSet(p.Set) // a knowledge set: simulated members who know its answers
+		}
+		return qs, bad, simulation, err
 	}
 	getenv := j.Getenv
 	if getenv == nil {

@@ -14,6 +14,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
@@ -237,7 +238,15 @@ func Load(name string, n int, seed uint64) ([]Question, []LineError, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	qs, bad, err := ParseJSONL(f)
+	parse := ParseJSONL
+	if strings.EqualFold(filepath.Ext(name), ".csv") {
+		parse = func(r io.Reader) ([]Question, []LineError, error) { return ParseCSVSet(r, name, seed) }
+	}
+	qs, bad, err := parse(f)
+	var format *CSVFormatError
+	if errors.As(err, &format) {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
 	if n > 0 && len(qs) > n {
 		qs = qs[:n]
 	}

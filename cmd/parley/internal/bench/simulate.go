@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -44,8 +46,12 @@ const SimulationLabel = "SIMULATION"
 // draw is seeded by seed, the question and the seat, so a run repeats.
 func Simulate(agents []*debate.Agent, council []string, qs []Question, seed uint64) []*debate.Agent {
 	gold := make(map[string]string, len(qs))
+	options := map[string]int{}
 	for _, q := range qs {
 		gold[q.Prompt()] = q.Answer
+		if len(q.Options) > 1 {
+			options[q.Prompt()] = len(q.Options)
+		}
 	}
 	out := make([]*debate.Agent, len(agents))
 	for i, a := range agents {
@@ -56,7 +62,7 @@ func Simulate(agents []*debate.Agent, council []string, qs []Question, seed uint
 				seat = min(k, seat)
 			}
 		}
-		b.Provider = &simMember{gold: gold, seed: seed, seat: seat, display: a.Label()}
+		b.Provider = &simMember{gold: gold, options: options, seed: seed, seat: seat, display: a.Label()}
 		out[i] = &b
 	}
 	return out
@@ -64,6 +70,7 @@ func Simulate(agents []*debate.Agent, council []string, qs []Question, seed uint
 
 type simMember struct {
 	gold    map[string]string
+	options map[string]int // option questions: how many options
 	seed    uint64
 	seat    int
 	display string
@@ -108,6 +115,9 @@ func (s *simMember) answer(req providers.Request) string {
 	if own != gold {
 		reasoning = "Taking the numbers in the order they are listed, the result comes to " + own + "."
 	}
+	if s.options[q] > 0 {
+		reasoning = "Weighing each option against what I know, option " + own + " fits best."
+	}
 	if req.Meta.Round < 2 {
 		return simJSON(own, conf, reasoning, "")
 	}
@@ -151,15 +161,28 @@ func (s *simMember) firstAnswer(r *rand.Rand, q, gold string) (string, float64) 
 		return gold, 0.55 + 0.4*r.Float64()
 	}
 	conf := 0.40 + 0.5*r.Float64() // wrong answers are not always less sure
-	g, _ := strconv.Atoi(gold)
 	shared, own := simShared, hashOf(q, strconv.Itoa(s.seat))
 	if s.sample > 0 {
 		shared, own = simSharedSame, hashOf(q, strconv.Itoa(s.seat), "sample", strconv.Itoa(s.sample))
 	}
 	if r.Float64() < shared {
-		return strconv.Itoa(slip(g, hashOf(q))), conf
+		return s.wrong(q, gold, hashOf(q)), conf
 	}
-	return strconv.Itoa(slip(g, own)), conf
+	return s.wrong(q, gold, own), conf
+}
+
+// wrong is a wrong answer drawn by h: another option (the problem's
+// tempting one when h is the problem's hash), or a slip of the number.
+func (s *simMember) wrong(q, gold string, h uint64) string {
+	if n := s.options[q]; n > 1 {
+		k, g := int(h%uint64(n-1)), int(gold[0]-'A')
+		if k >= g {
+			k++
+		}
+		return string(rune('A' + k))
+	}
+	g, _ := strconv.Atoi(gold)
+	return strconv.Itoa(slip(g, h))
 }
 
 // slip is a plausible wrong answer: a step left out, doubled or halved.
@@ -262,6 +285,12 @@ func (o *oneShot) Result() providers.Result {
 	return providers.Result{Usage: o.usage, FinishReason: "stop"}
 }
 func (o *oneShot) Close() error { return nil }
+
+// describeSimSet labels a simulated run on a set from a file.
+func describeSimSet(name string) string {
+	return fmt.Sprintf("%s: no model was called; seeded simulated members (right in round 1 with p = %.2f, %.2f, %.2f; conformity modelled) answered the questions of %s. See docs/bench.md, \"The simulation\".",
+		SimulationLabel, SimAccuracy[0], SimAccuracy[1], SimAccuracy[2], sanitize.Text(filepath.Base(name)))
+}
 
 // describeSim is the simulation's one-line label for reports.
 func describeSim(generated bool) string {
