@@ -76,25 +76,37 @@ type victim struct {
 
 // hardLive is how many times MaxLive may be in memory before recency stops
 // protecting a session: past it the least recently used sessions with no
-// exchange running and no event stream open are unloaded even if used
-// within IdleAfter. Without it a server answering OpenAI-door requests
-// held every session of the last IdleAfter (6,000 at 100 a second, three
-// goroutines and ~17 KB of heap each) whatever MaxLive said; the most
-// recent ones, which a follower may still come for, stay.
+// exchange running and no event stream open are unloaded, down to
+// (hardLive-1) × MaxLive, even if used within IdleAfter. Without it a
+// server answering OpenAI-door requests held every session of the last
+// IdleAfter (6,000 at 100 a second, three goroutines and ~17 KB of heap
+// each) whatever MaxLive said; the most recent ones, which a follower may
+// still come for, stay.
 const hardLive = 4
 
 // victims takes the sessions to unload out of the live ones: beyond
 // MaxLive those idle for IdleAfter, beyond hardLive × MaxLive any not in
-// use, the least recently used first.
+// use, the least recently used first. Until the first live session can be
+// idle (quietUntil) it looks at none: every new session asks for an
+// eviction, and a scan of a thousand sessions each time made a request's
+// CPU grow with the sessions live.
 func (m *manager) victims() []victim {
-	cutoff := time.Now().Add(-m.srv.opts.IdleAfter)
+	now := time.Now()
+	cutoff := now.Add(-m.srv.opts.IdleAfter)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	excess := len(m.live) - m.srv.opts.MaxLive
+	maxLive := m.srv.opts.MaxLive
+	excess := len(m.live) - maxLive
 	if excess <= 0 {
 		return nil
 	}
-	hard := len(m.live) - hardLive*m.srv.opts.MaxLive // > 0: recency no longer protects
+	hard := 0 // > 0: recency no longer protects this many
+	if len(m.live) > hardLive*maxLive {
+		hard = len(m.live) - (hardLive-1)*maxLive
+	}
+	if hard == 0 && now.Before(m.quietUntil) {
+		return nil
+	}
 	var idle []*session
 	for _, ss := range m.live {
 		if ss.clients == 0 && !ss.busy() && (hard > 0 || ss.lastUsed.Before(cutoff)) {
@@ -109,6 +121,18 @@ func (m *manager) victims() []victim {
 		}
 		if v, ok := m.takeLocked(ss); ok {
 			out = append(out, v)
+		}
+	}
+	// The next time a session left here can be idle. One past the cutoff
+	// already but in use is counted again when its stream closes (that
+	// sets lastUsed); one whose exchange outlived IdleAfter waits for this
+	// time, or the idle sweep.
+	m.quietUntil = time.Time{}
+	for _, ss := range m.live {
+		if !ss.lastUsed.Before(cutoff) {
+			if at := ss.lastUsed.Add(m.srv.opts.IdleAfter); m.quietUntil.IsZero() || at.Before(m.quietUntil) {
+				m.quietUntil = at
+			}
 		}
 	}
 	return out

@@ -55,6 +55,7 @@ type manager struct {
 	// loading serialises loads of one session (and an unloading with them).
 	loading map[string]*sync.Mutex
 
+	quietUntil      time.Time   // no live session can be idle before it (victims)
 	evictMu         sync.Mutex  // evictions run one at a time
 	evicting, again atomic.Bool // evictSoon's goroutine runs; again: one more round
 }
