@@ -61,9 +61,13 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request) (providers
 	// The SDK sends the request here and reports its failure on Next.
 	sdkStream := p.client.Messages.NewStreaming(s.ReqCtx, params)
 	s.CloseSDK = sdkStream.Close
+	st := &toolState{}
+	if req.Schema != nil && usesForcedTool(req.Model) {
+		st.forced = adapt.SchemaName(req.Schema.Name, "respond")
+	}
 	s.Recv = func(res *providers.Result) (string, error) {
 		for sdkStream.Next() {
-			if text := streamEvent(sdkStream.Current(), res); text != "" {
+			if text := st.streamEvent(sdkStream.Current(), res); text != "" {
 				return text, nil
 			}
 		}

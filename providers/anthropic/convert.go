@@ -54,21 +54,27 @@ func messageRequest(req providers.Request) (anthropic.MessageNewParams, error) {
 		}
 	}
 	for i, m := range msgs {
-		block := anthropic.TextBlockParam{Text: m.Content}
+		before, after := toolBlocks(m)
+		content := before
 		prefix += estimateTokens(m.Content)
-		if (i == len(msgs)-1 || i == stable) && cacheable() {
-			// Breakpoints after the prefix the engine keeps stable and
-			// after the whole history, so the next turn of this agent reads
-			// the shared prefix from the cache.
-			block.CacheControl = anthropic.NewCacheControlEphemeralParam()
+		if m.Content != "" {
+			block := anthropic.TextBlockParam{Text: m.Content}
+			if (i == len(msgs)-1 || i == stable) && cacheable() {
+				// Breakpoints after the prefix the engine keeps stable and
+				// after the whole history, so the next turn of this agent reads
+				// the shared prefix from the cache.
+				block.CacheControl = anthropic.NewCacheControlEphemeralParam()
+			}
+			content = append(content, anthropic.ContentBlockParamUnion{OfText: &block})
 		}
-		content := []anthropic.ContentBlockParamUnion{{OfText: &block}}
+		content = append(content, after...)
 		if m.Role == providers.RoleAssistant {
 			out.Messages = append(out.Messages, anthropic.NewAssistantMessage(content...))
 		} else {
 			out.Messages = append(out.Messages, anthropic.NewUserMessage(content...))
 		}
 	}
+	out.Tools = toolParams(req)
 	if info.AcceptsEffort(req.Effort) {
 		// Effort bounds every output token (thinking included); Parley
 		// never turns extended thinking on, so no thinking block is sent.
@@ -77,7 +83,7 @@ func messageRequest(req providers.Request) (anthropic.MessageNewParams, error) {
 	if req.Schema != nil {
 		schema, _ := adapt.StrictSchema(req.Schema.JSON)
 		if usesForcedTool(req.Model) {
-			addForcedTool(&out, req.Schema, schema)
+			addForcedTool(&out, req.Schema, schema) // claude-3 never gets native tools beside it
 		} else {
 			out.OutputConfig.Format = anthropic.JSONOutputFormatParam{Schema: schema}
 		}
@@ -114,9 +120,12 @@ func addForcedTool(out *anthropic.MessageNewParams, s *providers.Schema, schema 
 }
 
 // streamEvent folds one stream event into res and returns its text:
-// text deltas, and tool input JSON when a tool call stands for the answer.
-func streamEvent(ev anthropic.MessageStreamEventUnion, res *providers.Result) string {
+// text deltas, and tool input JSON when the forced tool stands for the
+// answer; native tool calls, sources and thinking go to res (tools.go).
+func (st *toolState) streamEvent(ev anthropic.MessageStreamEventUnion, res *providers.Result) string {
 	switch ev.Type {
+	case "content_block_start":
+		st.start(ev)
 	case "message_start":
 		u := ev.Message.Usage
 		res.Usage = providers.Usage{
@@ -128,12 +137,11 @@ func streamEvent(ev anthropic.MessageStreamEventUnion, res *providers.Result) st
 			CacheWriteTokens: int(u.CacheCreationInputTokens),
 		}
 	case "content_block_delta":
-		switch ev.Delta.Type {
-		case "text_delta":
-			return ev.Delta.Text
-		case "input_json_delta":
-			return ev.Delta.PartialJSON
+		text := st.delta(ev)
+		if ev.Delta.Type != "text_delta" {
+			st.finish(res)
 		}
+		return text
 	case "message_delta":
 		u := ev.Usage
 		res.Usage.OutputTokens = int(u.OutputTokens)
@@ -146,6 +154,8 @@ func streamEvent(ev anthropic.MessageStreamEventUnion, res *providers.Result) st
 		if ev.Delta.StopReason != "" {
 			res.FinishReason = string(ev.Delta.StopReason)
 		}
+		res.SearchCalls = min(max(int(u.ServerToolUse.WebSearchRequests), res.SearchCalls), providers.MaxSearchCalls)
+		st.finish(res)
 	}
 	return ""
 }

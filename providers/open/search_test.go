@@ -32,6 +32,13 @@ var searchVendors = map[string]func(t *testing.T, body map[string]any){
 			"parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}},{"type":"web_search"}]`)
 		jsonEqual(t, "max_tool_calls", body["max_tool_calls"], `3`)
 	},
+	// docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool:
+	// {"type": "web_search_20250305", "name": "web_search", "max_uses": N}.
+	"anthropic": func(t *testing.T, body map[string]any) {
+		jsonEqual(t, "tools", body["tools"], `[{"name":"read_file","description":"Read a file of the workspace",
+			"input_schema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}},
+			{"type":"web_search_20250305","name":"web_search","max_uses":3}]`)
+	},
 }
 
 func TestWebSearchShapesSourcesAndCount(t *testing.T) {
@@ -85,7 +92,10 @@ func TestOpenAIWebSearchGoesToResponses(t *testing.T) {
 // Replay carries what the vendor needs back with the calls: the
 // Responses API's reasoning items (encrypted, store false).
 func TestReplayGoesBackWithTheCalls(t *testing.T) {
-	for name, replay := range map[string]string{"openai-responses": "gAAAAB-encrypted-reasoning"} {
+	for name, replay := range map[string]string{
+		"openai-responses": "gAAAAB-encrypted-reasoning",
+		"anthropic":        "EqQBCkYIBxgCKkDthinking-signature",
+	} {
 		v := vendorNamed(name)
 		srv := v.fake(t, providertest.Sequence(
 			providertest.Reply{ToolCalls: toolCalls()[:1], Replay: replay},

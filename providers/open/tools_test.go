@@ -47,7 +47,7 @@ func toolConversation() []providers.Message {
 }
 
 // toolVendors are the adapters with native tool calls.
-var toolVendors = []string{"openai", "openai-responses"}
+var toolVendors = []string{"openai", "openai-responses", "anthropic"}
 
 func TestToolCallsStreamedAndWhole(t *testing.T) {
 	for _, name := range toolVendors {
@@ -162,5 +162,20 @@ var wireTools = map[string]func(t *testing.T, body map[string]any){
 			{"type":"function_call_output","call_id":"call_b2","output":"error: no such folder"}]`)
 		// A reasoning model's items come back encrypted, to be replayed.
 		jsonEqual(t, "include", body["include"], `["reasoning.encrypted_content"]`)
+	},
+	// docs.anthropic.com/en/api/messages: tools[] {name, description,
+	// input_schema}; the assistant's tool_use blocks {id, name, input}
+	// after its text; the next user turn opens with tool_result blocks
+	// {tool_use_id, content, is_error}.
+	"anthropic": func(t *testing.T, body map[string]any) {
+		jsonEqual(t, "tools", body["tools"], `[{"name":"read_file","description":"Read a file of the workspace",
+			"input_schema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]`)
+		msgs := body["messages"].([]any)
+		jsonEqual(t, "assistant", msgs[1], `{"role":"assistant","content":[{"type":"text","text":"Let me look."},
+			{"type":"tool_use","id":"call_a1","name":"read_file","input":{"path":"docs/a very long path/with spaces/README.md"}},
+			{"type":"tool_use","id":"call_b2","name":"list_file","input":{}}]}`)
+		jsonEqual(t, "results", msgs[2], `{"role":"user","content":[
+			{"type":"tool_result","tool_use_id":"call_a1","content":[{"type":"text","text":"# Parley\nA debate console."}]},
+			{"type":"tool_result","tool_use_id":"call_b2","is_error":true,"content":[{"type":"text","text":"error: no such folder"}]}]}`)
 	},
 }

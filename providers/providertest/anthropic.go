@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -39,7 +40,35 @@ func (anthropicVendor) decode(_ *http.Request, req *Request) {
 		if role != "user" && role != "assistant" {
 			continue
 		}
-		req.Messages = append(req.Messages, providers.Message{Role: providers.Role(role), Content: textOfBlocks(msg["content"])})
+		m := providers.Message{Role: providers.Role(role), Content: textOfBlocks(msg["content"])}
+		anthropicToolBlocks(&m, msg["content"])
+		req.Messages = append(req.Messages, m)
+	}
+}
+
+// anthropicToolBlocks reads a message's tool_use, tool_result and
+// thinking blocks; a user message of tool results is a RoleTool one.
+func anthropicToolBlocks(m *providers.Message, content any) {
+	blocks, _ := content.([]any)
+	var thinking []any
+	for _, b := range blocks {
+		block, _ := b.(map[string]any)
+		switch stringField(block, "type") {
+		case "tool_use":
+			input, _ := json.Marshal(block["input"])
+			m.ToolCalls = append(m.ToolCalls, providers.ToolCall{ID: stringField(block, "id"), Name: stringField(block, "name"), Arguments: string(input)})
+		case "tool_result":
+			isErr, _ := block["is_error"].(bool)
+			m.ToolResults = append(m.ToolResults, providers.ToolResult{CallID: stringField(block, "tool_use_id"),
+				Content: textOfBlocks(block["content"]), IsError: isErr})
+			m.Role = providers.RoleTool
+		case "thinking", "redacted_thinking":
+			thinking = append(thinking, block)
+		}
+	}
+	if thinking != nil {
+		b, _ := json.Marshal(thinking)
+		m.Replay = string(b)
 	}
 }
 
@@ -152,22 +181,37 @@ func (anthropicVendor) stream(ev *eventWriter, req Request, reply Reply, chunks 
 	if reply.Refusal != "" {
 		stop = "refusal" // Claude's streaming classifiers end the message this way
 	}
-	if !ev.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": block}) {
+	index, ok := anthropicPreBlocks(ev, reply)
+	if !ok || !ev.event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": block}) {
 		return
 	}
 	ev.event("ping", map[string]any{"type": "ping"})
+	for _, s := range reply.Sources {
+		if strings.Contains(reply.Text, s.CitedText) && !ev.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
+			"delta": map[string]any{"type": "citations_delta", "citation": map[string]any{"type": "web_search_result_location",
+				"url": s.URL, "title": s.Title, "cited_text": s.CitedText, "encrypted_index": "EqgfCioIARgBIiQ"}}}) {
+			return
+		}
+	}
 	for _, c := range chunks {
-		delta := map[string]any{"type": "content_block_delta", "index": 0,
+		delta := map[string]any{"type": "content_block_delta", "index": index,
 			"delta": map[string]any{"type": deltaType, deltaField: c}}
 		if !ev.chunk("content_block_delta", delta) {
 			return
 		}
 	}
-	ev.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	ev.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
+	if !anthropicCalls(ev, reply, index+1) {
+		return
+	}
+	if len(reply.ToolCalls) > 0 && reply.FinishReason == "" {
+		stop = "tool_use"
+	}
 	ev.event("message_delta", map[string]any{
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": u.OutputTokens},
+		"usage": map[string]any{"output_tokens": u.OutputTokens,
+			"server_tool_use": map[string]any{"web_search_requests": reply.SearchCalls}},
 	})
 	ev.event("message_stop", map[string]any{"type": "message_stop"})
 }
@@ -178,4 +222,66 @@ func (anthropicVendor) streamError(ev *eventWriter, _ Request, reply Reply) {
 		typ = "overloaded_error"
 	}
 	ev.event("error", map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": reply.StreamError}})
+}
+
+// anthropicPreBlocks sends the blocks before the answer's text: a thinking
+// block when the reply has a Replay (its signature), then per search a
+// server_tool_use block and a web_search_tool_result listing every source.
+// It returns the next block index.
+func anthropicPreBlocks(ev *eventWriter, reply Reply) (int, bool) {
+	index := 0
+	block := func(start map[string]any, deltas ...map[string]any) bool {
+		if !ev.event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": start}) {
+			return false
+		}
+		for _, d := range deltas {
+			if !ev.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index, "delta": d}) {
+				return false
+			}
+		}
+		ok := ev.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
+		index++
+		return ok
+	}
+	if reply.Replay != "" && !block(map[string]any{"type": "thinking", "thinking": "", "signature": ""},
+		map[string]any{"type": "thinking_delta", "thinking": "Let me check the file."},
+		map[string]any{"type": "signature_delta", "signature": reply.Replay}) {
+		return 0, false
+	}
+	for i := range reply.SearchCalls {
+		id := fmt.Sprintf("srvtoolu_fake_%d", i+1)
+		results := []any{}
+		for _, s := range reply.Sources {
+			results = append(results, map[string]any{"type": "web_search_result", "url": s.URL, "title": s.Title,
+				"encrypted_content": "EqgfCioIARgBIiQ", "page_age": "November 1, 2026"})
+		}
+		if !block(map[string]any{"type": "server_tool_use", "id": id, "name": "web_search", "input": map[string]any{}},
+			map[string]any{"type": "input_json_delta", "partial_json": `{"query": "parley debate console"}`}) ||
+			!block(map[string]any{"type": "web_search_tool_result", "tool_use_id": id, "content": results}) {
+			return 0, false
+		}
+	}
+	return index, true
+}
+
+// anthropicCalls sends one tool_use block per call from index on, its
+// input as input_json_delta pieces of ArgChunk bytes (each a chunk).
+func anthropicCalls(ev *eventWriter, reply Reply, index int) bool {
+	for i, c := range reply.ToolCalls {
+		start := map[string]any{"type": "tool_use", "id": callID(c, i), "name": c.Name, "input": map[string]any{}}
+		if !ev.event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": start}) {
+			return false
+		}
+		for _, piece := range argPieces(c.Arguments, reply.ArgChunk) {
+			if !ev.chunk("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
+				"delta": map[string]any{"type": "input_json_delta", "partial_json": piece}}) {
+				return false
+			}
+		}
+		if !ev.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index}) {
+			return false
+		}
+		index++
+	}
+	return true
 }

@@ -87,7 +87,10 @@ const ConversationStart = "(conversation start)"
 
 // Alternate returns the messages as strictly alternating APIs want them:
 // no empty text, consecutive messages of one role merged, starting with
-// the user.
+// the user. A RoleTool message is on the user's side (Anthropic's
+// tool_result blocks, Gemini's functionResponse parts): merged, a
+// message keeps every call, result and replay of its parts, results
+// before the text.
 func Alternate(in []providers.Message) []providers.Message {
 	out, _ := AlternatePrefix(in, 0)
 	return out
@@ -101,18 +104,30 @@ func AlternatePrefix(in []providers.Message, prefix int) ([]providers.Message, i
 	var out []providers.Message
 	stable := -1
 	for i, m := range in {
-		if strings.TrimSpace(m.Content) != "" {
+		if strings.TrimSpace(m.Content) != "" || len(m.ToolCalls) > 0 || len(m.ToolResults) > 0 {
 			role := providers.RoleUser
 			if m.Role == providers.RoleAssistant {
 				role = providers.RoleAssistant
 			}
+			content := m.Content
+			if strings.TrimSpace(content) == "" {
+				content = ""
+			}
 			if n := len(out); n > 0 && out[n-1].Role == role {
-				out[n-1].Content += "\n\n" + m.Content
+				last := &out[n-1]
+				last.Content = joinText(last.Content, content)
+				last.ToolCalls = append(last.ToolCalls, m.ToolCalls...)
+				last.ToolResults = append(last.ToolResults, m.ToolResults...)
+				if last.Replay == "" {
+					last.Replay = m.Replay
+				}
 				if i == prefix {
 					stable = -1 // the prefix's end is now inside a message
 				}
 			} else {
-				out = append(out, providers.Message{Role: role, Content: m.Content})
+				// Cloned: a later merge appends, never into the caller's slices.
+				out = append(out, providers.Message{Role: role, Content: content, ToolCalls: slices.Clone(m.ToolCalls),
+					ToolResults: slices.Clone(m.ToolResults), Replay: m.Replay})
 			}
 		}
 		if i == prefix-1 {
@@ -126,4 +141,15 @@ func AlternatePrefix(in []providers.Message, prefix int) ([]providers.Message, i
 		}
 	}
 	return out, stable
+}
+
+// joinText joins two texts of merged messages with a blank line.
+func joinText(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
 }
