@@ -19,12 +19,17 @@ func generateRequest(req providers.Request) ([]*genai.Content, *genai.GenerateCo
 		return nil, nil, errors.New("no model configured")
 	}
 	var contents []*genai.Content
+	names := callNames(req.Messages)
 	for _, m := range adapt.Alternate(req.Messages) {
 		role := genai.RoleUser
 		if m.Role == providers.RoleAssistant {
 			role = genai.RoleModel
 		}
-		contents = append(contents, genai.NewContentFromText(m.Content, genai.Role(role)))
+		parts, after := toolParts(m, names)
+		if m.Content != "" {
+			parts = append(parts, genai.NewPartFromText(m.Content))
+		}
+		contents = append(contents, &genai.Content{Role: role, Parts: append(parts, after...)})
 	}
 	if len(contents) == 0 {
 		return nil, nil, errors.New("no message to send")
@@ -35,6 +40,7 @@ func generateRequest(req providers.Request) ([]*genai.Content, *genai.GenerateCo
 		// back; continuation is for very long generations Parley does not ask.
 		AutomaticContinuation: &off,
 	}
+	cfg.Tools = geminiTools(req)
 	if req.System != "" {
 		cfg.SystemInstruction = &genai.Content{Parts: []*genai.Part{genai.NewPartFromText(req.System)}}
 	}
@@ -260,7 +266,7 @@ func number(v any) (float64, bool) {
 // streamChunk folds one response chunk into res and returns its text
 // (thought summaries are not part of the answer). usageMetadata is a
 // running total, so the last chunk's is the request's.
-func streamChunk(chunk *genai.GenerateContentResponse, res *providers.Result) string {
+func (st *toolState) streamChunk(chunk *genai.GenerateContentResponse, res *providers.Result) string {
 	if chunk == nil {
 		return ""
 	}
@@ -282,6 +288,7 @@ func streamChunk(chunk *genai.GenerateContentResponse, res *providers.Result) st
 		return ""
 	}
 	cand := chunk.Candidates[0]
+	grounding(cand.GroundingMetadata, res)
 	if cand.FinishReason != "" {
 		res.FinishReason = string(cand.FinishReason)
 		res.Detail = cand.FinishMessage
@@ -293,6 +300,7 @@ func streamChunk(chunk *genai.GenerateContentResponse, res *providers.Result) st
 	for _, part := range cand.Content.Parts {
 		if part != nil && !part.Thought {
 			b.WriteString(part.Text)
+			st.part(part, res)
 		}
 	}
 	return b.String()

@@ -64,6 +64,7 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request) (providers
 	// The request is sent on the first pull.
 	next, stop := iter.Pull2(p.client.Models.GenerateContentStream(s.ReqCtx, req.Model, contents, cfg))
 	s.CloseSDK = func() error { stop(); return nil }
+	st := &toolState{}
 	s.Recv = func(res *providers.Result) (string, error) {
 		chunk, err, ok := next()
 		if !ok {
@@ -72,7 +73,7 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request) (providers
 		if err != nil {
 			return "", err
 		}
-		return streamChunk(chunk, res), nil
+		return st.streamChunk(chunk, res), nil
 	}
 	return s, nil
 }

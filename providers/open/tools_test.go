@@ -47,7 +47,7 @@ func toolConversation() []providers.Message {
 }
 
 // toolVendors are the adapters with native tool calls.
-var toolVendors = []string{"openai", "openai-responses", "anthropic"}
+var toolVendors = []string{"openai", "openai-responses", "anthropic", "gemini"}
 
 func TestToolCallsStreamedAndWhole(t *testing.T) {
 	for _, name := range toolVendors {
@@ -90,7 +90,7 @@ func TestToolCallCutIsAnError(t *testing.T) {
 	for _, name := range toolVendors {
 		v := vendorNamed(name)
 		srv := v.fake(t, func(providertest.Request) providertest.Reply {
-			return providertest.Reply{ToolCalls: toolCalls(), ArgChunk: 5, CutAfter: 3}
+			return providertest.Reply{ToolCalls: toolCalls(), ArgChunk: 5, CutAfter: 1}
 		})
 		p, _ := openFake(t, v, srv, "good-key")
 		req := simpleRequest(v.model)
@@ -177,5 +177,21 @@ var wireTools = map[string]func(t *testing.T, body map[string]any){
 		jsonEqual(t, "results", msgs[2], `{"role":"user","content":[
 			{"type":"tool_result","tool_use_id":"call_a1","content":[{"type":"text","text":"# Parley\nA debate console."}]},
 			{"type":"tool_result","tool_use_id":"call_b2","is_error":true,"content":[{"type":"text","text":"error: no such folder"}]}]}`)
+	},
+	// ai.google.dev/api/caching#Tool and #FunctionCall/#FunctionResponse:
+	// functionDeclarations {name, description, parametersJsonSchema}; the
+	// model's functionCall parts {id, name, args} after its text; the
+	// user's functionResponse parts {id, name, response} ("output", or
+	// "error" for a failed call).
+	"gemini": func(t *testing.T, body map[string]any) {
+		jsonEqual(t, "tools", body["tools"], `[{"functionDeclarations":[{"name":"read_file","description":"Read a file of the workspace",
+			"parametersJsonSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]}]`)
+		contents := body["contents"].([]any)
+		jsonEqual(t, "model", contents[1], `{"role":"model","parts":[{"text":"Let me look."},
+			{"functionCall":{"id":"call_a1","name":"read_file","args":{"path":"docs/a very long path/with spaces/README.md"}}},
+			{"functionCall":{"id":"call_b2","name":"list_file"}}]}`) // genai leaves empty args out (omitempty)
+		jsonEqual(t, "results", contents[2], `{"role":"user","parts":[
+			{"functionResponse":{"id":"call_a1","name":"read_file","response":{"output":"# Parley\nA debate console."}}},
+			{"functionResponse":{"id":"call_b2","name":"list_file","response":{"error":"error: no such folder"}}}]}`)
 	},
 }

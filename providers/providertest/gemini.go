@@ -1,6 +1,7 @@
 package providertest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -44,7 +45,39 @@ func (geminiVendor) decode(r *http.Request, req *Request) {
 		if stringField(content, "role") == "model" {
 			role = providers.RoleAssistant
 		}
-		req.Messages = append(req.Messages, providers.Message{Role: role, Content: geminiPartsText(content["parts"], "")})
+		m := providers.Message{Role: role, Content: geminiPartsText(content["parts"], "")}
+		geminiToolParts(&m, content["parts"])
+		req.Messages = append(req.Messages, m)
+	}
+}
+
+// geminiToolParts reads functionCall parts (their thought signatures,
+// decoded, become the message's Replay) and functionResponse parts (a
+// user turn of them is a RoleTool message).
+func geminiToolParts(m *providers.Message, parts any) {
+	list, _ := parts.([]any)
+	for _, item := range list {
+		p, _ := item.(map[string]any)
+		if fc, ok := p["functionCall"].(map[string]any); ok {
+			args, _ := json.Marshal(fc["args"])
+			if fc["args"] == nil {
+				args = []byte("{}")
+			}
+			sig := stringField(p, "thoughtSignature")
+			m.ToolCalls = append(m.ToolCalls, providers.ToolCall{ID: stringField(fc, "id"), Name: stringField(fc, "name"), Arguments: string(args), Signature: sig})
+			if raw, err := base64.StdEncoding.DecodeString(sig); err == nil {
+				m.Replay += string(raw)
+			}
+		}
+		if fr, ok := p["functionResponse"].(map[string]any); ok {
+			resp, _ := fr["response"].(map[string]any)
+			r := providers.ToolResult{CallID: stringField(fr, "id"), Name: stringField(fr, "name"), Content: stringField(resp, "output")}
+			if e, ok := resp["error"].(string); ok {
+				r.Content, r.IsError = e, true
+			}
+			m.ToolResults = append(m.ToolResults, r)
+			m.Role = providers.RoleTool
+		}
 	}
 }
 
@@ -140,9 +173,9 @@ func (geminiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 		})
 		return
 	}
-	chunk := func(text string, last bool) map[string]any {
+	chunk := func(part map[string]any, last bool) map[string]any {
 		cand := map[string]any{
-			"content": map[string]any{"parts": []any{map[string]any{"text": text}}, "role": "model"},
+			"content": map[string]any{"parts": []any{part}, "role": "model"},
 			"index":   0,
 		}
 		usage := map[string]any{"promptTokenCount": u.InputTokens, "totalTokenCount": u.InputTokens}
@@ -162,6 +195,9 @@ func (geminiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 			if u.CachedTokens > 0 {
 				usage["cachedContentTokenCount"] = u.CachedTokens
 			}
+			if g := geminiGrounding(reply); g != nil {
+				cand["groundingMetadata"] = g
+			}
 		}
 		return map[string]any{
 			"candidates":    []any{cand},
@@ -170,19 +206,20 @@ func (geminiVendor) stream(ev *eventWriter, req Request, reply Reply, chunks []s
 			"responseId":    "resp_fake",
 		}
 	}
-	if len(chunks) == 0 {
-		ev.event("", chunk("", true))
+	parts := geminiParts(chunks, reply)
+	if len(parts) == 0 {
+		ev.event("", chunk(map[string]any{"text": ""}, true))
 		return
 	}
-	for i, c := range chunks {
-		last := i == len(chunks)-1 && reply.CutAfter == 0 && reply.EndAfter == 0
-		if !ev.chunk("", chunk(c, last)) {
+	for i, p := range parts {
+		last := i == len(parts)-1 && reply.CutAfter == 0 && reply.EndAfter == 0
+		if !ev.chunk("", chunk(p, last)) {
 			return
 		}
 	}
 	if (reply.CutAfter > 0 || reply.EndAfter > 0) && ev.ok() {
 		// CutAfter or EndAfter beyond the chunk count: end normally with an empty last chunk.
-		ev.event("", chunk("", true))
+		ev.event("", chunk(map[string]any{"text": ""}, true))
 	}
 }
 
@@ -193,4 +230,49 @@ func (geminiVendor) streamError(ev *eventWriter, _ Request, reply Reply) {
 		status = "UNAVAILABLE"
 	}
 	ev.event("", map[string]any{"error": map[string]any{"code": 503, "message": reply.StreamError, "status": status}})
+}
+
+// geminiParts are the parts the answer streams, one a chunk: the text
+// chunks, then one functionCall part per call (whole: Gemini does not
+// stream arguments), the first carrying the Replay as its thought
+// signature.
+func geminiParts(chunks []string, reply Reply) []map[string]any {
+	var out []map[string]any
+	for _, c := range chunks {
+		out = append(out, map[string]any{"text": c})
+	}
+	for i, c := range reply.ToolCalls {
+		var args any = map[string]any{}
+		_ = json.Unmarshal([]byte(c.Arguments), &args)
+		p := map[string]any{"functionCall": map[string]any{"id": callID(c, i), "name": c.Name, "args": args}}
+		if i == 0 && reply.Replay != "" {
+			p["thoughtSignature"] = base64.StdEncoding.EncodeToString([]byte(reply.Replay))
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// geminiGrounding is the groundingMetadata of a searched answer: one query
+// a search, one chunk a source, and a support for each source whose cited
+// span the text contains (byte offsets into the text, as Gemini gives them).
+func geminiGrounding(reply Reply) map[string]any {
+	if reply.SearchCalls == 0 && len(reply.Sources) == 0 {
+		return nil
+	}
+	queries, chunks, supports := []any{}, []any{}, []any{}
+	for i := range reply.SearchCalls {
+		queries = append(queries, "parley debate console "+strconv.Itoa(i+1))
+	}
+	for i, s := range reply.Sources {
+		chunks = append(chunks, map[string]any{"web": map[string]any{"uri": s.URL, "title": s.Title, "domain": s.Title}})
+		if at := strings.Index(reply.Text, s.CitedText); at >= 0 && s.CitedText != "" {
+			supports = append(supports, map[string]any{
+				"segment":               map[string]any{"startIndex": at, "endIndex": at + len(s.CitedText), "text": s.CitedText},
+				"groundingChunkIndices": []any{i},
+			})
+		}
+	}
+	return map[string]any{"webSearchQueries": queries, "groundingChunks": chunks, "groundingSupports": supports,
+		"searchEntryPoint": map[string]any{"renderedContent": "<div class=\"container\">parley</div>"}}
 }
