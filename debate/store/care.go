@@ -109,7 +109,14 @@ func openReader(ctx context.Context, path string) (*sql.DB, error) {
 // read-only media and beside a running parley — except that a database an
 // older Parley wrote is first brought up to this schema. Methods that
 // write fail on it.
-func OpenReadOnly(path string) (*Store, error) {
+//
+// On Postgres it is Open: a server's database is not on read-only media,
+// and reading never writes.
+func OpenReadOnly(location string) (*Store, error) {
+	if IsPostgres(location) {
+		return openPostgres(location)
+	}
+	path := SQLitePath(location)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}

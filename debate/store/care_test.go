@@ -43,6 +43,7 @@ func fillDatabase(tb testing.TB, path string, sessions, turns int) {
 // A database whose pages are damaged is refused before anything writes to
 // it, with the way to recover it; the file is left byte for byte as it was.
 func TestDamagedDatabaseIsRefusedUntouched(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "damaged.db")
 	fillDatabase(t, path, 4, 50)
@@ -83,6 +84,7 @@ func TestDamagedDatabaseIsRefusedUntouched(t *testing.T) {
 
 // A file that is not a database at all is refused the same way.
 func TestNotADatabaseIsDamaged(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "junk.db")
 	if err := os.WriteFile(path, []byte(strings.Repeat("this is not sqlite ", 200)), 0o600); err != nil {
@@ -96,6 +98,7 @@ func TestNotADatabaseIsDamaged(t *testing.T) {
 // The read-only store reads everything and changes nothing: not the file,
 // and no -wal or -shm file appears beside it.
 func TestReadOnlyStoreWritesNothing(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ro.db")
@@ -134,6 +137,7 @@ func TestReadOnlyStoreWritesNothing(t *testing.T) {
 // (A directory in the -shm file's place makes it impossible to create,
 // for root too.)
 func TestReadOnlyStoreReadsWhereNoSideFileCanBeMade(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "media.db")
 	fillDatabase(t, path, 3, 2)
@@ -160,7 +164,7 @@ func TestReadOnlyStoreReadsWhereNoSideFileCanBeMade(t *testing.T) {
 // the recorder's last write takes it.
 func TestCloseSavesTextStreamedAfterTheLastCheckpoint(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "close.db")
+	path := testDB(t)
 	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,11 @@ func TestACostThatIsNoAmountIsNeitherStoredNorRead(t *testing.T) {
 	// Written by an older version: the row holds +Inf (SQLite's 9e999).
 	save("old", turn(1, priced, 0.25), turn(2, priced, 0.5))
 	save("clean", turn(1, priced, 0.25))
-	if _, err := st.w.ExecContext(ctx, `UPDATE conversation_log SET cost_usd = 9e999, tokens_in = -7
+	inf := "9e999" // SQLite's +Inf
+	if st.IsPostgres() {
+		inf = "'Infinity'"
+	}
+	if _, err := st.w.ExecContext(ctx, `UPDATE conversation_log SET cost_usd = `+inf+`, tokens_in = -7
 		WHERE conversation_id = 'old' AND turn_number = 1`); err != nil {
 		t.Fatal(err)
 	}

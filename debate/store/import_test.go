@@ -85,8 +85,15 @@ func TestImportIsTransactional(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := openTemp(t)
-	if _, err := st.w.Exec(`CREATE TRIGGER fail_turn_6 BEFORE INSERT ON conversation_log
-		WHEN NEW.turn_number = 6 BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`); err != nil {
+	trigger := `CREATE TRIGGER fail_turn_6 BEFORE INSERT ON conversation_log
+		WHEN NEW.turn_number = 6 BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`
+	if st.IsPostgres() {
+		trigger = `CREATE FUNCTION fail_turn() RETURNS trigger LANGUAGE plpgsql AS $$
+			BEGIN RAISE EXCEPTION 'disk on fire'; END $$;
+			CREATE TRIGGER fail_turn_6 BEFORE INSERT ON conversation_log
+			FOR EACH ROW WHEN (NEW.turn_number = 6) EXECUTE FUNCTION fail_turn();`
+	}
+	if _, err := st.w.Exec(trigger); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Import(context.Background(), info, entries, false); err == nil || !strings.Contains(err.Error(), "disk on fire") {

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +67,7 @@ func (s *pausedStream) Result() providers.Result {
 // disk it stays as the taker settled it.
 func TestJournalPausedEngineKeepsNothingComplete(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	st, err := Open(path)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -108,7 +107,7 @@ func newInfo() debate.SessionInfo {
 // is told once; its release leaves the new holder's lease alone.
 func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	a, b := newWriter(t, path, "ask"), newWriter(t, path, "console")
 	info := newInfo()
@@ -180,7 +179,7 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 // undoes the finish.
 func TestJournalLateCheckpointKeepsTheFinish(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	a := newWriter(t, path, "ask")
 	info := newInfo()
@@ -203,7 +202,7 @@ func TestJournalLateCheckpointKeepsTheFinish(t *testing.T) {
 // next turn comes back with that turn, for the engine to take in.
 func TestJournalAppendReportsAnotherProcessesTurn(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	a, b := newWriter(t, path, "console"), newWriter(t, path, "ask")
 	info := newInfo()
 	a.appendTurn(t, info, question("@a one"), 0)
@@ -222,7 +221,7 @@ func TestJournalAppendReportsAnotherProcessesTurn(t *testing.T) {
 // a live holder's answer is its own to finish.
 func TestJournalLeaseExpiry(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	a, b := newWriter(t, path, "ask"), newWriter(t, path, "console")
 	info := newInfo()
@@ -264,7 +263,7 @@ func TestJournalLeaseExpiry(t *testing.T) {
 // refused as deleted, and the holder's engine is told.
 func TestJournalDeletedSessionStaysDeleted(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	a, other := newWriter(t, path, "console"), newWriter(t, path, "ask")
 	info := newInfo()
@@ -317,7 +316,7 @@ func TestJournalDeletedSessionStaysDeleted(t *testing.T) {
 // host without --force, and clears a forged far-future lease with it.
 func TestJournalUnlock(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	a, b := newWriter(t, path, "ask"), newWriter(t, path, "console")
 	info := newInfo()
@@ -388,7 +387,7 @@ func TestLeaseTTLBounds(t *testing.T) {
 // refused.
 func TestJournalWriteRacingItsOwnRelease(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	a, b := newWriter(t, path, "console"), newWriter(t, path, "ask")
 	info := newInfo()

@@ -87,7 +87,7 @@ func (s *Store) Page(ctx context.Context, id string, before, limit int) ([]debat
 func (s *Store) Totals(ctx context.Context, id string) (providers.Usage, float64, error) {
 	var u providers.Usage
 	var cost float64
-	err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(MAX(tokens_in, 0)), 0), COALESCE(SUM(MAX(tokens_out, 0)), 0),
+	err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(`+nonNegative("tokens_in")+`), 0), COALESCE(SUM(`+nonNegative("tokens_out")+`), 0),
 			COALESCE(SUM(tokens_cached), 0), COALESCE(SUM(`+saneCostSQL+`), 0)
 		FROM conversation_log WHERE conversation_id = ?`, id).Scan(&u.InputTokens, &u.OutputTokens, &u.CachedTokens, &cost)
 	return u, cost, err

@@ -545,13 +545,14 @@ func insertEntry(ctx context.Context, tx *sql.Tx, session, writer string, en deb
 	if err != nil {
 		return 0, err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO conversation_log (conversation_id, writer, `+entryColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		append([]any{session, writer}, vals...)...)
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO conversation_log (conversation_id, writer, `+entryColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		append([]any{session, writer}, vals...)...).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("saving turn %d: %w", en.Turn, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // updateEntry rewrites the row this writer created (a turn's final state);

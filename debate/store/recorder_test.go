@@ -48,7 +48,7 @@ func normalise(entries []debate.Entry) []debate.Entry {
 
 func TestResumeRoundTrip(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	st, err := Open(path)
 	if err != nil {
@@ -464,6 +464,7 @@ func TestParticipantColumnsHoldDisplayNames(t *testing.T) {
 // A database whose participant columns hold agent keys gets display names
 // when it is opened.
 func TestMigrationStoresParticipantDisplayNames(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "v2.db")
 	db, err := sql.Open("sqlite", dsn(path, true))
@@ -474,7 +475,7 @@ func TestMigrationStoresParticipantDisplayNames(t *testing.T) {
 	if _, err := db.Exec(`CREATE TABLE schema_version (version INTEGER NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateTo(ctx, db, 2); err != nil {
+	if err := migrateTo(ctx, db, migrations, 2); err != nil {
 		t.Fatal(err)
 	}
 	_, err = db.Exec(`INSERT INTO conversation_meta (conversation_id, topic, participant_a_name, participant_b_name, moderator_name, mode)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -162,6 +163,9 @@ var migrations = []string{
 	`ALTER TABLE conversation_log ADD COLUMN evidence TEXT NOT NULL DEFAULT '';`,
 }
 
+// ErrNewerSchema refuses a database a newer Parley wrote.
+var ErrNewerSchema = errors.New("schema too new")
+
 // SchemaVersion is the version this binary writes.
 var SchemaVersion = len(migrations)
 
@@ -172,12 +176,14 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return err
 	}
-	return migrateTo(ctx, db, len(migrations))
+	return migrateTo(ctx, db, migrations, len(migrations))
 }
 
-func migrateTo(ctx context.Context, db *sql.DB, target int) error {
+// migrateTo applies steps (SQLite's migrations, or Postgres's files) until
+// the database is at version target.
+func migrateTo(ctx context.Context, db *sql.DB, steps []string, target int) error {
 	for {
-		done, err := migrateStep(ctx, db, target)
+		done, err := migrateStep(ctx, db, steps, target)
 		if err != nil || done {
 			return err
 		}
@@ -186,7 +192,7 @@ func migrateTo(ctx context.Context, db *sql.DB, target int) error {
 
 // migrateStep applies one step; the version is read inside the write
 // transaction so two processes opening the same file cannot both apply it.
-func migrateStep(ctx context.Context, db *sql.DB, target int) (done bool, err error) {
+func migrateStep(ctx context.Context, db *sql.DB, steps []string, target int) (done bool, err error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
@@ -206,13 +212,13 @@ func migrateStep(ctx context.Context, db *sql.DB, target int) (done bool, err er
 	default:
 		return false, err
 	}
-	if version > len(migrations) {
-		return false, fmt.Errorf("the database has schema version %d, newer than this parley knows (%d): upgrade parley", version, len(migrations))
+	if version > len(steps) {
+		return false, fmt.Errorf("%w: the database has schema version %d, newer than this parley knows (%d): upgrade parley", ErrNewerSchema, version, len(steps))
 	}
 	if version >= target {
 		return true, tx.Rollback()
 	}
-	if _, err = tx.ExecContext(ctx, migrations[version]); err != nil {
+	if _, err = tx.ExecContext(ctx, steps[version]); err != nil {
 		return false, fmt.Errorf("migration to schema version %d: %w", version+1, err)
 	}
 	if _, err = tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, version+1); err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
@@ -159,7 +160,7 @@ func (s *Store) AddDelivery(ctx context.Context, d Delivery) error {
 // Deliveries lists the newest deliveries first, at most limit (0: all).
 func (s *Store) Deliveries(ctx context.Context, limit int) ([]Delivery, error) {
 	if limit <= 0 {
-		limit = -1
+		limit = math.MaxInt32 // all (Postgres has no LIMIT -1)
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT id, url, event, session_id, attempts, status, delivered, error, time
 		FROM webhook_delivery ORDER BY id DESC LIMIT ?`, limit)

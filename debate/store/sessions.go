@@ -55,22 +55,37 @@ func (s *Summary) setCost() {
 // (estimated), "$?" or "≥ $0.0123" (a model had no price).
 func (s Summary) CostText() string { return providers.FormatSpend(s.Cost, s.PriceUnknown, s.Estimated) }
 
-// ListSQL is List's query: every session with its sums, the most recently
-// active first (BenchmarkSessionsList runs it in sqlite3 as the floor).
-var ListSQL = `SELECT m.conversation_id, m.title, m.topic, m.mode,
+// ListSQL is List's query on SQLite: every session with its sums, the
+// most recently active first (BenchmarkSessionsList runs it in sqlite3 as
+// the floor).
+var ListSQL = listSQL("GROUP_CONCAT(DISTINCT %s)")
+
+// listSQLPostgres is the same on Postgres, which joins with STRING_AGG.
+var listSQLPostgres = listSQL("STRING_AGG(DISTINCT %s, ',')")
+
+// listSQL is List's query with join, the aggregate joining distinct
+// values by commas. Sums use only what both databases have (no
+// two-argument MAX, no MAX of a boolean).
+func listSQL(join string) string {
+	return `SELECT m.conversation_id, m.title, m.topic, m.mode,
 			COALESCE(CAST(m.start_time AS TEXT), ''), m.updated_time, m.parent_id, m.fork_turn,
-			COUNT(l.id), COALESCE(SUM(MAX(l.tokens_in, 0)), 0), COALESCE(SUM(MAX(l.tokens_out, 0)), 0), COALESCE(SUM(` + saneLogCost + `), 0),
-			COALESCE(MAX(l.price_unknown OR ` + insaneLogCost + `), 0), COALESCE(MAX(l.usage_estimated), 0),
-			COALESCE(GROUP_CONCAT(DISTINCT CASE WHEN l.kind IN ('reply', 'moderator', 'vote') THEN l.speaker_name END), ''),
+			COUNT(l.id), COALESCE(SUM(` + nonNegative("l.tokens_in") + `), 0), COALESCE(SUM(` + nonNegative("l.tokens_out") + `), 0), COALESCE(SUM(` + saneLogCost + `), 0),
+			COALESCE(MAX(CASE WHEN l.price_unknown <> 0 OR ` + insaneLogCost + ` = 1 THEN 1 ELSE 0 END), 0), COALESCE(MAX(l.usage_estimated), 0),
+			COALESCE(` + fmt.Sprintf(join, `CASE WHEN l.kind IN ('reply', 'moderator', 'vote') THEN l.speaker_name END`) + `, ''),
 			COALESCE((SELECT u.response FROM conversation_log u WHERE u.conversation_id = m.conversation_id
 				AND u.kind IN ('user', 'note') ORDER BY u.turn_number LIMIT 1), '')
 		FROM conversation_meta m LEFT JOIN conversation_log l ON l.conversation_id = m.conversation_id
 		GROUP BY m.conversation_id
 		ORDER BY m.updated_time DESC, m.conversation_id`
+}
 
 // List returns every session, the most recently active first.
 func (s *Store) List(ctx context.Context) ([]Summary, error) {
-	rows, err := s.r.QueryContext(ctx, ListSQL)
+	q := ListSQL
+	if s.pg != nil {
+		q = listSQLPostgres
+	}
+	rows, err := s.r.QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -361,4 +376,10 @@ func (s *Store) Rename(ctx context.Context, id, title string) error {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	return nil
+}
+
+// nonNegative is a column's value as sums count it: a negative count an
+// older version wrote counts 0 (portable: no two-argument MAX on Postgres).
+func nonNegative(col string) string {
+	return "(CASE WHEN " + col + " > 0 THEN " + col + " ELSE 0 END)"
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -39,7 +38,7 @@ func openShared(t *testing.T, path, id, door string) (*Store, *debate.Engine) {
 // turns are numbered by the database, none is written over, each door's
 // turns name it, and an exchange takes in the turns the other added first.
 func TestTwoWritersKeepEveryTurn(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	_, a := openShared(t, path, "", "console")
 	if err := a.Submit(ctx, "@a one"); err != nil {
@@ -90,7 +89,7 @@ func TestTwoWritersKeepEveryTurn(t *testing.T) {
 // when; given back, it is free; a lapsed one is taken over and the turns
 // its dead holder left streaming are settled as interrupted.
 func TestLeaseRefusesThenExpires(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	ctx := context.Background()
 	st1, e := openShared(t, path, "", "console")
 	if err := e.Submit(ctx, "@a one"); err != nil {
@@ -123,8 +122,10 @@ func TestLeaseRefusesThenExpires(t *testing.T) {
 
 	// A holder that died: its lease lapsed, its answer still streaming.
 	past := formatTime(time.Now().Add(-time.Minute))
-	if _, err := st1.w.Exec(`INSERT OR REPLACE INTO session_lease (conversation_id, owner, door, pid, host, since, heartbeat, expires)
-		VALUES (?, 'dead', 'ask', 1, 'h', ?, ?, ?)`, id, past, past, past); err != nil {
+	if _, err := st1.w.Exec(`INSERT INTO session_lease (conversation_id, owner, door, pid, host, since, heartbeat, expires)
+		VALUES (?, 'dead', 'ask', 1, 'h', ?, ?, ?) ON CONFLICT(conversation_id) DO UPDATE SET owner = excluded.owner,
+		door = excluded.door, pid = excluded.pid, host = excluded.host, since = excluded.since,
+		heartbeat = excluded.heartbeat, expires = excluded.expires`, id, past, past, past); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st1.w.Exec(`INSERT INTO conversation_log (conversation_id, turn_number, speaker_name, response, status, writer)

@@ -34,6 +34,8 @@ type Store struct {
 	recorders map[*Recorder]struct{}
 	closed    bool
 	watch     watcher
+
+	pg *pgBackend // nil: SQLite
 }
 
 // ErrNotFound is returned when no session matches an ID or prefix.
@@ -94,9 +96,14 @@ func dsn(path string, write bool) string {
 	return path + q + "&_pragma=query_only(1)"
 }
 
-// Open opens (creating when needed) the database at path and brings its
-// schema up to date.
-func Open(path string) (*Store, error) {
+// Open opens (creating when needed) the database at location — a SQLite
+// file (a path, or sqlite:PATH) or a Postgres URL (postgres://…) — and
+// brings its schema up to date.
+func Open(location string) (*Store, error) {
+	if IsPostgres(location) {
+		return openPostgres(location)
+	}
+	path := SQLitePath(location)
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
@@ -143,8 +150,11 @@ func Open(path string) (*Store, error) {
 	return &Store{path: path, w: w, r: r}, nil
 }
 
-// Path is the database file.
+// Path is the database file, or a Postgres URL without its password.
 func (s *Store) Path() string { return s.path }
+
+// IsPostgres reports whether the store is on Postgres.
+func (s *Store) IsPostgres() bool { return s.pg != nil }
 
 // Close writes what every recorder still holds, then closes the database.
 // The first error met (a failed write included) is returned.
@@ -167,11 +177,19 @@ func (s *Store) Close() error {
 	if s.w != nil { // nil when opened read-only
 		errs = append(errs, s.w.Close())
 	}
+	if s.pg != nil && s.pg.pool != nil {
+		s.pg.pool.Close()
+	}
 	return errors.Join(errs...)
 }
 
-// Check runs SQLite's integrity check and returns an error unless it says ok.
+// Check runs SQLite's integrity check and returns an error unless it says
+// ok; on Postgres (which checks its own pages) it checks the database
+// answers at this binary's schema version.
 func (s *Store) Check(ctx context.Context) error {
+	if s.pg != nil {
+		return s.Ready(ctx)
+	}
 	rows, err := s.r.QueryContext(ctx, "PRAGMA integrity_check")
 	if err != nil {
 		return err
@@ -217,4 +235,24 @@ func parseTime(s string) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// Ready reports whether the database answers and its schema is the one
+// this binary writes (serve's /readyz).
+func (s *Store) Ready(ctx context.Context) error {
+	v, err := schemaVersion(ctx, s.r)
+	if err != nil {
+		if s.pg != nil {
+			err = scrub(err, s.pg.password)
+		}
+		return fmt.Errorf("database unreachable: %w", err)
+	}
+	want := SchemaVersion
+	if s.pg != nil {
+		want = PostgresSchemaVersion
+	}
+	if v != want {
+		return fmt.Errorf("database schema version %d, this parley writes %d: run parley db migrate", v, want)
+	}
+	return nil
 }

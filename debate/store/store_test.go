@@ -15,7 +15,7 @@ import (
 
 func openTemp(t testing.TB) *Store {
 	t.Helper()
-	st, err := Open(filepath.Join(t.TempDir(), "parley.db"))
+	st, err := Open(testDB(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,6 +24,7 @@ func openTemp(t testing.TB) *Store {
 }
 
 func TestOpenCreatesSchemaInWALMode(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sub", "dir", "parley.db")
 	st, err := Open(path)
@@ -85,8 +86,9 @@ func columns(t *testing.T, db *sql.DB, table string) map[string]bool {
 
 // The database and its WAL hold what users typed: nobody else may read them.
 func TestDatabaseFilesArePrivate(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +107,7 @@ func TestDatabaseFilesArePrivate(t *testing.T) {
 
 func TestReopenKeepsDataAndVersion(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	path := testDB(t)
 	for i := 0; i < 3; i++ {
 		st, err := Open(path)
 		if err != nil {
@@ -132,6 +134,7 @@ func TestReopenKeepsDataAndVersion(t *testing.T) {
 // A TalkTable database at schema version 1 (what the first binary wrote, or
 // TalkTable itself) is migrated in place and its talks load.
 func TestMigrateFromVersion1(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "old.db")
 	db, err := sql.Open("sqlite", dsn(path, true))
@@ -142,7 +145,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 	if _, err := db.Exec(`CREATE TABLE schema_version (version INTEGER NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateTo(ctx, db, 1); err != nil {
+	if err := migrateTo(ctx, db, migrations, 1); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := schemaVersion(ctx, db); v != 1 {
@@ -185,22 +188,27 @@ func TestMigrateFromVersion1(t *testing.T) {
 
 func TestNewerSchemaIsRefused(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "new.db")
+	path := testDB(t)
 	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.w.Exec(`UPDATE schema_version SET version = ?`, SchemaVersion+1); err != nil {
+	newer := SchemaVersion + 1
+	if st.IsPostgres() {
+		newer = PostgresSchemaVersion + 1
+	}
+	if _, err := st.w.Exec(`UPDATE schema_version SET version = ?`, newer); err != nil {
 		t.Fatal(err)
 	}
 	_ = st.Close()
 	_, err = Open(path)
-	if err == nil || !strings.Contains(err.Error(), "newer") {
+	if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "newer") {
 		t.Fatalf("open of a newer database: %v, want a refusal naming it newer", err)
 	}
 }
 
 func TestOpenRejectsBadPaths(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	if _, err := Open(""); err == nil {
 		t.Error("empty path accepted")
@@ -218,6 +226,7 @@ func TestOpenRejectsBadPaths(t *testing.T) {
 }
 
 func TestNotADatabase(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "junk.db")
 	if err := os.WriteFile(path, []byte(strings.Repeat("this is not sqlite ", 200)), 0o600); err != nil {

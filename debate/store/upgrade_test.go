@@ -11,6 +11,7 @@ import (
 // and estimated usage) is listed and read by the read-only commands
 // (sessions list, show, export) instead of failing on a missing column.
 func TestReadOnlyOpenUpgradesAnOlderDatabase(t *testing.T) {
+	onlySQLite(t)
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "old.db")
 	raw, err := sql.Open("sqlite", dsn(path, true))
@@ -21,7 +22,7 @@ func TestReadOnlyOpenUpgradesAnOlderDatabase(t *testing.T) {
 	if _, err := raw.ExecContext(ctx, `CREATE TABLE schema_version (version INTEGER NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateTo(ctx, raw, 7); err != nil {
+	if err := migrateTo(ctx, raw, migrations, 7); err != nil {
 		t.Fatal(err)
 	}
 	if err := raw.Close(); err != nil {

@@ -26,7 +26,8 @@ type watcher struct {
 }
 
 // Watch tells the caller whenever another connection committed to the
-// database. ONE goroutine per store reads SQLite's PRAGMA data_version
+// database. On Postgres it is woken by LISTEN/NOTIFY (watch_pg.go). On
+// SQLite ONE goroutine per store reads SQLite's PRAGMA data_version
 // every FollowEvery on a connection of its own — a counter that moves only
 // when another connection commits, so nothing is scanned — and wakes every
 // watch. A channel holds one pending wake: changes between two reads fold
@@ -46,7 +47,11 @@ func (s *Store) Watch() (changed <-chan struct{}, stop func()) {
 	if w.stop == nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		w.stop = cancel
-		w.polls.Go(func() { s.poll(ctx) })
+		if s.pg != nil {
+			w.polls.Go(func() { s.listen(ctx) })
+		} else {
+			w.polls.Go(func() { s.poll(ctx) })
+		}
 	}
 	var once sync.Once
 	return ch, func() {

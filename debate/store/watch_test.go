@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 // wakes every watch of the store, through its one poll; a stopped watch
 // is woken no more, and the poll ends with the last watch.
 func TestWatchWakesOnAnotherConnectionsCommit(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "w.db")
+	path := testDB(t)
 	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
