@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/debate/store"
 )
 
 func newConfigCmd(g *globalFlags) *cobra.Command {
@@ -39,7 +40,7 @@ PARLEY_* environment variables, then flags.`,
 				case os.Getenv("PARLEY_DB") != "":
 					src = "env PARLEY_DB"
 				}
-				values = append(values, configload.Value{Key: "database", Value: db, Source: src})
+				values = append(values, configload.Value{Key: "database", Value: store.Redact(db), Source: src})
 			}
 			if g.Demo {
 				values = append(values, configload.Value{Key: "demo", Value: true, Source: "flag --demo"})

@@ -87,6 +87,7 @@ func subcommands(g *globalFlags) []*cobra.Command {
 		newBenchCmd(g),
 		newConfigCmd(g),
 		newCouncilCmd(g),
+		newDBCmd(g),
 		newDoctorCmd(g),
 		newMagiCmd(g),
 		newMCPCmd(g),

@@ -31,7 +31,7 @@ parley ask|repl|alternate|talk --session ID.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsRenameCmd(g), sessionsForkCmd(g), sessionsImportCmd(g), sessionsUnlockCmd(g)}
+	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsRenameCmd(g), sessionsForkCmd(g), sessionsImportCmd(g), sessionsUnlockCmd(g), sessionsCopyCmd(g)}
 	for _, c := range sub {
 		wrapArgs(c)
 		cmd.AddCommand(c)
@@ -57,7 +57,7 @@ func openStoreFor(g *globalFlags, open func(string) (*store.Store, error), f fun
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(store.SQLitePath(path)); !store.IsPostgres(path) && errors.Is(err, os.ErrNotExist) {
 		return f(nil)
 	}
 	st, err := open(path)

@@ -276,7 +276,7 @@ func OpenDB(g *Flags) (*store.Store, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("session database: %w", err)
 	}
-	return st, path, nil
+	return st, st.Path(), nil // a Postgres URL without its password
 }
 
 // openStore opens the session database, restores the session asked for
