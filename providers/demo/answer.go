@@ -2,10 +2,11 @@ package demo
 
 import (
 	"fmt"
-	"github.com/parleyhq/parley/providers"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/parleyhq/parley/providers"
 )
 
 // demoAnswerSchema is the schema name of a MAGI council voting over answers

@@ -3,8 +3,9 @@ package demo
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/parleyhq/parley/providers"
 	"testing"
+
+	"github.com/parleyhq/parley/providers"
 )
 
 func demoAnswerRequest(persona, q string, round int, extra ...providers.Message) providers.Request {

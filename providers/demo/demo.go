@@ -43,8 +43,19 @@ func (d *Demo) Name() string { return d.name }
 
 // Stream implements providers.Provider.
 func (d *Demo) Stream(ctx context.Context, req providers.Request) (providers.Stream, error) {
-	answer := Answer(req)
 	in := EstimateRequestTokens(req)
+	if text, calls, ok := toolStep(req); ok { // native tools (tools.go)
+		out := len(text)
+		for _, c := range calls {
+			out += len(c.Name) + len(c.Arguments)
+		}
+		return &demoStream{ctx: ctx, words: splitKeepSpace(text), pace: d.pace, calls: calls,
+			usage: providers.Usage{InputTokens: in, OutputTokens: (out + 3) / 4}}, nil
+	}
+	answer, ok := afterTools(req)
+	if !ok {
+		answer = Answer(req)
+	}
 	return &demoStream{ctx: ctx, words: splitKeepSpace(answer), pace: d.pace,
 		usage: providers.Usage{InputTokens: in, OutputTokens: (len(answer) + 3) / 4}}, nil
 }
@@ -54,81 +65,14 @@ func EstimateRequestTokens(req providers.Request) int {
 	n := len(req.System)
 	for _, m := range req.Messages {
 		n += len(m.Content) + 4
+		for _, r := range m.ToolResults {
+			n += len(r.Content) + 4
+		}
+		for _, c := range m.ToolCalls {
+			n += len(c.Name) + len(c.Arguments) + 4
+		}
 	}
 	return (n + 3) / 4
-}
-
-type demoStream struct {
-	ctx   context.Context
-	words []string
-	i     int
-	cur   string
-	pace  time.Duration
-	usage providers.Usage
-	err   error
-	done  bool
-}
-
-func (s *demoStream) Next() bool {
-	if s.done {
-		return false
-	}
-	if s.i >= len(s.words) {
-		s.done = true
-		return false
-	}
-	if s.pace > 0 {
-		t := time.NewTimer(s.pace)
-		select {
-		case <-s.ctx.Done():
-			t.Stop()
-			s.err, s.done = &providers.Error{Provider: "demo", Kind: providers.KindCanceled, Err: s.ctx.Err()}, true
-			return false
-		case <-t.C:
-		}
-	} else if s.ctx.Err() != nil {
-		s.err, s.done = &providers.Error{Provider: "demo", Kind: providers.KindCanceled, Err: s.ctx.Err()}, true
-		return false
-	}
-	s.cur = s.words[s.i]
-	s.i++
-	return true
-}
-
-func (s *demoStream) Delta() string { return s.cur }
-func (s *demoStream) Err() error    { return s.err }
-func (s *demoStream) Close() error  { return nil }
-func (s *demoStream) Result() providers.Result {
-	u := s.usage
-	if s.i < len(s.words) { // cut short: count what was sent
-		sent := 0
-		for _, w := range s.words[:s.i] {
-			sent += len(w)
-		}
-		u.OutputTokens = (sent + 3) / 4
-	}
-	return providers.Result{Usage: u, FinishReason: "stop"}
-}
-
-// splitKeepSpace splits text into words that keep their trailing spaces and
-// newlines, so joining the pieces gives the text back exactly.
-func splitKeepSpace(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == ' ' || s[i] == '\n' {
-			j := i
-			for j < len(s) && (s[j] == ' ' || s[j] == '\n') {
-				j++
-			}
-			out = append(out, s[start:j])
-			start, i = j, j-1
-		}
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
 }
 
 // Answer is the whole answer a demo agent gives to req.

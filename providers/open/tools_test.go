@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -195,3 +196,38 @@ var wireTools = map[string]func(t *testing.T, body map[string]any){
 			{"functionResponse":{"id":"call_b2","name":"list_file","response":{"error":"error: no such folder"}}}]}`)
 	},
 }
+
+// An OpenAI-compatible server (Ollama, llama.cpp, vLLM) gets tools on Chat
+// Completions and no server-side search; calls it sends whole and without
+// an index (as some do) are two calls, not one.
+func TestCompatibleServerTools(t *testing.T) {
+	clearVendorEnv(t)
+	raw := "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[" +
+		"{\"id\":\"call_x\",\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"{\\\"path\\\":\\\"a.md\\\"}\"}}," +
+		"{\"id\":\"call_y\",\"type\":\"function\",\"function\":{\"name\":\"list_file\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\n" +
+		"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" +
+		"data: [DONE]\n\n"
+	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return providertest.Reply{Raw: []byte(raw)} })
+	p, err := open.Open("ollama", providers.Spec{Type: "openai-compatible", BaseURL: srv.URL}, envMap())
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := providers.Request{Model: "qwen3", Messages: history(), Tools: []providers.ToolSpec{readFileTool()},
+		ServerTools: []providers.ServerTool{{Kind: providers.ServerToolWebSearch}}}
+	o := run(t, p, context.Background(), req)
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	want := []providers.ToolCall{{ID: "call_x", Name: "read_file", Arguments: `{"path":"a.md"}`}, {ID: "call_y", Name: "list_file", Arguments: `{}`}}
+	if !reflect.DeepEqual(o.res.ToolCalls, want) {
+		t.Errorf("calls = %+v", o.res.ToolCalls)
+	}
+	got := srv.Requests()[0]
+	if got.Path != "/v1/chat/completions" {
+		t.Errorf("path = %s", got.Path)
+	}
+	// The function only: a compatible server has no hosted search.
+	jsonEqual(t, "tools", got.JSON["tools"], `[{"type":"function","function":{"name":"read_file","description":"Read a file of the workspace",
+		"parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}}]`)
+}
+
