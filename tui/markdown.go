@@ -2,6 +2,7 @@ package tui
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -45,6 +46,9 @@ func (m *markdown) Render(text string, width int) []string {
 		return nil
 	}
 	if rows, ok := m.plainProse(text, width); ok {
+		return rows
+	}
+	if rows, ok := m.plainItem(text, width); ok {
 		return rows
 	}
 	return m.renderGlamour(text, width)
@@ -214,12 +218,30 @@ func (s *streamingText) Lines(md *markdown, width int) []string {
 }
 
 // tail is at least n of the last lines and whether they are all of them.
+// reuseOpen gives a block that has just ended the rows the open block
+// already has for it: they are its full render (see openBlock), so the
+// block is not rendered again when it is first shown.
+func (s *streamingText) reuseOpen(text string, from, width int) {
+	o := &s.open
+	if o.text == "" || s.blocks.width != width {
+		return
+	}
+	for k := from; k < len(s.blocks.blocks); k++ {
+		b := s.blocks.blocks[k]
+		if !b.plain && strings.TrimLeft(text[b.start:b.end], "\n") == o.text {
+			s.blocks.lines[k] = append(slices.Clip(o.frozen), o.rest...)
+		}
+	}
+}
+
 func (s *streamingText) tail(md *markdown, width, n int) ([]string, bool) {
 	if width != s.width {
 		s.width, s.open = width, openBlock{}
 	}
 	text := s.text.String()
+	before := len(s.blocks.blocks)
 	s.blocks.cut(text, maxOpenBlock, false)
+	s.reuseOpen(text, before, width)
 	var open []string
 	tail := heldBack(strings.TrimLeft(text[s.blocks.done:], "\n"))
 	switch {

@@ -12,6 +12,9 @@ import (
 type proseStyle struct {
 	open, close string
 	ok          bool // glamour drew the word as open+word+close
+	// bullet is what glamour draws for "- " before an item's words, in the
+	// same style ("" when it draws an item otherwise).
+	bullet string
 }
 
 // plainProse renders a paragraph of plain words without glamour: the rows
@@ -20,20 +23,65 @@ type proseStyle struct {
 // for text whose every character glamour shows as is (isPlainProse) and
 // whose rows fall short of the width; ok is false for anything else.
 func (m *markdown) plainProse(text string, width int) ([]string, bool) {
-	if !isPlainProse(text) {
+	// A space at the end (a streamed word and the space after it, as most
+	// chunks end) shows nothing where the rows fall short of the width.
+	if t, ok := strings.CutSuffix(text, " "); ok && !strings.HasSuffix(t, " ") {
+		text = t
+	}
+	if !isPlainProse(text) || !m.style().ok {
 		return nil, false
 	}
-	if m.prose == nil {
-		m.prose = &proseStyle{}
-		const word = "word"
-		if rows := m.renderGlamour(word, 40); len(rows) == 1 {
-			open, close, found := strings.Cut(rows[0], word)
-			m.prose.open, m.prose.close, m.prose.ok = open, close, found && !strings.Contains(close, word)
+	return m.proseRows(text, width)
+}
+
+// style reads, once, how glamour draws a paragraph of words and a bullet.
+func (m *markdown) style() *proseStyle {
+	if m.prose != nil {
+		return m.prose
+	}
+	m.prose = &proseStyle{}
+	const word = "word"
+	if rows := m.renderGlamour(word, 40); len(rows) == 1 {
+		open, close, found := strings.Cut(rows[0], word)
+		m.prose.open, m.prose.close, m.prose.ok = open, close, found && !strings.Contains(close, word)
+	}
+	if rows := m.renderGlamour("- "+word, 40); len(rows) == 1 && m.prose.ok {
+		if head, ok := strings.CutSuffix(rows[0], word+m.prose.close); ok {
+			if b, ok := strings.CutPrefix(head, m.prose.open); ok && b != "" && !strings.Contains(b, "\x1b") {
+				m.prose.bullet = b
+			}
 		}
 	}
-	if !m.prose.ok {
+	return m.prose
+}
+
+// plainItem renders a bullet item of plain words ("- word …") that fits
+// one row without glamour: glamour draws it as the bullet and the words in
+// the paragraph's style. (A longer item wraps as glamour wraps items, its
+// bullet counted late: glamour draws it; once it has wrapped, the open
+// block renders only its last row, a paragraph's.) ok is false for
+// anything else.
+func (m *markdown) plainItem(text string, width int) ([]string, bool) {
+	words, ok := strings.CutPrefix(text, "- ")
+	if !ok {
 		return nil, false
 	}
+	if t, ok := strings.CutSuffix(words, " "); ok && !strings.HasSuffix(t, " ") {
+		words = t
+	}
+	if !isPlainProse(words) || m.style().bullet == "" {
+		return nil, false
+	}
+	row := m.prose.bullet + words
+	if cellWidth(row) > width-2 {
+		return nil, false
+	}
+	return []string{m.prose.open + row + m.prose.close}, true
+}
+
+// proseRows wraps plain text as glamour wraps a paragraph, each row in its
+// style.
+func (m *markdown) proseRows(text string, width int) ([]string, bool) {
 	rows := splitLines(ansi.Wrap(text, width, ""))
 	for i, r := range rows {
 		// A row that fills the width (a space at its end or not) is where

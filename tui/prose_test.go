@@ -24,6 +24,9 @@ func TestPlainProseEqualsGlamour(t *testing.T) {
 		"Supercalifragilisticexpialidociousandthensomemorelettersthatdonotfit in one row, then words.",
 		"It's \"quoted\" -- and $5 or 50% (maybe) - a well-known, semi;colon.separated+plus|pipe word.",
 	}
+	for _, text := range texts { // the range is read once: the copies are not copied again
+		texts = append(texts, text+" ") // as a streamed chunk ends
+	}
 	n, fell := 0, 0
 	for _, text := range texts {
 		for width := 8; width <= 120; width++ {
@@ -48,6 +51,7 @@ func TestPlainProseEqualsGlamour(t *testing.T) {
 func FuzzPlainProseEqualsGlamour(f *testing.F) {
 	f.Add("The retry loop needs a bound on attempts and on the total wait.", 40)
 	f.Add("Supercalifragilisticexpialidocious word a b c d e f g h i j k l.", 9)
+	f.Add("word1 and word2 and word3 and ", 21)
 	f.Add("It's \"quoted\" -- and $5 or 50% (maybe) - a well-known, semi;colon.", 17)
 	md := newMarkdown()
 	f.Fuzz(func(t *testing.T, text string, width int) {
@@ -131,6 +135,54 @@ func FuzzTightSGRKeepsCells(f *testing.F) {
 			if a, b := strings.Join(cells(row), ""), strings.Join(cells(tightSGR(row)), ""); a != b {
 				t.Fatalf("%q: tight %q has other cells", row, tightSGR(row))
 			}
+		}
+	})
+}
+
+// A bullet item of plain words that fits one row, drawn without glamour,
+// is glamour's row, at every width (the open list's last item is drawn so
+// on every frame while it streams, until it wraps).
+func TestPlainItemEqualsGlamour(t *testing.T) {
+	md := newMarkdown()
+	texts := []string{
+		"- word21 and word22 and word23 and word24 and word25 and word26 and word27 and word28 and word29 and word30 and ",
+		"- The retry loop needs a bound on attempts and on the total wait, or a slow dependency becomes an outage.",
+		"- Supercalifragilisticexpialidociousandthensomemorelettersthatdonotfit in one row, then words.",
+		"- word21 and ",
+		"- a short item",
+		"- It's \"quoted\" -- and $5 or 50% (maybe) - a well-known, semi;colon.",
+	}
+	n := 0
+	for _, text := range texts {
+		for width := 8; width <= 120; width++ {
+			got, ok := md.plainItem(text, width)
+			if !ok {
+				continue
+			}
+			n++
+			if d := firstDiff(got, glamourRows(md, text, width)); d != "" {
+				t.Fatalf("%q at width %d: %s", text, width, d)
+			}
+		}
+	}
+	if n < 150 {
+		t.Fatalf("%d renders compared", n)
+	}
+}
+
+func FuzzPlainItemEqualsGlamour(f *testing.F) {
+	f.Add("word1 and word2 and word3 and ", 21)
+	f.Add("It's \"quoted\" -- and $5 or 50% (maybe) - a well-known, semi;colon.", 17)
+	md := newMarkdown()
+	f.Fuzz(func(t *testing.T, words string, width int) {
+		width = 8 + abs(width)%113
+		text := "- " + words
+		got, ok := md.plainItem(text, width)
+		if !ok {
+			return
+		}
+		if d := firstDiff(got, glamourRows(md, text, width)); d != "" {
+			t.Fatalf("%q at width %d: %s", text, width, d)
 		}
 	})
 }

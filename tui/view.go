@@ -193,7 +193,7 @@ func (m *Model) layout() {
 		m.overlay.SetSize(min(w-4, 120), max(h-4, 5))
 	}
 	if m.palette != nil {
-		m.palette.SetSize(min(w-2, 100), max(min(h-2, len(m.palette.items)+4), 6))
+		m.palette.SetSize(min(w-2, 100), max(min(h-2, len(m.palette.shown)+4), 5)) // as tall as its rows
 	}
 	if m.sessions != nil {
 		m.sessions.SetSize(sessionListWidth(w), max(min(h-4, len(m.sessions.items)+4), 6))
