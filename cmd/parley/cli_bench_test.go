@@ -22,8 +22,7 @@ import (
 //
 //	go test -run '^$' -bench 'BenchmarkAskFixedCost|BenchmarkSessionsList' -benchtime 1x ./cmd/parley/
 //
-// (BenchmarkStartup and BenchmarkHeadlessStream, in startup_test.go, put
-// `parley version` beside a cobra + viper hello and `parley ask` streaming
+// (BenchmarkHeadlessStream, in startup_test.go, puts `parley ask` streaming
 // 5,000 chunks beside curl -N.)
 
 // cliEnv is an isolated home for the binary, with the openai provider at
@@ -81,17 +80,25 @@ func chunkFake(b *testing.B, n int) *providertest.Server {
 }
 
 // BenchmarkAskFixedCost: `parley ask` answered in one chunk by the
-// wire-level fake, beside `parley version`: what a script pays per ask
-// before any token (start-up, configuration, the database, one exchange).
+// wire-level fake — what a script pays per ask before any token (start-up,
+// configuration, the database, one exchange) — and `parley version`
+// beside a cobra + viper hello (testdata/hellocli), in CPU.
 func BenchmarkAskFixedCost(b *testing.B) {
 	parley := buildParley(b)
+	hello := filepath.Join(b.TempDir(), "hellocli")
+	if out, err := exec.Command("go", "build", "-o", hello, "./testdata/hellocli").CombinedOutput(); err != nil {
+		b.Fatalf("building hellocli: %v\n%s", err, out)
+	}
 	e := newCLIEnv(b, chunkFake(b, 1).URL)
 	for range b.N {
-		ask, version := pair(15, func() time.Duration { return e.cpuOf(b, parley, "ask", "@chatgpt hi") },
-			func() time.Duration { return e.cpuOf(b, parley, "version") })
-		b.Logf("parley ask (one chunk) %.1f ms CPU; parley version %.1f ms", ms(ask), ms(version))
+		version, floor := pair(15, func() time.Duration { return e.cpuOf(b, parley, "version") },
+			func() time.Duration { return e.cpuOf(b, hello, "version") })
+		ask, _ := pair(15, func() time.Duration { return e.cpuOf(b, parley, "ask", "@chatgpt hi") }, func() time.Duration { return 0 })
+		b.Logf("parley version %.1f ms CPU, cobra+viper hello %.1f ms (%.1f×); parley ask (one chunk) %.1f ms",
+			ms(version), ms(floor), float64(version)/float64(floor), ms(ask))
 		b.ReportMetric(ms(ask), "ask-ms")
 		b.ReportMetric(ms(version), "version-ms")
+		b.ReportMetric(ms(floor), "hello-ms")
 	}
 }
 

@@ -50,7 +50,9 @@ func BenchmarkHeadlessStream(b *testing.B) {
 		b.Fatal(err)
 	}
 	env := append(os.Environ(), "PARLEY_BENCH_KEY=k", "XDG_DATA_HOME="+filepath.Join(dir, "data"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "HOME="+dir)
-	body := `{"model":"gpt-5","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`
+	// The stream parley reads: chatgpt's model is served over the Responses
+	// API, whose events are larger than Chat Completions' chunks.
+	body := `{"model":"gpt-6.1-sol","stream":true,"input":[{"role":"user","content":"hi"}]}`
 	runs := map[string]func() *exec.Cmd{
 		"parley": func() *exec.Cmd {
 			c := exec.Command(bin, "ask", "@chatgpt count to five thousand")
@@ -59,7 +61,7 @@ func BenchmarkHeadlessStream(b *testing.B) {
 		},
 		"curl": func() *exec.Cmd {
 			return exec.Command("curl", "-sSN", "-o", os.DevNull, "-H", "Authorization: Bearer k", "-H", "Content-Type: application/json",
-				"-d", body, srv.URL+"/chat/completions")
+				"-d", body, srv.URL+"/responses")
 		},
 	}
 	if _, err := exec.LookPath("curl"); err != nil {
