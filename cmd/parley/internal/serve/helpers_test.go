@@ -86,7 +86,13 @@ func openAIWithKey(baseURL, key string) func(*debate.Config) ([]*debate.Agent, e
 
 func newFixture(t testing.TB, adjust ...func(*Options)) *fixture {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "parley.db")
+	return newFixtureOn(t, filepath.Join(t.TempDir(), "parley.db"), adjust...)
+}
+
+// newFixtureOn is newFixture on the database at path (a file or a
+// postgres:// URL): two fixtures on one database are two replicas.
+func newFixtureOn(t testing.TB, path string, adjust ...func(*Options)) *fixture {
+	t.Helper()
 	st, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -136,7 +136,7 @@ func New(opts Options) (*Server, error) {
 	if s.proxies, err = parseProxies(opts.Config.Serve.TrustedProxies); err != nil {
 		return nil, err
 	}
-	s.root = s.proxies.withClient(s.guard)
+	s.root = s.withHealth(s.proxies.withClient(s.guard))
 	if s.tls, err = loadTLS(opts.TLSCert, opts.TLSKey); err != nil {
 		return nil, err
 	}
