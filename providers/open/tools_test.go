@@ -230,4 +230,3 @@ func TestCompatibleServerTools(t *testing.T) {
 	jsonEqual(t, "tools", got.JSON["tools"], `[{"type":"function","function":{"name":"read_file","description":"Read a file of the workspace",
 		"parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}}]`)
 }
-
