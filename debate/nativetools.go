@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -170,14 +171,16 @@ type (
 	// ToolFinished is its end: Result is what the model got (clipped for
 	// the event), Evidence the record's id ("" for an error).
 	ToolFinished struct {
-		Turn     int    `json:"turn"`
-		Agent    string `json:"agent"`
-		CallID   string `json:"call_id"`
-		Tool     string `json:"tool"`
-		Result   string `json:"result"`
-		IsError  bool   `json:"is_error,omitempty"`
-		Evidence string `json:"evidence,omitempty"`
-		TookMS   int64  `json:"took_ms"`
+		Turn      int    `json:"turn"`
+		Agent     string `json:"agent"`
+		CallID    string `json:"call_id"`
+		Tool      string `json:"tool"`
+		Arguments string `json:"arguments"`
+		Result    string `json:"result"`
+		Bytes     int    `json:"bytes"` // the whole result's length
+		IsError   bool   `json:"is_error,omitempty"`
+		Evidence  string `json:"evidence,omitempty"`
+		TookMS    int64  `json:"took_ms"`
 	}
 	// EvidenceAdded is a new record of the session's ledger.
 	EvidenceAdded struct {
@@ -203,7 +206,7 @@ func (t *Turn) toolsFor(req *providers.Request) *toolTurn {
 	if box == nil {
 		return nil
 	}
-	req.Tools = box.Specs()
+	req.Tools, req.ServerTools = box.Specs(), box.ServerTools
 	req.System = strings.TrimSpace(req.System + "\n\n" + evidence.Instruction)
 	return &toolTurn{box: box, limit: t.engine.Config.Tools.PerTurn()}
 }
@@ -292,8 +295,8 @@ func (t *Turn) record(res toolbox.Result) providers.ToolResult {
 	}
 	e.AddEntry(Entry{Kind: KindToolCall, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
 		Round: t.spec.Round, Prompt: t.spec.Prompt, ToolCalls: []ToolCall{tc}, Evidence: records})
-	fin := ToolFinished{Turn: t.entry.Turn, Agent: a.Name, CallID: call.ID, Tool: call.Name, Result: Clip(res.Text, maxEventResult),
-		IsError: res.IsError, TookMS: res.Took.Milliseconds()}
+	fin := ToolFinished{Turn: t.entry.Turn, Agent: a.Name, CallID: call.ID, Tool: call.Name, Arguments: Clip(call.Arguments, maxEventResult),
+		Result: Clip(res.Text, maxEventResult), Bytes: len(res.Text), IsError: res.IsError, TookMS: res.Took.Milliseconds()}
 	if len(records) > 0 {
 		fin.Evidence = records[0].ID
 	}
@@ -375,4 +378,46 @@ func checkTools(k *ConfigCheck) error {
 		}
 	}
 	return nil
+}
+
+// Line is the call in one line, as every door shows it: the tool, its
+// arguments, and the evidence id it gave or its error, e.g.
+//
+//	fetch_url url=http://example.org/report → E1 (812 B, 35 ms)
+//	fetch_url url=http://10.0.0.1/ → error: refused: 10.0.0.1 is a private address (…)
+//
+// Unsanitised: a door cleans it for its screen.
+func (ev ToolFinished) Line() string {
+	var b strings.Builder
+	b.WriteString(ev.Tool)
+	if args, err := toolbox.Arguments(ev.Arguments); err == nil {
+		keys := make([]string, 0, len(args))
+		for k := range args {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			v, ok := args[k].(string)
+			if !ok {
+				raw, _ := json.Marshal(args[k])
+				v = string(raw)
+			}
+			fmt.Fprintf(&b, " %s=%s", k, Clip(strings.Join(strings.Fields(v), " "), 120))
+		}
+	} else {
+		b.WriteString(" " + Clip(strings.Join(strings.Fields(ev.Arguments), " "), 120))
+	}
+	if ev.IsError {
+		return b.String() + " → " + Clip(strings.Join(strings.Fields(ev.Result), " "), 200)
+	}
+	fmt.Fprintf(&b, " → %s (%s, %d ms)", ev.Evidence, sizeOf(ev.Bytes), ev.TookMS)
+	return b.String()
+}
+
+// sizeOf is a byte count for people.
+func sizeOf(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f KB", float64(n)/1024)
 }

@@ -83,6 +83,8 @@ type Box struct {
 	tools   []Tool
 	rules   map[string]Rule
 	Timeout time.Duration // one call (0: DefaultTimeout)
+	// ServerTools are the searches the vendor runs itself (web_search).
+	ServerTools []providers.ServerTool
 }
 
 // New makes a box of tools (the first of a name wins) under rules (a tool
@@ -130,8 +132,13 @@ func (b *Box) Specs() []providers.ToolSpec {
 	return specs
 }
 
-// Len is the number of tools offered.
-func (b *Box) Len() int { return len(b.Specs()) }
+// Len is the number of tools offered, the vendor's own included.
+func (b *Box) Len() int {
+	if b == nil {
+		return 0
+	}
+	return len(b.Specs()) + len(b.ServerTools)
+}
 
 // Run runs one call to its end. It never returns an error and never panics:
 // every failure is the result's text with IsError set.

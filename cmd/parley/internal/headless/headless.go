@@ -131,6 +131,14 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.line(ev)
 		return
 	}
+	switch ev := ev.(type) { // native tool calls: a line each on stderr, whatever the format of stdout
+	case debate.ToolFinished:
+		p.flushSlip()
+		fmt.Fprintf(p.err, "[%s] %s\n", sanitize.Text(ev.Agent), sanitize.Text(ev.Line()))
+		return
+	case debate.ToolStarted, debate.EvidenceAdded:
+		return
+	}
 	if p.opts.Format == JSON && p.opts.Style == Conversation {
 		p.doc.sink(ev)
 		return

@@ -20,6 +20,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/store"
@@ -40,6 +41,10 @@ type Flags struct {
 	NoPersist bool   // set by commands whose runs are not sessions (bench)
 	// MaxCost is --max-cost (USD): the run's cap, over budget_usd.
 	MaxCost float64
+	// Tools is --tools (a list, or none): every agent's tools for the run;
+	// NativeTools (--native-tools) serves files natively too.
+	Tools       string
+	NativeTools bool
 	// StrictSeats (--strict-seats) is `seating: strict`: an agent without
 	// its key is never stood in for.
 	StrictSeats bool
@@ -95,6 +100,12 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 	if err := ApplyMaxCost(cmd, g, cfg); err != nil {
 		return nil, err
 	}
+	toolsSet := cmd.Flags().Changed("tools")
+	if toolsSet {
+		if err := toolkit.Select(cfg, g.Tools); err != nil {
+			return nil, cli.Usage(fmt.Errorf("--tools: %w", err))
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, cli.Usage(err)
 	}
@@ -128,6 +139,7 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 		return nil, cli.Usage(err)
 	}
 	a.Engine = eng
+	eng.SetToolBoxes(toolkit.New(cfg, eng.Workspace, toolsSet || g.NativeTools).Box)
 	if err := a.openStore(); err != nil {
 		a.Close()
 		return nil, err
@@ -170,6 +182,9 @@ func ApplyMaxCost(cmd *cobra.Command, g *Flags, cfg *debate.Config) error {
 func AddCostFlag(cmd *cobra.Command, g *Flags) {
 	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0,
 		"cap in USD: no call is started whose worst case could take the run's cost past it (default: budget_usd; 0: no cap)")
+	// Every command that calls a model takes --max-cost, and so the tools.
+	cmd.Flags().StringVar(&g.Tools, "tools", "", "the agents' tools for this run: a list of files, fetch, web_search, mcp:NAME, or none (default: each agent's tools:)")
+	cmd.Flags().BoolVar(&g.NativeTools, "native-tools", false, "serve files through the model's native tool calls instead of the XML protocol")
 }
 
 // Seat seats the agents by the keys that are set (SPEC §4, "seats follow

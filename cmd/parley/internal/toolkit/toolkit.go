@@ -1,0 +1,67 @@
+// Package toolkit builds the members' native tools for a run from the
+// configuration and the run's selection (--tools): files over the
+// engine's workspace, fetch_url, the vendor's web search and the tools of
+// the MCP servers the user declared. It is the door's side of native tool
+// calling: the engine only sees the boxes it returns.
+package toolkit
+
+import (
+	"strings"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/fetchtool"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/providers"
+)
+
+// Kit makes the boxes of one run.
+type Kit struct {
+	cfg       *debate.Config
+	workspace func() string
+	fetch     *fetchtool.Tool
+	// native: files alone is served natively too (--native-tools, or a
+	// --tools selection); otherwise an agent whose only tool is files
+	// keeps the XML protocol.
+	native bool
+}
+
+// New makes a kit over cfg; workspace is the engine's folder at call time.
+func New(cfg *debate.Config, workspace func() string, native bool) *Kit {
+	return &Kit{cfg: cfg, workspace: workspace, fetch: fetchtool.New(cfg.Tools.Fetch.AllowPrivate), native: native}
+}
+
+// Box is agent a's box (nil: no native tools).
+func (k *Kit) Box(a *debate.Agent) *toolbox.Box {
+	sel, err := toolbox.ParseSelection(a.Tools)
+	if err != nil || len(sel) == 0 || !k.native && len(sel) == 1 && sel[0] == toolbox.Files {
+		return nil
+	}
+	var tools []toolbox.Tool
+	var server []providers.ServerTool
+	for _, s := range sel {
+		switch {
+		case s == toolbox.Files:
+			tools = append(tools, toolbox.FilesTools(k.workspace(), k.cfg.Modes.Agent.AllowHardLinks)...)
+		case s == toolbox.Fetch:
+			tools = append(tools, k.fetch)
+		case s == toolbox.WebSearch:
+			server = append(server, providers.ServerTool{Kind: providers.ServerToolWebSearch})
+		} // mcp:NAME is not served yet (docs/tools.md)
+	}
+	b := toolbox.New(tools, k.cfg.Tools.Rules())
+	b.ServerTools = server
+	return b
+}
+
+// Select is --tools: "none" or a comma-separated list, made every agent's
+// selection for the run.
+func Select(cfg *debate.Config, list string) error {
+	sel, err := toolbox.ParseSelection(strings.Split(list, ","))
+	if err != nil {
+		return err
+	}
+	for i := range cfg.Agents {
+		cfg.Agents[i].Tools = debate.ToolList(sel)
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package toolkit
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers"
+)
+
+func names(t *testing.T, k *Kit, tools ...string) []string {
+	t.Helper()
+	b := k.Box(&debate.Agent{AgentSpec: debate.AgentSpec{Name: "a", Tools: tools}})
+	if b == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range b.Specs() {
+		out = append(out, s.Name)
+	}
+	for _, s := range b.ServerTools {
+		out = append(out, "server:"+s.Kind)
+	}
+	return out
+}
+
+func TestKitBuildsTheSelectedTools(t *testing.T) {
+	t.Parallel()
+	cfg := &debate.Config{Tools: debate.ToolsConfig{Policy: map[string]string{"fetch": "deny"}}}
+	k := New(cfg, t.TempDir, false)
+	if got := names(t, k, "files"); got != nil {
+		t.Errorf("files alone without --native-tools: %v (the XML protocol serves it)", got)
+	}
+	if got := names(t, k, "files", "web_search"); !slices.Equal(got, []string{"list_file", "read_file", "server:" + providers.ServerToolWebSearch}) {
+		t.Errorf("files, web_search: %v", got)
+	}
+	if got := names(t, k, "fetch"); len(got) != 0 {
+		t.Errorf("a denied fetch is offered: %v", got)
+	}
+	if got := names(t, New(&debate.Config{}, t.TempDir, true), "files", "fetch"); !slices.Equal(got, []string{"list_file", "read_file", "fetch_url"}) {
+		t.Errorf("native files, fetch: %v", got)
+	}
+	cfg2 := &debate.Config{Agents: []debate.AgentSpec{{Name: "a", Tools: debate.ToolList{"files"}}, {Name: "b"}}}
+	if err := Select(cfg2, "fetch, mcp:docs"); err != nil || !slices.Equal(cfg2.Agents[1].Tools, debate.ToolList{"fetch", "mcp:docs"}) {
+		t.Errorf("select: %v %v", err, cfg2.Agents)
+	}
+	if err := Select(cfg2, "none"); err != nil || len(cfg2.Agents[0].Tools) != 0 {
+		t.Errorf("none: %v %v", err, cfg2.Agents)
+	}
+}
