@@ -33,6 +33,9 @@ type Config struct {
 	Serve ServeConfig `mapstructure:"serve"`
 	// Tools limits and polices the members' tools (nativetools.go).
 	Tools ToolsConfig `mapstructure:"tools"`
+	// MCPServers are the MCP servers whose tools members may call
+	// (`tools: [mcp:NAME]`), by name.
+	MCPServers map[string]MCPServerSpec `mapstructure:"mcp_servers"`
 
 	// Seating says what happens to an agent whose provider has no key:
 	// stand-in (default) seats it on the first keyed provider's default

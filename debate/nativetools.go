@@ -367,14 +367,45 @@ func (l ToolList) Has(tool string) bool {
 // Files reports whether the agent may read the workspace.
 func (l ToolList) Files() bool { return l.Has(toolbox.Files) }
 
-// checkTools validates `tools` and every agent's tool list.
+// MCPServerSpec is one entry of `mcp_servers`: a command run over stdio
+// (with env, and no other variable of Parley's environment than PATH,
+// HOME, LANG and TMPDIR) or the URL of a streamable HTTP server.
+type MCPServerSpec struct {
+	Command []string          `mapstructure:"command"`
+	Env     map[string]string `mapstructure:"env"`
+	URL     string            `mapstructure:"url"`
+}
+
+// checkTools validates `tools`, `mcp_servers` and every agent's tool list.
 func checkTools(k *ConfigCheck) error {
 	if err := k.Config.Tools.check(); err != nil {
 		return k.Bad("tools", "%v", err)
 	}
+	for name, s := range k.Config.MCPServers {
+		key := "mcp_servers." + Clip(name, 40)
+		if _, err := toolbox.ParseSelection([]string{toolbox.MCPPrefix + name}); err != nil {
+			return k.Bad(key, "the name must be letters, digits, - and _ (at most 32)")
+		}
+		switch {
+		case (len(s.Command) == 0) == (s.URL == ""):
+			return k.Bad(key, "give either command (a list: program and arguments) or url")
+		case s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://"):
+			return k.Bad(key+".url", "must be an http or https URL")
+		case len(s.Command) > 0 && strings.TrimSpace(s.Command[0]) == "":
+			return k.Bad(key+".command", "the program is empty")
+		}
+	}
 	for _, a := range k.Config.Agents {
-		if _, err := toolbox.ParseSelection(a.Tools); err != nil {
+		sel, err := toolbox.ParseSelection(a.Tools)
+		if err != nil {
 			return k.Bad("agents", "agent %s: tools: %v", a.Name, err)
+		}
+		for _, s := range sel {
+			if name, ok := strings.CutPrefix(s, toolbox.MCPPrefix); ok {
+				if _, known := k.Config.MCPServers[name]; !known {
+					return k.Bad("agents", "agent %s: tools: %s names no server of mcp_servers", a.Name, s)
+				}
+			}
 		}
 	}
 	return nil

@@ -240,3 +240,35 @@ func TestEvidenceLedgerIsRestored(t *testing.T) {
 		t.Errorf("next record %s, want E2", r.ID)
 	}
 }
+
+// The tools section, MCP servers and agents' tool lists are checked.
+func TestToolsConfigIsChecked(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Tools.MaxToolCalls = 65 }, "tools.max_tool_calls is 65"},
+		{func(c *Config) { c.Tools.Policy = map[string]string{"fetch": "maybe"} }, `tools.policy.fetch is "maybe"`},
+		{func(c *Config) { c.MCPServers = map[string]MCPServerSpec{"a b": {URL: "http://x"}} }, "letters, digits"},
+		{func(c *Config) {
+			c.MCPServers = map[string]MCPServerSpec{"x": {URL: "http://x", Command: []string{"y"}}}
+		}, "either command"},
+		{func(c *Config) { c.MCPServers = map[string]MCPServerSpec{"x": {URL: "file:///x"}} }, "http or https"},
+		{func(c *Config) { c.Agents[0].Tools = ToolList{"mcp:nope"} }, "mcp:nope names no server"},
+		{func(c *Config) { c.Agents[0].Tools = ToolList{"shell"} }, `unknown tool "shell"`},
+		{func(c *Config) { c.Modes.Magi.Evidence = "strict" }, `modes.magi.evidence is "strict"`},
+	} {
+		cfg := SpineConfig(known)
+		c.edit(cfg)
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v", c.want, err)
+		}
+	}
+	cfg := SpineConfig(known)
+	cfg.MCPServers = map[string]MCPServerSpec{"docs": {Command: []string{"srv"}}}
+	cfg.Agents[0].Tools = ToolList{"files", "fetch", "web_search", "mcp:docs"}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("a good configuration: %v", err)
+	}
+}

@@ -129,6 +129,14 @@ func (m *Model) applyEvent(ev debate.Event) {
 		if p := m.byName[ev.Agent]; p != nil {
 			p.Tool(ev)
 		}
+	case debate.ToolStarted:
+		if p := m.byName[ev.Agent]; p != nil {
+			p.NativeToolStarted(ev)
+		}
+	case debate.ToolFinished:
+		if p := m.byName[ev.Agent]; p != nil {
+			p.NativeToolFinished(ev)
+		}
 	case debate.ErrorOccurred:
 		if ev.Turn == 0 {
 			m.setStatus(ev.Err, true)

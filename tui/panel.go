@@ -44,6 +44,8 @@ type panel struct {
 	// badge is a line a mode's events put under the state (the ranking a
 	// council member cast, the chairman's fallback); a new question clears it.
 	badge string
+	// running are the native tool calls in flight: call id → their line.
+	running map[string]string
 
 	state      panelState
 	kind       debate.Kind

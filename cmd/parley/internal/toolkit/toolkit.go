@@ -7,8 +7,10 @@ package toolkit
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/fetchtool"
+	"github.com/parleyhq/parley/cmd/parley/internal/mcptool"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
@@ -23,12 +25,20 @@ type Kit struct {
 	// --tools selection); otherwise an agent whose only tool is files
 	// keeps the XML protocol.
 	native bool
+	mcp    *mcptool.Pool
+	// Warn is told once when an MCP server cannot be used (nil: quiet).
+	Warn   func(string)
+	warned sync.Map
 }
 
 // New makes a kit over cfg; workspace is the engine's folder at call time.
 func New(cfg *debate.Config, workspace func() string, native bool) *Kit {
-	return &Kit{cfg: cfg, workspace: workspace, fetch: fetchtool.New(cfg.Tools.Fetch.AllowPrivate), native: native}
+	return &Kit{cfg: cfg, workspace: workspace, fetch: fetchtool.New(cfg.Tools.Fetch.AllowPrivate), native: native,
+		mcp: mcptool.NewPool(cfg.MCPServers)}
 }
+
+// Close stops the MCP servers the run started.
+func (k *Kit) Close() error { return k.mcp.Close() }
 
 // Box is agent a's box (nil: no native tools).
 func (k *Kit) Box(a *debate.Agent) *toolbox.Box {
@@ -46,7 +56,17 @@ func (k *Kit) Box(a *debate.Agent) *toolbox.Box {
 			tools = append(tools, k.fetch)
 		case s == toolbox.WebSearch:
 			server = append(server, providers.ServerTool{Kind: providers.ServerToolWebSearch})
-		} // mcp:NAME is not served yet (docs/tools.md)
+		case strings.HasPrefix(s, toolbox.MCPPrefix):
+			name := strings.TrimPrefix(s, toolbox.MCPPrefix)
+			more, err := k.mcp.Tools(name)
+			if err != nil {
+				if _, told := k.warned.LoadOrStore(name, true); !told && k.Warn != nil {
+					k.Warn(err.Error() + " (its tools are not offered in this run)")
+				}
+				continue
+			}
+			tools = append(tools, more...)
+		}
 	}
 	b := toolbox.New(tools, k.cfg.Tools.Rules())
 	b.ServerTools = server

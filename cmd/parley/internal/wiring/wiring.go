@@ -23,6 +23,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -139,7 +140,10 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 		return nil, cli.Usage(err)
 	}
 	a.Engine = eng
-	eng.SetToolBoxes(toolkit.New(cfg, eng.Workspace, toolsSet || g.NativeTools).Box)
+	kit := toolkit.New(cfg, eng.Workspace, toolsSet || g.NativeTools)
+	kit.Warn = func(s string) { fmt.Fprintln(a.Stderr, "parley: warning: "+sanitize.Text(s)) }
+	a.closers = append(a.closers, kit.Close)
+	eng.SetToolBoxes(kit.Box)
 	if err := a.openStore(); err != nil {
 		a.Close()
 		return nil, err

@@ -1,0 +1,47 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// NativeToolStarted shows a native tool call in flight in the member's
+// panel, one compact line: "⋯ fetch_url {"url":…}".
+func (p *panel) NativeToolStarted(ev debate.ToolStarted) {
+	line := "⋯ " + Sanitize(ev.Tool) + " " + Sanitize(strings.Join(strings.Fields(debate.Clip(ev.Arguments, 120)), " "))
+	if p.running == nil {
+		p.running = map[string]string{}
+	}
+	p.running[ev.CallID] = line
+	p.addToolLine(line)
+}
+
+// NativeToolFinished replaces the call's line with its outcome, worded by
+// the core: "✓ fetch_url url=… → E1 (2.0 KB, 35 ms)" or "✗ … → error".
+func (p *panel) NativeToolFinished(ev debate.ToolFinished) {
+	mark := "✓ "
+	if ev.IsError {
+		mark = "✗ "
+	}
+	done := mark + Sanitize(ev.Line())
+	started, ok := p.running[ev.CallID]
+	delete(p.running, ev.CallID)
+	if ok {
+		for i := len(p.tools) - 1; i >= 0; i-- {
+			if p.tools[i] == started {
+				p.tools[i] = done
+				return
+			}
+		}
+	}
+	p.addToolLine(done)
+}
+
+// addToolLine keeps the panel's last 20 tool lines.
+func (p *panel) addToolLine(line string) {
+	p.tools = append(p.tools, line)
+	if len(p.tools) > 20 {
+		p.tools = p.tools[len(p.tools)-20:]
+	}
+}
