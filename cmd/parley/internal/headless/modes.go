@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
@@ -281,6 +282,10 @@ type MagiDocVote struct {
 	Valid      bool         `json:"valid"`
 	Error      string       `json:"error"`
 	Usage      MagiDocUsage `json:"usage"`
+	// Evidence is what the vote says it rests on; Citations the core's
+	// check of it (set when the council's members had tools; docs/tools.md).
+	Evidence  []string        `json:"evidence,omitempty"`
+	Citations *evidence.Check `json:"citations,omitempty"`
 }
 
 // MagiDocument is parley magi --json's document: the HTTP API's and the
@@ -304,6 +309,9 @@ type MagiDocument struct {
 	Rounds     [][]MagiDocVote `json:"rounds"`
 	Flips      []debate.Flip   `json:"flips"`
 	Usage      MagiDocUsage    `json:"usage"`
+	// Evidence is the council's evidence policy (optional, required) when
+	// its votes' citations were checked.
+	Evidence string `json:"evidence,omitempty"`
 }
 
 func jsonUsage(u providers.Usage, cost float64) MagiDocUsage {
@@ -324,7 +332,7 @@ func MagiJSON(res debate.MagiResult) MagiDocument {
 	out := MagiDocument{Question: res.Question, Verdict: string(res.Verdict), Sentence: res.Sentence, Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
 		AnswerType: string(res.AnswerType), Answer: res.Answer, EarlyStopped: res.EarlyStopped,
 		StopReason: res.StopReason, CallsSaved: res.CallsSaved, Rule: res.Rule, Discounted: res.Discounted,
-		Rounds: make([][]MagiDocVote, 0, len(res.Rounds))}
+		Rounds: make([][]MagiDocVote, 0, len(res.Rounds)), Evidence: res.Evidence}
 	if res.Cancelled {
 		out.Verdict = "CANCELLED"
 	}
@@ -336,7 +344,11 @@ func MagiJSON(res debate.MagiResult) MagiDocument {
 		for _, v := range round {
 			jv := MagiDocVote{Agent: v.Agent, Provider: v.Provider, Model: v.Model, Round: v.Round,
 				Vote: string(v.Vote), Reasoning: v.Reasoning, Summary: v.Summary, Valid: v.Valid, Error: v.Error,
-				Usage: jsonUsage(v.Usage, v.Cost)}
+				Usage: jsonUsage(v.Usage, v.Cost), Evidence: v.Evidence}
+			if res.Evidence != "" {
+				c := v.Citations
+				jv.Citations = &c
+			}
 			if res.AnswerType != "" && v.Valid {
 				c := v.Confidence
 				jv.Answer, jv.Confidence = v.Answer, &c
