@@ -99,19 +99,7 @@ func estimateTokens(s string) int { return len(s) / 4 }
 // call; the tool input streams as input_json_delta, passed on as text.
 func addForcedTool(out *anthropic.MessageNewParams, s *providers.Schema, schema map[string]any) {
 	name := adapt.SchemaName(s.Name, "respond")
-	input := anthropic.ToolInputSchemaParam{ExtraFields: map[string]any{}}
-	for k, v := range schema {
-		switch k {
-		case "type":
-		case "properties":
-			input.Properties = v
-		case "required":
-			input.Required = adapt.StringList(v)
-		default:
-			input.ExtraFields[k] = v
-		}
-	}
-	tool := anthropic.ToolParam{Name: name, InputSchema: input}
+	tool := anthropic.ToolParam{Name: name, InputSchema: inputSchema(schema)}
 	if s.Description != "" {
 		tool.Description = anthropic.String(s.Description)
 	}
