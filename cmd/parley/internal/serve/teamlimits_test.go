@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"net"
@@ -203,5 +204,23 @@ func TestForwardedClient(t *testing.T) {
 		if got := p.client(r); got != netip.MustParseAddr(c.want) {
 			t.Errorf("peer %s, X-Forwarded-For %q: %v, want %s", c.peer, c.xff, got, c.want)
 		}
+	}
+}
+
+// Over HTTPS too the connection cap answers a real client's request 503 in
+// JSON with Retry-After (it used to close the connection unanswered).
+func TestConnectionCapAnswersJSONOverTLS(t *testing.T) {
+	certFile, keyFile, pool := selfSigned(t)
+	ls := startLive(t, debate.ServeConfig{MaxConnsPerAddr: 2, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute},
+		func(o *Options) { o.TLSCert, o.TLSKey = certFile, keyFile })
+	ls.holdConns(t, 2)
+	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, DisableKeepAlives: true}}
+	req, err := http.NewRequest(http.MethodGet, "https://"+ls.addr+"/api/v1/sessions", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := readTeamAnswer(t, client, req)
+	if a.status != http.StatusServiceUnavailable || a.code != "too_many_connections" || a.retryAfter != "5" {
+		t.Fatalf("over the cap, over TLS: %+v", a)
 	}
 }
