@@ -206,9 +206,10 @@ func (t *Turn) toolsFor(req *providers.Request) *toolTurn {
 	if box == nil {
 		return nil
 	}
-	req.Tools, req.ServerTools = box.Specs(), box.ServerTools
+	limit := t.engine.Config.Tools.PerTurn()
+	req.Tools, req.ServerTools = box.Specs(), boundSearches(box.ServerTools, limit)
 	req.System = strings.TrimSpace(req.System + "\n\n" + evidence.Instruction)
-	return &toolTurn{box: box, limit: t.engine.Config.Tools.PerTurn()}
+	return &toolTurn{box: box, limit: limit}
 }
 
 // streamTools streams the turn, running the tools the model calls between
@@ -347,7 +348,27 @@ func (c *Config) worstTurnCost(model string, req providers.Request, tt *toolTurn
 	}
 	u.CacheWriteTokens = u.InputTokens
 	written, _ := c.CostAt(model, u, at)
-	return max(plain, written), true
+	// Every step may run its searches (each bounded by max_uses) and pay
+	// their fees.
+	searches := 0
+	for _, st := range req.ServerTools {
+		searches += st.MaxUses
+	}
+	fees := float64(n+1) * c.ModelInfo(model).SearchCost(searches)
+	return max(plain, written) + fees, true
+}
+
+// boundSearches gives each server-side search the turn's call limit as
+// its max_uses, so a turn's searches, and their fees, are bounded.
+func boundSearches(tools []providers.ServerTool, limit int) []providers.ServerTool {
+	out := make([]providers.ServerTool, len(tools))
+	for i, st := range tools {
+		if st.MaxUses <= 0 || st.MaxUses > limit {
+			st.MaxUses = max(limit, 1)
+		}
+		out[i] = st
+	}
+	return out
 }
 
 // ToolList is an agent's `tools`: files, fetch, web_search, mcp:NAME
