@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -150,4 +151,37 @@ func columnNames(t *testing.T, db *sql.DB, q, table string) []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// A process's connections are bounded by the URL's pool_max_conns, and a
+// pool too small for the writers and a reader is refused with what to
+// set, not left to hang.
+func TestPostgresPoolIsBounded(t *testing.T) {
+	if onPostgres == nil {
+		t.Skip("a Postgres URL's setting")
+	}
+	loc := testDB(t)
+	if _, err := Open(loc + "&pool_max_conns=2"); err == nil || !strings.Contains(err.Error(), "pool_max_conns must be at least 3") {
+		t.Fatalf("a pool of 2: %v", err)
+	}
+	st, err := Open(loc + "&pool_max_conns=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got := st.pg.pool.Config().MaxConns; got != 3 {
+		t.Fatalf("pool of %d connections, want 3", got)
+	}
+	var wg sync.WaitGroup
+	for range 8 { // more readers than connections: they wait their turn
+		wg.Go(func() {
+			if _, err := st.List(context.Background()); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := st.pg.pool.Stat().TotalConns(); n > 3 {
+		t.Fatalf("%d connections open, the pool allows 3", n)
+	}
 }
