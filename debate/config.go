@@ -240,6 +240,9 @@ type MagiConfig struct {
 type CouncilConfig struct {
 	Members  []string `mapstructure:"members"`
 	Chairman string   `mapstructure:"chairman"`
+	// Evidence is optional or required (evidencecheck.go): required counts
+	// an answer without a valid citation as unsupported.
+	Evidence string `mapstructure:"evidence"`
 	// BudgetUSD caps each exchange of the mode (one ask, one council, one
 	// talk), USD; 0: none.
 	BudgetUSD float64 `mapstructure:"budget_usd"`

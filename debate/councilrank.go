@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -23,6 +24,11 @@ type CouncilAnswer struct {
 	Turn     int             `json:"turn"`
 	Usage    providers.Usage `json:"usage"`
 	Cost     float64         `json:"cost_usd"`
+	// Citations is the core's check of the [E2] ids the answer cites
+	// (evidencecheck.go); Unsupported says why it counts as unsupported
+	// under modes.council.evidence: required.
+	Citations   evidence.Check `json:"citations,omitzero"`
+	Unsupported string         `json:"unsupported,omitempty"`
 }
 
 // Valid reports whether the answer can be ranked: complete and not empty.
@@ -126,6 +132,9 @@ type CouncilResult struct {
 	Cancelled bool             `json:"cancelled"`
 	// Sentence is the outcome as every door prints it (CouncilSentence).
 	Sentence string `json:"sentence,omitempty"`
+	// Evidence is the council's evidence policy when its members had tools
+	// or its configuration asks: the sentence then states coverage.
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // FallbackAnswer is the answer the result falls back on when the chairman

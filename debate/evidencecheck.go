@@ -101,3 +101,20 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// AnswerCoverage ends a council's outcome sentence with how many of its
+// members' answers cite evidence, when evidence was in play:
+//
+//	" · 2 of 3 answers cite evidence"
+func AnswerCoverage(res CouncilResult) string {
+	if res.Evidence == "" || len(res.Answers) == 0 {
+		return ""
+	}
+	cited := 0
+	for _, a := range res.Answers {
+		if a.Citations.Supported() {
+			cited++
+		}
+	}
+	return fmt.Sprintf(" · %d of %d %s evidence", cited, len(res.Answers), plural(len(res.Answers), "answer cites", "answers cite"))
+}

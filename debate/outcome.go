@@ -74,7 +74,7 @@ func CouncilSentence(res CouncilResult) string {
 		top := res.Aggregate[0]
 		line += fmt.Sprintf(" · top-ranked: %s, mean rank %.2f", top.Display, top.MeanRank)
 	}
-	return line
+	return line + AnswerCoverage(res)
 }
 
 // TalkSentence is a talk's outcome in one sentence: how it ended (all its

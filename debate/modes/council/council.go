@@ -56,6 +56,9 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 			return err
 		}
 	}
+	if err := debate.CheckEvidencePolicy("modes.council.evidence", c.Evidence); err != nil {
+		return k.Bad("modes.council.evidence", "%v", err)
+	}
 	if debate.HasDuplicate(c.Members) {
 		return k.Bad("modes.council.members", "lists a member twice")
 	}
@@ -265,6 +268,7 @@ func (c *Council) finish(res *debate.CouncilResult, err error) error {
 		}
 		e.AddEntry(debate.Entry{Kind: debate.KindError, Speaker: debate.SpeakerSystem, Display: "Council", Round: 3, Prompt: res.Question, Text: text, Error: res.Chairman.Error})
 	}
+	res.Evidence = c.evidencePolicy()
 	res.Sentence = debate.CouncilSentence(*res)
 	e.Emit(debate.CouncilDecided{CouncilResult: *res})
 	e.AddOutcome("Council", res.Sentence)
@@ -337,6 +341,7 @@ func (c *Council) answer(ctx context.Context, q string) []debate.CouncilAnswer {
 		out[i] = debate.CouncilAnswer{Member: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
 			Text: en.Text, Status: en.Status, Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost}
 	}
+	c.cite(out)
 	return out
 }
 

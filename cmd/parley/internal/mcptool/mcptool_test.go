@@ -62,6 +62,8 @@ func TestEverythingServesACouncilMember(t *testing.T) {
 		return debatetest.ToolReply{Text: "The server says 42 [E1]."}
 	}}
 	e := debatetest.NewMixedEngine(t, cfg, "council", map[string]providers.Provider{"gemini": gemini})
+	events := &debatetest.EventLog{}
+	e.Subscribe(events.Add)
 	e.SetToolBoxes(func(a *debate.Agent) *toolbox.Box {
 		if a.Name != "gemini" {
 			return nil
@@ -88,8 +90,14 @@ func TestEverythingServesACouncilMember(t *testing.T) {
 	if len(recs) != 1 || recs[0].Kind != "mcp" || recs[0].Agent != "gemini" {
 		t.Errorf("ledger %+v", recs)
 	}
-	if c := e.CheckCitations(nil, "The server says 42 [E1].", []string{"gemini", "chatgpt"}); !c.Supported() {
-		t.Errorf("check %+v", c)
+	dec := debatetest.LastOf[debate.CouncilDecided](t, events)
+	if dec.Evidence != debate.EvidenceOptional || !strings.HasSuffix(dec.Sentence, " · 1 of 2 answers cite evidence") {
+		t.Errorf("sentence %q (evidence %q)", dec.Sentence, dec.Evidence)
+	}
+	for _, a := range dec.Answers {
+		if (a.Member == "gemini") != a.Citations.Supported() {
+			t.Errorf("%s: %+v", a.Member, a.Citations)
+		}
 	}
 }
 
