@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -199,8 +201,28 @@ func (p *palette) filter() {
 		}
 	} else {
 		p.shown = fuzzy.FindFrom(p.query, p)
+		// A row that holds the query as typed, at a word's start, comes
+		// first ("sess" is /sessions before "a new session"): the
+		// matcher's score favours the first letter's place over that.
+		q := strings.ToLower(p.query)
+		slices.SortStableFunc(p.shown, func(a, b fuzzy.Match) int {
+			return cmp.Compare(wordAt(p.String(b.Index), q), wordAt(p.String(a.Index), q))
+		})
 	}
 	p.cursor = min(p.cursor, max(len(p.shown)-1, 0))
+}
+
+// wordAt ranks how s holds q: 2 at its start (after a slash), 1 at a
+// word's start, 0 otherwise.
+func wordAt(s, q string) int {
+	s = strings.TrimPrefix(strings.ToLower(s), "/")
+	switch i := strings.Index(s, q); {
+	case i == 0:
+		return 2
+	case i > 0 && (s[i-1] == ' ' || s[i-1] == '/'):
+		return 1
+	}
+	return 0
 }
 
 // String and Len make the items a fuzzy.Source: a row is matched on its

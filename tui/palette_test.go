@@ -84,6 +84,13 @@ func TestPaletteListsAndRunsEverything(t *testing.T) {
 			t.Errorf("the palette is not on screen:\n%s", s)
 		}
 	})
+	tm.Type("sess")
+	probe(t, tm, func(m *Model) {
+		if it := m.palette.items[m.palette.shown[0].Index]; !strings.HasPrefix(it.title, "/sessions") {
+			t.Errorf("'sess' ranks %q first, want /sessions", it.title)
+		}
+	})
+	tm.Send(ctrlKey('u'))
 	tm.Type("magi mod")
 	probe(t, tm, func(m *Model) {
 		if it := m.palette.items[m.palette.shown[0].Index]; it.kind != "mode" || !strings.HasPrefix(it.title, "magi mode") {
