@@ -3,6 +3,7 @@ package headless
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/evidence"
@@ -41,5 +42,24 @@ func TestNativeToolCallsAreShown(t *testing.T) {
 		if !strings.Contains(out.String(), typ) {
 			t.Errorf("jsonl lacks %s: %s", typ, out.String())
 		}
+	}
+}
+
+// sessions show lists the ledger after the transcript, cleaned.
+func TestTranscriptListsTheLedger(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	entries := []debate.Entry{
+		{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "q", Status: debate.StatusComplete},
+		{Turn: 3, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete,
+			ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://x/r"}}},
+			Evidence: []evidence.Record{{ID: "E1", Source: "http://x/r", Title: "Report\x1b[2J", Tool: "fetch_url", Agent: "melchior", Turn: 2, Taken: at,
+				Digest: evidence.Digest("page")}}},
+	}
+	var out strings.Builder
+	Transcript(&out, debate.SessionInfo{ID: "s1"}, entries)
+	want := "\nevidence:\n  E1  http://x/r — Report · fetch_url by melchior, turn 2, 2026-11-28T10:00:00Z · sha256:"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("transcript:\n%s\nwant %q", out.String(), want)
 	}
 }

@@ -143,8 +143,29 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 			cost += en.Cost
 		}
 	}
+	writeLedger(out, entries)
 	if calls > 0 {
 		fmt.Fprintf(out, "\n%s\n", TotalsLine(calls, "call", "calls", usage, cost))
+	}
+}
+
+// writeLedger lists the session's evidence records (docs/tools.md): id,
+// source and title, the tool and who called it, when, and the digest.
+func writeLedger(out io.Writer, entries []debate.Entry) {
+	head := false
+	for _, en := range entries {
+		for _, r := range en.Evidence {
+			if !head {
+				fmt.Fprintf(out, "\nevidence:\n")
+				head = true
+			}
+			src := sanitize.Text(r.Source)
+			if r.Title != "" {
+				src += " — " + sanitize.Text(r.Title)
+			}
+			fmt.Fprintf(out, "  %s  %s · %s by %s, turn %d, %s · %s\n", sanitize.Text(r.ID), src, sanitize.Text(r.Tool),
+				sanitize.Text(r.Agent), r.Turn, r.Taken.UTC().Format(time.RFC3339), debate.Clip(r.Digest, 19))
+		}
 	}
 }
 
