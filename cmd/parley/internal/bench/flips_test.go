@@ -23,3 +23,23 @@ func TestDeltaAndFlipLinesNameWhatTheyCount(t *testing.T) {
 		}
 	}
 }
+
+func TestSparklineShowsAccuracyPerRound(t *testing.T) {
+	rep := Report{Rounds: 3, Questions: 4, Conditions: []Condition{{Name: "member:a", Accuracy: 0.25}, {Name: RuleMajority, Accuracy: 0.5},
+		{Name: RuleWeighted, Accuracy: 1}, {Name: "verdict_r2", Accuracy: 0.75}, {Name: "verdict_r3", Accuracy: 1}}}
+	if got, want := rep.Sparkline(), "▁▄█ 50.0% → 75.0% → 100.0%"; got != want {
+		t.Errorf("sparkline %q, want %q", got, want)
+	}
+	var b strings.Builder
+	WriteText(&b, rep)
+	if !strings.Contains(b.String(), "accuracy per round: ▁▄█ 50.0% → 75.0% → 100.0%\n") {
+		t.Errorf("the text report has no sparkline:\n%s", b.String())
+	}
+	if one := (Report{Rounds: 1, Conditions: []Condition{{Name: RuleMajority, Accuracy: 0.5}}}); one.Sparkline() != "" {
+		t.Errorf("one round: %q", one.Sparkline())
+	}
+	flat := Report{Rounds: 2, Conditions: []Condition{{Name: RuleMajority, Accuracy: 1}, {Name: "verdict_r2", Accuracy: 1}}}
+	if got := flat.Sparkline(); got != "██ 100.0% → 100.0%" {
+		t.Errorf("all right: %q", got)
+	}
+}

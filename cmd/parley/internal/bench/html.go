@@ -16,50 +16,70 @@ func WriteHTML(w io.Writer, rep Report) error {
 	return htmlPage.Execute(w, struct {
 		Report
 		Accuracy, FlipChart, CostChart template.HTML
-		AdaptiveStops                  string
-	}{rep, accuracyChart(rep), flipChart(rep), costChart(rep), rep.Adaptive.stopLine()})
+		AdaptiveStops, Spark, Final    string
+	}{rep, accuracyChart(rep), flipChart(rep), costChart(rep), rep.Adaptive.stopLine(), rep.Sparkline(), finalRule(rep.Rounds)})
 }
 
 var htmlPage = template.Must(template.New("bench").Funcs(template.FuncMap{
-	"pct": func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
-	"usd": func(f float64) string { return fmt.Sprintf("$%.4f", f) },
-	"num": func(f float64) string { return thousands(int(math.Round(f))) },
-	"pts": func(f float64) float64 { return 100 * f },
+	"pct":  func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+	"usd":  func(f float64) string { return fmt.Sprintf("$%.4f", f) },
+	"num":  func(f float64) string { return thousands(int(math.Round(f))) },
+	"pts":  func(f float64) float64 { return 100 * f },
+	"inc":  func(k int) int { return k + 1 },
+	"perq": perQuestion,
 }).Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>parley bench {{.Run}}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>parley bench {{.Run}}</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222}
+body{font:14px/1.45 system-ui,sans-serif;margin:1em auto;padding:0 .8em;max-width:60em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:right}
-td:first-child,th:first-child{text-align:left}svg{display:block;margin:1em 0}.note{color:#666}.sim{background:#fff3cd;padding:.5em .8em;border:1px solid #e0c060}
+td:first-child,th:first-child{text-align:left}svg{display:block;margin:1em 0;width:100%;height:auto;max-width:640px}.note{color:#666}.sim{background:#fff3cd;padding:.5em .8em;border:1px solid #e0c060}
+.wide{overflow-x:auto;max-width:100%}code{overflow-wrap:anywhere}h1{font-size:1.4em;overflow-wrap:anywhere}
+details{border-bottom:1px solid #ddd;padding:.3em 0}summary{cursor:pointer}.ok{color:#275}.bad{color:#b22}.q{white-space:pre-wrap;overflow-wrap:anywhere;margin:.4em 0}
 </style></head><body>
 <h1>parley bench · {{.Set}}{{if .Simulation}} · simulation{{end}}</h1>
 {{if .Simulation}}<p class="sim"><strong>{{.Simulation}}</strong></p>{{end}}
 <p>Run <code>{{.Run}}</code> · {{.Questions}} of {{.Total}} questions scored · members {{range $i, $m := .Members}}{{if $i}}, {{end}}{{$m}}{{end}} · {{.Rounds}} rounds{{if .Partial}} · <strong>partial: {{.Stopped}}</strong>{{end}}</p>
-<table><tr><th>condition</th><th>correct</th><th>accuracy</th><th>95% CI</th><th>tokens/q</th><th>$/q</th></tr>
-{{range .Conditions}}<tr><td>{{.Name}}</td><td>{{.Correct}}</td><td>{{pct .Accuracy}}</td><td>{{pct (index .CI95 0)}} – {{pct (index .CI95 1)}}</td><td>{{num .TokensPerQuestion}}</td><td>{{usd .CostPerQuestion}}</td></tr>
-{{end}}</table>
+<div class="wide"><table><tr><th>condition</th><th>correct</th><th>accuracy</th><th>95% CI</th><th>lost</th><th>calls/q</th><th>tokens/q</th><th>$/q</th></tr>
+{{range .Conditions}}<tr><td>{{.Name}}</td><td>{{.Correct}}</td><td>{{pct .Accuracy}}</td><td>{{pct (index .CI95 0)}} – {{pct (index .CI95 1)}}</td><td>{{.Lost}}</td><td>{{perq .Calls $.Questions}}</td><td>{{num .TokensPerQuestion}}</td><td>{{usd .CostPerQuestion}}</td></tr>
+{{end}}</table></div>
+{{if .Spark}}<p>Accuracy per round: {{.Spark}}</p>{{end}}
+<p class="note">lost: problems where a right answer was among the votes the condition chose from and it answered wrong; oracle: any member right in round 1. SPRT (Wald on agreement): stops early on {{.SPRT.Stopped}} problems, {{printf "%.2f" .SPRT.MeanCalls}} calls a problem, {{.SPRT.CallsSaved}} calls and {{usd .SPRT.CostSaved}} saved.</p>
 <h2>Accuracy per condition (95 % Wilson interval)</h2>{{.Accuracy}}
 <p>Debate delta ({{.Delta.To}} − {{.Delta.From}}): {{pct .Delta.Delta}} · right→wrong {{.Delta.RightToWrong}}, wrong→right {{.Delta.WrongToRight}} · exact McNemar p = {{printf "%.3f" .Delta.PValue}}</p>
 <h2>Flips per round <small>(red: right→wrong, green: wrong→right)</small></h2>{{.FlipChart}}
-<table><tr><th>round</th><th>member</th><th>right→wrong</th><th>wrong→right</th><th>wrong→wrong</th><th>conformity</th></tr>
+<div class="wide"><table><tr><th>round</th><th>member</th><th>right→wrong</th><th>wrong→right</th><th>wrong→wrong</th><th>conformity</th></tr>
 {{range .Flips.ByMember}}<tr><td>{{.Round}}</td><td>{{.Agent}}</td><td>{{.RightToWrong}}</td><td>{{.WrongToRight}}</td><td>{{.WrongToWrong}}</td><td>{{.Conformity}}</td></tr>
-{{end}}</table>
+{{end}}</table></div>
 <h2>Accuracy against cost, per rule (95 % interval)</h2>{{.CostChart}}
 {{if gt .Rounds 1}}<p>Adaptive rounds (margin {{printf "%.2f" .Adaptive.Margin}}{{if .Adaptive.Ran}}, as the councils ran{{else}}, replayed on the full debates{{end}}): {{.AdaptiveStops}}; {{.Adaptive.CallsSaved}} calls saved, {{usd .Adaptive.CostSaved}}.
 Guard: {{.Guard.Discounted}} final votes counted as before a change without a new argument, on {{.Guard.Questions}} questions; {{.Guard.Changed}} outcomes changed.</p>{{end}}
 <h2>Which rule beat which</h2>
 <p class="note">Row against column on the same questions: accuracy difference in points, questions only the row / only the column got right, exact McNemar p; bold when p &lt; 0.05.</p>
-<table>{{range .Comparisons}}<tr><td>{{.A}} vs {{.B}}</td><td>{{printf "%+.1f" (pts .Delta)}}</td><td>{{.AOnly}} / {{.BOnly}}</td><td>{{if lt .PValue 0.05}}<strong>p = {{printf "%.3f" .PValue}}</strong>{{else}}p = {{printf "%.3f" .PValue}}{{end}}</td></tr>
-{{end}}</table>
+<div class="wide"><table>{{range .Comparisons}}<tr><td>{{.A}} vs {{.B}}</td><td>{{printf "%+.1f" (pts .Delta)}}</td><td>{{.AOnly}} / {{.BOnly}}</td><td>{{if lt .PValue 0.05}}<strong>p = {{printf "%.3f" .PValue}}</strong>{{else}}p = {{printf "%.3f" .PValue}}{{end}}</td></tr>
+{{end}}</table></div>
 <p>Unanimous and wrong: {{.Unanimity.WrongRound1}} in round 1, {{.Unanimity.WrongFinal}} at the end ({{.Unanimity.Collapsed}} collapsed into it). Early stop: {{.EarlyStop.Stopped}} unanimous rounds 1, saving {{.EarlyStop.CallsSaved}} calls and {{usd .EarlyStop.CostSaved}}, changing {{.EarlyStop.Changed}} outcomes. Invalid answers: {{.Invalid}}.</p>
 <p class="note">{{.Calls}} calls · {{.Tokens}} tokens · {{usd .Cost}} · {{printf "%.1f" .WallSeconds}} s</p>
+<h2>Problem by problem</h2>
+<p class="note">Each problem: the final verdict ({{.Final}}) against the gold answer; open it for the question, every member's answer per round and every condition's.</p>
+<div id="items">{{range $it := .Items}}<details id="item-{{.ID}}"><summary><code>{{.ID}}</code> gold {{.Gold}} · {{with index .Conditions $.Final}}{{if .Correct}}<span class="ok">✓ {{.Answer}}</span>{{else}}<span class="bad">✗ {{if .Answer}}{{.Answer}}{{else}}no answer{{end}}</span>{{end}}{{end}} · {{.Calls}} calls · {{usd .Cost}}</summary>
+<div class="q">{{.Question}}</div>
+<div class="wide"><table><tr><th>round</th><th>member</th><th>answer</th><th>confidence</th><th>changed by</th></tr>
+{{range $k, $votes := .Rounds}}{{range $votes}}<tr><td>{{inc $k}}</td><td>{{.Agent}}</td><td>{{if .Valid}}{{.Answer}}{{else}}invalid{{end}}</td><td>{{printf "%.2f" .Confidence}}</td><td>{{.ChangedBy}}{{if .Conformity}} (conformity){{end}}</td></tr>
+{{end}}{{end}}</table></div>
+<div class="wide"><table><tr><th>condition</th><th>answer</th><th>right</th><th>calls</th></tr>
+{{range $.Conditions}}{{$name := .Name}}{{with index $it.Conditions $name}}<tr><td>{{$name}}</td><td>{{.Answer}}</td><td>{{if .Correct}}✓{{else}}✗{{end}}</td><td>{{.Calls}}</td></tr>
+{{end}}{{end}}</table></div></details>
+{{end}}</div>
 </body></html>
 `))
 
-const chartW, chartH = 640.0, 260.0
+// The charts are drawn 400 wide, so that on a 390-pixel phone they
+// scale down only a little (their 12-pixel text stays readable), and up to
+// 640 pixels on a wider screen.
+const chartW, chartH = 400.0, 240.0
 
 func svgOpen(h float64) string {
-	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="11">`, chartW, h, chartW, h)
+	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`, chartW, h, chartW, h)
 }
 
 // accuracyChart draws one bar per condition with its interval as a whisker.
@@ -68,7 +88,7 @@ func accuracyChart(rep Report) template.HTML {
 	if n == 0 {
 		return ""
 	}
-	left, top, plotH := 150.0, 10.0, 18.0*float64(n)
+	left, top, plotH := 128.0, 10.0, 18.0*float64(n)
 	h := plotH + 40
 	var b strings.Builder
 	b.WriteString(svgOpen(h))
@@ -121,13 +141,13 @@ func flipChart(rep Report) template.HTML {
 	base := chartH - 30
 	for k := 2; k <= max(2, rep.Rounds); k++ {
 		v := perRound[k]
-		x0 := 60 + float64(k-2)*220
+		x0 := 30 + float64(k-2)*180
 		for j, colour := range []string{"#c44", "#4a4"} {
 			hgt := float64(v[j]) / float64(maxV) * (base - 20)
-			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="60" height="%.1f" fill="%s"/><text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`,
-				x0+float64(j)*70, base-hgt, hgt, colour, x0+float64(j)*70+30, base-hgt-4, v[j])
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="55" height="%.1f" fill="%s"/><text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`,
+				x0+float64(j)*65, base-hgt, hgt, colour, x0+float64(j)*65+27.5, base-hgt-4, v[j])
 		}
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">round %d</text>`, x0+65, base+16, k)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">round %d</text>`, x0+60, base+16, k)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -158,7 +178,7 @@ func costChart(rep Report) template.HTML {
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">cost per question (tokens when unpriced) →</text>`, (left+chartW)/2, base+22)
 	var placed [][2]float64
 	for _, c := range rep.Conditions {
-		x := left + costOf(rep, c)/maxCost*(chartW-left-120)
+		x := left + costOf(rep, c)/maxCost*(chartW-left-110)
 		yc := y(c.Accuracy)
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`, x, y(c.CI95[0]), x, y(c.CI95[1]), barColour(c.Name))
 		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/>`, x, yc, barColour(c.Name))
