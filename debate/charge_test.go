@@ -9,6 +9,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/spend"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -98,12 +99,12 @@ func TestCutStreamsAreChargedAndReachTheCap(t *testing.T) {
 	e.SetCap(0.05)
 	var err error
 	asked := 0
-	for asked < 20 && !IsCap(err) {
+	for asked < 20 && !spend.IsCap(err) {
 		err = e.Submit(context.Background(), "@gemini Explain the trade-off in detail.")
 		asked++
 	}
 	Settle(t, e)
-	if !IsCap(err) {
+	if !spend.IsCap(err) {
 		t.Fatalf("20 cut answers never reached the $0.05 cap (last error %v)", err)
 	}
 	var charged []Entry
@@ -137,7 +138,7 @@ func TestCutStreamsAreChargedAndReachTheCap(t *testing.T) {
 	if before+worst(calls[len(calls)-1]) > 0.05 {
 		t.Fatalf("the last call made should have fitted: spent %v before it", before)
 	}
-	var ce *CapError
+	var ce *spend.CapError
 	if !errors.As(err, &ce) || ce.Passed || !near(ce.SpentUSD, spent) || spent+ce.WorstUSD <= 0.05 || ce.WorstUSD < 0.01 {
 		t.Fatalf("refusal %+v after %v spent: its worst case should not fit", ce, spent)
 	}
@@ -169,7 +170,7 @@ func TestOverReportedUsageStopsBeforeTheNextCall(t *testing.T) {
 	e.SetCap(0.10)
 	err := e.Submit(context.Background(), "Write the parser.")
 	Settle(t, e)
-	var ce *CapError
+	var ce *spend.CapError
 	if !errors.As(err, &ce) || !ce.Passed {
 		t.Fatalf("Submit = %v, want the passed cap", err)
 	}
@@ -199,7 +200,7 @@ func TestOverReportedUsageStopsBeforeTheNextCall(t *testing.T) {
 		t.Fatalf("warning shown %v, cap_reached events %d (want 1)", warned, len(EventsOf[CapReached](events)))
 	}
 	// The next exchange is refused before any call.
-	if err := e.Submit(context.Background(), "Go on."); !IsCap(err) {
+	if err := e.Submit(context.Background(), "Go on."); !spend.IsCap(err) {
 		t.Fatalf("next exchange: %v, want a cap refusal", err)
 	}
 	if n := len(fake.calls()); n != 1 {
@@ -211,7 +212,7 @@ func TestOverReportedUsageStopsBeforeTheNextCall(t *testing.T) {
 // both, and counts its cost in both: two engines under one $0.015 budget,
 // each with its own $1 cap, get one $0.01 call between them.
 func TestMeterUnderAParentBudget(t *testing.T) {
-	budget := NewMeter(0.015, 0)
+	budget := spend.NewMeter(0.015, 0)
 	fake := &chunkFake{chunks: []string{"An answer."}, usage: providers.Usage{OutputTokens: 1000}}
 	var refused error
 	for range 2 {
@@ -223,7 +224,7 @@ func TestMeterUnderAParentBudget(t *testing.T) {
 		}
 		Settle(t, e)
 	}
-	var ce *CapError
+	var ce *spend.CapError
 	if !errors.As(refused, &ce) || !strings.Contains(ce.Error(), "cap of $0.015") {
 		t.Fatalf("second engine: %v, want the parent budget's refusal", refused)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -78,7 +79,7 @@ type Engine struct {
 
 	// meter counts the spend against the session's cap and exchange the
 	// running exchange's, both under mu (spend.go).
-	meter    *Meter
+	meter    *spend.Meter
 	exchange exchangeSpend
 	// tooling is the members' native tools and the evidence ledger (nativetools.go).
 	tooling tooling
@@ -107,7 +108,7 @@ func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
 		mode = cfg.ModeList.Default()
 	}
 	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now, idle: make(chan struct{}),
-		meter: NewMeter(cfg.BudgetUSD, 0)}
+		meter: spend.NewMeter(cfg.BudgetUSD, 0)}
 	close(e.idle)
 	e.info = SessionInfo{ID: NewSessionID(), Mode: mode, Created: e.now(), State: map[string]string{}}
 	if _, err := e.modeNamed(mode); err != nil {
@@ -435,7 +436,7 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	}
 	before := e.History().Len()
 	err = m.Submit(modeCtx, input)
-	if cause := context.Cause(modeCtx); IsCap(cause) {
+	if cause := context.Cause(modeCtx); spend.IsCap(cause) {
 		err = cause // the exchange ended at a cap, whatever the mode made of it
 	}
 	if l := lost.get(); l != nil {

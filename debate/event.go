@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -156,7 +157,7 @@ type SpendUpdated struct {
 // cap, or its model has no price while a cap is set. The exchange ends
 // with what arrived; Message says which cap and what was spent.
 type CapReached struct {
-	CapError
+	spend.CapError
 	Message string `json:"message"`
 }
 

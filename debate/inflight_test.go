@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -57,7 +57,7 @@ func (s *heldStream) Result() providers.Result {
 // sentence does not read "spent $0.0000" as if the window were spent.
 func TestARefusalByCallsInFlightSaysSo(t *testing.T) {
 	now := time.Date(2026, 11, 25, 21, 10, 0, 0, time.UTC)
-	window := NewWindowMeter(0.015, Window{Limit: LimitPerHour, Period: time.Hour, Scope: `user "ada"`}, 0, func() time.Time { return now })
+	window := spend.NewWindowMeter(0.015, spend.Window{Limit: spend.LimitPerHour, Period: time.Hour, Scope: `user "ada"`}, 0, func() time.Time { return now })
 	held := &heldFake{started: make(chan struct{}, 1), release: make(chan struct{})}
 	first, _ := pricedEngine(t, "mention", held)
 	first.Meter().Under(window)
@@ -78,8 +78,8 @@ func TestARefusalByCallsInFlightSaysSo(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the first exchange never ended")
 	}
-	var ce *CapError
-	if !errors.As(err, &ce) || ce.Reason != CapWindow {
+	var ce *spend.CapError
+	if !errors.As(err, &ce) || ce.Reason != spend.CapWindow {
 		t.Fatalf("second exchange: %v, want the window's refusal", err)
 	}
 	msg := ce.Error()
@@ -98,7 +98,7 @@ func TestANaNCapLetsNoCallThrough(t *testing.T) {
 	e, _ := pricedEngine(t, "mention", fake)
 	e.Meter().SetCap(math.NaN())
 	err := e.Submit(context.Background(), "@gemini Go.")
-	var ce *CapError
+	var ce *spend.CapError
 	if !errors.As(err, &ce) {
 		t.Fatalf("a NaN cap: %v, want a cap refusal", err)
 	}

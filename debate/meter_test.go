@@ -10,6 +10,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/spend"
 
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
@@ -36,8 +37,8 @@ func TestSpendMeterTable(t *testing.T) {
 				e.SetCap(caps.session)
 				err := e.Submit(context.Background(), "@gemini hello")
 				Settle(t, e)
-				var ce *CapError
-				if !errors.As(err, &ce) || ce.Reason != CapUnpriced || ce.CapUSD != 5 {
+				var ce *spend.CapError
+				if !errors.As(err, &ce) || ce.Reason != spend.CapUnpriced || ce.CapUSD != 5 {
 					t.Errorf("caps %+v: Submit = %v, want the unpriced refusal naming the $5 cap", caps, err)
 				}
 				if n := len(log.All()); n != 0 {
@@ -52,8 +53,8 @@ func TestSpendMeterTable(t *testing.T) {
 			cfg := cappedConfig()
 			cfg.Modes.Mention.BudgetUSD = 0.025 // two of the three parallel calls fit
 			calls, err := parallelAll(t, cfg, 0)
-			var ce *CapError
-			if !errors.As(err, &ce) || ce.Reason != CapExchange {
+			var ce *spend.CapError
+			if !errors.As(err, &ce) || ce.Reason != spend.CapExchange {
 				t.Errorf("Submit = %v, want the exchange cap", err)
 			}
 			if calls != 2 {
@@ -62,8 +63,8 @@ func TestSpendMeterTable(t *testing.T) {
 		}},
 		{"parallel calls' reservations count in the session cap", func(t *testing.T) {
 			calls, err := parallelAll(t, cappedConfig(), 0.025)
-			var ce *CapError
-			if !errors.As(err, &ce) || ce.Reason != CapSession || calls != 2 {
+			var ce *spend.CapError
+			if !errors.As(err, &ce) || ce.Reason != spend.CapSession || calls != 2 {
 				t.Errorf("Submit = %v after %d calls, want the session cap after two", err, calls)
 			}
 		}},
@@ -228,7 +229,7 @@ func TestProviderUsageOutsideItsBoundsIsClamped(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			fake := &chunkFake{chunks: []string{"An answer."}, usage: c.reported}
 			e, events := pricedEngine(t, "mention", fake)
-			if err := e.Submit(context.Background(), "@gemini Go."); err != nil && !IsCap(err) {
+			if err := e.Submit(context.Background(), "@gemini Go."); err != nil && !spend.IsCap(err) {
 				t.Fatal(err)
 			}
 			Settle(t, e)

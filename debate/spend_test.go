@@ -10,6 +10,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/spend"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -46,8 +47,8 @@ func TestCapReachedMidCouncilStopsBeforeTheNextCall(t *testing.T) {
 	e.SetCap(0.035) // round 1 (three calls, $0.03) fits; a fourth could pass it
 	err := e.Submit(context.Background(), "Ship on Friday?")
 	Settle(t, e)
-	var ce *CapError
-	if !errors.As(err, &ce) || ce.Reason != CapSession {
+	var ce *spend.CapError
+	if !errors.As(err, &ce) || ce.Reason != spend.CapSession {
 		t.Fatalf("Submit = %v, want the session cap's error", err)
 	}
 	if !errors.Is(err, context.Canceled) {
@@ -100,8 +101,8 @@ func TestUnpricedModelCannotRunUnderACap(t *testing.T) {
 	e.SetCap(5)
 	err := e.Submit(context.Background(), "@gemini hello")
 	Settle(t, e)
-	var ce *CapError
-	if !errors.As(err, &ce) || ce.Reason != CapUnpriced {
+	var ce *spend.CapError
+	if !errors.As(err, &ce) || ce.Reason != spend.CapUnpriced {
 		t.Fatalf("Submit = %v, want the unpriced refusal", err)
 	}
 	if len(log.All()) != 0 {
@@ -173,7 +174,7 @@ func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
 		t.Fatal("the exchange did not end")
 	}
 	Settle(t, e)
-	if !IsCap(err) {
+	if !spend.IsCap(err) {
 		t.Fatalf("Submit = %v, want the cap", err)
 	}
 	var complete, refused int
@@ -202,8 +203,8 @@ func TestModeBudgetCapsEachExchange(t *testing.T) {
 	}
 	err := e.Submit(context.Background(), "@gemini @chatgpt two do not")
 	Settle(t, e)
-	var ce *CapError
-	if !errors.As(err, &ce) || ce.Reason != CapExchange {
+	var ce *spend.CapError
+	if !errors.As(err, &ce) || ce.Reason != spend.CapExchange {
 		t.Fatalf("Submit = %v, want the per-exchange cap", err)
 	}
 	if n := len(log.All()); n != 3 {
@@ -216,7 +217,7 @@ func TestModeBudgetCapsEachExchange(t *testing.T) {
 
 func TestMeterSharedByEngines(t *testing.T) {
 	t.Parallel()
-	shared := NewMeter(0.015, 0)
+	shared := spend.NewMeter(0.015, 0)
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i := range 2 {
@@ -229,7 +230,7 @@ func TestMeterSharedByEngines(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if IsCap(errs[0]) == IsCap(errs[1]) {
+	if spend.IsCap(errs[0]) == spend.IsCap(errs[1]) {
 		t.Fatalf("errors %v: one engine's call should fit and the other's be refused", errs)
 	}
 	if got := shared.Spent(); got < 0.0099 || got > 0.0101 {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -120,7 +121,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		},
 	}
 	tt := t.toolsFor(&req) // native tools (nativetools.go)
-	if ctx.Err() != nil && IsCap(context.Cause(ctx)) {
+	if ctx.Err() != nil && spend.IsCap(context.Cause(ctx)) {
 		return t.refuse(context.Cause(ctx)) // the exchange already stopped at a cap
 	}
 	if err := overWindow(a.Provider.Name(), req, spec.Prompt); err != nil {

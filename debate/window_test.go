@@ -10,6 +10,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/spend"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -21,15 +22,15 @@ func TestASpendWindowPassedStopsTheNextCall(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 25, 21, 10, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	window := NewWindowMeter(0.10, Window{Limit: LimitPerHour, Period: time.Hour, Scope: `user "ada"`}, 0.02, clock)
+	window := spend.NewWindowMeter(0.10, spend.Window{Limit: spend.LimitPerHour, Period: time.Hour, Scope: `user "ada"`}, 0.02, clock)
 	// 10,000 output tokens at $10 per 1M: $0.10, over max_tokens 1000.
 	fake := &chunkFake{chunks: []string{"An answer."}, usage: providers.Usage{OutputTokens: 10000}}
 	e, events := pricedEngine(t, "mention", fake)
 	e.Meter().Under(window)
 	err := e.Submit(context.Background(), "@gemini Go.")
 	Settle(t, e)
-	var ce *CapError
-	if !errors.As(err, &ce) || ce.Reason != CapWindow || !ce.Passed || ce.Limit != LimitPerHour {
+	var ce *spend.CapError
+	if !errors.As(err, &ce) || ce.Reason != spend.CapWindow || !ce.Passed || ce.Limit != spend.LimitPerHour {
 		t.Fatalf("first exchange: %v, want the window passed", err)
 	}
 	want := `spend limit reached: user "ada" spent $0.1200 this hour, past max_cost_per_hour of $0.10 — Gemini on priced-model cost $0.1000, over its worst case of $0.0102`
@@ -40,7 +41,7 @@ func TestASpendWindowPassedStopsTheNextCall(t *testing.T) {
 		t.Fatalf("%d cap_reached events, want 1", n)
 	}
 	err = e.Submit(context.Background(), "@gemini Again.")
-	if !errors.As(err, &ce) || ce.Reason != CapWindow || ce.Passed {
+	if !errors.As(err, &ce) || ce.Reason != spend.CapWindow || ce.Passed {
 		t.Fatalf("second exchange: %v, want a refusal before any call", err)
 	}
 	if n := len(fake.calls()); n != 1 {

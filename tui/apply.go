@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -215,7 +216,7 @@ func capText(s debate.SpendUpdated) string {
 	if s.CapUSD <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" · cap %s/%s", providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated), debate.CapString(s.CapUSD))
+	return fmt.Sprintf(" · cap %s/%s", providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated), spend.CapString(s.CapUSD))
 }
 
 // costText is " · $0.0123", " · $?" when a model had no price, " · ~$0.0123"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -319,7 +320,7 @@ func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
 			m.in.SetValue(msg.input)
 		}
 		m.setStatus(msg.err.Error(), true)
-	case debate.IsCap(msg.err):
+	case spend.IsCap(msg.err):
 		m.setStatus(msg.err.Error(), true)
 	case errors.Is(msg.err, context.Canceled):
 		m.setStatus("cancelled: what arrived is kept", false)
@@ -401,7 +402,7 @@ func (m *Model) budget(arg string) {
 			m.setStatus(fmt.Sprintf("no cost cap; this run spent %s · /budget 0.50 sets one", providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated)), false)
 			return
 		}
-		m.setStatus(fmt.Sprintf("cost cap %s; this run spent %s", debate.CapString(s.CapUSD), providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated)), false)
+		m.setStatus(fmt.Sprintf("cost cap %s; this run spent %s", spend.CapString(s.CapUSD), providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated)), false)
 		return
 	}
 	usd, err := figures.ParseMoney("/budget", arg)
@@ -418,7 +419,7 @@ func (m *Model) budget(arg string) {
 		m.setStatus("cost cap lifted", false)
 		return
 	}
-	m.setStatus(fmt.Sprintf("cost cap %s: no call starts whose worst case could pass it (spent %s so far)", debate.CapString(usd), providers.FormatSpend(m.spend.SpentUSD, m.spend.Unknown, m.spend.Estimated)), false)
+	m.setStatus(fmt.Sprintf("cost cap %s: no call starts whose worst case could pass it (spent %s so far)", spend.CapString(usd), providers.FormatSpend(m.spend.SpentUSD, m.spend.Unknown, m.spend.Estimated)), false)
 }
 
 // control sends a mode control (/pause, /resume, /stop, /rounds N, /steps N)

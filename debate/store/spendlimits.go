@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 )
 
 // SpendLimits are parley serve's spend windows (serve.max_cost_per_hour,
 // serve.max_cost_per_day): what one user's sessions, and all the server's
 // sessions together, may spend in a calendar hour and day (UTC). A
 // session's meter counts under its user's windows, which count under the
-// server's (debate.Meter.Under), so a call is admitted only when its worst
+// server's (spend.Meter.Under), so a call is admitted only when its worst
 // case fits under every one. Each window starts from what the store holds
 // of it — the cost of the turns of sessions serve owns (session_owner)
 // that finished in it — so restarting the server does not reset the hour.
@@ -23,8 +24,8 @@ type SpendLimits struct {
 	now func() time.Time
 
 	mu     sync.Mutex
-	server *debate.Meter            // the server's windows (nil when it has none)
-	users  map[string]*debate.Meter // each user's windows, over the server's
+	server *spend.Meter            // the server's windows (nil when it has none)
+	users  map[string]*spend.Meter // each user's windows, over the server's
 }
 
 // Windows are the limits in USD (0: none): each user's per hour and per
@@ -43,7 +44,7 @@ func (s *Store) SpendLimits(ctx context.Context, w Windows, now func() time.Time
 	if now == nil {
 		now = time.Now
 	}
-	l := &SpendLimits{st: s, cfg: w, now: now, users: map[string]*debate.Meter{}}
+	l := &SpendLimits{st: s, cfg: w, now: now, users: map[string]*spend.Meter{}}
 	var err error
 	l.server, err = l.windows(ctx, "this server", nil, nil)
 	return l, err
@@ -51,7 +52,7 @@ func (s *Store) SpendLimits(ctx context.Context, w Windows, now func() time.Time
 
 // For is the meter a session of user counts under: the user's windows,
 // then the server's.
-func (l *SpendLimits) For(ctx context.Context, user string) (*debate.Meter, error) {
+func (l *SpendLimits) For(ctx context.Context, user string) (*spend.Meter, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if m := l.users[user]; m != nil {
@@ -82,19 +83,19 @@ func ScopeOf(user string) string {
 // windows chains the hour and day windows of scope over parent (user nil:
 // the server's, counting every owned session's turns); nil when scope has
 // none.
-func (l *SpendLimits) windows(ctx context.Context, scope string, user *string, parent *debate.Meter) (*debate.Meter, error) {
+func (l *SpendLimits) windows(ctx context.Context, scope string, user *string, parent *spend.Meter) (*spend.Meter, error) {
 	hour, day := l.cfg.PerHour, l.cfg.PerDay
-	hourKey, dayKey := debate.LimitPerHour, debate.LimitPerDay
+	hourKey, dayKey := spend.LimitPerHour, spend.LimitPerDay
 	if user == nil {
 		hour, day = l.cfg.ServerPerHour, l.cfg.ServerPerDay
-		hourKey, dayKey = debate.ServerLimitPerHour, debate.ServerLimitPerDay
+		hourKey, dayKey = spend.ServerLimitPerHour, spend.ServerLimitPerDay
 	}
-	var head, tail *debate.Meter
+	var head, tail *spend.Meter
 	for _, w := range []struct {
 		usd float64
-		win debate.Window
-	}{{hour, debate.Window{Limit: hourKey, Period: time.Hour, Scope: scope}},
-		{day, debate.Window{Limit: dayKey, Period: 24 * time.Hour, Scope: scope}}} {
+		win spend.Window
+	}{{hour, spend.Window{Limit: hourKey, Period: time.Hour, Scope: scope}},
+		{day, spend.Window{Limit: dayKey, Period: 24 * time.Hour, Scope: scope}}} {
 		if w.usd <= 0 {
 			continue
 		}
@@ -102,7 +103,7 @@ func (l *SpendLimits) windows(ctx context.Context, scope string, user *string, p
 		if err != nil {
 			return nil, err
 		}
-		m := debate.NewWindowMeter(w.usd, w.win, spent, l.now)
+		m := spend.NewWindowMeter(w.usd, w.win, spent, l.now)
 		if tail == nil {
 			head = m
 		} else {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -247,8 +248,8 @@ func (c *Council) finish(res *debate.CouncilResult, err error) error {
 		res.Chairman.Status, res.Chairman.Error = debate.CouncilFailed, err.Error()
 		if res.Cancelled {
 			res.Chairman.Error = "cancelled"
-			if debate.IsCap(err) {
-				res.Chairman.Error = debate.CapStopped
+			if spend.IsCap(err) {
+				res.Chairman.Error = spend.CapStopped
 			}
 		}
 		if len(res.Aggregate) == 0 {
@@ -447,7 +448,7 @@ func (c *Council) castRanking(ctx context.Context, a *debate.Agent, q string, la
 	case err != nil:
 		r.Error = err.Error()
 		if ctx.Err() != nil {
-			r.Error = debate.StopReason(ctx)
+			r.Error = spend.StopReason(ctx)
 		}
 	case p.err != nil:
 		r.Error = "unreadable ranking: " + p.err.Error()

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -350,7 +351,7 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 	case err != nil:
 		v.Ballot, v.Failed, v.Error = debate.Ballot{Vote: debate.VoteInvalid}, true, err.Error()
 		if ctx.Err() != nil {
-			v.Error = debate.StopReason(ctx)
+			v.Error = spend.StopReason(ctx)
 		}
 	case p.err != nil:
 		v.Ballot, v.Error = debate.Ballot{Vote: debate.VoteInvalid}, "unreadable vote: "+p.err.Error()

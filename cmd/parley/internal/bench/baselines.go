@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -67,7 +68,7 @@ func copyAs(a *debate.Agent, name, display string, i int) *debate.Agent {
 
 // runBaselines asks the question of the baselines s names, recording them
 // on r; ok is false when the run was cut short (the question is not scored).
-func runBaselines(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Question, r *Result, overBudget func()) (bool, error) {
+func runBaselines(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Question, r *Result, overBudget func()) (bool, error) {
 	seats := s.Config.Modes.Magi.Agents
 	if m := s.SameModel; m != nil {
 		agents := make([]*debate.Agent, len(seats))

@@ -11,7 +11,7 @@ import (
 
 // gate stands between the members and their providers: it keeps the run
 // under each provider's request and token rate limits. The cost cap is the
-// engine's (a debate.Meter every question's engine shares).
+// engine's (a spend.Meter every question's engine shares).
 type gate struct {
 	limiters map[string]*limiter
 }

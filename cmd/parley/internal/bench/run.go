@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 )
 
 // Vote is one member's answer in one round of a question, as the council's
@@ -103,7 +104,7 @@ func Run(ctx context.Context, s Setup, questions []Question, done map[string]boo
 		return Outcome{}, err
 	}
 	g := newGate(s.Config.Bench.Limits)
-	meter := debate.NewMeter(s.MaxCost, 0) // one cap over every question's engine
+	meter := spend.NewMeter(s.MaxCost, 0) // one cap over every question's engine
 	var (
 		mu      sync.Mutex
 		out     Outcome
@@ -199,7 +200,7 @@ type council struct {
 
 // ask puts one question to a fresh council of seats (agent names among
 // agents) for rounds rounds and reads its events.
-func ask(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Question, agents []*debate.Agent, seats []string, rounds int) (council, error) {
+func ask(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Question, agents []*debate.Agent, seats []string, rounds int) (council, error) {
 	cfg := *s.Config
 	cfg.Modes.Magi.Agents = seats
 	cfg.Modes.Magi.AnswerType = string(q.Type)
@@ -240,7 +241,7 @@ func ask(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Question,
 // scored says whether a council's outcome can be scored: false when a
 // cap, a cancel or the end of ctx cut it short.
 func (c council) scored(ctx context.Context, q Question, overBudget func()) (bool, error) {
-	if debate.IsCap(c.err) {
+	if spend.IsCap(c.err) {
 		overBudget() // the run starts no new question; this one is not scored
 		return false, nil
 	}
@@ -257,7 +258,7 @@ func (c council) scored(ctx context.Context, q Question, overBudget func()) (boo
 
 // runOne puts one question to a fresh council, then to the baselines the
 // setup asks for. ok is false when the question was cut short (not scored).
-func runOne(ctx context.Context, s Setup, g *gate, meter *debate.Meter, q Question, seq int, overBudget func()) (Result, bool, error) {
+func runOne(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Question, seq int, overBudget func()) (Result, bool, error) {
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := Result{ID: q.ID, Seq: seq, Question: q.Prompt(), Gold: q.Answer, Options: len(q.Options)}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/open"
@@ -69,7 +70,7 @@ func ExitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case debate.IsCap(err):
+	case spend.IsCap(err):
 		return ExitCapReached
 	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua), errors.As(err, &us), errors.As(err, &nm), errors.As(err, &nk), errors.As(err, &nq):
 		return ExitUsage

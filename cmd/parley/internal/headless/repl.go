@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/spend"
 )
 
 // REPLOptions are the REPL's input and how it behaves.
@@ -91,7 +92,7 @@ func REPL(ctx context.Context, e *debate.Engine, p *Printer, o REPLOptions) erro
 		p.EndExchange(err)
 		var unknown *debate.UnknownAgentError
 		switch {
-		case debate.IsCap(err):
+		case spend.IsCap(err):
 			return err // the run's cap is reached: no further line can call (exit 4)
 		case errors.As(err, &unknown):
 			fmt.Fprintln(stderr, "parley:", err)

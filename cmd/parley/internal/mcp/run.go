@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -176,7 +177,7 @@ func (r *run) readable(ctx context.Context, runErr error) string {
 	switch {
 	case ctx.Err() != nil:
 		out += "\n\n(cancelled: what arrived is saved, marked cancelled)"
-	case debate.IsCap(runErr):
+	case spend.IsCap(runErr):
 		out += "\n\nstopped: " + clean(runErr.Error())
 	case runErr != nil:
 		out += "\n\nerror: " + sanitize.Text(runErr.Error())
@@ -207,7 +208,7 @@ func runFor[T debate.Event](ctx context.Context, req *mcp.CallToolRequest, r *ru
 	// so that a client does not take its text for an answer; a cancel or a
 	// cap is an outcome the text states.
 	// A spend window's refusal is a tool error: the client must wait.
-	res.IsError = runErr != nil && ctx.Err() == nil && (!debate.IsCap(runErr) || isWindow(runErr))
+	res.IsError = runErr != nil && ctx.Err() == nil && (!spend.IsCap(runErr) || isWindow(runErr))
 	return got, res, nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -58,7 +59,7 @@ type Server struct {
 	runs sync.WaitGroup
 	// budget is the stdio connection's budget across its tool calls (the
 	// configuration's budget_usd, or --max-cost): nil under serve.
-	budget *debate.Meter
+	budget *spend.Meter
 	// limits are serve's spend windows (SetLimits): nil over stdio.
 	limits *store.SpendLimits
 	// schemas are the tools' input schemas, by tool name.
@@ -107,7 +108,7 @@ func (s *Server) RunStdio(ctx context.Context) error {
 	if b := s.opts.Config.BudgetUSD; b > 0 {
 		// One client is one session: budget_usd bounds what all its tool
 		// calls spend together, each call still under its own cap.
-		s.budget = debate.NewMeter(b, 0)
+		s.budget = spend.NewMeter(b, 0)
 	}
 	err := s.srv.Run(ctx, &LineTransport{In: os.Stdin, Out: os.Stdout})
 	s.Close()

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -57,6 +57,6 @@ func (r *run) underLimits(ctx context.Context) error {
 // isWindow reports a spend window's refusal: a tool error, unlike a
 // call's own cap (an outcome the text states).
 func isWindow(err error) bool {
-	var ce *debate.CapError
-	return errors.As(err, &ce) && ce.Reason == debate.CapWindow
+	var ce *spend.CapError
+	return errors.As(err, &ce) && ce.Reason == spend.CapWindow
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -156,7 +157,7 @@ func (s *Server) sessionCap(asked *float64) (float64, error) {
 		return 0, errorf(http.StatusBadRequest, "bad_field", "%v", err)
 	case ceiling > 0 && (v == 0 || v > ceiling):
 		return 0, errorf(http.StatusBadRequest, "bad_field", "max_cost: %s is above this server's ceiling of %s per session",
-			capOrNone(v), debate.CapString(ceiling))
+			capOrNone(v), spend.CapString(ceiling))
 	}
 	return v, nil
 }
@@ -165,7 +166,7 @@ func capOrNone(v float64) string {
 	if v == 0 {
 		return "0 (no cap)"
 	}
-	return debate.CapString(v)
+	return spend.CapString(v)
 }
 
 // storedCap is a loaded session's cap: the one it was created with, never
@@ -220,7 +221,7 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 	if err != nil {
 		return nil, err
 	}
-	if err := m.srv.meter(ctx, eng, debate.NewMeter(capUSD, 0), spec.user); err != nil {
+	if err := m.srv.meter(ctx, eng, spend.NewMeter(capUSD, 0), spec.user); err != nil {
 		return nil, err
 	}
 	ss := m.attach(eng, spec.user)
@@ -376,7 +377,7 @@ func (m *manager) load(ctx context.Context, id string) (*session, error) {
 	}
 	// The cap and the spend survive eviction: a session cannot spend past
 	// its cap by being reloaded.
-	if err := m.srv.meter(ctx, eng, debate.NewMeter(m.srv.storedCap(info), spentOn(entries)), owner); err != nil {
+	if err := m.srv.meter(ctx, eng, spend.NewMeter(m.srv.storedCap(info), spentOn(entries)), owner); err != nil {
 		return nil, err
 	}
 	ss := m.attach(eng, owner)

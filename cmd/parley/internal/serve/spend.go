@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/spend"
 )
 
 // meter makes m the engine's meter, counting under the spend windows of
 // user and of the server (Options.Limits), so every door's sessions —
 // the API's, the page's, the OpenAI door's — share them.
-func (s *Server) meter(ctx context.Context, eng *debate.Engine, m *debate.Meter, user string) error {
+func (s *Server) meter(ctx context.Context, eng *debate.Engine, m *spend.Meter, user string) error {
 	if s.opts.Limits != nil {
 		windows, err := s.opts.Limits.For(ctx, user)
 		if err != nil {
@@ -47,8 +48,8 @@ func (s *Server) spendRoom(ctx context.Context, user string) error {
 // spent, when it resets), the figures, and Retry-After until the reset;
 // nil when err is no such refusal.
 func (s *Server) spendRefusal(err error) *apiError {
-	var ce *debate.CapError
-	if !errors.As(err, &ce) || ce.Reason != debate.CapWindow {
+	var ce *spend.CapError
+	if !errors.As(err, &ce) || ce.Reason != spend.CapWindow {
 		return nil
 	}
 	ae := errorf(http.StatusTooManyRequests, ce.Limit, "%s", ce.Error())

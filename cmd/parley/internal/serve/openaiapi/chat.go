@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -226,7 +227,7 @@ func (d *Door) finish(ctx context.Context, c *call, ss Session, tr *translator, 
 	case refusedBefore(runErr):
 		o.status = "refused"
 		o.err = asError(runErr)
-	case capped != "" || debate.IsCap(runErr):
+	case capped != "" || spend.IsCap(runErr):
 		o.status = "capped"
 		if capped == "" {
 			capped = runErr.Error()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -292,7 +293,7 @@ func spendText(s debate.SpendUpdated) string {
 	spent := providers.FormatSpend(s.SpentUSD, s.Unknown, s.Estimated)
 	switch {
 	case s.CapUSD > 0:
-		return "spent " + spent + " of a " + debate.CapString(s.CapUSD) + " cap"
+		return "spent " + spent + " of a " + spend.CapString(s.CapUSD) + " cap"
 	case s.SpentUSD > 0 || s.Unknown:
 		return "spent " + spent
 	}

@@ -1,11 +1,9 @@
-package debate
+package spend
 
 import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/parleyhq/parley/providers"
 )
 
 // Spend windows: a cap on what calls spend within a calendar hour or day
@@ -80,8 +78,8 @@ func (m *Meter) Idle() bool {
 	return m.reserved == 0
 }
 
-// limit is a meter's cap as it stood when it refused a call or was passed.
-type limit struct {
+// Limit is a meter's cap as it stood when it refused a call or was passed.
+type Limit struct {
 	spent, cap float64
 	reserved   float64 // worst cases of the calls in flight
 	window     *Window // nil: a session's cap
@@ -89,8 +87,8 @@ type limit struct {
 }
 
 // limitLocked is m's limit; called under m.mu.
-func (m *Meter) limitLocked() limit {
-	l := limit{spent: m.spent, cap: m.cap, reserved: m.reserved}
+func (m *Meter) limitLocked() Limit {
+	l := Limit{spent: m.spent, cap: m.cap, reserved: m.reserved}
 	if m.window != nil {
 		w := m.window.Window
 		l.window, l.resets = &w, m.window.start.Add(w.Period)
@@ -98,8 +96,8 @@ func (m *Meter) limitLocked() limit {
 	return l
 }
 
-// refusal is ce refused (or passed) by l.
-func (l limit) refusal(ce CapError) *CapError {
+// Refusal is ce refused (or passed) by l.
+func (l Limit) Refusal(ce CapError) *CapError {
 	ce.Reason, ce.CapUSD, ce.SpentUSD, ce.ReservedUSD = CapSession, l.cap, l.spent, l.reserved
 	if l.window != nil {
 		ce.Reason, ce.Limit, ce.Scope, ce.ResetsAt = CapWindow, l.window.Limit, l.window.Scope, l.resets
@@ -107,9 +105,9 @@ func (l limit) refusal(ce CapError) *CapError {
 	return &ce
 }
 
-// windowRefusal is the first spend window over m that a call of worst
+// WindowRefusal is the first spend window over m that a call of worst
 // case worst cannot fit under, ok false when every one has room.
-func (m *Meter) windowRefusal(worst float64) (hit limit, ok bool) {
+func (m *Meter) WindowRefusal(worst float64) (hit Limit, ok bool) {
 	for p := m; p != nil; {
 		p.mu.Lock()
 		p.roll()
@@ -122,18 +120,18 @@ func (m *Meter) windowRefusal(worst float64) (hit limit, ok bool) {
 		}
 		p = parent
 	}
-	return limit{}, false
+	return Limit{}, false
 }
 
 // WindowFull is the refusal of the first spend window over m with no room
 // left (what it spent and holds in flight reach its limit), nil when every
 // one has some: a door refuses new work at once.
 func (m *Meter) WindowFull() *CapError {
-	hit, full := m.windowRefusal(0)
+	hit, full := m.WindowRefusal(0)
 	if !full {
 		return nil
 	}
-	return hit.refusal(CapError{})
+	return hit.Refusal(CapError{})
 }
 
 // windowSentence is a spend window's refusal: which limit, whose, what was
@@ -150,13 +148,13 @@ func (e *CapError) windowSentence() string {
 			e.Scope, e.windowHeld(w), resets)
 	case e.Agent == "": // an exchange refused before it started
 		return fmt.Sprintf("spend limit reached: %s, and the next call (up to %s) could pass it; it resets at %s",
-			e.Scope+" "+e.windowHeld(w), usd(e.WorstUSD), resets)
+			e.Scope+" "+e.windowHeld(w), USD(e.WorstUSD), resets)
 	case e.Passed:
 		return fmt.Sprintf("spend limit reached: %s spent %s %s, past %s of %s — %s on %s cost %s, over its worst case of %s; no further call starts before it resets at %s",
-			e.Scope, usd(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), e.Agent, e.Model, usd(e.CostUSD), usd(e.WorstUSD), resets)
+			e.Scope, USD(e.SpentUSD), w.span(), e.Limit, CapString(e.CapUSD), e.Agent, e.Model, USD(e.CostUSD), USD(e.WorstUSD), resets)
 	}
 	return fmt.Sprintf("spend limit reached: %s %s, and the next call (%s on %s, up to %s) could pass it; it resets at %s",
-		e.Scope, e.windowHeld(w), e.Agent, e.Model, usd(e.WorstUSD), resets)
+		e.Scope, e.windowHeld(w), e.Agent, e.Model, USD(e.WorstUSD), resets)
 }
 
 // windowHeld says what stands against a window: what its scope spent in
@@ -165,43 +163,9 @@ func (e *CapError) windowHeld(w Window) string {
 	of := "of its " + e.Limit + " of " + CapString(e.CapUSD)
 	switch {
 	case e.ReservedUSD <= 0:
-		return "spent " + usd(e.SpentUSD) + " " + w.span() + " " + of
+		return "spent " + USD(e.SpentUSD) + " " + w.span() + " " + of
 	case e.SpentUSD <= 0:
-		return "has up to " + usd(e.ReservedUSD) + " " + of + " held by calls still in flight (nothing spent " + w.span() + ")"
+		return "has up to " + USD(e.ReservedUSD) + " " + of + " held by calls still in flight (nothing spent " + w.span() + ")"
 	}
-	return "spent " + usd(e.SpentUSD) + " " + w.span() + " " + of + ", and calls still in flight hold up to " + usd(e.ReservedUSD) + " more"
-}
-
-// checkWindows refuses an exchange before anything of it is kept or sent
-// when a spend window over the session has no room for the cheapest call
-// mode m could make for input (its agents' system prompts, the input, their
-// max_tokens): the caller sees the refusal at once (serve's 429), not
-// after the line was added. The calls themselves are still admitted one by
-// one against their own worst cases.
-func (e *Engine) checkWindows(m Mode, input string) *CapError {
-	var cheapest *Agent
-	var worst float64
-	for _, a := range m.Agents() {
-		if a == nil {
-			continue
-		}
-		out := a.MaxTokens
-		if out == 0 {
-			out = e.Config.ModelInfo(a.Model).DefaultMaxTokens()
-		}
-		req := providers.Request{System: SystemPrompt(a, ""), MaxTokens: out,
-			Messages: []providers.Message{{Role: providers.RoleUser, Content: input}}}
-		w, priced := e.Config.WorstCost(a.Model, req, e.now())
-		if priced && (cheapest == nil || w < worst) {
-			cheapest, worst = a, w
-		}
-	}
-	if cheapest == nil {
-		return nil // unpriced agents are refused at their call
-	}
-	hit, full := e.Meter().windowRefusal(worst)
-	if !full {
-		return nil
-	}
-	return hit.refusal(CapError{WorstUSD: worst}) // the cheapest call: no agent is named
+	return "spent " + USD(e.SpentUSD) + " " + w.span() + " " + of + ", and calls still in flight hold up to " + USD(e.ReservedUSD) + " more"
 }

@@ -1,0 +1,11 @@
+// Package spend is the meter every call is admitted by: a cap in USD, what
+// finished calls spent, and the worst cases of the calls still in flight
+// (Meter: Reserve before a call, Settle after it), meters nested under
+// others (a connection's or a spend window's budget over many sessions),
+// spend windows per hour or day (NewWindowMeter), and the refusal a cap
+// gives (CapError), worded once here for every door.
+//
+// It knows nothing of engines, modes or agents: the engine (debate's
+// spend.go) prices a call's worst case, asks the meter to admit it,
+// settles what it cost and announces the spend as events.
+package spend
