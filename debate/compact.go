@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -48,7 +49,7 @@ func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
 	question, _ := h.LatestUser()
 	clipped := func(en Entry, m providers.Message) providers.Message {
 		if en.Turn != question.Turn || question.Turn == 0 {
-			m.Content = Clip(m.Content, maxEntry)
+			m.Content = sanitize.Clip(m.Content, maxEntry)
 		}
 		return m
 	}
@@ -208,12 +209,12 @@ func (e *Engine) summarise(ctx context.Context, block []Entry, b Budget) bool {
 	}
 	var text strings.Builder
 	for _, en := range block {
-		fmt.Fprintf(&text, "[%s]: %s\n\n", displayName(en), Clip(strings.TrimSpace(en.Text), b.Block))
+		fmt.Fprintf(&text, "[%s]: %s\n\n", displayName(en), sanitize.Clip(strings.TrimSpace(en.Text), b.Block))
 	}
 	turn := e.Reserve(TurnSpec{
 		Agent: a, Kind: KindSummary, Prompt: prompt,
 		Instruction: fmt.Sprintf(summariseInstruction, capTokens*3/4),
-		Messages:    []providers.Message{{Role: providers.RoleUser, Content: Clip(text.String(), b.Block*2*4)}},
+		Messages:    []providers.Message{{Role: providers.RoleUser, Content: sanitize.Clip(text.String(), b.Block*2*4)}},
 		MaxTokens:   capTokens * 2,
 		Settle: func(en Entry) Entry {
 			en.Covers = last
@@ -241,7 +242,7 @@ func Digest(entries []Entry, maxBytes int) string {
 			continue
 		}
 		line := "- " + displayName(en) + ": " + leadSentence(text)
-		line = Clip(line, per)
+		line = sanitize.Clip(line, per)
 		if b.Len()+len(line)+1 > maxBytes {
 			break
 		}

@@ -15,6 +15,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -461,9 +462,9 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	codex, claude := "def f(): pass", "looks <fine> & done"
-	vote := func(agent string, round int, v Vote) MagiVote {
-		return MagiVote{Agent: agent, Display: strings.ToUpper(agent), Provider: "fake", Model: "m", Round: round,
-			Ballot: Ballot{Vote: v, Reasoning: "r", Summary: "s"}, Valid: true, Attempts: 1, Turn: round + 1,
+	vote := func(agent string, round int, v verdict.Vote) verdict.MagiVote {
+		return verdict.MagiVote{Agent: agent, Display: strings.ToUpper(agent), Provider: "fake", Model: "m", Round: round,
+			Ballot: verdict.Ballot{Vote: v, Reasoning: "r", Summary: "s"}, Valid: true, Attempts: 1, Turn: round + 1,
 			Usage: providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}
 	}
 	summary := Entry{Turn: 4, Kind: KindModerator, Speaker: "mc", Display: "MC", Mode: "talk", Round: 1, Text: "recap",
@@ -472,11 +473,11 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 		ev   Event
 		want string
 	}{
-		{MagiRoundFinished{Round: 2, Of: 3, Votes: []MagiVote{vote("a", 2, VoteApprove)}, Changed: []string{"a"}},
+		{MagiRoundFinished{Round: 2, Of: 3, Votes: []verdict.MagiVote{vote("a", 2, verdict.VoteApprove)}, Changed: []string{"a"}},
 			`{"type":"magi_round_finished","round":2,"of":3,"votes":[{"agent":"a","display":"A","provider":"fake","model":"m","round":2,"vote":"approve","reasoning":"r","summary":"s","valid":true,"attempts":1,"turn":3,"usage":{"input_tokens":10,"output_tokens":2},"cost_usd":0.5}],"changed":["a"]}`},
-		{MagiDecided{MagiResult: MagiResult{Question: "q?", Rounds: [][]MagiVote{{vote("a", 1, VoteReject)}}, Verdict: VerdictRejected,
-			Tally: map[string]int{"reject": 1, "approve": 0}, Flips: []Flip{},
-			Agents: []MagiUsage{{Agent: "a", Display: "A", Provider: "fake", Model: "m", Calls: 1, Usage: providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}},
+		{MagiDecided{MagiResult: verdict.MagiResult{Question: "q?", Rounds: [][]verdict.MagiVote{{vote("a", 1, verdict.VoteReject)}}, Verdict: verdict.VerdictRejected,
+			Tally: map[string]int{"reject": 1, "approve": 0}, Flips: []verdict.Flip{},
+			Agents: []verdict.MagiUsage{{Agent: "a", Display: "A", Provider: "fake", Model: "m", Calls: 1, Usage: providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}},
 			Usage:  providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}, RoundsRun: 1},
 			`{"type":"magi_decided","question":"q?","rounds":[[{"agent":"a","display":"A","provider":"fake","model":"m","round":1,"vote":"reject","reasoning":"r","summary":"s","valid":true,"attempts":1,"turn":2,"usage":{"input_tokens":10,"output_tokens":2},"cost_usd":0.5}]],"verdict":"REJECTED","tally":{"approve":0,"reject":1},"flips":[],"agents":[{"agent":"a","display":"A","provider":"fake","model":"m","calls":1,"usage":{"input_tokens":10,"output_tokens":2},"cost_usd":0.5}],"usage":{"input_tokens":10,"output_tokens":2},"cost_usd":0.5,"cancelled":false,"rounds_run":1}`},
 		{AlternateStepFinished{Step: 1, Turn: AlternateTurn{Step: 1, Instruction: "go", Pair: [2]string{"codex", "claude"},

@@ -578,17 +578,6 @@ func (e *Engine) displayOf(speaker string) string {
 	return speaker
 }
 
-func firstLine(s string, max int) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max-1]) + "…"
-	}
-	return s
-}
-
 // AgentsOf filters the engine's agents by name, keeping configuration order.
 func (e *Engine) AgentsOf(names []string) []*Agent {
 	var out []*Agent

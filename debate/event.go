@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -164,16 +165,16 @@ type CapReached struct {
 // MagiRoundFinished is one MAGI round's votes in member order, with the
 // members whose vote differs from their previous round's.
 type MagiRoundFinished struct {
-	Round   int        `json:"round"`
-	Of      int        `json:"of"` // rounds this council runs
-	Votes   []MagiVote `json:"votes"`
-	Changed []string   `json:"changed"` // agent names; empty in round 1
+	Round   int                `json:"round"`
+	Of      int                `json:"of"` // rounds this council runs
+	Votes   []verdict.MagiVote `json:"votes"`
+	Changed []string           `json:"changed"` // agent names; empty in round 1
 }
 
 // MagiDecided is a council's outcome: verdict, tally, every round's votes,
 // flips, and tokens and cost per member. Cancelled councils have no verdict.
 type MagiDecided struct {
-	MagiResult
+	verdict.MagiResult
 	RoundsRun int `json:"rounds_run"`
 }
 
@@ -232,27 +233,27 @@ type AgentAnswered struct {
 // CouncilAnswersCollected is a council's stage 1: every member's answer in
 // council order, and the seed of the label shuffles of stage 2.
 type CouncilAnswersCollected struct {
-	Question string          `json:"question"`
-	Seed     uint64          `json:"seed"`
-	Answers  []CouncilAnswer `json:"answers"`
+	Question string                  `json:"question"`
+	Seed     uint64                  `json:"seed"`
+	Answers  []verdict.CouncilAnswer `json:"answers"`
 }
 
 // CouncilRankingCast is one member's stage-2 ranking (Valid false: it could
 // not be read after a retry, or the call failed; Error says which).
 type CouncilRankingCast struct {
-	CouncilRanking
+	verdict.CouncilRanking
 }
 
 // CouncilRanked closes stage 2: every ranking and the aggregate, best first.
 type CouncilRanked struct {
-	Rankings  []CouncilRanking `json:"rankings"`
-	Aggregate []CouncilScore   `json:"aggregate"`
+	Rankings  []verdict.CouncilRanking `json:"rankings"`
+	Aggregate []verdict.CouncilScore   `json:"aggregate"`
 }
 
 // CouncilDecided is a council's outcome: the chairman's answer (status
 // complete), or failed with the top-ranked answer named as the fallback.
 type CouncilDecided struct {
-	CouncilResult
+	verdict.CouncilResult
 }
 
 func (SessionStarted) EventType() string        { return "session_started" }

@@ -15,8 +15,7 @@ const (
 )
 
 var (
-	OverWindow   = overWindow
-	ContentWords = contentWords
+	OverWindow = overWindow
 )
 
 // SetClock makes now the engine's clock.

@@ -7,6 +7,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -71,7 +72,7 @@ func TestStructuredTurnsStreamAsProse(t *testing.T) {
 		t.Errorf("balthasar's unreadable answer streamed as %q, want its text", got)
 	}
 	res := fc.Decided(t)
-	if v := res.Rounds[0][2]; !v.Valid || v.Vote != VoteReject {
+	if v := res.Rounds[0][2]; !v.Valid || v.Vote != verdict.VoteReject {
 		t.Errorf("casper's vote = %+v", v)
 	}
 }

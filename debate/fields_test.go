@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // decodeAll feeds text to a fresh decoder in chunks cut at the given byte
@@ -46,7 +47,7 @@ func everyByte(n int) []int {
 
 func TestFieldDecoderStreamsProseAndCompletesValues(t *testing.T) {
 	t.Parallel()
-	ballot := Ballot{Vote: VoteReject, Reasoning: "As CASPER, on \"should we…\" — no:\nthe evidence is thin. 証拠は薄い 🙂", Summary: "Reject; the evidence is thin."}
+	ballot := verdict.Ballot{Vote: verdict.VoteReject, Reasoning: "As CASPER, on \"should we…\" — no:\nthe evidence is thin. 証拠は薄い 🙂", Summary: "Reject; the evidence is thin."}
 	raw := "```json\n" + ballot.JSON() + "\n```"
 	for name, cuts := range map[string][]int{"whole": nil, "every byte": everyByte(len(raw))} {
 		prose, stream, values := decodeAll(raw, cuts)

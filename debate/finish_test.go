@@ -7,6 +7,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -129,7 +130,7 @@ func TestMagiCountsARefusedVoteInvalidWithTheReason(t *testing.T) {
 		if agent == "casper" {
 			return providertest.Reply{BlockReason: "PROHIBITED_CONTENT"}
 		}
-		return MagiReply(MagiVoteJSON(agent, round, VoteApprove))
+		return MagiReply(MagiVoteJSON(agent, round, verdict.VoteApprove))
 	})
 	if err := fc.Engine.Submit(context.Background(), "q?"); err != nil {
 		t.Fatal(err)
@@ -139,7 +140,7 @@ func TestMagiCountsARefusedVoteInvalidWithTheReason(t *testing.T) {
 	for _, ev := range fc.Events.All() {
 		if v, ok := ev.(VoteCast); ok && v.Agent == "casper" {
 			found = true
-			if v.Valid || v.Vote != string(VoteInvalid) || !strings.Contains(v.Error, "prompt was blocked (PROHIBITED_CONTENT)") {
+			if v.Valid || v.Vote != string(verdict.VoteInvalid) || !strings.Contains(v.Error, "prompt was blocked (PROHIBITED_CONTENT)") {
 				t.Errorf("casper's vote: %+v", v)
 			}
 		}

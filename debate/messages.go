@@ -3,8 +3,8 @@ package debate
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -122,13 +122,13 @@ func summarize(dropped []providers.Message, entries []Entry, maxBytes int) strin
 	head := fmt.Sprintf("[Summary of %d earlier messages, cut to fit the context budget]: ", len(dropped))
 	for i := len(entries) - 1; i >= 0; i-- {
 		if en := entries[i]; en.IsModerator && en.Status == StatusComplete && en.Text != "" {
-			return head + Clip("latest moderator summary: "+en.Text, maxBytes)
+			return head + sanitize.Clip("latest moderator summary: "+en.Text, maxBytes)
 		}
 	}
 	var lines []string
 	size := 0
 	for i := len(dropped) - 1; i >= 0; i-- {
-		line := Clip(firstLine(dropped[i].Content, 200), 200)
+		line := sanitize.Clip(sanitize.FirstLine(dropped[i].Content, 200), 200)
 		if size+len(line) > maxBytes {
 			break
 		}
@@ -139,20 +139,6 @@ func summarize(dropped []providers.Message, entries []Entry, maxBytes int) strin
 		lines[i], lines[j] = lines[j], lines[i]
 	}
 	return head + "\n" + strings.Join(lines, "\n")
-}
-
-// Clip cuts s to at most maxBytes, ellipsis included, on a character
-// boundary (half a character would reach the model as U+FFFD).
-func Clip(s string, maxBytes int) string {
-	if len(s) <= maxBytes {
-		return s
-	}
-	const ellipsis = "…"
-	cut := max(maxBytes-len(ellipsis), 0)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + ellipsis
 }
 
 func MergeRoles(items []providers.Message) []providers.Message {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -99,7 +100,7 @@ func TestClipCutsOnCharacterBoundaries(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"😀😀😀", "ééé", "abcdef", "a😀b"} {
 		for limit := 0; limit < len(s); limit++ {
-			got := Clip(s, limit)
+			got := sanitize.Clip(s, limit)
 			if strings.ContainsRune(got, utf8.RuneError) || !utf8.ValidString(got) {
 				t.Errorf("clip(%q, %d) = %q: a character was cut in half", s, limit, got)
 			}
@@ -110,7 +111,7 @@ func TestClipCutsOnCharacterBoundaries(t *testing.T) {
 				t.Errorf("clip(%q, %d) = %q is %d bytes", s, limit, got, len(got))
 			}
 		}
-		if got := Clip(s, len(s)); got != s {
+		if got := sanitize.Clip(s, len(s)); got != s {
 			t.Errorf("clip(%q, %d) = %q, want it whole", s, len(s), got)
 		}
 	}

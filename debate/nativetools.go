@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
 )
@@ -66,7 +67,7 @@ func (c ToolsConfig) check() error {
 		switch toolbox.Rule(rule) {
 		case toolbox.Allow, toolbox.Deny, toolbox.Ask:
 		default:
-			return fmt.Errorf("tools.policy.%s is %q; it must be allow, deny or ask", Clip(name, 40), Clip(rule, 20))
+			return fmt.Errorf("tools.policy.%s is %q; it must be allow, deny or ask", sanitize.Clip(name, 40), sanitize.Clip(rule, 20))
 		}
 	}
 	return nil
@@ -264,7 +265,7 @@ func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.Too
 	ran := make([]toolbox.Result, len(calls))
 	InParallel(len(calls), func(i int) {
 		call := calls[i]
-		t.engine.Emit(ToolStarted{Turn: t.entry.Turn, Agent: t.spec.Agent.Name, CallID: call.ID, Tool: call.Name, Arguments: Clip(call.Arguments, maxEventResult)})
+		t.engine.Emit(ToolStarted{Turn: t.entry.Turn, Agent: t.spec.Agent.Name, CallID: call.ID, Tool: call.Name, Arguments: sanitize.Clip(call.Arguments, maxEventResult)})
 		if i < granted {
 			ran[i] = tt.box.Run(ctx, call)
 			return
@@ -296,8 +297,8 @@ func (t *Turn) record(res toolbox.Result) providers.ToolResult {
 	}
 	e.AddEntry(Entry{Kind: KindToolCall, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
 		Round: t.spec.Round, Prompt: t.spec.Prompt, ToolCalls: []ToolCall{tc}, Evidence: records})
-	fin := ToolFinished{Turn: t.entry.Turn, Agent: a.Name, CallID: call.ID, Tool: call.Name, Arguments: Clip(call.Arguments, maxEventResult),
-		Result: Clip(res.Text, maxEventResult), Bytes: len(res.Text), IsError: res.IsError, TookMS: res.Took.Milliseconds()}
+	fin := ToolFinished{Turn: t.entry.Turn, Agent: a.Name, CallID: call.ID, Tool: call.Name, Arguments: sanitize.Clip(call.Arguments, maxEventResult),
+		Result: sanitize.Clip(res.Text, maxEventResult), Bytes: len(res.Text), IsError: res.IsError, TookMS: res.Took.Milliseconds()}
 	if len(records) > 0 {
 		fin.Evidence = records[0].ID
 	}
@@ -310,16 +311,16 @@ func (t *Turn) record(res toolbox.Result) providers.ToolResult {
 func parameters(raw string) map[string]string {
 	args, err := toolbox.Arguments(raw)
 	if err != nil {
-		return map[string]string{"raw": Clip(raw, maxEventResult)}
+		return map[string]string{"raw": sanitize.Clip(raw, maxEventResult)}
 	}
 	out := make(map[string]string, len(args))
 	for k, v := range args {
 		if s, ok := v.(string); ok {
-			out[k] = Clip(s, maxEventResult)
+			out[k] = sanitize.Clip(s, maxEventResult)
 			continue
 		}
 		b, _ := json.Marshal(v)
-		out[k] = Clip(string(b), maxEventResult)
+		out[k] = sanitize.Clip(string(b), maxEventResult)
 	}
 	return out
 }
@@ -403,7 +404,7 @@ func checkTools(k *ConfigCheck) error {
 		return k.Bad("tools", "%v", err)
 	}
 	for name, s := range k.Config.MCPServers {
-		key := "mcp_servers." + Clip(name, 40)
+		key := "mcp_servers." + sanitize.Clip(name, 40)
 		if _, err := toolbox.ParseSelection([]string{toolbox.MCPPrefix + name}); err != nil {
 			return k.Bad(key, "the name must be letters, digits, - and _ (at most 32)")
 		}
@@ -454,13 +455,13 @@ func (ev ToolFinished) Line() string {
 				raw, _ := json.Marshal(args[k])
 				v = string(raw)
 			}
-			fmt.Fprintf(&b, " %s=%s", k, Clip(strings.Join(strings.Fields(v), " "), 120))
+			fmt.Fprintf(&b, " %s=%s", k, sanitize.Clip(strings.Join(strings.Fields(v), " "), 120))
 		}
 	} else {
-		b.WriteString(" " + Clip(strings.Join(strings.Fields(ev.Arguments), " "), 120))
+		b.WriteString(" " + sanitize.Clip(strings.Join(strings.Fields(ev.Arguments), " "), 120))
 	}
 	if ev.IsError {
-		return b.String() + " → " + Clip(strings.Join(strings.Fields(ev.Result), " "), 200)
+		return b.String() + " → " + sanitize.Clip(strings.Join(strings.Fields(ev.Result), " "), 200)
 	}
 	fmt.Fprintf(&b, " → %s (%s, %d ms)", ev.Evidence, sizeOf(ev.Bytes), ev.TookMS)
 	return b.String()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // The outcome sentences, written out: what every door prints.
@@ -18,27 +19,40 @@ func TestOutcomeSentences(t *testing.T) {
 		{StepSentence(AlternateStepFinished{Step: 0, NextDisplay: "Claude",
 			Turn: AlternateTurn{Entries: []Entry{{Display: "Claude", Status: StatusComplete}, {Display: "GPT", Status: StatusComplete}}}}), "START: Claude and GPT answered · next: Claude"},
 		{StepSentence(AlternateStepFinished{Step: 3, NextDisplay: "GPT", Error: "overloaded\nretry later"}), "STEP 3: FAILED: overloaded retry later · next: GPT"},
-		{CouncilSentence(CouncilResult{Chairman: CouncilChair{Display: "Claude", Status: CouncilComplete},
-			Aggregate: []CouncilScore{{Member: "gpt", Display: "GPT", MeanRank: 1.5, Rankings: 2}}}), "ANSWERED by the chairman (Claude) · top-ranked: GPT, mean rank 1.50"},
-		{CouncilSentence(CouncilResult{Chairman: CouncilChair{Display: "Claude", Status: CouncilFailed, Error: "timeout", Fallback: "gpt"},
-			Answers: []CouncilAnswer{{Member: "gpt", Display: "GPT"}}}), "CHAIRMAN FAILED: timeout · FALLBACK: the top-ranked answer, by GPT"},
-		{CouncilSentence(CouncilResult{Chairman: CouncilChair{Status: CouncilFailed, Error: "timeout"}}), "CHAIRMAN FAILED: timeout · no answer to fall back on"},
-		{CouncilSentence(CouncilResult{Cancelled: true}), ""},
+		{verdict.CouncilSentence(verdict.CouncilResult{Chairman: verdict.CouncilChair{Display: "Claude", Status: verdict.CouncilComplete},
+			Aggregate: []verdict.CouncilScore{{Member: "gpt", Display: "GPT", MeanRank: 1.5, Rankings: 2}}}), "ANSWERED by the chairman (Claude) · top-ranked: GPT, mean rank 1.50"},
+		{verdict.CouncilSentence(verdict.CouncilResult{Chairman: verdict.CouncilChair{Display: "Claude", Status: verdict.CouncilFailed, Error: "timeout", Fallback: "gpt"},
+			Answers: []verdict.CouncilAnswer{{Member: "gpt", Display: "GPT"}}}), "CHAIRMAN FAILED: timeout · FALLBACK: the top-ranked answer, by GPT"},
+		{verdict.CouncilSentence(verdict.CouncilResult{Chairman: verdict.CouncilChair{Status: verdict.CouncilFailed, Error: "timeout"}}), "CHAIRMAN FAILED: timeout · no answer to fall back on"},
+		{verdict.CouncilSentence(verdict.CouncilResult{Cancelled: true}), ""},
 		// A verdict stands on the valid votes (SPEC §6); only INCOMPLETE is no decision.
-		{NoDecision(&MagiResult{Verdict: VerdictApproved, Rounds: [][]MagiVote{{
-			{Display: "MELCHIOR", Round: 1, Valid: true, Ballot: Ballot{Vote: VoteApprove}},
-			{Display: "BALTHASAR", Round: 1, Valid: true, Ballot: Ballot{Vote: VoteApprove}},
-			{Display: "CASPER", Round: 1, Ballot: Ballot{Vote: VoteInvalid}}}}}), ""},
-		{NoDecision(&MagiResult{Verdict: VerdictNoConsensus}), ""},
-		{NoDecision(&MagiResult{Verdict: VerdictIncomplete, Rounds: [][]MagiVote{
+		{verdict.NoDecision(&verdict.MagiResult{Verdict: verdict.VerdictApproved, Rounds: [][]verdict.MagiVote{{
+			{Display: "MELCHIOR", Round: 1, Valid: true, Ballot: verdict.Ballot{Vote: verdict.VoteApprove}},
+			{Display: "BALTHASAR", Round: 1, Valid: true, Ballot: verdict.Ballot{Vote: verdict.VoteApprove}},
+			{Display: "CASPER", Round: 1, Ballot: verdict.Ballot{Vote: verdict.VoteInvalid}}}}}), ""},
+		{verdict.NoDecision(&verdict.MagiResult{Verdict: verdict.VerdictNoConsensus}), ""},
+		{verdict.NoDecision(&verdict.MagiResult{Verdict: verdict.VerdictIncomplete, Rounds: [][]verdict.MagiVote{
 			{{Display: "CASPER", Round: 1}},
-			{{Display: "MELCHIOR", Round: 2, Valid: true, Ballot: Ballot{Vote: VoteApprove}},
+			{{Display: "MELCHIOR", Round: 2, Valid: true, Ballot: verdict.Ballot{Vote: verdict.VoteApprove}},
 				{Display: "BALTHASAR", Round: 2}, {Display: "CASPER", Round: 2}}}}),
 			"the verdict is INCOMPLETE: the invalid votes (BALTHASAR round 2, CASPER round 2) leave no majority"},
-		{NoDecision(&MagiResult{Verdict: VerdictIncomplete, Cancelled: true}), ""},
+		{verdict.NoDecision(&verdict.MagiResult{Verdict: verdict.VerdictIncomplete, Cancelled: true}), ""},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+// verdict sits below the engine's entries, so a council answer carries its
+// entry's status as a string: complete is the entry's StatusComplete, and
+// nothing else ranks.
+func TestCouncilAnswerStatusIsTheEntrys(t *testing.T) {
+	t.Parallel()
+	for _, s := range []Status{StatusComplete, StatusPartial, StatusError, StatusCancelled, StatusStreaming} {
+		got := verdict.CouncilAnswer{Status: string(s), Text: "an answer"}.Valid()
+		if got != (s == StatusComplete) {
+			t.Errorf("an answer of status %q: Valid() = %v", s, got)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // SetTitle names the session once, from the first question it was asked:
@@ -61,7 +63,7 @@ const titleWidth = 60
 // "magi · should we migrate…", the question's first line cut at a word
 // boundary near titleWidth characters.
 func TitleFor(mode, question string) string {
-	q := strings.Join(strings.Fields(firstLine(question, 1<<20)), " ")
+	q := strings.Join(strings.Fields(sanitize.FirstLine(question, 1<<20)), " ")
 	if r := []rune(q); len(r) > titleWidth {
 		cut := string(r[:titleWidth])
 		if i := strings.LastIndexByte(cut, ' '); i >= titleWidth/2 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/tools"
 	"github.com/parleyhq/parley/providers"
 )
@@ -253,7 +254,7 @@ func (e *Engine) loopMessages(base []providers.Message, mine []Entry, self strin
 			if m.Role != providers.RoleUser || len(m.Content) <= clippedResultBytes+200 {
 				continue
 			}
-			short := Clip(m.Content, clippedResultBytes) + "\n[older tool result shortened to save context; call the tool again if you need it whole]"
+			short := sanitize.Clip(m.Content, clippedResultBytes) + "\n[older tool result shortened to save context; call the tool again if you need it whole]"
 			total -= EstimateTokens(m.Content) - EstimateTokens(short)
 			items[i].Content = short
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -16,12 +17,12 @@ import (
 // It is built from events only.
 type councilView struct {
 	mode     string // the session's mode when the ranking arrived: shown only there
-	answers  []debate.CouncilAnswer
-	rankings []debate.CouncilRanking
-	ranked   []debate.CouncilScore
+	answers  []verdict.CouncilAnswer
+	rankings []verdict.CouncilRanking
+	ranked   []verdict.CouncilScore
 	// stage3 is the chairman's usage; outcome the failure line, "" while
 	// running or when the chairman answered.
-	stage3  *debate.CouncilUsage
+	stage3  *verdict.CouncilUsage
 	outcome string
 }
 
@@ -58,12 +59,12 @@ func (m *Model) applyCouncil(ev debate.Event) {
 			}
 		}
 		ch := ev.Chairman
-		if ch.Status == debate.CouncilComplete {
+		if ch.Status == verdict.CouncilComplete {
 			return
 		}
 		sentence := ev.Sentence
 		if sentence == "" { // saved before councils wrote their outcome
-			sentence = debate.CouncilSentence(ev.CouncilResult)
+			sentence = verdict.CouncilSentence(ev.CouncilResult)
 		}
 		m.council.outcome = "✗ " + Sanitize(sentence)
 		p := m.byName[ch.Seat]
@@ -100,7 +101,7 @@ func (m *Model) restoreCouncil(entries []debate.Entry) {
 	m.applyCouncil(debate.CouncilRanked{Rankings: last.Rankings, Aggregate: last.Aggregate})
 	if ch := last.Chairman; ch.Seat != "" {
 		if len(last.Seats) == 0 { // the saved turns carry the chairman's usage, not the per-stage list
-			last.Seats = []debate.CouncilUsage{{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost}}
+			last.Seats = []verdict.CouncilUsage{{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost}}
 		}
 		m.applyCouncil(debate.CouncilDecided{CouncilResult: last})
 	}
@@ -114,7 +115,7 @@ func (m *Model) displayOf(member string) string {
 }
 
 // rankingBadge is a member panel's line for the ranking it cast.
-func rankingBadge(r debate.CouncilRanking, display func(string) string) string {
+func rankingBadge(r verdict.CouncilRanking, display func(string) string) string {
 	if !r.Valid {
 		return styles.errBold.Render("ranking INVALID") + styles.muted.Render(": "+Sanitize(r.Error))
 	}
@@ -259,7 +260,7 @@ func (m *Model) tableRow(i int, shape tableShape) string {
 	c := m.council
 	short := !shape.title || shape.colW > 0
 	cell := func(s string, w int) string { return padRight(truncCells(s, w), w) }
-	colW := func(r debate.CouncilRanking) int {
+	colW := func(r verdict.CouncilRanking) int {
 		if shape.colW > 0 {
 			return shape.colW
 		}
@@ -323,19 +324,19 @@ func (m *Model) stageHead() string {
 
 // stageCells are a member's tokens and cost in stages 1 and 2.
 func (m *Model) stageCells(member string) string {
-	var one, two debate.CouncilUsage
+	var one, two verdict.CouncilUsage
 	for _, a := range m.council.answers {
 		if a.Member == member {
-			one = debate.CouncilUsage{Usage: a.Usage, Cost: a.Cost}
+			one = verdict.CouncilUsage{Usage: a.Usage, Cost: a.Cost}
 		}
 	}
 	for _, r := range m.council.rankings {
 		if r.Ranker == member {
-			two = debate.CouncilUsage{Usage: r.Usage, Cost: r.Cost}
+			two = verdict.CouncilUsage{Usage: r.Usage, Cost: r.Cost}
 		}
 	}
 	w, short := m.stageWidth()
-	st := func(u debate.CouncilUsage) string {
+	st := func(u verdict.CouncilUsage) string {
 		if short {
 			return strings.TrimSuffix(strings.Replace(stageText(u), " tok", "", 1), " ")
 		}
@@ -365,10 +366,10 @@ func (m *Model) councilTotal() string {
 	if s := m.council.stage3; s != nil {
 		u, cost = u.Add(s.Usage), cost+s.Cost
 	}
-	return stageText(debate.CouncilUsage{Usage: u, Cost: cost})
+	return stageText(verdict.CouncilUsage{Usage: u, Cost: cost})
 }
 
-func stageText(u debate.CouncilUsage) string {
+func stageText(u verdict.CouncilUsage) string {
 	if u.Usage.Total() == 0 {
 		return "—"
 	}

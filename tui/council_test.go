@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // A demo council in the console: member panels and the chairman's side by
@@ -63,20 +64,20 @@ func TestCouncilChairmanFailureShowsTheMarkedFallback(t *testing.T) {
 	tm := start(t, m, 120, 40)
 	tm.Send(altKey('6'))
 	waitFor(t, tm, "council mode", func(m *Model) bool { return m.engine.Current().Name() == "council" })
-	answers := []debate.CouncilAnswer{
-		{Member: "gemini", Display: "Gemini", Text: "G says", Status: debate.StatusComplete},
-		{Member: "chatgpt", Display: "ChatGPT", Text: "C says \x1b[31mred", Status: debate.StatusComplete},
+	answers := []verdict.CouncilAnswer{
+		{Member: "gemini", Display: "Gemini", Text: "G says", Status: string(debate.StatusComplete)},
+		{Member: "chatgpt", Display: "ChatGPT", Text: "C says \x1b[31mred", Status: string(debate.StatusComplete)},
 	}
-	rankings := []debate.CouncilRanking{
+	rankings := []verdict.CouncilRanking{
 		{Ranker: "gemini", Display: "Gemini", Valid: true, Order: []string{"chatgpt"}},
 		{Ranker: "chatgpt", Display: "ChatGPT", Error: "unreadable ranking after a retry: no ranking found"},
 	}
-	agg := debate.Aggregate(answers, rankings)
+	agg := verdict.Aggregate(answers, rankings)
 	e.Emit(debate.CouncilAnswersCollected{Question: "q", Answers: answers})
 	e.Emit(debate.CouncilRankingCast{CouncilRanking: rankings[1]})
 	e.Emit(debate.CouncilRanked{Rankings: rankings, Aggregate: agg})
-	e.Emit(debate.CouncilDecided{CouncilResult: debate.CouncilResult{Question: "q", Answers: answers, Rankings: rankings, Aggregate: agg,
-		Chairman: debate.CouncilChair{Member: "claude", Seat: "chairman", Display: "Chairman", Status: debate.CouncilFailed, Error: "anthropic: bad_request (HTTP 400): gone", Fallback: "chatgpt"}}})
+	e.Emit(debate.CouncilDecided{CouncilResult: verdict.CouncilResult{Question: "q", Answers: answers, Rankings: rankings, Aggregate: agg,
+		Chairman: verdict.CouncilChair{Member: "claude", Seat: "chairman", Display: "Chairman", Status: verdict.CouncilFailed, Error: "anthropic: bad_request (HTTP 400): gone", Fallback: "chatgpt"}}})
 	waitFor(t, tm, "the outcome", func(m *Model) bool { return m.council.outcome != "" })
 	probe(t, tm, func(m *Model) {
 		ch := m.byName["chairman"]

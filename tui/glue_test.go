@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // glueAnswers are fixed answers of every shape a model streams.
@@ -230,7 +231,7 @@ func TestUnparsedVoteShowsItsTextMarked(t *testing.T) {
 	if screen := ansi.Strip(strings.Join(m.frame(), "\n")); !strings.Contains(screen, "not parsed") || !strings.Contains(screen, "I would rather not vote.") {
 		t.Fatalf("streaming, the unparsed answer is not shown marked:\n%s", screen)
 	}
-	en.Text, en.Status, en.Vote, en.Error = "I would rather not vote.", debate.StatusComplete, string(debate.VoteInvalid), "unreadable vote: no JSON object found"
+	en.Text, en.Status, en.Vote, en.Error = "I would rather not vote.", debate.StatusComplete, string(verdict.VoteInvalid), "unreadable vote: no JSON object found"
 	m.apply(debate.TurnFinished{Entry: en})
 	screen := ansi.Strip(strings.Join(m.frame(), "\n"))
 	if strings.Count(screen, "not parsed") < 2 || strings.Count(screen, "I would rather not vote.") < 2 {

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -345,7 +346,7 @@ func (m *Model) restoreVotes(p *panel) {
 		if en.Round <= 1 {
 			p.votes = nil
 		}
-		p.Vote(debate.VoteCast{Agent: en.Speaker, Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(debate.VoteInvalid)})
+		p.Vote(debate.VoteCast{Agent: en.Speaker, Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(verdict.VoteInvalid)})
 	}
 }
 

@@ -4,12 +4,13 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // NativeToolStarted shows a native tool call in flight in the member's
 // panel, one compact line: "⋯ fetch_url {"url":…}".
 func (p *panel) NativeToolStarted(ev debate.ToolStarted) {
-	line := "⋯ " + Sanitize(ev.Tool) + " " + Sanitize(strings.Join(strings.Fields(debate.Clip(ev.Arguments, 120)), " "))
+	line := "⋯ " + Sanitize(ev.Tool) + " " + Sanitize(strings.Join(strings.Fields(sanitize.Clip(ev.Arguments, 120)), " "))
 	if p.running == nil {
 		p.running = map[string]string{}
 	}

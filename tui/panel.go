@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -185,7 +186,7 @@ func (p *panel) Finish(en debate.Entry) {
 // unreadableVote reports whether en is a MAGI vote turn that answered
 // but could not be read as a vote (the engine stores why in its Error).
 func unreadableVote(en debate.Entry) bool {
-	return en.Kind == debate.KindVote && en.Status == debate.StatusComplete && en.Vote == string(debate.VoteInvalid) && en.Error != ""
+	return en.Kind == debate.KindVote && en.Status == debate.StatusComplete && en.Vote == string(verdict.VoteInvalid) && en.Error != ""
 }
 
 // Show puts a finished entry of the agent on the panel (at start-up or

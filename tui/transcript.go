@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // transcript is the shared history, every entry in order. It renders only
@@ -272,7 +273,7 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 			lines = append(lines, styles.muted.Render(l))
 		}
 	case debate.KindVote:
-		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(debate.VoteInvalid)}}, 0))
+		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(verdict.VoteInvalid)}}, 0))
 		if s := voteSummary(text); s != "" {
 			lines = append(lines, wrapPlain(s, w)...)
 		} else if strings.TrimSpace(text) != "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/bench"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 func newBenchCmd(g *globalFlags) *cobra.Command {
@@ -55,8 +56,8 @@ bench show RUN and bench compare RUN1 RUN2 read stored runs.`,
 				return usageErr(fmt.Errorf("name a question set (a JSONL file, builtin:arith, builtin:compare or builtin:gsm8k) or --resume RUN"))
 			case workers < 1:
 				return usageErr(fmt.Errorf("--parallel must be at least 1"))
-			case p.Rounds < 1 || p.Rounds > debate.MagiRounds:
-				return usageErr(fmt.Errorf("--rounds must be 1 to %d", debate.MagiRounds))
+			case p.Rounds < 1 || p.Rounds > verdict.MagiRounds:
+				return usageErr(fmt.Errorf("--rounds must be 1 to %d", verdict.MagiRounds))
 			}
 			st, _, err := openDB(g)
 			if err != nil {
@@ -152,7 +153,7 @@ bench show RUN and bench compare RUN1 RUN2 read stored runs.`,
 	f.Uint64Var(&p.Seed, "seed", 1, "seed of the built-in sets")
 	f.StringVar(&members, "members", "", "the council's three agents, comma-separated (default: modes.magi.agents)")
 	f.StringVarP(&p.Preset, "preset", "p", "", "provider rotation: default, rotate or rotate2 (default: modes.magi.preset)")
-	f.IntVar(&p.Rounds, "rounds", debate.MagiRounds, "rounds per council (1 to 3)")
+	f.IntVar(&p.Rounds, "rounds", verdict.MagiRounds, "rounds per council (1 to 3)")
 	f.IntVar(&workers, "parallel", 1, "questions asked at once (bench.limits caps each provider's rate)")
 	addCostFlag(cmd, g)
 	f.StringVar(&resume, "resume", "", "go on with an interrupted run (its ID or a unique prefix)")

@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 func newMagiCmd(g *globalFlags) *cobra.Command {
@@ -62,7 +63,7 @@ personas by one or two places. Use - to read the question from stdin.`,
 			if err := a.EnterMode(debate.ModeMagi); err != nil {
 				return err
 			}
-			rounds := debate.MagiRounds
+			rounds := verdict.MagiRounds
 			if single {
 				rounds = 1
 			}
@@ -103,7 +104,7 @@ personas by one or two places. Use - to read the question from stdin.`,
 func magiOptions(cmd *cobra.Command, answerType string, earlyStop, anonymous, shuffle, adaptive, guard bool) func(*debate.Config) error {
 	return func(cfg *debate.Config) error {
 		if answerType != "" {
-			if _, err := debate.ParseAnswerType(answerType); err != nil {
+			if _, err := verdict.ParseAnswerType(answerType); err != nil {
 				return usageErr(fmt.Errorf("--answer-type: %w", err))
 			}
 			cfg.Modes.Magi.AnswerType = answerType

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -241,7 +242,7 @@ func TestMagiDemoJSONIsOneCompleteObject(t *testing.T) {
 	if got.Question != "Should we ship on Friday?" || len(got.Rounds) != 3 || got.Flips == nil || got.Usage["prompt_tokens"] == 0 {
 		t.Fatalf("object = %+v", got)
 	}
-	var final []debate.Vote
+	var final []verdict.Vote
 	for r, round := range got.Rounds {
 		if len(round) != 3 {
 			t.Fatalf("round %d has %d votes", r+1, len(round))
@@ -253,11 +254,11 @@ func TestMagiDemoJSONIsOneCompleteObject(t *testing.T) {
 				}
 			}
 			if r == 2 {
-				final = append(final, debate.Vote(v["vote"].(string)))
+				final = append(final, verdict.Vote(v["vote"].(string)))
 			}
 		}
 	}
-	if want := string(debate.Decide(final)); got.Verdict != want {
+	if want := string(verdict.Decide(final)); got.Verdict != want {
 		t.Errorf("verdict %s, want %s from %v", got.Verdict, want, final)
 	}
 }

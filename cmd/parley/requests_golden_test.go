@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -68,7 +69,7 @@ func TestDefaultModelsRequestBodies(t *testing.T) {
 				req := providers.Request{Model: a.Model, System: debate.SystemPrompt(agent, "MODE INSTRUCTIONS"),
 					Messages: history, MaxTokens: a.MaxTokens, Temperature: a.Temperature, Effort: a.Effort, Info: cfg.ModelInfo(a.Model)}
 				if shape == "vote" {
-					req.Schema = &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: debate.VoteSchema()}
+					req.Schema = &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: verdict.VoteSchema()}
 				}
 				st, err := p.Stream(context.Background(), req)
 				if err != nil {

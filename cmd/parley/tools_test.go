@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // --tools is every agent's selection for the run: none takes the files
@@ -66,7 +66,7 @@ func TestMagiWithFetchCitesEvidence(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if !strings.HasSuffix(res.Sentence, "· 3 of 3 votes cite evidence") || res.Evidence != debate.EvidenceOptional {
+	if !strings.HasSuffix(res.Sentence, "· 3 of 3 votes cite evidence") || res.Evidence != verdict.EvidenceOptional {
 		t.Errorf("sentence %q (evidence %q)", res.Sentence, res.Evidence)
 	}
 	for _, v := range res.Rounds[len(res.Rounds)-1] {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -46,7 +47,7 @@ func MagiRoundOf(msgs []providers.Message) int {
 }
 
 // MagiVoteJSON is a well-formed answer whose reasoning marks who said it when.
-func MagiVoteJSON(agent string, round int, vote debate.Vote) string {
+func MagiVoteJSON(agent string, round int, vote verdict.Vote) string {
 	return fmt.Sprintf(`{"vote":%q,"reasoning":"MARK-%s-R%d","summary":"%s says %s"}`, vote, agent, round, agent, vote)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // A MAGI run is exported with its board (each member's vote in each
@@ -92,7 +93,7 @@ func councilTables(entries []debate.Entry) map[int]string {
 }
 
 // councilTable is the aggregate ranking, best first, then who ranked how.
-func councilTable(c debate.CouncilResult) string {
+func councilTable(c verdict.CouncilResult) string {
 	if len(c.Aggregate) == 0 {
 		return ""
 	}

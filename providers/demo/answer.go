@@ -10,7 +10,7 @@ import (
 )
 
 // demoAnswerSchema is the schema name of a MAGI council voting over answers
-// (debate.AnswerSchemaName); the demo answers those from the request's
+// (verdict.AnswerSchemaName); the demo answers those from the request's
 // structure: the question in the first message, its round in providers.Meta, the
 // peers' answers in the JSON objects it was shown.
 const demoAnswerSchema = "magi_answer"

@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -57,7 +59,7 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 			return err
 		}
 	}
-	if err := debate.CheckEvidencePolicy("modes.council.evidence", c.Evidence); err != nil {
+	if err := verdict.CheckEvidencePolicy("modes.council.evidence", c.Evidence); err != nil {
 		return k.Bad("modes.council.evidence", "%v", err)
 	}
 	if debate.HasDuplicate(c.Members) {
@@ -198,10 +200,10 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 	before := e.History().Settled()
 	e.SetTitle(q, "")
 	user := e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: q})
-	res := &debate.CouncilResult{Question: q, Seed: councilSeed(e.Info().ID, q, user.Turn),
-		Rankings: []debate.CouncilRanking{}, Aggregate: []debate.CouncilScore{}}
-	res.Chairman = debate.CouncilChair{Member: c.chairOf.Name, Seat: c.chair.Name, Display: c.chair.Label(),
-		Provider: c.chair.Provider.Name(), Model: c.chair.Model, Status: debate.CouncilFailed}
+	res := &verdict.CouncilResult{Question: q, Seed: councilSeed(e.Info().ID, q, user.Turn),
+		Rankings: []verdict.CouncilRanking{}, Aggregate: []verdict.CouncilScore{}}
+	res.Chairman = verdict.CouncilChair{Member: c.chairOf.Name, Seat: c.chair.Name, Display: c.chair.Label(),
+		Provider: c.chair.Provider.Name(), Model: c.chair.Model, Status: verdict.CouncilFailed}
 
 	res.Answers = c.answer(ctx, q)
 	e.Emit(debate.CouncilAnswersCollected{Question: q, Seed: res.Seed, Answers: res.Answers})
@@ -219,7 +221,7 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 	}
 
 	res.Rankings = c.rank(ctx, q, res.Answers, res.Seed)
-	res.Aggregate = debate.Aggregate(res.Answers, res.Rankings)
+	res.Aggregate = verdict.Aggregate(res.Answers, res.Rankings)
 	e.Emit(debate.CouncilRanked{Rankings: res.Rankings, Aggregate: res.Aggregate})
 	if ctx.Err() != nil {
 		return c.finish(res, ctx.Err())
@@ -232,20 +234,20 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 		err = errors.New("the chairman's answer is empty")
 	}
 	if err == nil {
-		ch.Status = debate.CouncilComplete
+		ch.Status = verdict.CouncilComplete
 	}
 	return c.finish(res, err)
 }
 
 // finish settles the result: a failed chairman names the top-ranked answer
 // as the fallback, in the record and in the events.
-func (c *Council) finish(res *debate.CouncilResult, err error) error {
+func (c *Council) finish(res *verdict.CouncilResult, err error) error {
 	e := c.engine
 	if errors.Is(err, context.Canceled) {
 		res.Cancelled = true
 	}
 	if err != nil {
-		res.Chairman.Status, res.Chairman.Error = debate.CouncilFailed, err.Error()
+		res.Chairman.Status, res.Chairman.Error = verdict.CouncilFailed, err.Error()
 		if res.Cancelled {
 			res.Chairman.Error = "cancelled"
 			if spend.IsCap(err) {
@@ -253,7 +255,7 @@ func (c *Council) finish(res *debate.CouncilResult, err error) error {
 			}
 		}
 		if len(res.Aggregate) == 0 {
-			res.Aggregate = debate.Aggregate(res.Answers, res.Rankings)
+			res.Aggregate = verdict.Aggregate(res.Answers, res.Rankings)
 		}
 		if len(res.Aggregate) > 0 {
 			res.Chairman.Fallback = res.Aggregate[0].Member
@@ -270,7 +272,7 @@ func (c *Council) finish(res *debate.CouncilResult, err error) error {
 		e.AddEntry(debate.Entry{Kind: debate.KindError, Speaker: debate.SpeakerSystem, Display: "Council", Round: 3, Prompt: res.Question, Text: text, Error: res.Chairman.Error})
 	}
 	res.Evidence = c.evidencePolicy()
-	res.Sentence = debate.CouncilSentence(*res)
+	res.Sentence = verdict.CouncilSentence(*res)
 	e.Emit(debate.CouncilDecided{CouncilResult: *res})
 	e.AddOutcome("Council", res.Sentence)
 	if err != nil {
@@ -287,8 +289,8 @@ func (c *Council) finish(res *debate.CouncilResult, err error) error {
 }
 
 // tally fills the usage per seat and stage and the totals.
-func (c *Council) tally(res *debate.CouncilResult) {
-	add := func(u debate.CouncilUsage) {
+func (c *Council) tally(res *verdict.CouncilResult) {
+	add := func(u verdict.CouncilUsage) {
 		if u.Calls == 0 {
 			return
 		}
@@ -297,14 +299,14 @@ func (c *Council) tally(res *debate.CouncilResult) {
 		res.Cost += u.Cost
 	}
 	for _, a := range res.Answers {
-		add(debate.CouncilUsage{Member: a.Member, Display: a.Display, Model: a.Model, Stage: 1, Calls: 1, Usage: a.Usage, Cost: a.Cost})
+		add(verdict.CouncilUsage{Member: a.Member, Display: a.Display, Model: a.Model, Stage: 1, Calls: 1, Usage: a.Usage, Cost: a.Cost})
 	}
 	for _, r := range res.Rankings {
 		m := c.member(r.Ranker)
-		add(debate.CouncilUsage{Member: r.Ranker, Display: r.Display, Model: m.Model, Stage: 2, Calls: r.Attempts, Usage: r.Usage, Cost: r.Cost})
+		add(verdict.CouncilUsage{Member: r.Ranker, Display: r.Display, Model: m.Model, Stage: 2, Calls: r.Attempts, Usage: r.Usage, Cost: r.Cost})
 	}
 	if ch := res.Chairman; ch.Turn > 0 {
-		add(debate.CouncilUsage{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost})
+		add(verdict.CouncilUsage{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost})
 	}
 }
 
@@ -328,7 +330,7 @@ func councilSeed(session, q string, turn int) uint64 {
 // answer is stage 1: every member answers at once, turns reserved in
 // council order so the panels stream side by side and the history lists
 // them in that order.
-func (c *Council) answer(ctx context.Context, q string) []debate.CouncilAnswer {
+func (c *Council) answer(ctx context.Context, q string) []verdict.CouncilAnswer {
 	e := c.engine
 	seen := e.History().Settled()
 	turns := make([]*debate.Turn, len(c.members))
@@ -336,18 +338,18 @@ func (c *Council) answer(ctx context.Context, q string) []debate.CouncilAnswer {
 		turns[i] = e.Reserve(debate.TurnSpec{Agent: a, Kind: debate.KindReply, Round: 1, Prompt: q, Instruction: councilAnswerText,
 			Messages: debate.BuildMessages(seen, debate.View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens})})
 	}
-	out := make([]debate.CouncilAnswer, len(c.members))
+	out := make([]verdict.CouncilAnswer, len(c.members))
 	for i, r := range debate.RunAll(ctx, turns) {
 		a, en := c.members[i], r.Entry
-		out[i] = debate.CouncilAnswer{Member: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
-			Text: en.Text, Status: en.Status, Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost}
+		out[i] = verdict.CouncilAnswer{Member: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
+			Text: en.Text, Status: string(en.Status), Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost}
 	}
 	c.cite(out)
 	return out
 }
 
 // rank is stage 2: every member ranks the others' valid answers at once.
-func (c *Council) rank(ctx context.Context, q string, answers []debate.CouncilAnswer, seed uint64) []debate.CouncilRanking {
+func (c *Council) rank(ctx context.Context, q string, answers []verdict.CouncilAnswer, seed uint64) []verdict.CouncilRanking {
 	var mask []string
 	for _, a := range append(slices.Clone(c.members), c.chair) {
 		mask = append(mask, a.Name, a.Display, a.Model, a.Provider.Name(), c.engine.Config.Providers[a.Provider.Name()].Type)
@@ -378,11 +380,11 @@ func (c *Council) rank(ctx context.Context, q string, answers []debate.CouncilAn
 		j.parsed = &parsedRanking{}
 		j.turn = c.engine.Reserve(c.rankSpec(a, q, j.labels, j.byLabel, j.msgs, false, j.parsed))
 	}
-	out := make([]debate.CouncilRanking, len(c.members))
+	out := make([]verdict.CouncilRanking, len(c.members))
 	debate.InParallel(len(c.members), func(i int) {
 		j := jobs[i]
 		a := c.members[i]
-		r := debate.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: j.byLabel, Order: []string{}}
+		r := verdict.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: j.byLabel, Order: []string{}}
 		if j.turn == nil {
 			r.Error = "no other member's answer to rank"
 		} else {
@@ -428,14 +430,14 @@ func (c *Council) rankSpec(a *debate.Agent, q string, labels []string, byLabel m
 // castRanking runs a ranker's reserved turn and, when the answer cannot be
 // read, asks once more quoting the parse error; after that the ranking is
 // invalid (and says why), never dropped.
-func (c *Council) castRanking(ctx context.Context, a *debate.Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, t *debate.Turn, p *parsedRanking) debate.CouncilRanking {
-	r := debate.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: byLabel, Order: []string{}}
+func (c *Council) castRanking(ctx context.Context, a *debate.Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, t *debate.Turn, p *parsedRanking) verdict.CouncilRanking {
+	r := verdict.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: byLabel, Order: []string{}}
 	en, err := t.Run(ctx)
 	r.Attempts, r.Turn, r.Usage, r.Cost = 1, en.Turn, en.Usage, en.Cost
 	if err == nil && p.err != nil && ctx.Err() == nil {
 		retry := slices.Clone(msgs)
 		if raw := strings.TrimSpace(en.Text); raw != "" {
-			retry = append(retry, providers.Message{Role: providers.RoleAssistant, Content: debate.Clip(raw, 4000)})
+			retry = append(retry, providers.Message{Role: providers.RoleAssistant, Content: sanitize.Clip(raw, 4000)})
 		}
 		retry = append(retry, providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf(rankingRetryText, p.err, strings.Join(labels, `", "`))})
 		p = &parsedRanking{}
@@ -498,14 +500,14 @@ func rankingPrompt(q string, labels []string, byLabel, texts map[string]string, 
 	b.WriteString(q)
 	b.WriteString("\n\nThe responses, in no particular order:\n")
 	for _, l := range labels {
-		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(debate.Clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
+		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(sanitize.Clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
 	}
 	fmt.Fprintf(&b, "\nEvaluate each response for accuracy, depth and usefulness in a few sentences, then rank them from best to worst. Answer with one JSON object: {\"evaluation\": \"...\", \"ranking\": [\"%s\"]}, every label exactly once, best first.", strings.Join(labels, `", "`))
 	return b.String()
 }
 
 // decide is stage 3: the chairman's turn, streamed in its panel.
-func (c *Council) decide(ctx context.Context, q string, before []debate.Entry, res *debate.CouncilResult) (debate.Entry, error) {
+func (c *Council) decide(ctx context.Context, q string, before []debate.Entry, res *verdict.CouncilResult) (debate.Entry, error) {
 	e := c.engine
 	msgs := debate.BuildMessages(before, debate.View{Self: c.chair.Name, BudgetTokens: e.Config.Context.BudgetTokens / 2})
 	msgs = debate.MergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
@@ -513,15 +515,15 @@ func (c *Council) decide(ctx context.Context, q string, before []debate.Entry, r
 	return t.Run(ctx)
 }
 
-func (c *Council) chairPrompt(q string, res *debate.CouncilResult) string {
+func (c *Council) chairPrompt(q string, res *verdict.CouncilResult) string {
 	var b strings.Builder
 	b.WriteString("The council's answers to the host's question, with their authors:\n")
 	for _, a := range res.Answers {
 		if !a.Valid() {
-			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, debate.Clip(a.Error, 200))
+			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, sanitize.Clip(a.Error, 200))
 			continue
 		}
-		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, debate.Clip(strings.TrimSpace(a.Text), 12000))
+		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, sanitize.Clip(strings.TrimSpace(a.Text), 12000))
 	}
 	b.WriteString("\nThe peer ranking (each member ranked the others' answers without knowing who wrote them; Borda points: n-1 for a first place among n, 0 for the last):\n")
 	for i, s := range res.Aggregate {
@@ -529,7 +531,7 @@ func (c *Council) chairPrompt(q string, res *debate.CouncilResult) string {
 	}
 	for _, r := range res.Rankings {
 		if !r.Valid {
-			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, debate.Clip(r.Error, 200))
+			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, sanitize.Clip(r.Error, 200))
 			continue
 		}
 		names := make([]string, len(r.Order))

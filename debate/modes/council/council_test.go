@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -196,7 +197,7 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 		}
 	}
 	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
-	if dec.Chairman.Status != debate.CouncilComplete || dec.Chairman.Text != "The council says: use queues." || dec.Chairman.Seat != ChairSeat {
+	if dec.Chairman.Status != verdict.CouncilComplete || dec.Chairman.Text != "The council says: use queues." || dec.Chairman.Seat != ChairSeat {
 		t.Fatalf("chairman %+v", dec.Chairman)
 	}
 	// The chairman reads the real authors and the aggregate.
@@ -232,7 +233,7 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 	debatetest.Settle(t, fc.engine)
 	ranked := debatetest.LastOf[debate.CouncilRanked](t, fc.events)
 	got := fmt.Sprint(ranked.Aggregate)
-	want := fmt.Sprint([]debate.CouncilScore{
+	want := fmt.Sprint([]verdict.CouncilScore{
 		{Member: "claude", Display: "Claude", Borda: 2, MeanRank: 1, Rankings: 2},
 		{Member: "gemini", Display: "Gemini", Borda: 1, MeanRank: 1.5, Rankings: 2},
 		{Member: "chatgpt", Display: "ChatGPT", Borda: 0, MeanRank: 2, Rankings: 2},
@@ -252,20 +253,20 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 
 func TestAggregateBordaWithFourMembersAndAnInvalidRanking(t *testing.T) {
 	t.Parallel()
-	ans := func(m string) debate.CouncilAnswer {
-		return debate.CouncilAnswer{Member: m, Display: m, Text: "x", Status: debate.StatusComplete}
+	ans := func(m string) verdict.CouncilAnswer {
+		return verdict.CouncilAnswer{Member: m, Display: m, Text: "x", Status: string(debate.StatusComplete)}
 	}
-	answers := []debate.CouncilAnswer{ans("a"), ans("b"), ans("c"), ans("d"), {Member: "e", Status: debate.StatusError}}
-	rankings := []debate.CouncilRanking{
+	answers := []verdict.CouncilAnswer{ans("a"), ans("b"), ans("c"), ans("d"), {Member: "e", Status: string(debate.StatusError)}}
+	rankings := []verdict.CouncilRanking{
 		{Ranker: "a", Valid: true, Order: []string{"b", "c", "d"}}, // b 2, c 1, d 0
 		{Ranker: "b", Valid: true, Order: []string{"c", "a", "d"}}, // c 2, a 1, d 0
 		{Ranker: "c", Valid: false},
 		{Ranker: "d", Valid: true, Order: []string{"c", "b", "a"}}, // c 2, b 1, a 0
 		{Ranker: "e", Valid: true, Order: []string{"a", "b", "c", "d"}},
 	}
-	got := debate.Aggregate(answers, rankings)
+	got := verdict.Aggregate(answers, rankings)
 	// e ranked 4: a 3, b 2, c 1, d 0. Totals: c 6, b 5, a 4, d 0.
-	want := []debate.CouncilScore{
+	want := []verdict.CouncilScore{
 		{Member: "c", Display: "c", Borda: 6, MeanRank: (2 + 1 + 1 + 3) / 4.0, Rankings: 4},
 		{Member: "b", Display: "b", Borda: 5, MeanRank: (1 + 2 + 2) / 3.0, Rankings: 3},
 		{Member: "a", Display: "a", Borda: 4, MeanRank: (2 + 3 + 1) / 3.0, Rankings: 3},
@@ -275,7 +276,7 @@ func TestAggregateBordaWithFourMembersAndAnInvalidRanking(t *testing.T) {
 		t.Fatalf("got  %v\nwant %v", got, want)
 	}
 	// A ranking that names its own ranker counts nothing for it.
-	self := debate.Aggregate(answers[:2], []debate.CouncilRanking{{Ranker: "a", Valid: true, Order: []string{"a", "b"}}})
+	self := verdict.Aggregate(answers[:2], []verdict.CouncilRanking{{Ranker: "a", Valid: true, Order: []string{"a", "b"}}})
 	if self[0].Member != "b" && self[1].Borda != 0 {
 		t.Fatalf("self-vote counted: %v", self)
 	}
@@ -321,7 +322,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 		t.Fatalf("the retry does not quote the parse error: %q", retry)
 	}
 	ranked := debatetest.LastOf[debate.CouncilRanked](t, fc.events)
-	byRanker := map[string]debate.CouncilRanking{}
+	byRanker := map[string]verdict.CouncilRanking{}
 	for _, r := range ranked.Rankings {
 		byRanker[r.Ranker] = r
 	}
@@ -367,7 +368,7 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 	debatetest.Settle(t, fc.engine)
 	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
 	ch := dec.Chairman
-	if ch.Status != debate.CouncilFailed || ch.Fallback != "chatgpt" || !strings.Contains(ch.Error, "the chairman's model is gone") || ch.Member != "claude" {
+	if ch.Status != verdict.CouncilFailed || ch.Fallback != "chatgpt" || !strings.Contains(ch.Error, "the chairman's model is gone") || ch.Member != "claude" {
 		t.Fatalf("chairman %+v", ch)
 	}
 	fb, ok := dec.FallbackAnswer()
@@ -506,16 +507,16 @@ func TestMaskNamesHidesEveryToken(t *testing.T) {
 
 func TestCouncilEventsMarshalStably(t *testing.T) {
 	t.Parallel()
-	r := debate.CouncilRanking{Ranker: "gemini", Display: "Gemini", Valid: true, Labels: map[string]string{"Response B": "claude", "Response A": "chatgpt"}, Order: []string{"claude", "chatgpt"}, Attempts: 1, Turn: 5}
+	r := verdict.CouncilRanking{Ranker: "gemini", Display: "Gemini", Valid: true, Labels: map[string]string{"Response B": "claude", "Response A": "chatgpt"}, Order: []string{"claude", "chatgpt"}, Attempts: 1, Turn: 5}
 	for _, c := range []struct {
 		ev   debate.Event
 		want string
 	}{
-		{debate.CouncilAnswersCollected{Question: "q", Seed: 7, Answers: []debate.CouncilAnswer{{Member: "gemini", Display: "Gemini", Provider: "gemini", Model: "m", Text: "t", Status: debate.StatusComplete, Turn: 2}}},
+		{debate.CouncilAnswersCollected{Question: "q", Seed: 7, Answers: []verdict.CouncilAnswer{{Member: "gemini", Display: "Gemini", Provider: "gemini", Model: "m", Text: "t", Status: string(debate.StatusComplete), Turn: 2}}},
 			`{"type":"council_answers_collected","question":"q","seed":7,"answers":[{"member":"gemini","display":"Gemini","provider":"gemini","model":"m","text":"t","status":"complete","turn":2,"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}]}`},
 		{debate.CouncilRankingCast{CouncilRanking: r},
 			`{"type":"council_ranking_cast","ranker":"gemini","display":"Gemini","valid":true,"labels":{"Response A":"chatgpt","Response B":"claude"},"order":["claude","chatgpt"],"attempts":1,"turn":5,"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}`},
-		{debate.CouncilRanked{Rankings: []debate.CouncilRanking{}, Aggregate: []debate.CouncilScore{{Member: "claude", Display: "Claude", Borda: 1, MeanRank: 1, Rankings: 1}}},
+		{debate.CouncilRanked{Rankings: []verdict.CouncilRanking{}, Aggregate: []verdict.CouncilScore{{Member: "claude", Display: "Claude", Borda: 1, MeanRank: 1, Rankings: 1}}},
 			`{"type":"council_ranked","rankings":[],"aggregate":[{"member":"claude","display":"Claude","borda":1,"mean_rank":1,"rankings":1}]}`},
 	} {
 		b, err := debate.MarshalEvent(c.ev)
@@ -523,7 +524,7 @@ func TestCouncilEventsMarshalStably(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s (%v)", c.ev.EventType(), b, c.want, err)
 		}
 	}
-	b, _ := debate.MarshalEvent(debate.CouncilDecided{CouncilResult: debate.CouncilResult{Question: "q", Chairman: debate.CouncilChair{Status: debate.CouncilFailed, Fallback: "claude"}}})
+	b, _ := debate.MarshalEvent(debate.CouncilDecided{CouncilResult: verdict.CouncilResult{Question: "q", Chairman: verdict.CouncilChair{Status: verdict.CouncilFailed, Fallback: "claude"}}})
 	if !strings.HasPrefix(string(b), `{"type":"council_decided","question":"q","seed":0,"answers":null`) || !strings.Contains(string(b), `"status":"failed","fallback":"claude"`) {
 		t.Errorf("council_decided %s", b)
 	}
@@ -560,7 +561,7 @@ func TestCouncilMemberFailingInStageOneIsLeftOutOfTheRanking(t *testing.T) {
 		}
 	}
 	// gemini ranks both (claude > chatgpt); chatgpt and claude rank one each.
-	if got := fmt.Sprint(dec.Aggregate); got != "[{claude Claude 1 1 2} {chatgpt ChatGPT 0 1.5 2}]" || dec.Chairman.Status != debate.CouncilComplete {
+	if got := fmt.Sprint(dec.Aggregate); got != "[{claude Claude 1 1 2} {chatgpt ChatGPT 0 1.5 2}]" || dec.Chairman.Status != verdict.CouncilComplete {
 		t.Fatalf("aggregate %s, chairman %+v", got, dec.Chairman)
 	}
 }
@@ -592,7 +593,7 @@ func TestCouncilCancelledStopsAtTheStageItWasIn(t *testing.T) {
 	}
 	debatetest.Settle(t, fc.engine)
 	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
-	if !dec.Cancelled || dec.Chairman.Status != debate.CouncilFailed || dec.Chairman.Error != "cancelled" || len(dec.Rankings) != 0 {
+	if !dec.Cancelled || dec.Chairman.Status != verdict.CouncilFailed || dec.Chairman.Error != "cancelled" || len(dec.Rankings) != 0 {
 		t.Fatalf("result %+v", dec.CouncilResult)
 	}
 	if n := len(fc.stageRequests("claude", 3)) + len(fc.stageRequests("claude", 2)); n != 0 {

@@ -1,6 +1,6 @@
 package council
 
-import "github.com/parleyhq/parley/debate"
+import "github.com/parleyhq/parley/debate/verdict"
 
 // evidencePolicy is the council's: modes.council.evidence, else optional
 // when a member calls tools (its answers' citations are then checked).
@@ -10,7 +10,7 @@ func (c *Council) evidencePolicy() string {
 	}
 	for _, a := range c.members {
 		if c.engine.NativeTools(a) != nil {
-			return debate.EvidenceOptional
+			return verdict.EvidenceOptional
 		}
 	}
 	return ""
@@ -18,7 +18,7 @@ func (c *Council) evidencePolicy() string {
 
 // cite has the core check the [E2] ids each valid answer cites; under
 // evidence: required an answer without a valid one is marked unsupported.
-func (c *Council) cite(answers []debate.CouncilAnswer) {
+func (c *Council) cite(answers []verdict.CouncilAnswer) {
 	policy := c.evidencePolicy()
 	if policy == "" {
 		return
@@ -32,8 +32,8 @@ func (c *Council) cite(answers []debate.CouncilAnswer) {
 			continue
 		}
 		answers[i].Citations = c.engine.CheckCitations(nil, answers[i].Text, members)
-		if policy == debate.EvidenceRequired {
-			answers[i].Unsupported = debate.Unsupported(answers[i].Citations)
+		if policy == verdict.EvidenceRequired {
+			answers[i].Unsupported = verdict.Unsupported(answers[i].Citations)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -23,7 +24,7 @@ func TestCouncilAnswersCiteEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := debatetest.SpineConfig(known)
-	cfg.Modes.Council = debate.CouncilConfig{Members: []string{"gemini", "chatgpt"}, Chairman: "claude", Evidence: debate.EvidenceRequired}
+	cfg.Modes.Council = debate.CouncilConfig{Members: []string{"gemini", "chatgpt"}, Chairman: "claude", Evidence: verdict.EvidenceRequired}
 	gemini := &debatetest.ToolFake{Agent: "gemini", Script: func(n int, req providers.Request) debatetest.ToolReply {
 		if n == 1 {
 			return debatetest.ToolReply{Calls: []providers.ToolCall{{ID: "r", Name: "read_file", Arguments: `{"path":"notes.txt"}`}}}

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
-
+	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -87,7 +87,7 @@ func ParseRanking(text string, labels []string) (order []string, evaluation stri
 		order      []string
 		evaluation string
 	}
-	found, _, firstErr, ok := debate.FirstObject(text, func(obj map[string]any) (ranked, bool, error) {
+	found, _, firstErr, ok := verdict.FirstObject(text, func(obj map[string]any) (ranked, bool, error) {
 		items, eval, has := rankingItems(obj)
 		if !has {
 			return ranked{}, false, nil
@@ -175,7 +175,7 @@ func resolveLabels(items []string, labels []string) ([]string, error) {
 		l, ok := byLetter[letter]
 		switch {
 		case !ok:
-			return nil, fmt.Errorf("%q is not one of the labels (%s)", debate.Clip(it, 40), strings.Join(labels, ", "))
+			return nil, fmt.Errorf("%q is not one of the labels (%s)", sanitize.Clip(it, 40), strings.Join(labels, ", "))
 		case seen[l]:
 			return nil, fmt.Errorf("%s is ranked twice", l)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -46,7 +47,7 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 	if fmt.Sprint(c.Aggregate) != fmt.Sprint(dec.Aggregate) {
 		t.Errorf("aggregate read back as %v, events said %v", c.Aggregate, dec.Aggregate)
 	}
-	if c.Chairman.Status != debate.CouncilFailed || c.Chairman.Fallback != dec.Chairman.Fallback || c.Chairman.Fallback == "" || c.Chairman.Seat != dec.Chairman.Seat {
+	if c.Chairman.Status != verdict.CouncilFailed || c.Chairman.Fallback != dec.Chairman.Fallback || c.Chairman.Fallback == "" || c.Chairman.Seat != dec.Chairman.Seat {
 		t.Errorf("chairman read back as %+v, events said %+v", c.Chairman, dec.Chairman)
 	}
 }

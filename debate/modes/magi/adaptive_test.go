@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -83,22 +84,22 @@ func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
 		conformity int
 	}{
 		{"unanimous round 1", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .6)}, "balthasar": {a("balthasar", "42", .6)}, "casper": {a("casper", "42", .6)}},
-			1, debate.StopUnanimous, 6, "42", 0, 0},
+			1, verdict.StopUnanimous, 6, "42", 0, 0},
 		// (0.9 + 0.9 − 0.3) / 2.1 = 0.71 ≥ 0.5
 		{"confident majority", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .9)}, "balthasar": {a("balthasar", "42", .9)}, "casper": {a("casper", "84", .3)}},
-			1, debate.StopConfident, 6, "42", 0, 0},
+			1, verdict.StopConfident, 6, "42", 0, 0},
 		// (0.5 + 0.5 − 0.9) / 1.9 = 0.05: round 2, where nobody moves
 		{"unsure majority, nothing changes", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9)}},
-			2, debate.StopSettled, 3, "42", 0, 0},
+			2, verdict.StopSettled, 3, "42", 0, 0},
 		{"round 2 moves without an argument", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9), conformed}},
-			2, debate.StopNoNewArgument, 3, "42", 1, 1},
+			2, verdict.StopNoNewArgument, 3, "42", 1, 1},
 		{"round 2 moves with an argument", map[string][]scriptedAnswer{"melchior": {a("melchior", "42", .5)}, "balthasar": {a("balthasar", "42", .5)}, "casper": {a("casper", "84", .9), argued}},
 			3, "", 0, "42", 1, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res, calls := runScripted(t, c.script, func(cfg *debate.Config) { cfg.Modes.Magi.Adaptive = true })
-			if res.RoundsRun != c.rounds || res.StopReason != c.stop || res.CallsSaved != c.saved || string(res.Verdict) != c.verdict || res.Rule != debate.RuleMajority {
+			if res.RoundsRun != c.rounds || res.StopReason != c.stop || res.CallsSaved != c.saved || string(res.Verdict) != c.verdict || res.Rule != verdict.RuleMajority {
 				t.Errorf("rounds %d stop %q saved %d verdict %s rule %s; want %d %q %d %s", res.RoundsRun, res.StopReason, res.CallsSaved, res.Verdict, res.Rule, c.rounds, c.stop, c.saved, c.verdict)
 			}
 			conformity := 0
@@ -139,10 +140,10 @@ func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
 	script := map[string][]scriptedAnswer{"melchior": {first["melchior"], follow}, "balthasar": {first["balthasar"]}, "casper": {first["casper"]}}
 	plain, _ := runScripted(t, script, func(*debate.Config) {})
 	guarded, _ := runScripted(t, script, func(c *debate.Config) { c.Modes.Magi.Guard = true })
-	if plain.Verdict != "84" || plain.Rule != debate.RuleMajority || len(plain.Discounted) != 0 {
+	if plain.Verdict != "84" || plain.Rule != verdict.RuleMajority || len(plain.Discounted) != 0 {
 		t.Errorf("without the guard: %s by %s, discounted %v", plain.Verdict, plain.Rule, plain.Discounted)
 	}
-	if guarded.Verdict != debate.VerdictNoConsensus || guarded.Rule != debate.RuleGuardedMajority || strings.Join(guarded.Discounted, ",") != "melchior" {
+	if guarded.Verdict != verdict.VerdictNoConsensus || guarded.Rule != verdict.RuleGuardedMajority || strings.Join(guarded.Discounted, ",") != "melchior" {
 		t.Errorf("with the guard: %s by %s, discounted %v", guarded.Verdict, guarded.Rule, guarded.Discounted)
 	}
 	// The same move with an argument named counts under the guard.
@@ -156,7 +157,7 @@ func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
 func TestRoundsTwoAndThreeAskForTheChangingArgument(t *testing.T) {
 	t.Parallel()
 	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, verdict.VoteApprove))
 	})
 	if err := fc.Engine.Submit(context.Background(), "Ship it?"); err != nil {
 		t.Fatal(err)
@@ -173,12 +174,12 @@ func TestRoundsTwoAndThreeAskForTheChangingArgument(t *testing.T) {
 
 func TestGuardedVotesUndoOnlyConformity(t *testing.T) {
 	t.Parallel()
-	v := func(agent string, vote debate.Vote) debate.MagiVote {
-		return debate.MagiVote{Agent: agent, Valid: true, Ballot: debate.Ballot{Vote: vote}}
+	v := func(agent string, vote verdict.Vote) verdict.MagiVote {
+		return verdict.MagiVote{Agent: agent, Valid: true, Ballot: verdict.Ballot{Vote: vote}}
 	}
-	rounds := [][]debate.MagiVote{{v("a", "1"), v("b", "2"), v("c", "3")}, {v("a", "2"), v("b", "2"), v("c", "2")}, {v("a", "2"), v("b", "3"), v("c", "2")}}
-	flips := []debate.Flip{{Agent: "a", ToRound: 2, Conformity: true}, {Agent: "c", ToRound: 2}, {Agent: "b", ToRound: 3, Conformity: true}}
-	votes, discounted := debate.GuardedVotes(rounds, flips)
+	rounds := [][]verdict.MagiVote{{v("a", "1"), v("b", "2"), v("c", "3")}, {v("a", "2"), v("b", "2"), v("c", "2")}, {v("a", "2"), v("b", "3"), v("c", "2")}}
+	flips := []verdict.Flip{{Agent: "a", ToRound: 2, Conformity: true}, {Agent: "c", ToRound: 2}, {Agent: "b", ToRound: 3, Conformity: true}}
+	votes, discounted := verdict.GuardedVotes(rounds, flips)
 	if fmt.Sprint(votes) != "[1 2 2]" || strings.Join(discounted, ",") != "a,b" {
 		t.Errorf("guarded votes %v, discounted %v", votes, discounted)
 	}
@@ -186,21 +187,21 @@ func TestGuardedVotesUndoOnlyConformity(t *testing.T) {
 
 func TestWeightedMarginAndAnswer(t *testing.T) {
 	t.Parallel()
-	v := func(vote debate.Vote, conf float64, valid bool) debate.MagiVote {
-		return debate.MagiVote{Valid: valid, Ballot: debate.Ballot{Vote: vote, Confidence: conf}}
+	v := func(vote verdict.Vote, conf float64, valid bool) verdict.MagiVote {
+		return verdict.MagiVote{Valid: valid, Ballot: verdict.Ballot{Vote: vote, Confidence: conf}}
 	}
 	for _, c := range []struct {
-		votes  []debate.MagiVote
+		votes  []verdict.MagiVote
 		margin float64
-		answer debate.Vote
+		answer verdict.Vote
 	}{
-		{[]debate.MagiVote{v("1", .9, true), v("1", .8, true), v("2", .5, true)}, (1.7 - .5) / 2.2, "1"},
-		{[]debate.MagiVote{v("1", .4, true), v("2", .9, true), v("3", .3, true)}, (.9 - .4) / 1.6, "2"},
-		{[]debate.MagiVote{v("1", .9, true), v("1", .9, true), v(debate.VoteInvalid, 0, false)}, (1.8 - 1) / 2.8, "1"},
-		{[]debate.MagiVote{v("1", .5, true), v("2", .5, true)}, 0, ""},
-		{[]debate.MagiVote{v(debate.VoteApprove, 0, true), v(debate.VoteApprove, 0, true)}, 0, ""},
+		{[]verdict.MagiVote{v("1", .9, true), v("1", .8, true), v("2", .5, true)}, (1.7 - .5) / 2.2, "1"},
+		{[]verdict.MagiVote{v("1", .4, true), v("2", .9, true), v("3", .3, true)}, (.9 - .4) / 1.6, "2"},
+		{[]verdict.MagiVote{v("1", .9, true), v("1", .9, true), v(verdict.VoteInvalid, 0, false)}, (1.8 - 1) / 2.8, "1"},
+		{[]verdict.MagiVote{v("1", .5, true), v("2", .5, true)}, 0, ""},
+		{[]verdict.MagiVote{v(verdict.VoteApprove, 0, true), v(verdict.VoteApprove, 0, true)}, 0, ""},
 	} {
-		if m, a := debate.WeightedMargin(c.votes), debate.WeightedAnswer(c.votes); magiAbsDiff(m, c.margin) > 1e-12 || a != c.answer {
+		if m, a := verdict.WeightedMargin(c.votes), verdict.WeightedAnswer(c.votes); magiAbsDiff(m, c.margin) > 1e-12 || a != c.answer {
 			t.Errorf("%+v: margin %v answer %q, want %v %q", c.votes, m, a, c.margin, c.answer)
 		}
 	}

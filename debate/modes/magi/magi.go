@@ -11,7 +11,9 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -29,10 +31,10 @@ type Magi struct {
 	agents []*debate.Agent
 
 	mu     sync.Mutex
-	rounds int // rounds of the next council: 1 to debate.MagiRounds (the command's -1: 1)
+	rounds int // rounds of the next council: 1 to verdict.MagiRounds (the command's -1: 1)
 	// answer is what the council votes over; early, anonymous and shuffle
 	// are modes.magi's early_stop and conformity controls.
-	answer                    debate.AnswerType
+	answer                    verdict.AnswerType
 	early, anonymous, shuffle bool
 	// adaptive stops when more rounds are unlikely to change the verdict
 	// (margin: round 1's threshold); guard discounts conformity changes.
@@ -71,13 +73,13 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	if err := k.Agents("modes.magi.agents", m.Agents, 3); err != nil {
 		return err
 	}
-	if _, err := debate.ParseAnswerType(m.AnswerType); err != nil {
+	if _, err := verdict.ParseAnswerType(m.AnswerType); err != nil {
 		return k.Bad("modes.magi.answer_type", "%v", err)
 	}
 	if m.AdaptiveMargin < 0 || m.AdaptiveMargin > 1 {
-		return k.Bad("modes.magi.adaptive_margin", "must be between 0 and 1 (0: the default, %.1f)", debate.DefaultAdaptiveMargin)
+		return k.Bad("modes.magi.adaptive_margin", "must be between 0 and 1 (0: the default, %.1f)", verdict.DefaultAdaptiveMargin)
 	}
-	if err := debate.CheckEvidencePolicy("modes.magi.evidence", m.Evidence); err != nil {
+	if err := verdict.CheckEvidencePolicy("modes.magi.evidence", m.Evidence); err != nil {
 		return k.Bad("modes.magi.evidence", "%v", err)
 	}
 	return nil
@@ -117,15 +119,15 @@ func newMagi(e *debate.Engine) (debate.Mode, error) {
 		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.magi.agents", Problem: "needs three agents"}
 	}
 	mc := e.Config.Modes.Magi
-	answer, err := debate.ParseAnswerType(mc.AnswerType)
+	answer, err := verdict.ParseAnswerType(mc.AnswerType)
 	if err != nil {
 		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.magi.answer_type", Problem: err.Error()}
 	}
 	margin := mc.AdaptiveMargin
 	if margin == 0 {
-		margin = debate.DefaultAdaptiveMargin
+		margin = verdict.DefaultAdaptiveMargin
 	}
-	return &Magi{engine: e, agents: agents, rounds: debate.MagiRounds, answer: answer,
+	return &Magi{engine: e, agents: agents, rounds: verdict.MagiRounds, answer: answer,
 		early: mc.EarlyStop, anonymous: mc.Anonymous, shuffle: mc.Shuffle,
 		adaptive: mc.Adaptive, guard: mc.Guard, margin: margin}, nil
 }
@@ -135,7 +137,7 @@ func newMagi(e *debate.Engine) (debate.Mode, error) {
 func (m *Magi) Control(c debate.Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.rounds = min(max(c.N, 1), debate.MagiRounds)
+	m.rounds = min(max(c.N, 1), verdict.MagiRounds)
 	return nil
 }
 
@@ -161,8 +163,8 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	m.mu.Lock()
 	rounds := m.rounds
 	m.mu.Unlock()
-	res := &debate.MagiResult{Question: q, Evidence: m.evidencePolicy()}
-	if m.answer != debate.AnswerApprove {
+	res := &verdict.MagiResult{Question: q, Evidence: m.evidencePolicy()}
+	if m.answer != verdict.AnswerApprove {
 		res.AnswerType = m.answer
 	}
 	m.notes = m.research(ctx, q)
@@ -178,13 +180,13 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		if err = allFailed(votes); err != nil {
 			break
 		}
-		if r == 1 && rounds > 1 && m.early && debate.Unanimous(votes) {
-			res.EarlyStopped, res.StopReason = true, debate.StopUnanimous // a unanimous round 1 decides: 3 calls instead of 9
+		if r == 1 && rounds > 1 && m.early && verdict.Unanimous(votes) {
+			res.EarlyStopped, res.StopReason = true, verdict.StopUnanimous // a unanimous round 1 decides: 3 calls instead of 9
 			break
 		}
 		if m.adaptive && r < rounds {
-			if res.StopReason = debate.AdaptiveStop(res.Rounds, debate.AuditFlips(res.Rounds), m.margin); res.StopReason != "" {
-				res.EarlyStopped = res.StopReason == debate.StopUnanimous
+			if res.StopReason = verdict.AdaptiveStop(res.Rounds, verdict.AuditFlips(res.Rounds), m.margin); res.StopReason != "" {
+				res.EarlyStopped = res.StopReason == verdict.StopUnanimous
 				break
 			}
 		}
@@ -198,10 +200,10 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	}
 	if !res.Cancelled {
 		last := len(res.Rounds)
-		res.Sentence = debate.VerdictSentence(res)
+		res.Sentence = verdict.VerdictSentence(res)
 		e.AddEntry(debate.Entry{Kind: debate.KindVerdict, Speaker: debate.SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
 			Vote: string(res.Verdict), Text: res.Sentence})
-		e.Emit(debate.VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: debate.DecisionNote(res), Sentence: res.Sentence})
+		e.Emit(debate.VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: verdict.DecisionNote(res), Sentence: res.Sentence})
 	}
 	e.Emit(debate.MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
 	return err
@@ -209,7 +211,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 
 // changedVotes names the members whose valid vote in the latest round
 // differs from their valid vote in the round before.
-func changedVotes(rounds [][]debate.MagiVote) []string {
+func changedVotes(rounds [][]verdict.MagiVote) []string {
 	changed := []string{}
 	if len(rounds) < 2 {
 		return changed
@@ -224,7 +226,7 @@ func changedVotes(rounds [][]debate.MagiVote) []string {
 }
 
 // allFailed reports the providers' errors when no member got through.
-func allFailed(votes []debate.MagiVote) error {
+func allFailed(votes []verdict.MagiVote) error {
 	var errs []error
 	for _, v := range votes {
 		if !v.Failed {
@@ -236,32 +238,32 @@ func allFailed(votes []debate.MagiVote) error {
 }
 
 // conclude fills the verdict, flips and usage from the rounds.
-func (m *Magi) conclude(res *debate.MagiResult) {
+func (m *Magi) conclude(res *verdict.MagiResult) {
 	final := res.Rounds[len(res.Rounds)-1]
-	words := make([]debate.Vote, len(final))
+	words := make([]verdict.Vote, len(final))
 	for i, v := range final {
 		words[i] = v.Vote
 	}
-	res.Flips = debate.AuditFlips(res.Rounds)
-	res.Rule = debate.RuleMajority
+	res.Flips = verdict.AuditFlips(res.Rounds)
+	res.Rule = verdict.RuleMajority
 	if m.guard {
-		words, res.Discounted = debate.GuardedVotes(res.Rounds, res.Flips)
-		res.Rule = debate.RuleGuardedMajority
+		words, res.Discounted = verdict.GuardedVotes(res.Rounds, res.Flips)
+		res.Rule = verdict.RuleGuardedMajority
 	}
-	if m.answer != debate.AnswerApprove {
-		res.Margin = debate.WeightedMargin(res.Rounds[0])
+	if m.answer != verdict.AnswerApprove {
+		res.Margin = verdict.WeightedMargin(res.Rounds[0])
 	}
-	if m.answer == debate.AnswerApprove {
-		res.Verdict, res.Tally = debate.Decide(words), debate.Tally(words)
+	if m.answer == verdict.AnswerApprove {
+		res.Verdict, res.Tally = verdict.Decide(words), verdict.Tally(words)
 	} else {
-		res.Verdict, res.Answer = debate.DecideAnswers(words)
-		res.Tally = debate.TallyAnswers(words)
+		res.Verdict, res.Answer = verdict.DecideAnswers(words)
+		res.Tally = verdict.TallyAnswers(words)
 	}
 	if res.Flips == nil {
-		res.Flips = []debate.Flip{} // "flips": [] in JSON, not null
+		res.Flips = []verdict.Flip{} // "flips": [] in JSON, not null
 	}
 	for i, a := range m.agents {
-		u := debate.MagiUsage{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model}
+		u := verdict.MagiUsage{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model}
 		for _, round := range res.Rounds {
 			u.Calls += round[i].Attempts
 			u.Usage = u.Usage.Add(round[i].Usage)
@@ -276,7 +278,7 @@ func (m *Magi) conclude(res *debate.MagiResult) {
 // runRound asks every member at once; the round takes as long as its
 // slowest member. Turns are reserved in member order first, so the history
 // lists them in that order whatever order they finish in.
-func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]debate.MagiVote) []debate.MagiVote {
+func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]verdict.MagiVote) []verdict.MagiVote {
 	e := m.engine
 	msgs := make([][]providers.Message, len(m.agents))
 	turns := make([]*debate.Turn, len(m.agents))
@@ -286,7 +288,7 @@ func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]debat
 		parsed[i] = &parsedVote{}
 		turns[i] = e.Reserve(m.voteSpec(a, round, q, msgs[i], false, parsed[i]))
 	}
-	out := make([]debate.MagiVote, len(m.agents))
+	out := make([]verdict.MagiVote, len(m.agents))
 	debate.InParallel(len(m.agents), func(i int) {
 		out[i] = m.castVote(ctx, i, round, q, msgs[i], turns[i], parsed[i])
 	})
@@ -295,7 +297,7 @@ func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]debat
 
 // parsedVote is what a turn's Settle read from its answer.
 type parsedVote struct {
-	ballot debate.Ballot
+	ballot verdict.Ballot
 	err    error
 }
 
@@ -308,12 +310,12 @@ func (m *Magi) voteSpec(a *debate.Agent, round int, q string, msgs []providers.M
 		Agent: a, Kind: debate.KindVote, Round: round, Prompt: prompt, Rounds: m.rounds,
 		Instruction: m.rules(), Messages: msgs, Schema: m.schemaFor(a),
 		Settle: func(en debate.Entry) debate.Entry {
-			en.Vote = string(debate.VoteInvalid)
+			en.Vote = string(verdict.VoteInvalid)
 			if en.Status != debate.StatusComplete {
 				into.err = errors.New(en.Error)
 				return en
 			}
-			into.ballot, into.err = debate.ParseAnswer(m.answer, en.Text)
+			into.ballot, into.err = verdict.ParseAnswer(m.answer, en.Text)
 			switch {
 			case into.err == nil:
 				en.Vote = string(into.ballot.Vote)
@@ -330,15 +332,15 @@ func (m *Magi) voteSpec(a *debate.Agent, round int, q string, msgs []providers.M
 
 // castVote runs a member's reserved turn and, when the answer cannot be
 // read, asks once more quoting the parse error.
-func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []providers.Message, t *debate.Turn, p *parsedVote) debate.MagiVote {
+func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []providers.Message, t *debate.Turn, p *parsedVote) verdict.MagiVote {
 	a := m.agents[i]
-	v := debate.MagiVote{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model, Round: round}
+	v := verdict.MagiVote{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model, Round: round}
 	en, err := t.Run(ctx)
 	v.Attempts, v.Turn, v.Usage, v.Cost = 1, en.Turn, en.Usage, en.Cost
 	if err == nil && p.err != nil && ctx.Err() == nil {
 		retryMsgs := append([]providers.Message(nil), msgs...)
 		if raw := strings.TrimSpace(en.Text); raw != "" {
-			retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleAssistant, Content: debate.Clip(raw, 4000)})
+			retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleAssistant, Content: sanitize.Clip(raw, 4000)})
 		}
 		retryMsgs = append(retryMsgs, providers.Message{Role: providers.RoleUser, Content: m.retryPrompt(p.err)})
 		p = &parsedVote{}
@@ -349,12 +351,12 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 	}
 	switch {
 	case err != nil:
-		v.Ballot, v.Failed, v.Error = debate.Ballot{Vote: debate.VoteInvalid}, true, err.Error()
+		v.Ballot, v.Failed, v.Error = verdict.Ballot{Vote: verdict.VoteInvalid}, true, err.Error()
 		if ctx.Err() != nil {
 			v.Error = spend.StopReason(ctx)
 		}
 	case p.err != nil:
-		v.Ballot, v.Error = debate.Ballot{Vote: debate.VoteInvalid}, "unreadable vote: "+p.err.Error()
+		v.Ballot, v.Error = verdict.Ballot{Vote: verdict.VoteInvalid}, "unreadable vote: "+p.err.Error()
 		if v.Attempts > 1 {
 			v.Error = "unreadable vote after a retry: " + p.err.Error()
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -27,10 +28,10 @@ func magiMarks(text string) []string { return magiMarkRE.FindAllString(text, -1)
 
 func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	t.Parallel()
-	votes := map[string][]debate.Vote{
-		"melchior":  {debate.VoteApprove, debate.VoteApprove, debate.VoteApprove},
-		"balthasar": {debate.VoteReject, debate.VoteApprove, debate.VoteApprove},
-		"casper":    {debate.VoteAbstain, debate.VoteReject, debate.VoteApprove},
+	votes := map[string][]verdict.Vote{
+		"melchior":  {verdict.VoteApprove, verdict.VoteApprove, verdict.VoteApprove},
+		"balthasar": {verdict.VoteReject, verdict.VoteApprove, verdict.VoteApprove},
+		"casper":    {verdict.VoteAbstain, verdict.VoteReject, verdict.VoteApprove},
 	}
 	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, votes[agent][round-1]))
@@ -92,7 +93,7 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	}
 
 	res := fc.Decided(t)
-	if res.Verdict != debate.VerdictApproved || len(res.Rounds) != 3 || res.RoundsRun != 3 || res.Cancelled || res.Question != "Should we ship on Friday?" {
+	if res.Verdict != verdict.VerdictApproved || len(res.Rounds) != 3 || res.RoundsRun != 3 || res.Cancelled || res.Question != "Should we ship on Friday?" {
 		t.Fatalf("result = %+v", res)
 	}
 	// Votes are stored as vote rows with their round, then a verdict row.
@@ -158,7 +159,7 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 func TestMagiAsksForStructuredOutput(t *testing.T) {
 	t.Parallel()
 	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, verdict.VoteApprove))
 	})
 	fc.SingleRound(t)
 	if err := fc.Engine.Submit(context.Background(), "q?"); err != nil {
@@ -195,9 +196,9 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 			if casperCalls == 1 {
 				return debatetest.MagiReply("Sure! ```json\n{\"vote\": \"maybe\"}\n```") // readable only when asked again
 			}
-			return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteReject))
+			return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, verdict.VoteReject))
 		}
-		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, verdict.VoteApprove))
 	})
 	fc.SingleRound(t)
 	if err := fc.Engine.Submit(context.Background(), "Adopt the four-day week?"); err != nil {
@@ -208,13 +209,13 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 	if !got[0].Valid || got[0].Attempts != 1 {
 		t.Errorf("melchior = %+v", got[0])
 	}
-	if got[1].Valid || got[1].Vote != debate.VoteInvalid || got[1].Attempts != 2 || got[1].Failed || !strings.Contains(got[1].Error, "no JSON object found") {
+	if got[1].Valid || got[1].Vote != verdict.VoteInvalid || got[1].Attempts != 2 || got[1].Failed || !strings.Contains(got[1].Error, "no JSON object found") {
 		t.Errorf("balthasar = %+v, want INVALID after two attempts", got[1])
 	}
-	if !got[2].Valid || got[2].Vote != debate.VoteReject || got[2].Attempts != 2 {
+	if !got[2].Valid || got[2].Vote != verdict.VoteReject || got[2].Attempts != 2 {
 		t.Errorf("casper = %+v, want reject on the retry", got[2])
 	}
-	if res.Verdict != debate.VerdictIncomplete {
+	if res.Verdict != verdict.VerdictIncomplete {
 		t.Errorf("verdict %s, want INCOMPLETE (approve, invalid, reject)", res.Verdict)
 	}
 	// The retry quotes the parse error and shows the unreadable answer as the member's own.
@@ -254,9 +255,9 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 		if agent == "balthasar" && round == 2 {
 			return providertest.Reply{Status: 400, Text: "prompt is too long today"}
 		}
-		vote := debate.VoteApprove
+		vote := verdict.VoteApprove
 		if agent == "casper" {
-			vote = debate.VoteReject
+			vote = verdict.VoteReject
 		}
 		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, vote))
 	})
@@ -276,7 +277,7 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 	if !strings.Contains(last[len(last)-1].Content, "[BALTHASAR]: (no valid opinion this round:") {
 		t.Errorf("round 3 prompt does not show the failed opinion:\n%s", last[len(last)-1].Content)
 	}
-	if res.Verdict != debate.VerdictApproved {
+	if res.Verdict != verdict.VerdictApproved {
 		t.Errorf("verdict = %s, want APPROVED", res.Verdict)
 	}
 	var errRow bool
@@ -298,7 +299,7 @@ func TestMagiStopsWhenEveryMemberFails(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	res := fc.Decided(t)
-	if len(res.Rounds) != 1 || res.Verdict != debate.VerdictIncomplete {
+	if len(res.Rounds) != 1 || res.Verdict != verdict.VerdictIncomplete {
 		t.Errorf("rounds %d, verdict %s; want 1 round, INCOMPLETE", len(res.Rounds), res.Verdict)
 	}
 }
@@ -309,9 +310,9 @@ func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
 	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		if round == 2 {
 			cancel()
-			return providertest.Reply{Text: debatetest.MagiVoteJSON(agent, round, debate.VoteApprove), Delay: time.Second}
+			return providertest.Reply{Text: debatetest.MagiVoteJSON(agent, round, verdict.VoteApprove), Delay: time.Second}
 		}
-		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, verdict.VoteApprove))
 	})
 	if err := fc.Engine.Submit(ctx, "q"); err == nil {
 		t.Fatal("a cancelled council must report it")
@@ -372,8 +373,8 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 	}
 	// The demo provider is deterministic: for this question its members end
 	// on reject, reject, approve.
-	final := []debate.Vote{res.Rounds[2][0].Vote, res.Rounds[2][1].Vote, res.Rounds[2][2].Vote}
-	if !magiSame(final, []debate.Vote{"reject", "reject", "approve"}) || res.Verdict != "REJECTED" || debate.TallyLine(res.Tally) != "1 approve, 2 reject, 0 abstain, 0 invalid" || res.Usage.InputTokens == 0 {
+	final := []verdict.Vote{res.Rounds[2][0].Vote, res.Rounds[2][1].Vote, res.Rounds[2][2].Vote}
+	if !magiSame(final, []verdict.Vote{"reject", "reject", "approve"}) || res.Verdict != "REJECTED" || verdict.TallyLine(res.Tally) != "1 approve, 2 reject, 0 abstain, 0 invalid" || res.Usage.InputTokens == 0 {
 		t.Errorf("last round %v, verdict %s, tally %v (want reject, reject, approve: REJECTED, 1 approve, 2 reject), usage %+v", final, res.Verdict, res.Tally, res.Usage)
 	}
 	// The single-round council stops after round 1 with its verdict.
@@ -496,7 +497,7 @@ func BenchmarkMagiRound(b *testing.B) {
 func TestMagiSingleRoundPromptSaysOneRound(t *testing.T) {
 	t.Parallel()
 	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
-		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, debate.VoteApprove))
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, verdict.VoteApprove))
 	})
 	fc.SingleRound(t)
 	if err := fc.Engine.Submit(context.Background(), "q?"); err != nil {

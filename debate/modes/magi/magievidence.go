@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -16,7 +17,7 @@ func (m *Magi) evidencePolicy() string {
 	}
 	for _, a := range m.agents {
 		if m.engine.NativeTools(a) != nil {
-			return debate.EvidenceOptional
+			return verdict.EvidenceOptional
 		}
 	}
 	return ""
@@ -46,7 +47,7 @@ func (m *Magi) schemaFor(a *debate.Agent) *providers.Schema {
 
 // cite has the core check what a valid vote cites; under evidence:
 // required a vote with no valid citation is unsupported, counted as invalid.
-func (m *Magi) cite(v *debate.MagiVote) {
+func (m *Magi) cite(v *verdict.MagiVote) {
 	policy := m.evidencePolicy()
 	if policy == "" {
 		return
@@ -56,10 +57,10 @@ func (m *Magi) cite(v *debate.MagiVote) {
 		members[i] = a.Name
 	}
 	v.Citations = m.engine.CheckCitations(v.Evidence, v.Reasoning+"\n"+v.Summary, members)
-	if policy == debate.EvidenceRequired {
-		if why := debate.Unsupported(v.Citations); why != "" {
+	if policy == verdict.EvidenceRequired {
+		if why := verdict.Unsupported(v.Citations); why != "" {
 			v.Valid, v.Error = false, why
-			v.Vote = debate.VoteInvalid
+			v.Vote = verdict.VoteInvalid
 		}
 	}
 }

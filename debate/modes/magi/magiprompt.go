@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -17,7 +19,7 @@ import (
 // (the round-1 task and the question) and the member's own round-1 answer
 // never change, so rounds 2 and 3 extend the same prefix and provider
 // prompt caches apply; what a round adds comes after it.
-func (m *Magi) roundMessages(i, round int, q string, prev [][]debate.MagiVote) []providers.Message {
+func (m *Magi) roundMessages(i, round int, q string, prev [][]verdict.MagiVote) []providers.Message {
 	first := fmt.Sprintf(round1Text, m.roundCount(), questionLine(q))
 	if m.context != "" {
 		first = "The debate so far in this session, for context:\n\n" + m.context + "\n\n" + first
@@ -34,7 +36,7 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]debate.MagiVote) [
 	if own.Valid {
 		msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: own.JSON()})
 	} else {
-		b.WriteString("(Your round-1 opinion did not arrive: " + debate.Clip(own.Error, 200) + ")\n\n")
+		b.WriteString("(Your round-1 opinion did not arrive: " + sanitize.Clip(own.Error, 200) + ")\n\n")
 	}
 	of := m.roundCount()
 	if round == 2 {
@@ -42,7 +44,7 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]debate.MagiVote) [
 	} else {
 		fmt.Fprintf(&b, "Round 3 of %d: final vote. Your round-1 opinion is your earlier answer above. These are the round-2 opinions of all three members, yours included:\n\n", of)
 	}
-	for k, v := range m.arrange(i, debate.ShownOpinions(i, round, prev)) {
+	for k, v := range m.arrange(i, verdict.ShownOpinions(i, round, prev)) {
 		if m.anonymous {
 			v.Display = "Member " + string(rune('A'+k%26))
 		}
@@ -62,46 +64,46 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]debate.MagiVote) [
 
 // opinionLine shows one member's opinion to another: its canonical JSON, or
 // why there is none.
-func opinionLine(v debate.MagiVote) string {
+func opinionLine(v verdict.MagiVote) string {
 	if !v.Valid {
-		return fmt.Sprintf("[%s]: (no valid opinion this round: %s)", v.Display, debate.Clip(v.Error, 200))
+		return fmt.Sprintf("[%s]: (no valid opinion this round: %s)", v.Display, sanitize.Clip(v.Error, 200))
 	}
 	b := v.Ballot
-	b.Reasoning = debate.Clip(b.Reasoning, 2000) // a runaway answer must not flood the others
-	b.Summary = debate.Clip(b.Summary, 300)
+	b.Reasoning = sanitize.Clip(b.Reasoning, 2000) // a runaway answer must not flood the others
+	b.Summary = sanitize.Clip(b.Summary, 300)
 	return fmt.Sprintf("[%s]: %s", v.Display, b.JSON())
 }
 
 func questionLine(q string) string { return "[" + debate.HostName + "]: " + q }
 
 func voteSchema() *providers.Schema {
-	return &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: debate.VoteSchema()}
+	return &providers.Schema{Name: "magi_vote", Description: "A MAGI council member's vote with its reasoning", JSON: verdict.VoteSchema()}
 }
 
 // schema is what this council's members are asked to answer in.
 func (m *Magi) schema() *providers.Schema {
-	if m.answer == debate.AnswerApprove {
+	if m.answer == verdict.AnswerApprove {
 		return voteSchema()
 	}
-	return &providers.Schema{Name: debate.AnswerSchemaName, Description: "A MAGI council member's answer with its confidence and reasoning", JSON: debate.AnswerSchema(m.answer)}
+	return &providers.Schema{Name: verdict.AnswerSchemaName, Description: "A MAGI council member's answer with its confidence and reasoning", JSON: verdict.AnswerSchema(m.answer)}
 }
 
 func (m *Magi) retryPrompt(err error) string {
-	if m.answer == debate.AnswerApprove {
+	if m.answer == verdict.AnswerApprove {
 		return fmt.Sprintf(retryText, err)
 	}
-	return fmt.Sprintf("Your answer could not be read as the required JSON object: %v\nAnswer again with only the JSON object: {\"answer\": %s, \"confidence\": 0.0-1.0, \"reasoning\": \"2-4 sentences\", \"summary\": \"one line\"}.", err, debate.AnswerHint(m.answer))
+	return fmt.Sprintf("Your answer could not be read as the required JSON object: %v\nAnswer again with only the JSON object: {\"answer\": %s, \"confidence\": 0.0-1.0, \"reasoning\": \"2-4 sentences\", \"summary\": \"one line\"}.", err, verdict.AnswerHint(m.answer))
 }
 
 // arrange orders the opinions member i is shown: as they come, or with
 // shuffle rotated by the member's place, so each member reads its peers in
 // a different order and no opinion is always read first.
-func (m *Magi) arrange(i int, shown []debate.MagiVote) []debate.MagiVote {
+func (m *Magi) arrange(i int, shown []verdict.MagiVote) []verdict.MagiVote {
 	if !m.shuffle || len(shown) < 2 {
 		return shown
 	}
 	k := i % len(shown)
-	return append(append([]debate.MagiVote(nil), shown[k:]...), shown[:k]...)
+	return append(append([]verdict.MagiVote(nil), shown[k:]...), shown[:k]...)
 }
 
 // roundCount is how many rounds this council holds.
@@ -115,8 +117,8 @@ func (m *Magi) roundCount() int {
 // council is not told of deliberation rounds that will never come.
 func (m *Magi) rules() string {
 	format := magiAnswerRules
-	if m.answer != debate.AnswerApprove {
-		format = debate.AnswerRules(m.answer)
+	if m.answer != verdict.AnswerApprove {
+		format = verdict.AnswerRules(m.answer)
 	}
 	if m.roundCount() == 1 {
 		return magiRulesSingle + format
@@ -171,7 +173,7 @@ func (m *Magi) research(ctx context.Context, q string) []string {
 		en, err := loops[i].Run(ctx)
 		switch {
 		case err != nil:
-			notes[i] = "(the look at the workspace failed: " + debate.Clip(err.Error(), 200) + ")"
+			notes[i] = "(the look at the workspace failed: " + sanitize.Clip(err.Error(), 200) + ")"
 		default:
 			notes[i] = strings.TrimSpace(en.Text)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -35,9 +36,9 @@ const maxSamples = 30
 // Homogeneous is the question put to the same council with every seat on
 // one model.
 type Homogeneous struct {
-	Model  string        `json:"model"`
-	Rounds [][]Vote      `json:"rounds"`
-	Flips  []debate.Flip `json:"flips"`
+	Model  string         `json:"model"`
+	Rounds [][]Vote       `json:"rounds"`
+	Flips  []verdict.Flip `json:"flips"`
 }
 
 // Sampled is the self-consistency baseline: one agent's independent
@@ -247,7 +248,7 @@ func addBaselineCells(out map[string]cell, r Result, rounds int) {
 	}
 	if h := r.SameModel; h != nil && len(h.Rounds) > 0 {
 		hr := Result{Gold: r.Gold, Options: r.Options, Rounds: h.Rounds, Flips: h.Flips}
-		hc := cells(hr, rounds, debate.DefaultAdaptiveMargin)
+		hc := cells(hr, rounds, verdict.DefaultAdaptiveMargin)
 		final := finalRule(rounds)
 		reach := anyRight(h.Rounds[0], r.Gold)
 		out[SamePrefix+RuleMajority] = withReach(hc[RuleMajority], reach)

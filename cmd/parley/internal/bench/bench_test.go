@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/open"
@@ -136,7 +137,7 @@ func questions(n int) []Question {
 	qs := make([]Question, n)
 	for i := range qs {
 		gold := 10 * (i + 1)
-		qs[i] = Question{ID: fmt.Sprintf("q%d", i+1), Type: debate.AnswerNumber, Answer: fmt.Sprint(gold),
+		qs[i] = Question{ID: fmt.Sprintf("q%d", i+1), Type: verdict.AnswerNumber, Answer: fmt.Sprint(gold),
 			Question: fmt.Sprintf("What is the hidden number? #%d", gold)}
 	}
 	return qs
@@ -288,7 +289,7 @@ func BenchmarkBench(b *testing.B) {
 		qs := Arith(1000, 7)
 		// The provider calls alone: 9 demo answers per question.
 		start := time.Now()
-		req := providers.Request{Schema: &providers.Schema{Name: debate.AnswerSchemaName}, System: "You are X.",
+		req := providers.Request{Schema: &providers.Schema{Name: verdict.AnswerSchemaName}, System: "You are X.",
 			Messages: []providers.Message{{Role: providers.RoleUser, Content: "[Host]: " + qs[0].Prompt()}}}
 		for range 9 * len(qs) {
 			s, _ := agents[0].Provider.Stream(context.Background(), req)

@@ -8,9 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // StoredReport is a stored run's report, measured again from its stored
@@ -33,7 +33,7 @@ func StoredReport(ctx context.Context, st *store.Store, prefix string, margin fl
 		results = append(results, r)
 	}
 	if margin == 0 {
-		margin = debate.DefaultAdaptiveMargin
+		margin = verdict.DefaultAdaptiveMargin
 	}
 	return Summarise(id, p, results, margin), nil
 }

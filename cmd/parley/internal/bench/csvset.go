@@ -10,7 +10,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // The multiple-choice knowledge sets read as published (docs/bench.md,
@@ -119,7 +119,7 @@ func mmluRow(rec []string) (Question, error) {
 	if len(rec) != 6 {
 		return Question{}, fmt.Errorf("%d columns; MMLU rows have 6", len(rec))
 	}
-	q := Question{Question: strings.TrimSpace(rec[0]), Type: debate.AnswerOption}
+	q := Question{Question: strings.TrimSpace(rec[0]), Type: verdict.AnswerOption}
 	for i, o := range rec[1:5] {
 		o = strings.TrimSpace(o)
 		if o == "" {
@@ -147,7 +147,7 @@ func truthfulQARow(rec []string, header map[string]int) (Question, error) {
 		}
 		return ""
 	}
-	q := Question{Question: col("Question"), Type: debate.AnswerOption}
+	q := Question{Question: col("Question"), Type: verdict.AnswerOption}
 	best := col("Best Answer")
 	switch {
 	case q.Question == "":

@@ -13,8 +13,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // BuiltinGSM8K is the GSM8K test set (Cobbe et al. 2021), read from a file
@@ -81,11 +81,11 @@ func parseGSM8KLine(text []byte) (Question, error) {
 	if i < 0 {
 		return Question{}, errors.New(`"answer" has no "####" before the final number`)
 	}
-	gold, err := debate.NormalizeAnswer(debate.AnswerNumber, (*raw.Answer)[i+4:])
+	gold, err := verdict.NormalizeAnswer(verdict.AnswerNumber, (*raw.Answer)[i+4:])
 	if err != nil {
 		return Question{}, fmt.Errorf(`the number after "####": %v`, err)
 	}
-	return Question{Question: strings.TrimSpace(*raw.Question), Answer: gold, Type: debate.AnswerNumber}, nil
+	return Question{Question: strings.TrimSpace(*raw.Question), Answer: gold, Type: verdict.AnswerNumber}, nil
 }
 
 // GSM8KPaths are where builtin:gsm8k looks, in order: --data, $PARLEY_GSM8K,

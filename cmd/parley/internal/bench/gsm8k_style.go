@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // GSM8KStyle generates n grade-school word problems in GSM8K's manner (two
@@ -19,7 +19,7 @@ func GSM8KStyle(n int, seed uint64) []Question {
 	out := make([]Question, n)
 	for i := range out {
 		text, answer := styleTemplates[r.IntN(len(styleTemplates))](r)
-		out[i] = Question{ID: fmt.Sprintf("gsm8k-style-%04d", i+1), Type: debate.AnswerNumber, Answer: fmt.Sprint(answer), Question: text}
+		out[i] = Question{ID: fmt.Sprintf("gsm8k-style-%04d", i+1), Type: verdict.AnswerNumber, Answer: fmt.Sprint(answer), Question: text}
 	}
 	return out
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 const fixture = "testdata/gsm8k_fixture.jsonl"
@@ -42,7 +42,7 @@ func TestParseGSM8KTakesTheNumberAfterTheMarks(t *testing.T) {
 		var got []string
 		for _, q := range qs {
 			got = append(got, q.ID+"="+q.Answer)
-			if q.Type != debate.AnswerNumber || strings.Contains(q.Question, "####") {
+			if q.Type != verdict.AnswerNumber || strings.Contains(q.Question, "####") {
 				t.Errorf("%s: %+v", name, q)
 			}
 		}
@@ -205,11 +205,11 @@ func FuzzParseGSM8K(f *testing.F) {
 		}
 		ids := map[string]bool{}
 		for _, q := range qs {
-			if q.Question == "" || ids[q.ID] || q.Type != debate.AnswerNumber {
+			if q.Question == "" || ids[q.ID] || q.Type != verdict.AnswerNumber {
 				t.Fatalf("accepted a bad problem %+v", q)
 			}
 			ids[q.ID] = true
-			if again, err := debate.NormalizeAnswer(debate.AnswerNumber, q.Answer); err != nil || again != q.Answer {
+			if again, err := verdict.NormalizeAnswer(verdict.AnswerNumber, q.Answer); err != nil || again != q.Answer {
 				t.Fatalf("gold %q is not a normalised number (%q, %v)", q.Answer, again, err)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/demo"
 )
 
@@ -122,7 +123,7 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	}
 	margin := j.Config.Modes.Magi.AdaptiveMargin
 	if margin == 0 {
-		margin = debate.DefaultAdaptiveMargin
+		margin = verdict.DefaultAdaptiveMargin
 	}
 	done := map[string]bool{}
 	for _, r := range stored {

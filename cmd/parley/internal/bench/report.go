@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // Condition is one way of answering, scored over the same questions.
@@ -131,16 +131,16 @@ func verdictAfter(r Result, k int) string {
 		return ""
 	}
 	k = min(k, len(r.Rounds))
-	_, answer := debate.DecideAnswers(answersOf(r.Rounds[k-1]))
+	_, answer := verdict.DecideAnswers(answersOf(r.Rounds[k-1]))
 	return answer
 }
 
-func answersOf(votes []Vote) []debate.Vote {
-	out := make([]debate.Vote, len(votes))
+func answersOf(votes []Vote) []verdict.Vote {
+	out := make([]verdict.Vote, len(votes))
 	for i, v := range votes {
-		out[i] = debate.VoteInvalid
+		out[i] = verdict.VoteInvalid
 		if v.Valid {
-			out[i] = debate.Vote(v.Answer)
+			out[i] = verdict.Vote(v.Answer)
 		}
 	}
 	return out
@@ -235,7 +235,7 @@ func cells(r Result, rounds int, margin float64) map[string]cell {
 		return answered(answer, r.Gold, t, c, n)
 	}
 	out[RuleMajority] = upTo(verdictAfter(r, 1), 1)
-	out[RuleWeighted] = upTo(string(debate.WeightedAnswer(magiVotes(r.Rounds[0]))), 1)
+	out[RuleWeighted] = upTo(string(verdict.WeightedAnswer(magiVotes(r.Rounds[0]))), 1)
 	out[RuleBorda] = upTo(bordaAnswer(r.Rounds[0], r.Options), 1)
 	for k := 2; k <= rounds; k++ {
 		out[fmt.Sprintf("verdict_r%d", k)] = upTo(verdictAfter(r, k), k)
@@ -256,7 +256,7 @@ func cells(r Result, rounds int, margin float64) map[string]cell {
 // scoreOne says which conditions answered a question right (for progress).
 func scoreOne(r Result) map[string]bool {
 	out := map[string]bool{}
-	for name, c := range cells(r, len(r.Rounds), debate.DefaultAdaptiveMargin) {
+	for name, c := range cells(r, len(r.Rounds), verdict.DefaultAdaptiveMargin) {
 		out[name] = c.correct
 	}
 	return out
@@ -266,7 +266,7 @@ func sortResults(rs []Result) { sort.Slice(rs, func(i, j int) bool { return rs[i
 
 // Measure computes the report of results; members are in council order.
 func Measure(results []Result, members []string, rounds int) Report {
-	return MeasureWith(results, members, rounds, debate.DefaultAdaptiveMargin)
+	return MeasureWith(results, members, rounds, verdict.DefaultAdaptiveMargin)
 }
 
 // MeasureWith is Measure with adaptive rounds replayed at margin.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // The aggregation rules the bench scores on the same calls, beside each
@@ -21,19 +21,19 @@ const (
 
 // magiVotes turns a stored round back into the engine's votes (what the
 // debate package's rules read: validity, answer, confidence).
-func magiVotes(votes []Vote) []debate.MagiVote {
-	out := make([]debate.MagiVote, len(votes))
+func magiVotes(votes []Vote) []verdict.MagiVote {
+	out := make([]verdict.MagiVote, len(votes))
 	for i, v := range votes {
-		out[i] = debate.MagiVote{Agent: v.Agent, Valid: v.Valid, Ballot: debate.Ballot{Vote: debate.VoteInvalid, Confidence: v.Confidence}}
+		out[i] = verdict.MagiVote{Agent: v.Agent, Valid: v.Valid, Ballot: verdict.Ballot{Vote: verdict.VoteInvalid, Confidence: v.Confidence}}
 		if v.Valid {
-			out[i].Vote = debate.Vote(v.Answer)
+			out[i].Vote = verdict.Vote(v.Answer)
 		}
 	}
 	return out
 }
 
-func magiRounds(r Result) [][]debate.MagiVote {
-	out := make([][]debate.MagiVote, len(r.Rounds))
+func magiRounds(r Result) [][]verdict.MagiVote {
+	out := make([][]verdict.MagiVote, len(r.Rounds))
 	for k, votes := range r.Rounds {
 		out[k] = magiVotes(votes)
 	}
@@ -47,11 +47,11 @@ func adaptiveStopRound(r Result, margin float64) (int, string) {
 	case r.StopReason != "":
 		return len(r.Rounds), r.StopReason // the council ran adaptively: it stopped here
 	case r.EarlyStopped:
-		return len(r.Rounds), debate.StopUnanimous
+		return len(r.Rounds), verdict.StopUnanimous
 	}
 	rounds := magiRounds(r)
 	for k := 1; k < len(rounds); k++ {
-		if why := debate.AdaptiveStop(rounds[:k], r.Flips, margin); why != "" {
+		if why := verdict.AdaptiveStop(rounds[:k], r.Flips, margin); why != "" {
 			return k, why
 		}
 	}
@@ -60,8 +60,8 @@ func adaptiveStopRound(r Result, margin float64) (int, string) {
 
 // guardedVerdict is the final verdict with every conformity change undone.
 func guardedVerdict(r Result) (string, []string) {
-	votes, discounted := debate.GuardedVotes(magiRounds(r), r.Flips)
-	_, answer := debate.DecideAnswers(votes)
+	votes, discounted := verdict.GuardedVotes(magiRounds(r), r.Flips)
+	_, answer := verdict.DecideAnswers(votes)
 	return answer, discounted
 }
 
@@ -181,8 +181,8 @@ type GuardSummary struct {
 }
 
 // stopNames reads stop reasons for people.
-var stopNames = map[string]string{debate.StopUnanimous: "stop on a unanimous round 1", debate.StopConfident: "on a confident round 1",
-	debate.StopSettled: "after an unchanged round 2", debate.StopNoNewArgument: "after a round 2 without new arguments", "": "run all rounds"}
+var stopNames = map[string]string{verdict.StopUnanimous: "stop on a unanimous round 1", verdict.StopConfident: "on a confident round 1",
+	verdict.StopSettled: "after an unchanged round 2", verdict.StopNoNewArgument: "after a round 2 without new arguments", "": "run all rounds"}
 
 // stopLine is the adaptive summary in one line.
 func (a AdaptiveSummary) stopLine() string {
@@ -199,7 +199,7 @@ func (a AdaptiveSummary) stopLine() string {
 }
 
 func stopOrder(why string) int {
-	for i, w := range []string{debate.StopUnanimous, debate.StopConfident, debate.StopSettled, debate.StopNoNewArgument, ""} {
+	for i, w := range []string{verdict.StopUnanimous, verdict.StopConfident, verdict.StopSettled, verdict.StopNoNewArgument, ""} {
 		if w == why {
 			return i
 		}

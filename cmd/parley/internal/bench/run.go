@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // Vote is one member's answer in one round of a question, as the council's
@@ -43,9 +44,9 @@ type Result struct {
 	EarlyStopped bool     `json:"early_stopped,omitempty"`
 	// StopReason is why an adaptive council stopped early ("" : it ran
 	// every round, or was not adaptive).
-	StopReason string        `json:"stop_reason,omitempty"`
-	Options    int           `json:"options,omitempty"` // the question's options (Borda)
-	Flips      []debate.Flip `json:"flips"`
+	StopReason string         `json:"stop_reason,omitempty"`
+	Options    int            `json:"options,omitempty"` // the question's options (Borda)
+	Flips      []verdict.Flip `json:"flips"`
 	// SameModel and Samples are the homogeneous council and the
 	// self-consistency samples, when the run asked for them.
 	SameModel *Homogeneous `json:"same_model,omitempty"`
@@ -314,7 +315,7 @@ func membersOf(s Setup) ([]*debate.Agent, error) {
 	return out, nil
 }
 
-func votesOf(votes []debate.MagiVote) []Vote {
+func votesOf(votes []verdict.MagiVote) []Vote {
 	out := make([]Vote, len(votes))
 	for i, v := range votes {
 		out[i] = Vote{Agent: v.Agent, Valid: v.Valid, Calls: v.Attempts, Tokens: v.Usage.Total(), Cost: v.Cost, Error: v.Error}

@@ -17,16 +17,16 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // Question is one labelled item of a set.
 type Question struct {
-	ID       string            `json:"id"`
-	Question string            `json:"question"`
-	Options  []string          `json:"options,omitempty"`
-	Answer   string            `json:"answer"` // normalised for Type
-	Type     debate.AnswerType `json:"type"`
+	ID       string             `json:"id"`
+	Question string             `json:"question"`
+	Options  []string           `json:"options,omitempty"`
+	Answer   string             `json:"answer"` // normalised for Type
+	Type     verdict.AnswerType `json:"type"`
 }
 
 // Prompt is what the council is asked: the question, then its options
@@ -156,24 +156,24 @@ func parseLine(text string) (Question, error) {
 			return Question{}, fmt.Errorf("option %c is empty", 'A'+i)
 		}
 	}
-	q.Type, err = debate.ParseAnswerType(raw.Type)
+	q.Type, err = verdict.ParseAnswerType(raw.Type)
 	if err != nil {
 		return Question{}, err
 	}
 	if raw.Type == "" {
 		q.Type = inferType(q, answer)
 	}
-	if q.Type == debate.AnswerOption {
+	if q.Type == verdict.AnswerOption {
 		if len(q.Options) == 0 {
 			return Question{}, errors.New(`type "option" needs "options"`)
 		}
 		answer = optionLetter(q.Options, answer)
 	}
-	q.Answer, err = debate.NormalizeAnswer(q.Type, answer)
+	q.Answer, err = verdict.NormalizeAnswer(q.Type, answer)
 	if err != nil {
 		return Question{}, fmt.Errorf(`"answer": %v`, err)
 	}
-	if q.Type == debate.AnswerOption && int(q.Answer[0]-'A') >= len(q.Options) {
+	if q.Type == verdict.AnswerOption && int(q.Answer[0]-'A') >= len(q.Options) {
 		return Question{}, fmt.Errorf(`"answer" %s names no option (there are %d)`, q.Answer, len(q.Options))
 	}
 	return q, nil
@@ -195,14 +195,14 @@ func scalar(raw json.RawMessage) (string, error) {
 	return "", errors.New("must be a string or a number")
 }
 
-func inferType(q Question, answer string) debate.AnswerType {
+func inferType(q Question, answer string) verdict.AnswerType {
 	if len(q.Options) > 0 {
-		return debate.AnswerOption
+		return verdict.AnswerOption
 	}
-	if _, err := debate.NormalizeAnswer(debate.AnswerNumber, answer); err == nil {
-		return debate.AnswerNumber
+	if _, err := verdict.NormalizeAnswer(verdict.AnswerNumber, answer); err == nil {
+		return verdict.AnswerNumber
 	}
-	return debate.AnswerText
+	return verdict.AnswerText
 }
 
 // optionLetter maps an answer given as an option's text to its letter.
@@ -270,7 +270,7 @@ func Arith(n int, seed uint64) []Question {
 			x[k] = 10 + r.IntN(90)
 		}
 		value := x[0] + x[1]*x[2] + x[3] - x[4]*x[5]
-		out[i] = Question{ID: fmt.Sprintf("arith-%04d", i+1), Type: debate.AnswerNumber, Answer: fmt.Sprint(value),
+		out[i] = Question{ID: fmt.Sprintf("arith-%04d", i+1), Type: verdict.AnswerNumber, Answer: fmt.Sprint(value),
 			Question: fmt.Sprintf("What is the result of %d+%d*%d+%d-%d*%d? Give the exact integer.", x[0], x[1], x[2], x[3], x[4], x[5])}
 	}
 	return out
@@ -299,7 +299,7 @@ func Compare(n int, seed uint64) []Question {
 			opts = []string{other, product}
 			answer = map[string]string{"A": "B", "B": "A"}[answer]
 		}
-		out[i] = Question{ID: fmt.Sprintf("compare-%04d", i+1), Type: debate.AnswerOption, Options: opts, Answer: answer,
+		out[i] = Question{ID: fmt.Sprintf("compare-%04d", i+1), Type: verdict.AnswerOption, Options: opts, Answer: answer,
 			Question: "Which is larger?"}
 	}
 	return out

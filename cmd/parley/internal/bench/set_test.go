@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 func TestParseJSONLReportsBadLinesByNumber(t *testing.T) {
@@ -65,7 +65,7 @@ func TestBuiltinSetsAreSeededAndExact(t *testing.T) {
 		t.Error("another seed gave the same question")
 	}
 	for _, q := range Compare(30, 1) {
-		if q.Type != debate.AnswerOption || len(q.Options) != 2 || (q.Answer != "A" && q.Answer != "B") {
+		if q.Type != verdict.AnswerOption || len(q.Options) != 2 || (q.Answer != "A" && q.Answer != "B") {
 			t.Errorf("compare question %+v", q)
 		}
 	}
@@ -86,7 +86,7 @@ func FuzzParseJSONL(f *testing.F) {
 				t.Fatalf("accepted a bad question %+v", q)
 			}
 			ids[q.ID] = true
-			if again, err := debate.NormalizeAnswer(q.Type, q.Answer); err != nil || again != q.Answer {
+			if again, err := verdict.NormalizeAnswer(q.Type, q.Answer); err != nil || again != q.Answer {
 				t.Fatalf("gold answer %q is not normalised (%q, %v)", q.Answer, again, err)
 			}
 			_ = q.Prompt()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -89,7 +90,7 @@ func (s *simMember) Name() string { return "simulation" }
 
 func (s *simMember) Stream(_ context.Context, req providers.Request) (providers.Stream, error) {
 	text := "(simulation)"
-	if req.Schema != nil && req.Schema.Name == debate.AnswerSchemaName && len(req.Messages) > 0 {
+	if req.Schema != nil && req.Schema.Name == verdict.AnswerSchemaName && len(req.Messages) > 0 {
 		text = s.answer(req)
 	}
 	in := len(req.System)

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -125,7 +126,7 @@ func TestMagiVotesCiteFetchedEvidence(t *testing.T) {
 // evidence: required counts a vote with no valid citation as unsupported.
 func TestMagiEvidenceRequired(t *testing.T) {
 	t.Parallel()
-	_, dec, _ := council(t, 1, debate.EvidenceRequired, report, func(agent string, req providers.Request) debatetest.ToolReply {
+	_, dec, _ := council(t, 1, verdict.EvidenceRequired, report, func(agent string, req providers.Request) debatetest.ToolReply {
 		switch agent {
 		case "melchior":
 			return debatetest.ToolReply{Text: `{"vote":"approve","reasoning":"40 tonnes.","summary":"safe","changed_by":"","evidence":["E1"]}`}
@@ -134,7 +135,7 @@ func TestMagiEvidenceRequired(t *testing.T) {
 		}
 		return debatetest.ToolReply{Text: `{"vote":"reject","reasoning":"See [E4].","summary":"unsafe","changed_by":"","evidence":["E4"]}`}
 	})
-	byAgent := map[string]debate.MagiVote{}
+	byAgent := map[string]verdict.MagiVote{}
 	for _, v := range dec.Rounds[0] {
 		byAgent[v.Agent] = v
 	}

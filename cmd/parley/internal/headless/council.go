@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -67,10 +68,10 @@ func (p *Printer) council(ev debate.Event) {
 	}
 }
 
-func (p *Printer) councilAnswers(answers []debate.CouncilAnswer) {
+func (p *Printer) councilAnswers(answers []verdict.CouncilAnswer) {
 	fmt.Fprintln(p.out, "\nStage 1 · answers")
 	for _, a := range answers {
-		en := debate.Entry{Text: a.Text, Status: a.Status, Error: a.Error}
+		en := debate.Entry{Text: a.Text, Status: debate.Status(a.Status), Error: a.Error}
 		fmt.Fprintf(p.out, "\n[%s] (%s, %s tok):\n%s\n", sanitize.Text(a.Display), sanitize.Text(a.Model), Thousands(a.Usage.Total()), TurnBody(en))
 	}
 }
@@ -78,7 +79,7 @@ func (p *Printer) councilAnswers(answers []debate.CouncilAnswer) {
 // writeRankingTable prints answers × rankers (the position each ranker gave
 // each answer), then the mean rank and Borda points, best first; invalid
 // rankings are listed under it with their reason.
-func writeRankingTable(w io.Writer, rankings []debate.CouncilRanking, agg []debate.CouncilScore) {
+func writeRankingTable(w io.Writer, rankings []verdict.CouncilRanking, agg []verdict.CouncilScore) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "  answer"
 	for _, r := range rankings {
@@ -103,14 +104,14 @@ func writeRankingTable(w io.Writer, rankings []debate.CouncilRanking, agg []deba
 }
 
 // MeanRankText is the mean rank with two decimals, "—" when unranked.
-func MeanRankText(s debate.CouncilScore) string {
+func MeanRankText(s verdict.CouncilScore) string {
 	if s.Rankings == 0 {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f", s.MeanRank)
 }
 
-func (p *Printer) councilOutcome(res debate.CouncilResult) {
+func (p *Printer) councilOutcome(res verdict.CouncilResult) {
 	w := p.out
 	ch := res.Chairman
 	streamed := p.chair != nil && p.chair.turn > 0
@@ -124,8 +125,8 @@ func (p *Printer) councilOutcome(res debate.CouncilResult) {
 	}
 	p.chair = nil
 	switch {
-	case ch.Status == debate.CouncilComplete && streamed:
-	case ch.Status == debate.CouncilComplete:
+	case ch.Status == verdict.CouncilComplete && streamed:
+	case ch.Status == verdict.CouncilComplete:
 		fmt.Fprintf(w, "%s\n", strings.TrimSpace(sanitize.Text(ch.Text)))
 	default:
 		fmt.Fprintln(w)
@@ -196,7 +197,7 @@ type CouncilDocument struct {
 }
 
 // writeCouncilJSON prints the council as one JSON document (council --json).
-func writeCouncilJSON(w io.Writer, res debate.CouncilResult) error {
+func writeCouncilJSON(w io.Writer, res verdict.CouncilResult) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -204,7 +205,7 @@ func writeCouncilJSON(w io.Writer, res debate.CouncilResult) error {
 }
 
 // CouncilJSON is the council's result as parley council --json prints it.
-func CouncilJSON(res debate.CouncilResult) CouncilDocument {
+func CouncilJSON(res verdict.CouncilResult) CouncilDocument {
 	out := CouncilDocument{Question: res.Question, Usage: res.Usage, Cost: res.Cost,
 		Answers: []CouncilDocAnswer{}, Rankings: []CouncilDocRanking{}, Aggregate: []CouncilDocScore{},
 		Chairman: CouncilDocChair{Member: res.Chairman.Member, Model: res.Chairman.Model, Text: res.Chairman.Text,

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/tools"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -125,7 +126,7 @@ func (p *Printer) Sink(ev debate.Event) {
 	case debate.CapReached:
 		p.capped = true
 	case debate.MagiDecided:
-		p.noDecision = sanitize.Text(debate.NoDecision(&ev.MagiResult))
+		p.noDecision = sanitize.Text(verdict.NoDecision(&ev.MagiResult))
 	}
 	if p.opts.Format == JSONL {
 		p.line(ev)
@@ -211,7 +212,7 @@ func (p *Printer) Asked() int {
 }
 
 // NoDecision is why the last MAGI council seen decided nothing, as the core
-// words it (debate.NoDecision); "" when its verdict stands or none was seen.
+// words it (verdict.NoDecision); "" when its verdict stands or none was seen.
 func (p *Printer) NoDecision() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()

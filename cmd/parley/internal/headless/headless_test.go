@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -16,24 +17,24 @@ var updateMagiGolden = flag.Bool("update-magi", false, "rewrite testdata/magi_js
 
 func TestMagiJSONGolden(t *testing.T) {
 	t.Parallel()
-	v := func(agent, provider, model string, round int, vote debate.Vote, reasoning, errText string, in, out int) debate.MagiVote {
-		return debate.MagiVote{Agent: agent, Display: strings.ToUpper(agent), Provider: provider, Model: model, Round: round,
-			Ballot: debate.Ballot{Vote: vote, Reasoning: reasoning, Summary: map[bool]string{true: "one line " + agent}[vote.Valid()]},
+	v := func(agent, provider, model string, round int, vote verdict.Vote, reasoning, errText string, in, out int) verdict.MagiVote {
+		return verdict.MagiVote{Agent: agent, Display: strings.ToUpper(agent), Provider: provider, Model: model, Round: round,
+			Ballot: verdict.Ballot{Vote: vote, Reasoning: reasoning, Summary: map[bool]string{true: "one line " + agent}[vote.Valid()]},
 			Valid:  vote.Valid(), Failed: errText != "" && !strings.HasPrefix(errText, "unreadable"), Error: errText, Attempts: 1,
 			Usage: providers.Usage{InputTokens: in, OutputTokens: out, CachedTokens: in / 2}, Cost: float64(in+out) / 1e6}
 	}
-	res := debate.MagiResult{
+	res := verdict.MagiResult{
 		Question: "Ship on <Friday> & hope?",
-		Rounds: [][]debate.MagiVote{
-			{v("melchior", "openai", "gpt-5", 1, debate.VoteApprove, "Metrics look good.", "", 100, 10),
-				v("balthasar", "anthropic", "claude-sonnet-4-6", 1, debate.VoteInvalid, "", "unreadable vote after a retry: the answer is empty", 200, 0),
-				v("casper", "gemini", "gemini-3-flash-preview", 1, debate.VoteReject, "Too \"safe\".", "", 50, 5)},
-			{v("melchior", "openai", "gpt-5", 2, debate.VoteReject, "Casper is right.", "", 100, 10),
-				v("balthasar", "anthropic", "claude-sonnet-4-6", 2, debate.VoteInvalid, "", "anthropic: server (HTTP 529): overloaded", 0, 0),
-				v("casper", "gemini", "gemini-3-flash-preview", 2, debate.VoteReject, "Still too safe.", "", 50, 5)},
+		Rounds: [][]verdict.MagiVote{
+			{v("melchior", "openai", "gpt-5", 1, verdict.VoteApprove, "Metrics look good.", "", 100, 10),
+				v("balthasar", "anthropic", "claude-sonnet-4-6", 1, verdict.VoteInvalid, "", "unreadable vote after a retry: the answer is empty", 200, 0),
+				v("casper", "gemini", "gemini-3-flash-preview", 1, verdict.VoteReject, "Too \"safe\".", "", 50, 5)},
+			{v("melchior", "openai", "gpt-5", 2, verdict.VoteReject, "Casper is right.", "", 100, 10),
+				v("balthasar", "anthropic", "claude-sonnet-4-6", 2, verdict.VoteInvalid, "", "anthropic: server (HTTP 529): overloaded", 0, 0),
+				v("casper", "gemini", "gemini-3-flash-preview", 2, verdict.VoteReject, "Still too safe.", "", 50, 5)},
 		},
-		Flips:   []debate.Flip{{Agent: "melchior", FromRound: 1, ToRound: 2, From: debate.VoteApprove, To: debate.VoteReject, NewWords: 1, Conformity: true}},
-		Verdict: debate.VerdictIncomplete,
+		Flips:   []verdict.Flip{{Agent: "melchior", FromRound: 1, ToRound: 2, From: verdict.VoteApprove, To: verdict.VoteReject, NewWords: 1, Conformity: true}},
+		Verdict: verdict.VerdictIncomplete,
 		Tally:   map[string]int{"approve": 1, "reject": 1, "abstain": 0, "invalid": 1},
 		Usage:   providers.Usage{InputTokens: 350, OutputTokens: 15, CachedTokens: 175},
 		Cost:    0.000365,

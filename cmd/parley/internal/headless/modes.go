@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -170,7 +171,7 @@ func (p *Printer) magi(ev debate.Event) {
 	}
 }
 
-func (p *Printer) magiRound(round int, votes []debate.MagiVote) {
+func (p *Printer) magiRound(round int, votes []verdict.MagiVote) {
 	w := p.out
 	fmt.Fprintf(w, "\nRound %d · %s\n", round, magiRoundNames[round])
 	width := 0
@@ -194,7 +195,7 @@ func (p *Printer) magiRound(round int, votes []debate.MagiVote) {
 	}
 }
 
-func (p *Printer) magiOutcome(res debate.MagiResult) {
+func (p *Printer) magiOutcome(res verdict.MagiResult) {
 	w := p.out
 	displays := map[string]string{}
 	for _, u := range res.Agents {
@@ -294,20 +295,20 @@ type MagiDocument struct {
 	Question string `json:"question"`
 	Verdict  string `json:"verdict"`
 	// Sentence is the outcome as every door words it
-	// (debate.VerdictSentence); absent for a cancelled council.
+	// (verdict.VerdictSentence); absent for a cancelled council.
 	Sentence string `json:"sentence,omitempty"`
 	// AnswerType and Answer are set for answer-type councils only, so the
 	// approve/reject document stays as it was.
 	AnswerType   string `json:"answer_type,omitempty"`
 	Answer       string `json:"answer,omitempty"`
 	EarlyStopped bool   `json:"early_stopped,omitempty"`
-	// How the council decided (adaptive stop, guard); see debate.MagiResult.
+	// How the council decided (adaptive stop, guard); see verdict.MagiResult.
 	StopReason string          `json:"stop_reason,omitempty"`
 	CallsSaved int             `json:"calls_saved,omitempty"`
 	Rule       string          `json:"rule,omitempty"`
 	Discounted []string        `json:"discounted,omitempty"`
 	Rounds     [][]MagiDocVote `json:"rounds"`
-	Flips      []debate.Flip   `json:"flips"`
+	Flips      []verdict.Flip  `json:"flips"`
 	Usage      MagiDocUsage    `json:"usage"`
 	// Evidence is the council's evidence policy (optional, required) when
 	// its votes' citations were checked.
@@ -320,7 +321,7 @@ func jsonUsage(u providers.Usage, cost float64) MagiDocUsage {
 
 // WriteMagiJSON prints the council as one JSON object: parley magi --json
 // and the HTTP API's POST /api/v1/magi.
-func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiResult) error {
+func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res verdict.MagiResult) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -328,7 +329,7 @@ func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res debate.MagiRes
 }
 
 // MagiJSON is the council's result as parley magi --json prints it.
-func MagiJSON(res debate.MagiResult) MagiDocument {
+func MagiJSON(res verdict.MagiResult) MagiDocument {
 	out := MagiDocument{Question: res.Question, Verdict: string(res.Verdict), Sentence: res.Sentence, Flips: res.Flips, Usage: jsonUsage(res.Usage, res.Cost),
 		AnswerType: string(res.AnswerType), Answer: res.Answer, EarlyStopped: res.EarlyStopped,
 		StopReason: res.StopReason, CallsSaved: res.CallsSaved, Rule: res.Rule, Discounted: res.Discounted,
@@ -337,7 +338,7 @@ func MagiJSON(res debate.MagiResult) MagiDocument {
 		out.Verdict = "CANCELLED"
 	}
 	if out.Flips == nil {
-		out.Flips = []debate.Flip{}
+		out.Flips = []verdict.Flip{}
 	}
 	for _, round := range res.Rounds {
 		row := make([]MagiDocVote, 0, len(round))

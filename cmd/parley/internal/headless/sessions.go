@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -164,7 +165,7 @@ func writeLedger(out io.Writer, entries []debate.Entry) {
 				src += " — " + sanitize.Text(r.Title)
 			}
 			fmt.Fprintf(out, "  %s  %s · %s by %s, turn %d, %s · %s\n", sanitize.Text(r.ID), src, sanitize.Text(r.Tool),
-				sanitize.Text(r.Agent), r.Turn, r.Taken.UTC().Format(time.RFC3339), debate.Clip(r.Digest, 19))
+				sanitize.Text(r.Agent), r.Turn, r.Taken.UTC().Format(time.RFC3339), sanitize.Clip(r.Digest, 19))
 		}
 	}
 }
@@ -173,7 +174,7 @@ func writeLedger(out io.Writer, entries []debate.Entry) {
 // summary, then its reasoning), not its JSON; false when the text is not
 // a ballot (an invalid vote: shown as sent).
 func ballotProse(en debate.Entry) (string, bool) {
-	var b debate.Ballot
+	var b verdict.Ballot
 	if en.Status != debate.StatusComplete || json.Unmarshal([]byte(en.Text), &b) != nil || b.Reasoning == "" && b.Summary == "" {
 		return "", false
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // conversation prints agent turns in history order. The first unfinished
@@ -268,7 +269,7 @@ func voteBody(en debate.Entry) string {
 	if en.Status != debate.StatusComplete {
 		return TurnBody(en)
 	}
-	b, err := debate.ParseVote(en.Text)
+	b, err := verdict.ParseVote(en.Text)
 	if err != nil {
 		return "INVALID (" + sanitize.Text(en.Error) + ")"
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // addTools registers every tool with its input and output schemas. The
@@ -268,7 +269,7 @@ func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInpu
 		return nil, MagiOutput{}, err
 	}
 	defer r.close()
-	rounds := debate.MagiRounds
+	rounds := verdict.MagiRounds
 	if in.SingleRound {
 		rounds = 1
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -91,7 +92,7 @@ func TestEverythingServesACouncilMember(t *testing.T) {
 		t.Errorf("ledger %+v", recs)
 	}
 	dec := debatetest.LastOf[debate.CouncilDecided](t, events)
-	if dec.Evidence != debate.EvidenceOptional || !strings.HasSuffix(dec.Sentence, " · 1 of 2 answers cite evidence") {
+	if dec.Evidence != verdict.EvidenceOptional || !strings.HasSuffix(dec.Sentence, " · 1 of 2 answers cite evidence") {
 		t.Errorf("sentence %q (evidence %q)", dec.Sentence, dec.Evidence)
 	}
 	for _, a := range dec.Answers {

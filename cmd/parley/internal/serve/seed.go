@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 type seedStartRequest struct {
@@ -145,7 +146,7 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rounds := debate.MagiRounds
+	rounds := verdict.MagiRounds
 	if req.SingleRound {
 		rounds = 1
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -174,8 +175,8 @@ func (t *translator) entryAdded(en debate.Entry) {
 	}
 }
 
-func (t *translator) councilDecided(res debate.CouncilResult) {
-	if res.Chairman.Status == debate.CouncilComplete || res.Cancelled {
+func (t *translator) councilDecided(res verdict.CouncilResult) {
+	if res.Chairman.Status == verdict.CouncilComplete || res.Cancelled {
 		return
 	}
 	if fb, ok := res.FallbackAnswer(); ok {
@@ -255,11 +256,11 @@ func magiRoundLine(ev debate.MagiRoundFinished) string {
 
 // magiAnswer is MAGI's verdict as the answer: the outcome's sentence, as
 // every door prints it, and each member's summary of its last vote.
-func magiAnswer(res debate.MagiResult) string {
+func magiAnswer(res verdict.MagiResult) string {
 	var b strings.Builder
 	sentence := res.Sentence
 	if sentence == "" { // a council saved before results carried it
-		sentence = debate.VerdictSentence(&res)
+		sentence = verdict.VerdictSentence(&res)
 	}
 	fmt.Fprintf(&b, "**MAGI verdict: %s**\n", clean(sentence))
 	if n := len(res.Rounds); n > 0 {
@@ -275,7 +276,7 @@ func magiAnswer(res debate.MagiResult) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func rankingLine(agg []debate.CouncilScore) string {
+func rankingLine(agg []verdict.CouncilScore) string {
 	parts := make([]string, len(agg))
 	for i, s := range agg {
 		parts[i] = fmt.Sprintf("%d. %s (%d points)", i+1, clean(s.Display), s.Borda)

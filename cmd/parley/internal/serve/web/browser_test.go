@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/open"
@@ -292,14 +293,14 @@ func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config)
 
 	say(t, ctx, "Should we ship on Friday?")
 	waitJS(t, ctx, "the verdict banner", `document.querySelector("#magi .verdict.decided") !== null`)
-	verdict := evalJS[string](t, ctx, `document.querySelector("#magi .verdict").dataset.verdict`)
+	shown := evalJS[string](t, ctx, `document.querySelector("#magi .verdict").dataset.verdict`)
 	banner := evalJS[string](t, ctx, `document.querySelector("#magi .verdict").textContent`)
-	switch verdict {
+	switch shown {
 	case "APPROVED", "REJECTED", "NO CONSENSUS", "INCOMPLETE":
 	default:
-		t.Errorf("verdict %q", verdict)
+		t.Errorf("verdict %q", shown)
 	}
-	if !strings.HasPrefix(banner, verdict+" after round 3: ") {
+	if !strings.HasPrefix(banner, shown+" after round 3: ") {
 		t.Errorf("banner %q", banner)
 	}
 	cells := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#magi td.cell")].map(td => td.textContent)`)
@@ -308,7 +309,7 @@ func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config)
 	}
 	for _, c := range cells {
 		v := strings.TrimSpace(strings.TrimSuffix(c, "↻"))
-		if !debate.Vote(v).Valid() && v != "invalid" {
+		if !verdict.Vote(v).Valid() && v != "invalid" {
 			t.Errorf("board cell %q is not a vote", c)
 		}
 	}
@@ -321,8 +322,8 @@ func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config)
 	}
 	// The server's render of the finished council agrees with the live board.
 	do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#magi")))
-	if got := evalJS[string](t, ctx, `document.querySelector("#magi .verdict").dataset.verdict`); got != verdict {
-		t.Errorf("after a reload the verdict is %q, live it was %q", got, verdict)
+	if got := evalJS[string](t, ctx, `document.querySelector("#magi .verdict").dataset.verdict`); got != shown {
+		t.Errorf("after a reload the verdict is %q, live it was %q", got, shown)
 	}
 	if got := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#magi td.cell")].map(td => td.textContent)`); strings.Join(got, "|") != strings.Join(cells, "|") {
 		t.Errorf("after a reload the board is %v, live it was %v", got, cells)

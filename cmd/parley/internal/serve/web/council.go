@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // councilPage is the latest council of a session as its page shows it:
@@ -30,7 +31,7 @@ type rankingView struct {
 
 type rankRow struct {
 	Member, Display string
-	Cells           []string // debate.CouncilRanking.Cell per ranker
+	Cells           []string // verdict.CouncilRanking.Cell per ranker
 	Mean            string   // "1.50"; "—" when no ranking placed it
 	Borda           int
 }
@@ -41,9 +42,9 @@ type rankOrder struct {
 }
 
 // viewCouncil builds the page's council from the record.
-func viewCouncil(c debate.CouncilResult, entries []debate.Entry) *councilPage {
+func viewCouncil(c verdict.CouncilResult, entries []debate.Entry) *councilPage {
 	out := &councilPage{Question: c.Question, Ranking: viewRanking(c)}
-	if c.Chairman.Status == debate.CouncilFailed {
+	if c.Chairman.Status == verdict.CouncilFailed {
 		out.ChairError = c.Chairman.Error
 		if fb, ok := c.FallbackAnswer(); ok {
 			out.FallbackBy = label(fb.Display, fb.Member)
@@ -58,7 +59,7 @@ func viewCouncil(c debate.CouncilResult, entries []debate.Entry) *councilPage {
 	return out
 }
 
-func viewRanking(c debate.CouncilResult) rankingView {
+func viewRanking(c verdict.CouncilResult) rankingView {
 	var v rankingView
 	if len(c.Rankings) == 0 {
 		return v

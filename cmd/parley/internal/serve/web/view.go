@@ -6,6 +6,7 @@ import (
 	"html/template"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // entryView is one transcript item as the templates need it.
@@ -14,7 +15,7 @@ type entryView struct {
 	// HTML is the rendered Markdown of a finished agent answer; empty for
 	// everything shown as text.
 	HTML   template.HTML
-	Ballot *debate.Ballot // a vote entry's parsed answer, nil if unreadable
+	Ballot *verdict.Ballot // a vote entry's parsed answer, nil if unreadable
 }
 
 // isMarkdown reports whether an entry's text is a model's prose answer,
@@ -29,7 +30,7 @@ func viewEntry(e debate.Entry) entryView {
 		v.HTML = RenderMarkdown(e.Text)
 	}
 	if e.Kind == debate.KindVote && e.Status.Finished() {
-		var b debate.Ballot
+		var b verdict.Ballot
 		if json.Unmarshal([]byte(e.Text), &b) == nil && b.Vote != "" {
 			v.Ballot = &b
 		}
@@ -100,7 +101,7 @@ type boardCell struct {
 	Vote    string // approve, reject, abstain, invalid, "" not yet
 	Summary string
 	Changed bool // differs from the member's valid vote of the round before
-	ballot  *debate.Ballot
+	ballot  *verdict.Ballot
 }
 
 // isRanking reports whether an entry is a ranking turn (council's round 2).
@@ -175,7 +176,7 @@ func (r *boardRow) cell(round int) *boardCell {
 }
 
 // finish pads every row to the same rounds, marks changed votes and
-// audits the changes as the council itself does (debate.AuditFlips), so
+// audits the changes as the council itself does (verdict.AuditFlips), so
 // the page and the live board agree on CONFORMITY.
 func (c *council) finish() {
 	n := 3
@@ -186,18 +187,18 @@ func (c *council) finish() {
 	for i := 1; i <= n; i++ {
 		c.Rounds = append(c.Rounds, i)
 	}
-	rounds := make([][]debate.MagiVote, 0, n)
+	rounds := make([][]verdict.MagiVote, 0, n)
 	for k := 0; k < n; k++ {
-		votes := make([]debate.MagiVote, 0, len(c.Rows))
+		votes := make([]verdict.MagiVote, 0, len(c.Rows))
 		for i := range c.Rows {
 			r := &c.Rows[i]
 			r.cell(n)
 			cell := r.Cells[k]
-			v := debate.MagiVote{Agent: r.Agent, Display: r.Display, Round: k + 1, Valid: valid(cell.Vote)}
+			v := verdict.MagiVote{Agent: r.Agent, Display: r.Display, Round: k + 1, Valid: valid(cell.Vote)}
 			if cell.ballot != nil {
 				v.Ballot = *cell.ballot
 			}
-			v.Vote = debate.Vote(cell.Vote)
+			v.Vote = verdict.Vote(cell.Vote)
 			votes = append(votes, v)
 			if k > 0 {
 				before := r.Cells[k-1].Vote
@@ -207,7 +208,7 @@ func (c *council) finish() {
 		rounds = append(rounds, votes)
 	}
 	c.Flips = c.Flips[:0]
-	for _, f := range debate.AuditFlips(rounds) {
+	for _, f := range verdict.AuditFlips(rounds) {
 		display := f.Agent
 		if r := c.findRow(f.Agent); r != nil {
 			display = r.Display
@@ -231,4 +232,4 @@ func (c *council) findRow(agent string) *boardRow {
 	return nil
 }
 
-func valid(v string) bool { return debate.Vote(v).Valid() }
+func valid(v string) bool { return verdict.Vote(v).Valid() }

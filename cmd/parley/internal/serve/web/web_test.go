@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/verdict"
 	"golang.org/x/net/html"
 )
 
@@ -94,7 +95,7 @@ func magiSession() SessionView {
 	turn := 2
 	for r, round := range votes {
 		for i, v := range round {
-			b := debate.Ballot{Vote: debate.Vote(v), Reasoning: "because " + hostile, Summary: "sum " + hostile}
+			b := verdict.Ballot{Vote: verdict.Vote(v), Reasoning: "because " + hostile, Summary: "sum " + hostile}
 			es = append(es, debate.Entry{Turn: turn, Kind: debate.KindVote, Speaker: members[i].Name, Display: members[i].Display,
 				Mode: "magi", Round: r + 1, Vote: v, Text: b.JSON(), Status: debate.StatusComplete})
 			turn++

@@ -1,4 +1,4 @@
-package debate
+package verdict
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // AnswerType says what a MAGI council votes over. Approve (approve /
@@ -66,7 +68,7 @@ func NormalizeAnswer(t AnswerType, raw string) (string, error) {
 	case AnswerApprove, "":
 		v, ok := normalizeVote(s)
 		if !ok {
-			return "", fmt.Errorf("%q is not approve, reject or abstain", Clip(s, 40))
+			return "", fmt.Errorf("%q is not approve, reject or abstain", sanitize.Clip(s, 40))
 		}
 		return string(v), nil
 	case AnswerNumber:
@@ -74,7 +76,7 @@ func NormalizeAnswer(t AnswerType, raw string) (string, error) {
 	case AnswerOption:
 		m := optionToken.FindStringSubmatch(s)
 		if m == nil {
-			return "", fmt.Errorf("%q is not an option letter (A, B, C, ...)", Clip(s, 40))
+			return "", fmt.Errorf("%q is not an option letter (A, B, C, ...)", sanitize.Clip(s, 40))
 		}
 		return strings.ToUpper(m[1]), nil
 	case AnswerText:
@@ -108,22 +110,22 @@ func normalizeNumber(s string) (string, error) {
 	}
 	found := numberToken.FindAllString(s, 3)
 	if len(found) == 0 {
-		return "", fmt.Errorf("%q holds no number", Clip(s, 40))
+		return "", fmt.Errorf("%q holds no number", sanitize.Clip(s, 40))
 	}
 	if len(found) > 1 {
-		return "", fmt.Errorf("%q holds more than one number", Clip(s, 40))
+		return "", fmt.Errorf("%q holds more than one number", sanitize.Clip(s, 40))
 	}
 	rest := strings.Replace(s, found[0], "", 1)
 	for _, r := range rest {
 		if unicode.IsDigit(r) {
-			return "", fmt.Errorf("%q is not one number", Clip(s, 40))
+			return "", fmt.Errorf("%q is not one number", sanitize.Clip(s, 40))
 		}
 	}
 	n := strings.ReplaceAll(found[0], ",", "")
 	n = strings.Replace(n, "−", "-", 1)
 	f, err := strconv.ParseFloat(n, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return "", fmt.Errorf("%q is not a finite number", Clip(s, 40))
+		return "", fmt.Errorf("%q is not a finite number", sanitize.Clip(s, 40))
 	}
 	if f == 0 {
 		f = 0 // -0 is 0

@@ -1,4 +1,4 @@
-package debate_test
+package verdict
 
 import (
 	"encoding/json"
@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	. "github.com/parleyhq/parley/debate"
 )
 
 func TestDecideEveryCombination(t *testing.T) {
@@ -264,7 +262,7 @@ func TestAuditFlips(t *testing.T) {
 
 func TestContentWordsIgnoreFunctionWordsAndPlurals(t *testing.T) {
 	t.Parallel()
-	got := ContentWords("The risks, the RISK and their data: would approve.")
+	got := contentWords("The risks, the RISK and their data: would approve.")
 	if len(got) != 2 || !got["risk"] || !got["data"] {
 		t.Errorf("contentWords = %v, want risk and data", got)
 	}

@@ -1,6 +1,6 @@
 // MAGI's votes and results, as the core's events carry them to every door.
 
-package debate
+package verdict
 
 import (
 	"github.com/parleyhq/parley/debate/evidence"

@@ -1,4 +1,4 @@
-package debate
+package verdict
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // Vote is one MAGI member's vote in one round.
@@ -267,7 +269,7 @@ func ballotOf(obj map[string]any) (b Ballot, found bool, err error) {
 	}
 	b.Vote, ok = normalizeVote(word)
 	if !ok {
-		return Ballot{}, true, fmt.Errorf(`"vote" is %q; it must be "approve", "reject" or "abstain"`, Clip(word, 40))
+		return Ballot{}, true, fmt.Errorf(`"vote" is %q; it must be "approve", "reject" or "abstain"`, sanitize.Clip(word, 40))
 	}
 	if err := readReasoning(obj, &b); err != nil {
 		return Ballot{}, true, err
@@ -349,7 +351,7 @@ func jsonKind(v any) string {
 }
 
 func firstSentence(s string) string {
-	s = firstLine(s, 160)
+	s = sanitize.FirstLine(s, 160)
 	if i := strings.Index(s, ". "); i > 0 {
 		s = s[:i+1]
 	}

@@ -1,0 +1,12 @@
+// Package verdict is the vocabulary of a decision that MAGI, the council
+// and parley bench share, and every door reads: votes and ballots and their
+// parsers (ParseVote, ParseAnswer and the answer types), the decision
+// rules (Decide, DecideAnswers, the adaptive stop, the guard against
+// conformity, the weighted answer), a MAGI council's rounds and result,
+// the council's answers, rankings and aggregate, and the one sentence each
+// outcome is worded in (VerdictSentence, NoDecision, CouncilSentence).
+//
+// It holds values and pure functions only: the engine's events carry them
+// (debate), the modes make them (debate/modes/magi, council), and bench
+// replays the rules over saved councils. It imports nothing of the engine.
+package verdict
