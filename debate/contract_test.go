@@ -45,7 +45,7 @@ func TestRegistryRolesMatchTheModesPanels(t *testing.T) {
 // given to the history.
 type probeMode struct {
 	name string
-	e    *Engine
+	e    Session
 }
 
 func (m *probeMode) Name() string     { return m.name }
@@ -59,7 +59,7 @@ func (m *probeMode) Submit(_ context.Context, line string) error {
 // unknown, with the names it has.
 func TestModeListLooksUpByName(t *testing.T) {
 	t.Parallel()
-	build := func(e *Engine) (Mode, error) { return &probeMode{name: "probe", e: e}, nil }
+	build := func(e Session) (Mode, error) { return &probeMode{name: "probe", e: e}, nil }
 	list := ModeList{testMode(ModeInfo{Name: "first", Key: "alt+1"}, build), testMode(ModeInfo{Name: "second"}, build)}
 	if got := strings.Join(list.Names(), ","); got != "first,second" {
 		t.Fatalf("Names() = %s", got)
@@ -84,7 +84,7 @@ func TestModeListLooksUpByName(t *testing.T) {
 // An engine knows only the modes of its configuration's list.
 func TestEngineKnowsOnlyItsList(t *testing.T) {
 	t.Parallel()
-	probe := testMode(ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e *Engine) (Mode, error) {
+	probe := testMode(ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e Session) (Mode, error) {
 		return &probeMode{name: "probe", e: e}, nil
 	})
 	with, _ := NewSpineEngine(append(known, probe), nil)

@@ -1,7 +1,3 @@
-// Package debate is Parley's engine: one shared history per session, the
-// modes that decide who speaks, and a stream of typed events that the console,
-// the headless commands and the store all consume. It knows nothing of
-// terminals or SQL.
 package debate
 
 import (

@@ -25,7 +25,7 @@ const (
 type ModeSpec interface {
 	Info() ModeInfo
 	// New builds the mode for a session.
-	New(e *Engine) (Mode, error)
+	New(s Session) (Mode, error)
 	// Check validates the mode's section of the configuration.
 	Check(chk *ConfigCheck) error
 	// Budget is the mode's per-exchange cap (modes.<name>.budget_usd), 0: none.

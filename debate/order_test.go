@@ -156,7 +156,7 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 func TestModeIsBuiltOnceUnderConcurrentUse(t *testing.T) {
 	var builds atomic.Int32
 	release := make(chan struct{})
-	slow := testMode(ModeInfo{Name: "test-slow-build"}, func(e *Engine) (Mode, error) {
+	slow := testMode(ModeInfo{Name: "test-slow-build"}, func(e Session) (Mode, error) {
 		builds.Add(1)
 		<-release
 		return &probeMode{name: "probe", e: e}, nil
@@ -191,7 +191,7 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
 	var once sync.Once
-	held := testMode(ModeInfo{Name: "test-restore-build"}, func(e *Engine) (Mode, error) {
+	held := testMode(ModeInfo{Name: "test-restore-build"}, func(e Session) (Mode, error) {
 		once.Do(func() { close(entered); <-release })
 		return &probeMode{name: "probe", e: e}, nil
 	})

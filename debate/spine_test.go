@@ -7,7 +7,7 @@ import (
 
 // testMode is a test's own mode, for an engine that lists it after the
 // real ones (append it to the list NewSpineEngine gets).
-func testMode(info ModeInfo, build func(*Engine) (Mode, error)) ModeSpec {
+func testMode(info ModeInfo, build func(Session) (Mode, error)) ModeSpec {
 	if info.Key == "" {
 		info.Key = "zz-test-" + info.Name
 	}
@@ -18,11 +18,11 @@ func testMode(info ModeInfo, build func(*Engine) (Mode, error)) ModeSpec {
 // configuration section.
 type testSpec struct {
 	info  ModeInfo
-	build func(*Engine) (Mode, error)
+	build func(Session) (Mode, error)
 }
 
 func (s testSpec) Info() ModeInfo              { return s.info }
-func (s testSpec) New(e *Engine) (Mode, error) { return s.build(e) }
+func (s testSpec) New(e Session) (Mode, error) { return s.build(e) }
 func (testSpec) Check(*ConfigCheck) error      { return nil }
 func (testSpec) Budget(*Config) float64        { return 0 }
 func (testSpec) Context(*Config) ContextBudget { return ContextBudget{} }

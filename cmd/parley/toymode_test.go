@@ -33,8 +33,8 @@ func (toySpec) Info() debate.ModeInfo {
 		Hint: "type a line: the toy's agent answers it"}
 }
 
-func (toySpec) New(e *debate.Engine) (debate.Mode, error) {
-	name, _ := e.Config.Modes.Sections["toy"]["agent"].(string)
+func (toySpec) New(e debate.Session) (debate.Mode, error) {
+	name, _ := e.Configuration().Modes.Sections["toy"]["agent"].(string)
 	agents, err := e.MustAgents(name)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (toySpec) Seat(c *debate.Config, names []string) {
 }
 
 type toyMode struct {
-	e     *debate.Engine
+	e     debate.Session
 	agent *debate.Agent
 }
 

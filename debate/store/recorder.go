@@ -17,9 +17,11 @@ import (
 // loses at most this much of one answer.
 const CheckpointEvery = 500 * time.Millisecond
 
-// Recorder writes one engine's events to the store. Its Sink is called
-// synchronously by the engine for every event, text deltas included (several
-// hundred a second), so the Sink only updates memory: a background writer
+// Recorder writes one engine's events to the store. Its Sink runs on its
+// own subscriber goroutine (Engine.Subscribe: the engine only queues, and
+// never waits for it), once for every event in order, text deltas included
+// (several hundred a second; merged while it lags), so the Sink only
+// updates memory: a background writer
 // commits pending rows at once (they are rare: turn starts and ends, entries,
 // session changes) and the text of streaming turns on a timer, every
 // CheckpointEvery, in one transaction.

@@ -16,7 +16,7 @@ import (
 // reading the workspace with list_file and read_file until it calls
 // complete (the seed's CLI agent, SPEC §6 agent).
 type AgentMode struct {
-	engine *debate.Engine
+	engine debate.Session
 	agent  *debate.Agent
 
 	mu       sync.Mutex
@@ -41,7 +41,7 @@ func (Spec) Info() debate.ModeInfo {
 		Layout: debate.Layout{PanelShare: 50, Folder: true, ToolSteps: true}}
 }
 
-func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newAgentMode(e) }
+func (Spec) New(e debate.Session) (debate.Mode, error) { return newAgentMode(e) }
 
 func (Spec) Check(k *debate.ConfigCheck) error {
 	a := k.Config.Modes.Agent
@@ -65,10 +65,10 @@ func (Spec) Seated(c *debate.Config) []string { return []string{c.Modes.Agent.Ag
 
 func (Spec) Seat(c *debate.Config, names []string) { c.Modes.Agent.Agent = names[0] }
 
-func newAgentMode(e *debate.Engine) (debate.Mode, error) {
-	name := e.Config.Modes.Agent.Agent
+func newAgentMode(e debate.Session) (debate.Mode, error) {
+	name := e.Configuration().Modes.Agent.Agent
 	if name == "" {
-		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.agent.agent", Problem: "missing: name the agent that reads code"}
+		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.agent.agent", Problem: "missing: name the agent that reads code"}
 	}
 	agents, err := e.MustAgents(name)
 	if err != nil {

@@ -24,7 +24,7 @@ var ErrNoInstruction = errors.New("alternate: the start turn needs an instructio
 // the next responder, who sees the other's latest answer and the whole
 // shared history. Asking one agent a step instead of both is the saving.
 type Alternate struct {
-	engine *debate.Engine
+	engine debate.Session
 	pair   [2]*debate.Agent // configuration's order: the first answers first
 
 	mu     sync.Mutex
@@ -48,7 +48,7 @@ func (Spec) Info() debate.ModeInfo {
 		StepOnEmpty: true}
 }
 
-func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newAlternate(e) }
+func (Spec) New(e debate.Session) (debate.Mode, error) { return newAlternate(e) }
 
 func (Spec) Check(k *debate.ConfigCheck) error {
 	return k.Agents("modes.alternate.agents", k.Config.Modes.Alternate.Agents, 2)
@@ -64,17 +64,17 @@ func (Spec) Seat(c *debate.Config, names []string) {
 	c.Modes.Alternate.Agents = slices.Clone(names)
 }
 
-func newAlternate(e *debate.Engine) (debate.Mode, error) {
-	names := e.Config.Modes.Alternate.Agents
+func newAlternate(e debate.Session) (debate.Mode, error) {
+	names := e.Configuration().Modes.Alternate.Agents
 	if len(names) != 2 {
-		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs exactly 2 agents, has %d", len(names))}
+		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs exactly 2 agents, has %d", len(names))}
 	}
 	agents, err := e.MustAgents(names...)
 	if err != nil {
 		return nil, err
 	}
 	if names[0] == names[1] {
-		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
+		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
 	}
 	m := &Alternate{engine: e, pair: [2]*debate.Agent{agents[0], agents[1]}}
 	if e.State(debate.StateStepNext) == "" {

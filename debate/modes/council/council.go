@@ -27,7 +27,7 @@ import (
 // aggregate, and writes the final answer. A chairman that fails leaves a
 // result labelled failed, with the top-ranked answer as its fallback.
 type Council struct {
-	engine  *debate.Engine
+	engine  debate.Session
 	members []*debate.Agent
 	chair   *debate.Agent // the chairman's seat (its own panel and speaker name)
 	// chairOf is the configured agent whose provider and model the chair uses.
@@ -44,7 +44,7 @@ func (Spec) Info() debate.ModeInfo {
 		Layout: debate.Layout{Board: debate.BoardRanking, RankingRound: 2}}
 }
 
-func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newCouncil(e) }
+func (Spec) New(e debate.Session) (debate.Mode, error) { return newCouncil(e) }
 
 func (Spec) Check(k *debate.ConfigCheck) error {
 	c := k.Config.Modes.Council
@@ -80,22 +80,22 @@ func (Spec) Seat(c *debate.Config, names []string) {
 // in a seat of its own, even when its model also answers as a member.
 const ChairSeat = "chairman"
 
-func newCouncil(e *debate.Engine) (debate.Mode, error) {
-	cfg := e.Config.Modes.Council
+func newCouncil(e debate.Session) (debate.Mode, error) {
+	cfg := e.Configuration().Modes.Council
 	names := cfg.Members
 	if len(names) == 0 {
-		names = DefaultCouncilMembers(e.Config)
+		names = DefaultCouncilMembers(e.Configuration())
 	}
 	members, err := seatedMembers(e, names)
 	if err != nil {
 		return nil, err
 	}
 	if len(members) < 2 {
-		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.council.members", Problem: "needs at least two members"}
+		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.council.members", Problem: "needs at least two members"}
 	}
 	chairName := cfg.Chairman
 	if chairName == "" {
-		chairName = DefaultChairman(e.Config)
+		chairName = DefaultChairman(e.Configuration())
 	}
 	chairOf, err := e.MustAgents(chairName)
 	if err != nil {
@@ -106,7 +106,7 @@ func newCouncil(e *debate.Engine) (debate.Mode, error) {
 
 // seatedMembers resolves the council's members and keeps those with a
 // seat; unless they are a majority, the council makes no call at all.
-func seatedMembers(e *debate.Engine, names []string) ([]*debate.Agent, error) {
+func seatedMembers(e debate.Session, names []string) ([]*debate.Agent, error) {
 	all, err := e.Resolve(names)
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func seatedMembers(e *debate.Engine, names []string) ([]*debate.Agent, error) {
 	if len(unseated) == 0 {
 		return all, nil
 	}
-	seated := slices.DeleteFunc(slices.Clone(all), func(a *debate.Agent) bool { return !e.Config.Seats.Seated(a.Name) })
+	seated := slices.DeleteFunc(slices.Clone(all), func(a *debate.Agent) bool { return !e.Configuration().Seats.Seated(a.Name) })
 	if 2*len(seated) <= len(all) {
 		return nil, &debate.NoMajorityError{Seated: len(seated), Members: len(all), Unseated: unseated}
 	}
@@ -167,7 +167,7 @@ func DefaultChairman(cfg *debate.Config) string {
 
 // chairSeat is the chairman: the chosen agent's provider and model in a
 // seat of its own, with the chair's persona.
-func chairSeat(e *debate.Engine, of *debate.Agent) *debate.Agent {
+func chairSeat(e debate.Session, of *debate.Agent) *debate.Agent {
 	if of.Name == ChairSeat {
 		return of
 	}
@@ -336,7 +336,7 @@ func (c *Council) answer(ctx context.Context, q string) []verdict.CouncilAnswer 
 	turns := make([]*debate.Turn, len(c.members))
 	for i, a := range c.members {
 		turns[i] = e.Reserve(debate.TurnSpec{Agent: a, Kind: debate.KindReply, Round: 1, Prompt: q, Instruction: councilAnswerText,
-			Messages: debate.BuildMessages(seen, debate.View{Self: a.Name, BudgetTokens: e.Config.Context.BudgetTokens})})
+			Messages: debate.BuildMessages(seen, debate.View{Self: a.Name, BudgetTokens: e.Configuration().Context.BudgetTokens})})
 	}
 	out := make([]verdict.CouncilAnswer, len(c.members))
 	for i, r := range debate.RunAll(ctx, turns) {
@@ -352,7 +352,7 @@ func (c *Council) answer(ctx context.Context, q string) []verdict.CouncilAnswer 
 func (c *Council) rank(ctx context.Context, q string, answers []verdict.CouncilAnswer, seed uint64) []verdict.CouncilRanking {
 	var mask []string
 	for _, a := range append(slices.Clone(c.members), c.chair) {
-		mask = append(mask, a.Name, a.Display, a.Model, a.Provider.Name(), c.engine.Config.Providers[a.Provider.Name()].Type)
+		mask = append(mask, a.Name, a.Display, a.Model, a.Provider.Name(), c.engine.Configuration().Providers[a.Provider.Name()].Type)
 	}
 	type job struct {
 		labels  []string
@@ -509,7 +509,7 @@ func rankingPrompt(q string, labels []string, byLabel, texts map[string]string, 
 // decide is stage 3: the chairman's turn, streamed in its panel.
 func (c *Council) decide(ctx context.Context, q string, before []debate.Entry, res *verdict.CouncilResult) (debate.Entry, error) {
 	e := c.engine
-	msgs := debate.BuildMessages(before, debate.View{Self: c.chair.Name, BudgetTokens: e.Config.Context.BudgetTokens / 2})
+	msgs := debate.BuildMessages(before, debate.View{Self: c.chair.Name, BudgetTokens: e.Configuration().Context.BudgetTokens / 2})
 	msgs = debate.MergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
 	t := e.Reserve(debate.TurnSpec{Agent: c.chair, Kind: debate.KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs, Answer: true})
 	return t.Run(ctx)

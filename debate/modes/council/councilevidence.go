@@ -5,7 +5,7 @@ import "github.com/parleyhq/parley/debate/verdict"
 // evidencePolicy is the council's: modes.council.evidence, else optional
 // when a member calls tools (its answers' citations are then checked).
 func (c *Council) evidencePolicy() string {
-	if p := c.engine.Config.Modes.Council.Evidence; p != "" {
+	if p := c.engine.Configuration().Modes.Council.Evidence; p != "" {
 		return p
 	}
 	for _, a := range c.members {

@@ -27,7 +27,7 @@ import (
 // stable prefix (system prompt, then the question) that provider prompt
 // caching can reuse across its rounds.
 type Magi struct {
-	engine *debate.Engine
+	engine debate.Session
 	agents []*debate.Agent
 
 	mu     sync.Mutex
@@ -66,7 +66,7 @@ func (Spec) Info() debate.ModeInfo {
 		Layout: debate.Layout{Board: debate.BoardVotes}}
 }
 
-func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newMagi(e) }
+func (Spec) New(e debate.Session) (debate.Mode, error) { return newMagi(e) }
 
 func (Spec) Check(k *debate.ConfigCheck) error {
 	m := k.Config.Modes.Magi
@@ -110,18 +110,18 @@ func (Spec) Seated(c *debate.Config) []string { return c.Modes.Magi.Agents }
 
 func (Spec) Seat(c *debate.Config, names []string) { c.Modes.Magi.Agents = slices.Clone(names) }
 
-func newMagi(e *debate.Engine) (debate.Mode, error) {
-	agents, err := e.MustAgents(e.Config.Modes.Magi.Agents...)
+func newMagi(e debate.Session) (debate.Mode, error) {
+	agents, err := e.MustAgents(e.Configuration().Modes.Magi.Agents...)
 	if err != nil {
 		return nil, err
 	}
 	if len(agents) == 0 {
-		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.magi.agents", Problem: "needs three agents"}
+		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.magi.agents", Problem: "needs three agents"}
 	}
-	mc := e.Config.Modes.Magi
+	mc := e.Configuration().Modes.Magi
 	answer, err := verdict.ParseAnswerType(mc.AnswerType)
 	if err != nil {
-		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.magi.answer_type", Problem: err.Error()}
+		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.magi.answer_type", Problem: err.Error()}
 	}
 	margin := mc.AdaptiveMargin
 	if margin == 0 {

@@ -12,7 +12,7 @@ import (
 // evidencePolicy is the council's: modes.magi.evidence, else optional when
 // a member calls tools (its votes' citations are then checked and counted).
 func (m *Magi) evidencePolicy() string {
-	if p := m.engine.Config.Modes.Magi.Evidence; p != "" {
+	if p := m.engine.Configuration().Modes.Magi.Evidence; p != "" {
 		return p
 	}
 	for _, a := range m.agents {

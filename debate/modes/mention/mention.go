@@ -104,7 +104,7 @@ func mentionName(word string) (string, bool) {
 
 // Mention is the default mode: @name asks agents, plain lines are notes.
 type Mention struct {
-	engine *debate.Engine
+	engine debate.Session
 	mu     sync.Mutex
 	panels []*debate.Agent // @all's agents plus anyone addressed since
 }
@@ -125,7 +125,7 @@ func (Spec) Info() debate.ModeInfo {
 		}}
 }
 
-func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newMention(e) }
+func (Spec) New(e debate.Session) (debate.Mode, error) { return newMention(e) }
 
 func (Spec) Check(k *debate.ConfigCheck) error {
 	names := k.Config.Modes.Mention.Agents
@@ -148,8 +148,8 @@ func (Spec) Seat(c *debate.Config, names []string) {
 	c.Modes.Mention.Agents = slices.Clone(names)
 }
 
-func newMention(e *debate.Engine) (debate.Mode, error) {
-	if _, err := e.Resolve(e.Config.Modes.Mention.Agents); err != nil {
+func newMention(e debate.Session) (debate.Mode, error) {
+	if _, err := e.Resolve(e.Configuration().Modes.Mention.Agents); err != nil {
 		return nil, err
 	}
 	asked, _ := e.AllSeated()

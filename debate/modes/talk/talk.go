@@ -34,7 +34,7 @@ var ErrNoTopic = errors.New("talk: a topic is required")
 // into summaries (compact.go), so prompts stay bounded however long the
 // talk runs.
 type Talk struct {
-	engine   *debate.Engine
+	engine   debate.Session
 	a, b, mc *debate.Agent
 	pace     time.Duration
 
@@ -62,7 +62,7 @@ func (Spec) Info() debate.ModeInfo {
 		}}
 }
 
-func (Spec) New(e *debate.Engine) (debate.Mode, error) { return newTalk(e) }
+func (Spec) New(e debate.Session) (debate.Mode, error) { return newTalk(e) }
 
 func (Spec) Check(k *debate.ConfigCheck) error {
 	t := k.Config.Modes.Talk
@@ -106,15 +106,15 @@ func (Spec) Seat(c *debate.Config, names []string) {
 	}
 }
 
-func newTalk(e *debate.Engine) (debate.Mode, error) {
-	c := e.Config.Modes.Talk
+func newTalk(e debate.Session) (debate.Mode, error) {
+	c := e.Configuration().Modes.Talk
 	agents, err := e.MustAgents(c.A, c.B, c.Moderator)
 	if err != nil {
 		return nil, err
 	}
 	if c.A == c.B || c.A == c.Moderator || c.B == c.Moderator {
 		// One agent in two seats would read its own words as another's.
-		return nil, &debate.ConfigError{File: e.Config.Source, Key: "modes.talk", Problem: fmt.Sprintf("a, b and moderator must be three different agents (have %s, %s, %s)", c.A, c.B, c.Moderator)}
+		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.talk", Problem: fmt.Sprintf("a, b and moderator must be three different agents (have %s, %s, %s)", c.A, c.B, c.Moderator)}
 	}
 	rounds := c.Rounds
 	if rounds <= 0 {

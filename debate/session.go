@@ -1,0 +1,65 @@
+package debate
+
+import (
+	"context"
+
+	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/providers"
+)
+
+// Session is what a mode may do with the session it runs in, and nothing
+// more. ModeSpec.New hands a mode its Session instead of the engine, so the
+// doors' side of the engine (Submit, Control, Subscribe, the meter, Wait,
+// SetMode) stays out of a mode's reach: a mode adds entries, runs turns,
+// reads prompts, keeps its state and reports its outcome, and the engine
+// carries out the rest. *Engine is the one implementation.
+type Session interface {
+	// Configuration is the session's configuration (Engine.Config).
+	Configuration() *Config
+	// Info is the session's metadata; State and SetState keep the mode's
+	// own values in it (announced as SessionUpdated).
+	Info() SessionInfo
+	State(key string) string
+	SetState(key, value string)
+	// SetTitle names the session after its first question or topic.
+	SetTitle(question, topic string)
+	// Workspace is the folder agent mode reads ("" when none).
+	Workspace() string
+
+	// The seats: the session's agents by name, in configuration order,
+	// and who @all asks.
+	Agent(name string) (*Agent, bool)
+	AgentNames() []string
+	AgentsOf(names []string) []*Agent
+	MustAgents(names ...string) ([]*Agent, error)
+	Resolve(names []string) ([]*Agent, error)
+	SortByConfig(agents []*Agent)
+	SeatsOf(agents []*Agent) []Seat
+	AllLine() string
+	AllSeated() (asked []*Agent, skipped []Seat)
+	NamedWithoutKey(names []string) error
+
+	// The record: entries added (announced as EntryAdded), the history the
+	// prompts are built from, and the mode's events and outcome.
+	AddEntry(en Entry) Entry
+	History() *History
+	Emit(ev Event)
+	AddOutcome(display, sentence string)
+	// CheckCitations checks what an answer cites against the session's
+	// evidence ledger.
+	CheckCitations(listed []string, text string, members []string) evidence.Check
+
+	// Turns: Reserve one per agent (their numbers are taken in order),
+	// then Run them, in parallel when they should be; PromptFor is what an
+	// agent is sent; a tool loop runs agent mode's steps, NativeTools an
+	// agent's native tools.
+	Reserve(spec TurnSpec) *Turn
+	PromptFor(ctx context.Context, p Prompt) []providers.Message
+	MaxSteps() int
+	NewToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) *ToolLoop
+	NativeTools(a *Agent) *toolbox.Box
+}
+
+// Configuration is the session's configuration, for a mode's Session.
+func (e *Engine) Configuration() *Config { return e.Config }
