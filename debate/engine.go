@@ -78,7 +78,7 @@ type Engine struct {
 	priceHints sync.Map // models already hinted as unpriced (see hintPrice)
 
 	// meter counts the spend against the session's cap and exchange the
-	// running exchange's, both under mu (spend.go).
+	// running exchange's, both under mu (charge.go).
 	meter    *spend.Meter
 	exchange exchangeSpend
 	// tooling is the members' native tools and the evidence ledger (nativetools.go).

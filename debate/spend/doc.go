@@ -6,6 +6,6 @@
 // gives (CapError), worded once here for every door.
 //
 // It knows nothing of engines, modes or agents: the engine (debate's
-// spend.go) prices a call's worst case, asks the meter to admit it,
+// charge.go) prices a call's worst case, asks the meter to admit it,
 // settles what it cost and announces the spend as events.
 package spend
