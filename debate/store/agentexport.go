@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // AgentConversation is an agent session in the seed's shape: the whole
@@ -97,7 +97,7 @@ func agentToolCall(c debate.ToolCall) AgentToolCall {
 
 // WriteAgentJSON writes an agent session in the seed's shape, indented.
 func WriteAgentJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) error {
-	enc := json.NewEncoder(w)
+	enc := sanitize.NewJSONEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // code is full of < and &
 	return enc.Encode(AgentConversationOf(info, entries))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // LineTransport is newline-delimited JSON-RPC over a reader and a writer
@@ -163,6 +164,7 @@ func (c *lineConn) write(msg jsonrpc.Message) error {
 			return err
 		}
 	}
+	data = sanitize.EscapeJSON(data) // C1 and bidi leave as \u escapes, as every door's JSON
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	_, err = c.out.Write(append(data, '\n'))
