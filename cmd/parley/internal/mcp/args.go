@@ -20,6 +20,7 @@ func inputSchema[In any](enums map[string][]string) *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("mcp: input schema of %T: %v", *new(In), err))
 	}
+	plainTypes(sc)
 	for name, values := range enums {
 		p := sc.Properties[name]
 		if p == nil {

@@ -145,8 +145,8 @@ const httpIdle = 30 * time.Minute
 // those behind a local proxy, so it is left to serve.
 // Every body goes through checkFrame first, as every stdio line does.
 func (s *Server) Handler() http.Handler {
-	return checkBodies(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
-		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true, SessionTimeout: httpIdle}))
+	return escapedOut(checkBodies(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
+		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true, SessionTimeout: httpIdle, EventStore: newEventStore()})))
 }
 
 // Connect serves one client over t (tests use in-memory transports).

@@ -213,9 +213,9 @@ func checkBodies(next http.Handler) http.Handler {
 }
 
 // cancelDropped cancels a tool call whose client dropped the connection
-// of its POST before the answer: the SDK keeps such a call running (for a
-// resumption Parley does not offer: it keeps no event store), so its model
-// calls would go on, billed, for nobody. The call is cancelled the way a
+// of its POST before the answer: the SDK keeps such a call running for a
+// resumption that may never come, so its model calls would go on, billed,
+// for nobody (a client that does resume replays up to the cancelled result). The call is cancelled the way a
 // client would, with notifications/cancelled on its MCP session, so the
 // engine saves the unfinished turns cancelled with their text.
 func cancelDropped(next http.Handler, r *http.Request, id jsonrpc.ID) {

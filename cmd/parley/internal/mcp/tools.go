@@ -49,7 +49,7 @@ func (s *Server) addTools() {
 		Description: "List saved sessions, most recently active first, a page at a time (next_cursor).", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, s.sessionsList)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "session_get", Title: "One saved session", InputSchema: s.schemas["session_get"],
 		Description: "A saved session's metadata and entries in turn order, a page at a time (after/limit, next_after).", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, s.sessionGet)
-	s.srv.AddReceivingMiddleware(s.plainErrors)
+	s.srv.AddReceivingMiddleware(s.plainErrors, s.cliArgs)
 }
 
 // --- ask ----------------------------------------------------------------------

@@ -325,7 +325,7 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 		{"ask", map[string]any{"question": "  "}, "question: required"},
 		{"ask", map[string]any{"question": "hi", "agents": []string{"nobody"}}, `agents: unknown value "nobody"; allowed values: gemini, chatgpt, claude`},
 		{"ask", map[string]any{"question": "hi", "agents": []string{"../../etc/passwd"}}, `unknown value "../../etc/passwd"`},
-		{"ask", map[string]any{"question": "hi", "agents": "grok"}, "agents must be a list of names, each one of "},
+		{"ask", map[string]any{"question": "hi", "agents": 7}, "agents must be a list of names, each one of "},
 		{"ask", map[string]any{"question": "hi", "color": "red"}, `"color" is not an argument of this tool; its arguments are agents, max_cost, question, session_id.`},
 		{"ask", map[string]any{}, "question is required"},
 		{"ask", map[string]any{"question": "@ghost hi"}, "question: unknown agent @ghost"},

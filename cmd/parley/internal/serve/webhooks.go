@@ -127,7 +127,9 @@ func (h *webhooks) send(session, typ string, marshal func() ([]byte, error)) {
 				return
 			}
 		}
-		body, _ := json.Marshal(payload{Session: session, Event: event, Sent: time.Now().UTC()})
+		// C1, bidi and invisible characters leave only as \u escapes, the
+		// event inside included, as at every door.
+		body, _ := sanitize.MarshalJSON(payload{Session: session, Event: event, Sent: time.Now().UTC()})
 		h.mu.Lock() // held while queueing: close never closes the queue under a send
 		if h.closed {
 			h.mu.Unlock()
@@ -280,9 +282,7 @@ func WriteDeliveries(w io.Writer, list []store.Delivery, asJSON bool) error {
 		list[i].URL = sanitize.URL(list[i].URL)
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(map[string]any{"deliveries": list})
+		return sanitize.NewJSONEncoder(w).Encode(map[string]any{"deliveries": list})
 	}
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tEVENT\tURL\tSESSION\tATTEMPTS\tOUTCOME")
