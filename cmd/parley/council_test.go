@@ -110,7 +110,7 @@ func TestCouncilCmdJSONOverFakes(t *testing.T) {
 		}
 		return strings.Join(sortStrings(ks), ",")
 	}
-	if got := keys(doc); got != "aggregate,answers,chairman,cost_usd,question,rankings,usage" {
+	if got := keys(doc); got != "aggregate,answers,chairman,cost_usd,question,rankings,session_id,usage" {
 		t.Fatalf("top-level keys %s", got)
 	}
 	answers := doc["answers"].([]any)

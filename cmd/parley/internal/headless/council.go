@@ -1,7 +1,6 @@
 package headless
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -61,7 +60,7 @@ func (p *Printer) council(ev debate.Event) {
 		}
 	case debate.CouncilDecided:
 		if p.opts.Format == JSON {
-			_ = writeCouncilJSON(p.out, ev.CouncilResult)
+			_ = writeCouncilJSON(p.out, p.session, ev.CouncilResult)
 			return
 		}
 		p.councilOutcome(ev.CouncilResult)
@@ -187,6 +186,9 @@ type CouncilDocChair struct {
 // CouncilDocument is parley council --json's document and the MCP council
 // tool's result.
 type CouncilDocument struct {
+	// SessionID is the session the council was saved in (MCP's council
+	// tool sets its own, with the cancelled flag beside it).
+	SessionID string              `json:"session_id,omitempty"`
 	Question  string              `json:"question"`
 	Answers   []CouncilDocAnswer  `json:"answers"`
 	Rankings  []CouncilDocRanking `json:"rankings"`
@@ -197,11 +199,12 @@ type CouncilDocument struct {
 }
 
 // writeCouncilJSON prints the council as one JSON document (council --json).
-func writeCouncilJSON(w io.Writer, res verdict.CouncilResult) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+func writeCouncilJSON(w io.Writer, session string, res verdict.CouncilResult) error {
+	enc := sanitize.NewJSONEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(CouncilJSON(res))
+	doc := CouncilJSON(res)
+	doc.SessionID = session
+	return enc.Encode(doc)
 }
 
 // CouncilJSON is the council's result as parley council --json prints it.

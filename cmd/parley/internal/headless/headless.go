@@ -78,6 +78,7 @@ type Printer struct {
 	err  io.Writer
 
 	headerDone bool
+	session    string       // the session's ID (magi and council --json carry it)
 	conv       conversation // Conversation and Talk styles
 	finished   map[int]debate.Entry
 	lastAlt    *debate.AlternateStepFinished
@@ -127,6 +128,10 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.capped = true
 	case debate.MagiDecided:
 		p.noDecision = sanitize.Text(verdict.NoDecision(&ev.MagiResult))
+	case debate.SessionStarted:
+		p.session = ev.Session.ID
+	case debate.SessionUpdated:
+		p.session = ev.Session.ID
 	}
 	if p.opts.Format == JSONL {
 		p.line(ev)

@@ -40,7 +40,7 @@ func TestMagiJSONGolden(t *testing.T) {
 		Cost:    0.000365,
 	}
 	var buf bytes.Buffer
-	if err := WriteMagiJSON(&buf, res); err != nil {
+	if err := WriteMagiJSON(&buf, "", res); err != nil {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "magi_json.golden")

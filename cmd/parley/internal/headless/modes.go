@@ -3,6 +3,7 @@ package headless
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -164,7 +165,7 @@ func (p *Printer) magi(ev debate.Event) {
 		}
 	case debate.MagiDecided:
 		if p.opts.Format == JSON {
-			_ = WriteMagiJSON(p.out, ev.MagiResult)
+			_ = WriteMagiJSON(p.out, p.session, ev.MagiResult)
 			return
 		}
 		p.magiOutcome(ev.MagiResult)
@@ -292,8 +293,11 @@ type MagiDocVote struct {
 // MagiDocument is parley magi --json's document: the HTTP API's and the
 // MCP magi tool's result too.
 type MagiDocument struct {
-	Question string `json:"question"`
-	Verdict  string `json:"verdict"`
+	// SessionID is the session the council was saved in (MCP's magi
+	// tool sets its own, with the cancelled flag beside it).
+	SessionID string `json:"session_id,omitempty"`
+	Question  string `json:"question"`
+	Verdict   string `json:"verdict"`
 	// Sentence is the outcome as every door words it
 	// (verdict.VerdictSentence); absent for a cancelled council.
 	Sentence string `json:"sentence,omitempty"`
@@ -321,11 +325,12 @@ func jsonUsage(u providers.Usage, cost float64) MagiDocUsage {
 
 // WriteMagiJSON prints the council as one JSON object: parley magi --json
 // and the HTTP API's POST /api/v1/magi.
-func WriteMagiJSON(w interface{ Write([]byte) (int, error) }, res verdict.MagiResult) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+func WriteMagiJSON(w io.Writer, session string, res verdict.MagiResult) error {
+	enc := sanitize.NewJSONEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(MagiJSON(res))
+	doc := MagiJSON(res)
+	doc.SessionID = session
+	return enc.Encode(doc)
 }
 
 // MagiJSON is the council's result as parley magi --json prints it.

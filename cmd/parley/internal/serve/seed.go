@@ -175,7 +175,7 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 		s.hooks.sessionFinished(ss.eng.Info(), "magi_decided")
 	}
 	var body bytes.Buffer
-	if err := headless.WriteMagiJSON(&body, decided.MagiResult); err != nil {
+	if err := headless.WriteMagiJSON(&body, ss.id, decided.MagiResult); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
