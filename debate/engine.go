@@ -377,7 +377,11 @@ func (e *Engine) SetMode(name string) error {
 // time; Cancel stops it. Notes (mention lines without @) may be added while
 // another exchange runs.
 func (e *Engine) Submit(ctx context.Context, input string) error {
-	return e.SubmitTo(ctx, e.Current(), input)
+	m := e.Current()
+	if named := e.namedAskOf(m, input); named != nil {
+		m = named // "@gemini …" in a mode that routes no names (namedask.go)
+	}
+	return e.SubmitTo(ctx, m, input)
 }
 
 // SubmitTo runs one exchange in mode m.

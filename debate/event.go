@@ -284,6 +284,7 @@ func (CouncilAnswersCollected) EventType() string { return "council_answers_coll
 func (CouncilRankingCast) EventType() string      { return "council_ranking_cast" }
 func (CouncilRanked) EventType() string           { return "council_ranked" }
 func (CouncilDecided) EventType() string          { return "council_decided" }
+func (NamedAskStarted) EventType() string         { return "named_ask" }
 
 // MarshalEvent encodes ev as one JSON object with a "type" field first.
 func MarshalEvent(ev Event) ([]byte, error) {

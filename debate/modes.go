@@ -69,6 +69,9 @@ type ModeInfo struct {
 	Examples []Example `json:"-"`
 	// StepOnEmpty: Enter on an empty line runs the next step.
 	StepOnEmpty bool `json:"-"`
+	// RoutesNames: a line's leading @names choose who answers (mention, a
+	// NameRouter); every other mode hands such a line to it (namedask.go).
+	RoutesNames bool `json:"-"`
 	// Layout says how its panels show.
 	Layout Layout `json:"-"`
 }

@@ -3,7 +3,11 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/providertest"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 )
@@ -28,5 +32,40 @@ func TestMagiAndCouncilJSONCarryTheSessionID(t *testing.T) {
 		if want := testbin.LatestSession(t, db); doc.SessionID != want {
 			t.Errorf("%s --json session_id %q, want the saved session %q", cmd, doc.SessionID, want)
 		}
+	}
+}
+
+// Issue 43, item 4: "@gemini hello" typed in a mode that routes no names
+// asks Gemini alone, as mention mode would (one provider call, not a
+// council's seven), and says so in one line; "@all …" runs the council.
+// Through the real binary, as `parley council` and `parley magi`.
+func TestNamedAskInAModeThatRoutesNoNames(t *testing.T) {
+	bin := buildParley(t) // before isolate leaves the module
+	dir := isolate(t)
+	srv := councilFakes(t, councilScript([]string{"claude", "gemini", "chatgpt"}, providertest.Reply{Text: "Use NATS.", Usage: providers.Usage{InputTokens: 30, OutputTokens: 3}}))
+	calls := func() int {
+		n := 0
+		for _, s := range srv {
+			n += len(s.Requests())
+		}
+		return n
+	}
+	for _, mode := range []string{"council", "magi"} {
+		before := calls()
+		code, out, stderr := runBinary(t, bin, "", nil, "--db", filepath.Join(dir, mode+".db"), mode, "@gemini hello")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, stderr)
+		}
+		if got := calls() - before; got != 1 {
+			t.Errorf("%s \"@gemini hello\" made %d provider calls, want 1", mode, got)
+		}
+		want := "Asked Gemini alone, as mention mode would: " + mode + " mode routes no names (@all … runs it)."
+		if strings.Count(stderr, want) != 1 || !strings.Contains(out, "[Gemini]") {
+			t.Errorf("%s: stdout %q stderr %q; want Gemini's answer and %q once", mode, out, stderr, want)
+		}
+	}
+	before := calls()
+	if code, _, stderr := runBinary(t, bin, "", nil, "--db", filepath.Join(dir, "all.db"), "council", "@all hello"); code != 0 || calls()-before < 4 {
+		t.Fatalf("council \"@all hello\": exit %d, %d calls (a whole council wanted): %s", code, calls()-before, stderr)
 	}
 }

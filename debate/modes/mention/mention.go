@@ -116,6 +116,7 @@ func (Spec) Info() debate.ModeInfo {
 	return debate.ModeInfo{Name: debate.ModeMention, Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
 		Input:         "@gemini …, @claude @chatgpt …, @all …; a line without @ is a note",
 		ContextTokens: 12000,
+		RoutesNames:   true,
 		Hint:          "@name or @all asks; plain lines are notes",
 		Placeholder:   "@all ask everyone · @name one agent · plain text is a note · /help",
 		Examples: []debate.Example{
@@ -218,6 +219,29 @@ const allSkippedState = "mention.all_skipped"
 // addressed agent answers in parallel, each seeing the history up to the
 // question and none seeing another's answer of the same round.
 func (m *Mention) Submit(ctx context.Context, line string) error {
+	return m.SubmitNamed(ctx, line, debate.NamedAskStarted{})
+}
+
+// Named implements debate.NameRouter: the names a line starts with, nil
+// when it starts with none or they include @all.
+func (m *Mention) Named(line string) []string {
+	var names []string
+	for _, field := range strings.Fields(line) {
+		name, ok := mentionName(field)
+		if !ok {
+			break
+		}
+		if name == "all" {
+			return nil
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// SubmitNamed implements debate.NameRouter: Submit, announcing a named ask
+// typed in another mode once the line is accepted.
+func (m *Mention) SubmitNamed(ctx context.Context, line string, named debate.NamedAskStarted) error {
 	e := m.engine
 	line = strings.TrimSpace(line)
 	if line == "" {
@@ -240,6 +264,7 @@ func (m *Mention) Submit(ctx context.Context, line string) error {
 	}
 	m.remember(targets)
 	e.SetTitle(line, "")
+	e.StartNamedAsk(named) // its note comes before the question it explains
 	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: line})
 	// Every prompt is built before any turn of the round takes its place:
 	// a compaction appends a summary, which must come before the round.

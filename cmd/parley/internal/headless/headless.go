@@ -79,6 +79,7 @@ type Printer struct {
 
 	headerDone bool
 	session    string       // the session's ID (magi and council --json carry it)
+	named      bool         // this exchange is a named ask (debate.NamedAskStarted)
 	conv       conversation // Conversation and Talk styles
 	finished   map[int]debate.Entry
 	lastAlt    *debate.AlternateStepFinished
@@ -132,6 +133,14 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.session = ev.Session.ID
 	case debate.SessionUpdated:
 		p.session = ev.Session.ID
+	case debate.NamedAskStarted:
+		// The exchange is mention's, whatever the command: it prints as ask's.
+		p.named = true
+		p.doc.session, p.doc.mode = p.session, debate.ModeMention
+		if p.opts.Format == Text {
+			p.flushSlip()
+			fmt.Fprintln(p.err, "parley: "+sanitize.Text(ev.Sentence))
+		}
 	}
 	if p.opts.Format == JSONL {
 		p.line(ev)
@@ -145,11 +154,11 @@ func (p *Printer) Sink(ev debate.Event) {
 	case debate.ToolStarted, debate.EvidenceAdded:
 		return
 	}
-	if p.opts.Format == JSON && p.opts.Style == Conversation {
+	if p.opts.Format == JSON && p.style() == Conversation {
 		p.doc.sink(ev)
 		return
 	}
-	if a, ok := ev.(debate.AgentAnswered); ok && p.opts.Format == JSON && p.opts.Style == Agent {
+	if a, ok := ev.(debate.AgentAnswered); ok && p.opts.Format == JSON && p.style() == Agent {
 		p.answer = &a // the one document, printed when the exchange ends
 		return
 	}
@@ -170,7 +179,7 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.outcome(a.Entry)
 		return
 	}
-	switch p.opts.Style {
+	switch p.style() {
 	case Conversation, Talk:
 		if p.opts.Format == JSON { // Talk
 			if tf, ok := ev.(debate.TurnFinished); ok {
@@ -224,6 +233,14 @@ func (p *Printer) NoDecision() string {
 	return p.noDecision
 }
 
+// style is the shape of this exchange: a named ask prints as ask's.
+func (p *Printer) style() Style {
+	if p.named {
+		return Conversation
+	}
+	return p.opts.Style
+}
+
 // EndExchange prints what closes an exchange in text (totals on stderr)
 // and resets the per-exchange state. runErr is the exchange's error.
 func (p *Printer) EndExchange(runErr error) {
@@ -232,13 +249,13 @@ func (p *Printer) EndExchange(runErr error) {
 	p.conv.end()
 	p.flushSlip()
 	switch {
-	case p.opts.Style == Agent && p.answer != nil:
+	case p.style() == Agent && p.answer != nil:
 		p.agentSummary(*p.answer)
-	case p.opts.Style == Agent && !p.answered && runErr != nil:
+	case p.style() == Agent && !p.answered && runErr != nil:
 		p.agentSummary(debate.AgentAnswered{Error: runErr.Error()})
-	case p.opts.Format == JSON && p.opts.Style == Conversation:
+	case p.opts.Format == JSON && p.style() == Conversation:
 		p.doc.write(p.out, runErr)
-	case p.opts.Format == Text && (p.opts.Style == Conversation || p.opts.Style == Talk) && len(p.finished) > 0:
+	case p.opts.Format == Text && (p.style() == Conversation || p.style() == Talk) && len(p.finished) > 0:
 		var usage providers.Usage
 		var cost float64
 		for _, en := range p.finished {
@@ -249,7 +266,7 @@ func (p *Printer) EndExchange(runErr error) {
 	}
 	p.finished = map[int]debate.Entry{}
 	p.answered, p.answer = false, nil
-	p.capped = false
+	p.capped, p.named = false, false
 	p.lastAsked, p.started = p.started, 0
 }
 

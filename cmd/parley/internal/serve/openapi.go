@@ -43,7 +43,7 @@ var schemas = obj{
 	}, "status", "turn"),
 	"MagiRequest": object(obj{"question": str(), "preset": obj{"type": "string", "enum": []string{"default", "rotate", "rotate2"}},
 		"model": str(), "single_round": boolean(), "user_id": str()}, "question"),
-	"MagiResult": object(obj{"question": str(), "verdict": str(), "sentence": str(),
+	"MagiResult": object(obj{"session_id": str(), "question": str(), "verdict": str(), "sentence": str(),
 		"rounds": array(array(object(obj{"agent": str(), "provider": str(), "model": str(), "round": integer(), "vote": str(),
 			"reasoning": str(), "summary": str(), "valid": boolean(), "error": str(), "usage": ref("MagiUsage")}))),
 		"flips": array(anyObject()), "usage": ref("MagiUsage"),
