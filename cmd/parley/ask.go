@@ -32,7 +32,7 @@ event as it happens.`,
   parley ask "@claude @gemini compare Rust and Go for CLIs"
   echo "@chatgpt summarise this" | parley ask -
   parley ask --jsonl "@all hi" | jq -c 'select(.type=="turn_finished")'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs, // no question: readQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
 		RunE: func(cmd *cobra.Command, args []string) error {
 			line, err := readQuestion(args, cmd.InOrStdin())
 			if err != nil {

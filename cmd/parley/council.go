@@ -31,7 +31,7 @@ code is 1. Use - to read the question from stdin.`,
 		Example: `  parley council "What is the best way to learn Go?"
   parley council --members gemini,chatgpt,claude,codex --chairman claude "Monorepo or polyrepo?"
   parley council --json "Explain CRDTs" | jq -r .chairman.text`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs, // no question: readQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q, err := readQuestion(args, cmd.InOrStdin())
 			if err != nil {

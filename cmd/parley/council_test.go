@@ -190,7 +190,7 @@ func TestCouncilCmdUsageErrors(t *testing.T) {
 		{[]string{"--demo", "council", "--members", "gemini", "q?"}, "at least two"},
 		{[]string{"--demo", "council", "--members", "gemini,nobody", "q?"}, `unknown agent "nobody"`},
 		{[]string{"--demo", "council", "--chairman", "nobody", "q?"}, `--chairman: unknown agent "nobody"`},
-		{[]string{"--demo", "council"}, "requires at least 1 arg"},
+		{[]string{"--demo", "council"}, "a question is required"},
 	} {
 		code, _, stderr := runCLI(t, "", c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {

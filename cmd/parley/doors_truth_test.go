@@ -69,3 +69,16 @@ func TestNamedAskInAModeThatRoutesNoNames(t *testing.T) {
 		t.Fatalf("council \"@all hello\": exit %d, %d calls (a whole council wanted): %s", code, calls()-before, stderr)
 	}
 }
+
+// Issue 43, item 12: a headless command with no question says what is
+// missing, not cobra's "requires at least 1 arg(s)" (the real binary).
+func TestNoQuestionSaysWhatIsMissing(t *testing.T) {
+	bin := buildParley(t) // before isolate leaves the module
+	dir := isolate(t)
+	for _, cmd := range []string{"magi", "council", "ask"} {
+		code, _, stderr := runBinary(t, bin, "", nil, "--demo", "--db", filepath.Join(dir, "q.db"), cmd)
+		if code != 2 || !strings.Contains(stderr, "a question is required") || strings.Contains(stderr, "arg(s)") {
+			t.Errorf("parley %s with no question: exit %d, %q", cmd, code, stderr)
+		}
+	}
+}

@@ -37,7 +37,7 @@ personas by one or two places. Use - to read the question from stdin.`,
   parley magi -v -p rotate "Rewrite the billing service in Rust?"
   parley magi -1 -m ollama/gpt-oss:20b "Is this commit message clear?"
   parley magi --json "Adopt a four-day week?" | jq -r .verdict`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs, // no question: readQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model != "" && preset != "" {
 				// -m puts one model under every persona, so a rotation has nothing to rotate.

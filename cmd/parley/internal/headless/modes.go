@@ -208,7 +208,7 @@ func (p *Printer) magiOutcome(res verdict.MagiResult) {
 			fmt.Fprintln(w, "  none")
 		}
 		for _, f := range res.Flips {
-			verdict := fmt.Sprintf("argued (%d new words)", f.NewWords)
+			verdict := fmt.Sprintf("argued (%d new %s)", f.NewWords, plural(f.NewWords, "word", "words"))
 			if f.Conformity {
 				verdict = fmt.Sprintf("CONFORMITY: no new argument (%d new words)", f.NewWords)
 			}
@@ -364,4 +364,12 @@ func MagiJSON(res verdict.MagiResult) MagiDocument {
 		out.Rounds = append(out.Rounds, row)
 	}
 	return out
+}
+
+// plural is one or many, by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
