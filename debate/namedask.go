@@ -21,7 +21,7 @@ type NameRouter interface {
 	Named(line string) []string
 	// SubmitNamed runs line as Submit does; once the line is accepted and
 	// before any call it emits started and adds its sentence as a status
-	// note (Engine.StartNamedAsk): a refused line says and saves nothing.
+	// note (StartNamedAsk): a refused line says and saves nothing.
 	SubmitNamed(ctx context.Context, line string, started NamedAskStarted) error
 }
 
@@ -85,12 +85,12 @@ func (e *Engine) namedAskOf(m Mode, line string) Mode {
 	return nil
 }
 
-// StartNamedAsk announces an accepted named ask (a zero started: none):
-// the event, then its sentence as a status note.
-func (e *Engine) StartNamedAsk(started NamedAskStarted) {
+// StartNamedAsk announces an accepted named ask in s (a zero started:
+// none): the event, then its sentence as a status note.
+func StartNamedAsk(s Session, started NamedAskStarted) {
 	if started.Sentence == "" {
 		return
 	}
-	e.Emit(started)
-	e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerSystem, Display: "Parley", Text: started.Sentence})
+	s.Emit(started)
+	s.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerSystem, Display: "Parley", Text: started.Sentence})
 }

@@ -264,7 +264,7 @@ func (m *Mention) SubmitNamed(ctx context.Context, line string, named debate.Nam
 	}
 	m.remember(targets)
 	e.SetTitle(line, "")
-	e.StartNamedAsk(named) // its note comes before the question it explains
+	debate.StartNamedAsk(e, named) // its note comes before the question it explains
 	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: line})
 	// Every prompt is built before any turn of the round takes its place:
 	// a compaction appends a summary, which must come before the round.
