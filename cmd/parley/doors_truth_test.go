@@ -82,3 +82,14 @@ func TestNoQuestionSaysWhatIsMissing(t *testing.T) {
 		}
 	}
 }
+
+// Issue 43, item 12: a number flag given a word says what it takes, not
+// strconv.ParseInt's message (the real binary).
+func TestNumberFlagRefusalIsPlain(t *testing.T) {
+	bin := buildParley(t) // before isolate leaves the module
+	dir := isolate(t)
+	code, _, stderr := runBinary(t, bin, "", nil, "--demo", "--db", filepath.Join(dir, "r.db"), "talk", "--rounds", "many", "topic")
+	if code != 2 || strings.Contains(stderr, "strconv") || !strings.Contains(stderr, `invalid argument "many" for "--rounds" flag: it must be a whole number`) {
+		t.Fatalf("--rounds many: exit %d, %q", code, stderr)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -162,5 +163,24 @@ func wrapArgs(c *cobra.Command) {
 		check := c.Args
 		c.Args = func(cmd *cobra.Command, args []string) error { return usageErr(check(cmd, args)) }
 	}
-	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(plainFlagError(err)) })
+}
+
+// strconvInFlag is pflag's wording of a number flag it could not read:
+// `invalid argument "many" for "--rounds" flag: strconv.ParseInt: parsing
+// "many": invalid syntax`.
+var strconvInFlag = regexp.MustCompile(`^(invalid argument "(?:[^"\\]|\\.)*" for "[^"]+" flag): strconv\.Parse(Int|Uint|Float)[^\n]*$`)
+
+// plainFlagError words a number flag's refusal for a person (issue 43,
+// item 12: "--rounds many" printed strconv.ParseInt's message).
+func plainFlagError(err error) error {
+	m := strconvInFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	what := "a whole number"
+	if m[2] == "Float" {
+		what = "a number"
+	}
+	return fmt.Errorf("%s: it must be %s", m[1], what)
 }
