@@ -247,7 +247,10 @@ func (t *Turn) streamTools(ctx context.Context, req *providers.Request, tt *tool
 				Text: fmt.Sprintf("%s reached the limit of %d tool calls in turn %d and was asked to answer now.", t.spec.Agent.Label(), tt.limit, t.entry.Turn)})
 		}
 		if text.Len() > 0 && !strings.HasSuffix(text.String(), "\n\n") {
+			// The steps' texts are paragraphs apart, in the entry and on
+			// every screen that streamed them.
 			text.WriteString("\n\n")
+			t.engine.Emit(TextDelta{Turn: t.entry.Turn, Agent: t.spec.Agent.Name, Text: "\n\n"})
 		}
 		if ctx.Err() != nil {
 			return res, prior, ctx.Err()

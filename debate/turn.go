@@ -317,10 +317,22 @@ func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.
 		}
 		t.emitFields(fields.Write(d), d)
 	}
+	res = stream.Result()
 	if fields != nil {
-		t.emitFields(fields.Flush(), "")
+		pieces := fields.Flush()
+		if len(res.ToolCalls) > 0 {
+			// Text before a tool call is the model's narration, not the
+			// structured answer (that is the last step's): it streams as
+			// plain text, never as an answer that did not parse.
+			for i := range pieces {
+				if pieces[i].Field == FieldRaw {
+					pieces[i].Field = ""
+				}
+			}
+		}
+		t.emitFields(pieces, "")
 	}
-	return stream.Result(), stream.Err()
+	return res, stream.Err()
 }
 
 // emitFields announces what the decoder read from a structured answer's
