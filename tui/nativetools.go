@@ -1,16 +1,13 @@
 package tui
 
 import (
-	"strings"
-
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // NativeToolStarted shows a native tool call in flight in the member's
-// panel, one compact line: "⋯ fetch_url {"url":…}".
+// panel, one compact line: "⋯ fetch_url 127.0.0.1:8765/report.html".
 func (p *panel) NativeToolStarted(ev debate.ToolStarted) {
-	line := "⋯ " + Sanitize(ev.Tool) + " " + Sanitize(strings.Join(strings.Fields(sanitize.Clip(ev.Arguments, 120)), " "))
+	line := "⋯ " + Sanitize(ev.Short())
 	if p.running == nil {
 		p.running = map[string]string{}
 	}
@@ -19,13 +16,14 @@ func (p *panel) NativeToolStarted(ev debate.ToolStarted) {
 }
 
 // NativeToolFinished replaces the call's line with its outcome, worded by
-// the core: "✓ fetch_url url=… → E1 (2.0 KB, 35 ms)" or "✗ … → error".
+// the core: "✓ E1 fetch_url 127.0.0.1:8765/report.html" or
+// "✗ fetch_url refused: … · 10.0.0.1/".
 func (p *panel) NativeToolFinished(ev debate.ToolFinished) {
 	mark := "✓ "
 	if ev.IsError {
 		mark = "✗ "
 	}
-	done := mark + Sanitize(ev.Line())
+	done := mark + Sanitize(ev.Short()) // the id first: a narrow panel cuts the end
 	started, ok := p.running[ev.CallID]
 	delete(p.running, ev.CallID)
 	if ok {

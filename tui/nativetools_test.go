@@ -14,13 +14,15 @@ func TestPanelShowsNativeToolCalls(t *testing.T) {
 	p := &panel{name: "melchior"}
 	p.NativeToolStarted(debate.ToolStarted{Agent: "melchior", CallID: "c1", Tool: "fetch_url", Arguments: "{\"url\":\n\"http://x/r\"}"})
 	p.NativeToolStarted(debate.ToolStarted{Agent: "melchior", CallID: "c2", Tool: "fetch_url", Arguments: `{"url":"http://10.0.0.1/"}`})
-	if len(p.tools) != 2 || p.tools[0] != `⋯ fetch_url {"url": "http://x/r"}` {
+	if len(p.tools) != 2 || p.tools[0] != "⋯ fetch_url x/r" {
 		t.Fatalf("in flight: %q", p.tools)
 	}
 	p.NativeToolFinished(debate.ToolFinished{Agent: "melchior", CallID: "c2", Tool: "fetch_url", Arguments: `{"url":"http://10.0.0.1/"}`,
 		Result: "refused: \x1b]0;pwned\x07private", IsError: true})
 	p.NativeToolFinished(debate.ToolFinished{Agent: "melchior", CallID: "c1", Tool: "fetch_url", Arguments: `{"url":"http://x/r"}`, Bytes: 10, Evidence: "E1", TookMS: 3})
-	want := []string{"✓ fetch_url url=http://x/r → E1 (10 B, 3 ms)", "✗ fetch_url url=http://10.0.0.1/ → refused: private"}
+	// The id first, the URL without its scheme: a panel's width cuts the
+	// end (seen: "✓ fetch_url url=http://127.0…", the id lost).
+	want := []string{"✓ E1 fetch_url x/r", "✗ fetch_url refused: private · 10.0.0.1/"}
 	if strings.Join(p.tools, "|") != strings.Join(want, "|") {
 		t.Errorf("done: %q, want %q", p.tools, want)
 	}
