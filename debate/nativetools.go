@@ -292,11 +292,13 @@ func (t *Turn) record(res toolbox.Result) providers.ToolResult {
 	if res.IsError {
 		tc.Error = res.Text
 	} else {
-		rec := e.tooling.ledger.Add(evidence.Record{Kind: res.Source.Kind, Source: res.Source.Ref, Title: res.Source.Title,
+		rec, added := e.tooling.ledger.Reuse(evidence.Record{Kind: res.Source.Kind, Source: res.Source.Ref, Title: res.Source.Title,
 			Tool: call.Name, Agent: a.Name, Turn: t.entry.Turn, Text: res.Text})
 		records = []evidence.Record{rec}
 		content = evidence.Quote(rec, res.Text)
-		e.Emit(EvidenceAdded{Turn: t.entry.Turn, Record: rec})
+		if added { // a page read again keeps its id and is listed once
+			e.Emit(EvidenceAdded{Turn: t.entry.Turn, Record: rec})
+		}
 	}
 	e.AddEntry(Entry{Kind: KindToolCall, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
 		Round: t.spec.Round, Prompt: t.spec.Prompt, ToolCalls: []ToolCall{tc}, Evidence: records})

@@ -61,18 +61,34 @@ type Ledger struct {
 // Add numbers r as the next record (its ID, Digest and, when zero, Taken
 // are set here), marks its agent as having seen it and returns it.
 func (l *Ledger) Add(r Record) Record {
+	r, _ = l.Reuse(r)
+	return r
+}
+
+// Reuse is Add, except that a result with the same source and digest as
+// a record already held is that record (its id, seen now by r's agent):
+// members re-reading one page each round get one id, not E1…E9. added
+// is false then; the returned record carries r's agent and turn.
+func (l *Ledger) Reuse(r Record) (rec Record, added bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(r.Text) > MaxTextBytes {
 		r.Text = r.Text[:MaxTextBytes]
 	}
-	r.ID = "E" + strconv.Itoa(l.nextLocked())
 	r.Digest = Digest(r.Text)
+	for _, old := range l.records {
+		if old.Source == r.Source && old.Digest == r.Digest {
+			r.ID, r.Taken = old.ID, old.Taken
+			l.seenLocked(r)
+			return r, false
+		}
+	}
+	r.ID = "E" + strconv.Itoa(l.nextLocked())
 	if r.Taken.IsZero() {
 		r.Taken = time.Now().UTC()
 	}
 	l.addLocked(r)
-	return r
+	return r, true
 }
 
 // Restore puts saved records back (a resumed or forked session), keeping
@@ -89,7 +105,17 @@ func (l *Ledger) Restore(records []Record) {
 }
 
 func (l *Ledger) addLocked(r Record) {
+	for _, old := range l.records {
+		if old.ID == r.ID { // a reused record, saved with each call that got it
+			l.seenLocked(r)
+			return
+		}
+	}
 	l.records = append(l.records, r)
+	l.seenLocked(r)
+}
+
+func (l *Ledger) seenLocked(r Record) {
 	if l.seen == nil {
 		l.seen = map[string]map[string]bool{}
 	}

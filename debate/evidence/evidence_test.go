@@ -64,3 +64,31 @@ func FuzzCited(f *testing.F) {
 		}
 	})
 }
+
+// The same page read again (same source, same digest) keeps its id and is
+// listed once, whoever reads it (seen: E1…E9 for one page over three
+// rounds); the reader may cite it, after a restore from the saved calls too.
+func TestLedgerReusesARecordOfTheSameSourceAndDigest(t *testing.T) {
+	t.Parallel()
+	var l Ledger
+	a, added := l.Reuse(Record{Source: "http://x/r", Agent: "melchior", Turn: 1, Text: "page"})
+	b, again := l.Reuse(Record{Source: "http://x/r", Agent: "casper", Turn: 2, Text: "page"})
+	c, _ := l.Reuse(Record{Source: "http://x/r", Agent: "casper", Turn: 3, Text: "page, changed"})
+	if !added || again || a.ID != "E1" || b.ID != "E1" || b.Agent != "casper" || c.ID != "E2" || l.Len() != 2 {
+		t.Fatalf("ids %s %s %s (added %v %v), %d records", a.ID, b.ID, c.ID, added, again, l.Len())
+	}
+	if ch := l.Check([]string{"E1"}, []string{"casper"}); len(ch.Valid) != 1 || len(ch.Flags) != 0 {
+		t.Errorf("casper citing E1: %+v", ch)
+	}
+	var restored Ledger
+	restored.Restore([]Record{a, b, c})
+	if restored.Len() != 2 {
+		t.Errorf("restored %d records, want 2", restored.Len())
+	}
+	if ch := restored.Check([]string{"E1"}, []string{"casper"}); len(ch.Valid) != 1 || len(ch.Flags) != 0 {
+		t.Errorf("after restore, casper citing E1: %+v", ch)
+	}
+	if next := restored.Add(Record{Source: "y", Text: "other"}); next.ID != "E3" {
+		t.Errorf("next id after restore = %s", next.ID)
+	}
+}
