@@ -182,7 +182,11 @@ func costChart(rep Report) template.HTML {
 		yc := y(c.Accuracy)
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`, x, y(c.CI95[0]), x, y(c.CI95[1]), barColour(c.Name))
 		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/>`, x, yc, barColour(c.Name))
-		ly := yc + 4
+		// Labels sit on whole pixels, so each move is at least one pixel
+		// down and the search ends: with fractional positions p[1]+11 could
+		// round back to ly itself and the loop never ended (a 50-question
+		// run's page was never written).
+		ly := math.Round(yc + 4)
 		for again := true; again; {
 			again = false
 			for _, p := range placed {
