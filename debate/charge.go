@@ -227,6 +227,37 @@ func streamContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return sctx, func() { stopAfter(); cancel(context.Canceled) }
 }
 
+// RefuseUnpriced refuses an exchange before anything of it is kept or
+// sent when a cap (the session's or the mode's per exchange) is set and
+// one of the agents it will call has no price: no cap can bound that
+// call, so the refusal is known before the exchange and leaves no turn
+// and no question behind (issue 43). It is announced as CapReached and
+// stops the exchange as a refusal at the call would.
+func (e *Engine) RefuseUnpriced(agents []*Agent) error {
+	e.mu.Lock()
+	modeCap := e.Config.ModeBudget(e.current)
+	e.mu.Unlock()
+	meter := e.Meter()
+	capUSD := max(meter.Bound(), modeCap)
+	if capUSD <= 0 {
+		return nil
+	}
+	for _, a := range agents {
+		if a == nil {
+			continue
+		}
+		if _, priced := e.Config.CostAt(a.Model, providers.Usage{InputTokens: 1, OutputTokens: 1}, e.now()); priced {
+			continue
+		}
+		ce := &spend.CapError{Reason: spend.CapUnpriced, Agent: a.Label(), Model: a.Model, CapUSD: capUSD, SpentUSD: meter.Spent()}
+		if first := e.stopAtCap(ce); first != nil {
+			return first
+		}
+		return ce
+	}
+	return nil
+}
+
 // checkWindows refuses an exchange before anything of it is kept or sent
 // when a spend window over the session has no room for the cheapest call
 // mode m could make for input (its agents' system prompts, the input, their

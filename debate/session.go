@@ -39,6 +39,9 @@ type Session interface {
 	AllLine() string
 	AllSeated() (asked []*Agent, skipped []Seat)
 	NamedWithoutKey(names []string) error
+	// RefuseUnpriced refuses an exchange that would call an agent whose
+	// model has no price while a cap is set, before anything is kept.
+	RefuseUnpriced(agents []*Agent) error
 
 	// The record: entries added (announced as EntryAdded), the history the
 	// prompts are built from, and the mode's events and outcome.

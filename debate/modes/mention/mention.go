@@ -262,6 +262,9 @@ func (m *Mention) SubmitNamed(ctx context.Context, line string, named debate.Nam
 	if err := m.checkSeats(ms, targets); err != nil {
 		return err
 	}
+	if err := e.RefuseUnpriced(targets); err != nil {
+		return err // known before the exchange: no question or turn is kept
+	}
 	m.remember(targets)
 	e.SetTitle(line, "")
 	debate.StartNamedAsk(e, named) // its note comes before the question it explains
