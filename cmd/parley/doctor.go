@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -24,8 +25,14 @@ func newDoctorCmd(g *globalFlags) *cobra.Command {
 				return err
 			}
 			now := time.Now()
-			rows := doctor.Run(cmd.Context(), loaded.Config, doctor.Options{Live: live, Getenv: os.Getenv, Now: now})
+			if g.Demo {
+				fmt.Fprintln(cmd.OutOrStdout(), "--demo: every agent answers with the offline demo agents; no key, network or cost")
+			}
+			rows := doctor.Run(cmd.Context(), loaded.Config, doctor.Options{Live: live, Getenv: os.Getenv, Now: now, Demo: g.Demo})
 			ok := doctor.Print(cmd.OutOrStdout(), rows)
+			if g.Demo { // demo answers cost nothing: there is no worst case
+				return nil
+			}
 			if err := doctor.PrintWorstCases(cmd.OutOrStdout(), loaded.Config, now); err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -31,5 +33,34 @@ func TestDoctorPassesWithTheBuiltInConfigWithoutOllama(t *testing.T) {
 		if ansi.StringWidth(l) > 100 {
 			t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
 		}
+	}
+}
+
+// `parley --demo doctor` with no key set reports the demo agents as the
+// ones in use and passes; the same doctor without --demo fails on the
+// missing keys (issue 43, item 12). Through the real binary, where it was
+// seen.
+func TestDemoDoctorReportsTheDemoAgents(t *testing.T) {
+	bin := buildParley(t)
+	isolate(t)
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(bin, args...)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, string(out)
+	}
+	code, out := run("--demo", "doctor")
+	if code != 0 || !strings.Contains(out, "--demo: every agent answers with the offline demo agents") ||
+		!strings.Contains(out, "offline demo") || strings.Contains(out, "missing: set") || strings.Contains(out, "worst case") {
+		t.Fatalf("--demo doctor: exit %d\n%s", code, out)
+	}
+	if code, out := run("doctor"); code == 0 || !strings.Contains(out, "missing: set") {
+		t.Fatalf("doctor without keys or --demo: exit %d\n%s", code, out)
 	}
 }

@@ -27,6 +27,10 @@ type Options struct {
 	Live   bool                // make one tiny call per agent
 	Getenv func(string) string // keys and base URL overrides
 	Now    time.Time           // for shutdown dates
+	// Demo: the run is `--demo`, so every agent answers with the offline
+	// demo provider, whatever its configured provider; no key, endpoint
+	// or lifecycle matters and none is checked.
+	Demo bool
 }
 
 // Row is one agent's result; each column is "ok …", a problem, or "-"
@@ -55,7 +59,7 @@ func Run(ctx context.Context, cfg *debate.Config, opt Options) []Row {
 	for i, a := range cfg.Agents {
 		spec := cfg.Providers[a.Provider]
 		row := Row{Agent: a.Name, Provider: a.Provider, Model: a.Model, Endpoint: "-", Listed: "-", Lifecycle: "-", Live: "-", Unused: !used[a.Name]}
-		if spec.Type == "demo" {
+		if opt.Demo || spec.Type == "demo" {
 			row.Key, row.Endpoint, row.Listed, row.Lifecycle = "not needed", "offline demo", "-", "-"
 			rows = append(rows, row)
 			continue
