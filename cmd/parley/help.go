@@ -8,12 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/glamour/v2"
-	gstyles "charm.land/glamour/v2/styles"
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/cmd/parley/internal/manpage"
 )
 
 // helpTopics lists the manual's pages by name (docs/console.md is
@@ -73,30 +71,12 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 	}
 }
 
-// showTopic writes a page of the manual: rendered for a terminal, or as the
-// Markdown itself for a pipe or a file.
+// showTopic writes a page of the manual (manpage.Show): rendered and paged
+// for a terminal, plain text with unmarked headings for a pipe or a file.
 func showTopic(w io.Writer, topic string) error {
 	page, err := parley.Docs.ReadFile("docs/" + topic + ".md")
 	if err != nil {
 		return err
 	}
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(f.Fd()) {
-		_, err := w.Write(page)
-		return err
-	}
-	width := 100
-	if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 20 {
-		width = min(cols, 100)
-	}
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(gstyles.DarkStyleConfig), glamour.WithWordWrap(width))
-	if err != nil {
-		return err
-	}
-	text, err := r.Render(string(page))
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, text)
-	return err
+	return manpage.Show(w, page, os.Getenv)
 }
