@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/cmd/parley/internal/selfcmd"
 	"github.com/parleyhq/parley/tui"
 )
 
@@ -79,7 +80,7 @@ func sayHowToResume(a *app) {
 		return
 	}
 	id := a.Engine.Info().ID
-	fmt.Fprintf(a.Stdout, "session %s saved · resume it with: parley --resume %s\n", id, id)
+	fmt.Fprintf(a.Stdout, "session %s saved · resume it with: %s --resume %s\n", id, selfcmd.Name(), id)
 }
 
 // headlessCommands lists the commands beside the console, for the hint

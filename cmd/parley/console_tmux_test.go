@@ -64,7 +64,9 @@ func TestOneKeyConsoleInTmux(t *testing.T) {
 					last = time.Now()
 				}
 				// The line may have scrolled above the pane: read its history too.
-				return strings.Contains(flatten(tm.run("capture-pane", "-p", "-J", "-S", "-100", "-t", "p")), "saved · resume it with: parley --resume ")
+				// The test binary lives in a temporary directory, not on PATH,
+				// as a `go run` build does: the hint says the command to run.
+				return strings.Contains(flatten(tm.run("capture-pane", "-p", "-J", "-S", "-100", "-t", "p")), "saved · resume it with: go run ./cmd/parley --resume ")
 			})
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/selfcmd"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
@@ -285,7 +286,7 @@ any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
 					return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(fork)
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), fork.ID)
-				fmt.Fprintf(cmd.ErrOrStderr(), "forked %s at turn %d; continue with: parley --resume %s\n", id, fork.ForkAt, fork.ID)
+				fmt.Fprintf(cmd.ErrOrStderr(), "forked %s at turn %d; continue with: %s --resume %s\n", id, fork.ForkAt, selfcmd.Name(), fork.ID)
 				return nil
 			})
 		},

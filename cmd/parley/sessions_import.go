@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/selfcmd"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -68,7 +69,7 @@ the database is refused too; --new-id keeps the import beside it.`,
 				return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(map[string]any{"id": saved.ID, "turns": len(entries)})
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), saved.ID)
-			fmt.Fprintf(cmd.ErrOrStderr(), "imported %d turns as session %s; continue with: parley --resume %s\n", len(entries), saved.ID, saved.ID)
+			fmt.Fprintf(cmd.ErrOrStderr(), "imported %d turns as session %s; continue with: %s --resume %s\n", len(entries), saved.ID, selfcmd.Name(), saved.ID)
 			return nil
 		},
 	}
