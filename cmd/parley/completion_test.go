@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,23 @@ func TestCompletionOffersIDsModesPresetsAndAgents(t *testing.T) {
 				t.Errorf("complete %q lacks %q:\n%s", c.args, w, out)
 			}
 		}
+	}
+}
+
+// `parley completion bash --help` says the script needs the bash-completion
+// package, and the README names the error seen without it (issue 43, item
+// 12: cobra's V2 script calls _get_comp_words_by_ref too).
+func TestBashCompletionSaysItNeedsBashCompletion(t *testing.T) {
+	code, out, _ := runCLI(t, "", "completion", "bash", "--help")
+	if code != 0 || !strings.Contains(out, "depends on the 'bash-completion' package") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	code, script, _ := runCLI(t, "", "completion", "bash")
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || strings.Contains(script, "_get_comp_words_by_ref") != strings.Contains(string(readme), "_get_comp_words_by_ref: command not found") {
+		t.Fatalf("the script's need of _get_comp_words_by_ref and the README disagree (exit %d)", code)
 	}
 }
