@@ -272,3 +272,40 @@ func TestToolsConfigIsChecked(t *testing.T) {
 		t.Errorf("a good configuration: %v", err)
 	}
 }
+
+// A finished call is worded once: the event a panel shows and the saved
+// entry the transcript and `sessions show` show give one line, evidence id
+// first (seen: the transcript printed "✓ fetch_url url=…" without it).
+func TestToolCallIsWordedTheSameFromEventAndEntry(t *testing.T) {
+	t.Parallel()
+	e, _, log := toolEngine(t, SpineConfig(known), func(n int, req providers.Request) ToolReply {
+		if n == 1 {
+			return ToolReply{Calls: []providers.ToolCall{
+				call("c1", "read_file", `{"path":"notes.txt"}`),
+				call("c2", "list_file", `{"path":".","recursive":true}`),
+				call("c3", "read_file", `{"path":"../etc/passwd"}`),
+			}}
+		}
+		return ToolReply{Text: "Done [E1]."}
+	})
+	if err := e.Submit(context.Background(), "@gemini read it"); err != nil {
+		t.Fatal(err)
+	}
+	Settle(t, e)
+	fin := EventsOf[ToolFinished](log)
+	var saved []string
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindToolCall {
+			saved = append(saved, en.ToolCalls[0].Short(en.CallEvidence(0)))
+		}
+	}
+	var events []string
+	for _, ev := range fin {
+		events = append(events, ev.Short())
+	}
+	want := []string{"E1 read_file notes.txt", "E2 list_file . recursive"}
+	if len(saved) != 3 || strings.Join(saved, "|") != strings.Join(events, "|") ||
+		saved[0] != want[0] || saved[1] != want[1] || !strings.HasPrefix(saved[2], "read_file ") || !strings.HasSuffix(saved[2], " · ../etc/passwd") {
+		t.Errorf("entries word %q, events %q; want %q then an error", saved, events, want)
+	}
+}

@@ -3,8 +3,12 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/evidence"
 )
 
 // A native call shows as one line in its member's panel: in flight, then
@@ -25,5 +29,33 @@ func TestPanelShowsNativeToolCalls(t *testing.T) {
 	want := []string{"✓ E1 fetch_url x/r", "✗ fetch_url refused: private · 10.0.0.1/"}
 	if strings.Join(p.tools, "|") != strings.Join(want, "|") {
 		t.Errorf("done: %q, want %q", p.tools, want)
+	}
+}
+
+// The transcript's line of a saved call is the panel's: the evidence id
+// first, as the core words it (seen: "✓ fetch_url url=…", no id), and a
+// hostile argument or error never drives the terminal.
+func TestTranscriptToolLineCarriesTheEvidenceID(t *testing.T) {
+	t.Parallel()
+	tr := newTranscript(newMarkdown(), nil, func(time.Time) string { return "t" })
+	tr.SetSize(100, 20)
+	tr.Put(debate.Entry{Turn: 1, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete,
+		ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://x/r"}, Result: "page"}},
+		Evidence:  []evidence.Record{{ID: "E1", Source: "http://x/r"}}})
+	tr.Put(debate.Entry{Turn: 2, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete,
+		ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://10.0.0.1/\x1b[2J"},
+			Error: "refused: \x1b]0;pwned\x07private"}}})
+	var view []string
+	for _, l := range tr.View() {
+		view = append(view, strings.TrimSpace(ansi.Strip(l)))
+	}
+	got := strings.Join(view, "\n")
+	panel := &panel{}
+	panel.NativeToolFinished(debate.ToolFinished{CallID: "c", Tool: "fetch_url", Arguments: `{"url":"http://x/r"}`, Evidence: "E1"})
+	if !strings.Contains(got, panel.tools[0]) || panel.tools[0] != "✓ E1 fetch_url x/r" || !strings.Contains(got, "✗ fetch_url refused: private · 10.0.0.1/") {
+		t.Errorf("transcript:\n%s\nwant the panel's %q and the refusal", got, panel.tools[0])
+	}
+	if strings.ContainsAny(strings.Join(tr.View(), ""), "\x07") || strings.Contains(got, "pwned") {
+		t.Errorf("control sequences reached the transcript: %q", got)
 	}
 }

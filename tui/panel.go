@@ -235,11 +235,11 @@ func (p *panel) Field(ev debate.FieldCompleted) {
 func (p *panel) Tool(ev debate.ToolActivity) {
 	line := toolLine(ev.Call)
 	if ev.Done && len(p.tools) > 0 && strings.HasPrefix(p.tools[len(p.tools)-1], "⋯ "+ev.Call.Tool) {
-		p.tools[len(p.tools)-1] = doneToolLine(ev.Call)
+		p.tools[len(p.tools)-1] = doneToolLine(ev.Call, "")
 		return
 	}
 	if ev.Done {
-		line = doneToolLine(ev.Call)
+		line = doneToolLine(ev.Call, "")
 	}
 	p.tools = append(p.tools, line)
 	if len(p.tools) > 20 {
@@ -248,25 +248,16 @@ func (p *panel) Tool(ev debate.ToolActivity) {
 }
 
 func toolLine(c debate.ToolCall) string {
-	return "⋯ " + Sanitize(c.Tool) + " " + Sanitize(toolArgs(c))
+	return "⋯ " + Sanitize(c.Short(""))
 }
 
-func doneToolLine(c debate.ToolCall) string {
+// doneToolLine is a finished call as the core words it (ToolCall.Short):
+// "✓ E1 fetch_url 127.0.0.1:8765/report.html", "✗ read_file <reason> · x".
+func doneToolLine(c debate.ToolCall, evidenceID string) string {
 	if c.Error != "" {
-		return "✗ " + Sanitize(c.Tool) + " " + Sanitize(toolArgs(c)) + ": " + Sanitize(c.Error)
+		return "✗ " + Sanitize(c.Short(""))
 	}
-	return "✓ " + Sanitize(c.Tool) + " " + Sanitize(toolArgs(c))
-}
-
-func toolArgs(c debate.ToolCall) string {
-	if p, ok := c.Parameters["path"]; ok {
-		return p
-	}
-	var parts []string
-	for k, v := range c.Parameters {
-		parts = append(parts, k+"="+v)
-	}
-	return strings.Join(parts, " ")
+	return "✓ " + Sanitize(c.Short(evidenceID))
 }
 
 // Settle ends an exchange for the panel: a turn that never started is

@@ -289,8 +289,8 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 	case debate.KindVerdict:
 		lines = append(lines, verdictBanner(strings.ToUpper(Sanitize(en.Vote)), text, w)...)
 	case debate.KindToolCall, debate.KindToolResult:
-		for _, c := range en.ToolCalls {
-			lines = append(lines, styles.muted.Render(doneToolLine(c)))
+		for i, c := range en.ToolCalls {
+			lines = append(lines, styles.muted.Render(doneToolLine(c, en.CallEvidence(i))))
 		}
 		if text != "" {
 			body := wrapPlain(text, w)

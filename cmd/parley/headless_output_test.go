@@ -109,7 +109,7 @@ func TestSessionsShowSanitizesToolCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, stderr := runCLI(t, "", "--db", db, "sessions", "show", "abc")
-	if code != 0 || !strings.Contains(out, "tool list_file") || !strings.Contains(out, "/etc") {
+	if code != 0 || !strings.Contains(out, "tool ✓ list_file") || !strings.Contains(out, "/etc") {
 		t.Fatalf("exit %d\nout %q\nerr %q", code, out, stderr)
 	}
 	if strings.ContainsAny(out, "\x1b\x07") {

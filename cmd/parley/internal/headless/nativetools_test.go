@@ -62,4 +62,8 @@ func TestTranscriptListsTheLedger(t *testing.T) {
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("transcript:\n%s\nwant %q", out.String(), want)
 	}
+	// The call's line is the console's: its evidence id first.
+	if line := "   tool ✓ E1 fetch_url x/r\n"; !strings.Contains(out.String(), line) {
+		t.Errorf("transcript:\n%s\nwant %q", out.String(), line)
+	}
 }
