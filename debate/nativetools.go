@@ -94,6 +94,7 @@ type tooling struct {
 	boxes         func(*Agent) *toolbox.Box
 	exchangeCalls int
 	ledger        evidence.Ledger
+	searchCites   map[int][]string // turn → ids its vendor's citations cite (searchevidence.go)
 }
 
 // SetToolBoxes gives members their native tools: boxes returns an agent's
@@ -127,6 +128,7 @@ func (e *Engine) Evidence() *evidence.Ledger { return &e.tooling.ledger }
 func (e *Engine) newExchangeTools() {
 	e.tooling.mu.Lock()
 	e.tooling.exchangeCalls = 0
+	e.tooling.searchCites = nil
 	e.tooling.mu.Unlock()
 }
 
@@ -221,6 +223,9 @@ func (t *Turn) streamTools(ctx context.Context, req *providers.Request, tt *tool
 	for {
 		start := text.Len()
 		res, err := t.stream(ctx, *req, text, streamed)
+		if err == nil && tt != nil {
+			t.recordSources(res.Sources)
+		}
 		if tt == nil || err != nil || len(res.ToolCalls) == 0 || tt.capped {
 			if err == nil && tt != nil && tt.capped && len(res.ToolCalls) > 0 && strings.TrimSpace(text.String()) == "" {
 				err = &providers.Error{Provider: t.spec.Agent.Provider.Name(), Kind: providers.KindEmpty,

@@ -52,6 +52,9 @@ type Session interface {
 	// CheckCitations checks what an answer cites against the session's
 	// evidence ledger.
 	CheckCitations(listed []string, text string, members []string) evidence.Check
+	// SearchCitations are the ids of the search sources a turn's vendor
+	// says its answer cites.
+	SearchCitations(turn int) []string
 
 	// Turns: Reserve one per agent (their numbers are taken in order),
 	// then Run them, in parallel when they should be; PromptFor is what an

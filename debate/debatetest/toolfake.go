@@ -13,6 +13,8 @@ import (
 type ToolReply struct {
 	Text  string
 	Calls []providers.ToolCall
+	// Sources are what a server-side search of the step returned.
+	Sources []providers.Source
 }
 
 // ToolFake is an in-process provider for the engine's native tool loop:
@@ -41,7 +43,7 @@ func (f *ToolFake) Stream(ctx context.Context, req providers.Request) (providers
 	n := len(f.reqs)
 	f.mu.Unlock()
 	r := f.Script(n, req)
-	res := providers.Result{FinishReason: "stop", ToolCalls: r.Calls,
+	res := providers.Result{FinishReason: "stop", ToolCalls: r.Calls, Sources: r.Sources,
 		Usage: providers.Usage{InputTokens: demo.EstimateRequestTokens(req), OutputTokens: (len(r.Text) + 3) / 4}}
 	if len(r.Calls) > 0 {
 		res.FinishReason = "tool_calls"

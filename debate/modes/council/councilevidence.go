@@ -31,7 +31,7 @@ func (c *Council) cite(answers []verdict.CouncilAnswer) {
 		if !answers[i].Valid() {
 			continue
 		}
-		answers[i].Citations = c.engine.CheckCitations(nil, answers[i].Text, members)
+		answers[i].Citations = c.engine.CheckCitations(c.engine.SearchCitations(answers[i].Turn), answers[i].Text, members)
 		if policy == verdict.EvidenceRequired {
 			answers[i].Unsupported = verdict.Unsupported(answers[i].Citations)
 		}

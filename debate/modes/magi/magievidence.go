@@ -56,7 +56,9 @@ func (m *Magi) cite(v *verdict.MagiVote) {
 	for i, a := range m.agents {
 		members[i] = a.Name
 	}
-	v.Citations = m.engine.CheckCitations(v.Evidence, v.Reasoning+"\n"+v.Summary, members)
+	// The sources its own search cited count as cited (searchevidence.go).
+	listed := append(slices.Clone(v.Evidence), m.engine.SearchCitations(v.Turn)...)
+	v.Citations = m.engine.CheckCitations(listed, v.Reasoning+"\n"+v.Summary, members)
 	if policy == verdict.EvidenceRequired {
 		if why := verdict.Unsupported(v.Citations); why != "" {
 			v.Valid, v.Error = false, why
