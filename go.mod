@@ -112,3 +112,5 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
