@@ -62,3 +62,23 @@ func FuzzPlainFences(f *testing.F) {
 		}
 	})
 }
+
+// Code in a named language is highlighted: a language chroma defines in
+// Go (go) and one of its XML definitions (haskell), which its registry
+// (patched in third_party/chroma to be filled on first use, not at
+// start-up) reads on the first lookup, each render unlike the same code
+// drawn as plain text.
+func TestNamedLanguagesAreHighlighted(t *testing.T) {
+	t.Parallel()
+	md := newMarkdown()
+	for lang, code := range map[string]string{"go": "func main() { return 1 }", "haskell": "main :: IO ()\nmain = putStrLn \"hi\" -- greet"} {
+		if !knownLanguage(lang) {
+			t.Errorf("%s: no lexer", lang)
+		}
+		got := strings.Join(md.Render("```"+lang+"\n"+code+"\n```", 60), "\n")
+		plain := strings.Join(md.Render("```text\n"+code+"\n```", 60), "\n")
+		if got == plain {
+			t.Errorf("%s is drawn as plain text:\n%q", lang, got)
+		}
+	}
+}
