@@ -38,6 +38,11 @@ func TestDevelopmentMapNamesEveryPackage(t *testing.T) {
 		if d.IsDir() && path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
 			return filepath.SkipDir
 		}
+		if d.IsDir() && path != "." {
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // another module (third_party/…), not this one's packages
+			}
+		}
 		if !d.IsDir() && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
 			packages[filepath.ToSlash(filepath.Dir(path))] = true
 		}
