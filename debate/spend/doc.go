@@ -2,7 +2,8 @@
 // finished calls spent, and the worst cases of the calls still in flight
 // (Meter: Reserve before a call, Settle after it), meters nested under
 // others (a connection's or a spend window's budget over many sessions),
-// spend windows per hour or day (NewWindowMeter), and the refusal a cap
+// spend windows per hour or day (NewWindowMeter; NewSharedWindowMeter over
+// a Ledger several processes share), and the refusal a cap
 // gives (CapError), worded once here for every door.
 //
 // It knows nothing of engines, modes or agents: the engine (debate's

@@ -81,6 +81,9 @@ func (m *Meter) Reserve(worst float64) (ok bool, hit Limit) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.roll()
+	if m.shared() {
+		return m.reserveShared(worst)
+	}
 	if m.cap > 0 && m.spent+m.reserved+worst > m.cap {
 		return false, m.limitLocked()
 	}
@@ -100,8 +103,12 @@ func (m *Meter) Settle(worst, cost float64, u providers.Usage) (passed bool, hit
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.roll()
-	m.reserved = max(m.reserved-worst, 0)
-	m.spent += cost
+	if m.shared() {
+		m.settleShared(worst, cost)
+	} else {
+		m.reserved = max(m.reserved-worst, 0)
+		m.spent += cost
+	}
 	m.unknown = m.unknown || u.PriceUnknown
 	m.estimated = m.estimated || u.Estimated
 	own := m.cap > 0 && m.spent > m.cap

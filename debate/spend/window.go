@@ -46,6 +46,11 @@ type meterWindow struct {
 	Window
 	now   func() time.Time
 	start time.Time
+	// ledger, when set, keeps the window's figures for every process
+	// sharing it (ledger.go); holds are this meter's own calls in flight,
+	// by the start of the window each was reserved in.
+	ledger Ledger
+	holds  map[time.Time]float64
 }
 
 // NewWindowMeter is a meter capped at capUSD over w: its current window
@@ -67,6 +72,9 @@ func (m *Meter) roll() {
 	}
 	if start := m.window.Start(m.window.now()); start.After(m.window.start) {
 		m.window.start, m.spent, m.unknown, m.estimated = start, 0, false, false
+		if m.shared() { // the new window's figures are the ledger's
+			m.reserved = 0
+		}
 	}
 }
 
@@ -75,6 +83,9 @@ func (m *Meter) roll() {
 func (m *Meter) Idle() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.shared() {
+		return m.idleShared()
+	}
 	return m.reserved == 0
 }
 
@@ -111,8 +122,9 @@ func (m *Meter) WindowRefusal(worst float64) (hit Limit, ok bool) {
 	for p := m; p != nil; {
 		p.mu.Lock()
 		p.roll()
+		answered := !p.shared() || p.refreshShared() // a ledger that cannot answer: full (fail closed)
 		room := p.cap - p.spent - p.reserved
-		full := p.window != nil && p.cap > 0 && (worst > room || room <= 0)
+		full := p.window != nil && p.cap > 0 && (worst > room || room <= 0 || !answered)
 		hit, parent := p.limitLocked(), p.parent
 		p.mu.Unlock()
 		if full {

@@ -161,6 +161,20 @@ var migrations = []string{
 	// 11: issue 45: the evidence record of a native tool call (JSON of
 	// []evidence.Record, '' for none).
 	`ALTER TABLE conversation_log ADD COLUMN evidence TEXT NOT NULL DEFAULT '';`,
+	// 12: issue 49: parley serve's spend windows, kept in the database so
+	// every process serving it shares them (spendledger.go): what a
+	// window (the server's, or one user's; one setting; one hour or day)
+	// spent and holds for calls in flight.
+	`CREATE TABLE spend_window (
+		server       INTEGER NOT NULL,
+		user_id      TEXT NOT NULL,
+		setting      TEXT NOT NULL,
+		window_start TEXT NOT NULL,
+		spent        REAL NOT NULL DEFAULT 0,
+		reserved     REAL NOT NULL DEFAULT 0,
+		PRIMARY KEY (server, user_id, setting, window_start)
+	);
+	CREATE INDEX spend_window_start ON spend_window(window_start);`,
 }
 
 // ErrNewerSchema refuses a database a newer Parley wrote.

@@ -15,9 +15,13 @@ import (
 // sessions together, may spend in a calendar hour and day (UTC). A
 // session's meter counts under its user's windows, which count under the
 // server's (spend.Meter.Under), so a call is admitted only when its worst
-// case fits under every one. Each window starts from what the store holds
-// of it — the cost of the turns of sessions serve owns (session_owner)
-// that finished in it — so restarting the server does not reset the hour.
+// case fits under every one. Each window is a row of spend_window
+// (spendledger.go), its meter a client of it: every process serving the
+// database (replicas on one Postgres, two servers on one SQLite file)
+// reserves in the same row, so together they never pass a window, and
+// restarting a server resets nothing. The row of the window in progress
+// when the windows are built starts from the cost of the turns of
+// sessions serve owns (session_owner) that finished in it.
 type SpendLimits struct {
 	st  *Store
 	cfg Windows
@@ -99,11 +103,24 @@ func (l *SpendLimits) windows(ctx context.Context, scope string, user *string, p
 		if w.usd <= 0 {
 			continue
 		}
-		spent, err := l.st.ServedSpend(ctx, w.win.Start(l.now()), user)
-		if err != nil {
+		// Only the window holding now starts from the turns: a database
+		// written before the ledger keeps its hour; a later window's row
+		// is made by its first call, so nothing was spent in it before.
+		current := w.win.Start(l.now())
+		ledger := &windowLedger{st: l.st, server: user == nil, setting: w.win.Limit,
+			seed: func(ctx context.Context, start time.Time) (float64, error) {
+				if !start.Equal(current) {
+					return 0, nil
+				}
+				return l.st.ServedSpend(ctx, start, user)
+			}}
+		if user != nil {
+			ledger.user = *user
+		}
+		if _, _, err := ledger.Held(current); err != nil {
 			return nil, err
 		}
-		m := spend.NewWindowMeter(w.usd, w.win, spent, l.now)
+		m := spend.NewSharedWindowMeter(w.usd, w.win, ledger, l.now)
 		if tail == nil {
 			head = m
 		} else {
