@@ -39,6 +39,16 @@ func limitsOn(t *testing.T, path string, w Windows, clock *windowClock) (*Store,
 	return st, l
 }
 
+// windowsOf is the meter user's sessions count under.
+func windowsOf(t *testing.T, l *SpendLimits, user string) *spend.Meter {
+	t.Helper()
+	m, err := l.For(context.Background(), user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // windowRow is a spend_window row as the database holds it.
 func windowRow(t *testing.T, st *Store, server bool, user, setting string, start time.Time) (spent, reserved float64) {
 	t.Helper()
@@ -133,10 +143,7 @@ func TestSpendWindowAdmitsUpToTheCap(t *testing.T) {
 	path := testDB(t)
 	clock := &windowClock{t: time.Date(2026, 11, 28, 13, 10, 0, 0, time.UTC)}
 	_, l := limitsOn(t, path, Windows{ServerPerHour: 0.5}, clock)
-	m, err := l.For(context.Background(), "ada")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := windowsOf(t, l, "ada")
 	for i, want := range []bool{true, true, false} {
 		if ok, _ := m.Reserve(0.25); ok != want {
 			t.Fatalf("call %d of $0.25 under $0.50: admitted %v, want %v", i+1, ok, want)
@@ -154,10 +161,7 @@ func TestSpendWindowSettlesAcrossTheHour(t *testing.T) {
 	path := testDB(t)
 	clock := &windowClock{t: time.Date(2026, 11, 28, 13, 59, 0, 0, time.UTC)}
 	st, l := limitsOn(t, path, Windows{ServerPerHour: 1}, clock)
-	m, err := l.For(context.Background(), "ada")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := windowsOf(t, l, "ada")
 	if ok, _ := m.Reserve(0.4); !ok {
 		t.Fatal("refused under an empty window")
 	}
@@ -170,10 +174,7 @@ func TestSpendWindowSettlesAcrossTheHour(t *testing.T) {
 		t.Errorf("14:00 holds spent %v reserved %v, want the call's cost 0.125", s, r)
 	}
 	_, again := limitsOn(t, path, Windows{ServerPerHour: 1}, clock)
-	m2, err := again.For(context.Background(), "bob")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m2 := windowsOf(t, again, "bob")
 	if got := m2.Spent(); got != 0.125 {
 		t.Errorf("a server started later reads %v spent this hour, want 0.125", got)
 	}
@@ -188,10 +189,7 @@ func TestSpendWindowRefusesNonAmounts(t *testing.T) {
 	path := testDB(t)
 	clock := &windowClock{t: time.Date(2026, 11, 28, 13, 10, 0, 0, time.UTC)}
 	_, l := limitsOn(t, path, Windows{ServerPerHour: 1}, clock)
-	m, err := l.For(context.Background(), "ada")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := windowsOf(t, l, "ada")
 	for _, v := range []float64{math.NaN(), math.Inf(1), -0.5} {
 		if ok, _ := m.Reserve(v); ok {
 			t.Errorf("a worst case of %v was admitted", v)
