@@ -232,6 +232,9 @@ type MagiConfig struct {
 	// Evidence is optional or required (evidencecheck.go): required counts a
 	// vote without a valid citation as unsupported.
 	Evidence string `mapstructure:"evidence"`
+	// Checkpoint is where a council waits for its host (never, each_round,
+	// on_split); --checkpoint overrides it for a run.
+	Checkpoint string `mapstructure:"checkpoint"`
 }
 
 // CouncilConfig: the council's members (two or more; empty: the first agent

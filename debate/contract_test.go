@@ -14,6 +14,7 @@ import (
 	"time"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/verdict"
 
@@ -494,6 +495,12 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 		{AgentAnswered{Agent: "coder", Answer: "It greets.", Complete: true, Steps: 2,
 			ToolCalls: []ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}, Result: "package main"}}},
 			`{"type":"agent_answered","agent":"coder","answer":"It greets.","complete":true,"steps":2,"tool_calls":[{"tool":"read_file","parameters":{"path":"main.go"},"result":"package main"}],"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}`},
+		{CheckpointReached{Point: checkpoint.Point{Kind: checkpoint.KindRound, Round: 1, Of: 3, Summary: "2 approve, 1 reject, 0 abstain, 0 invalid", Split: true,
+			Members: []string{"melchior", "casper"}, Choices: []checkpoint.Action{checkpoint.Continue, checkpoint.Note, checkpoint.Stop}}, Sentence: "CHECKPOINT after round 1 of 3: 2 approve, 1 reject, 0 abstain, 0 invalid"},
+			`{"type":"checkpoint","kind":"round","round":1,"of":3,"summary":"2 approve, 1 reject, 0 abstain, 0 invalid","split":true,"members":["melchior","casper"],"choices":["continue","note","stop"],"sentence":"CHECKPOINT after round 1 of 3: 2 approve, 1 reject, 0 abstain, 0 invalid"}`},
+		{CheckpointAnswered{Point: checkpoint.Point{Kind: checkpoint.KindTool, Choices: checkpoint.ToolChoices, Tool: &checkpoint.ToolCall{Agent: "gpt", Tool: "fetch_url", Arguments: `{"url":"x"}`}},
+			Answer: checkpoint.Answer{Action: checkpoint.Deny, Text: "not now"}, Sentence: "the host denied fetch_url to gpt: not now"},
+			`{"type":"checkpoint_answered","point":{"kind":"tool","summary":"","split":false,"choices":["approve","deny"],"tool":{"agent":"gpt","tool":"fetch_url","arguments":"{\"url\":\"x\"}"}},"answer":{"action":"deny","text":"not now"},"sentence":"the host denied fetch_url to gpt: not now"}`},
 		{AgentAnswered{Agent: "coder", Error: "context canceled", ToolCalls: []ToolCall{}},
 			`{"type":"agent_answered","agent":"coder","answer":"","complete":false,"error":"context canceled","steps":0,"tool_calls":[],"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}`},
 	}

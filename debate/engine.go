@@ -83,6 +83,8 @@ type Engine struct {
 	exchange exchangeSpend
 	// tooling is the members' native tools and the evidence ledger (nativetools.go).
 	tooling tooling
+	// hosting is the run's host and checkpoint policy (checkpoints.go).
+	hosting hosting
 
 	mu      sync.Mutex
 	info    SessionInfo

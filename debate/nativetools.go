@@ -275,7 +275,7 @@ func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.Too
 		call := calls[i]
 		t.engine.Emit(ToolStarted{Turn: t.entry.Turn, Agent: t.spec.Agent.Name, CallID: call.ID, Tool: call.Name, Arguments: sanitize.Clip(call.Arguments, maxEventResult)})
 		if i < granted {
-			ran[i] = tt.box.Run(ctx, call)
+			ran[i] = tt.box.RunWith(ctx, call, t.engine.approveTool(t.spec.Agent))
 			return
 		}
 		ran[i] = toolbox.Result{Call: call, IsError: true,

@@ -3,6 +3,7 @@ package debate
 import (
 	"context"
 
+	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
@@ -65,6 +66,10 @@ type Session interface {
 	MaxSteps() int
 	NewToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) *ToolLoop
 	NativeTools(a *Agent) *toolbox.Box
+
+	// Checkpoint offers the host a point where the run can pause
+	// (checkpoints.go): asked false when the run went on without asking.
+	Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoint.Answer, asked bool, err error)
 }
 
 // Configuration is the session's configuration, for a mode's Session.

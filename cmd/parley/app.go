@@ -22,6 +22,7 @@ var (
 	loadConfiguration = wiring.LoadConfiguration
 	interrupts        = wiring.Interrupts
 	addCostFlag       = wiring.AddCostFlag
+	addCheckpointFlag = wiring.AddCheckpointFlag
 )
 
 // addSessionFlag gives a headless command --session: continue a saved

@@ -85,6 +85,7 @@ personas by one or two places. Use - to read the question from stdin.`,
 	}
 	addSessionFlag(cmd, g)
 	addCostFlag(cmd, g)
+	addCheckpointFlag(cmd, g)
 	f := cmd.Flags()
 	f.BoolVarP(&verbose, "verbose", "v", false, "show each vote's full reasoning")
 	f.BoolVarP(&single, "single-round", "1", false, "run round 1 only (independent votes)")

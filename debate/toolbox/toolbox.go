@@ -64,10 +64,14 @@ type Rule string
 const (
 	Allow Rule = "allow"
 	Deny  Rule = "deny"
-	// Ask needs the host's approval; until the console can ask, a call is
-	// refused with a reason saying so.
+	// Ask needs the host's approval (RunWith's Approver); a run that has no
+	// host to ask refuses the call with a reason saying so.
 	Ask Rule = "ask"
 )
+
+// Approver asks the host about a call whose rule is Ask: ok runs it;
+// otherwise reason is the call's result ("" when nobody could be asked).
+type Approver func(ctx context.Context, call providers.ToolCall) (ok bool, reason string)
 
 // Result is one finished call.
 type Result struct {
@@ -142,7 +146,12 @@ func (b *Box) Len() int {
 
 // Run runs one call to its end. It never returns an error and never panics:
 // every failure is the result's text with IsError set.
-func (b *Box) Run(ctx context.Context, call providers.ToolCall) (res Result) {
+func (b *Box) Run(ctx context.Context, call providers.ToolCall) Result {
+	return b.RunWith(ctx, call, nil)
+}
+
+// RunWith is Run with approve asked about a call under Ask (nil: refused).
+func (b *Box) RunWith(ctx context.Context, call providers.ToolCall, approve Approver) (res Result) {
 	start := time.Now()
 	res.Call = call
 	defer func() {
@@ -160,7 +169,16 @@ func (b *Box) Run(ctx context.Context, call providers.ToolCall) (res Result) {
 	case Deny:
 		return errResult(res, fmt.Sprintf("refused: the tool %s is denied by tools.policy", call.Name))
 	case Ask:
-		return errResult(res, fmt.Sprintf("refused: the tool %s needs the host's approval (tools.policy ask), and approval cannot be asked yet; go on without it", call.Name))
+		ok, reason := false, ""
+		if approve != nil {
+			ok, reason = approve(ctx, call)
+		}
+		if !ok && reason == "" {
+			reason = fmt.Sprintf("refused: the tool %s needs the host's approval (tools.policy ask), and this run has no host to ask (--checkpoint); go on without it", call.Name)
+		}
+		if !ok {
+			return errResult(res, reason)
+		}
 	}
 	args, err := Arguments(call.Arguments)
 	if err != nil {

@@ -19,6 +19,8 @@ const (
 	// StopNoNewArgument: every round-2 change was conformity (no new
 	// argument), so round 3 would only weigh the same arguments again.
 	StopNoNewArgument = "no_new_argument"
+	// StopHost: the host stopped the council at a checkpoint.
+	StopHost = "host"
 )
 
 // DefaultAdaptiveMargin is modes.magi.adaptive_margin's default: the

@@ -11,6 +11,7 @@ import (
 // came after, the tally and how it was decided, e.g.
 //
 //	REJECTED after round 3: 1 approve, 2 reject, 0 abstain, 0 invalid · rule: majority
+//	STOPPED by the host after round 2: 2 approve, 1 reject, 0 abstain, 0 invalid · so far: APPROVED · rule: majority · 3 calls saved
 //
 // "" for a cancelled council, which decided nothing.
 func VerdictSentence(res *MagiResult) string {
@@ -20,6 +21,9 @@ func VerdictSentence(res *MagiResult) string {
 	line := TallyLine(res.Tally)
 	if res.AnswerType != "" {
 		line = AnswerTallyLine(res.Tally)
+	}
+	if res.StopReason == StopHost {
+		return fmt.Sprintf("STOPPED by the host after round %d: %s · so far: %s%s%s", len(res.Rounds), line, res.Verdict, DecisionNote(res), VoteCoverage(res))
 	}
 	return fmt.Sprintf("%s after round %d: %s%s%s", res.Verdict, len(res.Rounds), line, DecisionNote(res), VoteCoverage(res))
 }

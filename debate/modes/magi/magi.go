@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -46,6 +47,8 @@ type Magi struct {
 	// context is the session's history before the question (a resumed or
 	// forked debate), digested once per council; "" in a fresh session.
 	context string
+	// host is what the host decided at this council's checkpoints (magihost.go).
+	host *hostTurn
 }
 
 // Spec describes MAGI mode; debate/modes.All lists it.
@@ -81,6 +84,9 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	}
 	if err := verdict.CheckEvidencePolicy("modes.magi.evidence", m.Evidence); err != nil {
 		return k.Bad("modes.magi.evidence", "%v", err)
+	}
+	if _, err := checkpoint.ParsePolicy(m.Checkpoint); err != nil {
+		return k.Bad("modes.magi.checkpoint", "%v", err)
 	}
 	return nil
 }
@@ -168,6 +174,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		res.AnswerType = m.answer
 	}
 	m.notes = m.research(ctx, q)
+	m.host = &hostTurn{dropped: map[int]int{}}
 	var err error
 	for r := 1; r <= rounds; r++ {
 		votes := m.runRound(ctx, q, r, res.Rounds)
@@ -187,6 +194,16 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		if m.adaptive && r < rounds {
 			if res.StopReason = verdict.AdaptiveStop(res.Rounds, verdict.AuditFlips(res.Rounds), m.margin); res.StopReason != "" {
 				res.EarlyStopped = res.StopReason == verdict.StopUnanimous
+				break
+			}
+		}
+		if r < rounds {
+			if err = m.checkpoint(ctx, m.host, r, rounds, votes); err != nil {
+				res.Cancelled = true // the host could not be asked: the council decided nothing
+				break
+			}
+			if m.host.stopped {
+				res.StopReason = verdict.StopHost
 				break
 			}
 		}
@@ -284,12 +301,19 @@ func (m *Magi) runRound(ctx context.Context, q string, round int, prev [][]verdi
 	turns := make([]*debate.Turn, len(m.agents))
 	parsed := make([]*parsedVote, len(m.agents))
 	for i, a := range m.agents {
+		if _, gone := m.host.dropped[i]; gone {
+			continue
+		}
 		msgs[i] = m.roundMessages(i, round, q, prev)
 		parsed[i] = &parsedVote{}
 		turns[i] = e.Reserve(m.voteSpec(a, round, q, msgs[i], false, parsed[i]))
 	}
 	out := make([]verdict.MagiVote, len(m.agents))
 	debate.InParallel(len(m.agents), func(i int) {
+		if after, gone := m.host.dropped[i]; gone {
+			out[i] = m.droppedVote(i, round, after)
+			return
+		}
 		out[i] = m.castVote(ctx, i, round, q, msgs[i], turns[i], parsed[i])
 	})
 	return out

@@ -57,6 +57,7 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]verdict.MagiVote) 
 		b.WriteString("\nCast your final vote as the JSON object.")
 	}
 	b.WriteString(changeRule)
+	b.WriteString(hostWords(m.host, round))
 	b.WriteString("\n\nThe question:\n\n")
 	b.WriteString(questionLine(q))
 	return append(msgs, providers.Message{Role: providers.RoleUser, Content: b.String()})

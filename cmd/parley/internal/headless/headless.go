@@ -141,6 +141,12 @@ func (p *Printer) Sink(ev debate.Event) {
 			p.flushSlip()
 			fmt.Fprintln(p.err, "parley: "+sanitize.Text(ev.Sentence))
 		}
+	case debate.CheckpointAnswered:
+		// The checkpoint itself is printed by the host that asks (hostline).
+		if p.opts.Format != JSONL {
+			p.flushSlip()
+			fmt.Fprintln(p.err, "parley: "+sanitize.Text(ev.Sentence))
+		}
 	}
 	if p.opts.Format == JSONL {
 		p.line(ev)

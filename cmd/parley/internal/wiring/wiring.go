@@ -49,6 +49,8 @@ type Flags struct {
 	// StrictSeats (--strict-seats) is `seating: strict`: an agent without
 	// its key is never stood in for.
 	StrictSeats bool
+	// Checkpoint is --checkpoint: where the run waits for its host (checkpoint.go).
+	Checkpoint string
 	// DemoPace is no flag: the demo agents' delay between words, given to
 	// the command tree when it is built (demo.Pace for users, faster in
 	// tests that run whole commands in-process).
@@ -144,6 +146,10 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 	kit.Warn = func(s string) { fmt.Fprintln(a.Stderr, "parley: warning: "+sanitize.Text(s)) }
 	a.closers = append(a.closers, kit.Close)
 	eng.SetToolBoxes(kit.Box)
+	if err := attachHost(cmd, g, a, eng); err != nil {
+		a.Close()
+		return nil, err
+	}
 	if err := a.openStore(); err != nil {
 		a.Close()
 		return nil, err

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/verdict"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// checkpointRun runs the real binary's magi command over one OpenAI fake
+// (every member seated on it) with stdin, and returns its streams, exit
+// code and the requests the fake received.
+func checkpointRun(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int, reqs []providertest.Request) {
+	t.Helper()
+	bin := buildParley(t)
+	var n atomic.Int64
+	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
+		// Two approve, one rejects: a split council in every round.
+		v := verdict.VoteApprove
+		if n.Add(1)%3 == 0 {
+			v = verdict.VoteReject
+		}
+		return debatetest.MagiReply(debatetest.MagiVoteJSON("m", debatetest.MagiRoundOf(r.Messages), v))
+	})
+	dir := t.TempDir()
+	cmd := exec.Command(bin, append([]string{"--db", filepath.Join(dir, "s.db"), "magi"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=")
+	var out, errOut bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(stdin), &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code, srv.Requests()
+}
+
+// `printf 'a note\nstop\n' | parley magi --checkpoint each_round …`: the
+// note reaches every round-2 request as the host's words, the council
+// stops after round 2 and its outcome says so.
+func TestMagiCheckpointHeadlessNoteThenStop(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	out, errOut, code, reqs := checkpointRun(t, "The budget was cut by half.\nstop\n", "--checkpoint", "each_round", "Should we ship on Friday?")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	byRound := map[int]int{}
+	for _, r := range reqs {
+		round := debatetest.MagiRoundOf(r.Messages)
+		byRound[round]++
+		has := strings.Contains(debatetest.MagiAllText(r.Messages), "[Host] (after round 1): The budget was cut by half.")
+		if has != (round == 2) {
+			t.Errorf("a round-%d request carries the note: %v", round, has)
+		}
+	}
+	if byRound[1] != 3 || byRound[2] != 3 || byRound[3] != 0 {
+		t.Errorf("requests by round %v, want 3 in rounds 1 and 2 and none in round 3", byRound)
+	}
+	for _, want := range []string{
+		"parley: CHECKPOINT after round 1 of 3: 2 approve, 1 reject, 0 abstain, 0 invalid\n",
+		"parley: the host added a note after round 1 of 3\n",
+		"parley: the host stopped the run after round 2 of 3\n",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, "STOPPED by the host after round 2: 2 approve, 1 reject, 0 abstain, 0 invalid") {
+		t.Errorf("stdout lacks the outcome:\n%s", out)
+	}
+}
+
+// With stdin at its end a checkpoint is a usage error naming the flag:
+// a script never hangs.
+func TestMagiCheckpointAtStdinEOFExits2(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	_, errOut, code, reqs := checkpointRun(t, "", "--checkpoint", "each_round", "Ship?")
+	if code != exitUsage || !strings.Contains(errOut, "--checkpoint: the run reached a checkpoint and stdin is at its end") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	if len(reqs) != 3 {
+		t.Errorf("%d requests, want round 1's 3 only", len(reqs))
+	}
+	// A bad policy is refused before anything is called.
+	_, errOut, code, reqs = checkpointRun(t, "", "--checkpoint", "sometimes", "Ship?")
+	if code != exitUsage || !strings.Contains(errOut, `--checkpoint: unknown checkpoint policy "sometimes"`) || len(reqs) != 0 {
+		t.Errorf("bad policy: exit %d, %d requests, stderr:\n%s", code, len(reqs), errOut)
+	}
+}
+
+// --jsonl carries the checkpoint and the host's answer as events; an
+// unreadable line is asked again, and never is the default.
+func TestMagiCheckpointJSONL(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	out, errOut, code, _ := checkpointRun(t, "drop nobody\ndrop casper\n\n", "--jsonl", "--checkpoint", "each_round", "Ship?")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	if !strings.Contains(errOut, `no member "nobody"`) || !strings.Contains(errOut, "try again") {
+		t.Errorf("stderr lacks the refusal of a bad line:\n%s", errOut)
+	}
+	var types []string
+	var answers []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev struct {
+			Type   string `json:"type"`
+			Answer struct {
+				Action string `json:"action"`
+			} `json:"answer"`
+			Choices []string `json:"choices"`
+		}
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		switch ev.Type {
+		case "checkpoint":
+			types = append(types, ev.Type)
+			if len(ev.Choices) == 0 {
+				t.Errorf("checkpoint without choices: %s", l)
+			}
+		case "checkpoint_answered":
+			answers = append(answers, ev.Answer.Action)
+		}
+	}
+	if len(types) != 2 {
+		t.Errorf("%d checkpoint events, want 2", len(types))
+	}
+	if strings.Join(answers, ",") != "drop,continue" {
+		t.Errorf("answers %v, want drop then continue", answers)
+	}
+}

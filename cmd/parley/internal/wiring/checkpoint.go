@@ -1,0 +1,43 @@
+package wiring
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/hostline"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
+)
+
+// AddCheckpointFlag gives a command whose mode pauses for its host
+// --checkpoint: where the run waits for a line on stdin.
+func AddCheckpointFlag(cmd *cobra.Command, g *Flags) {
+	cmd.Flags().StringVar(&g.Checkpoint, "checkpoint", "",
+		"wait for the host between rounds, reading one line from stdin each time: never, each_round or on_split (default: modes.<mode>.checkpoint, never)")
+}
+
+// attachHost makes stdin the host of a headless command that takes
+// --checkpoint, when the flag or the mode's configuration pauses: a
+// command without the flag (ask, repl) never reads a checkpoint's answer
+// from stdin, and neither does a run under never.
+func attachHost(cmd *cobra.Command, g *Flags, a *App, eng *debate.Engine) error {
+	f := cmd.Flags().Lookup("checkpoint")
+	if f == nil || !cmd.HasParent() {
+		return nil
+	}
+	var pol checkpoint.Policy
+	if f.Changed {
+		p, err := checkpoint.ParsePolicy(g.Checkpoint)
+		if err != nil {
+			return cli.Usage(fmt.Errorf("--checkpoint: %w", err))
+		}
+		pol = p
+	}
+	eng.SetHost(hostline.New(a.Stdin, a.Stderr), pol)
+	if eng.CheckpointPolicy() == checkpoint.Never {
+		eng.SetHost(nil, "") // a tool call under ask is refused, as without the flag
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package magi
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/verdict"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// scriptedHost answers the points it is asked in order and records them.
+type scriptedHost struct {
+	mu      sync.Mutex
+	answers []checkpoint.Answer
+	asked   []checkpoint.Point
+}
+
+func (h *scriptedHost) Answer(_ context.Context, p checkpoint.Point) (checkpoint.Answer, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.asked = append(h.asked, p)
+	if len(h.answers) == 0 {
+		return checkpoint.Answer{}, errors.New("no answer left")
+	}
+	a := h.answers[0]
+	h.answers = h.answers[1:]
+	return a, nil
+}
+
+// splitCouncil votes approve, approve, reject in every round.
+func splitCouncil(t *testing.T, adjust ...func(*debate.Config)) *debatetest.FakeCouncil {
+	votes := map[string]verdict.Vote{"melchior": verdict.VoteApprove, "balthasar": verdict.VoteApprove, "casper": verdict.VoteReject}
+	return debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, votes[agent]))
+	}, adjust...)
+}
+
+func TestMagiHostNoteReachesEveryLaterRoundAndStopEndsTheCouncil(t *testing.T) {
+	t.Parallel()
+	fc := splitCouncil(t)
+	h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "The budget was cut by half."}, {Action: checkpoint.Stop}}}
+	fc.Engine.SetHost(h, checkpoint.EachRound)
+	if err := fc.Engine.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
+		t.Fatal(err)
+	}
+	d := fc.Decided(t)
+	if len(h.asked) != 2 || h.asked[0].Round != 1 || h.asked[1].Round != 2 || !h.asked[0].Split {
+		t.Fatalf("points asked = %+v, want after rounds 1 and 2 of a split council", h.asked)
+	}
+	if got := h.asked[0].Summary; got != "2 approve, 1 reject, 0 abstain, 0 invalid" {
+		t.Errorf("round 1's summary = %q", got)
+	}
+	for _, m := range debatetest.MagiMembers {
+		reqs := fc.Requests(m.Name)
+		if len(reqs) != 2 {
+			t.Fatalf("%s got %d requests, want 2 (stopped after round 2)", m.Name, len(reqs))
+		}
+		if strings.Contains(debatetest.MagiAllText(reqs[0].Messages), "budget was cut") {
+			t.Errorf("%s saw the note in round 1", m.Name)
+		}
+		if !strings.Contains(debatetest.MagiAllText(reqs[1].Messages), "[Host] (after round 1): The budget was cut by half.") {
+			t.Errorf("%s's round-2 request lacks the host's note:\n%s", m.Name, debatetest.MagiAllText(reqs[1].Messages))
+		}
+	}
+	if d.RoundsRun != 2 || d.StopReason != verdict.StopHost || d.CallsSaved != 3 {
+		t.Errorf("decided: rounds %d, stop %q, saved %d", d.RoundsRun, d.StopReason, d.CallsSaved)
+	}
+	want := "STOPPED by the host after round 2: 2 approve, 1 reject, 0 abstain, 0 invalid · so far: APPROVED · rule: majority · 3 calls saved"
+	if d.Sentence != want {
+		t.Errorf("sentence = %q\nwant       %q", d.Sentence, want)
+	}
+	// The note is saved as the host's words, between round 1 and round 2.
+	var users []debate.Entry
+	for _, en := range fc.Engine.History().Tail() {
+		if en.Kind == debate.KindUser {
+			users = append(users, en)
+		}
+	}
+	if len(users) != 2 || users[1].Text != "The budget was cut by half." || users[1].Speaker != debate.SpeakerUser {
+		t.Errorf("user entries = %+v", users)
+	}
+	answered := debatetest.EventsOf[debate.CheckpointAnswered](fc.Events)
+	if len(answered) != 2 || answered[1].Sentence != "the host stopped the run after round 2 of 3" {
+		t.Errorf("answered events = %+v", answered)
+	}
+	if got := debatetest.EventsOf[debate.CheckpointReached](fc.Events); len(got) != 2 || got[0].Sentence != "CHECKPOINT after round 1 of 3: 2 approve, 1 reject, 0 abstain, 0 invalid" {
+		t.Errorf("reached events = %+v", got)
+	}
+}
+
+func TestMagiDroppedMemberAbstainsAndIsNotAsked(t *testing.T) {
+	t.Parallel()
+	fc := splitCouncil(t)
+	h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "casper"}, {Action: checkpoint.Continue}}}
+	fc.Engine.SetHost(h, checkpoint.OnSplit)
+	if err := fc.Engine.Submit(context.Background(), "Ship?"); err != nil {
+		t.Fatal(err)
+	}
+	d := fc.Decided(t)
+	if n := len(fc.Requests("casper")); n != 1 {
+		t.Errorf("casper asked %d times, want 1 (dropped after round 1)", n)
+	}
+	if len(h.asked) != 2 || len(h.asked[1].Members) != 2 {
+		t.Errorf("second point offers %v, want the two members left", h.asked)
+	}
+	if last := d.Rounds[2][2]; last.Vote != verdict.VoteAbstain || last.Summary != "dropped by the host after round 1" {
+		t.Errorf("casper's round-3 vote = %+v", last)
+	}
+	if d.Verdict != verdict.VerdictApproved || d.Tally["abstain"] != 1 {
+		t.Errorf("verdict %s tally %v", d.Verdict, d.Tally)
+	}
+}
+
+func TestMagiOnSplitSkipsAUnanimousRoundAndNeverAsksNothing(t *testing.T) {
+	t.Parallel()
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, verdict.VoteApprove))
+	})
+	h := &scriptedHost{}
+	fc.Engine.SetHost(h, checkpoint.OnSplit)
+	if err := fc.Engine.Submit(context.Background(), "Ship?"); err != nil {
+		t.Fatal(err)
+	}
+	fc.Decided(t)
+	if len(h.asked) != 0 {
+		t.Errorf("a unanimous council asked its host %d times under on_split", len(h.asked))
+	}
+	// never (the default, or the configuration's): no point is offered.
+	fc2 := splitCouncil(t, func(c *debate.Config) { c.Modes.Magi.Checkpoint = "never" })
+	fc2.Engine.SetHost(h, "")
+	if err := fc2.Engine.Submit(context.Background(), "Ship?"); err != nil {
+		t.Fatal(err)
+	}
+	if d := fc2.Decided(t); len(h.asked) != 0 || d.RoundsRun != 3 {
+		t.Errorf("never: asked %d times, %d rounds", len(h.asked), d.RoundsRun)
+	}
+}
+
+func TestMagiConfiguredPolicyAndAHostThatFails(t *testing.T) {
+	t.Parallel()
+	fc := splitCouncil(t, func(c *debate.Config) { c.Modes.Magi.Checkpoint = "each_round" })
+	h := &scriptedHost{} // no answer: the host cannot be asked
+	fc.Engine.SetHost(h, "")
+	err := fc.Engine.Submit(context.Background(), "Ship?")
+	if err == nil || !strings.Contains(err.Error(), "no answer left") {
+		t.Fatalf("Submit = %v, want the host's error", err)
+	}
+	if d := fc.Decided(t); !d.Cancelled || d.Sentence != "" || len(h.asked) != 1 {
+		t.Errorf("a council whose host failed: cancelled %v, sentence %q, asked %d", d.Cancelled, d.Sentence, len(h.asked))
+	}
+	if n := len(fc.Requests("melchior")); n != 1 {
+		t.Errorf("melchior asked %d times after the host failed, want 1", n)
+	}
+}
+
+func TestMagiCheckpointPolicyIsChecked(t *testing.T) {
+	t.Parallel()
+	cfg := debatetest.SpineConfig(known)
+	cfg.Modes.Magi.Checkpoint = "sometimes"
+	err := cfg.Validate()
+	if err == nil || !strings.Contains(err.Error(), "modes.magi.checkpoint") {
+		t.Fatalf("Validate = %v, want modes.magi.checkpoint refused", err)
+	}
+}
