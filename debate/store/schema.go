@@ -187,6 +187,12 @@ var SchemaVersion = len(migrations)
 // refuses a database written by a newer Parley (its columns may mean more
 // than this binary knows).
 func migrate(ctx context.Context, db *sql.DB) error {
+	// A database already at this version (every open but a binary's
+	// first) is read, not locked: versions only go up, and the write
+	// transaction below would make processes opening at once wait in turn.
+	if v, err := schemaVersion(ctx, db); err == nil && v == len(migrations) {
+		return nil
+	}
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return err
 	}

@@ -113,16 +113,17 @@ func Open(location string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	// An existing database is checked before anything writes to it: a
-	// damaged one is refused, with how to recover it, instead of being
-	// written over.
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+	// An existing database is checked before anything writes to it, unless
+	// it is as Parley last left it (checked.go): a damaged one is refused,
+	// with how to recover it, instead of being written over.
+	if stamp, unchanged := unchangedSinceChecked(path); !unchanged && stamp != "" && !strings.HasPrefix(stamp, "0 ") {
 		if err := checkExisting(context.Background(), path); err != nil {
 			if errors.Is(err, ErrDamaged) {
 				return nil, fmt.Errorf("store %s: %w: %s", path, err, damagedHint(path))
 			}
 			return nil, fmt.Errorf("store %s: %w", path, err)
 		}
+		noteChecked(path, stamp)
 	}
 	// Sessions hold what users typed: the file is private from its
 	// creation, and SQLite gives the -wal and -shm files the same mode.
@@ -176,6 +177,9 @@ func (s *Store) Close() error {
 	errs = append(errs, s.r.Close())
 	if s.w != nil { // nil when opened read-only
 		errs = append(errs, s.w.Close())
+		if s.pg == nil && errors.Join(errs...) == nil {
+			noteCleanClose(s.path)
+		}
 	}
 	if s.pg != nil && s.pg.pool != nil {
 		s.pg.pool.Close()
