@@ -79,18 +79,27 @@ func (ld *loader) settings() []setting {
 // applyEnv applies PARLEY_* variables (empty ones are unset) over the
 // files and warns about any that names no setting.
 func (ld *loader) applyEnv(environ []string) {
-	byName := map[string]setting{}
+	var byName map[string]setting
 	var known []string
-	for _, s := range ld.settings() {
-		byName[envName(s.path)] = s
-		known = append(known, envName(s.path))
-	}
-	known = append(known, otherVars...)
-	keyVars := ld.keyVars()
+	var keyVars map[string]bool
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, EnvPrefix) || value == "" || slices.Contains(otherVars, name) || keyVars[name] {
+		if !strings.HasPrefix(name, EnvPrefix) || value == "" || slices.Contains(otherVars, name) {
 			continue
+		}
+		if keyVars == nil {
+			keyVars = ld.keyVars()
+		}
+		if keyVars[name] {
+			continue
+		}
+		if byName == nil { // listing the settings walks the whole configuration: only when a variable may name one
+			byName = map[string]setting{}
+			for _, s := range ld.settings() {
+				byName[envName(s.path)] = s
+				known = append(known, envName(s.path))
+			}
+			known = append(known, otherVars...)
 		}
 		s, ok := byName[name]
 		if !ok {
