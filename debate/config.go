@@ -31,6 +31,9 @@ type Config struct {
 	Webhooks []WebhookSpec `mapstructure:"webhooks"`
 	// Serve holds parley serve's own settings.
 	Serve ServeConfig `mapstructure:"serve"`
+	// Store says where sessions are kept when neither --db nor PARLEY_DB
+	// does.
+	Store StoreConfig `mapstructure:"store"`
 	// Tools limits and polices the members' tools (nativetools.go).
 	Tools ToolsConfig `mapstructure:"tools"`
 	// MCPServers are the MCP servers whose tools members may call
@@ -85,6 +88,14 @@ type WebhookSpec struct {
 	// AllowPrivate lets the URL reach loopback, private, link-local and
 	// cloud-metadata addresses, which are refused otherwise.
 	AllowPrivate bool `mapstructure:"allow_private"`
+}
+
+// StoreConfig is the session database's part of the configuration.
+type StoreConfig struct {
+	// URL is the database: a SQLite file (a path, or sqlite:PATH) or a
+	// Postgres URL (postgres://…); "" for the default file. The --db flag,
+	// then PARLEY_DB, win over it.
+	URL string `mapstructure:"url"`
 }
 
 // ServeConfig is parley serve's part of the configuration.

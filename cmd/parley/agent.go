@@ -98,7 +98,7 @@ func saveAgentConversation(a *app, file string) error {
 		if a.Store == nil {
 			return nil
 		}
-		db, err := dbPath(a.Flags.DB)
+		db, err := dbPath(a.Flags)
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ type (
 var (
 	newApp            = wiring.New
 	dbPath            = wiring.DBPath
+	dbPlace           = wiring.DBPlace
 	openDB            = wiring.OpenDB
 	requestedSession  = wiring.RequestedSession
 	sessionRefErr     = wiring.SessionRefErr

@@ -31,16 +31,8 @@ PARLEY_* environment variables, then flags.`,
 				return err
 			}
 			values := loaded.Values(os.Getenv)
-			db, err := dbPath(g.DB)
-			if err == nil {
-				src := "default"
-				switch {
-				case g.DB != "":
-					src = "flag --db"
-				case os.Getenv("PARLEY_DB") != "":
-					src = "env PARLEY_DB"
-				}
-				values = append(values, configload.Value{Key: "database", Value: store.Redact(db), Source: src})
+			if db, err := dbPlace(g); err == nil {
+				values = append(values, configload.Value{Key: "database", Value: store.Redact(db.Location), Source: db.Source})
 			}
 			if g.Demo {
 				values = append(values, configload.Value{Key: "demo", Value: true, Source: "flag --demo"})

@@ -20,7 +20,7 @@ func newDBCmd(g *globalFlags) *cobra.Command {
 	migrate := &cobra.Command{
 		Use:   "migrate",
 		Short: "Apply the schema steps the database lacks (every command does on start); refuse a newer one",
-		Long: `Migrate brings the session database (--db, $PARLEY_DB: a SQLite file or a
+		Long: `Migrate brings the session database (--db, $PARLEY_DB, store.url: a SQLite file or a
 postgres:// URL) to this parley's schema, each step in its own transaction.
 Every command does the same when it opens the database; run this before
 starting several parley serve replicas after an upgrade. A database a newer

@@ -134,7 +134,7 @@ full-screen console; every mode also runs headless.`,
 	wrapArgs(root) // "parley foo" is a usage error too
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.Config, "config", "", "configuration file (default: ./parley.yaml, then $XDG_CONFIG_HOME/parley/config.yaml, then the built-in one)")
-	pf.StringVar(&g.DB, "db", "", "session database (default: $PARLEY_DB or $XDG_DATA_HOME/parley/parley.db)")
+	pf.StringVar(&g.DB, "db", "", "session database (default: $PARLEY_DB, then store.url, then $XDG_DATA_HOME/parley/parley.db)")
 	pf.BoolVar(&g.Demo, "demo", false, "use the offline demo agents: no keys, no network")
 	pf.BoolVar(&g.JSON, "json", false, "headless commands: print machine-readable JSON")
 	pf.BoolVar(&g.JSONL, "jsonl", false, "headless commands: print every event as one JSON line as it happens")

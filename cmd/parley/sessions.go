@@ -25,7 +25,7 @@ func newSessionsCmd(g *globalFlags) *cobra.Command {
 		Aliases: []string{"session"},
 		Short:   "List, show, rename, export, import, fork, unlock and delete saved sessions",
 		Long: `Every exchange is saved as it happens in the session database
-(--db, $PARLEY_DB, or $XDG_DATA_HOME/parley/parley.db). An ID prefix is
+(--db, $PARLEY_DB, store.url, or $XDG_DATA_HOME/parley/parley.db). An ID prefix is
 enough wherever an ID is asked for. Resume a session with
 parley --resume ID, parley --continue (the latest) or
 parley ask|repl|alternate|talk --session ID.`,
@@ -54,7 +54,7 @@ func readStore(g *globalFlags, f func(*store.Store) error) error {
 }
 
 func openStoreFor(g *globalFlags, open func(string) (*store.Store, error), f func(*store.Store) error) error {
-	path, err := dbPath(g.DB)
+	path, err := dbPath(g)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/catalog"
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/cmd/parley/internal/dbplace"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
@@ -282,21 +283,47 @@ func (a *App) EnterMode(name string) error {
 	return a.Engine.SetMode(name)
 }
 
-// DBPath is the session database: --db, then PARLEY_DB, then
-// $XDG_DATA_HOME/parley/parley.db (~/.local/share/parley/parley.db).
-func DBPath(flag string) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	return store.DefaultPath(os.Getenv)
+// DBPath is the session database: --db, then PARLEY_DB, then the
+// configuration's store.url, then $XDG_DATA_HOME/parley/parley.db
+// (~/.local/share/parley/parley.db).
+func DBPath(g *Flags) (string, error) {
+	place, err := DBPlace(g)
+	return place.Location, err
 }
 
-// OpenDB opens the session database the flags and environment name.
+// DBPlace is DBPath with what named it (config show prints it).
+func DBPlace(g *Flags) (dbplace.Place, error) {
+	return dbplace.Find(g.DB, os.Getenv, configStoreURL(g))
+}
+
+// configStoreURL reads store.url from the configuration the flags name.
+func configStoreURL(g *Flags) dbplace.StoreURL {
+	return func() (string, string, error) {
+		path, err := configload.Path(g.Config)
+		if err != nil {
+			return "", "", cli.Usage(err)
+		}
+		loaded, err := configload.Load(g.Modes, path, os.Environ())
+		if err != nil {
+			return "", "", cli.Usage(err)
+		}
+		return loaded.Config.Store.URL, loaded.SourceOf("store.url").String(), nil
+	}
+}
+
+// OpenDB opens the session database the flags, environment and
+// configuration name.
 func OpenDB(g *Flags) (*store.Store, string, error) {
-	path, err := DBPath(g.DB)
+	return openDBAt(g, configStoreURL(g))
+}
+
+// openDBAt is OpenDB with store.url read by storeURL.
+func openDBAt(g *Flags, storeURL dbplace.StoreURL) (*store.Store, string, error) {
+	place, err := dbplace.Find(g.DB, os.Getenv, storeURL)
 	if err != nil {
 		return nil, "", err
 	}
+	path := place.Location
 	st, err := store.Open(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("session database: %w", err)
@@ -314,7 +341,7 @@ func (a *App) openStore() error {
 		a.Engine.Start(false)
 		return nil
 	}
-	st, path, err := OpenDB(g)
+	st, path, err := openDBAt(g, func() (string, string, error) { return a.Cfg.Store.URL, "store.url", nil })
 	if err != nil {
 		return err
 	}
