@@ -31,6 +31,11 @@ type Seating struct {
 	StandIns        []Seat // moved onto Provider/Model, configuration order
 	Unseated        []Seat // no seat: strict seating, or nowhere to stand in
 	Strict          bool
+	// Ready are the agents known to answer now, configuration order: on
+	// their own provider with its key, or a demo. A keyless server (a local
+	// Ollama or OpenAI-compatible host) is not among them: nothing says it
+	// is running, so no hint sends a user to it.
+	Ready []string
 }
 
 // Seat is one agent that lost its own provider for want of a key.
@@ -59,6 +64,9 @@ func (c *Config) Seat(getenv func(string) string) *Seating {
 	for i := range c.Agents {
 		a := &c.Agents[i]
 		spec := c.Providers[a.Provider]
+		if spec.Type == "demo" || needsKey(spec) && providers.HasKey(spec, getenv) {
+			s.Ready = append(s.Ready, a.Name)
+		}
 		if !needsKey(spec) || providers.HasKey(spec, getenv) {
 			continue
 		}
@@ -106,13 +114,6 @@ func findSeat(s *Seating, name string, unseated bool) (Seat, bool) {
 func (s *Seating) Seated(name string) bool {
 	_, none := s.unseated(name)
 	return !none
-}
-
-// Keyed reports whether the agent sits on its own provider with its key.
-func (s *Seating) Keyed(name string) bool {
-	_, moved := s.standIn(name)
-	_, none := s.unseated(name)
-	return !moved && !none
 }
 
 // Summary is the one line for the whole configuration (serve's start):
@@ -320,7 +321,7 @@ func (e *NoMajorityError) Error() string {
 // by name, an agent answers on its own model or not at all.
 type NoKeyError struct {
 	Seats []Seat
-	Ask   []string // the agents that have their key
+	Ask   []string // the agents that can answer now (Seating.Ready)
 }
 
 func (e *NoKeyError) Error() string {
@@ -349,7 +350,7 @@ func (e *Engine) NamedWithoutKey(names []string) error {
 	}
 	err := &NoKeyError{Seats: seats}
 	for _, a := range e.agents {
-		if s.Keyed(a.Name) {
+		if slices.Contains(s.Ready, a.Name) {
 			err.Ask = append(err.Ask, a.Name)
 		}
 	}

@@ -137,9 +137,12 @@ func (p *Printer) Sink(ev debate.Event) {
 		// The exchange is mention's, whatever the command: it prints as ask's.
 		p.named = true
 		p.doc.session, p.doc.mode = p.session, debate.ModeMention
-		if p.opts.Format == Text {
+	case debate.EntryAdded:
+		// Parley's own notes (a named ask's sentence, whom @all skipped, a
+		// tool limit reached) are said once, in the core, when they happen.
+		if en := ev.Entry; en.Kind == debate.KindNote && en.Speaker == debate.SpeakerSystem && p.opts.Format == Text {
 			p.flushSlip()
-			fmt.Fprintln(p.err, "parley: "+sanitize.Text(ev.Sentence))
+			fmt.Fprintln(p.err, "parley: "+sanitize.Text(en.Text))
 		}
 	case debate.CheckpointAnswered:
 		// The checkpoint itself is printed by the host that asks (hostline).

@@ -164,8 +164,12 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 			}
 			fmt.Fprintf(a.Stderr, "parley: resumed %q (%d turns)\n", name, tail[len(tail)-1].Turn)
 		}
-		if line := eng.SeatingLine(eng.Current().Name()); line != "" {
-			fmt.Fprintln(a.Stderr, "parley: "+line)
+		// A mode that words its own seating (mention: whom @all skips) says
+		// it when the question calls for it, not before it is known.
+		if _, own := eng.Current().(debate.SeatingLiner); !own {
+			if line := eng.SeatingLine(eng.Current().Name()); line != "" {
+				fmt.Fprintln(a.Stderr, "parley: "+line)
+			}
 		}
 	}
 	return a, nil
