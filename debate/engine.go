@@ -377,7 +377,8 @@ func (e *Engine) SetMode(name string) error {
 
 // Submit runs one exchange in the current mode. Only one exchange runs at a
 // time; Cancel stops it. Notes (mention lines without @) may be added while
-// another exchange runs.
+// another exchange runs. A line refused with nothing of it kept returns a
+// *RefusedError (IsRefused) around the refusal.
 func (e *Engine) Submit(ctx context.Context, input string) error {
 	m := e.Current()
 	if named := e.namedAskOf(m, input); named != nil {
@@ -432,13 +433,13 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	}()
 	if err != nil {
 		e.Emit(ExchangeFinished{Mode: m.Name(), Err: err.Error()})
-		return err
+		return refused(err)
 	}
 	if ce := e.checkWindows(m, input); ce != nil { // a spend window with no room: nothing kept or sent
 		release()
 		e.Emit(CapReached{CapError: *ce, Message: ce.Error()})
 		e.Emit(ExchangeFinished{Mode: m.Name(), Err: ce.Error()})
-		return ce
+		return refused(ce)
 	}
 	before := e.History().Len()
 	err = m.Submit(modeCtx, input)
@@ -460,6 +461,9 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	}
 	release()
 	e.Emit(done)
+	if err != nil && e.History().Len() == before {
+		return refused(err) // nothing of the line was kept: the door may give it back
+	}
 	return err
 }
 

@@ -300,6 +300,9 @@ func (m *Model) startSpinnerSoon() tea.Cmd {
 // exchangeDone reports how a Submit ended.
 func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
 	var unknown *debate.UnknownAgentError
+	if debate.IsRefused(msg.err) && m.in.Value() == "" {
+		m.in.SetValue(msg.input) // refused with nothing kept: the line stays to be corrected
+	}
 	switch {
 	case msg.err == nil:
 		if m.status == "cancelling…" {
@@ -316,9 +319,6 @@ func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
 		}
 		m.setStatus(msg.err.Error()+" — /saveas keeps this conversation as a new session", true)
 	case errors.As(msg.err, &unknown):
-		if m.in.Value() == "" {
-			m.in.SetValue(msg.input)
-		}
 		m.setStatus(msg.err.Error(), true)
 	case spend.IsCap(msg.err):
 		m.setStatus(msg.err.Error(), true)

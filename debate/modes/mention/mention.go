@@ -190,25 +190,30 @@ func (m *Mention) Targets(ms Mentions) []*debate.Agent {
 }
 
 // checkSeats refuses a line that names agents without their key, or an @all
-// that asks nobody; the first @all that skips agents names them once, in
-// a note of its own.
+// that asks nobody.
 func (m *Mention) checkSeats(ms Mentions, targets []*debate.Agent) error {
 	e := m.engine
 	if err := e.NamedWithoutKey(ms.Names); err != nil {
 		return err
 	}
-	if !ms.All {
-		return nil
+	if ms.All && len(targets) == 0 {
+		return errors.New(e.AllLine())
 	}
-	line := e.AllLine()
-	if len(targets) == 0 {
-		return errors.New(line)
+	return nil
+}
+
+// noteSkipped names, once per session, whom the first accepted @all
+// skipped, in a note of its own (after every refusal: a refused line
+// keeps nothing).
+func (m *Mention) noteSkipped(ms Mentions) {
+	e := m.engine
+	if !ms.All || e.State(allSkippedState) != "" {
+		return
 	}
-	if line != "" && e.State(allSkippedState) == "" {
+	if line := e.AllLine(); line != "" {
 		e.SetState(allSkippedState, "named")
 		e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerSystem, Display: "Parley", Text: line})
 	}
-	return nil
 }
 
 // allSkippedState records that @all's skipped agents were named.
@@ -265,6 +270,7 @@ func (m *Mention) SubmitNamed(ctx context.Context, line string, named debate.Nam
 	if err := e.RefuseUnpriced(targets); err != nil {
 		return err // known before the exchange: no question or turn is kept
 	}
+	m.noteSkipped(ms)
 	m.remember(targets)
 	e.SetTitle(line, "")
 	debate.StartNamedAsk(e, named) // its note comes before the question it explains
