@@ -132,20 +132,27 @@ func magiFakeVote(vote, reasoning, summary string) providertest.Reply {
 	return providertest.Reply{Text: string(b), Usage: providers.Usage{InputTokens: 1000, OutputTokens: 100, CachedTokens: 400}}
 }
 
-func TestMagiHeadlessAgainstFakes(t *testing.T) {
-	dir := isolate(t)
-	magiFakeVendors(t, func(member string, round int) providertest.Reply {
+// fridayCouncil answers "Should we ship on Friday?": MELCHIOR rejects,
+// CASPER approves, BALTHASAR approves in round 1 and then rejects with
+// reasoning.
+func fridayCouncil(reasoning string) func(member string, round int) providertest.Reply {
+	return func(member string, round int) providertest.Reply {
 		switch {
 		case member == "CASPER":
 			return magiFakeVote("approve", "Shipping now captures the launch window before competitors.", "Ship it.")
 		case member == "BALTHASAR" && round == 1:
 			return magiFakeVote("approve", "Users asked for this feature loudly.", "Users want it.")
 		case member == "BALTHASAR":
-			// Joins MELCHIOR with its words only: the audit flags it.
-			return magiFakeVote("reject", "Friday deploys leave nobody on call; rollback untested.", "Not on a Friday.")
+			return magiFakeVote("reject", reasoning, "Not on a Friday.")
 		}
 		return magiFakeVote("reject", "Friday deploys leave nobody on call; rollback untested.", "Not on a Friday.")
-	})
+	}
+}
+
+func TestMagiHeadlessAgainstFakes(t *testing.T) {
+	dir := isolate(t)
+	// BALTHASAR joins MELCHIOR with its words only: the audit flags it.
+	magiFakeVendors(t, fridayCouncil("Friday deploys leave nobody on call; rollback untested."))
 	db := filepath.Join(dir, "magi.db")
 	code, out, stderr := runCLI(t, "", "--db", db, "magi", "-v", "Should we ship on Friday?")
 	if code != 0 {

@@ -430,6 +430,15 @@ func changedBySchema() map[string]any {
 // argued rather than conformity.
 const MinNewWords = 3
 
+// NewWordsPhrase words a flip's count of new content words, as every door
+// prints it: "1 new word", "0 new words", "4 new words".
+func NewWordsPhrase(n int) string {
+	if n == 1 {
+		return "1 new word"
+	}
+	return fmt.Sprintf("%d new words", n)
+}
+
 // CountNewWords counts the distinct content words of reasoning that appear
 // in none of the seen texts.
 func CountNewWords(reasoning string, seen []string) int {

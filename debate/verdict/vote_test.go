@@ -267,3 +267,12 @@ func TestContentWordsIgnoreFunctionWordsAndPlurals(t *testing.T) {
 		t.Errorf("contentWords = %v, want risk and data", got)
 	}
 }
+
+func TestNewWordsPhraseCountsInTheSingularAndPlural(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0 new words", 1: "1 new word", 2: "2 new words", 12: "12 new words"} {
+		if got := NewWordsPhrase(n); got != want {
+			t.Errorf("NewWordsPhrase(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -208,11 +208,11 @@ func (p *Printer) magiOutcome(res verdict.MagiResult) {
 			fmt.Fprintln(w, "  none")
 		}
 		for _, f := range res.Flips {
-			verdict := fmt.Sprintf("argued (%d new %s)", f.NewWords, plural(f.NewWords, "word", "words"))
+			said := fmt.Sprintf("argued (%s)", verdict.NewWordsPhrase(f.NewWords))
 			if f.Conformity {
-				verdict = fmt.Sprintf("CONFORMITY: no new argument (%d new words)", f.NewWords)
+				said = fmt.Sprintf("CONFORMITY: no new argument (%s)", verdict.NewWordsPhrase(f.NewWords))
 			}
-			fmt.Fprintf(w, "  %s  round %d→%d  %s → %s  %s\n", displays[f.Agent], f.FromRound, f.ToRound, f.From, f.To, verdict)
+			fmt.Fprintf(w, "  %s  round %d→%d  %s → %s  %s\n", displays[f.Agent], f.FromRound, f.ToRound, f.From, f.To, said)
 		}
 	}
 	fmt.Fprintln(w)
@@ -364,12 +364,4 @@ func MagiJSON(res verdict.MagiResult) MagiDocument {
 		out.Rounds = append(out.Rounds, row)
 	}
 	return out
-}
-
-// plural is one or many, by n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -217,7 +217,7 @@ func (c *council) finish() {
 		if f.Conformity {
 			text += " CONFORMITY"
 		} else {
-			text += fmt.Sprintf(" argued, %d new words", f.NewWords)
+			text += " argued, " + verdict.NewWordsPhrase(f.NewWords)
 		}
 		c.Flips = append(c.Flips, flipView{Text: text, Conformity: f.Conformity})
 	}

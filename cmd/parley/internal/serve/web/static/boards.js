@@ -13,6 +13,8 @@
     return n;
   }
   function attrSel(name, value) { return "[" + name + '="' + CSS.escape(String(value)) + '"]'; }
+  // newWords words a flip's count as the server does (verdict.NewWordsPhrase).
+  function newWords(n) { return n === 1 ? "1 new word" : n + " new words"; }
 
   function magi(setStatus) {
     function board() { return $("#magi .board"); }
@@ -90,7 +92,7 @@
           const who = th ? th.textContent : f.agent;
           list.append(el("li", f.conformity ? "conformity" : "",
             who + ": " + f.from + " → " + f.to + " (round " + f.from_round + " → " + f.to_round + ")" +
-            (f.conformity ? " CONFORMITY" : " argued, " + f.new_words + " new words")));
+            (f.conformity ? " CONFORMITY" : " argued, " + newWords(f.new_words))));
         });
       },
     };
