@@ -106,6 +106,16 @@ type ServeConfig struct {
 	Hosts []string `mapstructure:"hosts"`
 	// OpenAI configures the OpenAI-compatible door (/v1/).
 	OpenAI ServeOpenAIConfig `mapstructure:"openai"`
+	// Tools are the tools a server's sessions' members use (the API, the
+	// web page, /mcp, /v1/, parley mcp), as --tools is a run's: every
+	// member gets this list. Empty (the default): none, since a server's
+	// clients are not its owner (docs/tools.md). --tools on serve and mcp
+	// sets it.
+	Tools []string `mapstructure:"tools"`
+	// AllowPrivateFetch lets a served session's fetch_url reach loopback,
+	// private and link-local addresses; tools.fetch.allow_private does not
+	// apply to a server, whose clients would reach its network.
+	AllowPrivateFetch bool `mapstructure:"allow_private_fetch"`
 	// Spend windows in USD (0: none): what each user's sessions may spend
 	// in a calendar hour and day (UTC), through every door, and what all
 	// the server's sessions may spend together (0: the per-user figure, so

@@ -427,6 +427,17 @@ func checkTools(k *ConfigCheck) error {
 			return k.Bad(key+".command", "the program is empty")
 		}
 	}
+	served, err := toolbox.ParseSelection(k.Config.Serve.Tools)
+	if err != nil {
+		return k.Bad("serve.tools", "%v", err)
+	}
+	for _, s := range served {
+		if name, ok := strings.CutPrefix(s, toolbox.MCPPrefix); ok {
+			if _, known := k.Config.MCPServers[name]; !known {
+				return k.Bad("serve.tools", "%s names no server of mcp_servers", s)
+			}
+		}
+	}
 	for _, a := range k.Config.Agents {
 		sel, err := toolbox.ParseSelection(a.Tools)
 		if err != nil {

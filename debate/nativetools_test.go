@@ -258,6 +258,8 @@ func TestToolsConfigIsChecked(t *testing.T) {
 		{func(c *Config) { c.Agents[0].Tools = ToolList{"mcp:nope"} }, "mcp:nope names no server"},
 		{func(c *Config) { c.Agents[0].Tools = ToolList{"shell"} }, `unknown tool "shell"`},
 		{func(c *Config) { c.Modes.Magi.Evidence = "strict" }, `modes.magi.evidence is "strict"`},
+		{func(c *Config) { c.Serve.Tools = []string{"shell"} }, `serve.tools: unknown tool "shell"`},
+		{func(c *Config) { c.Serve.Tools = []string{"mcp:nope"} }, "serve.tools: mcp:nope names no server"},
 	} {
 		cfg := SpineConfig(known)
 		c.edit(cfg)
@@ -268,6 +270,7 @@ func TestToolsConfigIsChecked(t *testing.T) {
 	cfg := SpineConfig(known)
 	cfg.MCPServers = map[string]MCPServerSpec{"docs": {Command: []string{"srv"}}}
 	cfg.Agents[0].Tools = ToolList{"files", "fetch", "web_search", "mcp:docs"}
+	cfg.Serve.Tools = []string{"fetch", "mcp:docs"}
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("a good configuration: %v", err)
 	}

@@ -29,6 +29,22 @@ func (c ToolCall) Short(evidenceID string) string {
 	return shortCall(c.Tool, c.Parameters, evidenceID, c.Error != "", c.Error)
 }
 
+// Marked is Short after its outcome's mark, the line every door prints
+// for a finished call: "✓ E1 fetch_url x/r", "✗ fetch_url refused: … · x".
+func (ev ToolFinished) Marked() string { return callMark(ev.IsError) + ev.Short() }
+
+// Marked is a saved call's line as ToolFinished.Marked words it.
+func (c ToolCall) Marked(evidenceID string) string {
+	return callMark(c.Error != "") + c.Short(evidenceID)
+}
+
+func callMark(isError bool) string {
+	if isError {
+		return "✗ "
+	}
+	return "✓ "
+}
+
 // CallEvidence is the id of the record call i of a tool_call entry gave
 // ("" when it gave none).
 func (en Entry) CallEvidence(i int) string {

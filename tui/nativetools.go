@@ -19,11 +19,7 @@ func (p *panel) NativeToolStarted(ev debate.ToolStarted) {
 // the core: "✓ E1 fetch_url 127.0.0.1:8765/report.html" or
 // "✗ fetch_url refused: … · 10.0.0.1/".
 func (p *panel) NativeToolFinished(ev debate.ToolFinished) {
-	mark := "✓ "
-	if ev.IsError {
-		mark = "✗ "
-	}
-	done := mark + Sanitize(ev.Short()) // the id first: a narrow panel cuts the end
+	done := Sanitize(ev.Marked()) // the id first: a narrow panel cuts the end
 	started, ok := p.running[ev.CallID]
 	delete(p.running, ev.CallID)
 	if ok {

@@ -251,13 +251,10 @@ func toolLine(c debate.ToolCall) string {
 	return "⋯ " + Sanitize(c.Short(""))
 }
 
-// doneToolLine is a finished call as the core words it (ToolCall.Short):
+// doneToolLine is a finished call as the core words it (ToolCall.Marked):
 // "✓ E1 fetch_url 127.0.0.1:8765/report.html", "✗ read_file <reason> · x".
 func doneToolLine(c debate.ToolCall, evidenceID string) string {
-	if c.Error != "" {
-		return "✗ " + Sanitize(c.Short(""))
-	}
-	return "✓ " + Sanitize(c.Short(evidenceID))
+	return Sanitize(c.Marked(evidenceID))
 }
 
 // Settle ends an exchange for the panel: a turn that never started is

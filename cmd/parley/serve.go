@@ -82,6 +82,7 @@ kept, and every session is saved.`,
 	cmd.Flags().Float64Var(&g.MaxCost, "max-cost", 0, "ceiling in USD per session: a session's max_cost may not exceed it, and sessions asking none get it (default: budget_usd; 0: none); also each /mcp tool call's cap (default $1.00)")
 	cmd.Flags().Float64Var(&perHour, "max-cost-per-hour", 0, "spend limit in USD per calendar hour (UTC), per user and for the whole server, across the API, the page, /mcp and /v1/ (default: serve.max_cost_per_hour; 0: none)")
 	cmd.Flags().Float64Var(&perDay, "max-cost-per-day", 0, "spend limit in USD per calendar day (UTC), per user and for the whole server (default: serve.max_cost_per_day; 0: none)")
+	cmd.Flags().StringVar(&g.Tools, "tools", "", "the tools of the server's sessions' members: a list of files, fetch, web_search, mcp:NAME, or none (default: serve.tools, else none)")
 	cmd.Flags().IntVar(&ratePerMinute, "rate-limit", 0, "requests that start work a minute, per client address, token or login, and user_id (default: serve.rate_limit.per_minute, else 60)")
 	cmd.Flags().IntVar(&rateBurst, "rate-burst", 0, "of those, how many at once (default: serve.rate_limit.burst, else a third of the rate)")
 	return cmd

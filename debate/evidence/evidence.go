@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // Kinds of source.
@@ -152,6 +154,19 @@ func (l *Ledger) Records() []Record {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.records)
+}
+
+// Listing is the ledger as a door lists it to a program (the OpenAI
+// door's parley.evidence, MCP's results): each record without its text,
+// its words cleaned of terminal controls and bidi overrides, since a
+// source's URL and title come from outside.
+func (l *Ledger) Listing() []Record {
+	out := l.Records()
+	for i, r := range out {
+		out[i] = Record{ID: sanitize.Text(r.ID), Kind: sanitize.Text(r.Kind), Source: sanitize.Text(r.Source), Title: sanitize.Text(r.Title),
+			Tool: sanitize.Text(r.Tool), Agent: sanitize.Text(r.Agent), Turn: r.Turn, Taken: r.Taken, Digest: sanitize.Text(r.Digest)}
+	}
+	return out
 }
 
 // Len is the number of records.

@@ -133,11 +133,7 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 		}
 		fmt.Fprintf(out, "%d [%s]: %s\n", en.Turn, label, TurnBody(en))
 		for i, c := range en.ToolCalls { // worded as the console's panels and transcript word it
-			mark := "✓"
-			if c.Error != "" {
-				mark = "✗"
-			}
-			fmt.Fprintf(out, "   tool %s %s\n", mark, sanitize.Text(c.Short(en.CallEvidence(i))))
+			fmt.Fprintf(out, "   tool %s\n", sanitize.Text(c.Marked(en.CallEvidence(i))))
 		}
 		if en.Warning != "" {
 			fmt.Fprintf(out, "   warning: %s\n", sanitize.Text(en.Warning))

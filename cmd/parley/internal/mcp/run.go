@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
@@ -108,7 +109,8 @@ func (s *Server) attach(eng *debate.Engine, mode string, restored *debate.Sessio
 	r.rec.OnError(func(err error) {
 		once.Do(func() { s.logf("saving session %s: %v", eng.Info().ID, err) })
 	})
-	r.unsub = append(r.unsub, r.rec.Attach(eng, "mcp"))
+	r.unsub = append(r.unsub, r.rec.Attach(eng, "mcp"),
+		toolkit.Serve(eng, func(m string) { s.logf("session %s: %s", eng.Info().ID, m) })) // serve.tools
 	eng.Start(restored != nil)
 	return r, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/modes/mention"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -87,6 +88,8 @@ type AskOutput struct {
 	Cost      float64  `json:"cost_usd"`
 	Cancelled bool     `json:"cancelled"`
 	Notes     []string `json:"notes" jsonschema:"what Parley said of the run, e.g. whom @all skipped for want of a key"`
+	// Ledger is the session's evidence: what members' tools returned (serve.tools), by id, without the text.
+	Ledger []evidence.Record `json:"ledger,omitempty" jsonschema:"the session's evidence records (E1, E2, …) that answers and votes cite: source, title, tool, member, digest"`
 }
 
 func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, AskOutput, error) {
@@ -105,7 +108,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
-	out := AskOutput{SessionID: r.eng.Info().ID, Answers: []Answer{}, Cancelled: ctx.Err() != nil, Notes: turns.systemNotes()}
+	out := AskOutput{SessionID: r.eng.Info().ID, Answers: []Answer{}, Cancelled: ctx.Err() != nil, Notes: turns.systemNotes(), Ledger: r.eng.Evidence().Listing()}
 	for _, en := range turns.sorted() {
 		out.Answers = append(out.Answers, answerOf(en))
 	}
@@ -250,6 +253,8 @@ type MagiInput struct {
 type MagiOutput struct {
 	SessionID string `json:"session_id"`
 	Cancelled bool   `json:"cancelled"`
+	// Ledger is the session's evidence: what members' tools returned (serve.tools), by id, without the text.
+	Ledger []evidence.Record `json:"ledger,omitempty" jsonschema:"the session's evidence records (E1, E2, …) that answers and votes cite: source, title, tool, member, digest"`
 	headless.MagiDocument
 }
 
@@ -281,7 +286,7 @@ func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInpu
 	if err != nil {
 		return nil, MagiOutput{}, err
 	}
-	return res, MagiOutput{SessionID: r.eng.Info().ID, Cancelled: got.Cancelled, MagiDocument: headless.MagiJSON(got.MagiResult)}, nil
+	return res, MagiOutput{SessionID: r.eng.Info().ID, Cancelled: got.Cancelled, Ledger: r.eng.Evidence().Listing(), MagiDocument: headless.MagiJSON(got.MagiResult)}, nil
 }
 
 // --- council ------------------------------------------------------------------
@@ -298,6 +303,8 @@ type CouncilInput struct {
 type CouncilOutput struct {
 	SessionID string `json:"session_id"`
 	Cancelled bool   `json:"cancelled"`
+	// Ledger is the session's evidence: what members' tools returned (serve.tools), by id, without the text.
+	Ledger []evidence.Record `json:"ledger,omitempty" jsonschema:"the session's evidence records (E1, E2, …) that answers and votes cite: source, title, tool, member, digest"`
 	headless.CouncilDocument
 }
 
@@ -319,5 +326,5 @@ func (s *Server) council(ctx context.Context, req *mcp.CallToolRequest, in Counc
 	// A failed chairman leaves the top-ranked answer, marked as the
 	// fallback: an outcome the client reads, not a tool error.
 	res.IsError = res.IsError && got.Chairman.Fallback == ""
-	return res, CouncilOutput{SessionID: r.eng.Info().ID, Cancelled: got.Cancelled, CouncilDocument: headless.CouncilJSON(got.CouncilResult)}, nil
+	return res, CouncilOutput{SessionID: r.eng.Info().ID, Cancelled: got.Cancelled, Ledger: r.eng.Evidence().Listing(), CouncilDocument: headless.CouncilJSON(got.CouncilResult)}, nil
 }

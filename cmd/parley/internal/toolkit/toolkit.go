@@ -25,7 +25,11 @@ type Kit struct {
 	// --tools selection); otherwise an agent whose only tool is files
 	// keeps the XML protocol.
 	native bool
-	mcp    *mcptool.Pool
+	// served: a server's session, whose members get the tools allowed
+	// (serve.tools) names, whatever their own lists say.
+	served  bool
+	allowed []string
+	mcp     *mcptool.Pool
 	// Warn is told once when an MCP server cannot be used (nil: quiet).
 	Warn   func(string)
 	warned sync.Map
@@ -43,6 +47,9 @@ func (k *Kit) Close() error { return k.mcp.Close() }
 // Box is agent a's box (nil: no native tools).
 func (k *Kit) Box(a *debate.Agent) *toolbox.Box {
 	sel, err := toolbox.ParseSelection(a.Tools)
+	if k.served {
+		sel, err = k.allowed, nil
+	}
 	if err != nil || len(sel) == 0 || !k.native && len(sel) == 1 && sel[0] == toolbox.Files {
 		return nil
 	}
@@ -71,6 +78,21 @@ func (k *Kit) Box(a *debate.Agent) *toolbox.Box {
 	b := toolbox.New(tools, k.cfg.Tools.Rules())
 	b.ServerTools = server
 	return b
+}
+
+// Serve gives a server's session's members the tools serve.tools names,
+// as --tools does for a run (none when it is empty: a server's clients
+// are not its owner), served natively, fetch_url kept off private addresses unless
+// serve.allow_private_fetch; warn hears of an MCP server that cannot be
+// used. The returned function stops the MCP servers the session started.
+func Serve(eng *debate.Engine, warn func(string)) func() {
+	cfg := eng.Config
+	allowed, _ := toolbox.ParseSelection(cfg.Serve.Tools) // checked with the configuration
+	k := New(cfg, eng.Workspace, true)
+	k.fetch = fetchtool.New(cfg.Serve.AllowPrivateFetch)
+	k.served, k.allowed, k.Warn = true, allowed, warn
+	eng.SetToolBoxes(k.Box)
+	return func() { _ = k.Close() }
 }
 
 // Select is --tools: "none" or a comma-separated list, made every agent's

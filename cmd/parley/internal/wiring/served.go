@@ -3,6 +3,7 @@ package wiring
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 )
@@ -49,6 +51,16 @@ func NewServed(cmd *cobra.Command, g *Flags) (*Served, error) {
 	}
 	if err := ApplyMaxCost(cmd, g, loaded.Config); err != nil {
 		return nil, err
+	}
+	if cmd.Flags().Changed("tools") { // a server's sessions' tools: serve.tools
+		sel, err := toolbox.ParseSelection(strings.Split(g.Tools, ","))
+		if err != nil {
+			return nil, cli.Usage(fmt.Errorf("--tools: %w", err))
+		}
+		loaded.Config.Serve.Tools = sel
+		if err := loaded.Config.Validate(); err != nil {
+			return nil, cli.Usage(err)
+		}
 	}
 	s := &Served{Cfg: loaded.Config, NoKeys: !cli.AnyKey(loaded.Config)}
 	s.Demo = g.Demo || s.NoKeys

@@ -245,7 +245,7 @@ func (d *Door) finish(ctx context.Context, c *call, ss Session, tr *translator, 
 		o.status = endBroken // an answer arrived whole; the failures are in the deliberation
 	}
 	ext := Extension{SessionID: ss.ID(), Saved: d.opts.Save, Mode: c.target.mode, Status: o.status, CostUSD: o.cost,
-		CostUnknown: o.usage.PriceUnknown, Deliberation: o.reasoning, Ignored: c.ignored}
+		CostUnknown: o.usage.PriceUnknown, Deliberation: o.reasoning, Ignored: c.ignored, Evidence: ss.Engine().Evidence().Listing()}
 	// Saved even when the client left: a context of its own.
 	if d.opts.Save {
 		_ = ss.Settle(context.WithoutCancel(ctx))

@@ -88,6 +88,8 @@ func (t *translator) sink(ev debate.Event) {
 			t.content.line(magiAnswer(ev.MagiResult))
 			t.answered = true
 		}
+	case debate.ToolFinished: // a member's tool call, as every door words it
+		t.reasoning.line(fmt.Sprintf("*%s: %s*", clean(ev.Agent), clean(ev.Marked())))
 	case debate.CouncilRanked:
 		t.reasoning.line(rankingLine(ev.Aggregate))
 	case debate.CouncilDecided:

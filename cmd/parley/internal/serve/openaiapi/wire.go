@@ -10,10 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/parleyhq/parley/debate/sanitize"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/sanitize"
 )
 
 // chatRequest is the part of CreateChatCompletionRequest Parley reads;
@@ -78,6 +80,9 @@ type Extension struct {
 	Deliberation string `json:"deliberation"`
 	// Ignored names the request's fields that were accepted and ignored.
 	Ignored []string `json:"ignored,omitempty"`
+	// Evidence is the session's evidence ledger (docs/tools.md): what the
+	// members' tools returned, by id, without the text.
+	Evidence []evidence.Record `json:"evidence,omitempty"`
 }
 
 type responseMessage struct {

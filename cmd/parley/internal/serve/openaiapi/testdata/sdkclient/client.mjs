@@ -3,7 +3,9 @@
 // one JSON object of what it saw. MODE "measure" runs only a streamed
 // council and reports the times to the first reasoning and content bytes;
 // MODE "failed" asks chatgpt questions its provider fails (FAIL, CUT) and
-// reports whether the SDK threw.
+// reports whether the SDK threw. MODE "tools" (one more argument, a URL)
+// asks claude to read that page, once whole and once streamed, and reports
+// the reasoning, the answer and the parley extension of each.
 import OpenAI from "openai";
 
 const [baseURL, apiKey, mode] = process.argv.slice(2);
@@ -80,7 +82,27 @@ async function failed(question, stream) {
   return out;
 }
 
+async function tools(url) {
+  const messages = [{ role: "user", content: `Summarise ${url} please.` }];
+  const done = await client.chat.completions.create({ model: "claude", messages });
+  const out = { completion: { reasoning: done.choices[0].message.reasoning_content ?? "", content: done.choices[0].message.content, parley: done.parley } };
+  const s = await client.chat.completions.create({ model: "claude", messages, stream: true });
+  out.stream = { reasoning: "", content: "", parley: null };
+  for await (const chunk of s) {
+    if (chunk.parley) out.stream.parley = chunk.parley;
+    for (const c of chunk.choices) {
+      out.stream.reasoning += c.delta.reasoning_content ?? "";
+      out.stream.content += c.delta.content ?? "";
+    }
+  }
+  return out;
+}
+
 async function main() {
+  if (mode === "tools") {
+    console.log(JSON.stringify(await tools(process.argv[5])));
+    return;
+  }
   if (mode === "failed") {
     const runs = [];
     for (const q of ["FAIL: hello?", "CUT: hello?"]) {
