@@ -3,7 +3,6 @@ package openaiapi_test
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -57,14 +56,7 @@ func TestOfficialSDK(t *testing.T) {
 		return demos, err
 	}
 	f := newFixture(t, agents)
-	cmd := exec.CommandContext(ctx(t), node, "client.mjs", f.ts.URL+"/v1", f.token)
-	cmd.Dir = sdkClient
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node client: %v\n%s", err, stderr.String())
-	}
+	out := nodeClient(t, node, f.ts.URL+"/v1", f.token)
 	var got sdkResult
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("client output %q: %v", out, err)
@@ -162,14 +154,7 @@ func TestOfficialSDKThrowsOnAFailedRun(t *testing.T) {
 	node := testbin.NodeClient(t, sdkClient, "openai")
 	_, agents := fakeAgents(t, failingReplies)
 	f := newFixture(t, agents)
-	cmd := exec.CommandContext(ctx(t), node, "client.mjs", f.ts.URL+"/v1", f.token, "failed")
-	cmd.Dir = sdkClient
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node client: %v\n%s", err, stderr.String())
-	}
+	out := nodeClient(t, node, f.ts.URL+"/v1", f.token, "failed")
 	var runs []struct {
 		Question      string
 		Stream, Threw bool

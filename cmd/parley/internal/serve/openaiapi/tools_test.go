@@ -50,7 +50,17 @@ func toolsRun(t *testing.T, tools []string) (page string, got struct{ Completion
 		}
 	})
 	page = site.URL + "/report"
-	cmd := exec.CommandContext(ctx(t), node, "client.mjs", f.ts.URL+"/v1", f.token, "tools", page)
+	out := nodeClient(t, node, f.ts.URL+"/v1", f.token, "tools", page)
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client output %q: %v", out, err)
+	}
+	return page, got
+}
+
+// nodeClient runs the SDK client with args and returns what it printed.
+func nodeClient(t *testing.T, node string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.CommandContext(ctx(t), node, append([]string{"client.mjs"}, args...)...)
 	cmd.Dir = sdkClient
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -58,10 +68,7 @@ func toolsRun(t *testing.T, tools []string) (page string, got struct{ Completion
 	if err != nil {
 		t.Fatalf("node client: %v\n%s", err, stderr.String())
 	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("client output %q: %v", out, err)
-	}
-	return page, got
+	return out
 }
 
 // With serve.tools: [fetch] a member reads the page: the official SDK
