@@ -43,6 +43,10 @@ type CapError struct {
 	Limit    string    `json:"limit,omitempty"`
 	Scope    string    `json:"scope,omitempty"`
 	ResetsAt time.Time `json:"resets_at,omitzero"`
+	// Unreadable: the window is kept by a ledger (a database) that did
+	// not answer, so the call was refused without knowing its room (the
+	// window fails closed); the figures are the last ones read.
+	Unreadable bool `json:"unreadable,omitempty"`
 }
 
 func (e *CapError) Error() string {

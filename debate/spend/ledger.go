@@ -48,8 +48,10 @@ func (m *Meter) reserveShared(worst float64) (bool, Limit) {
 	w := m.window
 	start := w.start
 	ok, spent, reserved, err := w.ledger.Reserve(start, worst, m.cap)
-	if err != nil {
-		return false, m.limitLocked() // fail closed, with the last figures known
+	if err != nil { // fail closed, with the last figures known
+		l := m.limitLocked()
+		l.unreadable = true
+		return false, l
 	}
 	m.spent, m.reserved = spent, reserved
 	if !ok {

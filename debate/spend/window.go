@@ -95,6 +95,7 @@ type Limit struct {
 	reserved   float64 // worst cases of the calls in flight
 	window     *Window // nil: a session's cap
 	resets     time.Time
+	unreadable bool // the window's ledger did not answer
 }
 
 // limitLocked is m's limit; called under m.mu.
@@ -112,6 +113,7 @@ func (l Limit) Refusal(ce CapError) *CapError {
 	ce.Reason, ce.CapUSD, ce.SpentUSD, ce.ReservedUSD = CapSession, l.cap, l.spent, l.reserved
 	if l.window != nil {
 		ce.Reason, ce.Limit, ce.Scope, ce.ResetsAt = CapWindow, l.window.Limit, l.window.Scope, l.resets
+		ce.Unreadable = l.unreadable
 	}
 	return &ce
 }
@@ -126,6 +128,7 @@ func (m *Meter) WindowRefusal(worst float64) (hit Limit, ok bool) {
 		room := p.cap - p.spent - p.reserved
 		full := p.window != nil && p.cap > 0 && (worst > room || room <= 0 || !answered)
 		hit, parent := p.limitLocked(), p.parent
+		hit.unreadable = !answered
 		p.mu.Unlock()
 		if full {
 			return hit, true
@@ -155,6 +158,9 @@ func (e *CapError) windowSentence() string {
 	}
 	resets := e.ResetsAt.UTC().Format(time.RFC3339)
 	switch {
+	case e.Unreadable:
+		return fmt.Sprintf("spend limit unavailable: %s's %s could not be read from the database, so no call starts until it can; try again shortly",
+			e.Scope, e.Limit)
 	case e.Agent == "" && e.WorstUSD == 0: // no room left at all
 		return fmt.Sprintf("spend limit reached: %s %s; it resets at %s",
 			e.Scope, e.windowHeld(w), resets)

@@ -46,13 +46,19 @@ func (s *Server) spendRoom(ctx context.Context, user string) error {
 // spendRefusal is a spend window's refusal as the API says it: 429, the
 // limit's name as the code, the sentence (which limit, whose, what was
 // spent, when it resets), the figures, and Retry-After until the reset;
-// nil when err is no such refusal.
+// for a window the database could not give (spend.CapError.Unreadable),
+// the sentence saying so and Retry-After unreadableRetry. Nil when err is
+// no such refusal.
 func (s *Server) spendRefusal(err error) *apiError {
 	var ce *spend.CapError
 	if !errors.As(err, &ce) || ce.Reason != spend.CapWindow {
 		return nil
 	}
 	ae := errorf(http.StatusTooManyRequests, ce.Limit, "%s", ce.Error())
+	if ce.Unreadable { // the database did not answer: no figures, ask again soon
+		ae.RetryAfter = unreadableRetry
+		return ae
+	}
 	spent, limit := math.Round(ce.SpentUSD*1e10)/1e10, ce.CapUSD // float sums: 0.0135, not 0.013499999999999998
 	ae.SpentUSD, ae.LimitUSD = &spent, &limit
 	ae.ResetsAt = ce.ResetsAt.UTC().Format(time.RFC3339)
@@ -63,3 +69,7 @@ func (s *Server) spendRefusal(err error) *apiError {
 	ae.RetryAfter = max(ce.ResetsAt.Sub(now), time.Second)
 	return ae
 }
+
+// unreadableRetry is how soon a client refused because the spend windows
+// could not be read is asked to try again.
+const unreadableRetry = 5 * time.Second
