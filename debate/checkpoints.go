@@ -2,6 +2,7 @@ package debate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -50,6 +51,21 @@ type hosting struct {
 	host   checkpoint.Host
 	policy checkpoint.Policy // "": each mode's own
 	asking sync.Mutex
+	// held is the running exchange's lease, given back while the host is
+	// asked (nil between exchanges).
+	held *leaseHold
+}
+
+func (h *hosting) setLease(l *leaseHold) {
+	h.mu.Lock()
+	h.held = l
+	h.mu.Unlock()
+}
+
+func (h *hosting) lease() *leaseHold {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held
 }
 
 // SetHost makes h the host every checkpoint asks, under policy (""
@@ -80,12 +96,14 @@ func (e *Engine) CheckpointPolicy() checkpoint.Policy {
 }
 
 // Checkpoint offers the host point p. When the run has no host, or its
-// policy does not pause there, it returns continue at once (a tool call:
-// ok false, nothing asked). Otherwise it announces the point, waits until
-// every door has shown what came before it, asks the host, saves a note
-// as the host's words, announces the answer and returns it for the mode
-// to carry out. An error (the host cannot be asked, ctx ended) ends the
-// run.
+// policy does not pause there, it returns continue at once (asked false).
+// Otherwise it saves the point (with p.Resume, the mode's state to go on
+// from it) in the session, announces it, waits until every door has shown
+// what came before it and the store has written it, gives the session's
+// lease back, and asks the host, for at most checkpoint_timeout. Then it
+// takes the lease again, saves a note as the host's words, announces the
+// answer and returns it for the mode to carry out. An error (the host
+// cannot be asked, ctx ended, the session was taken meanwhile) ends the run.
 func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoint.Answer, asked bool, err error) {
 	e.hosting.mu.Lock()
 	host := e.hosting.host
@@ -95,20 +113,63 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	}
 	e.hosting.asking.Lock()
 	defer e.hosting.asking.Unlock()
+	pending := PendingCheckpoint{Point: p, Resume: p.Resume, Since: e.now().UTC()}
+	if d := e.Config.CheckpointTimeout; d > 0 && p.Kind != checkpoint.KindTool {
+		pending.Deadline = pending.Since.Add(d)
+	}
+	if p.Kind != checkpoint.KindTool { // a tool call waits inside a turn: nothing to go on from
+		e.savePending(&pending)
+	}
 	e.Emit(CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)})
 	e.drainSubscribers(ctx, 10*time.Second) // the round is on every screen before the question
-	a, err = host.Answer(ctx, p)
+	e.flushJournal()                         // and saved, while this process holds the lease
+	lease := e.hosting.lease()
+	if lease != nil && p.Kind != checkpoint.KindTool {
+		lease.drop()
+	}
+	a, err = e.askHost(ctx, host, pending)
+	if lease != nil {
+		if lerr := lease.retake(ctx); lerr != nil && err == nil {
+			err = fmt.Errorf("after the checkpoint: %w", lerr)
+		}
+	}
 	if err != nil {
 		return checkpoint.Answer{}, true, err
 	}
 	if err := a.Check(p); err != nil {
 		return checkpoint.Answer{}, true, fmt.Errorf("the host's answer: %w", err)
 	}
+	if p.Kind != checkpoint.KindTool {
+		e.savePending(nil)
+	}
 	if a.Action == checkpoint.Note {
 		e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Round: p.Round, Text: a.Text})
 	}
 	e.Emit(CheckpointAnswered{Point: p, Answer: a, Sentence: checkpoint.AnswerSentence(p, a)})
 	return a, true, nil
+}
+
+// askHost asks the host, until the pending point's deadline when it has
+// one: then checkpoint_on_timeout answers (continue, or stop).
+func (e *Engine) askHost(ctx context.Context, host checkpoint.Host, pending PendingCheckpoint) (checkpoint.Answer, error) {
+	if pending.Deadline.IsZero() {
+		return host.Answer(ctx, pending.Point)
+	}
+	timeout := checkpoint.Answer{Action: checkpoint.Action(e.Config.CheckpointOnTimeout), TimedOut: true}
+	if timeout.Action == "" {
+		timeout.Action = checkpoint.Continue
+	}
+	wait := pending.Deadline.Sub(e.now())
+	if wait <= 0 { // resumed past its deadline
+		return timeout, nil
+	}
+	hctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	a, err := host.Answer(hctx, pending.Point)
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return timeout, nil
+	}
+	return a, err
 }
 
 // ApproveTool asks the host about a call whose rule is ask (the toolbox's
@@ -143,5 +204,16 @@ func (e *Engine) drainSubscribers(ctx context.Context, limit time.Duration) {
 		if s.drained(ctx) != nil {
 			return
 		}
+	}
+}
+
+// flushJournal waits until the journal (the store) has written what its
+// subscriber took so far, when it can say.
+func (e *Engine) flushJournal() {
+	e.appendMu.Lock()
+	j := e.journal
+	e.appendMu.Unlock()
+	if f, ok := j.(interface{ Flush() error }); ok {
+		_ = f.Flush() // a failed write is reported by the store itself
 	}
 }

@@ -40,6 +40,12 @@ type Config struct {
 	// (`tools: [mcp:NAME]`), by name.
 	MCPServers map[string]MCPServerSpec `mapstructure:"mcp_servers"`
 
+	// CheckpointTimeout is how long a run waits at a checkpoint before
+	// CheckpointOnTimeout (continue or stop) answers for the host; 0: it
+	// waits as long as it takes.
+	CheckpointTimeout   time.Duration `mapstructure:"checkpoint_timeout"`
+	CheckpointOnTimeout string        `mapstructure:"checkpoint_on_timeout"`
+
 	// Seating says what happens to an agent whose provider has no key:
 	// stand-in (default) seats it on the first keyed provider's default
 	// model; strict leaves it unseated (see seating.go).

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
@@ -183,6 +184,12 @@ func checkSettings(k *ConfigCheck) error {
 	c := k.Config
 	if c.Seating != "" && !slices.Contains(SeatingValues, c.Seating) {
 		return k.Bad("seating", "unknown value %q (one of %s)", c.Seating, strings.Join(SeatingValues, ", "))
+	}
+	if c.CheckpointTimeout < 0 || c.CheckpointTimeout > 30*24*time.Hour {
+		return k.Bad("checkpoint_timeout", "must be between 0 (no timeout) and 720h")
+	}
+	if o := c.CheckpointOnTimeout; o != "" && o != string(checkpoint.Continue) && o != string(checkpoint.Stop) {
+		return k.Bad("checkpoint_on_timeout", "unknown value %q (continue or stop)", o)
 	}
 	if _, ok := c.ModeList.Spec(c.DefaultMode); c.DefaultMode != "" && !ok {
 		return k.Bad("default_mode", "unknown mode %s (one of %s)", Quote(c.DefaultMode), strings.Join(c.ModeList.Names(), ", "))

@@ -392,6 +392,17 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	if n, ok := m.(interface{ IsNote(string) bool }); ok && n.IsNote(input) {
 		return m.Submit(ctx, input) // a note never waits and never calls
 	}
+	return e.exchangeOf(ctx, m, input, func(ctx context.Context, input string) error {
+		if _, waiting := e.Pending(); waiting {
+			e.savePending(nil) // a new exchange: the run that waited at a checkpoint is left there
+		}
+		return m.Submit(ctx, input)
+	})
+}
+
+// exchangeOf runs run (a mode's Submit, or its resumption at a saved
+// checkpoint) as one exchange of m: busy, leased, capped, announced.
+func (e *Engine) exchangeOf(ctx context.Context, m Mode, input string, run func(context.Context, string) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	e.mu.Lock()
 	if e.busy {
@@ -414,14 +425,18 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	// the exchange at once: its calls are cancelled, and it ends with
 	// the loss, whatever the mode made of the cancel.
 	var lost lostLease
-	held, err := e.lease(ctx, func(err error) { lost.set(err); cancel() })
-	if err != nil {
-		held = func() {}
-	}
+	// The lease is given back while the run waits for its host (a
+	// checkpoint holds no lease) and taken again after (checkpoints.go).
+	hold := &leaseHold{take: func(ctx context.Context) (func(), error) {
+		return e.lease(ctx, func(err error) { lost.set(err); cancel() })
+	}}
+	err := hold.retake(ctx)
+	e.hosting.setLease(hold)
 	// Given back before ExchangeFinished is announced: a door that saw
 	// the exchange end may hand the session to another at once.
-	release := sync.OnceFunc(held)
+	release := hold.drop
 	defer func() {
+		e.hosting.setLease(nil)
 		release()
 		stop(context.Canceled)
 		cancel()
@@ -442,7 +457,7 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 		return refused(ce)
 	}
 	before := e.History().Len()
-	err = m.Submit(modeCtx, input)
+	err = run(modeCtx, input)
 	if cause := context.Cause(modeCtx); spend.IsCap(cause) {
 		err = cause // the exchange ended at a cap, whatever the mode made of it
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,8 +11,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -21,21 +24,42 @@ import (
 // code and the requests the fake received.
 func checkpointRun(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int, reqs []providertest.Request) {
 	t.Helper()
-	bin := buildParley(t)
+	f := newCheckpointFixture(t)
+	stdout, stderr, code = f.run(t, stdin, args...)
+	return stdout, stderr, code, f.srv.Requests()
+}
+
+// checkpointFixture is a database and one OpenAI fake every member is
+// seated on: two approve and one rejects, a split council in every round.
+type checkpointFixture struct {
+	bin, dir string
+	srv      *providertest.Server
+}
+
+func newCheckpointFixture(t *testing.T) *checkpointFixture {
+	t.Helper()
 	var n atomic.Int64
 	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
-		// Two approve, one rejects: a split council in every round.
 		v := verdict.VoteApprove
 		if n.Add(1)%3 == 0 {
 			v = verdict.VoteReject
 		}
 		return debatetest.MagiReply(debatetest.MagiVoteJSON("m", debatetest.MagiRoundOf(r.Messages), v))
 	})
-	dir := t.TempDir()
-	cmd := exec.Command(bin, append([]string{"--db", filepath.Join(dir, "s.db"), "magi"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=")
+	return &checkpointFixture{bin: buildParley(t), dir: t.TempDir(), srv: srv}
+}
+
+func (f *checkpointFixture) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(f.bin, append([]string{"--db", filepath.Join(f.dir, "s.db"), "magi"}, args...)...)
+	cmd.Dir = f.dir
+	cmd.Env = append(os.Environ(), "HOME="+f.dir, "XDG_CONFIG_HOME="+filepath.Join(f.dir, "config"),
+		"OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+f.srv.URL, "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=")
+	return cmd
+}
+
+func (f *checkpointFixture) run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := f.command(args...)
 	var out, errOut bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(stdin), &out, &errOut
 	err := cmd.Run()
@@ -46,7 +70,7 @@ func checkpointRun(t *testing.T, stdin string, args ...string) (stdout, stderr s
 	case err != nil:
 		t.Fatal(err)
 	}
-	return out.String(), errOut.String(), code, srv.Requests()
+	return out.String(), errOut.String(), code
 }
 
 // `printf 'a note\nstop\n' | parley magi --checkpoint each_round …`: the
@@ -150,5 +174,65 @@ func TestMagiCheckpointJSONL(t *testing.T) {
 	}
 	if strings.Join(answers, ",") != "drop,continue" {
 		t.Errorf("answers %v, want drop then continue", answers)
+	}
+}
+
+// A process killed while it waits at a checkpoint leaves the run waiting
+// there, saved and holding no lease: `parley magi --session ID` goes on
+// from it at once (no busy session), asks the host there again, and the
+// note it is given reaches round 2.
+func TestMagiCheckpointSurvivesAKilledProcess(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	f := newCheckpointFixture(t)
+	cmd := f.command("--checkpoint", "each_round", "Should we ship on Friday?")
+	stdin, err := cmd.StdinPipe() // open, never written: the host never answers
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	waitFor(t, 60*time.Second, "the checkpoint after round 1", func() bool {
+		return strings.Contains(stderr.String(), "CHECKPOINT after round 1 of 3")
+	})
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	if n := len(f.srv.Requests()); n != 3 {
+		t.Fatalf("%d requests before the kill, want round 1's 3", n)
+	}
+	st, err := store.Open(filepath.Join(f.dir, "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := st.Latest(context.Background())
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := f.run(t, "Remember the freeze.\nstop\n", "--session", id, "--checkpoint", "each_round")
+	if code != 0 {
+		t.Fatalf("resume: exit %d; stderr:\n%s", code, errOut)
+	}
+	reqs := f.srv.Requests()[3:]
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests after the resume, want round 2's 3", len(reqs))
+	}
+	for _, r := range reqs {
+		if debatetest.MagiRoundOf(r.Messages) != 2 || !strings.Contains(debatetest.MagiAllText(r.Messages), "[Host] (after round 1): Remember the freeze.") {
+			t.Errorf("a request after the resume is not round 2's with the note:\n%s", debatetest.MagiAllText(r.Messages))
+		}
+	}
+	if !strings.Contains(errOut, "CHECKPOINT after round 1 of 3") || !strings.Contains(out, "STOPPED by the host after round 2: 2 approve, 1 reject") {
+		t.Errorf("resume printed:\n%s\n%s", errOut, out)
 	}
 }

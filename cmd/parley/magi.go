@@ -49,6 +49,9 @@ personas by one or two places. Use - to read the question from stdin.`,
 				}
 			}
 			q, err := readQuestion(args, cmd.InOrStdin())
+			if err != nil && len(args) == 0 && g.Session != "" {
+				q, err = "", nil // --session alone: go on from the checkpoint the session waits at
+			}
 			if err != nil {
 				return err
 			}

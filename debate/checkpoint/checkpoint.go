@@ -103,6 +103,9 @@ type Point struct {
 	Agents  []string  `json:"agents,omitempty"`
 	Choices []Action  `json:"choices"`
 	Tool    *ToolCall `json:"tool,omitempty"`
+	// Resume is the mode's own state to go on from the point after the
+	// process ended (saved with it, never in an event).
+	Resume string `json:"-"`
 }
 
 // RoundChoices are the choices between rounds; ToolChoices before a call.
@@ -119,6 +122,9 @@ type Answer struct {
 	// Member is whom drop and swap act on; With who takes the seat (swap).
 	Member string `json:"member,omitempty"`
 	With   string `json:"with,omitempty"`
+	// TimedOut: nobody answered within checkpoint_timeout; the action is
+	// checkpoint_on_timeout's.
+	TimedOut bool `json:"timed_out,omitempty"`
 }
 
 // MaxText bounds a note or a reason (runes): it goes into every member's

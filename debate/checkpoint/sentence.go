@@ -50,6 +50,12 @@ func PointSentence(p Point) string {
 //	the host denied fetch_url to GPT: not now
 func AnswerSentence(p Point, a Answer) string {
 	where := p.Where()
+	if a.TimedOut {
+		if a.Action == Stop {
+			return "no answer from the host in time: the run stopped " + where
+		}
+		return "no answer from the host in time: the run continues " + where
+	}
 	switch a.Action {
 	case Continue:
 		return "the host let the run continue " + where

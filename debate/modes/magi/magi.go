@@ -175,39 +175,62 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	}
 	m.notes = m.research(ctx, q)
 	m.host = &hostTurn{dropped: map[int]int{}}
+	return m.deliberate(ctx, q, rounds, res, false)
+}
+
+// deliberate runs the council's rounds after those in res, offering the
+// host a checkpoint after each but the last (resumed: at once, after the
+// last round in res), then decides.
+func (m *Magi) deliberate(ctx context.Context, q string, rounds int, res *verdict.MagiResult, resumed bool) error {
+	e := m.engine
 	var err error
-	for r := 1; r <= rounds; r++ {
-		votes := m.runRound(ctx, q, r, res.Rounds)
-		res.Rounds = append(res.Rounds, votes)
-		e.Emit(debate.MagiRoundFinished{Round: r, Of: rounds, Votes: votes, Changed: changedVotes(res.Rounds)})
-		if ctx.Err() != nil {
-			res.Cancelled, err = true, ctx.Err()
-			break
-		}
-		if err = allFailed(votes); err != nil {
-			break
-		}
-		if r == 1 && rounds > 1 && m.early && verdict.Unanimous(votes) {
-			res.EarlyStopped, res.StopReason = true, verdict.StopUnanimous // a unanimous round 1 decides: 3 calls instead of 9
-			break
-		}
-		if m.adaptive && r < rounds {
-			if res.StopReason = verdict.AdaptiveStop(res.Rounds, verdict.AuditFlips(res.Rounds), m.margin); res.StopReason != "" {
-				res.EarlyStopped = res.StopReason == verdict.StopUnanimous
+	r := len(res.Rounds)
+	for {
+		if !resumed {
+			r++
+			votes := m.runRound(ctx, q, r, res.Rounds)
+			res.Rounds = append(res.Rounds, votes)
+			e.Emit(debate.MagiRoundFinished{Round: r, Of: rounds, Votes: votes, Changed: changedVotes(res.Rounds)})
+			if ctx.Err() != nil {
+				res.Cancelled, err = true, ctx.Err()
 				break
 			}
+			if err = allFailed(votes); err != nil {
+				break
+			}
+			if r == 1 && rounds > 1 && m.early && verdict.Unanimous(votes) {
+				res.EarlyStopped, res.StopReason = true, verdict.StopUnanimous // a unanimous round 1 decides: 3 calls instead of 9
+				break
+			}
+			if m.adaptive && r < rounds {
+				if res.StopReason = verdict.AdaptiveStop(res.Rounds, verdict.AuditFlips(res.Rounds), m.margin); res.StopReason != "" {
+					res.EarlyStopped = res.StopReason == verdict.StopUnanimous
+					break
+				}
+			}
 		}
-		if r < rounds {
-			if err = m.checkpoint(ctx, m.host, r, rounds, votes); err != nil {
-				res.Cancelled = true // the host could not be asked: the council decided nothing
-				break
-			}
-			if m.host.stopped {
-				res.StopReason = verdict.StopHost
-				break
-			}
+		resumed = false
+		if r >= rounds {
+			break
+		}
+		if err = m.checkpoint(ctx, m.host, q, rounds, res); err != nil {
+			res.Cancelled = true // the host could not be asked: the council decided nothing (it still waits there)
+			break
+		}
+		if m.host.stopped {
+			res.StopReason = verdict.StopHost
+			break
 		}
 	}
+	if derr := m.decide(res, q, rounds); err == nil {
+		err = derr
+	}
+	return err
+}
+
+// decide concludes the council and announces its outcome.
+func (m *Magi) decide(res *verdict.MagiResult, q string, rounds int) error {
+	e := m.engine
 	if res.StopReason != "" {
 		res.CallsSaved = (rounds - len(res.Rounds)) * len(m.agents)
 	}
@@ -223,7 +246,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		e.Emit(debate.VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: verdict.DecisionNote(res), Sentence: res.Sentence})
 	}
 	e.Emit(debate.MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
-	return err
+	return nil
 }
 
 // changedVotes names the members whose valid vote in the latest round

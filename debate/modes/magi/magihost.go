@@ -2,6 +2,7 @@ package magi
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -28,13 +29,28 @@ type hostTurn struct {
 }
 
 type hostNote struct {
-	after int // the round it followed
-	text  string
+	After int    `json:"after"` // the round it followed
+	Text  string `json:"text"`
 }
 
-// checkpoint offers the host the point after round r of rounds and
+// council is what a council waiting at a checkpoint needs to go on in
+// another process: saved with the point (debate.PendingCheckpoint.Resume).
+type council struct {
+	Question string             `json:"question"`
+	Rounds   int                `json:"rounds"`
+	Result   verdict.MagiResult `json:"result"`
+	Notes    []hostNote         `json:"notes,omitempty"`
+	Dropped  map[int]int        `json:"dropped,omitempty"`
+	Research []string           `json:"research,omitempty"`
+	Context  string             `json:"context,omitempty"`
+	Members  []string           `json:"members"`
+}
+
+// checkpoint offers the host the point after the last round in res and
 // carries out the answer.
-func (m *Magi) checkpoint(ctx context.Context, h *hostTurn, r, rounds int, votes []verdict.MagiVote) error {
+func (m *Magi) checkpoint(ctx context.Context, h *hostTurn, q string, rounds int, res *verdict.MagiResult) error {
+	r := len(res.Rounds)
+	votes := res.Rounds[r-1]
 	p := checkpoint.Point{Kind: checkpoint.KindRound, Round: r, Of: rounds, Summary: roundSummary(m.answer, votes),
 		Split: !verdict.Unanimous(votes), Choices: []checkpoint.Action{checkpoint.Continue, checkpoint.Note, checkpoint.Stop}}
 	if m.answer == verdict.AnswerApprove { // a dropped member abstains: an approve council's word
@@ -45,23 +61,71 @@ func (m *Magi) checkpoint(ctx context.Context, h *hostTurn, r, rounds int, votes
 			}
 		}
 	}
+	members := make([]string, len(m.agents))
+	for i, a := range m.agents {
+		members[i] = a.Name
+	}
+	saved, _ := json.Marshal(council{Question: q, Rounds: rounds, Result: *res, Notes: h.notes, Dropped: h.dropped,
+		Research: m.notes, Context: m.context, Members: members})
+	p.Resume = string(saved)
+	return m.answerAt(ctx, h, p)
+}
+
+// answerAt asks the host at p and carries out the answer.
+func (m *Magi) answerAt(ctx context.Context, h *hostTurn, p checkpoint.Point) error {
 	a, _, err := m.engine.Checkpoint(ctx, p)
 	if err != nil {
 		return err
 	}
 	switch a.Action {
 	case checkpoint.Note:
-		h.notes = append(h.notes, hostNote{after: r, text: a.Text})
+		h.notes = append(h.notes, hostNote{After: p.Round, Text: a.Text})
 	case checkpoint.Drop:
 		for i, ag := range m.agents {
 			if ag.Name == a.Member {
-				h.dropped[i] = r
+				h.dropped[i] = p.Round
 			}
 		}
 	case checkpoint.Stop:
 		h.stopped = true
 	}
 	return nil
+}
+
+// ResumeCheckpoint implements debate.CheckpointResumer: the council saved
+// at the checkpoint goes on from it, the host asked there again.
+func (m *Magi) ResumeCheckpoint(ctx context.Context, p checkpoint.Point, resume string) error {
+	var c council
+	if err := json.Unmarshal([]byte(resume), &c); err != nil {
+		return fmt.Errorf("magi: the council saved at the checkpoint cannot be read: %w", err)
+	}
+	if len(c.Result.Rounds) == 0 || len(c.Result.Rounds) != p.Round || c.Rounds < p.Round || c.Rounds > verdict.MagiRounds {
+		return fmt.Errorf("magi: the council saved at the checkpoint does not match it (round %d)", p.Round)
+	}
+	if len(c.Members) != len(m.agents) {
+		return fmt.Errorf("magi: the council saved at the checkpoint had %d members, this one has %d", len(c.Members), len(m.agents))
+	}
+	for i, a := range m.agents {
+		if c.Members[i] != a.Name {
+			return fmt.Errorf("magi: the council saved at the checkpoint seated %s where this one seats %s", c.Members[i], a.Name)
+		}
+	}
+	m.notes, m.context = c.Research, c.Context
+	m.host = &hostTurn{notes: c.Notes, dropped: c.Dropped}
+	if m.host.dropped == nil {
+		m.host.dropped = map[int]int{}
+	}
+	res := c.Result
+	if err := m.answerAt(ctx, m.host, p); err != nil {
+		res.Cancelled = true
+		m.decide(&res, c.Question, c.Rounds)
+		return err
+	}
+	if m.host.stopped {
+		res.StopReason = verdict.StopHost
+		return m.decide(&res, c.Question, c.Rounds)
+	}
+	return m.deliberate(ctx, c.Question, c.Rounds, &res, false)
 }
 
 // roundSummary is a round's tally in one line, for the checkpoint.
@@ -93,8 +157,8 @@ func hostWords(h *hostTurn, round int) string {
 	}
 	var b strings.Builder
 	for _, n := range h.notes {
-		if n.after < round {
-			fmt.Fprintf(&b, "[%s] (after round %d): %s\n", debate.HostName, n.after, sanitize.Clip(n.text, checkpoint.MaxText))
+		if n.After < round {
+			fmt.Fprintf(&b, "[%s] (after round %d): %s\n", debate.HostName, n.After, sanitize.Clip(n.Text, checkpoint.MaxText))
 		}
 	}
 	if b.Len() == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
@@ -166,5 +167,83 @@ func TestMagiCheckpointPolicyIsChecked(t *testing.T) {
 	err := cfg.Validate()
 	if err == nil || !strings.Contains(err.Error(), "modes.magi.checkpoint") {
 		t.Fatalf("Validate = %v, want modes.magi.checkpoint refused", err)
+	}
+}
+
+// A council whose host is gone at its checkpoint stays waiting there, saved
+// in the session; another engine restored from the session goes on from it
+// with the notes and drops made before, and asks the host there again.
+func TestMagiCouncilWaitingAtACheckpointResumesElsewhere(t *testing.T) {
+	t.Parallel()
+	fc := splitCouncil(t)
+	gone := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "Mind the budget."}}} // then no answer: the process "ends"
+	fc.Engine.SetHost(gone, checkpoint.EachRound)
+	if err := fc.Engine.Submit(context.Background(), "Ship?"); err == nil {
+		t.Fatal("a council whose host is gone ended without an error")
+	}
+	debatetest.Settle(t, fc.Engine)
+	pending, ok := fc.Engine.Pending()
+	if !ok || pending.Round != 2 || pending.Kind != checkpoint.KindRound {
+		t.Fatalf("pending = %+v, %v; want the checkpoint after round 2", pending, ok)
+	}
+
+	fc2 := splitCouncil(t)
+	if err := fc2.Engine.Restore(fc.Engine.Info(), fc.Engine.History().Tail()); err != nil {
+		t.Fatal(err)
+	}
+	back := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "casper"}}}
+	fc2.Engine.SetHost(back, checkpoint.EachRound)
+	if err := fc2.Engine.ResumeCheckpoint(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	d := fc2.Decided(t)
+	if len(back.asked) != 1 || back.asked[0].Round != 2 || back.asked[0].Summary != pending.Summary {
+		t.Errorf("asked again at %+v, want round 2's point", back.asked)
+	}
+	for _, m := range debatetest.MagiMembers {
+		reqs := fc2.Requests(m.Name)
+		want := 1
+		if m.Name == "casper" {
+			want = 0
+		}
+		if len(reqs) != want {
+			t.Fatalf("%s asked %d times after the resume, want %d (round 3 only)", m.Name, len(reqs), want)
+		}
+		if want == 1 && !strings.Contains(debatetest.MagiAllText(reqs[0].Messages), "[Host] (after round 1): Mind the budget.") {
+			t.Errorf("%s's round-3 request lacks the note made before the resume", m.Name)
+		}
+		if want == 1 && debatetest.MagiRoundOf(reqs[0].Messages) != 3 {
+			t.Errorf("%s's request is not round 3's", m.Name)
+		}
+	}
+	if d.RoundsRun != 3 || d.Rounds[2][2].Summary != "dropped by the host after round 2" || d.Verdict != verdict.VerdictApproved {
+		t.Errorf("decided: %d rounds, casper %+v, verdict %s", d.RoundsRun, d.Rounds[2][2], d.Verdict)
+	}
+	if _, still := fc2.Engine.Pending(); still {
+		t.Error("the checkpoint is still pending after it was answered")
+	}
+	if err := fc2.Engine.ResumeCheckpoint(context.Background()); err != debate.ErrNoPending {
+		t.Errorf("a second resume: %v, want ErrNoPending", err)
+	}
+}
+
+// checkpoint_timeout answers for a host who does not: here stop.
+func TestMagiCheckpointTimeoutStops(t *testing.T) {
+	t.Parallel()
+	fc := splitCouncil(t, func(c *debate.Config) { c.CheckpointTimeout, c.CheckpointOnTimeout = time.Millisecond, "stop" })
+	fc.Engine.SetHost(checkpoint.HostFunc(func(ctx context.Context, _ checkpoint.Point) (checkpoint.Answer, error) {
+		<-ctx.Done() // a host who never answers
+		return checkpoint.Answer{}, ctx.Err()
+	}), checkpoint.EachRound)
+	if err := fc.Engine.Submit(context.Background(), "Ship?"); err != nil {
+		t.Fatal(err)
+	}
+	d := fc.Decided(t)
+	if d.RoundsRun != 1 || d.StopReason != verdict.StopHost {
+		t.Errorf("rounds %d, stop %q", d.RoundsRun, d.StopReason)
+	}
+	answered := debatetest.EventsOf[debate.CheckpointAnswered](fc.Events)
+	if len(answered) != 1 || !answered[0].Answer.TimedOut || answered[0].Sentence != "no answer from the host in time: the run stopped after round 1 of 3" {
+		t.Errorf("answered %+v", answered)
 	}
 }

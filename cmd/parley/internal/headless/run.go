@@ -43,7 +43,11 @@ func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, int
 	}()
 	var err error
 	for _, in := range inputs {
-		err = e.Submit(ctx, in)
+		if _, waiting := e.Pending(); waiting && in == "" {
+			err = e.ResumeCheckpoint(ctx) // no input: go on from the checkpoint the session waits at
+		} else {
+			err = e.Submit(ctx, in)
+		}
 		Drain(e)
 		p.EndExchange(err)
 		if err != nil {

@@ -1,0 +1,113 @@
+package debate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/debate/checkpoint"
+)
+
+// A run waiting at a checkpoint is durable: the point and what its mode
+// needs to go on from it are saved in the session's state (StatePending,
+// written by the store like every mode state) before the host is asked, the
+// session's lease is given back while it waits, and a later process
+// resumes the run from the point (Engine.ResumeCheckpoint).
+
+// StatePending is the session state key of the checkpoint a run waits at.
+const StatePending = "checkpoint"
+
+// PendingCheckpoint is a run waiting for its host, as saved.
+type PendingCheckpoint struct {
+	checkpoint.Point
+	// Resume is the mode's own state to go on from the point.
+	Resume string    `json:"resume,omitempty"`
+	Since  time.Time `json:"since"`
+	// Deadline is when checkpoint_timeout answers for the host (zero: none).
+	Deadline time.Time `json:"deadline,omitzero"`
+}
+
+// CheckpointResumer is a mode that can go on from a saved checkpoint: it
+// restores its run from resume, asks the host at p again (Session.Checkpoint)
+// and goes on as if it had never stopped.
+type CheckpointResumer interface {
+	ResumeCheckpoint(ctx context.Context, p checkpoint.Point, resume string) error
+}
+
+// ErrNoPending refuses a resumption of a session that waits at no checkpoint.
+var ErrNoPending = errors.New("no run of this session waits at a checkpoint")
+
+func (e *Engine) savePending(p *PendingCheckpoint) {
+	if p == nil {
+		e.SetState(StatePending, "")
+		return
+	}
+	b, _ := json.Marshal(p)
+	e.SetState(StatePending, string(b))
+}
+
+// Pending is the checkpoint the session's run waits at, if one does.
+func (e *Engine) Pending() (PendingCheckpoint, bool) {
+	raw := e.State(StatePending)
+	if raw == "" {
+		return PendingCheckpoint{}, false
+	}
+	var p PendingCheckpoint
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		return PendingCheckpoint{}, false
+	}
+	p.Point.Resume = p.Resume
+	return p, true
+}
+
+// ResumeCheckpoint goes on with the run that waits at the session's saved
+// checkpoint, as one exchange of the mode it waits in: the host is asked
+// at the point again and the run goes on from there.
+func (e *Engine) ResumeCheckpoint(ctx context.Context) error {
+	p, ok := e.Pending()
+	if !ok {
+		return ErrNoPending
+	}
+	m := e.Current()
+	r, ok := m.(CheckpointResumer)
+	if !ok || p.Point.Resume == "" {
+		return fmt.Errorf("the run waiting at a checkpoint cannot go on in %s mode", m.Name())
+	}
+	return e.exchangeOf(ctx, m, "", func(ctx context.Context, _ string) error {
+		return r.ResumeCheckpoint(ctx, p.Point, p.Resume)
+	})
+}
+
+// leaseHold is an exchange's hold on the session's lease, which a
+// checkpoint gives back and takes again.
+type leaseHold struct {
+	mu      sync.Mutex
+	release func() // nil while not held
+	take    func(ctx context.Context) (func(), error)
+}
+
+func (h *leaseHold) drop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.release != nil {
+		h.release()
+		h.release = nil
+	}
+}
+
+func (h *leaseHold) retake(ctx context.Context) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.release != nil {
+		return nil
+	}
+	r, err := h.take(ctx)
+	if err != nil {
+		return err
+	}
+	h.release = r
+	return nil
+}
