@@ -122,7 +122,7 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	}
 	e.Emit(CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)})
 	e.drainSubscribers(ctx, 10*time.Second) // the round is on every screen before the question
-	e.flushJournal()                         // and saved, while this process holds the lease
+	e.flushJournal()                        // and saved, while this process holds the lease
 	lease := e.hosting.lease()
 	if lease != nil && p.Kind != checkpoint.KindTool {
 		lease.drop()
