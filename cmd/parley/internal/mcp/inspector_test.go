@@ -1,0 +1,152 @@
+package mcp_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
+)
+
+// inspectorDir is the folder of the official MCP inspector (installed from
+// its package-lock.json by testbin.NodeClient).
+const inspectorDir = "testdata/inspector"
+
+// inspectorResult is what the inspector's CLI prints for tools/list and
+// tools/call.
+type inspectorResult struct {
+	Tools []struct {
+		Name        string
+		InputSchema struct {
+			Properties map[string]map[string]any
+		}
+	}
+	Content []struct{ Text string }
+	IsError bool
+}
+
+// TestInspectorCLI (issue 43, item 8): the official MCP inspector's CLI,
+// as a user types it (`mcp-inspector --cli …`), against parley --demo mcp
+// over stdio and parley --demo serve's /mcp over streamable HTTP, both the
+// real binary. Its --tool-arg converts a value by the property's declared
+// type, so every input property declares one plain type (it did not
+// convert ["null","number"]: "max_cost must be a number"); max_cost=0.5
+// and members=[…] reach the tools; an unknown agent is answered with the
+// values allowed (it was "allowed values: .").
+func TestInspectorCLI(t *testing.T) {
+	t.Parallel()
+	node := testbin.NodeClient(t, inspectorDir, "@modelcontextprotocol/inspector")
+	cli := filepath.Join(inspectorDir, "node_modules", "@modelcontextprotocol", "inspector", "cli", "build", "cli.js")
+	cfgHome, dataHome := t.TempDir(), t.TempDir()
+	stdio := []string{"-e", "XDG_CONFIG_HOME=" + cfgHome, "-e", "XDG_DATA_HOME=" + dataHome,
+		parleyBin(t), "--demo", "--db", filepath.Join(t.TempDir(), "stdio.db"), "mcp"}
+	for _, door := range []struct {
+		name   string
+		target func(t *testing.T) []string
+	}{
+		{"stdio", func(*testing.T) []string { return stdio }},
+		{"http", func(t *testing.T) []string {
+			return []string{serveURL(t, cfgHome, dataHome) + "/mcp", "--transport", "http"}
+		}},
+	} {
+		t.Run(door.name, func(t *testing.T) {
+			target := door.target(t)
+			run := func(args ...string) inspectorResult {
+				t.Helper()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				cmd := exec.CommandContext(ctx, node, append(append([]string{cli, "--cli"}, target...), args...)...)
+				cmd.Env = cleanEnv(t)
+				var stderr strings.Builder
+				cmd.Stderr = &stderr
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("mcp-inspector --cli %v: %v\n%s\n%s", args, err, out, stderr.String())
+				}
+				var res inspectorResult
+				if err := json.Unmarshal(out, &res); err != nil {
+					t.Fatalf("mcp-inspector --cli %v printed %q: %v", args, out, err)
+				}
+				return res
+			}
+			list := run("--method", "tools/list")
+			if len(list.Tools) != len(toolNames) {
+				t.Errorf("the inspector lists %d tools, want %d", len(list.Tools), len(toolNames))
+			}
+			for _, tool := range list.Tools {
+				for name, prop := range tool.InputSchema.Properties {
+					if _, plain := prop["type"].(string); !plain {
+						t.Errorf("%s.%s declares type %v: a client converts --tool-arg by one plain type", tool.Name, name, prop["type"])
+					}
+				}
+			}
+			call := func(tool string, args ...string) inspectorResult {
+				t.Helper()
+				full := []string{"--method", "tools/call", "--tool-name", tool}
+				for _, a := range args {
+					full = append(full, "--tool-arg", a)
+				}
+				return run(full...)
+			}
+			text := func(r inspectorResult) string {
+				var b strings.Builder
+				for _, c := range r.Content {
+					b.WriteString(c.Text)
+				}
+				return b.String()
+			}
+			magi := call("magi", "question=Ship on Friday?", "single_round=true", "max_cost=0.5")
+			if magi.IsError || !strings.Contains(text(magi), "MAGI VERDICT: ") {
+				t.Errorf("magi with max_cost=0.5: error %v\n%s", magi.IsError, text(magi))
+			}
+			council := call("council", "question=Kafka or NATS?", `members=["gemini","chatgpt","claude"]`, "max_cost=0.5")
+			if s := text(council); council.IsError || !strings.Contains(s, "members: Gemini (demo/") || !strings.Contains(s, "· ChatGPT (demo/") || !strings.Contains(s, "· Claude (demo/") {
+				t.Errorf("council with members=[gemini, chatgpt, claude]: error %v\n%s", council.IsError, s)
+			}
+			unknown := call("ask", "question=hi", `agents=["nobody"]`)
+			if s := text(unknown); !unknown.IsError || !strings.Contains(s, `unknown value "nobody"; allowed values: gemini, chatgpt, claude`) {
+				t.Errorf("ask of an unknown agent: error %v, %q", unknown.IsError, s)
+			}
+		})
+	}
+}
+
+// serveURL starts parley --demo serve (the real binary) on a free port and
+// returns its address, read from the first line it prints.
+func serveURL(t *testing.T, cfgHome, dataHome string) string {
+	t.Helper()
+	cmd := exec.Command(parleyBin(t), "--demo", "--db", filepath.Join(t.TempDir(), "serve.db"), "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = append(cleanEnv(t), "XDG_CONFIG_HOME="+cfgHome, "XDG_DATA_HOME="+dataHome)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	first := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		first <- line
+	}()
+	select {
+	case line := <-first:
+		url, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+		if !ok {
+			t.Fatalf("parley serve's first line is %q", line)
+		}
+		return url
+	case <-time.After(time.Minute):
+		t.Fatal("parley serve did not say where it listens within a minute")
+	}
+	return ""
+}
