@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/pager"
 	"github.com/parleyhq/parley/cmd/parley/internal/selfcmd"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
@@ -126,7 +127,11 @@ func sessionsListCmd(g *globalFlags) *cobra.Command {
 					fmt.Fprintln(cmd.ErrOrStderr(), "no saved sessions yet")
 					return nil
 				}
-				return headless.SessionList(cmd.OutOrStdout(), list, time.Now(), outputWidth(cmd.OutOrStdout()), wide)
+				var table strings.Builder // one write, or one pager when taller than the terminal
+				if err := headless.SessionList(&table, list, time.Now(), outputWidth(cmd.OutOrStdout()), wide); err != nil {
+					return err
+				}
+				return pager.Write(cmd.OutOrStdout(), table.String(), os.Getenv)
 			})
 		},
 	}

@@ -8,13 +8,14 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
 	gstyles "charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/x/term"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/pager"
 )
 
 // Show writes page to w: rendered and paged when w is a terminal, as
@@ -40,33 +41,11 @@ func Show(w io.Writer, page []byte, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	if height > 0 && strings.Count(text, "\n") >= height && page1(f, text, getenv) {
+	if height > 0 && strings.Count(text, "\n") >= height && pager.Run(f, text, getenv) {
 		return nil
 	}
 	_, err = io.WriteString(f, text)
 	return err
-}
-
-// page1 runs the pager on text, its output the terminal tty; false when no
-// pager could start (the caller then writes the text itself). $PAGER is a
-// shell command line, as git and man take it.
-func page1(tty *os.File, text string, getenv func(string) string) bool {
-	var cmd *exec.Cmd
-	if p := strings.TrimSpace(getenv("PAGER")); p != "" {
-		cmd = exec.Command("/bin/sh", "-c", p)
-	} else {
-		path, err := exec.LookPath("less")
-		if err != nil {
-			return false
-		}
-		cmd = exec.Command(path, "-R")
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(text), tty, os.Stderr
-	if err := cmd.Start(); err != nil {
-		return false
-	}
-	_ = cmd.Wait() // quitting the pager early (q) is no error of ours
-	return true
 }
 
 // Style is glamour's dark style with the headings bold and unmarked: no
