@@ -64,7 +64,9 @@ var ListSQL = listSQL("GROUP_CONCAT(DISTINCT %s)")
 var listSQLPostgres = listSQL("STRING_AGG(DISTINCT %s, ',')")
 
 // listSQL is List's query with join, the aggregate joining distinct
-// values by commas. Sums use only what both databases have (no
+// values by commas. The first line typed is read only for a session
+// with neither title nor topic (saved before titles), the one List names
+// by it: a query per session otherwise. Sums use only what both databases have (no
 // two-argument MAX, no MAX of a boolean).
 func listSQL(join string) string {
 	return `SELECT m.conversation_id, m.title, m.topic, m.mode,
@@ -72,8 +74,9 @@ func listSQL(join string) string {
 			COUNT(l.id), COALESCE(SUM(` + nonNegative("l.tokens_in") + `), 0), COALESCE(SUM(` + nonNegative("l.tokens_out") + `), 0), COALESCE(SUM(` + saneLogCost + `), 0),
 			COALESCE(MAX(CASE WHEN l.price_unknown <> 0 OR ` + insaneLogCost + ` = 1 THEN 1 ELSE 0 END), 0), COALESCE(MAX(l.usage_estimated), 0),
 			COALESCE(` + fmt.Sprintf(join, `CASE WHEN l.kind IN ('reply', 'moderator', 'vote') THEN l.speaker_name END`) + `, ''),
-			COALESCE((SELECT u.response FROM conversation_log u WHERE u.conversation_id = m.conversation_id
-				AND u.kind IN ('user', 'note') ORDER BY u.turn_number LIMIT 1), '')
+			CASE WHEN COALESCE(m.title, '') = '' AND COALESCE(m.topic, '') = '' THEN
+				COALESCE((SELECT u.response FROM conversation_log u WHERE u.conversation_id = m.conversation_id
+					AND u.kind IN ('user', 'note') ORDER BY u.turn_number LIMIT 1), '') ELSE '' END
 		FROM conversation_meta m LEFT JOIN conversation_log l ON l.conversation_id = m.conversation_id
 		GROUP BY m.conversation_id
 		ORDER BY m.updated_time DESC, m.conversation_id`
