@@ -23,25 +23,8 @@ func TestSessionsListPagesATallListAtATerminal(t *testing.T) {
 			t.Fatalf("ask: exit %d: %s", code, errOut)
 		}
 	}
-	pager := filepath.Join(dir, "pager.sh")
-	if err := os.WriteFile(pager, []byte("#!/bin/sh\necho PAGED-BY-TEST\ncat\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	list := func(rows uint16) string {
-		cmd := exec.Command(bin, "sessions", "list")
-		cmd.Env = append(os.Environ(), "PAGER="+pager, "TERM=xterm-256color")
-		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rows, Cols: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out bytes.Buffer
-		_, _ = io.Copy(&out, f) // until the child closes the terminal (EIO)
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("sessions list: %v\n%s", err, out.String())
-		}
-		_ = f.Close()
-		return out.String()
-	}
+	pager := testPager(t, dir)
+	list := func(rows uint16) string { return onTerminal(t, bin, rows, pager, "sessions", "list") }
 	// A header and three sessions: four lines.
 	if out := list(4); !strings.Contains(out, "PAGED-BY-TEST") || strings.Count(out, "mention") < 3 {
 		t.Fatalf("four lines on a terminal of four rows were not paged whole:\n%s", out)
@@ -55,4 +38,33 @@ func TestSessionsListPagesATallListAtATerminal(t *testing.T) {
 	if err != nil || strings.Contains(string(out), "PAGED-BY-TEST") || strings.Count(string(out), "\n") != 4 {
 		t.Fatalf("into a pipe: %v\n%s", err, out)
 	}
+}
+
+// testPager writes a $PAGER that marks what it pages.
+func testPager(t *testing.T, dir string) string {
+	t.Helper()
+	pager := filepath.Join(dir, "pager.sh")
+	if err := os.WriteFile(pager, []byte("#!/bin/sh\necho PAGED-BY-TEST\ncat\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return pager
+}
+
+// onTerminal runs the binary with args on a pseudo-terminal of rows rows
+// and 100 columns, $PAGER set to pager, and returns what it showed.
+func onTerminal(t *testing.T, bin string, rows uint16, pager string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "PAGER="+pager, "TERM=xterm-256color")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rows, Cols: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	_, _ = io.Copy(&out, f) // until the child closes the terminal (EIO)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out.String())
+	}
+	_ = f.Close()
+	return out.String()
 }
