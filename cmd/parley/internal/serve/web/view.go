@@ -16,6 +16,7 @@ type entryView struct {
 	// everything shown as text.
 	HTML   template.HTML
 	Ballot *verdict.Ballot // a vote entry's parsed answer, nil if unreadable
+	Calls  []callView      // its tool calls, worded by the core, with their sources
 }
 
 // isMarkdown reports whether an entry's text is a model's prose answer,
@@ -25,7 +26,7 @@ func isMarkdown(e debate.Entry) bool {
 }
 
 func viewEntry(e debate.Entry) entryView {
-	v := entryView{Entry: e}
+	v := entryView{Entry: e, Calls: callsOf(e)}
 	if isMarkdown(e) && e.Text != "" {
 		v.HTML = RenderMarkdown(e.Text)
 	}

@@ -139,7 +139,7 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 	data := map[string]any{
 		"API": h.opts.APIBase, "UserID": h.opts.UserID, "LastEventID": sv.LastEventID,
 		"Info": sv.Info, "Busy": sv.Busy, "Title": title, "Spend": spendText(sv.Spend), "AgentCSS": "/s/" + url.PathEscape(sv.Info.ID) + "/agents.css",
-		"Panels": viewPanels(h.opts.Modes, sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries),
+		"Panels": viewPanels(h.opts.Modes, sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries), "Evidence": ledgerOf(sv.Entries),
 		"Input": mode.Input, "Controls": mode.Controls, "Modes": h.opts.Modes.Infos(),
 		"TakesN": mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
 	}

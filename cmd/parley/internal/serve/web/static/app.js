@@ -346,6 +346,40 @@
     function entryAdded(entry) {
       place(itemFor(entry));
       if (entry.kind === "user" && board === "votes") magi.reset(entry);
+      // A tool call's line and its source's link are the server's render.
+      if (entry.kind === "tool_call") fetchEntry(entry.turn).then(function (f) { if (f) place(f); }).catch(function () {});
+    }
+
+    // safeHref is raw when it is an absolute http or https URL, else "":
+    // a source comes from outside (never javascript:, data: or relative).
+    function safeHref(raw) {
+      if (typeof raw !== "string" || raw.length > 4096 || /[\u0000-\u001f\u007f]/.test(raw)) return "";
+      try {
+        const u = new URL(raw);
+        return (u.protocol === "http:" || u.protocol === "https:") && u.host ? u.href : "";
+      } catch (e) { return ""; }
+    }
+
+    // evidenceAdded lists a new record of the ledger, as the server's
+    // render does: its words as text, its source a link only when safe.
+    function evidenceAdded(ev) {
+      const r = ev.record;
+      if (!r || !/^E[0-9]{1,6}$/.test(r.id) || document.getElementById("evidence-" + r.id)) return;
+      const li = el("li");
+      li.id = "evidence-" + r.id;
+      li.dataset.id = r.id;
+      const label = r.title && String(r.title).trim() ? r.title : r.source;
+      const href = safeHref(r.source);
+      let src = el("span", "source", label);
+      if (href) {
+        src = el("a", "source", label);
+        src.href = href;
+        src.rel = "noopener noreferrer";
+        src.target = "_blank";
+      }
+      li.append(el("span", "evidence-id", r.id), " ", src, " ", el("span", "evidence-meta", r.tool + " by " + r.agent));
+      $("#evidence-list").append(li);
+      $("#evidence").hidden = false;
     }
 
     const magi = window.ParleyBoards.magi(setStatus);
@@ -360,6 +394,7 @@
         if (ev.session.title) $("#session-title").textContent = ev.session.title;
       },
       entry_added: function (ev) { entryAdded(ev.entry); },
+      evidence_added: evidenceAdded,
       // Another door's turn ends with no exchange_finished here: it does not make the page busy.
       turn_started: function (ev) { if (!foreign(ev.entry)) { busy = true; showBusy(); } turnStarted(ev.entry); },
       text_delta: textDelta,
