@@ -60,21 +60,30 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request) (providers
 	s := adapt.NewPullStream(ctx, p.name, p.timeout, apiError)
 	// The SDK sends the request here and reports its failure on Next.
 	sdkStream := p.client.Messages.NewStreaming(s.ReqCtx, params)
-	s.CloseSDK = sdkStream.Close
+	s.CloseSDK = func() error { return sdkStream.Close() } // Close holds Recv's lock: the stream it closes is current
 	st := &toolState{}
 	if req.Schema != nil && usesForcedTool(req.Model) {
 		st.forced = adapt.SchemaName(req.Schema.Name, "respond")
 	}
+	pause := &pauser{client: p.client, params: params}
 	s.Recv = func(res *providers.Result) (string, error) {
-		for sdkStream.Next() {
-			if text := st.streamEvent(sdkStream.Current(), res); text != "" {
-				return text, nil
+		for {
+			for sdkStream.Next() {
+				if text := st.streamEvent(sdkStream.Current(), res); text != "" {
+					return text, nil
+				}
 			}
+			if err := sdkStream.Err(); err != nil {
+				pause.total(res)
+				return "", err
+			}
+			if !pause.paused(res) {
+				pause.total(res)
+				return "", adapt.EndOfStream(res) // no message_delta stop_reason: cut
+			}
+			_ = sdkStream.Close()
+			sdkStream = pause.resume(s.ReqCtx, st, res) // pause.go
 		}
-		if err := sdkStream.Err(); err != nil {
-			return "", err
-		}
-		return "", adapt.EndOfStream(res) // no message_delta stop_reason: cut
 	}
 	return s, nil
 }

@@ -111,6 +111,7 @@ func addForcedTool(out *anthropic.MessageNewParams, s *providers.Schema, schema 
 // text deltas, and tool input JSON when the forced tool stands for the
 // answer; native tool calls, sources and thinking go to res (tools.go).
 func (st *toolState) streamEvent(ev anthropic.MessageStreamEventUnion, res *providers.Result) string {
+	_ = st.msg.Accumulate(ev) // an event it cannot fold leaves the segment as it was
 	switch ev.Type {
 	case "content_block_start":
 		st.start(ev)

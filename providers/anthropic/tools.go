@@ -139,6 +139,7 @@ type toolState struct {
 	cited    []providers.Source
 	results  []providers.Source // search results, in the order they came
 	searches int                // server_tool_use blocks of the search
+	msg      anthropic.Message  // the segment as it came, for a paused turn's continuation (pause.go)
 }
 
 // start records a content block's kind and what it carries at once.
