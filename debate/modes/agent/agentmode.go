@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/toolbox"
 )
 
 // AgentMode is the code-reading agent: one agent answers each question by
@@ -113,9 +114,39 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 		Instruction: agentInstruction(e.Workspace()),
 		Messages:    e.PromptFor(ctx, debate.Prompt{Mode: "agent", Self: m.agent.Name}),
 	}
-	en, err := e.NewToolLoop(spec, maxSteps, true).Run(ctx)
+	var en debate.Entry
+	var err error
+	if m.native() {
+		// Native calls inside one turn (nativetools.go): its call limit is
+		// tools.max_tool_calls, and the answer is the turn's text.
+		spec.Instruction = nativeInstruction(e.Workspace())
+		en, err = e.Reserve(spec).Run(ctx)
+	} else {
+		en, err = e.NewToolLoop(spec, maxSteps, true).Run(ctx)
+	}
 	e.Emit(m.answered(first, en, err))
 	return err
+}
+
+// native reports whether the reader calls the files tools natively: the
+// run serves them so (--native-tools, or a --tools selection) and its
+// model takes tools (not tools_api: none). Otherwise seed 002's XML
+// protocol, the documented default.
+func (m *AgentMode) native() bool {
+	box := m.engine.NativeTools(m.agent)
+	if box == nil {
+		return false
+	}
+	for _, s := range box.Specs() {
+		if s.Name == toolbox.ToolReadFile {
+			return true
+		}
+	}
+	return false
+}
+
+func nativeInstruction(root string) string {
+	return fmt.Sprintf("The host asks about the code in the workspace folder %q. Answer by reading the code with your tools list_file and read_file: look at the layout first, read the files that matter, then answer grounded in what you read (name the files and functions). Do not guess about files you have not read.", filepath.Base(root))
 }
 
 // answered sums up the run from its entries (those from turn first on).

@@ -6,6 +6,7 @@
 package toolkit
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,6 +31,10 @@ type Kit struct {
 	served  bool
 	allowed []string
 	mcp     *mcptool.Pool
+	// ReaderFiles (--native-tools) gives agent mode's reader the files
+	// tools natively, whatever its own list (it reads the workspace with
+	// the XML protocol otherwise).
+	ReaderFiles bool
 	// Warn is told once when an MCP server cannot be used (nil: quiet).
 	Warn   func(string)
 	warned sync.Map
@@ -49,6 +54,11 @@ func (k *Kit) Box(a *debate.Agent) *toolbox.Box {
 	sel, err := toolbox.ParseSelection(a.Tools)
 	if k.served {
 		sel, err = k.allowed, nil
+	}
+	if k.ReaderFiles && !k.served && a.Name == k.cfg.Modes.Agent.Agent && !slices.Contains(sel, toolbox.Files) {
+		// Agent mode's reader always reads the workspace; asked to call
+		// natively (--native-tools) it needs the files tools in its box.
+		sel = append(slices.Clone(sel), toolbox.Files)
 	}
 	if err != nil || len(sel) == 0 || !k.native && len(sel) == 1 && sel[0] == toolbox.Files {
 		return nil

@@ -48,3 +48,25 @@ func TestKitBuildsTheSelectedTools(t *testing.T) {
 		t.Errorf("none: %v %v", err, cfg2.Agents)
 	}
 }
+
+// --native-tools gives agent mode's reader the files tools natively
+// whatever its own list; no other agent gets them, nor the reader without
+// the flag.
+func TestReaderGetsFilesWithNativeTools(t *testing.T) {
+	t.Parallel()
+	cfg := &debate.Config{Modes: debate.ModesConfig{Agent: debate.AgentModeConfig{Agent: "a"}}}
+	k := New(cfg, t.TempDir, true)
+	if got := names(t, k); got != nil {
+		t.Errorf("without the flag the reader gets %v", got)
+	}
+	k.ReaderFiles = true
+	if got := names(t, k); !slices.Equal(got, []string{"list_file", "read_file"}) {
+		t.Errorf("the reader gets %v", got)
+	}
+	if got := names(t, k, "fetch"); !slices.Equal(got, []string{"fetch_url", "list_file", "read_file"}) {
+		t.Errorf("the reader with fetch gets %v", got)
+	}
+	if b := k.Box(&debate.Agent{AgentSpec: debate.AgentSpec{Name: "b"}}); b != nil {
+		t.Errorf("another agent gets %d tools", b.Len())
+	}
+}

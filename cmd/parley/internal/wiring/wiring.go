@@ -144,6 +144,7 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 	}
 	a.Engine = eng
 	kit := toolkit.New(cfg, eng.Workspace, toolsSet || g.NativeTools)
+	kit.ReaderFiles = g.NativeTools // agent mode's reader calls natively
 	kit.Warn = func(s string) { fmt.Fprintln(a.Stderr, "parley: warning: "+sanitize.Text(s)) }
 	a.closers = append(a.closers, kit.Close)
 	eng.SetToolBoxes(kit.Box)
