@@ -63,10 +63,15 @@ func TestNamedAskInAModeThatRoutesNoNames(t *testing.T) {
 		if strings.Count(stderr, want) != 1 || !strings.Contains(out, "[Gemini]") {
 			t.Errorf("%s: stdout %q stderr %q; want Gemini's answer and %q once", mode, out, stderr, want)
 		}
+		// The command's header describes a council that did not sit.
+		if strings.Contains(out, "members:") {
+			t.Errorf("%s: a named ask prints the %s header:\n%s", mode, mode, out)
+		}
 	}
 	before := calls()
-	if code, _, stderr := runBinary(t, bin, "", nil, "--db", filepath.Join(dir, "all.db"), "council", "@all hello"); code != 0 || calls()-before < 4 {
-		t.Fatalf("council \"@all hello\": exit %d, %d calls (a whole council wanted): %s", code, calls()-before, stderr)
+	code, out, stderr := runBinary(t, bin, "", nil, "--db", filepath.Join(dir, "all.db"), "council", "@all hello")
+	if code != 0 || calls()-before < 4 || !strings.Contains(out, "Council: @all hello\nmembers: ") {
+		t.Fatalf("council \"@all hello\": exit %d, %d calls (a whole council, its header first, wanted): %s\n%s", code, calls()-before, out, stderr)
 	}
 }
 

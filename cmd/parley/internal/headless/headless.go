@@ -116,10 +116,18 @@ func New(o Options) *Printer {
 func (p *Printer) Sink(ev debate.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.opts.Format == Text && !p.headerDone && p.opts.Header != "" {
-		fmt.Fprint(p.out, p.opts.Header)
+	switch ev.(type) {
+	case debate.SessionStarted, debate.SessionUpdated:
+		// Not yet: the line may be a named ask, which the header of the
+		// command's mode (MAGI's members, the council's) does not describe.
+	case debate.NamedAskStarted:
+		p.headerDone = true
+	default:
+		if p.opts.Format == Text && !p.headerDone && p.opts.Header != "" {
+			fmt.Fprint(p.out, p.opts.Header)
+		}
+		p.headerDone = true
 	}
-	p.headerDone = true
 	switch ev := ev.(type) {
 	case debate.TurnStarted:
 		p.started++
