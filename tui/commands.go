@@ -32,6 +32,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.paletteKey(msg)
 	case m.sessions != nil:
 		return m.sessionsKey(msg)
+	case m.evidence != nil:
+		return m.evidenceKey(msg)
 	case m.overlay != nil:
 		return m.overlayKey(msg)
 	case m.find != nil:
@@ -357,6 +359,10 @@ func (m *Model) command(c slashCommand) tea.Cmd {
 		m.openHelp()
 	case "agents":
 		m.openAgents()
+	case "tools":
+		m.openTools()
+	case "evidence":
+		m.openEvidence()
 	case "sessions":
 		return m.openSessions()
 	case "new":
@@ -474,6 +480,7 @@ func (m *Model) openHelp() {
 	lines = append(lines, styles.bold.Render("Commands"),
 		"/mode NAME   switch mode ("+strings.Join(m.engine.Modes().Names(), ", ")+")",
 		"/new  /sessions  /fork  /saveas  /export md|json  /agents  /help",
+		"/tools  each member's tools, the policy and limits · /evidence  what they returned",
 		"/rounds N  /steps N  /pause  /resume  /stop   (as the mode takes them)",
 		"/budget USD  cap this session's spend (/budget off lifts it)",
 		"/title TEXT  rename this session (lists show the new title)",

@@ -76,6 +76,7 @@ type Model struct {
 	focus     focusArea
 	overlay   *overlay
 	sessions  *sessionList
+	evidence  *evidenceList // /evidence (evidencelist.go)
 	find      *finder  // the transcript search, while it is open
 	palette   *palette // the command palette (Ctrl+P), while it is open
 	selecting bool     // select mode: the mouse is the terminal's (v)
@@ -485,7 +486,7 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) {
 }
 
 func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
-	if m.overlay != nil || m.sessions != nil || m.palette != nil {
+	if m.overlay != nil || m.sessions != nil || m.palette != nil || m.evidence != nil {
 		return nil
 	}
 	switch {

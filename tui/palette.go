@@ -108,6 +108,8 @@ func (m *Model) paletteItems() []paletteItem {
 	command("export md", "write parley-ID.md here", nil)
 	command("export json", "write parley-ID.json here", nil)
 	command("agents", "the configured agents", nil)
+	command("tools", "each member's tools, the policy and limits", nil)
+	command("evidence", "what the members' tools returned (E1, E2, …)", nil)
 	command("title …", "rename this session", nil)
 	command("budget …", "cap this session's spend (USD, or off)", nil)
 	mi := m.modeInfo()

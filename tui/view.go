@@ -198,6 +198,9 @@ func (m *Model) layout() {
 	if m.sessions != nil {
 		m.sessions.SetSize(sessionListWidth(w), max(min(h-4, len(m.sessions.items)+4), 6))
 	}
+	if m.evidence != nil {
+		m.evidence.SetSize(sessionListWidth(w), max(min(h-4, len(m.evidence.items)+4), 6))
+	}
 }
 
 // zoomedPanelsHeight is the panel area while the panels have the keys:
@@ -291,6 +294,9 @@ func (m *Model) frame() []string {
 	case m.sessions != nil:
 		box := m.sessions.View()
 		overlayAt(lines, box, max((w-m.sessions.width)/2, 0), 2, w)
+	case m.evidence != nil:
+		box := m.evidence.View()
+		overlayAt(lines, box, max((w-m.evidence.width)/2, 0), 2, w)
 	case m.overlay != nil:
 		box := m.overlay.View()
 		overlayAt(lines, box, max((w-m.overlay.width)/2, 0), 2, w)
