@@ -77,9 +77,9 @@ type Model struct {
 	overlay   *overlay
 	sessions  *sessionList
 	evidence  *evidenceList // /evidence (evidencelist.go)
-	find      *finder  // the transcript search, while it is open
-	palette   *palette // the command palette (Ctrl+P), while it is open
-	selecting bool     // select mode: the mouse is the terminal's (v)
+	find      *finder       // the transcript search, while it is open
+	palette   *palette      // the command palette (Ctrl+P), while it is open
+	selecting bool          // select mode: the mouse is the terminal's (v)
 
 	info      debate.SessionInfo
 	verdict   string
