@@ -134,8 +134,12 @@ func (p *ProgressPrinter) Show(pr Progress) {
 	if pr.Done > 0 && pr.Total > pr.Done {
 		eta = (pr.Elapsed / time.Duration(pr.Done) * time.Duration(pr.Total-pr.Done)).Round(time.Second).String()
 	}
-	stats := fmt.Sprintf("%d/%d  majority_r1 %s  %s %s  early_stop %s  $%.4f  ETA %s", pr.Done, pr.Total,
-		pct("majority_r1"), p.Final, pct(p.Final), pct("early_stop"), pr.Spent, eta)
+	final := fmt.Sprintf("  %s %s", p.Final, pct(p.Final))
+	if p.Final == "majority_r1" { // one round: round 1's majority is the final verdict, named once
+		final = ""
+	}
+	stats := fmt.Sprintf("%d/%d  majority_r1 %s%s  early_stop %s  $%.4f  ETA %s", pr.Done, pr.Total,
+		pct("majority_r1"), final, pct("early_stop"), pr.Spent, eta)
 	if !p.TTY {
 		fmt.Fprintf(p.W, "bench: %s\n", stats)
 		return
