@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"os"
 	"strings"
 	"time"
 )
@@ -76,9 +75,11 @@ func HasKey(spec Spec, getenv func(string) string) bool {
 }
 
 // LookupKey returns the first non-empty value of the spec's KeyVars.
+// A nil getenv is an empty environment: only the command factory reads
+// the process's.
 func LookupKey(spec Spec, getenv func(string) string) string {
 	if getenv == nil {
-		getenv = os.Getenv
+		return ""
 	}
 	for _, v := range KeyVars(spec) {
 		if key := strings.TrimSpace(getenv(v)); key != "" {

@@ -1,24 +1,36 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 )
 
-func newAgentCmd(g *globalFlags) *cobra.Command {
-	var (
-		dir   string
-		agent string
-		steps int
-		save  string
-	)
+// AgentOptions are parley agent's flags and arguments (the shared flags are
+// in F.Flags).
+type AgentOptions struct {
+	F     *factory.Factory
+	Ctx   context.Context
+	Args  []string // the question's words, or "-" for stdin
+	Dir   string   // --dir
+	Agent string   // --agent
+	Steps int      // --steps
+	Save  string   // --save
+}
+
+// NewCmdAgent is parley agent; runF, when given, replaces its run (agentRun).
+func NewCmdAgent(f *factory.Factory, runF func(*AgentOptions) error) *cobra.Command {
+	opts := &AgentOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   `agent [--dir PATH] [--agent NAME] "question"`,
 		Short: "A code-reading agent answers a question about a folder",
@@ -40,65 +52,72 @@ stdin.`,
   parley agent --json "what does main.go do?" | jq -r 'select(.type=="summary").summary'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if steps < 0 || steps > debate.MaxSteps {
-				return usageErr(fmt.Errorf("--steps must be 0 to %d", debate.MaxSteps))
-			}
-			question, err := readQuestion(args, cmd.InOrStdin())
-			if err != nil {
-				return err
-			}
-			a, err := newApp(cmd, g, debate.ModeAgent, func(cfg *debate.Config) error {
-				if agent != "" {
-					if _, ok := cfg.Agent(agent); !ok {
-						return fmt.Errorf("--agent: unknown agent %q (known: %s)", agent, strings.Join(cfg.AgentNames(), ", "))
-					}
-					cfg.Modes.Agent.Agent = agent
-				}
-				if steps > 0 {
-					cfg.Modes.Agent.MaxSteps = steps
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			if err := a.RequireKeys(); err != nil {
-				return err
-			}
-			if dir != "" {
-				if err := a.Engine.SetWorkspace(dir); err != nil {
-					return usageErr(fmt.Errorf("--dir: %w", err))
-				}
-			}
-			if err := a.EnterMode(debate.ModeAgent); err != nil {
-				return err
-			}
-			runErr := a.Run(cmd.Context(), a.Printer(headless.Agent), question)
-			if err := saveAgentConversation(a, save); err != nil && runErr == nil {
-				return err
-			}
-			return runErr
+			opts.Ctx, opts.Args = cmd.Context(), args
+			return runCmd(runF, agentRun, opts)
 		},
 	}
-	addSessionFlag(cmd, g)
-	addCostFlag(cmd, g)
-	cmd.Flags().StringVar(&dir, "dir", "", "workspace root the agent may read (default: the current directory)")
-	cmd.Flags().StringVar(&agent, "agent", "", "agent that reads the code (default: modes.agent.agent)")
-	cmd.Flags().StringVar(&save, "save", "", "write the conversation, tool calls included, as JSON to this file (default: agent-<session>.json beside the database)")
-	cmd.Flags().IntVar(&steps, "steps", 0, "most replies the agent may send (default: modes.agent.max_steps, else 20)")
+	addSessionFlag(cmd, f.Flags)
+	wiring.AddCostFlag(cmd, f.Flags)
+	cmd.Flags().StringVar(&opts.Dir, "dir", "", "workspace root the agent may read (default: the current directory)")
+	cmd.Flags().StringVar(&opts.Agent, "agent", "", "agent that reads the code (default: modes.agent.agent)")
+	cmd.Flags().StringVar(&opts.Save, "save", "", "write the conversation, tool calls included, as JSON to this file (default: agent-<session>.json beside the database)")
+	cmd.Flags().IntVar(&opts.Steps, "steps", 0, "most replies the agent may send (default: modes.agent.max_steps, else 20)")
 	return cmd
+}
+
+func agentRun(o *AgentOptions) error {
+	if o.Steps < 0 || o.Steps > debate.MaxSteps {
+		return cli.Usage(fmt.Errorf("--steps must be 0 to %d", debate.MaxSteps))
+	}
+	question, err := cli.ReadQuestion(o.Args, o.F.IO.In)
+	if err != nil {
+		return err
+	}
+	a, err := o.F.App(debate.ModeAgent, func(cfg *debate.Config) error {
+		if o.Agent != "" {
+			if _, ok := cfg.Agent(o.Agent); !ok {
+				return fmt.Errorf("--agent: unknown agent %q (known: %s)", o.Agent, strings.Join(cfg.AgentNames(), ", "))
+			}
+			cfg.Modes.Agent.Agent = o.Agent
+		}
+		if o.Steps > 0 {
+			cfg.Modes.Agent.MaxSteps = o.Steps
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.RequireKeys(); err != nil {
+		return err
+	}
+	if dir := cmp.Or(o.Dir, o.F.Dir); dir != "" { // default: the working directory
+		if err := a.Engine.SetWorkspace(o.F.Path(dir)); err != nil {
+			return cli.Usage(fmt.Errorf("--dir: %w", err))
+		}
+	}
+	if err := a.EnterMode(debate.ModeAgent); err != nil {
+		return err
+	}
+	runErr := a.Run(o.Ctx, a.Printer(headless.Agent), question)
+	if err := saveAgentConversation(o.F, a, o.Save); err != nil && runErr == nil {
+		return err
+	}
+	return runErr
 }
 
 // saveAgentConversation writes the run's conversation in the seed's JSON
 // shape to file, or beside the database, and says where on stderr.
-func saveAgentConversation(a *app, file string) error {
+func saveAgentConversation(f *factory.Factory, a *wiring.App, file string) error {
 	info := a.Engine.Info()
-	if file == "" {
+	if file != "" {
+		file = f.Path(file)
+	} else {
 		if a.Store == nil {
 			return nil
 		}
-		db, err := dbPath(a.Flags)
+		db, err := f.DBPath()
 		if err != nil {
 			return err
 		}

@@ -1,18 +1,33 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes/alternate"
 )
 
-func newAlternateCmd(g *globalFlags) *cobra.Command {
-	var steps int
+// AlternateOptions are parley alternate's flags and arguments (the shared
+// flags are in F.Flags).
+type AlternateOptions struct {
+	F     *factory.Factory
+	Ctx   context.Context
+	Args  []string // the instruction's words, or "-" for stdin
+	Steps int      // --steps
+}
+
+// NewCmdAlternate is parley alternate; runF, when given, replaces its run
+// (alternateRun).
+func NewCmdAlternate(f *factory.Factory, runF func(*AlternateOptions) error) *cobra.Command {
+	opts := &AlternateOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   `alternate "instruction" [--steps N]`,
 		Short: "Two agents take turns: one answer per step instead of two",
@@ -28,49 +43,55 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
   parley alternate --session 3f2a --steps 1 "now add tests"`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if steps < 0 || steps > debate.MaxSteps {
-				return usageErr(fmt.Errorf("--steps must be 0 to %d", debate.MaxSteps))
-			}
-			instruction := ""
-			if len(args) > 0 {
-				var err error
-				if instruction, err = readQuestion(args, cmd.InOrStdin()); err != nil {
-					return err
-				}
-			}
-			if instruction == "" && steps == 0 {
-				if g.Session == "" {
-					return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
-				}
-				return usageErr(fmt.Errorf("nothing to do: give an instruction for the next step, or --steps N to run N steps of session %s", g.Session))
-			}
-			a, err := newApp(cmd, g, debate.ModeAlternate)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			if err := a.RequireKeys(); err != nil {
-				return err
-			}
-			if err := a.EnterMode(debate.ModeAlternate); err != nil {
-				return err
-			}
-			inputs := []string{instruction}
-			if instruction == "" { // a resumed alternation: N steps only
-				inputs = nil
-			}
-			for range steps {
-				inputs = append(inputs, "")
-			}
-			err = a.Run(cmd.Context(), a.Printer(headless.Alternate), inputs...)
-			if errors.Is(err, alternate.ErrNoInstruction) {
-				return usageErr(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
-			}
-			return err
+			opts.Ctx, opts.Args = cmd.Context(), args
+			return runCmd(runF, alternateRun, opts)
 		},
 	}
-	cmd.Flags().IntVar(&steps, "steps", 0, "steps after the start turn, one agent each")
-	addSessionFlag(cmd, g)
-	addCostFlag(cmd, g)
+	cmd.Flags().IntVar(&opts.Steps, "steps", 0, "steps after the start turn, one agent each")
+	addSessionFlag(cmd, f.Flags)
+	wiring.AddCostFlag(cmd, f.Flags)
 	return cmd
+}
+
+func alternateRun(o *AlternateOptions) error {
+	g, steps := o.F.Flags, o.Steps
+	if steps < 0 || steps > debate.MaxSteps {
+		return cli.Usage(fmt.Errorf("--steps must be 0 to %d", debate.MaxSteps))
+	}
+	instruction := ""
+	if len(o.Args) > 0 {
+		var err error
+		if instruction, err = cli.ReadQuestion(o.Args, o.F.IO.In); err != nil {
+			return err
+		}
+	}
+	if instruction == "" && steps == 0 {
+		if g.Session == "" {
+			return cli.Usage(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
+		}
+		return cli.Usage(fmt.Errorf("nothing to do: give an instruction for the next step, or --steps N to run N steps of session %s", g.Session))
+	}
+	a, err := o.F.App(debate.ModeAlternate)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.RequireKeys(); err != nil {
+		return err
+	}
+	if err := a.EnterMode(debate.ModeAlternate); err != nil {
+		return err
+	}
+	inputs := []string{instruction}
+	if instruction == "" { // a resumed alternation: N steps only
+		inputs = nil
+	}
+	for range steps {
+		inputs = append(inputs, "")
+	}
+	err = a.Run(o.Ctx, a.Printer(headless.Alternate), inputs...)
+	if errors.Is(err, alternate.ErrNoInstruction) {
+		return cli.Usage(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
+	}
+	return err
 }

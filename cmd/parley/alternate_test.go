@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -163,7 +164,7 @@ func TestAlternateCmdUsageErrors(t *testing.T) {
 		{"--demo", "alternate", "x", "--steps", "many"},
 	} {
 		code, out, stderr := runCLI(t, "", args...)
-		if code != exitUsage || out != "" {
+		if code != cli.ExitUsage || out != "" {
 			t.Fatalf("%v: exit %d out %q err %q", args, code, out, stderr)
 		}
 	}
@@ -174,7 +175,7 @@ func TestAlternateCmdFailingAgentExitsOne(t *testing.T) {
 	// claude's place goes to gemini, whose provider cannot be reached.
 	fakeVendors(t, dir, unreachableGemini+"modes:\n  alternate:\n    agents: [codex, gemini]\n")
 	code, out, _ := runCLI(t, "", "--json", "alternate", "hello", "--steps", "3")
-	if code != exitRuntime {
+	if code != cli.ExitRuntime {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -243,7 +244,7 @@ func TestAlternateCmdResumeWithNothingToDoSaysWhatToAdd(t *testing.T) {
 	}
 	info, entries := savedSession(t)
 	code, out, stderr := runCLI(t, "", "--demo", "alternate", "--session", info.ID[:6], "--steps", "0")
-	if code != exitUsage || out != "" || !strings.Contains(stderr, "instruction") || !strings.Contains(stderr, "--steps N") {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, "instruction") || !strings.Contains(stderr, "--steps N") {
 		t.Fatalf("exit %d\nout %q\nerr %q", code, out, stderr)
 	}
 	if _, after := savedSession(t); len(after) != len(entries) {

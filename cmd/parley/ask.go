@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes/mention"
 )
@@ -17,7 +21,16 @@ func firstLine(s string) string {
 	return s
 }
 
-func newAskCmd(g *globalFlags) *cobra.Command {
+// AskOptions are parley ask's arguments (the shared flags are in F.Flags).
+type AskOptions struct {
+	F    *factory.Factory
+	Ctx  context.Context
+	Args []string // the question's words, or "-" for stdin
+}
+
+// NewCmdAsk is parley ask; runF, when given, replaces its run (askRun).
+func NewCmdAsk(f *factory.Factory, runF func(*AskOptions) error) *cobra.Command {
+	opts := &AskOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   `ask "@agent question"`,
 		Short: "One mention-routed exchange, headless",
@@ -32,31 +45,36 @@ event as it happens.`,
   parley ask "@claude @gemini compare Rust and Go for CLIs"
   echo "@chatgpt summarise this" | parley ask -
   parley ask --jsonl "@all hi" | jq -c 'select(.type=="turn_finished")'`,
-		Args: cobra.ArbitraryArgs, // no question: readQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
+		Args: cobra.ArbitraryArgs, // no question: cli.ReadQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
 		RunE: func(cmd *cobra.Command, args []string) error {
-			line, err := readQuestion(args, cmd.InOrStdin())
-			if err != nil {
-				return err
-			}
-			a, err := newApp(cmd, g, debate.ModeMention)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			if ms, err := mention.ParseMentions(line, a.Cfg.AgentNames()); err == nil && !ms.Addressed() {
-				return usageErr(fmt.Errorf("ask: the line names no agent, so nobody would answer: start it with @all or @name (%s), e.g. parley ask %q",
-					strings.Join(a.Cfg.AgentNames(), ", "), "@all "+firstLine(line)))
-			}
-			if err := a.RequireKeys(); err != nil {
-				return err
-			}
-			if err := a.EnterMode(debate.ModeMention); err != nil {
-				return err
-			}
-			return a.Run(cmd.Context(), a.Printer(headless.Conversation), line)
+			opts.Ctx, opts.Args = cmd.Context(), args
+			return runCmd(runF, askRun, opts)
 		},
 	}
-	addSessionFlag(cmd, g)
-	addCostFlag(cmd, g)
+	addSessionFlag(cmd, f.Flags)
+	wiring.AddCostFlag(cmd, f.Flags)
 	return cmd
+}
+
+func askRun(o *AskOptions) error {
+	line, err := cli.ReadQuestion(o.Args, o.F.IO.In)
+	if err != nil {
+		return err
+	}
+	a, err := o.F.App(debate.ModeMention)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if ms, err := mention.ParseMentions(line, a.Cfg.AgentNames()); err == nil && !ms.Addressed() {
+		return cli.Usage(fmt.Errorf("ask: the line names no agent, so nobody would answer: start it with @all or @name (%s), e.g. parley ask %q",
+			strings.Join(a.Cfg.AgentNames(), ", "), "@all "+firstLine(line)))
+	}
+	if err := a.RequireKeys(); err != nil {
+		return err
+	}
+	if err := a.EnterMode(debate.ModeMention); err != nil {
+		return err
+	}
+	return a.Run(o.Ctx, a.Printer(headless.Conversation), line)
 }

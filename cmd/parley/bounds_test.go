@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 )
 
 // config check refuses values past the upper bounds, naming file, line and
@@ -31,7 +33,7 @@ func TestConfigCheckRefusesValuesPastTheBounds(t *testing.T) {
 				t.Fatal(err)
 			}
 			code, out, errOut := runCLI(t, "", "config", "check")
-			if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+			if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, c.want) {
 				t.Fatalf("exit %d, out %q\nerr %.400q\nwant %q", code, out, errOut, c.want)
 			}
 			if len(errOut) > 400 {
@@ -43,7 +45,7 @@ func TestConfigCheckRefusesValuesPastTheBounds(t *testing.T) {
 		os.Remove(filepath.Join(dir, "parley.yaml"))
 		t.Setenv("PARLEY_MODES_TALK_ROUNDS", long)
 		code, _, errOut := runCLI(t, "", "config", "check")
-		if code != exitUsage || !strings.Contains(errOut, "… (5000 bytes)") || len(errOut) > 400 {
+		if code != cli.ExitUsage || !strings.Contains(errOut, "… (5000 bytes)") || len(errOut) > 400 {
 			t.Fatalf("exit %d, err %.400q (%d bytes)", code, errOut, len(errOut))
 		}
 	})
@@ -58,7 +60,7 @@ func TestRoundAndStepFlagsAreBounded(t *testing.T) {
 		{"--demo", "agent", "--steps", "1000000000", "x"},
 	} {
 		code, _, errOut := runCLI(t, "", args...)
-		if code != exitUsage || !strings.Contains(errOut, "must be") {
+		if code != cli.ExitUsage || !strings.Contains(errOut, "must be") {
 			t.Errorf("%v: exit %d, %q", args, code, errOut)
 		}
 	}
@@ -73,7 +75,7 @@ func TestRateFlagsAreBounded(t *testing.T) {
 		{"--rate-burst", "-1", "--rate-burst: -1 is negative"},
 	} {
 		code, out, errOut := runCLI(t, "", "--demo", "serve", "--addr", "127.0.0.1:0", c.flag, c.value)
-		if code != exitUsage || strings.Contains(out, "listening") || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || strings.Contains(out, "listening") || !strings.Contains(errOut, c.want) {
 			t.Errorf("%s %s: exit %d, out %q, err %q", c.flag, c.value, code, out, errOut)
 		}
 	}

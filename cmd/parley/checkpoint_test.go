@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -119,7 +120,7 @@ func TestMagiCheckpointAtStdinEOFExits2(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	_, errOut, code, reqs := checkpointRun(t, "", "--checkpoint", "each_round", "Ship?")
-	if code != exitUsage || !strings.Contains(errOut, "--checkpoint: the run reached a checkpoint and stdin is at its end") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "--checkpoint: the run reached a checkpoint and stdin is at its end") {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}
 	if len(reqs) != 3 {
@@ -127,7 +128,7 @@ func TestMagiCheckpointAtStdinEOFExits2(t *testing.T) {
 	}
 	// A bad policy is refused before anything is called.
 	_, errOut, code, reqs = checkpointRun(t, "", "--checkpoint", "sometimes", "Ship?")
-	if code != exitUsage || !strings.Contains(errOut, `--checkpoint: unknown checkpoint policy "sometimes"`) || len(reqs) != 0 {
+	if code != cli.ExitUsage || !strings.Contains(errOut, `--checkpoint: unknown checkpoint policy "sometimes"`) || len(reqs) != 0 {
 		t.Errorf("bad policy: exit %d, %d requests, stderr:\n%s", code, len(reqs), errOut)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -14,15 +15,16 @@ import (
 // addCompletions teaches the shell completion (parley completion bash|zsh|
 // fish|powershell) Parley's own words: saved session ids (with their
 // titles), modes, MAGI presets and the configured agents' names.
-func addCompletions(root *cobra.Command, g *globalFlags) {
+func addCompletions(root *cobra.Command, f *factory.Factory) {
+	g := f.Flags
 	sessions := func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-		return sessionIDs(cmd, g), cobra.ShellCompDirectiveNoFileComp
+		return sessionIDs(cmd, f), cobra.ShellCompDirectiveNoFileComp
 	}
 	fixed := func(words ...string) cobra.CompletionFunc {
 		return cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp)
 	}
 	agents := func(cmd *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
-		names := agentNames(cmd, g)
+		names := agentNames(f)
 		// --members a,b,c: complete the name after the last comma.
 		if i := strings.LastIndex(typed, ","); i >= 0 {
 			for j, n := range names {
@@ -39,9 +41,9 @@ func addCompletions(root *cobra.Command, g *globalFlags) {
 	}
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
-		for name, f := range byFlag {
+		for name, complete := range byFlag {
 			if flag := c.LocalFlags().Lookup(name); flag != nil {
-				_ = c.RegisterFlagCompletionFunc(name, f)
+				_ = c.RegisterFlagCompletionFunc(name, complete)
 			}
 		}
 		if c.Parent() != nil && c.Parent().Name() == "sessions" && c.Name() != "list" && c.Name() != "import" && c.ValidArgsFunction == nil {
@@ -61,9 +63,9 @@ func addCompletions(root *cobra.Command, g *globalFlags) {
 
 // sessionIDs are the saved sessions' ids, each with its title as the
 // completion's description, the most recently active first.
-func sessionIDs(cmd *cobra.Command, g *globalFlags) []string {
+func sessionIDs(cmd *cobra.Command, f *factory.Factory) []string {
 	var out []string
-	_ = readStore(g, func(st *store.Store) error {
+	_ = readStore(f, func(st *store.Store) error {
 		if st == nil {
 			return nil
 		}
@@ -78,8 +80,8 @@ func sessionIDs(cmd *cobra.Command, g *globalFlags) []string {
 
 // agentNames are the configured agents' names (nil when the configuration
 // does not load: completion stays quiet rather than print an error).
-func agentNames(cmd *cobra.Command, g *globalFlags) []string {
-	loaded, err := loadConfiguration(cmd, g)
+func agentNames(f *factory.Factory) []string {
+	loaded, err := f.Config()
 	if err != nil {
 		return nil
 	}

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 )
 
 // config show prints every value with its source: default, file:line,
@@ -68,7 +70,7 @@ func TestConfigCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut = runCLI(t, "", "config", "check")
-	if code != exitUsage || out != "" || !strings.Contains(errOut, "parley.yaml:3: modes.magi.agents: needs exactly 3 agents, has 2") {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, "parley.yaml:3: modes.magi.agents: needs exactly 3 agents, has 2") {
 		t.Fatalf("bad config: exit %d, %q %q", code, out, errOut)
 	}
 }
@@ -76,11 +78,12 @@ func TestConfigCheck(t *testing.T) {
 // The console's first screen says which configuration is in use, or where
 // the user's own would go.
 func TestConfigWhereForTheWelcome(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", "/home/ada/.config")
-	if got := configWhere("parley.yaml"); got != "parley.yaml" {
+	t.Parallel()
+	getenv := factory.NewMap(map[string]string{"XDG_CONFIG_HOME": "/home/ada/.config"}).Getenv
+	if got := configWhere("parley.yaml", getenv); got != "parley.yaml" {
 		t.Errorf("a file: %q", got)
 	}
-	if got, want := configWhere(configload.EmbeddedSource), "built-in (yours: ./parley.yaml or /home/ada/.config/parley/config.yaml)"; got != want {
+	if got, want := configWhere(configload.EmbeddedSource, getenv), "built-in (yours: ./parley.yaml or /home/ada/.config/parley/config.yaml)"; got != want {
 		t.Errorf("built-in: %q, want %q", got, want)
 	}
 }

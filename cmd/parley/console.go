@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,24 +19,35 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/selfcmd"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/tui"
 )
 
-// runConsole opens the full-screen console on the engine.
-func runConsole(cmd *cobra.Command, g *globalFlags) error {
-	a, err := newApp(cmd, g, g.Mode)
+// consoleRun opens the full-screen console on the engine.
+func consoleRun(o *ConsoleOptions) error {
+	g := o.F.Flags
+	if g.JSON {
+		return cli.Usage(fmt.Errorf("--json has no meaning for the full-screen console: use it with a headless command (ask, repl, alternate, talk, magi, agent, council, sessions, config, version)"))
+	}
+	stop, err := startCPUProfile(cmp.Or(o.CPUProfile, o.F.Getenv("PARLEY_CPUPROFILE")))
+	if err != nil {
+		return err
+	}
+	defer stop()
+	a, err := o.F.App(g.Mode)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 	opts := tui.Options{
 		Engine:     a.Engine,
-		Context:    cmd.Context(),
+		Context:    o.Ctx,
 		Sessions:   consoleSessions(a),
 		AgentNotes: missingKeys(a),
-		ConfigPath: configWhere(a.Cfg.Source),
+		ConfigPath: configWhere(a.Cfg.Source, o.F.Getenv),
 		// "" when sessions are not saved: the console says so.
 		DatabasePath: a.DBFile,
 		Resumed:      g.Resume != "" || g.Continue,
@@ -50,14 +62,14 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 	prev := log.Writer()
 	log.SetOutput(io.Discard)
 	defer log.SetOutput(prev)
-	if err := needTerminal(headlessCommands(cmd)); err != nil {
-		return usageErr(err)
+	if err := needTerminal(headlessCommands(o.Cmd)); err != nil {
+		return cli.Usage(err)
 	}
 	// Bubble Tea ends on SIGTERM itself; SIGHUP (a closed terminal or ssh)
 	// ends it the same way, so the exchange is cancelled, its text kept and
 	// the session saved below.
-	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGHUP)
-	defer stop()
+	ctx, stopSignals := signal.NotifyContext(o.Ctx, syscall.SIGHUP)
+	defer stopSignals()
 	_, err = tea.NewProgram(m, append(tui.ProgramOptions(), tea.WithContext(ctx))...).Run()
 	m.Close() // no one reads events any more: never let them block the engine
 	// Let a cancelled exchange settle, so the store records how it ended
@@ -75,7 +87,7 @@ func runConsole(cmd *cobra.Command, g *globalFlags) error {
 
 // sayHowToResume prints, once the console is gone, the session's id and
 // the command that opens it again (nothing for an empty or unsaved one).
-func sayHowToResume(a *app) {
+func sayHowToResume(a *wiring.App) {
 	if a.Store == nil || len(a.Engine.History().Tail()) == 0 {
 		return
 	}
@@ -97,11 +109,11 @@ func headlessCommands(cmd *cobra.Command) []string {
 
 // configWhere says, for the console's first screen, which configuration
 // file is in use, or where the user's own would go.
-func configWhere(source string) string {
+func configWhere(source string, getenv func(string) string) string {
 	if source != configload.EmbeddedSource {
 		return source
 	}
-	if p := configload.UserPath(); p != "" {
+	if p := configload.UserPath(getenv); p != "" {
 		return "built-in (yours: ./parley.yaml or " + p + ")"
 	}
 	return "built-in (yours: ./parley.yaml)"
@@ -110,7 +122,7 @@ func configWhere(source string) string {
 // missingKeys notes, per agent without its key, where it sits instead (only
 // when some keys are set: with none, every agent runs the demo and the
 // banner says so).
-func missingKeys(a *app) map[string]string {
+func missingKeys(a *wiring.App) map[string]string {
 	notes := map[string]string{}
 	seats := a.Cfg.Seats
 	if a.Demo || seats == nil {
@@ -126,7 +138,7 @@ func missingKeys(a *app) map[string]string {
 }
 
 // consoleSessions adapts the session store to the console (nil: none open).
-func consoleSessions(a *app) tui.Sessions {
+func consoleSessions(a *wiring.App) tui.Sessions {
 	if b := a.SessionBrowser(); b != nil {
 		return b
 	}
@@ -151,12 +163,9 @@ func needTerminal(commands []string) error {
 // two lines on a 60-column terminal.
 const demoBanner = "Demo agents: no API key is set. Export OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY (or use .env)."
 
-// startCPUProfile profiles the process into file (PARLEY_CPUPROFILE when
-// file is ""; nothing when both are empty) until stop is called.
+// startCPUProfile profiles the process into file (--cpuprofile, else
+// PARLEY_CPUPROFILE; nothing when both are empty) until stop is called.
 func startCPUProfile(file string) (stop func(), err error) {
-	if file == "" {
-		file = os.Getenv("PARLEY_CPUPROFILE")
-	}
 	if file == "" {
 		return func() {}, nil
 	}

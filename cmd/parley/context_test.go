@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -37,7 +38,7 @@ func TestSessionsImportRoundTrip(t *testing.T) {
 		t.Fatalf("export after import differs:\n%s\n---\n%s", got, want)
 	}
 	// Importing it again is refused; --new-id keeps a copy.
-	if code, _, errOut := runCLI(t, "", "--db", other, "sessions", "import", exported); code != exitUsage || !strings.Contains(errOut, "already exists") {
+	if code, _, errOut := runCLI(t, "", "--db", other, "sessions", "import", exported); code != cli.ExitUsage || !strings.Contains(errOut, "already exists") {
 		t.Fatalf("second import: %d %q", code, errOut)
 	}
 	if code, out, _ := runCLI(t, "", "--db", other, "sessions", "import", "--new-id", exported); code != 0 || strings.TrimSpace(out) == id {
@@ -48,7 +49,7 @@ func TestSessionsImportRoundTrip(t *testing.T) {
 	unknown := filepath.Join(dir, "unknown.json")
 	os.WriteFile(unknown, bytes.Replace(want, []byte(`"mode": "mention"`), []byte(`"mode": "telepathy"`), 1), 0o600)
 	code, _, errOut = runCLI(t, "", "--db", other2, "sessions", "import", unknown)
-	if code != exitUsage || !strings.Contains(errOut, `unknown mode "telepathy" (one of mention, alternate, talk, magi, agent, council)`) {
+	if code != cli.ExitUsage || !strings.Contains(errOut, `unknown mode "telepathy" (one of mention, alternate, talk, magi, agent, council)`) {
 		t.Fatalf("unknown mode: %d %q", code, errOut)
 	}
 	if _, err := os.Stat(other2); err == nil {
@@ -59,7 +60,7 @@ func TestSessionsImportRoundTrip(t *testing.T) {
 	os.WriteFile(newer, bytes.Replace(want, []byte(`"format_version": 1`), []byte(`"format_version": 7`), 1), 0o600)
 	fresh := filepath.Join(dir, "fresh.db")
 	code, _, errOut = runCLI(t, "", "--db", fresh, "sessions", "import", newer)
-	if code != exitUsage || !strings.Contains(errOut, "format version 7") || !strings.Contains(errOut, "upgrade parley") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "format version 7") || !strings.Contains(errOut, "upgrade parley") {
 		t.Fatalf("newer file: %d %q", code, errOut)
 	}
 	if _, err := os.Stat(fresh); err == nil {

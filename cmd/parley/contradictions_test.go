@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
@@ -33,7 +35,7 @@ func TestJSONLStartsWithSessionStarted(t *testing.T) {
 // Where no terminal is, the hint lists every headless command there is.
 func TestNoTerminalHintListsEveryCommand(t *testing.T) {
 	t.Parallel()
-	names := strings.Join(headlessCommands(newRootCmd(testPace, modes.All())), " ")
+	names := strings.Join(headlessCommands(newRootCmd(testFactory(modes.All(), factory.NewMap(nil), nil, io.Discard, io.Discard))), " ")
 	for _, want := range []string{"ask", "repl", "alternate", "talk", "magi", "agent", "council", "bench", "serve", "sessions"} {
 		if !strings.Contains(" "+names+" ", " "+want+" ") {
 			t.Errorf("the hint lacks %s: %s", want, names)

@@ -1,18 +1,31 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 )
 
-func newCouncilCmd(g *globalFlags) *cobra.Command {
-	var (
-		members  []string
-		chairman string
-	)
+// CouncilOptions are parley council's flags and arguments (the shared
+// flags are in F.Flags).
+type CouncilOptions struct {
+	F        *factory.Factory
+	Ctx      context.Context
+	Args     []string // the question's words, or "-" for stdin
+	Members  []string // --members
+	Chairman string   // --chairman
+}
+
+// NewCmdCouncil is parley council; runF, when given, replaces its run
+// (councilRun).
+func NewCmdCouncil(f *factory.Factory, runF func(*CouncilOptions) error) *cobra.Command {
+	opts := &CouncilOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   `council "question" [--members a,b,c] [--chairman x]`,
 		Short: "Members answer, rank each other's answers anonymously, and a chairman writes the final answer",
@@ -31,33 +44,38 @@ code is 1. Use - to read the question from stdin.`,
 		Example: `  parley council "What is the best way to learn Go?"
   parley council --members gemini,chatgpt,claude,codex --chairman claude "Monorepo or polyrepo?"
   parley council --json "Explain CRDTs" | jq -r .chairman.text`,
-		Args: cobra.ArbitraryArgs, // no question: readQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
+		Args: cobra.ArbitraryArgs, // no question: cli.ReadQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q, err := readQuestion(args, cmd.InOrStdin())
-			if err != nil {
-				return err
-			}
-			a, err := newApp(cmd, g, debate.ModeCouncil, cli.CouncilSeats(members, chairman, "--members", "--chairman"), magiAdjust("", ""))
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			if err := a.RequireKeys(); err != nil {
-				return err
-			}
-			if err := a.EnterMode(debate.ModeCouncil); err != nil {
-				return err
-			}
-			p := a.Printer(headless.Council, func(o *headless.Options) {
-				o.Header = headless.CouncilHeader(q, a.Engine.Current().Agents())
-			})
-			return a.Run(cmd.Context(), p, q)
+			opts.Ctx, opts.Args = cmd.Context(), args
+			return runCmd(runF, councilRun, opts)
 		},
 	}
-	addSessionFlag(cmd, g)
-	addCostFlag(cmd, g)
-	f := cmd.Flags()
-	f.StringSliceVar(&members, "members", nil, "agent names of the members, comma-separated, two or more (default: modes.council.members)")
-	f.StringVar(&chairman, "chairman", "", "agent name whose model writes the final answer (default: modes.council.chairman)")
+	addSessionFlag(cmd, f.Flags)
+	wiring.AddCostFlag(cmd, f.Flags)
+	fl := cmd.Flags()
+	fl.StringSliceVar(&opts.Members, "members", nil, "agent names of the members, comma-separated, two or more (default: modes.council.members)")
+	fl.StringVar(&opts.Chairman, "chairman", "", "agent name whose model writes the final answer (default: modes.council.chairman)")
 	return cmd
+}
+
+func councilRun(o *CouncilOptions) error {
+	q, err := cli.ReadQuestion(o.Args, o.F.IO.In)
+	if err != nil {
+		return err
+	}
+	a, err := o.F.App(debate.ModeCouncil, cli.CouncilSeats(o.Members, o.Chairman, "--members", "--chairman"), magiAdjust("", ""))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.RequireKeys(); err != nil {
+		return err
+	}
+	if err := a.EnterMode(debate.ModeCouncil); err != nil {
+		return err
+	}
+	p := a.Printer(headless.Council, func(ho *headless.Options) {
+		ho.Header = headless.CouncilHeader(q, a.Engine.Current().Agents())
+	})
+	return a.Run(o.Ctx, p, q)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -157,8 +158,8 @@ func TestCouncilCmdChairmanFailingShowsTheFallbackAndExitsOne(t *testing.T) {
 	isolate(t)
 	councilFakes(t, councilScript([]string{"chatgpt", "gemini", "claude"}, providertest.Reply{Status: 400, Text: "model retired"}))
 	code, out, stderr := runCLI(t, "", "council", "q?")
-	if code != exitRuntime {
-		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitRuntime, out, stderr)
+	if code != cli.ExitRuntime {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, cli.ExitRuntime, out, stderr)
 	}
 	for _, want := range []string{"Stage 1 · answers", "Stage 2 · anonymous peer ranking", "COUNCIL: the chairman failed", "model retired",
 		"FALLBACK (not the chairman's answer): the top-ranked answer, by ChatGPT", "ANSWER-Bravo use a queue"} {
@@ -173,7 +174,7 @@ func TestCouncilCmdChairmanFailingShowsTheFallbackAndExitsOne(t *testing.T) {
 	var doc struct {
 		Chairman map[string]string
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitRuntime {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != cli.ExitRuntime {
 		t.Fatalf("exit %d, %v:\n%s", code, err, out)
 	}
 	if c := doc.Chairman; c["status"] != "failed" || c["fallback"] != "chatgpt" || !strings.Contains(c["error"], "model retired") {
@@ -193,7 +194,7 @@ func TestCouncilCmdUsageErrors(t *testing.T) {
 		{[]string{"--demo", "council"}, "a question is required"},
 	} {
 		code, _, stderr := runCLI(t, "", c.args...)
-		if code != exitUsage || !strings.Contains(stderr, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 )
 
 // sessions list, show and export read a database that cannot be written
@@ -39,7 +41,7 @@ func TestSessionsReadOnlyMediaAndDamagedDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut = runCLI(t, "", "--demo", "--db", damaged, "ask", "@chatgpt hi")
-	if code != exitRuntime || !strings.Contains(errOut, "the database is damaged") || !strings.Contains(errOut, ".recover") {
+	if code != cli.ExitRuntime || !strings.Contains(errOut, "the database is damaged") || !strings.Contains(errOut, ".recover") {
 		t.Fatalf("damaged database: exit %d, %q", code, errOut)
 	}
 }

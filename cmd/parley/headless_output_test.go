@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -58,7 +59,7 @@ func TestServerErrorTextIsSanitized(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	code, out, stderr := runCLI(t, "", "ask", "@chatgpt hi")
-	if code != exitRuntime {
+	if code != cli.ExitRuntime {
 		t.Fatalf("exit %d, want 1; stderr %q", code, stderr)
 	}
 	if !strings.Contains(stderr, "retrying in 1s") || !strings.Contains(stderr, "slow down") || !strings.Contains(stderr, "bad key") {
@@ -82,7 +83,7 @@ func TestGeminiCutStreamLogsNothing(t *testing.T) {
 	defer log.SetOutput(log.Writer())
 	log.SetOutput(&logged)
 	code, out, stderr := runCLI(t, "", "ask", "@gemini hi")
-	if code != exitRuntime || !strings.Contains(out, "[Gemini]: one two [cut off: ") {
+	if code != cli.ExitRuntime || !strings.Contains(out, "[Gemini]: one two [cut off: ") {
 		t.Fatalf("exit %d\nout %q\nerr %q", code, out, stderr)
 	}
 	if logged.Len() > 0 {
@@ -122,7 +123,7 @@ func TestSessionsShowSanitizesToolCalls(t *testing.T) {
 func TestAskWithoutMentionExitsTwoWithTheHint(t *testing.T) {
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "ask", "what is a monad?")
-	if code != exitUsage || out != "" || !strings.Contains(stderr, `parley ask "@all what is a monad?"`) || !strings.Contains(stderr, "gemini, chatgpt") {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, `parley ask "@all what is a monad?"`) || !strings.Contains(stderr, "gemini, chatgpt") {
 		t.Fatalf("exit %d\nout %q\nerr %q", code, out, stderr)
 	}
 	code, _, stderr = runCLI(t, "", "--demo", "ask", "@gemini what is a monad?")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/manpage"
 )
 
@@ -36,7 +37,7 @@ func TestHelpShowsTheManual(t *testing.T) {
 		t.Errorf("help: exit %d\n%s", code, out)
 	}
 	code, _, errOut := runCLI(t, "", "help", "nosuch")
-	if code != exitUsage || !strings.Contains(errOut, "modes") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "modes") {
 		t.Errorf("help nosuch: exit %d\n%s", code, errOut)
 	}
 }

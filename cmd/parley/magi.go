@@ -1,24 +1,41 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
-func newMagiCmd(g *globalFlags) *cobra.Command {
-	var (
-		verbose, single               bool
-		model, preset, answerType     string
-		earlyStop, anonymous, shuffle bool
-		adaptive, guard               bool
-	)
+// MagiOptions are parley magi's flags and arguments (the shared flags are
+// in F.Flags). The council's switches are nil when not given, so
+// modes.magi keeps its value.
+type MagiOptions struct {
+	F               *factory.Factory
+	Ctx             context.Context
+	Args            []string // the question's words, or "-" for stdin
+	Verbose, Single bool     // -v, -1
+	Model, Preset   string   // -m, -p
+	AnswerType      string   // --answer-type
+	EarlyStop       *bool    // --early-stop
+	Anonymous       *bool    // --anonymous
+	Shuffle         *bool    // --shuffle
+	Adaptive        *bool    // --adaptive
+	Guard           *bool    // --guard
+}
+
+// NewCmdMagi is parley magi; runF, when given, replaces its run (magiRun).
+func NewCmdMagi(f *factory.Factory, runF func(*MagiOptions) error) *cobra.Command {
+	opts := &MagiOptions{F: f}
+	var switches struct{ earlyStop, anonymous, shuffle, adaptive, guard bool }
 	cmd := &cobra.Command{
 		Use:   `magi "question" [-v] [-1] [-m MODEL] [-p default|rotate|rotate2]`,
 		Short: "Three-member council: three rounds of structured votes, then a verdict",
@@ -37,92 +54,105 @@ personas by one or two places. Use - to read the question from stdin.`,
   parley magi -v -p rotate "Rewrite the billing service in Rust?"
   parley magi -1 -m ollama/gpt-oss:20b "Is this commit message clear?"
   parley magi --json "Adopt a four-day week?" | jq -r .verdict`,
-		Args: cobra.ArbitraryArgs, // no question: readQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
+		Args: cobra.ArbitraryArgs, // no question: cli.ReadQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if model != "" && preset != "" {
-				// -m puts one model under every persona, so a rotation has nothing to rotate.
-				return usageErr(fmt.Errorf("-m/--model and -p/--preset cannot be used together: -m runs all three members on one model, -p rotates their providers"))
-			}
-			if preset != "" {
-				if _, ok := debate.MagiPresets[preset]; !ok {
-					return usageErr(fmt.Errorf("--preset: unknown preset %q (one of default, rotate, rotate2)", preset))
+			opts.Ctx, opts.Args = cmd.Context(), args
+			given := func(name string, v bool) *bool {
+				if !cmd.Flags().Changed(name) {
+					return nil
 				}
+				return &v
 			}
-			q, err := readQuestion(args, cmd.InOrStdin())
-			if err != nil && len(args) == 0 && g.Session != "" {
-				q, err = "", nil // --session alone: go on from the checkpoint the session waits at
-			}
-			if err != nil {
-				return err
-			}
-			a, err := newApp(cmd, g, debate.ModeMagi, magiAdjust(model, preset), magiOptions(cmd, answerType, earlyStop, anonymous, shuffle, adaptive, guard))
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			if err := a.RequireKeys(); err != nil {
-				return err
-			}
-			if err := a.EnterMode(debate.ModeMagi); err != nil {
-				return err
-			}
-			rounds := verdict.MagiRounds
-			if single {
-				rounds = 1
-			}
-			if err := a.Engine.Control(cmd.Context(), debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
-				return err
-			}
-			p := a.Printer(headless.Magi, func(o *headless.Options) {
-				o.Verbose = verbose
-				o.Header = headless.MagiHeader(q, a.Engine.Current().Agents())
-			})
-			if err := a.Run(cmd.Context(), p, q); err != nil {
-				return err
-			}
-			if reason := p.NoDecision(); reason != "" {
-				return cli.NoDecisionError{Reason: reason}
-			}
-			return nil
+			opts.EarlyStop, opts.Anonymous = given("early-stop", switches.earlyStop), given("anonymous", switches.anonymous)
+			opts.Shuffle, opts.Adaptive, opts.Guard = given("shuffle", switches.shuffle), given("adaptive", switches.adaptive), given("guard", switches.guard)
+			return runCmd(runF, magiRun, opts)
 		},
 	}
-	addSessionFlag(cmd, g)
-	addCostFlag(cmd, g)
-	addCheckpointFlag(cmd, g)
-	f := cmd.Flags()
-	f.BoolVarP(&verbose, "verbose", "v", false, "show each vote's full reasoning")
-	f.BoolVarP(&single, "single-round", "1", false, "run round 1 only (independent votes)")
-	f.StringVarP(&model, "model", "m", "", "one model for all three members (provider inferred, or provider/model)")
-	f.StringVarP(&preset, "preset", "p", "", "provider rotation: default, rotate or rotate2 (default: modes.magi.preset)")
-	f.StringVar(&answerType, "answer-type", "", "what the council votes over: approve, option, number or text (default: modes.magi.answer_type)")
-	f.BoolVar(&earlyStop, "early-stop", false, "a unanimous round 1 decides: 3 calls instead of 9 (default: modes.magi.early_stop)")
-	f.BoolVar(&anonymous, "anonymous", false, "show peers' opinions as Member A/B, without names (default: modes.magi.anonymous)")
-	f.BoolVar(&shuffle, "shuffle", false, "show peers' opinions in a different order to each member (default: modes.magi.shuffle)")
-	f.BoolVar(&adaptive, "adaptive", false, "stop once more rounds are unlikely to change the verdict: after a unanimous or confident round 1, or a round 2 with no argued change (default: modes.magi.adaptive)")
-	f.BoolVar(&guard, "guard", false, "leave vote changes without a new argument out of the verdict (default: modes.magi.guard)")
+	addSessionFlag(cmd, f.Flags)
+	wiring.AddCostFlag(cmd, f.Flags)
+	wiring.AddCheckpointFlag(cmd, f.Flags)
+	fl := cmd.Flags()
+	fl.BoolVarP(&opts.Verbose, "verbose", "v", false, "show each vote's full reasoning")
+	fl.BoolVarP(&opts.Single, "single-round", "1", false, "run round 1 only (independent votes)")
+	fl.StringVarP(&opts.Model, "model", "m", "", "one model for all three members (provider inferred, or provider/model)")
+	fl.StringVarP(&opts.Preset, "preset", "p", "", "provider rotation: default, rotate or rotate2 (default: modes.magi.preset)")
+	fl.StringVar(&opts.AnswerType, "answer-type", "", "what the council votes over: approve, option, number or text (default: modes.magi.answer_type)")
+	fl.BoolVar(&switches.earlyStop, "early-stop", false, "a unanimous round 1 decides: 3 calls instead of 9 (default: modes.magi.early_stop)")
+	fl.BoolVar(&switches.anonymous, "anonymous", false, "show peers' opinions as Member A/B, without names (default: modes.magi.anonymous)")
+	fl.BoolVar(&switches.shuffle, "shuffle", false, "show peers' opinions in a different order to each member (default: modes.magi.shuffle)")
+	fl.BoolVar(&switches.adaptive, "adaptive", false, "stop once more rounds are unlikely to change the verdict: after a unanimous or confident round 1, or a round 2 with no argued change (default: modes.magi.adaptive)")
+	fl.BoolVar(&switches.guard, "guard", false, "leave vote changes without a new argument out of the verdict (default: modes.magi.guard)")
 	return cmd
+}
+
+func magiRun(o *MagiOptions) error {
+	if o.Model != "" && o.Preset != "" {
+		// -m puts one model under every persona, so a rotation has nothing to rotate.
+		return cli.Usage(fmt.Errorf("-m/--model and -p/--preset cannot be used together: -m runs all three members on one model, -p rotates their providers"))
+	}
+	if o.Preset != "" {
+		if _, ok := debate.MagiPresets[o.Preset]; !ok {
+			return cli.Usage(fmt.Errorf("--preset: unknown preset %q (one of default, rotate, rotate2)", o.Preset))
+		}
+	}
+	q, err := cli.ReadQuestion(o.Args, o.F.IO.In)
+	if err != nil && len(o.Args) == 0 && o.F.Flags.Session != "" {
+		q, err = "", nil // --session alone: go on from the checkpoint the session waits at
+	}
+	if err != nil {
+		return err
+	}
+	a, err := o.F.App(debate.ModeMagi, magiAdjust(o.Model, o.Preset), magiOptions(o))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.RequireKeys(); err != nil {
+		return err
+	}
+	if err := a.EnterMode(debate.ModeMagi); err != nil {
+		return err
+	}
+	rounds := verdict.MagiRounds
+	if o.Single {
+		rounds = 1
+	}
+	if err := a.Engine.Control(o.Ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+		return err
+	}
+	p := a.Printer(headless.Magi, func(ho *headless.Options) {
+		ho.Verbose = o.Verbose
+		ho.Header = headless.MagiHeader(q, a.Engine.Current().Agents())
+	})
+	if err := a.Run(o.Ctx, p, q); err != nil {
+		return err
+	}
+	if reason := p.NoDecision(); reason != "" {
+		return cli.NoDecisionError{Reason: reason}
+	}
+	return nil
 }
 
 // magiOptions applies --answer-type and the boolean council flags that were
 // given over modes.magi.
-func magiOptions(cmd *cobra.Command, answerType string, earlyStop, anonymous, shuffle, adaptive, guard bool) func(*debate.Config) error {
+func magiOptions(o *MagiOptions) func(*debate.Config) error {
 	return func(cfg *debate.Config) error {
-		if answerType != "" {
-			if _, err := verdict.ParseAnswerType(answerType); err != nil {
-				return usageErr(fmt.Errorf("--answer-type: %w", err))
+		if o.AnswerType != "" {
+			if _, err := verdict.ParseAnswerType(o.AnswerType); err != nil {
+				return cli.Usage(fmt.Errorf("--answer-type: %w", err))
 			}
-			cfg.Modes.Magi.AnswerType = answerType
+			cfg.Modes.Magi.AnswerType = o.AnswerType
 		}
-		set := func(name string, v bool, into *bool) {
-			if cmd.Flags().Changed(name) {
-				*into = v
+		set := func(v *bool, into *bool) {
+			if v != nil {
+				*into = *v
 			}
 		}
-		set("early-stop", earlyStop, &cfg.Modes.Magi.EarlyStop)
-		set("anonymous", anonymous, &cfg.Modes.Magi.Anonymous)
-		set("shuffle", shuffle, &cfg.Modes.Magi.Shuffle)
-		set("adaptive", adaptive, &cfg.Modes.Magi.Adaptive)
-		set("guard", guard, &cfg.Modes.Magi.Guard)
+		set(o.EarlyStop, &cfg.Modes.Magi.EarlyStop)
+		set(o.Anonymous, &cfg.Modes.Magi.Anonymous)
+		set(o.Shuffle, &cfg.Modes.Magi.Shuffle)
+		set(o.Adaptive, &cfg.Modes.Magi.Adaptive)
+		set(o.Guard, &cfg.Modes.Magi.Guard)
 		return nil
 	}
 }
@@ -134,7 +164,7 @@ func magiAdjust(model, preset string) func(*debate.Config) error {
 		err := cfg.ApplyMagi(preset, "--preset", model)
 		var me *debate.ModelError
 		if errors.As(err, &me) {
-			return usageErr(err)
+			return cli.Usage(err)
 		}
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
@@ -83,11 +84,11 @@ func TestMagiAdjustRefusesWhatItCannotResolve(t *testing.T) {
 	}
 	isolate(t)
 	code, _, stderr := runCLI(t, "", "--demo", "magi", "-p", "upside-down", "q")
-	if code != exitUsage || !strings.Contains(stderr, "--preset") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "--preset") {
 		t.Errorf("bad preset: exit %d, %q", code, stderr)
 	}
 	code, _, stderr = runCLI(t, "", "--demo", "magi", "-m", "mystery-model", "q")
-	if code != exitUsage || !strings.Contains(stderr, "provider/model") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "provider/model") {
 		t.Errorf("bad model: exit %d, %q", code, stderr)
 	}
 }
@@ -276,7 +277,7 @@ func TestMagiEveryMemberFailingExitsOne(t *testing.T) {
 		return providertest.Reply{Status: 400, Text: "model not found"}
 	})
 	code, out, stderr := runCLI(t, "", "magi", "q?")
-	if code != exitRuntime || !strings.Contains(stderr, "every MAGI member failed") || !strings.Contains(out, "INCOMPLETE") {
+	if code != cli.ExitRuntime || !strings.Contains(stderr, "every MAGI member failed") || !strings.Contains(out, "INCOMPLETE") {
 		t.Errorf("exit %d\nout %s\nerr %s", code, out, stderr)
 	}
 	if !strings.Contains(out, "model not found") {
@@ -287,7 +288,7 @@ func TestMagiEveryMemberFailingExitsOne(t *testing.T) {
 func TestMagiModelAndPresetTogetherIsAUsageError(t *testing.T) {
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "magi", "-m", "gpt-5", "-p", "rotate", "q?")
-	if code != exitUsage || out != "" || !strings.Contains(stderr, "--model") || !strings.Contains(stderr, "--preset") {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, "--model") || !strings.Contains(stderr, "--preset") {
 		t.Errorf("exit %d\nout %q\nerr %q", code, out, stderr)
 	}
 }
@@ -303,9 +304,9 @@ func TestMagiNoDecisionExitsThree(t *testing.T) {
 		verdict string
 		exit    int
 	}{
-		{"decided", nil, "APPROVED", exitOK},
-		{"invalid vote under a majority", map[string]bool{"CASPER": true}, "APPROVED", exitOK},
-		{"incomplete", map[string]bool{"CASPER": true, "BALTHASAR": true}, "INCOMPLETE", exitNoDecision},
+		{"decided", nil, "APPROVED", cli.ExitOK},
+		{"invalid vote under a majority", map[string]bool{"CASPER": true}, "APPROVED", cli.ExitOK},
+		{"incomplete", map[string]bool{"CASPER": true, "BALTHASAR": true}, "INCOMPLETE", cli.ExitNoDecision},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := buildParley(t) // seen through the real binary: it runs as a process
@@ -320,10 +321,10 @@ func TestMagiNoDecisionExitsThree(t *testing.T) {
 			if code != tc.exit || !strings.Contains(out, "MAGI VERDICT: "+tc.verdict) {
 				t.Fatalf("exit %d, want %d\nout %s\nerr %s", code, tc.exit, out, stderr)
 			}
-			if tc.exit == exitNoDecision && (!strings.Contains(stderr, "no decision: the verdict is INCOMPLETE") || !strings.Contains(stderr, "CASPER round 1")) {
+			if tc.exit == cli.ExitNoDecision && (!strings.Contains(stderr, "no decision: the verdict is INCOMPLETE") || !strings.Contains(stderr, "CASPER round 1")) {
 				t.Errorf("stderr does not say why there is no decision: %s", stderr)
 			}
-			if tc.exit == exitOK && strings.Contains(stderr, "no decision") {
+			if tc.exit == cli.ExitOK && strings.Contains(stderr, "no decision") {
 				t.Errorf("a verdict is also called no decision: %s", stderr)
 			}
 		})

@@ -10,103 +10,90 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
-	"github.com/parleyhq/parley/cmd/parley/internal/configload"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers/demo"
 )
 
-// The exit codes and the errors that choose them live in package cli.
-const (
-	exitOK         = cli.ExitOK
-	exitRuntime    = cli.ExitRuntime
-	exitUsage      = cli.ExitUsage
-	exitNoDecision = cli.ExitNoDecision
-)
-
-var (
-	usageErr     = cli.Usage
-	exitCode     = cli.ExitCode
-	readQuestion = cli.ReadQuestion
-)
-
 func main() {
-	os.Exit(run(context.Background(), invocation{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, demoPace: demo.Pace, modes: modes.All()}))
+	f := factory.System(demo.Pace, modes.All())
+	store.LeaseTTL = store.ParseLeaseTTL(f.Getenv("PARLEY_LEASE_TTL")) // one value for the whole process
+	os.Exit(run(context.Background(), f, os.Args[1:]))
 }
 
-// invocation is one run of the command line: its arguments, its streams,
-// the pace of the demo agents (demo.Pace for users; tests that run whole
-// commands in-process pass a faster one) and the modes it knows
-// (modes.All; a test may add one).
-type invocation struct {
-	args           []string
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	demoPace       time.Duration
-	modes          debate.ModeList
-}
-
-// run runs the command line and returns the exit code.
-func run(ctx context.Context, in invocation) int {
+// run runs the command line args with the factory f (its streams, its
+// environment, the pace of the demo agents: demo.Pace for users, faster in
+// tests that run whole commands in-process, and the modes it knows:
+// modes.All, a test may add one) and returns the exit code.
+func run(ctx context.Context, f *factory.Factory, args []string) int {
 	// genai logs every failed stream ("Error unexpected EOF") through the
 	// standard logger; Parley reports the failure itself, so such lines
 	// would only repeat it out of place (and paint over the console).
 	prevLog := log.Writer()
 	log.SetOutput(io.Discard)
 	defer log.SetOutput(prevLog)
-	root := newRootCmd(in.demoPace, in.modes)
-	root.SetArgs(in.args)
-	root.SetIn(in.stdin)
-	root.SetOut(in.stdout)
-	root.SetErr(in.stderr)
-	ctx, saves := wiring.WithSaveStatus(ctx)
+	root := newRootCmd(f)
+	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
 		// Errors may quote a server's message: no escape reaches the terminal.
 		fmt.Fprintln(root.ErrOrStderr(), "parley:", sanitize.Text(err.Error()))
 	}
-	if code := exitCode(err); code != 0 || saves.Err() == nil {
+	if code := cli.ExitCode(err); code != 0 || f.Saves.Err() == nil {
 		return code
 	}
 	return cli.ExitRuntime // the session was not saved; that was said once
 }
 
 // subcommands are the commands beside root, every one listed here and
-// nowhere else; each is built afresh, bound to this command line's flags.
-func subcommands(g *globalFlags) []*cobra.Command {
+// nowhere else; each is built afresh on this command line's factory, with
+// the run it does by default.
+func subcommands(f *factory.Factory) []*cobra.Command {
 	return []*cobra.Command{
-		newAgentCmd(g),
-		newAlternateCmd(g),
-		newAskCmd(g),
-		newBenchCmd(g),
-		newConfigCmd(g),
-		newCouncilCmd(g),
-		newDBCmd(g),
-		newDoctorCmd(g),
-		newMagiCmd(g),
-		newMCPCmd(g),
-		newModelsCmd(g),
-		newReplCmd(g),
-		newServeCmd(g),
-		newWebhooksCmd(g),
-		newSessionsCmd(g),
-		newTalkCmd(g),
-		newVersionCmd(g),
+		NewCmdAgent(f, nil),
+		NewCmdAlternate(f, nil),
+		NewCmdAsk(f, nil),
+		NewCmdBench(f),
+		NewCmdConfig(f),
+		NewCmdCouncil(f, nil),
+		NewCmdDB(f),
+		NewCmdDoctor(f, nil),
+		NewCmdMagi(f, nil),
+		NewCmdMCP(f, nil),
+		NewCmdModels(f),
+		NewCmdRepl(f, nil),
+		NewCmdServe(f, nil),
+		NewCmdWebhooks(f),
+		NewCmdSessions(f),
+		NewCmdTalk(f, nil),
+		NewCmdVersion(f, nil),
 	}
 }
 
-// newRootCmd builds the whole command tree; demoPace is the demo agents'
-// delay between words, known the modes the program offers.
-func newRootCmd(demoPace time.Duration, known debate.ModeList) *cobra.Command {
-	g := &globalFlags{DemoPace: demoPace, Modes: known}
-	var cpuProfile string
+// ConsoleOptions are the root command's own flags: the full-screen console.
+type ConsoleOptions struct {
+	F          *factory.Factory
+	Ctx        context.Context
+	Cmd        *cobra.Command // the root: the console's hint lists its commands
+	CPUProfile string         // --cpuprofile (hidden)
+}
+
+// newRootCmd builds the whole command tree on the factory f; runF, when
+// given, replaces the console's run.
+func newRootCmd(f *factory.Factory) *cobra.Command { return NewCmdRoot(f, nil) }
+
+// NewCmdRoot is the command tree: the console at its root (runF, when
+// given, replaces its run) and every command of subcommands.
+func NewCmdRoot(f *factory.Factory, runF func(*ConsoleOptions) error) *cobra.Command {
+	g, known := f.Flags, f.Flags.Modes
+	opts := &ConsoleOptions{F: f}
 	root := &cobra.Command{
 		Use:   "parley",
 		Short: "A terminal round table for large language models",
@@ -118,17 +105,10 @@ full-screen console; every mode also runs headless.`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		// .env applies to every command, sessions included (PARLEY_DB).
-		PersistentPreRunE: func(*cobra.Command, []string) error { return configload.LoadDotEnv() },
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return f.Bind(cmd) },
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if g.JSON {
-				return usageErr(fmt.Errorf("--json has no meaning for the full-screen console: use it with a headless command (ask, repl, alternate, talk, magi, agent, council, sessions, config, version)"))
-			}
-			stop, err := startCPUProfile(cpuProfile)
-			if err != nil {
-				return err
-			}
-			defer stop()
-			return runConsole(cmd, g)
+			opts.Ctx, opts.Cmd = cmd.Context(), cmd
+			return runCmd(runF, consoleRun, opts)
 		},
 	}
 	wrapArgs(root) // "parley foo" is a usage error too
@@ -143,16 +123,19 @@ full-screen console; every mode also runs headless.`,
 	root.Flags().StringVar(&g.Resume, "resume", "", "resume the saved session with this ID (a unique prefix is enough)")
 	root.Flags().BoolVar(&g.Continue, "continue", false, "resume the most recent session")
 	addWaitFlag(root, g)
-	addCostFlag(root, g)
+	wiring.AddCostFlag(root, g)
 	// Hidden: for whoever measures what the console costs.
-	root.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write the console's CPU profile to this file (or set PARLEY_CPUPROFILE)")
+	root.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write the console's CPU profile to this file (or set PARLEY_CPUPROFILE)")
 	_ = root.Flags().MarkHidden("cpuprofile")
-	for _, c := range subcommands(g) {
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	for _, c := range subcommands(f) {
 		wrapArgs(c)
 		root.AddCommand(c)
 	}
-	root.SetHelpCommand(newHelpCmd(root))
-	addCompletions(root, g)
+	root.SetHelpCommand(NewCmdHelp(f, root, nil))
+	addCompletions(root, f)
 	root.SetVersionTemplate(versionLine() + "\n") // --version says what `parley version` says
 	return root
 }
@@ -161,9 +144,9 @@ full-screen console; every mode also runs headless.`,
 func wrapArgs(c *cobra.Command) {
 	if c.Args != nil {
 		check := c.Args
-		c.Args = func(cmd *cobra.Command, args []string) error { return usageErr(check(cmd, args)) }
+		c.Args = func(cmd *cobra.Command, args []string) error { return cli.Usage(check(cmd, args)) }
 	}
-	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(plainFlagError(err)) })
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Usage(plainFlagError(err)) })
 }
 
 // strconvInFlag is pflag's wording of a number flag it could not read:

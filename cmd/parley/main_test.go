@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
@@ -24,7 +25,13 @@ func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 // executeWith is executeIO for a program that knows the modes known (the
 // toy mode's test adds one).
 func executeWith(ctx context.Context, known debate.ModeList, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return run(ctx, invocation{args: args, stdin: stdin, stdout: stdout, stderr: stderr, demoPace: testPace, modes: known})
+	return run(ctx, testFactory(known, factory.Process{}, stdin, stdout, stderr), args)
+}
+
+// testFactory is a factory over the given streams (none a terminal) and
+// environment, the demo agents at testPace.
+func testFactory(known debate.ModeList, env factory.Env, stdin io.Reader, stdout, stderr io.Writer) *factory.Factory {
+	return factory.New(factory.IOStreams{In: stdin, Out: stdout, ErrOut: stderr}, env, testPace, known)
 }
 
 // buildParley returns the real binary, for the tests that run it as a

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 )
 
 // manualDemoCommands are the commands of the README and docs/ that run the
@@ -99,7 +101,7 @@ func TestManualDemoCommandsRun(t *testing.T) {
 				"PARLEY_DB=" + filepath.Join(work, "p.db"), "OPENAI_BASE_URL=http://127.0.0.1:1/v1"}
 			out, err := sh.CombinedOutput()
 			code := sh.ProcessState.ExitCode()
-			if ctx.Err() != nil || (code != 0 && code != exitNoDecision) {
+			if ctx.Err() != nil || (code != 0 && code != cli.ExitNoDecision) {
 				t.Errorf("%s: exit %d (%v)\n%s", line, code, err, out)
 			}
 		})

@@ -1,16 +1,27 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os/signal"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 )
 
-func newMCPCmd(g *globalFlags) *cobra.Command {
+// MCPOptions are parley mcp's (the shared flags, --max-cost among them,
+// are in F.Flags).
+type MCPOptions struct {
+	F   *factory.Factory
+	Ctx context.Context
+}
+
+// NewCmdMCP is parley mcp; runF, when given, replaces its run (mcpRun).
+func NewCmdMCP(f *factory.Factory, runF func(*MCPOptions) error) *cobra.Command {
+	opts := &MCPOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   "mcp [--max-cost USD]",
 		Short: "MCP server over stdio: ask, magi, council, debate_start/step, sessions",
@@ -25,19 +36,24 @@ answers at /mcp under parley serve.`,
   parley --demo mcp            # offline demo agents`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sv, err := wiring.NewServed(cmd, g)
-			if err != nil {
-				return err
-			}
-			defer sv.Close()
-			if sv.NoKeys && !g.Demo {
-				fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+cli.KeyHelp+"; serving the demo agents")
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), wiring.StopSignals...)
-			defer stop()
-			return sv.MCP.RunStdio(ctx)
+			opts.Ctx = cmd.Context()
+			return runCmd(runF, mcpRun, opts)
 		},
 	}
-	addCostFlag(cmd, g)
+	wiring.AddCostFlag(cmd, f.Flags)
 	return cmd
+}
+
+func mcpRun(o *MCPOptions) error {
+	sv, err := o.F.Served(o.Ctx)
+	if err != nil {
+		return err
+	}
+	defer sv.Close()
+	if sv.NoKeys && !o.F.Flags.Demo {
+		fmt.Fprintln(o.F.IO.ErrOut, "parley: "+cli.KeyHelp+"; serving the demo agents")
+	}
+	ctx, stop := signal.NotifyContext(o.Ctx, wiring.StopSignals...)
+	defer stop()
+	return sv.MCP.RunStdio(ctx, o.F.IO.In, o.F.IO.Out)
 }

@@ -1,18 +1,35 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/catalog"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 )
 
-// newModelsCmd shows what Parley believes about every model, and where
-// each figure came from; `models update` refreshes it from catwalk.
-func newModelsCmd(g *globalFlags) *cobra.Command {
-	cmd := &cobra.Command{
+// ModelsOptions are parley models's arguments.
+type ModelsOptions struct {
+	F     *factory.Factory
+	Model string // the one model to describe ("": the table)
+}
+
+// NewCmdModels is parley models, what Parley believes about every model and
+// where each figure came from, and models update, which refreshes it from
+// catwalk; each does its own run.
+func NewCmdModels(f *factory.Factory) *cobra.Command {
+	cmd := NewCmdModelsShow(f, nil)
+	cmd.AddCommand(NewCmdModelsUpdate(f, nil))
+	return cmd
+}
+
+// NewCmdModelsShow is parley models itself; runF, when given, replaces its
+// run (modelsRun).
+func NewCmdModelsShow(f *factory.Factory, runF func(*ModelsOptions) error) *cobra.Command {
+	opts := &ModelsOptions{F: f}
+	return &cobra.Command{
 		Use:   "models [MODEL]",
 		Short: "Show the model catalogue: prices, limits, effort levels, status and their sources",
 		Long: `Every model of the catalogue, in a table that fits 100 columns: provider,
@@ -26,33 +43,48 @@ layer, source page and date. --json prints the same as JSON.`,
   parley models --json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loaded, err := loadConfiguration(cmd, g)
-			if err != nil {
-				return err
-			}
-			cat, now, w := loaded.Config.Models, time.Now(), cmd.OutOrStdout()
+			opts.Model = ""
 			if len(args) == 1 {
-				_, _, known := cat.Entry(args[0])
-				row := catalog.RowOf(cat, args[0], now)
-				if g.JSON {
-					return catalog.JSON(w, []catalog.Row{row})
-				}
-				catalog.Describe(w, row, known)
-				return nil
+				opts.Model = args[0]
 			}
-			if g.JSON {
-				return catalog.JSON(w, catalog.Rows(cat, now))
-			}
-			catalog.Table(w, catalog.Rows(cat, now))
-			return nil
+			return runCmd(runF, modelsRun, opts)
 		},
 	}
-	cmd.AddCommand(newModelsUpdateCmd())
-	return cmd
 }
 
-func newModelsUpdateCmd() *cobra.Command {
-	var source string
+func modelsRun(o *ModelsOptions) error {
+	loaded, err := o.F.Config()
+	if err != nil {
+		return err
+	}
+	cat, now, w, asJSON := loaded.Config.Models, o.F.Now(), o.F.IO.Out, o.F.Flags.JSON
+	if o.Model != "" {
+		_, _, known := cat.Entry(o.Model)
+		row := catalog.RowOf(cat, o.Model, now)
+		if asJSON {
+			return catalog.JSON(w, []catalog.Row{row})
+		}
+		catalog.Describe(w, row, known)
+		return nil
+	}
+	if asJSON {
+		return catalog.JSON(w, catalog.Rows(cat, now))
+	}
+	catalog.Table(w, catalog.Rows(cat, now))
+	return nil
+}
+
+// ModelsUpdateOptions are parley models update's flags.
+type ModelsUpdateOptions struct {
+	F      *factory.Factory
+	Ctx    context.Context
+	Source string // --source
+}
+
+// NewCmdModelsUpdate is parley models update; runF, when given, replaces
+// its run (modelsUpdateRun).
+func NewCmdModelsUpdate(f *factory.Factory, runF func(*ModelsUpdateOptions) error) *cobra.Command {
+	opts := &ModelsUpdateOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   "update [--source URL]",
 		Short: "Fetch catwalk's model catalogue (prices, limits, effort levels) and keep it",
@@ -69,24 +101,30 @@ replaces a dated Parley entry only when the source dates its data
 (Last-Modified) after the entry's check date.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			res, err := catalog.Update(cmd.Context(), catalog.URL(source), time.Now())
-			if err != nil {
-				return err
-			}
-			if res.Unchanged {
-				fmt.Fprintf(cmd.OutOrStdout(), "catalogue unchanged (%s): %d providers, %d models, confirmed %s\n",
-					res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"))
-				return nil
-			}
-			dated := "undated: its prices never replace a dated Parley entry"
-			if res.Dated != "" {
-				dated = "data dated " + res.Dated
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "catalogue updated from %s: %d providers, %d models, fetched %s (%s)\n",
-				res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"), dated)
-			return nil
+			opts.Ctx = cmd.Context()
+			return runCmd(runF, modelsUpdateRun, opts)
 		},
 	}
-	cmd.Flags().StringVar(&source, "source", "", "catwalk service URL (default: $CATWALK_URL, then "+catalog.DefaultURL+")")
+	cmd.Flags().StringVar(&opts.Source, "source", "", "catwalk service URL (default: $CATWALK_URL, then "+catalog.DefaultURL+")")
 	return cmd
+}
+
+func modelsUpdateRun(o *ModelsUpdateOptions) error {
+	getenv, out := o.F.Getenv, o.F.IO.Out
+	res, err := catalog.Update(o.Ctx, catalog.URL(o.Source, getenv), o.F.Now(), getenv)
+	if err != nil {
+		return err
+	}
+	if res.Unchanged {
+		fmt.Fprintf(out, "catalogue unchanged (%s): %d providers, %d models, confirmed %s\n",
+			res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"))
+		return nil
+	}
+	dated := "undated: its prices never replace a dated Parley entry"
+	if res.Dated != "" {
+		dated = "data dated " + res.Dated
+	}
+	fmt.Fprintf(out, "catalogue updated from %s: %d providers, %d models, fetched %s (%s)\n",
+		res.Source, res.Providers, res.Models, res.Fetched.Format("2006-01-02"), dated)
+	return nil
 }

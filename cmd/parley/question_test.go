@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -63,8 +64,8 @@ func TestQuestionOverTheContextWindowIsRefusedBeforeTheCall(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	q := longQuestion()
 	code, out, stderr := runCLI(t, "@chatgpt "+q, "ask", "-")
-	if code != exitRuntime {
-		t.Fatalf("exit %d, want %d\nout %q\nerr %q", code, exitRuntime, out, stderr)
+	if code != cli.ExitRuntime {
+		t.Fatalf("exit %d, want %d\nout %q\nerr %q", code, cli.ExitRuntime, out, stderr)
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Fatalf("%d requests were sent", n)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -82,8 +83,8 @@ func TestAllAsksTheKeyedAgentsAndNamesTheSkipped(t *testing.T) {
 func TestStrictSeatingRefusesNamingTheVariables(t *testing.T) {
 	srv := onlyOpenAI(t, approveVote)
 	code, _, stderr := runCLI(t, "", "--strict-seats", "magi", "q?")
-	if code != exitUsage {
-		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+	if code != cli.ExitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, cli.ExitUsage, stderr)
 	}
 	for _, want := range []string{"magi: BALTHASAR and CASPER have no seat: set ANTHROPIC_API_KEY and GEMINI_API_KEY", "seating: strict"} {
 		if !strings.Contains(stderr, want) {
@@ -99,8 +100,8 @@ func TestCouncilWithoutAMajorityMakesNoCall(t *testing.T) {
 	srv := onlyOpenAI(t, func(string) string { return "An answer." })
 	// gemini, chatgpt, claude: only chatgpt has its key.
 	code, _, stderr := runCLI(t, "", "--strict-seats", "council", "Which queue?")
-	if code != exitUsage {
-		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+	if code != cli.ExitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, cli.ExitUsage, stderr)
 	}
 	if want := "council: 1 of 3 members have a seat, and a council needs a majority"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -150,7 +151,7 @@ func TestSkippedNoteReachesNoModel(t *testing.T) {
 	lines := []string{"@all kafka or nats?", "/mode magi", "should we pick nats?", "/mode council", "which queue then?",
 		"/mode alternate", "write the consumer", "/mode talk", "queues for small teams", "exit"}
 	code, out, stderr := runCLI(t, strings.Join(lines, "\n")+"\n", "repl")
-	if code != 0 && code != exitNoDecision {
+	if code != 0 && code != cli.ExitNoDecision {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
 	}
 	note := "skipped Gemini: no GEMINI_API_KEY"

@@ -6,21 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/pager"
-	"github.com/parleyhq/parley/cmd/parley/internal/selfcmd"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 )
 
-func newSessionsCmd(g *globalFlags) *cobra.Command {
+// NewCmdSessions is parley sessions, the group of the saved sessions'
+// commands, each doing its own run.
+func NewCmdSessions(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "sessions",
 		Aliases: []string{"session"},
@@ -33,7 +35,8 @@ parley ask|repl|alternate|talk --session ID.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	sub := []*cobra.Command{sessionsListCmd(g), sessionsShowCmd(g), sessionsExportCmd(g), sessionsRmCmd(g), sessionsRenameCmd(g), sessionsForkCmd(g), sessionsImportCmd(g), sessionsUnlockCmd(g), sessionsCopyCmd(g)}
+	sub := []*cobra.Command{NewCmdSessionsList(f, nil), NewCmdSessionsShow(f, nil), NewCmdSessionsExport(f, nil), NewCmdSessionsRm(f, nil),
+		NewCmdSessionsRename(f, nil), NewCmdSessionsFork(f, nil), NewCmdSessionsImport(f, nil), NewCmdSessionsUnlock(f, nil), NewCmdSessionsCopy(f, nil)}
 	for _, c := range sub {
 		wrapArgs(c)
 		cmd.AddCommand(c)
@@ -41,64 +44,92 @@ parley ask|repl|alternate|talk --session ID.`,
 	return cmd
 }
 
+// SessionsOptions are the options of a sessions command that works on
+// saved sessions: its arguments and flags (the shared ones are in F.Flags).
+type SessionsOptions struct {
+	F    *factory.Factory
+	Ctx  context.Context
+	Args []string // the sessions' IDs or prefixes, then a title (rename)
+	Wide bool     // list --wide
+	// Format and Output are export's --format (FormatSet: given) and -o.
+	Format, Output string
+	FormatSet      bool
+	At             string // fork --at
+}
+
+// newSessionsCmd is a sessions command running run, or runF when a test
+// replaced it, with the options the command line filled.
+func newSessionsCmd(f *factory.Factory, c *cobra.Command, runF, run func(*SessionsOptions) error) (*cobra.Command, *SessionsOptions) {
+	opts := &SessionsOptions{F: f}
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		opts.Ctx, opts.Args = cmd.Context(), args
+		if fl := cmd.Flags().Lookup("format"); fl != nil {
+			opts.FormatSet = fl.Changed
+		}
+		return runCmd(runF, run, opts)
+	}
+	return c, opts
+}
+
 // withStore opens the database for a sessions command that writes. A
 // database that does not exist yet is not created: there is nothing in it.
-func withStore(g *globalFlags, f func(*store.Store) error) error {
-	return openStoreFor(g, store.Open, f)
+func withStore(f *factory.Factory, do func(*store.Store) error) error {
+	return openStoreFor(f, store.Open, do)
 }
 
 // readStore opens the database read-only for a sessions command that only
 // reads (list, show, export): it works on read-only media and never
 // writes, not even a pragma.
-func readStore(g *globalFlags, f func(*store.Store) error) error {
-	return openStoreFor(g, store.OpenReadOnly, f)
+func readStore(f *factory.Factory, do func(*store.Store) error) error {
+	return openStoreFor(f, store.OpenReadOnly, do)
 }
 
-func openStoreFor(g *globalFlags, open func(string) (*store.Store, error), f func(*store.Store) error) error {
-	path, err := dbPath(g)
+func openStoreFor(f *factory.Factory, open func(string) (*store.Store, error), do func(*store.Store) error) error {
+	path, err := f.DBPath()
 	if err != nil {
 		return err
 	}
 	if _, err := os.Stat(store.SQLitePath(path)); !store.IsPostgres(path) && errors.Is(err, os.ErrNotExist) {
-		return f(nil)
+		return do(nil)
 	}
 	st, err := open(path)
 	if err != nil {
 		return fmt.Errorf("session database: %w", err)
 	}
 	defer st.Close()
-	return f(st)
+	return do(st)
 }
 
 // withSession opens the database and resolves the session ID or prefix
 // ref for a sessions command that works on one session; readOnly for the
 // commands that only read it.
-func withSession(g *globalFlags, ref string, readOnly bool, f func(st *store.Store, id string) error) error {
+func withSession(f *factory.Factory, ref string, readOnly bool, do func(st *store.Store, id string) error) error {
 	with := withStore
 	if readOnly {
 		with = readStore
 	}
-	return with(g, func(st *store.Store) error {
+	return with(f, func(st *store.Store) error {
 		id, err := resolveArg(context.Background(), st, ref)
 		if err != nil {
 			return err
 		}
-		return f(st, id)
+		return do(st, id)
 	})
 }
 
 // resolveArg resolves an ID or prefix given on the command line.
 func resolveArg(ctx context.Context, st *store.Store, ref string) (string, error) {
 	if st == nil {
-		return "", usageErr(fmt.Errorf("no session matches %q: nothing has been saved yet", ref))
+		return "", cli.Usage(fmt.Errorf("no session matches %q: nothing has been saved yet", ref))
 	}
 	id, err := st.Resolve(ctx, ref)
-	return id, sessionRefErr("session", err)
+	return id, wiring.SessionRefErr("session", err)
 }
 
-func sessionsListCmd(g *globalFlags) *cobra.Command {
-	var wide bool
-	cmd := &cobra.Command{
+// NewCmdSessionsList is parley sessions list; runF, when given, replaces
+// its run (sessionsListRun).
+func NewCmdSessionsList(f *factory.Factory, runF func(*SessionsOptions) error) *cobra.Command {
+	cmd, opts := newSessionsCmd(f, &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "Saved sessions, the most recently active first",
@@ -106,204 +137,72 @@ func sessionsListCmd(g *globalFlags) *cobra.Command {
   parley sessions list --wide
   parley sessions list --json | jq -r '.[0].id'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return readStore(g, func(st *store.Store) error {
-				list := []store.Summary{}
-				if st != nil {
-					var err error
-					if list, err = st.List(cmd.Context()); err != nil {
-						return err
-					}
-					if list == nil {
-						list = []store.Summary{}
-					}
-				}
-				if g.JSON {
-					enc := json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout()))
-					enc.SetIndent("", "  ")
-					return enc.Encode(list)
-				}
-				if len(list) == 0 {
-					fmt.Fprintln(cmd.ErrOrStderr(), "no saved sessions yet")
-					return nil
-				}
-				var table strings.Builder // one write, or one pager when taller than the terminal
-				if err := headless.SessionList(&table, list, time.Now(), outputWidth(cmd.OutOrStdout()), wide); err != nil {
-					return err
-				}
-				return pager.Write(cmd.OutOrStdout(), table.String(), os.Getenv)
-			})
-		},
-	}
-	cmd.Flags().BoolVar(&wide, "wide", false, "every column (full id, agents, tokens) and whole titles, however wide")
+	}, runF, sessionsListRun)
+	cmd.Flags().BoolVar(&opts.Wide, "wide", false, "every column (full id, agents, tokens) and whole titles, however wide")
 	return cmd
 }
 
-func sessionsShowCmd(g *globalFlags) *cobra.Command {
-	return &cobra.Command{
+func sessionsListRun(o *SessionsOptions) error {
+	out := o.F.IO.Out
+	return readStore(o.F, func(st *store.Store) error {
+		list := []store.Summary{}
+		if st != nil {
+			var err error
+			if list, err = st.List(o.Ctx); err != nil {
+				return err
+			}
+			if list == nil {
+				list = []store.Summary{}
+			}
+		}
+		if o.F.Flags.JSON {
+			enc := json.NewEncoder(sanitize.JSONWriter(out))
+			enc.SetIndent("", "  ")
+			return enc.Encode(list)
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(o.F.IO.ErrOut, "no saved sessions yet")
+			return nil
+		}
+		var table strings.Builder // one write, or one pager when taller than the terminal
+		if err := headless.SessionList(&table, list, o.F.Now(), outputWidth(o.F), o.Wide); err != nil {
+			return err
+		}
+		return pager.Write(out, table.String(), o.F.Getenv)
+	})
+}
+
+// NewCmdSessionsShow is parley sessions show; runF, when given, replaces
+// its run (sessionsShowRun).
+func NewCmdSessionsShow(f *factory.Factory, runF func(*SessionsOptions) error) *cobra.Command {
+	cmd, _ := newSessionsCmd(f, &cobra.Command{
 		Use:   "show ID",
 		Short: "Print a saved session's transcript (--json: the whole log)",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(g, args[0], true, func(st *store.Store, id string) error {
-				ctx := cmd.Context()
-				info, entries, err := st.Load(ctx, id)
-				if err != nil {
-					return err
-				}
-				if g.JSON {
-					return store.WriteJSON(cmd.OutOrStdout(), info, entries)
-				}
-				headless.Transcript(cmd.OutOrStdout(), info, entries)
-				fmt.Fprintln(cmd.OutOrStdout(), sessionPrices(cmd, g).CacheStatsOf(entries).String())
-				return nil
-			})
-		},
-	}
-}
-
-func sessionsExportCmd(g *globalFlags) *cobra.Command {
-	var format, output string
-	cmd := &cobra.Command{
-		Use:   "export ID",
-		Short: "Export a session as Markdown (for people) or JSON (for machines)",
-		Example: `  parley sessions export 3f2a --format md > debate.md
-  parley sessions export 3f2a --format json -o debate.json`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.JSON { // the global --json means the JSON export here
-				if cmd.Flags().Changed("format") && format != "json" {
-					return usageErr(fmt.Errorf("--json and --format %s disagree: drop one (--json means --format json)", format))
-				}
-				format = "json"
-			}
-			if format != "md" && format != "json" && format != "session" {
-				return usageErr(fmt.Errorf("--format: %q is not md, json or session", format))
-			}
-			return withSession(g, args[0], true, func(st *store.Store, id string) error {
-				ctx := cmd.Context()
-				if output == "" || output == "-" {
-					return st.Export(ctx, cmd.OutOrStdout(), id, format)
-				}
-				if err := st.ExportFile(ctx, output, id, format); err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "exported %s to %s\n", id, output)
-				return nil
-			})
-		},
-	}
-	cmd.Flags().StringVarP(&format, "format", "f", "md", "md, json, or session (the whole session as sessions import reads it; json but for agent sessions)")
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	}, runF, sessionsShowRun)
 	return cmd
 }
 
-func sessionsRmCmd(g *globalFlags) *cobra.Command {
-	return &cobra.Command{
-		Use:     "rm ID...",
-		Aliases: []string{"delete"},
-		Short:   "Delete saved sessions",
-		Args:    cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(g, func(st *store.Store) error {
-				ctx := cmd.Context()
-				// Resolve every reference first: a typo deletes nothing.
-				ids := make([]string, len(args))
-				for i, ref := range args {
-					id, err := resolveArg(ctx, st, ref)
-					if err != nil {
-						return err
-					}
-					ids[i] = id
-				}
-				for _, id := range ids {
-					if err := st.Delete(ctx, id); err != nil {
-						return err
-					}
-					if !g.JSON {
-						fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", id)
-					}
-				}
-				if g.JSON {
-					return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(map[string][]string{"deleted": ids})
-				}
-				return nil
-			})
-		},
-	}
-}
-
-func sessionsRenameCmd(g *globalFlags) *cobra.Command {
-	return &cobra.Command{
-		Use:     "rename ID TITLE",
-		Aliases: []string{"title"},
-		Short:   "Give a saved session a title of your own",
-		Example: `  parley sessions rename 3f2a "queue choice: Kafka vs NATS"`,
-		Args:    cobra.MinimumNArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			title := strings.Join(strings.Fields(strings.Join(args[1:], " ")), " ")
-			if title == "" {
-				return usageErr(errors.New("the new title is empty"))
-			}
-			return withSession(g, args[0], false, func(st *store.Store, id string) error {
-				if err := st.Rename(cmd.Context(), id, title); err != nil {
-					return err
-				}
-				if g.JSON {
-					return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(map[string]string{"id": id, "title": title})
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "renamed %s to %q\n", id, title)
-				return nil
-			})
-		},
-	}
-}
-
-func sessionsForkCmd(g *globalFlags) *cobra.Command {
-	var at string
-	cmd := &cobra.Command{
-		Use:   "fork ID --at TURN",
-		Short: "Copy a session up to a turn into a new session, to continue it another way",
-		Long: `Fork copies the history up to and including turn --at (default: all of
-it) into a new session that records where it came from. Continue the fork in
-any mode, e.g. to compare the verdicts of two MAGI runs on the same debate.`,
-		Example: `  parley sessions fork 3f2a --at 4
-  parley --resume NEWID --mode magi
-  parley ask --session NEWID "@claude given all that, should we ship?"`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			turn := 0 // 0: the whole session
-			if at != "" {
-				var err error
-				if turn, err = strconv.Atoi(at); err != nil || turn < 1 {
-					return usageErr(fmt.Errorf("--at: %q is not a turn number", at))
-				}
-			}
-			return withSession(g, args[0], false, func(st *store.Store, id string) error {
-				fork, err := st.Fork(cmd.Context(), id, turn)
-				if errors.Is(err, store.ErrNoTurn) {
-					return usageErr(fmt.Errorf("--at: %w", err))
-				}
-				if err != nil {
-					return err
-				}
-				if g.JSON {
-					return json.NewEncoder(sanitize.JSONWriter(cmd.OutOrStdout())).Encode(fork)
-				}
-				fmt.Fprintln(cmd.OutOrStdout(), fork.ID)
-				fmt.Fprintf(cmd.ErrOrStderr(), "forked %s at turn %d; continue with: %s --resume %s\n", id, fork.ForkAt, selfcmd.Name(), fork.ID)
-				return nil
-			})
-		},
-	}
-	cmd.Flags().StringVar(&at, "at", "", "last turn to copy (default: the whole session)")
-	return cmd
+func sessionsShowRun(o *SessionsOptions) error {
+	out := o.F.IO.Out
+	return withSession(o.F, o.Args[0], true, func(st *store.Store, id string) error {
+		info, entries, err := st.Load(o.Ctx, id)
+		if err != nil {
+			return err
+		}
+		if o.F.Flags.JSON {
+			return store.WriteJSON(out, info, entries)
+		}
+		headless.Transcript(out, info, entries)
+		fmt.Fprintln(out, sessionPrices(o.F).CacheStatsOf(entries).String())
+		return nil
+	})
 }
 
 // sessionPrices is the configuration whose catalogue prices a saved
 // session's cache savings; without a readable one, nothing is priced.
-func sessionPrices(cmd *cobra.Command, g *globalFlags) *debate.Config {
-	loaded, err := loadConfiguration(cmd, g)
+func sessionPrices(f *factory.Factory) *debate.Config {
+	loaded, err := f.Config()
 	if err != nil {
 		return &debate.Config{}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -115,8 +117,8 @@ func TestSessionsCommandsEndToEnd(t *testing.T) {
 		{"sessions", "rm", first, "nope"},
 		{"--demo", "ask", "--session", "nope", "@gemini hi"},
 	} {
-		if code, _, _ := runCLI(t, "", bad...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		if code, _, _ := runCLI(t, "", bad...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, cli.ExitUsage)
 		}
 	}
 	if len(listSessions(t)) != 3 {
@@ -230,7 +232,7 @@ func TestRequestedSession(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	if _, err := requestedSession(ctx, st, &globalFlags{Continue: true}); exitCode(err) != exitUsage {
+	if _, err := wiring.RequestedSession(ctx, st, &wiring.Flags{Continue: true}); cli.ExitCode(err) != cli.ExitUsage {
 		t.Errorf("--continue with nothing saved: %v", err)
 	}
 	rec := st.Record()
@@ -242,21 +244,21 @@ func TestRequestedSession(t *testing.T) {
 		}
 	}
 	cases := []struct {
-		g    globalFlags
+		g    wiring.Flags
 		want string
 		code int
 	}{
-		{globalFlags{}, "", 0},
-		{globalFlags{Continue: true}, "bbbb33334444", 0},
-		{globalFlags{Resume: "aa"}, "aaaa11112222", 0},
-		{globalFlags{Session: "bbbb3"}, "bbbb33334444", 0},
-		{globalFlags{Resume: "cc"}, "", exitUsage},
-		{globalFlags{Resume: "aa", Continue: true}, "", exitUsage},
-		{globalFlags{Resume: "aa", Session: "bb"}, "", exitUsage},
+		{wiring.Flags{}, "", 0},
+		{wiring.Flags{Continue: true}, "bbbb33334444", 0},
+		{wiring.Flags{Resume: "aa"}, "aaaa11112222", 0},
+		{wiring.Flags{Session: "bbbb3"}, "bbbb33334444", 0},
+		{wiring.Flags{Resume: "cc"}, "", cli.ExitUsage},
+		{wiring.Flags{Resume: "aa", Continue: true}, "", cli.ExitUsage},
+		{wiring.Flags{Resume: "aa", Session: "bb"}, "", cli.ExitUsage},
 	}
 	for _, c := range cases {
-		id, err := requestedSession(ctx, st, &c.g)
-		if id != c.want || exitCode(err) != c.code {
+		id, err := wiring.RequestedSession(ctx, st, &c.g)
+		if id != c.want || cli.ExitCode(err) != c.code {
 			t.Errorf("%+v: %q, %v; want %q, exit %d", c.g, id, err, c.want, c.code)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -99,7 +100,7 @@ func TestStopSignalsKeepTheAnswer(t *testing.T) {
 				t.Fatalf("parley still runs 20s after %v; stderr %q", sig, stderr.String())
 			}
 			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != exitRuntime {
+			if !errors.As(err, &exit) || exit.ExitCode() != cli.ExitRuntime {
 				t.Fatalf("exit %v, want code 1; stderr %q", err, stderr.String())
 			}
 			out := stdout.String()
@@ -148,7 +149,7 @@ func TestFailedSaveIsReportedOnceAndExitsNonZero(t *testing.T) {
 	}
 	raw.Close()
 	code, out, stderr := runCLI(t, "", "--demo", "--db", db, "ask", "@chatgpt hi")
-	if code != exitRuntime {
+	if code != cli.ExitRuntime {
 		t.Fatalf("exit %d, want 1\nout %q\nerr %q", code, out, stderr)
 	}
 	if !strings.Contains(out, "[ChatGPT]:") {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
 )
@@ -83,7 +84,7 @@ func TestConfigErrorsExitTwoNamingFileAndKey(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, "", c.args...)
-			if code != exitUsage {
+			if code != cli.ExitUsage {
 				t.Fatalf("exit %d, want 2; stderr: %s", code, stderr)
 			}
 			for _, w := range c.want {
@@ -164,7 +165,7 @@ func TestAskFromStdinAndJSON(t *testing.T) {
 func TestAskUnknownAgentExitsTwo(t *testing.T) {
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "ask", "@bard hi")
-	if code != exitUsage || out != "" || !strings.Contains(stderr, "@gemini") {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, "@gemini") {
 		t.Fatalf("exit %d out %q err %q", code, out, stderr)
 	}
 }
@@ -172,7 +173,7 @@ func TestAskUnknownAgentExitsTwo(t *testing.T) {
 func TestNoKeyAndNoDemoSaysWhatToSet(t *testing.T) {
 	isolate(t)
 	code, _, stderr := runCLI(t, "", "ask", "@all hi")
-	if code != exitUsage {
+	if code != cli.ExitUsage {
 		t.Fatalf("exit %d", code)
 	}
 	for _, w := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "--demo"} {
@@ -189,7 +190,7 @@ func TestMissingKeyForOneAgentOthersWork(t *testing.T) {
 	// Asked by name, Gemini is Gemini: no stand-in answers for it; the line
 	// is refused before anything is sent, naming the variable to set.
 	code, out, stderr := runCLI(t, "", "ask", "@gemini hi")
-	if code != exitUsage || out != "" || !strings.Contains(stderr, "Gemini has no key: set GEMINI_API_KEY (or ask @chatgpt, @codex") {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, "Gemini has no key: set GEMINI_API_KEY (or ask @chatgpt, @codex") {
 		t.Fatalf("exit %d out %q err %q", code, out, stderr)
 	}
 }
@@ -217,7 +218,7 @@ func TestBrokenDotEnvIsAConfigError(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runCLI(t, "", "--demo", "ask", "@all hi")
-	if code != exitUsage || !strings.Contains(stderr, ".env") || !strings.Contains(stderr, "this is not an assignment") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, ".env") || !strings.Contains(stderr, "this is not an assignment") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -226,7 +227,7 @@ func TestBrokenDotEnvIsAConfigError(t *testing.T) {
 func TestUsageMistakesExitTwo(t *testing.T) {
 	isolate(t)
 	for _, args := range [][]string{{"foo"}, {"--bogus"}, {"ask"}, {"version", "extra"}, {"sessions", "foo"}, {"sessions", "show"}} {
-		if code, _, stderr := runCLI(t, "", args...); code != exitUsage {
+		if code, _, stderr := runCLI(t, "", args...); code != cli.ExitUsage {
 			t.Errorf("parley %v: exit %d, want 2 (%s)", args, code, stderr)
 		}
 	}
@@ -250,14 +251,14 @@ func TestEnvOverridesConfig(t *testing.T) {
 	t.Setenv("PARLEY_DEFAULT_MODE", "telepathy")
 	code, _, stderr := runCLI(t, "", "--demo", "ask", "@all hi")
 	// The variable is blamed, with its value, never the embedded file.
-	if code != exitUsage || !strings.Contains(stderr, `environment variable PARLEY_DEFAULT_MODE="telepathy" (default_mode): unknown mode "telepathy"`) ||
+	if code != cli.ExitUsage || !strings.Contains(stderr, `environment variable PARLEY_DEFAULT_MODE="telepathy" (default_mode): unknown mode "telepathy"`) ||
 		strings.Contains(stderr, "embedded") {
 		t.Fatalf("exit %d err %q", code, stderr)
 	}
 	t.Setenv("PARLEY_DEFAULT_MODE", "")
 	t.Setenv("PARLEY_MODES_TALK_ROUNDS", "many")
 	code, _, stderr = runCLI(t, "", "--demo", "ask", "@all hi")
-	if code != exitUsage || !strings.Contains(stderr, `environment variable PARLEY_MODES_TALK_ROUNDS="many" (modes.talk.rounds): expected a whole number`) {
+	if code != cli.ExitUsage || !strings.Contains(stderr, `environment variable PARLEY_MODES_TALK_ROUNDS="many" (modes.talk.rounds): expected a whole number`) {
 		t.Fatalf("exit %d err %q", code, stderr)
 	}
 	t.Setenv("PARLEY_MODES_TALK_ROUNDS", "")
@@ -310,7 +311,7 @@ func TestConsoleWithoutTerminalPointsToHeadless(t *testing.T) {
 	}
 	isolate(t)
 	code, _, stderr := runCLI(t, "", "--demo")
-	if code != exitUsage || !strings.Contains(stderr, "needs a terminal") || !strings.Contains(stderr, "parley ask, repl, agent, alternate") ||
+	if code != cli.ExitUsage || !strings.Contains(stderr, "needs a terminal") || !strings.Contains(stderr, "parley ask, repl, agent, alternate") ||
 		!strings.Contains(stderr, "council") || !strings.Contains(stderr, "serve") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}

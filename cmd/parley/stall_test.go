@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -36,7 +37,7 @@ func TestStalledAgentEndsAndHoldsNothingBack(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "k2")
 	t.Setenv("ANTHROPIC_API_KEY", "k3")
 	code, out, stderr := runCLI(t, "", "ask", "@gemini @chatgpt @claude status?")
-	if code != exitRuntime {
+	if code != cli.ExitRuntime {
 		t.Fatalf("exit %d, want 1\nout %q\nerr %q", code, out, stderr)
 	}
 	chat, claude, gem := strings.Index(out, "[ChatGPT]: Here is my whole answer."), strings.Index(out, "[Claude]: I began to ["), strings.Index(out, "[Gemini]:")

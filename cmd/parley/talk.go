@@ -1,23 +1,33 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
+	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 )
 
-func newTalkCmd(g *globalFlags) *cobra.Command {
-	var (
-		topic     string
-		rounds    int
-		a, b, mc  string
-		changedRs bool
-	)
+// TalkOptions are parley talk's flags (the shared flags are in F.Flags).
+type TalkOptions struct {
+	F         *factory.Factory
+	Ctx       context.Context
+	Topic     string // --topic ("-": stdin)
+	Rounds    int    // --rounds, when RoundsSet
+	RoundsSet bool
+	A, B, MC  string // --a, --b, --mc
+}
+
+// NewCmdTalk is parley talk; runF, when given, replaces its run (talkRun).
+func NewCmdTalk(f *factory.Factory, runF func(*TalkOptions) error) *cobra.Command {
+	opts := &TalkOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   `talk --topic "..." [--rounds N]`,
 		Short: "A moderated talk: two guests and an MC",
@@ -34,62 +44,66 @@ code 1 if any turn failed.`,
   parley talk --json --topic "nuclear power" | jq -r 'select(.is_moderator) | .text'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			changedRs = cmd.Flags().Changed("rounds")
-			if changedRs && (rounds < 1 || rounds > debate.MaxRounds) {
-				return usageErr(fmt.Errorf("--rounds must be 1 to %d", debate.MaxRounds))
-			}
-			topic = strings.TrimSpace(topic)
-			if topic == "-" {
-				data, err := io.ReadAll(cmd.InOrStdin())
-				if err != nil {
-					return err
-				}
-				topic = strings.TrimSpace(string(data))
-			}
-			if topic == "" {
-				return usageErr(fmt.Errorf(`--topic is required, e.g. --topic "Is remote work here to stay?" (- reads it from stdin)`))
-			}
-			app, err := newApp(cmd, g, debate.ModeTalk, func(cfg *debate.Config) error {
-				for _, set := range []struct {
-					flag string
-					val  string
-					dst  *string
-				}{{"a", a, &cfg.Modes.Talk.A}, {"b", b, &cfg.Modes.Talk.B}, {"mc", mc, &cfg.Modes.Talk.Moderator}} {
-					if set.val == "" {
-						continue
-					}
-					if _, ok := cfg.Agent(set.val); !ok {
-						return fmt.Errorf("--%s: unknown agent %q (known: %s)", set.flag, set.val, strings.Join(cfg.AgentNames(), ", "))
-					}
-					*set.dst = set.val
-				}
-				if changedRs {
-					cfg.Modes.Talk.Rounds = rounds
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			defer app.Close()
-			if err := app.RequireKeys(); err != nil {
-				return err
-			}
-			if err := app.EnterMode(debate.ModeTalk); err != nil {
-				return err
-			}
-			return app.Run(cmd.Context(), app.Printer(headless.Talk), topic)
+			opts.Ctx, opts.RoundsSet = cmd.Context(), cmd.Flags().Changed("rounds")
+			return runCmd(runF, talkRun, opts)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&topic, "topic", "", "what the talk is about (- reads it from stdin)")
-	f.IntVar(&rounds, "rounds", 0, "rounds of A, B and the MC's summary (default: modes.talk.rounds)")
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Topic, "topic", "", "what the talk is about (- reads it from stdin)")
+	fl.IntVar(&opts.Rounds, "rounds", 0, "rounds of A, B and the MC's summary (default: modes.talk.rounds)")
 	// -a and -b too: cobra completes a one-letter flag's value (agent
 	// names, completion.go) only when the letter is also its shorthand.
-	f.StringVarP(&a, "a", "a", "", "agent name of guest A (default: modes.talk.a)")
-	f.StringVarP(&b, "b", "b", "", "agent name of guest B (default: modes.talk.b)")
-	f.StringVar(&mc, "mc", "", "agent name of the MC (default: modes.talk.moderator)")
-	addSessionFlag(cmd, g)
-	addCostFlag(cmd, g)
+	fl.StringVarP(&opts.A, "a", "a", "", "agent name of guest A (default: modes.talk.a)")
+	fl.StringVarP(&opts.B, "b", "b", "", "agent name of guest B (default: modes.talk.b)")
+	fl.StringVar(&opts.MC, "mc", "", "agent name of the MC (default: modes.talk.moderator)")
+	addSessionFlag(cmd, f.Flags)
+	wiring.AddCostFlag(cmd, f.Flags)
 	return cmd
+}
+
+func talkRun(o *TalkOptions) error {
+	if o.RoundsSet && (o.Rounds < 1 || o.Rounds > debate.MaxRounds) {
+		return cli.Usage(fmt.Errorf("--rounds must be 1 to %d", debate.MaxRounds))
+	}
+	topic := strings.TrimSpace(o.Topic)
+	if topic == "-" {
+		data, err := io.ReadAll(o.F.IO.In)
+		if err != nil {
+			return err
+		}
+		topic = strings.TrimSpace(string(data))
+	}
+	if topic == "" {
+		return cli.Usage(fmt.Errorf(`--topic is required, e.g. --topic "Is remote work here to stay?" (- reads it from stdin)`))
+	}
+	app, err := o.F.App(debate.ModeTalk, func(cfg *debate.Config) error {
+		for _, set := range []struct {
+			flag string
+			val  string
+			dst  *string
+		}{{"a", o.A, &cfg.Modes.Talk.A}, {"b", o.B, &cfg.Modes.Talk.B}, {"mc", o.MC, &cfg.Modes.Talk.Moderator}} {
+			if set.val == "" {
+				continue
+			}
+			if _, ok := cfg.Agent(set.val); !ok {
+				return fmt.Errorf("--%s: unknown agent %q (known: %s)", set.flag, set.val, strings.Join(cfg.AgentNames(), ", "))
+			}
+			*set.dst = set.val
+		}
+		if o.RoundsSet {
+			cfg.Modes.Talk.Rounds = o.Rounds
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	defer app.Close()
+	if err := app.RequireKeys(); err != nil {
+		return err
+	}
+	if err := app.EnterMode(debate.ModeTalk); err != nil {
+		return err
+	}
+	return app.Run(o.Ctx, app.Printer(headless.Talk), topic)
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 )
 
 func TestTalkCmdDemoPrintsRoundsAndClosing(t *testing.T) {
@@ -38,7 +40,7 @@ func TestTalkCmdJSONWithFailingGuest(t *testing.T) {
 	// the talk goes on and the MC still closes; the exit code says so.
 	openai, anthropic, order := fakeVendors(t, dir, unreachableGemini)
 	code, out, stderr := runCLI(t, "", "--json", "talk", "--topic", "open source funding", "--rounds", "2")
-	if code != exitRuntime {
+	if code != cli.ExitRuntime {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
 	}
 	if got := order(); got != "claude-sonnet-5-5,gpt-6.1-sol,claude-sonnet-5-5,gpt-6.1-sol,claude-sonnet-5-5,claude-sonnet-5-5" {
@@ -111,7 +113,7 @@ func TestTalkCmdUsageErrors(t *testing.T) {
 		{[]string{"--demo", "talk", "positional"}, "unknown command"},
 	} {
 		code, out, stderr := runCLI(t, "", c.args...)
-		if code != exitUsage || out != "" || !strings.Contains(stderr, c.want) {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, c.want) {
 			t.Fatalf("%v: exit %d out %q err %q", c.args, code, out, stderr)
 		}
 	}
@@ -196,7 +198,7 @@ func TestTalkCmdCtrlCCancelsKeepingWhatArrived(t *testing.T) {
 		t.Fatal("the talk did not end after Ctrl+C")
 	}
 	got := out.String()
-	if code != exitRuntime || !strings.Contains(got, "[cancelled]") || strings.Contains(got, "── round 2 ──") {
+	if code != cli.ExitRuntime || !strings.Contains(got, "[cancelled]") || strings.Contains(got, "── round 2 ──") {
 		t.Fatalf("exit %d\nout:\n%s\nerr:\n%s", code, got, errOut.String())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -55,7 +56,7 @@ func TestProviderErrorEchoingTheKeyIsScrubbed(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	_, human, humanErr := runCLI(t, "", "ask", "@chatgpt hi")
 	code, jsonl, jsonlErr := runCLI(t, "", "ask", "--jsonl", "@chatgpt hi again")
-	if code != exitRuntime {
+	if code != cli.ExitRuntime {
 		t.Fatalf("exit %d, want 1; stderr %q", code, jsonlErr)
 	}
 	if len(srv.Requests()) != 4 {
@@ -143,8 +144,8 @@ func TestBareMentionsAreRefusedBeforeAnyCall(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	for _, line := range []string{"@all", "@chatgpt"} {
 		code, out, stderr := runCLI(t, "", "ask", line)
-		if code != exitUsage || !strings.Contains(stderr, "asks no question") {
-			t.Fatalf("ask %q: exit %d %q %q; want exit %d and the refusal", line, code, out, stderr, exitUsage)
+		if code != cli.ExitUsage || !strings.Contains(stderr, "asks no question") {
+			t.Fatalf("ask %q: exit %d %q %q; want exit %d and the refusal", line, code, out, stderr, cli.ExitUsage)
 		}
 	}
 	if n := len(srv.Requests()); n != 0 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 )
 
 // A session is listed as "MODE · question"; sessions rename changes the
@@ -143,8 +144,8 @@ func TestTitlesAndIDsAreBoundedAtEveryDoor(t *testing.T) {
 	} {
 		other := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".db")
 		code, _, errOut := runCLI(t, "", "--db", other, "sessions", "import", c.file)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
-			t.Errorf("import of %s: exit %d %q, want exit %d naming %q", name, code, errOut, exitUsage, c.want)
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("import of %s: exit %d %q, want exit %d naming %q", name, code, errOut, cli.ExitUsage, c.want)
 		}
 		if _, out, _ := runCLI(t, "", "--db", other, "sessions", "list", "--json"); strings.TrimSpace(out) != "[]" {
 			t.Errorf("import of %s kept something: %s", name, out)

@@ -9,23 +9,35 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 )
 
-func newVersionCmd(g *globalFlags) *cobra.Command {
+// VersionOptions are parley version's (the shared --json is in F.Flags).
+type VersionOptions struct {
+	F *factory.Factory
+}
+
+// NewCmdVersion is parley version; runF, when given, replaces its run
+// (versionRun).
+func NewCmdVersion(f *factory.Factory, runF func(*VersionOptions) error) *cobra.Command {
+	opts := &VersionOptions{F: f}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			v := version()
-			if g.JSON {
-				b, _ := json.Marshal(map[string]string{"version": v, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH})
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
-				return
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), versionLine())
-		},
+		RunE:  func(*cobra.Command, []string) error { return runCmd(runF, versionRun, opts) },
 	}
+}
+
+func versionRun(o *VersionOptions) error {
+	v := version()
+	if o.F.Flags.JSON {
+		b, _ := json.Marshal(map[string]string{"version": v, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH})
+		fmt.Fprintf(o.F.IO.Out, "%s\n", b)
+		return nil
+	}
+	fmt.Fprintln(o.F.IO.Out, versionLine())
+	return nil
 }
 
 // version is the build's version: the one set with -ldflags, else the

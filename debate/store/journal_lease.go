@@ -13,10 +13,13 @@ import (
 // LeaseTTL is how long a session's lease outlives its holder's last
 // heartbeat: a holder killed outright (kill -9, a power cut) keeps the
 // session that long, then the next writer takes it and settles the turns it
-// left streaming. PARLEY_LEASE_TTL (a Go duration, 1s to 1h) changes it.
-var LeaseTTL = leaseTTL(os.Getenv("PARLEY_LEASE_TTL"))
+// left streaming. PARLEY_LEASE_TTL (a Go duration, 1s to 1h) changes it:
+// main sets it once, through ParseLeaseTTL, before any command runs.
+var LeaseTTL = ParseLeaseTTL("")
 
-func leaseTTL(v string) time.Duration {
+// ParseLeaseTTL reads PARLEY_LEASE_TTL: a Go duration from 1s to 1h, else
+// (unset, unreadable, out of bounds) the default of 15s.
+func ParseLeaseTTL(v string) time.Duration {
 	if d, err := time.ParseDuration(v); err == nil && d >= time.Second && d <= time.Hour {
 		return d
 	}

@@ -375,8 +375,8 @@ func TestLeaseTTLBounds(t *testing.T) {
 	for v, want := range map[string]time.Duration{"3s": 3 * time.Second, "1h": time.Hour, "": 15 * time.Second,
 		"500ms": 15 * time.Second, "2h": 15 * time.Second, "-5s": 15 * time.Second, "NaN": 15 * time.Second,
 		"9999999h": 15 * time.Second} {
-		if got := leaseTTL(v); got != want {
-			t.Errorf("leaseTTL(%q) = %v, want %v", v, got, want)
+		if got := ParseLeaseTTL(v); got != want {
+			t.Errorf("ParseLeaseTTL(%q) = %v, want %v", v, got, want)
 		}
 	}
 }

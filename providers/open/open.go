@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/parleyhq/parley/providers"
@@ -20,7 +19,8 @@ import (
 
 // Open builds the provider a configuration entry describes, wrapped in the
 // shared retry policy (the demo provider is not wrapped). getenv reads keys
-// and endpoint overrides; nil means os.Getenv.
+// and endpoint overrides; nil means an empty environment (only the command
+// factory reads the process's).
 //
 // Only an invalid spec is an error (unknown type, unparsable base URL). A
 // missing key is not: the provider is returned and every Stream fails with
@@ -52,7 +52,7 @@ func WithPolicy(name string, spec providers.Spec, getenv func(string) string, po
 // can send are scrubbed of keys (see scrubbing).
 func Unwrapped(name string, spec providers.Spec, getenv func(string) string) (providers.Provider, error) {
 	if getenv == nil {
-		getenv = os.Getenv
+		getenv = func(string) string { return "" }
 	}
 	var (
 		p   providers.Provider

@@ -71,7 +71,8 @@ type Job struct {
 	// Err gets skipped lines and progress; TTY draws a bar there.
 	Err io.Writer
 	TTY bool
-	// Getenv finds the GSM8K file ($PARLEY_GSM8K, $XDG_DATA_HOME); nil: os.Getenv.
+	// Getenv finds the GSM8K file ($PARLEY_GSM8K, $XDG_DATA_HOME); nil: an
+	// empty environment.
 	Getenv func(string) string
 	// Items, when set, gets every item as it finishes (--jsonl), the
 	// items stored before a resumption first.
@@ -225,7 +226,7 @@ func (j Job) load() (qs []Question, bad []LineError, simulation string, err erro
 	}
 	getenv := j.Getenv
 	if getenv == nil {
-		getenv = os.Getenv
+		getenv = func(string) string { return "" }
 	}
 	all, bad, _, err := LoadGSM8K(p.Data, getenv)
 	var missing *MissingGSM8KError

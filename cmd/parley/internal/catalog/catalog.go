@@ -48,14 +48,14 @@ type cached struct {
 }
 
 // URL is where to fetch from: --source, else $CATWALK_URL, else Charm's.
-func URL(flag string) string {
-	return strings.TrimRight(cmp.Or(flag, os.Getenv("CATWALK_URL"), DefaultURL), "/")
+func URL(flag string, getenv func(string) string) string {
+	return strings.TrimRight(cmp.Or(flag, getenv("CATWALK_URL"), DefaultURL), "/")
 }
 
 // Path is the kept catalogue's file: $PARLEY_CACHE_DIR/catwalk.json, else
 // parley/catwalk.json in the user's cache directory.
-func Path() (string, error) {
-	if dir := os.Getenv("PARLEY_CACHE_DIR"); dir != "" {
+func Path(getenv func(string) string) (string, error) {
+	if dir := getenv("PARLEY_CACHE_DIR"); dir != "" {
 		return filepath.Join(dir, "catwalk.json"), nil
 	}
 	dir, err := os.UserCacheDir()
@@ -78,8 +78,8 @@ type Result struct {
 // Update fetches source's /v2/providers, sending the kept catalogue's ETag
 // when it came from source, checks the answer (fetch, Parse) and keeps the
 // providers Parley uses. On any error the kept file is left as it was.
-func Update(ctx context.Context, source string, now time.Time) (Result, error) {
-	path, err := Path()
+func Update(ctx context.Context, source string, now time.Time, getenv func(string) string) (Result, error) {
+	path, err := Path(getenv)
 	if err != nil {
 		return Result{}, err
 	}
@@ -129,8 +129,8 @@ func summary(c *cached, unchanged bool) Result {
 
 // Kept returns the kept catalogue as a snapshot of the providers Parley
 // uses; ok is false when there is none.
-func Kept() (snap providers.Snapshot, ok bool, err error) {
-	path, err := Path()
+func Kept(getenv func(string) string) (snap providers.Snapshot, ok bool, err error) {
+	path, err := Path(getenv)
 	if err != nil {
 		return snap, false, nil
 	}
@@ -159,8 +159,8 @@ func Kept() (snap providers.Snapshot, ok bool, err error) {
 // Apply lays cfg's catalogue over the kept one, so costs, caps, doctor
 // and bench read the merged catalogue; a kept file that cannot be read is
 // a warning, never an error.
-func Apply(cfg *debate.Config) (warning string) {
-	snap, ok, err := Kept()
+func Apply(cfg *debate.Config, getenv func(string) string) (warning string) {
+	snap, ok, err := Kept(getenv)
 	if err != nil {
 		return "the kept model catalogue is unreadable, using the built-in one: " + err.Error()
 	}
@@ -176,7 +176,7 @@ func Due(cfg *debate.Config, now time.Time, getenv func(string) string) bool {
 	if !cfg.Catalog.AutoUpdate || getenv("CI") != "" {
 		return false
 	}
-	snap, ok, _ := Kept()
+	snap, ok, _ := Kept(getenv)
 	return !ok || now.Sub(snap.Fetched) > MaxAge
 }
 

@@ -97,12 +97,12 @@ func update(t *testing.T, url, on string) (Result, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return Update(ctx, url, day(on))
+	return Update(ctx, url, day(on), os.Getenv)
 }
 
 func keptInput(t *testing.T, id string) float64 {
 	t.Helper()
-	snap, ok, err := Kept()
+	snap, ok, err := Kept(os.Getenv)
 	if err != nil || !ok {
 		t.Fatalf("kept: %v %v", ok, err)
 	}
@@ -130,7 +130,7 @@ func TestUpdateETagAndChanges(t *testing.T) {
 	if err != nil || !res.Unchanged || f.seen[1] == "" {
 		t.Fatalf("second update: %+v %v (If-None-Match %q)", res, err, f.seen[1])
 	}
-	if snap, _, _ := Kept(); snap.Fetched.Format("2006-01-02") != "2026-11-27" {
+	if snap, _, _ := Kept(os.Getenv); snap.Fetched.Format("2006-01-02") != "2026-11-27" {
 		t.Errorf("a 304 confirms the catalogue today: %v", snap.Fetched)
 	}
 	f.set(func(f *fakeCatwalk) {
@@ -152,7 +152,7 @@ func TestUpdateRefusesBadAnswersAndKeepsThePrevious(t *testing.T) {
 	if _, err := update(t, url, "2026-11-26"); err != nil {
 		t.Fatal(err)
 	}
-	path, _ := Path()
+	path, _ := Path(os.Getenv)
 	before, _ := os.ReadFile(path)
 	bad := map[string]func(f *fakeCatwalk){
 		"malformed": func(f *fakeCatwalk) { f.body = `[{"id":"openai","models":[{"id":` },
@@ -200,7 +200,7 @@ func TestUpdatedCatalogueFeedsCosts(t *testing.T) {
 	if _, err := update(t, url, "2026-11-30"); err != nil {
 		t.Fatal(err)
 	}
-	if w := Apply(cfg); w != "" {
+	if w := Apply(cfg, os.Getenv); w != "" {
 		t.Fatal(w)
 	}
 	if after, _ := cfg.CostAt("claude-haiku-4-5", u, at); after != 0.8+4 {
@@ -223,14 +223,14 @@ func TestUpdatedCatalogueFeedsCosts(t *testing.T) {
 func TestOlderFetchLosesAndNoFetchChangesNothing(t *testing.T) {
 	_, url := serve(t)
 	cfg := &debate.Config{Models: providers.Catalogue{"gemini-4-argon": {Provider: "gemini", Input: ptr(3), Output: ptr(9), Checked: "2026-11-25"}}}
-	Apply(cfg)
+	Apply(cfg, os.Getenv)
 	if len(cfg.Models) != 1 {
 		t.Fatal("no kept catalogue, yet models were added")
 	}
 	if _, err := update(t, url, "2026-11-20"); err != nil {
 		t.Fatal(err)
 	}
-	Apply(cfg)
+	Apply(cfg, os.Getenv)
 	if m := cfg.ModelInfo("gemini-4-argon"); *m.Input != 3 || m.OriginOf("input").Layer != providers.LayerParley {
 		t.Errorf("an older fetch won: %+v", m)
 	}
@@ -240,7 +240,14 @@ func TestOlderFetchLosesAndNoFetchChangesNothing(t *testing.T) {
 func TestAutoUpdateIsDue(t *testing.T) {
 	_, url := serve(t)
 	on := &debate.Config{Catalog: debate.CatalogConfig{AutoUpdate: true}}
-	env := func(ci string) func(string) string { return func(string) string { return ci } }
+	env := func(ci string) func(string) string {
+		return func(k string) string {
+			if k == "CI" {
+				return ci
+			}
+			return os.Getenv(k) // PARLEY_CACHE_DIR: where update keeps the catalogue
+		}
+	}
 	now := day("2026-11-26")
 	if Due(&debate.Config{}, now, env("")) || Due(on, now, env("true")) || !Due(on, now, env("")) {
 		t.Fatal("due: off, CI, or nothing kept")

@@ -14,7 +14,7 @@ func TestUpdateRefusesAbsurdFigures(t *testing.T) {
 	if _, err := update(t, url, "2026-11-26"); err != nil {
 		t.Fatal(err)
 	}
-	path, _ := Path()
+	path, _ := Path(os.Getenv)
 	before, _ := os.ReadFile(path)
 	for name, c := range map[string]struct {
 		breakIt func(f *fakeCatwalk)
@@ -50,7 +50,7 @@ func TestAKeptFileWithAnAbsurdPriceIsNotUsed(t *testing.T) {
 	if _, err := update(t, url, "2026-11-26"); err != nil {
 		t.Fatal(err)
 	}
-	path, _ := Path()
+	path, _ := Path(os.Getenv)
 	data, _ := os.ReadFile(path)
 	poisoned := strings.Replace(string(data), `"cost_per_1m_in":2,`, `"cost_per_1m_in":1.7e308,`, 1)
 	if poisoned == string(data) {
@@ -59,7 +59,7 @@ func TestAKeptFileWithAnAbsurdPriceIsNotUsed(t *testing.T) {
 	if err := os.WriteFile(path, []byte(poisoned), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := Kept(); ok || err == nil || !strings.Contains(err.Error(), "input price: 1.7e+308 is over") {
+	if _, ok, err := Kept(os.Getenv); ok || err == nil || !strings.Contains(err.Error(), "input price: 1.7e+308 is over") {
 		t.Fatalf("Kept: ok %v, %v", ok, err)
 	}
 }

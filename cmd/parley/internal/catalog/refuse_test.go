@@ -36,7 +36,7 @@ func TestUpdateRefusesUnsafeAnswers(t *testing.T) {
 	if _, err := update(t, url, "2026-11-26"); err != nil {
 		t.Fatal(err)
 	}
-	path, _ := Path()
+	path, _ := Path(os.Getenv)
 	before, _ := os.ReadFile(path)
 	big := baseJSON(t) + strings.Repeat(" ", MaxBytes)
 	bad := map[string]struct {
@@ -103,7 +103,7 @@ func TestUpdateStopsReadingAt8MiB(t *testing.T) {
 	if sent >= 100<<20 {
 		t.Error("the whole 100 MB were sent: the reader did not stop at the limit")
 	}
-	if _, ok, _ := Kept(); ok {
+	if _, ok, _ := Kept(os.Getenv); ok {
 		t.Error("something was kept")
 	}
 }
@@ -113,7 +113,7 @@ func TestUpdateStopsReadingAt8MiB(t *testing.T) {
 // configuration loads with a warning, and the next update replaces it.
 func TestKeptCopyIsCheckedWhenRead(t *testing.T) {
 	_, url := serve(t)
-	path, _ := Path()
+	path, _ := Path(os.Getenv)
 	good := func() string {
 		if _, err := update(t, url, "2026-11-26"); err != nil {
 			t.Fatal(err)
@@ -132,7 +132,7 @@ func TestKeptCopyIsCheckedWhenRead(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfg := &debate.Config{Models: providers.Catalogue{}}
-			w := Apply(cfg)
+			w := Apply(cfg, os.Getenv)
 			if w == "" || len(cfg.Models) != 0 || strings.ContainsAny(w, "\x1b") {
 				t.Fatalf("warning %q, %d models taken", w, len(cfg.Models))
 			}
@@ -152,7 +152,7 @@ func TestA304CountsOnlyForItsSourceAndETag(t *testing.T) {
 	if _, err := update(t, url, "2026-11-26"); err != nil {
 		t.Fatal(err)
 	}
-	path, _ := Path()
+	path, _ := Path(os.Getenv)
 	before, _ := os.ReadFile(path)
 	other := &fakeCatwalk{providers: baseProviders(), status: http.StatusNotModified}
 	srv := httptest.NewServer(other)
@@ -190,7 +190,7 @@ func TestLastModifiedDatesTheCopy(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 	cfg := &debate.Config{Models: providers.Catalogue{"gpt-6.1-sol": {Provider: "openai", Input: ptr(1.5), Output: ptr(9), Checked: "2026-11-25"}}}
-	Apply(cfg)
+	Apply(cfg, os.Getenv)
 	if m := cfg.ModelInfo("gpt-6.1-sol"); *m.Input != 1.5 || m.OriginOf("input").Layer != providers.LayerParley {
 		t.Errorf("August data beat a November price: %+v", m)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -96,13 +95,14 @@ func ReadQuestion(args []string, stdin io.Reader) (string, error) {
 	return q, nil
 }
 
-// AnyKey reports whether any configured provider that needs a key has one.
-func AnyKey(cfg *debate.Config) bool {
+// AnyKey reports whether any configured provider that needs a key has one
+// in the environment getenv reads.
+func AnyKey(cfg *debate.Config, getenv func(string) string) bool {
 	for _, spec := range cfg.Providers {
 		if spec.Type == "demo" || (spec.Type == "openai-compatible" && spec.APIKeyEnv == "") {
 			continue
 		}
-		if providers.HasKey(spec, os.Getenv) {
+		if providers.HasKey(spec, getenv) {
 			return true
 		}
 	}
@@ -113,8 +113,9 @@ func AnyKey(cfg *debate.Config) bool {
 const KeyHelp = "no API key is set: export OPENAI_API_KEY, ANTHROPIC_API_KEY and/or GEMINI_API_KEY (or put them in .env), or run with --demo for offline demo agents"
 
 // BuildAgents binds every configured agent to its provider; offline, every
-// agent gets its own demo provider, streaming a word every demoPace.
-func BuildAgents(cfg *debate.Config, offline bool, demoPace time.Duration) ([]*debate.Agent, error) {
+// agent gets its own demo provider, streaming a word every demoPace; getenv
+// reads the keys and endpoint overrides.
+func BuildAgents(cfg *debate.Config, offline bool, demoPace time.Duration, getenv func(string) string) ([]*debate.Agent, error) {
 	opened := map[string]providers.Provider{}
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
@@ -125,7 +126,7 @@ func BuildAgents(cfg *debate.Config, offline bool, demoPace time.Duration) ([]*d
 			p = opened[spec.Provider]
 			if p == nil {
 				var err error
-				p, err = open.Open(spec.Provider, cfg.Providers[spec.Provider], os.Getenv)
+				p, err = open.Open(spec.Provider, cfg.Providers[spec.Provider], getenv)
 				if err != nil {
 					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
 				}

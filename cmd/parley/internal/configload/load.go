@@ -7,6 +7,7 @@ package configload
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -77,17 +78,20 @@ func (l *Loaded) SetByFlag(path, flag string) {
 
 // Path finds the configuration file: --config, ./parley.yaml,
 // $XDG_CONFIG_HOME/parley/config.yaml; "" means the embedded default only.
-func Path(flag string) (string, error) {
+// dir is the working directory ("": the process's): a relative --config
+// and ./parley.yaml are found there.
+func Path(dir, flag string, getenv func(string) string) (string, error) {
 	if flag != "" {
+		flag = InDir(dir, flag)
 		if _, err := os.Stat(flag); err != nil {
 			return "", &debate.ConfigError{File: flag, Problem: "cannot read the file: " + errors.Unwrap(err).Error()}
 		}
 		return flag, nil
 	}
-	if _, err := os.Stat("parley.yaml"); err == nil {
-		return "parley.yaml", nil
+	if p := InDir(dir, "parley.yaml"); fileExists(p) {
+		return p, nil
 	}
-	if p := UserPath(); p != "" {
+	if p := UserPath(getenv); p != "" {
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
@@ -97,10 +101,12 @@ func Path(flag string) (string, error) {
 
 // UserPath is the user's configuration file, $XDG_CONFIG_HOME/parley/config.yaml
 // (~/.config/parley/config.yaml), whether it exists or not ("": no home).
-func UserPath() string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
+func UserPath(getenv func(string) string) string {
+	dir := getenv("XDG_CONFIG_HOME")
 	if dir == "" {
-		if home, err := os.UserHomeDir(); err == nil {
+		if home := getenv("HOME"); home != "" {
+			dir = filepath.Join(home, ".config")
+		} else if home, err := os.UserHomeDir(); err == nil {
 			dir = filepath.Join(home, ".config")
 		}
 	}
@@ -110,12 +116,42 @@ func UserPath() string {
 	return filepath.Join(dir, "parley", "config.yaml")
 }
 
-// LoadDotEnv reads ./.env without overriding variables already set. A
-// missing .env is normal; one that does not parse is a configuration error,
-// since gotenv then sets none of its variables and the keys would seem unset.
-func LoadDotEnv() error {
-	err := gotenv.Load(".env")
-	if err == nil || errors.Is(err, os.ErrNotExist) {
+// InDir is path seen from the working directory dir ("": the process's,
+// path unchanged).
+func InDir(dir, path string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// LoadDotEnv reads .env in dir ("": the working directory) into an
+// environment (lookup, setenv) without overriding variables already set,
+// as gotenv.Load does. A missing .env is normal; one that does not parse
+// is a configuration error, since none of its variables is then set and
+// the keys would seem unset.
+func LoadDotEnv(dir string, lookup func(string) (string, bool), setenv func(k, v string) error) error {
+	f, err := os.Open(InDir(dir, ".env"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err == nil {
+		defer f.Close() //nolint:errcheck // read-only
+		var vars gotenv.Env
+		if vars, err = gotenv.StrictParse(f); err == nil {
+			for k, v := range vars {
+				if _, set := lookup(k); !set {
+					err = cmp.Or(err, setenv(k, v))
+				}
+			}
+		}
+	}
+	if err == nil {
 		return nil
 	}
 	return &debate.ConfigError{File: ".env", Problem: OneLine(err.Error())}

@@ -257,7 +257,7 @@ func httpClient(t *testing.T, ts *httptest.Server) *client {
 // demoAgents are --demo's agents, in-process: fast, still word by word (the
 // binary's, in the stdio tests, keep the pace users see).
 func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
-	return cli.BuildAgents(cfg, true, 200*time.Microsecond)
+	return cli.BuildAgents(cfg, true, 200*time.Microsecond, nil)
 }
 
 // fakeVendors points the three vendors at fakes that answer each kind of

@@ -110,7 +110,7 @@ func (s *Server) attach(eng *debate.Engine, mode string, restored *debate.Sessio
 		once.Do(func() { s.logf("saving session %s: %v", eng.Info().ID, err) })
 	})
 	r.unsub = append(r.unsub, r.rec.Attach(eng, "mcp"),
-		toolkit.Serve(eng, func(m string) { s.logf("session %s: %s", eng.Info().ID, m) })) // serve.tools
+		toolkit.Serve(eng, func(m string) { s.logf("session %s: %s", eng.Info().ID, m) }, s.opts.Getenv)) // serve.tools
 	eng.Start(restored != nil)
 	return r, nil
 }

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"sync"
 	"time"
 
@@ -39,6 +38,9 @@ type Options struct {
 	Version string
 	// Log receives the server's own messages (nothing when nil).
 	Log io.Writer
+	// Getenv is the environment the MCP tool servers of serve.tools
+	// inherit from (nil: none), the command factory's.
+	Getenv func(string) string
 }
 
 // Server is Parley's MCP server: its tools and resources, shared by every
@@ -100,17 +102,17 @@ alternating two-agent debate. Every run is saved: sessions_list, session_get, an
 the resource parley://sessions/ID (Markdown; subscribe to it to hear when any process adds turns).
 Long runs report progress when given a progress token.`
 
-// RunStdio serves one client over stdin/stdout until it disconnects or ctx
-// ends. A client gone (stdin closed) cancels what it left running (nobody
+// RunStdio serves one client over in and out (the command's stdin and
+// stdout) until it disconnects or ctx ends. A client gone (stdin closed) cancels what it left running (nobody
 // would read the answers it pays for); those calls are saved, marked
 // cancelled, before RunStdio returns.
-func (s *Server) RunStdio(ctx context.Context) error {
+func (s *Server) RunStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	if b := s.opts.Config.BudgetUSD; b > 0 {
 		// One client is one session: budget_usd bounds what all its tool
 		// calls spend together, each call still under its own cap.
 		s.budget = spend.NewMeter(b, 0)
 	}
-	err := s.srv.Run(ctx, &LineTransport{In: os.Stdin, Out: os.Stdout})
+	err := s.srv.Run(ctx, &LineTransport{In: in, Out: out})
 	s.Close()
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil

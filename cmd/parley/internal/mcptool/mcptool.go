@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -37,6 +36,7 @@ type Pool struct {
 	// Timeout bounds starting a server and listing its tools (0: ConnectTimeout).
 	Timeout time.Duration
 	specs   map[string]debate.MCPServerSpec
+	lookup  func(string) (string, bool) // the environment a server inherits from
 	mu      sync.Mutex
 	conns   map[string]*conn
 }
@@ -48,9 +48,10 @@ type conn struct {
 	err     error
 }
 
-// NewPool makes a pool over the configured servers.
-func NewPool(specs map[string]debate.MCPServerSpec) *Pool {
-	return &Pool{specs: specs, conns: map[string]*conn{}}
+// NewPool makes a pool over the configured servers; lookup reads the variables a stdio server inherits (PATH, HOME, LANG,
+// TMPDIR), from the environment the command factory hands down.
+func NewPool(specs map[string]debate.MCPServerSpec, lookup func(string) (string, bool)) *Pool {
+	return &Pool{specs: specs, conns: map[string]*conn{}, lookup: lookup}
 }
 
 // Tools are server name's tools, connecting on the first call. The error
@@ -72,7 +73,7 @@ func (p *Pool) Tools(name string) ([]toolbox.Tool, error) {
 	if timeout <= 0 {
 		timeout = ConnectTimeout
 	}
-	c.once.Do(func() { c.session, c.tools, c.err = connect(name, spec, timeout) })
+	c.once.Do(func() { c.session, c.tools, c.err = connect(name, spec, timeout, p.lookup) })
 	return c.tools, c.err
 }
 
@@ -91,10 +92,13 @@ func (p *Pool) Close() error {
 }
 
 // cleanEnv is what a stdio server's process sees: none of Parley's keys.
-func cleanEnv(extra map[string]string) []string {
+func cleanEnv(lookup func(string) (string, bool), extra map[string]string) []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "LANG", "TMPDIR"} {
-		if v, ok := os.LookupEnv(k); ok {
+		if lookup == nil {
+			break
+		}
+		if v, ok := lookup(k); ok {
 			env = append(env, k+"="+v)
 		}
 	}
@@ -104,7 +108,7 @@ func cleanEnv(extra map[string]string) []string {
 	return env
 }
 
-func connect(name string, spec debate.MCPServerSpec, timeout time.Duration) (*mcp.ClientSession, []toolbox.Tool, error) {
+func connect(name string, spec debate.MCPServerSpec, timeout time.Duration, lookup func(string) (string, bool)) (*mcp.ClientSession, []toolbox.Tool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var transport mcp.Transport
@@ -112,7 +116,7 @@ func connect(name string, spec debate.MCPServerSpec, timeout time.Duration) (*mc
 		transport = &mcp.StreamableClientTransport{Endpoint: spec.URL, MaxRetries: -1}
 	} else {
 		cmd := exec.Command(spec.Command[0], spec.Command[1:]...)
-		cmd.Env = cleanEnv(spec.Env)
+		cmd.Env = cleanEnv(lookup, spec.Env)
 		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "parley", Version: "1"}, nil)

@@ -43,7 +43,7 @@ func call(t *testing.T, box *toolbox.Box, name, args string) toolbox.Result {
 // none of Parley's keys.
 func TestEverythingServesACouncilMember(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test-parley-secret-key")
-	pool := mcptool.NewPool(map[string]debate.MCPServerSpec{"everything": {Command: server(t, "@modelcontextprotocol/server-everything", "stdio")}})
+	pool := mcptool.NewPool(map[string]debate.MCPServerSpec{"everything": {Command: server(t, "@modelcontextprotocol/server-everything", "stdio")}}, os.LookupEnv)
 	t.Cleanup(func() { _ = pool.Close() })
 	tools, err := pool.Tools("everything")
 	if err != nil {
@@ -110,7 +110,7 @@ func TestFilesystemServerErrorsAreToolResults(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "plan.txt"), []byte("ship on friday\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pool := mcptool.NewPool(map[string]debate.MCPServerSpec{"fs": {Command: server(t, "@modelcontextprotocol/server-filesystem", dir)}})
+	pool := mcptool.NewPool(map[string]debate.MCPServerSpec{"fs": {Command: server(t, "@modelcontextprotocol/server-filesystem", dir)}}, os.LookupEnv)
 	t.Cleanup(func() { _ = pool.Close() })
 	tools, err := pool.Tools("fs")
 	if err != nil {
@@ -135,7 +135,7 @@ func TestBrokenServersAreErrors(t *testing.T) {
 	pool := mcptool.NewPool(map[string]debate.MCPServerSpec{
 		"missing": {Command: []string{filepath.Join(t.TempDir(), "no-such-server")}},
 		"mute":    {Command: []string{"sleep", "600"}},
-	})
+	}, os.LookupEnv)
 	pool.Timeout = 2 * time.Second
 	t.Cleanup(func() { _ = pool.Close() })
 	if _, err := pool.Tools("missing"); err == nil || !strings.Contains(err.Error(), "mcp:missing could not be started") {

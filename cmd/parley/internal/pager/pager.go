@@ -25,7 +25,8 @@ func Write(w io.Writer, text string, getenv func(string) string) error {
 	return err
 }
 
-// Run runs the pager on text, its output the terminal tty; false when no
+// Run runs the pager on text, its output (and its complaints) the
+// terminal tty; false when no
 // pager could start (the caller then writes the text itself). $PAGER is a
 // shell command line, as git and man take it.
 func Run(tty *os.File, text string, getenv func(string) string) bool {
@@ -39,7 +40,7 @@ func Run(tty *os.File, text string, getenv func(string) string) bool {
 		}
 		cmd = exec.Command(path, "-R")
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(text), tty, os.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(text), tty, tty
 	if err := cmd.Start(); err != nil {
 		return false
 	}

@@ -39,7 +39,7 @@ type Options struct {
 	Token string
 	// TLSCert and TLSKey, when set, are the PEM files Serve answers HTTPS with.
 	TLSCert, TLSKey string
-	// Getenv reads webhook secrets (os.Getenv when nil).
+	// Getenv reads webhook secrets (nil: none is set).
 	Getenv func(string) string
 	// MCP, when set, is the MCP server's streamable HTTP endpoint, served at
 	// /mcp behind the same checks as the API.

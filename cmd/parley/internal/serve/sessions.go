@@ -268,7 +268,7 @@ func (m *manager) attach(eng *debate.Engine, owner string) *session {
 	rec.OnError(func(err error) { m.srv.logf("saving session %s: %v", eng.Info().ID, err) })
 	ss := &session{id: eng.Info().ID, owner: owner, eng: eng, rec: rec, hub: newHub(m.srv.opts.ReplayEvents, m.srv.opts.ReplayBytes)}
 	ss.unsub = append(ss.unsub, rec.Attach(eng, "serve"), eng.Subscribe(ss.hub.sink),
-		toolkit.Serve(eng, func(s string) { m.srv.logf("session %s: %s", eng.Info().ID, s) })) // serve.tools
+		toolkit.Serve(eng, func(s string) { m.srv.logf("session %s: %s", eng.Info().ID, s) }, m.srv.opts.Getenv)) // serve.tools
 	if m.srv.hooks != nil {
 		id := ss.id
 		ss.unsub = append(ss.unsub, eng.Subscribe(func(ev debate.Event) { m.srv.hooks.event(id, ev) }))

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -168,11 +167,10 @@ func (h *webhooks) deliver(d delivery) {
 	if wait <= 0 {
 		wait = time.Second
 	}
-	getenv := h.srv.opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+	var secret []byte
+	if getenv := h.srv.opts.Getenv; getenv != nil {
+		secret = []byte(getenv(d.hook.SecretEnv))
 	}
-	secret := []byte(getenv(d.hook.SecretEnv))
 	status, lastErr := 0, ""
 	for attempt := 1; attempt <= attempts; attempt++ {
 		var final bool

@@ -41,9 +41,9 @@ type Kit struct {
 }
 
 // New makes a kit over cfg; workspace is the engine's folder at call time.
-func New(cfg *debate.Config, workspace func() string, native bool) *Kit {
+func New(cfg *debate.Config, workspace func() string, native bool, lookupEnv func(string) (string, bool)) *Kit {
 	return &Kit{cfg: cfg, workspace: workspace, fetch: fetchtool.New(cfg.Tools.Fetch.AllowPrivate), native: native,
-		mcp: mcptool.NewPool(cfg.MCPServers)}
+		mcp: mcptool.NewPool(cfg.MCPServers, lookupEnv)}
 }
 
 // Close stops the MCP servers the run started.
@@ -94,11 +94,16 @@ func (k *Kit) Box(a *debate.Agent) *toolbox.Box {
 // as --tools does for a run (none when it is empty: a server's clients
 // are not its owner), served natively, fetch_url kept off private addresses unless
 // serve.allow_private_fetch; warn hears of an MCP server that cannot be
-// used. The returned function stops the MCP servers the session started.
-func Serve(eng *debate.Engine, warn func(string)) func() {
+// used, getenv is the environment its process inherits from (nil: none).
+// The returned function stops the MCP servers the session started.
+func Serve(eng *debate.Engine, warn func(string), getenv func(string) string) func() {
 	cfg := eng.Config
 	allowed, _ := toolbox.ParseSelection(cfg.Serve.Tools) // checked with the configuration
-	k := New(cfg, eng.Workspace, true)
+	var lookup func(string) (string, bool)
+	if getenv != nil {
+		lookup = func(k string) (string, bool) { v := getenv(k); return v, v != "" }
+	}
+	k := New(cfg, eng.Workspace, true, lookup)
 	k.fetch = fetchtool.New(cfg.Serve.AllowPrivateFetch)
 	k.served, k.allowed, k.Warn = true, allowed, warn
 	eng.SetToolBoxes(k.Box)

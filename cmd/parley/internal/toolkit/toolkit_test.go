@@ -27,7 +27,7 @@ func names(t *testing.T, k *Kit, tools ...string) []string {
 func TestKitBuildsTheSelectedTools(t *testing.T) {
 	t.Parallel()
 	cfg := &debate.Config{Tools: debate.ToolsConfig{Policy: map[string]string{"fetch": "deny"}}}
-	k := New(cfg, t.TempDir, false)
+	k := New(cfg, t.TempDir, false, nil)
 	if got := names(t, k, "files"); got != nil {
 		t.Errorf("files alone without --native-tools: %v (the XML protocol serves it)", got)
 	}
@@ -37,7 +37,7 @@ func TestKitBuildsTheSelectedTools(t *testing.T) {
 	if got := names(t, k, "fetch"); len(got) != 0 {
 		t.Errorf("a denied fetch is offered: %v", got)
 	}
-	if got := names(t, New(&debate.Config{}, t.TempDir, true), "files", "fetch"); !slices.Equal(got, []string{"list_file", "read_file", "fetch_url"}) {
+	if got := names(t, New(&debate.Config{}, t.TempDir, true, nil), "files", "fetch"); !slices.Equal(got, []string{"list_file", "read_file", "fetch_url"}) {
 		t.Errorf("native files, fetch: %v", got)
 	}
 	cfg2 := &debate.Config{Agents: []debate.AgentSpec{{Name: "a", Tools: debate.ToolList{"files"}}, {Name: "b"}}}
@@ -55,7 +55,7 @@ func TestKitBuildsTheSelectedTools(t *testing.T) {
 func TestReaderGetsFilesWithNativeTools(t *testing.T) {
 	t.Parallel()
 	cfg := &debate.Config{Modes: debate.ModesConfig{Agent: debate.AgentModeConfig{Agent: "a"}}}
-	k := New(cfg, t.TempDir, true)
+	k := New(cfg, t.TempDir, true, nil)
 	if got := names(t, k); got != nil {
 		t.Errorf("without the flag the reader gets %v", got)
 	}

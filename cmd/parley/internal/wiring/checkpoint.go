@@ -22,13 +22,12 @@ func AddCheckpointFlag(cmd *cobra.Command, g *Flags) {
 // --checkpoint, when the flag or the mode's configuration pauses: a
 // command without the flag (ask, repl) never reads a checkpoint's answer
 // from stdin, and neither does a run under never.
-func attachHost(cmd *cobra.Command, g *Flags, a *App, eng *debate.Engine) error {
-	f := cmd.Flags().Lookup("checkpoint")
-	if f == nil || !cmd.HasParent() {
+func attachHost(g *Flags, a *App, eng *debate.Engine) error {
+	if !g.TakesCheckpoint || a.Door == "console" {
 		return nil
 	}
 	var pol checkpoint.Policy
-	if f.Changed {
+	if g.CheckpointSet {
 		p, err := checkpoint.ParsePolicy(g.Checkpoint)
 		if err != nil {
 			return cli.Usage(fmt.Errorf("--checkpoint: %w", err))

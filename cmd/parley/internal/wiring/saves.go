@@ -1,7 +1,6 @@
 package wiring
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -15,25 +14,6 @@ type SaveStatus struct {
 	once   sync.Once
 	mu     sync.Mutex
 	failed error
-}
-
-type saveStatusKey struct{}
-
-// WithSaveStatus returns ctx carrying a new SaveStatus for the commands
-// run under it.
-func WithSaveStatus(ctx context.Context) (context.Context, *SaveStatus) {
-	s := &SaveStatus{}
-	return context.WithValue(ctx, saveStatusKey{}, s), s
-}
-
-// saveStatusOf is ctx's SaveStatus, or a fresh one nobody reads.
-func saveStatusOf(ctx context.Context) *SaveStatus {
-	if ctx != nil {
-		if s, ok := ctx.Value(saveStatusKey{}).(*SaveStatus); ok {
-			return s
-		}
-	}
-	return &SaveStatus{}
 }
 
 // fail records err and prints it on w the first time only.

@@ -1,15 +1,13 @@
 package wiring
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"strings"
-	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
@@ -44,15 +42,11 @@ func (s *Served) Close() error {
 // NewServed loads the configuration, chooses the agents, opens the session
 // database and builds the MCP server. --max-cost (else budget_usd) caps
 // every session, and each MCP tool call (DefaultMaxCost when neither is set).
-func NewServed(cmd *cobra.Command, g *Flags) (*Served, error) {
-	loaded, err := LoadConfiguration(cmd, g)
-	if err != nil {
+func NewServed(ctx context.Context, h Host, g *Flags, loaded *configload.Loaded) (*Served, error) {
+	if err := ApplyMaxCost(g, loaded.Config); err != nil {
 		return nil, err
 	}
-	if err := ApplyMaxCost(cmd, g, loaded.Config); err != nil {
-		return nil, err
-	}
-	if cmd.Flags().Changed("tools") { // a server's sessions' tools: serve.tools
+	if g.ToolsSet { // a server's sessions' tools: serve.tools
 		sel, err := toolbox.ParseSelection(strings.Split(g.Tools, ","))
 		if err != nil {
 			return nil, cli.Usage(fmt.Errorf("--tools: %w", err))
@@ -62,28 +56,29 @@ func NewServed(cmd *cobra.Command, g *Flags) (*Served, error) {
 			return nil, cli.Usage(err)
 		}
 	}
-	s := &Served{Cfg: loaded.Config, NoKeys: !cli.AnyKey(loaded.Config)}
+	s := &Served{Cfg: loaded.Config, NoKeys: !cli.AnyKey(loaded.Config, h.Getenv)}
 	s.Demo = g.Demo || s.NoKeys
 	// Every session the server opens seats its agents this way.
-	if line := Seat(s.Cfg, s.Demo).Summary(); line != "" {
-		fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+line)
+	if line := Seat(s.Cfg, s.Demo, h.Getenv).Summary(); line != "" {
+		fmt.Fprintln(h.Stderr, "parley: "+line)
 	}
 	if s.Demo {
 		s.Cfg.Offline = true // demo answers cost nothing
-		s.Agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true, g.DemoPace) }
+		s.Agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true, g.DemoPace, nil) }
 	} else {
-		for _, w := range s.Cfg.ModelWarnings(time.Now()) {
-			fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+		for _, w := range s.Cfg.ModelWarnings(h.Now()) {
+			fmt.Fprintln(h.Stderr, "warning: "+w)
 		}
 		s.Agents = serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
-			return open.Open(name, spec, os.Getenv)
+			return open.Open(name, spec, h.Getenv)
 		})
 	}
-	if s.Store, _, err = OpenDB(g); err != nil {
+	var err error
+	if s.Store, _, err = OpenDB(h, g); err != nil {
 		return nil, err
 	}
-	s.MCP, err = parleymcp.New(cmd.Context(), parleymcp.Options{Config: s.Cfg, Agents: s.Agents, Store: s.Store,
-		MaxCost: s.Cfg.BudgetUSD, Version: parley.Version, Log: cmd.ErrOrStderr()})
+	s.MCP, err = parleymcp.New(ctx, parleymcp.Options{Config: s.Cfg, Agents: s.Agents, Store: s.Store,
+		MaxCost: s.Cfg.BudgetUSD, Version: parley.Version, Log: h.Stderr, Getenv: h.Getenv})
 	if err != nil {
 		_ = s.Store.Close()
 		return nil, err

@@ -5,6 +5,7 @@
 package wiring
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,8 +14,6 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/catalog"
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
@@ -26,6 +25,7 @@ import (
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/spf13/cobra"
 )
 
 // Flags are the flags every command shares.
@@ -50,8 +50,17 @@ type Flags struct {
 	// StrictSeats (--strict-seats) is `seating: strict`: an agent without
 	// its key is never stood in for.
 	StrictSeats bool
-	// Checkpoint is --checkpoint: where the run waits for its host (checkpoint.go).
-	Checkpoint string
+	// Checkpoint is --checkpoint: where the run waits for its host
+	// (checkpoint.go). TakesCheckpoint: the command has the flag;
+	// CheckpointSet: it was given.
+	Checkpoint                     string
+	TakesCheckpoint, CheckpointSet bool
+	// ToolsSet and MaxCostSet say whether --tools and --max-cost were
+	// given (a zero value of either is a choice too).
+	ToolsSet, MaxCostSet bool
+	// Door is the command being run ("ask", "magi", …), "" for the
+	// console: where a shared session's turns come from.
+	Door string
 	// DemoPace is no flag: the demo agents' delay between words, given to
 	// the command tree when it is built (demo.Pace for users, faster in
 	// tests that run whole commands in-process).
@@ -59,6 +68,24 @@ type Flags struct {
 	// Modes is no flag either: the modes this program knows (modes.All;
 	// a test may add one), handed to the configuration.
 	Modes debate.ModeList
+}
+
+// Host is what a run takes from the process it runs in, handed down by
+// the command factory (package factory), the one reader of the
+// environment: its variables, clock, working directory and streams.
+type Host struct {
+	Getenv    func(string) string
+	LookupEnv func(string) (string, bool)
+	Environ   func() []string // os.Environ's form: the PARLEY_* overrides
+	Now       func() time.Time
+	// Dir is the working directory: ./parley.yaml and the console's
+	// exports ("": the process's own).
+	Dir    string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Saves learns of a failed save (nil: a fresh one nobody reads).
+	Saves *SaveStatus
 }
 
 // App is one run of Parley: configuration, engine and the session's store.
@@ -78,20 +105,18 @@ type App struct {
 	Store   *store.Store // the session database; nil with NoPersist
 	Resumed bool         // a saved session was restored (--resume, --continue, --session)
 	DBFile  string       // its path
+	dir     string       // the working directory ("": the process's)
 	// Door names where this run's turns come from in a shared session:
 	// "console", or the command ("ask", "magi", …).
 	Door string
 }
 
-// New loads the configuration and builds the engine for mode ("" : the
-// configured default). It opens the store and restores a session when asked.
-// adjust, when given, changes the configuration before agents are built
-// (command flags such as magi's -m or talk's --a).
-func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Config) error) (*App, error) {
-	loaded, err := LoadConfiguration(cmd, g)
-	if err != nil {
-		return nil, err
-	}
+// New builds the engine for mode ("" : the configured default) over the
+// loaded configuration. It opens the store and restores a session when
+// asked. adjust, when given, changes the configuration before agents are
+// built (command flags such as magi's -m or talk's --a). The factory calls
+// it (factory.App) when a command first asks for its engine.
+func New(h Host, g *Flags, loaded *configload.Loaded, mode string, adjust ...func(*debate.Config) error) (*App, error) {
 	cfg := loaded.Config
 	if len(adjust) == 0 {
 		adjust = append(adjust, func(c *debate.Config) error { return c.ApplyMagi("", "--preset", "") }) // modes.magi.preset applies everywhere
@@ -101,10 +126,10 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 			return nil, cli.Usage(err)
 		}
 	}
-	if err := ApplyMaxCost(cmd, g, cfg); err != nil {
+	if err := ApplyMaxCost(g, cfg); err != nil {
 		return nil, err
 	}
-	toolsSet := cmd.Flags().Changed("tools")
+	toolsSet := g.ToolsSet
 	if toolsSet {
 		if err := toolkit.Select(cfg, g.Tools); err != nil {
 			return nil, cli.Usage(fmt.Errorf("--tools: %w", err))
@@ -113,22 +138,22 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 	if err := cfg.Validate(); err != nil {
 		return nil, cli.Usage(err)
 	}
-	a := &App{Flags: g, Cfg: cfg, Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
-		saves: saveStatusOf(cmd.Context()), Door: "console"}
-	if cmd.HasParent() {
-		a.Door = cmd.Name()
+	a := &App{Flags: g, Cfg: cfg, Stdin: h.Stdin, Stdout: h.Stdout, Stderr: h.Stderr,
+		saves: h.Saves, Door: cmp.Or(g.Door, "console"), dir: h.Dir}
+	if a.saves == nil {
+		a.saves = &SaveStatus{}
 	}
-	a.NoKeys = !cli.AnyKey(cfg)
+	a.NoKeys = !cli.AnyKey(cfg, h.Getenv)
 	a.Demo = g.Demo || a.NoKeys
-	Seat(cfg, a.Demo)
+	Seat(cfg, a.Demo, h.Getenv)
 	if !a.Demo {
 		// Shutdown dates and sampling parameters the model does not take,
 		// once at start, each naming its config key.
-		for _, w := range cfg.ModelWarnings(time.Now()) {
+		for _, w := range cfg.ModelWarnings(h.Now()) {
 			fmt.Fprintln(a.Stderr, "warning: "+w)
 		}
 	}
-	agents, err := cli.BuildAgents(cfg, a.Demo, g.DemoPace)
+	agents, err := cli.BuildAgents(cfg, a.Demo, g.DemoPace, h.Getenv)
 	if err != nil {
 		return nil, cli.Usage(err)
 	}
@@ -143,20 +168,20 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 		return nil, cli.Usage(err)
 	}
 	a.Engine = eng
-	kit := toolkit.New(cfg, eng.Workspace, toolsSet || g.NativeTools)
+	kit := toolkit.New(cfg, eng.Workspace, toolsSet || g.NativeTools, h.LookupEnv)
 	kit.ReaderFiles = g.NativeTools // agent mode's reader calls natively
 	kit.Warn = func(s string) { fmt.Fprintln(a.Stderr, "parley: warning: "+sanitize.Text(s)) }
 	a.closers = append(a.closers, kit.Close)
 	eng.SetToolBoxes(kit.Box)
-	if err := attachHost(cmd, g, a, eng); err != nil {
+	if err := attachHost(g, a, eng); err != nil {
 		a.Close()
 		return nil, err
 	}
-	if err := a.openStore(); err != nil {
+	if err := a.openStore(h); err != nil {
 		a.Close()
 		return nil, err
 	}
-	if cmd.HasParent() { // headless: the console shows it on its first screen
+	if a.Door != "console" { // headless: the console shows it on its first screen
 		if tail := eng.History().Tail(); a.Resumed && len(tail) > 0 {
 			info := eng.Info()
 			name := info.Title
@@ -178,9 +203,8 @@ func New(cmd *cobra.Command, g *Flags, mode string, adjust ...func(*debate.Confi
 
 // ApplyMaxCost makes --max-cost, when given, the run's cap (over the
 // configuration's budget_usd; 0 lifts it).
-func ApplyMaxCost(cmd *cobra.Command, g *Flags, cfg *debate.Config) error {
-	f := cmd.Flags().Lookup("max-cost")
-	if f == nil || !f.Changed {
+func ApplyMaxCost(g *Flags, cfg *debate.Config) error {
+	if !g.MaxCostSet {
 		return nil
 	}
 	if g.MaxCost < 0 {
@@ -209,12 +233,12 @@ func AddCostFlag(cmd *cobra.Command, g *Flags) {
 // unseated. Every entry point calls it once before building agents: the
 // console and headless commands (through New), serve and the MCP server.
 // Nothing is seated in the demo (--demo, or no key at all): nil.
-func Seat(cfg *debate.Config, demo bool) *debate.Seating {
+func Seat(cfg *debate.Config, demo bool, getenv func(string) string) *debate.Seating {
 	if demo {
 		cfg.Seats = nil
 		return nil
 	}
-	return cfg.Seat(os.Getenv)
+	return cfg.Seat(getenv)
 }
 
 // Close lets the subscribers (the store) take the last events, then
@@ -291,24 +315,24 @@ func (a *App) EnterMode(name string) error {
 // DBPath is the session database: --db, then PARLEY_DB, then the
 // configuration's store.url, then $XDG_DATA_HOME/parley/parley.db
 // (~/.local/share/parley/parley.db).
-func DBPath(g *Flags) (string, error) {
-	place, err := DBPlace(g)
+func DBPath(h Host, g *Flags) (string, error) {
+	place, err := DBPlace(h, g)
 	return place.Location, err
 }
 
 // DBPlace is DBPath with what named it (config show prints it).
-func DBPlace(g *Flags) (dbplace.Place, error) {
-	return dbplace.Find(g.DB, os.Getenv, configStoreURL(g))
+func DBPlace(h Host, g *Flags) (dbplace.Place, error) {
+	return dbplace.Find(g.DB, h.Getenv, configStoreURL(h, g))
 }
 
 // configStoreURL reads store.url from the configuration the flags name.
-func configStoreURL(g *Flags) dbplace.StoreURL {
+func configStoreURL(h Host, g *Flags) dbplace.StoreURL {
 	return func() (string, string, error) {
-		path, err := configload.Path(g.Config)
+		path, err := configload.Path(h.Dir, g.Config, h.Getenv)
 		if err != nil {
 			return "", "", cli.Usage(err)
 		}
-		loaded, err := configload.Load(g.Modes, path, os.Environ())
+		loaded, err := configload.Load(g.Modes, path, h.Environ())
 		if err != nil {
 			return "", "", cli.Usage(err)
 		}
@@ -318,13 +342,13 @@ func configStoreURL(g *Flags) dbplace.StoreURL {
 
 // OpenDB opens the session database the flags, environment and
 // configuration name.
-func OpenDB(g *Flags) (*store.Store, string, error) {
-	return openDBAt(g, configStoreURL(g))
+func OpenDB(h Host, g *Flags) (*store.Store, string, error) {
+	return openDBAt(h, g, configStoreURL(h, g))
 }
 
 // openDBAt is OpenDB with store.url read by storeURL.
-func openDBAt(g *Flags, storeURL dbplace.StoreURL) (*store.Store, string, error) {
-	place, err := dbplace.Find(g.DB, os.Getenv, storeURL)
+func openDBAt(h Host, g *Flags, storeURL dbplace.StoreURL) (*store.Store, string, error) {
+	place, err := dbplace.Find(g.DB, h.Getenv, storeURL)
 	if err != nil {
 		return nil, "", err
 	}
@@ -340,13 +364,13 @@ func openDBAt(g *Flags, storeURL dbplace.StoreURL) (*store.Store, string, error)
 // (--resume ID, --continue, --session ID) before anything is announced,
 // subscribes the recorder and starts the session. Every exchange is then
 // saved as it happens.
-func (a *App) openStore() error {
+func (a *App) openStore(h Host) error {
 	g := a.Flags
 	if g.NoPersist {
 		a.Engine.Start(false)
 		return nil
 	}
-	st, path, err := openDBAt(g, func() (string, string, error) { return a.Cfg.Store.URL, "store.url", nil })
+	st, path, err := openDBAt(h, g, func() (string, string, error) { return a.Cfg.Store.URL, "store.url", nil })
 	if err != nil {
 		return err
 	}
@@ -436,36 +460,36 @@ func (a *App) SessionBrowser() *store.Browser {
 	if a.Store == nil {
 		return nil
 	}
-	return store.NewBrowser(a.Store, ".")
+	return store.NewBrowser(a.Store, cmp.Or(a.dir, "."))
 }
 
 // refreshCatalog is catalog.auto_update's daily fetch: bounded, silent
 // (a failure keeps the catalogue there is), used from the next start on.
-func refreshCatalog() {
+func refreshCatalog(h Host) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, _ = catalog.Update(ctx, catalog.URL(""), time.Now())
+	_, _ = catalog.Update(ctx, catalog.URL("", h.Getenv), h.Now(), h.Getenv)
 }
 
 // LoadConfiguration finds and loads the configuration, prints its warnings
 // on stderr and applies the global --mode (whose source is then the flag).
-func LoadConfiguration(cmd *cobra.Command, g *Flags) (*configload.Loaded, error) {
-	path, err := configload.Path(g.Config) // .env was read before any command ran
+func LoadConfiguration(h Host, g *Flags) (*configload.Loaded, error) {
+	path, err := configload.Path(h.Dir, g.Config, h.Getenv) // .env was read before any command ran
 	if err != nil {
 		return nil, cli.Usage(err)
 	}
-	loaded, err := configload.Load(g.Modes, path, os.Environ())
+	loaded, err := configload.Load(g.Modes, path, h.Environ())
 	if err != nil {
 		return nil, cli.Usage(err)
 	}
-	if w := catalog.Apply(loaded.Config); w != "" {
+	if w := catalog.Apply(loaded.Config, h.Getenv); w != "" {
 		loaded.Warnings = append(loaded.Warnings, w)
 	}
-	if catalog.Due(loaded.Config, time.Now(), os.Getenv) {
-		go refreshCatalog() // in the background: start-up never waits for it
+	if catalog.Due(loaded.Config, h.Now(), h.Getenv) {
+		go refreshCatalog(h) // in the background: start-up never waits for it
 	}
 	for _, w := range loaded.Warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "parley: warning:", w)
+		fmt.Fprintln(h.Stderr, "parley: warning:", w)
 	}
 	if g.StrictSeats {
 		loaded.Config.Seating = debate.SeatingStrict
