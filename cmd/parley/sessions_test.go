@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
-	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -218,48 +216,6 @@ func TestResumedAgentSeesTheWholeHistory(t *testing.T) {
 	for _, f := range files {
 		if b, _ := os.ReadFile(f); strings.Contains(string(b), "sk-test-resume") {
 			t.Errorf("%s holds the API key", f)
-		}
-	}
-}
-
-// --continue picks the latest session, --resume a prefix; they exclude each
-// other and --session.
-func TestRequestedSession(t *testing.T) {
-	t.Parallel()
-	st, err := store.Open(filepath.Join(t.TempDir(), "p.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx := context.Background()
-	if _, err := wiring.RequestedSession(ctx, st, &wiring.Flags{Continue: true}); cli.ExitCode(err) != cli.ExitUsage {
-		t.Errorf("--continue with nothing saved: %v", err)
-	}
-	rec := st.Record()
-	for _, id := range []string{"aaaa11112222", "bbbb33334444"} {
-		rec.Sink(debate.SessionStarted{Session: debate.SessionInfo{ID: id, Mode: "mention"}})
-		rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: 1, Kind: debate.KindNote, Speaker: "user", Text: id, Status: "complete"}})
-		if err := rec.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cases := []struct {
-		g    wiring.Flags
-		want string
-		code int
-	}{
-		{wiring.Flags{}, "", 0},
-		{wiring.Flags{Continue: true}, "bbbb33334444", 0},
-		{wiring.Flags{Resume: "aa"}, "aaaa11112222", 0},
-		{wiring.Flags{Session: "bbbb3"}, "bbbb33334444", 0},
-		{wiring.Flags{Resume: "cc"}, "", cli.ExitUsage},
-		{wiring.Flags{Resume: "aa", Continue: true}, "", cli.ExitUsage},
-		{wiring.Flags{Resume: "aa", Session: "bb"}, "", cli.ExitUsage},
-	}
-	for _, c := range cases {
-		id, err := wiring.RequestedSession(ctx, st, &c.g)
-		if id != c.want || cli.ExitCode(err) != c.code {
-			t.Errorf("%+v: %q, %v; want %q, exit %d", c.g, id, err, c.want, c.code)
 		}
 	}
 }
