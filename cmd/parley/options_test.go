@@ -87,7 +87,9 @@ func TestFlagsFillTheOptions(t *testing.T) {
 			return parseWith(t, "serve", NewCmdServe, "serve", "--addr", "127.0.0.1:0", "--rate-limit", "10", "--max-cost-per-day", "3", "--max-cost", "1")
 		}, "127.0.0.1:0 rate 10 burst unset hour unset day 3 cost 1 set true"},
 		{"mcp", func(t *testing.T) parsed { return parseWith(t, "mcp", NewCmdMCP, "mcp", "--max-cost", "0.5") }, "cost 0.5 set true door mcp"},
-		{"repl", func(t *testing.T) parsed { return parseWith(t, "repl", NewCmdRepl, "--mode", "magi", "repl", "--session", "x") }, "mode magi session x"},
+		{"repl", func(t *testing.T) parsed {
+			return parseWith(t, "repl", NewCmdRepl, "--mode", "magi", "repl", "--session", "x")
+		}, "mode magi session x"},
 		{"doctor", func(t *testing.T) parsed { return parseWith(t, "doctor", NewCmdDoctor, "doctor", "--live") }, "live true"},
 		{"version", func(t *testing.T) parsed { return parseWith(t, "version", NewCmdVersion, "version", "--json") }, "json true"},
 		{"bench", func(t *testing.T) parsed {
@@ -99,7 +101,9 @@ func TestFlagsFillTheOptions(t *testing.T) {
 		{"bench show", func(t *testing.T) parsed {
 			return parseWith(t, "bench show", NewCmdBenchShow, "bench", "show", "3f2a", "--html", "r.html")
 		}, "[3f2a] r.html"},
-		{"bench list", func(t *testing.T) parsed { return parseWith(t, "bench list", NewCmdBenchList, "bench", "list", "--limit", "4") }, "limit 4"},
+		{"bench list", func(t *testing.T) parsed {
+			return parseWith(t, "bench list", NewCmdBenchList, "bench", "list", "--limit", "4")
+		}, "limit 4"},
 		{"sessions export", func(t *testing.T) parsed {
 			return parseWith(t, "sessions export", NewCmdSessionsExport, "sessions", "export", "3f2a", "--format", "json", "-o", "d.json")
 		}, "[3f2a] json set true d.json"},
@@ -109,7 +113,9 @@ func TestFlagsFillTheOptions(t *testing.T) {
 		{"sessions fork", func(t *testing.T) parsed {
 			return parseWith(t, "sessions fork", NewCmdSessionsFork, "sessions", "fork", "3f2a", "--at", "4")
 		}, "[3f2a] at 4"},
-		{"sessions list", func(t *testing.T) parsed { return parseWith(t, "sessions list", NewCmdSessionsList, "sessions", "ls", "--wide") }, "wide true"},
+		{"sessions list", func(t *testing.T) parsed {
+			return parseWith(t, "sessions list", NewCmdSessionsList, "sessions", "ls", "--wide")
+		}, "wide true"},
 		{"sessions rename", func(t *testing.T) parsed {
 			return parseWith(t, "sessions rename", NewCmdSessionsRename, "sessions", "rename", "3f2a", "a", "title")
 		}, "[3f2a a title]"},
@@ -122,13 +128,19 @@ func TestFlagsFillTheOptions(t *testing.T) {
 		{"sessions copy", func(t *testing.T) parsed {
 			return parseWith(t, "sessions copy", NewCmdSessionsCopy, "sessions", "copy", "--from", "a.db", "--to", "postgres://h/p")
 		}, "a.db postgres://h/p"},
-		{"webhooks log", func(t *testing.T) parsed { return parseWith(t, "webhooks log", NewCmdWebhooksLog, "webhooks", "log", "-n", "7") }, "7"},
+		{"webhooks log", func(t *testing.T) parsed {
+			return parseWith(t, "webhooks log", NewCmdWebhooksLog, "webhooks", "log", "-n", "7")
+		}, "7"},
 		{"models", func(t *testing.T) parsed { return parseWith(t, "models", NewCmdModelsShow, "models", "claude-x") }, "claude-x"},
 		{"models update", func(t *testing.T) parsed {
 			return parseWith(t, "models update", NewCmdModelsUpdate, "models", "update", "--source", "https://c")
 		}, "https://c"},
-		{"config show", func(t *testing.T) parsed { return parseWith(t, "config show", NewCmdConfigShow, "--config", "/c.yaml", "config", "show") }, "config /c.yaml"},
-		{"db migrate", func(t *testing.T) parsed { return parseWith(t, "db migrate", NewCmdDBMigrate, "db", "migrate", "--db", "postgres://h/p") }, "db postgres://h/p"},
+		{"config show", func(t *testing.T) parsed {
+			return parseWith(t, "config show", NewCmdConfigShow, "--config", "/c.yaml", "config", "show")
+		}, "config /c.yaml"},
+		{"db migrate", func(t *testing.T) parsed {
+			return parseWith(t, "db migrate", NewCmdDBMigrate, "db", "migrate", "--db", "postgres://h/p")
+		}, "db postgres://h/p"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
