@@ -16,7 +16,8 @@ import (
 // (main only makes it, with factory.System): a package that called os.Getenv itself could
 // not be run by a test with an environment of its own, and would read what
 // .env or a test never meant it to. Every Go file of the module but tests,
-// testdata and the packages that exist only for tests is parsed.
+// testdata, vendored code (third_party) and the packages that exist only
+// for tests is parsed.
 func TestOnlyTheFactoryReadsTheEnvironment(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("../../../..")
@@ -41,7 +42,7 @@ func TestOnlyTheFactoryReadsTheEnvironment(t *testing.T) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "vendor") {
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "vendor" || name == "third_party") {
 				return filepath.SkipDir
 			}
 			return nil
