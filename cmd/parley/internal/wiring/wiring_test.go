@@ -175,20 +175,29 @@ func TestApplyMaxCost(t *testing.T) {
 	}
 }
 
-// The database: --db, then PARLEY_DB, then $XDG_DATA_HOME/parley/parley.db.
+// The database: --db, then PARLEY_DB, then store.url, then
+// $XDG_DATA_HOME/parley/parley.db, each read from the host.
 func TestDBPath(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"XDG_DATA_HOME": "/data"}
-	getenv := func(k string) string { return env[k] }
-	if p, _ := DBPath("", getenv); p != "/data/parley/parley.db" {
-		t.Errorf("default: %q", p)
+	env := map[string]string{}
+	h := testHost(t, env)
+	g := &Flags{Modes: modes.All()}
+	if p, err := DBPath(h, g); err != nil || p != filepath.Join(h.Dir, "data", "parley", "parley.db") {
+		t.Errorf("default: %q %v", p, err)
+	}
+	if err := os.WriteFile(filepath.Join(h.Dir, "parley.yaml"), []byte("store:\n  url: /yaml.db\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := DBPlace(h, g); p.Location != "/yaml.db" || !strings.Contains(p.Source, "parley.yaml") {
+		t.Errorf("store.url: %+v", p)
 	}
 	env["PARLEY_DB"] = "/env.db"
-	if p, _ := DBPath("", getenv); p != "/env.db" {
-		t.Errorf("PARLEY_DB: %q", p)
+	if p, _ := DBPlace(h, g); p.Location != "/env.db" || p.Source != "env PARLEY_DB" {
+		t.Errorf("PARLEY_DB: %+v", p)
 	}
-	if p, _ := DBPath("/flag.db", getenv); p != "/flag.db" {
-		t.Errorf("--db: %q", p)
+	g.DB = "/flag.db"
+	if p, _ := DBPlace(h, g); p.Location != "/flag.db" || p.Source != "flag --db" {
+		t.Errorf("--db: %+v", p)
 	}
 }
 
