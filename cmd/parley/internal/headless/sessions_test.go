@@ -56,14 +56,18 @@ func TestSessionListFitsItsWidth(t *testing.T) {
 	}
 }
 
-// cellWidth agrees with ansi.StringWidth on every string.
+// cellWidth and truncateCells agree with ansi.StringWidth and
+// ansi.Truncate on every string.
 func FuzzCellWidth(f *testing.F) {
-	for _, s := range []string{"", "plain", "漢字", "e\u0301", "tab\there", "\x1b[1mbold\x1b[0m", "~\x7f"} {
-		f.Add(s)
+	for _, s := range []string{"", "plain", "漢字", "e\u0301", "tab\there", "\x1b[1mbold\x1b[0m", "~\x7f", "mention · a question…", "a\u00ad\u00e9\u2019\u2026b", "\u2026\u200d\u2026"} {
+		f.Add(s, uint8(5))
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	f.Fuzz(func(t *testing.T, s string, n uint8) {
 		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
 			t.Fatalf("cellWidth(%q) = %d, ansi.StringWidth %d", s, got, want)
+		}
+		if got, want := truncateCells(s, int(n)), ansi.Truncate(s, int(n), "…"); got != want {
+			t.Fatalf("truncateCells(%q, %d) = %q, ansi.Truncate %q", s, n, got, want)
 		}
 	})
 }
