@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -49,6 +50,8 @@ func (s *Server) apiRoutes() []route {
 			handle: s.postMessage, request: "Message", response: "Accepted", status: 202, errors: append(common, 409), query: []string{"user_id"}},
 		{method: "POST", path: "/api/v1/sessions/{id}/control", summary: "pause, continue, stop, rounds N or steps N",
 			handle: s.control, request: "Control", response: "OK", status: 200, errors: append(common, 409), query: []string{"user_id"}},
+		{method: "POST", path: "/api/v1/sessions/{id}/checkpoint", summary: "Answer the checkpoint the session's run waits at (status awaiting_host): continue, note, drop, stop; approve or deny a tool call",
+			handle: s.answerCheckpoint, request: "CheckpointAnswer", response: "OK", status: 200, errors: append(common, 409), query: []string{"user_id"}},
 		{method: "POST", path: "/api/v1/sessions/{id}/mode", summary: "Switch the session's mode (the history stays)",
 			handle: s.setMode, request: "ModeChange", response: "SessionCreated", status: 200, errors: append(common, 409), query: []string{"user_id"}},
 		{method: "GET", path: "/api/v1/sessions/{id}/events", summary: "Server-Sent Events of the session's event stream; Last-Event-ID (or ?after=) resumes",
@@ -98,6 +101,9 @@ type createRequest struct {
 	// MaxCost caps the session's spend in USD (absent: the server's
 	// ceiling; never above it).
 	MaxCost *float64 `json:"max_cost"`
+	// Checkpoint is where the session's runs wait for their host (never,
+	// each_round, on_split; absent: never).
+	Checkpoint string `json:"checkpoint"`
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
@@ -112,10 +118,14 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if n := utf8.RuneCountInString(req.Title); n > debate.MaxTitleRunes {
 		return errorf(http.StatusBadRequest, "bad_field", "title: at most %d characters (this one has %d)", debate.MaxTitleRunes, n)
 	}
+	if _, err := checkpointPolicy(req.Checkpoint); err != nil {
+		return err
+	}
 	if err := s.limit(w, r, req.UserID); err != nil {
 		return err
 	}
-	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: req.Mode, title: req.Title, user: req.UserID, agents: req.Agents, maxCost: req.MaxCost})
+	ss, err := s.sessions.create(r.Context(), sessionSpec{mode: req.Mode, title: req.Title, user: req.UserID, agents: req.Agents, maxCost: req.MaxCost,
+		checkpoint: req.Checkpoint})
 	if err != nil {
 		return err
 	}
@@ -230,10 +240,14 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 		entries = append(entries, en)
 	}
 	mi, _ := ss.eng.Modes().Info(ss.eng.Current().Name())
-	writeJSON(w, http.StatusOK, map[string]any{
+	detail := map[string]any{
 		"session": ss.eng.Info(), "entries": entries, "panels": panelsOf(ss.eng), "busy": ss.busy(), "spend": ss.eng.Spend(),
-		"next_cursor": next, "controls": mi.Controls, "last_event_id": lastEvent,
-	})
+		"next_cursor": next, "controls": mi.Controls, "last_event_id": lastEvent, "status": ss.status(),
+	}
+	if p, waiting := ss.waitingPoint(); waiting {
+		detail["checkpoint"] = debate.CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)}
+	}
+	writeJSON(w, http.StatusOK, detail)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
 )
 
 // ServeWebView mounts the web view (package web) on every path outside
@@ -73,6 +74,9 @@ func (b pageBackend) LoadSession(ctx context.Context, id string) (web.SessionVie
 	}
 	sv := web.SessionView{Info: ss.eng.Info(), Entries: entries, Busy: ss.busy(), Spend: ss.eng.Spend(),
 		LastEventID: strconv.FormatUint(last, 10)}
+	if p, waiting := ss.waitingPoint(); waiting {
+		sv.Checkpoint = &debate.CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)}
+	}
 	for _, p := range panelsOf(ss.eng) {
 		sv.Panels = append(sv.Panels, web.Panel{Name: p.Name, Display: p.Display, Model: p.Model,
 			Provider: p.Provider, Role: p.Role, Color: p.Color})

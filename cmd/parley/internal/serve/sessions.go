@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/hostwait"
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
@@ -37,6 +38,9 @@ type session struct {
 	rec   *store.Recorder
 	hub   *hub
 	unsub []func()
+	// host answers the session's checkpoints through the API (nil: the
+	// session has no checkpoint policy; checkpoint.go).
+	host *hostwait.Host
 
 	mu       sync.Mutex
 	running  bool // an async exchange was started and has not returned
@@ -74,6 +78,7 @@ type sessionSpec struct {
 	magiPreset        string
 	magiModel         string
 	maxCost           *float64 // the request's max_cost (nil: the server's ceiling)
+	checkpoint        string   // the request's checkpoint policy ("": none, never waits)
 	// adjust, when set, changes the configuration before the engine is
 	// built (an OpenAI request's effort and answer limit).
 	adjust func(*debate.Config)
@@ -233,6 +238,10 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 	if len(spec.agents) > 0 {
 		eng.SetState(stateAgents, strings.Join(spec.agents, ","))
 	}
+	if spec.checkpoint != "" {
+		eng.SetState(stateCheckpoint, spec.checkpoint)
+		ss.attachHost()
+	}
 	if spec.title != "" {
 		_ = eng.Rename(spec.title) // a blank title keeps the one from the first question
 	}
@@ -267,6 +276,7 @@ func (m *manager) attach(eng *debate.Engine, owner string) *session {
 	rec := m.srv.opts.Store.Record()
 	rec.OnError(func(err error) { m.srv.logf("saving session %s: %v", eng.Info().ID, err) })
 	ss := &session{id: eng.Info().ID, owner: owner, eng: eng, rec: rec, hub: newHub(m.srv.opts.ReplayEvents, m.srv.opts.ReplayBytes)}
+	ss.attachHost()
 	ss.unsub = append(ss.unsub, rec.Attach(eng, "serve"), eng.Subscribe(ss.hub.sink),
 		toolkit.Serve(eng, func(s string) { m.srv.logf("session %s: %s", eng.Info().ID, s) }, m.srv.opts.Getenv)) // serve.tools
 	if m.srv.hooks != nil {

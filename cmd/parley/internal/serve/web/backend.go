@@ -47,6 +47,9 @@ type SessionView struct {
 	LastEventID string
 	// Spend is the session's spend and cost cap as they stand.
 	Spend debate.SpendUpdated
+	// Checkpoint is the point the session's run waits at for its host
+	// (nil: none): the page shows its choices.
+	Checkpoint *debate.CheckpointReached
 }
 
 // Panel is one agent's column on the session page.

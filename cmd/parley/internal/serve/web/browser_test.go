@@ -188,8 +188,8 @@ func assertNoScriptRan(t *testing.T, ctx context.Context) {
 		t.Errorf("a model's script ran: window.__pwned = %s", got)
 	}
 	scripts := evalJS[[]string](t, ctx, `[...document.querySelectorAll("script")].map(s => s.getAttribute("src") || "inline")`)
-	if strings.Join(scripts, " ") != "/static/live.js /static/boards.js /static/app.js" {
-		t.Errorf("script elements %v, want only the page's own three", scripts)
+	if strings.Join(scripts, " ") != "/static/live.js /static/boards.js /static/checkpoint.js /static/app.js" {
+		t.Errorf("script elements %v, want only the page's own four", scripts)
 	}
 	if n := evalJS[int](t, ctx, `[...document.querySelectorAll("*")].filter(e => [...e.attributes].some(a => a.name.startsWith("on") || a.name === "style" || /^\s*javascript:/i.test(a.value))).length`); n != 0 {
 		t.Errorf("%d elements carry event handlers, style or javascript: URLs", n)

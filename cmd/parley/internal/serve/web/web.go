@@ -141,7 +141,12 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		"Info": sv.Info, "Busy": sv.Busy, "Title": title, "Spend": spendText(sv.Spend), "AgentCSS": "/s/" + url.PathEscape(sv.Info.ID) + "/agents.css",
 		"Panels": viewPanels(h.opts.Modes, sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries), "Evidence": ledgerOf(sv.Entries),
 		"Input": mode.Input, "Controls": mode.Controls, "Modes": h.opts.Modes.Infos(),
-		"TakesN": mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
+		"TakesN":     mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
+		"Checkpoint": "",
+	}
+	if sv.Checkpoint != nil {
+		b, _ := debate.MarshalEvent(*sv.Checkpoint) // a data attribute, escaped by the template
+		data["Checkpoint"] = string(b)
 	}
 	// The mode's outcome board: a vote table (MAGI) or a ranking (council).
 	votes := mode.Layout.Board == debate.BoardVotes

@@ -128,6 +128,7 @@
       errBox.textContent = "";
       try {
         const payload = { mode: modeSel.value, title: $("#title").value, user_id: body.dataset.user || "" };
+        if ($("#checkpoint") && $("#checkpoint").value) payload.checkpoint = $("#checkpoint").value;
         const chosen = chosenAgents();
         if (chosen.length) payload.agents = chosen;
         const out = await call("POST", "/sessions", payload);
@@ -383,6 +384,9 @@
     }
 
     const magi = window.ParleyBoards.magi(setStatus);
+    const bar = window.ParleyCheckpoint($("#checkpoint"), function (answer) {
+      return call("POST", "/sessions/" + encodeURIComponent(id) + "/checkpoint", answer);
+    });
     const council = window.ParleyBoards.council(fetchEntry);
 
     // ---- the stream ----
@@ -438,6 +442,8 @@
       talk_round_summarised: function (ev) { setStatus("talk round " + ev.round + " summarised"); },
       talk_finished: function () { setStatus("the talk is over"); },
       agent_answered: function (ev) { if (ev.error) setStatus(ev.error); },
+      checkpoint: function (ev) { bar.show(ev); setStatus(ev.sentence); },
+      checkpoint_answered: function (ev) { bar.hide(); setStatus(ev.sentence); },
     };
 
     // The stream starts after the last event the server's render included;
