@@ -119,6 +119,9 @@ func benchRun(o *BenchOptions) error {
 			return cli.Usage(err)
 		}
 		g.Demo = g.Demo || p.Demo
+		if p.Tools != "" && !g.ToolsSet { // the run's tools, as it started
+			g.Tools, g.ToolsSet = p.Tools, true
+		}
 	} else {
 		p.Set = o.Args[0]
 		if o.Members != "" {
@@ -167,6 +170,11 @@ func benchRun(o *BenchOptions) error {
 		Workers: o.Workers, MaxCost: maxCost, Err: a.Stderr, TTY: o.F.IO.ErrTTY, Getenv: o.F.Getenv}
 	if g.JSONL {
 		job.Items = bench.NewItemStream(a.Stdout)
+	}
+	if g.ToolsSet && g.Tools != "none" { // the paired with-tools condition
+		boxes, closeKit := bench.ToolBoxes(a.Cfg, a.Engine.Workspace, o.F.Host().LookupEnv)
+		defer closeKit()
+		job.Params.Tools, job.Tools = g.Tools, boxes
 	}
 	if err := (bench.Setup{Config: a.Cfg, Agents: agents, MaxCost: maxCost}).Check(); err != nil {
 		return cli.Usage(err)

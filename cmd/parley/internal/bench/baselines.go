@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -27,6 +29,9 @@ const (
 	// SamePrefix names the homogeneous council's conditions (--same-model;
 	// X-MAS, arXiv 2505.16997).
 	SamePrefix = "same:"
+	// ToolsPrefix names the with-tools council's conditions (--tools): the
+	// same council, the same question, its members with their tools.
+	ToolsPrefix = "tools:"
 )
 
 // maxSamples bounds the self-consistency samples of one question, however
@@ -84,6 +89,16 @@ func runBaselines(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Q
 			return false, err
 		}
 		r.SameModel = &Homogeneous{Model: m.Model, Rounds: c.rounds, Flips: c.decided.Flips}
+	}
+	if s.Tools != nil {
+		c, err := askWith(ctx, s, g, meter, q, s.Agents, seats, s.Rounds, s.Tools)
+		if err != nil {
+			return false, err
+		}
+		if ok, err := c.scored(ctx, q, overBudget); !ok || err != nil {
+			return false, err
+		}
+		r.WithTools = &Homogeneous{Rounds: c.rounds, Flips: c.decided.Flips}
 	}
 	if m := s.SelfConsistency; m != nil {
 		sc := &Sampled{Agent: m.Name, Model: m.Model, Budget: tokensOf(r.Rounds), Votes: []Vote{}}
@@ -246,19 +261,28 @@ func addBaselineCells(out map[string]cell, r Result, rounds int) {
 	} else {
 		out[RuleSPRT] = out[finalRule(rounds)]
 	}
-	if h := r.SameModel; h != nil && len(h.Rounds) > 0 {
-		hr := Result{Gold: r.Gold, Options: r.Options, Rounds: h.Rounds, Flips: h.Flips}
-		hc := cells(hr, rounds, verdict.DefaultAdaptiveMargin)
-		final := finalRule(rounds)
-		reach := anyRight(h.Rounds[0], r.Gold)
-		out[SamePrefix+RuleMajority] = withReach(hc[RuleMajority], reach)
-		if final != RuleMajority {
-			out[SamePrefix+final] = withReach(hc[final], reach)
-		}
-	}
+	addCouncilCells(out, SamePrefix, r.SameModel, r, rounds)
+	addCouncilCells(out, ToolsPrefix, r.WithTools, r, rounds)
 	if sc := r.Samples; sc != nil {
 		calls, tokens, cost := sumOf(sc.Votes)
 		out[RuleSelfConsistency] = withReach(answered(plurality(sc.Votes), r.Gold, tokens, cost, calls), anyRight(sc.Votes, r.Gold))
+	}
+}
+
+// addCouncilCells scores a second council of the question (the same
+// model's, the one with tools) as prefix+majority and prefix+its final
+// verdict.
+func addCouncilCells(out map[string]cell, prefix string, h *Homogeneous, r Result, rounds int) {
+	if h == nil || len(h.Rounds) == 0 {
+		return
+	}
+	hr := Result{Gold: r.Gold, Options: r.Options, Rounds: h.Rounds, Flips: h.Flips}
+	hc := cells(hr, rounds, verdict.DefaultAdaptiveMargin)
+	final := finalRule(rounds)
+	reach := anyRight(h.Rounds[0], r.Gold)
+	out[prefix+RuleMajority] = withReach(hc[RuleMajority], reach)
+	if final != RuleMajority {
+		out[prefix+final] = withReach(hc[final], reach)
 	}
 }
 
@@ -316,4 +340,12 @@ func (s *SPRTSummary) finish(questions int) {
 	if questions > 0 {
 		s.MeanCalls = float64(s.Calls) / float64(questions)
 	}
+}
+
+// ToolBoxes are the with-tools council's boxes: each member's tools as the
+// run selected them (--tools), served natively, over the workspace folder;
+// closing stops the MCP servers they started (lookupEnv fills their env).
+func ToolBoxes(cfg *debate.Config, workspace func() string, lookupEnv func(string) (string, bool)) (func(*debate.Agent) *toolbox.Box, func() error) {
+	kit := toolkit.New(cfg, workspace, true, lookupEnv)
+	return kit.Box, kit.Close
 }

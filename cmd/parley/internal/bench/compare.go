@@ -81,7 +81,10 @@ func WriteList(w io.Writer, runs []RunListing) {
 			base += "self-consistency " + r.Params.SelfConsistency + " "
 		}
 		if r.Params.SameModel != "" {
-			base += "same-model " + r.Params.SameModel
+			base += "same-model " + r.Params.SameModel + " "
+		}
+		if r.Params.Tools != "" {
+			base += "tools " + r.Params.Tools
 		}
 		if r.Params.Simulation != "" {
 			base += " (simulation)"

@@ -21,6 +21,9 @@ type Item struct {
 	// SameModel and SelfConsistency are the baselines' votes, when run.
 	SameModel       [][]ItemVote `json:"same_model,omitempty"`
 	SelfConsistency []ItemVote   `json:"self_consistency,omitempty"`
+	// WithTools is the council asked again with the run's tools (--tools):
+	// each vote with its tool calls and the evidence ids it cites.
+	WithTools [][]ItemVote `json:"with_tools,omitempty"`
 	// Conditions are keyed by the report's condition names.
 	Conditions map[string]ItemOutcome `json:"conditions"`
 	Calls      int                    `json:"calls"`
@@ -39,8 +42,9 @@ type ItemVote struct {
 	// Conformity says the audit found none new.
 	ChangedBy  string `json:"changed_by"`
 	Conformity bool   `json:"conformity,omitempty"`
-	// ToolCalls and Evidence are the tools the member called and the
-	// evidence ids it cited (empty: the bench's councils run without tools).
+	// ToolCalls and Evidence are the tools the member called (worded as
+	// every door words them: "E1 fetch_url example.org/a") and the
+	// evidence ids its vote cited (empty without tools).
 	ToolCalls []string `json:"tool_calls"`
 	Evidence  []string `json:"evidence"`
 	Calls     int      `json:"calls"`
@@ -72,7 +76,7 @@ func ItemOf(r Result, rounds int, margin float64) Item {
 		}
 	}
 	scored := cells(r, rounds, margin)
-	for _, name := range conditionsOf(members, rounds, r.Options > 0, r.SameModel != nil, r.Samples != nil) {
+	for _, name := range conditionsOf(members, rounds, r.Options > 0, r.SameModel != nil, r.Samples != nil, r.WithTools != nil) {
 		if c, ok := scored[name]; ok {
 			it.Conditions[name] = ItemOutcome{Answer: c.answer, Correct: c.correct, Calls: c.calls, Tokens: c.tokens, Cost: c.cost}
 		}
@@ -80,6 +84,10 @@ func ItemOf(r Result, rounds int, margin float64) Item {
 	all := r.Rounds
 	if h := r.SameModel; h != nil {
 		it.SameModel = itemRounds(h.Rounds, Result{Flips: h.Flips})
+		all = append(all[:len(all):len(all)], h.Rounds...)
+	}
+	if h := r.WithTools; h != nil {
+		it.WithTools = itemRounds(h.Rounds, Result{Flips: h.Flips})
 		all = append(all[:len(all):len(all)], h.Rounds...)
 	}
 	if sc := r.Samples; sc != nil {
@@ -100,7 +108,7 @@ func itemRounds(rounds [][]Vote, r Result) [][]ItemVote {
 		out[k] = make([]ItemVote, len(votes))
 		for i, v := range votes {
 			iv := ItemVote{Agent: v.Agent, Valid: v.Valid, Confidence: v.Confidence, ChangedBy: v.ChangedBy,
-				ToolCalls: []string{}, Evidence: []string{}, Calls: v.Calls, Tokens: v.Tokens, Cost: v.Cost, Error: v.Error}
+				ToolCalls: append([]string{}, v.ToolCalls...), Evidence: append([]string{}, v.Evidence...), Calls: v.Calls, Tokens: v.Tokens, Cost: v.Cost, Error: v.Error}
 			if v.Valid {
 				iv.Answer = v.Answer
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -39,6 +40,9 @@ type Params struct {
 	// homogeneous council and of self-consistency ("" : not run).
 	SameModel       string `json:"same_model,omitempty"`
 	SelfConsistency string `json:"self_consistency,omitempty"`
+	// Tools is --tools: each question is also asked of the council with
+	// these tools ("" : not run), a paired condition.
+	Tools string `json:"tools,omitempty"`
 	// Total and Simulation are what the run found when it started: the
 	// set's size and the simulation's label (bench show reads them).
 	Total      int    `json:"total,omitempty"`
@@ -77,6 +81,8 @@ type Job struct {
 	// Items, when set, gets every item as it finishes (--jsonl), the
 	// items stored before a resumption first.
 	Items *ItemStream
+	// Tools gives the with-tools council's members their tools (Params.Tools).
+	Tools func(*debate.Agent) *toolbox.Box
 }
 
 // Execute loads the set, runs the questions not yet done and measures
@@ -90,6 +96,11 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	agents := j.Agents
 	if simulation != "" {
 		agents = Simulate(agents, p.Members, qs, p.Seed)
+		if p.Tools != "" {
+			// Said where the report says SIMULATION: the tools condition
+			// there measures the wiring, not the tools.
+			simulation += " Simulated members call no tools: the tools: conditions repeat the council's answers."
+		}
 		fmt.Fprintf(j.Err, "parley: %s\n", simulation)
 	}
 	for _, b := range bad {
@@ -150,7 +161,7 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	bar := &ProgressPrinter{W: j.Err, TTY: j.TTY, Final: final}
 	setup := Setup{Config: j.Config, Agents: agents, Rounds: p.Rounds, Workers: j.Workers, EarlyStop: p.EarlyStop,
 		Anonymous: p.Anonymous, Shuffle: p.Shuffle, Adaptive: p.Adaptive, Guard: p.Guard, MaxCost: j.MaxCost, Progress: bar.Show,
-		SameModel: sameModel, SelfConsistency: selfConsistency,
+		SameModel: sameModel, SelfConsistency: selfConsistency, Tools: j.Tools,
 		Save: func(r Result) error {
 			raw, err := json.Marshal(r)
 			if err != nil {

@@ -161,7 +161,7 @@ func unanimous(votes []Vote) bool {
 // conditionsOf lists the condition names for members and rounds: each
 // member alone, then the rules (Borda only when a question has options;
 // adaptive and guarded only when there are rounds to stop or guard).
-func conditionsOf(members []string, rounds int, options, same, sc bool) []string {
+func conditionsOf(members []string, rounds int, options, same, sc, tooled bool) []string {
 	var names []string
 	for _, m := range members {
 		names = append(names, "member:"+m)
@@ -180,10 +180,15 @@ func conditionsOf(members []string, rounds int, options, same, sc bool) []string
 	if sc {
 		names = append(names, RuleSelfConsistency)
 	}
-	if same {
-		names = append(names, SamePrefix+RuleMajority)
-		if rounds > 1 {
-			names = append(names, SamePrefix+finalRule(rounds))
+	for _, c := range []struct {
+		prefix string
+		on     bool
+	}{{SamePrefix, same}, {ToolsPrefix, tooled}} {
+		if c.on {
+			names = append(names, c.prefix+RuleMajority)
+			if rounds > 1 {
+				names = append(names, c.prefix+finalRule(rounds))
+			}
 		}
 	}
 	return append(names, RuleOracle)
@@ -275,15 +280,16 @@ func MeasureWith(results []Result, members []string, rounds int, margin float64)
 	if rounds == 0 {
 		rounds = roundsOf(results)
 	}
-	options, same, sc := false, false, false
+	options, same, sc, tooled := false, false, false, false
 	for _, r := range results {
 		options = options || r.Options > 0
 		same = same || r.SameModel != nil
 		sc = sc || r.Samples != nil
+		tooled = tooled || r.WithTools != nil
 	}
 	rep := Report{Members: members, Rounds: rounds, Questions: len(results), InvalidBy: map[string]int{},
 		Adaptive: AdaptiveSummary{Margin: margin, Stops: map[string]int{}}}
-	names := conditionsOf(members, rounds, options, same, sc)
+	names := conditionsOf(members, rounds, options, same, sc, tooled)
 	var scoredAll []map[string]cell
 	conds := make(map[string]*Condition, len(names))
 	for _, n := range names {
@@ -357,6 +363,9 @@ func (rep *Report) measureCalls(r Result) {
 	all := r.Rounds
 	if r.SameModel != nil {
 		all = append(slices.Clone(all), r.SameModel.Rounds...)
+	}
+	if r.WithTools != nil {
+		all = append(slices.Clone(all), r.WithTools.Rounds...)
 	}
 	if r.Samples != nil {
 		all = append(slices.Clone(all), r.Samples.Votes)

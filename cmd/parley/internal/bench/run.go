@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -30,6 +32,11 @@ type Vote struct {
 	// ChangedBy is the argument the member named for changing its answer
 	// (rounds 2–3; "" when it kept it or named none).
 	ChangedBy string `json:"changed_by,omitempty"`
+	// ToolCalls are the member's tool calls in the round, worded as every
+	// door words them ("E1 fetch_url example.org/a"), and Evidence the ids
+	// its vote cites (the with-tools council only).
+	ToolCalls []string `json:"tool_calls,omitempty"`
+	Evidence  []string `json:"evidence,omitempty"`
 }
 
 // Result is one scored question: every round's votes and the council's
@@ -51,6 +58,9 @@ type Result struct {
 	// self-consistency samples, when the run asked for them.
 	SameModel *Homogeneous `json:"same_model,omitempty"`
 	Samples   *Sampled     `json:"self_consistency,omitempty"`
+	// WithTools is the same council asked again with the run's tools
+	// (--tools): the paired condition of the tools (baselines.go).
+	WithTools *Homogeneous `json:"with_tools,omitempty"`
 	WallMS    int64        `json:"wall_ms"`
 	Error     string       `json:"error,omitempty"`
 }
@@ -73,6 +83,9 @@ type Setup struct {
 	// SelfConsistency samples this agent alone at the debate's token
 	// budget (the self-consistency baseline).
 	SameModel, SelfConsistency *debate.Agent
+	// Tools, when set, gives the members of a second council their tools
+	// (--tools): each question is asked without and with them.
+	Tools func(*debate.Agent) *toolbox.Box
 	// Save stores a finished question before it counts as done.
 	Save func(Result) error
 	// Progress is told after each question.
@@ -202,6 +215,12 @@ type council struct {
 // ask puts one question to a fresh council of seats (agent names among
 // agents) for rounds rounds and reads its events.
 func ask(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Question, agents []*debate.Agent, seats []string, rounds int) (council, error) {
+	return askWith(ctx, s, g, meter, q, agents, seats, rounds, nil)
+}
+
+// askWith is ask with tools (nil: none): each vote then carries its
+// member's tool calls of that turn and the evidence it cites.
+func askWith(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Question, agents []*debate.Agent, seats []string, rounds int, tools func(*debate.Agent) *toolbox.Box) (council, error) {
 	cfg := *s.Config
 	cfg.Modes.Magi.Agents = seats
 	cfg.Modes.Magi.AnswerType = string(q.Type)
@@ -214,6 +233,9 @@ func ask(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Question, 
 			b.MaxTokens = cfg.Bench.MaxTokens
 		}
 		b.Provider = &gated{inner: a.Provider, g: g}
+		if tools == nil && s.Tools != nil {
+			b.Tools = nil // the paired condition without tools: no XML workspace steps either
+		}
 		gatedAgents[i] = &b
 	}
 	eng, err := debate.NewEngine(&cfg, gatedAgents, debate.ModeMagi)
@@ -221,14 +243,27 @@ func ask(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Question, 
 		return council{}, err
 	}
 	eng.SetMeter(meter)
+	if tools != nil {
+		eng.SetToolBoxes(tools)
+	}
 	if err := eng.Control(ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
 		return council{}, err
 	}
 	var c council
+	calls := map[int][]string{} // a vote's turn → its tool calls (a turn's calls come before its vote)
 	unsubscribe := eng.Subscribe(func(ev debate.Event) {
 		switch ev := ev.(type) {
+		case debate.ToolFinished:
+			calls[ev.Turn] = append(calls[ev.Turn], sanitize.Text(ev.Short()))
 		case debate.MagiRoundFinished:
-			c.rounds = append(c.rounds, votesOf(ev.Votes))
+			votes := votesOf(ev.Votes)
+			for i, v := range ev.Votes {
+				votes[i].ToolCalls = calls[v.Turn]
+				if v.Valid && len(v.Evidence) > 0 {
+					votes[i].Evidence = slices.Clone(v.Evidence)
+				}
+			}
+			c.rounds = append(c.rounds, votes)
 		case debate.MagiDecided:
 			c.decided = &ev
 		}
