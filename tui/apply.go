@@ -176,7 +176,7 @@ func (m *Model) panelFor(name string) *panel {
 	}
 	// An agent the mode does not show (e.g. a helper): keep its state anyway.
 	if a, ok := m.engine.Agent(name); ok {
-		p := newPanel(a, m.opts.AgentNotes[name])
+		p := newPanel(a, m.opts.AgentNotes[name], m.th)
 		m.byName[name] = p
 		return p
 	}

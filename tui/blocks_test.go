@@ -25,7 +25,7 @@ func words(lines []string) []string {
 // joined to another.
 func TestRunawayBlockStreamsInPieces(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown()
+	md := newMarkdown(newTheme(ThemeDark))
 	for _, shape := range runawayShapes {
 		t.Run(shape.name, func(t *testing.T) {
 			text := strings.Repeat(shape.unit, (200<<10)/len(shape.unit))
@@ -61,7 +61,7 @@ func TestRunawayBlockStreamsInPieces(t *testing.T) {
 // piece or two, whatever its length, and every word is there.
 func TestFinishedRunawayRendersItsEnd(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown()
+	md := newMarkdown(newTheme(ThemeDark))
 	text := strings.Repeat(runawayShapes[1].unit, (1<<20)/len(runawayShapes[1].unit))
 	f := newFinishedText(text)
 	if len(f.blocks) < (1<<20)/maxFinishedBlock {
@@ -79,7 +79,7 @@ func TestFinishedRunawayRendersItsEnd(t *testing.T) {
 // once it closes is Markdown again.
 func TestRunawayCodeBlockStaysCode(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown()
+	md := newMarkdown(newTheme(ThemeDark))
 	code := "```go\n" + strings.Repeat("x := f(**y**) // loop\n\n", 600) + "```\n\nAfter the **code**.\n\n"
 	var s streamingText
 	s.Append(code)

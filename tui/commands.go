@@ -477,7 +477,7 @@ func (m *Model) openHelp() {
 		lines = append(lines, splitLines(h.FullHelpView(groups[i:min(i+per, len(groups))]))...)
 		lines = append(lines, "")
 	}
-	lines = append(lines, styles.bold.Render("Commands"),
+	lines = append(lines, m.th.bold.Render("Commands"),
 		"/mode NAME   switch mode ("+strings.Join(m.engine.Modes().Names(), ", ")+")",
 		"/new  /sessions  /fork  /saveas  /export md|json  /agents  /help",
 		"/tools  each member's tools, the policy and limits · /evidence  what they returned",
@@ -486,7 +486,7 @@ func (m *Model) openHelp() {
 		"/title TEXT  rename this session (lists show the new title)",
 		"exit, quit   leave Parley",
 		"",
-		styles.bold.Render("Mouse"),
+		m.th.bold.Render("Mouse"),
 		"wheel        scroll the transcript, or the panel under the pointer",
 		"click        focus the input, transcript or a panel (narrow: pick a tab)")
 	m.openOverlay(&overlay{title: "Keys", lines: lines})
@@ -498,7 +498,7 @@ func (m *Model) openAgents() {
 	for _, a := range m.engine.Agents() {
 		line := fmt.Sprintf("@%-10s %-10s %s/%s", a.Name, a.Label(), a.Provider.Name(), a.Model)
 		if n := m.opts.AgentNotes[a.Name]; n != "" {
-			line += "  " + styles.warn.Render(n)
+			line += "  " + m.th.warn.Render(n)
 		}
 		lines = append(lines, line)
 	}

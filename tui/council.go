@@ -36,7 +36,7 @@ func (m *Model) applyCouncil(ev debate.Event) {
 		}
 	case debate.CouncilRankingCast:
 		if p := m.byName[ev.Ranker]; p != nil {
-			p.badge = rankingBadge(ev.CouncilRanking, m.displayOf)
+			p.badge = m.th.rankingBadge(ev.CouncilRanking, m.displayOf)
 		}
 	case debate.CouncilRanked:
 		m.council.mode = m.info.Mode
@@ -75,7 +75,7 @@ func (m *Model) applyCouncil(ev debate.Event) {
 		p.state = stateFailed
 		p.err = Sanitize(ch.Error)
 		if ok {
-			p.badge = styles.warnBold.Render("FALLBACK (not the chairman's): top-ranked answer, by " + Sanitize(fb.Display))
+			p.badge = m.th.warnBold.Render("FALLBACK (not the chairman's): top-ranked answer, by " + Sanitize(fb.Display))
 			p.answer.SetFinal(Sanitize(fb.Text))
 		}
 	}
@@ -115,17 +115,17 @@ func (m *Model) displayOf(member string) string {
 }
 
 // rankingBadge is a member panel's line for the ranking it cast.
-func rankingBadge(r verdict.CouncilRanking, display func(string) string) string {
+func (th *theme) rankingBadge(r verdict.CouncilRanking, display func(string) string) string {
 	if !r.Valid {
-		return styles.errBold.Render("ranking INVALID") + styles.muted.Render(": "+Sanitize(r.Error))
+		return th.errBold.Render("ranking INVALID") + th.muted.Render(": "+Sanitize(r.Error))
 	}
 	names := make([]string, len(r.Order))
 	for i, m := range r.Order {
 		names[i] = Sanitize(display(m))
 	}
-	s := styles.okBold.Render("ranked") + " " + strings.Join(names, " › ")
+	s := th.okBold.Render("ranked") + " " + strings.Join(names, " › ")
 	if r.Attempts > 1 {
-		s += styles.muted.Render(" (asked twice)")
+		s += th.muted.Render(" (asked twice)")
 	}
 	return s
 }
@@ -212,21 +212,21 @@ func (m *Model) councilTable(w, h int) []string {
 	}
 	var lines []string
 	if shape.title {
-		lines = append(lines, fitLine(styles.bold.Render(" Peer ranking")+styles.muted.Render(" · answers × rankers: place given, — own answer, ✗ invalid ranking"), w))
+		lines = append(lines, fitLine(m.th.bold.Render(" Peer ranking")+m.th.muted.Render(" · answers × rankers: place given, — own answer, ✗ invalid ranking"), w))
 	}
-	lines = append(lines, fitLine(styles.muted.Render(m.tableRow(-1, shape)), w))
+	lines = append(lines, fitLine(m.th.muted.Render(m.tableRow(-1, shape)), w))
 	for i := range c.ranked {
 		row := m.tableRow(i, shape)
 		if i == 0 {
-			row = styles.okBold.Render(row)
+			row = m.th.okBold.Render(row)
 		}
 		lines = append(lines, fitLine(row, w))
 	}
 	switch {
 	case c.outcome != "":
-		lines = append(lines, fitLine(styles.errBold.Render(" "+c.outcome), w))
+		lines = append(lines, fitLine(m.th.errBold.Render(" "+c.outcome), w))
 	case c.stage3 != nil && shape.title:
-		lines = append(lines, fitLine(styles.muted.Render(fmt.Sprintf(" stage 3 chairman: %s · council total %s", stageText(*c.stage3), m.councilTotal())), w))
+		lines = append(lines, fitLine(m.th.muted.Render(fmt.Sprintf(" stage 3 chairman: %s · council total %s", stageText(*c.stage3), m.councilTotal())), w))
 	}
 	return fitLines(lines, w, h)
 }
@@ -247,7 +247,7 @@ func (m *Model) rankLines(w, h int) []string {
 		}
 		row := fmt.Sprintf(" %d %s  mean %s · Borda %d", i+1, padRight(truncCells(Sanitize(s.Display), nameW), nameW), mean, s.Borda)
 		if i == 0 {
-			row = styles.okBold.Render(row)
+			row = m.th.okBold.Render(row)
 		}
 		lines = append(lines, fitLine(row, w))
 	}

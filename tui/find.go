@@ -167,10 +167,10 @@ func (m *Model) findRule(w int) string {
 	case len(f.hits) > 0:
 		count = fmt.Sprintf("%d/%d", f.cur+1, len(f.hits))
 	}
-	line := styles.warnBold.Render(q) + styles.warn.Render(" "+count+" ")
+	line := m.th.warnBold.Render(q) + m.th.warn.Render(" "+count+" ")
 	for _, keys := range []string{"· enter/n next · shift+enter/N previous · esc back ", "· n/N · esc back "} {
 		if cellWidth(line)+cellWidth(keys)+2 <= w {
-			return line + styles.muted.Render(keys)
+			return line + m.th.muted.Render(keys)
 		}
 	}
 	return line
@@ -203,7 +203,7 @@ func (t *transcript) selectTurn(turn int, mark string, nth int) {
 }
 
 // highlight marks every occurrence of mark (lower case) in a drawn line.
-func highlight(line, mark string) string {
+func (th *theme) highlight(line, mark string) string {
 	if mark == "" {
 		return line
 	}
@@ -222,7 +222,7 @@ func highlight(line, mark string) string {
 		start := cell + ansi.StringWidth(plain[from:from+j])
 		end := start + ansi.StringWidth(plain[from+j:from+j+len(mark)])
 		b.WriteString(ansi.Cut(line, cell, start))
-		b.WriteString(styles.found.Render(plain[from+j : from+j+len(mark)]))
+		b.WriteString(th.found.Render(plain[from+j : from+j+len(mark)]))
 		cell, from = end, from+j+len(mark)
 	}
 	b.WriteString(ansi.Cut(line, cell, ansi.StringWidth(plain)))

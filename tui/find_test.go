@@ -42,7 +42,7 @@ func TestFindMovesThroughMatchesAndEscGoesBack(t *testing.T) {
 			if r := ruleLine(m); !strings.Contains(r, "5/5") {
 				t.Errorf("rule: %q", r)
 			}
-			if !strings.Contains(strings.Join(m.frame(), "\n"), styles.found.Render("Answer 1")) {
+			if !strings.Contains(strings.Join(m.frame(), "\n"), m.th.found.Render("Answer 1")) {
 				t.Errorf("the match is not highlighted:\n%s", screen(m))
 			}
 			golden.RequireEqual(t, screen(m))
@@ -56,7 +56,7 @@ func TestFindMovesThroughMatchesAndEscGoesBack(t *testing.T) {
 				t.Errorf("N, shift+enter: turn %d, rule %q; want 16, 4/5", got, r)
 			}
 			m.Update(keyMsg(tea.KeyEscape))
-			if m.find != nil || m.focus != focusInput || !m.tr.follow || strings.Contains(strings.Join(m.frame(), "\n"), styles.found.Render("Answer 1")) {
+			if m.find != nil || m.focus != focusInput || !m.tr.follow || strings.Contains(strings.Join(m.frame(), "\n"), m.th.found.Render("Answer 1")) {
 				t.Errorf("esc: find %v, focus %d, following %v:\n%s", m.find != nil, m.focus, m.tr.follow, screen(m))
 			}
 		})

@@ -69,23 +69,22 @@ func padLines(lines []string, w, h int) []string {
 	return lines
 }
 
-// drawBox frames content lines in a rounded border of colour c, w×h cells in
-// all, with title set into the top edge.
-func drawBox(content []string, w, h int, c string, title string, bold bool) []string {
-	return drawBoxFitted(fitLines(content, max(w-2, 0), max(h-2, 0)), w, h, c, title, bold)
+// drawBox frames content lines in a rounded border drawn in edge, w×h
+// cells in all, with title set into the top edge.
+func drawBox(content []string, w, h int, edge ink, title string) []string {
+	return drawBoxFitted(fitLines(content, max(w-2, 0), max(h-2, 0)), w, h, edge, title)
 }
 
 // drawBoxFitted is drawBox for content already (w-2)-wide.
-func drawBoxFitted(body []string, w, h int, c string, title string, bold bool) []string {
-	return drawBorder(body, w, h, c, title, bold, roundEdges)
+func drawBoxFitted(body []string, w, h int, edge ink, title string) []string {
+	return drawBorder(body, w, h, edge, title, roundEdges)
 }
 
-func drawBorder(body []string, w, h int, c string, title string, bold bool, e boxEdges) []string {
+func drawBorder(body []string, w, h int, edge ink, title string, e boxEdges) []string {
 	if w < 4 || h < 2 {
 		return fitLines(body, w, h)
 	}
 	body = padLines(body, w-2, h-2)
-	edge := colorInk(c, bold, false)
 	inner := w - 2
 	top := e[0]
 	if title != "" {
@@ -107,8 +106,8 @@ func drawBorder(body []string, w, h int, c string, title string, bold bool, e bo
 
 // heavyBox draws the focused panel: a heavy bold border, so where the keys
 // go shows on the screen, not only in the key line.
-func heavyBox(body []string, w, h int, c string) []string {
-	return drawBorder(body, w, h, c, "", true, heavyEdges)
+func heavyBox(body []string, w, h int, edge ink) []string {
+	return drawBorder(body, w, h, edge, "", heavyEdges)
 }
 
 // boxEdges are a border's characters: corners top-left, top-right,

@@ -193,7 +193,7 @@ func TestCouncilVotesStreamAsProse(t *testing.T) {
 func TestArrivingListItemKeepsItsSpacing(t *testing.T) {
 	t.Parallel()
 	var s streamingText
-	md := newMarkdown()
+	md := newMarkdown(newTheme(ThemeDark))
 	tokens := []string{"Intro.\n\n", "1. ", "First ", "item.\n", "2. ", "Second ", "item.\n", "3. ", "Consider ", "the ", "trade-off"}
 	for _, tok := range tokens {
 		s.Append(tok)

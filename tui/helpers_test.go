@@ -61,6 +61,8 @@ func testOptions(e *debate.Engine) Options {
 		Engine:     e,
 		Now:        func() time.Time { return fixedNow },
 		TimeFormat: func(time.Time) string { return "12:00:00" },
+		// The theme is fixed as the clock is (auto waits for the terminal).
+		Theme: ThemeDark,
 	}
 }
 

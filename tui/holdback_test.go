@@ -14,7 +14,7 @@ import (
 // span closes, and a mark never closed shows as written when its block
 // ends.
 func TestStreamingHoldsBackUnclosedMarks(t *testing.T) {
-	md := newMarkdown()
+	md := newMarkdown(newTheme(ThemeDark))
 	answer := "Here is how I see **the real cost** of it, with `go test` and _care_; 2 * 3 is a snake_case name.\n\nA **lone mark never closed.\n\nEnd."
 	var s streamingText
 	for i, chunk := range providertest.SplitWords(answer) {

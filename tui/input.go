@@ -69,6 +69,12 @@ func (in *input) SetSize(w, _ int) {
 // to its text).
 func (in *input) fitHeight() { in.dirty = true }
 
+// SetStyles sets the box's styles (the theme's).
+func (in *input) SetStyles(s textarea.Styles) {
+	in.ta.SetStyles(s)
+	in.dirty = true
+}
+
 // SetPlaceholder sets what the empty box says.
 func (in *input) SetPlaceholder(s string) {
 	in.ta.Placeholder = s

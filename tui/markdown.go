@@ -4,11 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"charm.land/glamour/v2"
-	gansi "charm.land/glamour/v2/ansi"
-	gstyles "charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate/sanitize"
@@ -18,23 +15,20 @@ import (
 // width (building a renderer is costly; rendering is not free either, which
 // is why callers cache what they render).
 type markdown struct {
+	th        *theme // its glamour style, and the styles of what is drawn around it
 	renderers map[int]*glamour.TermRenderer
 	prose     *proseStyle // how glamour styles a plain paragraph; nil until asked
 }
 
-func newMarkdown() *markdown { return &markdown{renderers: map[int]*glamour.TermRenderer{}} }
+func newMarkdown(th *theme) *markdown {
+	return &markdown{th: th, renderers: map[int]*glamour.TermRenderer{}}
+}
 
-// mdStyle is glamour's dark style without the document margin: the
-// console's panels and gutters already provide one. Built on first use, so
-// commands that never render Markdown do not pay for it.
-var mdStyle = sync.OnceValue(func() gansi.StyleConfig {
-	s := gstyles.DarkStyleConfig
-	zero := uint(0)
-	s.Document.Margin = &zero
-	s.Document.BlockPrefix = ""
-	s.Document.BlockSuffix = ""
-	return s
-})
+// setTheme renders in th's style from now on.
+func (m *markdown) setTheme(th *theme) {
+	m.th, m.prose = th, nil
+	clear(m.renderers)
+}
 
 // Render returns text rendered for width cells, without leading or trailing
 // blank lines. Text that glamour cannot render is shown wrapped as is.
@@ -108,7 +102,7 @@ func (m *markdown) renderer(width int) (*glamour.TermRenderer, error) {
 	if r := m.renderers[width]; r != nil {
 		return r, nil
 	}
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(mdStyle()), glamour.WithWordWrap(width))
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(m.th.markdown), glamour.WithWordWrap(width))
 	if err != nil {
 		return nil, err
 	}

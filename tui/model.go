@@ -43,6 +43,10 @@ type Options struct {
 	TimeFormat func(time.Time) string
 	// EventBuffer is the event queue's size (default 8192).
 	EventBuffer int
+	// Theme is the console's styles: ThemeAuto ("" too) asks the terminal
+	// for its background and takes dark or light; ThemeDark, ThemeLight,
+	// ThemeHighContrast.
+	Theme string
 }
 
 type focusArea int
@@ -59,6 +63,10 @@ type Model struct {
 	engine *debate.Engine
 	keys   keyMap
 	help   help.Model
+	th     *theme // the styles of everything drawn
+	// themeAsked: the theme is auto, the program has started and asked
+	// the terminal for its background, which has not answered yet.
+	themeAsked bool
 	md     *markdown
 	spin   spinner.Model
 	bus    *eventBus
@@ -172,11 +180,12 @@ func New(opts Options) *Model {
 		colors[a.Name] = a.Color
 		names = append(names, a.Name)
 	}
-	md := newMarkdown()
+	th := resolveTheme(opts.Theme, true) // auto: dark until the terminal answers
+	md := newMarkdown(th)
 	h := help.New()
-	h.Styles = helpStyles(true)
+	h.Styles = th.help
 	m := &Model{
-		opts: opts, engine: e, keys: defaultKeys(e.Modes().Infos()), help: h, md: md,
+		opts: opts, engine: e, keys: defaultKeys(e.Modes().Infos()), help: h, md: md, th: th,
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		bus:    newEventBus(opts.EventBuffer),
 		in:     newInput(names, e.Modes().Names()),
@@ -185,6 +194,7 @@ func New(opts Options) *Model {
 		info:   e.Info(),
 		width:  80, height: 24,
 	}
+	m.in.SetStyles(th.input)
 	m.unsubscribe = e.Subscribe(m.bus.Sink)
 	m.reload()
 	m.setStatus(e.SeatingLine(e.Current().Name()), false)
@@ -210,9 +220,16 @@ func (m *Model) Close() {
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
-	// The key help's greys depend on the background: Bubble Tea asks the
-	// terminal and answers with a BackgroundColorMsg (dark until then).
-	return tea.Batch(m.bus.Wait, m.in.Focus(), tea.RequestBackgroundColor)
+	if m.opts.Theme != ThemeAuto && m.opts.Theme != "" {
+		return tea.Batch(m.bus.Wait, m.in.Focus())
+	}
+	m.themeAsked = true
+	// Auto theme: Bubble Tea asks the terminal for its background (only
+	// when it reads a terminal) and answers with a BackgroundColorMsg;
+	// nothing waits for it but the first frame, and that for themeWait at
+	// most.
+	return tea.Batch(m.bus.Wait, m.in.Focus(), tea.RequestBackgroundColor,
+		tea.Tick(themeWait, func(time.Time) tea.Msg { return themeWaitOver{} }))
 }
 
 // reload rebuilds the transcript and panels from the engine's history.
@@ -258,7 +275,7 @@ func (m *Model) refreshPanels() {
 	for _, a := range agents {
 		p := m.byName[a.Name]
 		if p == nil {
-			p = newPanel(a, m.opts.AgentNotes[a.Name])
+			p = newPanel(a, m.opts.AgentNotes[a.Name], m.th)
 			if en, ok := m.lastTurnOf(a.Name); ok {
 				p.Show(en)
 			}
@@ -288,7 +305,7 @@ func (m *Model) panelsOfMode(mode string) {
 		if !ok {
 			continue // the council's chairman seat keeps its own panel
 		}
-		fresh := newPanel(a, m.opts.AgentNotes[a.Name])
+		fresh := newPanel(a, m.opts.AgentNotes[a.Name], m.th)
 		fresh.width, fresh.height = p.width, p.height
 		if en, ok := m.lastTurnIn(a.Name, mode); ok {
 			fresh.Show(en)
@@ -394,8 +411,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
-		m.help.Styles = helpStyles(msg.IsDark())
-		m.helpCache, m.stale = "", true
+		m.background(msg.IsDark())
+		return m, nil
+	case themeWaitOver:
+		m.themeAsked = false
 		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

@@ -46,7 +46,7 @@ func (o *overlay) Home() { o.offset = 0 }
 func (o *overlay) End()  { o.Scroll(len(o.lines)) }
 
 // View draws the box.
-func (o *overlay) View() []string {
+func (o *overlay) View(th *theme) []string {
 	end := min(o.offset+o.room(), len(o.lines))
 	body := append([]string(nil), o.lines[o.offset:end]...)
 	for len(body) < o.room() {
@@ -56,8 +56,8 @@ func (o *overlay) View() []string {
 	if len(o.lines) > o.room() {
 		hint += fmt.Sprintf(" · %d–%d of %d", o.offset+1, end, len(o.lines))
 	}
-	body = append(body, styles.muted.Render(hint))
-	return drawBox(body, o.width, o.height, hexAccent, o.title, true)
+	body = append(body, th.muted.Render(hint))
+	return drawBox(body, o.width, o.height, th.box, o.title)
 }
 
 // turnDetail is the overlay for one entry: everything about it, laid out
@@ -79,7 +79,7 @@ func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) strin
 		}
 		for i, l := range wrapPlain(Sanitize(v), max(w-keyW, 1)) {
 			if i == 0 {
-				l = styles.muted.Render(fmt.Sprintf("%-*s", keyW, k)) + l
+				l = md.th.muted.Render(fmt.Sprintf("%-*s", keyW, k)) + l
 			} else {
 				l = strings.Repeat(" ", keyW) + l
 			}
@@ -111,16 +111,16 @@ func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) strin
 	field("vote", en.Vote)
 	field("error", en.Error)
 	if en.Prompt != "" {
-		lines = append(lines, "", styles.bold.Render("Prompt"))
+		lines = append(lines, "", md.th.bold.Render("Prompt"))
 		lines = append(lines, wrapPlain(Sanitize(en.Prompt), w)...)
 	}
 	for _, c := range en.ToolCalls {
-		lines = append(lines, "", styles.bold.Render("Tool "+Sanitize(c.Tool)))
+		lines = append(lines, "", md.th.bold.Render("Tool "+Sanitize(c.Tool)))
 		params, _ := json.Marshal(c.Parameters)
 		lines = append(lines, wrapPlain(Sanitize(string(params)), w)...)
 		lines = append(lines, wrapPlain(Sanitize(firstNonEmpty(c.Error, c.Result)), w)...)
 	}
-	lines = append(lines, "", styles.bold.Render("Text"))
+	lines = append(lines, "", md.th.bold.Render("Text"))
 	text := Sanitize(en.Text)
 	if en.Kind == debate.KindVote || json.Valid([]byte(strings.TrimSpace(text))) {
 		lines = append(lines, wrapPlain(text, w)...) // the raw JSON, as the model sent it

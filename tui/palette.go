@@ -280,23 +280,23 @@ func (p *palette) room() int { return max(p.height-4, 1) } // borders, query, hi
 
 // View draws the palette: the query, the rows that fit (the cursor's in
 // view), and a hint.
-func (p *palette) View() []string {
+func (p *palette) View(th *theme) []string {
 	inner := max(p.width-2, 1)
-	lines := []string{fitLine(styles.bold.Render("› ")+p.query+styles.selected.Render("▏"), inner)}
+	lines := []string{fitLine(th.bold.Render("› ")+p.query+th.selected.Render("▏"), inner)}
 	room := p.room()
 	start := max(0, p.cursor-room+1)
 	for i := start; i < len(p.shown) && len(lines) < room+1; i++ {
 		it := p.items[p.shown[i].Index]
 		mark := "  "
 		if i == p.cursor {
-			mark = styles.selected.Render("▸ ")
+			mark = th.selected.Render("▸ ")
 		}
-		kind := styles.muted.Render(fmt.Sprintf("%-8s", it.kind))
+		kind := th.muted.Render(fmt.Sprintf("%-8s", it.kind))
 		keys := ""
 		if it.keys != "" {
-			keys = " " + styles.ok.Render(it.keys)
+			keys = " " + th.ok.Render(it.keys)
 		}
-		title := highlightMatch(it.title, p.shown[i].MatchedIndexes)
+		title := th.highlightMatch(it.title, p.shown[i].MatchedIndexes)
 		room := inner - 2 - 8 - cellWidth(keys)
 		if cellWidth(title) > room {
 			title = fitLine(title, max(room, 1))
@@ -304,17 +304,17 @@ func (p *palette) View() []string {
 		lines = append(lines, mark+kind+padRight(title, max(room, 0))+keys)
 	}
 	if len(p.shown) == 0 {
-		lines = append(lines, styles.muted.Render("  nothing matches"))
+		lines = append(lines, th.muted.Render("  nothing matches"))
 	}
 	for len(lines) < room+1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, styles.muted.Render(fmt.Sprintf("enter run · ↑↓ choose · esc close · %d of %d", len(p.shown), len(p.items))))
-	return drawBox(lines, p.width, p.height, hexAccent, "Commands", true)
+	lines = append(lines, th.muted.Render(fmt.Sprintf("enter run · ↑↓ choose · esc close · %d of %d", len(p.shown), len(p.items))))
+	return drawBox(lines, p.width, p.height, th.box, "Commands")
 }
 
 // highlightMatch draws the characters the query matched in bold.
-func highlightMatch(s string, at []int) string {
+func (th *theme) highlightMatch(s string, at []int) string {
 	if len(at) == 0 {
 		return s
 	}
@@ -325,7 +325,7 @@ func highlightMatch(s string, at []int) string {
 	var b strings.Builder
 	for i, r := range s {
 		if matched[i] {
-			b.WriteString(styles.bold.Render(string(r)))
+			b.WriteString(th.bold.Render(string(r)))
 		} else {
 			b.WriteRune(r)
 		}

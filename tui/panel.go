@@ -37,6 +37,7 @@ type voteMark struct {
 // panel shows one agent of the current mode: who it is, what it is doing,
 // its current answer as Markdown, and its tokens and cost.
 type panel struct {
+	th                   *theme
 	name, display, model string
 	color                string
 	note                 string // e.g. the agent's key is missing
@@ -68,8 +69,8 @@ type panel struct {
 	width, height int
 }
 
-func newPanel(a *debate.Agent, note string) *panel {
-	return &panel{name: a.Name, display: a.Label(), model: a.Model, color: a.Color, note: note, settled: true}
+func newPanel(a *debate.Agent, note string, th *theme) *panel {
+	return &panel{th: th, name: a.Name, display: a.Label(), model: a.Model, color: a.Color, note: note, settled: true}
 }
 
 // SetSize sets the panel's outer size, border included.
@@ -80,7 +81,7 @@ func (p *panel) Start(en debate.Entry) {
 	if en.Kind != debate.KindVote || en.Round <= 1 {
 		p.votes = nil // a new question: an earlier council's votes go
 	}
-	if en.Round <= 1 || p.badge == notParsedBadge {
+	if en.Round <= 1 || p.badge == p.th.notParsedBadge() {
 		p.badge = ""
 	}
 	p.state, p.turn, p.kind, p.round, p.err, p.scroll = stateThinking, en.Turn, en.Kind, en.Round, "", 0
@@ -96,7 +97,9 @@ func (p *panel) Start(en debate.Entry) {
 }
 
 // notParsedBadge marks a structured answer shown as its own text.
-var notParsedBadge = styles.warnBold.Render("not parsed") + styles.muted.Render(": shown as the model sent it")
+func (th *theme) notParsedBadge() string {
+	return th.warnBold.Render("not parsed") + th.muted.Render(": shown as the model sent it")
+}
 
 // structuredProse is the argument of a structured answer (a MAGI vote's
 // reasoning), as the panel streamed it; false when the text does not read
@@ -124,7 +127,7 @@ func (p *panel) Delta(turn int, text, field string) {
 		return
 	}
 	if field == debate.FieldRaw && p.badge == "" {
-		p.badge = notParsedBadge
+		p.badge = p.th.notParsedBadge()
 	}
 	p.streaming()
 	p.answer.Append(text)
@@ -156,7 +159,7 @@ func (p *panel) Finish(en debate.Entry) {
 		if prose, ok := structuredProse(en.Text); ok {
 			text = Sanitize(prose) // the argument as it streamed, not the JSON around it
 		} else if en.Status == debate.StatusComplete {
-			p.badge = notParsedBadge
+			p.badge = p.th.notParsedBadge()
 		}
 	}
 	p.answer.SetFinal(text)
@@ -227,7 +230,7 @@ func (p *panel) Field(ev debate.FieldCompleted) {
 	case p.kind == debate.KindVote && (ev.Field == "vote" || ev.Field == "answer"):
 		p.Vote(debate.VoteCast{Round: p.round, Vote: ev.Value, Valid: true})
 	case ev.Field == "ranking":
-		p.badge = styles.mutedBold.Render("ranking: ") + Sanitize(ev.Value)
+		p.badge = p.th.mutedBold.Render("ranking: ") + Sanitize(ev.Value)
 	}
 }
 
@@ -288,22 +291,22 @@ func (p *panel) ScrollEnd() { p.scroll = 0 }
 func (p *panel) stateText(spin string, now time.Time) string {
 	switch p.state {
 	case stateThinking:
-		return styles.warn.Render(spin + " thinking")
+		return p.th.warn.Render(spin + " thinking")
 	case stateStreaming:
-		return styles.ok.Render(spin + " streaming")
+		return p.th.ok.Render(spin + " streaming")
 	case stateRetrying:
 		wait := max(p.retryUntil.Sub(now).Round(time.Second), 0)
-		return styles.warn.Render(fmt.Sprintf("%s retrying in %ds", spin, int(wait.Seconds())))
+		return p.th.warn.Render(fmt.Sprintf("%s retrying in %ds", spin, int(wait.Seconds())))
 	case stateDone:
-		return styles.ok.Render("✓ done")
+		return p.th.ok.Render("✓ done")
 	case stateCancelled:
-		return styles.warn.Render("■ cancelled")
+		return p.th.warn.Render("■ cancelled")
 	case stateFailed:
-		return styles.err.Render("✗ error")
+		return p.th.err.Render("✗ error")
 	case stateInvalid:
-		return styles.err.Render("✗ not a valid vote")
+		return p.th.err.Render("✗ not a valid vote")
 	}
-	return styles.muted.Render("idle")
+	return p.th.muted.Render("idle")
 }
 
 // View renders the panel at its size. focused draws a bold border.
@@ -311,13 +314,13 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	w, h := p.width, p.height
 	inner := max(w-4, 1) // border and one space each side
 	c := p.color
-	name := colorInk(c, true, false).Render(p.display)
+	name := p.th.agent(c, true, false).Render(p.display)
 	// Only what the panel can show is rendered: its height of the answer's
 	// end, and what it was scrolled back by.
 	body, whole := p.answerTail(md, inner, h+p.scroll)
 	if len(body) == 0 && p.state == stateIdle && p.hint != "" {
 		for _, l := range wrapPlain(p.hint, inner) {
-			body = append(body, styles.muted.Render(fitLine(l, inner)))
+			body = append(body, p.th.muted.Render(fitLine(l, inner)))
 		}
 	}
 	// A short panel keeps room for the answer: name and state share a line
@@ -327,10 +330,10 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	compact := h-2-minBody < 2+p.extraHeadLines(inner, h)
 	where := ""
 	if p.folder != "" {
-		where = styles.muted.Render(" · reading " + p.folder)
+		where = p.th.muted.Render(" · reading " + p.folder)
 	}
 	// The model goes before anything on the name line is cut.
-	nameLine := name + " " + styles.muted.Render(p.model) + where
+	nameLine := name + " " + p.th.muted.Render(p.model) + where
 	if cellWidth(nameLine) > inner {
 		nameLine = name + where
 	}
@@ -342,13 +345,13 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	}
 	var errLines []string
 	if p.err != "" {
-		errLines = wrapStyled(styles.err, p.err, inner, 3)
+		errLines = wrapStyled(p.th.err, p.err, inner, 3)
 	}
 	if p.state == stateInvalid {
 		head, errLines = append(head, errLines...), nil // why it is no vote: first, even when short
 	}
 	if p.note != "" {
-		head = append(head, styles.warn.Render(p.note))
+		head = append(head, p.th.warn.Render(p.note))
 	}
 	if p.badge != "" {
 		// Wrapped, not cut: a council member's ranking is read whole.
@@ -356,7 +359,7 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	}
 	head = append(head, errLines...)
 	if len(p.votes) > 0 {
-		head = append(head, voteLine(p.votes, inner))
+		head = append(head, p.th.voteLine(p.votes, inner))
 	}
 	tools := p.tools
 	keep := max(h/3, 1)
@@ -367,7 +370,7 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 		tools = tools[len(tools)-keep:]
 	}
 	for _, t := range tools {
-		head = append(head, styles.muted.Render(t))
+		head = append(head, p.th.muted.Render(t))
 	}
 	if compact && len(head) > max(h-2-minBody, 1) {
 		head = head[:max(h-2-minBody, 1)]
@@ -390,7 +393,7 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 	if end < len(body) && len(shown) > 2 && !p.Busy() {
 		// Lines below (a finished answer shows its start): how many, on the
 		// last answer line.
-		below = moreLine("↓", fmt.Sprint(len(body)-end+1), focused, inner)
+		below = p.th.moreLine("↓", fmt.Sprint(len(body)-end+1), focused, inner)
 		shown = shown[:len(shown)-1]
 	}
 	if start > 0 && len(shown) > 1 && !p.Busy() {
@@ -399,7 +402,7 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 		if !whole {
 			n += "+" // the blocks above are not drawn yet
 		}
-		lines = append(lines, moreLine("↑", n, focused, inner))
+		lines = append(lines, p.th.moreLine("↑", n, focused, inner))
 		shown = shown[1:]
 	}
 	for _, l := range shown {
@@ -409,20 +412,20 @@ func (p *panel) View(md *markdown, spin string, now time.Time, focused bool) []s
 		lines = append(lines, below)
 	}
 	if focused {
-		return heavyBox(lines, w, h, c)
+		return heavyBox(lines, w, h, p.th.agent(c, true, false))
 	}
-	return drawBoxFitted(lines, w, h, c, "", false)
+	return drawBoxFitted(lines, w, h, p.th.agent(c, false, false), "")
 }
 
 // moreLine says how many answer lines are above or below the panel's
 // view, and, when the panel is not focused and the room allows, how to
 // reach them; it is never cut.
-func moreLine(arrow, n string, focused bool, inner int) string {
+func (th *theme) moreLine(arrow, n string, focused bool, inner int) string {
 	more := arrow + " " + n + " more"
 	if how := more + " (2 tabs, then " + arrow + ")"; !focused && cellWidth(how) <= inner {
 		more = how // Tab focuses the transcript, Tab again the panels
 	}
-	return " " + fitLine(styles.warn.Render(more), inner) + " "
+	return " " + fitLine(th.warn.Render(more), inner) + " "
 }
 
 // wrapStyledLine wraps a styled line to width, in at most maxLines lines.
@@ -477,7 +480,7 @@ func (p *panel) extraHeadLines(w, h int) int {
 func (p *panel) usageFitting(room int) string {
 	for _, u := range []string{usageText(p.usage, p.cost), usageText(p.usage, 0)} {
 		if cellWidth(u) <= room {
-			return styles.muted.Render(u)
+			return p.th.muted.Render(u)
 		}
 	}
 	return ""
@@ -497,29 +500,29 @@ func usageText(u providers.Usage, cost float64) string {
 // voteLine shows the votes of each round; when that is wider than width
 // (0: any width) the words are shortened, so the last round's vote is never
 // the part that gets cut.
-func voteLine(votes []voteMark, width int) string {
-	line, plain := votesText(votes, false)
+func (th *theme) voteLine(votes []voteMark, width int) string {
+	line, plain := th.votesText(votes, false)
 	if width > 0 && cellWidth(plain) > width {
-		line, _ = votesText(votes, true)
+		line, _ = th.votesText(votes, true)
 	}
 	return line
 }
 
-func votesText(votes []voteMark, short bool) (styled, plain string) {
+func (th *theme) votesText(votes []voteMark, short bool) (styled, plain string) {
 	parts := make([]string, 0, len(votes))
 	plains := make([]string, 0, len(votes))
 	for _, v := range votes {
 		word := strings.ToUpper(v.Vote)
-		st := styles.mutedBold
+		st := th.mutedBold
 		switch {
 		case !v.Valid:
-			word, st = "INVALID", styles.errBold
+			word, st = "INVALID", th.errBold
 		case strings.EqualFold(v.Vote, "approve"):
-			st = styles.okBold
+			st = th.okBold
 		case strings.EqualFold(v.Vote, "reject"):
-			st = styles.errBold
+			st = th.errBold
 		case strings.EqualFold(v.Vote, "abstain"):
-			st = styles.warnBold
+			st = th.warnBold
 		}
 		if short {
 			word = shortVote(word)

@@ -92,31 +92,31 @@ func (s *sessionList) Remove(id string) {
 	s.Move(0)
 }
 
-func (s *sessionList) View() []string {
+func (s *sessionList) View(th *theme) []string {
 	inner := max(s.width-2, 1)
 	room := max(s.height-3, 1)
 	var lines []string
 	switch {
 	case s.err != "":
-		lines = append(lines, styles.err.Render(s.err))
+		lines = append(lines, th.err.Render(s.err))
 	case s.loading:
-		lines = append(lines, styles.muted.Render("loading…"))
+		lines = append(lines, th.muted.Render("loading…"))
 	case len(s.items) == 0:
-		lines = append(lines, styles.muted.Render("no saved sessions yet"))
+		lines = append(lines, th.muted.Render("no saved sessions yet"))
 	}
 	start := max(0, s.cursor-room+1)
 	for i := start; i < len(s.items) && len(lines) < room; i++ {
 		it := s.items[i]
 		mark := "  "
 		if i == s.cursor {
-			mark = styles.selected.Render("▸ ")
+			mark = th.selected.Render("▸ ")
 		}
 		title := firstNonEmpty(Sanitize(it.Title), "(untitled)")
 		if it.Parent != "" { // forks share their parent's title
-			title = styles.muted.Render("fork of "+it.Parent[:min(6, len(it.Parent))]+" · ") + title
+			title = th.muted.Render("fork of "+it.Parent[:min(6, len(it.Parent))]+" · ") + title
 		}
 		if it.ID == s.current { // before the title: a long title must not hide it
-			title = styles.ok.Render("(open) ") + title
+			title = th.ok.Render("(open) ") + title
 		}
 		meta := sessionRowMeta(it, s.now)
 		if inner-2-cellWidth(meta) < minTitle {
@@ -124,17 +124,17 @@ func (s *sessionList) View() []string {
 			// whole row was figures and no title).
 			meta = it.ID[:min(6, len(it.ID))] + " "
 		}
-		lines = append(lines, fitLine(mark+styles.muted.Render(meta)+title, inner))
+		lines = append(lines, fitLine(mark+th.muted.Render(meta)+title, inner))
 	}
 	for len(lines) < room {
 		lines = append(lines, "")
 	}
 	hint := "enter resume · f fork · d delete · esc close"
 	if s.armed != "" {
-		hint = styles.warn.Render("press d again to delete " + s.armed[:min(6, len(s.armed))])
+		hint = th.warn.Render("press d again to delete " + s.armed[:min(6, len(s.armed))])
 	}
-	lines = append(lines, styles.muted.Render(strings.TrimSpace(hint)))
-	return drawBox(lines, s.width, s.height, hexAccent, "Sessions", true)
+	lines = append(lines, th.muted.Render(strings.TrimSpace(hint)))
+	return drawBox(lines, s.width, s.height, th.box, "Sessions")
 }
 
 // minTitle is the least room a Ctrl+S row keeps for the session's title.

@@ -165,7 +165,7 @@ func BenchmarkConsoleStream(b *testing.B) {
 func TestStreamingShowsEveryWord(t *testing.T) {
 	t.Parallel()
 	var s streamingText
-	md := newMarkdown()
+	md := newMarkdown(newTheme(ThemeDark))
 	words := strings.Fields(strings.Repeat("the retry loop caps its wait and keeps errors typed ", 12))
 	for i, w := range words {
 		s.Append(" " + w)
@@ -178,7 +178,7 @@ func TestStreamingShowsEveryWord(t *testing.T) {
 
 func TestMarkdownLinesCarryNoStyledPadding(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown()
+	md := newMarkdown(newTheme(ThemeDark))
 	for _, l := range md.Render("hello **world** and\n\n- one\n- two", 60) {
 		if strings.HasSuffix(l, " \x1b[m") || strings.HasSuffix(l, " ") {
 			t.Fatalf("padded line %q", l)

@@ -207,13 +207,13 @@ func (t *transcript) header(en debate.Entry) string {
 	if name == "" {
 		name = en.Speaker
 	}
-	st := styles.user
+	st := t.md.th.user
 	if c, ok := t.colors[en.Speaker]; ok {
-		st = colorInk(c, true, false)
+		st = t.md.th.agent(c, true, false)
 	} else if en.Speaker == debate.SpeakerSystem {
-		st = styles.mutedBold
+		st = t.md.th.mutedBold
 	}
-	parts := []string{styles.muted.Render(t.clock(en.Started)), st.Render(Sanitize(name))}
+	parts := []string{t.md.th.muted.Render(t.clock(en.Started)), st.Render(Sanitize(name))}
 	var meta []string
 	switch en.Kind {
 	case debate.KindNote:
@@ -254,7 +254,7 @@ func (t *transcript) header(en debate.Entry) string {
 		meta = append(meta, fmt.Sprintf("%d tok", en.Usage.OutputTokens))
 	}
 	if len(meta) > 0 {
-		parts = append(parts, styles.muted.Render(strings.Join(meta, " · ")))
+		parts = append(parts, t.md.th.muted.Render(strings.Join(meta, " · ")))
 	}
 	return strings.Join(parts, " ")
 }
@@ -266,31 +266,31 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 	switch en.Kind {
 	case debate.KindUser:
 		for _, l := range wrapPlain(text, w) {
-			lines = append(lines, styles.user.Render(l))
+			lines = append(lines, t.md.th.user.Render(l))
 		}
 	case debate.KindNote:
 		for _, l := range wrapPlain(text, w) {
-			lines = append(lines, styles.muted.Render(l))
+			lines = append(lines, t.md.th.muted.Render(l))
 		}
 	case debate.KindVote:
-		lines = append(lines, voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(verdict.VoteInvalid)}}, 0))
+		lines = append(lines, t.md.th.voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(verdict.VoteInvalid)}}, 0))
 		if s := voteSummary(text); s != "" {
 			lines = append(lines, wrapPlain(s, w)...)
 		} else if strings.TrimSpace(text) != "" {
 			// Not a vote's JSON: the answer as the model sent it, marked.
-			lines = append(lines, notParsedBadge)
+			lines = append(lines, t.md.th.notParsedBadge())
 			lines = append(lines, wrapPlain(text, w)...)
 		}
 		if en.Error != "" && en.Status != debate.StatusCancelled {
 			for _, l := range wrapPlain(Sanitize(en.Error), w) {
-				lines = append(lines, styles.err.Render(l)) // why it is not a vote
+				lines = append(lines, t.md.th.err.Render(l)) // why it is not a vote
 			}
 		}
 	case debate.KindVerdict:
-		lines = append(lines, verdictBanner(strings.ToUpper(Sanitize(en.Vote)), text, w)...)
+		lines = append(lines, t.md.th.verdictBanner(strings.ToUpper(Sanitize(en.Vote)), text, w)...)
 	case debate.KindToolCall, debate.KindToolResult:
 		for i, c := range en.ToolCalls {
-			lines = append(lines, styles.muted.Render(doneToolLine(c, en.CallEvidence(i))))
+			lines = append(lines, t.md.th.muted.Render(doneToolLine(c, en.CallEvidence(i))))
 		}
 		if text != "" {
 			body := wrapPlain(text, w)
@@ -298,18 +298,18 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 				body = append(body[:6], "…")
 			}
 			for _, l := range body {
-				lines = append(lines, styles.muted.Render(l))
+				lines = append(lines, t.md.th.muted.Render(l))
 			}
 		}
 	case debate.KindError:
 		for _, l := range wrapPlain(firstNonEmpty(text, en.Error), w) {
-			lines = append(lines, styles.err.Render(l))
+			lines = append(lines, t.md.th.err.Render(l))
 		}
 	default:
 		lines = append(lines, t.answer(en).All(t.md, w)...)
 		if en.Error != "" && en.Status != debate.StatusCancelled {
 			for _, l := range wrapPlain(Sanitize(en.Error), w) {
-				lines = append(lines, styles.err.Render(l))
+				lines = append(lines, t.md.th.err.Render(l))
 			}
 		}
 	}
@@ -417,11 +417,11 @@ func (t *transcript) followView() []string {
 func (t *transcript) gutter(i int, lines []string) []string {
 	g := "  "
 	if i == t.sel {
-		g = styles.selected.Render("▌ ")
+		g = t.md.th.selected.Render("▌ ")
 	}
 	out := make([]string, len(lines))
 	for k, l := range lines {
-		out[k] = g + highlight(l, t.mark)
+		out[k] = g + t.md.th.highlight(l, t.mark)
 	}
 	return out
 }
@@ -448,13 +448,13 @@ func (t *transcript) View() []string {
 		}
 		gutter := "  "
 		if i == t.sel {
-			gutter = styles.selected.Render("▌ ")
+			gutter = t.md.th.selected.Render("▌ ")
 		}
 		for _, l := range rest {
 			if len(rows) == h {
 				break
 			}
-			rows = append(rows, gutter+highlight(l, t.mark))
+			rows = append(rows, gutter+t.md.th.highlight(l, t.mark))
 			t.rowEntry = append(t.rowEntry, i)
 		}
 		row = 0
@@ -488,13 +488,13 @@ func voteSummary(text string) string {
 
 // verdictBanner draws a MAGI verdict (already sanitized) as a coloured
 // banner.
-func verdictBanner(verdict, text string, w int) []string {
-	st := styles.warnBanner
+func (th *theme) verdictBanner(verdict, text string, w int) []string {
+	st := th.warnBanner
 	switch {
 	case strings.HasPrefix(verdict, "APPROVE"):
-		st = styles.okBanner
+		st = th.okBanner
 	case strings.HasPrefix(verdict, "REJECT"):
-		st = styles.errBanner
+		st = th.errBanner
 	}
 	label := " ⚖ VERDICT: " + verdict + " "
 	head := st.Render(fitLine(label, min(ansi.StringWidth(label), w)))

@@ -57,7 +57,7 @@ func (m *Model) bannerLines(maxLines int) []string {
 	}
 	out := make([]string, len(wrapped))
 	for i, l := range wrapped {
-		out[i] = styles.banner.Render(fitLine(" "+l, w))
+		out[i] = m.th.banner.Render(fitLine(" "+l, w))
 	}
 	return out
 }
@@ -249,8 +249,8 @@ func (m *Model) View() tea.View {
 		v.MouseMode = tea.MouseModeNone // the terminal's own selection works
 	}
 	v.WindowTitle = "Parley"
-	if m.quitting {
-		return v
+	if m.quitting || m.themeAsked {
+		return v // the theme is not known yet: no frame in the wrong one
 	}
 	if m.stale || m.frameCache == "" {
 		m.layout()
@@ -265,7 +265,7 @@ func (m *Model) View() tea.View {
 func (m *Model) frame() []string {
 	if m.tooSmall() {
 		w, h := max(m.width, 1), max(m.height, 1)
-		return padLines([]string{fitLine(styles.warn.Render(m.tooSmallNotice()), w)}, w, h)
+		return padLines([]string{fitLine(m.th.warn.Render(m.tooSmallNotice()), w)}, w, h)
 	}
 	if m.lay.welcome != m.welcoming() {
 		m.layout() // the first entry: the panels get their room back
@@ -289,16 +289,16 @@ func (m *Model) frame() []string {
 	lines = padLines(lines, w, h) // every part is already w wide
 	switch {
 	case m.palette != nil:
-		box := m.palette.View()
+		box := m.palette.View(m.th)
 		overlayAt(lines, box, max((w-m.palette.width)/2, 0), 1, w)
 	case m.sessions != nil:
-		box := m.sessions.View()
+		box := m.sessions.View(m.th)
 		overlayAt(lines, box, max((w-m.sessions.width)/2, 0), 2, w)
 	case m.evidence != nil:
 		box := m.evidence.View()
 		overlayAt(lines, box, max((w-m.evidence.width)/2, 0), 2, w)
 	case m.overlay != nil:
-		box := m.overlay.View()
+		box := m.overlay.View(m.th)
 		overlayAt(lines, box, max((w-m.overlay.width)/2, 0), 2, w)
 	}
 	return lines
@@ -322,7 +322,7 @@ func (m *Model) header(w int) string {
 			break
 		}
 	}
-	return fitLine(tabs+styles.muted.Render(title), w)
+	return fitLine(tabs+m.th.muted.Render(title), w)
 }
 
 // modeTabs draws "Parley" and the mode tabs: form 0 names every mode, 1
@@ -330,16 +330,16 @@ func (m *Model) header(w int) string {
 func (m *Model) modeTabs(form int) string {
 	cur := m.engine.Current().Name()
 	var b strings.Builder
-	b.WriteString(styles.title.Render("Parley "))
+	b.WriteString(m.th.title.Render("Parley "))
 	for i, mi := range m.engine.Modes().Infos() {
 		label := fmt.Sprintf(" %d %s ", i+1, mi.Name)
 		if form == 2 || form == 1 && mi.Name != cur {
 			label = fmt.Sprintf(" %d ", i+1)
 		}
 		if mi.Name == cur {
-			b.WriteString(styles.tabActive.Render(label))
+			b.WriteString(m.th.tabActive.Render(label))
 		} else {
-			b.WriteString(styles.tabIdle.Render(label))
+			b.WriteString(m.th.tabIdle.Render(label))
 		}
 	}
 	return b.String()
@@ -359,7 +359,7 @@ func (m *Model) panelsView(w int, spin string) []string {
 	now := m.opts.Now()
 	var out []string
 	if m.showVerdict() {
-		out = append(out, fitLine(verdictBanner(m.verdict, "", w)[0], w))
+		out = append(out, fitLine(m.th.verdictBanner(m.verdict, "", w)[0], w))
 	}
 	focused := m.focus == focusPanels
 	m.active = min(max(m.active, 0), len(m.panels)-1)
@@ -412,7 +412,7 @@ func (m *Model) tabs(w int, spin string) string {
 		case p.state == stateCancelled:
 			mark = "■"
 		}
-		st := colorInk(p.color, i == m.active, i == m.active)
+		st := m.th.agent(p.color, i == m.active, i == m.active)
 		b.WriteString(st.Render(" " + p.display + " " + mark + " "))
 		b.WriteString(" ")
 	}
@@ -426,19 +426,19 @@ func (m *Model) inputRule(w int) string {
 	if m.find != nil {
 		left = m.findRule(w)
 	} else if s := m.in.Suggestions(); len(s) > 0 {
-		left = styles.warn.Render(" @"+strings.Join(s, " @")+" ") + styles.muted.Render("(tab) ")
+		left = m.th.warn.Render(" @"+strings.Join(s, " @")+" ") + m.th.muted.Render("(tab) ")
 	} else if m.focus == focusInput && m.in.Value() == "" {
-		left = styles.muted.Render(" " + m.inputHint() + " ")
+		left = m.th.muted.Render(" " + m.inputHint() + " ")
 	}
 	if pos := m.tr.Position(); pos != "" && m.find == nil {
-		left += styles.warn.Render(" ↑ " + pos + " (end: latest) ")
+		left += m.th.warn.Render(" ↑ " + pos + " (end: latest) ")
 	}
-	edge := styles.subtle
+	edge := m.th.subtle
 	if m.focus == focusTranscript {
 		// The transcript has the keys: the rule under it says so.
-		edge = styles.warn
+		edge = m.th.warn
 		if left == "" {
-			left = styles.warn.Render(" ▲ transcript ")
+			left = m.th.warn.Render(" ▲ transcript ")
 		}
 	}
 	rule := edge.Render(strings.Repeat("━", max(w-ansi.StringWidth(left), 0)))
@@ -462,9 +462,9 @@ func (m *Model) statusLines(w int) []string {
 		right = fmt.Sprintf("%s %d working · ", m.spin.View(), n) + right
 	}
 	left := m.status
-	st := styles.status
+	st := m.th.status
 	if m.statusErr {
-		st = styles.err
+		st = m.th.err
 	}
 	room := w - ansi.StringWidth(right) - 2
 	if ansi.StringWidth(left) > room && m.statusShort != "" {
@@ -472,7 +472,7 @@ func (m *Model) statusLines(w int) []string {
 	}
 	if ansi.StringWidth(left) <= room {
 		pad := max(w-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
-		return []string{fitLine(st.Render(left)+strings.Repeat(" ", pad)+styles.muted.Render(right), w)}
+		return []string{fitLine(st.Render(left)+strings.Repeat(" ", pad)+m.th.muted.Render(right), w)}
 	}
 	wrapped := wrapPlain(left, w)
 	// A quarter of the screen at most: a message longer still (a provider's
@@ -485,7 +485,7 @@ func (m *Model) statusLines(w int) []string {
 		out = append(out, fitLine(st.Render(l), w))
 	}
 	pad := max(w-ansi.StringWidth(right), 0)
-	return append(out, fitLine(strings.Repeat(" ", pad)+styles.muted.Render(right), w))
+	return append(out, fitLine(strings.Repeat(" ", pad)+m.th.muted.Render(right), w))
 }
 
 func (m *Model) working() int {

@@ -22,15 +22,15 @@ func (m *Model) welcomeLines(w int) []string {
 	// How the agents sit when some keys are missing, whole.
 	if line := m.engine.SeatingLine(cur); line != "" {
 		for _, l := range wrapPlain(Sanitize(line), max(w-len(indent), 10)) {
-			out = append(out, styles.warn.Render(indent+l))
+			out = append(out, m.th.warn.Render(indent+l))
 		}
 	}
-	out = append(out, fitLine(indent+styles.title.Render("Try")+styles.muted.Render(" in "+cur+" mode:"), w))
+	out = append(out, fitLine(indent+m.th.title.Render("Try")+m.th.muted.Render(" in "+cur+" mode:"), w))
 	for _, ex := range info.ExamplesFor(first) {
-		line := indent + styles.warn.Render("› "+ex.Line)
+		line := indent + m.th.warn.Render("› "+ex.Line)
 		// What the line does, when it fits beside it.
 		if hint := "   " + ex.Does; ex.Does != "" && cellWidth(line+hint) <= w {
-			line += styles.muted.Render(hint)
+			line += m.th.muted.Render(hint)
 		}
 		out = append(out, fitLine(line, w))
 	}
@@ -39,13 +39,13 @@ func (m *Model) welcomeLines(w int) []string {
 	for _, mi := range m.engine.Modes().Infos() {
 		item := mi.Key + " " + mi.Name
 		if cellWidth(line+sep+item) > w && sep != " " {
-			out = append(out, styles.muted.Render(line+" ·"))
+			out = append(out, m.th.muted.Render(line+" ·"))
 			line, sep = indent+"      ", " "
 		}
 		line += sep + item
 		sep = " · "
 	}
-	out = append(out, styles.muted.Render(fitLine(line, w)))
+	out = append(out, m.th.muted.Render(fitLine(line, w)))
 	config := m.opts.ConfigPath
 	if config == "" {
 		config = "built-in"
@@ -55,9 +55,9 @@ func (m *Model) welcomeLines(w int) []string {
 		database = "not saved"
 	}
 	for _, l := range wrapPlain("Config: "+Sanitize(config)+"\nSessions: "+Sanitize(database), max(w-len(indent), 10)) {
-		out = append(out, styles.muted.Render(indent+l))
+		out = append(out, m.th.muted.Render(indent+l))
 	}
-	out = append(out, styles.muted.Render(fitLine(indent+"? or F1: every key and command · Ctrl+P: run any of them", w)))
+	out = append(out, m.th.muted.Render(fitLine(indent+"? or F1: every key and command · Ctrl+P: run any of them", w)))
 	return out
 }
 
