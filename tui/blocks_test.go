@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"strings"
 	"testing"
 
@@ -25,7 +27,7 @@ func words(lines []string) []string {
 // joined to another.
 func TestRunawayBlockStreamsInPieces(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	for _, shape := range runawayShapes {
 		t.Run(shape.name, func(t *testing.T) {
 			text := strings.Repeat(shape.unit, (200<<10)/len(shape.unit))
@@ -61,7 +63,7 @@ func TestRunawayBlockStreamsInPieces(t *testing.T) {
 // piece or two, whatever its length, and every word is there.
 func TestFinishedRunawayRendersItsEnd(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	text := strings.Repeat(runawayShapes[1].unit, (1<<20)/len(runawayShapes[1].unit))
 	f := newFinishedText(text)
 	if len(f.blocks) < (1<<20)/maxFinishedBlock {
@@ -79,7 +81,7 @@ func TestFinishedRunawayRendersItsEnd(t *testing.T) {
 // once it closes is Markdown again.
 func TestRunawayCodeBlockStaysCode(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	code := "```go\n" + strings.Repeat("x := f(**y**) // loop\n\n", 600) + "```\n\nAfter the **code**.\n\n"
 	var s streamingText
 	s.Append(code)

@@ -43,7 +43,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case m.selecting && m.selectKey(msg):
 		return nil
 	}
+	// In the input a character is typed, whatever action its key has
+	// elsewhere (/ starts a command there); ? on an empty input is help.
+	typing := m.focus == focusInput && isText(msg)
 	switch {
+	case typing && !(key.Matches(msg, k.Help) && m.in.Value() == ""):
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Cancel):
@@ -69,10 +73,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openSessions()
 	case key.Matches(msg, k.Palette):
 		return m.openPalette()
-	case key.Matches(msg, k.Find) && (msg.String() != "/" || m.focus != focusInput):
+	case key.Matches(msg, k.Find):
 		m.openFind("", true)
 		return nil
-	case msg.String() == "f1", msg.String() == "?" && (m.focus != focusInput || m.in.Value() == ""):
+	case key.Matches(msg, k.Help):
 		m.openHelp()
 		return nil
 	case key.Matches(msg, k.FocusPrev):
@@ -180,9 +184,14 @@ func (m *Model) panelsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// isText reports a key that types a character (shift aside).
+func isText(msg tea.KeyPressMsg) bool {
+	return msg.Text != "" && (msg.Mod == 0 || msg.Mod == tea.ModShift)
+}
+
 // typeIntoInput sends a printable key typed elsewhere to the input box.
 func (m *Model) typeIntoInput(msg tea.KeyPressMsg) tea.Cmd {
-	if msg.Text == "" || msg.Mod != 0 && msg.Mod != tea.ModShift {
+	if !isText(msg) {
 		return nil
 	}
 	cmd := m.setFocus(focusInput)
@@ -194,7 +203,7 @@ func (m *Model) typeIntoInput(msg tea.KeyPressMsg) tea.Cmd {
 // or one while idle, quits.
 func (m *Model) quit() tea.Cmd {
 	if !m.engine.Interrupt() {
-		m.setStatus("cancelled · ctrl+c again quits", false)
+		m.setStatus("cancelled · "+shortest(m.keys.Quit.Keys())+" again quits", false)
 		return nil
 	}
 	return m.quitNow()
@@ -209,7 +218,7 @@ func (m *Model) quitNow() tea.Cmd {
 // switchMode changes the engine's mode; the history stays, the panels change.
 func (m *Model) switchMode(name string) {
 	if m.engine.Busy() {
-		m.setStatus("wait for the agents or press esc before switching modes", true)
+		m.setStatus("wait for the agents or press "+shortest(m.keys.Cancel.Keys())+" before switching modes", true)
 		return
 	}
 	if err := m.engine.SetMode(name); err != nil {

@@ -28,13 +28,13 @@ func (m *Model) copyKey(msg tea.KeyPressMsg, en debate.Entry, ok bool) (tea.Cmd,
 	switch {
 	case key.Matches(msg, k.Select):
 		m.selecting = true
-		m.setStatus("select mode: the mouse selects text for your terminal · v or esc leaves it", false)
+		m.setStatus("select mode: the mouse selects text for your terminal · "+shortest(k.Select.Keys())+" or "+shortest(k.Cancel.Keys())+" leaves it", false)
 		return nil, true
 	case !key.Matches(msg, k.Copy, k.CopyCode):
 		return nil, false
 	}
 	if !ok {
-		m.setStatus("no turn selected: ↑ selects one", true)
+		m.setStatus("no turn selected: "+shortest(k.Up.Keys())+" selects one", true)
 		return nil, true
 	}
 	raw := en.Text
@@ -45,7 +45,7 @@ func (m *Model) copyKey(msg tea.KeyPressMsg, en debate.Entry, ok bool) (tea.Cmd,
 	if key.Matches(msg, k.CopyCode) {
 		code, found := lastCodeBlock(raw)
 		if !found {
-			m.setStatus(fmt.Sprintf("turn %d has no code block (y copies the whole turn)", en.Turn), true)
+			m.setStatus(fmt.Sprintf("turn %d has no code block (%s copies the whole turn)", en.Turn, shortest(k.Copy.Keys())), true)
 			return nil, true
 		}
 		text, what = code, "the last code block of turn"

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"strings"
 	"testing"
 )
@@ -27,7 +29,7 @@ func TestPlainFencesNameALanguageOnlyWhereNoneIsKnown(t *testing.T) {
 // at a language colouring them.
 func TestFenceWithoutLanguageRendersAsPlainCode(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	plain := strings.Join(md.Render("```\nSELECT name FROM users; -- not SQL to us\n```", 60), "\n")
 	text := strings.Join(md.Render("```text\nSELECT name FROM users; -- not SQL to us\n```", 60), "\n")
 	if plain != text {

@@ -123,11 +123,11 @@ func (m *Model) findKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Cancel):
 		return m.closeFind(true), true
-	case key.Matches(msg, k.FindPrev) && (msg.String() != "N" || !f.typing):
+	case key.Matches(msg, k.FindPrev) && !(f.typing && isText(msg)): // while typing, N is a letter
 		m.findMove(-1)
 		f.typing = false
 		return nil, true
-	case key.Matches(msg, k.FindNext) && (msg.String() != "n" || !f.typing):
+	case key.Matches(msg, k.FindNext) && !(f.typing && isText(msg)):
 		m.findMove(1)
 		f.typing = false
 		return nil, true
@@ -168,7 +168,12 @@ func (m *Model) findRule(w int) string {
 		count = fmt.Sprintf("%d/%d", f.cur+1, len(f.hits))
 	}
 	line := m.th.warnBold.Render(q) + m.th.warn.Render(" "+count+" ")
-	for _, keys := range []string{"· enter/n next · shift+enter/N previous · esc back ", "· n/N · esc back "} {
+	k := m.keys
+	back := shortest(k.Cancel.Keys()) + " back "
+	for _, keys := range []string{
+		"· " + k.FindNext.Help().Key + " next · " + k.FindPrev.Help().Key + " previous · " + back,
+		"· " + shortest(k.FindNext.Keys()) + "/" + shortest(k.FindPrev.Keys()) + " · " + back,
+	} {
 		if cellWidth(line)+cellWidth(keys)+2 <= w {
 			return line + m.th.muted.Render(keys)
 		}

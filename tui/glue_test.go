@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"context"
 	"strings"
 	"testing"
@@ -193,7 +195,7 @@ func TestCouncilVotesStreamAsProse(t *testing.T) {
 func TestArrivingListItemKeepsItsSpacing(t *testing.T) {
 	t.Parallel()
 	var s streamingText
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	tokens := []string{"Intro.\n\n", "1. ", "First ", "item.\n", "2. ", "Second ", "item.\n", "3. ", "Consider ", "the ", "trade-off"}
 	for _, tok := range tokens {
 		s.Append(tok)

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"bytes"
 	"strings"
 	"testing"
@@ -62,7 +64,7 @@ func testOptions(e *debate.Engine) Options {
 		Now:        func() time.Time { return fixedNow },
 		TimeFormat: func(time.Time) string { return "12:00:00" },
 		// The theme is fixed as the clock is (auto waits for the terminal).
-		Theme: ThemeDark,
+		Theme: prefs.ThemeDark,
 	}
 }
 

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"strings"
 	"testing"
 
@@ -14,7 +16,7 @@ import (
 // span closes, and a mark never closed shows as written when its block
 // ends.
 func TestStreamingHoldsBackUnclosedMarks(t *testing.T) {
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	answer := "Here is how I see **the real cost** of it, with `go test` and _care_; 2 * 3 is a snake_case name.\n\nA **lone mark never closed.\n\nEnd."
 	var s streamingText
 	for i, chunk := range providertest.SplitWords(answer) {

@@ -69,6 +69,13 @@ func (in *input) SetSize(w, _ int) {
 // to its text).
 func (in *input) fitHeight() { in.dirty = true }
 
+// SetNewline sets the keys that start a new line.
+func (in *input) SetNewline(b key.Binding) {
+	km := in.ta.KeyMap
+	km.InsertNewline = key.NewBinding(key.WithKeys(b.Keys()...))
+	in.ta.KeyMap = km
+}
+
 // SetStyles sets the box's styles (the theme's).
 func (in *input) SetStyles(s textarea.Styles) {
 	in.ta.SetStyles(s)

@@ -5,28 +5,11 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/tui/prefs"
 )
-
-// modeBindings are the mode keys, read from the engine's mode list.
-func modeBindings(modes []debate.ModeInfo) []key.Binding {
-	var out []key.Binding
-	for _, mi := range modes {
-		out = append(out, key.NewBinding(key.WithKeys(mi.Key), key.WithHelp(mi.Key, mi.Name+" mode")))
-	}
-	return out
-}
-
-// modeKeysHelp is the short help's one entry for every mode key.
-func modeKeysHelp(modes []debate.ModeInfo) key.Binding {
-	var keys []string
-	for _, mi := range modes {
-		keys = append(keys, mi.Key)
-	}
-	help := "alt+1…" + strings.TrimPrefix(keys[len(keys)-1], "alt+")
-	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, "mode"))
-}
 
 // keyMap holds every binding of the console. The help line shows the short
 // list; ? or F1 shows them all.
@@ -75,50 +58,139 @@ type keyMap struct {
 	focus focusArea // what the short list describes
 }
 
-func defaultKeys(modes []debate.ModeInfo) keyMap {
-	return keyMap{
-		Submit:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Newline:      key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
-		Complete:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete @name")),
-		FocusNext:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
-		FocusPrev:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous")),
-		ModeKeys:     modeKeysHelp(modes),
-		Modes:        modeBindings(modes),
-		CycleMode:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next mode")),
-		Cancel:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel / close")),
-		Sessions:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
-		Palette:      key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
-		Help:         key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?/f1", "all keys")),
-		Quit:         key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/quit")),
-		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous turn")),
-		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next turn")),
-		PageUp:       key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:     key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Home:         key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first turn")),
-		End:          key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last turn")),
-		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open turn")),
-		HistoryPrev:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous input")),
-		HistoryNext:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next input")),
-		PanelLeft:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous panel")),
-		PanelRight:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next panel")),
-		SelectTurn:   key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "select")),
-		ScrollPanel:  key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "scroll")),
-		SwitchPanel:  key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←→/hl", "panel")),
-		PanelEnds:    key.NewBinding(key.WithKeys("home", "end", "g", "G"), key.WithHelp("g/G", "start/end")),
-		OpenShort:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		FindShort:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find")),
-		CopyShort:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		Find:         key.NewBinding(key.WithKeys("ctrl+f", "/"), key.WithHelp("ctrl+f or /", "find in the transcript")),
-		FindNext:     key.NewBinding(key.WithKeys("enter", "n"), key.WithHelp("enter/n", "next match")),
-		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the turn (Markdown)")),
-		CopyCode:     key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy its last code block")),
-		Select:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "select mode (frees the mouse)")),
-		PrevExchange: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous exchange")),
-		NextExchange: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next exchange")),
-		PrevSame:     key.NewBinding(key.WithKeys("{"), key.WithHelp("{", "previous turn of this speaker")),
-		NextSame:     key.NewBinding(key.WithKeys("}"), key.WithHelp("}", "next turn of this speaker")),
-		FindPrev:     key.NewBinding(key.WithKeys("shift+enter", "N"), key.WithHelp("shift+enter/N", "previous match")),
+// keyActions are the console's actions with the modes' keys, in help order.
+func keyActions(modes []debate.ModeInfo) []prefs.Action {
+	actions := prefs.Actions()
+	for _, mi := range modes {
+		actions = append(actions, prefs.Mode(mi.Name, mi.Key))
 	}
+	return actions
+}
+
+// newKeys builds the key map: the actions' keys with the configuration's
+// keys: over them (checked when the configuration was loaded; a problem
+// here keeps the defaults and is returned).
+func newKeys(modes []debate.ModeInfo, set map[string][]string) (keyMap, error) {
+	actions, err := prefs.Resolve(keyActions(modes), set)
+	if err != nil {
+		actions = keyActions(modes)
+	}
+	by := map[string]prefs.Action{}
+	for _, a := range actions {
+		by[a.Name] = a
+	}
+	b := func(name string) key.Binding {
+		a := by[name]
+		return key.NewBinding(key.WithKeys(a.Keys...), key.WithHelp(keyLabel(a.Keys), a.Help))
+	}
+	// Help-only entries of the short list stand for two actions' keys.
+	pair := func(x, y, desc string) key.Binding {
+		a, c := by[x].Keys, by[y].Keys
+		return key.NewBinding(key.WithKeys(append(slices.Clone(a), c...)...), key.WithHelp(pairLabel(a, c), desc))
+	}
+	short := func(name, desc string) key.Binding {
+		a := by[name]
+		return key.NewBinding(key.WithKeys(a.Keys...), key.WithHelp(shortest(a.Keys), desc))
+	}
+	k := keyMap{
+		Submit: b("submit"), Newline: b("newline"), FocusNext: b("focus_next"), FocusPrev: b("focus_prev"),
+		CycleMode: b("cycle_mode"), Cancel: b("cancel"), Sessions: b("sessions"), Palette: b("palette"),
+		Help: b("help"), Quit: b("quit"), Up: b("up"), Down: b("down"), PageUp: b("page_up"), PageDown: b("page_down"),
+		Home: b("home"), End: b("end"), Open: b("open"), HistoryPrev: b("history_prev"), HistoryNext: b("history_next"),
+		PanelLeft: b("panel_left"), PanelRight: b("panel_right"),
+		SelectTurn:  pair("up", "down", "select"),
+		ScrollPanel: pair("up", "down", "scroll"),
+		SwitchPanel: pair("panel_left", "panel_right", "panel"),
+		PanelEnds: key.NewBinding(key.WithKeys(append(slices.Clone(by["home"].Keys), by["end"].Keys...)...),
+			key.WithHelp(shortest(by["home"].Keys)+"/"+shortest(by["end"].Keys), "start/end")),
+		OpenShort: short("open", "open"), FindShort: short("find", "find"), CopyShort: short("copy", "copy"),
+		Find: b("find"), FindNext: b("find_next"), FindPrev: b("find_prev"),
+		PrevExchange: b("prev_exchange"), NextExchange: b("next_exchange"), PrevSame: b("prev_same"), NextSame: b("next_same"),
+		Copy: b("copy"), CopyCode: b("copy_code"), Select: b("select"),
+	}
+	k.Complete = key.NewBinding(key.WithKeys(k.FocusNext.Keys()...), key.WithHelp(k.FocusNext.Help().Key, "complete @name"))
+	var all []string
+	for _, mi := range modes {
+		mb := b(prefs.ModePrefix + mi.Name)
+		k.Modes = append(k.Modes, mb)
+		all = append(all, mb.Keys()...)
+	}
+	k.ModeKeys = key.NewBinding(key.WithKeys(all...), key.WithHelp(modeKeysLabel(k.Modes), "mode"))
+	return k, err
+}
+
+// keyNames are how the help writes some keys.
+var keyNames = map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "pgdown": "pgdn"}
+
+func keyName(k string) string {
+	if n, ok := keyNames[k]; ok {
+		return n
+	}
+	return k
+}
+
+// keyLabel is the help's name for a list of keys: one or two of them
+// (↑/k; "ctrl+f or /" where one is a slash); the first of a longer list.
+func keyLabel(keys []string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	if len(keys) > 2 {
+		keys = keys[:1]
+	}
+	sep := "/"
+	for _, k := range keys {
+		if k == "/" {
+			sep = " or "
+		}
+	}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = keyName(k)
+	}
+	return strings.Join(names, sep)
+}
+
+// pairLabel names two actions' keys together: ↑↓/kj where each is one
+// cell, else both labels.
+func pairLabel(a, b []string) string {
+	var parts []string
+	for i := range min(len(a), len(b), 2) {
+		x, y := keyName(a[i]), keyName(b[i])
+		if ansi.StringWidth(x) != 1 || ansi.StringWidth(y) != 1 {
+			return keyLabel(a) + " " + keyLabel(b)
+		}
+		parts = append(parts, x+y)
+	}
+	return strings.Join(parts, "/")
+}
+
+// shortest is the shortest name of a list of keys (g of home and g).
+func shortest(keys []string) string {
+	best := ""
+	for _, k := range keys {
+		if n := keyName(k); best == "" || ansi.StringWidth(n) < ansi.StringWidth(best) {
+			best = n
+		}
+	}
+	return best
+}
+
+// modeKeysLabel is the short help's one entry for every mode key:
+// alt+1…6 when they share a modifier, else the keys.
+func modeKeysLabel(modes []key.Binding) string {
+	if len(modes) == 0 {
+		return ""
+	}
+	first, last := modes[0].Help().Key, modes[len(modes)-1].Help().Key
+	if i := strings.LastIndex(first, "+"); i > 0 && strings.HasPrefix(last, first[:i+1]) && len(modes) > 2 {
+		return first + "…" + strings.TrimPrefix(last, first[:i+1])
+	}
+	names := make([]string, len(modes))
+	for i, b := range modes {
+		names[i] = b.Help().Key
+	}
+	return strings.Join(names, " ")
 }
 
 // ShortHelp implements help.KeyMap: the status line's list, for the focused
@@ -150,8 +222,32 @@ func (k keyMap) FullHelp() [][]key.Binding {
 // next step.
 func (k *keyMap) forMode(mi debate.ModeInfo, started bool) {
 	if mi.StepOnEmpty && started {
-		k.Submit.SetHelp("enter", "send (empty: next step)")
+		k.Submit.SetHelp(k.Submit.Help().Key, "send (empty: next step)")
 		return
 	}
-	k.Submit.SetHelp("enter", "send")
+	k.Submit.SetHelp(k.Submit.Help().Key, "send")
+}
+
+// humanKey writes a key as prose does: Ctrl+P, F1, ?.
+func humanKey(k string) string {
+	if len(k) <= 1 {
+		return k
+	}
+	mods, base := "", k
+	if i := strings.LastIndex(k[:len(k)-1], "+"); i >= 0 {
+		mods, base = k[:i+1], k[i+1:]
+	}
+	var b strings.Builder
+	for _, m := range strings.SplitAfter(mods, "+") {
+		if m != "" {
+			b.WriteString(strings.ToUpper(m[:1]) + m[1:])
+		}
+	}
+	switch {
+	case len(base) >= 2 && base[0] == 'f' && strings.Trim(base[1:], "0123456789") == "":
+		base = strings.ToUpper(base)
+	case mods != "" && len(base) == 1:
+		base = strings.ToUpper(base)
+	}
+	return b.String() + base
 }

@@ -4,6 +4,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -43,10 +45,12 @@ type Options struct {
 	TimeFormat func(time.Time) string
 	// EventBuffer is the event queue's size (default 8192).
 	EventBuffer int
-	// Theme is the console's styles: ThemeAuto ("" too) asks the terminal
-	// for its background and takes dark or light; ThemeDark, ThemeLight,
-	// ThemeHighContrast.
+	// Theme is the console's styles (prefs.Themes): auto ("" too) asks the
+	// terminal for its background and takes dark or light.
 	Theme string
+	// Keys are the configuration's keys: (action → key names), over the
+	// default bindings (prefs.Actions).
+	Keys map[string][]string
 }
 
 type focusArea int
@@ -67,9 +71,9 @@ type Model struct {
 	// themeAsked: the theme is auto, the program has started and asked
 	// the terminal for its background, which has not answered yet.
 	themeAsked bool
-	md     *markdown
-	spin   spinner.Model
-	bus    *eventBus
+	md         *markdown
+	spin       spinner.Model
+	bus        *eventBus
 	// unsubscribe stops the engine delivering events to bus.
 	unsubscribe func()
 
@@ -180,12 +184,13 @@ func New(opts Options) *Model {
 		colors[a.Name] = a.Color
 		names = append(names, a.Name)
 	}
+	var keysErr error
 	th := resolveTheme(opts.Theme, true) // auto: dark until the terminal answers
 	md := newMarkdown(th)
 	h := help.New()
 	h.Styles = th.help
 	m := &Model{
-		opts: opts, engine: e, keys: defaultKeys(e.Modes().Infos()), help: h, md: md, th: th,
+		opts: opts, engine: e, help: h, md: md, th: th,
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		bus:    newEventBus(opts.EventBuffer),
 		in:     newInput(names, e.Modes().Names()),
@@ -195,6 +200,8 @@ func New(opts Options) *Model {
 		width:  80, height: 24,
 	}
 	m.in.SetStyles(th.input)
+	m.keys, keysErr = newKeys(e.Modes().Infos(), opts.Keys)
+	m.in.SetNewline(m.keys.Newline)
 	m.unsubscribe = e.Subscribe(m.bus.Sink)
 	m.reload()
 	m.setStatus(e.SeatingLine(e.Current().Name()), false)
@@ -205,6 +212,9 @@ func New(opts Options) *Model {
 			short += " · " + m.status
 		}
 		m.setStatusOr(status, short)
+	}
+	if keysErr != nil { // the configuration's check let it through
+		m.setStatus(keysErr.Error()+" (the default keys are in force)", true)
 	}
 	m.layout()
 	return m
@@ -220,7 +230,7 @@ func (m *Model) Close() {
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
-	if m.opts.Theme != ThemeAuto && m.opts.Theme != "" {
+	if m.opts.Theme != prefs.ThemeAuto && m.opts.Theme != "" {
 		return tea.Batch(m.bus.Wait, m.in.Focus())
 	}
 	m.themeAsked = true

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"fmt"
 	"strings"
 	"testing"
@@ -68,7 +70,7 @@ func streamCorpus() map[string]string {
 // boundary, for every answer of the corpus, at several widths and chunk
 // sizes.
 func TestStreamingFramesEqualFullRenders(t *testing.T) {
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	for name, answer := range streamCorpus() {
 		for _, width := range []int{36, 97} {
 			for _, per := range []int{1, 3} {
@@ -93,7 +95,7 @@ func TestStreamingFramesEqualFullRenders(t *testing.T) {
 // The open paragraph is not rendered whole on every chunk: its rows above
 // the last are kept (this is what makes the cost independent of its length).
 func TestOpenParagraphKeepsItsFinalRows(t *testing.T) {
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	var o openBlock
 	text := ""
 	for _, w := range providertest.SplitWords(strings.Repeat("a bounded retry loop gives up cleanly ", 40)) {
@@ -112,7 +114,7 @@ func TestOpenParagraphKeepsItsFinalRows(t *testing.T) {
 // A list's items above its last are kept as they are while the last one
 // arrives: only the last item is rendered again.
 func TestOpenListKeepsItsItems(t *testing.T) {
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	var o openBlock
 	text := ""
 	for i := 1; i <= 12; i++ {
@@ -171,7 +173,7 @@ func BenchmarkStreamParagraphLength(b *testing.B) {
 	}
 	for _, c := range []struct{ name, text string }{{"one-8KB-paragraph", one.String()}, {"40-paragraphs", forty.String()}} {
 		b.Run(c.name, func(b *testing.B) {
-			md := newMarkdown(newTheme(ThemeDark))
+			md := newMarkdown(newTheme(prefs.ThemeDark))
 			chunks := chunked(providertest.SplitWords(c.text), 3)
 			tokens := 0
 			cpu0 := cpuTime()
@@ -205,7 +207,7 @@ func FuzzStreamingFramesEqualFullRenders(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	f.Fuzz(func(t *testing.T, answer string) {
 		if len(answer) > 600 {
 			return

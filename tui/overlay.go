@@ -137,7 +137,7 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		m.overlay = nil
 		return m.quit()
-	case key.Matches(msg, k.Cancel), msg.String() == "q", key.Matches(msg, k.Open), msg.String() == "f1", msg.String() == "?":
+	case key.Matches(msg, k.Cancel, k.Open, k.Help), msg.String() == "q":
 		m.overlay = nil
 	case key.Matches(msg, k.Up):
 		o.Scroll(-1)

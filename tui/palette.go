@@ -184,7 +184,7 @@ func (m *Model) keyItems() []paletteItem {
 // resume opens a saved session, as Enter in the session list does.
 func (m *Model) resume(id string) tea.Cmd {
 	if m.engine.Busy() {
-		m.setStatus("wait for the agents or press esc first", true)
+		m.setStatus("wait for the agents or press "+shortest(m.keys.Cancel.Keys())+" first", true)
 		return nil
 	}
 	st := m.opts.Sessions

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"fmt"
 	"strings"
 	"testing"
@@ -16,7 +18,7 @@ func glamourRows(md *markdown, text string, width int) []string {
 // A paragraph of plain words drawn without glamour is what glamour draws,
 // byte for byte, at every width.
 func TestPlainProseEqualsGlamour(t *testing.T) {
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	texts := []string{
 		"The retry loop needs a bound on attempts and on the total wait, or a slow dependency becomes an outage.",
 		"Keep the state explicit and the errors typed, so the caller can tell a timeout from a refusal and decide whether to try again; it is 100% worth it.",
@@ -53,7 +55,7 @@ func FuzzPlainProseEqualsGlamour(f *testing.F) {
 	f.Add("Supercalifragilisticexpialidocious word a b c d e f g h i j k l.", 9)
 	f.Add("word1 and word2 and word3 and ", 21)
 	f.Add("It's \"quoted\" -- and $5 or 50% (maybe) - a well-known, semi;colon.", 17)
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	f.Fuzz(func(t *testing.T, text string, width int) {
 		width = 8 + abs(width)%113
 		got, ok := md.plainProse(text, width)
@@ -118,7 +120,7 @@ func FuzzTightSGRKeepsCells(f *testing.F) {
 	for _, s := range streamCorpus() {
 		f.Add(s)
 	}
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	f.Fuzz(func(t *testing.T, text string) {
 		if len(text) > 200 || !utf8.ValidString(text) {
 			return // the console sanitizes what it draws: valid UTF-8
@@ -143,7 +145,7 @@ func FuzzTightSGRKeepsCells(f *testing.F) {
 // is glamour's row, at every width (the open list's last item is drawn so
 // on every frame while it streams, until it wraps).
 func TestPlainItemEqualsGlamour(t *testing.T) {
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	texts := []string{
 		"- word21 and word22 and word23 and word24 and word25 and word26 and word27 and word28 and word29 and word30 and ",
 		"- The retry loop needs a bound on attempts and on the total wait, or a slow dependency becomes an outage.",
@@ -173,7 +175,7 @@ func TestPlainItemEqualsGlamour(t *testing.T) {
 func FuzzPlainItemEqualsGlamour(f *testing.F) {
 	f.Add("word1 and word2 and word3 and ", 21)
 	f.Add("It's \"quoted\" -- and $5 or 50% (maybe) - a well-known, semi;colon.", 17)
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	f.Fuzz(func(t *testing.T, words string, width int) {
 		width = 8 + abs(width)%113
 		text := "- " + words

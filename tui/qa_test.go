@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"context"
 	"fmt"
 	"strings"
@@ -62,7 +64,7 @@ func overlayText(m *Model) []string {
 	o.Home()
 	var out []string
 	for {
-		v := o.View(newTheme(ThemeDark))
+		v := o.View(newTheme(prefs.ThemeDark))
 		for _, l := range v[1 : len(v)-2] { // inside the borders, without the hint
 			out = append(out, strings.TrimRight(ansi.Strip(l), " │"))
 		}
@@ -265,14 +267,14 @@ func TestAgentPanelKeepsToolCallsAcrossSteps(t *testing.T) {
 func TestPanelScrollStopsAtTheFirstLine(t *testing.T) {
 	t.Parallel()
 	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
-	p := newPanel(a, "", newTheme(ThemeDark))
+	p := newPanel(a, "", newTheme(prefs.ThemeDark))
 	p.SetSize(40, 10)
 	var lines []string
 	for i := 1; i <= 30; i++ {
 		lines = append(lines, fmt.Sprintf("line %d", i))
 	}
 	p.Finish(debate.Entry{Kind: debate.KindReply, Text: strings.Join(lines, "\n\n"), Status: debate.StatusComplete})
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	view := func() string { return ansi.Strip(strings.Join(p.View(md, "*", fixedNow, true), "\n")) }
 	for i := 0; i < 40; i++ { // the wheel, well past the top
 		p.Scroll(3)
@@ -625,7 +627,7 @@ func TestTalkControlsSayWhatTheyDid(t *testing.T) {
 func TestStreamingTailIsMarkdownToo(t *testing.T) {
 	t.Parallel()
 	var s streamingText
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	s.Append("First paragraph.\n\nThe **tail** is still `arriving` and goes on")
 	streaming := ansi.Strip(strings.Join(s.Lines(md, 60), "\n"))
 	if strings.Contains(streaming, "**") || strings.Contains(streaming, "`") || !strings.Contains(streaming, "tail") {

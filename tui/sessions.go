@@ -186,7 +186,7 @@ func (m *Model) sessionsKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if m.engine.Busy() {
-			m.setStatus("wait for the agents or press esc first", true)
+			m.setStatus("wait for the agents or press "+shortest(m.keys.Cancel.Keys())+" first", true)
 			return nil
 		}
 		st := m.opts.Sessions
@@ -225,7 +225,7 @@ func (m *Model) mayOpenAnother() bool {
 		return false
 	}
 	if m.engine.Busy() {
-		m.setStatus("wait for the agents or press esc first", true)
+		m.setStatus("wait for the agents or press "+shortest(m.keys.Cancel.Keys())+" first", true)
 		return false
 	}
 	return true
@@ -269,7 +269,7 @@ func (m *Model) saveAs() tea.Cmd {
 // newSession starts an empty session in the current mode.
 func (m *Model) newSession() tea.Cmd {
 	if m.engine.Busy() {
-		m.setStatus("wait for the agents or press esc first", true)
+		m.setStatus("wait for the agents or press "+shortest(m.keys.Cancel.Keys())+" first", true)
 		return nil
 	}
 	info := debate.SessionInfo{ID: debate.NewSessionID(), Mode: m.engine.Current().Name(), Created: m.opts.Now()}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"fmt"
 	"strings"
 	"syscall"
@@ -165,7 +167,7 @@ func BenchmarkConsoleStream(b *testing.B) {
 func TestStreamingShowsEveryWord(t *testing.T) {
 	t.Parallel()
 	var s streamingText
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	words := strings.Fields(strings.Repeat("the retry loop caps its wait and keeps errors typed ", 12))
 	for i, w := range words {
 		s.Append(" " + w)
@@ -178,7 +180,7 @@ func TestStreamingShowsEveryWord(t *testing.T) {
 
 func TestMarkdownLinesCarryNoStyledPadding(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	for _, l := range md.Render("hello **world** and\n\n- one\n- two", 60) {
 		if strings.HasSuffix(l, " \x1b[m") || strings.HasSuffix(l, " ") {
 			t.Fatalf("padded line %q", l)

@@ -28,4 +28,3 @@ func (k ink) Render(s string) string {
 	}
 	return k.pre + s + k.post
 }
-

@@ -13,19 +13,9 @@ import (
 	gansi "charm.land/glamour/v2/ansi"
 	gstyles "charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
-)
 
-// The themes a configuration names (`theme:`). Auto asks the terminal for
-// its background and takes dark or light.
-const (
-	ThemeAuto         = "auto"
-	ThemeDark         = "dark"
-	ThemeLight        = "light"
-	ThemeHighContrast = "high-contrast"
+	"github.com/parleyhq/parley/tui/prefs"
 )
-
-// Themes lists the values `theme:` takes.
-var Themes = []string{ThemeAuto, ThemeDark, ThemeLight, ThemeHighContrast}
 
 // minContrast is the contrast every text colour of the dark and light
 // themes keeps against black and white respectively (WCAG AA for text).
@@ -81,24 +71,24 @@ type theme struct {
 // background is dark (auto); an unknown name is dark.
 func resolveTheme(name string, darkBackground bool) *theme {
 	switch name {
-	case ThemeLight:
-		return newTheme(ThemeLight)
-	case ThemeHighContrast:
-		return newTheme(ThemeHighContrast)
-	case ThemeAuto, "":
+	case prefs.ThemeLight:
+		return newTheme(prefs.ThemeLight)
+	case prefs.ThemeHighContrast:
+		return newTheme(prefs.ThemeHighContrast)
+	case prefs.ThemeAuto, "":
 		if !darkBackground {
-			return newTheme(ThemeLight)
+			return newTheme(prefs.ThemeLight)
 		}
 	}
-	return newTheme(ThemeDark)
+	return newTheme(prefs.ThemeDark)
 }
 
 func newTheme(name string) *theme {
-	if name == ThemeHighContrast {
+	if name == prefs.ThemeHighContrast {
 		return newMonochrome()
 	}
 	c, dark, md := darkColours, true, gstyles.DarkStyleConfig
-	if name == ThemeLight {
+	if name == prefs.ThemeLight {
 		c, dark, md = lightColours, false, gstyles.LightStyleConfig
 	}
 	st := func() lipgloss.Style { return lipgloss.NewStyle() }
@@ -144,7 +134,7 @@ func newMonochrome() *theme {
 	bold := newInk(st().Bold(true))
 	plain := ink{}
 	return &theme{
-		name: ThemeHighContrast, dark: true, monochrome: true,
+		name: prefs.ThemeHighContrast, dark: true, monochrome: true,
 		tabActive: newInk(st().Bold(true).Reverse(true)), tabIdle: plain,
 		title: bold, muted: plain, mutedBold: bold, subtle: plain,
 		warn: newInk(st().Underline(true)), warnBold: newInk(st().Bold(true).Underline(true)),
@@ -308,7 +298,7 @@ func (m *Model) background(dark bool) {
 		return
 	}
 	m.themeAsked = false
-	if th := resolveTheme(ThemeAuto, dark); th.name != m.th.name {
+	if th := resolveTheme(prefs.ThemeAuto, dark); th.name != m.th.name {
 		m.setTheme(th)
 	}
 }

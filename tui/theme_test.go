@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"image/color"
 	"os"
 	"path/filepath"
@@ -91,8 +93,8 @@ func TestThemeTextContrast(t *testing.T) {
 		name string
 		bgs  []string
 	}{
-		{ThemeDark, []string{"#000000", "#1E1E1E", "#282C34", "#300A24"}},
-		{ThemeLight, []string{"#FFFFFF", "#F5F5F5", "#FDF6E3"}},
+		{prefs.ThemeDark, []string{"#000000", "#1E1E1E", "#282C34", "#300A24"}},
+		{prefs.ThemeLight, []string{"#FFFFFF", "#F5F5F5", "#FDF6E3"}},
 	} {
 		th := newTheme(c.name)
 		inks := textInks(th)
@@ -120,7 +122,7 @@ func TestThemeTextContrast(t *testing.T) {
 		}
 	}
 	// Reverse banners put the terminal's background on the colour.
-	for _, name := range []string{ThemeDark, ThemeLight} {
+	for _, name := range []string{prefs.ThemeDark, prefs.ThemeLight} {
 		th := newTheme(name)
 		bg := color.Color(color.White)
 		if th.dark {
@@ -175,7 +177,7 @@ func rgbOf(c color.Color) [3]int {
 func TestThemeFollowsTheBackground(t *testing.T) {
 	auto := func(t *testing.T) Options {
 		o := testOptions(testEngine(t, 0))
-		o.Theme = ThemeAuto
+		o.Theme = prefs.ThemeAuto
 		return o
 	}
 	t.Run("light answer", func(t *testing.T) {
@@ -186,14 +188,14 @@ func TestThemeFollowsTheBackground(t *testing.T) {
 			t.Fatalf("a frame was drawn before the terminal said its background: %q", m.View().Content)
 		}
 		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FAFAFA")})
-		if m.th.name != ThemeLight || m.md.th != m.th || m.help.Styles.ShortDesc.GetForeground() != lipgloss.Color(lightColours.helpDesc) {
+		if m.th.name != prefs.ThemeLight || m.md.th != m.th || m.help.Styles.ShortDesc.GetForeground() != lipgloss.Color(lightColours.helpDesc) {
 			t.Errorf("on a light background the theme is %s", m.th.name)
 		}
 		if m.View().Content == "" {
 			t.Error("no frame after the answer")
 		}
 		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#000000")})
-		if m.th.name != ThemeLight {
+		if m.th.name != prefs.ThemeLight {
 			t.Errorf("a second answer changed the theme to %s", m.th.name)
 		}
 	})
@@ -202,15 +204,15 @@ func TestThemeFollowsTheBackground(t *testing.T) {
 		m.Init()
 		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 		m.Update(themeWaitOver{})
-		if m.View().Content == "" || m.th.name != ThemeDark {
+		if m.View().Content == "" || m.th.name != prefs.ThemeDark {
 			t.Fatalf("after the wait: theme %s, frame %q", m.th.name, m.View().Content)
 		}
 		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FFFFFF")})
-		if m.th.name != ThemeDark {
+		if m.th.name != prefs.ThemeDark {
 			t.Errorf("a late answer changed the theme to %s", m.th.name)
 		}
 	})
-	for _, name := range []string{ThemeDark, ThemeHighContrast} {
+	for _, name := range []string{prefs.ThemeDark, prefs.ThemeHighContrast} {
 		t.Run(name, func(t *testing.T) {
 			o := testOptions(testEngine(t, 0))
 			o.Theme = name
@@ -278,7 +280,7 @@ func answeredScreen(t *testing.T, theme string, w, h int) string {
 // Markdown's included, and still marks what the others mark.
 func TestHighContrastHasNoColour(t *testing.T) {
 	t.Parallel()
-	s := answeredScreen(t, ThemeHighContrast, 100, 30)
+	s := answeredScreen(t, prefs.ThemeHighContrast, 100, 30)
 	attrs := map[string]bool{}
 	for i, l := range strings.Split(s, "\n") {
 		for _, m := range sgrSeq.FindAllStringSubmatch(l, -1) {
@@ -302,7 +304,7 @@ func TestThemeScreensRead(t *testing.T) {
 	for _, c := range []struct {
 		theme string
 		bg    color.Color
-	}{{ThemeLight, color.White}, {ThemeDark, color.Black}} {
+	}{{prefs.ThemeLight, color.White}, {prefs.ThemeDark, color.Black}} {
 		t.Run(c.theme, func(t *testing.T) {
 			t.Parallel()
 			s := answeredScreen(t, c.theme, 100, 30)
@@ -346,7 +348,7 @@ func isLine(r rune) bool { return r >= 0x2500 && r <= 0x259F }
 // of the other screens: an @all exchange answered, banner and all (the
 // dark theme's are also kept as plain text, TestModeScreensAtEverySize).
 func TestThemeScreensAtEverySize(t *testing.T) {
-	for _, theme := range []string{ThemeDark, ThemeLight, ThemeHighContrast} {
+	for _, theme := range []string{prefs.ThemeDark, prefs.ThemeLight, prefs.ThemeHighContrast} {
 		for _, sz := range screenSizes {
 			t.Run(theme+"/"+sz.name, func(t *testing.T) {
 				t.Parallel()

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"errors"
 	"fmt"
 	"os"
@@ -118,7 +120,7 @@ func TestTranscriptRendersOnlyWhatIsVisible(t *testing.T) {
 
 func TestTranscriptFollowsOnlyAtTheBottom(t *testing.T) {
 	t.Parallel()
-	tr := newTranscript(newMarkdown(newTheme(ThemeDark)), nil, func(time.Time) string { return "t" })
+	tr := newTranscript(newMarkdown(newTheme(prefs.ThemeDark)), nil, func(time.Time) string { return "t" })
 	tr.SetSize(60, 10)
 	add := func(i int) {
 		tr.Put(debate.Entry{Turn: i, Kind: debate.KindNote, Speaker: "user", Text: fmt.Sprintf("line %d", i), Status: debate.StatusComplete})
@@ -341,11 +343,13 @@ func TestBannerAndMissingKeyNote(t *testing.T) {
 func TestPanelShowsToolCallsAsTheyRun(t *testing.T) {
 	t.Parallel()
 	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
-	p := newPanel(a, "", newTheme(ThemeDark))
+	p := newPanel(a, "", newTheme(prefs.ThemeDark))
 	p.SetSize(60, 12)
 	p.Start(debate.Entry{Turn: 1, Kind: debate.KindReply})
 	p.Tool(debate.ToolActivity{Turn: 1, Agent: "claude", Call: debate.ToolCall{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}}})
-	view := func() string { return ansi.Strip(strings.Join(p.View(newMarkdown(newTheme(ThemeDark)), "*", fixedNow, false), "\n")) }
+	view := func() string {
+		return ansi.Strip(strings.Join(p.View(newMarkdown(newTheme(prefs.ThemeDark)), "*", fixedNow, false), "\n"))
+	}
 	if !strings.Contains(view(), "⋯ read_file main.go") {
 		t.Fatalf("running tool call not shown:\n%s", view())
 	}

@@ -431,7 +431,7 @@ func (m *Model) inputRule(w int) string {
 		left = m.th.muted.Render(" " + m.inputHint() + " ")
 	}
 	if pos := m.tr.Position(); pos != "" && m.find == nil {
-		left += m.th.warn.Render(" ↑ " + pos + " (end: latest) ")
+		left += m.th.warn.Render(" ↑ " + pos + " (" + keyName(m.keys.End.Keys()[0]) + ": latest) ")
 	}
 	edge := m.th.subtle
 	if m.focus == focusTranscript {

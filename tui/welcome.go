@@ -1,6 +1,8 @@
 package tui
 
-import ()
+import (
+	"strings"
+)
 
 // The first screen of an empty session: instead of blank lines, the
 // transcript area shows what to type in the current mode, the mode keys and
@@ -57,7 +59,11 @@ func (m *Model) welcomeLines(w int) []string {
 	for _, l := range wrapPlain("Config: "+Sanitize(config)+"\nSessions: "+Sanitize(database), max(w-len(indent), 10)) {
 		out = append(out, m.th.muted.Render(indent+l))
 	}
-	out = append(out, m.th.muted.Render(fitLine(indent+"? or F1: every key and command · Ctrl+P: run any of them", w)))
+	help := make([]string, 0, 2)
+	for _, k := range m.keys.Help.Keys() {
+		help = append(help, humanKey(k))
+	}
+	out = append(out, m.th.muted.Render(fitLine(indent+strings.Join(help, " or ")+": every key and command · "+humanKey(shortest(m.keys.Palette.Keys()))+": run any of them", w)))
 	return out
 }
 

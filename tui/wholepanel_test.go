@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"time"
 
 	"github.com/parleyhq/parley/debate"
@@ -60,7 +62,7 @@ func TestFinishedPanelLosesNoCharacter(t *testing.T) {
 // with a numbered list.
 func TestMarkdownNeverWiderThanItsWidth(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	text := "Intro line.\n\n1. Pin down what matters most about Kafka and NATS: it changes the answer more than it seems.\n2. Try Kafka on one concrete example: it is where most mistakes hide.\n   - nested item that is long enough to wrap more than once at narrow widths"
 	for w := 20; w <= 60; w++ {
 		lines := md.Render(text, w)
@@ -82,9 +84,9 @@ func TestMarkdownNeverWiderThanItsWidth(t *testing.T) {
 func TestRetriedAnswerDropsTheOldError(t *testing.T) {
 	t.Parallel()
 	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "chatgpt", Display: "ChatGPT", Model: "m"}, Provider: demo.New("demo")}
-	p := newPanel(a, "", newTheme(ThemeDark))
+	p := newPanel(a, "", newTheme(prefs.ThemeDark))
 	p.SetSize(50, 12)
-	md := newMarkdown(newTheme(ThemeDark))
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	view := func() string { return ansi.Strip(strings.Join(p.View(md, "*", fixedNow, false), "\n")) }
 	p.Start(debate.Entry{Turn: 2, Kind: debate.KindReply})
 	p.Retry(debate.Retrying{Turn: 2, Wait: time.Second, Err: "rate_limit (HTTP 429)"}, fixedNow)
