@@ -53,6 +53,14 @@ type Config struct {
 	// Seats is the seating decided at start (nil: not seated, e.g. demo).
 	Seats *Seating `mapstructure:"-"`
 
+	// Theme and Keys are the console's (docs/console.md): its colours
+	// (auto, dark, light, high-contrast) and its key bindings, action →
+	// keys, over the defaults. Only the console reads them; the
+	// configuration's loader checks them with the console's own rules
+	// (tui/prefs).
+	Theme string             `mapstructure:"theme"`
+	Keys  map[string]KeyList `mapstructure:"keys"`
+
 	// Offline is set for --demo: every call costs nothing.
 	Offline bool        `mapstructure:"-"`
 	Bench   BenchConfig `mapstructure:"bench"`
@@ -64,6 +72,10 @@ type Config struct {
 	// Source names the file the configuration came from, for error messages.
 	Source string `mapstructure:"-"`
 }
+
+// KeyList is one action's keys under `keys:` (one key may be written
+// alone, without a list).
+type KeyList []string
 
 // AgentSpec is one entry of `agents`.
 type AgentSpec struct {

@@ -70,7 +70,7 @@ func keyActions(modes []debate.ModeInfo) []prefs.Action {
 // newKeys builds the key map: the actions' keys with the configuration's
 // keys: over them (checked when the configuration was loaded; a problem
 // here keeps the defaults and is returned).
-func newKeys(modes []debate.ModeInfo, set map[string][]string) (keyMap, error) {
+func newKeys(modes []debate.ModeInfo, set map[string]debate.KeyList) (keyMap, error) {
 	actions, err := prefs.Resolve(keyActions(modes), set)
 	if err != nil {
 		actions = keyActions(modes)

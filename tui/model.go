@@ -50,7 +50,7 @@ type Options struct {
 	Theme string
 	// Keys are the configuration's keys: (action → key names), over the
 	// default bindings (prefs.Actions).
-	Keys map[string][]string
+	Keys map[string]debate.KeyList
 }
 
 type focusArea int

@@ -51,6 +51,8 @@ func consoleRun(o *ConsoleOptions) error {
 		// "" when sessions are not saved: the console says so.
 		DatabasePath: a.DBFile,
 		Resumed:      g.Resume != "" || g.Continue,
+		Theme:        a.Cfg.Theme,
+		Keys:         a.Cfg.Keys,
 	}
 	if a.NoKeys && !g.Demo {
 		opts.Banner = demoBanner

@@ -28,7 +28,7 @@ func (p *Problem) Error() string { return "keys." + p.Action + ": " + p.Text }
 // keys in force, as Bubble Tea names them. The first problem found is
 // returned as a *Problem: an unknown action, an empty list, a name that is
 // no key, or a key two actions share where both act.
-func Resolve(actions []Action, keys map[string][]string) ([]Action, error) {
+func Resolve[L ~[]string](actions []Action, keys map[string]L) ([]Action, error) {
 	out := slices.Clone(actions)
 	index := map[string]int{}
 	for i, a := range out {

@@ -70,7 +70,7 @@ func modes() []Action {
 
 // The defaults share no key where two actions meet, and keep their keys.
 func TestDefaultsHaveNoConflict(t *testing.T) {
-	got, err := Resolve(modes(), nil)
+	got, err := Resolve[[]string](modes(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

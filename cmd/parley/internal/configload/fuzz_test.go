@@ -32,6 +32,12 @@ func FuzzLoadConfig(f *testing.F) {
 		"agents: [3]\n",
 		"agents: hello\n",
 		"agents:\n  - name: x\n    modle: m\n",
+		"theme: light\nkeys:\n  copy: [c, ctrl+y]\n  find_next: \",\"\n",
+		"keys: {copy: j}\n",
+		"keys: 3\n",
+		"keys:\n  copy: {a: b}\n",
+		"keys:\n  copy: [[x]]\n",
+		"theme: [dark]\n",
 	} {
 		f.Add(seed)
 	}

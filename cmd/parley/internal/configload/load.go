@@ -185,6 +185,9 @@ func Load(known debate.ModeList, path string, environ []string) (*Loaded, error)
 	if err := cfg.Validate(); err != nil {
 		return nil, ld.locate(err)
 	}
+	if err := ld.checkConsole(&cfg); err != nil {
+		return nil, err
+	}
 	l.Config = &cfg
 	return l, nil
 }
@@ -200,7 +203,7 @@ func datesAsText(c *mapstructure.DecoderConfig) {
 				return t.UTC().Format("2006-01-02"), nil
 			}
 			return data, nil
-		}, toolLists, viperHooks)
+		}, toolLists, keyLists, viperHooks)
 }
 
 // toolLists decodes an agent's `tools`: true is [files], false none, and
@@ -227,6 +230,15 @@ func toolLists(_, to reflect.Type, data any) (any, error) {
 			l = append(l, strings.TrimSpace(it))
 		}
 		return l, nil
+	}
+	return data, nil
+}
+
+// keyLists decodes one key written alone (`copy: c`) as a list of one,
+// before viper's hook would split it at commas (, is a key).
+func keyLists(_, to reflect.Type, data any) (any, error) {
+	if s, ok := data.(string); ok && to == reflect.TypeFor[debate.KeyList]() {
+		return debate.KeyList{s}, nil
 	}
 	return data, nil
 }
