@@ -72,7 +72,7 @@ func FuzzPlainFences(f *testing.F) {
 // drawn as plain text.
 func TestNamedLanguagesAreHighlighted(t *testing.T) {
 	t.Parallel()
-	md := newMarkdown()
+	md := newMarkdown(newTheme(prefs.ThemeDark))
 	for lang, code := range map[string]string{"go": "func main() { return 1 }", "haskell": "main :: IO ()\nmain = putStrLn \"hi\" -- greet"} {
 		if !knownLanguage(lang) {
 			t.Errorf("%s: no lexer", lang)

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/tui/prefs"
+
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +39,7 @@ func TestPanelShowsNativeToolCalls(t *testing.T) {
 // hostile argument or error never drives the terminal.
 func TestTranscriptToolLineCarriesTheEvidenceID(t *testing.T) {
 	t.Parallel()
-	tr := newTranscript(newMarkdown(), nil, func(time.Time) string { return "t" })
+	tr := newTranscript(newMarkdown(newTheme(prefs.ThemeDark)), nil, func(time.Time) string { return "t" })
 	tr.SetSize(100, 20)
 	tr.Put(debate.Entry{Turn: 1, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete,
 		ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://x/r"}, Result: "page"}},
