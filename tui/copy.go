@@ -55,7 +55,11 @@ func (m *Model) copyKey(msg tea.KeyPressMsg, en debate.Entry, ok bool) (tea.Cmd,
 		return nil, true
 	}
 	lines := strings.Count(text, "\n") + 1
-	m.setStatus(fmt.Sprintf("copied %s %d (%d lines) to the clipboard", what, en.Turn, lines), false)
+	plural := "s"
+	if lines == 1 {
+		plural = ""
+	}
+	m.setStatus(fmt.Sprintf("copied %s %d (%d line%s) to the clipboard", what, en.Turn, lines, plural), false)
 	return tea.SetClipboard(text), true
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -177,20 +178,29 @@ func shortest(keys []string) string {
 }
 
 // modeKeysLabel is the short help's one entry for every mode key:
-// alt+1…6 when they share a modifier, else the keys.
+// alt+1…6 when they are one modifier and the digits in order, alt+1/2/m
+// when they share the modifier, else the keys one by one.
 func modeKeysLabel(modes []key.Binding) string {
-	if len(modes) == 0 {
-		return ""
-	}
-	first, last := modes[0].Help().Key, modes[len(modes)-1].Help().Key
-	if i := strings.LastIndex(first, "+"); i > 0 && strings.HasPrefix(last, first[:i+1]) && len(modes) > 2 {
-		return first + "…" + strings.TrimPrefix(last, first[:i+1])
-	}
 	names := make([]string, len(modes))
 	for i, b := range modes {
 		names[i] = b.Help().Key
 	}
-	return strings.Join(names, " ")
+	if len(names) < 2 {
+		return strings.Join(names, " ")
+	}
+	prefix := names[0][:strings.LastIndex(names[0], "+")+1]
+	tails, digits := make([]string, len(names)), true
+	for i, n := range names {
+		tail, ok := strings.CutPrefix(n, prefix)
+		if !ok || tail == "" || strings.Contains(tail, "+") {
+			return strings.Join(names, " ")
+		}
+		tails[i], digits = tail, digits && tail == strconv.Itoa(i+1)
+	}
+	if digits && len(names) > 2 {
+		return names[0] + "…" + tails[len(tails)-1]
+	}
+	return prefix + strings.Join(tails, "/")
 }
 
 // ShortHelp implements help.KeyMap: the status line's list, for the focused

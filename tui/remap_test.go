@@ -27,11 +27,15 @@ func TestRemappedKeysActAndShow(t *testing.T) {
 	defer m.Close()
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	drain(m)
-	if s := screen(m); !strings.Contains(s, "F2: every key and command · Ctrl+O: run any of them") && !strings.Contains(s, "f2 all keys") {
-		t.Errorf("neither the welcome nor the help line names f2:\n%s", s)
+	empty := testOptions(testEngine(t, 0))
+	empty.Keys = o.Keys
+	w := newModelWith(t, empty, 200, 50)
+	defer w.Close()
+	if s := flatten(screen(w)); !strings.Contains(s, "F2: every key and command · Ctrl+O: run any of them") || !strings.Contains(s, "alt+m magi") {
+		t.Errorf("the welcome does not name f2, ctrl+o and alt+m:\n%s", s)
 	}
 	help := ansi.Strip(m.helpLine(200))
-	for _, want := range []string{"f2 all keys", "ctrl+l focus next"} {
+	for _, want := range []string{"f2 all keys", "ctrl+l focus next", "alt+1/2/3/m/5/6 mode"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("the help line lacks %q: %q", want, help)
 		}
@@ -103,6 +107,14 @@ func TestRemappedKeysActAndShow(t *testing.T) {
 	if m.overlay == nil || !strings.Contains(strings.Join(m.overlay.lines, "\n"), "alt+m") {
 		t.Errorf("f2 did not open the full help with alt+m")
 	}
+}
+
+func newModelWith(t *testing.T, o Options, w, h int) *Model {
+	t.Helper()
+	m := New(o)
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	drain(m)
+	return m
 }
 
 func modeTitle(m *Model, name string) string {

@@ -262,8 +262,8 @@ func TestNoColourOutsideTheTheme(t *testing.T) {
 }
 
 // answeredScreen runs an @all exchange in theme at w×h and returns the
-// styled frame.
-func answeredScreen(t *testing.T, theme string, w, h int) string {
+// styled frame; still, without the input's blinking cursor (goldens).
+func answeredScreen(t *testing.T, theme string, w, h int, still bool) string {
 	t.Helper()
 	o := screenOptions(testEngine(t, 0))
 	o.Theme = theme
@@ -272,7 +272,13 @@ func answeredScreen(t *testing.T, theme string, w, h int) string {
 	typeLine(tm, modeInputs["mention"][0])
 	waitFor(t, tm, "the exchange to end", func(m *Model) bool { return idle(m) && m.tr.Len() > 1 && m.status != "" })
 	var s string
-	probe(t, tm, func(m *Model) { s = strings.Join(m.frame(), "\n") + "\n" })
+	probe(t, tm, func(m *Model) {
+		if still {
+			m.in.ta.Blur()
+			m.in.dirty = true
+		}
+		s = strings.Join(m.frame(), "\n") + "\n"
+	})
 	return s
 }
 
@@ -280,7 +286,7 @@ func answeredScreen(t *testing.T, theme string, w, h int) string {
 // Markdown's included, and still marks what the others mark.
 func TestHighContrastHasNoColour(t *testing.T) {
 	t.Parallel()
-	s := answeredScreen(t, prefs.ThemeHighContrast, 100, 30)
+	s := answeredScreen(t, prefs.ThemeHighContrast, 100, 30, false)
 	attrs := map[string]bool{}
 	for i, l := range strings.Split(s, "\n") {
 		for _, m := range sgrSeq.FindAllStringSubmatch(l, -1) {
@@ -307,7 +313,7 @@ func TestThemeScreensRead(t *testing.T) {
 	}{{prefs.ThemeLight, color.White}, {prefs.ThemeDark, color.Black}} {
 		t.Run(c.theme, func(t *testing.T) {
 			t.Parallel()
-			s := answeredScreen(t, c.theme, 100, 30)
+			s := answeredScreen(t, c.theme, 100, 30, false)
 			coloured := 0
 			for i, row := range strings.Split(s, "\n") {
 				var fg, bg color.Color
@@ -352,7 +358,7 @@ func TestThemeScreensAtEverySize(t *testing.T) {
 		for _, sz := range screenSizes {
 			t.Run(theme+"/"+sz.name, func(t *testing.T) {
 				t.Parallel()
-				s := answeredScreen(t, theme, sz.w, sz.h)
+				s := answeredScreen(t, theme, sz.w, sz.h, true)
 				checkScreen(t, ansi.Strip(s), sz.w, sz.h)
 				golden.RequireEqual(t, s)
 			})

@@ -38,8 +38,8 @@ func (m *Model) welcomeLines(w int) []string {
 	}
 	// The mode keys, wrapped between keys, never inside one.
 	line, sep := indent+"Modes:", " "
-	for _, mi := range m.engine.Modes().Infos() {
-		item := mi.Key + " " + mi.Name
+	for i, mi := range m.engine.Modes().Infos() {
+		item := m.keys.Modes[i].Help().Key + " " + mi.Name
 		if cellWidth(line+sep+item) > w && sep != " " {
 			out = append(out, m.th.muted.Render(line+" ·"))
 			line, sep = indent+"      ", " "
