@@ -34,12 +34,17 @@ type evidenceKeys struct {
 
 var _ help.KeyMap = evidenceKeys{}
 
-func newEvidenceKeys() evidenceKeys {
+// newEvidenceKeys are the console's keys in force (keys: remaps them)
+// for moving, opening and closing, and q.
+func newEvidenceKeys(k keyMap) evidenceKeys {
+	with := func(b key.Binding, help, desc string, more ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(append(slices.Clone(b.Keys()), more...)...), key.WithHelp(help, desc))
+	}
 	return evidenceKeys{
-		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous")),
-		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next")),
-		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "source and text")),
-		Close: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		Up:    with(k.Up, keyName(k.Up.Keys()[0]), "previous"),
+		Down:  with(k.Down, keyName(k.Down.Keys()[0]), "next"),
+		Open:  with(k.Open, keyName(k.Open.Keys()[0]), "source and text"),
+		Close: with(k.Cancel, keyName(k.Cancel.Keys()[0]), "close", "q"),
 	}
 }
 
@@ -49,8 +54,8 @@ func (k evidenceKeys) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.D
 // FullHelp implements help.KeyMap.
 func (k evidenceKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
-func newEvidenceList(records []evidence.Record) *evidenceList {
-	return &evidenceList{items: records, keys: newEvidenceKeys()}
+func newEvidenceList(records []evidence.Record, k keyMap) *evidenceList {
+	return &evidenceList{items: records, keys: newEvidenceKeys(k)}
 }
 
 func (l *evidenceList) SetSize(w, h int) { l.width, l.height = w, h }
@@ -68,40 +73,40 @@ func (l *evidenceList) Selected() (evidence.Record, bool) {
 }
 
 // View draws the box: a row a record, the cursor's marked, the keys last.
-func (l *evidenceList) View() []string {
+func (l *evidenceList) View(th *theme) []string {
 	inner, room := max(l.width-2, 1), max(l.height-3, 1)
 	var lines []string
 	if len(l.items) == 0 {
-		lines = append(lines, styles.muted.Render("no evidence yet: members' tool results are listed here (E1, E2, …)"))
+		lines = append(lines, th.muted.Render("no evidence yet: members' tool results are listed here (E1, E2, …)"))
 	}
 	for i := max(0, l.cursor-room+1); i < len(l.items) && len(lines) < room; i++ {
 		mark := "  "
 		if i == l.cursor {
-			mark = styles.selected.Render("▸ ")
+			mark = th.selected.Render("▸ ")
 		}
-		lines = append(lines, fitLine(mark+evidenceRow(l.items[i]), inner))
+		lines = append(lines, fitLine(mark+th.evidenceRow(l.items[i]), inner))
 	}
 	for len(lines) < room {
 		lines = append(lines, "")
 	}
 	h := help.New()
 	lines = append(lines, fitLine(h.ShortHelpView(l.keys.ShortHelp()), inner))
-	return drawBox(lines, l.width, l.height, hexAccent, "Evidence", true)
+	return drawBox(lines, l.width, l.height, th.box, "Evidence")
 }
 
 // evidenceRow is a record in one line: the id first, then the source
 // (the title when it has one) and who took it.
-func evidenceRow(r evidence.Record) string {
+func (th *theme) evidenceRow(r evidence.Record) string {
 	src := r.Source
 	if strings.TrimSpace(r.Title) != "" {
 		src = r.Title + " · " + r.Source
 	}
-	return styles.bold.Render(Sanitize(r.ID)) + " " + Sanitize(strings.Join(strings.Fields(src), " ")) +
-		styles.muted.Render(" · "+Sanitize(r.Tool)+" by "+Sanitize(r.Agent))
+	return th.bold.Render(Sanitize(r.ID)) + " " + Sanitize(strings.Join(strings.Fields(src), " ")) +
+		th.muted.Render(" · "+Sanitize(r.Tool)+" by "+Sanitize(r.Agent))
 }
 
 // evidenceDetail is the overlay of one record.
-func evidenceDetail(r evidence.Record, clock func(time.Time) string) *overlay {
+func (th *theme) evidenceDetail(r evidence.Record, clock func(time.Time) string) *overlay {
 	return &overlay{title: "Evidence " + Sanitize(r.ID), build: func(w int) []string {
 		var lines []string
 		for _, f := range [][2]string{{"source", r.Source}, {"title", r.Title}, {"kind", r.Kind}, {"tool", r.Tool},
@@ -109,16 +114,16 @@ func evidenceDetail(r evidence.Record, clock func(time.Time) string) *overlay {
 			if strings.TrimSpace(f[1]) == "" {
 				continue
 			}
-			lines = append(lines, wrapPlain(styles.muted.Render(fmt.Sprintf("%-7s ", f[0]))+Sanitize(f[1]), max(w, 10))...)
+			lines = append(lines, wrapPlain(th.muted.Render(fmt.Sprintf("%-7s ", f[0]))+Sanitize(f[1]), max(w, 10))...)
 		}
-		lines = append(lines, "", styles.bold.Render("Text (quoted to the member as untrusted data)"))
+		lines = append(lines, "", th.bold.Render("Text (quoted to the member as untrusted data)"))
 		return append(lines, wrapPlain(Sanitize(r.Text), max(w, 10))...)
 	}}
 }
 
 // openEvidence shows the session's ledger.
 func (m *Model) openEvidence() {
-	m.evidence = newEvidenceList(m.engine.Evidence().Records())
+	m.evidence = newEvidenceList(m.engine.Evidence().Records(), m.keys)
 	m.layout()
 }
 
@@ -137,7 +142,7 @@ func (m *Model) evidenceKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, l.keys.Open):
 		if r, ok := l.Selected(); ok {
 			m.evidence = nil
-			m.openOverlay(evidenceDetail(r, m.tr.clock))
+			m.openOverlay(m.th.evidenceDetail(r, m.tr.clock))
 		}
 	}
 	return nil
@@ -162,7 +167,7 @@ func (m *Model) openTools() {
 		} else if debate.ToolList(a.Tools).Files() {
 			line += "list_file, read_file (XML protocol)"
 		} else {
-			line += styles.muted.Render("no tools")
+			line += m.th.muted.Render("no tools")
 		}
 		lines = append(lines, line)
 	}
@@ -170,23 +175,23 @@ func (m *Model) openTools() {
 	if n := cfg.Tools.MaxToolCallsPerExchange; n > 0 {
 		per += fmt.Sprintf(", %d an exchange", n)
 	}
-	lines = append(lines, "", styles.bold.Render("Limits"), "calls          "+per,
+	lines = append(lines, "", m.th.bold.Render("Limits"), "calls          "+per,
 		"fetch_url      10 s, 2 MiB read, 64 KiB of text; "+privateFetch(cfg.Tools.Fetch.AllowPrivate))
-	lines = append(lines, "", styles.bold.Render("Policy")+styles.muted.Render("  (allow unless set; ask waits for the host)"))
+	lines = append(lines, "", m.th.bold.Render("Policy")+m.th.muted.Render("  (allow unless set; ask waits for the host)"))
 	rules := cfg.Tools.Rules()
 	if len(rules) == 0 {
-		lines = append(lines, styles.muted.Render("every tool: allow"))
+		lines = append(lines, m.th.muted.Render("every tool: allow"))
 	}
 	for _, name := range slices.Sorted(maps.Keys(rules)) {
 		lines = append(lines, Sanitize(fmt.Sprintf("%-14s %s", name, rules[name])))
 	}
 	if len(cfg.MCPServers) > 0 {
-		lines = append(lines, "", styles.bold.Render("MCP servers")+styles.muted.Render("  (started on first use)"))
+		lines = append(lines, "", m.th.bold.Render("MCP servers")+m.th.muted.Render("  (started on first use)"))
 		for _, name := range slices.Sorted(maps.Keys(cfg.MCPServers)) {
 			lines = append(lines, Sanitize(toolbox.MCPPrefix+name))
 		}
 	}
-	lines = append(lines, "", styles.muted.Render("--tools LIST chooses them for a run (docs/tools.md); /evidence lists what they returned"))
+	lines = append(lines, "", m.th.muted.Render("--tools LIST chooses them for a run (docs/tools.md); /evidence lists what they returned"))
 	m.openOverlay(&overlay{title: "Tools", lines: lines})
 }
 

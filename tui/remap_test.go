@@ -137,3 +137,23 @@ func TestBadKeysKeepTheDefaults(t *testing.T) {
 		t.Errorf("copy is on %s", got)
 	}
 }
+
+// A child's own key map (the /evidence list's) is built from the keys in
+// force: remapped up, down and cancel move and close it.
+func TestEvidenceListTakesRemappedKeys(t *testing.T) {
+	t.Parallel()
+	k, err := newKeys(testEngine(t, 0).Modes().Infos(), map[string]debate.KeyList{"down": {"ctrl+d"}, "cancel": {"ctrl+g"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ek := newEvidenceKeys(k)
+	if got := strings.Join(ek.Down.Keys(), ","); got != "ctrl+d" {
+		t.Errorf("down: %s", got)
+	}
+	if got := strings.Join(ek.Close.Keys(), ","); got != "ctrl+g,q" {
+		t.Errorf("close: %s", got)
+	}
+	if got := ek.Close.Help().Key; got != "ctrl+g" {
+		t.Errorf("close's help: %s", got)
+	}
+}

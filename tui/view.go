@@ -295,7 +295,7 @@ func (m *Model) frame() []string {
 		box := m.sessions.View(m.th)
 		overlayAt(lines, box, max((w-m.sessions.width)/2, 0), 2, w)
 	case m.evidence != nil:
-		box := m.evidence.View()
+		box := m.evidence.View(m.th)
 		overlayAt(lines, box, max((w-m.evidence.width)/2, 0), 2, w)
 	case m.overlay != nil:
 		box := m.overlay.View(m.th)
