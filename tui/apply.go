@@ -146,7 +146,15 @@ func (m *Model) applyEvent(ev debate.Event) {
 		m.spend = ev
 	case debate.CapReached:
 		m.setStatus(ev.Message, true)
+	case debate.CheckpointReached:
+		m.waiting = &ev
+		m.setStatus(Sanitize(ev.Sentence), false)
+	case debate.CheckpointAnswered:
+		m.waiting = nil
+		m.setStatus(Sanitize(ev.Sentence), false)
 	case debate.ExchangeFinished:
+		m.waiting = nil // a run that ended at its checkpoint (cancelled) waits no more here
+		m.host.forget()
 		for _, p := range m.byName {
 			p.Settle() // a turn that never started settles as cancelled
 		}

@@ -280,6 +280,9 @@ func (m *Model) submit() tea.Cmd {
 		m.in.Take()
 		return m.command(c)
 	}
+	if m.waiting != nil {
+		return m.answerCheckpoint()
+	}
 	if line == "" {
 		if !m.modeInfo().StepOnEmpty {
 			return nil

@@ -118,6 +118,11 @@ type Model struct {
 
 	paging bool // a page of older turns is being read
 
+	// host answers the runs' checkpoints; waiting is the checkpoint a run
+	// waits at (nil: none; checkpoint.go).
+	host    *consoleHost
+	waiting *debate.CheckpointReached
+
 	// stale: something on screen changed since frameCache was drawn (only
 	// deltas of turns off screen leave it false).
 	stale      bool
@@ -203,6 +208,8 @@ func New(opts Options) *Model {
 	m.keys, keysErr = newKeys(e.Modes().Infos(), opts.Keys)
 	m.in.SetNewline(m.keys.Newline)
 	m.unsubscribe = e.Subscribe(m.bus.Sink)
+	m.host = newConsoleHost()
+	e.SetHost(m.host, "") // the modes' configured policies; a tool call under ask is asked here
 	m.reload()
 	m.setStatus(e.SeatingLine(e.Current().Name()), false)
 	if opts.Resumed {
@@ -231,14 +238,14 @@ func (m *Model) Close() {
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
 	if m.opts.Theme != prefs.ThemeAuto && m.opts.Theme != "" {
-		return tea.Batch(m.bus.Wait, m.in.Focus())
+		return tea.Batch(m.bus.Wait, m.in.Focus(), m.resumeCheckpoint())
 	}
 	m.themeAsked = true
 	// Auto theme: Bubble Tea asks the terminal for its background (only
 	// when it reads a terminal) and answers with a BackgroundColorMsg;
 	// nothing waits for it but the first frame, and that for themeWait at
 	// most.
-	return tea.Batch(m.bus.Wait, m.in.Focus(), tea.RequestBackgroundColor,
+	return tea.Batch(m.bus.Wait, m.in.Focus(), tea.RequestBackgroundColor, m.resumeCheckpoint(),
 		tea.Tick(themeWait, func(time.Time) tea.Msg { return themeWaitOver{} }))
 }
 

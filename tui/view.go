@@ -425,6 +425,8 @@ func (m *Model) inputRule(w int) string {
 	left := ""
 	if m.find != nil {
 		left = m.findRule(w)
+	} else if m.waiting != nil {
+		left = m.th.warn.Render(m.checkpointRule())
 	} else if s := m.in.Suggestions(); len(s) > 0 {
 		left = m.th.warn.Render(" @"+strings.Join(s, " @")+" ") + m.th.muted.Render("(tab) ")
 	} else if m.focus == focusInput && m.in.Value() == "" {

@@ -218,7 +218,7 @@ func (p Point) Prompt() string {
 		case Approve:
 			parts = append(parts, "Enter or approve: run it")
 		case Note:
-			parts = append(parts, "a line: a note for every member")
+			parts = append(parts, "a line: a note")
 		case Drop:
 			parts = append(parts, "drop NAME ("+strings.Join(p.Members, ", ")+")")
 		case Swap:

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/verdict"
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+// The console at 100×30, mid-run: a MAGI council under
+// modes.magi.checkpoint each_round waits after round 1 with the checkpoint
+// bar above the input and the panels in place; the note typed there
+// reaches every round-2 request as the host's words; stop after round 2
+// ends the council and the verdict line says so.
+func TestConsoleCheckpointInTmux(t *testing.T) {
+	t.Parallel()
+	dir, bin := tmuxBinary(t)
+	var n atomic.Int64
+	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
+		v := verdict.VoteApprove
+		if n.Add(1)%3 == 0 {
+			v = verdict.VoteReject
+		}
+		return debatetest.MagiReply(debatetest.MagiVoteJSON("m", debatetest.MagiRoundOf(r.Messages), v))
+	})
+	tm := startTmux(t, [2]int{100, 30}, fmt.Sprintf("cd %s && env -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY OPENAI_API_KEY=k1 OPENAI_BASE_URL=%s PARLEY_MODES_MAGI_CHECKPOINT=each_round TERM=xterm-256color %s --db %s",
+		dir, srv.URL, bin, filepath.Join(dir, "c.db")))
+	tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })
+	tm.keys("M-4")
+	tm.wait("MAGI", func(s string) bool { return strings.Contains(s, "mode: magi") })
+	tm.text("Should we ship on Friday?")
+	tm.keys("Enter")
+	s := tm.wait("the checkpoint bar after round 1", func(s string) bool {
+		return strings.Contains(s, "⏸ Enter: continue") && strings.Contains(s, "CHECKPOINT after round 1 of 3")
+	})
+	if !sideBySide(s, "MELCHIOR", "BALTHASAR") {
+		t.Errorf("the panels are not in place at the checkpoint:\n%s", s)
+	}
+	if got := len(srv.Requests()); got != 3 {
+		t.Errorf("%d requests at the checkpoint, want round 1's 3", got)
+	}
+	tm.text("The budget was cut by half.")
+	tm.keys("Enter")
+	tm.wait("the checkpoint bar after round 2", func(s string) bool { return strings.Contains(s, "CHECKPOINT after round 2 of 3") })
+	reqs := srv.Requests()
+	if len(reqs) != 6 {
+		t.Fatalf("%d requests, want 6", len(reqs))
+	}
+	for _, r := range reqs[3:] {
+		if !strings.Contains(debatetest.MagiAllText(r.Messages), "[Host] (after round 1): The budget was cut by half.") {
+			t.Errorf("a round-2 request lacks the host's note:\n%s", debatetest.MagiAllText(r.Messages))
+		}
+	}
+	tm.text("stop")
+	tm.keys("Enter")
+	s = tm.wait("the stopped council", func(s string) bool { return strings.Contains(flatten(s), "STOPPED by the host after round 2") })
+	if strings.Contains(s, "⏸") || len(srv.Requests()) != 6 {
+		t.Errorf("after the stop: %d requests, screen:\n%s", len(srv.Requests()), s)
+	}
+}
