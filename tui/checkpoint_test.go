@@ -49,7 +49,9 @@ func TestConsoleCheckpointBar(t *testing.T) {
 		t.Error("the note is not saved as the host's words")
 	}
 	typeLine(tm, "stop")
-	waitFor(t, tm, "the stopped council", func(m *Model) bool { return idle(m) && m.waiting == nil && strings.HasPrefix(m.verdict, "STOPPED by the host after round 2: ") })
+	waitFor(t, tm, "the stopped council", func(m *Model) bool {
+		return idle(m) && m.waiting == nil && strings.HasPrefix(m.verdict, "STOPPED by the host after round 2: ")
+	})
 	if s := snapshot(t, tm); strings.Contains(s, "⏸") {
 		t.Errorf("the bar stays after the council:\n%s", s)
 	}
@@ -82,5 +84,7 @@ func TestConsoleResumesAtTheCheckpoint(t *testing.T) {
 	tm := start(t, m, 100, 30)
 	waitFor(t, tm, "the checkpoint after round 1, resumed", func(m *Model) bool { return m.waiting != nil && m.waiting.Round == 1 })
 	typeLine(tm, "stop")
-	waitFor(t, tm, "the stopped council", func(m *Model) bool { return idle(m) && strings.HasPrefix(m.verdict, "STOPPED by the host after round 1: ") })
+	waitFor(t, tm, "the stopped council", func(m *Model) bool {
+		return idle(m) && strings.HasPrefix(m.verdict, "STOPPED by the host after round 1: ")
+	})
 }
