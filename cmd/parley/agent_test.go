@@ -37,7 +37,7 @@ func agentProject(t *testing.T, dir string) string {
 func agentFake(t *testing.T, dir string, replies ...providertest.Reply) *providertest.Server {
 	t.Helper()
 	srv := providertest.OpenAI(t, providertest.Sequence(replies...))
-	t.Setenv("PARLEY_TEST_OPENAI_KEY", "k1")
+	setenv(t, "PARLEY_TEST_OPENAI_KEY", "k1")
 	yaml := fmt.Sprintf(`providers:
   openai:
     type: openai
@@ -59,9 +59,10 @@ func textReply(s string) providertest.Reply {
 }
 
 func TestAgentCmdDemoExplainsTheWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	root := agentProject(t, dir)
-	t.Chdir(root)
+	chdir(t, root)
 	code, out, errOut := runCLI(t, "", "agent", "--demo", "explain this folder")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -80,6 +81,7 @@ func TestAgentCmdDemoExplainsTheWorkingDirectory(t *testing.T) {
 }
 
 func TestAgentCmdOverFakeHoldsTheJail(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	root := agentProject(t, dir)
 	srv := agentFake(t, dir,
@@ -124,6 +126,7 @@ func TestAgentCmdOverFakeHoldsTheJail(t *testing.T) {
 }
 
 func TestAgentCmdJSON(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	root := agentProject(t, dir)
 	agentFake(t, dir,
@@ -169,6 +172,7 @@ func TestAgentCmdJSON(t *testing.T) {
 }
 
 func TestAgentCmdProviderFailureExitsOne(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	root := agentProject(t, dir)
 	agentFake(t, dir, textReply("<list_file><path>.</path></list_file>"), providertest.Reply{Status: 500, Text: "upstream exploded"})
@@ -179,6 +183,7 @@ func TestAgentCmdProviderFailureExitsOne(t *testing.T) {
 }
 
 func TestAgentCmdStepLimit(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	root := agentProject(t, dir)
 	srv := agentFake(t, dir, textReply("<list_file><path>.</path></list_file>"))
@@ -195,6 +200,7 @@ func TestAgentCmdStepLimit(t *testing.T) {
 // --save FILE), owner-only, and stderr says where; sessions export --format
 // json gives the same document.
 func TestAgentCmdSavesTheConversation(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	root := agentProject(t, dir)
 	agentFake(t, dir, textReply("<list_file><path>.</path><recursive>true</recursive></list_file>"),
@@ -247,6 +253,7 @@ func TestAgentCmdSavesTheConversation(t *testing.T) {
 // A slip the model repeats is shown once with its count; the third in a
 // row ends the run like the step limit: exit 1, the reason on stderr.
 func TestAgentCmdRepeatedSlip(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	root := agentProject(t, dir)
 	slip := textReply("<complete><answer>It greets.</answer></complete>")
@@ -268,6 +275,7 @@ func TestAgentCmdRepeatedSlip(t *testing.T) {
 }
 
 func TestAgentCmdUsageErrors(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	for _, args := range [][]string{
 		{"agent", "--demo"},

@@ -42,9 +42,9 @@ func fakeVendors(t *testing.T, dir string, extraYAML string) (openai, anthropic 
 	}
 	openai = providertest.OpenAI(t, reply("openai"))
 	anthropic = providertest.Anthropic(t, reply("anthropic"))
-	t.Setenv("PARLEY_TEST_OPENAI_KEY", "k1")
-	t.Setenv("PARLEY_TEST_ANTHROPIC_KEY", "k2")
-	t.Setenv("FAKE_GEMINI_KEY", "k3")
+	setenv(t, "PARLEY_TEST_OPENAI_KEY", "k1")
+	setenv(t, "PARLEY_TEST_ANTHROPIC_KEY", "k2")
+	setenv(t, "FAKE_GEMINI_KEY", "k3")
 	yaml := fmt.Sprintf(`providers:
   openai:
     type: openai
@@ -70,6 +70,7 @@ func fakeVendors(t *testing.T, dir string, extraYAML string) (openai, anthropic 
 var alternateLine = regexp.MustCompile(`^\{"status":"ok","turn":\{"user_instruction":("[^"]*"),"codex_output":(null|"(?:[^"\\]|\\.)*"),"claude_output":(null|"(?:[^"\\]|\\.)*"),"responder":"(codex|claude)","next_responder":"(codex|claude)"\}\}$`)
 
 func TestAlternateCmdJSONOverFakes(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	openai, anthropic, order := fakeVendors(t, dir, "")
 	code, out, stderr := runCLI(t, "", "--json", "alternate", "write a retry loop", "--steps", "2")
@@ -120,6 +121,7 @@ func TestAlternateCmdJSONOverFakes(t *testing.T) {
 }
 
 func TestAlternateCmdHumanOutputShowsTokensAndSaving(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	fakeVendors(t, dir, "")
 	code, out, stderr := runCLI(t, "", "alternate", "--steps", "1", "plan a migration")
@@ -141,6 +143,7 @@ func TestAlternateCmdHumanOutputShowsTokensAndSaving(t *testing.T) {
 }
 
 func TestAlternateCmdDemo(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "alternate", "name a Go CLI")
 	if code != 0 {
@@ -157,6 +160,7 @@ func TestAlternateCmdDemo(t *testing.T) {
 }
 
 func TestAlternateCmdUsageErrors(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, args := range [][]string{
 		{"--demo", "alternate"},
@@ -171,6 +175,7 @@ func TestAlternateCmdUsageErrors(t *testing.T) {
 }
 
 func TestAlternateCmdFailingAgentExitsOne(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	// claude's place goes to gemini, whose provider cannot be reached.
 	fakeVendors(t, dir, unreachableGemini+"modes:\n  alternate:\n    agents: [codex, gemini]\n")
@@ -187,7 +192,7 @@ func TestAlternateCmdFailingAgentExitsOne(t *testing.T) {
 // savedSession loads the one session saved in the test's database.
 func savedSession(t *testing.T) (debate.SessionInfo, []debate.Entry) {
 	t.Helper()
-	path, err := store.DefaultPath(os.Getenv)
+	path, err := store.DefaultPath(func(k string) string { return getenv(t, k) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,6 +213,7 @@ func savedSession(t *testing.T) (debate.SessionInfo, []debate.Entry) {
 }
 
 func TestAlternateCmdResumeContinuesWithTheRightResponder(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	_, _, order := fakeVendors(t, dir, "")
 	if code, _, stderr := runCLI(t, "", "--json", "alternate", "design a cache", "--steps", "1"); code != 0 {
@@ -238,6 +244,7 @@ func TestAlternateCmdResumeContinuesWithTheRightResponder(t *testing.T) {
 // A resumed alternation with nothing to do is refused with what to add,
 // never a silent exit 0.
 func TestAlternateCmdResumeWithNothingToDoSaysWhatToAdd(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	if code, _, stderr := runCLI(t, "", "--demo", "alternate", "design a cache"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -60,6 +60,7 @@ func decodeBench(t *testing.T, out string) benchDoc {
 // the run is stored, and bench list, bench show and bench compare read it
 // back problem by problem.
 func TestBenchItemsStreamAndRoundTripThroughShowAndCompare(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, errOut := runCLI(t, "", "--demo", "--jsonl", "bench", "builtin:gsm8k", "--n", "6", "--seed", "3")
 	if code != 0 {
@@ -190,6 +191,7 @@ func TestBenchItemsStreamAndRoundTripThroughShowAndCompare(t *testing.T) {
 // CSV and an MMLU subject file, recognised by their columns, simulated
 // under --demo and labelled so; any other CSV is refused naming the column.
 func TestBenchRunsKnowledgeCSVsByTheirColumns(t *testing.T) {
+	t.Parallel()
 	testdata, err := filepath.Abs(filepath.Join("internal", "bench", "testdata"))
 	if err != nil {
 		t.Fatal(err)

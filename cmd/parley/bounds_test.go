@@ -12,6 +12,7 @@ import (
 // config check refuses values past the upper bounds, naming file, line and
 // key, and no error quotes more than 80 characters of a value.
 func TestConfigCheckRefusesValuesPastTheBounds(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	huge := strings.Repeat("You are thorough. ", 60000) // ~1 MB persona
 	long := strings.Repeat("q", 5000)
@@ -43,7 +44,7 @@ func TestConfigCheckRefusesValuesPastTheBounds(t *testing.T) {
 	}
 	t.Run("env value", func(t *testing.T) {
 		os.Remove(filepath.Join(dir, "parley.yaml"))
-		t.Setenv("PARLEY_MODES_TALK_ROUNDS", long)
+		setenv(t, "PARLEY_MODES_TALK_ROUNDS", long)
 		code, _, errOut := runCLI(t, "", "config", "check")
 		if code != cli.ExitUsage || !strings.Contains(errOut, "… (5000 bytes)") || len(errOut) > 400 {
 			t.Fatalf("exit %d, err %.400q (%d bytes)", code, errOut, len(errOut))
@@ -53,6 +54,7 @@ func TestConfigCheckRefusesValuesPastTheBounds(t *testing.T) {
 
 // The flags that repeat calls are bounded like their configuration keys.
 func TestRoundAndStepFlagsAreBounded(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, args := range [][]string{
 		{"--demo", "talk", "--topic", "x", "--rounds", "1000000000"},
@@ -69,6 +71,7 @@ func TestRoundAndStepFlagsAreBounded(t *testing.T) {
 // --rate-limit and --rate-burst are checked as serve.rate_limit is, before
 // the server listens.
 func TestRateFlagsAreBounded(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, c := range []struct{ flag, value, want string }{
 		{"--rate-limit", "1000001", "--rate-limit: 1000001 is over 1000000"},

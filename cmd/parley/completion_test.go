@@ -9,6 +9,7 @@ import (
 // Shell completion offers Parley's own words: saved session ids (with
 // their titles), modes, MAGI presets and agent names.
 func TestCompletionOffersIDsModesPresetsAndAgents(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@gemini which queue is simpler?"); code != 0 {
 		t.Fatalf("ask: exit %d: %s", code, errOut)

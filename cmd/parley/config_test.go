@@ -15,12 +15,12 @@ import (
 // config show prints every value with its source: default, file:line,
 // env, flag; keys are never shown.
 func TestConfigShowSaysWhereEveryValueComesFrom(t *testing.T) {
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("agents:\n  - name: claude\n    model: claude-opus-4-1\nmodes:\n  talk:\n    rounds: 5\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PARLEY_CONTEXT_BUDGET_TOKENS", "9000")
-	t.Setenv("OPENAI_API_KEY", "sk-very-secret")
+	setenv(t, "PARLEY_CONTEXT_BUDGET_TOKENS", "9000")
+	setenv(t, "OPENAI_API_KEY", "sk-very-secret")
 	code, out, errOut := runCLI(t, "", "--mode", "magi", "config", "show")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -61,6 +61,7 @@ func TestConfigShowSaysWhereEveryValueComesFrom(t *testing.T) {
 }
 
 func TestConfigCheck(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	code, out, errOut := runCLI(t, "", "config", "check")
 	if code != 0 || !strings.HasPrefix(out, "ok: config.yaml (embedded): 9 agents") {

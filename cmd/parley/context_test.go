@@ -18,6 +18,7 @@ import (
 // A session exported on one machine and imported on another exports the
 // same bytes; a broken file is refused (exit 2) and nothing is written.
 func TestSessionsImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@all should we cache prompts?"); code != 0 {
 		t.Fatalf("ask: %d %s", code, errOut)
@@ -72,6 +73,7 @@ func TestSessionsImportRoundTrip(t *testing.T) {
 // most twice the prompt of step 10, and Anthropic requests carry a cache
 // breakpoint on the stable prefix.
 func TestAlternateSteps100PromptBounded(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	var mu sync.Mutex
 	var prompts []int
@@ -90,8 +92,8 @@ func TestAlternateSteps100PromptBounded(t *testing.T) {
 	}
 	openai := providertest.OpenAI(t, reply("openai"))
 	anthropic := providertest.Anthropic(t, reply("anthropic"))
-	t.Setenv("PARLEY_TEST_OPENAI_KEY", "k1")
-	t.Setenv("PARLEY_TEST_ANTHROPIC_KEY", "k2")
+	setenv(t, "PARLEY_TEST_OPENAI_KEY", "k1")
+	setenv(t, "PARLEY_TEST_ANTHROPIC_KEY", "k2")
 	yaml := fmt.Sprintf("providers:\n  openai: {type: openai, base_url: %s, api_key_env: PARLEY_TEST_OPENAI_KEY, max_retries: 0}\n  anthropic: {type: anthropic, base_url: %s, api_key_env: PARLEY_TEST_ANTHROPIC_KEY, max_retries: 0}\n", openai.URL, anthropic.URL)
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
@@ -129,11 +131,11 @@ func TestAlternateSteps100PromptBounded(t *testing.T) {
 
 // Per-mode budgets come from the file or the environment, as the README says.
 func TestContextBudgetsConfigurable(t *testing.T) {
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("context:\n  budget_tokens: 20000\n  summarizer: mc\n  magi: {budget_tokens: 4000, summary_tokens: 500}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PARLEY_CONTEXT_ALTERNATE_BUDGET_TOKENS", "6000")
+	setenv(t, "PARLEY_CONTEXT_ALTERNATE_BUDGET_TOKENS", "6000")
 	cfg, err := loadConfig("parley.yaml")
 	if err != nil {
 		t.Fatal(err)

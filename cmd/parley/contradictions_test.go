@@ -12,6 +12,7 @@ import (
 
 // --jsonl opens with session_started, as the README's event table says.
 func TestJSONLStartsWithSessionStarted(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "--jsonl", "ask", "@gemini hi")
 	if code != 0 {
@@ -45,6 +46,7 @@ func TestNoTerminalHintListsEveryCommand(t *testing.T) {
 
 // Coming back to a session says which one and how long it is.
 func TestSessionFlagSaysWhichSessionCameBack(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	if code, _, stderr := runCLI(t, "", "--demo", "ask", "@gemini compare Kafka and NATS"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

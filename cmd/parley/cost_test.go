@@ -17,6 +17,7 @@ import (
 // --max-cost 0.21 it runs while no round-2 call (the cheapest worst case,
 // CASPER's, is $0.031) fits.
 func TestMagiStopsAtMaxCostAndKeepsRoundOne(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	magiFakeVendors(t, func(member string, round int) providertest.Reply {
 		r := magiFakeVote("approve", "It holds up.", "Approve.")
@@ -80,7 +81,7 @@ func TestMagiStopsAtMaxCostAndKeepsRoundOne(t *testing.T) {
 }
 
 func TestMaxCostRefusesAnUnpricedModel(t *testing.T) {
-	isolate(t)
+	isolateProcess(t)
 	srv := magiFakeVendors(t, func(string, int) providertest.Reply { return providertest.Reply{Text: "hi"} })
 	if err := os.WriteFile("parley.yaml", []byte("agents:\n  - name: gemini\n    model: gemini-9-unlisted\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -101,6 +102,7 @@ func TestMaxCostRefusesAnUnpricedModel(t *testing.T) {
 // sessions show ends with the session's cache hit share and saving: every
 // fake answer read 400 of its 1,000 input tokens from the cache.
 func TestSessionsShowCacheLine(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	magiFakeVendors(t, func(string, int) providertest.Reply { return magiFakeVote("approve", "Fine.", "Approve.") })
 	db := filepath.Join(dir, "c.db")

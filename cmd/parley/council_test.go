@@ -24,12 +24,12 @@ var councilAnswerRE = regexp.MustCompile(`--- (Response [A-Z]) ---\nANSWER-(\w+)
 func councilFakes(t *testing.T, answer func(member string, stage int, r providertest.Request) providertest.Reply) map[string]*providertest.Server {
 	t.Helper()
 	srv := councilServers(t, answer)
-	t.Setenv("OPENAI_API_KEY", "k1")
-	t.Setenv("ANTHROPIC_API_KEY", "k2")
-	t.Setenv("GEMINI_API_KEY", "k3")
-	t.Setenv("OPENAI_BASE_URL", srv["openai"].URL)
-	t.Setenv("ANTHROPIC_BASE_URL", srv["anthropic"].URL)
-	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv["gemini"].URL)
+	setenv(t, "OPENAI_API_KEY", "k1")
+	setenv(t, "ANTHROPIC_API_KEY", "k2")
+	setenv(t, "GEMINI_API_KEY", "k3")
+	setenv(t, "OPENAI_BASE_URL", srv["openai"].URL)
+	setenv(t, "ANTHROPIC_BASE_URL", srv["anthropic"].URL)
+	setenv(t, "GOOGLE_GEMINI_BASE_URL", srv["gemini"].URL)
 	return srv
 }
 
@@ -93,6 +93,7 @@ func councilScript(prefer []string, chair providertest.Reply) func(string, int, 
 }
 
 func TestCouncilCmdJSONOverFakes(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	councilFakes(t, councilScript([]string{"claude", "gemini", "chatgpt"}, providertest.Reply{Text: "Use NATS.", Usage: providers.Usage{InputTokens: 300, OutputTokens: 30}}))
 	code, out, stderr := runCLI(t, "", "--db", filepath.Join(dir, "c.db"), "--json", "council", "kafka or nats?")
@@ -155,6 +156,7 @@ func sortStrings(s []string) []string {
 }
 
 func TestCouncilCmdChairmanFailingShowsTheFallbackAndExitsOne(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	councilFakes(t, councilScript([]string{"chatgpt", "gemini", "claude"}, providertest.Reply{Status: 400, Text: "model retired"}))
 	code, out, stderr := runCLI(t, "", "council", "q?")
@@ -183,6 +185,7 @@ func TestCouncilCmdChairmanFailingShowsTheFallbackAndExitsOne(t *testing.T) {
 }
 
 func TestCouncilCmdUsageErrors(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, c := range []struct {
 		args []string
@@ -203,6 +206,7 @@ func TestCouncilCmdUsageErrors(t *testing.T) {
 // The demo plays a council offline; the session is saved, forks at a stage
 // and re-runs there with other members; exports carry every stage.
 func TestCouncilDemoIsStoredForkedAndRerun(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	db := filepath.Join(dir, "d.db")
 	code, out, stderr := runCLI(t, "", "--demo", "--db", db, "council", "--members", "gemini,chatgpt,claude,codex", "kafka or nats?")
@@ -251,6 +255,7 @@ func TestCouncilDemoIsStoredForkedAndRerun(t *testing.T) {
 }
 
 func TestCouncilCmdJSONLStreamsTheCouncilEvents(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "--db", filepath.Join(dir, "j.db"), "--jsonl", "council", "kafka or nats?")
 	if code != 0 {

@@ -15,6 +15,7 @@ import (
 // whose worst case no longer fits, and the exit is 4. The figures are
 // logged for the closing note (go test ./cmd/parley -run TestCutStreamFigures -v).
 func TestCutStreamFigures(t *testing.T) {
+	t.Parallel()
 	words := make([]string, 3000)
 	for i := range words {
 		words[i] = "word "
@@ -23,8 +24,8 @@ func TestCutStreamFigures(t *testing.T) {
 		return providertest.Reply{Chunks: words, CutAfter: 2500}
 	})
 	isolate(t)
-	t.Setenv("OPENAI_API_KEY", "k1")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "k1")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	lines := strings.Repeat("@chatgpt tell me a long story\n", 15)
 	code, out, stderr := runCLI(t, lines, "--max-cost", "0.30", "repl")
 	if code != 4 {

@@ -13,6 +13,7 @@ import (
 // (read-only media: here no side file can be made beside it); a command
 // that would write to a damaged database refuses, saying how to recover.
 func TestSessionsReadOnlyMediaAndDamagedDatabase(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	db := filepath.Join(dir, "media.db")
 	if code, _, errOut := runCLI(t, "", "--demo", "--db", db, "ask", "@chatgpt hello there"); code != 0 {

@@ -15,16 +15,16 @@ import (
 // doctor passes: the local agent, which no mode seats, is noted and is no
 // problem. The table fits 100 columns.
 func TestDoctorPassesWithTheBuiltInConfigWithoutOllama(t *testing.T) {
-	isolate(t)
+	isolateProcess(t)
 	models := providertest.Reply{Models: []string{"gpt-6.1-sol", "gpt-5.3-codex", "claude-sonnet-5-5", "gemini-3.8-flash"}}
 	oai := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return models })
 	ant := providertest.Anthropic(t, func(providertest.Request) providertest.Reply { return models })
 	gem := providertest.Gemini(t, func(providertest.Request) providertest.Reply { return models })
 	for k, v := range map[string]string{"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k", "GEMINI_API_KEY": "k",
 		"OPENAI_BASE_URL": oai.URL, "ANTHROPIC_BASE_URL": ant.URL, "GOOGLE_GEMINI_BASE_URL": gem.URL} {
-		t.Setenv(k, v)
+		setenv(t, k, v)
 	}
-	t.Setenv("PARLEY_PROVIDERS_OLLAMA_BASE_URL", "http://127.0.0.1:1/v1") // nobody listens there
+	setenv(t, "PARLEY_PROVIDERS_OLLAMA_BASE_URL", "http://127.0.0.1:1/v1") // nobody listens there
 	code, out, errOut := runCLI(t, "", "doctor")
 	if code != 0 || !strings.Contains(out, "all 8 agents the modes use are ok") || !strings.Contains(out, "- local ") || strings.Contains(out, "\n✗") {
 		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
@@ -42,7 +42,7 @@ func TestDoctorPassesWithTheBuiltInConfigWithoutOllama(t *testing.T) {
 // seen.
 func TestDemoDoctorReportsTheDemoAgents(t *testing.T) {
 	bin := buildParley(t)
-	isolate(t)
+	isolateProcess(t)
 	run := func(args ...string) (int, string) {
 		cmd := exec.Command(bin, args...)
 		out, err := cmd.CombinedOutput()

@@ -16,7 +16,7 @@ import (
 // they saved, as ask's and MCP's do (the real binary).
 func TestMagiAndCouncilJSONCarryTheSessionID(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	for _, cmd := range []string{"magi", "council"} {
 		db := filepath.Join(dir, cmd+".db")
 		code, out, stderr := runBinary(t, bin, "", nil, "--demo", "--db", db, "--json", cmd, "Ship on Friday?")
@@ -41,7 +41,7 @@ func TestMagiAndCouncilJSONCarryTheSessionID(t *testing.T) {
 // Through the real binary, as `parley council` and `parley magi`.
 func TestNamedAskInAModeThatRoutesNoNames(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	srv := councilFakes(t, councilScript([]string{"claude", "gemini", "chatgpt"}, providertest.Reply{Text: "Use NATS.", Usage: providers.Usage{InputTokens: 30, OutputTokens: 3}}))
 	calls := func() int {
 		n := 0
@@ -79,7 +79,7 @@ func TestNamedAskInAModeThatRoutesNoNames(t *testing.T) {
 // missing, not cobra's "requires at least 1 arg(s)" (the real binary).
 func TestNoQuestionSaysWhatIsMissing(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	for _, cmd := range []string{"magi", "council", "ask"} {
 		code, _, stderr := runBinary(t, bin, "", nil, "--demo", "--db", filepath.Join(dir, "q.db"), cmd)
 		if code != 2 || !strings.Contains(stderr, "a question is required") || strings.Contains(stderr, "arg(s)") {
@@ -92,7 +92,7 @@ func TestNoQuestionSaysWhatIsMissing(t *testing.T) {
 // strconv.ParseInt's message (the real binary).
 func TestNumberFlagRefusalIsPlain(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	code, _, stderr := runBinary(t, bin, "", nil, "--demo", "--db", filepath.Join(dir, "r.db"), "talk", "--rounds", "many", "topic")
 	if code != 2 || strings.Contains(stderr, "strconv") || !strings.Contains(stderr, `invalid argument "many" for "--rounds" flag: it must be a whole number`) {
 		t.Fatalf("--rounds many: exit %d, %q", code, stderr)

@@ -19,6 +19,9 @@ func runBinary(t *testing.T, bin, stdin string, env []string, args ...string) (c
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
+	if e := envOf(t); e != nil { // isolate's environment and folder, not the process's
+		cmd.Env, cmd.Dir = append(e.env.Environ(), env...), e.dir
+	}
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -39,7 +42,7 @@ func runBinary(t *testing.T, bin, stdin string, env []string, args ...string) (c
 // now refuses it as a configuration error (exit 2) before any call.
 func TestNaNCapsAreRefusedBeforeAnyCall(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	srv := magiFakeVendors(t, func(string, int) providertest.Reply {
 		return providertest.Reply{Text: "hi", Usage: providers.Usage{InputTokens: 5_000_000, OutputTokens: 5_000_000}}
 	})

@@ -20,6 +20,7 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/*"
 // are compared without their text deltas, which a lagging consumer may
 // receive merged; instead each turn's deltas must add up to its final text.
 func TestHeadlessJSONGolden(t *testing.T) {
+	t.Parallel()
 	project, err := filepath.Abs(filepath.Join("testdata", "agentproject"))
 	if err != nil {
 		t.Fatal(err)

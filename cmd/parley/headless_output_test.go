@@ -16,6 +16,7 @@ import (
 
 // Several multi-line answers are set off from each other by a blank line.
 func TestAskSeparatesMultilineAnswers(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "ask", "@all what is a monad?")
 	if code != 0 {
@@ -29,6 +30,7 @@ func TestAskSeparatesMultilineAnswers(t *testing.T) {
 // In the REPL's magi mode each vote is one readable line and the verdict
 // is printed, not the raw JSON of the ballots.
 func TestReplMagiPrintsVotesAndVerdict(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "/mode magi\nship on friday?\n", "--demo", "repl")
 	if code != 0 {
@@ -51,13 +53,14 @@ func TestReplMagiPrintsVotesAndVerdict(t *testing.T) {
 // Escape sequences in a server's error messages reach neither the retry
 // notice nor the final error line.
 func TestServerErrorTextIsSanitized(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	srv := providertest.OpenAI(t, providertest.Sequence(
 		providertest.Reply{Status: 429, RetryAfter: "1", Text: "slow \x1b]0;pwned\x07down"},
 		providertest.Reply{Status: 401, Text: "bad \x1b[31mkey\x1b[0m"},
 	))
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "sk-test")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	code, out, stderr := runCLI(t, "", "ask", "@chatgpt hi")
 	if code != cli.ExitRuntime {
 		t.Fatalf("exit %d, want 1; stderr %q", code, stderr)
@@ -77,8 +80,8 @@ func TestGeminiCutStreamLogsNothing(t *testing.T) {
 	srv := providertest.Gemini(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: "one two three four", CutAfter: 2}
 	})
-	t.Setenv("GEMINI_API_KEY", "test-key")
-	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL)
+	setenv(t, "GEMINI_API_KEY", "test-key")
+	setenv(t, "GOOGLE_GEMINI_BASE_URL", srv.URL)
 	var logged bytes.Buffer
 	defer log.SetOutput(log.Writer())
 	log.SetOutput(&logged)
@@ -94,6 +97,7 @@ func TestGeminiCutStreamLogsNothing(t *testing.T) {
 // sessions show prints nothing a model wrote raw, tool call parameters
 // included (they come from the model's tool XML).
 func TestSessionsShowSanitizesToolCalls(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	db := filepath.Join(dir, "s.db")
 	st, err := store.Open(db)
@@ -121,6 +125,7 @@ func TestSessionsShowSanitizesToolCalls(t *testing.T) {
 // An ask without a mention would ask nobody: it is refused, exit 2, with
 // the names to use.
 func TestAskWithoutMentionExitsTwoWithTheHint(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "ask", "what is a monad?")
 	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, `parley ask "@all what is a monad?"`) || !strings.Contains(stderr, "gemini, chatgpt") {
@@ -135,6 +140,7 @@ func TestAskWithoutMentionExitsTwoWithTheHint(t *testing.T) {
 // With piped input the REPL echoes each line after its prompt, so the
 // output reads as a transcript instead of prompts piled up ("> > ").
 func TestReplEchoesPipedInput(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "a note\n@gemini hi\nexit\n", "--demo", "repl")
 	if code != 0 {

@@ -13,7 +13,7 @@ import (
 // binary on a real pseudo-terminal.
 func TestHelpOnATerminalPagesALongPage(t *testing.T) {
 	bin := buildParley(t)
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	pager := testPager(t, dir)
 	show := func(rows uint16) string { return onTerminal(t, bin, rows, pager, "help", "console") }
 	short := show(24)

@@ -13,6 +13,7 @@ import (
 // and exports as valid JSON, exit 0, the cost read as unknown: `sessions
 // list --json` exited 1 with "json: unsupported value: +Inf".
 func TestAnInfiniteStoredCostBreaksNoCommand(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	db := filepath.Join(dir, "inf.db")
 	if code, _, stderr := runCLI(t, "", "--demo", "--db", db, "ask", "@chatgpt hi"); code != 0 {

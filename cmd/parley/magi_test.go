@@ -82,7 +82,7 @@ func TestMagiAdjustRefusesWhatItCannotResolve(t *testing.T) {
 			t.Errorf("model %q preset %q: err %v, want %q", c.model, c.configPreset, err, c.want)
 		}
 	}
-	isolate(t)
+	isolateProcess(t)
 	code, _, stderr := runCLI(t, "", "--demo", "magi", "-p", "upside-down", "q")
 	if code != cli.ExitUsage || !strings.Contains(stderr, "--preset") {
 		t.Errorf("bad preset: exit %d, %q", code, stderr)
@@ -119,12 +119,12 @@ func magiFakeVendors(t *testing.T, answer func(member string, round int) provide
 	srv := map[string]*providertest.Server{
 		"openai": providertest.OpenAI(t, h), "anthropic": providertest.Anthropic(t, h), "gemini": providertest.Gemini(t, h),
 	}
-	t.Setenv("OPENAI_API_KEY", "k1")
-	t.Setenv("ANTHROPIC_API_KEY", "k2")
-	t.Setenv("GEMINI_API_KEY", "k3")
-	t.Setenv("OPENAI_BASE_URL", srv["openai"].URL)
-	t.Setenv("ANTHROPIC_BASE_URL", srv["anthropic"].URL)
-	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv["gemini"].URL)
+	setenv(t, "OPENAI_API_KEY", "k1")
+	setenv(t, "ANTHROPIC_API_KEY", "k2")
+	setenv(t, "GEMINI_API_KEY", "k3")
+	setenv(t, "OPENAI_BASE_URL", srv["openai"].URL)
+	setenv(t, "ANTHROPIC_BASE_URL", srv["anthropic"].URL)
+	setenv(t, "GOOGLE_GEMINI_BASE_URL", srv["gemini"].URL)
 	return srv
 }
 
@@ -151,7 +151,7 @@ func fridayCouncil(reasoning string) func(member string, round int) providertest
 }
 
 func TestMagiHeadlessAgainstFakes(t *testing.T) {
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	// BALTHASAR joins MELCHIOR with its words only: the audit flags it.
 	magiFakeVendors(t, fridayCouncil("Friday deploys leave nobody on call; rollback untested."))
 	db := filepath.Join(dir, "magi.db")
@@ -197,7 +197,7 @@ func TestMagiHeadlessAgainstFakes(t *testing.T) {
 }
 
 func TestMagiPresetAndModelReachTheRightVendors(t *testing.T) {
-	isolate(t)
+	isolateProcess(t)
 	srv := magiFakeVendors(t, func(string, int) providertest.Reply {
 		return magiFakeVote("approve", "Fine.", "ok")
 	})
@@ -228,7 +228,7 @@ func TestMagiPresetAndModelReachTheRightVendors(t *testing.T) {
 }
 
 func TestMagiDemoJSONIsOneCompleteObject(t *testing.T) {
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	code, out, stderr := runCLI(t, "", "--demo", "--db", filepath.Join(dir, "d.db"), "--json", "magi", "Should we ship on Friday?")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -272,7 +272,7 @@ func TestMagiDemoJSONIsOneCompleteObject(t *testing.T) {
 }
 
 func TestMagiEveryMemberFailingExitsOne(t *testing.T) {
-	isolate(t)
+	isolateProcess(t)
 	magiFakeVendors(t, func(string, int) providertest.Reply {
 		return providertest.Reply{Status: 400, Text: "model not found"}
 	})
@@ -286,7 +286,7 @@ func TestMagiEveryMemberFailingExitsOne(t *testing.T) {
 }
 
 func TestMagiModelAndPresetTogetherIsAUsageError(t *testing.T) {
-	isolate(t)
+	isolateProcess(t)
 	code, out, stderr := runCLI(t, "", "--demo", "magi", "-m", "gpt-5", "-p", "rotate", "q?")
 	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, "--model") || !strings.Contains(stderr, "--preset") {
 		t.Errorf("exit %d\nout %q\nerr %q", code, out, stderr)
@@ -310,7 +310,7 @@ func TestMagiNoDecisionExitsThree(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := buildParley(t) // seen through the real binary: it runs as a process
-			isolate(t)
+			isolateProcess(t)
 			magiFakeVendors(t, func(member string, _ int) providertest.Reply {
 				if tc.invalid[member] {
 					return providertest.Reply{Text: "I would rather not vote today."}

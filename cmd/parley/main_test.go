@@ -17,15 +17,22 @@ import (
 const testPace = 200 * time.Microsecond
 
 // executeIO runs a command line in-process with the given streams, the
-// demo agents at testPace.
-func executeIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return executeWith(ctx, modes.All(), args, stdin, stdout, stderr)
+// demo agents at testPace, in t's environment (see isolate).
+func executeIO(t testing.TB, ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return executeWith(t, ctx, modes.All(), args, stdin, stdout, stderr)
 }
 
 // executeWith is executeIO for a program that knows the modes known (the
 // toy mode's test adds one).
-func executeWith(ctx context.Context, known debate.ModeList, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return run(ctx, testFactory(known, factory.Process{}, stdin, stdout, stderr), args)
+func executeWith(t testing.TB, ctx context.Context, known debate.ModeList, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var env factory.Env = factory.Process{}
+	dir := ""
+	if e := envOf(t); e != nil {
+		env, dir = e.env, e.dir
+	}
+	f := testFactory(known, env, stdin, stdout, stderr)
+	f.Dir = dir
+	return run(ctx, f, args)
 }
 
 // testFactory is a factory over the given streams (none a terminal) and

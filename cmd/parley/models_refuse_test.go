@@ -20,7 +20,7 @@ import (
 // the command warns and prints the built-in catalogue.
 func TestModelsUpdateRefusesTerminalEscapesThroughTheBinary(t *testing.T) {
 	bin := buildParley(t)
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	const attack = `x\u001b]52;c;cHduZWQ=\u0007\u001b[2J`
 	var evil atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

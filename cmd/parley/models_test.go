@@ -15,6 +15,7 @@ import (
 // not take are both named at start, with the config key; the temperature
 // is then not sent.
 func TestStartWarnsAboutShutdownsAndDroppedTemperatures(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	openai, _, _ := fakeVendors(t, dir, `agents:
   - {name: old, display: Old, provider: openai, model: gpt-5, temperature: 0.2}
@@ -54,6 +55,7 @@ modes:
 }
 
 func TestConfigRejectsBadCatalogueEntries(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	for yaml, want := range map[string]string{
 		"models:\n  x: {api: soap}\n":                        "models.x.api",
@@ -74,6 +76,7 @@ func TestConfigRejectsBadCatalogueEntries(t *testing.T) {
 }
 
 func TestDoctorCommandExitsOneOnAProblem(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	fakeVendors(t, dir, "") // the fakes list no models: every agent's model is "not served here"
 	code, out, _ := runCLI(t, "", "doctor")
@@ -86,6 +89,7 @@ func TestDoctorCommandExitsOneOnAProblem(t *testing.T) {
 // `parley models` then prices a model only catwalk knows, says so, and
 // fits 100 columns; a 500 is refused with the catalogue kept.
 func TestModelsCommandAndUpdate(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	var fail atomic.Bool // the handler runs on the server's goroutine
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

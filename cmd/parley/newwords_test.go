@@ -10,6 +10,7 @@ import (
 // "(1 new word)", not "(1 new words)". BALTHASAR joins MELCHIOR in round 2
 // with MELCHIOR's reasoning and a single word of its own (postgres).
 func TestMagiHeadlessCountsOneNewWordInTheSingular(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	magiFakeVendors(t, fridayCouncil("Friday deploys leave nobody on call; rollback untested; postgres."))
 	code, out, stderr := runCLI(t, "", "--db", filepath.Join(dir, "magi.db"), "magi", "Should we ship on Friday?")

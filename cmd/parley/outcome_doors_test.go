@@ -33,6 +33,7 @@ func (b storeBackend) LoadSession(ctx context.Context, id string) (web.SessionVi
 // headless output, the saved row, `sessions show`, the Markdown and JSON
 // exports and the web page.
 func TestVerdictSentenceIsTheSameAtEveryDoor(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	magiFakeVendors(t, func(member string, round int) providertest.Reply {
 		if member == "CASPER" {
@@ -72,6 +73,7 @@ func TestVerdictSentenceIsTheSameAtEveryDoor(t *testing.T) {
 // entry, read byte for byte the same in the headless output, `sessions
 // show`, the Markdown and JSON exports and the web page.
 func TestOutcomeSentenceIsTheSameAtEveryDoor(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		args     []string

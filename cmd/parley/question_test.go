@@ -26,12 +26,13 @@ func longQuestion() string {
 // A 100 KB question reaches the model whole, its last line included: the
 // prompt builder never cuts the question being asked.
 func TestLongQuestionIsSentWhole(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: "Two handlers are registered."}
 	})
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "sk-test")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	q := longQuestion()
 	code, out, stderr := runCLI(t, "@chatgpt "+q, "ask", "-")
 	if code != 0 || !strings.Contains(out, "Two handlers are registered.") {
@@ -51,6 +52,7 @@ func TestLongQuestionIsSentWhole(t *testing.T) {
 // A question over the model's context window is refused before any call,
 // with its size and the limit; the question is saved, nothing is lost.
 func TestQuestionOverTheContextWindowIsRefusedBeforeTheCall(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	cfg := "models:\n  tiny-window: {provider: openai, context: 8000, max_output: 1000}\n" +
 		"agents:\n  - name: chatgpt\n    model: tiny-window\n"
@@ -60,8 +62,8 @@ func TestQuestionOverTheContextWindowIsRefusedBeforeTheCall(t *testing.T) {
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: "should not be asked"}
 	})
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "sk-test")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	q := longQuestion()
 	code, out, stderr := runCLI(t, "@chatgpt "+q, "ask", "-")
 	if code != cli.ExitRuntime {

@@ -35,7 +35,7 @@ func TestDefaultModelsRequestBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	isolate(t) // changes directory: golden files are found from wd
+	isolateProcess(t) // changes directory: golden files are found from wd
 	cfg, err := loadConfig("")
 	if err != nil {
 		t.Fatal(err)

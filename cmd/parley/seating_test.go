@@ -18,8 +18,8 @@ func onlyOpenAI(t *testing.T, answer func(system string) string) *providertest.S
 	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: answer(r.System), Usage: providers.Usage{InputTokens: 100, OutputTokens: 10}}
 	})
-	t.Setenv("OPENAI_API_KEY", "k1")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "k1")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	return srv
 }
 

@@ -19,12 +19,12 @@ func TestSplitKeyReachesNoTerminal(t *testing.T) {
 		t.Skip("runs the binary once per separator")
 	}
 	bin := buildParley(t) // before isolate leaves the module's folder
-	isolate(t)
+	isolateProcess(t)
 	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
 		return providertest.Reply{Status: 401, Text: sanitizetest.SplitKeyMessage(r.Messages[len(r.Messages)-1].Content)}
 	})
-	t.Setenv("OPENAI_API_KEY", sanitizetest.SplitKey)
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", sanitizetest.SplitKey)
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	for i, name := range sanitizetest.SeparatorNames() {
 		var stderr bytes.Buffer
 		cmd := exec.Command(bin, "ask", sanitizetest.Question("chatgpt", i))

@@ -15,7 +15,7 @@ import (
 // `go run` build does. The real binary, copied where each case needs it.
 func TestResumeAdviceNamesTheCommandRun(t *testing.T) {
 	built := buildParley(t)
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	data, err := os.ReadFile(built)
 	if err != nil {
 		t.Fatal(err)

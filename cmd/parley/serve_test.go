@@ -19,6 +19,7 @@ import (
 // parley serve --demo: the first line names the address; the API, the
 // page and a council answer; cancelling (as SIGTERM does) exits 0.
 func TestServeCommandDemo(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -67,7 +68,7 @@ func startServeWith(ctx context.Context, t *testing.T, known debate.ModeList, ar
 	errOut = &bytes.Buffer{}
 	exit := make(chan int, 1)
 	go func() {
-		exit <- executeWith(ctx, known, args, strings.NewReader(""), pw, errOut)
+		exit <- executeWith(t, ctx, known, args, strings.NewReader(""), pw, errOut)
 		pw.Close()
 	}()
 	deadline := time.AfterFunc(30*time.Second, func() { pr.CloseWithError(errors.New("no first line within 30s")) })
@@ -85,8 +86,9 @@ func startServeWith(ctx context.Context, t *testing.T, known debate.ModeList, ar
 
 // Any address but loopback needs PARLEY_SERVE_TOKEN.
 func TestServeRefusesOpenAddressWithoutToken(t *testing.T) {
+	t.Parallel()
 	isolate(t)
-	t.Setenv("PARLEY_SERVE_TOKEN", "")
+	setenv(t, "PARLEY_SERVE_TOKEN", "")
 	code, _, stderr := runCLI(t, "", "--demo", "serve", "--addr", "0.0.0.0:0")
 	if code != 2 || !strings.Contains(stderr, "PARLEY_SERVE_TOKEN") {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -96,8 +98,9 @@ func TestServeRefusesOpenAddressWithoutToken(t *testing.T) {
 // A token shorter than 16 characters is refused for an open address, and
 // --tls-cert needs --tls-key.
 func TestServeRefusesShortTokenAndHalfTLS(t *testing.T) {
+	t.Parallel()
 	isolate(t)
-	t.Setenv("PARLEY_SERVE_TOKEN", "short-token")
+	setenv(t, "PARLEY_SERVE_TOKEN", "short-token")
 	code, _, stderr := runCLI(t, "", "--demo", "serve", "--addr", "0.0.0.0:0")
 	if code != 2 || !strings.Contains(stderr, "16 or more") {
 		t.Fatalf("short token: exit %d: %s", code, stderr)

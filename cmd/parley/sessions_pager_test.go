@@ -17,7 +17,7 @@ import (
 // 50). The real binary on a real pseudo-terminal.
 func TestSessionsListPagesATallListAtATerminal(t *testing.T) {
 	bin := buildParley(t)
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	for range 3 {
 		if code, _, errOut := runCLI(t, "", "--demo", "ask", "@chatgpt hi"); code != 0 {
 			t.Fatalf("ask: exit %d: %s", code, errOut)

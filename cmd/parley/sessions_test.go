@@ -32,6 +32,7 @@ func listSessions(t *testing.T, args ...string) []store.Summary {
 // The commands a new user tries, in order: a few asks, the list, a
 // continued session, show, export, fork and rm.
 func TestSessionsCommandsEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	if code, _, errOut := runCLI(t, "", "sessions", "list"); code != 0 || !strings.Contains(errOut, "no saved sessions") {
 		t.Fatalf("empty list: %d %q", code, errOut)
@@ -138,9 +139,10 @@ func TestSessionsCommandsEndToEnd(t *testing.T) {
 
 // --db and PARLEY_DB choose the file.
 func TestDatabasePathFlagAndEnv(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	flagDB, envDB := filepath.Join(dir, "flag.db"), filepath.Join(dir, "env.db")
-	t.Setenv("PARLEY_DB", envDB)
+	setenv(t, "PARLEY_DB", envDB)
 	if code, _, errOut := runCLI(t, "", "--demo", "--db", flagDB, "ask", "@gemini a"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -161,6 +163,7 @@ func TestDatabasePathFlagAndEnv(t *testing.T) {
 // PARLEY_DB from ./.env applies to the sessions commands too, not only to
 // the commands that talk to agents.
 func TestDotEnvDatabaseAppliesToSessionsCommands(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	if code, _, errOut := runCLI(t, "", "--demo", "--db", "custom.db", "ask", "@gemini from the env file"); code != 0 {
 		t.Fatal(errOut)
@@ -175,13 +178,14 @@ func TestDotEnvDatabaseAppliesToSessionsCommands(t *testing.T) {
 
 // A resumed session's agents receive the whole restored history.
 func TestResumedAgentSeesTheWholeHistory(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	srv := providertest.OpenAI(t, providertest.Sequence(
 		providertest.Reply{Text: "alpha is the first answer", Usage: providers.Usage{InputTokens: 20, OutputTokens: 5}},
 		providertest.Reply{Text: "beta follows alpha", Usage: providers.Usage{InputTokens: 40, OutputTokens: 4}},
 	))
-	t.Setenv("OPENAI_API_KEY", "sk-test-resume")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "sk-test-resume")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	if code, _, errOut := runCLI(t, "", "ask", "@chatgpt first question"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -209,7 +213,7 @@ func TestResumedAgentSeesTheWholeHistory(t *testing.T) {
 		t.Errorf("list = %+v", l)
 	}
 	// The key sent with every request is in no byte of the database.
-	files, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_DATA_HOME"), "parley", "*"))
+	files, _ := filepath.Glob(filepath.Join(getenv(t, "XDG_DATA_HOME"), "parley", "*"))
 	if len(files) == 0 {
 		t.Fatal("no database files")
 	}
@@ -272,6 +276,7 @@ func TestConsoleStoreAdapter(t *testing.T) {
 // The global --json is honoured by every command that prints data, and
 // refused where it means nothing.
 func TestGlobalJSONFlagEverywhere(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@gemini hello"); code != 0 {
 		t.Fatalf("ask: exit %d: %s", code, errOut)

@@ -7,16 +7,95 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
+	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
-// isolate gives a test its own HOME, XDG dirs and working directory and
-// clears every key and endpoint variable, so the machine's env cannot leak in.
+// isolate gives a test that runs parley in process its own environment
+// (HOME, XDG dirs, the cache; no key, endpoint or PARLEY_* of the machine)
+// and working directory, handed to the command through the factory, so it
+// can run in parallel with the others: nothing of the process changes.
 func isolate(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	vars := map[string]string{
+		"HOME":             dir,
+		"XDG_CONFIG_HOME":  filepath.Join(dir, "config"),
+		"XDG_DATA_HOME":    filepath.Join(dir, "data"),
+		"PARLEY_CACHE_DIR": filepath.Join(dir, "cache"), // never the user's kept model catalogue
+	}
+	for _, k := range []string{"PATH", "TMPDIR", "LANG", "TERM", "CI"} {
+		if v, ok := os.LookupEnv(k); ok {
+			vars[k] = v
+		}
+	}
+	testEnvs.Store(t.Name(), &testEnv{env: factory.NewMap(vars), dir: dir})
+	t.Cleanup(func() { testEnvs.Delete(t.Name()) })
+	return dir
+}
+
+// testEnvs are the environments isolate gave, by test name.
+var testEnvs sync.Map
+
+type testEnv struct {
+	env *factory.Map
+	dir string
+}
+
+// envOf is the environment of t, or of the test t runs under (nil: the
+// test uses the process's own, as isolateProcess sets it).
+func envOf(t testing.TB) *testEnv {
+	for name := t.Name(); ; {
+		if e, ok := testEnvs.Load(name); ok {
+			return e.(*testEnv)
+		}
+		i := strings.LastIndex(name, "/")
+		if i < 0 {
+			return nil
+		}
+		name = name[:i]
+	}
+}
+
+// setenv sets a variable for the parley that t runs: in its own
+// environment after isolate, else in the process (t.Setenv).
+func setenv(t *testing.T, key, value string) {
+	t.Helper()
+	if e := envOf(t); e != nil {
+		_ = e.env.Setenv(key, value)
+		return
+	}
+	t.Setenv(key, value)
+}
+
+// chdir makes dir the working directory of the parley that t runs: its
+// own after isolate, else the process's (t.Chdir).
+func chdir(t *testing.T, dir string) {
+	t.Helper()
+	if e := envOf(t); e != nil {
+		e.dir = dir
+		return
+	}
+	t.Chdir(dir)
+}
+
+// getenv reads a variable of the environment t's parley runs with.
+func getenv(t testing.TB, key string) string {
+	if e := envOf(t); e != nil {
+		return e.env.Getenv(key)
+	}
+	return os.Getenv(key)
+}
+
+// isolateProcess is isolate for a test that runs the real binary, which
+// inherits the process's environment and directory: it changes those
+// (t.Setenv, t.Chdir), so the test cannot run in parallel.
+func isolateProcess(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
@@ -42,11 +121,12 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 func runWith(t *testing.T, known debate.ModeList, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = executeWith(context.Background(), known, args, strings.NewReader(stdin), &out, &errOut)
+	code = executeWith(t, context.Background(), known, args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
 func TestConfigErrorsExitTwoNamingFileAndKey(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -97,6 +177,7 @@ func TestConfigErrorsExitTwoNamingFileAndKey(t *testing.T) {
 }
 
 func TestParleyYAMLInWorkingDirIsFound(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("modes:\n  mention:\n    agents: [claude]\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -108,6 +189,7 @@ func TestParleyYAMLInWorkingDirIsFound(t *testing.T) {
 }
 
 func TestAskDemoPrintsRepliesInConfigOrder(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "ask", "@chatgpt @gemini what is a monad?")
 	if code != 0 {
@@ -123,6 +205,7 @@ func TestAskDemoPrintsRepliesInConfigOrder(t *testing.T) {
 }
 
 func TestAskFromStdinAndJSON(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "@gemini hi from a pipe\n", "--demo", "--json", "ask", "-")
 	if code != 0 {
@@ -163,6 +246,7 @@ func TestAskFromStdinAndJSON(t *testing.T) {
 }
 
 func TestAskUnknownAgentExitsTwo(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "ask", "@bard hi")
 	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, "@gemini") {
@@ -171,6 +255,7 @@ func TestAskUnknownAgentExitsTwo(t *testing.T) {
 }
 
 func TestNoKeyAndNoDemoSaysWhatToSet(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, _, stderr := runCLI(t, "", "ask", "@all hi")
 	if code != cli.ExitUsage {
@@ -184,9 +269,10 @@ func TestNoKeyAndNoDemoSaysWhatToSet(t *testing.T) {
 }
 
 func TestMissingKeyForOneAgentOthersWork(t *testing.T) {
+	t.Parallel()
 	isolate(t)
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1") // refused at once: no network needed
+	setenv(t, "OPENAI_API_KEY", "sk-test")
+	setenv(t, "OPENAI_BASE_URL", "http://127.0.0.1:1/v1") // refused at once: no network needed
 	// Asked by name, Gemini is Gemini: no stand-in answers for it; the line
 	// is refused before anything is sent, naming the variable to set.
 	code, out, stderr := runCLI(t, "", "ask", "@gemini hi")
@@ -196,6 +282,7 @@ func TestMissingKeyForOneAgentOthersWork(t *testing.T) {
 }
 
 func TestReplWithPipe(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	in := "we need a queue\n@all kafka or nats?\n@nobody hi\n/mode magi\nexit\n@gemini never asked\n"
 	code, out, stderr := runCLI(t, in, "--demo", "repl")
@@ -213,6 +300,7 @@ func TestReplWithPipe(t *testing.T) {
 // A .env that does not parse would set none of its keys; it is reported,
 // naming the file and the line, instead of being ignored.
 func TestBrokenDotEnvIsAConfigError(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("OPENAI_API_KEY=sk-test\nthis is not an assignment\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -225,6 +313,7 @@ func TestBrokenDotEnvIsAConfigError(t *testing.T) {
 
 // Every kind of command-line mistake exits 2, an unknown command included.
 func TestUsageMistakesExitTwo(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, args := range [][]string{{"foo"}, {"--bogus"}, {"ask"}, {"version", "extra"}, {"sessions", "foo"}, {"sessions", "show"}} {
 		if code, _, stderr := runCLI(t, "", args...); code != cli.ExitUsage {
@@ -234,6 +323,7 @@ func TestUsageMistakesExitTwo(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, _ := runCLI(t, "", "version")
 	if code != 0 || !strings.HasPrefix(out, "parley ") {
@@ -247,30 +337,30 @@ func TestVersion(t *testing.T) {
 }
 
 func TestEnvOverridesConfig(t *testing.T) {
-	isolate(t)
-	t.Setenv("PARLEY_DEFAULT_MODE", "telepathy")
+	isolateProcess(t)
+	setenv(t, "PARLEY_DEFAULT_MODE", "telepathy")
 	code, _, stderr := runCLI(t, "", "--demo", "ask", "@all hi")
 	// The variable is blamed, with its value, never the embedded file.
 	if code != cli.ExitUsage || !strings.Contains(stderr, `environment variable PARLEY_DEFAULT_MODE="telepathy" (default_mode): unknown mode "telepathy"`) ||
 		strings.Contains(stderr, "embedded") {
 		t.Fatalf("exit %d err %q", code, stderr)
 	}
-	t.Setenv("PARLEY_DEFAULT_MODE", "")
-	t.Setenv("PARLEY_MODES_TALK_ROUNDS", "many")
+	setenv(t, "PARLEY_DEFAULT_MODE", "")
+	setenv(t, "PARLEY_MODES_TALK_ROUNDS", "many")
 	code, _, stderr = runCLI(t, "", "--demo", "ask", "@all hi")
 	if code != cli.ExitUsage || !strings.Contains(stderr, `environment variable PARLEY_MODES_TALK_ROUNDS="many" (modes.talk.rounds): expected a whole number`) {
 		t.Fatalf("exit %d err %q", code, stderr)
 	}
-	t.Setenv("PARLEY_MODES_TALK_ROUNDS", "")
+	setenv(t, "PARLEY_MODES_TALK_ROUNDS", "")
 	// An unknown PARLEY_ variable is a warning with the nearest name; the run goes on.
-	t.Setenv("PARLEY_DEFAUT_MODE", "magi")
+	setenv(t, "PARLEY_DEFAUT_MODE", "magi")
 	code, _, stderr = runCLI(t, "", "--demo", "ask", "@gemini hi")
 	if code != 0 || !strings.Contains(stderr, "parley: warning: PARLEY_DEFAUT_MODE is not a Parley setting (did you mean PARLEY_DEFAULT_MODE?); ignored") {
 		t.Fatalf("exit %d err %q", code, stderr)
 	}
-	t.Setenv("PARLEY_DEFAUT_MODE", "")
-	t.Setenv("PARLEY_DEFAULT_MODE", "")
-	t.Setenv("PARLEY_CONTEXT_BUDGET_TOKENS", "8000")
+	setenv(t, "PARLEY_DEFAUT_MODE", "")
+	setenv(t, "PARLEY_DEFAULT_MODE", "")
+	setenv(t, "PARLEY_CONTEXT_BUDGET_TOKENS", "8000")
 	cfg, err := loadConfig("")
 	if err != nil || cfg.Context.BudgetTokens != 8000 {
 		t.Fatalf("env override not applied: %v %+v", err, cfg.Context)
@@ -281,7 +371,7 @@ func TestEnvOverridesConfig(t *testing.T) {
 // configuration) reads files before answering; ask shows its tool calls on
 // stderr and only its answer on stdout.
 func TestAskWithToolsShowsCallsAndAnswer(t *testing.T) {
-	dir := isolate(t)
+	dir := isolateProcess(t)
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Rocket\nLaunch control software.\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -305,6 +395,7 @@ func TestAskWithToolsShowsCallsAndAnswer(t *testing.T) {
 // Without a terminal (a script, CI) the console refuses with a hint at the
 // headless commands instead of a low-level TTY error.
 func TestConsoleWithoutTerminalPointsToHeadless(t *testing.T) {
+	t.Parallel()
 	if f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
 		f.Close()
 		t.Skip("a terminal is attached to this test run")

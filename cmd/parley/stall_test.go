@@ -17,6 +17,7 @@ import (
 // kept as partial); the silent one ends after its first_byte_timeout with
 // the reason, and the exit is 1.
 func TestStalledAgentEndsAndHoldsNothingBack(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	gemini := providertest.Gemini(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: "never sent", Delay: time.Minute}
@@ -33,9 +34,9 @@ func TestStalledAgentEndsAndHoldsNothingBack(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GEMINI_API_KEY", "k1")
-	t.Setenv("OPENAI_API_KEY", "k2")
-	t.Setenv("ANTHROPIC_API_KEY", "k3")
+	setenv(t, "GEMINI_API_KEY", "k1")
+	setenv(t, "OPENAI_API_KEY", "k2")
+	setenv(t, "ANTHROPIC_API_KEY", "k3")
 	code, out, stderr := runCLI(t, "", "ask", "@gemini @chatgpt @claude status?")
 	if code != cli.ExitRuntime {
 		t.Fatalf("exit %d, want 1\nout %q\nerr %q", code, out, stderr)

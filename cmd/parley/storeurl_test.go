@@ -17,8 +17,8 @@ import (
 // PARLEY_* setting. config show names the database and what chose it, a
 // password in the key redacted; each ask is saved where the winner says.
 func TestStoreURLChoosesTheDatabaseUnderFlagAndEnv(t *testing.T) {
-	dir := isolate(t)
-	t.Setenv("PARLEY_STORE_URL", "")
+	dir := isolateProcess(t)
+	setenv(t, "PARLEY_STORE_URL", "")
 	os.Unsetenv("PARLEY_STORE_URL")
 	db := func(name string) string { return filepath.Join(dir, name) }
 	if err := os.WriteFile(db("parley.yaml"), []byte("store:\n  url: sqlite:"+db("config.db")+"\n"), 0o600); err != nil {
@@ -78,8 +78,8 @@ func TestStoreURLChoosesTheDatabaseUnderFlagAndEnv(t *testing.T) {
 		{env: db("env.db"), storeEnv: db("storeenv.db"), want: db("env.db"), source: "env PARLEY_DB"},
 		{env: db("env.db"), flag: db("flag.db"), want: db("flag.db"), source: "flag --db"},
 	} {
-		t.Setenv("PARLEY_DB", step.env)
-		t.Setenv("PARLEY_STORE_URL", step.storeEnv)
+		setenv(t, "PARLEY_DB", step.env)
+		setenv(t, "PARLEY_STORE_URL", step.storeEnv)
 		var args []string
 		if step.flag != "" {
 			args = []string{"--db", step.flag}
@@ -96,8 +96,8 @@ func TestStoreURLChoosesTheDatabaseUnderFlagAndEnv(t *testing.T) {
 		t.Errorf("the default file holds %d sessions: store.url was not followed", n)
 	}
 
-	t.Setenv("PARLEY_DB", "")
-	t.Setenv("PARLEY_STORE_URL", "postgres://parley:hunter2-secret@db.internal/parley")
+	setenv(t, "PARLEY_DB", "")
+	setenv(t, "PARLEY_STORE_URL", "postgres://parley:hunter2-secret@db.internal/parley")
 	code, out, errOut := runCLI(t, "", "config", "show")
 	if code != 0 || strings.Contains(out+errOut, "hunter2-secret") || !strings.Contains(out, "db.internal") {
 		t.Fatalf("config show with a password in store.url: exit %d\n%s%s", code, out, errOut)

@@ -16,19 +16,20 @@ func slowAnswer(t *testing.T) {
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{"First words", " arrive", " long", " before", " the", " end."}, ChunkDelay: 150 * time.Millisecond}
 	})
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "sk-test")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 }
 
 // Piped into another program, ask shows the answer while it streams: the
 // first words are on stdout long before the command ends.
 func TestAskStreamsToAPipe(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	slowAnswer(t)
 	out, errOut := newWatchBuffer("[ChatGPT]: First words"), &lockedBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- executeIO(context.Background(), []string{"ask", "@chatgpt tell me"}, strings.NewReader(""), out, errOut)
+		done <- executeIO(t, context.Background(), []string{"ask", "@chatgpt tell me"}, strings.NewReader(""), out, errOut)
 	}()
 	select {
 	case <-out.seen:
@@ -51,6 +52,7 @@ func TestAskStreamsToAPipe(t *testing.T) {
 // --jsonl prints each event as it happens: text deltas come before the
 // turn is finished, and every line is one JSON object with its type first.
 func TestJSONLPrintsDeltasBeforeTheAnswerEnds(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	slowAnswer(t)
 	code, out, stderr := runCLI(t, "", "--jsonl", "ask", "@chatgpt tell me")

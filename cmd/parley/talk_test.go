@@ -15,6 +15,7 @@ import (
 )
 
 func TestTalkCmdDemoPrintsRoundsAndClosing(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "talk", "--topic", "tabs or spaces", "--rounds", "1")
 	if code != 0 {
@@ -35,6 +36,7 @@ func TestTalkCmdDemoPrintsRoundsAndClosing(t *testing.T) {
 }
 
 func TestTalkCmdJSONWithFailingGuest(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	// Guest B is gemini, whose provider cannot be reached: its turns fail,
 	// the talk goes on and the MC still closes; the exit code says so.
@@ -87,6 +89,7 @@ func TestTalkCmdJSONWithFailingGuest(t *testing.T) {
 }
 
 func TestTalkCmdFlagsChooseTheSpeakers(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	_, _, order := fakeVendors(t, dir, "")
 	code, out, stderr := runCLI(t, "", "talk", "--topic", "x", "--rounds", "1", "--a", "codex", "--b", "claude", "--mc", "chatgpt")
@@ -102,6 +105,7 @@ func TestTalkCmdFlagsChooseTheSpeakers(t *testing.T) {
 }
 
 func TestTalkCmdUsageErrors(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, c := range []struct {
 		args []string
@@ -120,6 +124,7 @@ func TestTalkCmdUsageErrors(t *testing.T) {
 }
 
 func TestTalkCmdSavesTopicGuestsAndModerator(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	fakeVendors(t, dir, "modes:\n  talk:\n    b: claude\n")
 	if code, _, stderr := runCLI(t, "", "talk", "--topic", "four-day weeks", "--rounds", "1"); code != 0 {
@@ -180,7 +185,7 @@ func TestTalkCmdCtrlCCancelsKeepingWhatArrived(t *testing.T) {
 	out, errOut := newWatchBuffer("[ChatGPT]: "), &lockedBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- executeIO(context.Background(), []string{"--demo", "talk", "--topic", "coffee or tea", "--rounds", "5"}, strings.NewReader(""), out, errOut)
+		done <- executeIO(t, context.Background(), []string{"--demo", "talk", "--topic", "coffee or tea", "--rounds", "5"}, strings.NewReader(""), out, errOut)
 	}()
 	select {
 	case <-out.seen: // a guest is streaming: the run loop listens for Ctrl+C by now

@@ -16,12 +16,13 @@ import (
 // Source) reaches no person with them: not the terminal while it streams,
 // not `sessions show`, not the Markdown export. The text around them stays.
 func TestBidiControlsReachNoTerminalOrExport(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{"access = \"user\u202e \u2066// admin\u2069\u2066\"", " ok\u200b\U000E0041", " \u061cdone"}}
 	})
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "sk-test")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	code, out, stderr := runCLI(t, "", "ask", "@chatgpt is \u202ethis safe?")
 	if code != 0 {
 		t.Fatalf("ask: exit %d: %s", code, stderr)
@@ -44,6 +45,7 @@ func TestBidiControlsReachNoTerminalOrExport(t *testing.T) {
 // notice, the error line, the JSONL events, the SQLite file or either
 // export. The message around the key is kept.
 func TestProviderErrorEchoingTheKeyIsScrubbed(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	const key = "zq7Fh2LmP9xK4vB8nR3tWc"
 	srv := providertest.OpenAI(t, providertest.Sequence(
@@ -52,8 +54,8 @@ func TestProviderErrorEchoingTheKeyIsScrubbed(t *testing.T) {
 		providertest.Reply{Status: 429, RetryAfter: "0", Text: "quota exceeded for key " + key},
 		providertest.Reply{Status: 401, Text: "API key not valid: " + key + " was rejected (Authorization: Bearer " + key + ")"},
 	))
-	t.Setenv("OPENAI_API_KEY", key)
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", key)
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	_, human, humanErr := runCLI(t, "", "ask", "@chatgpt hi")
 	code, jsonl, jsonlErr := runCLI(t, "", "ask", "--jsonl", "@chatgpt hi again")
 	if code != cli.ExitRuntime {
@@ -102,12 +104,13 @@ func TestProviderErrorEchoingTheKeyIsScrubbed(t *testing.T) {
 // `models --json` carried U+009B and U+202E as raw bytes. The escaped text
 // decodes to what was said.
 func TestJSONOfEveryCommandEscapesC1AndBidi(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{"csi \u009b31m and \u202eflip"}}
 	})
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "sk-test")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	if code, _, stderr := runCLI(t, "", "ask", "@chatgpt a \u009b title \u202e here"); code != 0 {
 		t.Fatalf("ask: exit %d: %s", code, stderr)
 	}
@@ -136,12 +139,13 @@ func TestJSONOfEveryCommandEscapesC1AndBidi(t *testing.T) {
 // `parley ask "@all"` asks no question: refused with exit 2 before any
 // call, and nothing is saved (it was a paid call to every agent).
 func TestBareMentionsAreRefusedBeforeAnyCall(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{"an answer to nothing"}}
 	})
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	setenv(t, "OPENAI_API_KEY", "sk-test")
+	setenv(t, "OPENAI_BASE_URL", srv.URL)
 	for _, line := range []string{"@all", "@chatgpt"} {
 		code, out, stderr := runCLI(t, "", "ask", line)
 		if code != cli.ExitUsage || !strings.Contains(stderr, "asks no question") {

@@ -15,6 +15,7 @@ import (
 // A session is listed as "MODE · question"; sessions rename changes the
 // title every list shows and keeps the order by last activity.
 func TestSessionsRenameAndModeTitles(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, args := range [][]string{{"--demo", "magi", "should we migrate to Kafka?"}, {"--demo", "ask", "@gemini which queue is simpler?"}} {
 		if code, _, errOut := runCLI(t, "", args...); code != 0 {
@@ -55,6 +56,7 @@ func TestSessionsRenameAndModeTitles(t *testing.T) {
 // sessions list fits the terminal: at 80 and 100 columns no row is wider,
 // the title comes first and a long one ends in "…"; --wide shows it whole.
 func TestSessionsListFitsTheWidth(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	long := "@all compare Kafka, NATS, RabbitMQ and Redis Streams for a team of five that runs everything on two small virtual machines"
 	for _, q := range []string{long, "@gemini which queue is simpler?"} {
@@ -63,7 +65,7 @@ func TestSessionsListFitsTheWidth(t *testing.T) {
 		}
 	}
 	for _, cols := range []int{80, 100} {
-		t.Setenv("COLUMNS", fmt.Sprint(cols))
+		setenv(t, "COLUMNS", fmt.Sprint(cols))
 		code, out, errOut := runCLI(t, "", "sessions", "list")
 		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 		if code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "TITLE ") {
@@ -93,6 +95,7 @@ func TestSessionsListFitsTheWidth(t *testing.T) {
 // 1,000,000), and an imported ID never starts with '-' (an ID "--help"
 // made the `parley --resume ID` hint unusable). Nothing refused is kept.
 func TestTitlesAndIDsAreBoundedAtEveryDoor(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	if code, _, errOut := runCLI(t, "", "--demo", "ask", "@gemini is this bounded?"); code != 0 {
 		t.Fatalf("ask: %d %s", code, errOut)

@@ -17,6 +17,7 @@ import (
 // away from claude (tools: true in the built-in configuration), an unknown
 // tool is a usage error naming the tools, before any call.
 func TestToolsFlagSelectsTheRunsTools(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Rocket\nLaunch control software.\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func TestToolsFlagSelectsTheRunsTools(t *testing.T) {
 // ledger is saved with the session. Without allow_private the same page is
 // refused and nothing cites it.
 func TestMagiWithFetchCitesEvidence(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -79,6 +79,7 @@ func (m *toyMode) Submit(ctx context.Context, input string) error {
 // command, a panel, and an outcome every door shows, with no edit to tui,
 // serve, mcp or headless.
 func TestAToyModeGetsEveryDoor(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	known := append(modes.All(), toySpec{}) // the one list line
 

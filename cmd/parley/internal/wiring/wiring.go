@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -322,7 +323,18 @@ func DBPath(h Host, g *Flags) (string, error) {
 
 // DBPlace is DBPath with what named it (config show prints it).
 func DBPlace(h Host, g *Flags) (dbplace.Place, error) {
-	return dbplace.Find(g.DB, h.Getenv, configStoreURL(h, g))
+	place, err := dbplace.Find(g.DB, h.Getenv, configStoreURL(h, g))
+	place.Location = inDir(h, place.Location)
+	return place, err
+}
+
+// inDir is a database location seen from the host's working directory: a
+// relative file's path joined to Dir, a URL as it is.
+func inDir(h Host, location string) string {
+	if location == "" || store.IsPostgres(location) || strings.HasPrefix(location, "sqlite:") {
+		return location
+	}
+	return configload.InDir(h.Dir, location)
 }
 
 // configStoreURL reads store.url from the configuration the flags name.
@@ -352,7 +364,7 @@ func openDBAt(h Host, g *Flags, storeURL dbplace.StoreURL) (*store.Store, string
 	if err != nil {
 		return nil, "", err
 	}
-	path := place.Location
+	path := inDir(h, place.Location)
 	st, err := store.Open(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("session database: %w", err)
