@@ -15,8 +15,9 @@ import (
 // Issue 43, item 5: `magi --json` and `council --json` name the session
 // they saved, as ask's and MCP's do (the real binary).
 func TestMagiAndCouncilJSONCarryTheSessionID(t *testing.T) {
+	t.Parallel()
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolateProcess(t)
+	dir := isolate(t)
 	for _, cmd := range []string{"magi", "council"} {
 		db := filepath.Join(dir, cmd+".db")
 		code, out, stderr := runBinary(t, bin, "", nil, "--demo", "--db", db, "--json", cmd, "Ship on Friday?")

@@ -12,6 +12,7 @@ import (
 // import are refused with the offending character named; nothing is
 // written outside the data folder.
 func TestHostileSessionIDsFlagsAndImport(t *testing.T) {
+	t.Parallel()
 	r := newSharedRig(t)
 	id := r.session()
 	export, stderr, err := r.parley("sessions", "export", id, "--format", "json")

@@ -17,6 +17,7 @@ import (
 // history over and, run again, copies nothing. The URL's password is
 // never printed, by any of them nor by a failed connection.
 func TestCommandsOnPostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"testing"
 
@@ -15,11 +14,12 @@ import (
 // control) is not printed whole on the real binary's stderr, in
 // `sessions show` or in the Markdown export; each still says the error.
 func TestSplitKeyReachesNoTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary once per separator")
 	}
-	bin := buildParley(t) // before isolate leaves the module's folder
-	isolateProcess(t)
+	bin := buildParley(t)
+	isolate(t)
 	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
 		return providertest.Reply{Status: 401, Text: sanitizetest.SplitKeyMessage(r.Messages[len(r.Messages)-1].Content)}
 	})
@@ -28,7 +28,7 @@ func TestSplitKeyReachesNoTerminal(t *testing.T) {
 	for i, name := range sanitizetest.SeparatorNames() {
 		var stderr bytes.Buffer
 		cmd := exec.Command(bin, "ask", sanitizetest.Question("chatgpt", i))
-		cmd.Env, cmd.Stderr = os.Environ(), &stderr
+		cmd.Env, cmd.Dir, cmd.Stderr = envOf(t).env.Environ(), envOf(t).dir, &stderr
 		if err := cmd.Run(); err == nil {
 			t.Fatalf("key split by %s: ask succeeded against a 401", name)
 		}
