@@ -13,19 +13,24 @@ import (
 var colorSGR = regexp.MustCompile(`\x1b\[[0-9;:]*\b(3[0-9]|4[0-9]|9[0-7]|10[0-7])\b[0-9;:]*m`)
 
 // TestNoColorInTmux: with NO_COLOR set (no-color.org) the console draws no
-// colour at all, in the real binary, while two answers stream and after;
-// without it, the same screen has colours (the check can fail).
+// colour at all, in the real binary, while two answers stream and after,
+// whatever the theme; without it, the same screen has colours (the check
+// can fail).
 func TestNoColorInTmux(t *testing.T) {
 	t.Parallel()
 	dir, bin := tmuxBinary(t)
-	for _, noColor := range []bool{true, false} {
-		t.Run(fmt.Sprintf("NO_COLOR=%v", noColor), func(t *testing.T) {
-			env := "-u NO_COLOR"
+	for _, c := range []struct {
+		noColor bool
+		theme   string
+	}{{true, "dark"}, {true, "light"}, {false, "dark"}, {false, "light"}} {
+		noColor := c.noColor
+		t.Run(fmt.Sprintf("NO_COLOR=%v/%s", noColor, c.theme), func(t *testing.T) {
+			env := "-u NO_COLOR PARLEY_THEME=" + c.theme
 			if noColor {
-				env = "NO_COLOR=1"
+				env = "NO_COLOR=1 PARLEY_THEME=" + c.theme
 			}
 			tm := startTmux(t, [2]int{100, 30}, fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY %s TERM=xterm-256color COLORTERM=truecolor %s --demo --db %s",
-				dir, env, bin, filepath.Join(dir, fmt.Sprintf("nc%v.db", noColor))))
+				dir, env, bin, filepath.Join(dir, fmt.Sprintf("nc%v-%s.db", noColor, c.theme))))
 			tm.wait("the console", func(s string) bool { return strings.Contains(s, "1 mention") })
 			tm.text("@all kafka or nats?")
 			tm.keys("Enter")
