@@ -247,6 +247,7 @@ type MagiInput struct {
 	Model       string   `json:"model,omitempty" jsonschema:"one model for all three members (gpt-*, claude-*, gemini-*, or provider/model)"`
 	SingleRound bool     `json:"single_round,omitempty" jsonschema:"run round 1 only (independent votes)"`
 	MaxCost     *float64 `json:"max_cost,omitempty" jsonschema:"cost cap in USD for this call (default: the server's)"`
+	Checkpoint  string   `json:"checkpoint,omitempty" jsonschema:"never (default), each_round or on_split: ask the client's user between rounds through elicitation (the client must declare it)"`
 }
 
 // MagiOutput is parley magi --json's document with the session it was saved in.
@@ -279,6 +280,9 @@ func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInpu
 		rounds = 1
 	}
 	if err := r.eng.Control(ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+		return nil, MagiOutput{}, err
+	}
+	if err := hostFor(r.eng, req, in.Checkpoint); err != nil {
 		return nil, MagiOutput{}, err
 	}
 	r.eng.SetTitle(q, "")

@@ -1,0 +1,92 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
+)
+
+// The host in the loop over MCP: a magi call with a checkpoint policy
+// asks the client's user at each checkpoint through elicitation
+// (elicitation/create), when the client declared it can and negotiated a
+// protocol in which a server may ask during a call (before 2026-07-28,
+// whose multi round-trip requests, SEP-2322, Parley does not speak yet);
+// any other client is refused the policy (it would wait on nobody).
+
+// elicitFrom is the first protocol version where a server may not send
+// elicitation/create while it serves a call.
+const elicitFrom = "2026-07-28"
+
+// elicitHost asks the client at each checkpoint.
+type elicitHost struct{ session *mcp.ServerSession }
+
+// Answer implements checkpoint.Host: a form with the checkpoint's choices;
+// accept answers with the form, decline continues (at a tool call: denies
+// it), cancel ends the run.
+func (h elicitHost) Answer(ctx context.Context, p checkpoint.Point) (checkpoint.Answer, error) {
+	actions := make([]string, len(p.Choices))
+	for i, c := range p.Choices {
+		actions[i] = string(c)
+	}
+	props := map[string]any{
+		"action": map[string]any{"type": "string", "enum": actions, "description": p.Prompt()},
+		"text":   map[string]any{"type": "string", "maxLength": checkpoint.MaxText, "description": "a note every member reads next round, or why the tool call is denied"},
+	}
+	if len(p.Members) > 0 {
+		props["member"] = map[string]any{"type": "string", "enum": p.Members, "description": "the member to drop"}
+	}
+	res, err := h.session.Elicit(ctx, &mcp.ElicitParams{Message: checkpoint.PointSentence(p),
+		RequestedSchema: map[string]any{"type": "object", "properties": props, "required": []string{"action"}}})
+	if err != nil {
+		return checkpoint.Answer{}, fmt.Errorf("asking the client at the checkpoint: %w", err)
+	}
+	switch res.Action {
+	case "accept":
+	case "decline":
+		if p.Kind == checkpoint.KindTool {
+			return checkpoint.Answer{Action: checkpoint.Deny, Text: "declined by the host"}, nil
+		}
+		return checkpoint.Answer{Action: checkpoint.Continue}, nil
+	default:
+		return checkpoint.Answer{}, errors.New("the client dismissed the checkpoint")
+	}
+	a := checkpoint.Answer{Action: checkpoint.Action(str(res.Content["action"])), Text: str(res.Content["text"]), Member: str(res.Content["member"])}
+	if err := a.Check(p); err != nil {
+		return checkpoint.Answer{}, fmt.Errorf("the client's answer at the checkpoint: %w", err)
+	}
+	return a, nil
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// hostFor gives a run the client as its host under policy ("" or never:
+// no host, the run never waits).
+func hostFor(eng *debate.Engine, req *mcp.CallToolRequest, policy string) error {
+	pol, err := checkpoint.ParsePolicy(policy)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if pol == checkpoint.Never {
+		return nil
+	}
+	var init *mcp.InitializeParams
+	if req != nil && req.Session != nil {
+		init = req.Session.InitializeParams()
+	}
+	switch {
+	case init == nil || init.Capabilities == nil || init.Capabilities.Elicitation == nil:
+		return errors.New("checkpoint: this client cannot be asked (it declared no elicitation capability); call without checkpoint")
+	case init.ProtocolVersion >= elicitFrom:
+		return fmt.Errorf("checkpoint: this client speaks MCP %s, where a server cannot ask during a call (multi round-trip requests, not served yet); call without checkpoint", init.ProtocolVersion)
+	}
+	eng.SetHost(elicitHost{session: req.Session}, pol)
+	return nil
+}
