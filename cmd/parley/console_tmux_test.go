@@ -115,7 +115,13 @@ type tmuxPane struct {
 func startTmux(t *testing.T, size [2]int, shell string) *tmuxPane {
 	t.Helper()
 	tm := &tmuxPane{t: t, socket: fmt.Sprintf("parley-test-%d-%d", os.Getpid(), tmuxSockets.Add(1))}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	t.Cleanup(func() {
+		out, _ := exec.Command("tmux", "-L", tm.socket, "list-panes", "-a", "-F", "#{pane_pid}").Output()
+		_ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
+		for _, sid := range paneSessions(string(out)) {
+			waitSessionGone(t, sid)
+		}
+	})
 	tm.run("new-session", "-d", "-s", "p", "-x", fmt.Sprint(size[0]), "-y", fmt.Sprint(size[1]), shell)
 	tm.run("set-option", "-t", "p", "remain-on-exit", "on") // what it prints on quitting stays readable
 	return tm

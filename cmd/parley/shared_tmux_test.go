@@ -40,7 +40,13 @@ func TestConsoleFollowsAnotherProcess(t *testing.T) {
 		}
 		return string(out)
 	}
-	t.Cleanup(func() { tmux("kill-server") })
+	t.Cleanup(func() {
+		panes, _ := exec.Command("tmux", "-L", socket, "list-panes", "-a", "-F", "#{pane_pid}").Output()
+		tmux("kill-server")
+		for _, sid := range paneSessions(string(panes)) {
+			waitSessionGone(t, sid)
+		}
+	})
 	shell := fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY TERM=xterm-256color %s --demo --db %s --resume %s",
 		dir, bin, db, id)
 	tmux("new-session", "-d", "-s", "p", "-x", "120", "-y", "40", shell)
