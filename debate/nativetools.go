@@ -342,30 +342,39 @@ const toolResultTokens = toolbox.MaxResultBytes/2 + 256
 // worstTurnCost is a turn's worst case: a plain call's (WorstCost), or
 // with native tools every step the call limit allows — limit steps of one
 // call each and the answer-now step, each prompt carrying every earlier
-// step's output and results.
+// step's output and results. With server tools (web search) a step may be
+// paused by the vendor and continued up to providers.MaxServerToolPauses
+// times, each continuation a request carrying the paused output, writing
+// up to max_tokens more and running its own searches.
 func (c *Config) worstTurnCost(model string, req providers.Request, tt *toolTurn, at time.Time) (float64, bool) {
 	if tt == nil {
 		return c.WorstCost(model, req, at)
 	}
 	p0, out, n := providers.EstimatePromptTokens(req), req.MaxTokens, tt.limit
+	segments := 1
+	if len(req.ServerTools) > 0 {
+		segments += providers.MaxServerToolPauses
+	}
 	input := 0
 	for k := 0; k <= n; k++ {
-		input += p0 + k*(out+toolResultTokens)
+		for j := 0; j < segments; j++ {
+			input += p0 + k*(segments*out+toolResultTokens) + j*out
+		}
 	}
-	u := providers.Usage{InputTokens: input, OutputTokens: (n + 1) * out}
+	u := providers.Usage{InputTokens: input, OutputTokens: (n + 1) * segments * out}
 	plain, priced := c.CostAt(model, u, at)
 	if !priced {
 		return 0, false
 	}
 	u.CacheWriteTokens = u.InputTokens
 	written, _ := c.CostAt(model, u, at)
-	// Every step may run its searches (each bounded by max_uses) and pay
-	// their fees.
+	// Every request may run its searches (each bounded by max_uses) and
+	// pay their fees.
 	searches := 0
 	for _, st := range req.ServerTools {
 		searches += st.MaxUses
 	}
-	fees := float64(n+1) * c.ModelInfo(model).SearchCost(searches)
+	fees := float64((n+1)*segments) * c.ModelInfo(model).SearchCost(searches)
 	return max(plain, written) + fees, true
 }
 

@@ -31,6 +31,13 @@ const (
 // server is never trusted past it.
 const MaxSearchCalls = 1000
 
+// MaxServerToolPauses bounds how many times an adapter continues a turn
+// its vendor paused in a server-side tool (Anthropic's pause_turn). Each
+// continuation is one more request — the prompt again, the paused content,
+// up to max_tokens more and its own searches — so the engine's worst case
+// of a turn with server tools counts 1+MaxServerToolPauses requests a step.
+const MaxServerToolPauses = 2
+
 // NativeTools reports whether the model takes tools in its vendor's
 // native shape; false (catalogue tools_api: none) means the engine must
 // offer them through the XML protocol.

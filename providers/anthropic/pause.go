@@ -17,10 +17,11 @@ import (
 // does that inside one Stream, so the engine sees one answer: its text
 // streams on, usage and searches add up, the sources of every segment
 // count. At most maxPauses continuations: a turn still paused after them
-// ends with what it has (the engine's worst case does not cover more).
+// ends with what it has.
 
-// maxPauses bounds the continuations of one paused turn.
-const maxPauses = 2
+// maxPauses bounds the continuations of one paused turn; the engine's
+// worst case of a turn counts that many more requests a step.
+const maxPauses = providers.MaxServerToolPauses
 
 // pauser continues a paused turn.
 type pauser struct {
