@@ -245,3 +245,45 @@ func TestBenchRunsKnowledgeCSVsByTheirColumns(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
+
+// bench show measures a stored run again at the adaptive margin the run
+// was measured at (modes.magi.adaptive_margin then), not at today's
+// configuration's or the default: the adaptive council's stops agree.
+func TestBenchShowReplaysAtTheRunsAdaptiveMargin(t *testing.T) {
+	t.Parallel()
+	dir := isolate(t)
+	cfg := filepath.Join(dir, "margin.yaml")
+	if err := os.WriteFile(cfg, []byte("modes:\n  magi:\n    adaptive_margin: 0.95\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	type adaptive struct {
+		Adaptive struct {
+			Margin float64        `json:"margin"`
+			Stops  map[string]int `json:"stops"`
+		} `json:"adaptive"`
+		Run string `json:"run"`
+	}
+	decode := func(out string) adaptive {
+		var a adaptive
+		if err := json.Unmarshal([]byte(out), &a); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return a
+	}
+	code, out, errOut := runCLI(t, "", "--demo", "--config", cfg, "--json", "bench", "builtin:gsm8k", "--n", "8", "--seed", "5", "--adaptive")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	ran := decode(out)
+	if ran.Adaptive.Margin != 0.95 {
+		t.Fatalf("the run measured at margin %v, want the configured 0.95", ran.Adaptive.Margin)
+	}
+	code, out, errOut = runCLI(t, "", "--demo", "--json", "bench", "show", ran.Run)
+	if code != 0 {
+		t.Fatalf("show: exit %d: %s", code, errOut)
+	}
+	shown := decode(out)
+	if shown.Adaptive.Margin != 0.95 || !reflect.DeepEqual(shown.Adaptive.Stops, ran.Adaptive.Stops) {
+		t.Errorf("bench show: margin %v stops %v, want the run's 0.95 and %v", shown.Adaptive.Margin, shown.Adaptive.Stops, ran.Adaptive.Stops)
+	}
+}

@@ -33,7 +33,10 @@ func StoredReport(ctx context.Context, st *store.Store, prefix string, margin fl
 		results = append(results, r)
 	}
 	if margin == 0 {
-		margin = verdict.DefaultAdaptiveMargin
+		margin = p.AdaptiveMargin // the run's own
+	}
+	if margin == 0 {
+		margin = verdict.DefaultAdaptiveMargin // stored before runs kept it
 	}
 	return Summarise(id, p, results, margin), nil
 }

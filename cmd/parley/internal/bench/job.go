@@ -43,6 +43,10 @@ type Params struct {
 	// Tools is --tools: each question is also asked of the council with
 	// these tools ("" : not run), a paired condition.
 	Tools string `json:"tools,omitempty"`
+	// AdaptiveMargin is the margin the run's adaptive council was replayed
+	// at (modes.magi.adaptive_margin when it started), so bench show and
+	// compare measure it again alike whatever the configuration is then.
+	AdaptiveMargin float64 `json:"adaptive_margin,omitempty"`
 	// Total and Simulation are what the run found when it started: the
 	// set's size and the simulation's label (bench show reads them).
 	Total      int    `json:"total,omitempty"`
@@ -111,6 +115,13 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 	}
 	run := j.Run
 	var stored []Result
+	if p.AdaptiveMargin == 0 { // a new run, or one stored before the margin was
+		p.AdaptiveMargin = j.Config.Modes.Magi.AdaptiveMargin
+		if p.AdaptiveMargin == 0 {
+			p.AdaptiveMargin = verdict.DefaultAdaptiveMargin
+		}
+	}
+	margin := p.AdaptiveMargin
 	if run == "" {
 		run = debate.NewSessionID()
 		p.Total, p.Simulation = len(qs), simulation
@@ -132,10 +143,6 @@ func (j Job) Execute(ctx context.Context) (Report, error) {
 			stored = append(stored, r)
 		}
 		fmt.Fprintf(j.Err, "parley: resuming bench run %s: %d of %d questions already done\n", run, len(stored), len(qs))
-	}
-	margin := j.Config.Modes.Magi.AdaptiveMargin
-	if margin == 0 {
-		margin = verdict.DefaultAdaptiveMargin
 	}
 	done := map[string]bool{}
 	for _, r := range stored {
