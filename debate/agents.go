@@ -1,0 +1,98 @@
+package debate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/parleyhq/parley/providers"
+)
+
+// Agent is a configured agent bound to its provider.
+type Agent struct {
+	AgentSpec
+	Provider providers.Provider
+}
+
+// Label is the name shown in output: the display name, else the name.
+func (a *Agent) Label() string {
+	if a.Display != "" {
+		return a.Display
+	}
+	return a.Name
+}
+
+// --- the session's agents ---------------------------------------------------
+
+// Agents lists every configured agent in configuration order.
+func (e *Engine) Agents() []*Agent { return e.agents }
+
+// Agent finds an agent by name.
+func (e *Engine) Agent(name string) (*Agent, bool) {
+	for _, a := range e.agents {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// MustAgents resolves names, failing on the first unknown one, and on
+// agents without a seat (no key, and seating left them unseated).
+func (e *Engine) MustAgents(names ...string) ([]*Agent, error) {
+	out, err := e.Resolve(names)
+	if err != nil {
+		return nil, err
+	}
+	if seats := e.SeatsOf(out); len(seats) > 0 {
+		return nil, &UnseatedError{Seats: seats, Strict: e.Config.Seats.Strict}
+	}
+	return out, nil
+}
+
+// Resolve finds the agents named, failing on the first unknown one.
+func (e *Engine) Resolve(names []string) ([]*Agent, error) {
+	out := make([]*Agent, 0, len(names))
+	for _, n := range names {
+		a, ok := e.Agent(n)
+		if !ok {
+			return nil, &UnknownAgentError{Name: n, Known: e.AgentNames()}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// AgentNames lists every configured agent's name in configuration order.
+func (e *Engine) AgentNames() []string {
+	names := make([]string, len(e.agents))
+	for i, a := range e.agents {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// order returns the index of an agent in configuration order.
+func (e *Engine) order(name string) int {
+	for i, a := range e.agents {
+		if a.Name == name {
+			return i
+		}
+	}
+	return len(e.agents)
+}
+
+// SortByConfig orders agents as the configuration lists them.
+func (e *Engine) SortByConfig(agents []*Agent) {
+	sort.SliceStable(agents, func(i, j int) bool { return e.order(agents[i].Name) < e.order(agents[j].Name) })
+}
+
+// UnknownAgentError refuses an @name that is not configured.
+type UnknownAgentError struct {
+	Name  string
+	Known []string
+}
+
+func (e *UnknownAgentError) Error() string {
+	return fmt.Sprintf("unknown agent @%s (known: %s)", e.Name, "@"+strings.Join(e.Known, ", @"))
+}
