@@ -288,6 +288,10 @@ type CouncilConfig struct {
 	// BudgetUSD caps each exchange of the mode (one ask, one council, one
 	// talk), USD; 0: none.
 	BudgetUSD float64 `mapstructure:"budget_usd"`
+	// Checkpoint is where a council waits for its host, after the answers
+	// and after the rankings (never, each_round, on_split); --checkpoint
+	// overrides it for a run.
+	Checkpoint string `mapstructure:"checkpoint"`
 }
 
 // AgentModeConfig: the code-reading agent.

@@ -40,10 +40,18 @@ Members come from modes.council.members (two or more), the chairman from
 modes.council.chairman (default: the strongest configured model by output
 price). Exit code 0 only when the chairman's answer is complete; when it
 fails, the top-ranked answer is printed as the marked fallback and the exit
-code is 1. Use - to read the question from stdin.`,
+code is 1. Use - to read the question from stdin.
+
+--checkpoint each_round (or on_split: only when the members disagree) waits
+for the host after the answers and after the rankings, reading one line from
+stdin each time: empty continues, "stop" ends the council there without the
+chairman, "drop NAME" leaves a member out of the rest of the council, anything
+else is a note the next stage reads as the host's words. A council that ended
+at a checkpoint unanswered goes on with --session ID and no question.`,
 		Example: `  parley council "What is the best way to learn Go?"
   parley council --members gemini,chatgpt,claude,codex --chairman claude "Monorepo or polyrepo?"
-  parley council --json "Explain CRDTs" | jq -r .chairman.text`,
+  parley council --json "Explain CRDTs" | jq -r .chairman.text
+  printf 'Assume a team of three.\n\n' | parley council --checkpoint each_round "Monorepo or polyrepo?"`,
 		Args: cobra.ArbitraryArgs, // no question: cli.ReadQuestion says what is missing (not cobra's "requires at least 1 arg(s)")
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx, opts.Args = cmd.Context(), args
@@ -52,6 +60,7 @@ code is 1. Use - to read the question from stdin.`,
 	}
 	addSessionFlag(cmd, f.Flags)
 	wiring.AddCostFlag(cmd, f.Flags)
+	wiring.AddCheckpointFlag(cmd, f.Flags)
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Members, "members", nil, "agent names of the members, comma-separated, two or more (default: modes.council.members)")
 	fl.StringVar(&opts.Chairman, "chairman", "", "agent name whose model writes the final answer (default: modes.council.chairman)")
@@ -60,6 +69,9 @@ code is 1. Use - to read the question from stdin.`,
 
 func councilRun(o *CouncilOptions) error {
 	q, err := cli.ReadQuestion(o.Args, o.F.IO.In)
+	if err != nil && len(o.Args) == 0 && o.F.Flags.Session != "" {
+		q, err = "", nil // --session alone: go on from the checkpoint the session waits at
+	}
 	if err != nil {
 		return err
 	}

@@ -99,6 +99,9 @@ type Point struct {
 	// Split: the members disagree (OnSplit pauses only then).
 	Split   bool     `json:"split"`
 	Members []string `json:"members,omitempty"`
+	// Kept are the seats the host may not drop or swap here, each with the
+	// sentence that says why (a council's chairman, its last two members).
+	Kept []Kept `json:"kept,omitempty"`
 	// Agents are the agents that may take a member's seat (swap).
 	Agents  []string  `json:"agents,omitempty"`
 	Choices []Action  `json:"choices"`
@@ -106,6 +109,12 @@ type Point struct {
 	// Resume is the mode's own state to go on from the point after the
 	// process ended (saved with it, never in an event).
 	Resume string `json:"-"`
+}
+
+// Kept is a seat a point keeps, and why.
+type Kept struct {
+	Name string `json:"name"`
+	Why  string `json:"why"`
 }
 
 // RoundChoices are the choices between rounds; ToolChoices before a call.
@@ -133,6 +142,13 @@ const MaxText = 4000
 
 // Check refuses an answer the point does not take, with the reason.
 func (a Answer) Check(p Point) error {
+	if a.Action == Drop || a.Action == Swap {
+		for _, k := range p.Kept {
+			if k.Name == a.Member {
+				return errors.New(k.Why)
+			}
+		}
+	}
 	if !slices.Contains(p.Choices, a.Action) {
 		return fmt.Errorf("%q is not a choice here (the choices: %s)", a.Action, joinActions(p.Choices))
 	}
@@ -220,7 +236,7 @@ func (p Point) Prompt() string {
 		case Note:
 			parts = append(parts, "a line: a note")
 		case Drop:
-			parts = append(parts, "drop NAME ("+strings.Join(p.Members, ", ")+")")
+			parts = append(parts, "drop NAME ("+strings.Join(p.droppable(), ", ")+")")
 		case Swap:
 			parts = append(parts, "swap NAME AGENT ("+strings.Join(p.Agents, ", ")+")")
 		case Deny:
@@ -230,6 +246,14 @@ func (p Point) Prompt() string {
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// droppable are the members the host may drop at p: those it keeps
+// are not offered.
+func (p Point) droppable() []string {
+	return slices.DeleteFunc(slices.Clone(p.Members), func(m string) bool {
+		return slices.ContainsFunc(p.Kept, func(k Kept) bool { return k.Name == m })
+	})
 }
 
 // Host answers a run's points. Answer blocks until the host answers or ctx

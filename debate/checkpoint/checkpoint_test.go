@@ -121,3 +121,27 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+// A seat a point keeps is refused with its own sentence, before the
+// choices are looked at, and is not offered in the prompt.
+func TestKeptSeatsAreRefusedWithTheirReason(t *testing.T) {
+	t.Parallel()
+	p := Point{Kind: KindAnswers, Members: []string{"gemini", "chatgpt", "claude"}, Choices: []Action{Continue, Drop, Stop},
+		Kept: []Kept{{Name: "chairman", Why: "the chairman cannot be dropped"}, {Name: "claude", Why: "claude stays"}}}
+	if _, err := ParseLine("drop chairman", p); err == nil || err.Error() != "the chairman cannot be dropped" {
+		t.Errorf("drop chairman: %v", err)
+	}
+	if _, err := ParseLine("drop claude", p); err == nil || err.Error() != "claude stays" {
+		t.Errorf("drop claude: %v", err)
+	}
+	if a, err := ParseLine("drop gemini", p); err != nil || a.Member != "gemini" {
+		t.Errorf("drop gemini: %+v, %v", a, err)
+	}
+	if got := p.Prompt(); got != "Enter: continue · drop NAME (gemini, chatgpt) · stop" {
+		t.Errorf("prompt %q", got)
+	}
+	p.Choices = []Action{Continue, Stop} // kept: refused with the reason even where drop is no choice
+	if _, err := ParseLine("drop claude", p); err == nil || err.Error() != "claude stays" {
+		t.Errorf("drop claude without the choice: %v", err)
+	}
+}

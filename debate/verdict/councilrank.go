@@ -97,7 +97,7 @@ type CouncilChair struct {
 	Provider string          `json:"provider"`
 	Model    string          `json:"model"`
 	Text     string          `json:"text"`
-	Status   string          `json:"status"` // CouncilComplete or CouncilFailed
+	Status   string          `json:"status"` // CouncilComplete, CouncilFailed or CouncilStopped
 	Error    string          `json:"error,omitempty"`
 	Fallback string          `json:"fallback,omitempty"` // failed: the top-ranked answer's member
 	Turn     int             `json:"turn"`
@@ -109,7 +109,15 @@ type CouncilChair struct {
 const (
 	CouncilComplete = "complete"
 	CouncilFailed   = "failed"
+	// CouncilStopped: the host stopped the council at a checkpoint before
+	// the chairman was asked (CouncilResult.StoppedAfter says where).
+	CouncilStopped = "stopped"
 )
+
+// AnswerDropped is the status of a stage-1 answer whose member the host
+// dropped at a checkpoint: it is ranked no further and the chairman does
+// not weigh it (its Error says where it was dropped).
+const AnswerDropped = "dropped"
 
 // CouncilUsage is one seat's tokens and cost in one stage.
 type CouncilUsage struct {
@@ -139,6 +147,9 @@ type CouncilResult struct {
 	// Evidence is the council's evidence policy when its members had tools
 	// or its configuration asks: the sentence then states coverage.
 	Evidence string `json:"evidence,omitempty"`
+	// StoppedAfter is the stage the host stopped the council after
+	// ("answers" or "rankings"; the chairman is then CouncilStopped).
+	StoppedAfter string `json:"stopped_after,omitempty"`
 }
 
 // FallbackAnswer is the answer the result falls back on when the chairman

@@ -59,6 +59,7 @@ func NoDecision(res *MagiResult) string {
 //
 //	ANSWERED by the chairman (Claude) · top-ranked: GPT, mean rank 1.50
 //	CHAIRMAN FAILED: timeout · FALLBACK: the top-ranked answer, by GPT
+//	STOPPED by the host after the rankings: 3 of 3 answers · top-ranked: GPT, mean rank 1.50 · no chairman's answer
 //
 // "" for a cancelled council.
 func CouncilSentence(res CouncilResult) string {
@@ -66,6 +67,20 @@ func CouncilSentence(res CouncilResult) string {
 		return ""
 	}
 	ch := res.Chairman
+	if ch.Status == CouncilStopped {
+		valid := 0
+		for _, a := range res.Answers {
+			if a.Valid() {
+				valid++
+			}
+		}
+		line := fmt.Sprintf("STOPPED by the host after the %s: %d of %d answers", res.StoppedAfter, valid, len(res.Answers))
+		if len(res.Aggregate) > 0 && res.Aggregate[0].Rankings > 0 {
+			top := res.Aggregate[0]
+			line += fmt.Sprintf(" · top-ranked: %s, mean rank %.2f", top.Display, top.MeanRank)
+		}
+		return line + " · no chairman's answer" + AnswerCoverage(res)
+	}
 	if ch.Status != CouncilComplete {
 		line := "CHAIRMAN FAILED: " + oneLine(ch.Error)
 		if fb, ok := res.FallbackAnswer(); ok {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -32,6 +33,8 @@ type Council struct {
 	chair   *debate.Agent // the chairman's seat (its own panel and speaker name)
 	// chairOf is the configured agent whose provider and model the chair uses.
 	chairOf *debate.Agent
+	// host is what the host decided at this council's checkpoints (councilhost.go).
+	host *hostTurn
 }
 
 // Spec describes council mode; debate/modes.All lists it.
@@ -64,6 +67,9 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	}
 	if debate.HasDuplicate(c.Members) {
 		return k.Bad("modes.council.members", "lists a member twice")
+	}
+	if _, err := checkpoint.ParsePolicy(c.Checkpoint); err != nil {
+		return k.Bad("modes.council.checkpoint", "%v", err)
 	}
 	return nil
 }
@@ -197,7 +203,6 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 		return errors.New("council: put a question to the council")
 	}
 	e := c.engine
-	before := e.History().Settled()
 	e.SetTitle(q, "")
 	user := e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: q})
 	res := &verdict.CouncilResult{Question: q, Seed: councilSeed(e.Info().ID, q, user.Turn),
@@ -205,28 +210,55 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 	res.Chairman = verdict.CouncilChair{Member: c.chairOf.Name, Seat: c.chair.Name, Display: c.chair.Label(),
 		Provider: c.chair.Provider.Name(), Model: c.chair.Model, Status: verdict.CouncilFailed}
 
+	c.host = &hostTurn{}
 	res.Answers = c.answer(ctx, q)
 	e.Emit(debate.CouncilAnswersCollected{Question: q, Seed: res.Seed, Answers: res.Answers})
-	var valid int
-	for _, a := range res.Answers {
-		if a.Valid() {
-			valid++
+	return c.goOn(ctx, q, user.Turn, res, nil)
+}
+
+// goOn takes a council on from its answers in res: the checkpoint after
+// them, the rankings, the checkpoint after those, and the chairman. turn
+// is the question's entry. A resumed council waits at the point at: the
+// host is asked there again and no stage before it runs again.
+func (c *Council) goOn(ctx context.Context, q string, turn int, res *verdict.CouncilResult, at *checkpoint.Point) error {
+	e := c.engine
+	if at == nil || at.Kind == checkpoint.KindAnswers {
+		if at == nil {
+			var valid int
+			for _, a := range res.Answers {
+				if a.Valid() {
+					valid++
+				}
+			}
+			switch {
+			case ctx.Err() != nil:
+				return c.finish(res, ctx.Err())
+			case valid == 0:
+				return c.finish(res, errors.New("no member answered"))
+			}
+		}
+		if err := c.offer(ctx, checkpoint.KindAnswers, q, turn, res, at); err != nil {
+			return c.unanswered(res, checkpoint.KindAnswers, err)
+		}
+		if c.host.stopped {
+			return c.stop(res, checkpoint.KindAnswers)
+		}
+		at = nil
+		res.Rankings = c.rank(ctx, q, res.Answers, res.Seed)
+		res.Aggregate = verdict.Aggregate(res.Answers, res.Rankings)
+		e.Emit(debate.CouncilRanked{Rankings: res.Rankings, Aggregate: res.Aggregate})
+		if ctx.Err() != nil {
+			return c.finish(res, ctx.Err())
 		}
 	}
-	switch {
-	case ctx.Err() != nil:
-		return c.finish(res, ctx.Err())
-	case valid == 0:
-		return c.finish(res, errors.New("no member answered"))
+	if err := c.offer(ctx, checkpoint.KindRankings, q, turn, res, at); err != nil {
+		return c.unanswered(res, checkpoint.KindRankings, err)
+	}
+	if c.host.stopped {
+		return c.stop(res, checkpoint.KindRankings)
 	}
 
-	res.Rankings = c.rank(ctx, q, res.Answers, res.Seed)
-	res.Aggregate = verdict.Aggregate(res.Answers, res.Rankings)
-	e.Emit(debate.CouncilRanked{Rankings: res.Rankings, Aggregate: res.Aggregate})
-	if ctx.Err() != nil {
-		return c.finish(res, ctx.Err())
-	}
-
+	before := slices.DeleteFunc(e.History().Settled(), func(en debate.Entry) bool { return en.Turn >= turn })
 	en, err := c.decide(ctx, q, before, res)
 	ch := &res.Chairman
 	ch.Text, ch.Turn, ch.Usage, ch.Cost = en.Text, en.Turn, en.Usage, en.Cost
@@ -354,7 +386,9 @@ func (c *Council) rank(ctx context.Context, q string, answers []verdict.CouncilA
 	for _, a := range append(slices.Clone(c.members), c.chair) {
 		mask = append(mask, a.Name, a.Display, a.Model, a.Provider.Name(), c.engine.Configuration().Providers[a.Provider.Name()].Type)
 	}
+	words := maskNames(hostWords(c.host, 2), slices.Clone(mask))
 	type job struct {
+		dropped string // why the member ranks no more
 		labels  []string
 		byLabel map[string]string
 		msgs    []providers.Message
@@ -363,6 +397,10 @@ func (c *Council) rank(ctx context.Context, q string, answers []verdict.CouncilA
 	}
 	jobs := make([]job, len(c.members))
 	for i, a := range c.members {
+		if ans := answers[i]; ans.Member == a.Name && ans.Status == verdict.AnswerDropped {
+			jobs[i].dropped = ans.Error
+			continue
+		}
 		var others []string
 		texts := map[string]string{}
 		for _, ans := range answers {
@@ -376,7 +414,7 @@ func (c *Council) rank(ctx context.Context, q string, answers []verdict.CouncilA
 		if len(others) == 0 {
 			continue
 		}
-		j.msgs = []providers.Message{{Role: providers.RoleUser, Content: rankingPrompt(q, j.labels, j.byLabel, texts, mask)}}
+		j.msgs = []providers.Message{{Role: providers.RoleUser, Content: rankingPrompt(q, j.labels, j.byLabel, texts, mask, words)}}
 		j.parsed = &parsedRanking{}
 		j.turn = c.engine.Reserve(c.rankSpec(a, q, j.labels, j.byLabel, j.msgs, false, j.parsed))
 	}
@@ -385,9 +423,12 @@ func (c *Council) rank(ctx context.Context, q string, answers []verdict.CouncilA
 		j := jobs[i]
 		a := c.members[i]
 		r := verdict.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: j.byLabel, Order: []string{}}
-		if j.turn == nil {
+		switch {
+		case j.dropped != "":
+			r.Error = j.dropped
+		case j.turn == nil:
 			r.Error = "no other member's answer to rank"
-		} else {
+		default:
 			r = c.castRanking(ctx, a, q, j.labels, j.byLabel, j.msgs, j.turn, j.parsed)
 		}
 		out[i] = r
@@ -466,46 +507,6 @@ func (c *Council) castRanking(ctx context.Context, a *debate.Agent, q string, la
 	return r
 }
 
-// labelLegend is "Response A = chatgpt, Response B = claude", for the record.
-func labelLegend(labels []string, byLabel map[string]string) string {
-	parts := make([]string, len(labels))
-	for i, l := range labels {
-		parts[i] = l + " = " + byLabel[l]
-	}
-	return strings.Join(parts, ", ")
-}
-
-// rankingRecord is a valid ranking as stored: authors named, best first,
-// then the evaluation.
-func rankingRecord(order []string, byLabel map[string]string, c *Council, eval string) string {
-	var b strings.Builder
-	b.WriteString("Ranking, best first: ")
-	for i, l := range order {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d. %s (%s)", i+1, c.member(byLabel[l]).Label(), l)
-	}
-	if eval != "" {
-		b.WriteString("\n\n" + eval)
-	}
-	return b.String()
-}
-
-// rankingPrompt shows a ranker the question and the answers under their
-// labels, names masked; nothing in it says who wrote what or who asks.
-func rankingPrompt(q string, labels []string, byLabel, texts map[string]string, mask []string) string {
-	var b strings.Builder
-	b.WriteString("The question:\n\n")
-	b.WriteString(q)
-	b.WriteString("\n\nThe responses, in no particular order:\n")
-	for _, l := range labels {
-		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(sanitize.Clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
-	}
-	fmt.Fprintf(&b, "\nEvaluate each response for accuracy, depth and usefulness in a few sentences, then rank them from best to worst. Answer with one JSON object: {\"evaluation\": \"...\", \"ranking\": [\"%s\"]}, every label exactly once, best first.", strings.Join(labels, `", "`))
-	return b.String()
-}
-
 // decide is stage 3: the chairman's turn, streamed in its panel.
 func (c *Council) decide(ctx context.Context, q string, before []debate.Entry, res *verdict.CouncilResult) (debate.Entry, error) {
 	e := c.engine
@@ -514,48 +515,6 @@ func (c *Council) decide(ctx context.Context, q string, before []debate.Entry, r
 	t := e.Reserve(debate.TurnSpec{Agent: c.chair, Kind: debate.KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs, Answer: true})
 	return t.Run(ctx)
 }
-
-func (c *Council) chairPrompt(q string, res *verdict.CouncilResult) string {
-	var b strings.Builder
-	b.WriteString("The council's answers to the host's question, with their authors:\n")
-	for _, a := range res.Answers {
-		if !a.Valid() {
-			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, sanitize.Clip(a.Error, 200))
-			continue
-		}
-		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, sanitize.Clip(strings.TrimSpace(a.Text), 12000))
-	}
-	b.WriteString("\nThe peer ranking (each member ranked the others' answers without knowing who wrote them; Borda points: n-1 for a first place among n, 0 for the last):\n")
-	for i, s := range res.Aggregate {
-		fmt.Fprintf(&b, "%d. %s: %d points, mean rank %.2f over %d rankings\n", i+1, s.Display, s.Borda, s.MeanRank, s.Rankings)
-	}
-	for _, r := range res.Rankings {
-		if !r.Valid {
-			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, sanitize.Clip(r.Error, 200))
-			continue
-		}
-		names := make([]string, len(r.Order))
-		for i, m := range r.Order {
-			names[i] = c.member(m).Label()
-		}
-		fmt.Fprintf(&b, "- %s ranked: %s\n", r.Display, strings.Join(names, " > "))
-	}
-	fmt.Fprintf(&b, "\nWrite the council's final answer to the host's question:\n\n[%s]: %s", debate.HostName, q)
-	return b.String()
-}
-
-const councilAnswerText = "You sit on a council of AI models. Each member answers the host's question on its own; then the members rank each other's answers anonymously and a chairman writes the final answer. Answer the host's latest message directly and completely, in Markdown."
-
-// rankingSystem is the whole system prompt of a ranking turn: no persona,
-// no name, nothing that tells the ranker which model it is.
-const rankingSystem = "You are an impartial judge. You compare anonymous responses to a question on their merits alone: accuracy, depth, clarity and usefulness. Every answer is one JSON object and nothing else."
-
-const rankingRetryText = `Your answer could not be read as the required ranking: %v
-Answer again with only the JSON object: {"evaluation": "...", "ranking": ["%s"]}, every label exactly once, best first.`
-
-const chairPersona = "You chair Parley's council of AI models. You weigh the members' answers and their peer ranking and write one final answer."
-
-const chairInstruction = "Synthesise the single best answer to the host's question from the members' answers. Use the peer ranking as evidence of quality, not as a vote to copy: keep what is correct from any answer, resolve disagreements explicitly, and drop what is wrong. Write the answer itself in Markdown, not a report about the council."
 
 // WorstCase bounds one council: every member's answer, its ranking of
 // every answer (and the ranking's retry), and the chairman reading it all.

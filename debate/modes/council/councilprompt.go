@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
@@ -220,3 +221,101 @@ func maskNames(text string, tokens []string) string {
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
+
+// labelLegend is "Response A = chatgpt, Response B = claude", for the record.
+func labelLegend(labels []string, byLabel map[string]string) string {
+	parts := make([]string, len(labels))
+	for i, l := range labels {
+		parts[i] = l + " = " + byLabel[l]
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rankingRecord is a valid ranking as stored: authors named, best first,
+// then the evaluation.
+func rankingRecord(order []string, byLabel map[string]string, c *Council, eval string) string {
+	var b strings.Builder
+	b.WriteString("Ranking, best first: ")
+	for i, l := range order {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d. %s (%s)", i+1, c.member(byLabel[l]).Label(), l)
+	}
+	if eval != "" {
+		b.WriteString("\n\n" + eval)
+	}
+	return b.String()
+}
+
+// rankingPrompt shows a ranker the question and the answers under their
+// labels, names masked; nothing in it says who wrote what or who asks.
+// words are the host's notes, already masked.
+func rankingPrompt(q string, labels []string, byLabel, texts map[string]string, mask []string, words string) string {
+	var b strings.Builder
+	b.WriteString("The question:\n\n")
+	b.WriteString(q)
+	b.WriteString("\n\nThe responses, in no particular order:\n")
+	for _, l := range labels {
+		fmt.Fprintf(&b, "\n--- %s ---\n%s\n", l, maskNames(sanitize.Clip(strings.TrimSpace(texts[byLabel[l]]), 12000), slices.Clone(mask)))
+	}
+	if words != "" {
+		b.WriteString(strings.TrimPrefix(words, "\n"))
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\nEvaluate each response for accuracy, depth and usefulness in a few sentences, then rank them from best to worst. Answer with one JSON object: {\"evaluation\": \"...\", \"ranking\": [\"%s\"]}, every label exactly once, best first.", strings.Join(labels, `", "`))
+	return b.String()
+}
+
+func (c *Council) chairPrompt(q string, res *verdict.CouncilResult) string {
+	var b strings.Builder
+	b.WriteString("The council's answers to the host's question, with their authors:\n")
+	for _, a := range res.Answers {
+		if a.Status == verdict.AnswerDropped {
+			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(left out: %s)\n", a.Display, a.Model, a.Error)
+			continue
+		}
+		if !a.Valid() {
+			fmt.Fprintf(&b, "\n--- %s (%s) ---\n(no answer: %s)\n", a.Display, a.Model, sanitize.Clip(a.Error, 200))
+			continue
+		}
+		fmt.Fprintf(&b, "\n--- %s (%s) ---\n%s\n", a.Display, a.Model, sanitize.Clip(strings.TrimSpace(a.Text), 12000))
+	}
+	b.WriteString("\nThe peer ranking (each member ranked the others' answers without knowing who wrote them; Borda points: n-1 for a first place among n, 0 for the last):\n")
+	for i, s := range res.Aggregate {
+		fmt.Fprintf(&b, "%d. %s: %d points, mean rank %.2f over %d rankings\n", i+1, s.Display, s.Borda, s.MeanRank, s.Rankings)
+	}
+	for _, r := range res.Rankings {
+		if dropped(res, r.Ranker) {
+			continue
+		}
+		if !r.Valid {
+			fmt.Fprintf(&b, "- %s's ranking is invalid: %s\n", r.Display, sanitize.Clip(r.Error, 200))
+			continue
+		}
+		names := make([]string, len(r.Order))
+		for i, m := range r.Order {
+			names[i] = c.member(m).Label()
+		}
+		fmt.Fprintf(&b, "- %s ranked: %s\n", r.Display, strings.Join(names, " > "))
+	}
+	if words := hostWords(c.host, 3); words != "" {
+		b.WriteString(strings.TrimPrefix(words, "\n"))
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\nWrite the council's final answer to the host's question:\n\n[%s]: %s", debate.HostName, q)
+	return b.String()
+}
+
+const councilAnswerText = "You sit on a council of AI models. Each member answers the host's question on its own; then the members rank each other's answers anonymously and a chairman writes the final answer. Answer the host's latest message directly and completely, in Markdown."
+
+// rankingSystem is the whole system prompt of a ranking turn: no persona,
+// no name, nothing that tells the ranker which model it is.
+const rankingSystem = "You are an impartial judge. You compare anonymous responses to a question on their merits alone: accuracy, depth, clarity and usefulness. Every answer is one JSON object and nothing else."
+
+const rankingRetryText = `Your answer could not be read as the required ranking: %v
+Answer again with only the JSON object: {"evaluation": "...", "ranking": ["%s"]}, every label exactly once, best first.`
+
+const chairPersona = "You chair Parley's council of AI models. You weigh the members' answers and their peer ranking and write one final answer."
+
+const chairInstruction = "Synthesise the single best answer to the host's question from the members' answers. Use the peer ranking as evidence of quality, not as a vote to copy: keep what is correct from any answer, resolve disagreements explicitly, and drop what is wrong. Write the answer itself in Markdown, not a report about the council."

@@ -114,16 +114,21 @@ func (p *Printer) councilOutcome(res verdict.CouncilResult) {
 	w := p.out
 	ch := res.Chairman
 	streamed := p.chair != nil && p.chair.turn > 0
-	if streamed {
+	switch {
+	case ch.Status == verdict.CouncilStopped: // no chairman: the outcome says where the host stopped it
+		fmt.Fprintln(w)
+		printBanner(w, sanitize.Text(res.Sentence))
+	case streamed:
 		fmt.Fprint(w, p.chair.stream.Flush())
 		if p.chair.wrote {
 			fmt.Fprintln(w)
 		}
-	} else {
+	default:
 		fmt.Fprintf(w, "\nStage 3 · chairman (%s, %s/%s)\n", sanitize.Text(ch.Display), ch.Provider, sanitize.Text(ch.Model))
 	}
 	p.chair = nil
 	switch {
+	case ch.Status == verdict.CouncilStopped:
 	case ch.Status == verdict.CouncilComplete && streamed:
 	case ch.Status == verdict.CouncilComplete:
 		fmt.Fprintf(w, "%s\n", strings.TrimSpace(sanitize.Text(ch.Text)))
