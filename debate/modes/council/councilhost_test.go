@@ -57,7 +57,9 @@ func hostCouncil(t *testing.T, prefs map[string][]string) *fakeCouncilMode {
 	})
 }
 
-func allText(r providertest.Request) string { return r.System + "\n" + debatetest.MagiAllText(r.Messages) }
+func allText(r providertest.Request) string {
+	return r.System + "\n" + debatetest.MagiAllText(r.Messages)
+}
 
 func TestCouncilHostNoteReachesEveryRankerAndStopAfterTheRankingsSkipsTheChairman(t *testing.T) {
 	t.Parallel()
