@@ -66,6 +66,10 @@ func (m *Model) applyCouncil(ev debate.Event) {
 		if sentence == "" { // saved before councils wrote their outcome
 			sentence = verdict.CouncilSentence(ev.CouncilResult)
 		}
+		if ch.Status == verdict.CouncilStopped { // the host's choice: no chairman, nothing failed
+			m.council.outcome = Sanitize(sentence)
+			return
+		}
 		m.council.outcome = "✗ " + Sanitize(sentence)
 		p := m.byName[ch.Seat]
 		fb, ok := ev.FallbackAnswer()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,7 @@ func checkpointRun(t *testing.T, stdin string, args ...string) (stdout, stderr s
 type checkpointFixture struct {
 	bin, dir string
 	srv      *providertest.Server
+	mode     string // the command: magi unless set
 }
 
 func newCheckpointFixture(t *testing.T) *checkpointFixture {
@@ -51,7 +53,7 @@ func newCheckpointFixture(t *testing.T) *checkpointFixture {
 }
 
 func (f *checkpointFixture) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(f.bin, append([]string{"--db", filepath.Join(f.dir, "s.db"), "magi"}, args...)...)
+	cmd := exec.Command(f.bin, append([]string{"--db", filepath.Join(f.dir, "s.db"), cmp.Or(f.mode, "magi")}, args...)...)
 	cmd.Dir = f.dir
 	cmd.Env = append(os.Environ(), "HOME="+f.dir, "XDG_CONFIG_HOME="+filepath.Join(f.dir, "config"),
 		"OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+f.srv.URL, "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=")

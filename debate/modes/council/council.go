@@ -238,7 +238,7 @@ func (c *Council) goOn(ctx context.Context, q string, turn int, res *verdict.Cou
 			}
 		}
 		if err := c.offer(ctx, checkpoint.KindAnswers, q, turn, res, at); err != nil {
-			return c.unanswered(res, checkpoint.KindAnswers, err)
+			return err // the host could not be asked: the council decided nothing and waits there, saved
 		}
 		if c.host.stopped {
 			return c.stop(res, checkpoint.KindAnswers)
@@ -252,7 +252,7 @@ func (c *Council) goOn(ctx context.Context, q string, turn int, res *verdict.Cou
 		}
 	}
 	if err := c.offer(ctx, checkpoint.KindRankings, q, turn, res, at); err != nil {
-		return c.unanswered(res, checkpoint.KindRankings, err)
+		return err // the host could not be asked: the council decided nothing and waits there, saved
 	}
 	if c.host.stopped {
 		return c.stop(res, checkpoint.KindRankings)

@@ -141,18 +141,6 @@ func (c *Council) stop(res *verdict.CouncilResult, k checkpoint.Kind) error {
 	return c.finish(res, nil)
 }
 
-// unanswered ends this process's part of a council whose host could not
-// be asked (stdin at its end, Ctrl+C, the process going): it decided
-// nothing and still waits at the checkpoint, saved in the session.
-func (c *Council) unanswered(res *verdict.CouncilResult, k checkpoint.Kind, err error) error {
-	res.Cancelled = true
-	res.Chairman.Error = "the council waits for its host after the " + string(k)
-	c.tally(res)
-	res.Evidence = c.evidencePolicy()
-	c.engine.Emit(debate.CouncilDecided{CouncilResult: *res})
-	return err
-}
-
 // ResumeCheckpoint implements debate.CheckpointResumer: the council saved
 // at the checkpoint goes on from it, the host asked there again.
 func (c *Council) ResumeCheckpoint(ctx context.Context, p checkpoint.Point, resume string) error {

@@ -115,9 +115,7 @@ func (p *Printer) councilOutcome(res verdict.CouncilResult) {
 	ch := res.Chairman
 	streamed := p.chair != nil && p.chair.turn > 0
 	switch {
-	case ch.Status == verdict.CouncilStopped: // no chairman: the outcome says where the host stopped it
-		fmt.Fprintln(w)
-		printBanner(w, sanitize.Text(res.Sentence))
+	case ch.Status == verdict.CouncilStopped: // no stage 3: the outcome line says where the host stopped
 	case streamed:
 		fmt.Fprint(w, p.chair.stream.Flush())
 		if p.chair.wrote {
