@@ -190,37 +190,9 @@ func TestMagiCheckpointSurvivesAKilledProcess(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	f := newCheckpointFixture(t)
-	cmd := f.command("--checkpoint", "each_round", "Should we ship on Friday?")
-	stdin, err := cmd.StdinPipe() // open, never written: the host never answers
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	waitFor(t, 60*time.Second, "the checkpoint after round 1", func() bool {
-		return strings.Contains(stderr.String(), "CHECKPOINT after round 1 of 3")
-	})
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	id := f.killedAtCheckpoint(t, "CHECKPOINT after round 1 of 3", "--checkpoint", "each_round", "Should we ship on Friday?")
 	if n := len(f.srv.Requests()); n != 3 {
 		t.Fatalf("%d requests before the kill, want round 1's 3", n)
-	}
-	st, err := store.Open(filepath.Join(f.dir, "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := st.Latest(context.Background())
-	st.Close()
-	if err != nil {
-		t.Fatal(err)
 	}
 	out, errOut, code := f.run(t, "Remember the freeze.\nstop\n", "--session", id, "--checkpoint", "each_round")
 	if code != 0 {
@@ -238,4 +210,39 @@ func TestMagiCheckpointSurvivesAKilledProcess(t *testing.T) {
 	if !strings.Contains(errOut, "CHECKPOINT after round 1 of 3") || !strings.Contains(out, "STOPPED by the host after round 2: 2 approve, 1 reject") {
 		t.Errorf("resume printed:\n%s\n%s", errOut, out)
 	}
+}
+
+// killedAtCheckpoint runs the command with stdin open and never written
+// (the host never answers), kills the process once stderr shows want, and
+// returns the session it left waiting at the checkpoint.
+func (f *checkpointFixture) killedAtCheckpoint(t *testing.T, want string, args ...string) string {
+	t.Helper()
+	cmd := f.command(args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	waitFor(t, 60*time.Second, want, func() bool { return strings.Contains(stderr.String(), want) })
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	st, err := store.Open(filepath.Join(f.dir, "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id, err := st.Latest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

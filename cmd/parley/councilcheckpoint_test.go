@@ -1,19 +1,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate/debatetest"
-	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -185,37 +181,9 @@ func TestCouncilCheckpointSurvivesAKilledProcess(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	f := newCouncilCheckpointFixture(t)
-	cmd := f.command("--checkpoint", "each_round", "Kafka or NATS?")
-	stdin, err := cmd.StdinPipe() // open, never written: the host never answers
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	waitFor(t, 60*time.Second, "the checkpoint after the answers", func() bool {
-		return strings.Contains(stderr.String(), "CHECKPOINT after the answers")
-	})
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	id := f.killedAtCheckpoint(t, "CHECKPOINT after the answers", "--checkpoint", "each_round", "Kafka or NATS?")
 	if n := len(f.srv.Requests()); n != 3 {
 		t.Fatalf("%d requests before the kill, want the 3 answers", n)
-	}
-	st, err := store.Open(filepath.Join(f.dir, "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := st.Latest(context.Background())
-	st.Close()
-	if err != nil {
-		t.Fatal(err)
 	}
 	out, errOut, code := f.run(t, "Remember the freeze.\nstop\n", "--session", id, "--checkpoint", "each_round")
 	if code != 0 {

@@ -2,9 +2,7 @@ package council
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
@@ -13,29 +11,6 @@ import (
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/providertest"
 )
-
-// scriptedHost answers the points it is asked in order and records them;
-// with no answer left it fails, as a host that is gone.
-type scriptedHost struct {
-	mu      sync.Mutex
-	answers []checkpoint.Answer
-	asked   []checkpoint.Point
-}
-
-func (h *scriptedHost) Answer(_ context.Context, p checkpoint.Point) (checkpoint.Answer, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.asked = append(h.asked, p)
-	if len(h.answers) == 0 {
-		return checkpoint.Answer{}, errors.New("no answer left")
-	}
-	a := h.answers[0]
-	h.answers = h.answers[1:]
-	if err := a.Check(p); err != nil {
-		return checkpoint.Answer{}, err
-	}
-	return a, nil
-}
 
 // agreeing are rankings where chatgpt's answer is first wherever it is shown
 // (its author ranks claude first): the members agree.
@@ -64,19 +39,19 @@ func allText(r providertest.Request) string {
 func TestCouncilHostNoteReachesEveryRankerAndStopAfterTheRankingsSkipsTheChairman(t *testing.T) {
 	t.Parallel()
 	fc := hostCouncil(t, agreeing)
-	h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "The budget was cut by half."}, {Action: checkpoint.Stop}}}
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "The budget was cut by half."}, {Action: checkpoint.Stop}}}
 	fc.engine.SetHost(h, checkpoint.EachRound)
 	if err := fc.engine.Submit(context.Background(), "Which queue?"); err != nil {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, fc.engine)
-	if len(h.asked) != 2 || h.asked[0].Kind != checkpoint.KindAnswers || h.asked[1].Kind != checkpoint.KindRankings {
-		t.Fatalf("points asked = %+v, want after the answers and after the rankings", h.asked)
+	if len(h.Asked) != 2 || h.Asked[0].Kind != checkpoint.KindAnswers || h.Asked[1].Kind != checkpoint.KindRankings {
+		t.Fatalf("points asked = %+v, want after the answers and after the rankings", h.Asked)
 	}
-	if got := h.asked[0].Summary; got != "3 of 3 members answered" {
+	if got := h.Asked[0].Summary; got != "3 of 3 members answered" {
 		t.Errorf("the answers' summary = %q", got)
 	}
-	if got := h.asked[1].Summary; got != "first places: ChatGPT 2, Claude 1 · top-ranked: ChatGPT, mean rank 1.00" {
+	if got := h.Asked[1].Summary; got != "first places: ChatGPT 2, Claude 1 · top-ranked: ChatGPT, mean rank 1.00" {
 		t.Errorf("the rankings' summary = %q", got)
 	}
 	const note = "[Host] (after the answers): The budget was cut by half."
@@ -121,7 +96,7 @@ func TestCouncilHostNoteReachesEveryRankerAndStopAfterTheRankingsSkipsTheChairma
 func TestCouncilNoteAfterTheRankingsReachesTheChairmanAndStopAfterTheAnswers(t *testing.T) {
 	t.Parallel()
 	fc := hostCouncil(t, agreeing)
-	h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Continue}, {Action: checkpoint.Note, Text: "Prefer managed services."}}}
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Continue}, {Action: checkpoint.Note, Text: "Prefer managed services."}}}
 	fc.engine.SetHost(h, checkpoint.EachRound)
 	if err := fc.engine.Submit(context.Background(), "Which queue?"); err != nil {
 		t.Fatal(err)
@@ -138,7 +113,7 @@ func TestCouncilNoteAfterTheRankingsReachesTheChairmanAndStopAfterTheAnswers(t *
 	}
 
 	fc2 := hostCouncil(t, agreeing)
-	fc2.engine.SetHost(&scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Stop}}}, checkpoint.EachRound)
+	fc2.engine.SetHost(&debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Stop}}}, checkpoint.EachRound)
 	if err := fc2.engine.Submit(context.Background(), "Which queue?"); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +132,7 @@ func TestCouncilNoteAfterTheRankingsReachesTheChairmanAndStopAfterTheAnswers(t *
 func TestCouncilDroppedMemberNeitherRanksNorIsRanked(t *testing.T) {
 	t.Parallel()
 	fc := hostCouncil(t, agreeing)
-	h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "gemini"}, {Action: checkpoint.Continue}}}
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "gemini"}, {Action: checkpoint.Continue}}}
 	fc.engine.SetHost(h, checkpoint.EachRound)
 	if err := fc.engine.Submit(context.Background(), "Which queue?"); err != nil {
 		t.Fatal(err)
@@ -186,7 +161,7 @@ func TestCouncilDroppedMemberNeitherRanksNorIsRanked(t *testing.T) {
 		t.Fatalf("the chairman's prompt does not leave the dropped answer out: %+v", chair)
 	}
 	// Two members left: neither may go, and the chairman never may.
-	p := h.asked[1]
+	p := h.Asked[1]
 	if len(p.Members) != 2 || len(p.Choices) != 3 {
 		t.Fatalf("second point: members %v, choices %v", p.Members, p.Choices)
 	}
@@ -201,7 +176,7 @@ func TestCouncilDroppedMemberNeitherRanksNorIsRanked(t *testing.T) {
 			t.Errorf("drop %q: %v, want %q", name, err, want)
 		}
 	}
-	if err := (checkpoint.Answer{Action: checkpoint.Drop, Member: ChairSeat}).Check(h.asked[0]); err == nil || !strings.Contains(err.Error(), "the chairman cannot be dropped") {
+	if err := (checkpoint.Answer{Action: checkpoint.Drop, Member: ChairSeat}).Check(h.Asked[0]); err == nil || !strings.Contains(err.Error(), "the chairman cannot be dropped") {
 		t.Errorf("dropping the chairman after the answers: %v", err)
 	}
 }
@@ -209,7 +184,7 @@ func TestCouncilDroppedMemberNeitherRanksNorIsRanked(t *testing.T) {
 func TestCouncilDropAfterTheRankingsLeavesTheAnswerOutOfTheAggregate(t *testing.T) {
 	t.Parallel()
 	fc := hostCouncil(t, agreeing)
-	h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Continue}, {Action: checkpoint.Drop, Member: "chatgpt"}}}
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Continue}, {Action: checkpoint.Drop, Member: "chatgpt"}}}
 	fc.engine.SetHost(h, checkpoint.EachRound)
 	if err := fc.engine.Submit(context.Background(), "Which queue?"); err != nil {
 		t.Fatal(err)
@@ -244,13 +219,13 @@ func TestCouncilOnSplitPausesOnlyWhereTheMembersDisagree(t *testing.T) {
 		{"splitting", splitting, "answers,rankings"},
 	} {
 		fc := hostCouncil(t, tc.prefs)
-		h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Continue}, {Action: checkpoint.Continue}}}
+		h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Continue}, {Action: checkpoint.Continue}}}
 		fc.engine.SetHost(h, checkpoint.OnSplit)
 		if err := fc.engine.Submit(context.Background(), "Which queue?"); err != nil {
 			t.Fatal(err)
 		}
 		var kinds []string
-		for _, p := range h.asked {
+		for _, p := range h.Asked {
 			kinds = append(kinds, string(p.Kind))
 		}
 		if got := strings.Join(kinds, ","); got != tc.kinds {
@@ -278,7 +253,7 @@ func TestCouncilOnSplitPausesOnlyWhereTheMembersDisagree(t *testing.T) {
 func TestCouncilWaitingAtACheckpointResumesElsewhere(t *testing.T) {
 	t.Parallel()
 	fc := hostCouncil(t, agreeing)
-	gone := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "Mind the budget."}}}
+	gone := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "Mind the budget."}}}
 	fc.engine.SetHost(gone, checkpoint.EachRound)
 	if err := fc.engine.Submit(context.Background(), "Which queue?"); err == nil {
 		t.Fatal("a council whose host is gone ended without an error")
@@ -296,14 +271,14 @@ func TestCouncilWaitingAtACheckpointResumesElsewhere(t *testing.T) {
 	if err := fc2.engine.Restore(fc.engine.Info(), fc.engine.History().Tail()); err != nil {
 		t.Fatal(err)
 	}
-	back := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Continue}}}
+	back := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Continue}}}
 	fc2.engine.SetHost(back, checkpoint.EachRound)
 	if err := fc2.engine.ResumeCheckpoint(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, fc2.engine)
-	if len(back.asked) != 1 || back.asked[0].Kind != checkpoint.KindRankings || back.asked[0].Summary != pending.Summary {
-		t.Errorf("asked again at %+v, want the rankings' point", back.asked)
+	if len(back.Asked) != 1 || back.Asked[0].Kind != checkpoint.KindRankings || back.Asked[0].Summary != pending.Summary {
+		t.Errorf("asked again at %+v, want the rankings' point", back.Asked)
 	}
 	for _, m := range councilMembers {
 		if n := len(fc2.stageRequests(m.name, 1)) + len(fc2.stageRequests(m.name, 2)); n != 0 {

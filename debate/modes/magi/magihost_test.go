@@ -2,9 +2,7 @@ package magi
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,25 +12,6 @@ import (
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/providertest"
 )
-
-// scriptedHost answers the points it is asked in order and records them.
-type scriptedHost struct {
-	mu      sync.Mutex
-	answers []checkpoint.Answer
-	asked   []checkpoint.Point
-}
-
-func (h *scriptedHost) Answer(_ context.Context, p checkpoint.Point) (checkpoint.Answer, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.asked = append(h.asked, p)
-	if len(h.answers) == 0 {
-		return checkpoint.Answer{}, errors.New("no answer left")
-	}
-	a := h.answers[0]
-	h.answers = h.answers[1:]
-	return a, nil
-}
 
 // splitCouncil votes approve, approve, reject in every round.
 func splitCouncil(t *testing.T, adjust ...func(*debate.Config)) *debatetest.FakeCouncil {
@@ -45,16 +24,16 @@ func splitCouncil(t *testing.T, adjust ...func(*debate.Config)) *debatetest.Fake
 func TestMagiHostNoteReachesEveryLaterRoundAndStopEndsTheCouncil(t *testing.T) {
 	t.Parallel()
 	fc := splitCouncil(t)
-	h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "The budget was cut by half."}, {Action: checkpoint.Stop}}}
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "The budget was cut by half."}, {Action: checkpoint.Stop}}}
 	fc.Engine.SetHost(h, checkpoint.EachRound)
 	if err := fc.Engine.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
 	}
 	d := fc.Decided(t)
-	if len(h.asked) != 2 || h.asked[0].Round != 1 || h.asked[1].Round != 2 || !h.asked[0].Split {
-		t.Fatalf("points asked = %+v, want after rounds 1 and 2 of a split council", h.asked)
+	if len(h.Asked) != 2 || h.Asked[0].Round != 1 || h.Asked[1].Round != 2 || !h.Asked[0].Split {
+		t.Fatalf("points asked = %+v, want after rounds 1 and 2 of a split council", h.Asked)
 	}
-	if got := h.asked[0].Summary; got != "2 approve, 1 reject, 0 abstain, 0 invalid" {
+	if got := h.Asked[0].Summary; got != "2 approve, 1 reject, 0 abstain, 0 invalid" {
 		t.Errorf("round 1's summary = %q", got)
 	}
 	for _, m := range debatetest.MagiMembers {
@@ -98,7 +77,7 @@ func TestMagiHostNoteReachesEveryLaterRoundAndStopEndsTheCouncil(t *testing.T) {
 func TestMagiDroppedMemberAbstainsAndIsNotAsked(t *testing.T) {
 	t.Parallel()
 	fc := splitCouncil(t)
-	h := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "casper"}, {Action: checkpoint.Continue}}}
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "casper"}, {Action: checkpoint.Continue}}}
 	fc.Engine.SetHost(h, checkpoint.OnSplit)
 	if err := fc.Engine.Submit(context.Background(), "Ship?"); err != nil {
 		t.Fatal(err)
@@ -107,8 +86,8 @@ func TestMagiDroppedMemberAbstainsAndIsNotAsked(t *testing.T) {
 	if n := len(fc.Requests("casper")); n != 1 {
 		t.Errorf("casper asked %d times, want 1 (dropped after round 1)", n)
 	}
-	if len(h.asked) != 2 || len(h.asked[1].Members) != 2 {
-		t.Errorf("second point offers %v, want the two members left", h.asked)
+	if len(h.Asked) != 2 || len(h.Asked[1].Members) != 2 {
+		t.Errorf("second point offers %v, want the two members left", h.Asked)
 	}
 	if last := d.Rounds[2][2]; last.Vote != verdict.VoteAbstain || last.Summary != "dropped by the host after round 1" {
 		t.Errorf("casper's round-3 vote = %+v", last)
@@ -123,14 +102,14 @@ func TestMagiOnSplitSkipsAUnanimousRoundAndNeverAsksNothing(t *testing.T) {
 	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, verdict.VoteApprove))
 	})
-	h := &scriptedHost{}
+	h := &debatetest.ScriptedHost{}
 	fc.Engine.SetHost(h, checkpoint.OnSplit)
 	if err := fc.Engine.Submit(context.Background(), "Ship?"); err != nil {
 		t.Fatal(err)
 	}
 	fc.Decided(t)
-	if len(h.asked) != 0 {
-		t.Errorf("a unanimous council asked its host %d times under on_split", len(h.asked))
+	if len(h.Asked) != 0 {
+		t.Errorf("a unanimous council asked its host %d times under on_split", len(h.Asked))
 	}
 	// never (the default, or the configuration's): no point is offered.
 	fc2 := splitCouncil(t, func(c *debate.Config) { c.Modes.Magi.Checkpoint = "never" })
@@ -138,22 +117,22 @@ func TestMagiOnSplitSkipsAUnanimousRoundAndNeverAsksNothing(t *testing.T) {
 	if err := fc2.Engine.Submit(context.Background(), "Ship?"); err != nil {
 		t.Fatal(err)
 	}
-	if d := fc2.Decided(t); len(h.asked) != 0 || d.RoundsRun != 3 {
-		t.Errorf("never: asked %d times, %d rounds", len(h.asked), d.RoundsRun)
+	if d := fc2.Decided(t); len(h.Asked) != 0 || d.RoundsRun != 3 {
+		t.Errorf("never: asked %d times, %d rounds", len(h.Asked), d.RoundsRun)
 	}
 }
 
 func TestMagiConfiguredPolicyAndAHostThatFails(t *testing.T) {
 	t.Parallel()
 	fc := splitCouncil(t, func(c *debate.Config) { c.Modes.Magi.Checkpoint = "each_round" })
-	h := &scriptedHost{} // no answer: the host cannot be asked
+	h := &debatetest.ScriptedHost{} // no answer: the host cannot be asked
 	fc.Engine.SetHost(h, "")
 	err := fc.Engine.Submit(context.Background(), "Ship?")
 	if err == nil || !strings.Contains(err.Error(), "no answer left") {
 		t.Fatalf("Submit = %v, want the host's error", err)
 	}
-	if d := fc.Decided(t); !d.Cancelled || d.Sentence != "" || len(h.asked) != 1 {
-		t.Errorf("a council whose host failed: cancelled %v, sentence %q, asked %d", d.Cancelled, d.Sentence, len(h.asked))
+	if d := fc.Decided(t); !d.Cancelled || d.Sentence != "" || len(h.Asked) != 1 {
+		t.Errorf("a council whose host failed: cancelled %v, sentence %q, asked %d", d.Cancelled, d.Sentence, len(h.Asked))
 	}
 	if n := len(fc.Requests("melchior")); n != 1 {
 		t.Errorf("melchior asked %d times after the host failed, want 1", n)
@@ -176,7 +155,7 @@ func TestMagiCheckpointPolicyIsChecked(t *testing.T) {
 func TestMagiCouncilWaitingAtACheckpointResumesElsewhere(t *testing.T) {
 	t.Parallel()
 	fc := splitCouncil(t)
-	gone := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "Mind the budget."}}} // then no answer: the process "ends"
+	gone := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: "Mind the budget."}}} // then no answer: the process "ends"
 	fc.Engine.SetHost(gone, checkpoint.EachRound)
 	if err := fc.Engine.Submit(context.Background(), "Ship?"); err == nil {
 		t.Fatal("a council whose host is gone ended without an error")
@@ -191,14 +170,14 @@ func TestMagiCouncilWaitingAtACheckpointResumesElsewhere(t *testing.T) {
 	if err := fc2.Engine.Restore(fc.Engine.Info(), fc.Engine.History().Tail()); err != nil {
 		t.Fatal(err)
 	}
-	back := &scriptedHost{answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "casper"}}}
+	back := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "casper"}}}
 	fc2.Engine.SetHost(back, checkpoint.EachRound)
 	if err := fc2.Engine.ResumeCheckpoint(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	d := fc2.Decided(t)
-	if len(back.asked) != 1 || back.asked[0].Round != 2 || back.asked[0].Summary != pending.Summary {
-		t.Errorf("asked again at %+v, want round 2's point", back.asked)
+	if len(back.Asked) != 1 || back.Asked[0].Round != 2 || back.Asked[0].Summary != pending.Summary {
+		t.Errorf("asked again at %+v, want round 2's point", back.Asked)
 	}
 	for _, m := range debatetest.MagiMembers {
 		reqs := fc2.Requests(m.Name)
