@@ -18,17 +18,6 @@ import (
 
 var councilLabelRE = regexp.MustCompile(`--- (Response [A-Z]) ---`)
 
-// councilStageOf tells a request's stage from its system prompt.
-func councilStageOf(r providertest.Request) int {
-	switch {
-	case strings.Contains(r.System, "impartial judge"):
-		return 2
-	case strings.Contains(r.System, "chair Parley's council"):
-		return 3
-	}
-	return 1
-}
-
 // newCouncilCheckpointFixture is a database and one OpenAI fake the whole
 // council sits on: each answer is its own, each ranker ranks the answers in
 // the order it was shown them, the chairman writes one line.
@@ -36,7 +25,7 @@ func newCouncilCheckpointFixture(t *testing.T) *checkpointFixture {
 	t.Helper()
 	var n atomic.Int64
 	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
-		switch councilStageOf(r) {
+		switch debatetest.CouncilStageOf(r) {
 		case 2:
 			var labels []string
 			for _, m := range councilLabelRE.FindAllStringSubmatch(debatetest.MagiAllText(r.Messages), -1) {
@@ -54,7 +43,7 @@ func newCouncilCheckpointFixture(t *testing.T) *checkpointFixture {
 func byStage(reqs []providertest.Request) map[int][]providertest.Request {
 	out := map[int][]providertest.Request{}
 	for _, r := range reqs {
-		out[councilStageOf(r)] = append(out[councilStageOf(r)], r)
+		out[debatetest.CouncilStageOf(r)] = append(out[debatetest.CouncilStageOf(r)], r)
 	}
 	return out
 }

@@ -28,17 +28,6 @@ var councilMembers = []struct{ name, display, vendor, model string }{
 	{"claude", "Claude", "anthropic", "claude-sonnet-4-6"},
 }
 
-// councilStage tells a request's stage from its system prompt.
-func councilStage(r providertest.Request) int {
-	switch {
-	case strings.Contains(r.System, "impartial judge"):
-		return 2
-	case strings.Contains(r.System, "chair Parley's council"):
-		return 3
-	}
-	return 1
-}
-
 // answerMark is member i's stage-1 answer marker: no name in it, so the
 // masking leaves it for the test to read which label holds whose answer.
 func answerMark(i int) string { return fmt.Sprintf("ANSWER-%d", i+1) }
@@ -77,7 +66,9 @@ func newCouncilFakes(t *testing.T, answer func(member string, stage int, req pro
 	noRetry := 0
 	var agents []*debate.Agent
 	for _, m := range councilMembers {
-		srv := fakes[m.vendor](t, func(r providertest.Request) providertest.Reply { return answer(m.name, councilStage(r), r) })
+		srv := fakes[m.vendor](t, func(r providertest.Request) providertest.Reply {
+			return answer(m.name, debatetest.CouncilStageOf(r), r)
+		})
 		fc.servers[m.name] = srv
 		spec := providers.Spec{Type: m.vendor, BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &noRetry}
 		cfg.Providers[m.vendor] = spec
@@ -101,7 +92,7 @@ func newCouncilFakes(t *testing.T, answer func(member string, stage int, req pro
 func (fc *fakeCouncilMode) stageRequests(member string, stage int) []providertest.Request {
 	var out []providertest.Request
 	for _, r := range fc.servers[member].Requests() {
-		if councilStage(r) == stage {
+		if debatetest.CouncilStageOf(r) == stage {
 			out = append(out, r)
 		}
 	}

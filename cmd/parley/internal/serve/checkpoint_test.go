@@ -63,18 +63,20 @@ func TestSessionCheckpointOverTheAPI(t *testing.T) {
 	if detail["status"] != "idle" {
 		t.Errorf("status after the stop: %v", detail["status"])
 	}
-	var note, outcome bool
-	for _, en := range detail["entries"].([]any) {
-		e := en.(map[string]any)
-		if e["kind"] == "user" && e["text"] == "The budget was cut by half." {
-			note = true
-		}
-		if e["kind"] == "verdict" && strings.HasPrefix(e["text"].(string), "STOPPED by the host after round 2: ") {
-			outcome = true
-		}
-	}
-	if !note || !outcome {
+	if note, outcome := noteAndOutcome(detail, "The budget was cut by half.", "verdict", "STOPPED by the host after round 2: "); !note || !outcome {
 		t.Errorf("entries: the note saved %v, the stopped outcome %v:\n%v", note, outcome, detail["entries"])
 	}
 	f.errorCode(http.StatusConflict, "not_waiting", "POST", base+"/checkpoint?user_id=ada", map[string]string{"action": "continue"})
+}
+
+// noteAndOutcome reports whether a session's entries hold the host's note
+// (a user entry) and an entry of kind whose text begins with outcome.
+func noteAndOutcome(detail map[string]any, note, kind, outcome string) (noted, outcomed bool) {
+	for _, en := range detail["entries"].([]any) {
+		e := en.(map[string]any)
+		text, _ := e["text"].(string)
+		noted = noted || e["kind"] == "user" && text == note
+		outcomed = outcomed || e["kind"] == kind && strings.HasPrefix(text, outcome)
+	}
+	return noted, outcomed
 }

@@ -56,17 +56,7 @@ func TestCouncilSessionCheckpointOverTheAPI(t *testing.T) {
 	if detail["status"] != "idle" {
 		t.Errorf("status after the stop: %v", detail["status"])
 	}
-	var note, outcome bool
-	for _, en := range detail["entries"].([]any) {
-		e := en.(map[string]any)
-		if e["kind"] == "user" && e["text"] == "We are a team of three." {
-			note = true
-		}
-		if e["kind"] == "outcome" && strings.HasPrefix(e["text"].(string), "STOPPED by the host after the rankings: 3 of 3 answers") {
-			outcome = true
-		}
-	}
-	if !note || !outcome {
+	if note, outcome := noteAndOutcome(detail, "We are a team of three.", "outcome", "STOPPED by the host after the rankings: 3 of 3 answers"); !note || !outcome {
 		t.Errorf("entries: the note saved %v, the stopped outcome %v:\n%v", note, outcome, detail["entries"])
 	}
 }
