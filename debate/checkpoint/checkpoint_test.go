@@ -119,6 +119,11 @@ func FuzzParseLine(f *testing.F) {
 		if utf8.RuneCountInString(a.Text) > MaxText {
 			t.Fatalf("text of %d runes", utf8.RuneCountInString(a.Text))
 		}
+		kept := p
+		kept.Kept = []Kept{{Name: "casper", Why: "casper stays"}}
+		if k, err := ParseLine(line, kept); err == nil && (k.Action == Drop || k.Action == Swap) && k.Member == "casper" {
+			t.Fatalf("%q %s a seat the point keeps", line, k.Action)
+		}
 	})
 }
 
