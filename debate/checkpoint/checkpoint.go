@@ -236,7 +236,7 @@ func (p Point) Prompt() string {
 		case Note:
 			parts = append(parts, "a line: a note")
 		case Drop:
-			parts = append(parts, "drop NAME ("+strings.Join(p.droppable(), ", ")+")")
+			parts = append(parts, "drop NAME ("+strings.Join(p.Droppable(), ", ")+")")
 		case Swap:
 			parts = append(parts, "swap NAME AGENT ("+strings.Join(p.Agents, ", ")+")")
 		case Deny:
@@ -248,9 +248,9 @@ func (p Point) Prompt() string {
 	return strings.Join(parts, " · ")
 }
 
-// droppable are the members the host may drop at p: those it keeps
-// are not offered.
-func (p Point) droppable() []string {
+// Droppable are the members the host may drop at p: those it keeps are
+// not offered (a door's list of names to choose from).
+func (p Point) Droppable() []string {
 	return slices.DeleteFunc(slices.Clone(p.Members), func(m string) bool {
 		return slices.ContainsFunc(p.Kept, func(k Kept) bool { return k.Name == m })
 	})

@@ -11,7 +11,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 )
 
-// The host in the loop over MCP: a magi call with a checkpoint policy
+// The host in the loop over MCP: a magi or council call with a checkpoint policy
 // asks the client's user at each checkpoint through elicitation
 // (elicitation/create), when the client declared it can and negotiated a
 // protocol in which a server may ask during a call (before 2026-07-28,
@@ -37,8 +37,8 @@ func (h elicitHost) Answer(ctx context.Context, p checkpoint.Point) (checkpoint.
 		"action": map[string]any{"type": "string", "enum": actions, "description": p.Prompt()},
 		"text":   map[string]any{"type": "string", "maxLength": checkpoint.MaxText, "description": "a note every member reads next round, or why the tool call is denied"},
 	}
-	if len(p.Members) > 0 {
-		props["member"] = map[string]any{"type": "string", "enum": p.Members, "description": "the member to drop"}
+	if names := p.Droppable(); len(names) > 0 {
+		props["member"] = map[string]any{"type": "string", "enum": names, "description": "the member to drop"}
 	}
 	res, err := h.session.Elicit(ctx, &mcp.ElicitParams{Message: checkpoint.PointSentence(p),
 		RequestedSchema: map[string]any{"type": "object", "properties": props, "required": []string{"action"}}})

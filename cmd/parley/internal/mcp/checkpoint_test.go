@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,49 +24,8 @@ import (
 // speaks a protocol where a server may not ask during a call, is refused
 // the policy.
 func TestMagiCheckpointThroughElicitation(t *testing.T) {
-	l, err := configload.Load(modes.All(), "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "a.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	m, err := parleymcp.New(ctx, parleymcp.Options{Config: l.Config, Agents: demoAgents, Store: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var asked []string
-	answers := []map[string]any{{"action": "note", "text": "The budget was cut by half."}, {"action": "stop"}}
-	host := func(version string) *mcp.ClientSession {
-		client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "1"}, &mcp.ClientOptions{
-			ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-				mu.Lock()
-				defer mu.Unlock()
-				asked = append(asked, req.Params.Message)
-				if len(answers) == 0 {
-					return &mcp.ElicitResult{Action: "cancel"}, nil
-				}
-				a := answers[0]
-				answers = answers[1:]
-				return &mcp.ElicitResult{Action: "accept", Content: a}, nil
-			},
-		})
-		clientSide, serverSide := mcp.NewInMemoryTransports()
-		if _, err := m.Connect(ctx, serverSide); err != nil {
-			t.Fatal(err)
-		}
-		cs, err := client.Connect(ctx, clientSide, &mcp.ClientSessionOptions{ProtocolVersion: version})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cs.Close() })
-		return cs
-	}
+	e := newElicitation(t, map[string]any{"action": "note", "text": "The budget was cut by half."}, map[string]any{"action": "stop"})
+	ctx, m, st, host := e.ctx, e.m, e.st, e.client
 	cs := host("2025-11-25")
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "magi", Arguments: map[string]any{"question": "Should we ship on Friday?", "checkpoint": "each_round"}})
 	if err != nil {
@@ -74,6 +34,7 @@ func TestMagiCheckpointThroughElicitation(t *testing.T) {
 	if res.IsError || !strings.Contains(textOf(res), "STOPPED by the host after round 2: ") {
 		t.Fatalf("magi: %s", textOf(res))
 	}
+	asked := e.asked
 	if len(asked) != 2 || !strings.HasPrefix(asked[0], "CHECKPOINT after round 1 of 3: ") || !strings.HasPrefix(asked[1], "CHECKPOINT after round 2 of 3: ") {
 		t.Errorf("elicitations %q", asked)
 	}
@@ -111,7 +72,105 @@ func TestMagiCheckpointThroughElicitation(t *testing.T) {
 	if !res.IsError || !strings.Contains(textOf(res), "declared no elicitation capability") {
 		t.Errorf("without elicitation: %s", textOf(res))
 	}
-	if len(asked) != 2 {
-		t.Errorf("refused calls asked the client %d times", len(asked)-2)
+	if len(e.asked) != 2 {
+		t.Errorf("refused calls asked the client %d times", len(e.asked)-2)
+	}
+}
+
+// elicitation is an MCP server on the demo agents, and clients of it that
+// answer its elicitations with answers in order (then cancel), recording
+// each request's message and schema.
+type elicitation struct {
+	t       *testing.T
+	ctx     context.Context
+	m       *parleymcp.Server
+	st      *store.Store
+	mu      sync.Mutex
+	answers []map[string]any
+	asked   []string
+	schemas []any
+}
+
+func newElicitation(t *testing.T, answers ...map[string]any) *elicitation {
+	t.Helper()
+	l, err := configload.Load(modes.All(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "a.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	m, err := parleymcp.New(ctx, parleymcp.Options{Config: l.Config, Agents: demoAgents, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &elicitation{t: t, ctx: ctx, m: m, st: st, answers: answers}
+}
+
+// client connects a client on protocol version ("": the SDK's latest).
+func (e *elicitation) client(version string) *mcp.ClientSession {
+	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			e.asked = append(e.asked, req.Params.Message)
+			e.schemas = append(e.schemas, req.Params.RequestedSchema)
+			if len(e.answers) == 0 {
+				return &mcp.ElicitResult{Action: "cancel"}, nil
+			}
+			a := e.answers[0]
+			e.answers = e.answers[1:]
+			return &mcp.ElicitResult{Action: "accept", Content: a}, nil
+		},
+	})
+	clientSide, serverSide := mcp.NewInMemoryTransports()
+	if _, err := e.m.Connect(e.ctx, serverSide); err != nil {
+		e.t.Fatal(err)
+	}
+	cs, err := client.Connect(e.ctx, clientSide, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// council with a checkpoint policy asks the client after the answers and
+// after the rankings: the form offers no seat the point keeps (the
+// chairman), a note reaches the rankers, and a stop after the rankings
+// ends the council without the chairman, its outcome saying so.
+func TestCouncilCheckpointThroughElicitation(t *testing.T) {
+	e := newElicitation(t, map[string]any{"action": "note", "text": "We are a team of three."}, map[string]any{"action": "stop"})
+	cs := e.client("2025-11-25")
+	res, err := cs.CallTool(e.ctx, &mcp.CallToolParams{Name: "council", Arguments: map[string]any{"question": "Kafka or NATS?", "checkpoint": "each_round"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || !strings.Contains(textOf(res), "STOPPED by the host after the rankings: ") {
+		t.Fatalf("council: %s", textOf(res))
+	}
+	if len(e.asked) != 2 || !strings.HasPrefix(e.asked[0], "CHECKPOINT after the answers: ") || !strings.HasPrefix(e.asked[1], "CHECKPOINT after the rankings: ") {
+		t.Fatalf("elicitations %q", e.asked)
+	}
+	schema, _ := json.Marshal(e.schemas[0])
+	if !strings.Contains(string(schema), `"member":{"description":"the member to drop","enum":["gemini","chatgpt","claude"]`) {
+		t.Errorf("the form after the answers: %s", schema)
+	}
+	id, _ := res.StructuredContent.(map[string]any)["session_id"].(string)
+	_, entries, err := e.st.Load(e.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note, chair bool
+	for _, en := range entries {
+		note = note || en.Kind == "user" && en.Text == "We are a team of three."
+		chair = chair || en.Round == 3
+	}
+	if !note || chair {
+		t.Errorf("the note saved %v, a chairman's turn %v", note, chair)
 	}
 }

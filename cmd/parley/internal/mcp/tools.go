@@ -301,6 +301,8 @@ type CouncilInput struct {
 	Members  []string `json:"members,omitempty" jsonschema:"agent names of the members, two or more (default: modes.council.members)"`
 	Chairman string   `json:"chairman,omitempty" jsonschema:"agent name whose model writes the final answer (default: modes.council.chairman)"`
 	MaxCost  *float64 `json:"max_cost,omitempty" jsonschema:"cost cap in USD for this call (default: the server's)"`
+	// Checkpoint is as magi's: the council asks after the answers and after the rankings.
+	Checkpoint string `json:"checkpoint,omitempty" jsonschema:"never (default), each_round or on_split: ask the client's user after the answers and after the rankings through elicitation (the client must declare it)"`
 }
 
 // CouncilOutput is parley council --json's document with the session it was saved in.
@@ -322,6 +324,9 @@ func (s *Server) council(ctx context.Context, req *mcp.CallToolRequest, in Counc
 		return nil, CouncilOutput{}, err
 	}
 	defer r.close()
+	if err := hostFor(r.eng, req, in.Checkpoint); err != nil {
+		return nil, CouncilOutput{}, err
+	}
 	r.eng.SetTitle(q, "")
 	got, res, err := runFor[debate.CouncilDecided](ctx, req, r, headless.Council, headless.CouncilHeader(q, r.eng.Current().Agents()), q)
 	if err != nil {
