@@ -179,6 +179,10 @@ func TestCouncilDroppedMemberNeitherRanksNorIsRanked(t *testing.T) {
 	if err := (checkpoint.Answer{Action: checkpoint.Drop, Member: ChairSeat}).Check(h.Asked[0]); err == nil || !strings.Contains(err.Error(), "the chairman cannot be dropped") {
 		t.Errorf("dropping the chairman after the answers: %v", err)
 	}
+	// A council offers no swap (docs/modes.md: council checkpoints).
+	if _, err := checkpoint.ParseLine("swap chatgpt gemini", h.Asked[0]); err == nil || !strings.Contains(err.Error(), `"swap" is not a choice here`) {
+		t.Errorf("swap at a council's point: %v", err)
+	}
 }
 
 func TestCouncilDropAfterTheRankingsLeavesTheAnswerOutOfTheAggregate(t *testing.T) {
