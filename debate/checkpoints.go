@@ -172,6 +172,11 @@ func (e *Engine) askHost(ctx context.Context, host checkpoint.Host, pending Pend
 	return a, err
 }
 
+// HostNote reports whether en is the host's note at a checkpoint (a user
+// entry of a round, which Checkpoint saves), not a question that starts
+// an exchange: readers of a run's record must not take it for a new run.
+func (en Entry) HostNote() bool { return en.Kind == KindUser && en.Round > 0 }
+
 // ApproveTool asks the host about a call whose rule is ask (the toolbox's
 // approver): ok runs it; otherwise reason is the call's result.
 func (e *Engine) approveTool(a *Agent) func(ctx context.Context, call providers.ToolCall) (bool, string) {

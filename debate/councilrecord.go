@@ -21,8 +21,8 @@ func CouncilsOf(entries []Entry) []verdict.CouncilResult {
 		if en.Mode != ModeCouncil {
 			continue
 		}
-		if en.Kind == KindUser && en.Round > 0 {
-			continue // the host's note at a checkpoint (Engine.Checkpoint), not a new question
+		if en.HostNote() {
+			continue // not a new question
 		}
 		if en.Kind == KindUser {
 			out = append(out, verdict.CouncilResult{Question: en.Text, Answers: []verdict.CouncilAnswer{}, Rankings: []verdict.CouncilRanking{}, Aggregate: []verdict.CouncilScore{}})

@@ -80,8 +80,11 @@ func (m *Model) applyEvent(ev debate.Event) {
 			m.setStatus(firstNonEmpty(ev.Entry.Text, ev.Entry.Error), true)
 		case debate.KindUser:
 			// A new exchange: the last one's ranking table goes (seen: it
-			// stayed on screen through the next council's first stage).
-			m.council = councilView{}
+			// stayed on screen through the next council's first stage). The
+			// host's note at a checkpoint is no new exchange.
+			if !ev.Entry.HostNote() {
+				m.council = councilView{}
+			}
 		}
 	case debate.TurnStarted:
 		m.tr.Put(ev.Entry)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // A council under each_round waits in the console after the answers and
@@ -50,5 +51,21 @@ func TestConsoleCouncilCheckpointBar(t *testing.T) {
 	})
 	if !note || chair {
 		t.Errorf("the note saved %v, a chairman's turn %v", note, chair)
+	}
+}
+
+// The host's note at a checkpoint is said inside the council: the ranking
+// table stays; a new question clears it.
+func TestHostNoteKeepsTheCouncilTable(t *testing.T) {
+	t.Parallel()
+	m := New(testOptions(testEngine(t, 0)))
+	m.council.ranked = []verdict.CouncilScore{{Member: "gemini"}}
+	m.applyEvent(debate.EntryAdded{Entry: debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Round: 2, Text: "Prefer managed."}})
+	if len(m.council.ranked) != 1 {
+		t.Fatal("the host's note cleared the ranking table")
+	}
+	m.applyEvent(debate.EntryAdded{Entry: debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "Next question?"}})
+	if len(m.council.ranked) != 0 {
+		t.Error("a new question kept the last council's table")
 	}
 }

@@ -28,7 +28,7 @@ func turnSuffix(en debate.Entry) string {
 // the votes since the run's question, a row per member, a column per round.
 func magiBoard(entries []debate.Entry, end int) string {
 	start := end
-	for start > 0 && !(entries[start-1].Kind == debate.KindUser && entries[start-1].Mode == "magi") {
+	for start > 0 && !(entries[start-1].Kind == debate.KindUser && !entries[start-1].HostNote() && entries[start-1].Mode == "magi") {
 		start--
 	}
 	votes := map[string]map[int]string{}
@@ -76,7 +76,7 @@ func councilTables(entries []debate.Entry) map[int]string {
 		if en.Mode != "council" {
 			continue
 		}
-		if en.Kind == debate.KindUser {
+		if en.Kind == debate.KindUser && !en.HostNote() {
 			i++
 		}
 		if i >= 0 && i < len(last) {

@@ -121,14 +121,15 @@ func councils(modes debate.ModeList, es []debate.Entry, members []Panel) []*coun
 		if mi, _ := modes.Info(e.Mode); mi.Layout.Board != debate.BoardVotes {
 			continue
 		}
-		switch e.Kind {
-		case debate.KindUser:
+		switch {
+		case e.HostNote(): // the host's words at a checkpoint, inside the council
+		case e.Kind == debate.KindUser:
 			cur = &council{Question: e.Text, Turn: e.Turn}
 			for _, m := range members {
 				cur.row(m.Name, label(m.Display, m.Name))
 			}
 			out = append(out, cur)
-		case debate.KindVote:
+		case e.Kind == debate.KindVote:
 			if cur == nil || e.Round < 1 {
 				continue
 			}
@@ -140,7 +141,7 @@ func councils(modes debate.ModeList, es []debate.Entry, members []Panel) []*coun
 			if v := viewEntry(e); v.Ballot != nil {
 				cell.Summary, cell.ballot = v.Ballot.Summary, v.Ballot
 			}
-		case debate.KindVerdict:
+		case e.Kind == debate.KindVerdict:
 			if cur != nil {
 				cur.Verdict = e.Vote
 				cur.Tally = e.Text
