@@ -17,7 +17,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -284,57 +283,6 @@ func (m *Model) reload() {
 	m.restoreCouncil(entries)
 }
 
-// refreshPanels makes the panel list match the current mode's agents.
-func (m *Model) refreshPanels() {
-	m.keys.forMode(m.modeInfo(), m.info.State[debate.StateStepNext] != "")
-	agents := m.engine.Current().Agents()
-	m.panels = m.panels[:0]
-	for _, a := range agents {
-		p := m.byName[a.Name]
-		if p == nil {
-			p = newPanel(a, m.opts.AgentNotes[a.Name], m.th)
-			if en, ok := m.lastTurnOf(a.Name); ok {
-				p.Show(en)
-			}
-			m.restoreVotes(p)
-			m.byName[a.Name] = p
-		}
-		m.panels = append(m.panels, p)
-	}
-	if m.active >= len(m.panels) {
-		m.active = 0
-	}
-	m.showFolder()
-	m.in.SetPlaceholder(m.modeInfo().Prompt())
-	m.layout()
-}
-
-// panelsOfMode makes each panel show its agent's latest turn in mode, or
-// the mode's hint when it has none: a panel never shows what the agent
-// said in another mode (the transcript keeps that).
-func (m *Model) panelsOfMode(mode string) {
-	mi, _ := m.engine.Modes().Info(mode)
-	for i, p := range m.panels {
-		if p.Busy() {
-			continue
-		}
-		a, ok := m.engine.Agent(p.name)
-		if !ok {
-			continue // the council's chairman seat keeps its own panel
-		}
-		fresh := newPanel(a, m.opts.AgentNotes[a.Name], m.th)
-		fresh.width, fresh.height = p.width, p.height
-		if en, ok := m.lastTurnIn(a.Name, mode); ok {
-			fresh.Show(en)
-			m.restoreVotes(fresh)
-		} else if !m.welcoming() { // the welcome says it already
-			fresh.hint = modeHint(mi)
-		}
-		m.panels[i], m.byName[a.Name] = fresh, fresh
-	}
-	m.showFolder()
-}
-
 // showFolder names the folder the agent mode reads on its panels (the
 // workspace, home shortened to ~), and nothing in other modes.
 func (m *Model) showFolder() {
@@ -357,43 +305,6 @@ func homeShort(dir string) string {
 		return "~" + filepath.ToSlash(rest)
 	}
 	return dir
-}
-
-// lastTurnIn finds an agent's latest turn in mode.
-func (m *Model) lastTurnIn(name, mode string) (debate.Entry, bool) {
-	for turn := m.tr.Len(); turn >= m.tr.First(); turn-- {
-		en, ok := m.tr.Entry(turn)
-		if ok && en.Speaker == name && en.IsAgentTurn() && en.Mode == mode {
-			return en, true
-		}
-	}
-	return debate.Entry{}, false
-}
-
-// restoreVotes puts the votes of an agent's latest council on its panel
-// (after a resume, or when MAGI mode comes back).
-func (m *Model) restoreVotes(p *panel) {
-	for turn := m.tr.First(); turn <= m.tr.Len(); turn++ {
-		en, ok := m.tr.Entry(turn)
-		if !ok || en.Speaker != p.name || en.Kind != debate.KindVote || en.Status == debate.StatusStreaming {
-			continue
-		}
-		if en.Round <= 1 {
-			p.votes = nil
-		}
-		p.Vote(debate.VoteCast{Agent: en.Speaker, Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(verdict.VoteInvalid)})
-	}
-}
-
-// lastTurnOf finds an agent's latest turn in the transcript.
-func (m *Model) lastTurnOf(name string) (debate.Entry, bool) {
-	for turn := m.tr.Len(); turn >= m.tr.First(); turn-- {
-		en, ok := m.tr.Entry(turn)
-		if ok && en.Speaker == name && en.IsAgentTurn() {
-			return en, true
-		}
-	}
-	return debate.Entry{}, false
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
@@ -493,66 +404,6 @@ func (m *Model) startSpinner() tea.Cmd {
 	}
 	m.spinning = true
 	return m.spin.Tick
-}
-
-func (m *Model) wheel(msg tea.MouseWheelMsg) {
-	const step = 3
-	up := msg.Button == tea.MouseWheelUp
-	switch {
-	case m.overlay != nil:
-		if up {
-			m.overlay.Scroll(-step)
-		} else {
-			m.overlay.Scroll(step)
-		}
-	case msg.Y >= m.lay.panelsY && msg.Y < m.lay.panelsY+m.lay.panelsH && len(m.panels) > 0:
-		p := m.panelAt(msg.X)
-		if up {
-			p.Scroll(step)
-		} else {
-			p.Scroll(-step)
-		}
-	default:
-		if up {
-			m.tr.ScrollUp(step)
-		} else {
-			m.tr.ScrollDown(step)
-		}
-	}
-}
-
-func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
-	if m.overlay != nil || m.sessions != nil || m.palette != nil || m.evidence != nil {
-		return nil
-	}
-	switch {
-	case msg.Y >= m.lay.inputY:
-		return m.setFocus(focusInput)
-	case msg.Y >= m.lay.transcriptY && msg.Y < m.lay.transcriptY+m.lay.transcriptH:
-		// The turn under the pointer is selected, as ↑/↓ would.
-		cmd := m.setFocus(focusTranscript)
-		m.tr.Click(msg.Y - m.lay.transcriptY)
-		return cmd
-	case msg.Y >= m.lay.panelsY && msg.Y < m.lay.panelsY+m.lay.panelsH && len(m.panels) > 0:
-		switch {
-		case !m.lay.narrow:
-			m.active, m.tabChosen = min(msg.X/max(m.width/len(m.panels), 1), len(m.panels)-1), true
-		case msg.Y == m.tabsY():
-			if i := m.tabAt(msg.X); i >= 0 {
-				m.active, m.tabChosen = i, true
-			}
-		}
-		return m.setFocus(focusPanels)
-	}
-	return nil
-}
-
-// panelAt is the panel under column x (the shown one when tabbed).
-func (m *Model) panelAt(x int) *panel {
-	if m.lay.narrow {
-		return m.panels[m.active]
-	}
-	return m.panels[min(x/max(m.width/len(m.panels), 1), len(m.panels)-1)]
 }
 
 // setFocus moves the focus.
