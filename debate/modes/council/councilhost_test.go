@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
@@ -314,5 +315,29 @@ func TestCouncilCheckpointPolicyIsChecked(t *testing.T) {
 	fc.engine.Config.Modes.Council.Checkpoint = "on_split"
 	if got := fc.engine.CheckpointPolicy(); got != checkpoint.OnSplit {
 		t.Errorf("policy = %q, want the configuration's on_split", got)
+	}
+}
+
+// checkpoint_timeout answers for a host who does not: here stop, after the
+// answers, and the outcome says so.
+func TestCouncilCheckpointTimeoutStops(t *testing.T) {
+	t.Parallel()
+	fc := hostCouncil(t, agreeing)
+	fc.engine.Config.CheckpointTimeout, fc.engine.Config.CheckpointOnTimeout = time.Millisecond, "stop"
+	fc.engine.SetHost(checkpoint.HostFunc(func(ctx context.Context, _ checkpoint.Point) (checkpoint.Answer, error) {
+		<-ctx.Done() // a host who never answers
+		return checkpoint.Answer{}, ctx.Err()
+	}), checkpoint.EachRound)
+	if err := fc.engine.Submit(context.Background(), "Which queue?"); err != nil {
+		t.Fatal(err)
+	}
+	debatetest.Settle(t, fc.engine)
+	d := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	if d.Chairman.Status != verdict.CouncilStopped || !strings.HasPrefix(d.Sentence, "STOPPED by the host after the answers") {
+		t.Errorf("decided: %q %q", d.Chairman.Status, d.Sentence)
+	}
+	answered := debatetest.EventsOf[debate.CheckpointAnswered](fc.events)
+	if len(answered) != 1 || answered[0].Sentence != "no answer from the host in time: the run stopped after the answers" {
+		t.Errorf("answered %+v", answered)
 	}
 }
