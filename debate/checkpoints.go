@@ -54,6 +54,8 @@ type hosting struct {
 	// held is the running exchange's lease, given back while the host is
 	// asked (nil between exchanges).
 	held *leaseHold
+	// asked is the point the host is being asked now (nil: none).
+	asked *checkpoint.Point
 }
 
 func (h *hosting) setLease(l *leaseHold) {
@@ -127,7 +129,9 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	if lease != nil && p.Kind != checkpoint.KindTool {
 		lease.drop()
 	}
+	e.hosting.setAsked(&p)
 	a, err = e.askHost(ctx, host, pending)
+	e.hosting.setAsked(nil)
 	if lease != nil {
 		if lerr := lease.retake(ctx); lerr != nil && err == nil {
 			err = fmt.Errorf("after the checkpoint: %w", lerr)

@@ -303,12 +303,10 @@ func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
 	if n, ok := m.(interface{ IsNote(string) bool }); ok && n.IsNote(input) {
 		return m.Submit(ctx, input) // a note never waits and never calls
 	}
-	return e.exchangeOf(ctx, m, input, func(ctx context.Context, input string) error {
-		if _, waiting := e.Pending(); waiting {
-			e.savePending(nil) // a new exchange: the run that waited at a checkpoint is left there
-		}
-		return m.Submit(ctx, input)
-	})
+	if err := e.refusePending(m); err != nil {
+		return err // the run waiting for its host is not abandoned (checkpointpending.go)
+	}
+	return e.exchangeOf(ctx, m, input, m.Submit)
 }
 
 // exchangeOf runs run (a mode's Submit, or its resumption at a saved

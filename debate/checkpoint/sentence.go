@@ -82,3 +82,10 @@ func AnswerSentence(p Point, a Answer) string {
 
 // oneLine keeps a sentence on one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// PendingSentence refuses a new question while the run waits at p, e.g.
+//
+//	the run waits for its host after round 1 of 3: answer that checkpoint first (continue, note, drop, swap, stop), then ask again
+func PendingSentence(p Point) string {
+	return fmt.Sprintf("the run waits for its host %s: answer that checkpoint first (%s), then ask again", p.Where(), joinActions(p.Choices))
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/hostwait"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 )
 
@@ -153,4 +154,23 @@ func checkpointPolicy(s string) (checkpoint.Policy, error) {
 		return "", errorf(http.StatusBadRequest, "bad_field", "checkpoint: %s", err.Error())
 	}
 	return p, nil
+}
+
+// refuseWhileAsking refuses a question to a session whose run waits for
+// its host in this process (a saved point is the engine's to refuse: it
+// knows whether the run can still go on from it).
+func (ss *session) refuseWhileAsking() error {
+	if !ss.eng.Busy() {
+		return nil
+	}
+	if p, ok := ss.waitingPoint(); ok {
+		return awaitingHost(&debate.PendingError{Point: p})
+	}
+	return nil
+}
+
+// awaitingHost is the 409 for a question while the run waits for its
+// host: the core's sentence, and where this door answers.
+func awaitingHost(err error) error {
+	return errorf(http.StatusConflict, "awaiting_host", "%s (POST /api/v1/sessions/{id}/checkpoint)", err.Error())
 }

@@ -465,6 +465,9 @@ func (m *manager) closeAll() {
 // question): then the caller gets the mode's own message, so a page can
 // keep the line in its box and say why.
 func (m *manager) submit(ctx context.Context, ss *session, text string) error {
+	if err := ss.refuseWhileAsking(); err != nil {
+		return err
+	}
 	if err := ss.claim(); err != nil {
 		return err
 	}
@@ -486,6 +489,8 @@ func (m *manager) submit(ctx context.Context, ss *session, text string) error {
 		ss.release()
 		if refused := m.srv.spendRefusal(err); refused != nil {
 			accept(refused)
+		} else if debate.IsPending(err) {
+			accept(awaitingHost(err))
 		} else if debate.IsBusy(err) {
 			accept(busyElsewhere(err))
 		} else if err != nil && ss.eng.History().Len() == before {
@@ -528,6 +533,9 @@ func (ss *session) release() {
 // run runs one exchange and waits for it and for every subscriber (the
 // caller's capture included) to have taken its events.
 func (m *manager) run(ctx context.Context, ss *session, text string) error {
+	if err := ss.refuseWhileAsking(); err != nil {
+		return err
+	}
 	if err := ss.claim(); err != nil {
 		return err
 	}
@@ -536,6 +544,9 @@ func (m *manager) run(ctx context.Context, ss *session, text string) error {
 	waitCtx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
 	_ = ss.eng.Wait(waitCtx)
+	if debate.IsPending(err) {
+		return awaitingHost(err)
+	}
 	if debate.IsBusy(err) {
 		return busyElsewhere(err)
 	}
