@@ -71,6 +71,8 @@ func ExitCode(err error) int {
 		return ExitOK
 	case spend.IsCap(err):
 		return ExitCapReached
+	case debate.IsPending(err): // a question while the run waits for its host: answer it first
+		return ExitUsage
 	case errors.As(err, &u), errors.As(err, &ce), errors.As(err, &ua), errors.As(err, &us), errors.As(err, &nm), errors.As(err, &nk), errors.As(err, &nq):
 		return ExitUsage
 	case errors.As(err, &nd):
