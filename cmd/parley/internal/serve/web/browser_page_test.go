@@ -271,6 +271,11 @@ func TestBrowserCreateWithAgentsForkAndDelete(t *testing.T) {
 		t.Errorf("the fork holds %d turns, want 1", n)
 	}
 	fork := evalJS[string](t, ctx, `document.body.dataset.session`)
+	// The fork's page is parsed before its script has run: a click on
+	// #delete before the script attached its handler is lost (seen under
+	// load). The page is live once the script has wired every control and
+	// its event stream opened.
+	waitJS(t, ctx, "the fork's page wired and live", `document.body.classList.contains("live")`)
 	do(t, ctx, "asking to delete the fork", chromedp.Click(chromedp.CSS("#delete")))
 	waitJS(t, ctx, "the delete button asking once more", `document.querySelector("#delete").dataset.armed === "true"`)
 	do(t, ctx, "deleting the fork", chromedp.Click(chromedp.CSS("#delete")))
