@@ -54,11 +54,11 @@ type Config struct {
 	Seats *Seating `mapstructure:"-"`
 
 	// Theme and Keys are the console's (docs/console.md): its colours
-	// (auto, dark, light, high-contrast) and its key bindings, action →
-	// keys, over the defaults. Only the console reads them; the
+	// (auto, dark, light, high-contrast, or colours by role over dark or
+	// light) and its key bindings, action → keys, over the defaults. Only the console reads them; the
 	// configuration's loader checks them with the console's own rules
 	// (tui/prefs).
-	Theme string             `mapstructure:"theme"`
+	Theme ThemeSpec          `mapstructure:"theme"`
 	Keys  map[string]KeyList `mapstructure:"keys"`
 
 	// Offline is set for --demo: every call costs nothing.
@@ -71,6 +71,14 @@ type Config struct {
 
 	// Source names the file the configuration came from, for error messages.
 	Source string `mapstructure:"-"`
+}
+
+// ThemeSpec is `theme:`: a theme's name alone (`theme: light`), or a
+// base theme with colours by role over it (`theme: {base: dark, colors:
+// {host: "#FFAF00"}}`).
+type ThemeSpec struct {
+	Base   string            `mapstructure:"base"`
+	Colors map[string]string `mapstructure:"colors"`
 }
 
 // KeyList is one action's keys under `keys:` (one key may be written

@@ -30,6 +30,7 @@ func testConfig(tb testing.TB) *debate.Config {
 	if err := v.ReadConfig(bytes.NewReader(parley.DefaultConfig)); err != nil {
 		tb.Fatal(err)
 	}
+	v.Set("theme", map[string]any{"base": v.GetString("theme")}) // theme: auto, as configload decodes it
 	var cfg debate.Config
 	if err := v.Unmarshal(&cfg); err != nil {
 		tb.Fatal(err)

@@ -47,6 +47,10 @@ type Options struct {
 	// Theme is the console's styles (prefs.Themes): auto ("" too) asks the
 	// terminal for its background and takes dark or light.
 	Theme string
+	// Colours are the configuration's colours by role over a dark or
+	// light theme (prefs.Roles, or an agent's name → #RRGGBB), as
+	// prefs.CheckColours returns them.
+	Colours map[string]string
 	// Keys are the configuration's keys: (action → key names), over the
 	// default bindings (prefs.Actions).
 	Keys map[string]debate.KeyList
@@ -182,14 +186,14 @@ func New(opts Options) *Model {
 		}
 	}
 	e := opts.Engine
+	th := resolveTheme(opts.Theme, true, opts.Colours) // auto: dark until the terminal answers
 	colors := map[string]string{}
 	var names []string
 	for _, a := range e.Agents() {
-		colors[a.Name] = a.Color
+		colors[a.Name] = th.agentColour(a.Name, a.Color)
 		names = append(names, a.Name)
 	}
 	var keysErr error
-	th := resolveTheme(opts.Theme, true) // auto: dark until the terminal answers
 	md := newMarkdown(th)
 	h := help.New()
 	h.Styles = th.help

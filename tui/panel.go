@@ -63,7 +63,7 @@ type panel struct {
 }
 
 func newPanel(a *debate.Agent, note string, th *theme) *panel {
-	return &panel{th: th, name: a.Name, display: a.Label(), model: a.Model, color: a.Color, note: note, settled: true}
+	return &panel{th: th, name: a.Name, display: a.Label(), model: a.Model, color: th.agentColour(a.Name, a.Color), note: note, settled: true}
 }
 
 // SetSize sets the panel's outer size, border included.

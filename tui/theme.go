@@ -19,23 +19,23 @@ import (
 
 // minContrast is the contrast every text colour of the dark and light
 // themes keeps against black and white respectively (WCAG AA for text).
-const minContrast = 4.5
+const minContrast = prefs.MinContrast
 
 // colours are a theme's colours by role ("" is the terminal's own).
 type colours struct {
-	accent, muted, subtle, text, warn, err, ok, user, agent string
-	bannerFg, bannerBg                                      string
-	helpKey, helpDesc                                       string
+	accent, border, muted, subtle, text, warn, err, ok, user, agent string
+	bannerFg, bannerBg                                              string
+	helpKey, helpDesc                                               string
 }
 
 var (
 	darkColours = colours{
-		accent: "#7D56F4", muted: "#8A8A8A", subtle: "#3A3A3A", text: "#DADADA",
+		accent: "#7D56F4", border: "#7D56F4", muted: "#8A8A8A", subtle: "#3A3A3A", text: "#DADADA",
 		warn: "#EAB308", err: "#EF4444", ok: "#22C55E", user: "#E5E5E5", agent: "#A3A3A3",
 		bannerFg: "#EAB308", bannerBg: "#1F1F1F", helpKey: "#BCBCBC", helpDesc: "#949494",
 	}
 	lightColours = colours{
-		accent: "#6B46E5", muted: "#5F5F5F", subtle: "#BCBCBC", text: "#262626",
+		accent: "#6B46E5", border: "#6B46E5", muted: "#5F5F5F", subtle: "#BCBCBC", text: "#262626",
 		warn: "#8A6100", err: "#C41E1E", ok: "#157A3A", user: "#1C1C1C", agent: "#4E4E4E",
 		bannerFg: "#6B4B00", bannerBg: "#FFF1CC", helpKey: "#303030", helpDesc: "#585858",
 	}
@@ -58,6 +58,9 @@ type theme struct {
 	// agents' colours are not used.
 	agentDefault string
 	monochrome   bool
+	// agentsSet are the colours `theme: {colors: …}` sets, agents' by name
+	// among them (over the agents' own color:).
+	agentsSet map[string]string
 
 	help     help.Styles
 	input    textarea.Styles
@@ -68,22 +71,29 @@ type theme struct {
 }
 
 // resolveTheme is the theme a name stands for, given whether the
-// background is dark (auto); an unknown name is dark.
-func resolveTheme(name string, darkBackground bool) *theme {
+// background is dark (auto), with the configuration's colours by role
+// over it (checked by prefs.CheckColours: dark or light only); an unknown
+// name is dark.
+func resolveTheme(name string, darkBackground bool, byRole map[string]string) *theme {
 	switch name {
 	case prefs.ThemeLight:
-		return newTheme(prefs.ThemeLight)
+		return newThemeWith(prefs.ThemeLight, byRole)
 	case prefs.ThemeHighContrast:
 		return newTheme(prefs.ThemeHighContrast)
 	case prefs.ThemeAuto, "":
 		if !darkBackground {
 			return newTheme(prefs.ThemeLight)
 		}
+		return newTheme(prefs.ThemeDark)
 	}
-	return newTheme(prefs.ThemeDark)
+	return newThemeWith(prefs.ThemeDark, byRole)
 }
 
-func newTheme(name string) *theme {
+func newTheme(name string) *theme { return newThemeWith(name, nil) }
+
+// newThemeWith is the theme name with colours by role over its own
+// (prefs.Roles; an agent's name sets that agent's colour).
+func newThemeWith(name string, byRole map[string]string) *theme {
 	if name == prefs.ThemeHighContrast {
 		return newMonochrome()
 	}
@@ -91,16 +101,18 @@ func newTheme(name string) *theme {
 	if name == prefs.ThemeLight {
 		c, dark, md = lightColours, false, gstyles.LightStyleConfig
 	}
+	c = c.with(byRole)
 	st := func() lipgloss.Style { return lipgloss.NewStyle() }
 	fgs := func(hex string) lipgloss.Style { return st().Foreground(lipgloss.Color(hex)) }
 	th := &theme{
 		name: name, dark: dark, agentDefault: c.agent,
-		tabActive:  newInk(fgs("#FFFFFF").Background(lipgloss.Color(c.accent)).Bold(true)),
+		tabActive:  newInk(fgs(onColour(c.accent)).Background(lipgloss.Color(c.accent)).Bold(true)),
 		tabIdle:    newInk(fgs(c.muted)),
 		title:      newInk(fgs(c.text).Bold(true)),
 		muted:      newInk(fgs(c.muted)),
 		mutedBold:  newInk(fgs(c.muted).Bold(true)),
 		subtle:     newInk(fgs(c.subtle)),
+		agentsSet:  byRole,
 		warn:       newInk(fgs(c.warn)),
 		warnBold:   newInk(fgs(c.warn).Bold(true)),
 		err:        newInk(fgs(c.err)),
@@ -116,7 +128,7 @@ func newTheme(name string) *theme {
 		errBanner:  newInk(fgs(c.err).Bold(true).Reverse(true)),
 		warnBanner: newInk(fgs(c.warn).Bold(true).Reverse(true)),
 		found:      newInk(fgs(c.warn).Reverse(true)),
-		box:        newInk(fgs(c.accent).Bold(true)),
+		box:        newInk(fgs(c.border).Bold(true)),
 		help:       helpStyles(fgs(c.helpKey), fgs(c.helpDesc)),
 		input:      inputStyles(dark, fgs(c.muted), fgs(c.text), lipgloss.Color(c.text)),
 		markdown:   withoutMargin(md),
@@ -263,24 +275,9 @@ func rgb(c color.Color) (r, g, b float64) {
 	return float64(R) / 0xffff, float64(G) / 0xffff, float64(B) / 0xffff
 }
 
-// luminance is WCAG's relative luminance of an sRGB colour.
-func luminance(r, g, b float64) float64 {
-	lin := func(c float64) float64 {
-		if c <= 0.04045 {
-			return c / 12.92
-		}
-		return math.Pow((c+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
-}
-
-// contrast is WCAG's contrast ratio of two luminances.
-func contrast(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	return (a + 0.05) / (b + 0.05)
-}
+// luminance and contrast are WCAG's, as the configuration's check
+// measures them.
+var luminance, contrast = prefs.Luminance, prefs.Contrast
 
 // themeWait bounds how long the first frame waits for the terminal to say
 // its background (auto theme); then the console draws dark, and an answer
@@ -298,7 +295,7 @@ func (m *Model) background(dark bool) {
 		return
 	}
 	m.themeAsked = false
-	if th := resolveTheme(prefs.ThemeAuto, dark); th.name != m.th.name {
+	if th := resolveTheme(prefs.ThemeAuto, dark, nil); th.name != m.th.name {
 		m.setTheme(th)
 	}
 }
@@ -312,4 +309,48 @@ func (m *Model) setTheme(th *theme) {
 	m.in.SetStyles(th.input)
 	m.helpCache, m.stale = "", true
 	m.reload()
+}
+
+// with is c with the colours a configuration sets by role (prefs.Roles,
+// already checked and written #RRGGBB); an agent's name is not c's.
+func (c colours) with(byRole map[string]string) colours {
+	fields := map[string]*string{
+		"accent": &c.accent, "border": &c.border, "text": &c.text, "muted": &c.muted, "rule": &c.subtle,
+		"warn": &c.warn, "error": &c.err, "ok": &c.ok, "host": &c.user, "agent": &c.agent,
+		"help_key": &c.helpKey, "help_desc": &c.helpDesc,
+	}
+	for role, hex := range byRole {
+		if f, ok := fields[role]; ok {
+			*f = hex
+		}
+	}
+	return c
+}
+
+// agentColour is an agent's colour: the one `theme: {colors: …}` gives
+// its name, else its own (color: under agents:).
+func (th *theme) agentColour(name, own string) string {
+	if hex, ok := th.agentsSet[name]; ok && !isRole(name) {
+		return hex
+	}
+	return own
+}
+
+func isRole(name string) bool {
+	for _, r := range prefs.Roles {
+		if r.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// onColour is the text colour that reads on a background of hex: white
+// or black, whichever contrasts more (a light accent takes black text).
+func onColour(hex string) string {
+	l := luminance(rgb(lipgloss.Color(hex)))
+	if contrast(l, 1) >= contrast(l, 0) {
+		return "#FFFFFF"
+	}
+	return "#000000"
 }

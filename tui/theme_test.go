@@ -265,8 +265,14 @@ func TestNoColourOutsideTheTheme(t *testing.T) {
 // styled frame; still, without the input's blinking cursor (goldens).
 func answeredScreen(t *testing.T, theme string, w, h int, still bool) string {
 	t.Helper()
+	return answeredScreenWith(t, func(o *Options) { o.Theme = theme }, w, h, still)
+}
+
+// answeredScreenWith is answeredScreen with the options set changed.
+func answeredScreenWith(t *testing.T, set func(*Options), w, h int, still bool) string {
+	t.Helper()
 	o := screenOptions(testEngine(t, 0))
-	o.Theme = theme
+	set(&o)
 	m := New(o)
 	tm := start(t, m, w, h)
 	typeLine(tm, modeInputs["mention"][0])

@@ -51,7 +51,8 @@ func consoleRun(o *ConsoleOptions) error {
 		// "" when sessions are not saved: the console says so.
 		DatabasePath: a.DBFile,
 		Resumed:      g.Resume != "" || g.Continue,
-		Theme:        a.Cfg.Theme,
+		Theme:        a.Cfg.Theme.Base,
+		Colours:      a.Cfg.Theme.Colors,
 		Keys:         a.Cfg.Keys,
 	}
 	if a.NoKeys && !g.Demo {

@@ -1,5 +1,6 @@
 // Package prefs is what a user sets for the console in the configuration:
-// the theme's name (`theme:`) and the key bindings (`keys:`): every
+// the theme's name and its colours by role (`theme:`, checked for
+// readable contrast) and the key bindings (`keys:`): every
 // action of the console, its default keys and where it acts, the parser
 // of a key's name, and the check that finds an unknown action, a key that
 // is none, or two actions on one key where both act. It knows key names

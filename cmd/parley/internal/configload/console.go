@@ -11,13 +11,12 @@ import (
 )
 
 // checkConsole checks the console's settings with the console's rules:
-// theme: is one it has, and keys: names its actions and keys, two actions
+// theme: is one it has (its colours by role known and readable), and keys: names its actions and keys, two actions
 // never on one key where both act. A problem names the file and line (of
 // both actions, for two on one key).
 func (ld *loader) checkConsole(cfg *debate.Config) error {
-	if cfg.Theme != "" && !slices.Contains(prefs.Themes, cfg.Theme) {
-		return ld.locate(&debate.ConfigError{File: ld.source, Key: "theme",
-			Problem: fmt.Sprintf("%s is not a theme (%s)", debate.Quote(cfg.Theme), strings.Join(prefs.Themes, ", "))})
+	if err := ld.checkTheme(cfg); err != nil {
+		return err
 	}
 	actions := prefs.Actions()
 	for _, mi := range cfg.ModeList.Infos() {
@@ -48,4 +47,40 @@ func (ld *loader) checkConsole(cfg *debate.Config) error {
 		}
 	}
 	return ld.locate(&debate.ConfigError{File: ld.source, Key: key, Problem: problem})
+}
+
+// checkTheme checks theme: — a theme's name, or a base and colours by
+// role over it — and keeps the colours as the console reads them
+// (#RRGGBB by role, lower case). Without a base, colours go over dark.
+func (ld *loader) checkTheme(cfg *debate.Config) error {
+	th := &cfg.Theme
+	key := "theme"
+	if ld.file.has("theme.base") {
+		key = "theme.base"
+	}
+	if th.Base == "" && len(th.Colors) > 0 {
+		th.Base = prefs.ThemeDark
+	}
+	if th.Base != "" && !slices.Contains(prefs.Themes, th.Base) {
+		return ld.locate(&debate.ConfigError{File: ld.source, Key: key,
+			Problem: fmt.Sprintf("%s is not a theme (%s)", debate.Quote(th.Base), strings.Join(prefs.Themes, ", "))})
+	}
+	agents := make([]string, len(cfg.Agents))
+	for i, a := range cfg.Agents {
+		agents[i] = strings.ToLower(a.Name)
+	}
+	colours, err := prefs.CheckColours(th.Base, th.Colors, agents)
+	var p *prefs.ColourProblem
+	if errors.As(err, &p) {
+		at := "theme.colors"
+		if p.Role != "" {
+			at += "." + p.Role
+		}
+		return ld.locate(&debate.ConfigError{File: ld.source, Key: at, Problem: p.Text})
+	}
+	if err != nil {
+		return err
+	}
+	th.Colors = colours
+	return nil
 }

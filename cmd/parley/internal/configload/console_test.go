@@ -18,11 +18,11 @@ func TestConsoleThemeAndKeysLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := l.Config
-	if cfg.Theme != "light" || strings.Join(cfg.Keys["copy"], " ") != "c" || strings.Join(cfg.Keys["find_next"], " ") != "Ctrl+N ," || strings.Join(cfg.Keys["mode_magi"], " ") != "alt+m" {
+	if cfg.Theme.Base != "light" || strings.Join(cfg.Keys["copy"], " ") != "c" || strings.Join(cfg.Keys["find_next"], " ") != "Ctrl+N ," || strings.Join(cfg.Keys["mode_magi"], " ") != "alt+m" {
 		t.Fatalf("theme %q keys %q", cfg.Theme, cfg.Keys)
 	}
 	l, err = Load(modes.All(), "", []string{"PARLEY_THEME=high-contrast"})
-	if err != nil || l.Config.Theme != "high-contrast" {
+	if err != nil || l.Config.Theme.Base != "high-contrast" {
 		t.Fatalf("PARLEY_THEME: %v, %+v", err, l)
 	}
 }

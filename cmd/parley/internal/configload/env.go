@@ -49,6 +49,9 @@ func (ld *loader) settings() []setting {
 		}
 		switch t.Kind() {
 		case reflect.Struct:
+			if t == reflect.TypeFor[debate.ThemeSpec]() { // PARLEY_THEME names the theme (colours: the file only)
+				break
+			}
 			for i := range t.NumField() {
 				tag := t.Field(i).Tag.Get("mapstructure")
 				if tag == "" || tag == "-" || tag == ",remain" { // modes' own sections: no variables

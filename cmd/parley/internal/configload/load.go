@@ -203,7 +203,7 @@ func datesAsText(c *mapstructure.DecoderConfig) {
 				return t.UTC().Format("2006-01-02"), nil
 			}
 			return data, nil
-		}, toolLists, keyLists, viperHooks)
+		}, toolLists, keyLists, themeNames, viperHooks)
 }
 
 // toolLists decodes an agent's `tools`: true is [files], false none, and
@@ -239,6 +239,14 @@ func toolLists(_, to reflect.Type, data any) (any, error) {
 func keyLists(_, to reflect.Type, data any) (any, error) {
 	if s, ok := data.(string); ok && to == reflect.TypeFor[debate.KeyList]() {
 		return debate.KeyList{s}, nil
+	}
+	return data, nil
+}
+
+// themeNames decodes `theme: light` as the theme alone, no colours.
+func themeNames(_, to reflect.Type, data any) (any, error) {
+	if s, ok := data.(string); ok && to == reflect.TypeFor[debate.ThemeSpec]() {
+		return map[string]any{"base": s}, nil
 	}
 	return data, nil
 }
