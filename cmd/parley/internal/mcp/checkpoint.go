@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 )
@@ -16,7 +18,8 @@ import (
 // (elicitation/create), when the client declared it can and negotiated a
 // protocol in which a server may ask during a call (before 2026-07-28,
 // whose multi round-trip requests, SEP-2322, Parley does not speak yet);
-// any other client is refused the policy (it would wait on nobody).
+// any other client gets a paused result and answers with the checkpoint
+// tool (pause.go).
 
 // elicitFrom is the first protocol version where a server may not send
 // elicitation/create while it serves a call.
@@ -67,26 +70,37 @@ func str(v any) string {
 	return s
 }
 
+// stateCheckpoint is the session state key of the policy an MCP call
+// gave its run: the checkpoint tool answers only sessions that have it
+// (never a console's or serve's), and goes on under it.
+const (
+	stateCheckpoint      = "mcp.checkpoint"
+	stateCheckpointStyle = "mcp.checkpoint.style"
+)
+
 // hostFor gives a run the client as its host under policy ("" or never:
-// no host, the run never waits).
-func hostFor(eng *debate.Engine, req *mcp.CallToolRequest, policy string) error {
+// no host, the run never waits): through elicitation when the client can
+// be asked during a call, else a pause (pauseHost): the call ends with a
+// paused result and the checkpoint tool answers.
+func hostFor(eng *debate.Engine, req *mcp.CallToolRequest, policy string, style headless.Style) (*pauseHost, error) {
 	pol, err := checkpoint.ParsePolicy(policy)
 	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
+		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	if pol == checkpoint.Never {
-		return nil
+		return nil, nil
 	}
+	eng.SetState(stateCheckpoint, string(pol))
+	eng.SetState(stateCheckpointStyle, strconv.Itoa(int(style))) // how the checkpoint tool prints the rest
 	var init *mcp.InitializeParams
 	if req != nil && req.Session != nil {
 		init = req.Session.InitializeParams()
 	}
-	switch {
-	case init == nil || init.Capabilities == nil || init.Capabilities.Elicitation == nil:
-		return errors.New("checkpoint: this client cannot be asked (it declared no elicitation capability); call without checkpoint")
-	case init.ProtocolVersion >= elicitFrom:
-		return fmt.Errorf("checkpoint: this client speaks MCP %s, where a server cannot ask during a call (multi round-trip requests, not served yet); call without checkpoint", init.ProtocolVersion)
+	if init == nil || init.Capabilities == nil || init.Capabilities.Elicitation == nil || init.ProtocolVersion >= elicitFrom {
+		h := &pauseHost{}
+		eng.SetHost(h, pol)
+		return h, nil
 	}
 	eng.SetHost(elicitHost{session: req.Session}, pol)
-	return nil
+	return nil, nil
 }

@@ -21,8 +21,8 @@ import (
 // through elicitation/create (the go-sdk client, on a protocol where a
 // server may ask during a call): a note after round 1, stop after round 2,
 // and the outcome says so. A client that declared no elicitation, or that
-// speaks a protocol where a server may not ask during a call, is refused
-// the policy.
+// speaks a protocol where a server may not ask during a call, is never
+// asked: its call pauses.
 func TestMagiCheckpointThroughElicitation(t *testing.T) {
 	e := newElicitation(t, map[string]any{"action": "note", "text": "The budget was cut by half."}, map[string]any{"action": "stop"})
 	ctx, m, st, host := e.ctx, e.m, e.st, e.client
@@ -51,29 +51,19 @@ func TestMagiCheckpointThroughElicitation(t *testing.T) {
 		t.Error("the note is not saved as the host's words")
 	}
 
-	// A client on a protocol where a server may not ask during a call.
-	res, err = host("").CallTool(ctx, &mcp.CallToolParams{Name: "magi", Arguments: map[string]any{"question": "Ship?", "checkpoint": "each_round"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError || !strings.Contains(textOf(res), "where a server cannot ask during a call") {
-		t.Errorf("a modern client: %s", textOf(res))
-	}
-	// A client without elicitation.
-	c, s := mcp.NewInMemoryTransports()
-	if _, err := m.Connect(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	plain := connect(t, c)
-	res, err = plain.session.CallTool(ctx, &mcp.CallToolParams{Name: "magi", Arguments: map[string]any{"question": "Ship?", "checkpoint": "each_round"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError || !strings.Contains(textOf(res), "declared no elicitation capability") {
-		t.Errorf("without elicitation: %s", textOf(res))
+	// A client on a protocol where a server may not ask during a call, and
+	// one without elicitation: a paused result (checkpointpause_test.go).
+	for name, cs := range map[string]*mcp.ClientSession{"a modern client": host(""), "without elicitation": plainClient(t, m)} {
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "magi", Arguments: map[string]any{"question": "Ship?", "checkpoint": "each_round"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError || !strings.Contains(textOf(res), "CHECKPOINT after round 1 of 3") || !strings.Contains(textOf(res), "call the checkpoint tool") {
+			t.Errorf("%s: %s", name, textOf(res))
+		}
 	}
 	if len(e.asked) != 2 {
-		t.Errorf("refused calls asked the client %d times", len(e.asked)-2)
+		t.Errorf("paused calls asked the client %d times", len(e.asked)-2)
 	}
 }
 
@@ -173,4 +163,14 @@ func TestCouncilCheckpointThroughElicitation(t *testing.T) {
 	if !note || chair {
 		t.Errorf("the note saved %v, a chairman's turn %v", note, chair)
 	}
+}
+
+// plainClient connects a go-sdk client that declares no elicitation.
+func plainClient(t *testing.T, m *parleymcp.Server) *mcp.ClientSession {
+	t.Helper()
+	c, s := mcp.NewInMemoryTransports()
+	if _, err := m.Connect(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	return connect(t, c).session
 }

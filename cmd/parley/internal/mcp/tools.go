@@ -44,6 +44,9 @@ func (s *Server) addTools() {
 		Description: "Start a two-agent alternating debate: the first agent answers the instruction, then the second answers seeing the first's answer. It becomes this client's active debate. Returns the HTTP API's turn object."}, s.debateStart)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "debate_step", Title: "Next step of the debate", InputSchema: s.schemas["debate_step"],
 		Description: "One step of this client's active debate (or session_id's): exactly one agent answers, in turn, seeing the other's latest answer. Returns the HTTP API's turn object."}, s.debateStep)
+	s.schemas["checkpoint"] = inputSchema[CheckpointInput](map[string][]string{"action": {"continue", "note", "drop", "swap", "approve", "deny", "stop"}})
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "checkpoint", Title: "Answer a paused run", InputSchema: s.schemas["checkpoint"],
+		Description: "Answer the checkpoint a paused magi or council result named (paused.session_id, one of paused.point.choices) and go on with the run: to its end (the outcome is the text), or to its next checkpoint (paused again). For clients that do not answer elicitation/create."}, s.checkpointTool)
 	s.schemas["sessions_list"] = inputSchema[SessionsListInput](nil)
 	s.schemas["session_get"] = inputSchema[SessionGetInput](nil)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "sessions_list", Title: "Saved sessions", InputSchema: s.schemas["sessions_list"],
@@ -256,6 +259,8 @@ type MagiOutput struct {
 	Cancelled bool   `json:"cancelled"`
 	// Ledger is the session's evidence: what members' tools returned (serve.tools), by id, without the text.
 	Ledger []evidence.Record `json:"ledger,omitempty" jsonschema:"the session's evidence records (E1, E2, …) that answers and votes cite: source, title, tool, member, digest"`
+	// Paused: the run waits for the host (a client that cannot be asked during a call); the document is empty.
+	Paused *Paused `json:"paused,omitempty" jsonschema:"set when the run waits at a checkpoint: answer with the checkpoint tool"`
 	headless.MagiDocument
 }
 
@@ -282,11 +287,16 @@ func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInpu
 	if err := r.eng.Control(ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
 		return nil, MagiOutput{}, err
 	}
-	if err := hostFor(r.eng, req, in.Checkpoint); err != nil {
+	pause, err := hostFor(r.eng, req, in.Checkpoint, headless.Magi)
+	if err != nil {
 		return nil, MagiOutput{}, err
 	}
 	r.eng.SetTitle(q, "")
+	r.watch(pause)
 	got, res, err := runFor[debate.MagiDecided](ctx, req, r, headless.Magi, headless.MagiHeader(q, r.eng.Current().Agents()), q)
+	if res, pz, ok := r.paused(pause); ok {
+		return res, MagiOutput{SessionID: pz.SessionID, Paused: pz}, nil
+	}
 	if err != nil {
 		return nil, MagiOutput{}, err
 	}
@@ -311,6 +321,8 @@ type CouncilOutput struct {
 	Cancelled bool   `json:"cancelled"`
 	// Ledger is the session's evidence: what members' tools returned (serve.tools), by id, without the text.
 	Ledger []evidence.Record `json:"ledger,omitempty" jsonschema:"the session's evidence records (E1, E2, …) that answers and votes cite: source, title, tool, member, digest"`
+	// Paused: as magi's.
+	Paused *Paused `json:"paused,omitempty" jsonschema:"set when the run waits at a checkpoint: answer with the checkpoint tool"`
 	headless.CouncilDocument
 }
 
@@ -324,11 +336,16 @@ func (s *Server) council(ctx context.Context, req *mcp.CallToolRequest, in Counc
 		return nil, CouncilOutput{}, err
 	}
 	defer r.close()
-	if err := hostFor(r.eng, req, in.Checkpoint); err != nil {
+	pause, err := hostFor(r.eng, req, in.Checkpoint, headless.Council)
+	if err != nil {
 		return nil, CouncilOutput{}, err
 	}
 	r.eng.SetTitle(q, "")
+	r.watch(pause)
 	got, res, err := runFor[debate.CouncilDecided](ctx, req, r, headless.Council, headless.CouncilHeader(q, r.eng.Current().Agents()), q)
+	if res, pz, ok := r.paused(pause); ok {
+		return res, CouncilOutput{SessionID: pz.SessionID, Paused: pz}, nil
+	}
 	if err != nil {
 		return nil, CouncilOutput{}, err
 	}

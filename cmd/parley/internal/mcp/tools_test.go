@@ -18,7 +18,7 @@ import (
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
-var toolNames = []string{"ask", "council", "debate_start", "debate_step", "magi", "session_get", "sessions_list"}
+var toolNames = []string{"ask", "checkpoint", "council", "debate_start", "debate_step", "magi", "session_get", "sessions_list"}
 
 // transports connects one client per transport: parley --demo mcp as a
 // process, and /mcp of serve's handler over HTTP.
