@@ -25,7 +25,7 @@ import (
 // asked: its call pauses.
 func TestMagiCheckpointThroughElicitation(t *testing.T) {
 	e := newElicitation(t, map[string]any{"action": "note", "text": "The budget was cut by half."}, map[string]any{"action": "stop"})
-	ctx, m, st, host := e.ctx, e.m, e.st, e.client
+	ctx, m, host := e.ctx, e.m, e.client
 	cs := host("2025-11-25")
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "magi", Arguments: map[string]any{"question": "Should we ship on Friday?", "checkpoint": "each_round"}})
 	if err != nil {
@@ -39,17 +39,7 @@ func TestMagiCheckpointThroughElicitation(t *testing.T) {
 		t.Errorf("elicitations %q", asked)
 	}
 	id, _ := res.StructuredContent.(map[string]any)["session_id"].(string)
-	_, entries, err := st.Load(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var note bool
-	for _, en := range entries {
-		note = note || en.Kind == "user" && en.Text == "The budget was cut by half."
-	}
-	if !note {
-		t.Error("the note is not saved as the host's words")
-	}
+	e.noteSaved(id, "The budget was cut by half.")
 
 	// A client on a protocol where a server may not ask during a call, and
 	// one without elicitation: a paused result (checkpointpause_test.go).
@@ -173,4 +163,19 @@ func plainClient(t *testing.T, m *parleymcp.Server) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	return connect(t, c).session
+}
+
+// noteSaved checks that session id keeps note as the host's words (a user entry).
+func (e *elicitation) noteSaved(id, note string) {
+	e.t.Helper()
+	_, entries, err := e.st.Load(e.ctx, id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, en := range entries {
+		if en.Kind == "user" && en.Text == note {
+			return
+		}
+	}
+	e.t.Errorf("session %s: the note %q is not saved as the host's words", id, note)
 }

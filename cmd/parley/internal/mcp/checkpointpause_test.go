@@ -100,15 +100,5 @@ func TestMagiCheckpointPausedWithoutElicitation(t *testing.T) {
 	if !res.IsError || !strings.Contains(textOf(res), "waits at a checkpoint") {
 		t.Errorf("a stopped run answered again: %s", textOf(res))
 	}
-	_, entries, err := e.st.Load(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var note bool
-	for _, en := range entries {
-		note = note || en.Kind == "user" && en.Text == "The budget was cut by half."
-	}
-	if !note {
-		t.Error("the note is not saved as the host's words")
-	}
+	e.noteSaved(id, "The budget was cut by half.")
 }
