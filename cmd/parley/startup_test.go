@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -33,33 +34,52 @@ func BenchmarkStartup(b *testing.B) {
 }
 
 // BenchmarkHeadlessStream: `parley ask` reading a 5,000-token answer from a
-// fake OpenAI server that streams as fast as it can, beside curl reading
-// the same stream; both report the child process's CPU time.
+// fake OpenAI server that streams as fast as it can, beside two floors
+// reading the same stream: curl -N (no decoding at all) and sdkstream
+// (testdata/sdkstream: go-openai, the SDK Parley's openai provider uses,
+// decoding each event and writing the text, nothing of Parley's). Each
+// reports the child process's CPU for the long answer (ms-cpu/op), for a
+// one-token answer (fixed-ms: start-up and one exchange) and per token
+// beyond that ((long − short) / 4,999: µs-cpu/token), so a process's
+// start-up is not counted as streaming.
+//
+//	go test -run '^$' -bench BenchmarkHeadlessStream -benchtime 5x ./cmd/parley/
 func BenchmarkHeadlessStream(b *testing.B) {
+	const long = 5000
 	dir := b.TempDir()
 	bin := buildParley(b)
-	chunks := make([]string, 5000)
+	sdkBin := filepath.Join(dir, "sdkstream")
+	if msg, err := exec.Command("go", "build", "-o", sdkBin, "./testdata/sdkstream").CombinedOutput(); err != nil {
+		b.Fatalf("building sdkstream: %v\n%s", err, msg)
+	}
+	chunks := make([]string, long)
 	for i := range chunks {
 		chunks[i] = " word"
 	}
-	srv := providertest.OpenAI(b, func(providertest.Request) providertest.Reply {
-		return providertest.Reply{Chunks: chunks, Usage: providers.Usage{InputTokens: 10, OutputTokens: 5000}}
+	srv := providertest.OpenAI(b, func(r providertest.Request) providertest.Reply {
+		if bytes.Contains(r.Body, []byte("once")) {
+			return providertest.Reply{Chunks: chunks[:1], Usage: providers.Usage{InputTokens: 10, OutputTokens: 1}}
+		}
+		return providertest.Reply{Chunks: chunks, Usage: providers.Usage{InputTokens: 10, OutputTokens: long}}
 	})
 	yaml := fmt.Sprintf("providers:\n  openai: {type: openai, base_url: %s, api_key_env: PARLEY_BENCH_KEY, max_retries: 0}\n", srv.URL)
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(yaml), 0o600); err != nil {
 		b.Fatal(err)
 	}
 	env := append(os.Environ(), "PARLEY_BENCH_KEY=k", "XDG_DATA_HOME="+filepath.Join(dir, "data"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "HOME="+dir)
-	// The stream parley reads: chatgpt's model is served over the Responses
-	// API, whose events are larger than Chat Completions' chunks.
-	body := `{"model":"gpt-6.1-sol","stream":true,"input":[{"role":"user","content":"hi"}]}`
-	runs := map[string]func() *exec.Cmd{
-		"parley": func() *exec.Cmd {
-			c := exec.Command(bin, "ask", "@chatgpt count to five thousand")
+	// Each run reads the long answer, or the one-token one when question
+	// says "once". The stream parley reads: chatgpt's model is served over
+	// the Responses API, whose events are larger than Chat Completions'
+	// chunks.
+	runs := map[string]func(question string) *exec.Cmd{
+		"parley": func(question string) *exec.Cmd {
+			c := exec.Command(bin, "ask", "@chatgpt "+question)
 			c.Dir, c.Env = dir, env
 			return c
 		},
-		"curl": func() *exec.Cmd {
+		"sdk": func(question string) *exec.Cmd { return exec.Command(sdkBin, "read", srv.URL, question) },
+		"curl": func(question string) *exec.Cmd {
+			body := fmt.Sprintf(`{"model":"gpt-6.1-sol","stream":true,"input":[{"role":"user","content":%q}]}`, question)
 			return exec.Command("curl", "-sSN", "-o", os.DevNull, "-H", "Authorization: Bearer k", "-H", "Content-Type: application/json",
 				"-d", body, srv.URL+"/responses")
 		},
@@ -67,23 +87,28 @@ func BenchmarkHeadlessStream(b *testing.B) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		delete(runs, "curl")
 	}
-	for _, name := range []string{"curl", "parley"} {
+	cpuOf := func(b *testing.B, c *exec.Cmd) time.Duration {
+		if out, err := c.CombinedOutput(); err != nil {
+			b.Fatalf("%s: %v\n%.500s", c.Path, err, out)
+		}
+		return c.ProcessState.UserTime() + c.ProcessState.SystemTime()
+	}
+	for _, name := range []string{"curl", "sdk", "parley"} {
 		run, ok := runs[name]
 		if !ok {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
-			var cpu time.Duration
+			var whole, fixed time.Duration
 			n := 0
 			for b.Loop() {
-				c := run()
-				if out, err := c.CombinedOutput(); err != nil {
-					b.Fatalf("%s: %v\n%.500s", name, err, out)
-				}
-				cpu += c.ProcessState.UserTime() + c.ProcessState.SystemTime()
+				whole += cpuOf(b, run("count to five thousand"))
+				fixed += cpuOf(b, run("say it once"))
 				n++
 			}
-			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "ms-cpu/op")
+			b.ReportMetric(float64(whole.Microseconds())/1000/float64(n), "ms-cpu/op")
+			b.ReportMetric(float64(fixed.Microseconds())/1000/float64(n), "fixed-ms")
+			b.ReportMetric(float64((whole-fixed).Microseconds())/float64(n*(long-1)), "µs-cpu/token")
 		})
 	}
 }
