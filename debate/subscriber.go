@@ -2,6 +2,7 @@ package debate
 
 import (
 	"context"
+	"strings"
 	"sync"
 )
 
@@ -14,7 +15,7 @@ type subscriber struct {
 	sink Sink
 
 	mu      sync.Mutex
-	queue   []Event
+	queue   []queued
 	pending int           // queued plus being delivered
 	empty   chan struct{} // closed while pending is 0
 	wake    chan struct{} // one token: the queue has something
@@ -39,22 +40,20 @@ func (s *subscriber) push(ev Event) {
 	}
 	if d, ok := ev.(TextDelta); ok {
 		for i := len(s.queue) - 1; i >= 0 && i >= len(s.queue)-mergeLookback; i-- {
-			q, isDelta := s.queue[i].(TextDelta)
+			q, isDelta := s.queue[i].ev.(TextDelta)
 			if !isDelta {
 				break // never move text past another kind of event
 			}
 			if q.Turn != d.Turn || q.Agent != d.Agent {
 				continue
 			}
-			merged, ok := MergeDelta(q, d)
-			if !ok {
+			if !s.queue[i].merge(q, d) {
 				break // another field of a structured answer: its own delta
 			}
-			s.queue[i] = merged
 			return
 		}
 	}
-	s.queue = append(s.queue, ev)
+	s.queue = append(s.queue, queued{ev: ev})
 	if s.pending == 0 {
 		s.empty = make(chan struct{})
 	}
@@ -73,8 +72,8 @@ func (s *subscriber) run() {
 				s.mu.Unlock()
 				break
 			}
-			ev := s.queue[0]
-			s.queue[0] = nil
+			ev := s.queue[0].event()
+			s.queue[0] = queued{}
 			s.queue = s.queue[1:]
 			s.mu.Unlock()
 			s.sink(ev)
@@ -130,12 +129,9 @@ func (s *subscriber) close() {
 // the same turn and agent, and not two fields of a structured answer (a
 // delta without text, only Raw, joins either side). Text and Raw are both
 // kept. Every consumer that merges deltas (subscribers, serve's replay)
-// merges with this, so all read the same stream.
+// merges with this rule (deltaJoins), so all read the same stream.
 func MergeDelta(into, next TextDelta) (TextDelta, bool) {
-	if into.Turn != next.Turn || into.Agent != next.Agent {
-		return into, false
-	}
-	if into.Field != next.Field && into.Text != "" && next.Text != "" {
+	if !deltaJoins(into, next) {
 		return into, false
 	}
 	if into.Text == "" {
@@ -144,4 +140,53 @@ func MergeDelta(into, next TextDelta) (TextDelta, bool) {
 	into.Text += next.Text
 	into.Raw += next.Raw
 	return into, true
+}
+
+// deltaJoins says whether next may be appended to into (MergeDelta).
+func deltaJoins(into, next TextDelta) bool {
+	return into.Turn == next.Turn && into.Agent == next.Agent &&
+		(into.Field == next.Field || into.Text == "" || next.Text == "")
+}
+
+// queued is an event waiting for its subscriber's sink. A text delta that
+// others were merged into keeps its text in builders until delivery: a
+// lagging consumer's merge appends each delta to them instead of copying
+// all the text queued so far (MergeDelta's +=), which made a slow reader
+// of a long answer quadratic and allocated a string a delta.
+type queued struct {
+	ev        Event
+	text, raw *strings.Builder // nil until a delta is merged into ev
+}
+
+// merge appends next to the delta head (q.ev) when MergeDelta would; the
+// builders hold the text and raw, event puts them in.
+func (q *queued) merge(head, next TextDelta) bool {
+	if q.text != nil {
+		head.Text = q.text.String() // no copy: the builder's bytes so far
+	}
+	if !deltaJoins(head, next) {
+		return false
+	}
+	if q.text == nil {
+		q.text, q.raw = new(strings.Builder), new(strings.Builder)
+		q.text.WriteString(head.Text)
+		q.raw.WriteString(head.Raw)
+	}
+	if head.Text == "" && head.Field != next.Field {
+		head.Field = next.Field
+		q.ev = head // rare (a delta of raw only came first): boxing allocates
+	}
+	q.text.WriteString(next.Text)
+	q.raw.WriteString(next.Raw)
+	return true
+}
+
+// event is the event to deliver, merged text included.
+func (q queued) event() Event {
+	if q.text == nil {
+		return q.ev
+	}
+	d := q.ev.(TextDelta)
+	d.Text, d.Raw = q.text.String(), q.raw.String()
+	return d
 }

@@ -1,6 +1,9 @@
 package debate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A lagging subscriber's merged deltas keep a structured answer's fields
 // apart and in order, and keep the raw text whole.
@@ -18,7 +21,7 @@ func TestMergedDeltasKeepFieldsApart(t *testing.T) {
 	}
 	var got []TextDelta
 	for _, ev := range s.queue {
-		got = append(got, ev.(TextDelta))
+		got = append(got, ev.event().(TextDelta))
 	}
 	want := []TextDelta{
 		{Turn: 1, Field: "reasoning", Text: "Thin evidence.", Raw: `{"vote":"reject","reasoning":"Thin evidence.",`},
@@ -32,5 +35,32 @@ func TestMergedDeltasKeepFieldsApart(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("delta %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// A lagging subscriber merges a long answer's deltas without copying the
+// text queued so far for each (it did: a string a delta, quadratic in the
+// lag): merging counts well under one allocation a delta, and what is
+// delivered is every delta's text and raw, in order, once.
+func TestLaggingMergeAllocatesLessThanADelta(t *testing.T) { // not parallel: AllocsPerRun
+	s := &subscriber{wake: make(chan struct{}, 1), empty: make(chan struct{})}
+	s.push(TurnStarted{Entry: Entry{Turn: 1, Speaker: "a"}}) // what the lagging sink is on
+	const word = " word"
+	var delta Event = TextDelta{Turn: 1, Agent: "a", Text: word, Raw: word} // boxed once: the engine's Emit boxes each
+	pushes := 0
+	push := func() {
+		s.push(delta)
+		pushes++
+	}
+	push() // the delta the others merge into
+	if allocs := testing.AllocsPerRun(2000, push); allocs > 0.1 {
+		t.Errorf("%.2f allocations a merged delta, want under 0.1", allocs)
+	}
+	if len(s.queue) != 2 {
+		t.Fatalf("%d events queued, want the turn and one merged delta", len(s.queue))
+	}
+	d := s.queue[1].event().(TextDelta)
+	if want := strings.Repeat(word, pushes); d.Text != want || d.Raw != want {
+		t.Errorf("merged delta holds %d bytes of text and %d of raw, want %d each", len(d.Text), len(d.Raw), len(want))
 	}
 }
