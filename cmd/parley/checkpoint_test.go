@@ -10,14 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/store"
-	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -41,14 +39,7 @@ type checkpointFixture struct {
 
 func newCheckpointFixture(t *testing.T) *checkpointFixture {
 	t.Helper()
-	var n atomic.Int64
-	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
-		v := verdict.VoteApprove
-		if n.Add(1)%3 == 0 {
-			v = verdict.VoteReject
-		}
-		return debatetest.MagiReply(debatetest.MagiVoteJSON("m", debatetest.MagiRoundOf(r.Messages), v))
-	})
+	srv := debatetest.SplitMagiOpenAI(t)
 	return &checkpointFixture{bin: buildParley(t), dir: t.TempDir(), srv: srv}
 }
 

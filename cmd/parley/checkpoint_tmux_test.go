@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/parleyhq/parley/debate/debatetest"
-	"github.com/parleyhq/parley/debate/verdict"
-	"github.com/parleyhq/parley/providers/providertest"
 )
 
 // The console at 100×30, mid-run: a MAGI council under
@@ -20,14 +17,7 @@ import (
 func TestConsoleCheckpointInTmux(t *testing.T) {
 	t.Parallel()
 	dir, bin := tmuxBinary(t)
-	var n atomic.Int64
-	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
-		v := verdict.VoteApprove
-		if n.Add(1)%3 == 0 {
-			v = verdict.VoteReject
-		}
-		return debatetest.MagiReply(debatetest.MagiVoteJSON("m", debatetest.MagiRoundOf(r.Messages), v))
-	})
+	srv := debatetest.SplitMagiOpenAI(t)
 	tm := startTmux(t, [2]int{100, 30}, fmt.Sprintf("cd %s && env -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY OPENAI_API_KEY=k1 OPENAI_BASE_URL=%s PARLEY_MODES_MAGI_CHECKPOINT=each_round TERM=xterm-256color %s --db %s",
 		dir, srv.URL, bin, filepath.Join(dir, "c.db")))
 	tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "Try") })

@@ -3,6 +3,7 @@ package debatetest
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,4 +131,18 @@ func MagiAllText(msgs []providers.Message) string {
 		b.WriteString(string(m.Role) + ": " + m.Content + "\n")
 	}
 	return b.String()
+}
+
+// SplitMagiOpenAI is an OpenAI fake for a MAGI council whose members all
+// sit on it: of every three requests two approve and the third rejects,
+// a split council in every round (the checkpoint tests' fake).
+func SplitMagiOpenAI(t testing.TB) *providertest.Server {
+	var n atomic.Int64
+	return providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
+		v := verdict.VoteApprove
+		if n.Add(1)%3 == 0 {
+			v = verdict.VoteReject
+		}
+		return MagiReply(MagiVoteJSON("m", MagiRoundOf(r.Messages), v))
+	})
 }

@@ -6,13 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate/debatetest"
-	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -34,14 +32,7 @@ type tsCheckpointRun struct {
 func runTSCheckpoint(t *testing.T, how string) (tsCheckpointRun, []providertest.Request) {
 	t.Helper()
 	node := testbin.NodeClient(t, tsClient, "@modelcontextprotocol/sdk")
-	var n atomic.Int64
-	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
-		v := verdict.VoteApprove
-		if n.Add(1)%3 == 0 {
-			v = verdict.VoteReject
-		}
-		return debatetest.MagiReply(debatetest.MagiVoteJSON("m", debatetest.MagiRoundOf(r.Messages), v))
-	})
+	srv := debatetest.SplitMagiOpenAI(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "checkpoint.mjs", parleyBin(t), filepath.Join(t.TempDir(), "ts.db"), how)
