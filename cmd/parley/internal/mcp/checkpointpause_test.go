@@ -102,3 +102,33 @@ func TestMagiCheckpointPausedWithoutElicitation(t *testing.T) {
 	}
 	e.noteSaved(id, "The budget was cut by half.")
 }
+
+// The council pauses the same way for a client without elicitation (the
+// checkpoint tool knows no mode: it goes on in the session's own): after
+// the answers, continue goes on to the rankings' pause, and stop there
+// ends the council before the chairman, the outcome saying so.
+func TestCouncilCheckpointPausedWithoutElicitation(t *testing.T) {
+	e := newElicitation(t)
+	cs := plainClient(t, e.m)
+	call := func(name string, args map[string]any) (*mcp.CallToolResult, pausedResult) {
+		t.Helper()
+		res, err := cs.CallTool(e.ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, pausedOf(t, res)
+	}
+	res, p := call("council", map[string]any{"question": "How should a team of three split on-call?", "checkpoint": "each_round"})
+	if res.IsError || p.Paused == nil || p.Paused.Point.Kind != "answers" || !strings.HasPrefix(p.Paused.Sentence, "CHECKPOINT after the answers: ") {
+		t.Fatalf("paused council: %s\n%+v", textOf(res), p.Paused)
+	}
+	id := p.SessionID
+	res, p = call("checkpoint", map[string]any{"session_id": id, "action": "continue"})
+	if res.IsError || p.Status != "awaiting_host" || p.Paused == nil || p.Paused.Point.Kind != "rankings" {
+		t.Fatalf("after continue: %s\n%+v", textOf(res), p)
+	}
+	res, p = call("checkpoint", map[string]any{"session_id": id, "action": "stop"})
+	if res.IsError || p.Status != "finished" || !strings.Contains(textOf(res), "STOPPED by the host after the rankings: ") {
+		t.Fatalf("the stop: %s\n%+v", textOf(res), p)
+	}
+}
