@@ -2,6 +2,7 @@ package headless
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -45,8 +46,8 @@ func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, int
 	for _, in := range inputs {
 		if _, waiting := e.Pending(); waiting && in == "" {
 			err = e.ResumeCheckpoint(ctx) // no input: go on from the checkpoint the session waits at
-		} else {
-			err = e.Submit(ctx, in)
+		} else if err = e.Submit(ctx, in); debate.IsPending(err) {
+			err = fmt.Errorf("%w (parley --resume %s answers it)", err, e.Info().ID) // where this door answers
 		}
 		Drain(e)
 		p.EndExchange(err)
