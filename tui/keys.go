@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
@@ -55,6 +56,10 @@ type keyMap struct {
 	PrevSame, NextSame         key.Binding
 	// Copying: the selected turn, its last code block; select mode.
 	Copy, CopyCode, Select key.Binding
+	// The boxes' own keys: the palette, the session list, a box of text.
+	Pal paletteKeys
+	Ses sessionKeys
+	Box boxKeys
 
 	focus focusArea // what the short list describes
 }
@@ -109,6 +114,7 @@ func newKeys(modes []debate.ModeInfo, set map[string]debate.KeyList) (keyMap, er
 		PrevExchange: b("prev_exchange"), NextExchange: b("next_exchange"), PrevSame: b("prev_same"), NextSame: b("next_same"),
 		Copy: b("copy"), CopyCode: b("copy_code"), Select: b("select"),
 	}
+	k.Pal, k.Ses, k.Box = newBoxesKeys(b)
 	k.Complete = key.NewBinding(key.WithKeys(k.FocusNext.Keys()...), key.WithHelp(k.FocusNext.Help().Key, "complete @name"))
 	var all []string
 	for _, mi := range modes {
@@ -224,7 +230,18 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Open},
 		{k.PrevExchange, k.NextExchange, k.PrevSame, k.NextSame, k.Find, k.FindNext, k.FindPrev, k.Copy, k.CopyCode, k.Select},
 		{k.PanelLeft, k.PanelRight, k.PanelEnds, k.Cancel, k.Sessions, k.Palette, k.Help, k.Quit},
+		boxRow("palette", k.Pal), boxRow("sessions", k.Ses), boxRow("box", k.Box),
 	}
+}
+
+// boxRow is a box's keys for the full help, each said to act there.
+func boxRow(where string, km help.KeyMap) []key.Binding {
+	var row []key.Binding
+	for _, b := range km.FullHelp()[0] {
+		h := b.Help()
+		row = append(row, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(h.Key, where+": "+h.Desc)))
+	}
+	return row
 }
 
 // forMode adjusts the help of keys whose meaning depends on the mode: in

@@ -46,17 +46,17 @@ func (o *overlay) Home() { o.offset = 0 }
 func (o *overlay) End()  { o.Scroll(len(o.lines)) }
 
 // View draws the box.
-func (o *overlay) View(th *theme) []string {
+func (o *overlay) View(th *theme, keys boxKeys) []string {
 	end := min(o.offset+o.room(), len(o.lines))
 	body := append([]string(nil), o.lines[o.offset:end]...)
 	for len(body) < o.room() {
 		body = append(body, "")
 	}
-	hint := "esc close · ↑↓ pgup pgdn scroll"
+	pos := ""
 	if len(o.lines) > o.room() {
-		hint += fmt.Sprintf(" · %d–%d of %d", o.offset+1, end, len(o.lines))
+		pos = fmt.Sprintf("%d–%d of %d · ", o.offset+1, end, len(o.lines))
 	}
-	body = append(body, th.muted.Render(hint))
+	body = append(body, th.muted.Render(pos+hintLine(keys, max(o.width-2-cellWidth(pos), 1))))
 	return drawBox(body, o.width, o.height, th.box, o.title)
 }
 
@@ -132,12 +132,12 @@ func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) strin
 
 // overlayKey handles a key while a box (help, a turn, the agents) is open.
 func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, o := m.keys, m.overlay
+	k, o := m.keys.Box, m.overlay
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, m.keys.Quit):
 		m.overlay = nil
 		return m.quit()
-	case key.Matches(msg, k.Cancel, k.Open, k.Help), msg.String() == "q":
+	case key.Matches(msg, k.Close, m.keys.Help):
 		m.overlay = nil
 	case key.Matches(msg, k.Up):
 		o.Scroll(-1)
@@ -145,7 +145,7 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
 		o.Scroll(1)
 	case key.Matches(msg, k.PageUp):
 		o.Scroll(-o.room())
-	case key.Matches(msg, k.PageDown), msg.String() == "space":
+	case key.Matches(msg, k.PageDown):
 		o.Scroll(o.room())
 	case key.Matches(msg, k.Home):
 		o.Home()

@@ -234,36 +234,32 @@ func (p *palette) Len() int            { return len(p.items) }
 
 // paletteKey handles a key while the palette is open.
 func (m *Model) paletteKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := m.palette
-	switch msg.String() {
-	case "esc", "ctrl+c":
+	p, k := m.palette, m.keys.Pal
+	switch {
+	case key.Matches(msg, k.Close, m.keys.Palette):
 		m.palette = nil
-	case "enter":
+	case key.Matches(msg, k.Run):
 		m.palette = nil
 		if p.cursor < len(p.shown) {
 			return p.items[p.shown[p.cursor].Index].run(m)
 		}
-	case "up", "ctrl+k":
+	case key.Matches(msg, k.Up):
 		p.cursor = max(p.cursor-1, 0)
-	case "down", "ctrl+j", "ctrl+n":
+	case key.Matches(msg, k.Down):
 		p.cursor = min(p.cursor+1, max(len(p.shown)-1, 0))
-	case "pgup":
+	case key.Matches(msg, k.PageUp):
 		p.cursor = max(p.cursor-p.room(), 0)
-	case "pgdown":
+	case key.Matches(msg, k.PageDown):
 		p.cursor = min(p.cursor+p.room(), max(len(p.shown)-1, 0))
-	case "backspace":
+	case key.Matches(msg, k.Clear):
+		p.query = ""
+		p.filter()
+	case msg.String() == "backspace":
 		if r := []rune(p.query); len(r) > 0 {
 			p.query = string(r[:len(r)-1])
 			p.filter()
 		}
-	case "ctrl+u":
-		p.query = ""
-		p.filter()
 	default:
-		if key.Matches(msg, m.keys.Palette) {
-			m.palette = nil
-			return nil
-		}
 		if msg.Text != "" && (msg.Mod == 0 || msg.Mod == tea.ModShift) {
 			p.query += Sanitize(msg.Text)
 			p.cursor = 0
@@ -280,7 +276,7 @@ func (p *palette) room() int { return max(p.height-4, 1) } // borders, query, hi
 
 // View draws the palette: the query, the rows that fit (the cursor's in
 // view), and a hint.
-func (p *palette) View(th *theme) []string {
+func (p *palette) View(th *theme, keys paletteKeys) []string {
 	inner := max(p.width-2, 1)
 	lines := []string{fitLine(th.bold.Render("› ")+p.query+th.selected.Render("▏"), inner)}
 	room := p.room()
@@ -309,7 +305,8 @@ func (p *palette) View(th *theme) []string {
 	for len(lines) < room+1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, th.muted.Render(fmt.Sprintf("enter run · ↑↓ choose · esc close · %d of %d", len(p.shown), len(p.items))))
+	count := fmt.Sprintf("%d of %d · ", len(p.shown), len(p.items))
+	lines = append(lines, th.muted.Render(count+hintLine(keys, max(inner-cellWidth(count), 1))))
 	return drawBox(lines, p.width, p.height, th.box, "Commands")
 }
 

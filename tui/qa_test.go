@@ -64,7 +64,7 @@ func overlayText(m *Model) []string {
 	o.Home()
 	var out []string
 	for {
-		v := o.View(newTheme(prefs.ThemeDark))
+		v := o.View(newTheme(prefs.ThemeDark), m.keys.Box)
 		for _, l := range v[1 : len(v)-2] { // inside the borders, without the hint
 			out = append(out, strings.TrimRight(ansi.Strip(l), " │"))
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
@@ -92,7 +93,7 @@ func (s *sessionList) Remove(id string) {
 	s.Move(0)
 }
 
-func (s *sessionList) View(th *theme) []string {
+func (s *sessionList) View(th *theme, keys sessionKeys) []string {
 	inner := max(s.width-2, 1)
 	room := max(s.height-3, 1)
 	var lines []string
@@ -129,11 +130,11 @@ func (s *sessionList) View(th *theme) []string {
 	for len(lines) < room {
 		lines = append(lines, "")
 	}
-	hint := "enter resume · f fork · d delete · esc close"
+	hint := th.muted.Render(hintLine(keys, inner))
 	if s.armed != "" {
-		hint = th.warn.Render("press d again to delete " + s.armed[:min(6, len(s.armed))])
+		hint = th.warn.Render(fitLine("press "+shortest(keys.Delete.Keys())+" again to delete "+s.armed[:min(6, len(s.armed))], inner))
 	}
-	lines = append(lines, th.muted.Render(strings.TrimSpace(hint)))
+	lines = append(lines, hint)
 	return drawBox(lines, s.width, s.height, th.box, "Sessions")
 }
 
@@ -169,18 +170,18 @@ func (m *Model) openSessions() tea.Cmd {
 }
 
 func (m *Model) sessionsKey(msg tea.KeyPressMsg) tea.Cmd {
-	s := m.sessions
-	switch msg.String() {
-	case "esc", "q", "ctrl+s":
+	s, k := m.sessions, m.keys.Ses
+	switch {
+	case key.Matches(msg, k.Close, m.keys.Sessions):
 		m.sessions = nil
-	case "ctrl+c":
+	case key.Matches(msg, m.keys.Quit):
 		m.sessions = nil
 		return m.quit()
-	case "up", "k":
+	case key.Matches(msg, k.Up):
 		s.Move(-1)
-	case "down", "j":
+	case key.Matches(msg, k.Down):
 		s.Move(1)
-	case "enter":
+	case key.Matches(msg, k.Open):
 		it, ok := s.Selected()
 		if !ok {
 			return nil
@@ -194,11 +195,11 @@ func (m *Model) sessionsKey(msg tea.KeyPressMsg) tea.Cmd {
 			info, entries, err := st.Load(it.ID)
 			return sessionOpenedMsg{info: info, entries: entries, err: err}
 		}
-	case "f":
+	case key.Matches(msg, k.Fork):
 		if it, ok := s.Selected(); ok {
 			return m.forkSession(it.ID, 0)
 		}
-	case "d":
+	case key.Matches(msg, k.Delete):
 		it, ok := s.Selected()
 		if !ok {
 			return nil

@@ -120,16 +120,16 @@ func (m *Model) frame() []string {
 	lines = padLines(lines, w, h) // every part is already w wide
 	switch {
 	case m.palette != nil:
-		box := m.palette.View(m.th)
+		box := m.palette.View(m.th, m.keys.Pal)
 		overlayAt(lines, box, max((w-m.palette.width)/2, 0), 1, w)
 	case m.sessions != nil:
-		box := m.sessions.View(m.th)
+		box := m.sessions.View(m.th, m.keys.Ses)
 		overlayAt(lines, box, max((w-m.sessions.width)/2, 0), 2, w)
 	case m.evidence != nil:
 		box := m.evidence.View(m.th)
 		overlayAt(lines, box, max((w-m.evidence.width)/2, 0), 2, w)
 	case m.overlay != nil:
-		box := m.overlay.View(m.th)
+		box := m.overlay.View(m.th, m.keys.Box)
 		overlayAt(lines, box, max((w-m.overlay.width)/2, 0), 2, w)
 	}
 	return lines

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // maxKeysPerAction bounds one action's list of keys.
@@ -54,9 +56,12 @@ func Resolve[L ~[]string](actions []Action, keys map[string]L) ([]Action, error)
 		}
 		var parsed []string
 		for j, k := range list {
-			canon, _, err := ParseKey(k)
+			canon, press, err := ParseKey(k)
 			if err != nil {
 				return nil, &Problem{Action: name, Index: j, Text: err.Error()}
+			}
+			if slices.Contains(out[i].In, Palette) && types(press) {
+				return nil, &Problem{Action: name, Index: j, Text: fmt.Sprintf("%s types into the palette's query: give it a key with ctrl or alt, or a named one", canon)}
 			}
 			if !slices.Contains(parsed, canon) {
 				parsed = append(parsed, canon)
@@ -95,6 +100,12 @@ func conflict(actions []Action, set map[string]bool) *Problem {
 		}
 	}
 	return nil
+}
+
+// types reports a key that types into a query (a character without ctrl
+// or alt, or space).
+func types(k tea.KeyPressMsg) bool {
+	return k.Mod&(tea.ModCtrl|tea.ModAlt) == 0 && (k.Text != "" || k.Code == tea.KeySpace)
 }
 
 // where says where two actions that meet both act.
