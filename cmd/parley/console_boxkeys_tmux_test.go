@@ -25,7 +25,9 @@ func TestBoxKeysRemappedInTmux(t *testing.T) {
 
 	// The palette: ↓ no longer moves the choice, ctrl+d moves it one row.
 	tm.keys("C-p")
-	tm.wait("the palette and its hint", func(s string) bool { return strings.Contains(s, "Commands") && strings.Contains(s, "ctrl+d choose below") })
+	tm.wait("the palette and its hint", func(s string) bool {
+		return strings.Contains(s, "Commands") && strings.Contains(s, "ctrl+d choose below")
+	})
 	tm.text("mode")
 	first := choiceRow(tm.wait("the modes", func(s string) bool { return strings.Contains(s, "› mode") && choiceRow(s) >= 0 }))
 	tm.keys("Down")
