@@ -17,8 +17,8 @@ type CacheStats struct {
 	Unknown bool `json:"unknown,omitempty"`
 }
 
-// Share is the cached part of the input, 0 to 1.
-func (s CacheStats) Share() float64 {
+// share is the cached part of the input, 0 to 1.
+func (s CacheStats) share() float64 {
 	if s.InputTokens == 0 {
 		return 0
 	}
@@ -39,7 +39,7 @@ func (s CacheStats) Short() string {
 	if s.CachedTokens == 0 {
 		return ""
 	}
-	return fmt.Sprintf("cache %.0f%% %s", 100*s.Share(), s.saving())
+	return fmt.Sprintf("cache %.0f%% %s", 100*s.share(), s.saving())
 }
 
 // String is the sessions show line: "cache: 62% of 48,210 input tokens
@@ -48,7 +48,7 @@ func (s CacheStats) String() string {
 	if s.InputTokens == 0 {
 		return "cache: no input yet"
 	}
-	return fmt.Sprintf("cache: %.0f%% of %s input tokens read from cache, %s", 100*s.Share(), thousands(s.InputTokens), s.saving())
+	return fmt.Sprintf("cache: %.0f%% of %s input tokens read from cache, %s", 100*s.share(), thousands(s.InputTokens), s.saving())
 }
 
 func (s CacheStats) saving() string {

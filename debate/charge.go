@@ -185,13 +185,13 @@ func (e *Engine) stopAtCap(ce *spend.CapError) (first *spend.CapError) {
 	return nil
 }
 
-// WorstCost prices a call's worst case before it is made: its prompt at
+// worstCost prices a call's worst case before it is made: its prompt at
 // two bytes a token (real tokenizers average about four, so this errs
 // high) and every one of its max_tokens as output, each prompt token at
 // the dearer of the input and cache-write prices in force on day at (with
 // the long-context tier when the estimate passes it). priced is false when
 // the model has no price.
-func (c *Config) WorstCost(model string, req providers.Request, at time.Time) (usd float64, priced bool) {
+func (c *Config) worstCost(model string, req providers.Request, at time.Time) (usd float64, priced bool) {
 	u := providers.Usage{InputTokens: providers.EstimatePromptTokens(req), OutputTokens: req.MaxTokens}
 	plain, priced := c.CostAt(model, u, at)
 	if !priced {
@@ -277,7 +277,7 @@ func (e *Engine) checkWindows(m Mode, input string) *spend.CapError {
 		}
 		req := providers.Request{System: SystemPrompt(a, ""), MaxTokens: out,
 			Messages: []providers.Message{{Role: providers.RoleUser, Content: input}}}
-		w, priced := e.Config.WorstCost(a.Model, req, e.now())
+		w, priced := e.Config.worstCost(a.Model, req, e.now())
 		if priced && (cheapest == nil || w < worst) {
 			cheapest, worst = a, w
 		}

@@ -12,13 +12,13 @@ import (
 )
 
 // A run waiting at a checkpoint is durable: the point and what its mode
-// needs to go on from it are saved in the session's state (StatePending,
+// needs to go on from it are saved in the session's state (statePending,
 // written by the store like every mode state) before the host is asked, the
 // session's lease is given back while it waits, and a later process
 // resumes the run from the point (Engine.ResumeCheckpoint).
 
-// StatePending is the session state key of the checkpoint a run waits at.
-const StatePending = "checkpoint"
+// statePending is the session state key of the checkpoint a run waits at.
+const statePending = "checkpoint"
 
 // PendingCheckpoint is a run waiting for its host, as saved.
 type PendingCheckpoint struct {
@@ -42,16 +42,16 @@ var ErrNoPending = errors.New("no run of this session waits at a checkpoint")
 
 func (e *Engine) savePending(p *PendingCheckpoint) {
 	if p == nil {
-		e.SetState(StatePending, "")
+		e.SetState(statePending, "")
 		return
 	}
 	b, _ := json.Marshal(p)
-	e.SetState(StatePending, string(b))
+	e.SetState(statePending, string(b))
 }
 
 // Pending is the checkpoint the session's run waits at, if one does.
 func (e *Engine) Pending() (PendingCheckpoint, bool) {
-	raw := e.State(StatePending)
+	raw := e.State(statePending)
 	if raw == "" {
 		return PendingCheckpoint{}, false
 	}

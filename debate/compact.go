@@ -67,7 +67,7 @@ func compactionBlock(h *History, covered, blockTokens int) []Entry {
 		// block starts at the first turn in memory (older ones are on disk).
 		prev = -1
 	}
-	for en := range h.WalkAfter(covered) {
+	for en := range h.walkAfter(covered) {
 		if (prev >= 0 && en.Turn != prev+1) || used >= blockTokens || en.Turn >= newest {
 			break
 		}

@@ -9,9 +9,9 @@ import "fmt"
 const (
 	MaxRounds       = 100      // modes.talk.rounds, talk --rounds
 	MaxSteps        = 1000     // modes.agent.max_steps, alternate --steps
-	MaxAgents       = 64       // entries of agents
-	MaxPersonaBytes = 32 << 10 // agents[].persona: a system prompt
-	MaxNameBytes    = 80       // agents[].name and display
+	maxAgents       = 64       // entries of agents
+	maxPersonaBytes = 32 << 10 // agents[].persona: a system prompt
+	maxNameBytes    = 80       // agents[].name and display
 	MaxBudgetTokens = 2_000_000
 	MaxOutputTokens = 1_000_000 // agents[].max_tokens, bench.max_tokens
 )
@@ -22,18 +22,18 @@ const MaxTitleRunes = 200
 
 // checkBounds refuses values past the upper bounds.
 func (c *Config) checkBounds(bad func(key, format string, args ...any) error) error {
-	if len(c.Agents) > MaxAgents {
-		return bad("agents", "has %d entries, at most %d", len(c.Agents), MaxAgents)
+	if len(c.Agents) > maxAgents {
+		return bad("agents", "has %d entries, at most %d", len(c.Agents), maxAgents)
 	}
 	for i, a := range c.Agents {
 		key := fmt.Sprintf("agents[%d]", i)
 		switch {
-		case len(a.Persona) > MaxPersonaBytes:
-			return bad(key+".persona", "is %d bytes, at most %d (%s)", len(a.Persona), MaxPersonaBytes, Quote(a.Persona))
-		case len(a.Name) > MaxNameBytes:
-			return bad(key+".name", "is %d bytes, at most %d (%s)", len(a.Name), MaxNameBytes, Quote(a.Name))
-		case len(a.Display) > MaxNameBytes:
-			return bad(key+".display", "is %d bytes, at most %d (%s)", len(a.Display), MaxNameBytes, Quote(a.Display))
+		case len(a.Persona) > maxPersonaBytes:
+			return bad(key+".persona", "is %d bytes, at most %d (%s)", len(a.Persona), maxPersonaBytes, Quote(a.Persona))
+		case len(a.Name) > maxNameBytes:
+			return bad(key+".name", "is %d bytes, at most %d (%s)", len(a.Name), maxNameBytes, Quote(a.Name))
+		case len(a.Display) > maxNameBytes:
+			return bad(key+".display", "is %d bytes, at most %d (%s)", len(a.Display), maxNameBytes, Quote(a.Display))
 		case a.MaxTokens > MaxOutputTokens:
 			return bad(key+".max_tokens", "%d is over %d", a.MaxTokens, MaxOutputTokens)
 		}

@@ -182,8 +182,8 @@ func (k *ConfigCheck) Section(mode string) map[string]any { return k.Config.Mode
 
 func checkSettings(k *ConfigCheck) error {
 	c := k.Config
-	if c.Seating != "" && !slices.Contains(SeatingValues, c.Seating) {
-		return k.Bad("seating", "unknown value %q (one of %s)", c.Seating, strings.Join(SeatingValues, ", "))
+	if c.Seating != "" && !slices.Contains(seatingValues, c.Seating) {
+		return k.Bad("seating", "unknown value %q (one of %s)", c.Seating, strings.Join(seatingValues, ", "))
 	}
 	if c.CheckpointTimeout < 0 || c.CheckpointTimeout > 30*24*time.Hour {
 		return k.Bad("checkpoint_timeout", "must be between 0 (no timeout) and 720h")

@@ -44,7 +44,7 @@ func (c *Config) ApplyMagi(preset, flag, model string) error {
 	if model == "" {
 		return nil
 	}
-	provider, name, err := c.InferProvider(model)
+	provider, name, err := c.inferProvider(model)
 	if err != nil {
 		return err
 	}
@@ -74,10 +74,10 @@ type ModelError struct{ Problem string }
 
 func (e *ModelError) Error() string { return e.Problem }
 
-// InferProvider maps a model name to a configured provider entry:
+// inferProvider maps a model name to a configured provider entry:
 // provider/model names the entry; otherwise the model's family picks the
 // vendor, and the entry of that vendor's type (the one named after it first).
-func (c *Config) InferProvider(model string) (provider, name string, err error) {
+func (c *Config) inferProvider(model string) (provider, name string, err error) {
 	model = strings.TrimSpace(model)
 	names := make([]string, 0, len(c.Providers))
 	for n := range c.Providers {

@@ -295,11 +295,11 @@ func (e *Engine) Submit(ctx context.Context, input string) error {
 	if named := e.namedAskOf(m, input); named != nil {
 		m = named // "@gemini …" in a mode that routes no names (namedask.go)
 	}
-	return e.SubmitTo(ctx, m, input)
+	return e.submitTo(ctx, m, input)
 }
 
-// SubmitTo runs one exchange in mode m.
-func (e *Engine) SubmitTo(ctx context.Context, m Mode, input string) error {
+// submitTo runs one exchange in mode m.
+func (e *Engine) submitTo(ctx context.Context, m Mode, input string) error {
 	if n, ok := m.(interface{ IsNote(string) bool }); ok && n.IsNote(input) {
 		return m.Submit(ctx, input) // a note never waits and never calls
 	}
@@ -424,13 +424,13 @@ func (e *Engine) Wait(ctx context.Context) error {
 	}
 }
 
-// InterruptWindow is how soon a second interrupt must follow the first to quit.
-const InterruptWindow = 2 * time.Second
+// interruptWindow is how soon a second interrupt must follow the first to quit.
+const interruptWindow = 2 * time.Second
 
 // Interrupt applies Parley's one Ctrl+C policy, the same in the console, the
 // REPL and every headless command: the first interrupt cancels the running
 // exchange (what arrived is kept, marked cancelled); a second within
-// InterruptWindow, or one while idle, means quit, which it reports.
+// interruptWindow, or one while idle, means quit, which it reports.
 func (e *Engine) Interrupt() (quit bool) {
 	e.mu.Lock()
 	busy, cancel, last := e.busy, e.cancel, e.interrupted
@@ -442,7 +442,7 @@ func (e *Engine) Interrupt() (quit bool) {
 	if cancel != nil {
 		cancel()
 	}
-	return !busy || (!last.IsZero() && now.Sub(last) < InterruptWindow)
+	return !busy || (!last.IsZero() && now.Sub(last) < interruptWindow)
 }
 
 // Cancel stops the exchange in flight; what arrived is kept, marked cancelled.

@@ -1,6 +1,7 @@
 package debate
 
 import (
+	"context"
 	"time"
 
 	"github.com/parleyhq/parley/providers"
@@ -12,7 +13,11 @@ import (
 const (
 	MinContextTokens = minContextTokens
 	TitleWidth       = titleWidth
+	InterruptWindow  = interruptWindow
 )
+
+// StepLimitError is stepLimitError, for the tool loop's tests.
+type StepLimitError = stepLimitError
 
 var (
 	OverWindow = overWindow
@@ -28,3 +33,11 @@ func (e *Engine) LoopMessages(base []providers.Message, mine []Entry, self strin
 
 // NewTitledEngine is an engine with only a session, for the title tests.
 func NewTitledEngine(info SessionInfo) *Engine { return &Engine{info: info} }
+
+// LatestUser is latestUser, for the history tests.
+func (h *History) LatestUser() (Entry, bool) { return h.latestUser() }
+
+// RunToolLoop is runToolLoop, for the tool loop's tests.
+func (e *Engine) RunToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (Entry, error) {
+	return e.runToolLoop(ctx, spec, maxSteps)
+}

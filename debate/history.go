@@ -178,9 +178,9 @@ func (h *History) Walk() iter.Seq[*Entry] {
 	}
 }
 
-// WalkAfter yields the settled entries with turn numbers above after,
+// walkAfter yields the settled entries with turn numbers above after,
 // oldest first.
-func (h *History) WalkAfter(after int) iter.Seq[*Entry] {
+func (h *History) walkAfter(after int) iter.Seq[*Entry] {
 	return func(yield func(*Entry) bool) {
 		h.mu.RLock()
 		defer h.mu.RUnlock()
@@ -209,9 +209,9 @@ func (h *History) Since(after int) []Entry {
 	return h.entries.copyFrom(i)
 }
 
-// Summaries returns the newest complete summaries, newest first, while
+// summariesWithin returns the newest complete summaries, newest first, while
 // their estimated size fits in budget tokens (at least one when any exists).
-func (h *History) Summaries(budget int) []Entry {
+func (h *History) summariesWithin(budget int) []Entry {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	var out []Entry
@@ -238,8 +238,8 @@ func (h *History) Compacted() int {
 	return h.entries.at(h.summaries[len(h.summaries)-1]).Covers
 }
 
-// LatestUser returns the latest host message, if the history holds one.
-func (h *History) LatestUser() (Entry, bool) {
+// latestUser returns the latest host message, if the history holds one.
+func (h *History) latestUser() (Entry, bool) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	if h.lastUser < 0 {

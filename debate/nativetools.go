@@ -44,24 +44,24 @@ type FetchConfig struct {
 	AllowPrivate bool `mapstructure:"allow_private"`
 }
 
-// MaxToolCallsLimit bounds max_tool_calls (and the per-exchange bound).
-const MaxToolCallsLimit = 64
+// maxToolCallsLimit bounds max_tool_calls (and the per-exchange bound).
+const maxToolCallsLimit = 64
 
 // PerTurn is the per-turn call limit in force.
 func (c ToolsConfig) PerTurn() int {
 	if c.MaxToolCalls > 0 {
-		return min(c.MaxToolCalls, MaxToolCallsLimit)
+		return min(c.MaxToolCalls, maxToolCallsLimit)
 	}
 	return toolbox.DefaultMaxPerTurn
 }
 
 // check validates the section.
 func (c ToolsConfig) check() error {
-	if c.MaxToolCalls < 0 || c.MaxToolCalls > MaxToolCallsLimit {
-		return fmt.Errorf("tools.max_tool_calls is %d; it must be between 0 (the default, %d) and %d", c.MaxToolCalls, toolbox.DefaultMaxPerTurn, MaxToolCallsLimit)
+	if c.MaxToolCalls < 0 || c.MaxToolCalls > maxToolCallsLimit {
+		return fmt.Errorf("tools.max_tool_calls is %d; it must be between 0 (the default, %d) and %d", c.MaxToolCalls, toolbox.DefaultMaxPerTurn, maxToolCallsLimit)
 	}
-	if c.MaxToolCallsPerExchange < 0 || c.MaxToolCallsPerExchange > 16*MaxToolCallsLimit {
-		return fmt.Errorf("tools.max_tool_calls_per_exchange is %d; it must be between 0 (no bound) and %d", c.MaxToolCallsPerExchange, 16*MaxToolCallsLimit)
+	if c.MaxToolCallsPerExchange < 0 || c.MaxToolCallsPerExchange > 16*maxToolCallsLimit {
+		return fmt.Errorf("tools.max_tool_calls_per_exchange is %d; it must be between 0 (no bound) and %d", c.MaxToolCallsPerExchange, 16*maxToolCallsLimit)
 	}
 	for name, rule := range c.Policy {
 		switch toolbox.Rule(rule) {
@@ -348,7 +348,7 @@ const toolResultTokens = toolbox.MaxResultBytes/2 + 256
 // up to max_tokens more and running its own searches.
 func (c *Config) worstTurnCost(model string, req providers.Request, tt *toolTurn, at time.Time) (float64, bool) {
 	if tt == nil {
-		return c.WorstCost(model, req, at)
+		return c.worstCost(model, req, at)
 	}
 	p0, out, n := providers.EstimatePromptTokens(req), req.MaxTokens, tt.limit
 	segments := 1

@@ -46,7 +46,7 @@ func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
 	// The question being asked is never cut: the host's latest message goes
 	// whole (Turn.Run refuses a prompt over the model's context window
 	// before the call instead).
-	question, _ := h.LatestUser()
+	question, _ := h.latestUser()
 	clipped := func(en Entry, m providers.Message) providers.Message {
 		if en.Turn != question.Turn || question.Turn == 0 {
 			m.Content = sanitize.Clip(m.Content, maxEntry)
@@ -80,7 +80,7 @@ func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
 		oldestShown = shown[n-1]
 	}
 	items := make([]providers.Message, 0, len(tail)+3)
-	if sums := h.Summaries(b.Summary); len(sums) > 0 {
+	if sums := h.summariesWithin(b.Summary); len(sums) > 0 {
 		var s strings.Builder
 		s.WriteString("[Parley]: Earlier turns are condensed below to fit the context budget; the turns after them follow verbatim.")
 		for i := len(sums) - 1; i >= 0; i-- {
@@ -90,7 +90,7 @@ func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
 	}
 	var pins []Entry
 	if p.PinLatestUser {
-		if en, ok := h.LatestUser(); ok && en.Turn < oldestShown {
+		if en, ok := h.latestUser(); ok && en.Turn < oldestShown {
 			pins = append(pins, en)
 		}
 	}

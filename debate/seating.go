@@ -18,8 +18,8 @@ const (
 	SeatingStrict = "strict"
 )
 
-// SeatingValues lists what `seating` may say.
-var SeatingValues = []string{SeatingStandIn, SeatingStrict}
+// seatingValues lists what `seating` may say.
+var seatingValues = []string{SeatingStandIn, SeatingStrict}
 
 // Seating is how the configured agents sit given the keys that are set:
 // who stands in on another provider's model, and who has no seat at all.

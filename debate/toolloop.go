@@ -11,30 +11,30 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
-// DefaultMaxSteps bounds a tool loop when modes.agent.max_steps is 0.
-const DefaultMaxSteps = 20
+// defaultMaxSteps bounds a tool loop when modes.agent.max_steps is 0.
+const defaultMaxSteps = 20
 
-// StepLimitError ends a tool loop that used every step without complete,
+// stepLimitError ends a tool loop that used every step without complete,
 // or stopped early because the agent kept making the same protocol error.
-type StepLimitError struct {
+type stepLimitError struct {
 	Agent string
 	Steps int // the step limit
 	// Used and Repeated are set when the loop stopped early: after Used
-	// replies, the last MaxRepeatedSlips of them with the protocol error
+	// replies, the last maxRepeatedSlips of them with the protocol error
 	// Repeated.
 	Used     int
 	Repeated string
 }
 
-// MaxRepeatedSlips identical tool-protocol errors in a row end a tool loop
+// maxRepeatedSlips identical tool-protocol errors in a row end a tool loop
 // early: a model that repeats a slip after being told twice will not fix it,
 // and every retry costs a full prompt.
-const MaxRepeatedSlips = 3
+const maxRepeatedSlips = 3
 
-func (e *StepLimitError) Error() string {
+func (e *stepLimitError) Error() string {
 	if e.Repeated != "" {
 		return fmt.Sprintf("%s stopped after %d of %d steps without calling complete: the same tool-protocol error %d times in a row (%s)",
-			e.Agent, e.Used, e.Steps, MaxRepeatedSlips, e.Repeated)
+			e.Agent, e.Used, e.Steps, maxRepeatedSlips, e.Repeated)
 	}
 	return fmt.Sprintf("%s used all %d steps without calling complete (ask a narrower question, or raise modes.agent.max_steps)", e.Agent, e.Steps)
 }
@@ -44,10 +44,10 @@ func (e *Engine) MaxSteps() int {
 	if n := e.Config.Modes.Agent.MaxSteps; n > 0 {
 		return n
 	}
-	return DefaultMaxSteps
+	return defaultMaxSteps
 }
 
-// RunToolLoop lets spec.Agent use the workspace tools (list_file, read_file,
+// runToolLoop lets spec.Agent use the workspace tools (list_file, read_file,
 // complete) to answer spec: each model reply is one agent turn; a tool call
 // in it is run in the engine's workspace and its result sent back, until the
 // agent calls complete or maxSteps replies (0: the configured limit) are
@@ -60,7 +60,7 @@ func (e *Engine) MaxSteps() int {
 //
 // A provider failure or cancel ends the loop with that error (the turn
 // carries it); a tool error goes back to the model as the tool's result.
-func (e *Engine) RunToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (Entry, error) {
+func (e *Engine) runToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (Entry, error) {
 	return e.NewToolLoop(spec, maxSteps, false).Run(ctx)
 }
 
@@ -174,8 +174,8 @@ func (l *ToolLoop) Run(ctx context.Context) (Entry, error) {
 			} else {
 				slip, slips = perr.Error(), 1
 			}
-			if slips >= MaxRepeatedSlips {
-				stop = &StepLimitError{Agent: a.Label(), Steps: l.maxSteps, Used: step, Repeated: slip}
+			if slips >= maxRepeatedSlips {
+				stop = &stepLimitError{Agent: a.Label(), Steps: l.maxSteps, Used: step, Repeated: slip}
 				break
 			}
 			fb := e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
@@ -193,7 +193,7 @@ func (l *ToolLoop) Run(ctx context.Context) (Entry, error) {
 	}
 	err := stop
 	if err == nil {
-		err = &StepLimitError{Agent: a.Label(), Steps: l.maxSteps}
+		err = &stepLimitError{Agent: a.Label(), Steps: l.maxSteps}
 	}
 	e.AddEntry(Entry{Kind: KindError, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt, Text: err.Error(), Error: err.Error(), Status: StatusError})
 	e.Emit(ErrorOccurred{Turn: last.Turn, Agent: a.Name, Err: err.Error()})
