@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/sessionid"
 )
 
 // AgentConversation is an agent session in the seed's shape: the whole
@@ -107,7 +108,7 @@ func WriteAgentJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry
 // session database, as agent-<session>.json. The ID is checked first: a
 // session ID never leads a file out of that folder.
 func AgentJSONPath(dbPath, session string) (string, error) {
-	if err := debate.CheckSessionID(session); err != nil {
+	if err := sessionid.Check(session); err != nil {
 		return "", err
 	}
 	return filepath.Join(filepath.Dir(dbPath), "agent-"+session+".json"), nil

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sessionid"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -81,7 +82,7 @@ func (c *Browser) Export(id, format string) (string, error) {
 	if ext == "markdown" {
 		ext = "md"
 	}
-	if err := debate.CheckSessionID(id); err != nil {
+	if err := sessionid.Check(id); err != nil {
 		return "", err // the ID becomes a file name
 	}
 	path, err := filepath.Abs(filepath.Join(c.dir, "parley-"+id+"."+ext))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sessionid"
 )
 
 // MaxImportBytes bounds what ReadJSON reads (a 50,000-turn session of long
@@ -157,14 +158,14 @@ func isMode(name string) bool {
 	return true
 }
 
-// checkID accepts the session IDs debate.CheckSessionID does (the ones
+// checkID accepts the session IDs sessionid.Check does (the ones
 // Parley writes and the safe set around them): an imported ID may later
 // name a file (agent-<id>.json, parley-<id>.md), so nothing else gets in.
 func checkID(id string) error {
 	if id == "" {
 		return refuse("conversation_id is missing")
 	}
-	if err := debate.CheckSessionID(id); err != nil {
+	if err := sessionid.Check(id); err != nil {
 		return refuse("conversation_id is not a session ID: %v", err)
 	}
 	return nil

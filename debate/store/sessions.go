@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sessionid"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -134,7 +135,7 @@ func (s *Store) Resolve(ctx context.Context, id string) (string, error) {
 	if len(id) > maxIDLen { // before any query: a long LIKE pattern is an SQL error
 		return "", fmt.Errorf("%w: a session ID has at most %d characters", ErrNotFound, maxIDLen)
 	}
-	if err := debate.CheckSessionID(id); err != nil {
+	if err := sessionid.Check(id); err != nil {
 		return "", err // a --session, an API or MCP argument: said as it is
 	}
 	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(id) + "%"

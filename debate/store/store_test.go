@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/sessionid"
 )
 
 func openTemp(t testing.TB) *Store {
@@ -301,7 +301,7 @@ func TestResolveAndLatest(t *testing.T) {
 	if _, err := st.Resolve(ctx, "ABD"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("resolve is case-insensitive: %v", err)
 	}
-	var bad *debate.SessionIDError
+	var bad *sessionid.Error
 	if _, err := st.Resolve(ctx, "%"); !errors.As(err, &bad) || bad.Char != '%' {
 		t.Errorf("resolve %% = %v, want the ID refused naming '%%'", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/sessionid"
 )
 
 // CheckpointInput is the checkpoint tool's arguments: the answer at the
@@ -42,7 +43,7 @@ const maxName = 64
 
 // check refuses an answer no point could take, before any session is read.
 func (in CheckpointInput) check() (checkpoint.Answer, error) {
-	if err := debate.CheckSessionID(in.SessionID); err != nil {
+	if err := sessionid.Check(in.SessionID); err != nil {
 		return checkpoint.Answer{}, fmt.Errorf("session_id: %s", clean(err.Error()))
 	}
 	actions := []checkpoint.Action{checkpoint.Continue, checkpoint.Note, checkpoint.Drop, checkpoint.Swap, checkpoint.Approve, checkpoint.Deny, checkpoint.Stop}

@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
+	"github.com/parleyhq/parley/debate/sessionid"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -297,7 +298,7 @@ func (m *manager) attach(eng *debate.Engine, owner string) *session {
 // get returns the live session id, loading it from the store when needed.
 // A session owned by another user is as unknown as a missing one.
 func (m *manager) get(ctx context.Context, id, user string) (*session, error) {
-	if err := debate.CheckSessionID(id); err != nil {
+	if err := sessionid.Check(id); err != nil {
 		return nil, errorf(http.StatusBadRequest, "bad_id", "%s", err.Error())
 	}
 	notFound := errorf(http.StatusNotFound, "not_found", "no session %q", id)

@@ -1,16 +1,17 @@
-package debate_test
+package sessionid_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate"
+	. "github.com/parleyhq/parley/debate/sessionid"
 )
 
 func TestCheckSessionID(t *testing.T) {
-	for _, id := range []string{NewSessionID(), "a", "seed-001", "Ab_9-z", strings.Repeat("f", 64)} {
-		if err := CheckSessionID(id); err != nil {
+	for _, id := range []string{debate.NewSessionID(), "a", "seed-001", "Ab_9-z", strings.Repeat("f", 64)} {
+		if err := Check(id); err != nil {
 			t.Errorf("%q refused: %v", id, err)
 		}
 	}
@@ -27,8 +28,8 @@ func TestCheckSessionID(t *testing.T) {
 		"":                      "is empty",
 		strings.Repeat("f", 65): "65 characters long",
 	} {
-		err := CheckSessionID(id)
-		var bad *SessionIDError
+		err := Check(id)
+		var bad *Error
 		if !errors.As(err, &bad) {
 			t.Errorf("%q accepted", id)
 			continue
@@ -46,14 +47,14 @@ func FuzzCheckSessionID(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
-		err := CheckSessionID(id)
+		err := Check(id)
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty message")
 			}
 			return
 		}
-		if id == "" || len(id) > MaxSessionIDLen || strings.ContainsAny(id, "/\\.\x00 %") || strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
+		if id == "" || len(id) > MaxLen || strings.ContainsAny(id, "/\\.\x00 %") || strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
 			t.Fatalf("%q accepted", id)
 		}
 	})
