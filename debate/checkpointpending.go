@@ -37,21 +37,22 @@ func (e *Engine) Waiting() (checkpoint.Point, bool) {
 	return checkpoint.Point{}, false
 }
 
-// refusePending is the refusal of a question to m while the run waits.
-// A saved point m cannot go on from (the session was switched to another
-// mode since) is let go, as the switch already left it.
-func (e *Engine) refusePending(m Mode) error {
-	p, ok := e.Waiting()
+// refusePending is the refusal of a question while the run waits. A
+// saved point no mode can go on from (saved without its mode's state) is
+// let go: nothing could ever answer it.
+func (e *Engine) refusePending() error {
+	if p, live := e.askedNow(); live {
+		return refused(&PendingError{Point: p})
+	}
+	saved, ok := e.Pending()
 	if !ok {
 		return nil
 	}
-	if _, live := e.askedNow(); !live {
-		if r, can := m.(CheckpointResumer); !can || r == nil || p.Resume == "" {
-			e.savePending(nil)
-			return nil
-		}
+	if _, can := e.pendingMode(saved).(CheckpointResumer); !can || saved.Resume == "" {
+		e.savePending(nil)
+		return nil
 	}
-	return refused(&PendingError{Point: p})
+	return refused(&PendingError{Point: saved.Point})
 }
 
 func (e *Engine) askedNow() (checkpoint.Point, bool) {

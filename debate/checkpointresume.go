@@ -28,6 +28,10 @@ type PendingCheckpoint struct {
 	Since  time.Time `json:"since"`
 	// Deadline is when checkpoint_timeout answers for the host (zero: none).
 	Deadline time.Time `json:"deadline,omitzero"`
+	// Mode is the mode the run waits in ("": the current one, as saved
+	// before it was kept): the run goes on in it even after the session
+	// was switched to another.
+	Mode string `json:"mode,omitempty"`
 }
 
 // CheckpointResumer is a mode that can go on from a saved checkpoint: it
@@ -71,7 +75,7 @@ func (e *Engine) ResumeCheckpoint(ctx context.Context) error {
 	if !ok {
 		return ErrNoPending
 	}
-	m := e.Current()
+	m := e.pendingMode(p)
 	r, ok := m.(CheckpointResumer)
 	if !ok || p.Point.Resume == "" {
 		return fmt.Errorf("the run waiting at a checkpoint cannot go on in %s mode", m.Name())
@@ -110,4 +114,15 @@ func (h *leaseHold) retake(ctx context.Context) error {
 	}
 	h.release = r
 	return nil
+}
+
+// pendingMode is the mode the saved point's run waits in: its own when it
+// is known and still configured, else the current one.
+func (e *Engine) pendingMode(p PendingCheckpoint) Mode {
+	if p.Mode != "" {
+		if m, err := e.Mode(p.Mode); err == nil {
+			return m
+		}
+	}
+	return e.Current()
 }

@@ -56,6 +56,14 @@ type hosting struct {
 	held *leaseHold
 	// asked is the point the host is being asked now (nil: none).
 	asked *checkpoint.Point
+	// mode is the running exchange's mode, the one a point waits in.
+	mode string
+}
+
+func (h *hosting) setMode(name string) {
+	h.mu.Lock()
+	h.mode = name
+	h.mu.Unlock()
 }
 
 func (h *hosting) setLease(l *leaseHold) {
@@ -79,15 +87,19 @@ func (e *Engine) SetHost(h checkpoint.Host, policy checkpoint.Policy) {
 	e.hosting.host, e.hosting.policy = h, policy
 }
 
-// CheckpointPolicy is the policy in force for the current mode.
+// CheckpointPolicy is the policy in force for the running exchange's mode
+// (between exchanges, the session's).
 func (e *Engine) CheckpointPolicy() checkpoint.Policy {
 	e.hosting.mu.Lock()
-	pol := e.hosting.policy
+	pol, mode := e.hosting.policy, e.hosting.mode
 	e.hosting.mu.Unlock()
 	if pol != "" {
 		return pol
 	}
-	if spec, ok := e.Config.ModeList.Spec(e.Info().Mode); ok {
+	if mode == "" { // between exchanges: the session's mode
+		mode = e.Info().Mode
+	}
+	if spec, ok := e.Config.ModeList.Spec(mode); ok {
 		if c, ok := spec.(Checkpointer); ok {
 			if p, err := checkpoint.ParsePolicy(c.CheckpointPolicy(e.Config)); err == nil {
 				return p
@@ -108,14 +120,14 @@ func (e *Engine) CheckpointPolicy() checkpoint.Policy {
 // cannot be asked, ctx ended, the session was taken meanwhile) ends the run.
 func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoint.Answer, asked bool, err error) {
 	e.hosting.mu.Lock()
-	host := e.hosting.host
+	host, mode := e.hosting.host, e.hosting.mode
 	e.hosting.mu.Unlock()
 	if host == nil || !e.CheckpointPolicy().Pauses(p) {
 		return checkpoint.Answer{Action: checkpoint.Continue}, false, nil
 	}
 	e.hosting.asking.Lock()
 	defer e.hosting.asking.Unlock()
-	pending := PendingCheckpoint{Point: p, Resume: p.Resume, Since: e.now().UTC()}
+	pending := PendingCheckpoint{Point: p, Resume: p.Resume, Since: e.now().UTC(), Mode: mode}
 	if d := e.Config.CheckpointTimeout; d > 0 && p.Kind != checkpoint.KindTool {
 		pending.Deadline = pending.Since.Add(d)
 	}

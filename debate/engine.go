@@ -303,7 +303,7 @@ func (e *Engine) submitTo(ctx context.Context, m Mode, input string) error {
 	if n, ok := m.(interface{ IsNote(string) bool }); ok && n.IsNote(input) {
 		return m.Submit(ctx, input) // a note never waits and never calls
 	}
-	if err := e.refusePending(m); err != nil {
+	if err := e.refusePending(); err != nil {
 		return err // the run waiting for its host is not abandoned (checkpointpending.go)
 	}
 	return e.exchangeOf(ctx, m, input, m.Submit)
@@ -341,11 +341,13 @@ func (e *Engine) exchangeOf(ctx context.Context, m Mode, input string, run func(
 	}}
 	err := hold.retake(ctx)
 	e.hosting.setLease(hold)
+	e.hosting.setMode(m.Name())
 	// Given back before ExchangeFinished is announced: a door that saw
 	// the exchange end may hand the session to another at once.
 	release := hold.drop
 	defer func() {
 		e.hosting.setLease(nil)
+		e.hosting.setMode("")
 		release()
 		stop(context.Canceled)
 		cancel()
