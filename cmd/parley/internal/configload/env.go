@@ -91,7 +91,7 @@ func (ld *loader) applyEnv(environ []string) {
 			continue
 		}
 		if keyVars == nil {
-			keyVars = ld.keyVars()
+			keyVars = secretVars(ld.v.Get)
 		}
 		if keyVars[name] {
 			continue
@@ -119,23 +119,23 @@ func (ld *loader) applyEnv(environ []string) {
 	slices.Sort(ld.l.Warnings)
 }
 
-// keyVars are the variables secrets are read from — the providers' keys
+// secretVars are the variables secrets are read from — the providers' keys
 // (api_key_env) and the webhooks' signing secrets (secret_env) — which may
-// well be PARLEY_* variables.
-func (ld *loader) keyVars() map[string]bool {
+// well be PARLEY_* variables; get reads a top-level key of the configuration.
+func secretVars(get func(key string) any) map[string]bool {
 	out := map[string]bool{}
 	note := func(m map[string]any, field string) {
 		if name, ok := m[field].(string); ok && name != "" {
 			out[name] = true
 		}
 	}
-	providers, _ := ld.v.Get("providers").(map[string]any)
+	providers, _ := get("providers").(map[string]any)
 	for _, p := range providers {
 		if m, ok := p.(map[string]any); ok {
 			note(m, "api_key_env")
 		}
 	}
-	hooks, _ := ld.v.Get("webhooks").([]any)
+	hooks, _ := get("webhooks").([]any)
 	for _, h := range hooks {
 		if m, ok := h.(map[string]any); ok {
 			note(m, "secret_env")

@@ -162,6 +162,9 @@ func LoadDotEnv(dir string, lookup func(string) (string, bool), setenv func(k, v
 // and validates the result against the program's modes (known). Errors
 // name the file and line, or the variable, and the key.
 func Load(known debate.ModeList, path string, environ []string) (*Loaded, error) {
+	if path == "" && envSetsNothing(environ) {
+		return finish(builtinConfig(), &loader{l: &Loaded{Sources: map[string]Source{}}, source: EmbeddedSource}, known)
+	}
 	// Model names contain dots (gemini-2.5-flash), so keys nest with "::".
 	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
 	v.SetConfigType("yaml")
@@ -180,16 +183,22 @@ func Load(known debate.ModeList, path string, environ []string) (*Loaded, error)
 	if err := v.UnmarshalExact(&cfg, datesAsText); err != nil {
 		return nil, ld.decodeError(err)
 	}
+	return finish(&cfg, ld, known)
+}
+
+// finish checks a decoded configuration against the program's modes and
+// the console's rules, errors pointing where each value was set.
+func finish(cfg *debate.Config, ld *loader, known debate.ModeList) (*Loaded, error) {
 	cfg.Source = ld.source
 	cfg.ModeList = known
 	if err := cfg.Validate(); err != nil {
 		return nil, ld.locate(err)
 	}
-	if err := ld.checkConsole(&cfg); err != nil {
+	if err := ld.checkConsole(cfg); err != nil {
 		return nil, err
 	}
-	l.Config = &cfg
-	return l, nil
+	ld.l.Config = cfg
+	return ld.l, nil
 }
 
 // datesAsText decodes a bare YAML date (prices: [{from: 2027-01-01}]),
