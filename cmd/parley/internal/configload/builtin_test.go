@@ -1,9 +1,13 @@
 package configload
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 
+	"github.com/spf13/viper"
+
+	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
@@ -76,5 +80,29 @@ func TestBuiltinPathOnlyWhenNoVariableApplies(t *testing.T) {
 	}
 	if l.SourceOf("modes.talk.rounds").Kind != "env" || len(l.Warnings) != 1 {
 		t.Fatalf("sources %v, warnings %v", l.Sources, l.Warnings)
+	}
+}
+
+// The generic tree viper starts from when a user file is given equals
+// config.yaml as viper reads it, key for key.
+func TestBuiltinTreeEqualsTheYAML(t *testing.T) {
+	t.Parallel()
+	read := viper.NewWithOptions(viper.KeyDelimiter("::"))
+	read.SetConfigType("yaml")
+	if err := read.ReadConfig(bytes.NewReader(parley.DefaultConfig)); err != nil {
+		t.Fatal(err)
+	}
+	merged := viper.NewWithOptions(viper.KeyDelimiter("::"))
+	if err := merged.MergeConfigMap(builtinTree()); err != nil {
+		t.Fatal(err)
+	}
+	want, got := read.AllSettings(), merged.AllSettings()
+	for k := range want {
+		if !reflect.DeepEqual(got[k], want[k]) {
+			t.Errorf("%s: builtin_gen.go has %v, config.yaml %v (go generate ./cmd/parley/internal/configload/)", k, got[k], want[k])
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("builtin_gen.go has %d top-level keys, config.yaml %d", len(got), len(want))
 	}
 }

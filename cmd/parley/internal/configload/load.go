@@ -20,7 +20,6 @@ import (
 	"github.com/spf13/viper"
 	"github.com/subosito/gotenv"
 
-	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/debate"
 )
 
@@ -168,7 +167,7 @@ func Load(known debate.ModeList, path string, environ []string) (*Loaded, error)
 	// Model names contain dots (gemini-2.5-flash), so keys nest with "::".
 	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
 	v.SetConfigType("yaml")
-	if err := v.ReadConfig(bytes.NewReader(parley.DefaultConfig)); err != nil {
+	if err := v.MergeConfigMap(builtinTree()); err != nil { // config.yaml, parsed by go generate
 		return nil, fmt.Errorf("embedded config.yaml: %w", err)
 	}
 	l := &Loaded{Path: path, Sources: map[string]Source{}}
@@ -180,7 +179,7 @@ func Load(known debate.ModeList, path string, environ []string) (*Loaded, error)
 	}
 	ld.applyEnv(environ)
 	var cfg debate.Config
-	if err := v.UnmarshalExact(&cfg, datesAsText); err != nil {
+	if err := v.UnmarshalExact(&cfg, DecodeHooks); err != nil {
 		return nil, ld.decodeError(err)
 	}
 	return finish(&cfg, ld, known)
@@ -201,10 +200,12 @@ func finish(cfg *debate.Config, ld *loader, known debate.ModeList) (*Loaded, err
 	return ld.l, nil
 }
 
-// datesAsText decodes a bare YAML date (prices: [{from: 2027-01-01}]),
-// which the YAML parser reads as a time, into the string field that holds
-// it, before viper's own hooks run.
-func datesAsText(c *mapstructure.DecoderConfig) {
+// DecodeHooks sets Parley's hooks on viper's decoder (Load's, and
+// genbuiltin's that decodes config.yaml ahead of time). The first decodes
+// a bare YAML date (prices: [{from: 2027-01-01}]), which the YAML parser
+// reads as a time, into the string field that holds it, before viper's
+// own hooks run.
+func DecodeHooks(c *mapstructure.DecoderConfig) {
 	viperHooks := c.DecodeHook
 	c.DecodeHook = mapstructure.ComposeDecodeHookFunc(
 		func(from, to reflect.Type, data any) (any, error) {

@@ -1,9 +1,11 @@
 // Command genbuiltin writes builtin_gen.go: the embedded config.yaml as
-// viper decodes it (through configload.Load, with an empty user file so
-// it takes the full path), printed as one Go value. A command that loads
-// the built-in configuration alone then builds that value instead of
-// parsing 37 KB of YAML through viper's maps. configload's
-// TestBuiltinDecodeEqualsViper fails when config.yaml and the value part.
+// viper decodes it (with Load's delimiter and hooks), printed as one Go value, and the same file as
+// the generic tree viper reads. A command that loads the built-in
+// configuration alone builds the value instead of parsing 37 KB of YAML
+// through viper's maps; one with a user file starts viper from the tree
+// instead of parsing the YAML. configload's TestBuiltinDecodeEqualsViper
+// and TestBuiltinTreeEqualsTheYAML fail when config.yaml and the values
+// part.
 //
 //	go generate ./cmd/parley/internal/configload/
 package main
@@ -19,8 +21,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/viper"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
-	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate"
 )
 
 func main() {
@@ -31,23 +37,26 @@ func main() {
 }
 
 func run(out string) error {
-	dir, err := os.MkdirTemp("", "genbuiltin")
-	if err != nil {
-		return err
+	// Model names contain dots (gemini-2.5-flash), so keys nest with "::", as in Load.
+	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(parley.DefaultConfig)); err != nil {
+		return fmt.Errorf("config.yaml: %w", err)
 	}
-	defer os.RemoveAll(dir) //nolint:errcheck // a temporary directory
-	empty := filepath.Join(dir, "empty.yaml")
-	if err := os.WriteFile(empty, []byte("# the defaults alone\n"), 0o600); err != nil {
-		return err
+	var cfg debate.Config
+	if err := v.UnmarshalExact(&cfg, configload.DecodeHooks); err != nil {
+		return fmt.Errorf("config.yaml: %w", err)
 	}
-	l, err := configload.Load(modes.All(), empty, nil)
-	if err != nil {
-		return err
-	}
-	cfg := *l.Config
-	cfg.Source, cfg.ModeList = "", nil // set by Load on every path
 	p := &printer{imports: map[string]string{}}
 	value, err := p.value(reflect.ValueOf(cfg), true)
+	if err != nil {
+		return err
+	}
+	var tree map[string]any
+	if err := yaml.Unmarshal(parley.DefaultConfig, &tree); err != nil {
+		return fmt.Errorf("config.yaml: %w", err)
+	}
+	treeValue, err := p.value(reflect.ValueOf(lowerKeys(tree)), false)
 	if err != nil {
 		return err
 	}
@@ -62,11 +71,28 @@ func run(out string) error {
 		fmt.Fprintf(&b, "\t%s %q\n", p.imports[path], path)
 	}
 	fmt.Fprintf(&b, ")\n\n// builtinConfig is config.yaml decoded: a new value on every call.\nfunc builtinConfig() *debate.Config {\n\treturn &%s\n}\n", value)
+	fmt.Fprintf(&b, "\n// builtinTree is config.yaml as viper reads it (generic values, keys in\n// lower case): a new tree on every call, since viper merges into it.\nfunc builtinTree() map[string]any {\n\treturn %s\n}\n", treeValue)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return fmt.Errorf("formatting: %w", err)
 	}
 	return os.WriteFile(out, src, 0o644)
+}
+
+// lowerKeys lower-cases every mapping key, as viper does on reading.
+func lowerKeys(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, val := range v {
+			delete(v, k)
+			v[strings.ToLower(k)] = lowerKeys(val)
+		}
+	case []any:
+		for i, val := range v {
+			v[i] = lowerKeys(val)
+		}
+	}
+	return v
 }
 
 // printer prints a value as a Go expression, noting the packages it names.
