@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"log"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -30,9 +31,9 @@ import (
 )
 
 func main() {
+	log.SetFlags(0)
 	if err := run(os.Args[1]); err != nil {
-		fmt.Fprintln(os.Stderr, "genbuiltin:", err)
-		os.Exit(1)
+		log.Fatalf("genbuiltin: %v", err) // go generate shows it; the factory is no part of a build step
 	}
 }
 
