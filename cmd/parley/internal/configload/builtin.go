@@ -1,10 +1,5 @@
 package configload
 
-import (
-	"slices"
-	"strings"
-)
-
 // The built-in configuration alone (no user file, no PARLEY_* variable
 // naming a setting) is what most runs of a script's `parley ask` load.
 // Decoding config.yaml's 37 KB through viper (YAML, then viper's generic
@@ -23,8 +18,8 @@ import (
 func envSetsNothing(environ []string) bool {
 	var secrets map[string]bool
 	for _, kv := range environ {
-		name, value, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, EnvPrefix) || value == "" || slices.Contains(otherVars, name) {
+		name, _, ok := settingVar(kv)
+		if !ok {
 			continue
 		}
 		if secrets == nil {

@@ -79,6 +79,13 @@ func (ld *loader) settings() []setting {
 	return out
 }
 
+// settingVar splits a NAME=value of os.Environ's form; ok says it may set
+// a key: a PARLEY_* variable, not empty, not one of otherVars.
+func settingVar(kv string) (name, value string, ok bool) {
+	name, value, _ = strings.Cut(kv, "=")
+	return name, value, strings.HasPrefix(name, EnvPrefix) && value != "" && !slices.Contains(otherVars, name)
+}
+
 // applyEnv applies PARLEY_* variables (empty ones are unset) over the
 // files and warns about any that names no setting.
 func (ld *loader) applyEnv(environ []string) {
@@ -86,8 +93,8 @@ func (ld *loader) applyEnv(environ []string) {
 	var known []string
 	var keyVars map[string]bool
 	for _, kv := range environ {
-		name, value, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, EnvPrefix) || value == "" || slices.Contains(otherVars, name) {
+		name, value, ok := settingVar(kv)
+		if !ok {
 			continue
 		}
 		if keyVars == nil {
