@@ -71,7 +71,11 @@ func (l *Loaded) Values(getenv func(string) string) []Value {
 			}
 			return
 		}
-		out = append(out, Value{Key: path, Value: shown(path, v), Source: l.SourceOf(path).String()})
+		src := l.SourceOf(path)
+		if src.Kind == "default" && strings.HasPrefix(path, "theme.") {
+			src = l.SourceOf("theme") // theme: light, or PARLEY_THEME, sets theme.base
+		}
+		out = append(out, Value{Key: path, Value: shown(path, v), Source: src.String()})
 	}
 	walk(reflect.ValueOf(*l.Config), "")
 	return out

@@ -1,6 +1,7 @@
 package configload
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -56,5 +57,37 @@ func TestThemeColoursErrorsNameFileAndLine(t *testing.T) {
 	path := writeFile(t, "theme:\n  base: dark\n  colors:\n    rule: \"#202020\"\n")
 	if _, err := Load(modes.All(), path, nil); err != nil {
 		t.Errorf("a dim rule: %v", err)
+	}
+}
+
+// config show says where theme.base and each colour came from, the theme
+// written as a name alone or through PARLEY_THEME included.
+func TestThemeValuesShowTheirSource(t *testing.T) {
+	t.Parallel()
+	source := func(l *Loaded, key string) string {
+		for _, v := range l.Values(func(string) string { return "" }) {
+			if v.Key == key {
+				return fmt.Sprint(v.Value) + " # " + v.Source
+			}
+		}
+		return "(none)"
+	}
+	path := writeFile(t, "theme:\n  base: light\n  colors:\n    host: \"#063\"\n")
+	l, err := Load(modes.All(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := source(l, "theme.colors.host"); got != "#006633 # "+path+":4" {
+		t.Errorf("theme.colors.host: %s", got)
+	}
+	if got := source(l, "theme.base"); got != "light # "+path+":2" {
+		t.Errorf("theme.base: %s", got)
+	}
+	path = writeFile(t, "theme: light\n")
+	if l, err = Load(modes.All(), path, nil); err != nil || source(l, "theme.base") != "light # "+path+":1" {
+		t.Errorf("theme: light: %v %s", err, source(l, "theme.base"))
+	}
+	if l, err = Load(modes.All(), "", []string{"PARLEY_THEME=dark"}); err != nil || source(l, "theme.base") != "dark # env PARLEY_THEME" {
+		t.Errorf("PARLEY_THEME: %v %s", err, source(l, "theme.base"))
 	}
 }
