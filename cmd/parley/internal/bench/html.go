@@ -7,27 +7,31 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 )
 
 // WriteHTML writes a self-contained report: tables and inline SVG charts
 // (accuracy with intervals per condition, flips per round, cost against
 // accuracy), no script, no font, no CDN.
 func WriteHTML(w io.Writer, rep Report) error {
-	return htmlPage.Execute(w, struct {
+	return htmlPage().Execute(w, struct {
 		Report
 		Accuracy, FlipChart, CostChart template.HTML
 		AdaptiveStops, Spark, Final    string
 	}{rep, accuracyChart(rep), flipChart(rep), costChart(rep), rep.Adaptive.stopLine(), rep.Sparkline(), finalRule(rep.Rounds)})
 }
 
-var htmlPage = template.Must(template.New("bench").Funcs(template.FuncMap{
-	"pct":  func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
-	"usd":  func(f float64) string { return fmt.Sprintf("$%.4f", f) },
-	"num":  func(f float64) string { return thousands(int(math.Round(f))) },
-	"pts":  func(f float64) float64 { return 100 * f },
-	"inc":  func(k int) int { return k + 1 },
-	"perq": perQuestion,
-}).Parse(`<!doctype html>
+// htmlPage is the report's template, parsed on first use, not in every
+// command's start-up.
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("bench").Funcs(template.FuncMap{
+		"pct":  func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+		"usd":  func(f float64) string { return fmt.Sprintf("$%.4f", f) },
+		"num":  func(f float64) string { return thousands(int(math.Round(f))) },
+		"pts":  func(f float64) float64 { return 100 * f },
+		"inc":  func(k int) int { return k + 1 },
+		"perq": perQuestion,
+	}).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>parley bench {{.Run}}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:1em auto;padding:0 .8em;max-width:60em;color:#222}
@@ -72,6 +76,7 @@ Guard: {{.Guard.Discounted}} final votes counted as before a change without a ne
 {{end}}</div>
 </body></html>
 `))
+})
 
 // The charts are drawn 400 wide, so that on a 390-pixel phone they
 // scale down only a little (their 12-pixel text stays readable), and up to

@@ -246,7 +246,7 @@ func TestOpenAPISchemasMatchAnswers(t *testing.T) {
 		if err := json.Unmarshal(body, &got); err != nil {
 			t.Fatalf("%s: %v: %s", schema, err, body)
 		}
-		s := schemas[schema].(obj)
+		s := schemas()[schema].(obj)
 		req, _ := s["required"].([]string)
 		for _, key := range req {
 			if _, ok := got[key]; !ok {

@@ -6,13 +6,16 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 )
 
-// loginForm is the login page: one password field posted to /login. It
+// loginForm is the login page: one password field posted to /login, parsed
+// on first use (not in every command's start-up). It
 // holds no script, so the web view's CSP fits it.
-var loginForm = template.Must(template.New("login").Parse(`<!doctype html>
+var loginForm = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("login").Parse(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -34,6 +37,7 @@ var loginForm = template.Must(template.New("login").Parse(`<!doctype html>
 </body>
 </html>
 `))
+})
 
 // loginPage answers with the login form and status.
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, message string) {
@@ -42,7 +46,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, m
 		next = r.FormValue("next")
 	}
 	var buf bytes.Buffer
-	if err := loginForm.Execute(&buf, map[string]string{"Message": message, "Next": localPath(next)}); err != nil {
+	if err := loginForm().Execute(&buf, map[string]string{"Message": message, "Next": localPath(next)}); err != nil {
 		http.Error(w, "internal error rendering the login page", http.StatusInternalServerError)
 		return
 	}

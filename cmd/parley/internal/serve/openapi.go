@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley"
 )
@@ -29,62 +30,66 @@ func object(props obj, required ...string) obj {
 	return o
 }
 
-var schemas = obj{
-	"Error":     object(obj{"error": object(obj{"code": str(), "message": str(), "type": str()}, "code", "message")}, "error"),
-	"SeedStart": object(obj{"user_id": str(), "instruction": str()}, "user_id", "instruction"),
-	"SeedStep":  object(obj{"user_id": str(), "instruction": str()}, "user_id"),
-	"SeedTurn": object(obj{
-		"status": obj{"type": "string", "enum": []string{"ok", "error"}},
-		"error":  str(),
-		"turn": obj{"type": "object", "description": "user_instruction, <first agent>_output, <second agent>_output (null for the agent that did not answer), responder, next_responder",
-			"properties":           obj{"user_instruction": str(), "responder": str(), "next_responder": str()},
-			"additionalProperties": nullable("string"),
-			"required":             []string{"user_instruction", "responder", "next_responder"}},
-	}, "status", "turn"),
-	"MagiRequest": object(obj{"question": str(), "preset": obj{"type": "string", "enum": []string{"default", "rotate", "rotate2"}},
-		"model": str(), "single_round": boolean(), "user_id": str()}, "question"),
-	"MagiResult": object(obj{"session_id": str(), "question": str(), "verdict": str(), "sentence": str(),
-		"rounds": array(array(object(obj{"agent": str(), "provider": str(), "model": str(), "round": integer(), "vote": str(),
-			"reasoning": str(), "summary": str(), "valid": boolean(), "error": str(), "usage": ref("MagiUsage")}))),
-		"flips": array(anyObject()), "usage": ref("MagiUsage"),
-		"answer_type": str(), "answer": str(), "early_stopped": boolean(), "stop_reason": str(), "calls_saved": integer(),
-		"rule": str(), "discounted": array(str())}, "question", "verdict", "rounds", "flips", "usage"),
-	"MagiUsage": object(obj{"prompt_tokens": integer(), "completion_tokens": integer(), "cached_tokens": integer(), "cost_usd": obj{"type": "number"}}),
-	"SessionCreate": object(obj{"mode": str(), "title": str(), "user_id": str(), "agents": array(str()),
-		"max_cost": obj{"type": "number", "minimum": 0, "description": "cap on the session's spend in USD; absent: the server's ceiling (serve --max-cost), never above it"}}),
-	"Spend": object(obj{"spent_usd": obj{"type": "number"}, "cap_usd": obj{"type": "number"}, "unknown": boolean(),
-		"exchange_usd": obj{"type": "number"}, "exchange_cap_usd": obj{"type": "number"}}, "spent_usd", "exchange_usd"),
-	"Session": object(obj{"id": str(), "title": str(), "mode": str(), "topic": str(), "created": obj{"type": "string", "format": "date-time"},
-		"parent": str(), "fork_at": integer(), "state": obj{"type": "object", "additionalProperties": str()}}, "id", "mode"),
-	"SessionCreated": object(obj{"session": ref("Session")}, "session"),
-	"SessionList": object(obj{"sessions": array(object(obj{"id": str(), "title": str(), "mode": str(), "agents": array(str()),
-		"turns": integer(), "created": str(), "last_activity": str(), "user_id": str()})), "next_cursor": str()}, "sessions", "next_cursor"),
-	"Entry": obj{"type": "object", "description": "a history entry (see README: the event stream)", "properties": obj{"turn": integer(), "kind": str(),
-		"speaker": str(), "display": str(), "text": str(), "status": str()}},
-	"SessionDetail": object(obj{"session": ref("Session"), "entries": array(ref("Entry")),
-		"panels": array(object(obj{"name": str(), "display": str(), "model": str(), "provider": str(), "role": str(), "color": str()})),
-		"busy":   boolean(), "next_cursor": str(), "controls": array(str()), "last_event_id": integer(), "spend": ref("Spend"),
-		"status":     obj{"type": "string", "enum": []string{"idle", "running", "awaiting_host"}},
-		"checkpoint": obj{"type": "object", "description": "the checkpoint the run waits at (as the checkpoint event): kind, round, of, summary, split, members, choices, tool, sentence"}},
-		"session", "entries", "panels", "busy", "next_cursor"),
-	"Message":  object(obj{"text": str()}, "text"),
-	"Fork":     object(obj{"at": obj{"type": "integer", "minimum": 0, "description": "last turn to copy; 0 or absent: the whole session"}}),
-	"Accepted": object(obj{"status": obj{"const": "accepted"}}, "status"),
-	"OK":       object(obj{"status": obj{"const": "ok"}}, "status"),
-	"Deleted":  object(obj{"deleted": str()}, "deleted"),
-	"CheckpointAnswer": object(obj{"action": obj{"type": "string", "enum": []string{"continue", "note", "drop", "stop", "approve", "deny"}},
-		"text": str(), "member": str()}, "action"),
-	"Control":      object(obj{"kind": obj{"type": "string", "enum": []string{"pause", "continue", "stop", "rounds", "steps"}}, "n": integer()}, "kind"),
-	"ModeChange":   object(obj{"mode": str()}, "mode"),
-	"Event":        obj{"type": "string", "description": "text/event-stream: `id: <seq>`, `event: <type>`, `data: <event JSON, type first>`; event `reset` when the client is behind the replay buffer; `: ping` comments"},
-	"CustomAgent":  object(obj{"name": str(), "display": str(), "persona": str(), "provider": str(), "model": str(), "color": str()}, "name", "provider"),
-	"AgentCreated": object(obj{"agent": ref("CustomAgent")}, "agent"),
-	"AgentList": object(obj{"agents": array(ref("CustomAgent")),
-		"configured": array(object(obj{"name": str(), "display": str(), "provider": str(), "model": str(), "color": str()}))}, "agents", "configured"),
-	"ModeList": object(obj{"modes": array(object(obj{"name": str(), "key": str(), "title": str(), "input": str(),
-		"roles": array(str()), "controls": array(str())}))}, "modes"),
-	"OpenAPI": anyObject(),
-}
+// schemas are the API's JSON schemas, built on first use (a map of ~50
+// schemas, not in every command's start-up).
+var schemas = sync.OnceValue(func() obj {
+	return obj{
+		"Error":     object(obj{"error": object(obj{"code": str(), "message": str(), "type": str()}, "code", "message")}, "error"),
+		"SeedStart": object(obj{"user_id": str(), "instruction": str()}, "user_id", "instruction"),
+		"SeedStep":  object(obj{"user_id": str(), "instruction": str()}, "user_id"),
+		"SeedTurn": object(obj{
+			"status": obj{"type": "string", "enum": []string{"ok", "error"}},
+			"error":  str(),
+			"turn": obj{"type": "object", "description": "user_instruction, <first agent>_output, <second agent>_output (null for the agent that did not answer), responder, next_responder",
+				"properties":           obj{"user_instruction": str(), "responder": str(), "next_responder": str()},
+				"additionalProperties": nullable("string"),
+				"required":             []string{"user_instruction", "responder", "next_responder"}},
+		}, "status", "turn"),
+		"MagiRequest": object(obj{"question": str(), "preset": obj{"type": "string", "enum": []string{"default", "rotate", "rotate2"}},
+			"model": str(), "single_round": boolean(), "user_id": str()}, "question"),
+		"MagiResult": object(obj{"session_id": str(), "question": str(), "verdict": str(), "sentence": str(),
+			"rounds": array(array(object(obj{"agent": str(), "provider": str(), "model": str(), "round": integer(), "vote": str(),
+				"reasoning": str(), "summary": str(), "valid": boolean(), "error": str(), "usage": ref("MagiUsage")}))),
+			"flips": array(anyObject()), "usage": ref("MagiUsage"),
+			"answer_type": str(), "answer": str(), "early_stopped": boolean(), "stop_reason": str(), "calls_saved": integer(),
+			"rule": str(), "discounted": array(str())}, "question", "verdict", "rounds", "flips", "usage"),
+		"MagiUsage": object(obj{"prompt_tokens": integer(), "completion_tokens": integer(), "cached_tokens": integer(), "cost_usd": obj{"type": "number"}}),
+		"SessionCreate": object(obj{"mode": str(), "title": str(), "user_id": str(), "agents": array(str()),
+			"max_cost": obj{"type": "number", "minimum": 0, "description": "cap on the session's spend in USD; absent: the server's ceiling (serve --max-cost), never above it"}}),
+		"Spend": object(obj{"spent_usd": obj{"type": "number"}, "cap_usd": obj{"type": "number"}, "unknown": boolean(),
+			"exchange_usd": obj{"type": "number"}, "exchange_cap_usd": obj{"type": "number"}}, "spent_usd", "exchange_usd"),
+		"Session": object(obj{"id": str(), "title": str(), "mode": str(), "topic": str(), "created": obj{"type": "string", "format": "date-time"},
+			"parent": str(), "fork_at": integer(), "state": obj{"type": "object", "additionalProperties": str()}}, "id", "mode"),
+		"SessionCreated": object(obj{"session": ref("Session")}, "session"),
+		"SessionList": object(obj{"sessions": array(object(obj{"id": str(), "title": str(), "mode": str(), "agents": array(str()),
+			"turns": integer(), "created": str(), "last_activity": str(), "user_id": str()})), "next_cursor": str()}, "sessions", "next_cursor"),
+		"Entry": obj{"type": "object", "description": "a history entry (see README: the event stream)", "properties": obj{"turn": integer(), "kind": str(),
+			"speaker": str(), "display": str(), "text": str(), "status": str()}},
+		"SessionDetail": object(obj{"session": ref("Session"), "entries": array(ref("Entry")),
+			"panels": array(object(obj{"name": str(), "display": str(), "model": str(), "provider": str(), "role": str(), "color": str()})),
+			"busy":   boolean(), "next_cursor": str(), "controls": array(str()), "last_event_id": integer(), "spend": ref("Spend"),
+			"status":     obj{"type": "string", "enum": []string{"idle", "running", "awaiting_host"}},
+			"checkpoint": obj{"type": "object", "description": "the checkpoint the run waits at (as the checkpoint event): kind, round, of, summary, split, members, choices, tool, sentence"}},
+			"session", "entries", "panels", "busy", "next_cursor"),
+		"Message":  object(obj{"text": str()}, "text"),
+		"Fork":     object(obj{"at": obj{"type": "integer", "minimum": 0, "description": "last turn to copy; 0 or absent: the whole session"}}),
+		"Accepted": object(obj{"status": obj{"const": "accepted"}}, "status"),
+		"OK":       object(obj{"status": obj{"const": "ok"}}, "status"),
+		"Deleted":  object(obj{"deleted": str()}, "deleted"),
+		"CheckpointAnswer": object(obj{"action": obj{"type": "string", "enum": []string{"continue", "note", "drop", "stop", "approve", "deny"}},
+			"text": str(), "member": str()}, "action"),
+		"Control":      object(obj{"kind": obj{"type": "string", "enum": []string{"pause", "continue", "stop", "rounds", "steps"}}, "n": integer()}, "kind"),
+		"ModeChange":   object(obj{"mode": str()}, "mode"),
+		"Event":        obj{"type": "string", "description": "text/event-stream: `id: <seq>`, `event: <type>`, `data: <event JSON, type first>`; event `reset` when the client is behind the replay buffer; `: ping` comments"},
+		"CustomAgent":  object(obj{"name": str(), "display": str(), "persona": str(), "provider": str(), "model": str(), "color": str()}, "name", "provider"),
+		"AgentCreated": object(obj{"agent": ref("CustomAgent")}, "agent"),
+		"AgentList": object(obj{"agents": array(ref("CustomAgent")),
+			"configured": array(object(obj{"name": str(), "display": str(), "provider": str(), "model": str(), "color": str()}))}, "agents", "configured"),
+		"ModeList": object(obj{"modes": array(object(obj{"name": str(), "key": str(), "title": str(), "input": str(),
+			"roles": array(str()), "controls": array(str())}))}, "modes"),
+		"OpenAPI": anyObject(),
+	}
+})
 
 // document is the OpenAPI 3.1 description of the API.
 func (s *Server) document() obj {
@@ -130,7 +135,7 @@ func (s *Server) document() obj {
 		"info": obj{"title": "Parley HTTP API", "version": parley.Version,
 			"description": "The debate over HTTP: sessions, seed 001's start/step, the MAGI council, Server-Sent Events, custom agents. Errors are {\"error\":{\"code\",\"message\"}}."},
 		"paths":      paths,
-		"components": obj{"schemas": schemas, "securitySchemes": obj{"bearer": obj{"type": "http", "scheme": "bearer"}}},
+		"components": obj{"schemas": schemas(), "securitySchemes": obj{"bearer": obj{"type": "http", "scheme": "bearer"}}},
 		"security":   []obj{{"bearer": []string{}}, {}},
 	}
 }
