@@ -43,7 +43,8 @@ func TestThemeColourErrorsThroughTheBinary(t *testing.T) {
 // The colours set by role reach the terminal: the real binary in tmux, its
 // screen read with its escape sequences (capture-pane -e), draws the
 // active tab on the accent set, ChatGPT's panel title in its colour set,
-// and the rules in theirs; the dark theme's own accent is gone.
+// and the rules in theirs; the dark theme's own accent is gone. With
+// NO_COLOR set, no colour at all.
 func TestThemeColoursReachTheScreenInTmux(t *testing.T) {
 	t.Parallel()
 	dir, bin := tmuxBinary(t)
@@ -68,5 +69,12 @@ func TestThemeColoursReachTheScreenInTmux(t *testing.T) {
 	}
 	if strings.Contains(styled, "48;2;125;86;244m") {
 		t.Error("the dark theme's own accent (#7D56F4) is still drawn")
+	}
+	// NO_COLOR still wins over the colours set.
+	nc := startTmux(t, [2]int{100, 30}, fmt.Sprintf("cd %s && env -u PARLEY_THEME -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY NO_COLOR=1 TERM=xterm-256color COLORTERM=truecolor %s --config %s --demo --db %s",
+		dir, bin, conf, filepath.Join(dir, "colours-nc.db")))
+	nc.wait("the console without colour", func(s string) bool { return strings.Contains(s, "1 mention") && strings.Contains(s, "ChatGPT") })
+	if got := colorSGR.FindString(nc.run("capture-pane", "-p", "-e", "-t", "p")); got != "" {
+		t.Errorf("NO_COLOR set, the colours set by role are drawn: %q", got)
 	}
 }
