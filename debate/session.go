@@ -67,6 +67,10 @@ type Session interface {
 	NewToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) *ToolLoop
 	NativeTools(a *Agent) *toolbox.Box
 
+	// Carry carries out a plan a mode built for one line (plan.go): what
+	// is kept first, then who answers, in parallel, from which view.
+	Carry(ctx context.Context, p Plan) []TurnResult
+
 	// Checkpoint offers the host a point where the run can pause
 	// (checkpoints.go): asked false when the run went on without asking.
 	Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoint.Answer, asked bool, err error)

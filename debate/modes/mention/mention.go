@@ -11,8 +11,6 @@ import (
 	"unicode"
 
 	"github.com/parleyhq/parley/debate"
-
-	"github.com/parleyhq/parley/providers"
 )
 
 // Mentions is a parsed input line of mention mode.
@@ -202,18 +200,20 @@ func (m *Mention) checkSeats(ms Mentions, targets []*debate.Agent) error {
 	return nil
 }
 
-// noteSkipped names, once per session, whom the first accepted @all
+// skippedNote names, once per session, whom the first accepted @all
 // skipped, in a note of its own (after every refusal: a refused line
 // keeps nothing).
-func (m *Mention) noteSkipped(ms Mentions) {
+func (m *Mention) skippedNote(ms Mentions) []debate.Entry {
 	e := m.engine
 	if !ms.All || e.State(allSkippedState) != "" {
-		return
+		return nil
 	}
-	if line := e.AllLine(); line != "" {
-		e.SetState(allSkippedState, "named")
-		e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerSystem, Display: "Parley", Text: line})
+	line := e.AllLine()
+	if line == "" {
+		return nil
 	}
+	e.SetState(allSkippedState, "named")
+	return []debate.Entry{{Kind: debate.KindNote, Speaker: debate.SpeakerSystem, Display: "Parley", Text: line}}
 }
 
 // allSkippedState records that @all's skipped agents were named.
@@ -247,66 +247,50 @@ func (m *Mention) Named(line string) []string {
 // SubmitNamed implements debate.NameRouter: Submit, announcing a named ask
 // typed in another mode once the line is accepted.
 func (m *Mention) SubmitNamed(ctx context.Context, line string, named debate.NamedAskStarted) error {
+	plan, err := m.plan(strings.TrimSpace(line), named)
+	if err != nil || plan == nil {
+		return err
+	}
+	return joinTurnErrors(ctx, m.engine.Carry(ctx, *plan))
+}
+
+// plan decides what a line asks of the session: a note, or a question the
+// addressed agents answer in parallel; nil for an empty line. Every
+// refusal comes first: a refused line keeps nothing.
+func (m *Mention) plan(line string, named debate.NamedAskStarted) (*debate.Plan, error) {
 	e := m.engine
-	line = strings.TrimSpace(line)
 	if line == "" {
-		return nil
+		return nil, nil
 	}
 	ms, err := ParseMentions(line, e.AgentNames())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !ms.Addressed() {
-		e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: line})
-		return nil
+		return &debate.Plan{Line: debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: line}}, nil
 	}
 	if !asksSomething(line, e.AgentNames()) {
-		return &debate.NoQuestionError{Line: line}
+		return nil, &debate.NoQuestionError{Line: line}
 	}
 	targets := m.Targets(ms)
 	if err := m.checkSeats(ms, targets); err != nil {
-		return err
+		return nil, err
 	}
 	if err := e.RefuseUnpriced(targets); err != nil {
-		return err // known before the exchange: no question or turn is kept
+		return nil, err // known before the exchange: no question or turn is kept
 	}
-	m.noteSkipped(ms)
+	plan := &debate.Plan{
+		Notes: m.skippedNote(ms), Title: line, Named: named,
+		Line: debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: line},
+	}
 	m.remember(targets)
-	e.SetTitle(line, "")
-	debate.StartNamedAsk(e, named) // its note comes before the question it explains
-	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: line})
-	// Every prompt is built before any turn of the round takes its place:
-	// a compaction appends a summary, which must come before the round.
-	prompts := make([][]providers.Message, len(targets))
-	for i, a := range targets {
-		prompts[i] = e.PromptFor(ctx, debate.Prompt{Mode: "mention", Self: a.Name})
+	for _, a := range targets {
+		plan.Turns = append(plan.Turns, debate.PlannedTurn{
+			Spec: debate.TurnSpec{Agent: a, Kind: debate.KindReply, Prompt: line, Instruction: mentionInstruction, Answer: true},
+			View: debate.Prompt{Mode: "mention", Self: a.Name},
+		})
 	}
-	// Every agent's first turn takes its place now, in configuration order;
-	// agents with tools: true may then read the workspace before answering,
-	// alongside the others, so the round takes the time of its slowest agent.
-	runs := make([]func() (debate.Entry, error), len(targets))
-	for i, a := range targets {
-		spec := debate.TurnSpec{
-			Agent: a, Kind: debate.KindReply, Prompt: line,
-			Instruction: mentionInstruction,
-			Messages:    prompts[i],
-			Answer:      true,
-		}
-		if a.Tools.Files() && e.NativeTools(a) == nil {
-			loop := e.NewToolLoop(spec, 0, false)
-			loop.Reserve()
-			runs[i] = func() (debate.Entry, error) { return loop.Run(ctx) }
-			continue
-		}
-		turn := e.Reserve(spec)
-		runs[i] = func() (debate.Entry, error) { return turn.Run(ctx) }
-	}
-	results := make([]debate.TurnResult, len(runs))
-	debate.InParallel(len(runs), func(i int) {
-		en, err := runs[i]()
-		results[i] = debate.TurnResult{Entry: en, Err: err}
-	})
-	return joinTurnErrors(ctx, results)
+	return plan, nil
 }
 
 const mentionInstruction = "The host addressed you by name. Answer the host's latest message directly and concisely, in Markdown. You may refer to what other agents said earlier."
