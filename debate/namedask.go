@@ -10,7 +10,7 @@ import (
 // with (mention: ModeInfo.RoutesNames). In a mode that is not one, a line
 // that starts with @names (not @all) is a named ask: Engine.Submit hands it
 // to the session's name router, which asks those agents alone, exactly as
-// mention mode would, and says so in one line (NamedAskSentence); "@all …"
+// mention mode would, and says so in one line (namedAskSentence); "@all …"
 // runs the mode as usual. The same in every mode and every door, since
 // every door submits through Engine.Submit (issue 43, item 4).
 type NameRouter interface {
@@ -35,9 +35,9 @@ type NamedAskStarted struct {
 	Sentence string   `json:"sentence"`
 }
 
-// NamedAskSentence is the one line that says a named ask in mode ran as
+// namedAskSentence is the one line that says a named ask in mode ran as
 // mention mode would.
-func NamedAskSentence(displays []string, mode string) string {
+func namedAskSentence(displays []string, mode string) string {
 	return fmt.Sprintf("Asked %s alone, as mention mode would: %s mode routes no names (@all … runs it).",
 		strings.Join(displays, ", "), mode)
 }
@@ -80,7 +80,7 @@ func (e *Engine) namedAskOf(m Mode, line string) Mode {
 				displays = append(displays, "@"+name)
 			}
 		}
-		return namedAsk{NameRouter: r, started: NamedAskStarted{Mode: m.Name(), Agents: names, Sentence: NamedAskSentence(displays, m.Name())}}
+		return namedAsk{NameRouter: r, started: NamedAskStarted{Mode: m.Name(), Agents: names, Sentence: namedAskSentence(displays, m.Name())}}
 	}
 	return nil
 }

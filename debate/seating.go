@@ -10,16 +10,16 @@ import (
 
 // Seating values (the configuration's `seating` key).
 const (
-	// SeatingStandIn (the default, also ""): an agent whose provider has no
+	// seatingStandIn (the default, also ""): an agent whose provider has no
 	// key sits on the first keyed provider's default model, persona kept.
-	SeatingStandIn = "stand-in"
+	seatingStandIn = "stand-in"
 	// SeatingStrict: such an agent stays unseated, and a mode that needs it
 	// refuses to start, naming the variables to set.
 	SeatingStrict = "strict"
 )
 
 // seatingValues lists what `seating` may say.
-var seatingValues = []string{SeatingStandIn, SeatingStrict}
+var seatingValues = []string{seatingStandIn, SeatingStrict}
 
 // Seating is how the configured agents sit given the keys that are set:
 // who stands in on another provider's model, and who has no seat at all.
