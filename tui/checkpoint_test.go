@@ -28,7 +28,7 @@ func TestConsoleCheckpointBar(t *testing.T) {
 	typeLine(tm, "Should we ship on Friday?")
 	waitFor(t, tm, "the checkpoint after round 1", func(m *Model) bool { return m.waiting != nil && m.waiting.Round == 1 })
 	s := snapshot(t, tm)
-	for _, want := range []string{"⏸ Enter: continue · a line: a note · drop NAME (melchior, balthasar, casper) · stop",
+	for _, want := range []string{"⏸ Enter: continue · a line: a note · drop NAME (melchior, balthasar, casper) · stop · swap NAME AG",
 		"CHECKPOINT after round 1 of 3: ", "MELCHIOR", "BALTHASAR", "CASPER"} {
 		if !strings.Contains(flatten(s), want) {
 			t.Errorf("the screen lacks %q:\n%s", want, s)

@@ -117,6 +117,10 @@ type Kept struct {
 	Why  string `json:"why"`
 }
 
+// Actions are every action a host may take, for the doors that describe
+// the answer (an API schema): each door takes the list from here.
+var Actions = []Action{Continue, Note, Drop, Swap, Approve, Deny, Stop}
+
 // RoundChoices are the choices between rounds; ToolChoices before a call.
 var (
 	RoundChoices = []Action{Continue, Note, Drop, Swap, Stop}
@@ -167,8 +171,11 @@ func (a Answer) Check(p Point) error {
 		if a.Action == Swap && strings.TrimSpace(a.With) == "" {
 			return errors.New("swap names the member and the agent taking its seat: swap NAME AGENT")
 		}
+		if a.Action == Swap && slices.Contains(p.Members, a.With) {
+			return fmt.Errorf("swap: %q already sits in this run", a.With)
+		}
 		if a.Action == Swap && !slices.Contains(p.Agents, a.With) {
-			return fmt.Errorf("swap: %q cannot take a seat (the agents free: %s)", a.With, strings.Join(p.Agents, ", "))
+			return fmt.Errorf("swap: %q cannot take a seat: no configured agent with a key and no seat has that name (the agents free: %s)", a.With, strings.Join(p.Agents, ", "))
 		}
 	}
 	return nil

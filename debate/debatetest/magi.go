@@ -92,6 +92,21 @@ func NewFakeCouncil(t *testing.T, known debate.ModeList, answer func(agent strin
 		spec2, _ := cfg.Agent(m.Name)
 		agents = append(agents, &debate.Agent{AgentSpec: spec2, Provider: p})
 	}
+	// An agent an adjust function added beside the members (a spare a
+	// checkpoint's swap seats) gets its own fake of its vendor.
+	for _, spec := range cfg.Agents {
+		if _, seated := fc.Servers[spec.Name]; seated || fakes[spec.Provider] == nil {
+			continue
+		}
+		name := spec.Name
+		srv := fakes[spec.Provider](t, func(r providertest.Request) providertest.Reply { return answer(name, MagiRoundOf(r.Messages), r) })
+		fc.Servers[name] = srv
+		p, err := open.Open(spec.Provider, providers.Spec{Type: spec.Provider, BaseURL: srv.URL, APIKeyEnv: "TEST_KEY", Timeout: 10 * time.Second, MaxRetries: &noRetry}, getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: p})
+	}
 	e, err := debate.NewEngine(cfg, agents, "magi")
 	if err != nil {
 		t.Fatal(err)

@@ -98,7 +98,7 @@ func AuditFlips(rounds [][]MagiVote) []Flip {
 				break
 			}
 			from, to := before[i], now[i]
-			if !from.Valid || !to.Valid || from.Vote == to.Vote {
+			if !from.Valid || !to.Valid || from.Vote == to.Vote || from.Agent != to.Agent { // a seat the host swapped: another agent, not a flip
 				continue
 			}
 			var own, seen []string

@@ -151,7 +151,11 @@ func (m *Magi) Control(c debate.Control) error {
 func (m *Magi) Name() string { return debate.ModeMagi }
 
 // Agents implements Mode: the members, in council order.
-func (m *Magi) Agents() []*debate.Agent { return append([]*debate.Agent(nil), m.agents...) }
+func (m *Magi) Agents() []*debate.Agent {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*debate.Agent(nil), m.agents...)
+}
 
 // Submit implements Mode: one council on the question. It returns an error
 // when the council was cancelled or when every member failed in a round
@@ -174,7 +178,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 		res.AnswerType = m.answer
 	}
 	m.notes = m.research(ctx, q)
-	m.host = &hostTurn{dropped: map[int]int{}}
+	m.host = &hostTurn{dropped: map[int]int{}, swapped: map[int]int{}}
 	return m.deliberate(ctx, q, rounds, res, false)
 }
 
@@ -258,7 +262,7 @@ func changedVotes(rounds [][]verdict.MagiVote) []string {
 	}
 	before, now := rounds[len(rounds)-2], rounds[len(rounds)-1]
 	for i, v := range now {
-		if i < len(before) && v.Valid && before[i].Valid && v.Vote != before[i].Vote {
+		if i < len(before) && v.Valid && before[i].Valid && v.Vote != before[i].Vote && v.Agent == before[i].Agent { // a swapped seat changed its agent, not its mind
 			changed = append(changed, v.Agent)
 		}
 	}
@@ -302,17 +306,32 @@ func (m *Magi) conclude(res *verdict.MagiResult) {
 	if res.Flips == nil {
 		res.Flips = []verdict.Flip{} // "flips": [] in JSON, not null
 	}
-	for i, a := range m.agents {
-		u := verdict.MagiUsage{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model}
-		for _, round := range res.Rounds {
-			u.Calls += round[i].Attempts
-			u.Usage = u.Usage.Add(round[i].Usage)
-			u.Cost += round[i].Cost
-		}
+	for _, u := range usageByAgent(res.Rounds) {
 		res.Agents = append(res.Agents, u)
 		res.Usage = res.Usage.Add(u.Usage)
 		res.Cost += u.Cost
 	}
+}
+
+// usageByAgent is each agent's calls, tokens and cost over the rounds, in
+// seat order then in the order swaps seated them (a seat's votes are its
+// agents', each its own).
+func usageByAgent(rounds [][]verdict.MagiVote) []verdict.MagiUsage {
+	var out []verdict.MagiUsage
+	at := map[string]int{}
+	for _, round := range rounds {
+		for _, v := range round {
+			i, ok := at[v.Agent]
+			if !ok {
+				i, at[v.Agent] = len(out), len(out)
+				out = append(out, verdict.MagiUsage{Agent: v.Agent, Display: v.Display, Provider: v.Provider, Model: v.Model})
+			}
+			out[i].Calls += v.Attempts
+			out[i].Usage = out[i].Usage.Add(v.Usage)
+			out[i].Cost += v.Cost
+		}
+	}
+	return out
 }
 
 // runRound asks every member at once; the round takes as long as its

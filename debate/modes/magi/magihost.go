@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
@@ -15,8 +16,11 @@ import (
 // The host in the loop: after each round but the last the council offers
 // its host a checkpoint (modes.magi.checkpoint, --checkpoint). A note goes
 // to every member in the rounds after it as the host's words; a dropped
-// member abstains in the rounds after it; stop ends the council with the
-// votes cast so far.
+// member abstains in the rounds after it; a swap seats another configured
+// agent in a member's place for the rounds after it (the seat keeps its
+// place in the council; the newcomer reads the question, its seat's earlier
+// opinions as its predecessor's, and the others' as every member does);
+// stop ends the council with the votes cast so far.
 
 // CheckpointPolicy implements debate.Checkpointer.
 func (Spec) CheckpointPolicy(c *debate.Config) string { return c.Modes.Magi.Checkpoint }
@@ -25,6 +29,7 @@ func (Spec) CheckpointPolicy(c *debate.Config) string { return c.Modes.Magi.Chec
 type hostTurn struct {
 	notes   []hostNote
 	dropped map[int]int // member index → the round after which it was dropped
+	swapped map[int]int // member index → the round after which another agent took the seat
 	stopped bool
 }
 
@@ -44,6 +49,9 @@ type council struct {
 	Research []string           `json:"research,omitempty"`
 	Context  string             `json:"context,omitempty"`
 	Members  []string           `json:"members"`
+	// Seats are who sits in each member's place now (a swap changes it).
+	Seats   []string    `json:"seats,omitempty"`
+	Swapped map[int]int `json:"swapped,omitempty"`
 }
 
 // checkpoint offers the host the point after the last round in res and
@@ -52,21 +60,25 @@ func (m *Magi) checkpoint(ctx context.Context, h *hostTurn, q string, rounds int
 	r := len(res.Rounds)
 	votes := res.Rounds[r-1]
 	p := checkpoint.Point{Kind: checkpoint.KindRound, Round: r, Of: rounds, Summary: roundSummary(m.answer, votes),
-		Split: !verdict.Unanimous(votes), Choices: []checkpoint.Action{checkpoint.Continue, checkpoint.Note, checkpoint.Stop}}
-	if m.answer == verdict.AnswerApprove { // a dropped member abstains: an approve council's word
-		p.Choices = []checkpoint.Action{checkpoint.Continue, checkpoint.Note, checkpoint.Drop, checkpoint.Stop}
-		for i, a := range m.agents {
-			if _, gone := h.dropped[i]; !gone {
-				p.Members = append(p.Members, a.Name)
-			}
+		Split: !verdict.Unanimous(votes), Choices: []checkpoint.Action{checkpoint.Continue, checkpoint.Note}}
+	for i, a := range m.agents {
+		if _, gone := h.dropped[i]; !gone {
+			p.Members = append(p.Members, a.Name)
 		}
 	}
-	members := make([]string, len(m.agents))
+	if m.answer == verdict.AnswerApprove { // a dropped member abstains: an approve council's word
+		p.Choices = append(p.Choices, checkpoint.Drop)
+	}
+	p.Choices = append(p.Choices, checkpoint.Stop)
+	if p.Agents = debate.FreeAgents(m.engine, m.agents); len(p.Agents) > 0 {
+		p.Choices = append(p.Choices, checkpoint.Swap) // last: its list of agents may be long
+	}
+	seats := make([]string, len(m.agents))
 	for i, a := range m.agents {
-		members[i] = a.Name
+		seats[i] = a.Name
 	}
 	saved, _ := json.Marshal(council{Question: q, Rounds: rounds, Result: *res, Notes: h.notes, Dropped: h.dropped,
-		Research: m.notes, Context: m.context, Members: members})
+		Research: m.notes, Context: m.context, Members: m.seatedFirst(), Seats: seats, Swapped: h.swapped})
 	p.Resume = string(saved)
 	return m.answerAt(ctx, h, p)
 }
@@ -86,10 +98,25 @@ func (m *Magi) answerAt(ctx context.Context, h *hostTurn, p checkpoint.Point) er
 				h.dropped[i] = p.Round
 			}
 		}
+	case checkpoint.Swap:
+		seat, in, err := debate.SwapIn(m.engine, m.agents, a)
+		if err != nil {
+			return err
+		}
+		m.mu.Lock()
+		m.agents[seat] = in
+		m.mu.Unlock()
+		h.swapped[seat] = p.Round
 	case checkpoint.Stop:
 		h.stopped = true
 	}
 	return nil
+}
+
+// seatedFirst are the members the configuration seats, in council order
+// (who sat before any swap).
+func (m *Magi) seatedFirst() []string {
+	return slices.Clone(m.engine.Configuration().Modes.Magi.Agents)
 }
 
 // ResumeCheckpoint implements debate.CheckpointResumer: the council saved
@@ -110,10 +137,16 @@ func (m *Magi) ResumeCheckpoint(ctx context.Context, p checkpoint.Point, resume 
 			return fmt.Errorf("magi: the council saved at the checkpoint seated %s where this one seats %s", c.Members[i], a.Name)
 		}
 	}
+	if err := m.reseat(c.Seats); err != nil {
+		return err
+	}
 	m.notes, m.context = c.Research, c.Context
-	m.host = &hostTurn{notes: c.Notes, dropped: c.Dropped}
+	m.host = &hostTurn{notes: c.Notes, dropped: c.Dropped, swapped: c.Swapped}
 	if m.host.dropped == nil {
 		m.host.dropped = map[int]int{}
+	}
+	if m.host.swapped == nil {
+		m.host.swapped = map[int]int{}
 	}
 	res := c.Result
 	if err := m.answerAt(ctx, m.host, p); err != nil {
@@ -126,6 +159,24 @@ func (m *Magi) ResumeCheckpoint(ctx context.Context, p checkpoint.Point, resume 
 		return m.decide(&res, c.Question, c.Rounds)
 	}
 	return m.deliberate(ctx, c.Question, c.Rounds, &res, false)
+}
+
+// reseat seats the agents a saved council's swaps seated.
+func (m *Magi) reseat(seats []string) error {
+	if len(seats) == 0 {
+		return nil
+	}
+	if len(seats) != len(m.agents) {
+		return fmt.Errorf("magi: the council saved at the checkpoint had %d seats, this one has %d", len(seats), len(m.agents))
+	}
+	in, err := m.engine.MustAgents(seats...)
+	if err != nil {
+		return fmt.Errorf("magi: an agent seated at the checkpoint: %w", err)
+	}
+	m.mu.Lock()
+	m.agents = in
+	m.mu.Unlock()
+	return nil
 }
 
 // roundSummary is a round's tally in one line, for the checkpoint.

@@ -2,6 +2,7 @@ package magi
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +225,87 @@ func TestMagiCheckpointTimeoutStops(t *testing.T) {
 	answered := debatetest.EventsOf[debate.CheckpointAnswered](fc.Events)
 	if len(answered) != 1 || !answered[0].Answer.TimedOut || answered[0].Sentence != "no answer from the host in time: the run stopped after round 1 of 3" {
 		t.Errorf("answered %+v", answered)
+	}
+}
+
+// withSpare configures gaspard, an agent no MAGI seat names.
+func withSpare(c *debate.Config) {
+	c.Agents = append(c.Agents, debate.AgentSpec{Name: "gaspard", Display: "GASPARD", Provider: "openai", Model: "gpt-5", Persona: "You are the newcomer."})
+}
+
+func TestMagiSwapSeatsAnotherAgentForTheRoundsAfterIt(t *testing.T) {
+	t.Parallel()
+	votes := map[string]verdict.Vote{"melchior": verdict.VoteApprove, "balthasar": verdict.VoteApprove, "casper": verdict.VoteReject, "gaspard": verdict.VoteApprove}
+	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
+		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, votes[agent]))
+	}, withSpare)
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Swap, Member: "casper", With: "gaspard"}, {Action: checkpoint.Continue}}}
+	fc.Engine.SetHost(h, checkpoint.EachRound)
+	if err := fc.Engine.Submit(context.Background(), "Ship?"); err != nil {
+		t.Fatal(err)
+	}
+	d := fc.Decided(t)
+	if got := h.Asked[0].Agents; len(got) != 1 || got[0] != "gaspard" || !slices.Contains(h.Asked[0].Choices, checkpoint.Swap) {
+		t.Fatalf("round 1's point offers agents %v, choices %v", got, h.Asked[0].Choices)
+	}
+	if got := h.Asked[1].Members; !slices.Equal(got, []string{"melchior", "balthasar", "gaspard"}) || len(h.Asked[1].Agents) != 1 || h.Asked[1].Agents[0] != "casper" {
+		t.Errorf("round 2's point seats %v, offers %v", got, h.Asked[1].Agents)
+	}
+	if n := len(fc.Requests("casper")); n != 1 {
+		t.Errorf("casper asked %d times, want 1 (swapped out after round 1)", n)
+	}
+	reqs := fc.Requests("gaspard")
+	if len(reqs) != 2 {
+		t.Fatalf("gaspard asked %d times, want 2 (rounds 2 and 3)", len(reqs))
+	}
+	r2 := debatetest.MagiAllText(reqs[0].Messages)
+	for _, want := range []string{"The host gave you CASPER's seat in this council after round 1", "MARK-casper-R1", "MARK-melchior-R1", "You are the newcomer."} {
+		if !strings.Contains(r2+reqs[0].System, want) {
+			t.Errorf("gaspard's round-2 request lacks %q:\n%s", want, r2)
+		}
+	}
+	for _, msg := range reqs[0].Messages {
+		if msg.Role == "assistant" {
+			t.Errorf("gaspard was handed casper's words as its own: %q", msg.Content)
+		}
+	}
+	if d.Rounds[2][2].Agent != "gaspard" || d.Verdict != verdict.VerdictApproved || d.Tally["approve"] != 3 {
+		t.Errorf("round 3 seat 3 = %+v, verdict %s %v", d.Rounds[2][2], d.Verdict, d.Tally)
+	}
+	if len(d.Flips) != 0 {
+		t.Errorf("a swap counted as a flip: %+v", d.Flips)
+	}
+	var names []string
+	for _, u := range d.Agents {
+		names = append(names, u.Agent)
+		if u.Agent == "casper" && u.Calls != 1 || u.Agent == "gaspard" && u.Calls != 2 {
+			t.Errorf("usage %+v", u)
+		}
+	}
+	if !slices.Equal(names, []string{"melchior", "balthasar", "casper", "gaspard"}) {
+		t.Errorf("usage lists %v", names)
+	}
+	answered := debatetest.EventsOf[debate.CheckpointAnswered](fc.Events)
+	if len(answered) == 0 || answered[0].Sentence != "the host put gaspard in casper's seat after round 1 of 3" {
+		t.Errorf("answered events = %+v", answered)
+	}
+}
+
+func TestMagiSwapRefusesAnAgentAlreadySeatedOrUnknown(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ with, want string }{
+		{"melchior", `"melchior" already sits in this run`},
+		{"nobody", `"nobody" cannot take a seat`},
+	} {
+		fc := splitCouncil(t, withSpare)
+		h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Swap, Member: "casper", With: c.with}}}
+		fc.Engine.SetHost(h, checkpoint.EachRound)
+		err := fc.Engine.Submit(context.Background(), "Ship?")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("swap casper %s: %v, want %q", c.with, err, c.want)
+		}
+		if n := len(fc.Requests("gaspard")); n != 0 {
+			t.Errorf("gaspard asked %d times", n)
+		}
 	}
 }

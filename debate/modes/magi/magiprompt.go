@@ -24,19 +24,23 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]verdict.MagiVote) 
 	if m.context != "" {
 		first = "The debate so far in this session, for context:\n\n" + m.context + "\n\n" + first
 	}
-	if i < len(m.notes) && m.notes[i] != "" {
+	own := m.agents[i].Name
+	if i < len(m.notes) && m.notes[i] != "" && (len(prev) == 0 || prev[0][i].Agent == own) {
 		first += "\n\nWhat you found in the workspace before the council (your own notes):\n\n" + m.notes[i]
 	}
 	msgs := []providers.Message{{Role: providers.RoleUser, Content: first}}
 	if round == 1 || len(prev) == 0 {
 		return msgs
 	}
-	own := prev[0][i]
+	seat := prev[0][i]
 	var b strings.Builder
-	if own.Valid {
-		msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: own.JSON()})
-	} else {
-		b.WriteString("(Your round-1 opinion did not arrive: " + sanitize.Clip(own.Error, 200) + ")\n\n")
+	switch {
+	case seat.Agent != own: // the host swapped this seat: its earlier words are the predecessor's, not the newcomer's
+		fmt.Fprintf(&b, "(The host gave you %s's seat in this council after round %d. %s\n\n", seat.Display, m.host.swapped[i], predecessorLine(seat))
+	case seat.Valid:
+		msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: seat.JSON()})
+	default:
+		b.WriteString("(Your round-1 opinion did not arrive: " + sanitize.Clip(seat.Error, 200) + ")\n\n")
 	}
 	of := m.roundCount()
 	if round == 2 {
@@ -61,6 +65,11 @@ func (m *Magi) roundMessages(i, round int, q string, prev [][]verdict.MagiVote) 
 	b.WriteString("\n\nThe question:\n\n")
 	b.WriteString(questionLine(q))
 	return append(msgs, providers.Message{Role: providers.RoleUser, Content: b.String()})
+}
+
+// predecessorLine is a swapped seat's round-1 opinion, told its newcomer.
+func predecessorLine(v verdict.MagiVote) string {
+	return "Its round-1 opinion, which is not yours: " + opinionLine(v) + ")"
 }
 
 // opinionLine shows one member's opinion to another: its canonical JSON, or

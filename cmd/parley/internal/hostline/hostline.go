@@ -23,7 +23,7 @@ import (
 const maxLine = 4*checkpoint.MaxText + 64
 
 // ErrNoAnswer is a checkpoint reached with stdin at its end.
-var ErrNoAnswer = errors.New("--checkpoint: the run reached a checkpoint and stdin is at its end; give one line per checkpoint on stdin (empty: continue, stop, drop NAME, approve, deny REASON, or a note), or run without --checkpoint")
+var ErrNoAnswer = errors.New("--checkpoint: the run reached a checkpoint and stdin is at its end; give one line per checkpoint on stdin (empty: continue, stop, drop NAME, swap NAME AGENT, approve, deny REASON, or a note), or run without --checkpoint")
 
 // Host reads the host's answers from one reader, one line a checkpoint.
 type Host struct {

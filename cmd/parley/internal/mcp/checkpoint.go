@@ -41,7 +41,10 @@ func (h elicitHost) Answer(ctx context.Context, p checkpoint.Point) (checkpoint.
 		"text":   map[string]any{"type": "string", "maxLength": checkpoint.MaxText, "description": "a note every member reads next round, or why the tool call is denied"},
 	}
 	if names := p.Droppable(); len(names) > 0 {
-		props["member"] = map[string]any{"type": "string", "enum": names, "description": "the member to drop"}
+		props["member"] = map[string]any{"type": "string", "enum": names, "description": "the member to drop, or whose seat another agent takes (swap)"}
+	}
+	if len(p.Agents) > 0 {
+		props["with"] = map[string]any{"type": "string", "enum": p.Agents, "description": "swap: the agent taking the member's seat"}
 	}
 	res, err := h.session.Elicit(ctx, &mcp.ElicitParams{Message: checkpoint.PointSentence(p),
 		RequestedSchema: map[string]any{"type": "object", "properties": props, "required": []string{"action"}}})
@@ -58,7 +61,7 @@ func (h elicitHost) Answer(ctx context.Context, p checkpoint.Point) (checkpoint.
 	default:
 		return checkpoint.Answer{}, errors.New("the client dismissed the checkpoint")
 	}
-	a := checkpoint.Answer{Action: checkpoint.Action(str(res.Content["action"])), Text: str(res.Content["text"]), Member: str(res.Content["member"])}
+	a := checkpoint.Answer{Action: checkpoint.Action(str(res.Content["action"])), Text: str(res.Content["text"]), Member: str(res.Content["member"]), With: str(res.Content["with"])}
 	if err := a.Check(p); err != nil {
 		return checkpoint.Answer{}, fmt.Errorf("the client's answer at the checkpoint: %w", err)
 	}

@@ -137,7 +137,7 @@ func TestCouncilCheckpointThroughElicitation(t *testing.T) {
 		t.Fatalf("elicitations %q", e.asked)
 	}
 	schema, _ := json.Marshal(e.schemas[0])
-	if !strings.Contains(string(schema), `"member":{"description":"the member to drop","enum":["gemini","chatgpt","claude"]`) {
+	if !strings.Contains(string(schema), `"member":{"description":"the member to drop, or whose seat another agent takes (swap)","enum":["gemini","chatgpt","claude"]`) {
 		t.Errorf("the form after the answers: %s", schema)
 	}
 	id, _ := res.StructuredContent.(map[string]any)["session_id"].(string)

@@ -57,7 +57,7 @@ func TestMagiCheckpointPausedWithoutElicitation(t *testing.T) {
 	res := call("magi", map[string]any{"question": "Should we ship on Friday?", "checkpoint": "each_round"})
 	p := pausedOf(t, res)
 	if res.IsError || p.Paused == nil || p.Paused.Status != "awaiting_host" || p.Paused.SessionID == "" || p.SessionID != p.Paused.SessionID ||
-		p.Paused.Point.Kind != "round" || p.Paused.Point.Round != 1 || strings.Join(p.Paused.Point.Choices, ",") != "continue,note,drop,stop" ||
+		p.Paused.Point.Kind != "round" || p.Paused.Point.Round != 1 || strings.Join(p.Paused.Point.Choices, ",") != "continue,note,drop,stop,swap" ||
 		!strings.HasPrefix(p.Paused.Sentence, "CHECKPOINT after round 1 of 3: ") || !strings.Contains(p.Paused.HowTo, `"session_id":"`+p.SessionID+`"`) {
 		t.Fatalf("paused magi: %s\n%+v", textOf(res), p.Paused)
 	}

@@ -101,7 +101,7 @@ func TestTypeScriptClientAnswersPausedCheckpoint(t *testing.T) {
 		t.Fatalf("asked %q, results %+v", got.Asked, got.Results)
 	}
 	first, second, last := got.Results[0], got.Results[1], got.Results[2]
-	if first.IsError || first.Status != "awaiting_host" || first.Round != 1 || strings.Join(first.Choices, ",") != "continue,note,drop,stop" ||
+	if first.IsError || first.Status != "awaiting_host" || first.Round != 1 || strings.Join(first.Choices, ",") != "continue,note,drop,stop,swap" ||
 		!strings.Contains(first.Text, "CHECKPOINT after round 1 of 3: ") {
 		t.Errorf("the paused magi call: %+v", first)
 	}

@@ -29,7 +29,7 @@ func TestSessionCheckpointOverTheAPI(t *testing.T) {
 		Choices        []string
 	}
 	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &point); err != nil || point.Kind != "round" || point.Round != 1 ||
-		!strings.HasPrefix(point.Sentence, "CHECKPOINT after round 1 of 3: ") || strings.Join(point.Choices, ",") != "continue,note,drop,stop" {
+		!strings.HasPrefix(point.Sentence, "CHECKPOINT after round 1 of 3: ") || strings.Join(point.Choices, ",") != "continue,note,drop,stop,swap" {
 		t.Fatalf("checkpoint event %s (%v)", evs[len(evs)-1].data, err)
 	}
 	detail := f.must(200, "GET", base+"?user_id=ada", nil)
@@ -38,6 +38,8 @@ func TestSessionCheckpointOverTheAPI(t *testing.T) {
 	}
 	f.errorCode(http.StatusBadRequest, "bad_answer", "POST", base+"/checkpoint?user_id=ada", map[string]string{"action": "drop", "member": "nobody"})
 	f.errorCode(http.StatusBadRequest, "bad_answer", "POST", base+"/checkpoint?user_id=ada", map[string]string{"action": "approve"})
+	f.errorCode(http.StatusBadRequest, "bad_answer", "POST", base+"/checkpoint?user_id=ada", map[string]string{"action": "swap", "member": "casper", "with": "melchior"})
+	f.errorCode(http.StatusBadRequest, "bad_answer", "POST", base+"/checkpoint?user_id=ada", map[string]string{"action": "swap", "member": "casper", "with": "nobody"})
 	f.must(200, "POST", base+"/checkpoint?user_id=ada", map[string]string{"action": "note", "text": "The budget was cut by half."})
 	evs = stream.until(t, "checkpoint")
 	var answered bool

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley"
+	"github.com/parleyhq/parley/debate/checkpoint"
 )
 
 // The OpenAPI 3.1 document is built from the route table the mux is built
@@ -76,8 +77,8 @@ var schemas = sync.OnceValue(func() obj {
 		"Accepted": object(obj{"status": obj{"const": "accepted"}}, "status"),
 		"OK":       object(obj{"status": obj{"const": "ok"}}, "status"),
 		"Deleted":  object(obj{"deleted": str()}, "deleted"),
-		"CheckpointAnswer": object(obj{"action": obj{"type": "string", "enum": []string{"continue", "note", "drop", "stop", "approve", "deny"}},
-			"text": str(), "member": str()}, "action"),
+		"CheckpointAnswer": object(obj{"action": obj{"type": "string", "enum": checkpointActions()},
+			"text": str(), "member": str(), "with": obj{"type": "string", "description": "swap: the agent taking member's seat"}}, "action"),
 		"Control":      object(obj{"kind": obj{"type": "string", "enum": []string{"pause", "continue", "stop", "rounds", "steps"}}, "n": integer()}, "kind"),
 		"ModeChange":   object(obj{"mode": str()}, "mode"),
 		"Event":        obj{"type": "string", "description": "text/event-stream: `id: <seq>`, `event: <type>`, `data: <event JSON, type first>`; event `reset` when the client is behind the replay buffer; `: ping` comments"},
@@ -156,4 +157,13 @@ func operationID(rt route) string {
 func (s *Server) openapi(w http.ResponseWriter, _ *http.Request) error {
 	writeJSON(w, http.StatusOK, s.document())
 	return nil
+}
+
+// checkpointActions are the host's actions as the core lists them.
+func checkpointActions() []string {
+	out := make([]string, len(checkpoint.Actions))
+	for i, a := range checkpoint.Actions {
+		out[i] = string(a)
+	}
+	return out
 }

@@ -16,6 +16,7 @@ window.ParleyCheckpoint = function (bar, send) {
     b.className = "checkpoint-choice";
     b.dataset.action = answer.action;
     if (answer.member) b.dataset.member = answer.member;
+    if (answer.with) b.dataset.with = answer.with;
     b.textContent = label;
     b.addEventListener("click", async function () {
       const a = Object.assign({}, answer);
@@ -52,6 +53,11 @@ window.ParleyCheckpoint = function (bar, send) {
         case "deny": choices.appendChild(button("Deny", { action: "deny" }, true)); break;
         case "drop":
           (point.members || []).forEach(function (m) { choices.appendChild(button("Drop " + m, { action: "drop", member: m })); });
+          break;
+        case "swap": // one button per seat and free agent: "Swap casper → gaspard"
+          (point.members || []).forEach(function (m) {
+            (point.agents || []).forEach(function (w) { choices.appendChild(button("Swap " + m + " \u2192 " + w, { action: "swap", member: m, with: w })); });
+          });
           break;
       }
     });
