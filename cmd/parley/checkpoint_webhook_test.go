@@ -138,7 +138,7 @@ func TestServeWebhooksAnnounceACheckpoint(t *testing.T) {
 	post("/api/v1/sessions/"+id+"/messages", `{"text":"Should we ship on Friday?"}`)
 	reached := hooks.waitType(t, "checkpoint")
 	if reached.Session != id || reached.Event.Kind != "round" || reached.Event.Round != 1 ||
-		strings.Join(reached.Event.Choices, ",") != "continue,note,drop,stop" ||
+		strings.Join(reached.Event.Choices, ",") != "continue,note,drop,stop,swap" ||
 		!strings.HasPrefix(reached.Event.Sentence, "CHECKPOINT after round 1 of 3: ") {
 		t.Fatalf("checkpoint delivery %+v", reached)
 	}

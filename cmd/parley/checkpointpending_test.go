@@ -18,7 +18,7 @@ func TestMagiQuestionWhileAwaitingHostIsRefused(t *testing.T) {
 	id := f.killedAtCheckpoint(t, "CHECKPOINT after round 1 of 3", "--checkpoint", "each_round", "Should we ship on Friday?")
 	before := len(f.srv.Requests())
 	_, errOut, code := f.run(t, "", "--session", id, "A new question?")
-	const want = "the run waits for its host after round 1 of 3: answer that checkpoint first (continue, note, drop, stop), then ask again"
+	const want = "the run waits for its host after round 1 of 3: answer that checkpoint first (continue, note, drop, stop, swap), then ask again"
 	if code != 2 || !strings.Contains(errOut, want+" (parley --resume "+id+" answers it)") {
 		t.Fatalf("a question at the checkpoint: exit %d, stderr:\n%s\nwant exit 2 and %q", code, errOut, want)
 	}

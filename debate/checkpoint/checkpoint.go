@@ -115,6 +115,9 @@ type Point struct {
 type Kept struct {
 	Name string `json:"name"`
 	Why  string `json:"why"`
+	// Swappable: only a drop is refused; another agent may take the seat
+	// (talk's MC, its last guest).
+	Swappable bool `json:"swappable,omitempty"`
 }
 
 // Actions are every action a host may take, for the doors that describe
@@ -148,7 +151,7 @@ const MaxText = 4000
 func (a Answer) Check(p Point) error {
 	if a.Action == Drop || a.Action == Swap {
 		for _, k := range p.Kept {
-			if k.Name == a.Member {
+			if k.Name == a.Member && (a.Action == Drop || !k.Swappable) {
 				return errors.New(k.Why)
 			}
 		}
@@ -260,6 +263,13 @@ func (p Point) Prompt() string {
 func (p Point) Droppable() []string {
 	return slices.DeleteFunc(slices.Clone(p.Members), func(m string) bool {
 		return slices.ContainsFunc(p.Kept, func(k Kept) bool { return k.Name == m })
+	})
+}
+
+// Swappable are the members whose seat another agent may take at p.
+func (p Point) Swappable() []string {
+	return slices.DeleteFunc(slices.Clone(p.Members), func(m string) bool {
+		return slices.ContainsFunc(p.Kept, func(k Kept) bool { return k.Name == m && !k.Swappable })
 	})
 }
 

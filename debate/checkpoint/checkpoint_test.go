@@ -56,6 +56,24 @@ func TestParseLine(t *testing.T) {
 	}
 }
 
+func TestKeptSeatMaySwapWhenSwappable(t *testing.T) {
+	t.Parallel()
+	p := round
+	p.Kept = []Kept{{Name: "melchior", Why: "melchior leads", Swappable: true}, {Name: "casper", Why: "casper stays"}}
+	if _, err := ParseLine("drop melchior", p); err == nil || err.Error() != "melchior leads" {
+		t.Errorf("drop melchior: %v", err)
+	}
+	if a, err := ParseLine("swap melchior gpt", p); err != nil || a.With != "gpt" {
+		t.Errorf("swap melchior gpt: %+v, %v", a, err)
+	}
+	if _, err := ParseLine("swap casper gpt", p); err == nil || err.Error() != "casper stays" {
+		t.Errorf("swap casper gpt: %v", err)
+	}
+	if got := p.Swappable(); len(got) != 1 || got[0] != "melchior" {
+		t.Errorf("swappable %v", got)
+	}
+}
+
 func TestParsePolicyAndPauses(t *testing.T) {
 	t.Parallel()
 	for s, want := range map[string]Policy{"": Never, "never": Never, " each_round ": EachRound, "on_split": OnSplit} {

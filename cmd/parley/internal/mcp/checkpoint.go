@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,7 +41,11 @@ func (h elicitHost) Answer(ctx context.Context, p checkpoint.Point) (checkpoint.
 		"action": map[string]any{"type": "string", "enum": actions, "description": p.Prompt()},
 		"text":   map[string]any{"type": "string", "maxLength": checkpoint.MaxText, "description": "a note every member reads next round, or why the tool call is denied"},
 	}
-	if names := p.Droppable(); len(names) > 0 {
+	names := p.Droppable()
+	if slices.Contains(p.Choices, checkpoint.Swap) {
+		names = p.Swappable() // a seat kept from a drop may still be swapped
+	}
+	if len(names) > 0 {
 		props["member"] = map[string]any{"type": "string", "enum": names, "description": "the member to drop, or whose seat another agent takes (swap)"}
 	}
 	if len(p.Agents) > 0 {

@@ -33,8 +33,8 @@ func TestBrowserCheckpointButtons(t *testing.T) {
 	waitJS(t, ctx, "the checkpoint after round 1", `!document.querySelector("#checkpoint").hidden &&
 		document.querySelector("#checkpoint .checkpoint-what").textContent.startsWith("CHECKPOINT after round 1 of 3: ")`)
 	buttons := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#checkpoint button")].map(b => b.textContent)`)
-	if strings.Join(buttons, "|") != "Continue|Add the note|Drop MELCHIOR|Drop BALTHASAR|Drop CASPER|Stop" &&
-		strings.Join(buttons, "|") != "Continue|Add the note|Drop melchior|Drop balthasar|Drop casper|Stop" {
+	if strings.Join(buttons, "|") != "Continue|Add the note|Drop MELCHIOR|Drop BALTHASAR|Drop CASPER|Stop|Swap" &&
+		strings.Join(buttons, "|") != "Continue|Add the note|Drop melchior|Drop balthasar|Drop casper|Stop|Swap" {
 		t.Fatalf("buttons %q", buttons)
 	}
 	// The note's button without a note says so and sends nothing.

@@ -16,10 +16,9 @@ window.ParleyCheckpoint = function (bar, send) {
     b.className = "checkpoint-choice";
     b.dataset.action = answer.action;
     if (answer.member) b.dataset.member = answer.member;
-    if (answer.with) b.dataset.with = answer.with;
     b.textContent = label;
     b.addEventListener("click", async function () {
-      const a = Object.assign({}, answer);
+      const a = Object.assign({}, answer, b.chosen ? b.chosen() : {}); // the swapper's lists, as they are now
       if (needsText) {
         a.text = text.value.trim();
         if (!a.text) { err.textContent = "Write the " + (a.action === "note" ? "note" : "reason") + " in the box first."; text.focus(); return; }
@@ -35,6 +34,27 @@ window.ParleyCheckpoint = function (bar, send) {
       }
     });
     return b;
+  }
+
+  // swapper: the seat and the agent taking it, chosen from two lists (a
+  // button per pair would be members × agents), and one Swap button.
+  function swapper(point) {
+    const box = document.createElement("span");
+    box.className = "checkpoint-swap";
+    function list(label, names) {
+      const s = document.createElement("select");
+      s.setAttribute("aria-label", label);
+      names.forEach(function (n) { const o = document.createElement("option"); o.value = n; o.textContent = n; s.appendChild(o); });
+      box.appendChild(s);
+      return s;
+    }
+    const kept = (point.kept || []).filter(function (k) { return !k.swappable; }).map(function (k) { return k.name; });
+    const seat = list("the seat", (point.members || []).filter(function (m) { return kept.indexOf(m) < 0; }));
+    const agent = list("the agent taking it", point.agents || []);
+    const b = button("Swap", { action: "swap" });
+    b.chosen = function () { return { member: seat.value, with: agent.value }; };
+    box.appendChild(b);
+    return box;
   }
 
   let shown = 0; // checkpoints shown so far
@@ -54,11 +74,7 @@ window.ParleyCheckpoint = function (bar, send) {
         case "drop":
           (point.members || []).forEach(function (m) { choices.appendChild(button("Drop " + m, { action: "drop", member: m })); });
           break;
-        case "swap": // one button per seat and free agent: "Swap casper → gaspard"
-          (point.members || []).forEach(function (m) {
-            (point.agents || []).forEach(function (w) { choices.appendChild(button("Swap " + m + " \u2192 " + w, { action: "swap", member: m, with: w })); });
-          });
-          break;
+        case "swap": choices.appendChild(swapper(point)); break;
       }
     });
     text.placeholder = (point.choices || []).indexOf("deny") >= 0 ? "why the call is denied" : "a note every member reads next round";
