@@ -252,6 +252,9 @@ type TalkConfig struct {
 	// BudgetUSD caps each exchange of the mode (one ask, one council, one
 	// talk), USD; 0: none.
 	BudgetUSD float64 `mapstructure:"budget_usd"`
+	// Checkpoint is where a talk waits for its host (never, each_round,
+	// on_split: a talk never splits), after each MC summary but the last.
+	Checkpoint string `mapstructure:"checkpoint"`
 }
 
 // MagiConfig: the three personas, in the order MELCHIOR, BALTHASAR, CASPER.

@@ -204,9 +204,11 @@ type TalkRoundSummarised struct {
 
 // TalkFinished closes a talk: rounds run, whether it was stopped early, totals.
 type TalkFinished struct {
-	Topic     string          `json:"topic"`
-	Rounds    int             `json:"rounds"`
-	Stopped   bool            `json:"stopped"`
+	Topic   string `json:"topic"`
+	Rounds  int    `json:"rounds"`
+	Stopped bool   `json:"stopped"`
+	// ByHost: the host stopped it at a checkpoint.
+	ByHost    bool            `json:"stopped_by_host,omitempty"`
 	Cancelled bool            `json:"cancelled"`
 	Turns     int             `json:"turns"`
 	Usage     providers.Usage `json:"usage"`

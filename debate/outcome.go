@@ -15,6 +15,8 @@ func TalkSentence(t TalkFinished) string {
 	switch {
 	case t.Cancelled:
 		how = "CANCELLED"
+	case t.Stopped && t.ByHost:
+		how = "STOPPED by the host"
 	case t.Stopped:
 		how = "STOPPED"
 	}

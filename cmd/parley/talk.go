@@ -58,6 +58,7 @@ code 1 if any turn failed.`,
 	fl.StringVar(&opts.MC, "mc", "", "agent name of the MC (default: modes.talk.moderator)")
 	addSessionFlag(cmd, f.Flags)
 	wiring.AddCostFlag(cmd, f.Flags)
+	wiring.AddCheckpointFlag(cmd, f.Flags)
 	return cmd
 }
 

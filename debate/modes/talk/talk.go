@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -41,6 +42,8 @@ type Talk struct {
 	mu       sync.Mutex
 	rounds   int
 	stopping bool
+	byHost   bool            // the host stopped the talk at a checkpoint
+	dropped  map[string]bool // guests the host dropped, by name
 	gate     chan struct{} // non-nil while paused; closed to go on
 	calls    int           // calls made in the current talk (pace applies between them)
 }
@@ -78,6 +81,9 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 		return k.Bad("modes.talk.rounds", "%d is over %d", t.Rounds, debate.MaxRounds)
 	case t.BudgetTokens > debate.MaxBudgetTokens:
 		return k.Bad("modes.talk.budget_tokens", "%d is over %d", t.BudgetTokens, debate.MaxBudgetTokens)
+	}
+	if _, err := checkpoint.ParsePolicy(t.Checkpoint); err != nil {
+		return k.Bad("modes.talk.checkpoint", "%s", err.Error())
 	}
 	return nil
 }
@@ -127,7 +133,7 @@ func newTalk(e debate.Session) (debate.Mode, error) {
 func (m *Talk) Name() string { return debate.ModeTalk }
 
 // Agents implements Mode: guest A, guest B, the MC.
-func (m *Talk) Agents() []*debate.Agent { return []*debate.Agent{m.a, m.b, m.mc} }
+func (m *Talk) Agents() []*debate.Agent { return m.seats() }
 
 // Control implements Controller. Pause holds the talk before its next turn
 // (the current one finishes) until continue or stop; stop ends it early:
@@ -175,7 +181,7 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	}
 	e := m.engine
 	m.mu.Lock()
-	m.stopping, m.calls = false, 0
+	m.stopping, m.byHost, m.calls, m.dropped = false, false, 0, map[string]bool{}
 	m.open() // a pause left over from an earlier talk must not hold this one
 	rounds := m.rounds
 	m.mu.Unlock()
@@ -212,10 +218,10 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	tk := talkContext{start: start, topic: topic, rounds: rounds}
 
 	run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, 0, phaseOpen) }, false)
-	round := 0
-	for r := 1; r <= rounds && !m.stopped() && ctx.Err() == nil; r++ {
+	round, hostGone := 0, false
+	for r := 1; r <= rounds && !m.stopped() && ctx.Err() == nil && !hostGone; r++ {
 		round = r
-		for _, guest := range []*debate.Agent{m.a, m.b} {
+		for _, guest := range m.guests() {
 			if m.stopped() || ctx.Err() != nil {
 				break
 			}
@@ -226,12 +232,21 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 		}
 		if en, ok := run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, r, phaseSummary) }, false); ok {
 			e.Emit(debate.TalkRoundSummarised{Round: r, Summary: en})
+			if r < rounds && ctx.Err() == nil {
+				if err := m.checkpoint(ctx, r, rounds, en); err != nil {
+					errs, hostGone = append(errs, err), true
+					break // the host could not be asked: the talk ends here, no closing
+				}
+			}
 		}
 	}
-	if ctx.Err() == nil {
+	if ctx.Err() == nil && !hostGone {
 		run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, round+1, phaseClose) }, true)
 	}
-	done.Rounds, done.Stopped, done.Cancelled, done.Planned = round, m.stopped(), ctx.Err() != nil, rounds
+	m.mu.Lock()
+	done.ByHost = m.byHost
+	m.mu.Unlock()
+	done.Rounds, done.Stopped, done.Cancelled, done.Planned = round, m.stopped(), ctx.Err() != nil || hostGone, rounds
 	done.Sentence = debate.TalkSentence(done)
 	e.Emit(done)
 	e.AddOutcome("Talk", done.Sentence)

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/providers/providertest"
+)
+
+func requestText(r providertest.Request) string {
+	var b strings.Builder
+	for _, m := range r.Messages {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
+
+// `printf 'a note\nstop\n' | parley talk --checkpoint each_round …`: the
+// note after round 1's summary reaches every later request as the host's
+// words and none before; stop after round 2's summary lets the MC close,
+// and the outcome says the host stopped it.
+func TestTalkCheckpointHeadlessNoteThenStop(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	f := newCheckpointFixture(t)
+	f.mode = "talk"
+	const note = "NOTE-7 the audience asks about rural broadband"
+	out, errOut, code := f.run(t, note+"\nstop\n", "--checkpoint", "each_round", "--rounds", "3", "--topic", "Is remote work here to stay?")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != 8 { // the opening, round 1 (A, B, summary), round 2, the closing
+		t.Fatalf("%d requests, want 8; stderr:\n%s", len(reqs), errOut)
+	}
+	for i, r := range reqs {
+		if has := strings.Contains(requestText(r), note); has != (i >= 4) {
+			t.Errorf("request %d has the note: %v", i, has)
+		}
+	}
+	for _, want := range []string{"CHECKPOINT after round 1's summary", "the host added a note after round 1's summary",
+		"the host stopped the run after round 2's summary", "STOPPED by the host after round 2 of 3"} {
+		if !strings.Contains(out+errOut, want) {
+			t.Errorf("the output lacks %q:\nstdout:\n%s\nstderr:\n%s", want, out, errOut)
+		}
+	}
+}
+
+// A talk that reaches a checkpoint with stdin at its end is an error
+// naming the flag, exit 2, and the MC does not close it.
+func TestTalkCheckpointAtStdinsEndExits2(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	f := newCheckpointFixture(t)
+	f.mode = "talk"
+	_, errOut, code := f.run(t, "", "--checkpoint", "each_round", "--rounds", "2", "--topic", "Is remote work here to stay?")
+	if code != 2 || !strings.Contains(errOut, "--checkpoint") {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	if n := len(f.srv.Requests()); n != 4 {
+		t.Errorf("%d requests, want 4 (nothing after round 1's summary)", n)
+	}
+}

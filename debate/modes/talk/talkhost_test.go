@@ -1,0 +1,113 @@
+package talk
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/providers"
+)
+
+func sent(req providers.Request) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
+
+// threeRounds is a talk of three rounds under each_round with host h.
+func threeRounds(t *testing.T, h checkpoint.Host) (*debate.Engine, *debatetest.CallLog, *debatetest.EventLog) {
+	cfg := debatetest.ModeConfig(known)
+	cfg.Modes.Talk.Rounds = 3
+	e, log, events := debatetest.NewModeEngine(t, cfg, "talk", nil)
+	e.SetHost(h, checkpoint.EachRound)
+	return e, log, events
+}
+
+func TestTalkNoteAfterASummaryReachesEveryLaterTurnAndSwapSeatsAnotherGuest(t *testing.T) {
+	t.Parallel()
+	const note = "The audience asks about rural broadband."
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Note, Text: note}, {Action: checkpoint.Swap, Member: "gemini", With: "claude"}}}
+	e, log, events := threeRounds(t, h)
+	if err := e.Submit(context.Background(), "Is remote work here to stay?"); err != nil {
+		t.Fatal(err)
+	}
+	debatetest.Settle(t, e)
+	if len(h.Asked) != 2 || h.Asked[0].Kind != checkpoint.KindSummary || h.Asked[0].Round != 1 || h.Asked[1].Round != 2 || h.Asked[0].Split {
+		t.Fatalf("points asked %+v, want after the summaries of rounds 1 and 2 (not the last)", h.Asked)
+	}
+	if got := h.Asked[0].Members; !slices.Equal(got, []string{"chatgpt", "gemini", "mc"}) || !slices.Equal(h.Asked[0].Agents, []string{"claude", "codex"}) {
+		t.Errorf("point 1 seats %v, offers %v", got, h.Asked[0].Agents)
+	}
+	want := "mc,chatgpt,gemini,mc,chatgpt,gemini,mc,chatgpt,claude,mc,mc"
+	if got := strings.Join(log.Order(), ","); got != want {
+		t.Fatalf("call order %s\nwant       %s", got, want)
+	}
+	for i, c := range log.All() {
+		has := strings.Contains(sent(c.Req), note)
+		if i < 4 && has || i >= 4 && !has {
+			t.Errorf("call %d (%s) has the note: %v", i, c.Agent, has)
+		}
+	}
+	claude := log.All()[8]
+	if !strings.Contains(claude.Req.System, "You are Claude") || !strings.Contains(sent(claude.Req), "Gemini") {
+		t.Errorf("claude's first turn lacks its persona or the transcript:\n%s\n%s", claude.Req.System, sent(claude.Req))
+	}
+	if got := debatetest.EventsOf[debate.CheckpointAnswered](events); len(got) != 2 || got[1].Sentence != "the host put claude in gemini's seat after round 2's summary" {
+		t.Errorf("answers %+v", got)
+	}
+	if tf := debatetest.LastOf[debate.TalkFinished](t, events); tf.Stopped || tf.Rounds != 3 {
+		t.Errorf("finished %+v", tf)
+	}
+}
+
+func TestTalkDropLeavesAGuestOutAndStopEndsWithTheMCsClosing(t *testing.T) {
+	t.Parallel()
+	h := &debatetest.ScriptedHost{Answers: []checkpoint.Answer{{Action: checkpoint.Drop, Member: "gemini"}, {Action: checkpoint.Stop}}}
+	e, log, events := threeRounds(t, h)
+	if err := e.Submit(context.Background(), "Is remote work here to stay?"); err != nil {
+		t.Fatal(err)
+	}
+	debatetest.Settle(t, e)
+	if got := strings.Join(log.Order(), ","); got != "mc,chatgpt,gemini,mc,chatgpt,mc,mc" {
+		t.Fatalf("call order %s", got)
+	}
+	kept := h.Asked[1].Kept
+	if len(kept) != 2 || kept[1].Name != "chatgpt" || !strings.Contains(kept[1].Why, "last guest") {
+		t.Errorf("point 2 keeps %+v", kept)
+	}
+	tf := debatetest.LastOf[debate.TalkFinished](t, events)
+	if !tf.Stopped || !tf.ByHost || tf.Sentence != "STOPPED by the host after round 2 of 3 · 7 turns" {
+		t.Errorf("finished %+v", tf)
+	}
+}
+
+func TestTalkRefusesDroppingTheMCOrTheLastGuest(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		answers []checkpoint.Answer
+		want    string
+		calls   string // no closing after a refused answer
+	}{
+		{[]checkpoint.Answer{{Action: checkpoint.Drop, Member: "mc"}}, "mc is the MC and cannot be dropped", "mc,chatgpt,gemini,mc"},
+		{[]checkpoint.Answer{{Action: checkpoint.Drop, Member: "gemini"}, {Action: checkpoint.Drop, Member: "chatgpt"}}, "chatgpt is the last guest", "mc,chatgpt,gemini,mc,chatgpt,mc"},
+		{[]checkpoint.Answer{{Action: checkpoint.Swap, Member: "mc", With: "gemini"}}, `"gemini" already sits in this run`, "mc,chatgpt,gemini,mc"},
+		{[]checkpoint.Answer{{Action: checkpoint.Swap, Member: "mc", With: "claude"}, {Action: checkpoint.Drop, Member: "claude"}}, "claude is the MC and cannot be dropped", "mc,chatgpt,gemini,mc,chatgpt,gemini,claude"},
+	} {
+		h := &debatetest.ScriptedHost{Answers: c.answers}
+		e, log, _ := threeRounds(t, h)
+		err := e.Submit(context.Background(), "Is remote work here to stay?")
+		debatetest.Settle(t, e)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.answers, err, c.want)
+		}
+		if got := strings.Join(log.Order(), ","); got != c.calls {
+			t.Errorf("%+v: calls %s, want %s", c.answers, got, c.calls)
+		}
+	}
+}
