@@ -44,8 +44,8 @@ type Talk struct {
 	stopping bool
 	byHost   bool            // the host stopped the talk at a checkpoint
 	dropped  map[string]bool // guests the host dropped, by name
-	gate     chan struct{} // non-nil while paused; closed to go on
-	calls    int           // calls made in the current talk (pace applies between them)
+	gate     chan struct{}   // non-nil while paused; closed to go on
+	calls    int             // calls made in the current talk (pace applies between them)
 }
 
 // Spec describes talk mode; debate/modes.All lists it.
