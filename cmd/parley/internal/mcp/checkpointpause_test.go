@@ -88,7 +88,7 @@ func TestMagiCheckpointPausedWithoutElicitation(t *testing.T) {
 	// A question in the paused session (ask, in another mode) is refused
 	// with the core's sentence, and the run still waits.
 	res = call("ask", map[string]any{"question": "A new question?", "session_id": id})
-	if !res.IsError || !strings.Contains(textOf(res), "the run waits for its host after round 1 of 3: answer that checkpoint first (continue, note, drop, stop), then ask again") {
+	if !res.IsError || !strings.Contains(textOf(res), "the run waits for its host after round 1 of 3: answer that checkpoint first (continue, note, drop, stop, swap), then ask again") {
 		t.Errorf("ask in the paused session: %s", textOf(res))
 	}
 	res = call("checkpoint", map[string]any{"session_id": id, "action": "note", "text": "The budget was cut by half."})

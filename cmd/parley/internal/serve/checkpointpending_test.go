@@ -19,7 +19,7 @@ func TestQuestionWhileAwaitingHostIsRefused(t *testing.T) {
 	stream := f.events(id, "0", "?user_id=ada")
 	f.must(http.StatusAccepted, "POST", base+"/messages?user_id=ada", map[string]string{"text": "Should we ship on Friday?"})
 	stream.until(t, "checkpoint")
-	const want = "the run waits for its host after round 1 of 3: answer that checkpoint first (continue, note, drop, stop), then ask again (POST /api/v1/sessions/{id}/checkpoint)"
+	const want = "the run waits for its host after round 1 of 3: answer that checkpoint first (continue, note, drop, stop, swap), then ask again (POST /api/v1/sessions/{id}/checkpoint)"
 	for _, phase := range []string{"asked now", "saved"} {
 		if phase == "saved" {
 			f.srv.sessions.closeAll() // a restart: the point is saved, nobody is asked
