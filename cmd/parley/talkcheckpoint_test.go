@@ -4,16 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/providers/providertest"
+	"github.com/parleyhq/parley/debate/debatetest"
 )
-
-func requestText(r providertest.Request) string {
-	var b strings.Builder
-	for _, m := range r.Messages {
-		b.WriteString(m.Content + "\n")
-	}
-	return b.String()
-}
 
 // `printf 'a note\nstop\n' | parley talk --checkpoint each_round …`: the
 // note after round 1's summary reaches every later request as the host's
@@ -36,7 +28,7 @@ func TestTalkCheckpointHeadlessNoteThenStop(t *testing.T) {
 		t.Fatalf("%d requests, want 8; stderr:\n%s", len(reqs), errOut)
 	}
 	for i, r := range reqs {
-		if has := strings.Contains(requestText(r), note); has != (i >= 4) {
+		if has := strings.Contains(debatetest.MagiAllText(r.Messages), note); has != (i >= 4) {
 			t.Errorf("request %d has the note: %v", i, has)
 		}
 	}

@@ -9,16 +9,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/debatetest"
-	"github.com/parleyhq/parley/providers"
 )
-
-func sent(req providers.Request) string {
-	var b strings.Builder
-	for _, m := range req.Messages {
-		b.WriteString(m.Content + "\n")
-	}
-	return b.String()
-}
 
 // threeRounds is a talk of three rounds under each_round with host h.
 func threeRounds(t *testing.T, h checkpoint.Host) (*debate.Engine, *debatetest.CallLog, *debatetest.EventLog) {
@@ -49,14 +40,14 @@ func TestTalkNoteAfterASummaryReachesEveryLaterTurnAndSwapSeatsAnotherGuest(t *t
 		t.Fatalf("call order %s\nwant       %s", got, want)
 	}
 	for i, c := range log.All() {
-		has := strings.Contains(sent(c.Req), note)
+		has := strings.Contains(debatetest.MagiAllText(c.Req.Messages), note)
 		if i < 4 && has || i >= 4 && !has {
 			t.Errorf("call %d (%s) has the note: %v", i, c.Agent, has)
 		}
 	}
 	claude := log.All()[8]
-	if !strings.Contains(claude.Req.System, "You are Claude") || !strings.Contains(sent(claude.Req), "Gemini") {
-		t.Errorf("claude's first turn lacks its persona or the transcript:\n%s\n%s", claude.Req.System, sent(claude.Req))
+	if !strings.Contains(claude.Req.System, "You are Claude") || !strings.Contains(debatetest.MagiAllText(claude.Req.Messages), "Gemini") {
+		t.Errorf("claude's first turn lacks its persona or the transcript:\n%s\n%s", claude.Req.System, debatetest.MagiAllText(claude.Req.Messages))
 	}
 	if got := debatetest.EventsOf[debate.CheckpointAnswered](events); len(got) != 2 || got[1].Sentence != "the host put claude in gemini's seat after round 2's summary" {
 		t.Errorf("answers %+v", got)
