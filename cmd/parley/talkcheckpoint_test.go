@@ -57,3 +57,34 @@ func TestTalkCheckpointAtStdinsEndExits2(t *testing.T) {
 		t.Errorf("%d requests, want 4 (nothing after round 1's summary)", n)
 	}
 }
+
+// `swap gemini claude` after round 1's summary: claude speaks in guest B's
+// seat from round 2 on (its persona in the system prompt), gemini never again.
+func TestTalkCheckpointHeadlessSwap(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	f := newCheckpointFixture(t)
+	f.mode = "talk"
+	out, errOut, code := f.run(t, "swap gemini claude\n\n", "--checkpoint", "each_round", "--rounds", "3", "--topic", "Is remote work here to stay?")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != 11 {
+		t.Fatalf("%d requests, want 11; stderr:\n%s", len(reqs), errOut)
+	}
+	for i, r := range reqs {
+		gemini, claude := strings.Contains(r.System, "You are Gemini"), strings.Contains(r.System, "You are Claude")
+		if want := i == 2; gemini != want {
+			t.Errorf("request %d is gemini's: %v", i, gemini)
+		}
+		if want := i == 5 || i == 8; claude != want {
+			t.Errorf("request %d is claude's: %v", i, claude)
+		}
+	}
+	if !strings.Contains(out+errOut, "the host put claude in gemini's seat after round 1's summary") {
+		t.Errorf("the output lacks the swap:\n%s\n%s", out, errOut)
+	}
+}
