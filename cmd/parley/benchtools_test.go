@@ -12,6 +12,7 @@ import (
 // item's with-tools votes carry tool calls and evidence ids, and bench list
 // names the run's tools.
 func TestBenchToolsIsAPairedCondition(t *testing.T) {
+	t.Parallel()
 	dir := isolate(t)
 	db := filepath.Join(dir, "b.db")
 	code, out, errOut := runCLI(t, "", "--db", db, "--demo", "--json", "bench", "builtin:arith", "--n", "4", "--tools", "files")

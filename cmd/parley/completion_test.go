@@ -57,6 +57,7 @@ func TestCompletionOffersIDsModesPresetsAndAgents(t *testing.T) {
 // package, and the README names the error seen without it (issue 43, item
 // 12: cobra's V2 script calls _get_comp_words_by_ref too).
 func TestBashCompletionSaysItNeedsBashCompletion(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, "", "completion", "bash", "--help")
 	if code != 0 || !strings.Contains(out, "depends on the 'bash-completion' package") {
 		t.Fatalf("exit %d\n%s", code, out)

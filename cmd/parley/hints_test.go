@@ -11,6 +11,7 @@ import (
 // agents that can answer now: not Local, whose Ollama nothing says is
 // running. Through the real binary.
 func TestAskHintsNameOnlyWhatWasAskedAndWhoCanAnswer(t *testing.T) {
+	t.Parallel()
 	bin := buildParley(t) // before isolate leaves the module
 	srv := onlyOpenAI(t, func(string) string { return "Hello." })
 	dir := t.TempDir()

@@ -29,6 +29,7 @@ func approveVote(string) string {
 }
 
 func TestOneKeySeatsTheWholeMagiCouncil(t *testing.T) {
+	t.Parallel()
 	srv := onlyOpenAI(t, approveVote)
 	code, out, stderr := runCLI(t, "", "magi", "Should we migrate to Postgres?")
 	if code != 0 {
@@ -63,6 +64,7 @@ func TestOneKeySeatsTheWholeMagiCouncil(t *testing.T) {
 }
 
 func TestAllAsksTheKeyedAgentsAndNamesTheSkipped(t *testing.T) {
+	t.Parallel()
 	srv := onlyOpenAI(t, func(string) string { return "Kafka keeps the log." })
 	code, out, stderr := runCLI(t, "", "ask", "@all compare Kafka and NATS")
 	if code != 0 {
@@ -81,6 +83,7 @@ func TestAllAsksTheKeyedAgentsAndNamesTheSkipped(t *testing.T) {
 }
 
 func TestStrictSeatingRefusesNamingTheVariables(t *testing.T) {
+	t.Parallel()
 	srv := onlyOpenAI(t, approveVote)
 	code, _, stderr := runCLI(t, "", "--strict-seats", "magi", "q?")
 	if code != cli.ExitUsage {
@@ -97,6 +100,7 @@ func TestStrictSeatingRefusesNamingTheVariables(t *testing.T) {
 }
 
 func TestCouncilWithoutAMajorityMakesNoCall(t *testing.T) {
+	t.Parallel()
 	srv := onlyOpenAI(t, func(string) string { return "An answer." })
 	// gemini, chatgpt, claude: only chatgpt has its key.
 	code, _, stderr := runCLI(t, "", "--strict-seats", "council", "Which queue?")
@@ -112,6 +116,7 @@ func TestCouncilWithoutAMajorityMakesNoCall(t *testing.T) {
 }
 
 func TestOneKeySeatsCouncilMembersAndChairman(t *testing.T) {
+	t.Parallel()
 	srv := onlyOpenAI(t, func(system string) string {
 		if strings.Contains(system, "impartial judge") {
 			return `{"evaluation": "A is concrete.", "ranking": ["Response A", "Response B"]}`
@@ -139,6 +144,7 @@ func TestOneKeySeatsCouncilMembersAndChairman(t *testing.T) {
 // in any later mode's prompt of the same session (MAGI, council, alternate,
 // talk). Checked on the bodies the fake provider received.
 func TestSkippedNoteReachesNoModel(t *testing.T) {
+	t.Parallel()
 	srv := onlyOpenAI(t, func(system string) string {
 		switch {
 		case strings.Contains(system, "impartial judge"):

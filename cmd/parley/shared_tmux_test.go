@@ -19,6 +19,7 @@ import (
 // a key pressed, each turn marked "via ask". The lag from the ask process's exit (its answer was
 // committed before it) to the answer on screen is logged.
 func TestConsoleFollowsAnotherProcess(t *testing.T) {
+	t.Parallel()
 	dir, bin := tmuxBinary(t)
 	db := filepath.Join(dir, "parley.db")
 	env := []string{"OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB="}

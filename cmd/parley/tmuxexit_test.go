@@ -70,6 +70,7 @@ func paneSessions(out string) []int {
 }
 
 func TestLiveInSessionSeesThisProcess(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("/proc/self/stat")
 	if err != nil {
 		t.Skip("no /proc here")
