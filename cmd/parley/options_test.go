@@ -72,8 +72,9 @@ func TestFlagsFillTheOptions(t *testing.T) {
 		}, "[do it] steps 3 demo true"},
 		{"talk", func(t *testing.T) parsed {
 			return parseWith(t, "talk", NewCmdTalk, "talk", "--topic", "tea", "--rounds", "2", "-a", "claude", "--b", "codex", "--mc", "gemini")
-		}, "tea rounds 2 set true a claude b codex mc gemini"},
-		{"talk, no --rounds", func(t *testing.T) parsed { return parseWith(t, "talk", NewCmdTalk, "talk", "--topic", "tea") }, "tea rounds 0 set false a  b  mc "},
+		}, "tea[] rounds 2 set true a claude b codex mc gemini"},
+		{"talk, no --rounds", func(t *testing.T) parsed { return parseWith(t, "talk", NewCmdTalk, "talk", "--topic", "tea") }, "tea[] rounds 0 set false a  b  mc "},
+		{"talk, the topic's words", func(t *testing.T) parsed { return parseWith(t, "talk", NewCmdTalk, "talk", "tabs", "or spaces") }, "[tabs or spaces] rounds 0 set false a  b  mc "},
 		{"magi", func(t *testing.T) parsed {
 			return parseWith(t, "magi", NewCmdMagi, "magi", "-v", "-1", "-m", "gpt-5", "--guard=false", "--answer-type", "number", "q")
 		}, "[q] v true 1 true m gpt-5 p  type number early unset anon unset shuffle unset adaptive unset guard false"},
@@ -157,7 +158,7 @@ func TestFlagsFillTheOptions(t *testing.T) {
 			case *AlternateOptions:
 				got = fmt.Sprintf("%v steps %d demo %v", o.Args, o.Steps, g.Demo)
 			case *TalkOptions:
-				got = fmt.Sprintf("%s rounds %d set %v a %s b %s mc %s", o.Topic, o.Rounds, o.RoundsSet, o.A, o.B, o.MC)
+				got = fmt.Sprintf("%s%v rounds %d set %v a %s b %s mc %s", o.Topic, o.Args, o.Rounds, o.RoundsSet, o.A, o.B, o.MC)
 			case *MagiOptions:
 				got = fmt.Sprintf("%v v %v 1 %v m %s p %s type %s early %s anon %s shuffle %s adaptive %s guard %s", o.Args, o.Verbose, o.Single, o.Model, o.Preset, o.AnswerType,
 					ptrText(o.EarlyStop), ptrText(o.Anonymous), ptrText(o.Shuffle), ptrText(o.Adaptive), ptrText(o.Guard))

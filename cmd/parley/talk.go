@@ -19,8 +19,9 @@ import (
 type TalkOptions struct {
 	F         *factory.Factory
 	Ctx       context.Context
-	Topic     string // --topic ("-": stdin)
-	Rounds    int    // --rounds, when RoundsSet
+	Topic     string   // --topic ("-": stdin)
+	Args      []string // the topic's words after talk, as magi and council take their question
+	Rounds    int      // --rounds, when RoundsSet
 	RoundsSet bool
 	A, B, MC  string // --a, --b, --mc
 }
@@ -29,7 +30,7 @@ type TalkOptions struct {
 func NewCmdTalk(f *factory.Factory, runF func(*TalkOptions) error) *cobra.Command {
 	opts := &TalkOptions{F: f}
 	cmd := &cobra.Command{
-		Use:   `talk --topic "..." [--rounds N]`,
+		Use:   `talk [--topic] "..." [--rounds N]`,
 		Short: "A moderated talk: two guests and an MC",
 		Long: `Run a moderated talk, headless. The MC opens and introduces the topic; then
 each round guest A speaks, guest B answers and the MC sums the round up; the
@@ -40,11 +41,14 @@ Ctrl+C cancels the turn in flight and ends the talk (what arrived is kept);
 in the console, /stop ends a talk gracefully with the MC's closing. Exit
 code 1 if any turn failed.`,
 		Example: `  parley talk --topic "Is remote work here to stay?" --rounds 2
+  parley talk "tabs or spaces" --checkpoint each_round
   parley talk --topic "tabs or spaces" --a claude --b gemini --mc chatgpt
   parley talk --json --topic "nuclear power" | jq -r 'select(.is_moderator) | .text'`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.Ctx, opts.RoundsSet = cmd.Context(), cmd.Flags().Changed("rounds")
+		// The topic may follow talk as magi's and council's question does
+		// (seen: `parley talk "Tabs or spaces?"` met cobra's "unknown command").
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ctx, opts.RoundsSet, opts.Args = cmd.Context(), cmd.Flags().Changed("rounds"), args
 			return runCmd(runF, talkRun, opts)
 		},
 	}
@@ -67,6 +71,12 @@ func talkRun(o *TalkOptions) error {
 		return cli.Usage(fmt.Errorf("--rounds must be 1 to %d", debate.MaxRounds))
 	}
 	topic := strings.TrimSpace(o.Topic)
+	if len(o.Args) > 0 {
+		if topic != "" {
+			return cli.Usage(fmt.Errorf("give the topic once: --topic %q or words after talk, not both", topic))
+		}
+		topic = strings.TrimSpace(strings.Join(o.Args, " "))
+	}
 	if topic == "-" {
 		data, err := io.ReadAll(o.F.IO.In)
 		if err != nil {
@@ -75,7 +85,7 @@ func talkRun(o *TalkOptions) error {
 		topic = strings.TrimSpace(string(data))
 	}
 	if topic == "" {
-		return cli.Usage(fmt.Errorf(`--topic is required, e.g. --topic "Is remote work here to stay?" (- reads it from stdin)`))
+		return cli.Usage(fmt.Errorf(`a topic is required, e.g. parley talk "Is remote work here to stay?" or --topic "…" (- reads it from stdin)`))
 	}
 	app, err := o.F.App(debate.ModeTalk, func(cfg *debate.Config) error {
 		for _, set := range []struct {

@@ -111,15 +111,29 @@ func TestTalkCmdUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--demo", "talk"}, "--topic is required"},
+		{[]string{"--demo", "talk"}, "a topic is required"},
 		{[]string{"--demo", "talk", "--topic", "x", "--a", "bard"}, `unknown agent "bard"`},
 		{[]string{"--demo", "talk", "--topic", "x", "--rounds", "0"}, "--rounds"},
-		{[]string{"--demo", "talk", "positional"}, "unknown command"},
+		{[]string{"--demo", "talk", "positional", "--topic", "flag"}, "give the topic once"},
 	} {
 		code, out, stderr := runCLI(t, "", c.args...)
 		if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, c.want) {
 			t.Fatalf("%v: exit %d out %q err %q", c.args, code, out, stderr)
 		}
+	}
+}
+
+// The topic may follow talk as magi's and council's question does (seen:
+// `parley talk "Tabs or spaces?"` met cobra's "unknown command").
+func TestTalkTakesItsTopicAsWords(t *testing.T) {
+	t.Parallel()
+	dir := isolate(t)
+	fakeVendors(t, dir, "")
+	if code, _, stderr := runCLI(t, "", "talk", "four-day", "weeks", "--rounds", "1"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if info, _ := savedSession(t); info.Topic != "four-day weeks" {
+		t.Fatalf("saved topic %q", info.Topic)
 	}
 }
 
