@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,9 +27,7 @@ func TestUpAfterAskingInTmux(t *testing.T) {
 	for i := 1; i <= 13; i++ { // 26 turns: a question and its answer each
 		tm.text(fmt.Sprintf("@chatgpt question %d", i))
 		tm.keys("Enter")
-		tm.wait(fmt.Sprintf("answer %d", i), func(s string) bool {
-			return strings.Contains(s, fmt.Sprintf("@chatgpt question %d", i)) && strings.Contains(s, "done")
-		})
+		tm.wait(fmt.Sprintf("answer %d", i), answered(fmt.Sprintf("@chatgpt question %d", i)))
 	}
 	tm.keys("Tab")
 	tm.keys("g")
@@ -39,10 +38,21 @@ func TestUpAfterAskingInTmux(t *testing.T) {
 	tm.keys("BTab")
 	tm.text("@chatgpt second question about queues")
 	tm.keys("Enter")
-	tm.wait("the answer", func(s string) bool {
-		return strings.Contains(s, "second question about queues") && strings.Contains(s, "done")
-	})
+	tm.wait("the answer", answered("@chatgpt second question about queues"))
 	tm.keys("Tab")
 	tm.keys("Up")
 	tm.wait("turn 27 selected", func(s string) bool { return strings.Contains(s, "turn 27/28 selected") })
+}
+
+// answered reports a screen where question is a turn of the transcript with
+// ChatGPT's answer after it. The question typed in the input and the
+// previous exchange's "done" are no answer: waiting on them sent the next
+// line while this one was still in flight (seen in CI under load: turn
+// 18/22, the 13th question left in the input).
+func answered(question string) func(string) bool {
+	turn := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(question) + `\s*$`)
+	return func(s string) bool {
+		at := turn.FindStringIndex(s)
+		return at != nil && strings.Contains(s[at[1]:], "ChatGPT 4 tok")
+	}
 }
