@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -32,14 +34,34 @@ func TestCopyReachesTheTmuxBuffer(t *testing.T) {
 			tm.keys("Tab") // the transcript, its latest turn selected
 			tm.keys("y")
 			tm.wait("the confirmation", func(s string) bool { return strings.Contains(flatten(s), "copied turn 2") })
-			if got := tm.run("show-buffer"); got != answer {
+			if got := tm.waitBuffer(answer); got != answer {
 				t.Errorf("y: the paste buffer holds %q, want the turn's Markdown %q", got, answer)
 			}
 			tm.keys("Y")
 			tm.wait("the confirmation", func(s string) bool { return strings.Contains(flatten(s), "copied the last code block of turn 2") })
-			if got, want := tm.run("show-buffer"), "for i := 0; i < 3; i++ {\n\tif err = call(); err == nil {\n\t\tbreak\n\t}\n}"; got != want {
+			want := "for i := 0; i < 3; i++ {\n\tif err = call(); err == nil {\n\t\tbreak\n\t}\n}"
+			if got := tm.waitBuffer(want); got != want {
 				t.Errorf("Y: the paste buffer holds %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// waitBuffer reads tmux's paste buffer until it holds want, for at most
+// tmuxWait, and returns what it last held. The console shows "copied" in
+// the frame its update makes, while the OSC 52 sequence that fills the
+// buffer is a command the runtime writes on its own: the two reach tmux
+// in either order, so the buffer is read until it holds the copy.
+func (tm *tmuxPane) waitBuffer(want string) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(tmuxWait)
+	poll := time.NewTicker(50 * time.Millisecond)
+	defer poll.Stop()
+	for {
+		out, err := exec.Command("tmux", "-L", tm.socket, "show-buffer").Output() // no buffer yet: an error
+		if err == nil && string(out) == want || time.Now().After(deadline) {
+			return string(out)
+		}
+		<-poll.C
 	}
 }

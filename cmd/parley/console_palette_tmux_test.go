@@ -39,7 +39,7 @@ func TestFindCopyPaletteInTmux(t *testing.T) {
 			tm.wait("the search closed", func(s string) bool { return !strings.Contains(s, "/retry") })
 			tm.keys("y")
 			s = tm.wait("the copy confirmed", func(s string) bool { return strings.Contains(flatten(s), "copied turn 2") })
-			if got := tm.run("show-buffer"); got != answer {
+			if got := tm.waitBuffer(answer); got != answer {
 				t.Errorf("y: the paste buffer holds %q, want the turn's Markdown", got)
 			}
 			tmuxGolden(t, "copy-"+sizeName(size), s)
@@ -52,7 +52,8 @@ func TestFindCopyPaletteInTmux(t *testing.T) {
 			tmuxGolden(t, "palette-"+sizeName(size), s)
 			tm.keys("Enter")
 			tm.wait("the code block copied", func(s string) bool { return strings.Contains(flatten(s), "copied the last code block of turn 2") })
-			if got, want := tm.run("show-buffer"), "for i := 0; i < 3; i++ {\n\tif err = call(); err == nil {\n\t\tbreak\n\t}\n}"; got != want {
+			want := "for i := 0; i < 3; i++ {\n\tif err = call(); err == nil {\n\t\tbreak\n\t}\n}"
+			if got := tm.waitBuffer(want); got != want {
 				t.Errorf("the palette's copy: the paste buffer holds %q, want %q", got, want)
 			}
 		})

@@ -31,7 +31,9 @@ type watcher struct {
 // every FollowEvery on a connection of its own — a counter that moves only
 // when another connection commits, so nothing is scanned — and wakes every
 // watch. A channel holds one pending wake: changes between two reads fold
-// into one. stop ends the watch; the poll ends with the last watch or when
+// into one. The watcher wakes every watch once when it first looks (the
+// poll's first read, each LISTEN in place): a commit made before it looked
+// is then read, never missed; a caller re-reads the database on a wake. stop ends the watch; the poll ends with the last watch or when
 // the store closes.
 func (s *Store) Watch() (changed <-chan struct{}, stop func()) {
 	ch := make(chan struct{}, 1)
@@ -77,17 +79,22 @@ func (s *Store) poll(ctx context.Context) {
 	tick := time.NewTicker(FollowEvery)
 	defer tick.Stop()
 	last := int64(-1)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
 		}
 		var v int64
 		if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
 			return
 		}
-		if v != last && last >= 0 {
+		// The first read wakes too: a commit between Watch and this read
+		// moved a version nobody had read yet (a replica following a
+		// session missed its first exchange so).
+		if v != last {
 			s.wake()
 		}
 		last = v

@@ -18,11 +18,12 @@ const relisten = time.Second
 // listen is the watcher on Postgres: one connection of its own LISTENs,
 // and every notification for this store's schema wakes every watch. The
 // database stays the source of what changed; a notification only says
-// to look. A lost connection is made again, and the watches are woken
-// once then (what was committed meanwhile was not announced).
+// to look. Each time the LISTEN is in place the watches are woken once:
+// what was committed before it (between Watch and the first LISTEN, or
+// while a lost connection was made again) was announced to nobody.
 func (s *Store) listen(ctx context.Context) {
-	for first := true; ctx.Err() == nil; first = false {
-		if err := s.listenOnce(ctx, !first); err != nil && ctx.Err() == nil {
+	for ctx.Err() == nil {
+		if err := s.listenOnce(ctx); err != nil && ctx.Err() == nil {
 			t := time.NewTimer(relisten)
 			select {
 			case <-ctx.Done():
@@ -34,7 +35,7 @@ func (s *Store) listen(ctx context.Context) {
 }
 
 // listenOnce holds one LISTEN connection until it fails or ctx ends.
-func (s *Store) listenOnce(ctx context.Context, again bool) error {
+func (s *Store) listenOnce(ctx context.Context) error {
 	conn, err := pgx.ConnectConfig(ctx, s.pg.conn.Copy())
 	if err != nil {
 		return err
@@ -51,9 +52,7 @@ func (s *Store) listenOnce(ctx context.Context, again bool) error {
 	if _, err := conn.Exec(ctx, `LISTEN `+notifyChannel); err != nil {
 		return err
 	}
-	if again {
-		s.wake()
-	}
+	s.wake()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

@@ -69,3 +69,35 @@ func TestWatchWakesOnAnotherConnectionsCommit(t *testing.T) {
 		t.Fatal("the poll runs on with no watch")
 	}
 }
+
+// A commit made at once after Watch — before the watcher has looked (the
+// poll's first read of data_version, the LISTEN on Postgres) — still wakes
+// the watch: one commit, no retry. Without the first look's wake a replica
+// following a session missed its first exchange for good
+// (TestReplicasShareSessionsOnPostgres under load).
+func TestAWatchMissesNoCommitBeforeTheWatcherLooks(t *testing.T) {
+	path := testDB(t)
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	other, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+
+	changed, stop := st.Watch()
+	defer stop()
+	if err := other.SaveSession(context.Background(), debate.SessionInfo{ID: "early", Mode: "mention", Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.NewTimer(20 * time.Second) // a loaded machine
+	defer deadline.Stop()
+	select {
+	case <-changed:
+	case <-deadline.C:
+		t.Fatal("a commit made before the watcher first looked woke no watch")
+	}
+}
