@@ -249,9 +249,14 @@ func (m *Model) inputHint() string {
 	}
 	next := m.info.State[debate.StateStepNext]
 	agents := mode.Agents()
-	if next == "" || len(agents) < 2 {
-		if len(agents) < 2 {
-			return modeHint(mi)
+	if len(agents) < 2 {
+		return modeHint(mi)
+	}
+	// While a step runs the state still names it as next (it advances when
+	// the step ends): the rule says who answers, and offers no step yet.
+	if next == "" {
+		if m.busy() {
+			return "start: " + agents[0].Label() + " answers, then " + agents[1].Label()
 		}
 		return "type an instruction: " + agents[0].Label() + " starts, " + agents[1].Label() + " answers"
 	}
@@ -260,6 +265,9 @@ func (m *Model) inputHint() string {
 		label = a.Label()
 	}
 	step, _ := strconv.Atoi(m.info.State[debate.StateStepCount])
+	if m.busy() {
+		return fmt.Sprintf("step %d · %s answering", step+1, label)
+	}
 	return fmt.Sprintf("step %d · next: %s · enter: next step", step+1, label)
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -80,6 +81,41 @@ func TestAlternateSaysTheStepAndWhoIsNext(t *testing.T) {
 	if s := snapshot(t, tm); !strings.Contains(s, "step 2 · next: Claude") {
 		t.Errorf("after one step:\n%s", s)
 	}
+}
+
+// While a step streams the rule says who answers and offers no next step
+// (seen walking: "step 2 · next: Claude · enter: next step" while Claude
+// was answering step 2).
+func TestAlternateRuleWhileAStepStreams(t *testing.T) {
+	t.Parallel()
+	e := testEngine(t, 20*time.Millisecond)
+	m := New(testOptions(e))
+	tm := start(t, m, 100, 30)
+	tm.Send(altKey('2'))
+	waitFor(t, tm, "alternate", func(m *Model) bool { return m.engine.Current().Name() == "alternate" })
+	typeLine(tm, "write a Go LRU cache")
+	var during string
+	waitFor(t, tm, "the start turn streaming", func(m *Model) bool {
+		if m.busy() {
+			during = screen(m)
+		}
+		return m.busy()
+	})
+	if !strings.Contains(during, "start: Codex answers, then Claude") || strings.Contains(during, "enter: next step") {
+		t.Errorf("while the start turn streams:\n%s", during)
+	}
+	waitFor(t, tm, "the start turn", func(m *Model) bool { return idle(m) && m.tr.Len() == 3 })
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "step 1 streaming", func(m *Model) bool {
+		if m.busy() {
+			during = screen(m)
+		}
+		return m.busy()
+	})
+	if !strings.Contains(during, "step 1 · Codex answering") || strings.Contains(during, "enter: next step") {
+		t.Errorf("while step 1 streams:\n%s", during)
+	}
+	waitFor(t, tm, "step 1", func(m *Model) bool { return idle(m) && m.tr.Len() == 4 })
 }
 
 // A finished answer taller than its panel says how many lines are above;
