@@ -302,6 +302,13 @@ const (
 // keys on): the cue in the last message says what to do now.
 const talkModeratorInstruction = `You are the MC of this talk, not a guest. The host chose the topic; the guests are %[1]s and %[2]s, who speak in turn, %[1]s first, for %[3]d rounds. You welcome the audience at the start, give a fair recap after each round, and give the final word at the end; you never argue a side yourself. The last message, from Parley, tells you which of these to do now. Keep every turn short: a few sentences, under 150 words, Markdown without headings. Address the guests by name, keep them on the topic, point out where they agree and where they still differ, and ask one sharp question when it helps the next round along.`
 
+// After the host drops a guest the instructions name the one left as the
+// only guest, and the dropped one as gone, so nobody gives it the floor or
+// answers it as if it still spoke (its earlier turns stay in the transcript).
+const talkSoloModeratorInstruction = `You are the MC of this talk, not a guest. The host chose the topic; the guest now is %[1]s alone: the host dropped %[2]s from the talk, so do not give %[2]s the floor or ask them anything (their earlier turns stay in the transcript). The talk runs for %[3]d rounds. You give a fair recap after each round and the final word at the end; you never argue a side yourself. The last message, from Parley, tells you which of these to do now. Keep every turn short: a few sentences, under 150 words, Markdown without headings. Address the guest by name, keep them on the topic, and ask one sharp question when it helps the next round along.`
+
+const talkSoloGuestInstruction = `This is a talk led by %[1]s, the MC, on a topic the host chose. You are its only guest now: the host dropped %[2]s from the talk, so do not address %[2]s or answer them as if they were still speaking (you may refer to what they said earlier). Speak in your own voice and persona, answer the MC's questions, keep each turn under 150 words, in Markdown without headings, and do not speak for anyone else.`
+
 const talkGuestInstruction = `This is a talk led by %[1]s, the MC, on a topic the host chose. You are one of its two guests; the other is %[2]s. Speak in your own voice and persona, answer the MC's questions, and respond to %[2]s's points directly, agreeing or disagreeing with reasons. Keep each turn under 150 words, in Markdown without headings, and do not speak for anyone else.`
 
 func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, phase talkPhase) debate.TurnSpec {
@@ -323,9 +330,22 @@ func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, pha
 	}
 	return debate.TurnSpec{
 		Agent: m.mc, Kind: debate.KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,
-		Instruction: fmt.Sprintf(talkModeratorInstruction, m.a.Label(), m.b.Label(), tk.rounds),
+		Instruction: m.moderatorInstruction(tk.rounds),
 		Messages:    withCue(m.view(ctx, m.mc, tk), cue, tk.topic),
 	}
+}
+
+// moderatorInstruction names the guests still in the talk.
+func (m *Talk) moderatorInstruction(rounds int) string {
+	guests := m.guests()
+	if len(guests) == 1 {
+		gone := m.a
+		if guests[0] == m.a {
+			gone = m.b
+		}
+		return fmt.Sprintf(talkSoloModeratorInstruction, guests[0].Label(), gone.Label(), rounds)
+	}
+	return fmt.Sprintf(talkModeratorInstruction, m.a.Label(), m.b.Label(), rounds)
 }
 
 func (m *Talk) guestSpec(ctx context.Context, tk talkContext, guest *debate.Agent, round int) debate.TurnSpec {
@@ -334,9 +354,13 @@ func (m *Talk) guestSpec(ctx context.Context, tk talkContext, guest *debate.Agen
 		other = m.a
 	}
 	cue := fmt.Sprintf("%s, your turn (round %d of %d).", guest.Label(), round, tk.rounds)
+	instruction := fmt.Sprintf(talkGuestInstruction, m.mc.Label(), other.Label())
+	if m.isDropped(other) {
+		instruction = fmt.Sprintf(talkSoloGuestInstruction, m.mc.Label(), other.Label())
+	}
 	return debate.TurnSpec{
 		Agent: guest, Kind: debate.KindReply, Round: round, Prompt: cue, Rounds: tk.rounds,
-		Instruction: fmt.Sprintf(talkGuestInstruction, m.mc.Label(), other.Label()),
+		Instruction: instruction,
 		Messages:    withCue(m.view(ctx, guest, tk), cue, tk.topic),
 	}
 }

@@ -42,6 +42,13 @@ func (m *Talk) guests() []*debate.Agent {
 	return out
 }
 
+// isDropped reports whether the host dropped guest g.
+func (m *Talk) isDropped(g *debate.Agent) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.dropped[g.Name]
+}
+
 // checkpoint offers the host the point after round r's summary and carries
 // out the answer.
 func (m *Talk) checkpoint(ctx context.Context, r, rounds int, summary debate.Entry) error {

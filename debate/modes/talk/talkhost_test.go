@@ -68,6 +68,18 @@ func TestTalkDropLeavesAGuestOutAndStopEndsWithTheMCsClosing(t *testing.T) {
 	if got := strings.Join(log.Order(), ","); got != "mc,chatgpt,gemini,mc,chatgpt,mc,mc" {
 		t.Fatalf("call order %s", got)
 	}
+	// After the drop nobody is told gemini still speaks: the MC's summary
+	// and closing (calls 5 and 6) and chatgpt's turn (call 4) name it as
+	// dropped; before it (calls 0–3) both guests are named as guests.
+	for i, c := range log.All() {
+		dropped := strings.Contains(c.Req.System, "the host dropped Gemini")
+		if i < 4 && (dropped || !strings.Contains(c.Req.System, "Gemini")) || i >= 4 && !dropped {
+			t.Errorf("call %d (%s) system prompt after the drop=%v:\n%s", i, c.Agent, i >= 4, c.Req.System)
+		}
+		if i >= 4 && strings.Contains(c.Req.System, "the other is Gemini") {
+			t.Errorf("call %d (%s) still names Gemini as the other guest", i, c.Agent)
+		}
+	}
 	kept := h.Asked[1].Kept
 	if len(kept) != 2 || kept[1].Name != "chatgpt" || !strings.Contains(kept[1].Why, "last guest") {
 		t.Errorf("point 2 keeps %+v", kept)
