@@ -84,7 +84,9 @@ func talkRun(o *TalkOptions) error {
 		}
 		topic = strings.TrimSpace(string(data))
 	}
-	if topic == "" {
+	// --session alone goes on from the checkpoint the session's talk waits
+	// at (a session that waits at none refuses the empty topic there).
+	if topic == "" && o.F.Flags.Session == "" {
 		return cli.Usage(fmt.Errorf(`a topic is required, e.g. parley talk "Is remote work here to stay?" or --topic "…" (- reads it from stdin)`))
 	}
 	app, err := o.F.App(debate.ModeTalk, func(cfg *debate.Config) error {

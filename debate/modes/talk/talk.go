@@ -195,65 +195,83 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	// The MC's opening is the talk's first turn, as in the seed: the topic
 	// is the session's (conversation_meta.topic) and each turn's cue, not a
 	// log row of its own, so no prompt carries it twice.
-	start := e.History().Len() + 1
+	tr := &talkRun{tk: talkContext{start: e.History().Len() + 1, topic: topic, rounds: rounds}, done: debate.TalkFinished{Topic: topic}}
+	tr.turn(ctx, m, func() debate.TurnSpec { return m.moderatorSpec(ctx, tr.tk, 0, phaseOpen) }, false)
+	return m.carry(ctx, tr, 0, nil)
+}
 
-	var errs []error
-	done := debate.TalkFinished{Topic: topic}
-	// run waits out a Pause and the pace, then builds the turn, so it sees
-	// everything said meanwhile. A Stop given while the talk was held skips
-	// every turn but the closing.
-	run := func(spec func() debate.TurnSpec, closing bool) (debate.Entry, bool) {
-		if err := m.wait(ctx); err != nil || (m.stopped() && !closing) {
-			return debate.Entry{}, false
-		}
-		en, err := e.Reserve(spec()).Run(ctx)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		done.Turns++
-		done.Usage = done.Usage.Add(en.Usage)
-		done.Cost += en.Cost
-		return en, true
+// talkRun is one talk under way: what every turn needs and what the
+// outcome counts.
+type talkRun struct {
+	tk   talkContext
+	done debate.TalkFinished
+	errs []error
+}
+
+// turn waits out a Pause and the pace, then builds the turn, so it sees
+// everything said meanwhile. A Stop given while the talk was held skips
+// every turn but the closing.
+func (tr *talkRun) turn(ctx context.Context, m *Talk, spec func() debate.TurnSpec, closing bool) (debate.Entry, bool) {
+	if err := m.wait(ctx); err != nil || (m.stopped() && !closing) {
+		return debate.Entry{}, false
 	}
-	tk := talkContext{start: start, topic: topic, rounds: rounds}
+	en, err := m.engine.Reserve(spec()).Run(ctx)
+	if err != nil {
+		tr.errs = append(tr.errs, err)
+	}
+	tr.done.Turns++
+	tr.done.Usage = tr.done.Usage.Add(en.Usage)
+	tr.done.Cost += en.Cost
+	return en, true
+}
 
-	run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, 0, phaseOpen) }, false)
-	round, hostGone := 0, false
-	for r := 1; r <= rounds && !m.stopped() && ctx.Err() == nil && !hostGone; r++ {
+// carry runs the talk's rounds after round (its last finished one; a
+// resumed talk first has the host answer at the point it waited at, p),
+// then the MC's closing, and reports the outcome.
+func (m *Talk) carry(ctx context.Context, tr *talkRun, round int, p *checkpoint.Point) error {
+	e, tk := m.engine, tr.tk
+	hostGone := false
+	if p != nil {
+		if err := m.answerAt(ctx, *p); err != nil {
+			tr.errs, hostGone = append(tr.errs, err), true
+		}
+	}
+	for r := round + 1; r <= tk.rounds && !m.stopped() && ctx.Err() == nil && !hostGone; r++ {
 		round = r
 		for _, guest := range m.guests() {
 			if m.stopped() || ctx.Err() != nil {
 				break
 			}
-			run(func() debate.TurnSpec { return m.guestSpec(ctx, tk, guest, r) }, false)
+			tr.turn(ctx, m, func() debate.TurnSpec { return m.guestSpec(ctx, tk, guest, r) }, false)
 		}
 		if m.stopped() || ctx.Err() != nil {
 			break
 		}
-		if en, ok := run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, r, phaseSummary) }, false); ok {
+		if en, ok := tr.turn(ctx, m, func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, r, phaseSummary) }, false); ok {
 			e.Emit(debate.TalkRoundSummarised{Round: r, Summary: en})
-			if r < rounds && ctx.Err() == nil {
-				if err := m.checkpoint(ctx, r, rounds, en); err != nil {
-					errs, hostGone = append(errs, err), true
+			if r < tk.rounds && ctx.Err() == nil {
+				if err := m.checkpoint(ctx, tr, r, en); err != nil {
+					tr.errs, hostGone = append(tr.errs, err), true
 					break // the host could not be asked: the talk ends here, no closing
 				}
 			}
 		}
 	}
 	if ctx.Err() == nil && !hostGone {
-		run(func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, round+1, phaseClose) }, true)
+		tr.turn(ctx, m, func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, round+1, phaseClose) }, true)
 	}
+	done := tr.done
 	m.mu.Lock()
 	done.ByHost = m.byHost
 	m.mu.Unlock()
-	done.Rounds, done.Stopped, done.Cancelled, done.Planned = round, m.stopped(), ctx.Err() != nil || hostGone, rounds
+	done.Rounds, done.Stopped, done.Cancelled, done.Planned = round, m.stopped(), ctx.Err() != nil || hostGone, tk.rounds
 	done.Sentence = debate.TalkSentence(done)
 	e.Emit(done)
 	e.AddOutcome("Talk", done.Sentence)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return errors.Join(errs...)
+	return errors.Join(tr.errs...)
 }
 
 // wait honours a Pause and, between calls, the configured pace.

@@ -2,6 +2,7 @@ package talk
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
@@ -49,12 +50,13 @@ func (m *Talk) isDropped(g *debate.Agent) bool {
 	return m.dropped[g.Name]
 }
 
-// checkpoint offers the host the point after round r's summary and carries
+// checkpoint offers the host the point after round r's summary, with
+// what the talk needs to go on from it in another process, and carries
 // out the answer.
-func (m *Talk) checkpoint(ctx context.Context, r, rounds int, summary debate.Entry) error {
+func (m *Talk) checkpoint(ctx context.Context, tr *talkRun, r int, summary debate.Entry) error {
 	seats, guests := m.seats(), m.guests()
 	mc := seats[2]
-	p := checkpoint.Point{Kind: checkpoint.KindSummary, Round: r, Of: rounds, Summary: sanitize.Clip(summary.Text, 300),
+	p := checkpoint.Point{Kind: checkpoint.KindSummary, Round: r, Of: tr.tk.rounds, Summary: sanitize.Clip(summary.Text, 300),
 		Choices: []checkpoint.Action{checkpoint.Continue, checkpoint.Note, checkpoint.Drop, checkpoint.Stop}}
 	for _, g := range guests {
 		p.Members = append(p.Members, g.Name)
@@ -67,6 +69,20 @@ func (m *Talk) checkpoint(ctx context.Context, r, rounds int, summary debate.Ent
 	if p.Agents = debate.FreeAgents(m.engine, seats); len(p.Agents) > 0 {
 		p.Choices = append(p.Choices, checkpoint.Swap) // last: its list of agents may be long
 	}
+	saved := savedTalk{Topic: tr.tk.topic, Rounds: tr.tk.rounds, Start: tr.tk.start, Turns: tr.done.Turns, Usage: tr.done.Usage, Cost: tr.done.Cost,
+		Seats: []string{seats[0].Name, seats[1].Name, mc.Name}}
+	for _, g := range seats[:2] {
+		if m.isDropped(g) {
+			saved.Dropped = append(saved.Dropped, g.Name)
+		}
+	}
+	b, _ := json.Marshal(saved)
+	p.Resume = string(b)
+	return m.answerAt(ctx, p)
+}
+
+// answerAt asks the host at p and carries out the answer.
+func (m *Talk) answerAt(ctx context.Context, p checkpoint.Point) error {
 	a, _, err := m.engine.Checkpoint(ctx, p)
 	if err != nil {
 		return err
@@ -77,6 +93,7 @@ func (m *Talk) checkpoint(ctx context.Context, r, rounds int, summary debate.Ent
 	case checkpoint.Drop:
 		m.dropped[a.Member] = true
 	case checkpoint.Swap:
+		seats := []*debate.Agent{m.a, m.b, m.mc}
 		seat, in, err := debate.SwapIn(m.engine, seats, a)
 		if err != nil {
 			return err
