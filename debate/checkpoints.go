@@ -158,8 +158,11 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	if p.Kind != checkpoint.KindTool {
 		e.savePending(nil)
 	}
-	if a.Action == checkpoint.Note {
+	switch a.Action {
+	case checkpoint.Note:
 		e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Round: p.Round, Text: a.Text})
+	case checkpoint.Stop:
+		e.stopRun()
 	}
 	e.Emit(CheckpointAnswered{Point: p, Answer: a, Sentence: checkpoint.AnswerSentence(p, a)})
 	return a, true, nil

@@ -239,6 +239,10 @@ type AlternateConfig struct {
 	// BudgetUSD caps each exchange of the mode (one ask, one council, one
 	// talk), USD; 0: none.
 	BudgetUSD float64 `mapstructure:"budget_usd"`
+	// Checkpoint is where a run of several steps waits for its host
+	// (never, each_round: after the start and each step another follows;
+	// on_split never pauses it); --checkpoint overrides it for a run.
+	Checkpoint string `mapstructure:"checkpoint"`
 }
 
 // TalkConfig: two participants and a moderator.

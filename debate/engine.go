@@ -68,6 +68,7 @@ type Engine struct {
 	tooling tooling
 	// hosting is the run's host and checkpoint policy (checkpoints.go).
 	hosting hosting
+	run     runPlan // the door's run of several exchanges (checkpointrun.go)
 
 	mu      sync.Mutex
 	info    SessionInfo

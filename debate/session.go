@@ -74,6 +74,9 @@ type Session interface {
 	// Checkpoint offers the host a point where the run can pause
 	// (checkpoints.go): asked false when the run went on without asking.
 	Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoint.Answer, asked bool, err error)
+	// RunAhead is how many exchanges of the door's run follow the running
+	// one (checkpointrun.go): a point between them is worth offering.
+	RunAhead() int
 }
 
 // Configuration is the session's configuration, for a mode's Session.

@@ -50,6 +50,7 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 	cmd.Flags().IntVar(&opts.Steps, "steps", 0, "steps after the start turn, one agent each")
 	addSessionFlag(cmd, f.Flags)
 	wiring.AddCostFlag(cmd, f.Flags)
+	wiring.AddCheckpointFlag(cmd, f.Flags)
 	return cmd
 }
 
@@ -65,11 +66,8 @@ func alternateRun(o *AlternateOptions) error {
 			return err
 		}
 	}
-	if instruction == "" && steps == 0 {
-		if g.Session == "" {
-			return cli.Usage(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
-		}
-		return cli.Usage(fmt.Errorf("nothing to do: give an instruction for the next step, or --steps N to run N steps of session %s", g.Session))
+	if instruction == "" && steps == 0 && g.Session == "" {
+		return cli.Usage(fmt.Errorf("an instruction is required to start (use - to read it from stdin)"))
 	}
 	a, err := o.F.App(debate.ModeAlternate)
 	if err != nil {
@@ -82,9 +80,13 @@ func alternateRun(o *AlternateOptions) error {
 	if err := a.EnterMode(debate.ModeAlternate); err != nil {
 		return err
 	}
+	_, waiting := a.Engine.Pending()
+	if instruction == "" && steps == 0 && !waiting {
+		return cli.Usage(fmt.Errorf("nothing to do: give an instruction for the next step, or --steps N to run N steps of session %s", g.Session))
+	}
 	inputs := []string{instruction}
-	if instruction == "" { // a resumed alternation: N steps only
-		inputs = nil
+	if instruction == "" && !waiting { // a resumed alternation: N steps only
+		inputs = nil // (a run waiting at a checkpoint goes on from it first: the empty input)
 	}
 	for range steps {
 		inputs = append(inputs, "")

@@ -23,6 +23,12 @@ func (p Point) Where() string {
 	case KindSummary:
 		return fmt.Sprintf("after round %d's summary", p.Round)
 	case KindStep:
+		switch {
+		case p.Round == 0:
+			return "after the start"
+		case p.Of > 0:
+			return fmt.Sprintf("after step %d of %d", p.Round, p.Of)
+		}
 		return fmt.Sprintf("after step %d", p.Round)
 	case KindTool:
 		if p.Tool != nil {

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/checkpoint"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -27,7 +28,7 @@ type Alternate struct {
 	engine debate.Session
 	pair   [2]*debate.Agent // configuration's order: the first answers first
 
-	mu     sync.Mutex
+	mu     sync.Mutex             // guards totals, and pair against Agents while a swap seats another agent
 	totals debate.AlternateTokens // over the turns run since the mode was built
 }
 
@@ -51,6 +52,9 @@ func (Spec) Info() debate.ModeInfo {
 func (Spec) New(e debate.Session) (debate.Mode, error) { return newAlternate(e) }
 
 func (Spec) Check(k *debate.ConfigCheck) error {
+	if _, err := checkpoint.ParsePolicy(k.Config.Modes.Alternate.Checkpoint); err != nil {
+		return k.Bad("modes.alternate.checkpoint", "%s", err.Error())
+	}
 	return k.Agents("modes.alternate.agents", k.Config.Modes.Alternate.Agents, 2)
 }
 
@@ -116,7 +120,11 @@ func (m *Alternate) recoverState() {
 func (m *Alternate) Name() string { return debate.ModeAlternate }
 
 // Agents implements Mode: the two agents, first one first.
-func (m *Alternate) Agents() []*debate.Agent { return []*debate.Agent{m.pair[0], m.pair[1]} }
+func (m *Alternate) Agents() []*debate.Agent {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return []*debate.Agent{m.pair[0], m.pair[1]}
+}
 
 // started reports whether the session has had its start turn.
 func (m *Alternate) started() bool { return m.engine.State(debate.StateStepNext) != "" }
@@ -145,14 +153,27 @@ func (m *Alternate) other(a *debate.Agent) *debate.Agent {
 // instruction.
 func (m *Alternate) Submit(ctx context.Context, input string) error {
 	input = strings.TrimSpace(input)
+	if !m.started() && input == "" {
+		return ErrNoInstruction
+	}
+	done, err := m.runStep(ctx, input)
+	if err != nil {
+		return err
+	}
+	if ahead := m.engine.RunAhead(); ahead > 0 && ctx.Err() == nil {
+		_, err = m.checkpoint(ctx, done, ahead)
+	}
+	return err
+}
+
+// runStep runs the start turn (before the session has had one) or one
+// step, and announces it.
+func (m *Alternate) runStep(ctx context.Context, input string) (debate.AlternateStepFinished, error) {
 	var (
 		turn debate.AlternateTurn
 		err  error
 	)
 	if !m.started() {
-		if input == "" {
-			return ErrNoInstruction
-		}
 		turn, err = m.start(ctx, input)
 	} else {
 		turn, err = m.step(ctx, input)
@@ -169,7 +190,7 @@ func (m *Alternate) Submit(ctx context.Context, input string) error {
 	}
 	done.Sentence = debate.StepSentence(done)
 	m.engine.Emit(done)
-	return err
+	return done, err
 }
 
 const alternateInstruction = "You are taking turns with %[1]s on the host's instructions. Each turn, read %[1]s's latest answer and the whole conversation, then give your own answer: correct what is wrong, keep what is right, and move the work forward. If the host gave a new instruction, follow it. Answer in Markdown; do not repeat %[1]s's answer back."

@@ -118,13 +118,15 @@ func builtinConfig() *debate.Config {
 				Agents: []string{"gemini", "chatgpt"},
 			},
 			Alternate: debate.AlternateConfig{
-				Agents: []string{"codex", "claude"},
+				Agents:     []string{"codex", "claude"},
+				Checkpoint: "never",
 			},
 			Talk: debate.TalkConfig{
-				A:         "chatgpt",
-				B:         "gemini",
-				Moderator: "mc",
-				Rounds:    int(3),
+				A:          "chatgpt",
+				B:          "gemini",
+				Moderator:  "mc",
+				Rounds:     int(3),
+				Checkpoint: "never",
 			},
 			Magi: debate.MagiConfig{
 				Agents:         []string{"melchior", "balthasar", "casper"},
@@ -1265,6 +1267,7 @@ func builtinTree() map[string]any {
 			"alternate": map[string]any{
 				"agents":     []any{string("codex"), string("claude")},
 				"budget_usd": int(0),
+				"checkpoint": string("never"),
 			},
 			"council": map[string]any{
 				"budget_usd": int(0),
@@ -1294,6 +1297,7 @@ func builtinTree() map[string]any {
 				"b":             string("gemini"),
 				"budget_tokens": int(0),
 				"budget_usd":    int(0),
+				"checkpoint":    string("never"),
 				"moderator":     string("mc"),
 				"pace":          string("0s"),
 				"rounds":        int(3),

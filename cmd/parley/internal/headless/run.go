@@ -43,7 +43,8 @@ func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, int
 		}
 	}()
 	var err error
-	for _, in := range inputs {
+	for i, in := range inputs {
+		e.SetRunAhead(len(inputs) - 1 - i) // a mode may ask its host between this run's exchanges
 		if _, waiting := e.Pending(); waiting && in == "" {
 			err = e.ResumeCheckpoint(ctx) // no input: go on from the checkpoint the session waits at
 		} else if err = e.Submit(ctx, in); debate.IsPending(err) {
@@ -51,7 +52,7 @@ func Run(ctx context.Context, e *debate.Engine, p *Printer, inputs []string, int
 		}
 		Drain(e)
 		p.EndExchange(err)
-		if err != nil {
+		if err != nil || e.StoppedByHost() { // the host's stop ends the run: no more of its exchanges
 			break
 		}
 	}
