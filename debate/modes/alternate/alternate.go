@@ -137,7 +137,28 @@ func (m *Alternate) next() *debate.Agent {
 			return a
 		}
 	}
+	if name != "" { // an agent a swap seated for its run: its seat is the one that did not answer last
+		if last := m.lastSeatedSpeaker(); last != nil {
+			return m.other(last)
+		}
+	}
 	return m.pair[0] // not started, or the configuration changed since
+}
+
+// lastSeatedSpeaker is the agent of the pair that answered the latest
+// alternate turn one of them answered (nil: none did).
+func (m *Alternate) lastSeatedSpeaker() *debate.Agent {
+	for en := range m.engine.History().Walk() { // newest first
+		if en.Mode != debate.ModeAlternate || en.Kind != debate.KindReply {
+			continue
+		}
+		for _, a := range m.pair {
+			if a.Name == en.Speaker {
+				return a
+			}
+		}
+	}
+	return nil
 }
 
 func (m *Alternate) other(a *debate.Agent) *debate.Agent {
