@@ -2,7 +2,6 @@ package debate
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -62,26 +61,9 @@ func (s CacheStats) saving() string {
 	return fmt.Sprintf("saved $%.4f%s", s.SavedUSD, unknown)
 }
 
-// CacheSaving is what prompt caching saved on one call: its cost had
-// every input token been priced as fresh input, less what it cost (cache
-// writes cost more than input, so a call that only wrote is negative).
-func (c *Config) CacheSaving(model string, u providers.Usage, at time.Time) (usd float64, priced bool) {
-	if u.CachedTokens == 0 && u.CacheWriteTokens == 0 {
-		return 0, true
-	}
-	cost, priced := c.CostAt(model, u, at)
-	if !priced {
-		return 0, false
-	}
-	plain := u
-	plain.CachedTokens, plain.CacheWriteTokens = 0, 0
-	uncached, _ := c.CostAt(model, plain, at)
-	return uncached - cost, true
-}
-
-// CacheStatsOf sums the cache use of a session's turns, each at the prices
+// CacheStatsOf sums the cache use of a session's turns by c's prices, each at the prices
 // of its day.
-func (c *Config) CacheStatsOf(entries []Entry) CacheStats {
+func CacheStatsOf(c *Config, entries []Entry) CacheStats {
 	var s CacheStats
 	for _, en := range entries {
 		saved, priced := c.CacheSaving(en.Model, en.Usage, en.Started)

@@ -86,7 +86,7 @@ func (e *Engine) admit(a *Agent, req providers.Request, tt *toolTurn) (*admissio
 	e.mu.Lock()
 	modeCap := e.Config.ModeBudget(e.current)
 	e.mu.Unlock()
-	worst, priced := e.Config.worstTurnCost(a.Model, req, tt, e.now())
+	worst, priced := worstTurnCost(e.Config, a.Model, req, tt, e.now())
 	sessionCap := meter.Bound()
 	refuse := func(ce *spend.CapError) (*admission, error) {
 		if first := e.stopAtCap(ce); first != nil {
@@ -191,7 +191,7 @@ func (e *Engine) stopAtCap(ce *spend.CapError) (first *spend.CapError) {
 // the dearer of the input and cache-write prices in force on day at (with
 // the long-context tier when the estimate passes it). priced is false when
 // the model has no price.
-func (c *Config) worstCost(model string, req providers.Request, at time.Time) (usd float64, priced bool) {
+func worstCost(c *Config, model string, req providers.Request, at time.Time) (usd float64, priced bool) {
 	u := providers.Usage{InputTokens: providers.EstimatePromptTokens(req), OutputTokens: req.MaxTokens}
 	plain, priced := c.CostAt(model, u, at)
 	if !priced {
@@ -200,15 +200,6 @@ func (c *Config) worstCost(model string, req providers.Request, at time.Time) (u
 	u.CacheWriteTokens = u.InputTokens
 	written, _ := c.CostAt(model, u, at)
 	return max(plain, written), true
-}
-
-// ModeBudget is the per-exchange cap of a mode (modes.<mode>.budget_usd),
-// 0 when none.
-func (c *Config) ModeBudget(mode string) float64 {
-	if s, ok := c.ModeList.Spec(mode); ok {
-		return s.Budget(c)
-	}
-	return 0
 }
 
 // streamContext is the context a call streams under: it ends with ctx,
@@ -277,7 +268,7 @@ func (e *Engine) checkWindows(m Mode, input string) *spend.CapError {
 		}
 		req := providers.Request{System: SystemPrompt(a, ""), MaxTokens: out,
 			Messages: []providers.Message{{Role: providers.RoleUser, Content: input}}}
-		w, priced := e.Config.worstCost(a.Model, req, e.now())
+		w, priced := worstCost(e.Config, a.Model, req, e.now())
 		if priced && (cheapest == nil || w < worst) {
 			cheapest, worst = a, w
 		}

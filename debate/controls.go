@@ -6,17 +6,6 @@ import (
 	"strings"
 )
 
-// ControlKind names something a consumer may ask of a running or idle mode.
-type ControlKind string
-
-const (
-	ControlPause    ControlKind = "pause"    // hold before the next turn
-	ControlContinue ControlKind = "continue" // lift a pause
-	ControlStop     ControlKind = "stop"     // end gracefully after the current turn
-	ControlRounds   ControlKind = "rounds"   // rounds of the next exchange (N)
-	ControlSteps    ControlKind = "steps"    // step limit of the next exchange (N)
-)
-
 // Control is one request to a mode, sent through Engine.Control.
 type Control struct {
 	Kind ControlKind `json:"kind"`

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -250,7 +251,11 @@ func (e *Engine) buildMode(name string) (Mode, error) {
 	if !ok {
 		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: e.Config.ModeList.Unknown(name)}
 	}
-	m, err := spec.New(e)
+	builder, ok := spec.(ModeSpec)
+	if !ok { // a configuration's list holds a mode this program cannot build
+		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("mode %q cannot be built by this program", name)}
+	}
+	m, err := builder.New(e)
 	var unseated *UnseatedError
 	if errors.As(err, &unseated) && unseated.Mode == "" {
 		unseated.Mode = name

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -11,7 +12,7 @@ import (
 // and debatetest) need of the package's insides.
 
 const (
-	MinContextTokens = minContextTokens
+	MinContextTokens = config.MinContextTokens
 	TitleWidth       = titleWidth
 	InterruptWindow  = interruptWindow
 )

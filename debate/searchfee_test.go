@@ -16,7 +16,7 @@ func TestWorstTurnCostIncludesSearchFees(t *testing.T) {
 	cfg := &Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &zero, Output: &zero, SearchFee: &fee}}}
 	req := providers.Request{MaxTokens: 100, Messages: []providers.Message{{Role: providers.RoleUser, Content: "q"}}}
 	tt := &toolTurn{limit: 3}
-	plain, ok := cfg.worstTurnCost("m", req, tt, time.Now())
+	plain, ok := worstTurnCost(cfg, "m", req, tt, time.Now())
 	if !ok || plain != 0 {
 		t.Fatalf("no search: %v %v", plain, ok)
 	}
@@ -24,7 +24,7 @@ func TestWorstTurnCostIncludesSearchFees(t *testing.T) {
 	if req.ServerTools[0].MaxUses != 3 {
 		t.Fatalf("max_uses = %d, want the turn's limit 3", req.ServerTools[0].MaxUses)
 	}
-	searched, _ := cfg.worstTurnCost("m", req, tt, time.Now())
+	searched, _ := worstTurnCost(cfg, "m", req, tt, time.Now())
 	// 4 steps (3 calls and the answer), each up to 3 requests (the first
 	// and providers.MaxServerToolPauses continuations), 3 searches each.
 	if want := 4 * 3 * 3 * fee; math.Abs(searched-want) > 1e-12 {
@@ -44,12 +44,12 @@ func TestWorstTurnCostCoversPausedContinuations(t *testing.T) {
 	cfg := &Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &zero, Output: &perToken}}}
 	req := providers.Request{MaxTokens: 1000, Messages: []providers.Message{{Role: providers.RoleUser, Content: "q"}}}
 	tt := &toolTurn{limit: 1}
-	plain, _ := cfg.worstTurnCost("m", req, tt, time.Now())
+	plain, _ := worstTurnCost(cfg, "m", req, tt, time.Now())
 	if want := 2 * 1000 / 1e6; math.Abs(plain-want) > 1e-12 { // 2 steps of 1,000 tokens
 		t.Fatalf("without server tools = %v, want %v", plain, want)
 	}
 	req.ServerTools = boundSearches([]providers.ServerTool{{Kind: providers.ServerToolWebSearch}}, tt.limit)
-	paused, _ := cfg.worstTurnCost("m", req, tt, time.Now())
+	paused, _ := worstTurnCost(cfg, "m", req, tt, time.Now())
 	if want := float64(2*(1+providers.MaxServerToolPauses)*1000) / 1e6; math.Abs(paused-want) > 1e-12 {
 		t.Errorf("with server tools = %v, want %v (every continuation's max_tokens)", paused, want)
 	}

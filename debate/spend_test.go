@@ -278,7 +278,7 @@ func TestCacheSavingAndStats(t *testing.T) {
 	if wrote > -0.004+1e-12 || wrote < -0.004-1e-12 { // 8,000 × (2.50 − 2.00) / 1e6 more
 		t.Fatalf("a write saved %v, want −$0.004", wrote)
 	}
-	stats := cfg.CacheStatsOf([]Entry{
+	stats := CacheStatsOf(cfg, []Entry{
 		{Model: "m", Started: day, Usage: providers.Usage{InputTokens: 10_000, CacheWriteTokens: 8_000}},
 		{Model: "m", Started: day, Usage: providers.Usage{InputTokens: 10_000, CachedTokens: 8_000}},
 		{Model: "unpriced", Started: day, Usage: providers.Usage{InputTokens: 5_000, CachedTokens: 1_000}},

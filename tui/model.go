@@ -262,7 +262,7 @@ func (m *Model) reload() {
 	m.council = councilView{}
 	m.usage, m.cost = providers.Usage{}, 0
 	m.spend = m.engine.Spend()
-	m.cache = m.engine.Config.CacheStatsOf(entries)
+	m.cache = debate.CacheStatsOf(m.engine.Config, entries)
 	if pager, ok := m.opts.Sessions.(Pager); ok && m.tr.First() > 1 {
 		// A lazily resumed session: the totals come from the store.
 		if u, cost, err := pager.Totals(m.info.ID); err == nil {

@@ -194,7 +194,7 @@ func sessionsShowRun(o *SessionsOptions) error {
 			return store.WriteJSON(out, info, entries)
 		}
 		headless.Transcript(out, info, entries)
-		fmt.Fprintln(out, sessionPrices(o.F).CacheStatsOf(entries).String())
+		fmt.Fprintln(out, debate.CacheStatsOf(sessionPrices(o.F), entries).String())
 		return nil
 	})
 }

@@ -1,4 +1,4 @@
-package debate
+package config
 
 import (
 	"fmt"
@@ -371,7 +371,7 @@ func (c *Config) ContextBudget(mode string) Budget {
 	if total == 0 {
 		total = 12000
 	}
-	total = max(total, minContextTokens)
+	total = max(total, MinContextTokens)
 	summary := own.SummaryTokens
 	if summary == 0 || summary > total/2 {
 		summary = total / 4
@@ -380,8 +380,8 @@ func (c *Config) ContextBudget(mode string) Budget {
 	return Budget{Total: total, Summary: summary, Verbatim: verbatim, Block: verbatim / 2}
 }
 
-// minContextTokens keeps a tiny budget from compacting every turn.
-const minContextTokens = 1000
+// MinContextTokens, the smallest prompt budget, keeps a tiny budget from compacting every turn.
+const MinContextTokens = 1000
 
 // BenchConfig tunes `parley bench`.
 type BenchConfig struct {
@@ -492,4 +492,21 @@ func (c *Config) Clone() *Config {
 	m.Magi.Agents = slices.Clone(m.Magi.Agents)
 	m.Council.Members = slices.Clone(m.Council.Members)
 	return &out
+}
+
+// CacheSaving is what prompt caching saved on one call: its cost had
+// every input token been priced as fresh input, less what it cost (cache
+// writes cost more than input, so a call that only wrote is negative).
+func (c *Config) CacheSaving(model string, u providers.Usage, at time.Time) (usd float64, priced bool) {
+	if u.CachedTokens == 0 && u.CacheWriteTokens == 0 {
+		return 0, true
+	}
+	cost, priced := c.CostAt(model, u, at)
+	if !priced {
+		return 0, false
+	}
+	plain := u
+	plain.CachedTokens, plain.CacheWriteTokens = 0, 0
+	uncached, _ := c.CostAt(model, plain, at)
+	return uncached - cost, true
 }

@@ -1,4 +1,4 @@
-package debate
+package config
 
 import (
 	"fmt"
