@@ -44,19 +44,27 @@ type CheckpointResumer interface {
 // ErrNoPending refuses a resumption of a session that waits at no checkpoint.
 var ErrNoPending = errors.New("no run of this session waits at a checkpoint")
 
-func (e *Engine) savePending(p *PendingCheckpoint) {
+// savePending saves the point a run waits at (nil: none), and reports
+// whether it did: a state over maxPendingState is not saved, and the run
+// keeps a note saying so (checkpointcap.go).
+func (e *Engine) savePending(p *PendingCheckpoint) bool {
 	if p == nil {
 		e.SetState(statePending, "")
-		return
+		return true
 	}
-	b, _ := json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil || len(b) > maxPendingState {
+		e.AddEntry(tooLargeToSave(p.Point, len(b)))
+		return false
+	}
 	e.SetState(statePending, string(b))
+	return true
 }
 
 // Pending is the checkpoint the session's run waits at, if one does.
 func (e *Engine) Pending() (PendingCheckpoint, bool) {
 	raw := e.State(statePending)
-	if raw == "" {
+	if raw == "" || len(raw) > maxPendingState {
 		return PendingCheckpoint{}, false
 	}
 	var p PendingCheckpoint

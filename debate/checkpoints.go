@@ -112,7 +112,8 @@ func (e *Engine) CheckpointPolicy() checkpoint.Policy {
 // Checkpoint offers the host point p. When the run has no host, or its
 // policy does not pause there, it returns continue at once (asked false).
 // Otherwise it saves the point (with p.Resume, the mode's state to go on
-// from it) in the session, announces it, waits until every door has shown
+// from it) in the session (unless it is too large: checkpointcap.go),
+// announces it, waits until every door has shown
 // what came before it and the store has written it, gives the session's
 // lease back, and asks the host, for at most checkpoint_timeout. Then it
 // takes the lease again, saves a note as the host's words, announces the
@@ -131,14 +132,14 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	if d := e.Config.CheckpointTimeout; d > 0 && p.Kind != checkpoint.KindTool {
 		pending.Deadline = pending.Since.Add(d)
 	}
-	if p.Kind != checkpoint.KindTool { // a tool call waits inside a turn: nothing to go on from
-		e.savePending(&pending)
-	}
+	// A tool call waits inside a turn: nothing to go on from. A state too
+	// large to save is not durable either (checkpointcap.go).
+	durable := p.Kind != checkpoint.KindTool && e.savePending(&pending)
 	e.Emit(CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)})
 	e.drainSubscribers(ctx, 10*time.Second) // the round is on every screen before the question
 	e.flushJournal()                        // and saved, while this process holds the lease
 	lease := e.hosting.lease()
-	if lease != nil && p.Kind != checkpoint.KindTool {
+	if lease != nil && durable { // a wait nothing saved keeps the session
 		lease.drop()
 	}
 	e.hosting.setAsked(&p)
@@ -155,7 +156,7 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	if err := a.Check(p); err != nil {
 		return checkpoint.Answer{}, true, fmt.Errorf("the host's answer: %w", err)
 	}
-	if p.Kind != checkpoint.KindTool {
+	if durable {
 		e.savePending(nil)
 	}
 	switch a.Action {
