@@ -149,7 +149,8 @@ func TestBenchResumeAfterKillRepeatsNoFinishedQuestion(t *testing.T) {
 }
 
 func TestBenchDemoPrintsTableJSONAndHTML(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	code, out, errOut := runCLI(t, "", "--demo", "bench", "builtin:arith", "--n", "10")
 	if code != 0 || !strings.Contains(out, "member:melchior") || !strings.Contains(out, "verdict_r3") ||
 		!strings.Contains(out, "McNemar exact p =") || !strings.Contains(errOut, "bench: 10/10") {
@@ -196,7 +197,8 @@ func TestBenchDemoPrintsTableJSONAndHTML(t *testing.T) {
 }
 
 func TestBenchReportsBadLinesAndRefusesBadFlags(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	set := filepath.Join(dir, "set.jsonl")
 	body := "{\"id\":\"a\",\"question\":\"What is the result of 2+3*4?\",\"answer\":\"14\"}\n{oops\n"
 	if err := os.WriteFile(set, []byte(body), 0o600); err != nil {
@@ -220,7 +222,8 @@ func TestBenchReportsBadLinesAndRefusesBadFlags(t *testing.T) {
 }
 
 func TestMagiAnswerTypeNumberOnTheDemo(t *testing.T) {
-	isolateProcess(t)
+	t.Parallel()
+	isolate(t)
 	code, out, errOut := runCLI(t, "", "--demo", "--json", "magi", "--answer-type", "number", "--early-stop", "What is the result of 12+30*4+11-10*10?")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -245,7 +248,8 @@ func TestMagiAnswerTypeNumberOnTheDemo(t *testing.T) {
 }
 
 func TestBenchGSM8KSimulationIsLabelledAndInstallWorks(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	setenv(t, "PARLEY_GSM8K", "")
 	code, _, errOut := runCLI(t, "", "bench", "builtin:gsm8k", "--n", "5")
 	if code == 0 || !strings.Contains(errOut, bench.GSM8KURL) || !strings.Contains(errOut, "parley bench gsm8k-install") || strings.Contains(errOut, "API key") {
@@ -288,7 +292,8 @@ func TestBenchGSM8KSimulationIsLabelledAndInstallWorks(t *testing.T) {
 
 // modes.magi.adaptive is the bench's default too; --adaptive=false runs full debates.
 func TestBenchAdaptiveDefaultsFromTheConfig(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	conf := filepath.Join(dir, "c.yaml")
 	os.WriteFile(conf, []byte("modes:\n  magi:\n    adaptive: true\n"), 0o600)
 	for _, c := range []struct {
@@ -326,7 +331,8 @@ func TestBenchGSM8KInstallsTheRealSetAndSamplesBySeed(t *testing.T) {
 		w.Write(real)
 	}))
 	defer srv.Close()
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	setenv(t, "PARLEY_GSM8K", "")
 	code, out, errOut := runCLI(t, "", "bench", "gsm8k-install", "--url", srv.URL+"/test.jsonl")
 	installed := filepath.Join(dir, "data", "parley", "gsm8k", "test.jsonl.gz")

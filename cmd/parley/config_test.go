@@ -15,13 +15,15 @@ import (
 // config show prints every value with its source: default, file:line,
 // env, flag; keys are never shown.
 func TestConfigShowSaysWhereEveryValueComesFrom(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("agents:\n  - name: claude\n    model: claude-opus-4-1\nmodes:\n  talk:\n    rounds: 5\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	setenv(t, "PARLEY_CONTEXT_BUDGET_TOKENS", "9000")
 	setenv(t, "OPENAI_API_KEY", "sk-very-secret")
-	code, out, errOut := runCLI(t, "", "--mode", "magi", "config", "show")
+	bin := buildParley(t) // the real binary in its folder: the file named as the user named it
+	code, out, errOut := runBinary(t, bin, "", nil, "--mode", "magi", "config", "show")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -50,7 +52,7 @@ func TestConfigShowSaysWhereEveryValueComesFrom(t *testing.T) {
 	if strings.Contains(out, "sk-very-secret") {
 		t.Fatal("config show printed a key")
 	}
-	code, out, _ = runCLI(t, "", "--json", "config", "show")
+	code, out, _ = runBinary(t, bin, "", nil, "--json", "config", "show")
 	var doc struct {
 		File   string
 		Values []struct{ Key, Source string }

@@ -131,12 +131,13 @@ func TestAlternateSteps100PromptBounded(t *testing.T) {
 
 // Per-mode budgets come from the file or the environment, as the README says.
 func TestContextBudgetsConfigurable(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("context:\n  budget_tokens: 20000\n  summarizer: mc\n  magi: {budget_tokens: 4000, summary_tokens: 500}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	setenv(t, "PARLEY_CONTEXT_ALTERNATE_BUDGET_TOKENS", "6000")
-	cfg, err := loadConfig("parley.yaml")
+	cfg, err := loadConfig(t, "parley.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestContextBudgetsConfigurable(t *testing.T) {
 		t.Fatalf("budgets %s, want %s", got, want)
 	}
 	os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("context:\n  summarizer: nobody\n"), 0o600)
-	if _, err := loadConfig("parley.yaml"); err == nil || !strings.Contains(err.Error(), "context.summarizer") {
+	if _, err := loadConfig(t, "parley.yaml"); err == nil || !strings.Contains(err.Error(), "context.summarizer") {
 		t.Fatalf("unknown summariser: %v", err)
 	}
 }

@@ -81,19 +81,20 @@ func TestMagiStopsAtMaxCostAndKeepsRoundOne(t *testing.T) {
 }
 
 func TestMaxCostRefusesAnUnpricedModel(t *testing.T) {
-	isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	srv := magiFakeVendors(t, func(string, int) providertest.Reply { return providertest.Reply{Text: "hi"} })
-	if err := os.WriteFile("parley.yaml", []byte("agents:\n  - name: gemini\n    model: gemini-9-unlisted\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte("agents:\n  - name: gemini\n    model: gemini-9-unlisted\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := runCLI(t, "", "--db", "x.db", "ask", "--max-cost", "0.5", "@gemini hello")
+	code, _, stderr := runCLI(t, "", "--db", filepath.Join(dir, "x.db"), "ask", "--max-cost", "0.5", "@gemini hello")
 	if code != cli.ExitCapReached || !strings.Contains(stderr, "gemini-9-unlisted has no price") {
 		t.Fatalf("exit %d, stderr %q: want the unpriced refusal", code, stderr)
 	}
 	if n := len(srv["gemini"].Requests()); n != 0 {
 		t.Fatalf("%d requests reached the provider", n)
 	}
-	code, _, stderr = runCLI(t, "", "--db", "x.db", "ask", "--max-cost", "-1", "@gemini hello")
+	code, _, stderr = runCLI(t, "", "--db", filepath.Join(dir, "x.db"), "ask", "--max-cost", "-1", "@gemini hello")
 	if code != cli.ExitUsage || !strings.Contains(stderr, "--max-cost must not be negative") {
 		t.Fatalf("negative cap: exit %d, %q", code, stderr)
 	}

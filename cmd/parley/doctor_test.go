@@ -15,7 +15,8 @@ import (
 // doctor passes: the local agent, which no mode seats, is noted and is no
 // problem. The table fits 100 columns.
 func TestDoctorPassesWithTheBuiltInConfigWithoutOllama(t *testing.T) {
-	isolateProcess(t)
+	t.Parallel()
+	isolate(t)
 	models := providertest.Reply{Models: []string{"gpt-6.1-sol", "gpt-5.3-codex", "claude-sonnet-5-5", "gemini-3.8-flash"}}
 	oai := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return models })
 	ant := providertest.Anthropic(t, func(providertest.Request) providertest.Reply { return models })
@@ -42,9 +43,11 @@ func TestDoctorPassesWithTheBuiltInConfigWithoutOllama(t *testing.T) {
 // seen.
 func TestDemoDoctorReportsTheDemoAgents(t *testing.T) {
 	bin := buildParley(t)
-	isolateProcess(t)
+	t.Parallel()
+	isolate(t)
 	run := func(args ...string) (int, string) {
 		cmd := exec.Command(bin, args...)
+		cmd.Env, cmd.Dir = environ(t), workdir(t)
 		out, err := cmd.CombinedOutput()
 		code := 0
 		var exit *exec.ExitError

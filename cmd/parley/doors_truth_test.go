@@ -42,7 +42,8 @@ func TestMagiAndCouncilJSONCarryTheSessionID(t *testing.T) {
 // Through the real binary, as `parley council` and `parley magi`.
 func TestNamedAskInAModeThatRoutesNoNames(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	srv := councilFakes(t, councilScript([]string{"claude", "gemini", "chatgpt"}, providertest.Reply{Text: "Use NATS.", Usage: providers.Usage{InputTokens: 30, OutputTokens: 3}}))
 	calls := func() int {
 		n := 0
@@ -80,7 +81,8 @@ func TestNamedAskInAModeThatRoutesNoNames(t *testing.T) {
 // missing, not cobra's "requires at least 1 arg(s)" (the real binary).
 func TestNoQuestionSaysWhatIsMissing(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	for _, cmd := range []string{"magi", "council", "ask"} {
 		code, _, stderr := runBinary(t, bin, "", nil, "--demo", "--db", filepath.Join(dir, "q.db"), cmd)
 		if code != 2 || !strings.Contains(stderr, "a question is required") || strings.Contains(stderr, "arg(s)") {
@@ -93,7 +95,8 @@ func TestNoQuestionSaysWhatIsMissing(t *testing.T) {
 // strconv.ParseInt's message (the real binary).
 func TestNumberFlagRefusalIsPlain(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	code, _, stderr := runBinary(t, bin, "", nil, "--demo", "--db", filepath.Join(dir, "r.db"), "talk", "--rounds", "many", "topic")
 	if code != 2 || strings.Contains(stderr, "strconv") || !strings.Contains(stderr, `invalid argument "many" for "--rounds" flag: it must be a whole number`) {
 		t.Fatalf("--rounds many: exit %d, %q", code, stderr)

@@ -42,7 +42,8 @@ func runBinary(t *testing.T, bin, stdin string, env []string, args ...string) (c
 // now refuses it as a configuration error (exit 2) before any call.
 func TestNaNCapsAreRefusedBeforeAnyCall(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	srv := magiFakeVendors(t, func(string, int) providertest.Reply {
 		return providertest.Reply{Text: "hi", Usage: providers.Usage{InputTokens: 5_000_000, OutputTokens: 5_000_000}}
 	})

@@ -13,7 +13,8 @@ import (
 // binary on a real pseudo-terminal.
 func TestHelpOnATerminalPagesALongPage(t *testing.T) {
 	bin := buildParley(t)
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	pager := testPager(t, dir)
 	show := func(rows uint16) string { return onTerminal(t, bin, rows, pager, "help", "console") }
 	short := show(24)

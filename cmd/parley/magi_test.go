@@ -33,7 +33,7 @@ func TestMagiAdjustPresetsAndModel(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg, err := loadConfig("")
+			cfg, err := loadConfig(t, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,6 +65,7 @@ func TestMagiAdjustPresetsAndModel(t *testing.T) {
 }
 
 func TestMagiAdjustRefusesWhatItCannotResolve(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ model, configPreset, want string }{
 		{"llama3", "", "cannot tell its provider"},
 		{"nope/some-model", "", `no provider "nope"`},
@@ -72,7 +73,7 @@ func TestMagiAdjustRefusesWhatItCannotResolve(t *testing.T) {
 		{"", "sideways", "modes.magi.preset"},
 	}
 	for _, c := range cases {
-		cfg, err := loadConfig("")
+		cfg, err := loadConfig(t, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func TestMagiAdjustRefusesWhatItCannotResolve(t *testing.T) {
 			t.Errorf("model %q preset %q: err %v, want %q", c.model, c.configPreset, err, c.want)
 		}
 	}
-	isolateProcess(t)
+	isolate(t)
 	code, _, stderr := runCLI(t, "", "--demo", "magi", "-p", "upside-down", "q")
 	if code != cli.ExitUsage || !strings.Contains(stderr, "--preset") {
 		t.Errorf("bad preset: exit %d, %q", code, stderr)
@@ -151,7 +152,8 @@ func fridayCouncil(reasoning string) func(member string, round int) providertest
 }
 
 func TestMagiHeadlessAgainstFakes(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	// BALTHASAR joins MELCHIOR with its words only: the audit flags it.
 	magiFakeVendors(t, fridayCouncil("Friday deploys leave nobody on call; rollback untested."))
 	db := filepath.Join(dir, "magi.db")
@@ -197,7 +199,8 @@ func TestMagiHeadlessAgainstFakes(t *testing.T) {
 }
 
 func TestMagiPresetAndModelReachTheRightVendors(t *testing.T) {
-	isolateProcess(t)
+	t.Parallel()
+	isolate(t)
 	srv := magiFakeVendors(t, func(string, int) providertest.Reply {
 		return magiFakeVote("approve", "Fine.", "ok")
 	})
@@ -228,7 +231,8 @@ func TestMagiPresetAndModelReachTheRightVendors(t *testing.T) {
 }
 
 func TestMagiDemoJSONIsOneCompleteObject(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "--db", filepath.Join(dir, "d.db"), "--json", "magi", "Should we ship on Friday?")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -272,7 +276,8 @@ func TestMagiDemoJSONIsOneCompleteObject(t *testing.T) {
 }
 
 func TestMagiEveryMemberFailingExitsOne(t *testing.T) {
-	isolateProcess(t)
+	t.Parallel()
+	isolate(t)
 	magiFakeVendors(t, func(string, int) providertest.Reply {
 		return providertest.Reply{Status: 400, Text: "model not found"}
 	})
@@ -286,7 +291,8 @@ func TestMagiEveryMemberFailingExitsOne(t *testing.T) {
 }
 
 func TestMagiModelAndPresetTogetherIsAUsageError(t *testing.T) {
-	isolateProcess(t)
+	t.Parallel()
+	isolate(t)
 	code, out, stderr := runCLI(t, "", "--demo", "magi", "-m", "gpt-5", "-p", "rotate", "q?")
 	if code != cli.ExitUsage || out != "" || !strings.Contains(stderr, "--model") || !strings.Contains(stderr, "--preset") {
 		t.Errorf("exit %d\nout %q\nerr %q", code, out, stderr)
@@ -298,6 +304,7 @@ func TestMagiModelAndPresetTogetherIsAUsageError(t *testing.T) {
 // unreadable vote are a verdict (SPEC §6; issue 43: the box said APPROVED
 // and the command exited 3): the box, stderr and the exit code agree.
 func TestMagiNoDecisionExitsThree(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		invalid map[string]bool // members whose every answer is unreadable
@@ -310,7 +317,8 @@ func TestMagiNoDecisionExitsThree(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := buildParley(t) // seen through the real binary: it runs as a process
-			isolateProcess(t)
+			t.Parallel()
+			isolate(t)
 			magiFakeVendors(t, func(member string, _ int) providertest.Reply {
 				if tc.invalid[member] {
 					return providertest.Reply{Text: "I would rather not vote today."}

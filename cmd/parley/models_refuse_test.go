@@ -20,7 +20,8 @@ import (
 // the command warns and prints the built-in catalogue.
 func TestModelsUpdateRefusesTerminalEscapesThroughTheBinary(t *testing.T) {
 	bin := buildParley(t)
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	const attack = `x\u001b]52;c;cHduZWQ=\u0007\u001b[2J`
 	var evil atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,7 +37,7 @@ func TestModelsUpdateRefusesTerminalEscapesThroughTheBinary(t *testing.T) {
 	parley := func(args ...string) (int, string, string) {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
-		cmd.Dir, cmd.Env = dir, os.Environ() // isolate's HOME, XDG_* and PARLEY_CACHE_DIR
+		cmd.Dir, cmd.Env = dir, environ(t) // isolate's HOME, XDG_* and PARLEY_CACHE_DIR
 		var out, errOut strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		err := cmd.Run()
@@ -57,7 +58,7 @@ func TestModelsUpdateRefusesTerminalEscapesThroughTheBinary(t *testing.T) {
 	if code, out, stderr := parley("models", "update", "--source", srv.URL); code != 0 {
 		t.Fatalf("a good catalogue: exit %d\n%s%s", code, out, stderr)
 	}
-	path := filepath.Join(os.Getenv("PARLEY_CACHE_DIR"), "catwalk.json")
+	path := filepath.Join(getenv(t, "PARLEY_CACHE_DIR"), "catwalk.json")
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,8 @@ import (
 // message and exit code; the provider gets no request. The real binary.
 func TestAskRefusedBeforeTheExchangeKeepsNothing(t *testing.T) {
 	bin := buildParley(t) // before isolate leaves the module
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	srv := magiFakeVendors(t, func(string, int) providertest.Reply { return providertest.Reply{Text: "hi"} })
 	cfg := "agents:\n  - name: mystery\n    provider: gemini\n    model: gemini-9-unlisted\n  - name: gemini\n    provider: gemini\n    model: gemini-3.8-flash\n"
 	if err := os.WriteFile(filepath.Join(dir, "parley.yaml"), []byte(cfg), 0o600); err != nil {

@@ -35,8 +35,9 @@ func TestDefaultModelsRequestBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	isolateProcess(t) // changes directory: golden files are found from wd
-	cfg, err := loadConfig("")
+	t.Parallel()
+	isolate(t) // golden files are found from wd, the package folder
+	cfg, err := loadConfig(t, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,8 @@ import (
 // `go run` build does. The real binary, copied where each case needs it.
 func TestResumeAdviceNamesTheCommandRun(t *testing.T) {
 	built := buildParley(t)
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	data, err := os.ReadFile(built)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func TestResumeAdviceNamesTheCommandRun(t *testing.T) {
 	}
 	run := func(env []string, args ...string) (string, string) {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), env...)
+		cmd.Env, cmd.Dir = environ(t, env...), workdir(t)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -49,7 +50,7 @@ func TestResumeAdviceNamesTheCommandRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &asked); err != nil || asked.SessionID == "" {
 		t.Fatalf("ask --json: %v\n%s", err, out)
 	}
-	onPath := []string{"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"), "TMPDIR=" + notTemp}
+	onPath := []string{"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + getenv(t, "PATH"), "TMPDIR=" + notTemp}
 	if _, errOut := run(onPath, "sessions", "fork", asked.SessionID, "--at", "1"); !strings.Contains(errOut, "continue with: parley --resume ") {
 		t.Errorf("on PATH: %s", errOut)
 	}

@@ -17,7 +17,8 @@ import (
 // 50). The real binary on a real pseudo-terminal.
 func TestSessionsListPagesATallListAtATerminal(t *testing.T) {
 	bin := buildParley(t)
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	for range 3 {
 		if code, _, errOut := runCLI(t, "", "--demo", "ask", "@chatgpt hi"); code != 0 {
 			t.Fatalf("ask: exit %d: %s", code, errOut)
@@ -33,7 +34,7 @@ func TestSessionsListPagesATallListAtATerminal(t *testing.T) {
 		t.Fatalf("four lines on a terminal of five rows were paged, or lost:\n%s", out)
 	}
 	cmd := exec.Command(bin, "sessions", "list")
-	cmd.Env = append(os.Environ(), "PAGER="+pager)
+	cmd.Env, cmd.Dir = environ(t, "PAGER="+pager), workdir(t)
 	out, err := cmd.Output()
 	if err != nil || strings.Contains(string(out), "PAGED-BY-TEST") || strings.Count(string(out), "\n") != 4 {
 		t.Fatalf("into a pipe: %v\n%s", err, out)
@@ -55,7 +56,7 @@ func testPager(t *testing.T, dir string) string {
 func onTerminal(t *testing.T, bin string, rows uint16, pager string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "PAGER="+pager, "TERM=xterm-256color")
+	cmd.Env, cmd.Dir = environ(t, "PAGER="+pager, "TERM=xterm-256color"), workdir(t)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rows, Cols: 100})
 	if err != nil {
 		t.Fatal(err)

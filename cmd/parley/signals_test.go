@@ -131,7 +131,8 @@ func TestStopSignalsKeepTheAnswer(t *testing.T) {
 // or full database refuses it) is reported once on stderr, and the command
 // exits 1 even though its answer came through.
 func TestFailedSaveIsReportedOnceAndExitsNonZero(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	db := filepath.Join(dir, "refusing.db")
 	st, err := store.Open(db)
 	if err != nil {

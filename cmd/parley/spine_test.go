@@ -48,7 +48,7 @@ type testEnv struct {
 }
 
 // envOf is the environment of t, or of the test t runs under (nil: the
-// test uses the process's own, as isolateProcess sets it).
+// test did not call isolate and uses the process's own).
 func envOf(t testing.TB) *testEnv {
 	for name := t.Name(); ; {
 		if e, ok := testEnvs.Load(name); ok {
@@ -90,25 +90,6 @@ func getenv(t testing.TB, key string) string {
 		return e.env.Getenv(key)
 	}
 	return os.Getenv(key)
-}
-
-// isolateProcess is isolate for a test that runs the real binary, which
-// inherits the process's environment and directory: it changes those
-// (t.Setenv, t.Chdir), so the test cannot run in parallel.
-func isolateProcess(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
-		"OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "PARLEY_DB", "PARLEY_DEFAULT_MODE"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
-	t.Setenv("PARLEY_CACHE_DIR", filepath.Join(dir, "cache")) // never the user's kept model catalogue
-	t.Chdir(dir)
-	return dir
 }
 
 // runCLI runs parley in-process and returns its exit code and output.
@@ -337,7 +318,8 @@ func TestVersion(t *testing.T) {
 }
 
 func TestEnvOverridesConfig(t *testing.T) {
-	isolateProcess(t)
+	t.Parallel()
+	isolate(t)
 	setenv(t, "PARLEY_DEFAULT_MODE", "telepathy")
 	code, _, stderr := runCLI(t, "", "--demo", "ask", "@all hi")
 	// The variable is blamed, with its value, never the embedded file.
@@ -361,7 +343,7 @@ func TestEnvOverridesConfig(t *testing.T) {
 	setenv(t, "PARLEY_DEFAUT_MODE", "")
 	setenv(t, "PARLEY_DEFAULT_MODE", "")
 	setenv(t, "PARLEY_CONTEXT_BUDGET_TOKENS", "8000")
-	cfg, err := loadConfig("")
+	cfg, err := loadConfig(t, "")
 	if err != nil || cfg.Context.BudgetTokens != 8000 {
 		t.Fatalf("env override not applied: %v %+v", err, cfg.Context)
 	}
@@ -371,11 +353,13 @@ func TestEnvOverridesConfig(t *testing.T) {
 // configuration) reads files before answering; ask shows its tool calls on
 // stderr and only its answer on stdout.
 func TestAskWithToolsShowsCallsAndAnswer(t *testing.T) {
-	dir := isolateProcess(t)
+	t.Parallel()
+	dir := isolate(t)
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Rocket\nLaunch control software.\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, stderr := runCLI(t, "", "--demo", "ask", "@claude read the code in this folder and explain it")
+	bin := buildParley(t) // the real binary in the folder: its tools read the process's working directory
+	code, out, stderr := runBinary(t, bin, "", nil, "--demo", "ask", "@claude read the code in this folder and explain it")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -386,7 +370,7 @@ func TestAskWithToolsShowsCallsAndAnswer(t *testing.T) {
 		t.Fatalf("stderr should list the tool calls:\n%s", stderr)
 	}
 	// A question about nothing in particular gets a plain answer, no tools.
-	code, out, stderr = runCLI(t, "", "--demo", "ask", "@claude what is a monad?")
+	code, out, stderr = runBinary(t, bin, "", nil, "--demo", "ask", "@claude what is a monad?")
 	if code != 0 || strings.Contains(stderr, "list_file") || !strings.Contains(out, "monad") {
 		t.Fatalf("exit %d\nout %s\nerr %s", code, out, stderr)
 	}

@@ -17,16 +17,16 @@ import (
 // PARLEY_* setting. config show names the database and what chose it, a
 // password in the key redacted; each ask is saved where the winner says.
 func TestStoreURLChoosesTheDatabaseUnderFlagAndEnv(t *testing.T) {
-	dir := isolateProcess(t)
-	setenv(t, "PARLEY_STORE_URL", "")
-	os.Unsetenv("PARLEY_STORE_URL")
+	t.Parallel()
+	dir := isolate(t)
+	bin := buildParley(t)
 	db := func(name string) string { return filepath.Join(dir, name) }
 	if err := os.WriteFile(db("parley.yaml"), []byte("store:\n  url: sqlite:"+db("config.db")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	database := func(args ...string) (value, source string) {
 		t.Helper()
-		code, out, errOut := runCLI(t, "", append(args, "--json", "config", "show")...)
+		code, out, errOut := runBinary(t, bin, "", nil, append(args, "--json", "config", "show")...) // in its folder, as a user runs it
 		var doc struct {
 			Values []struct {
 				Key, Source string
