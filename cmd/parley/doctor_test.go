@@ -42,12 +42,10 @@ func TestDoctorPassesWithTheBuiltInConfigWithoutOllama(t *testing.T) {
 // missing keys (issue 43, item 12). Through the real binary, where it was
 // seen.
 func TestDemoDoctorReportsTheDemoAgents(t *testing.T) {
-	bin := buildParley(t)
 	t.Parallel()
 	isolate(t)
 	run := func(args ...string) (int, string) {
-		cmd := exec.Command(bin, args...)
-		cmd.Env, cmd.Dir = environ(t), workdir(t)
+		cmd := parleyCommand(t, nil, args...)
 		out, err := cmd.CombinedOutput()
 		code := 0
 		var exit *exec.ExitError
