@@ -27,17 +27,35 @@ const chromiumPath = "/usr/bin/chromium"
 const hostileAnswer = "**Monads** wrap values. <script>window.__pwned = 1</script> " +
 	`<img src=x onerror="window.__pwned = 2"> and [click](javascript:window.__pwned=3) the end.`
 
-// browser starts a fresh headless Chromium for one test and reports every
-// uncaught page exception and console or browser-log error (a CSP
-// violation is one) as a test failure, except those containing one of
-// expected.
+// browser opens a tab for one test in a browser context of its own (its
+// own cookies, storage and cache, disposed with the test) on the package's
+// one headless Chromium (sharedChromium), and reports every uncaught page
+// exception and console or browser-log error (a CSP violation is one) as a
+// test failure, except those containing one of expected.
 func browser(t *testing.T, expected ...string) context.Context {
 	t.Helper()
-	return browserWith(t, nil, expected...)
+	needChromium(t)
+	root, err := sharedChromium()
+	if err != nil {
+		t.Fatalf("starting %s: %v", chromiumPath, err)
+	}
+	ctx, cancelCtx := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	return watchTab(t, ctx, cancelCtx, expected)
 }
 
-// browserWith is browser with more options for Chromium.
+// browserWith starts a Chromium of the test's own with more options (a
+// flag such as host-resolver-rules holds for a whole browser, not a tab).
 func browserWith(t *testing.T, extra []chromedp.ExecAllocatorOption, expected ...string) context.Context {
+	t.Helper()
+	needChromium(t)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		append(chromiumOptions(t.TempDir()), extra...)...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	return watchTab(t, ctx, func() { cancelCtx(); cancelAlloc() }, expected)
+}
+
+// needChromium skips the test without Chromium, or fails it on CI.
+func needChromium(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		msg := fmt.Sprintf("browser tests need Chromium at %s (apt-get install -y chromium; .ci/run installs it): %v", chromiumPath, err)
@@ -46,26 +64,34 @@ func browserWith(t *testing.T, extra []chromedp.ExecAllocatorOption, expected ..
 		}
 		t.Skip(msg)
 	}
-	opts := []chromedp.ExecAllocatorOption{
+}
+
+// chromiumOptions are the flags every test browser starts with.
+func chromiumOptions(userDataDir string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(userDataDir),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1400, 1000),
 	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
-	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	if err := chromedp.Do(ctx); err != nil { // starts the browser and opens the tab
-		cancelCtx()
-		cancelAlloc()
-		t.Fatalf("starting %s: %v", chromiumPath, err)
+}
+
+// watchTab opens the tab, collects its console errors for the end of the
+// test, and gives the test 90 seconds; stop closes the tab (and the
+// browser context or browser it alone used).
+func watchTab(t *testing.T, ctx context.Context, stop func(), expected []string) context.Context {
+	t.Helper()
+	if err := chromedp.Do(ctx); err != nil { // opens the tab (and starts its browser)
+		stop()
+		t.Fatalf("opening a tab in %s: %v", chromiumPath, err)
 	}
 	messages := chromedp.Console(ctx)
 	var problems []string
@@ -85,8 +111,7 @@ func browserWith(t *testing.T, extra []chromedp.ExecAllocatorOption, expected ..
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(func() {
 		cancelTimeout()
-		cancelCtx()
-		cancelAlloc()
+		stop()
 		<-done
 		for _, p := range problems {
 			t.Errorf("page: %s", p)
