@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate/store/pgtest"
+	"github.com/parleyhq/parley/internal/testparallel"
 )
 
 // The conformance suite: every test of this package runs twice, on SQLite
@@ -21,7 +22,11 @@ import (
 // onPostgres is the cluster of the second run (nil on the first).
 var onPostgres *pgtest.Cluster
 
+// TestMain runs each pass with more parallel tests than go test's default
+// (internal/testparallel; -parallel wins): on Postgres most of a test's
+// time is waiting on the server, not computing.
 func TestMain(m *testing.M) {
+	testparallel.Raise()
 	code := m.Run()
 	if f := flag.Lookup("test.fuzz"); f != nil && f.Value.String() != "" {
 		os.Exit(code) // fuzzing: the targets are the same on both
