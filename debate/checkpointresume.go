@@ -28,6 +28,10 @@ type PendingCheckpoint struct {
 	Since  time.Time `json:"since"`
 	// Deadline is when checkpoint_timeout answers for the host (zero: none).
 	Deadline time.Time `json:"deadline,omitzero"`
+	// Policy is the policy the run paused under, so a door that did not
+	// start the run (serve answering a point a headless run saved) asks
+	// the host where the run's own policy says.
+	Policy checkpoint.Policy `json:"policy,omitempty"`
 	// Mode is the mode the run waits in ("": the current one, as saved
 	// before it was kept): the run goes on in it even after the session
 	// was switched to another.

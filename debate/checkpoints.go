@@ -128,7 +128,7 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	}
 	e.hosting.asking.Lock()
 	defer e.hosting.asking.Unlock()
-	pending := PendingCheckpoint{Point: p, Resume: p.Resume, Since: e.now().UTC(), Mode: mode}
+	pending := PendingCheckpoint{Point: p, Resume: p.Resume, Since: e.now().UTC(), Mode: mode, Policy: e.CheckpointPolicy()}
 	if d := e.Config.CheckpointTimeout; d > 0 && p.Kind != checkpoint.KindTool {
 		pending.Deadline = pending.Since.Add(d)
 	}

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,9 +32,15 @@ const (
 	statusAwaitingHost = "awaiting_host"
 )
 
-// attachHost gives the session its host when its policy pauses.
+// attachHost gives the session its host when its policy pauses, or when
+// its run waits at a point another door saved (a headless run's
+// --checkpoint): then under the policy that run paused under, so the
+// answer over the API goes on from it.
 func (ss *session) attachHost() {
 	pol := checkpoint.Policy(ss.eng.State(stateCheckpoint))
+	if pending, ok := ss.eng.Pending(); ok && (pol == "" || pol == checkpoint.Never) {
+		pol = cmp.Or(pending.Policy, checkpoint.EachRound) // saved before the policy was: it paused there
+	}
 	if pol == "" || pol == checkpoint.Never {
 		ss.eng.SetHost(nil, "")
 		return
