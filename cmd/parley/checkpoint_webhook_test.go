@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -86,36 +84,11 @@ func TestServeWebhooksAnnounceACheckpoint(t *testing.T) {
 	recv := httptest.NewServer(hooks)
 	defer recv.Close()
 	f := newCheckpointFixture(t)
-	f.mode = "serve"
 	conf := filepath.Join(f.dir, "hooks.yaml")
 	if err := os.WriteFile(conf, []byte("webhooks:\n  - url: "+recv.URL+"/hook\n    events: [checkpoint, checkpoint_answered]\n    allow_private: true\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := f.command("--config", conf, "--addr", "127.0.0.1:0")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errOut syncBuffer
-	cmd.Stderr = &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	lines := bufio.NewReader(out)
-	first := make(chan string, 1)
-	go func() { l, _ := lines.ReadString('\n'); first <- l; _, _ = io.Copy(io.Discard, lines) }()
-	var line string
-	select {
-	case line = <-first:
-	case <-time.After(time.Minute):
-		t.Fatalf("no first line within a minute; stderr: %s", errOut.String())
-	}
-	m := regexp.MustCompile(`^listening on (http://127\.0\.0\.1:\d+)\n$`).FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("first line %q; stderr: %s", line, errOut.String())
-	}
-	base := m[1]
+	base := f.serve(t, "--config", conf)
 	post := func(path, body string) map[string]any {
 		t.Helper()
 		resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
