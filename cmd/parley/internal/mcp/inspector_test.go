@@ -55,6 +55,7 @@ func TestInspectorCLI(t *testing.T) {
 		}},
 	} {
 		t.Run(door.name, func(t *testing.T) {
+			t.Parallel() // each door its own parley process and databases
 			target := door.target(t)
 			run := func(args ...string) inspectorResult {
 				t.Helper()

@@ -80,7 +80,10 @@ func checkSchema(t *testing.T, what string, raw any) {
 func TestEveryToolWithDemoAgents(t *testing.T) {
 	t.Parallel()
 	for name, c := range demoClients(t) {
-		t.Run(name, func(t *testing.T) { exercise(t, c, false) })
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each client its own process or server and database
+			exercise(t, c, false)
+		})
 	}
 }
 
@@ -93,9 +96,14 @@ func TestEveryToolWithFakeProviders(t *testing.T) {
 		"stdio": stdioClient(t, filepath.Join(t.TempDir(), "s.db"), env),
 		"http":  httpClient(t, ts),
 	}
-	for name, c := range clients {
-		t.Run(name, func(t *testing.T) { exercise(t, c, true) })
-	}
+	t.Run("clients", func(t *testing.T) { // returns when both are done
+		for name, c := range clients {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel() // each client its own process or server and database
+				exercise(t, c, true)
+			})
+		}
+	})
 	// What Parley sent: every vendor was asked, and the questions reached
 	// the models as the last user message.
 	asked := map[string]bool{}
