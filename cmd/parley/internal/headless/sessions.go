@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -38,7 +39,7 @@ func SessionList(out io.Writer, list []store.Summary, now time.Time, width int, 
 		if wide {
 			title += fork
 		}
-		ago, turns, cost := debate.ActivityAgo(s.LastActivity, now), fmt.Sprint(s.Turns), s.CostText()
+		ago, turns, cost := debate.ActivityAgo(s.LastActivity, now), strconv.Itoa(s.Turns), s.CostText()
 		if wide {
 			agents := strings.Join(s.Agents, ",")
 			if agents == "" {
@@ -60,27 +61,46 @@ func SessionList(out io.Writer, list []store.Summary, now time.Time, width int, 
 // text/tabwriter counted one and misaligned every row after a CJK title),
 // the last column unpadded; one write.
 func writeColumns(out io.Writer, rows [][]string) error {
-	widths := make([]int, len(rows[0]))
-	cells := make([][]int, len(rows))
+	cols := len(rows[0])
+	widths := make([]int, cols)
+	cells := make([]int, len(rows)*cols) // one allocation, not one a row
+	size := 0
 	for i, r := range rows {
-		cells[i] = make([]int, len(r))
 		for col, c := range r {
-			cells[i][col] = cellWidth(c)
-			widths[col] = max(widths[col], cells[i][col])
+			cells[i*cols+col] = cellWidth(c)
+			widths[col] = max(widths[col], cells[i*cols+col])
+			size += len(c)
 		}
 	}
+	for _, w := range widths {
+		size += (w + 2) * len(rows) // at most the padding: the buffer grows once
+	}
 	var b strings.Builder
+	b.Grow(size)
 	for i, r := range rows {
 		for col, c := range r {
 			b.WriteString(c)
 			if col < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[col]-cells[i][col]+2))
+				pad(&b, widths[col]-cells[i*cols+col]+2)
 			}
 		}
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(out, b.String())
 	return err
+}
+
+// spaces is what pad writes from, a slice at a time (strings.Repeat
+// allocated for every cell).
+const spaces = "                                                                "
+
+// pad writes n spaces to b.
+func pad(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
 }
 
 // fitTitles cuts the first column so that every row fits in width cells:
