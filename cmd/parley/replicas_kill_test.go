@@ -24,6 +24,7 @@ import (
 // A's answer as interrupted with the text A had checkpointed, and goes on
 // with the next turn numbers.
 func TestServeReplicaKilledMidAnswer(t *testing.T) {
+	t.Parallel() // its own rig (folder, fake, binary processes) and its own Postgres schema
 	r := newSharedRig(t)
 	c := pgtest.Require(t)
 	url := c.Schema(t)

@@ -32,6 +32,7 @@ import (
 // the cap; once all answered, it holds nothing in flight and has spent
 // what the five cost.
 func TestReplicasShareTheSpendWindows(t *testing.T) {
+	t.Parallel() // its own rig (folder, fake, binary processes) and its own Postgres schema
 	r := newSharedRig(t)
 	c := pgtest.Require(t)
 	url := c.Schema(t)
