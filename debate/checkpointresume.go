@@ -93,6 +93,7 @@ func (e *Engine) ResumeCheckpoint(ctx context.Context) error {
 		return fmt.Errorf("the run waiting at a checkpoint cannot go on in %s mode", m.Name())
 	}
 	return e.exchangeOf(ctx, m, "", func(ctx context.Context, _ string) error {
+		defer e.hosting.underSaved(p.Policy)()
 		return r.ResumeCheckpoint(ctx, p.Point, p.Resume)
 	})
 }
