@@ -32,12 +32,20 @@ func For(procs int, race bool) int {
 func Raise() {
 	flag.Parse()
 	if Given("test.parallel") {
+		fromCommandLine = true
 		return
 	}
 	if err := flag.Set("test.parallel", strconv.Itoa(For(runtime.GOMAXPROCS(0), RaceEnabled))); err != nil {
 		panic(err) // only without the testing package's flags: not a test binary
 	}
 }
+
+// fromCommandLine: Raise found -test.parallel given and kept it.
+var fromCommandLine bool
+
+// FromCommandLine reports whether Raise kept a -parallel the command line
+// gave rather than setting its own.
+func FromCommandLine() bool { return fromCommandLine }
 
 // Given reports whether the named flag was set on the command line.
 func Given(name string) bool {

@@ -37,17 +37,7 @@ func TestRaiseSetsTheFlagUnlessGiven(t *testing.T) {
 	if !Given("test.parallel") {
 		t.Fatal("TestMain's Raise left -test.parallel unset; the package runs at go test's default")
 	}
-	if want := strconv.Itoa(For(runtime.GOMAXPROCS(0), RaceEnabled)); got != want && !givenOnCommandLine() {
+	if want := strconv.Itoa(For(runtime.GOMAXPROCS(0), RaceEnabled)); got != want && !FromCommandLine() {
 		t.Errorf("-test.parallel = %s, want %s", got, want)
 	}
-}
-
-// givenOnCommandLine: -parallel was on the command line, so Raise kept it.
-func givenOnCommandLine() bool {
-	for _, a := range os.Args[1:] {
-		if len(a) > 15 && (a[:15] == "-test.parallel=" || a[:16] == "--test.parallel=") {
-			return true
-		}
-	}
-	return false
 }
