@@ -5,12 +5,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
 // Agent is a configured agent bound to its provider.
 type Agent struct {
-	AgentSpec
+	config.AgentSpec
 	Provider providers.Provider
 }
 

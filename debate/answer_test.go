@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/verdict"
 
@@ -21,7 +21,7 @@ func TestMagiAnswerCouncilStopsEarlyWhenUnanimous(t *testing.T) {
 	forms := map[string]string{"melchior": "1,000", "balthasar": "1000.0", "casper": " 1000 "}
 	fc := NewFakeCouncil(t, known, func(agent string, _ int, r providertest.Request) providertest.Reply {
 		return MagiReply(answerJSON(forms[agent]))
-	}, func(c *Config) { c.Modes.Magi.AnswerType, c.Modes.Magi.EarlyStop = "number", true })
+	}, func(c *config.Config) { c.Modes.Magi.AnswerType, c.Modes.Magi.EarlyStop = "number", true })
 	if err := fc.Engine.Submit(context.Background(), "What is 10*100?"); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestMagiAnonymousShuffledPeers(t *testing.T) {
 	t.Parallel()
 	fc := NewFakeCouncil(t, known, func(agent string, round int, r providertest.Request) providertest.Reply {
 		return MagiReply(answerJSON(map[string]string{"melchior": "A", "balthasar": "B", "casper": "A"}[agent]))
-	}, func(c *Config) {
+	}, func(c *config.Config) {
 		c.Modes.Magi.AnswerType, c.Modes.Magi.Anonymous, c.Modes.Magi.Shuffle = "option", true, true
 	})
 	if err := fc.Engine.Submit(context.Background(), "Which is larger?\nA) 3\nB) 2"); err != nil {

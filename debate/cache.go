@@ -3,6 +3,7 @@ package debate
 import (
 	"fmt"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -63,7 +64,7 @@ func (s CacheStats) saving() string {
 
 // CacheStatsOf sums the cache use of a session's turns by c's prices, each at the prices
 // of its day.
-func CacheStatsOf(c *Config, entries []Entry) CacheStats {
+func CacheStatsOf(c *config.Config, entries []Entry) CacheStats {
 	var s CacheStats
 	for _, en := range entries {
 		saved, priced := c.CacheSaving(en.Model, en.Usage, en.Started)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
@@ -191,7 +192,7 @@ func (e *Engine) stopAtCap(ce *spend.CapError) (first *spend.CapError) {
 // the dearer of the input and cache-write prices in force on day at (with
 // the long-context tier when the estimate passes it). priced is false when
 // the model has no price.
-func worstCost(c *Config, model string, req providers.Request, at time.Time) (usd float64, priced bool) {
+func worstCost(c *config.Config, model string, req providers.Request, at time.Time) (usd float64, priced bool) {
 	u := providers.Usage{InputTokens: providers.EstimatePromptTokens(req), OutputTokens: req.MaxTokens}
 	plain, priced := c.CostAt(model, u, at)
 	if !priced {

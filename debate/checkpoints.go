@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -41,7 +42,7 @@ func (CheckpointAnswered) EventType() string { return "checkpoint_answered" }
 // Checkpointer is a mode descriptor whose mode offers checkpoints; it
 // names its section's policy (modes.<name>.checkpoint).
 type Checkpointer interface {
-	CheckpointPolicy(c *Config) string
+	CheckpointPolicy(c *config.Config) string
 }
 
 // hosting is the run's host and its policy, under its own lock (a host

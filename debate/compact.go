@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
@@ -12,7 +13,7 @@ import (
 // Compact condenses the oldest blocks of the verbatim part into summary
 // entries while that part is over b.Verbatim. Summaries are history
 // entries, announced and stored like any other; the turns they cover stay.
-func (e *Engine) Compact(ctx context.Context, b Budget) {
+func (e *Engine) Compact(ctx context.Context, b config.Budget) {
 	e.compactMu.Lock()
 	defer e.compactMu.Unlock()
 	for calls := 0; calls < maxModelSummaries; {
@@ -88,7 +89,7 @@ const summariseInstruction = "You condense part of a conversation for the partic
 // summarise condenses block into one summary entry: by the configured
 // summariser agent, or by an extractive digest when there is none, it is a
 // demo agent, or its call fails. It reports whether it called a model.
-func (e *Engine) summarise(ctx context.Context, block []Entry, b Budget) bool {
+func (e *Engine) summarise(ctx context.Context, block []Entry, b config.Budget) bool {
 	first, last := block[0].Turn, block[len(block)-1].Turn
 	capTokens := max(b.Summary/3, 100)
 	digest := Digest(block, capTokens*4)

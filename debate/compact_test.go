@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
@@ -188,7 +189,7 @@ func TestContextBudgetResolution(t *testing.T) {
 		t.Fatalf("default %+v", b)
 	}
 	cfg.Context.BudgetTokens = 20000
-	cfg.Context.Magi = ContextBudget{BudgetTokens: 4000, SummaryTokens: 500}
+	cfg.Context.Magi = config.ContextBudget{BudgetTokens: 4000, SummaryTokens: 500}
 	if b := cfg.ContextBudget("mention"); b.Total != 20000 {
 		t.Fatalf("global %+v", b)
 	}
@@ -219,7 +220,7 @@ func TestDigestIsBoundedAndReadable(t *testing.T) {
 
 // A history filled as a long session would be: answers with a summary
 // entry every block, as compaction leaves them.
-func longHistory(tb testing.TB, turns int) (*Engine, Budget) {
+func longHistory(tb testing.TB, turns int) (*Engine, config.Budget) {
 	tb.Helper()
 	e, _, _ := NewModeEngine(tb, ModeConfig(known), "alternate", nil)
 	b := e.Config.ContextBudget("alternate")

@@ -2,9 +2,10 @@ package debate
 
 import "github.com/parleyhq/parley/debate/config"
 
-// The configuration's names, kept here while the code that says
-// debate.Config moves to config.Config (the types live in debate/config;
-// these are aliases, not copies; /work/wt/rooms44-move.sh does the rename).
+// The configuration's old names, aliases (not copies) of debate/config's,
+// kept for one round so branches written against debate.Config still build
+// after their rebase; nothing in the tree uses them. Write config.Config;
+// these go once the round's branches have landed.
 type (
 	AgentModeConfig   = config.AgentModeConfig
 	AgentSpec         = config.AgentSpec

@@ -15,6 +15,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/verdict"
 
@@ -61,7 +62,7 @@ func (m *probeMode) Submit(_ context.Context, line string) error {
 func TestModeListLooksUpByName(t *testing.T) {
 	t.Parallel()
 	build := func(e Session) (Mode, error) { return &probeMode{name: "probe", e: e}, nil }
-	list := ModeList{testMode(ModeInfo{Name: "first", Key: "alt+1"}, build), testMode(ModeInfo{Name: "second"}, build)}
+	list := config.ModeList{testMode(config.ModeInfo{Name: "first", Key: "alt+1"}, build), testMode(config.ModeInfo{Name: "second"}, build)}
 	if got := strings.Join(list.Names(), ","); got != "first,second" {
 		t.Fatalf("Names() = %s", got)
 	}
@@ -74,7 +75,7 @@ func TestModeListLooksUpByName(t *testing.T) {
 	if _, ok := list.Spec("third"); ok {
 		t.Fatal("a mode the list lacks was found")
 	}
-	if list.Default() != "first" || (ModeList{}).Default() != "" {
+	if list.Default() != "first" || (config.ModeList{}).Default() != "" {
 		t.Fatalf("Default() = %q", list.Default())
 	}
 	if got := list.Unknown("third"); got != `unknown mode "third" (one of first, second)` {
@@ -85,7 +86,7 @@ func TestModeListLooksUpByName(t *testing.T) {
 // An engine knows only the modes of its configuration's list.
 func TestEngineKnowsOnlyItsList(t *testing.T) {
 	t.Parallel()
-	probe := testMode(ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e Session) (Mode, error) {
+	probe := testMode(config.ModeInfo{Name: "zz-probe", Title: "probe", Input: "anything"}, func(e Session) (Mode, error) {
 		return &probeMode{name: "probe", e: e}, nil
 	})
 	with, _ := NewSpineEngine(append(known, probe), nil)
@@ -108,28 +109,28 @@ func TestControlRefusesWhatTheModeDoesNotTake(t *testing.T) {
 	e, _, _ := NewModeEngine(t, ModeConfig(known), "mention", nil)
 	ctx := context.Background()
 	var nc *ErrNoSuchControl
-	err := e.Control(ctx, Control{Kind: ControlStop})
+	err := e.Control(ctx, Control{Kind: config.ControlStop})
 	if !errors.As(err, &nc) || nc.Mode != "mention" || err.Error() != "mention mode takes no controls (asked: stop)" {
 		t.Fatalf("stop in mention: %v", err)
 	}
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)
 	}
-	err = e.Control(ctx, Control{Kind: ControlPause})
+	err = e.Control(ctx, Control{Kind: config.ControlPause})
 	if !errors.As(err, &nc) || err.Error() != "magi mode does not take pause (it takes rounds)" {
 		t.Fatalf("pause in magi: %v", err)
 	}
 	if err := e.SetMode("agent"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Control(ctx, Control{Kind: ControlRounds, N: 2}); !errors.As(err, &nc) || !strings.Contains(err.Error(), "it takes steps") {
+	if err := e.Control(ctx, Control{Kind: config.ControlRounds, N: 2}); !errors.As(err, &nc) || !strings.Contains(err.Error(), "it takes steps") {
 		t.Fatalf("rounds in agent: %v", err)
 	}
 	if err := e.Control(ctx, Control{Kind: "rewind"}); !errors.As(err, &nc) {
 		t.Fatalf("an unknown control: %v", err)
 	}
 	// Numbers below 1 are refused, whatever the mode.
-	if err := e.Control(ctx, Control{Kind: ControlSteps}); err == nil || !strings.Contains(err.Error(), "at least 1") {
+	if err := e.Control(ctx, Control{Kind: config.ControlSteps}); err == nil || !strings.Contains(err.Error(), "at least 1") {
 		t.Fatalf("steps 0: %v", err)
 	}
 }
@@ -137,7 +138,7 @@ func TestControlRefusesWhatTheModeDoesNotTake(t *testing.T) {
 func TestControlPauseAndStopNeedARunningExchange(t *testing.T) {
 	t.Parallel()
 	e, log, _ := NewModeEngine(t, ModeConfig(known), "talk", nil)
-	for _, k := range []ControlKind{ControlPause, ControlContinue, ControlStop} {
+	for _, k := range []config.ControlKind{config.ControlPause, config.ControlContinue, config.ControlStop} {
 		err := e.Control(context.Background(), Control{Kind: k})
 		var nc *ErrNoSuchControl
 		if err == nil || errors.As(err, &nc) || !strings.Contains(err.Error(), "talk is running") || !strings.Contains(err.Error(), string(k)) {
@@ -145,7 +146,7 @@ func TestControlPauseAndStopNeedARunningExchange(t *testing.T) {
 		}
 	}
 	// Rounds is for the next talk and is taken while idle.
-	SendControl(t, e, Control{Kind: ControlRounds, N: 1})
+	SendControl(t, e, Control{Kind: config.ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "short"); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestControlStepsBoundsTheAgent(t *testing.T) {
 	t.Parallel()
 	_, p := OpenAIFake(t, TextReply("<list_file><path>lib</path></list_file>"))
 	e, ev := ToolLoopEngine(t, known, p, "agent", ToolWorkspace(t), 5)
-	SendControl(t, e, Control{Kind: ControlSteps, N: 2})
+	SendControl(t, e, Control{Kind: config.ControlSteps, N: 2})
 	var sl *StepLimitError
 	if err := e.Submit(context.Background(), "loop"); !errors.As(err, &sl) || sl.Steps != 2 {
 		t.Fatalf("err = %v, want a StepLimitError after 2 steps", err)
@@ -168,7 +169,7 @@ func TestControlStepsBoundsTheAgent(t *testing.T) {
 	if ans := LastOf[AgentAnswered](t, ev); ans.Complete || ans.Steps != 2 || !strings.Contains(ans.Error, "used all 2 steps") || len(ans.ToolCalls) != 2 {
 		t.Fatalf("AgentAnswered = %+v", ans)
 	}
-	SendControl(t, e, Control{Kind: ControlSteps, N: 3})
+	SendControl(t, e, Control{Kind: config.ControlSteps, N: 3})
 	if err := e.Submit(context.Background(), "again"); !errors.As(err, &sl) || sl.Steps != 3 {
 		t.Fatalf("err = %v, want a StepLimitError after 3 steps", err)
 	}

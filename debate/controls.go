@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // Control is one request to a mode, sent through Engine.Control.
 type Control struct {
-	Kind ControlKind `json:"kind"`
-	N    int         `json:"n,omitempty"` // for rounds and steps
+	Kind config.ControlKind `json:"kind"`
+	N    int                `json:"n,omitempty"` // for rounds and steps
 }
 
 // Controller is implemented by a mode that takes controls; its
@@ -21,8 +23,8 @@ type Controller interface {
 // ErrNoSuchControl is returned for a control the current mode does not take.
 type ErrNoSuchControl struct {
 	Mode    string
-	Control ControlKind
-	Accepts []ControlKind
+	Control config.ControlKind
+	Accepts []config.ControlKind
 }
 
 func (e *ErrNoSuchControl) Error() string {
@@ -45,11 +47,11 @@ func (e *Engine) Control(_ context.Context, c Control) error {
 		return &ErrNoSuchControl{Mode: m.Name(), Control: c.Kind, Accepts: info.Controls}
 	}
 	switch c.Kind {
-	case ControlRounds, ControlSteps:
+	case config.ControlRounds, config.ControlSteps:
 		if c.N < 1 {
 			return fmt.Errorf("%s needs a number of at least 1", c.Kind)
 		}
-	case ControlPause, ControlContinue, ControlStop:
+	case config.ControlPause, config.ControlContinue, config.ControlStop:
 		if !e.Busy() {
 			return fmt.Errorf("no %s is running: %s works while one runs", m.Name(), c.Kind)
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 )
@@ -38,7 +39,7 @@ var ErrBusy = errors.New("agents are still answering (Esc cancels)")
 
 // Engine runs one session: its history, its current mode and its events.
 type Engine struct {
-	Config *Config
+	Config *config.Config
 	agents []*Agent // configuration order
 
 	emitMu sync.Mutex
@@ -87,7 +88,7 @@ type Engine struct {
 
 // NewEngine builds an engine for a new session. agents must cover every
 // agent of cfg, in configuration order.
-func NewEngine(cfg *Config, agents []*Agent, mode string) (*Engine, error) {
+func NewEngine(cfg *config.Config, agents []*Agent, mode string) (*Engine, error) {
 	if mode == "" {
 		mode = cfg.DefaultMode
 	}
@@ -249,11 +250,11 @@ func (e *Engine) modeNamed(name string) (Mode, error) {
 func (e *Engine) buildMode(name string) (Mode, error) {
 	spec, ok := e.Config.ModeList.Spec(name)
 	if !ok {
-		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: e.Config.ModeList.Unknown(name)}
+		return nil, &config.ConfigError{File: e.Config.Source, Key: "mode", Problem: e.Config.ModeList.Unknown(name)}
 	}
 	builder, ok := spec.(ModeSpec)
 	if !ok { // a configuration's list holds a mode this program cannot build
-		return nil, &ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("mode %q cannot be built by this program", name)}
+		return nil, &config.ConfigError{File: e.Config.Source, Key: "mode", Problem: fmt.Sprintf("mode %q cannot be built by this program", name)}
 	}
 	m, err := builder.New(e)
 	var unseated *UnseatedError

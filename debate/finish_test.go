@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/verdict"
 
@@ -15,7 +16,7 @@ import (
 )
 
 // oneOpenAIAgent is a mention engine whose agent talks to a fake OpenAI.
-func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (*Engine, *providertest.Server, *EventLog) {
+func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*config.Config)) (*Engine, *providertest.Server, *EventLog) {
 	t.Helper()
 	srv := providertest.OpenAI(t, func(providertest.Request) providertest.Reply { return reply })
 	zero := 0
@@ -24,10 +25,10 @@ func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*Config)) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Config{ModeList: known,
+	c := &config.Config{ModeList: known,
 		Providers: map[string]providers.Spec{"openai": spec},
-		Agents:    []AgentSpec{{Name: "chatgpt", Display: "ChatGPT", Provider: "openai", Model: "gpt-6.1-sol", MaxTokens: 64}},
-		Modes:     ModesConfig{Mention: MentionConfig{Agents: []string{"chatgpt"}}},
+		Agents:    []config.AgentSpec{{Name: "chatgpt", Display: "ChatGPT", Provider: "openai", Model: "gpt-6.1-sol", MaxTokens: 64}},
+		Modes:     config.ModesConfig{Mention: config.MentionConfig{Agents: []string{"chatgpt"}}},
 	}
 	if cfg != nil {
 		cfg(c)
@@ -97,7 +98,7 @@ func TestTurnRefusedOrEmptyIsAnError(t *testing.T) {
 func TestTurnSendsMetaAndDropsUnacceptedTemperature(t *testing.T) {
 	t.Parallel()
 	temp := 0.0
-	e, srv, events := oneOpenAIAgent(t, providertest.Reply{Text: "ok", Usage: providers.Usage{InputTokens: 1, OutputTokens: 1}}, func(c *Config) {
+	e, srv, events := oneOpenAIAgent(t, providertest.Reply{Text: "ok", Usage: providers.Usage{InputTokens: 1, OutputTokens: 1}}, func(c *config.Config) {
 		c.Agents[0].Temperature = &temp
 		c.Agents[0].Model = "gpt-9-unlisted" // family rules: reasons, no price
 	})

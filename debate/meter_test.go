@@ -9,6 +9,7 @@ import (
 	"time"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/spend"
 
@@ -116,7 +117,7 @@ func TestSpendMeterTable(t *testing.T) {
 // parallelAll asks @all (three agents at once, each held until all were
 // admitted or refused) under cfg and a session cap, and returns how many
 // calls reached a provider.
-func parallelAll(t *testing.T, cfg *Config, sessionCap float64) (int, error) {
+func parallelAll(t *testing.T, cfg *config.Config, sessionCap float64) (int, error) {
 	t.Helper()
 	release := make(chan struct{})
 	entered := make(chan struct{}, len(cfg.Agents))

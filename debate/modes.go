@@ -24,4 +24,4 @@ type ModeSpec interface {
 }
 
 // Modes is the modes this engine's program knows.
-func (e *Engine) Modes() ModeList { return e.Config.ModeList }
+func (e *Engine) Modes() config.ModeList { return e.Config.ModeList }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/toolbox"
@@ -283,7 +284,7 @@ const toolResultTokens = toolbox.MaxResultBytes/2 + 256
 // paused by the vendor and continued up to providers.MaxServerToolPauses
 // times, each continuation a request carrying the paused output, writing
 // up to max_tokens more and running its own searches.
-func worstTurnCost(c *Config, model string, req providers.Request, tt *toolTurn, at time.Time) (float64, bool) {
+func worstTurnCost(c *config.Config, model string, req providers.Request, tt *toolTurn, at time.Time) (float64, bool) {
 	if tt == nil {
 		return worstCost(c, model, req, at)
 	}

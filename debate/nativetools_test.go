@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/toolbox"
@@ -17,7 +18,7 @@ import (
 
 // toolEngine seats gemini on a ToolFake with the files tools over a folder
 // holding notes.txt, in mention mode.
-func toolEngine(t *testing.T, cfg *Config, script func(n int, req providers.Request) ToolReply) (*Engine, *ToolFake, *EventLog) {
+func toolEngine(t *testing.T, cfg *config.Config, script func(n int, req providers.Request) ToolReply) (*Engine, *ToolFake, *EventLog) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the rate is 4.2%\n"), 0o600); err != nil {
@@ -196,7 +197,7 @@ func TestNativeToolPolicyAndExchangeBound(t *testing.T) {
 func TestNativeToolWorstCaseBoundsTheTurn(t *testing.T) {
 	t.Parallel()
 	cfg := SpineConfig(known)
-	cfg.Pricing = map[string]Price{"gemini-3-flash-preview": {Input: 1, Output: 1}}
+	cfg.Pricing = map[string]config.Price{"gemini-3-flash-preview": {Input: 1, Output: 1}}
 	// One plain call's worst case: ~the prompt and 4096 output tokens at
 	// $1/M, well under a cent; eight tool steps' is over 1.2 M tokens.
 	cfg.BudgetUSD = 0.5
@@ -245,21 +246,21 @@ func TestEvidenceLedgerIsRestored(t *testing.T) {
 func TestToolsConfigIsChecked(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		edit func(*Config)
+		edit func(*config.Config)
 		want string
 	}{
-		{func(c *Config) { c.Tools.MaxToolCalls = 65 }, "tools.max_tool_calls is 65"},
-		{func(c *Config) { c.Tools.Policy = map[string]string{"fetch": "maybe"} }, `tools.policy.fetch is "maybe"`},
-		{func(c *Config) { c.MCPServers = map[string]MCPServerSpec{"a b": {URL: "http://x"}} }, "letters, digits"},
-		{func(c *Config) {
-			c.MCPServers = map[string]MCPServerSpec{"x": {URL: "http://x", Command: []string{"y"}}}
+		{func(c *config.Config) { c.Tools.MaxToolCalls = 65 }, "tools.max_tool_calls is 65"},
+		{func(c *config.Config) { c.Tools.Policy = map[string]string{"fetch": "maybe"} }, `tools.policy.fetch is "maybe"`},
+		{func(c *config.Config) { c.MCPServers = map[string]config.MCPServerSpec{"a b": {URL: "http://x"}} }, "letters, digits"},
+		{func(c *config.Config) {
+			c.MCPServers = map[string]config.MCPServerSpec{"x": {URL: "http://x", Command: []string{"y"}}}
 		}, "either command"},
-		{func(c *Config) { c.MCPServers = map[string]MCPServerSpec{"x": {URL: "file:///x"}} }, "http or https"},
-		{func(c *Config) { c.Agents[0].Tools = ToolList{"mcp:nope"} }, "mcp:nope names no server"},
-		{func(c *Config) { c.Agents[0].Tools = ToolList{"shell"} }, `unknown tool "shell"`},
-		{func(c *Config) { c.Modes.Magi.Evidence = "strict" }, `modes.magi.evidence is "strict"`},
-		{func(c *Config) { c.Serve.Tools = []string{"shell"} }, `serve.tools: unknown tool "shell"`},
-		{func(c *Config) { c.Serve.Tools = []string{"mcp:nope"} }, "serve.tools: mcp:nope names no server"},
+		{func(c *config.Config) { c.MCPServers = map[string]config.MCPServerSpec{"x": {URL: "file:///x"}} }, "http or https"},
+		{func(c *config.Config) { c.Agents[0].Tools = config.ToolList{"mcp:nope"} }, "mcp:nope names no server"},
+		{func(c *config.Config) { c.Agents[0].Tools = config.ToolList{"shell"} }, `unknown tool "shell"`},
+		{func(c *config.Config) { c.Modes.Magi.Evidence = "strict" }, `modes.magi.evidence is "strict"`},
+		{func(c *config.Config) { c.Serve.Tools = []string{"shell"} }, `serve.tools: unknown tool "shell"`},
+		{func(c *config.Config) { c.Serve.Tools = []string{"mcp:nope"} }, "serve.tools: mcp:nope names no server"},
 	} {
 		cfg := SpineConfig(known)
 		c.edit(cfg)
@@ -268,8 +269,8 @@ func TestToolsConfigIsChecked(t *testing.T) {
 		}
 	}
 	cfg := SpineConfig(known)
-	cfg.MCPServers = map[string]MCPServerSpec{"docs": {Command: []string{"srv"}}}
-	cfg.Agents[0].Tools = ToolList{"files", "fetch", "web_search", "mcp:docs"}
+	cfg.MCPServers = map[string]config.MCPServerSpec{"docs": {Command: []string{"srv"}}}
+	cfg.Agents[0].Tools = config.ToolList{"files", "fetch", "web_search", "mcp:docs"}
 	cfg.Serve.Tools = []string{"fetch", "mcp:docs"}
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("a good configuration: %v", err)

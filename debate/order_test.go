@@ -12,6 +12,7 @@ import (
 	"time"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
@@ -123,7 +124,7 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 	}
 	e, log := NewSpineEngine(known, fakes)
 	gemini, _ := e.Agent("gemini")
-	gemini.Tools = ToolList{"files"}
+	gemini.Tools = config.ToolList{"files"}
 	if err := e.SetWorkspace(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 func TestModeIsBuiltOnceUnderConcurrentUse(t *testing.T) {
 	var builds atomic.Int32
 	release := make(chan struct{})
-	slow := testMode(ModeInfo{Name: "test-slow-build"}, func(e Session) (Mode, error) {
+	slow := testMode(config.ModeInfo{Name: "test-slow-build"}, func(e Session) (Mode, error) {
 		builds.Add(1)
 		<-release
 		return &probeMode{name: "probe", e: e}, nil
@@ -191,7 +192,7 @@ func TestRestoreDropsAModeBuiltMeanwhile(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
 	var once sync.Once
-	held := testMode(ModeInfo{Name: "test-restore-build"}, func(e Session) (Mode, error) {
+	held := testMode(config.ModeInfo{Name: "test-restore-build"}, func(e Session) (Mode, error) {
 		once.Do(func() { close(entered); <-release })
 		return &probeMode{name: "probe", e: e}, nil
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/providers"
 )
@@ -39,7 +40,7 @@ func (e *Engine) PromptFor(ctx context.Context, p Prompt) []providers.Message {
 // compacting. Every message but the last is followed by one of the other
 // role, so it reaches the agent's next call unchanged (Turn.Run tells the
 // provider so, for its prompt cache).
-func BuildPrompt(h *History, p Prompt, b Budget) []providers.Message {
+func BuildPrompt(h *History, p Prompt, b config.Budget) []providers.Message {
 	v := View{Self: p.Self, OthersTools: p.OthersTools}
 	covered := h.Compacted()
 	maxEntry := max(b.Verbatim/2, 256) * 4 // bytes one entry may take

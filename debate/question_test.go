@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -19,7 +20,7 @@ func TestBuildPromptNeverCutsTheQuestion(t *testing.T) {
 	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "first: " + long, Status: StatusComplete})
 	h.Append(Entry{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "old answer " + long, Status: StatusComplete})
 	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: question, Status: StatusComplete})
-	b := (&Config{ModeList: known}).ContextBudget("mention")
+	b := (&config.Config{ModeList: known}).ContextBudget("mention")
 	msgs := BuildPrompt(h, Prompt{Mode: "mention", Self: "chatgpt"}, b)
 	all := ""
 	for _, m := range msgs {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/debate/spend"
@@ -23,7 +24,7 @@ func TestARefusedLineKeepsNothingAndSaysSo(t *testing.T) {
 	t.Parallel()
 	cfg := vendorConfig()
 	cfg.Providers["ollama"] = providers.Spec{Type: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1"}
-	cfg.Agents = append(cfg.Agents, AgentSpec{Name: "local", Display: "Local", Provider: "ollama", Model: "qwen3"})
+	cfg.Agents = append(cfg.Agents, config.AgentSpec{Name: "local", Display: "Local", Provider: "ollama", Model: "qwen3"})
 	cfg.Seat(onlyKey("TEST_OA"))
 	e, calls, _ := NewModeEngine(t, cfg, "mention", nil)
 	for line, want := range map[string]string{

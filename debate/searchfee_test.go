@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -13,7 +14,7 @@ import (
 // so a cap still bounds a run before it starts.
 func TestWorstTurnCostIncludesSearchFees(t *testing.T) {
 	zero, fee := 0.0, 0.01
-	cfg := &Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &zero, Output: &zero, SearchFee: &fee}}}
+	cfg := &config.Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &zero, Output: &zero, SearchFee: &fee}}}
 	req := providers.Request{MaxTokens: 100, Messages: []providers.Message{{Role: providers.RoleUser, Content: "q"}}}
 	tt := &toolTurn{limit: 3}
 	plain, ok := worstTurnCost(cfg, "m", req, tt, time.Now())
@@ -41,7 +42,7 @@ func TestWorstTurnCostIncludesSearchFees(t *testing.T) {
 // search pauses twice.
 func TestWorstTurnCostCoversPausedContinuations(t *testing.T) {
 	zero, perToken := 0.0, 1.0 // a dollar a million output tokens
-	cfg := &Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &zero, Output: &perToken}}}
+	cfg := &config.Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &zero, Output: &perToken}}}
 	req := providers.Request{MaxTokens: 1000, Messages: []providers.Message{{Role: providers.RoleUser, Content: "q"}}}
 	tt := &toolTurn{limit: 1}
 	plain, _ := worstTurnCost(cfg, "m", req, tt, time.Now())

@@ -23,7 +23,7 @@ func (e *NoQuestionError) Error() string {
 // the variables that would seat them.
 type UnseatedError struct {
 	Mode  string
-	Seats []Seat
+	Seats []config.Seat
 	// Strict is true when stand-ins were refused by `seating: strict`.
 	Strict bool
 }
@@ -37,8 +37,8 @@ func (e *UnseatedError) Error() string {
 }
 
 // SeatsOf returns the unseated among agents.
-func (e *Engine) SeatsOf(agents []*Agent) []Seat {
-	var out []Seat
+func (e *Engine) SeatsOf(agents []*Agent) []config.Seat {
+	var out []config.Seat
 	for _, a := range agents {
 		if st, ok := e.Config.Seats.UnseatedOf(a.Name); ok {
 			out = append(out, st)
@@ -74,9 +74,9 @@ func (e *Engine) SeatingLine(mode string) string {
 	if s, ok := m.(SeatHolder); ok {
 		agents = s.SeatedAgents()
 	}
-	var moved []Seat
+	var moved []config.Seat
 	for _, a := range agents {
-		if st, ok := s.StandInOf(a.Name); ok && !slices.ContainsFunc(moved, func(x Seat) bool { return x.Agent == st.Agent }) {
+		if st, ok := s.StandInOf(a.Name); ok && !slices.ContainsFunc(moved, func(x config.Seat) bool { return x.Agent == st.Agent }) {
 			moved = append(moved, st)
 		}
 	}
@@ -102,7 +102,7 @@ func (e *Engine) AllLine() string {
 	return fmt.Sprintf("@all asks %s; skipped %s: no %s", config.JoinAnd(labels), config.SeatNames(skipped), config.MissingVars(skipped, ", "))
 }
 
-func pluralHas(seats []Seat) string {
+func pluralHas(seats []config.Seat) string {
 	if len(seats) > 1 {
 		return "have"
 	}
@@ -111,7 +111,7 @@ func pluralHas(seats []Seat) string {
 
 // AllSeated splits @all's agents into those with their own key and the
 // seats of those without.
-func (e *Engine) AllSeated() (asked []*Agent, skipped []Seat) {
+func (e *Engine) AllSeated() (asked []*Agent, skipped []config.Seat) {
 	s := e.Config.Seats
 	for _, name := range e.Config.Modes.Mention.Agents {
 		a, ok := e.Agent(name)
@@ -135,7 +135,7 @@ func (e *Engine) AllSeated() (asked []*Agent, skipped []Seat) {
 // members: it makes no call at all.
 type NoMajorityError struct {
 	Seated, Members int
-	Unseated        []Seat
+	Unseated        []config.Seat
 }
 
 func (e *NoMajorityError) Error() string {
@@ -146,7 +146,7 @@ func (e *NoMajorityError) Error() string {
 // NoKeyError refuses a mention of agents whose provider has no key: asked
 // by name, an agent answers on its own model or not at all.
 type NoKeyError struct {
-	Seats []Seat
+	Seats []config.Seat
 	Ask   []string // the agents that can answer now (Seating.Ready)
 }
 
@@ -161,7 +161,7 @@ func (e *NoKeyError) Error() string {
 // NamedWithoutKey refuses names of agents that do not sit on their own key.
 func (e *Engine) NamedWithoutKey(names []string) error {
 	s := e.Config.Seats
-	var seats []Seat
+	var seats []config.Seat
 	for _, n := range names {
 		st, ok := s.StandInOf(n)
 		if !ok {

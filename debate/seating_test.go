@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
@@ -14,7 +15,7 @@ import (
 
 // vendorConfig is modeConfig on three keyed vendors, each key in its own
 // variable.
-func vendorConfig() *Config {
+func vendorConfig() *config.Config {
 	cfg := ModeConfig(known)
 	cfg.Providers = map[string]providers.Spec{
 		"openai":    {Type: "openai", APIKeyEnv: "TEST_OA"},
@@ -99,7 +100,7 @@ func TestAllAsksOnlyKeyedAgentsAndNamesTheSkippedOnce(t *testing.T) {
 func TestStrictSeatingRefusesTheModeThatNeedsTheAgent(t *testing.T) {
 	t.Parallel()
 	cfg := vendorConfig()
-	cfg.Seating = SeatingStrict
+	cfg.Seating = config.SeatingStrict
 	cfg.Seat(onlyKey("TEST_OA"))
 	if a, _ := cfg.Agent("claude"); a.Provider != "anthropic" {
 		t.Fatalf("strict seating moved claude to %s", a.Provider)
@@ -124,8 +125,8 @@ func TestNoKeyedProviderLeavesAgentsUnseated(t *testing.T) {
 func TestCouncilNeedsAMajorityOfSeatedMembers(t *testing.T) {
 	t.Parallel()
 	cfg := vendorConfig()
-	cfg.Seating = SeatingStrict
-	cfg.Modes.Council = CouncilConfig{Members: []string{"gemini", "chatgpt", "claude"}, Chairman: "codex"}
+	cfg.Seating = config.SeatingStrict
+	cfg.Modes.Council = config.CouncilConfig{Members: []string{"gemini", "chatgpt", "claude"}, Chairman: "codex"}
 	cfg.Seat(onlyKey("TEST_OA"))
 	e, calls, _ := NewModeEngine(t, cfg, "mention", nil)
 	err := e.SetMode("council")
@@ -138,8 +139,8 @@ func TestCouncilNeedsAMajorityOfSeatedMembers(t *testing.T) {
 	}
 	// Two of three is a majority: the council sits without the third.
 	cfg2 := vendorConfig()
-	cfg2.Seating = SeatingStrict
-	cfg2.Modes.Council = CouncilConfig{Members: []string{"gemini", "chatgpt", "codex"}, Chairman: "codex"}
+	cfg2.Seating = config.SeatingStrict
+	cfg2.Modes.Council = config.CouncilConfig{Members: []string{"gemini", "chatgpt", "codex"}, Chairman: "codex"}
 	cfg2.Seat(onlyKey("TEST_OA"))
 	e2, _, _ := NewModeEngine(t, cfg2, "council", nil)
 	var names []string

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
@@ -17,7 +18,7 @@ import (
 // carries out the rest. *Engine is the one implementation.
 type Session interface {
 	// Configuration is the session's configuration (Engine.Config).
-	Configuration() *Config
+	Configuration() *config.Config
 	// Info is the session's metadata; State and SetState keep the mode's
 	// own values in it (announced as SessionUpdated).
 	Info() SessionInfo
@@ -36,9 +37,9 @@ type Session interface {
 	MustAgents(names ...string) ([]*Agent, error)
 	Resolve(names []string) ([]*Agent, error)
 	SortByConfig(agents []*Agent)
-	SeatsOf(agents []*Agent) []Seat
+	SeatsOf(agents []*Agent) []config.Seat
 	AllLine() string
-	AllSeated() (asked []*Agent, skipped []Seat)
+	AllSeated() (asked []*Agent, skipped []config.Seat)
 	NamedWithoutKey(names []string) error
 	// RefuseUnpriced refuses an exchange that would call an agent whose
 	// model has no price while a cap is set, before anything is kept.
@@ -80,4 +81,4 @@ type Session interface {
 }
 
 // Configuration is the session's configuration, for a mode's Session.
-func (e *Engine) Configuration() *Config { return e.Config }
+func (e *Engine) Configuration() *config.Config { return e.Config }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/spend"
 
@@ -18,7 +19,7 @@ import (
 // cappedConfig puts every agent of modeConfig on one priced model whose
 // input is free and whose output costs $10 per million tokens: with
 // max_tokens 1,000 every call's worst case is exactly $0.01.
-func cappedConfig() *Config {
+func cappedConfig() *config.Config {
 	cfg := ModeConfig(known)
 	ten, zero := 10.0, 0.0
 	cfg.Models = providers.Catalogue{"priced-model": {Input: &zero, Output: &ten}}
@@ -268,7 +269,7 @@ func TestWorstCasesCountEveryCallAndRetry(t *testing.T) {
 func TestCacheSavingAndStats(t *testing.T) {
 	t.Parallel()
 	in, read, write, out := 2.0, 0.10, 2.50, 10.0
-	cfg := &Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &in, CachedInput: &read, CacheWrite: &write, Output: &out}}}
+	cfg := &config.Config{Models: providers.Catalogue{"m": {Provider: "anthropic", Input: &in, CachedInput: &read, CacheWrite: &write, Output: &out}}}
 	day := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	saved, ok := cfg.CacheSaving("m", providers.Usage{InputTokens: 10_000, CachedTokens: 8_000, OutputTokens: 100}, day)
 	if !ok || saved < 0.0152-1e-12 || saved > 0.0152+1e-12 { // 8,000 × (2.00 − 0.10) / 1e6

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 )
 
@@ -86,8 +87,8 @@ func CheckTitle(title string) (string, error) {
 	if title == "" {
 		return "", errors.New("a title needs at least one word")
 	}
-	if n := utf8.RuneCountInString(title); n > MaxTitleRunes {
-		return "", fmt.Errorf("a title has at most %d characters (this one has %d)", MaxTitleRunes, n)
+	if n := utf8.RuneCountInString(title); n > config.MaxTitleRunes {
+		return "", fmt.Errorf("a title has at most %d characters (this one has %d)", config.MaxTitleRunes, n)
 	}
 	return title, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -50,7 +51,7 @@ type WorstCaser interface {
 // is its own max_tokens; every structured answer is retried once. The
 // engine's cap checks each real call against its own worst case; this is
 // the bound to choose a cap by.
-func WorstCases(cfg *Config, at time.Time) ([]WorstCase, error) {
+func WorstCases(cfg *config.Config, at time.Time) ([]WorstCase, error) {
 	var agents []*Agent
 	for _, spec := range cfg.Agents {
 		agents = append(agents, &Agent{AgentSpec: spec, Provider: nullProvider{}})

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // The boxes' keys in force are in the full help (each said to act in its
 // box) and in each box's hint; an action left alone keeps its default.
 func TestBoxKeysInTheHelp(t *testing.T) {
 	t.Parallel()
-	k, err := newKeys(testEngine(t, 0).Modes().Infos(), map[string]debate.KeyList{
+	k, err := newKeys(testEngine(t, 0).Modes().Infos(), map[string]config.KeyList{
 		"palette_down": {"ctrl+d"}, "sessions_fork": {"alt+f"}, "box_page_down": {"ctrl+v"},
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
 )
 
@@ -235,7 +236,7 @@ func (m *Model) switchMode(name string) {
 }
 
 // modeInfo is the current mode's descriptor.
-func (m *Model) modeInfo() debate.ModeInfo {
+func (m *Model) modeInfo() config.ModeInfo {
 	mi, _ := m.engine.Modes().Info(m.engine.Current().Name())
 	return mi
 }
@@ -272,7 +273,7 @@ func (m *Model) inputHint() string {
 }
 
 // modeHint says what typing does in a mode.
-func modeHint(mi debate.ModeInfo) string {
+func modeHint(mi config.ModeInfo) string {
 	if mi.Hint != "" {
 		return mi.Hint
 	}

@@ -11,7 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/toolbox"
 )
@@ -164,7 +164,7 @@ func (m *Model) openTools() {
 				offered = append(offered, s.Kind+" (the vendor's)")
 			}
 			line += "native: " + Sanitize(strings.Join(offered, ", "))
-		} else if debate.ToolList(a.Tools).Files() {
+		} else if config.ToolList(a.Tools).Files() {
 			line += "list_file, read_file (XML protocol)"
 		} else {
 			line += m.th.muted.Render("no tools")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -23,7 +24,7 @@ import (
 var fixedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 // testConfig reads the embedded config.yaml the way the command does.
-func testConfig(tb testing.TB) *debate.Config {
+func testConfig(tb testing.TB) *config.Config {
 	tb.Helper()
 	v := viper.New()
 	v.SetConfigType("yaml")
@@ -31,7 +32,7 @@ func testConfig(tb testing.TB) *debate.Config {
 		tb.Fatal(err)
 	}
 	v.Set("theme", map[string]any{"base": v.GetString("theme")}) // theme: auto, as configload decodes it
-	var cfg debate.Config
+	var cfg config.Config
 	if err := v.Unmarshal(&cfg); err != nil {
 		tb.Fatal(err)
 	}

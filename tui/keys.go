@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/tui/prefs"
 )
 
@@ -65,7 +65,7 @@ type keyMap struct {
 }
 
 // keyActions are the console's actions with the modes' keys, in help order.
-func keyActions(modes []debate.ModeInfo) []prefs.Action {
+func keyActions(modes []config.ModeInfo) []prefs.Action {
 	actions := prefs.Actions()
 	for _, mi := range modes {
 		actions = append(actions, prefs.Mode(mi.Name, mi.Key))
@@ -76,7 +76,7 @@ func keyActions(modes []debate.ModeInfo) []prefs.Action {
 // newKeys builds the key map: the actions' keys with the configuration's
 // keys: over them (checked when the configuration was loaded; a problem
 // here keeps the defaults and is returned).
-func newKeys(modes []debate.ModeInfo, set map[string]debate.KeyList) (keyMap, error) {
+func newKeys(modes []config.ModeInfo, set map[string]config.KeyList) (keyMap, error) {
 	actions, err := prefs.Resolve(keyActions(modes), set)
 	if err != nil {
 		actions = keyActions(modes)
@@ -247,7 +247,7 @@ func boxRow(where string, km help.KeyMap) []key.Binding {
 // forMode adjusts the help of keys whose meaning depends on the mode: in
 // one that steps (alternate), once started, Enter on an empty input is the
 // next step.
-func (k *keyMap) forMode(mi debate.ModeInfo, started bool) {
+func (k *keyMap) forMode(mi config.ModeInfo, started bool) {
 	if mi.StepOnEmpty && started {
 		k.Submit.SetHelp(k.Submit.Help().Key, "send (empty: next step)")
 		return

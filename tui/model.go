@@ -4,6 +4,7 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/tui/prefs"
 
 	"context"
@@ -53,7 +54,7 @@ type Options struct {
 	Colours map[string]string
 	// Keys are the configuration's keys: (action → key names), over the
 	// default bindings (prefs.Actions).
-	Keys map[string]debate.KeyList
+	Keys map[string]config.KeyList
 }
 
 type focusArea int

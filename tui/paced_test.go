@@ -18,6 +18,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -164,14 +165,14 @@ func BenchmarkConsolePaced(b *testing.B) {
 }
 
 // agentSpec is the configured agent called name.
-func agentSpec(tb testing.TB, cfg *debate.Config, name string) debate.AgentSpec {
+func agentSpec(tb testing.TB, cfg *config.Config, name string) config.AgentSpec {
 	for _, spec := range cfg.Agents {
 		if spec.Name == name {
 			return spec
 		}
 	}
 	tb.Fatalf("no agent %q", name)
-	return debate.AgentSpec{}
+	return config.AgentSpec{}
 }
 
 // runFloor runs the floor program on a cols×rows pseudo-terminal streaming
@@ -213,7 +214,7 @@ func runFloor(b *testing.B, bin string, lists [][]string, interval time.Duration
 // and the process CPU time the exchange took. The terminal's side is read
 // by another process (floor -drain), as the floor's is: only the console's
 // work is measured.
-func runPacedConsole(b *testing.B, floor string, cfg *debate.Config, p pacedProvider, want, cols, rows int) (int, time.Duration) {
+func runPacedConsole(b *testing.B, floor string, cfg *config.Config, p pacedProvider, want, cols, rows int) (int, time.Duration) {
 	b.Helper()
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {

@@ -11,6 +11,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // The command palette (Ctrl+P): every command, mode, key and recent
@@ -114,14 +115,14 @@ func (m *Model) paletteItems() []paletteItem {
 	command("budget …", "cap this session's spend (USD, or off)", nil)
 	mi := m.modeInfo()
 	for _, c := range []struct {
-		kind       debate.ControlKind
+		kind       config.ControlKind
 		name, what string
 	}{
-		{debate.ControlRounds, "rounds …", "rounds of the next exchange"},
-		{debate.ControlSteps, "steps …", "step limit of the next exchange"},
-		{debate.ControlPause, "pause", "pause after the current turn"},
-		{debate.ControlContinue, "resume", "go on after a pause"},
-		{debate.ControlStop, "stop", "stop after the current turn"},
+		{config.ControlRounds, "rounds …", "rounds of the next exchange"},
+		{config.ControlSteps, "steps …", "step limit of the next exchange"},
+		{config.ControlPause, "pause", "pause after the current turn"},
+		{config.ControlContinue, "resume", "go on after a pause"},
+		{config.ControlStop, "stop", "stop after the current turn"},
 	} {
 		if mi.Accepts(c.kind) {
 			command(c.name, c.what, nil)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/tui/prefs"
 
 	"context"
@@ -266,7 +267,7 @@ func TestAgentPanelKeepsToolCallsAcrossSteps(t *testing.T) {
 
 func TestPanelScrollStopsAtTheFirstLine(t *testing.T) {
 	t.Parallel()
-	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
+	a := &debate.Agent{AgentSpec: config.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
 	p := newPanel(a, "", newTheme(prefs.ThemeDark))
 	p.SetSize(40, 10)
 	var lines []string

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // Remapped keys act, free the keys they replace, and are the keys the
@@ -15,7 +15,7 @@ import (
 func TestRemappedKeysActAndShow(t *testing.T) {
 	t.Parallel()
 	o := testOptions(codeEngine(t))
-	o.Keys = map[string]debate.KeyList{
+	o.Keys = map[string]config.KeyList{
 		"copy":       {"c"},
 		"help":       {"f2"},
 		"palette":    {"ctrl+o"},
@@ -127,7 +127,7 @@ func modeTitle(m *Model, name string) string {
 func TestBadKeysKeepTheDefaults(t *testing.T) {
 	t.Parallel()
 	o := testOptions(testEngine(t, 0))
-	o.Keys = map[string]debate.KeyList{"copy": {"j"}}
+	o.Keys = map[string]config.KeyList{"copy": {"j"}}
 	m := New(o)
 	defer m.Close()
 	if !m.statusErr || !strings.Contains(m.status, "keys.copy: j is also the key of down") || !strings.Contains(m.status, "default keys") {
@@ -142,7 +142,7 @@ func TestBadKeysKeepTheDefaults(t *testing.T) {
 // force: remapped up, down and cancel move and close it.
 func TestEvidenceListTakesRemappedKeys(t *testing.T) {
 	t.Parallel()
-	k, err := newKeys(testEngine(t, 0).Modes().Infos(), map[string]debate.KeyList{"down": {"ctrl+d"}, "cancel": {"ctrl+g"}})
+	k, err := newKeys(testEngine(t, 0).Modes().Infos(), map[string]config.KeyList{"down": {"ctrl+d"}, "cancel": {"ctrl+g"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
@@ -47,7 +48,7 @@ func screenOptions(e *debate.Engine) Options {
 }
 
 // modeKey is the Alt+digit key press of a mode's console key ("alt+4").
-func modeKey(t *testing.T, mi debate.ModeInfo) tea.KeyPressMsg {
+func modeKey(t *testing.T, mi config.ModeInfo) tea.KeyPressMsg {
 	t.Helper()
 	digit, ok := strings.CutPrefix(mi.Key, "alt+")
 	if !ok || len(digit) != 1 {

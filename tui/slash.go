@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
@@ -102,12 +103,12 @@ func (m *Model) budget(arg string) {
 // control sends a mode control (/pause, /resume, /stop, /rounds N, /steps N)
 // through the engine; each mode's info says which it takes.
 func (m *Model) control(c slashCommand) {
-	kind := debate.ControlKind(c.Name)
+	kind := config.ControlKind(c.Name)
 	if c.Name == "resume" {
-		kind = debate.ControlContinue
+		kind = config.ControlContinue
 	}
 	ctl := debate.Control{Kind: kind}
-	if kind == debate.ControlRounds || kind == debate.ControlSteps {
+	if kind == config.ControlRounds || kind == config.ControlSteps {
 		n, err := strconv.Atoi(c.Arg)
 		if err != nil || n < 1 {
 			m.setStatus(fmt.Sprintf("usage: /%s N (N ≥ 1)", c.Name), true)
@@ -120,11 +121,11 @@ func (m *Model) control(c slashCommand) {
 		return
 	}
 	mode := m.engine.Current().Name()
-	m.setStatus(map[debate.ControlKind]string{
-		debate.ControlPause:    "the " + mode + " pauses after the current turn · /resume goes on, /stop ends it",
-		debate.ControlContinue: "the " + mode + " goes on",
-		debate.ControlStop:     "the " + mode + " stops after the current turn",
-		debate.ControlRounds:   fmt.Sprintf("the next %s runs %d round%s", mode, ctl.N, plural(ctl.N)),
-		debate.ControlSteps:    fmt.Sprintf("the next %s question may take %d step%s", mode, ctl.N, plural(ctl.N)),
+	m.setStatus(map[config.ControlKind]string{
+		config.ControlPause:    "the " + mode + " pauses after the current turn · /resume goes on, /stop ends it",
+		config.ControlContinue: "the " + mode + " goes on",
+		config.ControlStop:     "the " + mode + " stops after the current turn",
+		config.ControlRounds:   fmt.Sprintf("the next %s runs %d round%s", mode, ctl.N, plural(ctl.N)),
+		config.ControlSteps:    fmt.Sprintf("the next %s question may take %d step%s", mode, ctl.N, plural(ctl.N)),
 	}[kind], false)
 }

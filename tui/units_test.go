@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -342,7 +343,7 @@ func TestBannerAndMissingKeyNote(t *testing.T) {
 
 func TestPanelShowsToolCallsAsTheyRun(t *testing.T) {
 	t.Parallel()
-	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
+	a := &debate.Agent{AgentSpec: config.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
 	p := newPanel(a, "", newTheme(prefs.ThemeDark))
 	p.SetSize(60, 12)
 	p.Start(debate.Entry{Turn: 1, Kind: debate.KindReply})

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // narrowWidth is the width under which panels are tabbed, not side by side.
@@ -179,7 +179,7 @@ func (m *Model) modeTabs(form int) string {
 // showVerdict reports whether the MAGI verdict banner is on screen: only
 // in MAGI mode, whose council it sums up.
 func (m *Model) showVerdict() bool {
-	return m.verdict != "" && m.modeInfo().Layout.Board == debate.BoardVotes
+	return m.verdict != "" && m.modeInfo().Layout.Board == config.BoardVotes
 }
 
 // panelsView draws the panels side by side, or tabbed when narrow.

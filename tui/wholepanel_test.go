@@ -1,14 +1,16 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/tui/prefs"
 
 	"time"
 
-	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/providers/demo"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/providers/demo"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -83,7 +85,7 @@ func TestMarkdownNeverWiderThanItsWidth(t *testing.T) {
 // once the next attempt's first words arrive.
 func TestRetriedAnswerDropsTheOldError(t *testing.T) {
 	t.Parallel()
-	a := &debate.Agent{AgentSpec: debate.AgentSpec{Name: "chatgpt", Display: "ChatGPT", Model: "m"}, Provider: demo.New("demo")}
+	a := &debate.Agent{AgentSpec: config.AgentSpec{Name: "chatgpt", Display: "ChatGPT", Model: "m"}, Provider: demo.New("demo")}
 	p := newPanel(a, "", newTheme(prefs.ThemeDark))
 	p.SetSize(50, 12)
 	md := newMarkdown(newTheme(prefs.ThemeDark))

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -66,14 +67,14 @@ stdin.`,
 }
 
 func agentRun(o *AgentOptions) error {
-	if o.Steps < 0 || o.Steps > debate.MaxSteps {
-		return cli.Usage(fmt.Errorf("--steps must be 0 to %d", debate.MaxSteps))
+	if o.Steps < 0 || o.Steps > config.MaxSteps {
+		return cli.Usage(fmt.Errorf("--steps must be 0 to %d", config.MaxSteps))
 	}
 	question, err := cli.ReadQuestion(o.Args, o.F.IO.In)
 	if err != nil {
 		return err
 	}
-	a, err := o.F.App(debate.ModeAgent, func(cfg *debate.Config) error {
+	a, err := o.F.App(debate.ModeAgent, func(cfg *config.Config) error {
 		if o.Agent != "" {
 			if _, ok := cfg.Agent(o.Agent); !ok {
 				return fmt.Errorf("--agent: unknown agent %q (known: %s)", o.Agent, strings.Join(cfg.AgentNames(), ", "))

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes/alternate"
 )
 
@@ -56,8 +57,8 @@ turn it is; the instruction is then optional. Use - to read it from stdin.`,
 
 func alternateRun(o *AlternateOptions) error {
 	g, steps := o.F.Flags, o.Steps
-	if steps < 0 || steps > debate.MaxSteps {
-		return cli.Usage(fmt.Errorf("--steps must be 0 to %d", debate.MaxSteps))
+	if steps < 0 || steps > config.MaxSteps {
+		return cli.Usage(fmt.Errorf("--steps must be 0 to %d", config.MaxSteps))
 	}
 	instruction := ""
 	if len(o.Args) > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -137,7 +138,7 @@ func benchRun(o *BenchOptions) error {
 		}
 	}
 	g.NoPersist = true // a bench's councils are not sessions
-	a, err := o.F.App(debate.ModeMagi, func(cfg *debate.Config) error { return cli.Usage(bench.ChooseMembers(cfg, &p)) }, magiAdjust("", p.Preset))
+	a, err := o.F.App(debate.ModeMagi, func(cfg *config.Config) error { return cli.Usage(bench.ChooseMembers(cfg, &p)) }, magiAdjust("", p.Preset))
 	if err != nil {
 		return err
 	}

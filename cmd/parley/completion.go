@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/factory"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -36,7 +36,7 @@ func addCompletions(root *cobra.Command, f *factory.Factory) {
 	byFlag := map[string]cobra.CompletionFunc{
 		"session": sessions, "resume": sessions,
 		"mode":   fixed(g.Modes.Names()...),
-		"preset": fixed(slices.Sorted(maps.Keys(debate.MagiPresets))...),
+		"preset": fixed(slices.Sorted(maps.Keys(config.MagiPresets))...),
 		"agent":  agents, "a": agents, "b": agents, "mc": agents, "chairman": agents, "members": agents,
 	}
 	var walk func(*cobra.Command)

@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
 // loadConfig loads the configuration as a command of t does: with t's own
 // environment and a relative path from its working directory after
 // isolate, else the process's.
-func loadConfig(t testing.TB, path string) (*debate.Config, error) {
+func loadConfig(t testing.TB, path string) (*config.Config, error) {
 	env := os.Environ()
 	if e := envOf(t); e != nil {
 		env = e.env.Environ()

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -91,7 +92,7 @@ func magiRun(o *MagiOptions) error {
 		return cli.Usage(fmt.Errorf("-m/--model and -p/--preset cannot be used together: -m runs all three members on one model, -p rotates their providers"))
 	}
 	if o.Preset != "" {
-		if _, ok := debate.MagiPresets[o.Preset]; !ok {
+		if _, ok := config.MagiPresets[o.Preset]; !ok {
 			return cli.Usage(fmt.Errorf("--preset: unknown preset %q (one of default, rotate, rotate2)", o.Preset))
 		}
 	}
@@ -117,7 +118,7 @@ func magiRun(o *MagiOptions) error {
 	if o.Single {
 		rounds = 1
 	}
-	if err := a.Engine.Control(o.Ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+	if err := a.Engine.Control(o.Ctx, debate.Control{Kind: config.ControlRounds, N: rounds}); err != nil {
 		return err
 	}
 	p := a.Printer(headless.Magi, func(ho *headless.Options) {
@@ -135,8 +136,8 @@ func magiRun(o *MagiOptions) error {
 
 // magiOptions applies --answer-type and the boolean council flags that were
 // given over modes.magi.
-func magiOptions(o *MagiOptions) func(*debate.Config) error {
-	return func(cfg *debate.Config) error {
+func magiOptions(o *MagiOptions) func(*config.Config) error {
+	return func(cfg *config.Config) error {
 		if o.AnswerType != "" {
 			if _, err := verdict.ParseAnswerType(o.AnswerType); err != nil {
 				return cli.Usage(fmt.Errorf("--answer-type: %w", err))
@@ -159,10 +160,10 @@ func magiOptions(o *MagiOptions) func(*debate.Config) error {
 
 // magiAdjust applies a MAGI preset and -m MODEL to the configuration
 // before the agents are built.
-func magiAdjust(model, preset string) func(*debate.Config) error {
-	return func(cfg *debate.Config) error {
+func magiAdjust(model, preset string) func(*config.Config) error {
+	return func(cfg *config.Config) error {
 		err := cfg.ApplyMagi(preset, "--preset", model)
-		var me *debate.ModelError
+		var me *config.ModelError
 		if errors.As(err, &me) {
 			return cli.Usage(err)
 		}

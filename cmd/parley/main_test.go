@@ -8,7 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/factory"
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
@@ -24,7 +24,7 @@ func executeIO(t testing.TB, ctx context.Context, args []string, stdin io.Reader
 
 // executeWith is executeIO for a program that knows the modes known (the
 // toy mode's test adds one).
-func executeWith(t testing.TB, ctx context.Context, known debate.ModeList, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func executeWith(t testing.TB, ctx context.Context, known config.ModeList, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var env factory.Env = factory.Process{}
 	dir := ""
 	if e := envOf(t); e != nil {
@@ -37,7 +37,7 @@ func executeWith(t testing.TB, ctx context.Context, known debate.ModeList, args 
 
 // testFactory is a factory over the given streams (none a terminal) and
 // environment, the demo agents at testPace.
-func testFactory(known debate.ModeList, env factory.Env, stdin io.Reader, stdout, stderr io.Writer) *factory.Factory {
+func testFactory(known config.ModeList, env factory.Env, stdin io.Reader, stdout, stderr io.Writer) *factory.Factory {
 	return factory.New(factory.IOStreams{In: stdin, Out: stdout, ErrOut: stderr}, env, testPace, known)
 }
 

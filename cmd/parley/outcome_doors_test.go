@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -127,7 +128,7 @@ func onlySession(t *testing.T, db string) (*store.Store, debate.SessionInfo, []d
 
 // doorOutputs is what `sessions show`, the Markdown and JSON exports and
 // the web page print of session id.
-func doorOutputs(t *testing.T, known debate.ModeList, st *store.Store, db, id string) map[string]string {
+func doorOutputs(t *testing.T, known config.ModeList, st *store.Store, db, id string) map[string]string {
 	t.Helper()
 	_, show, _ := runWith(t, known, "", "--db", db, "sessions", "show", id)
 	_, md, _ := runWith(t, known, "", "--db", db, "sessions", "export", id, "--format", "md")

@@ -13,7 +13,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -129,7 +129,7 @@ func rateFlags(sv *wiring.Served, perMinute, burst *int) error {
 		if f.v == nil {
 			continue
 		}
-		v, err := figures.Count("--"+f.name, int64(*f.v), debate.MaxRatePerMinute)
+		v, err := figures.Count("--"+f.name, int64(*f.v), config.MaxRatePerMinute)
 		if err != nil {
 			return cli.Usage(err)
 		}

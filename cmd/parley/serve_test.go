@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
@@ -62,7 +62,7 @@ func startServe(ctx context.Context, t *testing.T, args ...string) (base string,
 }
 
 // startServeWith is startServe for a program that knows the modes known.
-func startServeWith(ctx context.Context, t *testing.T, known debate.ModeList, args ...string) (base string, errOut *bytes.Buffer, code <-chan int) {
+func startServeWith(ctx context.Context, t *testing.T, known config.ModeList, args ...string) (base string, errOut *bytes.Buffer, code <-chan int) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	errOut = &bytes.Buffer{}

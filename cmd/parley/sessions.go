@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/pager"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -201,10 +202,10 @@ func sessionsShowRun(o *SessionsOptions) error {
 
 // sessionPrices is the configuration whose catalogue prices a saved
 // session's cache savings; without a readable one, nothing is priced.
-func sessionPrices(f *factory.Factory) *debate.Config {
+func sessionPrices(f *factory.Factory) *config.Config {
 	loaded, err := f.Config()
 	if err != nil {
-		return &debate.Config{}
+		return &config.Config{}
 	}
 	return loaded.Config
 }

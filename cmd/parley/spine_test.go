@@ -12,7 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/factory"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
@@ -99,7 +99,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 }
 
 // runWith is runCLI for a program that knows the modes known.
-func runWith(t *testing.T, known debate.ModeList, stdin string, args ...string) (code int, stdout, stderr string) {
+func runWith(t *testing.T, known config.ModeList, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = executeWith(t, context.Background(), known, args, strings.NewReader(stdin), &out, &errOut)

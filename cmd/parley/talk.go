@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // TalkOptions are parley talk's flags (the shared flags are in F.Flags).
@@ -67,8 +68,8 @@ code 1 if any turn failed.`,
 }
 
 func talkRun(o *TalkOptions) error {
-	if o.RoundsSet && (o.Rounds < 1 || o.Rounds > debate.MaxRounds) {
-		return cli.Usage(fmt.Errorf("--rounds must be 1 to %d", debate.MaxRounds))
+	if o.RoundsSet && (o.Rounds < 1 || o.Rounds > config.MaxRounds) {
+		return cli.Usage(fmt.Errorf("--rounds must be 1 to %d", config.MaxRounds))
 	}
 	topic := strings.TrimSpace(o.Topic)
 	if len(o.Args) > 0 {
@@ -89,7 +90,7 @@ func talkRun(o *TalkOptions) error {
 	if topic == "" && o.F.Flags.Session == "" {
 		return cli.Usage(fmt.Errorf(`a topic is required, e.g. parley talk "Is remote work here to stay?" or --topic "…" (- reads it from stdin)`))
 	}
-	app, err := o.F.App(debate.ModeTalk, func(cfg *debate.Config) error {
+	app, err := o.F.App(debate.ModeTalk, func(cfg *config.Config) error {
 		for _, set := range []struct {
 			flag string
 			val  string

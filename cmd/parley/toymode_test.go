@@ -17,6 +17,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/tui"
@@ -27,9 +28,9 @@ import (
 // check) and its Mode. Nothing in tui, serve, mcp or headless knows it.
 type toySpec struct{}
 
-func (toySpec) Info() debate.ModeInfo {
-	return debate.ModeInfo{Name: "toy", Key: "alt+7", Title: "one agent answers, counted in words",
-		Input: "a line for the toy", Roles: []string{"echo"}, Seats: debate.SeatRange{Min: 1, Max: 1},
+func (toySpec) Info() config.ModeInfo {
+	return config.ModeInfo{Name: "toy", Key: "alt+7", Title: "one agent answers, counted in words",
+		Input: "a line for the toy", Roles: []string{"echo"}, Seats: config.SeatRange{Min: 1, Max: 1},
 		Hint: "type a line: the toy's agent answers it"}
 }
 
@@ -42,19 +43,19 @@ func (toySpec) New(e debate.Session) (debate.Mode, error) {
 	return &toyMode{e: e, agent: agents[0]}, nil
 }
 
-func (toySpec) Check(k *debate.ConfigCheck) error {
+func (toySpec) Check(k *config.ConfigCheck) error {
 	name, _ := k.Section("toy")["agent"].(string)
 	return k.Agent("modes.toy.agent", name)
 }
 
-func (toySpec) Seated(c *debate.Config) []string {
+func (toySpec) Seated(c *config.Config) []string {
 	name, _ := c.Modes.Sections["toy"]["agent"].(string)
 	return []string{name}
 }
 
-func (toySpec) Budget(*debate.Config) float64               { return 0 }
-func (toySpec) Context(*debate.Config) debate.ContextBudget { return debate.ContextBudget{} }
-func (toySpec) Seat(c *debate.Config, names []string) {
+func (toySpec) Budget(*config.Config) float64               { return 0 }
+func (toySpec) Context(*config.Config) config.ContextBudget { return config.ContextBudget{} }
+func (toySpec) Seat(c *config.Config, names []string) {
 	c.Modes.Sections["toy"] = map[string]any{"agent": names[0]}
 }
 
@@ -156,7 +157,7 @@ func TestAToyModeGetsEveryDoor(t *testing.T) {
 // toyOverServe runs the toy in parley serve: the API seats its one agent
 // from a session's agents, a posted line runs it, and the API and the page
 // show its panel and its outcome.
-func toyOverServe(t *testing.T, known debate.ModeList, cfgPath string) {
+func toyOverServe(t *testing.T, known config.ModeList, cfgPath string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, errOut, code := startServeWith(ctx, t, known, "--config", cfgPath, "--demo", "--db", filepath.Join(t.TempDir(), "serve.db"), "serve", "--addr", "127.0.0.1:0")

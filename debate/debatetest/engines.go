@@ -10,35 +10,36 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers/demo"
 
 	"github.com/parleyhq/parley/providers"
 )
 
 // SpineConfig is a small configuration with the seed's agent names.
-func SpineConfig(known debate.ModeList) *debate.Config {
-	cfg := &debate.Config{ModeList: known,
+func SpineConfig(known config.ModeList) *config.Config {
+	cfg := &config.Config{ModeList: known,
 		Providers: map[string]providers.Spec{"fake": {Type: "demo"}},
-		Agents: []debate.AgentSpec{
+		Agents: []config.AgentSpec{
 			{Name: "gemini", Display: "Gemini", Provider: "fake", Model: "gemini-3-flash-preview"},
 			{Name: "chatgpt", Display: "ChatGPT", Provider: "fake", Model: "gpt-5"},
 			{Name: "claude", Display: "Claude", Provider: "fake", Model: "claude-sonnet-4-6"},
 		},
-		Modes: debate.ModesConfig{
-			Mention:   debate.MentionConfig{Agents: []string{"gemini", "chatgpt"}},
-			Alternate: debate.AlternateConfig{Agents: []string{"chatgpt", "claude"}},
-			Talk:      debate.TalkConfig{A: "gemini", B: "chatgpt", Moderator: "claude", Rounds: 1},
-			Magi:      debate.MagiConfig{Agents: []string{"gemini", "chatgpt", "claude"}},
-			Agent:     debate.AgentModeConfig{Agent: "claude", MaxSteps: 5},
+		Modes: config.ModesConfig{
+			Mention:   config.MentionConfig{Agents: []string{"gemini", "chatgpt"}},
+			Alternate: config.AlternateConfig{Agents: []string{"chatgpt", "claude"}},
+			Talk:      config.TalkConfig{A: "gemini", B: "chatgpt", Moderator: "claude", Rounds: 1},
+			Magi:      config.MagiConfig{Agents: []string{"gemini", "chatgpt", "claude"}},
+			Agent:     config.AgentModeConfig{Agent: "claude", MaxSteps: 5},
 		},
-		Pricing: map[string]debate.Price{"gpt-5": {Input: 1.25, Output: 10}},
+		Pricing: map[string]config.Price{"gpt-5": {Input: 1.25, Output: 10}},
 	}
 	return cfg
 }
 
 // NewSpineEngine builds an engine whose agents use the given fakes (by agent
 // name; agents without one get an instant fake) and records every event.
-func NewSpineEngine(known debate.ModeList, fakes map[string]*Fake) (*debate.Engine, *EventLog) {
+func NewSpineEngine(known config.ModeList, fakes map[string]*Fake) (*debate.Engine, *EventLog) {
 	cfg := SpineConfig(known)
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
@@ -62,22 +63,22 @@ func NewSpineEngine(known debate.ModeList, fakes map[string]*Fake) (*debate.Engi
 
 // ModeConfig has the default pairings of alternate and talk, for the
 // modes known.
-func ModeConfig(known debate.ModeList) *debate.Config {
-	return &debate.Config{ModeList: known,
+func ModeConfig(known config.ModeList) *config.Config {
+	return &config.Config{ModeList: known,
 		Providers: map[string]providers.Spec{"fake": {Type: "demo"}},
-		Agents: []debate.AgentSpec{
+		Agents: []config.AgentSpec{
 			{Name: "gemini", Display: "Gemini", Provider: "fake", Model: "gemini-3-flash-preview", Persona: "You are Gemini. Be clear."},
 			{Name: "chatgpt", Display: "ChatGPT", Provider: "fake", Model: "gpt-5", Persona: "You are ChatGPT. Be precise."},
 			{Name: "claude", Display: "Claude", Provider: "fake", Model: "claude-sonnet-4-6", Persona: "You are Claude. Be candid."},
 			{Name: "codex", Display: "Codex", Provider: "fake", Model: "gpt-5-codex", Persona: "You are Codex. Prefer code."},
 			{Name: "mc", Display: "MC", Provider: "fake", Model: "claude-sonnet-4-6", Persona: mcPersona},
 		},
-		Modes: debate.ModesConfig{
-			Mention:   debate.MentionConfig{Agents: []string{"gemini", "chatgpt"}},
-			Alternate: debate.AlternateConfig{Agents: []string{"codex", "claude"}},
-			Talk:      debate.TalkConfig{A: "chatgpt", B: "gemini", Moderator: "mc", Rounds: 2},
-			Magi:      debate.MagiConfig{Agents: []string{"gemini", "chatgpt", "claude"}},
-			Agent:     debate.AgentModeConfig{Agent: "claude"},
+		Modes: config.ModesConfig{
+			Mention:   config.MentionConfig{Agents: []string{"gemini", "chatgpt"}},
+			Alternate: config.AlternateConfig{Agents: []string{"codex", "claude"}},
+			Talk:      config.TalkConfig{A: "chatgpt", B: "gemini", Moderator: "mc", Rounds: 2},
+			Magi:      config.MagiConfig{Agents: []string{"gemini", "chatgpt", "claude"}},
+			Agent:     config.AgentModeConfig{Agent: "claude"},
 		},
 	}
 }
@@ -88,7 +89,7 @@ const mcPersona = "You are the MC of a moderated talk. You open by introducing t
 
 // NewModeEngine builds an engine in mode whose agents use fakes sharing one
 // call log; adjust may change the fakes (by agent name) before use.
-func NewModeEngine(t testing.TB, cfg *debate.Config, mode string, adjust func(map[string]*ModeFake)) (*debate.Engine, *CallLog, *EventLog) {
+func NewModeEngine(t testing.TB, cfg *config.Config, mode string, adjust func(map[string]*ModeFake)) (*debate.Engine, *CallLog, *EventLog) {
 	t.Helper()
 	log := &CallLog{}
 	fakes := map[string]*ModeFake{}
@@ -131,7 +132,7 @@ func AllContent(req providers.Request) string {
 // NewMixedEngine builds an engine in mode over cfg whose agents named in
 // byAgent use those providers (e.g. the real adapters against HTTP fakes)
 // and the rest the demo agents at no pace.
-func NewMixedEngine(t testing.TB, cfg *debate.Config, mode string, byAgent map[string]providers.Provider) *debate.Engine {
+func NewMixedEngine(t testing.TB, cfg *config.Config, mode string, byAgent map[string]providers.Provider) *debate.Engine {
 	t.Helper()
 	var agents []*debate.Agent
 	for _, s := range cfg.Agents {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -90,19 +91,19 @@ func ToolWorkspace(t *testing.T) string {
 
 // ToolLoopEngine builds an engine in mode whose agent "coder" talks to p,
 // with the workspace set to root.
-func ToolLoopEngine(t *testing.T, known debate.ModeList, p providers.Provider, mode, root string, maxSteps int) (*debate.Engine, *EventLog) {
+func ToolLoopEngine(t *testing.T, known config.ModeList, p providers.Provider, mode, root string, maxSteps int) (*debate.Engine, *EventLog) {
 	t.Helper()
-	cfg := &debate.Config{ModeList: known,
+	cfg := &config.Config{ModeList: known,
 		Providers: map[string]providers.Spec{"fake": {Type: "openai"}},
-		Agents: []debate.AgentSpec{
-			{Name: "coder", Display: "Coder", Provider: "fake", Model: "gpt-4o", Tools: debate.ToolList{"files"}},
+		Agents: []config.AgentSpec{
+			{Name: "coder", Display: "Coder", Provider: "fake", Model: "gpt-4o", Tools: config.ToolList{"files"}},
 			{Name: "plain", Display: "Plain", Provider: "fake", Model: "gpt-4o"},
 		},
-		Modes: debate.ModesConfig{
-			Mention: debate.MentionConfig{Agents: []string{"coder"}},
-			Agent:   debate.AgentModeConfig{Agent: "coder", MaxSteps: maxSteps},
+		Modes: config.ModesConfig{
+			Mention: config.MentionConfig{Agents: []string{"coder"}},
+			Agent:   config.AgentModeConfig{Agent: "coder", MaxSteps: maxSteps},
 		},
-		Context: debate.ContextConfig{BudgetTokens: 24000},
+		Context: config.ContextConfig{BudgetTokens: 24000},
 	}
 	agents := []*debate.Agent{{AgentSpec: cfg.Agents[0], Provider: p}, {AgentSpec: cfg.Agents[1], Provider: p}}
 	e, err := debate.NewEngine(cfg, agents, mode)

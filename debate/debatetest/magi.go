@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -22,11 +23,11 @@ var MagiMembers = []struct{ Name, Display, Vendor, Model, Persona string }{
 }
 
 // MagiTestConfig seats MagiMembers on MAGI, one vendor each, with prices.
-func MagiTestConfig(known debate.ModeList) *debate.Config {
-	cfg := &debate.Config{ModeList: known, DefaultMode: "magi", Providers: map[string]providers.Spec{},
-		Pricing: map[string]debate.Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
+func MagiTestConfig(known config.ModeList) *config.Config {
+	cfg := &config.Config{ModeList: known, DefaultMode: "magi", Providers: map[string]providers.Spec{},
+		Pricing: map[string]config.Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
 	for _, m := range MagiMembers {
-		cfg.Agents = append(cfg.Agents, debate.AgentSpec{Name: m.Name, Display: m.Display, Provider: m.Vendor, Model: m.Model, Persona: m.Persona})
+		cfg.Agents = append(cfg.Agents, config.AgentSpec{Name: m.Name, Display: m.Display, Provider: m.Vendor, Model: m.Model, Persona: m.Persona})
 		cfg.Modes.Magi.Agents = append(cfg.Modes.Magi.Agents, m.Name)
 	}
 	return cfg
@@ -62,7 +63,7 @@ type FakeCouncil struct {
 
 // NewFakeCouncil builds the MAGI council of MagiTestConfig(known) over the
 // vendors' fakes; answer writes each reply.
-func NewFakeCouncil(t *testing.T, known debate.ModeList, answer func(agent string, round int, req providertest.Request) providertest.Reply, adjust ...func(*debate.Config)) *FakeCouncil {
+func NewFakeCouncil(t *testing.T, known config.ModeList, answer func(agent string, round int, req providertest.Request) providertest.Reply, adjust ...func(*config.Config)) *FakeCouncil {
 	t.Helper()
 	fc := &FakeCouncil{Servers: map[string]*providertest.Server{}}
 	cfg := MagiTestConfig(known)
@@ -126,7 +127,7 @@ func (fc *FakeCouncil) Decided(t *testing.T) debate.MagiDecided {
 // SingleRound makes the next council stop after round 1 (the command's -1).
 func (fc *FakeCouncil) SingleRound(t *testing.T) {
 	t.Helper()
-	SendControl(t, fc.Engine, debate.Control{Kind: debate.ControlRounds, N: 1})
+	SendControl(t, fc.Engine, debate.Control{Kind: config.ControlRounds, N: 1})
 }
 
 // MagiReply is a reply of text with a fixed usage (some of it cached).

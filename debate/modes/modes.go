@@ -3,7 +3,7 @@
 package modes
 
 import (
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes/agent"
 	"github.com/parleyhq/parley/debate/modes/alternate"
 	"github.com/parleyhq/parley/debate/modes/council"
@@ -14,8 +14,8 @@ import (
 
 // All is every mode, in console-key order (alt+1 is the first); the
 // first is where a session starts when nothing names one.
-func All() debate.ModeList {
-	return debate.ModeList{
+func All() config.ModeList {
+	return config.ModeList{
 		mention.Spec{},
 		alternate.Spec{},
 		talk.Spec{},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 )
@@ -75,10 +76,10 @@ func TestJournalPausedEngineKeepsNothingComplete(t *testing.T) {
 	}
 	defer st.Close()
 	p := &pausable{sent: make(chan struct{}), gate: make(chan struct{})}
-	spec := debate.AgentSpec{Name: "a", Display: "A", Provider: "demo", Model: "demo-a"}
-	cfg := &debate.Config{DefaultMode: "mention", Source: "test", ModeList: modes.All(), Agents: []debate.AgentSpec{spec}}
+	spec := config.AgentSpec{Name: "a", Display: "A", Provider: "demo", Model: "demo-a"}
+	cfg := &config.Config{DefaultMode: "mention", Source: "test", ModeList: modes.All(), Agents: []config.AgentSpec{spec}}
 	cfg.Modes.Mention.Agents = []string{"a"}
-	cfg.Pricing = map[string]debate.Price{"demo-a": {Input: 3, Output: 15}}
+	cfg.Pricing = map[string]config.Price{"demo-a": {Input: 3, Output: 15}}
 	e, err := debate.NewEngine(cfg, []*debate.Agent{{AgentSpec: spec, Provider: p}}, "mention")
 	if err != nil {
 		t.Fatal(err)

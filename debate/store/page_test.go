@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 )
@@ -75,7 +76,7 @@ func TestLoadRecentIsEnoughForThePrompt(t *testing.T) {
 	if full.Len() != part.Len() || full.Compacted() != part.Compacted() {
 		t.Fatalf("len %d/%d compacted %d/%d", full.Len(), part.Len(), full.Compacted(), part.Compacted())
 	}
-	b := (&debate.Config{ModeList: modes.All()}).ContextBudget("alternate")
+	b := (&config.Config{ModeList: modes.All()}).ContextBudget("alternate")
 	p := debate.Prompt{Mode: "alternate", Self: "codex", PinLatestUser: true}
 	if want, got := debate.BuildPrompt(full, p, b), debate.BuildPrompt(part, p, b); !reflect.DeepEqual(got, want) {
 		t.Fatalf("the resumed prompt differs:\n%v\n---\n%v", got, want)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -20,10 +21,10 @@ import (
 // them answering @all.
 func testEngine(t testing.TB, pace time.Duration) *debate.Engine {
 	t.Helper()
-	cfg := &debate.Config{DefaultMode: "mention", Source: "test", ModeList: modes.All()}
+	cfg := &config.Config{DefaultMode: "mention", Source: "test", ModeList: modes.All()}
 	var agents []*debate.Agent
 	for _, n := range []string{"a", "b", "c"} {
-		spec := debate.AgentSpec{Name: n, Display: strings.ToUpper(n), Provider: "demo", Model: "demo-" + n}
+		spec := config.AgentSpec{Name: n, Display: strings.ToUpper(n), Provider: "demo", Model: "demo-" + n}
 		cfg.Agents = append(cfg.Agents, spec)
 		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", pace)})
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/toolbox"
 )
 
@@ -27,24 +28,24 @@ type AgentMode struct {
 // Spec describes agent mode; debate/modes.All lists it.
 type Spec struct{}
 
-func (Spec) Info() debate.ModeInfo {
-	return debate.ModeInfo{Name: debate.ModeAgent, Key: "alt+5", Title: "one agent reads the code folder with tools to answer",
+func (Spec) Info() config.ModeInfo {
+	return config.ModeInfo{Name: debate.ModeAgent, Key: "alt+5", Title: "one agent reads the code folder with tools to answer",
 		Input: "a question about the code in the workspace", Roles: []string{"reader"},
-		Controls: []debate.ControlKind{debate.ControlSteps},
-		Seats:    debate.SeatRange{Min: 1, Max: 1}, ContextTokens: 16000,
+		Controls: []config.ControlKind{config.ControlSteps},
+		Seats:    config.SeatRange{Min: 1, Max: 1}, ContextTokens: 16000,
 		Hint:        "ask about the code in the working folder",
 		Placeholder: "ask about the code in this folder · /help",
-		Examples: []debate.Example{
+		Examples: []config.Example{
 			{Line: "what does this project do?", Does: "the agent reads the folder and explains"},
 			{Line: "where is the configuration loaded?", Does: "it lists and reads files as it goes"},
 			{Line: "explain main.go", Does: "each tool call shows in its panel"},
 		},
-		Layout: debate.Layout{PanelShare: 50, Folder: true, ToolSteps: true}}
+		Layout: config.Layout{PanelShare: 50, Folder: true, ToolSteps: true}}
 }
 
 func (Spec) New(e debate.Session) (debate.Mode, error) { return newAgentMode(e) }
 
-func (Spec) Check(k *debate.ConfigCheck) error {
+func (Spec) Check(k *config.ConfigCheck) error {
 	a := k.Config.Modes.Agent
 	if err := k.Agent("modes.agent.agent", a.Agent); err != nil {
 		return err
@@ -52,24 +53,24 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	if a.MaxSteps < 0 {
 		return k.Bad("modes.agent.max_steps", "must not be negative")
 	}
-	if a.MaxSteps > debate.MaxSteps {
-		return k.Bad("modes.agent.max_steps", "%d is over %d", a.MaxSteps, debate.MaxSteps)
+	if a.MaxSteps > config.MaxSteps {
+		return k.Bad("modes.agent.max_steps", "%d is over %d", a.MaxSteps, config.MaxSteps)
 	}
 	return nil
 }
 
-func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Agent.BudgetUSD }
-func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Agent }
+func (Spec) Budget(c *config.Config) float64               { return c.Modes.Agent.BudgetUSD }
+func (Spec) Context(c *config.Config) config.ContextBudget { return c.Context.Agent }
 
 // Seated is the agent that reads the workspace.
-func (Spec) Seated(c *debate.Config) []string { return []string{c.Modes.Agent.Agent} }
+func (Spec) Seated(c *config.Config) []string { return []string{c.Modes.Agent.Agent} }
 
-func (Spec) Seat(c *debate.Config, names []string) { c.Modes.Agent.Agent = names[0] }
+func (Spec) Seat(c *config.Config, names []string) { c.Modes.Agent.Agent = names[0] }
 
 func newAgentMode(e debate.Session) (debate.Mode, error) {
 	name := e.Configuration().Modes.Agent.Agent
 	if name == "" {
-		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.agent.agent", Problem: "missing: name the agent that reads code"}
+		return nil, &config.ConfigError{File: e.Configuration().Source, Key: "modes.agent.agent", Problem: "missing: name the agent that reads code"}
 	}
 	agents, err := e.MustAgents(name)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
 
@@ -180,8 +181,8 @@ func TestWorkspaceDefaultsAndChecks(t *testing.T) {
 
 func TestAgentModeNeedsItsAgent(t *testing.T) {
 	t.Parallel()
-	cfg := &debate.Config{ModeList: known, Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []debate.AgentSpec{{Name: "a", Provider: "d"}},
-		Modes: debate.ModesConfig{Mention: debate.MentionConfig{Agents: []string{"a"}}}}
+	cfg := &config.Config{ModeList: known, Providers: map[string]providers.Spec{"d": {Type: "demo"}}, Agents: []config.AgentSpec{{Name: "a", Provider: "d"}},
+		Modes: config.ModesConfig{Mention: config.MentionConfig{Agents: []string{"a"}}}}
 	agents := []*debate.Agent{{AgentSpec: cfg.Agents[0], Provider: demo.NewWithPace("d", 0)}}
 	if _, err := debate.NewEngine(cfg, agents, "agent"); err == nil || !strings.Contains(err.Error(), "modes.agent.agent") {
 		t.Fatalf("err = %v", err)
@@ -233,4 +234,4 @@ func TestAgentModeDemoReadsGoFilesAfterAnotherMode(t *testing.T) {
 
 // known is the modes the engines of these tests know: mention (where a
 // session starts) and this one.
-var known = debate.ModeList{mention.Spec{}, Spec{}}
+var known = config.ModeList{mention.Spec{}, Spec{}}

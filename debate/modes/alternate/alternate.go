@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -35,13 +36,13 @@ type Alternate struct {
 // Spec describes alternate mode; debate/modes.All lists it.
 type Spec struct{}
 
-func (Spec) Info() debate.ModeInfo {
-	return debate.ModeInfo{Name: debate.ModeAlternate, Key: "alt+2", Title: "two agents take turns, one answer per step",
+func (Spec) Info() config.ModeInfo {
+	return config.ModeInfo{Name: debate.ModeAlternate, Key: "alt+2", Title: "two agents take turns, one answer per step",
 		Input: "an instruction; then Enter on an empty line runs the next step", Roles: []string{"first", "second"},
-		Seats: debate.SeatRange{Min: 2, Max: 2}, ContextTokens: 10000,
+		Seats: config.SeatRange{Min: 2, Max: 2}, ContextTokens: 10000,
 		Hint:        "enter on an empty line: next step",
 		Placeholder: "an instruction for both agents · /help",
-		Examples: []debate.Example{
+		Examples: []config.Example{
 			{Line: "write a Go LRU cache with tests", Does: "one agent starts, the other answers"},
 			{Line: "(enter on an empty line)", Does: "the next agent takes a step"},
 			{Line: "now add benchmarks", Does: "a step with a new instruction"},
@@ -51,34 +52,34 @@ func (Spec) Info() debate.ModeInfo {
 
 func (Spec) New(e debate.Session) (debate.Mode, error) { return newAlternate(e) }
 
-func (Spec) Check(k *debate.ConfigCheck) error {
+func (Spec) Check(k *config.ConfigCheck) error {
 	if _, err := checkpoint.ParsePolicy(k.Config.Modes.Alternate.Checkpoint); err != nil {
 		return k.Bad("modes.alternate.checkpoint", "%s", err.Error())
 	}
 	return k.Agents("modes.alternate.agents", k.Config.Modes.Alternate.Agents, 2)
 }
 
-func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Alternate.BudgetUSD }
-func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Alternate }
+func (Spec) Budget(c *config.Config) float64               { return c.Modes.Alternate.BudgetUSD }
+func (Spec) Context(c *config.Config) config.ContextBudget { return c.Context.Alternate }
 
 // Seated are the pair.
-func (Spec) Seated(c *debate.Config) []string { return c.Modes.Alternate.Agents }
+func (Spec) Seated(c *config.Config) []string { return c.Modes.Alternate.Agents }
 
-func (Spec) Seat(c *debate.Config, names []string) {
+func (Spec) Seat(c *config.Config, names []string) {
 	c.Modes.Alternate.Agents = slices.Clone(names)
 }
 
 func newAlternate(e debate.Session) (debate.Mode, error) {
 	names := e.Configuration().Modes.Alternate.Agents
 	if len(names) != 2 {
-		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs exactly 2 agents, has %d", len(names))}
+		return nil, &config.ConfigError{File: e.Configuration().Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs exactly 2 agents, has %d", len(names))}
 	}
 	agents, err := e.MustAgents(names...)
 	if err != nil {
 		return nil, err
 	}
 	if names[0] == names[1] {
-		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
+		return nil, &config.ConfigError{File: e.Configuration().Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
 	}
 	m := &Alternate{engine: e, pair: [2]*debate.Agent{agents[0], agents[1]}}
 	if e.State(debate.StateStepNext) == "" {

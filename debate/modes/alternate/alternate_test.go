@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
 
@@ -525,7 +526,7 @@ func TestAlternateRefusesOneAgentInTwoSeats(t *testing.T) {
 	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Alternate.Agents = []string{"codex", "codex"}
 	e, _, _ := debatetest.NewModeEngine(t, cfg, "mention", nil)
-	var ce *debate.ConfigError
+	var ce *config.ConfigError
 	if _, err := e.Mode("alternate"); !errors.As(err, &ce) || ce.Key != "modes.alternate.agents" {
 		t.Fatalf("alternate: got %v", err)
 	}
@@ -533,4 +534,4 @@ func TestAlternateRefusesOneAgentInTwoSeats(t *testing.T) {
 
 // known is the modes the engines of these tests know: mention (where a
 // session starts) and this one.
-var known = debate.ModeList{mention.Spec{}, Spec{}}
+var known = config.ModeList{mention.Spec{}, Spec{}}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // The host in the loop: when the door runs several steps as one run
@@ -25,7 +26,7 @@ import (
 // to go on (savedRun) is saved with the point.
 
 // CheckpointPolicy implements debate.Checkpointer.
-func (Spec) CheckpointPolicy(c *debate.Config) string { return c.Modes.Alternate.Checkpoint }
+func (Spec) CheckpointPolicy(c *config.Config) string { return c.Modes.Alternate.Checkpoint }
 
 // savedRun is what an alternation waiting at a point needs to go on in
 // another process.
@@ -118,10 +119,10 @@ func (m *Alternate) ResumeCheckpoint(ctx context.Context, p checkpoint.Point, re
 // back from a database another process may have written).
 func (s savedRun) check(p checkpoint.Point) error {
 	switch {
-	case p.Kind != checkpoint.KindStep || p.Round < 0 || p.Round > debate.MaxSteps:
+	case p.Kind != checkpoint.KindStep || p.Round < 0 || p.Round > config.MaxSteps:
 		return fmt.Errorf("alternate: the run saved at the checkpoint does not match its point (%s)", p.Where())
-	case s.Ahead < 1 || s.Ahead > debate.MaxSteps:
-		return fmt.Errorf("alternate: the run saved at the checkpoint has %d steps to come (1 to %d)", s.Ahead, debate.MaxSteps)
+	case s.Ahead < 1 || s.Ahead > config.MaxSteps:
+		return fmt.Errorf("alternate: the run saved at the checkpoint has %d steps to come (1 to %d)", s.Ahead, config.MaxSteps)
 	case s.Seats[0] == "" || s.Seats[1] == "" || s.Seats[0] == s.Seats[1]:
 		return fmt.Errorf("alternate: the run saved at the checkpoint seats %v (two different agents)", s.Seats)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 )
 
@@ -102,7 +103,7 @@ func FuzzSavedRun(f *testing.F) {
 		if s.check(checkpoint.Point{Kind: checkpoint.KindStep, Round: round}) != nil {
 			return
 		}
-		if s.Ahead < 1 || s.Ahead > debate.MaxSteps || round < 0 || round > debate.MaxSteps || s.Seats[0] == "" || s.Seats[1] == "" || s.Seats[0] == s.Seats[1] {
+		if s.Ahead < 1 || s.Ahead > config.MaxSteps || round < 0 || round > config.MaxSteps || s.Seats[0] == "" || s.Seats[1] == "" || s.Seats[0] == s.Seats[1] {
 			t.Fatalf("accepted %+v at step %d", s, round)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -40,16 +41,16 @@ type Council struct {
 // Spec describes council mode; debate/modes.All lists it.
 type Spec struct{}
 
-func (Spec) Info() debate.ModeInfo {
-	return debate.ModeInfo{Name: debate.ModeCouncil, Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
+func (Spec) Info() config.ModeInfo {
+	return config.ModeInfo{Name: debate.ModeCouncil, Key: "alt+6", Title: "members answer, rank each other's answers anonymously; a chairman writes the final answer",
 		Input: "a question for the council", Roles: []string{"member", "member", "member", "chairman"},
-		Seats:  debate.SeatRange{Min: 3, Max: 9},
-		Layout: debate.Layout{Board: debate.BoardRanking, RankingRound: 2}}
+		Seats:  config.SeatRange{Min: 3, Max: 9},
+		Layout: config.Layout{Board: config.BoardRanking, RankingRound: 2}}
 }
 
 func (Spec) New(e debate.Session) (debate.Mode, error) { return newCouncil(e) }
 
-func (Spec) Check(k *debate.ConfigCheck) error {
+func (Spec) Check(k *config.ConfigCheck) error {
 	c := k.Config.Modes.Council
 	if err := k.Agents("modes.council.members", c.Members, 0); err != nil {
 		return err
@@ -65,7 +66,7 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	if err := verdict.CheckEvidencePolicy("modes.council.evidence", c.Evidence); err != nil {
 		return k.Bad("modes.council.evidence", "%v", err)
 	}
-	if debate.HasDuplicate(c.Members) {
+	if config.HasDuplicate(c.Members) {
 		return k.Bad("modes.council.members", "lists a member twice")
 	}
 	if _, err := checkpoint.ParsePolicy(c.Checkpoint); err != nil {
@@ -74,11 +75,11 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	return nil
 }
 
-func (Spec) Budget(c *debate.Config) float64             { return c.Modes.Council.BudgetUSD }
-func (Spec) Context(*debate.Config) debate.ContextBudget { return debate.ContextBudget{} }
+func (Spec) Budget(c *config.Config) float64             { return c.Modes.Council.BudgetUSD }
+func (Spec) Context(*config.Config) config.ContextBudget { return config.ContextBudget{} }
 
 // Seat seats the members in council order, then the chairman (the last name).
-func (Spec) Seat(c *debate.Config, names []string) {
+func (Spec) Seat(c *config.Config, names []string) {
 	c.Modes.Council.Members, c.Modes.Council.Chairman = slices.Clone(names[:len(names)-1]), names[len(names)-1]
 }
 
@@ -97,7 +98,7 @@ func newCouncil(e debate.Session) (debate.Mode, error) {
 		return nil, err
 	}
 	if len(members) < 2 {
-		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.council.members", Problem: "needs at least two members"}
+		return nil, &config.ConfigError{File: e.Configuration().Source, Key: "modes.council.members", Problem: "needs at least two members"}
 	}
 	chairName := cfg.Chairman
 	if chairName == "" {
@@ -132,7 +133,7 @@ func seatedMembers(e debate.Session, names []string) ([]*debate.Agent, error) {
 // gemini and an anthropic provider each (configuration order): one model
 // per vendor. With fewer than two such agents (local models only), the
 // first three agents sit.
-func DefaultCouncilMembers(cfg *debate.Config) []string {
+func DefaultCouncilMembers(cfg *config.Config) []string {
 	var out []string
 	taken := map[string]bool{}
 	for _, a := range cfg.Agents {
@@ -152,7 +153,7 @@ func DefaultCouncilMembers(cfg *debate.Config) []string {
 // price (pricing, else the model catalogue: vendors price their strongest
 // models highest); ties, and models without a price, go to the first agent
 // in configuration order.
-func DefaultChairman(cfg *debate.Config) string {
+func DefaultChairman(cfg *config.Config) string {
 	best, bestPrice := "", -1.0
 	for _, a := range cfg.Agents {
 		if !cfg.Seats.Seated(a.Name) {
@@ -539,7 +540,7 @@ func (Spec) WorstCase(b *debate.Bound, m debate.Mode) string {
 }
 
 // Seated are the members (configured or by default) and the chairman.
-func (Spec) Seated(c *debate.Config) []string {
+func (Spec) Seated(c *config.Config) []string {
 	members, chair := c.Modes.Council.Members, c.Modes.Council.Chairman
 	if len(members) == 0 {
 		members = DefaultCouncilMembers(c)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -56,8 +57,8 @@ type fakeCouncilMode struct {
 // newCouncilFakes starts the fakes; answer(member, stage, req) decides each reply.
 func newCouncilFakes(t *testing.T, answer func(member string, stage int, req providertest.Request) providertest.Reply) *fakeCouncilMode {
 	t.Helper()
-	cfg := &debate.Config{ModeList: known, Providers: map[string]providers.Spec{},
-		Pricing: map[string]debate.Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
+	cfg := &config.Config{ModeList: known, Providers: map[string]providers.Spec{},
+		Pricing: map[string]config.Price{"gpt-5": {Input: 1, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15}, "gemini-3-flash-preview": {Input: 0.5, Output: 3}}}
 	getenv := func(k string) string { return map[string]string{"TEST_KEY": "test-key"}[k] }
 	fakes := map[string]func(testing.TB, func(providertest.Request) providertest.Reply) *providertest.Server{
 		"openai": providertest.OpenAI, "anthropic": providertest.Anthropic, "gemini": providertest.Gemini,
@@ -76,7 +77,7 @@ func newCouncilFakes(t *testing.T, answer func(member string, stage int, req pro
 		if err != nil {
 			t.Fatal(err)
 		}
-		as := debate.AgentSpec{Name: m.name, Display: m.display, Provider: m.vendor, Model: m.model, Persona: "You are " + m.display + ", made by " + m.vendor + "."}
+		as := config.AgentSpec{Name: m.name, Display: m.display, Provider: m.vendor, Model: m.model, Persona: "You are " + m.display + ", made by " + m.vendor + "."}
 		cfg.Agents = append(cfg.Agents, as)
 		agents = append(agents, &debate.Agent{AgentSpec: as, Provider: p})
 	}
@@ -390,7 +391,7 @@ func TestCouncilDefaultsAndConfigChecks(t *testing.T) {
 	if got := DefaultCouncilMembers(cfg); !slices.Equal(got, []string{"gemini", "chatgpt", "claude"}) {
 		t.Fatalf("default members %v", got)
 	}
-	cfg.Pricing = map[string]debate.Price{"gpt-5": {Output: 10}, "claude-sonnet-4-6": {Output: 15}, "gpt-5-codex": {Output: 15}}
+	cfg.Pricing = map[string]config.Price{"gpt-5": {Output: 10}, "claude-sonnet-4-6": {Output: 15}, "gpt-5-codex": {Output: 15}}
 	if got := DefaultChairman(cfg); got != "claude" { // 15, before codex and mc at 15 too
 		t.Fatalf("default chairman %q", got)
 	}
@@ -618,4 +619,4 @@ func TestOnlyTheChairmansTurnIsMarkedAsTheAnswer(t *testing.T) {
 
 // known is the modes the engines of these tests know: mention (where a
 // session starts) and this one.
-var known = debate.ModeList{mention.Spec{}, Spec{}}
+var known = config.ModeList{mention.Spec{}, Spec{}}

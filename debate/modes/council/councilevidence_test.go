@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -24,7 +25,7 @@ func TestCouncilAnswersCiteEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := debatetest.SpineConfig(known)
-	cfg.Modes.Council = debate.CouncilConfig{Members: []string{"gemini", "chatgpt"}, Chairman: "claude", Evidence: verdict.EvidenceRequired}
+	cfg.Modes.Council = config.CouncilConfig{Members: []string{"gemini", "chatgpt"}, Chairman: "claude", Evidence: verdict.EvidenceRequired}
 	gemini := &debatetest.ToolFake{Agent: "gemini", Script: func(n int, req providers.Request) debatetest.ToolReply {
 		if n == 1 {
 			return debatetest.ToolReply{Calls: []providers.ToolCall{{ID: "r", Name: "read_file", Arguments: `{"path":"notes.txt"}`}}}
@@ -66,7 +67,7 @@ func TestCouncilAnswersCiteEvidence(t *testing.T) {
 func TestCouncilAnswerIsSupportedByItsSearchCitations(t *testing.T) {
 	t.Parallel()
 	cfg := debatetest.SpineConfig(known)
-	cfg.Modes.Council = debate.CouncilConfig{Members: []string{"gemini", "chatgpt"}, Chairman: "claude", Evidence: verdict.EvidenceRequired}
+	cfg.Modes.Council = config.CouncilConfig{Members: []string{"gemini", "chatgpt"}, Chairman: "claude", Evidence: verdict.EvidenceRequired}
 	gemini := &debatetest.ToolFake{Agent: "gemini", Script: func(int, providers.Request) debatetest.ToolReply {
 		return debatetest.ToolReply{Text: "Go is an open source language.", Sources: []providers.Source{
 			{URL: "https://go.dev/", Title: "Go", CitedText: "Go is an open source language"}}}

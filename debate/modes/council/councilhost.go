@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -25,7 +26,7 @@ import (
 // cannot be dropped: a point keeps them with the reason (checkpoint.Kept).
 
 // CheckpointPolicy implements debate.Checkpointer.
-func (Spec) CheckpointPolicy(c *debate.Config) string { return c.Modes.Council.Checkpoint }
+func (Spec) CheckpointPolicy(c *config.Config) string { return c.Modes.Council.Checkpoint }
 
 // hostTurn is what the host decided at the checkpoints of one council.
 type hostTurn struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/verdict"
 
@@ -34,19 +35,19 @@ func own(agent string) string {
 // runScripted runs one number council on the script (agent → answers by
 // round; a missing round repeats the last answer) and returns its outcome
 // and how many calls each member got.
-func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*debate.Config)) (debate.MagiDecided, map[string]int) {
+func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*config.Config)) (debate.MagiDecided, map[string]int) {
 	res, calls, _ := runScriptedVerdict(t, script, adjust)
 	return res, calls
 }
 
 // runScriptedVerdict is runScripted with the verdict entry's text, what
 // the console and the web page show.
-func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust func(*debate.Config)) (debate.MagiDecided, map[string]int, string) {
+func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust func(*config.Config)) (debate.MagiDecided, map[string]int, string) {
 	t.Helper()
 	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		answers := script[agent]
 		return debatetest.MagiReply(answers[min(round, len(answers))-1].json())
-	}, func(c *debate.Config) { c.Modes.Magi.AnswerType = "number"; adjust(c) })
+	}, func(c *config.Config) { c.Modes.Magi.AnswerType = "number"; adjust(c) })
 	if err := fc.Engine.Submit(context.Background(), "How many apples?"); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, calls := runScripted(t, c.script, func(cfg *debate.Config) { cfg.Modes.Magi.Adaptive = true })
+			res, calls := runScripted(t, c.script, func(cfg *config.Config) { cfg.Modes.Magi.Adaptive = true })
 			if res.RoundsRun != c.rounds || res.StopReason != c.stop || res.CallsSaved != c.saved || string(res.Verdict) != c.verdict || res.Rule != verdict.RuleMajority {
 				t.Errorf("rounds %d stop %q saved %d verdict %s rule %s; want %d %q %d %s", res.RoundsRun, res.StopReason, res.CallsSaved, res.Verdict, res.Rule, c.rounds, c.stop, c.saved, c.verdict)
 			}
@@ -119,12 +120,12 @@ func TestAdaptiveCouncilStopsWhereMoreRoundsWouldNotChangeIt(t *testing.T) {
 		})
 	}
 	// Without --adaptive the same unsure council runs all three rounds.
-	res, _, line := runScriptedVerdict(t, cases[2].script, func(*debate.Config) {})
+	res, _, line := runScriptedVerdict(t, cases[2].script, func(*config.Config) {})
 	if res.RoundsRun != 3 || res.StopReason != "" || res.CallsSaved != 0 || line != "42 after round 3: 2 × 42, 1 × 84, 0 invalid · rule: majority" {
 		t.Errorf("a plain council: %d rounds, stop %q, saved %d, verdict %q", res.RoundsRun, res.StopReason, res.CallsSaved, line)
 	}
 	// The verdict line says which rule decided and what stopping saved.
-	_, _, line = runScriptedVerdict(t, cases[1].script, func(cfg *debate.Config) { cfg.Modes.Magi.Adaptive, cfg.Modes.Magi.Guard = true, true })
+	_, _, line = runScriptedVerdict(t, cases[1].script, func(cfg *config.Config) { cfg.Modes.Magi.Adaptive, cfg.Modes.Magi.Guard = true, true })
 	if want := "42 after round 1: 2 × 42, 1 × 84, 0 invalid · rule: guarded majority · stopped after round 1: confidence-weighted margin 0.71 · 6 calls saved"; line != want {
 		t.Errorf("verdict line %q\nwant         %q", line, want)
 	}
@@ -138,8 +139,8 @@ func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
 	// and keeps 84 in round 3.
 	follow := scriptedAnswer{answer: "84", confidence: .7, reasoning: own("balthasar")}
 	script := map[string][]scriptedAnswer{"melchior": {first["melchior"], follow}, "balthasar": {first["balthasar"]}, "casper": {first["casper"]}}
-	plain, _ := runScripted(t, script, func(*debate.Config) {})
-	guarded, _ := runScripted(t, script, func(c *debate.Config) { c.Modes.Magi.Guard = true })
+	plain, _ := runScripted(t, script, func(*config.Config) {})
+	guarded, _ := runScripted(t, script, func(c *config.Config) { c.Modes.Magi.Guard = true })
 	if plain.Verdict != "84" || plain.Rule != verdict.RuleMajority || len(plain.Discounted) != 0 {
 		t.Errorf("without the guard: %s by %s, discounted %v", plain.Verdict, plain.Rule, plain.Discounted)
 	}
@@ -148,7 +149,7 @@ func TestGuardLeavesConformityOutOfTheVerdict(t *testing.T) {
 	}
 	// The same move with an argument named counts under the guard.
 	script["melchior"][1].changedBy = "BALTHASAR's point: spoiled fruit leaves fewer apples than my crate count assumed."
-	argued, _ := runScripted(t, script, func(c *debate.Config) { c.Modes.Magi.Guard = true })
+	argued, _ := runScripted(t, script, func(c *config.Config) { c.Modes.Magi.Guard = true })
 	if argued.Verdict != "84" || len(argued.Discounted) != 0 || argued.Flips[0].ChangedBy == "" || argued.Flips[0].Conformity {
 		t.Errorf("an argued change under the guard: %s, discounted %v, flips %+v", argued.Verdict, argued.Discounted, argued.Flips)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -54,24 +55,24 @@ type Magi struct {
 // Spec describes MAGI mode; debate/modes.All lists it.
 type Spec struct{}
 
-func (Spec) Info() debate.ModeInfo {
-	return debate.ModeInfo{Name: debate.ModeMagi, Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
+func (Spec) Info() config.ModeInfo {
+	return config.ModeInfo{Name: debate.ModeMagi, Key: "alt+4", Title: "three members vote over three rounds; a majority decides",
 		Input: "a yes-or-no question or proposal for the MAGI to vote on", Roles: []string{"member", "member", "member"},
-		Controls: []debate.ControlKind{debate.ControlRounds},
-		Seats:    debate.SeatRange{Min: 3, Max: 3}, ContextTokens: 6000,
+		Controls: []config.ControlKind{config.ControlRounds},
+		Seats:    config.SeatRange{Min: 3, Max: 3}, ContextTokens: 6000,
 		Hint:        "ask a question: three rounds of votes",
 		Placeholder: "a question for the MAGI council · /help",
-		Examples: []debate.Example{
+		Examples: []config.Example{
 			{Line: "Should we ship on Friday?", Does: "three members vote over three rounds"},
 			{Line: "Rewrite the billing service in Rust?", Does: "a majority decides"},
 			{Line: "Adopt a four-day week?", Does: "enter on a vote opens its reasoning"},
 		},
-		Layout: debate.Layout{Board: debate.BoardVotes}}
+		Layout: config.Layout{Board: config.BoardVotes}}
 }
 
 func (Spec) New(e debate.Session) (debate.Mode, error) { return newMagi(e) }
 
-func (Spec) Check(k *debate.ConfigCheck) error {
+func (Spec) Check(k *config.ConfigCheck) error {
 	m := k.Config.Modes.Magi
 	if err := k.Agents("modes.magi.agents", m.Agents, 3); err != nil {
 		return err
@@ -91,8 +92,8 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	return nil
 }
 
-func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Magi.BudgetUSD }
-func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Magi }
+func (Spec) Budget(c *config.Config) float64               { return c.Modes.Magi.BudgetUSD }
+func (Spec) Context(c *config.Config) config.ContextBudget { return c.Context.Magi }
 
 // WorstCase bounds one council of three rounds: every member's vote and
 // its retry, each round reading what the rounds before it showed.
@@ -112,9 +113,9 @@ func (Spec) WorstCase(b *debate.Bound, m debate.Mode) string {
 }
 
 // Seated are the three members.
-func (Spec) Seated(c *debate.Config) []string { return c.Modes.Magi.Agents }
+func (Spec) Seated(c *config.Config) []string { return c.Modes.Magi.Agents }
 
-func (Spec) Seat(c *debate.Config, names []string) { c.Modes.Magi.Agents = slices.Clone(names) }
+func (Spec) Seat(c *config.Config, names []string) { c.Modes.Magi.Agents = slices.Clone(names) }
 
 func newMagi(e debate.Session) (debate.Mode, error) {
 	agents, err := e.MustAgents(e.Configuration().Modes.Magi.Agents...)
@@ -122,12 +123,12 @@ func newMagi(e debate.Session) (debate.Mode, error) {
 		return nil, err
 	}
 	if len(agents) == 0 {
-		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.magi.agents", Problem: "needs three agents"}
+		return nil, &config.ConfigError{File: e.Configuration().Source, Key: "modes.magi.agents", Problem: "needs three agents"}
 	}
 	mc := e.Configuration().Modes.Magi
 	answer, err := verdict.ParseAnswerType(mc.AnswerType)
 	if err != nil {
-		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.magi.answer_type", Problem: err.Error()}
+		return nil, &config.ConfigError{File: e.Configuration().Source, Key: "modes.magi.answer_type", Problem: err.Error()}
 	}
 	margin := mc.AdaptiveMargin
 	if margin == 0 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
@@ -49,7 +50,7 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 		recs[spec.Name] = rec
 		a := &debate.Agent{AgentSpec: spec, Provider: rec}
 		if spec.Name == cfg.Modes.Magi.Agents[1] {
-			a.Tools = debate.ToolList{"files"}
+			a.Tools = config.ToolList{"files"}
 		}
 		agents = append(agents, a)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -378,7 +379,7 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 		t.Errorf("last round %v, verdict %s, tally %v (want reject, reject, approve: REJECTED, 1 approve, 2 reject), usage %+v", final, res.Verdict, res.Tally, res.Usage)
 	}
 	// The single-round council stops after round 1 with its verdict.
-	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: 1})
+	debatetest.SendControl(t, e, debate.Control{Kind: config.ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "Adopt tabs?"); err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +394,7 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 		t.Errorf("single round's round event = %+v", rf)
 	}
 	// Rounds 3 brings the full council back.
-	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: 3})
+	debatetest.SendControl(t, e, debate.Control{Kind: config.ControlRounds, N: 3})
 	if err := e.Submit(context.Background(), "Adopt spaces?"); err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +474,7 @@ func BenchmarkMagiRound(b *testing.B) {
 	}
 	log := &debatetest.EventLog{}
 	e.Subscribe(log.Add)
-	debatetest.SendControl(b, e, debate.Control{Kind: debate.ControlRounds, N: 1})
+	debatetest.SendControl(b, e, debate.Control{Kind: config.ControlRounds, N: 1})
 	ctx := context.Background()
 	var wall time.Duration
 	b.ResetTimer()
@@ -513,4 +514,4 @@ func TestMagiSingleRoundPromptSaysOneRound(t *testing.T) {
 
 // known is the modes the engines of these tests know: mention (where a
 // session starts) and this one.
-var known = debate.ModeList{mention.Spec{}, Spec{}}
+var known = config.ModeList{mention.Spec{}, Spec{}}

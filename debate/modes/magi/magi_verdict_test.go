@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers/providertest"
@@ -110,7 +110,7 @@ func TestMagiVerdictsWrittenOut(t *testing.T) {
 			fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 				script := tc.script[agent]
 				return debatetest.MagiReply(script[min(round, len(script))-1].text())
-			}, func(c *debate.Config) { c.Modes.Magi.Guard = tc.guard })
+			}, func(c *config.Config) { c.Modes.Magi.Guard = tc.guard })
 			if tc.rounds == 1 {
 				fc.SingleRound(t)
 			}

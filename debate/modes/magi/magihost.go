@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -23,7 +24,7 @@ import (
 // stop ends the council with the votes cast so far.
 
 // CheckpointPolicy implements debate.Checkpointer.
-func (Spec) CheckpointPolicy(c *debate.Config) string { return c.Modes.Magi.Checkpoint }
+func (Spec) CheckpointPolicy(c *config.Config) string { return c.Modes.Magi.Checkpoint }
 
 // hostTurn is what the host decided at the checkpoints of one council.
 type hostTurn struct {

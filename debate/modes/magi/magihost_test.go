@@ -9,13 +9,14 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
 // splitCouncil votes approve, approve, reject in every round.
-func splitCouncil(t *testing.T, adjust ...func(*debate.Config)) *debatetest.FakeCouncil {
+func splitCouncil(t *testing.T, adjust ...func(*config.Config)) *debatetest.FakeCouncil {
 	votes := map[string]verdict.Vote{"melchior": verdict.VoteApprove, "balthasar": verdict.VoteApprove, "casper": verdict.VoteReject}
 	return debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		return debatetest.MagiReply(debatetest.MagiVoteJSON(agent, round, votes[agent]))
@@ -113,7 +114,7 @@ func TestMagiOnSplitSkipsAUnanimousRoundAndNeverAsksNothing(t *testing.T) {
 		t.Errorf("a unanimous council asked its host %d times under on_split", len(h.Asked))
 	}
 	// never (the default, or the configuration's): no point is offered.
-	fc2 := splitCouncil(t, func(c *debate.Config) { c.Modes.Magi.Checkpoint = "never" })
+	fc2 := splitCouncil(t, func(c *config.Config) { c.Modes.Magi.Checkpoint = "never" })
 	fc2.Engine.SetHost(h, "")
 	if err := fc2.Engine.Submit(context.Background(), "Ship?"); err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestMagiOnSplitSkipsAUnanimousRoundAndNeverAsksNothing(t *testing.T) {
 
 func TestMagiConfiguredPolicyAndAHostThatFails(t *testing.T) {
 	t.Parallel()
-	fc := splitCouncil(t, func(c *debate.Config) { c.Modes.Magi.Checkpoint = "each_round" })
+	fc := splitCouncil(t, func(c *config.Config) { c.Modes.Magi.Checkpoint = "each_round" })
 	h := &debatetest.ScriptedHost{} // no answer: the host cannot be asked
 	fc.Engine.SetHost(h, "")
 	err := fc.Engine.Submit(context.Background(), "Ship?")
@@ -210,7 +211,7 @@ func TestMagiCouncilWaitingAtACheckpointResumesElsewhere(t *testing.T) {
 // checkpoint_timeout answers for a host who does not: here stop.
 func TestMagiCheckpointTimeoutStops(t *testing.T) {
 	t.Parallel()
-	fc := splitCouncil(t, func(c *debate.Config) { c.CheckpointTimeout, c.CheckpointOnTimeout = time.Millisecond, "stop" })
+	fc := splitCouncil(t, func(c *config.Config) { c.CheckpointTimeout, c.CheckpointOnTimeout = time.Millisecond, "stop" })
 	fc.Engine.SetHost(checkpoint.HostFunc(func(ctx context.Context, _ checkpoint.Point) (checkpoint.Answer, error) {
 		<-ctx.Done() // a host who never answers
 		return checkpoint.Answer{}, ctx.Err()
@@ -229,8 +230,8 @@ func TestMagiCheckpointTimeoutStops(t *testing.T) {
 }
 
 // withSpare configures gaspard, an agent no MAGI seat names.
-func withSpare(c *debate.Config) {
-	c.Agents = append(c.Agents, debate.AgentSpec{Name: "gaspard", Display: "GASPARD", Provider: "openai", Model: "gpt-5", Persona: "You are the newcomer."})
+func withSpare(c *config.Config) {
+	c.Agents = append(c.Agents, config.AgentSpec{Name: "gaspard", Display: "GASPARD", Provider: "openai", Model: "gpt-5", Persona: "You are the newcomer."})
 }
 
 func TestMagiSwapSeatsAnotherAgentForTheRoundsAfterIt(t *testing.T) {

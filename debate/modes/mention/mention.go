@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // Mentions is a parsed input line of mention mode.
@@ -110,14 +111,14 @@ type Mention struct {
 // Spec describes mention mode; debate/modes.All lists it.
 type Spec struct{}
 
-func (Spec) Info() debate.ModeInfo {
-	return debate.ModeInfo{Name: debate.ModeMention, Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
+func (Spec) Info() config.ModeInfo {
+	return config.ModeInfo{Name: debate.ModeMention, Key: "alt+1", Title: "@name or @all asks agents; a plain line is a note",
 		Input:         "@gemini …, @claude @chatgpt …, @all …; a line without @ is a note",
 		ContextTokens: 12000,
 		RoutesNames:   true,
 		Hint:          "@name or @all asks; plain lines are notes",
 		Placeholder:   "@all ask everyone · @name one agent · plain text is a note · /help",
-		Examples: []debate.Example{
+		Examples: []config.Example{
 			{Line: "@all compare Kafka and NATS for a small team", Does: "every agent answers"},
 			{Line: "@{first} what would you measure first?", Does: "one agent answers"},
 			{Line: "we expect 10k messages a second", Does: "a plain line is a note"},
@@ -126,7 +127,7 @@ func (Spec) Info() debate.ModeInfo {
 
 func (Spec) New(e debate.Session) (debate.Mode, error) { return newMention(e) }
 
-func (Spec) Check(k *debate.ConfigCheck) error {
+func (Spec) Check(k *config.ConfigCheck) error {
 	names := k.Config.Modes.Mention.Agents
 	if err := k.Agents("modes.mention.agents", names, 0); err != nil {
 		return err
@@ -137,13 +138,13 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	return nil
 }
 
-func (Spec) Budget(c *debate.Config) float64               { return c.Modes.Mention.BudgetUSD }
-func (Spec) Context(c *debate.Config) debate.ContextBudget { return c.Context.Mention }
+func (Spec) Budget(c *config.Config) float64               { return c.Modes.Mention.BudgetUSD }
+func (Spec) Context(c *config.Config) config.ContextBudget { return c.Context.Mention }
 
 // Seated are the agents @all asks.
-func (Spec) Seated(c *debate.Config) []string { return c.Modes.Mention.Agents }
+func (Spec) Seated(c *config.Config) []string { return c.Modes.Mention.Agents }
 
-func (Spec) Seat(c *debate.Config, names []string) {
+func (Spec) Seat(c *config.Config, names []string) {
 	c.Modes.Mention.Agents = slices.Clone(names)
 }
 

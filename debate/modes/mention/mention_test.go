@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 
 	"github.com/parleyhq/parley/providers"
@@ -429,7 +430,7 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 	e, _ := debatetest.NewSpineEngine(known, fakes)
 	for _, a := range e.Agents() {
 		if a.Name == "claude" {
-			a.Tools = debate.ToolList{"files"}
+			a.Tools = config.ToolList{"files"}
 		}
 	}
 	if err := e.SetWorkspace(dir); err != nil {
@@ -465,4 +466,4 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 var errCut = &providers.Error{Provider: "fake", Kind: providers.KindNetwork, Message: "unexpected EOF"}
 
 // known is the modes the engines of these tests know: this one.
-var known = debate.ModeList{Spec{}}
+var known = config.ModeList{Spec{}}

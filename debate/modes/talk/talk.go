@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -51,14 +52,14 @@ type Talk struct {
 // Spec describes talk mode; debate/modes.All lists it.
 type Spec struct{}
 
-func (Spec) Info() debate.ModeInfo {
-	return debate.ModeInfo{Name: debate.ModeTalk, Key: "alt+3", Title: "two guests and an MC in a moderated talk",
+func (Spec) Info() config.ModeInfo {
+	return config.ModeInfo{Name: debate.ModeTalk, Key: "alt+3", Title: "two guests and an MC in a moderated talk",
 		Input: "the topic of the talk", Roles: []string{"guest A", "guest B", "MC"},
-		Controls: []debate.ControlKind{debate.ControlPause, debate.ControlContinue, debate.ControlStop, debate.ControlRounds},
-		Seats:    debate.SeatRange{Min: 2, Max: 3}, ContextTokens: 10000,
+		Controls: []config.ControlKind{config.ControlPause, config.ControlContinue, config.ControlStop, config.ControlRounds},
+		Seats:    config.SeatRange{Min: 2, Max: 3}, ContextTokens: 10000,
 		Hint:        "type the topic; /rounds N, /pause, /resume, /stop",
 		Placeholder: "the topic of the talk · /rounds N first to change the rounds · /help",
-		Examples: []debate.Example{
+		Examples: []config.Example{
 			{Line: "Is remote work here to stay?", Does: "the topic: the MC opens the talk"},
 			{Line: "/rounds 2", Does: "before the topic: two rounds"},
 			{Line: "/pause  /resume  /stop", Does: "hold or end a running talk"},
@@ -67,7 +68,7 @@ func (Spec) Info() debate.ModeInfo {
 
 func (Spec) New(e debate.Session) (debate.Mode, error) { return newTalk(e) }
 
-func (Spec) Check(k *debate.ConfigCheck) error {
+func (Spec) Check(k *config.ConfigCheck) error {
 	t := k.Config.Modes.Talk
 	for _, seat := range []struct{ key, name string }{{"a", t.A}, {"b", t.B}, {"moderator", t.Moderator}} {
 		if err := k.Agent("modes.talk."+seat.key, seat.name); err != nil {
@@ -77,10 +78,10 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	switch {
 	case t.Rounds < 0:
 		return k.Bad("modes.talk.rounds", "must not be negative")
-	case t.Rounds > debate.MaxRounds:
-		return k.Bad("modes.talk.rounds", "%d is over %d", t.Rounds, debate.MaxRounds)
-	case t.BudgetTokens > debate.MaxBudgetTokens:
-		return k.Bad("modes.talk.budget_tokens", "%d is over %d", t.BudgetTokens, debate.MaxBudgetTokens)
+	case t.Rounds > config.MaxRounds:
+		return k.Bad("modes.talk.rounds", "%d is over %d", t.Rounds, config.MaxRounds)
+	case t.BudgetTokens > config.MaxBudgetTokens:
+		return k.Bad("modes.talk.budget_tokens", "%d is over %d", t.BudgetTokens, config.MaxBudgetTokens)
 	}
 	if _, err := checkpoint.ParsePolicy(t.Checkpoint); err != nil {
 		return k.Bad("modes.talk.checkpoint", "%s", err.Error())
@@ -88,10 +89,10 @@ func (Spec) Check(k *debate.ConfigCheck) error {
 	return nil
 }
 
-func (Spec) Budget(c *debate.Config) float64 { return c.Modes.Talk.BudgetUSD }
+func (Spec) Budget(c *config.Config) float64 { return c.Modes.Talk.BudgetUSD }
 
 // Context is context.talk, whose budget falls back on modes.talk.budget_tokens.
-func (Spec) Context(c *debate.Config) debate.ContextBudget {
+func (Spec) Context(c *config.Config) config.ContextBudget {
 	own := c.Context.Talk
 	if own.BudgetTokens == 0 {
 		own.BudgetTokens = c.Modes.Talk.BudgetTokens
@@ -100,12 +101,12 @@ func (Spec) Context(c *debate.Config) debate.ContextBudget {
 }
 
 // Seated are the guests and the MC.
-func (Spec) Seated(c *debate.Config) []string {
+func (Spec) Seated(c *config.Config) []string {
 	return []string{c.Modes.Talk.A, c.Modes.Talk.B, c.Modes.Talk.Moderator}
 }
 
 // Seat seats guest A, guest B and, when named, the MC.
-func (Spec) Seat(c *debate.Config, names []string) {
+func (Spec) Seat(c *config.Config, names []string) {
 	c.Modes.Talk.A, c.Modes.Talk.B = names[0], names[1]
 	if len(names) == 3 {
 		c.Modes.Talk.Moderator = names[2]
@@ -120,7 +121,7 @@ func newTalk(e debate.Session) (debate.Mode, error) {
 	}
 	if c.A == c.B || c.A == c.Moderator || c.B == c.Moderator {
 		// One agent in two seats would read its own words as another's.
-		return nil, &debate.ConfigError{File: e.Configuration().Source, Key: "modes.talk", Problem: fmt.Sprintf("a, b and moderator must be three different agents (have %s, %s, %s)", c.A, c.B, c.Moderator)}
+		return nil, &config.ConfigError{File: e.Configuration().Source, Key: "modes.talk", Problem: fmt.Sprintf("a, b and moderator must be three different agents (have %s, %s, %s)", c.A, c.B, c.Moderator)}
 	}
 	rounds := c.Rounds
 	if rounds <= 0 {
@@ -143,15 +144,15 @@ func (m *Talk) Control(c debate.Control) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch c.Kind {
-	case debate.ControlRounds:
+	case config.ControlRounds:
 		m.rounds = max(c.N, 1)
-	case debate.ControlPause:
+	case config.ControlPause:
 		if m.gate == nil {
 			m.gate = make(chan struct{})
 		}
-	case debate.ControlContinue:
+	case config.ControlContinue:
 		m.open()
-	case debate.ControlStop:
+	case config.ControlStop:
 		m.stopping = true
 		m.open()
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
 
@@ -197,12 +198,12 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 		// turn finishes, then the MC closes.
 		f["chatgpt"].Answer = func(n int, _ providers.Request) string {
 			if n == 5 {
-				debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlStop})
+				debatetest.SendControl(t, e, debate.Control{Kind: config.ControlStop})
 			}
 			return fmt.Sprintf("chatgpt answer %d", n)
 		}
 	})
-	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: 5})
+	debatetest.SendControl(t, e, debate.Control{Kind: config.ControlRounds, N: 5})
 	if err := e.Submit(context.Background(), "the best editor"); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 		t.Fatalf("TalkFinished after a stop = %+v", tf)
 	}
 	// A later talk on the same mode runs whole again.
-	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: 1})
+	debatetest.SendControl(t, e, debate.Control{Kind: config.ControlRounds, N: 1})
 	if err := e.Submit(context.Background(), "second topic"); err != nil {
 		t.Fatal(err)
 	}
@@ -234,13 +235,13 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 // turn, starts a talk on topic and returns once that turn has finished: the
 // talk is then held before gemini's turn. continued is set by the test
 // before it lifts the pause; gemini being asked before that is a failure.
-func pausedTalk(t *testing.T, cfg *debate.Config, topic string) (e *debate.Engine, log *debatetest.CallLog, continued *atomic.Bool, done <-chan error) {
+func pausedTalk(t *testing.T, cfg *config.Config, topic string) (e *debate.Engine, log *debatetest.CallLog, continued *atomic.Bool, done <-chan error) {
 	t.Helper()
 	continued = &atomic.Bool{}
 	e, log, _ = debatetest.NewModeEngine(t, cfg, "talk", func(f map[string]*debatetest.ModeFake) {
 		f["chatgpt"].Answer = func(n int, _ providers.Request) string {
 			if n == 2 {
-				debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlPause})
+				debatetest.SendControl(t, e, debate.Control{Kind: config.ControlPause})
 			}
 			return fmt.Sprintf("chatgpt answer %d", n)
 		}
@@ -266,11 +267,11 @@ func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 	if n := len(log.All()); n != 2 {
 		t.Fatalf("%d calls while paused, want 2", n)
 	}
-	if err := e.Control(context.Background(), debate.Control{Kind: debate.ControlRounds, N: 0}); err == nil {
+	if err := e.Control(context.Background(), debate.Control{Kind: config.ControlRounds, N: 0}); err == nil {
 		t.Fatal("rounds 0 was accepted")
 	}
 	continued.Store(true)
-	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlContinue})
+	debatetest.SendControl(t, e, debate.Control{Kind: config.ControlContinue})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestTalkPauseHoldsUntilContinue(t *testing.T) {
 func TestTalkStopWhilePausedGoesStraightToTheClosing(t *testing.T) {
 	t.Parallel()
 	e, _, _, done := pausedTalk(t, debatetest.ModeConfig(known), "stop while paused")
-	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlStop})
+	debatetest.SendControl(t, e, debate.Control{Kind: config.ControlStop})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +304,7 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 	var e *debate.Engine
 	e, log, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "talk", func(f map[string]*debatetest.ModeFake) {
 		f["gemini"].Answer = func(n int, _ providers.Request) string {
-			debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlPause})
+			debatetest.SendControl(t, e, debate.Control{Kind: config.ControlPause})
 			return fmt.Sprintf("gemini answer %d", n)
 		}
 	})
@@ -473,7 +474,7 @@ func TestTalkRefusesOneAgentInTwoSeats(t *testing.T) {
 	cfg := debatetest.ModeConfig(known)
 	cfg.Modes.Talk.B = "chatgpt"
 	e, _, _ := debatetest.NewModeEngine(t, cfg, "mention", nil)
-	var ce *debate.ConfigError
+	var ce *config.ConfigError
 	if _, err := e.Mode("talk"); !errors.As(err, &ce) || ce.Key != "modes.talk" {
 		t.Fatalf("talk: got %v", err)
 	}
@@ -481,4 +482,4 @@ func TestTalkRefusesOneAgentInTwoSeats(t *testing.T) {
 
 // known is the modes the engines of these tests know: mention (where a
 // session starts) and this one.
-var known = debate.ModeList{mention.Spec{}, Spec{}}
+var known = config.ModeList{mention.Spec{}, Spec{}}

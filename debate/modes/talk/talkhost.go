@@ -6,6 +6,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 )
 
@@ -21,7 +22,7 @@ import (
 // outcome says the host stopped it. The talk's own /pause stays as it is.
 
 // CheckpointPolicy implements debate.Checkpointer.
-func (Spec) CheckpointPolicy(c *debate.Config) string { return c.Modes.Talk.Checkpoint }
+func (Spec) CheckpointPolicy(c *config.Config) string { return c.Modes.Talk.Checkpoint }
 
 // seats are guest A, guest B and the MC now (a swap changes them).
 func (m *Talk) seats() []*debate.Agent {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -76,8 +77,8 @@ func (s savedTalk) check(p checkpoint.Point, turns int) error {
 	switch {
 	case s.Topic == "":
 		return bad("has no topic")
-	case s.Rounds < 2 || s.Rounds > debate.MaxRounds:
-		return bad(fmt.Sprintf("has %d rounds (2 to %d)", s.Rounds, debate.MaxRounds))
+	case s.Rounds < 2 || s.Rounds > config.MaxRounds:
+		return bad(fmt.Sprintf("has %d rounds (2 to %d)", s.Rounds, config.MaxRounds))
 	case p.Kind != checkpoint.KindSummary || p.Round < 1 || p.Round >= s.Rounds:
 		return bad(fmt.Sprintf("does not match its point (round %d of %d)", p.Round, s.Rounds))
 	case s.Start < 1 || s.Start > turns:

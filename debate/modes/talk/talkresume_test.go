@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 func goodSaved() savedTalk {
@@ -27,7 +27,7 @@ func TestSavedTalkRefusesWhatDoesNotFit(t *testing.T) {
 		want   string
 	}{
 		{func(s *savedTalk, _ *checkpoint.Point) { s.Topic = "" }, "no topic"},
-		{func(s *savedTalk, _ *checkpoint.Point) { s.Rounds = debate.MaxRounds + 1 }, "rounds"},
+		{func(s *savedTalk, _ *checkpoint.Point) { s.Rounds = config.MaxRounds + 1 }, "rounds"},
 		{func(_ *savedTalk, p *checkpoint.Point) { p.Round = 3 }, "does not match its point"},
 		{func(_ *savedTalk, p *checkpoint.Point) { p.Kind = checkpoint.KindRound }, "does not match its point"},
 		{func(s *savedTalk, _ *checkpoint.Point) { s.Start = 5 }, "starts at turn 5 of a session of 4"},
@@ -64,7 +64,7 @@ func FuzzSavedTalk(f *testing.F) {
 		if s.check(p, turns) != nil {
 			return
 		}
-		if s.Rounds < 2 || s.Rounds > debate.MaxRounds || round < 1 || round >= s.Rounds || s.Start < 1 || s.Start > turns ||
+		if s.Rounds < 2 || s.Rounds > config.MaxRounds || round < 1 || round >= s.Rounds || s.Start < 1 || s.Start > turns ||
 			s.Turns < 0 || s.Turns > turns || math.IsNaN(s.Cost) || math.IsInf(s.Cost, 0) || s.Cost < 0 || len(s.Seats) != 3 || len(s.Dropped) > 1 {
 			t.Fatalf("accepted %+v at round %d of a session of %d", s, round, turns)
 		}

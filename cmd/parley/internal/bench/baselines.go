@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -345,7 +346,7 @@ func (s *SPRTSummary) finish(questions int) {
 // ToolBoxes are the with-tools council's boxes: each member's tools as the
 // run selected them (--tools), served natively, over the workspace folder;
 // closing stops the MCP servers they started (lookupEnv fills their env).
-func ToolBoxes(cfg *debate.Config, workspace func() string, lookupEnv func(string) (string, bool)) (func(*debate.Agent) *toolbox.Box, func() error) {
+func ToolBoxes(cfg *config.Config, workspace func() string, lookupEnv func(string) (string, bool)) (func(*debate.Agent) *toolbox.Box, func() error) {
 	kit := toolkit.New(cfg, workspace, true, lookupEnv)
 	return kit.Box, kit.Close
 }

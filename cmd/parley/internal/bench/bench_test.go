@@ -14,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
@@ -59,7 +60,7 @@ type fakes struct {
 // and talked into the wrong answer in round 2; BALTHASAR (Anthropic) never
 // answers in a readable form; CASPER (Gemini) fails its first call of every
 // question with 429 Retry-After: 1, then answers wrong (gold+1) throughout.
-func scripted(t *testing.T) (*fakes, *debate.Config, []*debate.Agent) {
+func scripted(t *testing.T) (*fakes, *config.Config, []*debate.Agent) {
 	f := &fakes{}
 	f.openai = providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
 		g := goldOf(r)
@@ -95,7 +96,7 @@ func scripted(t *testing.T) (*fakes, *debate.Config, []*debate.Agent) {
 
 // councilOf configures MELCHIOR on the OpenAI fake at openaiURL, BALTHASAR
 // on the Anthropic one and CASPER on the Gemini one, with fixed prices.
-func councilOf(t *testing.T, openaiURL, anthropicURL, geminiURL string, pol providers.RetryPolicy) (*debate.Config, []*debate.Agent) {
+func councilOf(t *testing.T, openaiURL, anthropicURL, geminiURL string, pol providers.RetryPolicy) (*config.Config, []*debate.Agent) {
 	loaded, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func councilOf(t *testing.T, openaiURL, anthropicURL, geminiURL string, pol prov
 			cfg.Agents[i].Model = m
 		}
 	}
-	cfg.Pricing = map[string]debate.Price{"gpt-5": {Input: 1.25, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15},
+	cfg.Pricing = map[string]config.Price{"gpt-5": {Input: 1.25, Output: 10}, "claude-sonnet-4-6": {Input: 3, Output: 15},
 		"gemini-3-flash-preview": {Input: 0.5, Output: 3}}
 	getenv := func(string) string { return "test-key" }
 	openFake := func(name, typ, url string) providers.Provider {
@@ -326,7 +327,7 @@ func (p rateLimited) Stream(_ context.Context, req providers.Request) (providers
 // the call that met it.
 func TestRetryAfterPausesTheProviderForEveryWorker(t *testing.T) {
 	t.Parallel()
-	g := newGate(map[string]debate.RateLimit{"gemini": {RequestsPerMinute: 6000}})
+	g := newGate(map[string]config.RateLimit{"gemini": {RequestsPerMinute: 6000}})
 	p := &gated{inner: rateLimited{wait: time.Hour}, g: g}
 	s, err := p.Stream(context.Background(), providers.Request{Messages: []providers.Message{{Role: providers.RoleUser, Content: "hi"}}})
 	if err != nil {

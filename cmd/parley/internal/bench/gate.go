@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -16,7 +17,7 @@ type gate struct {
 	limiters map[string]*limiter
 }
 
-func newGate(limits map[string]debate.RateLimit) *gate {
+func newGate(limits map[string]config.RateLimit) *gate {
 	g := &gate{limiters: map[string]*limiter{}}
 	for name, l := range limits {
 		if l.RequestsPerMinute > 0 || l.TokensPerMinute > 0 {
@@ -38,7 +39,7 @@ func estimate(req providers.Request) int {
 
 // unpriced lists the models of agents that have no price: a cost cap
 // cannot bound their calls.
-func unpriced(cfg *debate.Config, agents []*debate.Agent) []string {
+func unpriced(cfg *config.Config, agents []*debate.Agent) []string {
 	var out []string
 	for _, a := range agents {
 		if _, known := cfg.Cost(a.Model, providers.Usage{InputTokens: 1, OutputTokens: 1}); !known {

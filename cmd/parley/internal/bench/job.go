@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/debate/toolbox"
@@ -71,7 +72,7 @@ type Job struct {
 	Params Params
 	Run    string // the run to resume; "" starts a new one
 	Store  *store.Store
-	Config *debate.Config // members in Modes.Magi.Agents
+	Config *config.Config // members in Modes.Magi.Agents
 	Agents []*debate.Agent
 	// Workers and MaxCost may change between a run and its resumption.
 	Workers int
@@ -275,7 +276,7 @@ func IsTerminalWriter(w any) bool {
 
 // ChooseMembers makes p's members the council (three agents), or takes
 // the configured council when p names none.
-func ChooseMembers(cfg *debate.Config, p *Params) error {
+func ChooseMembers(cfg *config.Config, p *Params) error {
 	if len(p.Members) == 0 {
 		p.Members = append([]string(nil), cfg.Modes.Magi.Agents...)
 		return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -54,7 +55,7 @@ func scriptedReply(agent string) func(providertest.Request) providertest.Reply {
 	}
 }
 
-func ruleCouncil(t *testing.T) (*debate.Config, []*debate.Agent) {
+func ruleCouncil(t *testing.T) (*config.Config, []*debate.Agent) {
 	return councilOf(t, providertest.OpenAI(t, scriptedReply("melchior")).URL, providertest.Anthropic(t, scriptedReply("balthasar")).URL,
 		providertest.Gemini(t, scriptedReply("casper")).URL, providers.RetryPolicy{})
 }

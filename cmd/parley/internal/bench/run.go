@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/toolbox"
@@ -67,7 +68,7 @@ type Result struct {
 
 // Setup is what a run needs besides its questions.
 type Setup struct {
-	Config  *debate.Config  // members in Modes.Magi.Agents
+	Config  *config.Config  // members in Modes.Magi.Agents
 	Agents  []*debate.Agent // every configured agent, bound to providers
 	Rounds  int             // 1 to 3
 	Workers int             // questions in parallel
@@ -246,7 +247,7 @@ func askWith(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Questi
 	if tools != nil {
 		eng.SetToolBoxes(tools)
 	}
-	if err := eng.Control(ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+	if err := eng.Control(ctx, debate.Control{Kind: config.ControlRounds, N: rounds}); err != nil {
 		return council{}, err
 	}
 	var c council

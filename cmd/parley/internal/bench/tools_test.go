@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers/demo"
@@ -34,7 +35,7 @@ func TestBenchPairsACouncilWithAndWithoutTools(t *testing.T) {
 	}
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
-		spec.Tools = debate.ToolList{"files"} // what --tools files selects
+		spec.Tools = config.ToolList{"files"} // what --tools files selects
 		agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 0)})
 	}
 	boxes := func(*debate.Agent) *toolbox.Box { return toolbox.New(toolbox.FilesTools(dir, false), nil) }

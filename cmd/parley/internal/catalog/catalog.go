@@ -22,7 +22,7 @@ import (
 
 	"charm.land/catwalk/pkg/catwalk"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -159,7 +159,7 @@ func Kept(getenv func(string) string) (snap providers.Snapshot, ok bool, err err
 // Apply lays cfg's catalogue over the kept one, so costs, caps, doctor
 // and bench read the merged catalogue; a kept file that cannot be read is
 // a warning, never an error.
-func Apply(cfg *debate.Config, getenv func(string) string) (warning string) {
+func Apply(cfg *config.Config, getenv func(string) string) (warning string) {
 	snap, ok, err := Kept(getenv)
 	if err != nil {
 		return "the kept model catalogue is unreadable, using the built-in one: " + err.Error()
@@ -172,7 +172,7 @@ func Apply(cfg *debate.Config, getenv func(string) string) (warning string) {
 
 // Due reports whether catalog.auto_update should fetch now: on, not under
 // CI, and the kept catalogue missing or older than MaxAge.
-func Due(cfg *debate.Config, now time.Time, getenv func(string) string) bool {
+func Due(cfg *config.Config, now time.Time, getenv func(string) string) bool {
 	if !cfg.Catalog.AutoUpdate || getenv("CI") != "" {
 		return false
 	}

@@ -13,7 +13,7 @@ import (
 
 	"charm.land/catwalk/pkg/catwalk"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -186,7 +186,7 @@ func TestUpdatedCatalogueFeedsCosts(t *testing.T) {
 		f.providers[1].Models = append(f.providers[1].Models, model("claude-haiku-4-5-20251001", 0.8, 4, 1, 0.08))
 		f.providers[0].Models = append(f.providers[0].Models, model("gpt-6.3-nova", 3, 12, 0, 0.3))
 	})
-	cfg := &debate.Config{Models: providers.Catalogue{
+	cfg := &config.Config{Models: providers.Catalogue{
 		"claude-haiku-4-5": {Provider: "anthropic", Input: ptr(1), Output: ptr(5), Status: "legacy", Replacement: "claude-haiku-5-5", Checked: "2026-11-25"},
 		"claude-haiku-5-5": {Provider: "anthropic", Input: ptr(0.1), Output: ptr(0.5), Checked: "2026-11-25",
 			LongContext: &providers.LongContext{Above: 100_000, Input: 5, Output: 5}},
@@ -222,7 +222,7 @@ func TestUpdatedCatalogueFeedsCosts(t *testing.T) {
 // catalogue leaves the configuration as it was.
 func TestOlderFetchLosesAndNoFetchChangesNothing(t *testing.T) {
 	_, url := serve(t)
-	cfg := &debate.Config{Models: providers.Catalogue{"gemini-4-argon": {Provider: "gemini", Input: ptr(3), Output: ptr(9), Checked: "2026-11-25"}}}
+	cfg := &config.Config{Models: providers.Catalogue{"gemini-4-argon": {Provider: "gemini", Input: ptr(3), Output: ptr(9), Checked: "2026-11-25"}}}
 	Apply(cfg, os.Getenv)
 	if len(cfg.Models) != 1 {
 		t.Fatal("no kept catalogue, yet models were added")
@@ -239,7 +239,7 @@ func TestOlderFetchLosesAndNoFetchChangesNothing(t *testing.T) {
 // auto_update fetches only when on, outside CI, and the kept copy is old.
 func TestAutoUpdateIsDue(t *testing.T) {
 	_, url := serve(t)
-	on := &debate.Config{Catalog: debate.CatalogConfig{AutoUpdate: true}}
+	on := &config.Config{Catalog: config.CatalogConfig{AutoUpdate: true}}
 	env := func(ci string) func(string) string {
 		return func(k string) string {
 			if k == "CI" {
@@ -249,7 +249,7 @@ func TestAutoUpdateIsDue(t *testing.T) {
 		}
 	}
 	now := day("2026-11-26")
-	if Due(&debate.Config{}, now, env("")) || Due(on, now, env("true")) || !Due(on, now, env("")) {
+	if Due(&config.Config{}, now, env("")) || Due(on, now, env("true")) || !Due(on, now, env("")) {
 		t.Fatal("due: off, CI, or nothing kept")
 	}
 	if _, err := update(t, url, "2026-11-26"); err != nil {

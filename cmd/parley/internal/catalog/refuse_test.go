@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
@@ -131,7 +131,7 @@ func TestKeptCopyIsCheckedWhenRead(t *testing.T) {
 			if err := os.WriteFile(path, []byte(damage(good())), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			cfg := &debate.Config{Models: providers.Catalogue{}}
+			cfg := &config.Config{Models: providers.Catalogue{}}
 			w := Apply(cfg, os.Getenv)
 			if w == "" || len(cfg.Models) != 0 || strings.ContainsAny(w, "\x1b") {
 				t.Fatalf("warning %q, %d models taken", w, len(cfg.Models))
@@ -189,7 +189,7 @@ func TestLastModifiedDatesTheCopy(t *testing.T) {
 	if err != nil || res.Dated != "2026-08-14" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	cfg := &debate.Config{Models: providers.Catalogue{"gpt-6.1-sol": {Provider: "openai", Input: ptr(1.5), Output: ptr(9), Checked: "2026-11-25"}}}
+	cfg := &config.Config{Models: providers.Catalogue{"gpt-6.1-sol": {Provider: "openai", Input: ptr(1.5), Output: ptr(9), Checked: "2026-11-25"}}}
 	Apply(cfg, os.Getenv)
 	if m := cfg.ModelInfo("gpt-6.1-sol"); *m.Input != 1.5 || m.OriginOf("input").Layer != providers.LayerParley {
 		t.Errorf("August data beat a November price: %+v", m)

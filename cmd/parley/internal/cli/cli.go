@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -58,7 +59,7 @@ func (e NoDecisionError) Error() string { return "no decision: " + e.Reason }
 func ExitCode(err error) int {
 	var (
 		u  UsageError
-		ce *debate.ConfigError
+		ce *config.ConfigError
 		ua *debate.UnknownAgentError
 		nd NoDecisionError
 		us *debate.UnseatedError
@@ -99,7 +100,7 @@ func ReadQuestion(args []string, stdin io.Reader) (string, error) {
 
 // AnyKey reports whether any configured provider that needs a key has one
 // in the environment getenv reads.
-func AnyKey(cfg *debate.Config, getenv func(string) string) bool {
+func AnyKey(cfg *config.Config, getenv func(string) string) bool {
 	for _, spec := range cfg.Providers {
 		if spec.Type == "demo" || (spec.Type == "openai-compatible" && spec.APIKeyEnv == "") {
 			continue
@@ -117,7 +118,7 @@ const KeyHelp = "no API key is set: export OPENAI_API_KEY, ANTHROPIC_API_KEY and
 // BuildAgents binds every configured agent to its provider; offline, every
 // agent gets its own demo provider, streaming a word every demoPace; getenv
 // reads the keys and endpoint overrides.
-func BuildAgents(cfg *debate.Config, offline bool, demoPace time.Duration, getenv func(string) string) ([]*debate.Agent, error) {
+func BuildAgents(cfg *config.Config, offline bool, demoPace time.Duration, getenv func(string) string) ([]*debate.Agent, error) {
 	opened := map[string]providers.Provider{}
 	var agents []*debate.Agent
 	for _, spec := range cfg.Agents {
@@ -130,7 +131,7 @@ func BuildAgents(cfg *debate.Config, offline bool, demoPace time.Duration, geten
 				var err error
 				p, err = open.Open(spec.Provider, cfg.Providers[spec.Provider], getenv)
 				if err != nil {
-					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
+					return nil, &config.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
 				}
 				opened[spec.Provider] = p
 			}
@@ -143,8 +144,8 @@ func BuildAgents(cfg *debate.Config, offline bool, demoPace time.Duration, geten
 // CouncilSeats applies a council's members and chairman, when given,
 // before the agents are built; membersKey and chairmanKey name them in
 // errors (the flags, or a tool's arguments).
-func CouncilSeats(members []string, chairman, membersKey, chairmanKey string) func(*debate.Config) error {
-	return func(cfg *debate.Config) error {
+func CouncilSeats(members []string, chairman, membersKey, chairmanKey string) func(*config.Config) error {
+	return func(cfg *config.Config) error {
 		known := strings.Join(cfg.AgentNames(), ", ")
 		if members != nil {
 			var names []string

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -19,7 +20,7 @@ func TestExitCodes(t *testing.T) {
 		{errors.New("provider down"), ExitRuntime},
 		{Usage(errors.New("bad flag")), ExitUsage},
 		{fmt.Errorf("wrapped: %w", Usage(errors.New("bad flag"))), ExitUsage},
-		{&debate.ConfigError{File: "f", Key: "k", Problem: "p"}, ExitUsage},
+		{&config.ConfigError{File: "f", Key: "k", Problem: "p"}, ExitUsage},
 		{&debate.UnknownAgentError{Name: "x"}, ExitUsage},
 		{NoDecisionError{Reason: "INCOMPLETE"}, ExitNoDecision},
 	} {

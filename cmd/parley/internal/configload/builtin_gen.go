@@ -3,14 +3,14 @@
 package configload
 
 import (
-	debate "github.com/parleyhq/parley/debate"
+	config "github.com/parleyhq/parley/debate/config"
 	providers "github.com/parleyhq/parley/providers"
 	time "time"
 )
 
 // builtinConfig is config.yaml decoded: a new value on every call.
-func builtinConfig() *debate.Config {
-	return &debate.Config{
+func builtinConfig() *config.Config {
+	return &config.Config{
 		DefaultMode: "mention",
 		Providers: map[string]providers.Spec{
 			"anthropic": providers.Spec{
@@ -31,7 +31,7 @@ func builtinConfig() *debate.Config {
 				API:  "responses",
 			},
 		},
-		Agents: []debate.AgentSpec{debate.AgentSpec{
+		Agents: []config.AgentSpec{config.AgentSpec{
 			Name:      "gemini",
 			Display:   "Gemini",
 			Provider:  "gemini",
@@ -40,7 +40,7 @@ func builtinConfig() *debate.Config {
 			Color:     "#4285F4",
 			MaxTokens: int(8192),
 			Effort:    "medium",
-		}, debate.AgentSpec{
+		}, config.AgentSpec{
 			Name:      "chatgpt",
 			Display:   "ChatGPT",
 			Provider:  "openai",
@@ -49,7 +49,7 @@ func builtinConfig() *debate.Config {
 			Color:     "#10A37F",
 			MaxTokens: int(8192),
 			Effort:    "medium",
-		}, debate.AgentSpec{
+		}, config.AgentSpec{
 			Name:      "claude",
 			Display:   "Claude",
 			Provider:  "anthropic",
@@ -58,8 +58,8 @@ func builtinConfig() *debate.Config {
 			Color:     "#D97757",
 			MaxTokens: int(8192),
 			Effort:    "medium",
-			Tools:     debate.ToolList{"files"},
-		}, debate.AgentSpec{
+			Tools:     config.ToolList{"files"},
+		}, config.AgentSpec{
 			Name:      "codex",
 			Display:   "Codex",
 			Provider:  "openai",
@@ -68,7 +68,7 @@ func builtinConfig() *debate.Config {
 			Color:     "#7C3AED",
 			MaxTokens: int(16384),
 			Effort:    "medium",
-		}, debate.AgentSpec{
+		}, config.AgentSpec{
 			Name:      "local",
 			Display:   "Local",
 			Provider:  "ollama",
@@ -76,7 +76,7 @@ func builtinConfig() *debate.Config {
 			Persona:   "You are a local model served by Ollama. Be brief.",
 			Color:     "#A3A3A3",
 			MaxTokens: int(4096),
-		}, debate.AgentSpec{
+		}, config.AgentSpec{
 			Name:      "mc",
 			Display:   "MC",
 			Provider:  "anthropic",
@@ -85,7 +85,7 @@ func builtinConfig() *debate.Config {
 			Color:     "#EAB308",
 			MaxTokens: int(4096),
 			Effort:    "low",
-		}, debate.AgentSpec{
+		}, config.AgentSpec{
 			Name:      "melchior",
 			Display:   "MELCHIOR",
 			Provider:  "openai",
@@ -94,7 +94,7 @@ func builtinConfig() *debate.Config {
 			Color:     "#22D3EE",
 			MaxTokens: int(8192),
 			Effort:    "medium",
-		}, debate.AgentSpec{
+		}, config.AgentSpec{
 			Name:      "balthasar",
 			Display:   "BALTHASAR",
 			Provider:  "anthropic",
@@ -103,7 +103,7 @@ func builtinConfig() *debate.Config {
 			Color:     "#F472B6",
 			MaxTokens: int(8192),
 			Effort:    "medium",
-		}, debate.AgentSpec{
+		}, config.AgentSpec{
 			Name:      "casper",
 			Display:   "CASPER",
 			Provider:  "gemini",
@@ -113,33 +113,33 @@ func builtinConfig() *debate.Config {
 			MaxTokens: int(8192),
 			Effort:    "medium",
 		}},
-		Modes: debate.ModesConfig{
-			Mention: debate.MentionConfig{
+		Modes: config.ModesConfig{
+			Mention: config.MentionConfig{
 				Agents: []string{"gemini", "chatgpt"},
 			},
-			Alternate: debate.AlternateConfig{
+			Alternate: config.AlternateConfig{
 				Agents:     []string{"codex", "claude"},
 				Checkpoint: "never",
 			},
-			Talk: debate.TalkConfig{
+			Talk: config.TalkConfig{
 				A:          "chatgpt",
 				B:          "gemini",
 				Moderator:  "mc",
 				Rounds:     int(3),
 				Checkpoint: "never",
 			},
-			Magi: debate.MagiConfig{
+			Magi: config.MagiConfig{
 				Agents:         []string{"melchior", "balthasar", "casper"},
 				Preset:         "default",
 				AnswerType:     "approve",
 				AdaptiveMargin: float64(0.5),
 				Checkpoint:     "never",
 			},
-			Agent: debate.AgentModeConfig{
+			Agent: config.AgentModeConfig{
 				Agent:    "claude",
 				MaxSteps: int(20),
 			},
-			Council: debate.CouncilConfig{
+			Council: config.CouncilConfig{
 				Members:    []string{"gemini", "chatgpt", "claude"},
 				Chairman:   "claude",
 				Checkpoint: "never",
@@ -623,10 +623,10 @@ func builtinConfig() *debate.Config {
 				Output:  new(float64(0)),
 			},
 		},
-		Webhooks: []debate.WebhookSpec{},
-		Serve: debate.ServeConfig{
+		Webhooks: []config.WebhookSpec{},
+		Serve: config.ServeConfig{
 			Hosts: []string{},
-			OpenAI: debate.ServeOpenAIConfig{
+			OpenAI: config.ServeOpenAIConfig{
 				SaveSessions: new(bool(true)),
 			},
 			Tools:             []string{},
@@ -636,21 +636,21 @@ func builtinConfig() *debate.Config {
 			MaxConnsPerAddr:   int(64),
 			MaxStreams:        int(512),
 			MaxStreamsPerUser: int(32),
-			RateLimit: debate.ServeRateConfig{
+			RateLimit: config.ServeRateConfig{
 				PerMinute: int(60),
 				Burst:     int(20),
 			},
 			TrustedProxies: []string{},
 		},
-		Tools: debate.ToolsConfig{
+		Tools: config.ToolsConfig{
 			MaxToolCalls: int(8),
 		},
 		CheckpointOnTimeout: "continue",
 		Seating:             "stand-in",
-		Theme: debate.ThemeSpec{
+		Theme: config.ThemeSpec{
 			Base: "auto",
 		},
-		Bench: debate.BenchConfig{
+		Bench: config.BenchConfig{
 			MaxTokens: int(4096),
 		},
 	}

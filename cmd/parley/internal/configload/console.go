@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/tui/prefs"
 )
 
@@ -14,7 +14,7 @@ import (
 // theme: is one it has (its colours by role known and readable), and keys: names its actions and keys, two actions
 // never on one key where both act. A problem names the file and line (of
 // both actions, for two on one key).
-func (ld *loader) checkConsole(cfg *debate.Config) error {
+func (ld *loader) checkConsole(cfg *config.Config) error {
 	if err := ld.checkTheme(cfg); err != nil {
 		return err
 	}
@@ -46,13 +46,13 @@ func (ld *loader) checkConsole(cfg *debate.Config) error {
 			problem += " (its default key; give " + p.Other + " another under keys: to free it)"
 		}
 	}
-	return ld.locate(&debate.ConfigError{File: ld.source, Key: key, Problem: problem})
+	return ld.locate(&config.ConfigError{File: ld.source, Key: key, Problem: problem})
 }
 
 // checkTheme checks theme: — a theme's name, or a base and colours by
 // role over it — and keeps the colours as the console reads them
 // (#RRGGBB by role, lower case). Without a base, colours go over dark.
-func (ld *loader) checkTheme(cfg *debate.Config) error {
+func (ld *loader) checkTheme(cfg *config.Config) error {
 	th := &cfg.Theme
 	key := "theme"
 	if ld.file.has("theme.base") {
@@ -62,8 +62,8 @@ func (ld *loader) checkTheme(cfg *debate.Config) error {
 		th.Base = prefs.ThemeDark
 	}
 	if th.Base != "" && !slices.Contains(prefs.Themes, th.Base) {
-		return ld.locate(&debate.ConfigError{File: ld.source, Key: key,
-			Problem: fmt.Sprintf("%s is not a theme (%s)", debate.Quote(th.Base), strings.Join(prefs.Themes, ", "))})
+		return ld.locate(&config.ConfigError{File: ld.source, Key: key,
+			Problem: fmt.Sprintf("%s is not a theme (%s)", config.Quote(th.Base), strings.Join(prefs.Themes, ", "))})
 	}
 	agents := make([]string, len(cfg.Agents))
 	for i, a := range cfg.Agents {
@@ -76,7 +76,7 @@ func (ld *loader) checkTheme(cfg *debate.Config) error {
 		if p.Role != "" {
 			at += "." + p.Role
 		}
-		return ld.locate(&debate.ConfigError{File: ld.source, Key: at, Problem: p.Text})
+		return ld.locate(&config.ConfigError{File: ld.source, Key: at, Problem: p.Text})
 	}
 	if err != nil {
 		return err

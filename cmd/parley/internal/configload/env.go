@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // EnvPrefix starts every variable that overrides a configuration key.
@@ -49,7 +49,7 @@ func (ld *loader) settings() []setting {
 		}
 		switch t.Kind() {
 		case reflect.Struct:
-			if t == reflect.TypeFor[debate.ThemeSpec]() { // PARLEY_THEME names the theme (colours: the file only)
+			if t == reflect.TypeFor[config.ThemeSpec]() { // PARLEY_THEME names the theme (colours: the file only)
 				break
 			}
 			for i := range t.NumField() {
@@ -75,7 +75,7 @@ func (ld *loader) settings() []setting {
 		}
 		out = append(out, setting{key: key, path: path})
 	}
-	walk(reflect.TypeFor[debate.Config](), "", "")
+	walk(reflect.TypeFor[config.Config](), "", "")
 	return out
 }
 

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // decodeLine is one problem in a decoding error: 'key' what is wrong.
@@ -37,18 +37,18 @@ func (ld *loader) decodeError(err error) error {
 			if isType {
 				problem = "expected " + problem
 			}
-			return &debate.ConfigError{Key: key, Env: src.Name, Value: src.Value, Problem: problem}
+			return &config.ConfigError{Key: key, Env: src.Name, Value: src.Value, Problem: problem}
 		}
 		if isType {
 			if val, ok := lookupValue(ld.v.Get, key); ok {
-				problem = fmt.Sprintf("%s is not %s", debate.Quote(fmt.Sprint(val)), problem)
+				problem = fmt.Sprintf("%s is not %s", config.Quote(fmt.Sprint(val)), problem)
 			} else {
 				problem = "not " + problem
 			}
 		}
-		return ld.at(&debate.ConfigError{File: ld.source, Key: key, Problem: problem})
+		return ld.at(&config.ConfigError{File: ld.source, Key: key, Problem: problem})
 	}
-	return &debate.ConfigError{File: ld.source, Problem: OneLine(err.Error())}
+	return &config.ConfigError{File: ld.source, Problem: OneLine(err.Error())}
 }
 
 // unknownKey reports a key the configuration does not have, at its line,
@@ -61,13 +61,13 @@ func (ld *loader) unknownKey(parent, name string) error {
 			problem = fmt.Sprintf("unknown key (did you mean %s?)", near)
 		}
 	}
-	return ld.at(&debate.ConfigError{File: ld.source, Key: key, Problem: problem})
+	return ld.at(&config.ConfigError{File: ld.source, Key: key, Problem: problem})
 }
 
 // locate points a validation error at the variable or line that set the
 // value it names.
 func (ld *loader) locate(err error) error {
-	var ce *debate.ConfigError
+	var ce *config.ConfigError
 	if !errors.As(err, &ce) || ce.Key == "" {
 		return err
 	}
@@ -82,7 +82,7 @@ func (ld *loader) locate(err error) error {
 
 // at adds the user file's line to an error about a key it sets; a key in
 // an agent the file changed or added is named by the file's own index.
-func (ld *loader) at(ce *debate.ConfigError) *debate.ConfigError {
+func (ld *loader) at(ce *config.ConfigError) *config.ConfigError {
 	if ld.file == nil || ce.File != ld.source {
 		return ce
 	}
@@ -112,7 +112,7 @@ func parentPath(p string) string {
 
 // typeAt is the type of the value at a path of debate.Config.
 func typeAt(path string) (reflect.Type, bool) {
-	t := reflect.TypeFor[debate.Config]()
+	t := reflect.TypeFor[config.Config]()
 	if path == "" {
 		return t, true
 	}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
@@ -49,7 +49,7 @@ func FuzzLoadConfig(f *testing.F) {
 		}
 		loaded, err := Load(modes.All(), path, nil)
 		if err != nil {
-			var ce *debate.ConfigError
+			var ce *config.ConfigError
 			if !errors.As(err, &ce) || ce.File != path {
 				t.Fatalf("error %T %v does not name the file", err, err)
 			}

@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/viper"
 	"github.com/subosito/gotenv"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // EmbeddedSource names the built-in configuration in messages.
@@ -52,7 +52,7 @@ func (s Source) String() string {
 
 // Loaded is a configuration with the origin of its values.
 type Loaded struct {
-	Config *debate.Config
+	Config *config.Config
 	Path   string // the user's file; "" for the embedded default only
 	// Sources maps a value's path (modes.talk.rounds, agents[2].model) to
 	// where it was set; a path not listed is the built-in default.
@@ -83,7 +83,7 @@ func Path(dir, flag string, getenv func(string) string) (string, error) {
 	if flag != "" {
 		flag = InDir(dir, flag)
 		if _, err := os.Stat(flag); err != nil {
-			return "", &debate.ConfigError{File: flag, Problem: "cannot read the file: " + errors.Unwrap(err).Error()}
+			return "", &config.ConfigError{File: flag, Problem: "cannot read the file: " + errors.Unwrap(err).Error()}
 		}
 		return flag, nil
 	}
@@ -153,14 +153,14 @@ func LoadDotEnv(dir string, lookup func(string) (string, bool), setenv func(k, v
 	if err == nil {
 		return nil
 	}
-	return &debate.ConfigError{File: ".env", Problem: OneLine(err.Error())}
+	return &config.ConfigError{File: ".env", Problem: OneLine(err.Error())}
 }
 
 // Load reads the embedded default, merges the file at path over it (""
 // for none), applies PARLEY_* variables from environ (os.Environ's form)
 // and validates the result against the program's modes (known). Errors
 // name the file and line, or the variable, and the key.
-func Load(known debate.ModeList, path string, environ []string) (*Loaded, error) {
+func Load(known config.ModeList, path string, environ []string) (*Loaded, error) {
 	if path == "" && envSetsNothing(environ) {
 		return finish(builtinConfig(), &loader{l: &Loaded{Sources: map[string]Source{}}, source: EmbeddedSource}, known)
 	}
@@ -178,7 +178,7 @@ func Load(known debate.ModeList, path string, environ []string) (*Loaded, error)
 		}
 	}
 	ld.applyEnv(environ)
-	var cfg debate.Config
+	var cfg config.Config
 	if err := v.UnmarshalExact(&cfg, DecodeHooks); err != nil {
 		return nil, ld.decodeError(err)
 	}
@@ -187,7 +187,7 @@ func Load(known debate.ModeList, path string, environ []string) (*Loaded, error)
 
 // finish checks a decoded configuration against the program's modes and
 // the console's rules, errors pointing where each value was set.
-func finish(cfg *debate.Config, ld *loader, known debate.ModeList) (*Loaded, error) {
+func finish(cfg *config.Config, ld *loader, known config.ModeList) (*Loaded, error) {
 	cfg.Source = ld.source
 	cfg.ModeList = known
 	if err := cfg.Validate(); err != nil {
@@ -219,23 +219,23 @@ func DecodeHooks(c *mapstructure.DecoderConfig) {
 // toolLists decodes an agent's `tools`: true is [files], false none, and
 // a string (PARLEY_* variables) a comma-separated list.
 func toolLists(_, to reflect.Type, data any) (any, error) {
-	if to != reflect.TypeFor[debate.ToolList]() {
+	if to != reflect.TypeFor[config.ToolList]() {
 		return data, nil
 	}
 	switch v := data.(type) {
 	case bool:
 		if v {
-			return debate.ToolList{"files"}, nil
+			return config.ToolList{"files"}, nil
 		}
-		return debate.ToolList{}, nil
+		return config.ToolList{}, nil
 	case string:
 		switch strings.TrimSpace(v) {
 		case "", "false", "none":
-			return debate.ToolList{}, nil
+			return config.ToolList{}, nil
 		case "true":
-			return debate.ToolList{"files"}, nil
+			return config.ToolList{"files"}, nil
 		}
-		var l debate.ToolList
+		var l config.ToolList
 		for _, it := range strings.Split(v, ",") {
 			l = append(l, strings.TrimSpace(it))
 		}
@@ -247,15 +247,15 @@ func toolLists(_, to reflect.Type, data any) (any, error) {
 // keyLists decodes one key written alone (`copy: c`) as a list of one,
 // before viper's hook would split it at commas (, is a key).
 func keyLists(_, to reflect.Type, data any) (any, error) {
-	if s, ok := data.(string); ok && to == reflect.TypeFor[debate.KeyList]() {
-		return debate.KeyList{s}, nil
+	if s, ok := data.(string); ok && to == reflect.TypeFor[config.KeyList]() {
+		return config.KeyList{s}, nil
 	}
 	return data, nil
 }
 
 // themeNames decodes `theme: light` as the theme alone, no colours.
 func themeNames(_, to reflect.Type, data any) (any, error) {
-	if s, ok := data.(string); ok && to == reflect.TypeFor[debate.ThemeSpec]() {
+	if s, ok := data.(string); ok && to == reflect.TypeFor[config.ThemeSpec]() {
 		return map[string]any{"base": s}, nil
 	}
 	return data, nil
@@ -278,11 +278,11 @@ func (ld *loader) mergeFile(path string) error {
 	ld.source = path
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return &debate.ConfigError{File: path, Problem: "cannot read the file: " + err.Error()}
+		return &config.ConfigError{File: path, Problem: "cannot read the file: " + err.Error()}
 	}
 	builtin := ld.v.Get("agents")
 	if err := ld.v.MergeConfig(bytes.NewReader(data)); err != nil {
-		return &debate.ConfigError{File: path, Problem: "invalid YAML: " + yamlMessage(err)}
+		return &config.ConfigError{File: path, Problem: "invalid YAML: " + yamlMessage(err)}
 	}
 	ld.file = parseYAMLFile(path, data)
 	for p, line := range ld.file.lines {
@@ -308,18 +308,18 @@ func (ld *loader) mergeAgents(builtin any) error {
 			ld.v.Set("agents", merged) // "agents:" with nothing: the built-in ones stay
 			return nil
 		}
-		return &debate.ConfigError{File: path, Line: ld.file.line("agents"), Key: "agents", Problem: "must be a list of agents (name, provider, model, ...)"}
+		return &config.ConfigError{File: path, Line: ld.file.line("agents"), Key: "agents", Problem: "must be a list of agents (name, provider, model, ...)"}
 	}
 	ld.agentFrom = map[int]int{}
 	for j, item := range user {
 		key := fmt.Sprintf("agents[%d]", j)
 		fields, ok := item.(map[string]any)
 		if !ok {
-			return &debate.ConfigError{File: path, Line: ld.file.line(key), Key: key, Problem: "must be a mapping of keys to values"}
+			return &config.ConfigError{File: path, Line: ld.file.line(key), Key: key, Problem: "must be a mapping of keys to values"}
 		}
 		name, _ := fields["name"].(string)
 		if name == "" {
-			return &debate.ConfigError{File: path, Line: ld.file.line(key), Key: key + ".name",
+			return &config.ConfigError{File: path, Line: ld.file.line(key), Key: key + ".name",
 				Problem: "missing (an entry changes the built-in agent of that name, or adds a new one)"}
 		}
 		i := agentIndex(merged, name)

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 )
@@ -52,7 +53,7 @@ type listing struct {
 }
 
 // Run checks every agent of cfg in configuration order.
-func Run(ctx context.Context, cfg *debate.Config, opt Options) []Row {
+func Run(ctx context.Context, cfg *config.Config, opt Options) []Row {
 	lists := map[string]listing{}
 	used := cfg.ModeAgents()
 	var rows []Row
@@ -112,7 +113,7 @@ func list(ctx context.Context, name string, spec providers.Spec, getenv func(str
 
 // lifecycle reports shutdown dates and dropped sampling parameters; a
 // model past its shutdown fails.
-func lifecycle(cfg *debate.Config, i int, a debate.AgentSpec, now time.Time, row *Row) string {
+func lifecycle(cfg *config.Config, i int, a config.AgentSpec, now time.Time, row *Row) string {
 	info := cfg.ModelInfo(a.Model)
 	warnings := providers.ModelEffortWarnings(fmt.Sprintf("agents[%d]", i), a.Model, info, a.Temperature != nil, a.Effort, now)
 	var parts []string
@@ -142,7 +143,7 @@ func lifecycle(cfg *debate.Config, i int, a debate.AgentSpec, now time.Time, row
 }
 
 // live makes one tiny call through the retry policy, as a turn would.
-func live(ctx context.Context, a debate.AgentSpec, spec providers.Spec, cfg *debate.Config, getenv func(string) string, row *Row) string {
+func live(ctx context.Context, a config.AgentSpec, spec providers.Spec, cfg *config.Config, getenv func(string) string, row *Row) string {
 	p, err := open.Open(a.Provider, spec, getenv)
 	if err != nil {
 		row.Failed = true
@@ -265,7 +266,7 @@ func plural(n int, one, many string) string {
 // PrintWorstCases writes what one MAGI council and one council of this
 // configuration can cost at most (debate.WorstCases), so a cap can be
 // chosen by it.
-func PrintWorstCases(w io.Writer, cfg *debate.Config, now time.Time) error {
+func PrintWorstCases(w io.Writer, cfg *config.Config, now time.Time) error {
 	cases, err := debate.WorstCases(cfg, now)
 	if err != nil {
 		return err

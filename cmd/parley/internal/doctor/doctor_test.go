@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -24,7 +24,7 @@ func TestDoctorAgainstFakeServers(t *testing.T) {
 		return providertest.Reply{Models: []string{"gemini-2.5-flash", "gemini-3.8-flash"}, Text: "OK", Usage: providers.Usage{InputTokens: 5, OutputTokens: 1}}
 	})
 	shutdown := "2026-06-17"
-	cfg := &debate.Config{ModeList: modes.All(),
+	cfg := &config.Config{ModeList: modes.All(),
 		Providers: map[string]providers.Spec{
 			"openai":    {Type: "openai", BaseURL: oai.URL, APIKeyEnv: "OAI"},
 			"anthropic": {Type: "anthropic", BaseURL: ant.URL, APIKeyEnv: "ANT"},
@@ -32,7 +32,7 @@ func TestDoctorAgainstFakeServers(t *testing.T) {
 			"nokey":     {Type: "anthropic", BaseURL: ant.URL, APIKeyEnv: "UNSET"},
 			"demo":      {Type: "demo"},
 		},
-		Agents: []debate.AgentSpec{
+		Agents: []config.AgentSpec{
 			{Name: "chatgpt", Provider: "openai", Model: "gpt-6.1-sol"},
 			{Name: "codex", Provider: "openai", Model: "gpt-5.3-codex"},
 			{Name: "claude", Provider: "anthropic", Model: "claude-sonnet-5-5"},
@@ -41,7 +41,7 @@ func TestDoctorAgainstFakeServers(t *testing.T) {
 			{Name: "toy", Provider: "demo"},
 		},
 		Models: providers.Catalogue{"gemini-2.5-flash": {Shutdown: shutdown, Replacement: "gemini-3.8-flash"}},
-		Modes:  debate.ModesConfig{Mention: debate.MentionConfig{Agents: []string{"chatgpt", "codex", "claude", "casper", "mc", "toy"}}},
+		Modes:  config.ModesConfig{Mention: config.MentionConfig{Agents: []string{"chatgpt", "codex", "claude", "casper", "mc", "toy"}}},
 	}
 	env := map[string]string{"OAI": "k", "ANT": "k", "GEM": "k"}
 	rows := Run(context.Background(), cfg, Options{Live: true, Getenv: func(k string) string { return env[k] },
@@ -95,9 +95,9 @@ func TestDoctorWithoutLiveMakesNoCall(t *testing.T) {
 	oai := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Models: []string{"gpt-6.1-sol"}}
 	})
-	cfg := &debate.Config{ModeList: modes.All(),
+	cfg := &config.Config{ModeList: modes.All(),
 		Providers: map[string]providers.Spec{"openai": {Type: "openai", BaseURL: oai.URL, APIKeyEnv: "OAI"}},
-		Agents:    []debate.AgentSpec{{Name: "chatgpt", Provider: "openai", Model: "gpt-6.1-sol"}},
+		Agents:    []config.AgentSpec{{Name: "chatgpt", Provider: "openai", Model: "gpt-6.1-sol"}},
 	}
 	rows := Run(context.Background(), cfg, Options{Getenv: func(string) string { return "k" }, Now: time.Now()})
 	var out strings.Builder

@@ -19,7 +19,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/dbplace"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -49,14 +49,14 @@ type Factory struct {
 
 // New is the factory of a test or of main: its streams (terminals only when
 // they are one), env, the demo agents' pace and the modes the program knows.
-func New(io IOStreams, env Env, pace time.Duration, known debate.ModeList) *Factory {
+func New(io IOStreams, env Env, pace time.Duration, known config.ModeList) *Factory {
 	return &Factory{IO: io, Env: env, Now: time.Now,
 		Flags: &wiring.Flags{DemoPace: pace, Modes: known}, Saves: &wiring.SaveStatus{}}
 }
 
 // System is the factory of the real program: this process's streams,
 // environment and working directory.
-func System(pace time.Duration, known debate.ModeList) *Factory {
+func System(pace time.Duration, known config.ModeList) *Factory {
 	streams := IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		InTTY: term.IsTerminal(os.Stdin.Fd()), OutTTY: term.IsTerminal(os.Stdout.Fd()), ErrTTY: term.IsTerminal(os.Stderr.Fd())}
 	return New(streams, Process{}, pace, known)
@@ -116,7 +116,7 @@ func (f *Factory) Store() (*store.Store, string, error) {
 // configuration, opens the session database (unless Flags.NoPersist) and
 // restores the session asked for; adjust changes the configuration first.
 // The caller closes it.
-func (f *Factory) App(mode string, adjust ...func(*debate.Config) error) (*wiring.App, error) {
+func (f *Factory) App(mode string, adjust ...func(*config.Config) error) (*wiring.App, error) {
 	loaded, err := f.Config()
 	if err != nil {
 		return nil, err

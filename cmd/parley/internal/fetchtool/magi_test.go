@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/fetchtool"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/toolbox"
@@ -47,7 +48,7 @@ func council(t *testing.T, rounds int, evidencePolicy string, page string, vote 
 	})
 	events := &debatetest.EventLog{}
 	e.Subscribe(events.Add)
-	debatetest.SendControl(t, e, debate.Control{Kind: debate.ControlRounds, N: rounds})
+	debatetest.SendControl(t, e, debate.Control{Kind: config.ControlRounds, N: rounds})
 	if err := e.Submit(context.Background(), "Is the bridge safe for a 30 tonne truck?"); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/providers"
 )
@@ -73,9 +74,9 @@ func (w *firstWrite) Write(p []byte) (int, error) {
 
 func pacedEngine(tb testing.TB, p providers.Provider) *debate.Engine {
 	tb.Helper()
-	cfg := &debate.Config{ModeList: modes.All(),
-		Agents: []debate.AgentSpec{{Name: "chatgpt", Display: "ChatGPT", Provider: "paced", Model: "fake-model"}},
-		Modes:  debate.ModesConfig{Mention: debate.MentionConfig{Agents: []string{"chatgpt"}}},
+	cfg := &config.Config{ModeList: modes.All(),
+		Agents: []config.AgentSpec{{Name: "chatgpt", Display: "ChatGPT", Provider: "paced", Model: "fake-model"}},
+		Modes:  config.ModesConfig{Mention: config.MentionConfig{Agents: []string{"chatgpt"}}},
 	}
 	e, err := debate.NewEngine(cfg, []*debate.Agent{{AgentSpec: cfg.Agents[0], Provider: p}}, "mention")
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/tools"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -66,7 +67,7 @@ type Options struct {
 	// progress; its result is the outcome).
 	QuietRetries bool
 	// Modes is the program's modes (how each prints its answers).
-	Modes debate.ModeList
+	Modes config.ModeList
 }
 
 // Printer is the headless consumer of engine events. Its Sink is the
@@ -335,7 +336,7 @@ func statusMark(en debate.Entry) string {
 
 // toolSteps reports whether a mode's answers are tool loops (agent mode):
 // its steps print as tool lines, not as streamed text.
-func toolSteps(modes debate.ModeList, mode string) bool {
+func toolSteps(modes config.ModeList, mode string) bool {
 	mi, _ := modes.Info(mode)
 	return mi.Layout.ToolSteps
 }

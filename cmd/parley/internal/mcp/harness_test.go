@@ -21,6 +21,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -210,12 +211,12 @@ func cleanEnv(t testing.TB) []string {
 }
 
 // httpServer is parley serve's handler with the MCP server at /mcp.
-func httpServer(t *testing.T, db string, agents func(*debate.Config) ([]*debate.Agent, error), offline bool) (*httptest.Server, *store.Store) {
+func httpServer(t *testing.T, db string, agents func(*config.Config) ([]*debate.Agent, error), offline bool) (*httptest.Server, *store.Store) {
 	return httpServerWithToken(t, db, agents, offline, "")
 }
 
 // httpServerWithToken is httpServer with PARLEY_SERVE_TOKEN set to token.
-func httpServerWithToken(t *testing.T, db string, agents func(*debate.Config) ([]*debate.Agent, error), offline bool, token string,
+func httpServerWithToken(t *testing.T, db string, agents func(*config.Config) ([]*debate.Agent, error), offline bool, token string,
 	adjust ...func(*parleymcp.Options)) (*httptest.Server, *store.Store) {
 	t.Helper()
 	l, err := configload.Load(modes.All(), "", nil)
@@ -256,7 +257,7 @@ func httpClient(t *testing.T, ts *httptest.Server) *client {
 
 // demoAgents are --demo's agents, in-process: fast, still word by word (the
 // binary's, in the stdio tests, keep the pace users see).
-func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
+func demoAgents(cfg *config.Config) ([]*debate.Agent, error) {
 	return cli.BuildAgents(cfg, true, 200*time.Microsecond, nil)
 }
 
@@ -287,7 +288,7 @@ func fakeVendors(t *testing.T, override ...func(providertest.Request) (providert
 }
 
 // fakeAgents binds the agents to the fake vendors of env in this process.
-func fakeAgents(env []string) func(*debate.Config) ([]*debate.Agent, error) {
+func fakeAgents(env []string) func(*config.Config) ([]*debate.Agent, error) {
 	return serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
 		return open.Open(name, spec, envLookup(env))
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -105,7 +106,7 @@ func TestCancelledMagiIsSavedAsCancelled(t *testing.T) {
 
 // pacedDemoAgents are demo agents at the pace users see, so a council is
 // still running when its client cancels it.
-func pacedDemoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
+func pacedDemoAgents(cfg *config.Config) ([]*debate.Agent, error) {
 	var out []*debate.Agent
 	for _, spec := range cfg.Agents {
 		out = append(out, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 18*time.Millisecond)})

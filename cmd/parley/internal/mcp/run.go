@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
@@ -41,7 +42,7 @@ type magiChoice struct{ preset, model string }
 
 // newRun builds a new session in mode from the server's configuration,
 // changed by adjust.
-func (s *Server) newRun(mode string, magi magiChoice, maxCost *float64, adjust ...func(*debate.Config) error) (*run, error) {
+func (s *Server) newRun(mode string, magi magiChoice, maxCost *float64, adjust ...func(*config.Config) error) (*run, error) {
 	eng, err := s.engine(mode, magi, maxCost, adjust)
 	if err != nil {
 		return nil, err
@@ -51,7 +52,7 @@ func (s *Server) newRun(mode string, magi magiChoice, maxCost *float64, adjust .
 
 // engine builds one run's engine from the server's configuration, under
 // the call's cost cap.
-func (s *Server) engine(mode string, magi magiChoice, maxCost *float64, adjust []func(*debate.Config) error) (*debate.Engine, error) {
+func (s *Server) engine(mode string, magi magiChoice, maxCost *float64, adjust []func(*config.Config) error) (*debate.Engine, error) {
 	if err := checkMaxCost(maxCost); err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -25,10 +26,10 @@ import (
 // Options configure a Server.
 type Options struct {
 	// Config is the configuration every tool call starts from (validated).
-	Config *debate.Config
+	Config *config.Config
 	// Agents binds a configuration's agents to their providers (the demo
 	// agents with --demo).
-	Agents func(*debate.Config) ([]*debate.Agent, error)
+	Agents func(*config.Config) ([]*debate.Agent, error)
 	// Store keeps every session a tool call runs.
 	Store *store.Store
 	// MaxCost is every tool call's cost cap in USD, and the ceiling of the

@@ -17,7 +17,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -47,10 +47,10 @@ func startSpendServer(t *testing.T, db string, env []string, w store.Windows, cl
 		t.Fatal(err)
 	}
 	cfg := l.Config
-	cfg.Pricing = map[string]debate.Price{}
+	cfg.Pricing = map[string]config.Price{}
 	for i := range cfg.Agents {
 		cfg.Agents[i].MaxTokens = 1000
-		cfg.Pricing[cfg.Agents[i].Model] = debate.Price{Input: 0, Output: 9}
+		cfg.Pricing[cfg.Agents[i].Model] = config.Price{Input: 0, Output: 9}
 	}
 	st, err := store.Open(db)
 	if err != nil {

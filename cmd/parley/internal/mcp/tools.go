@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/modes/mention"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -25,7 +26,7 @@ import (
 // the descriptions, so a client knows them before it calls.
 func (s *Server) addTools() {
 	agents := s.opts.Config.AgentNames()
-	presets := slices.Sorted(maps.Keys(debate.MagiPresets))
+	presets := slices.Sorted(maps.Keys(config.MagiPresets))
 	known := " Agents: " + strings.Join(agents, ", ") + "."
 	s.schemas = map[string]*jsonschema.Schema{
 		"ask":              inputSchema[AskInput](map[string][]string{"agents": append(slices.Clone(agents), "all")}),
@@ -272,7 +273,7 @@ func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInpu
 	case in.Model != "" && in.Preset != "":
 		return nil, MagiOutput{}, errors.New("model and preset cannot be used together: model runs all three members on one model, preset rotates their providers")
 	}
-	if _, ok := debate.MagiPresets[in.Preset]; in.Preset != "" && !ok {
+	if _, ok := config.MagiPresets[in.Preset]; in.Preset != "" && !ok {
 		return nil, MagiOutput{}, fmt.Errorf("preset: unknown preset %q (one of default, rotate, rotate2)", in.Preset)
 	}
 	r, err := s.newRun(debate.ModeMagi, magiChoice{in.Preset, in.Model}, in.MaxCost)
@@ -284,7 +285,7 @@ func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInpu
 	if in.SingleRound {
 		rounds = 1
 	}
-	if err := r.eng.Control(ctx, debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+	if err := r.eng.Control(ctx, debate.Control{Kind: config.ControlRounds, N: rounds}); err != nil {
 		return nil, MagiOutput{}, err
 	}
 	pause, err := hostFor(r.eng, req, in.Checkpoint, headless.Magi)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
@@ -35,7 +35,7 @@ const (
 type Pool struct {
 	// Timeout bounds starting a server and listing its tools (0: ConnectTimeout).
 	Timeout time.Duration
-	specs   map[string]debate.MCPServerSpec
+	specs   map[string]config.MCPServerSpec
 	lookup  func(string) (string, bool) // the environment a server inherits from
 	mu      sync.Mutex
 	conns   map[string]*conn
@@ -50,7 +50,7 @@ type conn struct {
 
 // NewPool makes a pool over the configured servers; lookup reads the variables a stdio server inherits (PATH, HOME, LANG,
 // TMPDIR), from the environment the command factory hands down.
-func NewPool(specs map[string]debate.MCPServerSpec, lookup func(string) (string, bool)) *Pool {
+func NewPool(specs map[string]config.MCPServerSpec, lookup func(string) (string, bool)) *Pool {
 	return &Pool{specs: specs, conns: map[string]*conn{}, lookup: lookup}
 }
 
@@ -108,7 +108,7 @@ func cleanEnv(lookup func(string) (string, bool), extra map[string]string) []str
 	return env
 }
 
-func connect(name string, spec debate.MCPServerSpec, timeout time.Duration, lookup func(string) (string, bool)) (*mcp.ClientSession, []toolbox.Tool, error) {
+func connect(name string, spec config.MCPServerSpec, timeout time.Duration, lookup func(string) (string, bool)) (*mcp.ClientSession, []toolbox.Tool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var transport mcp.Transport

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/mcptool"
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/toolbox"
@@ -43,7 +44,7 @@ func call(t *testing.T, box *toolbox.Box, name, args string) toolbox.Result {
 // none of Parley's keys.
 func TestEverythingServesACouncilMember(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test-parley-secret-key")
-	pool := mcptool.NewPool(map[string]debate.MCPServerSpec{"everything": {Command: server(t, "@modelcontextprotocol/server-everything", "stdio")}}, os.LookupEnv)
+	pool := mcptool.NewPool(map[string]config.MCPServerSpec{"everything": {Command: server(t, "@modelcontextprotocol/server-everything", "stdio")}}, os.LookupEnv)
 	t.Cleanup(func() { _ = pool.Close() })
 	tools, err := pool.Tools("everything")
 	if err != nil {
@@ -55,7 +56,7 @@ func TestEverythingServesACouncilMember(t *testing.T) {
 	}
 
 	cfg := debatetest.SpineConfig(modes.All())
-	cfg.Modes.Council = debate.CouncilConfig{Members: []string{"gemini", "chatgpt"}, Chairman: "claude"}
+	cfg.Modes.Council = config.CouncilConfig{Members: []string{"gemini", "chatgpt"}, Chairman: "claude"}
 	gemini := &debatetest.ToolFake{Agent: "gemini", Script: func(n int, req providers.Request) debatetest.ToolReply {
 		if n == 1 {
 			return debatetest.ToolReply{Calls: []providers.ToolCall{{ID: "e1", Name: "mcp__everything__echo", Arguments: `{"message":"the answer is 42"}`}}}
@@ -110,7 +111,7 @@ func TestFilesystemServerErrorsAreToolResults(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "plan.txt"), []byte("ship on friday\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pool := mcptool.NewPool(map[string]debate.MCPServerSpec{"fs": {Command: server(t, "@modelcontextprotocol/server-filesystem", dir)}}, os.LookupEnv)
+	pool := mcptool.NewPool(map[string]config.MCPServerSpec{"fs": {Command: server(t, "@modelcontextprotocol/server-filesystem", dir)}}, os.LookupEnv)
 	t.Cleanup(func() { _ = pool.Close() })
 	tools, err := pool.Tools("fs")
 	if err != nil {
@@ -132,7 +133,7 @@ func TestFilesystemServerErrorsAreToolResults(t *testing.T) {
 // the run reports, within the connect deadline; never a hang.
 func TestBrokenServersAreErrors(t *testing.T) {
 	t.Parallel()
-	pool := mcptool.NewPool(map[string]debate.MCPServerSpec{
+	pool := mcptool.NewPool(map[string]config.MCPServerSpec{
 		"missing": {Command: []string{filepath.Join(t.TempDir(), "no-such-server")}},
 		"mute":    {Command: []string{"sleep", "600"}},
 	}, os.LookupEnv)

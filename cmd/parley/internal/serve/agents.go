@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
 )
@@ -58,7 +59,7 @@ func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) error {
 		return errorf(http.StatusBadRequest, "bad_field", "provider: unknown provider %q (known: %s)", req.Provider, strings.Join(sorted(names), ", "))
 	}
 	cfg := cloneConfig(s.opts.Config)
-	cfg.Agents = append(cfg.Agents, debate.AgentSpec{Name: req.Name, Display: req.Display, Persona: req.Persona, Provider: req.Provider, Model: req.Model, Color: req.Color})
+	cfg.Agents = append(cfg.Agents, config.AgentSpec{Name: req.Name, Display: req.Display, Persona: req.Persona, Provider: req.Provider, Model: req.Model, Color: req.Color})
 	if err := cfg.Validate(); err != nil {
 		return errorf(http.StatusBadRequest, "bad_field", "%s", err.Error())
 	}
@@ -123,10 +124,10 @@ func sorted(s []string) []string {
 // configured provider and shared by every session, so their HTTP
 // connections are reused from one session to the next. open is called
 // with a provider's name and spec the first time a session needs it.
-func SharedProviders(open func(name string, spec providers.Spec) (providers.Provider, error)) func(*debate.Config) ([]*debate.Agent, error) {
+func SharedProviders(open func(name string, spec providers.Spec) (providers.Provider, error)) func(*config.Config) ([]*debate.Agent, error) {
 	var mu sync.Mutex
 	opened := map[string]providers.Provider{}
-	return func(cfg *debate.Config) ([]*debate.Agent, error) {
+	return func(cfg *config.Config) ([]*debate.Agent, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		agents := make([]*debate.Agent, 0, len(cfg.Agents))
@@ -135,7 +136,7 @@ func SharedProviders(open func(name string, spec providers.Spec) (providers.Prov
 			if p == nil {
 				var err error
 				if p, err = open(spec.Provider, cfg.Providers[spec.Provider]); err != nil {
-					return nil, &debate.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
+					return nil, &config.ConfigError{File: cfg.Source, Key: "providers." + spec.Provider, Problem: err.Error()}
 				}
 				opened[spec.Provider] = p
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -115,8 +116,8 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if req.UserID, err = bodyUser(r, req.UserID); err != nil {
 		return err
 	}
-	if n := utf8.RuneCountInString(req.Title); n > debate.MaxTitleRunes {
-		return errorf(http.StatusBadRequest, "bad_field", "title: at most %d characters (this one has %d)", debate.MaxTitleRunes, n)
+	if n := utf8.RuneCountInString(req.Title); n > config.MaxTitleRunes {
+		return errorf(http.StatusBadRequest, "bad_field", "title: at most %d characters (this one has %d)", config.MaxTitleRunes, n)
 	}
 	if _, err := checkpointPolicy(req.Checkpoint); err != nil {
 		return err
@@ -346,8 +347,8 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	switch c.Kind {
-	case debate.ControlPause, debate.ControlContinue, debate.ControlStop:
-	case debate.ControlRounds, debate.ControlSteps:
+	case config.ControlPause, config.ControlContinue, config.ControlStop:
+	case config.ControlRounds, config.ControlSteps:
 		if c.N < 1 {
 			return errorf(http.StatusBadRequest, "bad_field", "n: %s needs a number of at least 1", c.Kind)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -23,7 +24,7 @@ const heldAnswer = "one two three four five six seven eight nine ten eleven twel
 // (real SDKs on Parley's side). While *held is true every answer is
 // heldAnswer, paused after four words until the client goes away;
 // otherwise each answers at once.
-func vendorFakes(t *testing.T, held *atomic.Bool) func(*debate.Config) ([]*debate.Agent, error) {
+func vendorFakes(t *testing.T, held *atomic.Bool) func(*config.Config) ([]*debate.Agent, error) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	h := func(r providertest.Request) providertest.Reply {

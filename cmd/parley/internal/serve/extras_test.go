@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -56,7 +57,7 @@ func TestWebhookSignatureRetryAndLog(t *testing.T) {
 	dead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) }))
 	defer dead.Close()
 	f := newFixture(t, func(o *Options) {
-		o.Config.Webhooks = []debate.WebhookSpec{
+		o.Config.Webhooks = []config.WebhookSpec{
 			{URL: hook.URL, Events: []string{"magi_decided", "session_finished"}, SecretEnv: "HOOK_SECRET", AllowPrivate: true},
 			{URL: dead.URL, Events: []string{"magi_decided"}, AllowPrivate: true},
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -39,7 +40,7 @@ type fixture struct {
 var apiClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 
 // builtinConfig is the embedded configuration, as every command loads it.
-func builtinConfig(t testing.TB) *debate.Config {
+func builtinConfig(t testing.TB) *config.Config {
 	t.Helper()
 	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
@@ -50,7 +51,7 @@ func builtinConfig(t testing.TB) *debate.Config {
 
 // demoAgents binds every agent to the offline demo provider, as --demo
 // does (no pace: the tests need no visible streaming).
-func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
+func demoAgents(cfg *config.Config) ([]*debate.Agent, error) {
 	var out []*debate.Agent
 	for _, spec := range cfg.Agents {
 		out = append(out, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", 0)})
@@ -60,19 +61,19 @@ func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
 
 // fakeAgents binds every agent to an OpenAI-wire fake server (the agent's
 // model travels in each request, so the handler can answer per agent).
-func fakeAgents(t testing.TB, handler func(providertest.Request) providertest.Reply) func(*debate.Config) ([]*debate.Agent, error) {
+func fakeAgents(t testing.TB, handler func(providertest.Request) providertest.Reply) func(*config.Config) ([]*debate.Agent, error) {
 	fake := providertest.OpenAI(t, handler)
 	return openAIAt(fake.URL)
 }
 
 // openAIAt binds every agent to the OpenAI adapter at baseURL, on Chat
 // Completions (the shutdown test's handler speaks that wire format).
-func openAIAt(baseURL string) func(*debate.Config) ([]*debate.Agent, error) {
+func openAIAt(baseURL string) func(*config.Config) ([]*debate.Agent, error) {
 	return openAIWithKey(baseURL, "test-key")
 }
 
 // openAIWithKey is openAIAt with the key the adapter sends (and scrubs).
-func openAIWithKey(baseURL, key string) func(*debate.Config) ([]*debate.Agent, error) {
+func openAIWithKey(baseURL, key string) func(*config.Config) ([]*debate.Agent, error) {
 	getenv := func(name string) string {
 		if name == "PARLEY_TEST_KEY" {
 			return key

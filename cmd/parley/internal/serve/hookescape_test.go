@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize/sanitizetest"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -27,7 +27,7 @@ func TestWebhookPayloadEscapesC1AndBidi(t *testing.T) {
 		o.Agents = fakeAgents(t, func(providertest.Request) providertest.Reply {
 			return providertest.Reply{Chunks: []string{answer}}
 		})
-		o.Config.Webhooks = []debate.WebhookSpec{{URL: hook.URL, Events: []string{"*"}, AllowPrivate: true}}
+		o.Config.Webhooks = []config.WebhookSpec{{URL: hook.URL, Events: []string{"*"}, AllowPrivate: true}}
 	})
 	id := f.createSession(map[string]any{"mode": "mention"})
 	stream := f.events(id, "", "")

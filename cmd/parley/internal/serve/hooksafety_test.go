@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -43,7 +43,7 @@ func TestSignKnownAnswer(t *testing.T) {
 }
 
 // fixtureWithHooks is a server whose hooks are given, on a quick retry.
-func fixtureWithHooks(t *testing.T, hooks ...debate.WebhookSpec) *fixture {
+func fixtureWithHooks(t *testing.T, hooks ...config.WebhookSpec) *fixture {
 	return newFixture(t, func(o *Options) {
 		o.Config.Webhooks = hooks
 		o.WebhookBackoff = time.Millisecond
@@ -90,8 +90,8 @@ func TestWebhookRefusesInternalTargets(t *testing.T) {
 	recv, hits := countingReceiver(t, http.StatusNoContent)
 	byName := strings.Replace(recv.URL, "127.0.0.1", "localhost", 1)
 	f := fixtureWithHooks(t,
-		debate.WebhookSpec{URL: recv.URL, Events: []string{"magi_decided"}},
-		debate.WebhookSpec{URL: byName, Events: []string{"magi_decided"}},
+		config.WebhookSpec{URL: recv.URL, Events: []string{"magi_decided"}},
+		config.WebhookSpec{URL: byName, Events: []string{"magi_decided"}},
 	)
 	log := f.deliveriesAfterMagi()
 	if len(log) != 2 || hits.Load() != 0 {
@@ -110,7 +110,7 @@ func TestWebhookRefusesInternalTargets(t *testing.T) {
 func TestWebhookRedirectNotFollowed(t *testing.T) {
 	t.Parallel()
 	recv, hits := countingReceiver(t, http.StatusFound)
-	f := fixtureWithHooks(t, debate.WebhookSpec{URL: recv.URL + "/hook", Events: []string{"magi_decided"}, AllowPrivate: true})
+	f := fixtureWithHooks(t, config.WebhookSpec{URL: recv.URL + "/hook", Events: []string{"magi_decided"}, AllowPrivate: true})
 	log := f.deliveriesAfterMagi()
 	if len(log) != 1 || log[0].Delivered || log[0].Status != 302 || !strings.Contains(log[0].Error, "redirects are not followed") {
 		t.Fatalf("log %+v", log)
@@ -126,7 +126,7 @@ func TestWebhookURLRedactedInTheLog(t *testing.T) {
 	t.Parallel()
 	recv, hits := countingReceiver(t, http.StatusNoContent)
 	secretURL := strings.Replace(recv.URL, "http://", "http://hook:hunter2-pass@", 1) + "/in?token=tok-SECRET-123&event=x"
-	f := fixtureWithHooks(t, debate.WebhookSpec{URL: secretURL, Events: []string{"magi_decided", "session_finished"}, AllowPrivate: true})
+	f := fixtureWithHooks(t, config.WebhookSpec{URL: secretURL, Events: []string{"magi_decided", "session_finished"}, AllowPrivate: true})
 	log := f.deliveriesAfterMagi()
 	if len(log) != 2 || hits.Load() != 2 {
 		t.Fatalf("%d deliveries, %d received", len(log), hits.Load())

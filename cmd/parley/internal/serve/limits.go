@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // connLimits are serve's defences against clients that hold it: timeouts
@@ -24,7 +24,7 @@ type connLimits struct {
 	streams, perUser       int
 }
 
-func limitsOf(c debate.ServeConfig) connLimits {
+func limitsOf(c config.ServeConfig) connLimits {
 	or := func(v, def time.Duration) time.Duration {
 		if v > 0 {
 			return v

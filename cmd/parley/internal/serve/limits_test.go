@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -25,7 +25,7 @@ type liveServer struct {
 	addr string
 }
 
-func startLive(t *testing.T, serveCfg debate.ServeConfig, adjust ...func(*Options)) *liveServer {
+func startLive(t *testing.T, serveCfg config.ServeConfig, adjust ...func(*Options)) *liveServer {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "live.db"))
 	if err != nil {
@@ -77,7 +77,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // Idle connections that fetched a static file are closed after the idle
 // timeout: none is held (issue 31: 1,000 were still open after 150 s).
 func TestIdleConnectionsAreClosed(t *testing.T) {
-	ls := startLive(t, debate.ServeConfig{IdleTimeout: 300 * time.Millisecond, MaxConnsPerAddr: 1000})
+	ls := startLive(t, config.ServeConfig{IdleTimeout: 300 * time.Millisecond, MaxConnsPerAddr: 1000})
 	const n = 200
 	var conns []net.Conn
 	for range n {
@@ -105,7 +105,7 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 
 // A body sent a byte at a time is cut at the read timeout.
 func TestSlowBodyIsCutAtTheReadTimeout(t *testing.T) {
-	ls := startLive(t, debate.ServeConfig{ReadTimeout: 500 * time.Millisecond})
+	ls := startLive(t, config.ServeConfig{ReadTimeout: 500 * time.Millisecond})
 	c, err := net.Dial("tcp", ls.addr)
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +144,7 @@ func TestSlowBodyIsCutAtTheReadTimeout(t *testing.T) {
 // Past max_conns_per_addr a connection's request gets 503 with
 // Retry-After; a closed one frees its place.
 func TestConnectionsPerAddressAreCapped(t *testing.T) {
-	ls := startLive(t, debate.ServeConfig{MaxConnsPerAddr: 5, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute})
+	ls := startLive(t, config.ServeConfig{MaxConnsPerAddr: 5, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute})
 	var held []net.Conn
 	for range 5 {
 		c, err := net.Dial("tcp", ls.addr)
@@ -188,7 +188,7 @@ func TestConnectionsPerAddressAreCapped(t *testing.T) {
 // Event streams are capped per token and in all; the refused get 503 with
 // Retry-After (issue 31: 4,000 were accepted).
 func TestEventStreamsAreCapped(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.Config.Serve = debate.ServeConfig{MaxStreams: 6, MaxStreamsPerUser: 4} })
+	f := newFixture(t, func(o *Options) { o.Config.Serve = config.ServeConfig{MaxStreams: 6, MaxStreamsPerUser: 4} })
 	id := f.createSession(map[string]any{"mode": "mention"})
 	for range 4 {
 		f.events(id, "", "")
@@ -199,7 +199,7 @@ func TestEventStreamsAreCapped(t *testing.T) {
 	}
 	t.Logf("event streams at the cap: %d open, the next refused with 503", f.srv.streams.count())
 
-	all := newFixture(t, func(o *Options) { o.Config.Serve = debate.ServeConfig{MaxStreams: 3, MaxStreamsPerUser: 100} })
+	all := newFixture(t, func(o *Options) { o.Config.Serve = config.ServeConfig{MaxStreams: 3, MaxStreamsPerUser: 100} })
 	id = all.createSession(map[string]any{"mode": "mention"})
 	for range 3 {
 		all.events(id, "", "")
@@ -307,8 +307,8 @@ func TestParallelWrongTokensGetTheAllowedChecks(t *testing.T) {
 func TestLongTitlesAreRefused(t *testing.T) {
 	f := newFixture(t)
 	f.errorCode(http.StatusBadRequest, "bad_field", "POST", "/api/v1/sessions", map[string]any{"mode": "mention", "title": strings.Repeat("t", 1_000_000)})
-	f.errorCode(http.StatusBadRequest, "bad_field", "POST", "/api/v1/sessions", map[string]any{"mode": "mention", "title": strings.Repeat("é", debate.MaxTitleRunes+1)})
-	f.createSession(map[string]any{"mode": "mention", "title": strings.Repeat("é", debate.MaxTitleRunes)})
+	f.errorCode(http.StatusBadRequest, "bad_field", "POST", "/api/v1/sessions", map[string]any{"mode": "mention", "title": strings.Repeat("é", config.MaxTitleRunes+1)})
+	f.createSession(map[string]any{"mode": "mention", "title": strings.Repeat("é", config.MaxTitleRunes)})
 	list := f.must(200, "GET", "/api/v1/sessions", nil)
 	if n := len(list["sessions"].([]any)); n != 1 {
 		t.Fatalf("%d sessions after one refused and one accepted title", n)

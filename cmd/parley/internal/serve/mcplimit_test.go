@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // /mcp tool calls and the API's session creations draw from one budget per
@@ -94,7 +94,7 @@ func TestMCPStreamsCountAmongTheEventStreams(t *testing.T) {
 	})
 	f := newFixture(t, func(o *Options) {
 		o.MCP = mcpDoor
-		o.Config.Serve = debate.ServeConfig{MaxStreams: 10, MaxStreamsPerUser: 2}
+		o.Config.Serve = config.ServeConfig{MaxStreams: 10, MaxStreamsPerUser: 2}
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), streamDeadline)
 	defer cancel()

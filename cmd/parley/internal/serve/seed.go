@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -136,7 +137,7 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(req.Question) == "" {
 		return errorf(http.StatusBadRequest, "bad_field", "question: required")
 	}
-	if _, ok := debate.MagiPresets[req.Preset]; req.Preset != "" && !ok {
+	if _, ok := config.MagiPresets[req.Preset]; req.Preset != "" && !ok {
 		return errorf(http.StatusBadRequest, "bad_field", "preset: unknown preset %q (one of default, rotate, rotate2)", req.Preset)
 	}
 	if err := s.limit(w, r, req.UserID); err != nil {
@@ -150,7 +151,7 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	if req.SingleRound {
 		rounds = 1
 	}
-	if err := ss.eng.Control(r.Context(), debate.Control{Kind: debate.ControlRounds, N: rounds}); err != nil {
+	if err := ss.eng.Control(r.Context(), debate.Control{Kind: config.ControlRounds, N: rounds}); err != nil {
 		return err
 	}
 	var got headless.Last[debate.MagiDecided]

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -28,10 +29,10 @@ const drainTimeout = 10 * time.Second
 // Options configure a Server.
 type Options struct {
 	// Config is the configuration sessions are built from (validated).
-	Config *debate.Config
+	Config *config.Config
 	// Agents binds a session's configured agents to their providers (the
 	// CLI's function: real providers, or the demo agents with --demo).
-	Agents func(*debate.Config) ([]*debate.Agent, error)
+	Agents func(*config.Config) ([]*debate.Agent, error)
 	// Store keeps the sessions, custom agents and webhook deliveries.
 	Store *store.Store
 	// Token, when set, is required of every /api/ request (Bearer, or a

@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/hostwait"
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/sessionid"
 	"github.com/parleyhq/parley/debate/spend"
@@ -82,12 +83,12 @@ type sessionSpec struct {
 	checkpoint        string   // the request's checkpoint policy ("": none, never waits)
 	// adjust, when set, changes the configuration before the engine is
 	// built (an OpenAI request's effort and answer limit).
-	adjust func(*debate.Config)
+	adjust func(*config.Config)
 }
 
 // config builds a session's configuration: the server's, plus the custom
 // agents, with the mode's agents replaced when the session names them.
-func (s *Server) config(ctx context.Context, mode string, agents []string, preset, model string) (*debate.Config, error) {
+func (s *Server) config(ctx context.Context, mode string, agents []string, preset, model string) (*config.Config, error) {
 	cfg := cloneConfig(s.opts.Config)
 	custom, err := s.opts.Store.Agents(ctx)
 	if err != nil {
@@ -95,7 +96,7 @@ func (s *Server) config(ctx context.Context, mode string, agents []string, prese
 	}
 	for _, a := range custom {
 		if _, ok := cfg.Agent(a.Name); !ok {
-			cfg.Agents = append(cfg.Agents, debate.AgentSpec{Name: a.Name, Display: a.Display, Persona: a.Persona,
+			cfg.Agents = append(cfg.Agents, config.AgentSpec{Name: a.Name, Display: a.Display, Persona: a.Persona,
 				Provider: a.Provider, Model: a.Model, Color: a.Color})
 		}
 	}
@@ -114,7 +115,7 @@ func (s *Server) config(ctx context.Context, mode string, agents []string, prese
 }
 
 // useAgents makes names the agents of mode, as many as its seats take.
-func useAgents(cfg *debate.Config, mode string, names []string) error {
+func useAgents(cfg *config.Config, mode string, names []string) error {
 	for _, n := range names {
 		if _, ok := cfg.Agent(n); !ok {
 			return errorf(http.StatusBadRequest, "unknown_agent", "unknown agent %q (known: %s)", n, strings.Join(cfg.AgentNames(), ", "))
@@ -137,7 +138,7 @@ func useAgents(cfg *debate.Config, mode string, names []string) error {
 }
 
 // cloneConfig copies what a session may change.
-func cloneConfig(c *debate.Config) *debate.Config {
+func cloneConfig(c *config.Config) *config.Config {
 	out := *c
 	out.Agents = slices.Clone(c.Agents)
 	out.Modes.Mention.Agents = slices.Clone(c.Modes.Mention.Agents)
@@ -259,7 +260,7 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 }
 
 // engine binds cfg's agents to their providers and builds the engine.
-func (s *Server) engine(cfg *debate.Config, mode string) (*debate.Engine, error) {
+func (s *Server) engine(cfg *config.Config, mode string) (*debate.Engine, error) {
 	agents, err := s.opts.Agents(cfg)
 	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "bad_config", "%s", err.Error())

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // teamAnswer is one answer read by a real HTTP client: status,
@@ -61,14 +61,14 @@ func readTeamAnswer(t *testing.T, client *http.Client, req *http.Request) teamAn
 
 // startTeam runs a live server whose rate comes from serve.rate_limit (not
 // from Options, as the other tests set it).
-func startTeam(t *testing.T, cfg debate.ServeConfig) *liveServer {
+func startTeam(t *testing.T, cfg config.ServeConfig) *liveServer {
 	return startLive(t, cfg, func(o *Options) { o.Rate = Rate{} })
 }
 
 // serve.rate_limit sets the budget: with burst 2 the third request is
 // refused 429 in JSON, and Retry-After is what 6 a minute gives (10 s).
 func TestRateLimitIsConfigured(t *testing.T) {
-	ls := startTeam(t, debate.ServeConfig{RateLimit: debate.ServeRateConfig{PerMinute: 6, Burst: 2}})
+	ls := startTeam(t, config.ServeConfig{RateLimit: config.ServeRateConfig{PerMinute: 6, Burst: 2}})
 	client := &http.Client{Timeout: time.Minute}
 	for i, user := range []string{"a", "b"} {
 		if a := ls.postSession(t, client, user, ""); a.status != http.StatusCreated {
@@ -89,7 +89,7 @@ func TestRateLimitIsConfigured(t *testing.T) {
 // Behind a trusted proxy each client X-Forwarded-For names has its own
 // budget; the address the proxy connects from is not the client.
 func TestTrustedProxyNamesTheClient(t *testing.T) {
-	ls := startTeam(t, debate.ServeConfig{RateLimit: debate.ServeRateConfig{PerMinute: 60, Burst: 1},
+	ls := startTeam(t, config.ServeConfig{RateLimit: config.ServeRateConfig{PerMinute: 60, Burst: 1},
 		TrustedProxies: []string{"127.0.0.0/8"}})
 	client := &http.Client{Timeout: time.Minute}
 	if a := ls.postSession(t, client, "a", "203.0.113.7"); a.status != http.StatusCreated {
@@ -109,7 +109,7 @@ func TestTrustedProxyNamesTheClient(t *testing.T) {
 // From a peer that is not a trusted proxy, X-Forwarded-For is ignored: a
 // client cannot pose as many.
 func TestForwardedForIsIgnoredFromOthers(t *testing.T) {
-	ls := startTeam(t, debate.ServeConfig{RateLimit: debate.ServeRateConfig{PerMinute: 60, Burst: 1},
+	ls := startTeam(t, config.ServeConfig{RateLimit: config.ServeRateConfig{PerMinute: 60, Burst: 1},
 		TrustedProxies: []string{"192.0.2.0/24"}})
 	client := &http.Client{Timeout: time.Minute}
 	if a := ls.postSession(t, client, "a", "203.0.113.7"); a.status != http.StatusCreated {
@@ -139,7 +139,7 @@ func (ls *liveServer) holdConns(t *testing.T, n int) {
 // error of the client (issue 50: Go's client read the old plain-text answer,
 // written before the request, as an unsolicited response).
 func TestConnectionCapAnswersJSON(t *testing.T) {
-	ls := startLive(t, debate.ServeConfig{MaxConnsPerAddr: 3, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute})
+	ls := startLive(t, config.ServeConfig{MaxConnsPerAddr: 3, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute})
 	ls.holdConns(t, 3)
 	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{DisableKeepAlives: true}}
 	for _, path := range []string{"/api/v1/sessions", "/v1/chat/completions"} {
@@ -159,7 +159,7 @@ func TestConnectionCapAnswersJSON(t *testing.T) {
 // A trusted proxy's connections are not capped per address: it carries
 // the whole team.
 func TestTrustedProxyConnectionsAreNotCapped(t *testing.T) {
-	ls := startLive(t, debate.ServeConfig{MaxConnsPerAddr: 2, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute,
+	ls := startLive(t, config.ServeConfig{MaxConnsPerAddr: 2, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute,
 		TrustedProxies: []string{"127.0.0.1"}})
 	ls.holdConns(t, 4)
 	client := &http.Client{Timeout: time.Minute}
@@ -211,7 +211,7 @@ func TestForwardedClient(t *testing.T) {
 // JSON with Retry-After (it used to close the connection unanswered).
 func TestConnectionCapAnswersJSONOverTLS(t *testing.T) {
 	certFile, keyFile, pool := selfSigned(t)
-	ls := startLive(t, debate.ServeConfig{MaxConnsPerAddr: 2, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute},
+	ls := startLive(t, config.ServeConfig{MaxConnsPerAddr: 2, ReadHeaderTimeout: 10 * time.Minute, IdleTimeout: 10 * time.Minute},
 		func(o *Options) { o.TLSCert, o.TLSKey = certFile, keyFile })
 	ls.holdConns(t, 2)
 	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, DisableKeepAlives: true}}

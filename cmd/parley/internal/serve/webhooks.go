@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -44,7 +45,7 @@ func Sign(secret []byte, timestamp string, body []byte) string {
 
 // delivery is one event on its way to one webhook.
 type delivery struct {
-	hook    debate.WebhookSpec
+	hook    config.WebhookSpec
 	shown   string // the hook's URL redacted: what the log stores
 	typ     string
 	session string

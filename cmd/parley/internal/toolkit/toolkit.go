@@ -13,13 +13,14 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/fetchtool"
 	"github.com/parleyhq/parley/cmd/parley/internal/mcptool"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
 )
 
 // Kit makes the boxes of one run.
 type Kit struct {
-	cfg       *debate.Config
+	cfg       *config.Config
 	workspace func() string
 	fetch     *fetchtool.Tool
 	// native: files alone is served natively too (--native-tools, or a
@@ -41,7 +42,7 @@ type Kit struct {
 }
 
 // New makes a kit over cfg; workspace is the engine's folder at call time.
-func New(cfg *debate.Config, workspace func() string, native bool, lookupEnv func(string) (string, bool)) *Kit {
+func New(cfg *config.Config, workspace func() string, native bool, lookupEnv func(string) (string, bool)) *Kit {
 	return &Kit{cfg: cfg, workspace: workspace, fetch: fetchtool.New(cfg.Tools.Fetch.AllowPrivate), native: native,
 		mcp: mcptool.NewPool(cfg.MCPServers, lookupEnv)}
 }
@@ -112,13 +113,13 @@ func Serve(eng *debate.Engine, warn func(string), getenv func(string) string) fu
 
 // Select is --tools: "none" or a comma-separated list, made every agent's
 // selection for the run.
-func Select(cfg *debate.Config, list string) error {
+func Select(cfg *config.Config, list string) error {
 	sel, err := toolbox.ParseSelection(strings.Split(list, ","))
 	if err != nil {
 		return err
 	}
 	for i := range cfg.Agents {
-		cfg.Agents[i].Tools = debate.ToolList(sel)
+		cfg.Agents[i].Tools = config.ToolList(sel)
 	}
 	return nil
 }

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
 
 func names(t *testing.T, k *Kit, tools ...string) []string {
 	t.Helper()
-	b := k.Box(&debate.Agent{AgentSpec: debate.AgentSpec{Name: "a", Tools: tools}})
+	b := k.Box(&debate.Agent{AgentSpec: config.AgentSpec{Name: "a", Tools: tools}})
 	if b == nil {
 		return nil
 	}
@@ -26,7 +27,7 @@ func names(t *testing.T, k *Kit, tools ...string) []string {
 
 func TestKitBuildsTheSelectedTools(t *testing.T) {
 	t.Parallel()
-	cfg := &debate.Config{Tools: debate.ToolsConfig{Policy: map[string]string{"fetch": "deny"}}}
+	cfg := &config.Config{Tools: config.ToolsConfig{Policy: map[string]string{"fetch": "deny"}}}
 	k := New(cfg, t.TempDir, false, nil)
 	if got := names(t, k, "files"); got != nil {
 		t.Errorf("files alone without --native-tools: %v (the XML protocol serves it)", got)
@@ -37,11 +38,11 @@ func TestKitBuildsTheSelectedTools(t *testing.T) {
 	if got := names(t, k, "fetch"); len(got) != 0 {
 		t.Errorf("a denied fetch is offered: %v", got)
 	}
-	if got := names(t, New(&debate.Config{}, t.TempDir, true, nil), "files", "fetch"); !slices.Equal(got, []string{"list_file", "read_file", "fetch_url"}) {
+	if got := names(t, New(&config.Config{}, t.TempDir, true, nil), "files", "fetch"); !slices.Equal(got, []string{"list_file", "read_file", "fetch_url"}) {
 		t.Errorf("native files, fetch: %v", got)
 	}
-	cfg2 := &debate.Config{Agents: []debate.AgentSpec{{Name: "a", Tools: debate.ToolList{"files"}}, {Name: "b"}}}
-	if err := Select(cfg2, "fetch, mcp:docs"); err != nil || !slices.Equal(cfg2.Agents[1].Tools, debate.ToolList{"fetch", "mcp:docs"}) {
+	cfg2 := &config.Config{Agents: []config.AgentSpec{{Name: "a", Tools: config.ToolList{"files"}}, {Name: "b"}}}
+	if err := Select(cfg2, "fetch, mcp:docs"); err != nil || !slices.Equal(cfg2.Agents[1].Tools, config.ToolList{"fetch", "mcp:docs"}) {
 		t.Errorf("select: %v %v", err, cfg2.Agents)
 	}
 	if err := Select(cfg2, "none"); err != nil || len(cfg2.Agents[0].Tools) != 0 {
@@ -54,7 +55,7 @@ func TestKitBuildsTheSelectedTools(t *testing.T) {
 // the flag.
 func TestReaderGetsFilesWithNativeTools(t *testing.T) {
 	t.Parallel()
-	cfg := &debate.Config{Modes: debate.ModesConfig{Agent: debate.AgentModeConfig{Agent: "a"}}}
+	cfg := &config.Config{Modes: config.ModesConfig{Agent: config.AgentModeConfig{Agent: "a"}}}
 	k := New(cfg, t.TempDir, true, nil)
 	if got := names(t, k); got != nil {
 		t.Errorf("without the flag the reader gets %v", got)
@@ -66,7 +67,7 @@ func TestReaderGetsFilesWithNativeTools(t *testing.T) {
 	if got := names(t, k, "fetch"); !slices.Equal(got, []string{"fetch_url", "list_file", "read_file"}) {
 		t.Errorf("the reader with fetch gets %v", got)
 	}
-	if b := k.Box(&debate.Agent{AgentSpec: debate.AgentSpec{Name: "b"}}); b != nil {
+	if b := k.Box(&debate.Agent{AgentSpec: config.AgentSpec{Name: "b"}}); b != nil {
 		t.Errorf("another agent gets %d tools", b.Len())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	parleymcp "github.com/parleyhq/parley/cmd/parley/internal/mcp"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
@@ -21,13 +22,13 @@ import (
 // from: the configuration, the agents (real or demo), the session database
 // and the MCP server.
 type Served struct {
-	Cfg *debate.Config
+	Cfg *config.Config
 	// Demo is true when every agent runs offline, by --demo or because no
 	// key is set at all (NoKeys).
 	Demo, NoKeys bool
 	// Agents binds a session's configuration to providers opened once and
 	// shared by every session (or to the demo agents).
-	Agents func(*debate.Config) ([]*debate.Agent, error)
+	Agents func(*config.Config) ([]*debate.Agent, error)
 	Store  *store.Store
 	MCP    *parleymcp.Server
 }
@@ -64,7 +65,7 @@ func NewServed(ctx context.Context, h Host, g *Flags, loaded *configload.Loaded)
 	}
 	if s.Demo {
 		s.Cfg.Offline = true // demo answers cost nothing
-		s.Agents = func(c *debate.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true, g.DemoPace, nil) }
+		s.Agents = func(c *config.Config) ([]*debate.Agent, error) { return cli.BuildAgents(c, true, g.DemoPace, nil) }
 	} else {
 		for _, w := range s.Cfg.ModelWarnings(h.Now()) {
 			fmt.Fprintln(h.Stderr, "warning: "+w)

@@ -23,6 +23,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
@@ -68,7 +69,7 @@ type Flags struct {
 	DemoPace time.Duration
 	// Modes is no flag either: the modes this program knows (modes.All;
 	// a test may add one), handed to the configuration.
-	Modes debate.ModeList
+	Modes config.ModeList
 }
 
 // Host is what a run takes from the process it runs in, handed down by
@@ -92,7 +93,7 @@ type Host struct {
 // App is one run of Parley: configuration, engine and the session's store.
 type App struct {
 	Flags  *Flags
-	Cfg    *debate.Config
+	Cfg    *config.Config
 	Engine *debate.Engine
 	// Demo is true when every agent runs offline, by --demo or because no
 	// key is set at all (NoKeys).
@@ -117,10 +118,10 @@ type App struct {
 // asked. adjust, when given, changes the configuration before agents are
 // built (command flags such as magi's -m or talk's --a). The factory calls
 // it (factory.App) when a command first asks for its engine.
-func New(h Host, g *Flags, loaded *configload.Loaded, mode string, adjust ...func(*debate.Config) error) (*App, error) {
+func New(h Host, g *Flags, loaded *configload.Loaded, mode string, adjust ...func(*config.Config) error) (*App, error) {
 	cfg := loaded.Config
 	if len(adjust) == 0 {
-		adjust = append(adjust, func(c *debate.Config) error { return c.ApplyMagi("", "--preset", "") }) // modes.magi.preset applies everywhere
+		adjust = append(adjust, func(c *config.Config) error { return c.ApplyMagi("", "--preset", "") }) // modes.magi.preset applies everywhere
 	}
 	for _, f := range adjust {
 		if err := f(cfg); err != nil {
@@ -204,7 +205,7 @@ func New(h Host, g *Flags, loaded *configload.Loaded, mode string, adjust ...fun
 
 // ApplyMaxCost makes --max-cost, when given, the run's cap (over the
 // configuration's budget_usd; 0 lifts it).
-func ApplyMaxCost(g *Flags, cfg *debate.Config) error {
+func ApplyMaxCost(g *Flags, cfg *config.Config) error {
 	if !g.MaxCostSet {
 		return nil
 	}
@@ -234,7 +235,7 @@ func AddCostFlag(cmd *cobra.Command, g *Flags) {
 // unseated. Every entry point calls it once before building agents: the
 // console and headless commands (through New), serve and the MCP server.
 // Nothing is seated in the demo (--demo, or no key at all): nil.
-func Seat(cfg *debate.Config, demo bool, getenv func(string) string) *debate.Seating {
+func Seat(cfg *config.Config, demo bool, getenv func(string) string) *config.Seating {
 	if demo {
 		cfg.Seats = nil
 		return nil
@@ -504,7 +505,7 @@ func LoadConfiguration(h Host, g *Flags) (*configload.Loaded, error) {
 		fmt.Fprintln(h.Stderr, "parley: warning:", w)
 	}
 	if g.StrictSeats {
-		loaded.Config.Seating = debate.SeatingStrict
+		loaded.Config.Seating = config.SeatingStrict
 		loaded.SetByFlag("seating", "--strict-seats")
 	}
 	if g.Mode != "" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -167,7 +168,7 @@ func TestApplyMaxCost(t *testing.T) {
 		{true, math.NaN(), 1.5, cli.ExitUsage},
 		{true, math.Inf(1), 1.5, cli.ExitUsage},
 	} {
-		cfg := &debate.Config{BudgetUSD: 1.5}
+		cfg := &config.Config{BudgetUSD: 1.5}
 		err := ApplyMaxCost(&Flags{MaxCost: c.v, MaxCostSet: c.set}, cfg)
 		if cli.ExitCode(err) != c.code || cfg.BudgetUSD != c.want {
 			t.Errorf("set %v, %v: budget %v, %v; want %v, exit %d", c.set, c.v, cfg.BudgetUSD, err, c.want, c.code)

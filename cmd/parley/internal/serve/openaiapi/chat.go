@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
@@ -118,7 +119,7 @@ func (c *call) check() error {
 		if p == nil {
 			continue
 		}
-		if _, err := figures.Count("max_tokens/max_completion_tokens", int64(*p), debate.MaxOutputTokens); err != nil {
+		if _, err := figures.Count("max_tokens/max_completion_tokens", int64(*p), config.MaxOutputTokens); err != nil {
 			return badParam("max_completion_tokens", "invalid_max_tokens", "%v", err)
 		}
 	}
@@ -154,7 +155,7 @@ func effortOf(e string) string {
 
 // adjust applies the request's effort to every agent and its answer limit
 // to the agents whose turns are the answer.
-func (c *call) adjust(cfg *debate.Config) {
+func (c *call) adjust(cfg *config.Config) {
 	limit := 0
 	for _, p := range []*int{c.req.MaxTokens, c.req.MaxCompletionTokens} {
 		if p != nil {
@@ -175,7 +176,7 @@ func (c *call) adjust(cfg *debate.Config) {
 
 // answeringAgents are the agents whose turns the core marks as the answer
 // for a target: the council's chairman, @all's agents, the agent asked.
-func answeringAgents(cfg *debate.Config, t target) []string {
+func answeringAgents(cfg *config.Config, t target) []string {
 	switch {
 	case t.mode == ModelCouncil:
 		return []string{cfg.Modes.Council.Chairman}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // Backend is what the door needs of parley serve: its agents, its rate
@@ -24,7 +25,7 @@ type Backend interface {
 type Spec struct {
 	Mode   string
 	User   string
-	Adjust func(*debate.Config) // the request's effort and answer limit
+	Adjust func(*config.Config) // the request's effort and answer limit
 }
 
 // Session is a live session of the server.

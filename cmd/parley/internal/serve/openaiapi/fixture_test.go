@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/providers"
@@ -39,7 +40,7 @@ type fixture struct {
 	token  string
 }
 
-func newFixture(t testing.TB, agents func(*debate.Config) ([]*debate.Agent, error), adjust ...func(*serve.Options)) *fixture {
+func newFixture(t testing.TB, agents func(*config.Config) ([]*debate.Agent, error), adjust ...func(*serve.Options)) *fixture {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "parley.db"))
 	if err != nil {
@@ -69,7 +70,7 @@ func newFixture(t testing.TB, agents func(*debate.Config) ([]*debate.Agent, erro
 }
 
 // demoAgents binds every agent to the offline demo provider (parley serve --demo).
-func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
+func demoAgents(cfg *config.Config) ([]*debate.Agent, error) {
 	cfg.Offline = true
 	var out []*debate.Agent
 	for _, spec := range cfg.Agents {
@@ -80,7 +81,7 @@ func demoAgents(cfg *debate.Config) ([]*debate.Agent, error) {
 
 // fakeAgents binds every agent to one OpenAI-wire fake server; a retry
 // goes out at once.
-func fakeAgents(t testing.TB, h func(providertest.Request) providertest.Reply) (*providertest.Server, func(*debate.Config) ([]*debate.Agent, error)) {
+func fakeAgents(t testing.TB, h func(providertest.Request) providertest.Reply) (*providertest.Server, func(*config.Config) ([]*debate.Agent, error)) {
 	fake := providertest.OpenAI(t, h)
 	getenv := func(name string) string {
 		if name == "PARLEY_TEST_KEY" {
@@ -147,7 +148,7 @@ func agentReplies(entries []debate.Entry, round int) []debate.Entry {
 }
 
 // builtin is the embedded configuration, as every command loads it.
-func builtin(t testing.TB) *debate.Config {
+func builtin(t testing.TB) *config.Config {
 	t.Helper()
 	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -44,7 +45,7 @@ func TestOfficialSDK(t *testing.T) {
 	_, stalled := fakeAgents(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{"STARTED ", "never sent"}, StallAfter: 1}
 	})
-	agents := func(cfg *debate.Config) ([]*debate.Agent, error) {
+	agents := func(cfg *config.Config) ([]*debate.Agent, error) {
 		stall, err := stalled(cfg)
 		if err != nil {
 			return nil, err

@@ -11,7 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 type toolsAnswer struct {
@@ -46,7 +46,7 @@ func toolsRun(t *testing.T, tools []string) (page string, got struct{ Completion
 		o.Config.Serve.Tools = tools
 		o.Config.Serve.AllowPrivateFetch = true // the page is on loopback
 		for i := range o.Config.Agents {
-			o.Config.Agents[i].Tools = debate.ToolList{"fetch", "files"}
+			o.Config.Agents[i].Tools = config.ToolList{"fetch", "files"}
 		}
 	})
 	page = site.URL + "/report"

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -84,7 +85,7 @@ window.fetches = [];
 func TestBrowserOtherOriginCannotDrive(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
-	srv := newServer(t, func(cfg *debate.Config) []*debate.Agent {
+	srv := newServer(t, func(cfg *config.Config) []*debate.Agent {
 		var out []*debate.Agent
 		for _, spec := range cfg.Agents {
 			out = append(out, &debate.Agent{AgentSpec: spec, Provider: countingProvider{demo.NewWithPace("demo", 0), &calls}})

@@ -10,6 +10,7 @@ import (
 	"errors"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // Backend is what the pages need from the server: the saved sessions and
@@ -74,5 +75,5 @@ type Options struct {
 	SignOut bool
 	// Modes is the program's modes: what each session's page shows (its
 	// input, controls, board) comes from its mode's descriptor.
-	Modes debate.ModeList
+	Modes config.ModeList
 }

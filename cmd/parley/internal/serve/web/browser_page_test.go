@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes/council"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -23,8 +24,8 @@ import (
 )
 
 // demoAt puts every agent on the offline demo provider at pace.
-func demoAt(pace time.Duration) func(*debate.Config) []*debate.Agent {
-	return func(cfg *debate.Config) []*debate.Agent {
+func demoAt(pace time.Duration) func(*config.Config) []*debate.Agent {
+	return func(cfg *config.Config) []*debate.Agent {
 		var agents []*debate.Agent
 		for _, spec := range cfg.Agents {
 			agents = append(agents, &debate.Agent{AgentSpec: spec, Provider: demo.NewWithPace("demo", pace)})
@@ -124,7 +125,7 @@ const sentences = "**First sentence** holds the *point*.\n\nThen a second paragr
 
 // slowAgentsHeld streams sentences slowly, and stops after the tenth word
 // (the first block and "Then a" are out) until hold closes.
-func slowAgentsHeld(t *testing.T, hold <-chan struct{}) func(*debate.Config) []*debate.Agent {
+func slowAgentsHeld(t *testing.T, hold <-chan struct{}) func(*config.Config) []*debate.Agent {
 	reply := func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: sentences, ChunkDelay: 80 * time.Millisecond, Hold: hold, HoldAfter: 10}
 	}
@@ -287,9 +288,9 @@ func TestBrowserCreateWithAgentsForkAndDelete(t *testing.T) {
 }
 
 // geminiAt puts gemini on a fake Gemini server at url and the rest on the demo.
-func geminiAt(t *testing.T, url string) func(*debate.Config) []*debate.Agent {
+func geminiAt(t *testing.T, url string) func(*config.Config) []*debate.Agent {
 	t.Helper()
-	return func(cfg *debate.Config) []*debate.Agent {
+	return func(cfg *config.Config) []*debate.Agent {
 		var agents []*debate.Agent
 		for _, spec := range cfg.Agents {
 			var p providers.Provider = demo.NewWithPace("demo", 0)
@@ -334,7 +335,7 @@ func TestBrowserCouncilFallback(t *testing.T) {
 		}
 		return providertest.Reply{Text: "Claude says **use a queue**."}
 	})
-	agents := func(cfg *debate.Config) []*debate.Agent {
+	agents := func(cfg *config.Config) []*debate.Agent {
 		out := demoAt(2 * time.Millisecond)(cfg)
 		for _, a := range out {
 			if a.Name == "claude" {

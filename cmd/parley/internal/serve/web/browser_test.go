@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -151,7 +152,7 @@ func evalJS[T any](t *testing.T, ctx context.Context, expr string) T {
 // testAgents puts gemini on a fake Gemini server and chatgpt on a fake
 // OpenAI server, both streaming hostileAnswer a word every 40 ms, and every
 // other agent (the MAGI members among them) on the offline demo provider.
-func testAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
+func testAgents(t *testing.T) func(*config.Config) []*debate.Agent {
 	reply := func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Text: hostileAnswer, ChunkDelay: 40 * time.Millisecond,
 			Usage: providers.Usage{InputTokens: 10, OutputTokens: 20}}
@@ -159,7 +160,7 @@ func testAgents(t *testing.T) func(*debate.Config) []*debate.Agent {
 	gemini := providertest.Gemini(t, reply)
 	openai := providertest.OpenAI(t, reply)
 	getenv := func(string) string { return "test-key" }
-	return func(cfg *debate.Config) []*debate.Agent {
+	return func(cfg *config.Config) []*debate.Agent {
 		var agents []*debate.Agent
 		for _, spec := range cfg.Agents {
 			var p providers.Provider
@@ -226,10 +227,10 @@ func assertNoScriptRan(t *testing.T, ctx context.Context) {
 // pins the page to the documented contract rather than to one server.
 var servers = []struct {
 	name  string
-	start func(*testing.T, func(*debate.Config) []*debate.Agent) string
+	start func(*testing.T, func(*config.Config) []*debate.Agent) string
 }{
 	{"serve", startServer},
-	{"fakeapi", func(t *testing.T, agents func(*debate.Config) []*debate.Agent) string {
+	{"fakeapi", func(t *testing.T, agents func(*config.Config) []*debate.Agent) string {
 		return newFakeAPI(t, agents).URL
 	}},
 }
@@ -248,7 +249,7 @@ func TestBrowserMagiVerdictBanner(t *testing.T) {
 	}
 }
 
-func mentionStreamsBothPanels(t *testing.T, start func(*testing.T, func(*debate.Config) []*debate.Agent) string) {
+func mentionStreamsBothPanels(t *testing.T, start func(*testing.T, func(*config.Config) []*debate.Agent) string) {
 	base := start(t, testAgents(t)) // first, so it stops after the browser
 	ctx := browser(t)
 	createSession(t, ctx, base, "mention")
@@ -308,7 +309,7 @@ func mentionStreamsBothPanels(t *testing.T, start func(*testing.T, func(*debate.
 	}
 }
 
-func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*debate.Config) []*debate.Agent) string) {
+func magiVerdictBanner(t *testing.T, start func(*testing.T, func(*config.Config) []*debate.Agent) string) {
 	base := start(t, testAgents(t)) // first, so it stops after the browser
 	ctx := browser(t)
 	createSession(t, ctx, base, "magi")

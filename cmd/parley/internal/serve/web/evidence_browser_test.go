@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 // A member reads a hostile page (serve.tools: [fetch]): the record
@@ -25,7 +26,7 @@ func TestBrowserEvidenceLinksAreInert(t *testing.T) {
 	t.Cleanup(site.Close)
 	page := site.URL + "/report"
 	demo := demoAt(0)
-	base := startServer(t, func(cfg *debate.Config) []*debate.Agent {
+	base := startServer(t, func(cfg *config.Config) []*debate.Agent {
 		// The server's configuration: serve.tools [fetch], the page on loopback.
 		cfg.Serve.Tools, cfg.Serve.AllowPrivateFetch = []string{"fetch"}, true
 		return demo(cfg)

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 )
 
@@ -22,7 +23,7 @@ import (
 // events are the engine's own; only the HTTP plumbing is the test's.
 type fakeAPI struct {
 	t      *testing.T
-	agents func(*debate.Config) []*debate.Agent
+	agents func(*config.Config) []*debate.Agent
 
 	mu       sync.Mutex
 	sessions map[string]*fakeSession
@@ -64,7 +65,7 @@ func (s *fakeSession) last() int {
 }
 
 // newFakeAPI serves the API and the pages on one httptest server.
-func newFakeAPI(t *testing.T, agents func(*debate.Config) []*debate.Agent) *httptest.Server {
+func newFakeAPI(t *testing.T, agents func(*config.Config) []*debate.Agent) *httptest.Server {
 	f := &fakeAPI{t: t, agents: agents, sessions: map[string]*fakeSession{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/sessions", f.create)

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -18,19 +19,19 @@ import (
 // startServer runs the real parley serve (package serve with the web view
 // mounted) on a real SQLite file and a loopback port, as `parley serve`
 // does, and returns its base URL.
-func startServer(t *testing.T, agents func(*debate.Config) []*debate.Agent) string {
+func startServer(t *testing.T, agents func(*config.Config) []*debate.Agent) string {
 	t.Helper()
 	return startServerWithToken(t, agents, "")
 }
 
 // startServerWithToken is startServer with PARLEY_SERVE_TOKEN set.
-func startServerWithToken(t *testing.T, agents func(*debate.Config) []*debate.Agent, token string) string {
+func startServerWithToken(t *testing.T, agents func(*config.Config) []*debate.Agent, token string) string {
 	t.Helper()
 	return startServerOn(t, filepath.Join(t.TempDir(), "parley.db"), agents, token)
 }
 
 // startServerOn is startServer on the database file db.
-func startServerOn(t *testing.T, db string, agents func(*debate.Config) []*debate.Agent, token string) string {
+func startServerOn(t *testing.T, db string, agents func(*config.Config) []*debate.Agent, token string) string {
 	t.Helper()
 	srv := newServerOn(t, db, agents, token)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -51,13 +52,13 @@ func startServerOn(t *testing.T, db string, agents func(*debate.Config) []*debat
 
 // newServer is the real server with the web view on a real SQLite file,
 // not yet listening.
-func newServer(t *testing.T, agents func(*debate.Config) []*debate.Agent, token string) *serve.Server {
+func newServer(t *testing.T, agents func(*config.Config) []*debate.Agent, token string) *serve.Server {
 	t.Helper()
 	return newServerOn(t, filepath.Join(t.TempDir(), "parley.db"), agents, token)
 }
 
 // newServerOn is newServer on the database file db.
-func newServerOn(t *testing.T, db string, agents func(*debate.Config) []*debate.Agent, token string) *serve.Server {
+func newServerOn(t *testing.T, db string, agents func(*config.Config) []*debate.Agent, token string) *serve.Server {
 	t.Helper()
 	loaded, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
@@ -68,7 +69,7 @@ func newServerOn(t *testing.T, db string, agents func(*debate.Config) []*debate.
 		t.Fatal(err)
 	}
 	srv, err := serve.New(serve.Options{Config: loaded.Config, Store: st, Token: token,
-		Agents: func(c *debate.Config) ([]*debate.Agent, error) { return agents(c), nil }})
+		Agents: func(c *config.Config) ([]*debate.Agent, error) { return agents(c), nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store/pgtest"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -61,11 +62,11 @@ func TestBrowserFollowsAnotherReplica(t *testing.T) {
 
 // slowAgents puts chatgpt on a fake OpenAI server streaming chunks, one
 // every pace, and leaves the other agents out.
-func slowAgents(t *testing.T, chunks []string, pace time.Duration) func(*debate.Config) []*debate.Agent {
+func slowAgents(t *testing.T, chunks []string, pace time.Duration) func(*config.Config) []*debate.Agent {
 	fake := providertest.OpenAI(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: chunks, ChunkDelay: pace, Usage: providers.Usage{InputTokens: 10, OutputTokens: 24}}
 	})
-	return func(cfg *debate.Config) []*debate.Agent {
+	return func(cfg *config.Config) []*debate.Agent {
 		var agents []*debate.Agent
 		for _, spec := range cfg.Agents {
 			if spec.Name != "chatgpt" {

@@ -6,6 +6,7 @@ import (
 	"html/template"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -54,7 +55,7 @@ type panelView struct {
 	Last  *entryView // the agent's latest turn, nil before its first
 }
 
-func viewPanels(modes debate.ModeList, panels []Panel, es []debate.Entry) []panelView {
+func viewPanels(modes config.ModeList, panels []Panel, es []debate.Entry) []panelView {
 	out := make([]panelView, len(panels))
 	for i, p := range panels {
 		out[i] = panelView{Panel: p, Index: i}
@@ -106,7 +107,7 @@ type boardCell struct {
 }
 
 // isRanking reports whether an entry is a ranking turn (council's round 2).
-func isRanking(modes debate.ModeList, e debate.Entry) bool {
+func isRanking(modes config.ModeList, e debate.Entry) bool {
 	mi, _ := modes.Info(e.Mode)
 	return mi.Layout.RankingRound != 0 && e.Round == mi.Layout.RankingRound
 }
@@ -114,11 +115,11 @@ func isRanking(modes debate.ModeList, e debate.Entry) bool {
 // councils reads every MAGI council of a session from its entries, in
 // order. members seeds the rows (panel order) so an empty board shows who
 // sits on it.
-func councils(modes debate.ModeList, es []debate.Entry, members []Panel) []*council {
+func councils(modes config.ModeList, es []debate.Entry, members []Panel) []*council {
 	var out []*council
 	var cur *council
 	for _, e := range es {
-		if mi, _ := modes.Info(e.Mode); mi.Layout.Board != debate.BoardVotes {
+		if mi, _ := modes.Info(e.Mode); mi.Layout.Board != config.BoardVotes {
 			continue
 		}
 		switch {

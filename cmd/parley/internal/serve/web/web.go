@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/providers"
@@ -141,7 +142,7 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		"Info": sv.Info, "Busy": sv.Busy, "Title": title, "Spend": spendText(sv.Spend), "AgentCSS": "/s/" + url.PathEscape(sv.Info.ID) + "/agents.css",
 		"Panels": viewPanels(h.opts.Modes, sv.Panels, sv.Entries), "Entries": viewEntries(sv.Entries), "Evidence": ledgerOf(sv.Entries),
 		"Input": mode.Input, "Controls": mode.Controls, "Modes": h.opts.Modes.Infos(),
-		"TakesN":     mode.Accepts(debate.ControlRounds) || mode.Accepts(debate.ControlSteps),
+		"TakesN":     mode.Accepts(config.ControlRounds) || mode.Accepts(config.ControlSteps),
 		"Checkpoint": "",
 	}
 	if sv.Checkpoint != nil {
@@ -149,7 +150,7 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		data["Checkpoint"] = string(b)
 	}
 	// The mode's outcome board: a vote table (MAGI) or a ranking (council).
-	votes := mode.Layout.Board == debate.BoardVotes
+	votes := mode.Layout.Board == config.BoardVotes
 	data["Board"], data["RankingRound"], data["VoteBoard"] = mode.Layout.Board, mode.Layout.RankingRound, votes
 	if votes {
 		if cs := councils(h.opts.Modes, sv.Entries, sv.Panels); len(cs) > 0 {
@@ -162,7 +163,7 @@ func (h *handler) session(w http.ResponseWriter, r *http.Request) {
 		empty.finish()
 		data["EmptyCouncil"] = empty
 	}
-	if mode.Layout.Board == debate.BoardRanking {
+	if mode.Layout.Board == config.BoardRanking {
 		councilData(data, sv)
 	}
 	h.render(w, "session", data)

@@ -27,7 +27,7 @@ import (
 
 	"github.com/parleyhq/parley"
 	"github.com/parleyhq/parley/cmd/parley/internal/configload"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/config"
 )
 
 func main() {
@@ -44,7 +44,7 @@ func run(out string) error {
 	if err := v.ReadConfig(bytes.NewReader(parley.DefaultConfig)); err != nil {
 		return fmt.Errorf("config.yaml: %w", err)
 	}
-	var cfg debate.Config
+	var cfg config.Config
 	if err := v.UnmarshalExact(&cfg, configload.DecodeHooks); err != nil {
 		return fmt.Errorf("config.yaml: %w", err)
 	}
@@ -71,7 +71,7 @@ func run(out string) error {
 	for _, path := range paths {
 		fmt.Fprintf(&b, "\t%s %q\n", p.imports[path], path)
 	}
-	fmt.Fprintf(&b, ")\n\n// builtinConfig is config.yaml decoded: a new value on every call.\nfunc builtinConfig() *debate.Config {\n\treturn &%s\n}\n", value)
+	fmt.Fprintf(&b, ")\n\n// builtinConfig is config.yaml decoded: a new value on every call.\nfunc builtinConfig() *config.Config {\n\treturn &%s\n}\n", value)
 	fmt.Fprintf(&b, "\n// builtinTree is config.yaml as viper reads it (generic values, keys in\n// lower case): a new tree on every call, since viper merges into it.\nfunc builtinTree() map[string]any {\n\treturn %s\n}\n", treeValue)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
