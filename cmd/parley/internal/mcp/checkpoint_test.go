@@ -24,6 +24,7 @@ import (
 // speaks a protocol where a server may not ask during a call, is never
 // asked: its call pauses.
 func TestMagiCheckpointThroughElicitation(t *testing.T) {
+	t.Parallel()
 	e := newElicitation(t, map[string]any{"action": "note", "text": "The budget was cut by half."}, map[string]any{"action": "stop"})
 	ctx, m, host := e.ctx, e.m, e.client
 	cs := host("2025-11-25")
@@ -124,6 +125,7 @@ func (e *elicitation) client(version string) *mcp.ClientSession {
 // chairman), a note reaches the rankers, and a stop after the rankings
 // ends the council without the chairman, its outcome saying so.
 func TestCouncilCheckpointThroughElicitation(t *testing.T) {
+	t.Parallel()
 	e := newElicitation(t, map[string]any{"action": "note", "text": "We are a team of three."}, map[string]any{"action": "stop"})
 	cs := e.client("2025-11-25")
 	res, err := cs.CallTool(e.ctx, &mcp.CallToolParams{Name: "council", Arguments: map[string]any{"question": "Kafka or NATS?", "checkpoint": "each_round"}})

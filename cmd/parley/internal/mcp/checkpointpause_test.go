@@ -43,6 +43,7 @@ func pausedOf(t *testing.T, res *mcp.CallToolResult) pausedResult {
 // goes on to round 2's checkpoint (paused again, the note saved as the
 // host's words), and stop ends the run with the stopped outcome.
 func TestMagiCheckpointPausedWithoutElicitation(t *testing.T) {
+	t.Parallel()
 	e := newElicitation(t)
 	ctx := e.ctx
 	cs := plainClient(t, e.m)
@@ -114,6 +115,7 @@ func TestMagiCheckpointPausedWithoutElicitation(t *testing.T) {
 // the answers, continue goes on to the rankings' pause, and stop there
 // ends the council before the chairman, the outcome saying so.
 func TestCouncilCheckpointPausedWithoutElicitation(t *testing.T) {
+	t.Parallel()
 	e := newElicitation(t)
 	cs := plainClient(t, e.m)
 	call := func(name string, args map[string]any) (*mcp.CallToolResult, pausedResult) {

@@ -136,6 +136,7 @@ func openAIOnlyServer(t *testing.T) *httptest.Server {
 // worst case (8,192 output tokens at $10 per 1M) would pass it: the second
 // is refused with the cap's words and never reaches the provider.
 func TestStdioHonoursTheBudgetAcrossToolCalls(t *testing.T) {
+	t.Parallel()
 	env, fakes := fakeVendors(t, func(providertest.Request) (providertest.Reply, bool) {
 		return providertest.Reply{Text: "A priced answer.", Usage: providers.Usage{OutputTokens: 6000}}, true
 	})

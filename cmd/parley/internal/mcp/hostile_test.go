@@ -127,6 +127,7 @@ func errorCode(m map[string]any) (float64, string) {
 // Every malformed line of the audit gets its JSON-RPC error, and the server
 // answers the next request (issue 31: each of these ended parley mcp).
 func TestMalformedLinesGetErrorsAndTheServerGoesOn(t *testing.T) {
+	t.Parallel()
 	c := startRaw(t)
 	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
 	huge := `{"jsonrpc":"2.0","id":"huge","method":"ping","params":{"pad":"` + strings.Repeat("x", 20<<20) + `"}}`
@@ -178,6 +179,7 @@ func idOfCase(line string) any {
 // A resource URI the SDK itself answers (no template matches it) with a
 // NUL inside is refused before the SDK quotes it.
 func TestResourceURIsWithControlsAreRefused(t *testing.T) {
+	t.Parallel()
 	c := startRaw(t)
 	for i, uri := range []string{"parley://sessions/e\\u0000", "file:///\\u0000", "parley://sessions/\\u202e", "x\\u0085"} {
 		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"%s"}}`, 100+i, uri))
@@ -229,6 +231,7 @@ func hostileFrames(rng *rand.Rand, n int) []string {
 // A stream of random frames to the real binary: every well-formed request
 // after them is answered; the figures are logged for the closing note.
 func TestRandomFramesNeverEndTheServer(t *testing.T) {
+	t.Parallel()
 	c := startRaw(t)
 	frames := hostileFrames(rand.New(rand.NewPCG(31, 31)), 3000)
 	for i, f := range frames {

@@ -35,6 +35,7 @@ var hostileIDs = []struct{ id, names string }{
 // The HTTP API and the MCP tools refuse a hostile session ID with the
 // offending character named, before any lookup.
 func TestHostileSessionIDsAPIAndMCP(t *testing.T) {
+	t.Parallel()
 	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "p.db"), demoAgents, true)
 	c := httpClient(t, ts)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -76,6 +77,7 @@ func jsonQuoted(s string) string {
 // ask's session_id is checked as every other door's: a hostile one is a
 // tool error naming the offending character, before any lookup or call.
 func TestHostileSessionIDsInAsk(t *testing.T) {
+	t.Parallel()
 	l, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)

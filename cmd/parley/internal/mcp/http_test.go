@@ -86,6 +86,7 @@ func TestMCPOverHTTPRefusesForeignHostsAndOrigins(t *testing.T) {
 // session goes on (issue 31: it then answered every request with an empty
 // 200); a body that is not JSON gets -32700.
 func TestMCPOverHTTPRefusesBadBodiesAndGoesOn(t *testing.T) {
+	t.Parallel()
 	ts, _ := httpServerWithToken(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true, serveToken)
 	post := func(session, body string) (*http.Response, string) {
 		t.Helper()
