@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/internal/testparallel"
 )
 
 // maxListAllocsPerRow bounds what the table allocates for each session
@@ -16,6 +17,11 @@ import (
 // it was 8 and 9: the widths took a slice a row and the padding
 // strings.Repeat a cell.
 var maxListAllocsPerRow = map[bool]float64{false: 7, true: 8}
+
+// maxListAllocsPerRowRace is the same bound under -race (CI's run), whose
+// instrumentation allocates too: measured 8.01 and 9.52–9.58 a row, where the
+// table before the third round makes 9.62 and 11.09.
+var maxListAllocsPerRowRace = map[bool]float64{false: 8.5, true: 10}
 
 // The session table's allocations grow with its rows by a small constant,
 // counted rather than timed: 1,000 sessions of plain titles, the usual case.
@@ -34,8 +40,12 @@ func TestSessionListAllocatesABoundedAmountPerRow(t *testing.T) {
 			}
 		})
 		// 50 for the whole table (header, widths, the buffer), then the rows.
-		if perRow := allocs / n; allocs > maxListAllocsPerRow[wide]*n+50 {
-			t.Errorf("wide=%v: %.2f allocations a row, at most %v", wide, perRow, maxListAllocsPerRow[wide])
+		bound := maxListAllocsPerRow[wide]
+		if testparallel.RaceEnabled {
+			bound = maxListAllocsPerRowRace[wide]
+		}
+		if perRow := allocs / n; allocs > bound*n+50 {
+			t.Errorf("wide=%v: %.2f allocations a row, at most %v", wide, perRow, bound)
 		} else {
 			t.Logf("wide=%v: %.2f allocations a row", wide, perRow)
 		}
