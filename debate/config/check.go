@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -147,7 +148,7 @@ func checkAgent(k *ConfigCheck, key string, a AgentSpec) error {
 	p, ok := c.Providers[a.Provider]
 	switch {
 	case !ok:
-		return k.Bad(key+".provider", "unknown provider %s (known: %s)", Quote(a.Provider), strings.Join(sortedKeys(c.Providers), ", "))
+		return k.Bad(key+".provider", "unknown provider %s (known: %s)", Quote(a.Provider), strings.Join(slices.Sorted(maps.Keys(c.Providers)), ", "))
 	case a.Model == "" && p.Type != "demo":
 		return k.Bad(key+".model", "missing for agent %s", Quote(a.Name))
 	case a.Effort != "" && !slices.Contains(providers.EffortLevels, a.Effort):
@@ -163,7 +164,7 @@ func checkAgent(k *ConfigCheck, key string, a AgentSpec) error {
 // checkModes has each mode check its own section; a section of no mode
 // is a typo.
 func checkModes(k *ConfigCheck) error {
-	for _, name := range sortedKeys(k.Config.Modes.Sections) {
+	for _, name := range slices.Sorted(maps.Keys(k.Config.Modes.Sections)) {
 		if _, ok := k.Config.ModeList.Spec(name); !ok {
 			return k.Bad("modes."+name, "unknown mode (one of %s)", strings.Join(k.Config.ModeList.Names(), ", "))
 		}
@@ -305,7 +306,7 @@ func checkBench(k *ConfigCheck) error {
 	}
 	for name, l := range c.Bench.Limits {
 		if _, ok := c.Providers[name]; !ok {
-			return k.Bad("bench.limits."+name, "unknown provider %s (known: %s)", Quote(name), strings.Join(sortedKeys(c.Providers), ", "))
+			return k.Bad("bench.limits."+name, "unknown provider %s (known: %s)", Quote(name), strings.Join(slices.Sorted(maps.Keys(c.Providers)), ", "))
 		}
 		if l.RequestsPerMinute < 0 || l.TokensPerMinute < 0 {
 			return k.Bad("bench.limits."+name, "limits must not be negative")
@@ -411,15 +412,6 @@ func checkSchedule(key string, m providers.ModelInfo, bad func(key, format strin
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func HasDuplicate(names []string) bool {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/providers"
 )
@@ -66,6 +67,17 @@ func (m *Talk) ResumeCheckpoint(ctx context.Context, p checkpoint.Point, resume 
 	return m.carry(ctx, tr, p.Round, &p)
 }
 
+// usageInBounds reports whether every token count of u is from 0 to
+// figures.MaxTokens (the outcome adds them up and prints them).
+func usageInBounds(u providers.Usage) bool {
+	for _, n := range []int{u.InputTokens, u.OutputTokens, u.CachedTokens, u.CacheWriteTokens, u.ReasoningTokens, u.SearchCalls} {
+		if n < 0 || n > figures.MaxTokens {
+			return false
+		}
+	}
+	return true
+}
+
 // check refuses a saved talk that does not fit its point or the session
 // (the state is read back from a database another process may have
 // written): every number finite and in range, three different seats, at
@@ -85,8 +97,10 @@ func (s savedTalk) check(p checkpoint.Point, turns int) error {
 		return bad(fmt.Sprintf("starts at turn %d of a session of %d", s.Start, turns))
 	case s.Turns < 0 || s.Turns > turns:
 		return bad(fmt.Sprintf("counts %d turns of a session of %d", s.Turns, turns))
-	case math.IsNaN(s.Cost) || math.IsInf(s.Cost, 0) || s.Cost < 0:
-		return bad("has a cost that is not a finite amount")
+	case math.IsNaN(s.Cost) || math.IsInf(s.Cost, 0) || s.Cost < 0 || s.Cost > figures.MaxMoneyUSD:
+		return bad(fmt.Sprintf("has a cost that is not an amount from 0 to %v USD", figures.MaxMoneyUSD))
+	case !usageInBounds(s.Usage):
+		return bad(fmt.Sprintf("counts tokens outside 0 to %d", figures.MaxTokens))
 	case len(s.Seats) != 3 || s.Seats[0] == s.Seats[1] || s.Seats[0] == s.Seats[2] || s.Seats[1] == s.Seats[2]:
 		return bad(fmt.Sprintf("seats %v (three different agents)", s.Seats))
 	case len(s.Dropped) > 1:

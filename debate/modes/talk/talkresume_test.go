@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/config"
 )
 
@@ -32,8 +33,12 @@ func TestSavedTalkRefusesWhatDoesNotFit(t *testing.T) {
 		{func(_ *savedTalk, p *checkpoint.Point) { p.Kind = checkpoint.KindRound }, "does not match its point"},
 		{func(s *savedTalk, _ *checkpoint.Point) { s.Start = 5 }, "starts at turn 5 of a session of 4"},
 		{func(s *savedTalk, _ *checkpoint.Point) { s.Turns = 9 }, "counts 9 turns"},
-		{func(s *savedTalk, _ *checkpoint.Point) { s.Cost = math.Inf(1) }, "finite"},
-		{func(s *savedTalk, _ *checkpoint.Point) { s.Cost = -1 }, "finite"},
+		{func(s *savedTalk, _ *checkpoint.Point) { s.Cost = math.Inf(1) }, "not an amount"},
+		{func(s *savedTalk, _ *checkpoint.Point) { s.Cost = -1 }, "not an amount"},
+		{func(s *savedTalk, _ *checkpoint.Point) { s.Cost = 1e308 }, "not an amount"},
+		{func(s *savedTalk, _ *checkpoint.Point) { s.Cost = math.NaN() }, "not an amount"},
+		{func(s *savedTalk, _ *checkpoint.Point) { s.Usage.OutputTokens = -1 }, "counts tokens"},
+		{func(s *savedTalk, _ *checkpoint.Point) { s.Usage.InputTokens = 1 << 40 }, "counts tokens"},
 		{func(s *savedTalk, _ *checkpoint.Point) { s.Seats = []string{"chatgpt", "chatgpt", "mc"} }, "three different agents"},
 		{func(s *savedTalk, _ *checkpoint.Point) { s.Seats = s.Seats[:2] }, "three different agents"},
 		{func(s *savedTalk, _ *checkpoint.Point) { s.Dropped = []string{"mc"} }, "not a guest"},
@@ -65,7 +70,7 @@ func FuzzSavedTalk(f *testing.F) {
 			return
 		}
 		if s.Rounds < 2 || s.Rounds > config.MaxRounds || round < 1 || round >= s.Rounds || s.Start < 1 || s.Start > turns ||
-			s.Turns < 0 || s.Turns > turns || math.IsNaN(s.Cost) || math.IsInf(s.Cost, 0) || s.Cost < 0 || len(s.Seats) != 3 || len(s.Dropped) > 1 {
+			s.Turns < 0 || s.Turns > turns || math.IsNaN(s.Cost) || math.IsInf(s.Cost, 0) || s.Cost < 0 || s.Cost > figures.MaxMoneyUSD || !usageInBounds(s.Usage) || len(s.Seats) != 3 || len(s.Dropped) > 1 {
 			t.Fatalf("accepted %+v at round %d of a session of %d", s, round, turns)
 		}
 		for _, d := range s.Dropped {

@@ -2,6 +2,7 @@ package configload
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -63,7 +64,7 @@ func (ld *loader) settings() []setting {
 			return
 		case reflect.Map:
 			names, _ := ld.v.Get(key).(map[string]any)
-			for _, name := range sortedKeys(names) {
+			for _, name := range slices.Sorted(maps.Keys(names)) {
 				k, p := join(name)
 				walk(t.Elem(), k, p)
 			}
@@ -149,15 +150,6 @@ func secretVars(get func(key string) any) map[string]bool {
 		}
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // Closest is the candidate nearest to word by edit distance, when it is
