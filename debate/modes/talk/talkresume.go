@@ -9,8 +9,8 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
-	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate/checkpoint"
-	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/figures"
 )
 
 func goodSaved() savedTalk {
