@@ -48,7 +48,7 @@ func (e *Engine) refusePending() error {
 	if !ok {
 		return nil
 	}
-	if _, can := e.pendingMode(saved).(CheckpointResumer); !can || saved.Resume == "" {
+	if _, can := e.pendingMode(saved).(CheckpointResumer); (!can || saved.Resume == "") && !resumableTool(saved) {
 		e.savePending(nil)
 		return nil
 	}

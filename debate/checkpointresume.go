@@ -88,6 +88,12 @@ func (e *Engine) ResumeCheckpoint(ctx context.Context) error {
 		return ErrNoPending
 	}
 	m := e.pendingMode(p)
+	if resumableTool(p) { // the engine's own: a turn waiting on a call (toolresume.go)
+		return e.exchangeOf(ctx, m, "", func(ctx context.Context, _ string) error {
+			defer e.hosting.underSaved(p.Policy)()
+			return e.resumeToolTurn(ctx, p)
+		})
+	}
 	r, ok := m.(CheckpointResumer)
 	if !ok || p.Point.Resume == "" {
 		return fmt.Errorf("the run waiting at a checkpoint cannot go on in %s mode", m.Name())

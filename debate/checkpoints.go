@@ -133,9 +133,10 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	if d := e.Config.CheckpointTimeout; d > 0 && p.Kind != checkpoint.KindTool {
 		pending.Deadline = pending.Since.Add(d)
 	}
-	// A tool call waits inside a turn: nothing to go on from. A state too
-	// large to save is not durable either (checkpointcap.go).
-	durable := p.Kind != checkpoint.KindTool && e.savePending(&pending)
+	// A tool call waits inside a turn: durable only when the turn saved
+	// what goes on from it (its exchange's last turn, toolresume.go). A
+	// state too large to save is not durable either (checkpointcap.go).
+	durable := (p.Kind != checkpoint.KindTool || p.Resume != "") && e.savePending(&pending)
 	e.Emit(CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)})
 	e.drainSubscribers(ctx, 10*time.Second) // the round is on every screen before the question
 	e.flushJournal()                        // and saved, while this process holds the lease
@@ -198,24 +199,40 @@ func (e *Engine) askHost(ctx context.Context, host checkpoint.Host, pending Pend
 // an exchange: readers of a run's record must not take it for a new run.
 func (en Entry) HostNote() bool { return en.Kind == KindUser && en.Round > 0 }
 
-// ApproveTool asks the host about a call whose rule is ask (the toolbox's
-// approver): ok runs it; otherwise reason is the call's result.
-func (e *Engine) approveTool(a *Agent) func(ctx context.Context, call providers.ToolCall) (bool, string) {
+// approveTool asks the host about a call whose rule is ask (the toolbox's
+// approver): ok runs it; otherwise reason is the call's result. resume,
+// when the turn can go on in a later process, is what the point saves
+// (toolresume.go): the call's wait is then durable.
+func (e *Engine) approveTool(a *Agent, resume func(providers.ToolCall) string) func(ctx context.Context, call providers.ToolCall) (bool, string) {
 	return func(ctx context.Context, call providers.ToolCall) (bool, string) {
-		p := checkpoint.Point{Kind: checkpoint.KindTool, Summary: fmt.Sprintf("%s asks to call %s", a.Label(), call.Name),
-			Members: []string{a.Name}, Choices: slices.Clone(checkpoint.ToolChoices),
-			Tool: &checkpoint.ToolCall{Agent: a.Name, Tool: call.Name, Arguments: call.Arguments}}
-		ans, asked, err := e.Checkpoint(ctx, p)
-		switch {
-		case err != nil:
-			return false, "refused: the host could not be asked: " + err.Error()
-		case !asked:
-			return false, ""
-		case ans.Action == checkpoint.Approve:
-			return true, ""
+		p := toolPoint(a, call)
+		if resume != nil {
+			p.Resume = resume(call)
 		}
-		return false, "refused by the host: " + ans.Text
+		return hostDecision(e.Checkpoint(ctx, p))
 	}
+}
+
+// toolPoint is the point a call under ask waits at.
+func toolPoint(a *Agent, call providers.ToolCall) checkpoint.Point {
+	return checkpoint.Point{Kind: checkpoint.KindTool, Summary: fmt.Sprintf("%s asks to call %s", a.Label(), call.Name),
+		Members: []string{a.Name}, Choices: slices.Clone(checkpoint.ToolChoices),
+		Tool: &checkpoint.ToolCall{Agent: a.Name, Tool: call.Name, Arguments: call.Arguments}}
+}
+
+// hostDecision is the host's answer at a tool point as the toolbox's
+// approver says it: ok runs the call; otherwise reason is its result
+// ("": the toolbox's own refusal of a run without a host).
+func hostDecision(ans checkpoint.Answer, asked bool, err error) (ok bool, reason string) {
+	switch {
+	case err != nil:
+		return false, "refused: the host could not be asked: " + err.Error()
+	case !asked:
+		return false, ""
+	case ans.Action == checkpoint.Approve:
+		return true, ""
+	}
+	return false, "refused by the host: " + ans.Text
 }
 
 // drainSubscribers waits until every subscriber has taken what was

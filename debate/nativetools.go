@@ -158,6 +158,9 @@ func (t *Turn) toolsFor(req *providers.Request) *toolTurn {
 // earlier steps consumed; req and streamed are left as the last step's.
 func (t *Turn) streamTools(ctx context.Context, req *providers.Request, tt *toolTurn, text *strings.Builder, streamed *providers.Streamed) (providers.Result, providers.Usage, error) {
 	var prior providers.Usage
+	if r := t.spec.resumed; r != nil {
+		prior = r.prior // what the turn it goes on from consumed before its process ended
+	}
 	for {
 		start := text.Len()
 		res, err := t.stream(ctx, *req, text, streamed)
@@ -178,7 +181,12 @@ func (t *Turn) streamTools(ctx context.Context, req *providers.Request, tt *tool
 				res.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", t.entry.Turn, tt.used+i+1)
 			}
 		}
-		results := t.runCalls(ctx, tt, res.ToolCalls)
+		var resume func(providers.ToolCall) string
+		if t.spec.last && len(res.ToolCalls) == 1 { // durable: nothing else of the exchange waits on it
+			resume = t.toolTurnState(req.Messages, providers.Message{Role: providers.RoleAssistant, Content: text.String()[start:],
+				ToolCalls: res.ToolCalls, Replay: res.Replay}, tt, prior)
+		}
+		results := t.runCalls(ctx, tt, res.ToolCalls, resume)
 		req.Messages = append(req.Messages,
 			providers.Message{Role: providers.RoleAssistant, Content: text.String()[start:], ToolCalls: res.ToolCalls, Replay: res.Replay},
 			providers.Message{Role: providers.RoleTool, ToolResults: results})
@@ -205,7 +213,7 @@ func (t *Turn) streamTools(ctx context.Context, req *providers.Request, tt *tool
 // the exchange's limit are refused), then records them in call order, so
 // evidence ids follow the order the model asked in, and returns their
 // results in that order.
-func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.ToolCall) []providers.ToolResult {
+func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.ToolCall, resume func(providers.ToolCall) string) []providers.ToolResult {
 	granted := t.engine.takeCalls(min(len(calls), tt.limit-tt.used))
 	tt.used += len(calls)
 	ran := make([]toolbox.Result, len(calls))
@@ -213,7 +221,7 @@ func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.Too
 		call := calls[i]
 		t.engine.Emit(ToolStarted{Turn: t.entry.Turn, Agent: t.spec.Agent.Name, CallID: call.ID, Tool: call.Name, Arguments: sanitize.Clip(call.Arguments, maxEventResult)})
 		if i < granted {
-			ran[i] = tt.box.RunWith(ctx, call, t.engine.approveTool(t.spec.Agent))
+			ran[i] = tt.box.RunWith(ctx, call, t.engine.approveTool(t.spec.Agent, resume))
 			return
 		}
 		ran[i] = toolbox.Result{Call: call, IsError: true,

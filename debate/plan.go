@@ -37,7 +37,9 @@ type PlannedTurn struct {
 // before the round); then every turn takes its place in the plan's order
 // and they all run in parallel, an agent with the files tool and no native
 // tools reading the workspace through a tool loop first, so the round takes
-// the time of its slowest agent. The results are in the plan's order.
+// the time of its slowest agent. The results are in the plan's order. A
+// plan is its exchange's whole work, so a plan of one turn marks that turn
+// its exchange's last: a tool approval it waits for is durable.
 func (e *Engine) Carry(ctx context.Context, p Plan) []TurnResult {
 	for _, n := range p.Notes {
 		e.AddEntry(n)
@@ -51,6 +53,9 @@ func (e *Engine) Carry(ctx context.Context, p Plan) []TurnResult {
 	for i, t := range p.Turns {
 		specs[i] = t.Spec
 		specs[i].Messages = e.PromptFor(ctx, t.View)
+	}
+	if len(specs) == 1 {
+		specs[0].last = true // the plan is the whole exchange: nothing follows its one turn
 	}
 	runs := make([]func() (Entry, error), len(specs))
 	for i, spec := range specs {

@@ -40,6 +40,14 @@ type TurnSpec struct {
 	// the chairman's synthesis, an addressed agent's reply — rather than
 	// deliberation; TurnStarted carries it so a door can tell them apart.
 	Answer bool
+
+	// last marks the exchange's only planned turn (Carry): nothing of the
+	// exchange follows it, so a tool approval it waits for is saved and a
+	// later process can go on from it (toolresume.go).
+	last bool
+	// resumed is the call a saved tool approval waited on, answered: the
+	// turn runs it (or its denial) before its first request.
+	resumed *resumedCall
 }
 
 // Turn is an agent turn that has its place in the history.
@@ -121,6 +129,9 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		},
 	}
 	tt := t.toolsFor(&req) // native tools (nativetools.go)
+	if t.spec.resumed != nil {
+		t.runResumed(ctx, tt, &req) // the call a saved approval waited on (toolresume.go)
+	}
 	if ctx.Err() != nil && spend.IsCap(context.Cause(ctx)) {
 		return t.refuse(context.Cause(ctx)) // the exchange already stopped at a cap
 	}
