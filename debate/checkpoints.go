@@ -203,13 +203,19 @@ func (en Entry) HostNote() bool { return en.Kind == KindUser && en.Round > 0 }
 // approver): ok runs it; otherwise reason is the call's result. resume,
 // when the turn can go on in a later process, is what the point saves
 // (toolresume.go): the call's wait is then durable.
-func (e *Engine) approveTool(a *Agent, resume func(providers.ToolCall) string) func(ctx context.Context, call providers.ToolCall) (bool, string) {
+func (e *Engine) approveTool(a *Agent, resume func(providers.ToolCall) string, tt *toolTurn) func(ctx context.Context, call providers.ToolCall) (bool, string) {
 	return func(ctx context.Context, call providers.ToolCall) (bool, string) {
 		p := toolPoint(a, call)
 		if resume != nil {
 			p.Resume = resume(call)
 		}
-		return hostDecision(e.Checkpoint(ctx, p))
+		ans, asked, err := e.Checkpoint(ctx, p)
+		if err != nil && p.Resume != "" {
+			// Saved: the run ends here and waits, as at a round; a later
+			// process goes on from the point (toolresume.go).
+			tt.waitErr = &waitingForHost{point: p, err: err}
+		}
+		return hostDecision(ans, asked, err)
 	}
 }
 

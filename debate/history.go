@@ -130,6 +130,17 @@ func (h *History) position(turn int) (int, bool) {
 	return pos, pos < h.tailStart && h.entries.at(pos).Turn == turn
 }
 
+// turn is the entry with turn number n, if the history holds it.
+func (h *History) turn(n int) (Entry, bool) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	pos, ok := h.position(n)
+	if !ok {
+		return Entry{}, false
+	}
+	return *h.entries.at(pos), true
+}
+
 // Update replaces the entry with e.Turn.
 func (h *History) Update(e Entry) {
 	h.mu.Lock()

@@ -97,6 +97,9 @@ type toolTurn struct {
 	limit  int // calls this turn may make
 	used   int
 	capped bool // the limit was reached: the model was told to answer now
+	// waitErr ends the turn at a saved tool point its host did not answer
+	// (toolresume.go).
+	waitErr error
 }
 
 // Tool events.
@@ -187,6 +190,9 @@ func (t *Turn) streamTools(ctx context.Context, req *providers.Request, tt *tool
 				ToolCalls: res.ToolCalls, Replay: res.Replay}, tt, prior)
 		}
 		results := t.runCalls(ctx, tt, res.ToolCalls, resume)
+		if tt.waitErr != nil { // prior holds this step: nothing else is charged
+			return providers.Result{}, prior, tt.waitErr
+		}
 		req.Messages = append(req.Messages,
 			providers.Message{Role: providers.RoleAssistant, Content: text.String()[start:], ToolCalls: res.ToolCalls, Replay: res.Replay},
 			providers.Message{Role: providers.RoleTool, ToolResults: results})
@@ -221,7 +227,7 @@ func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.Too
 		call := calls[i]
 		t.engine.Emit(ToolStarted{Turn: t.entry.Turn, Agent: t.spec.Agent.Name, CallID: call.ID, Tool: call.Name, Arguments: sanitize.Clip(call.Arguments, maxEventResult)})
 		if i < granted {
-			ran[i] = tt.box.RunWith(ctx, call, t.engine.approveTool(t.spec.Agent, resume))
+			ran[i] = tt.box.RunWith(ctx, call, t.engine.approveTool(t.spec.Agent, resume, tt))
 			return
 		}
 		ran[i] = toolbox.Result{Call: call, IsError: true,

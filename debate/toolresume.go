@@ -18,10 +18,11 @@ import (
 // Carry) and the call is its step's only one, the wait is durable like a
 // round's: the point saves what the turn sent (its messages, the model's
 // message with the call), the call, the calls the turn used and what its
-// steps consumed. A process that ends there leaves the turn interrupted
-// with its text; a later one asks the host at the same point again, runs
+// steps consumed. A run that ends there unanswered leaves the turn
+// cancelled (killed: interrupted) with its text; a later one asks the host at the same point again, runs
 // the call or its denial, and goes on in a new turn from the saved
-// messages, charging it what the first turn's steps consumed. A turn among
+// messages, charging it what the first turn's steps consumed unless that
+// turn's entry already holds it. A turn among
 // others (an @all round, a MAGI round) or a step of several calls still
 // waits in its process only: the other turns' state is not saved.
 
@@ -36,6 +37,10 @@ type savedToolTurn struct {
 	Call        providers.ToolCall  `json:"call"`
 	Used        int                 `json:"used"`  // the turn's calls, this one included
 	Prior       providers.Usage     `json:"prior"` // what the turn's steps consumed
+	// Turn is the waiting turn's number: when its entry was settled with
+	// what it consumed (its run ended in its process), the new turn is not
+	// charged for it again.
+	Turn int `json:"turn,omitempty"`
 }
 
 // Bounds of a saved tool turn read back: it comes from a database another
@@ -63,7 +68,7 @@ type resumedCall struct {
 func (t *Turn) toolTurnState(messages []providers.Message, model providers.Message, tt *toolTurn, prior providers.Usage) func(providers.ToolCall) string {
 	return func(call providers.ToolCall) string {
 		st := savedToolTurn{Agent: t.spec.Agent.Name, Round: t.spec.Round, Prompt: t.spec.Prompt, Instruction: t.spec.Instruction,
-			Answer: t.spec.Answer, Messages: append(slices.Clone(messages), model), Call: call, Used: tt.used, Prior: prior}
+			Answer: t.spec.Answer, Messages: append(slices.Clone(messages), model), Call: call, Used: tt.used, Prior: prior, Turn: t.entry.Turn}
 		b, err := json.Marshal(st)
 		if err != nil {
 			return "" // not durable: it waits in this process
@@ -95,7 +100,7 @@ func (e *Engine) readSavedToolTurn(raw string) (savedToolTurn, *Agent, error) {
 
 func checkSavedToolTurn(st savedToolTurn) error {
 	switch {
-	case st.Round < 0 || st.Round > maxSavedToolCalls:
+	case st.Round < 0 || st.Round > maxSavedToolCalls || st.Turn < 0:
 		return fmt.Errorf("round %d out of range", st.Round)
 	case st.Used < 1 || st.Used > maxSavedToolCalls:
 		return fmt.Errorf("%d calls used, out of range", st.Used)
@@ -140,6 +145,9 @@ func (e *Engine) resumeToolTurn(ctx context.Context, p PendingCheckpoint) error 
 		e.savePending(nil) // nothing could ever answer it
 		return err
 	}
+	if en, settled := e.History().turn(st.Turn); settled && st.Turn > 0 && en.Usage.Total() > 0 {
+		st.Prior = providers.Usage{} // its entry holds it (its run ended at the point in its process)
+	}
 	ok, reason := hostDecision(e.Checkpoint(ctx, p.Point))
 	spec := TurnSpec{Agent: a, Kind: KindReply, Round: st.Round, Prompt: st.Prompt, Instruction: st.Instruction,
 		Messages: st.Messages, Answer: st.Answer, last: true,
@@ -168,3 +176,17 @@ func (t *Turn) runResumed(ctx context.Context, tt *toolTurn, req *providers.Requ
 func resumableTool(p PendingCheckpoint) bool {
 	return p.Kind == checkpoint.KindTool && p.Resume != ""
 }
+
+// waitingForHost ends a turn at a saved tool point its host did not
+// answer in this process (its context ended, or the door pauses the run
+// there): the run waits at the point.
+type waitingForHost struct {
+	point checkpoint.Point
+	err   error
+}
+
+func (w *waitingForHost) Error() string {
+	return "waiting for the host: " + checkpoint.PointSentence(w.point)
+}
+
+func (w *waitingForHost) Unwrap() error { return w.err }

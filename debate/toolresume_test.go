@@ -75,6 +75,15 @@ func TestToolApprovalSurvivesItsProcess(t *testing.T) {
 	if err := first.Submit(context.Background(), "@gemini another question"); !IsPending(err) {
 		t.Fatalf("a new question while the call waits: %v, want the pending refusal", err)
 	}
+	var waited Entry
+	for _, en := range first.History().Entries() {
+		if en.Kind == KindReply {
+			waited = en
+		}
+	}
+	if waited.Status != StatusCancelled || waited.Text != "Let me check." || waited.Usage.InputTokens == 0 {
+		t.Fatalf("the turn that waited: %+v", waited)
+	}
 
 	second, fake2, log := toolEngine(t, cfg, script)
 	second.SetState("checkpoint", saved)
@@ -128,6 +137,29 @@ func TestToolApprovalSurvivesItsProcess(t *testing.T) {
 	}
 	if got := EventsOf[CheckpointAnswered](log); len(got) != 1 || !strings.Contains(got[0].Sentence, "not that file") {
 		t.Errorf("answered events %+v", got)
+	}
+
+	// Answered in the process whose turn settled with what it consumed:
+	// the new turn is charged for its own request only.
+	first.SetHost(checkpoint.HostFunc(func(context.Context, checkpoint.Point) (checkpoint.Answer, error) {
+		return checkpoint.Answer{Action: checkpoint.Approve}, nil
+	}), "")
+	if err := first.ResumeCheckpoint(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	Settle(t, first)
+	reqs1 := fake1.Requests()
+	if len(reqs1) != 2 || !strings.Contains(reqs1[1].Messages[len(reqs1[1].Messages)-1].ToolResults[0].Content, "the rate is 4.2%") {
+		t.Fatalf("approved in the first process: %d requests", len(reqs1))
+	}
+	var again2 Entry
+	for _, en := range first.History().Entries() {
+		if en.Kind == KindReply {
+			again2 = en
+		}
+	}
+	if own := demo.EstimateRequestTokens(reqs1[1]); again2.Status != StatusComplete || again2.Usage.InputTokens != own {
+		t.Errorf("the new turn in the first process: %s, %d input tokens, want its own %d", again2.Status, again2.Usage.InputTokens, own)
 	}
 }
 
@@ -227,5 +259,44 @@ func TestToolApprovalAmongOtherTurnsIsNotSaved(t *testing.T) {
 	Settle(t, e)
 	if len(saved) != 1 || saved[0] != "" {
 		t.Errorf("saved at the point of an @all round: %q", saved)
+	}
+}
+
+// A door that pauses the run at a saved tool point (MCP without
+// elicitation) ends the turn there: the model is not told the call was
+// refused, nothing more is sent, and the run waits at the point.
+func TestToolApprovalPausedByItsDoorEndsTheTurn(t *testing.T) {
+	t.Parallel()
+	cfg := SpineConfig(known)
+	cfg.Tools.Policy = map[string]string{"read_file": "ask"}
+	e, fake, _ := toolEngine(t, cfg, func(n int, req providers.Request) ToolReply {
+		if n == 1 {
+			return ToolReply{Text: "Let me check.", Calls: []providers.ToolCall{call("c1", "read_file", `{"path":"notes.txt"}`)}}
+		}
+		return ToolReply{Text: "ok"}
+	})
+	paused := errors.New("paused: answer with the checkpoint tool")
+	e.SetHost(checkpoint.HostFunc(func(context.Context, checkpoint.Point) (checkpoint.Answer, error) {
+		return checkpoint.Answer{}, paused
+	}), "")
+	err := e.Submit(context.Background(), "@gemini what is the rate?")
+	Settle(t, e)
+	if !errors.Is(err, paused) {
+		t.Fatalf("the exchange ended with %v, want the door's pause", err)
+	}
+	if n := len(fake.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1: the refusal must not be sent", n)
+	}
+	if _, waiting := e.Pending(); !waiting {
+		t.Error("the run does not wait at the point")
+	}
+	var waited Entry
+	for _, en := range e.History().Entries() {
+		if en.Kind == KindReply {
+			waited = en
+		}
+	}
+	if waited.Status != StatusCancelled || waited.Error != "waiting for the host: gemini asks to call read_file" && !strings.HasPrefix(waited.Error, "waiting for the host: ") {
+		t.Errorf("the turn: %s %q", waited.Status, waited.Error)
 	}
 }

@@ -176,6 +176,9 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	switch kind := providers.KindOf(err); {
 	case err == nil:
 		en.Status = StatusComplete
+	case errors.As(err, new(*waitingForHost)):
+		en.Status = StatusCancelled // it goes on in a new turn once its host answers
+		en.Error = err.Error()
 	case errors.Is(err, context.Canceled) || kind == providers.KindCanceled:
 		en.Status = StatusCancelled
 		en.Error = "cancelled"
