@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,6 +18,13 @@ import (
 // serve starts `parley serve` on the fixture's database with args and
 // returns its base URL; the server is killed when the test ends.
 func (f *checkpointFixture) serve(t *testing.T, args ...string) string {
+	t.Helper()
+	base, _ := f.startServe(t, args...)
+	return base
+}
+
+// startServe is serve, also returning the process (to kill it mid-run).
+func (f *checkpointFixture) startServe(t *testing.T, args ...string) (string, *exec.Cmd) {
 	t.Helper()
 	mode := f.mode
 	f.mode = "serve"
@@ -49,7 +57,7 @@ func (f *checkpointFixture) serve(t *testing.T, args ...string) string {
 	if m == nil {
 		t.Fatalf("first line %q; stderr: %s", line, errOut.String())
 	}
-	return m[1]
+	return m[1], cmd
 }
 
 // An alternation killed at its point after the start is answered over the
