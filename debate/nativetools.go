@@ -233,6 +233,9 @@ func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.Too
 		ran[i] = toolbox.Result{Call: call, IsError: true,
 			Text: fmt.Sprintf("refused: the limit of tool calls (%d a turn, tools.max_tool_calls; or the exchange's, tools.max_tool_calls_per_exchange) is reached; answer with what you have", tt.limit)}
 	})
+	if tt.waitErr != nil {
+		return nil // the call waits at its saved point: not refused, not run, nothing to record
+	}
 	out := make([]providers.ToolResult, len(calls))
 	for i, res := range ran {
 		out[i] = t.record(res)

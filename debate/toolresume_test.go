@@ -84,6 +84,11 @@ func TestToolApprovalSurvivesItsProcess(t *testing.T) {
 	if waited.Status != StatusCancelled || waited.Text != "Let me check." || waited.Usage.InputTokens == 0 {
 		t.Fatalf("the turn that waited: %+v", waited)
 	}
+	for _, en := range first.History().Entries() {
+		if en.Kind == KindToolCall {
+			t.Errorf("the waiting call was recorded as %+v: it was neither run nor refused", en.ToolCalls)
+		}
+	}
 
 	second, fake2, log := toolEngine(t, cfg, script)
 	second.SetState("checkpoint", saved)
