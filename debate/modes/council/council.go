@@ -6,14 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
-	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/verdict"
 
@@ -78,15 +76,6 @@ func (Spec) Check(k *config.ConfigCheck) error {
 func (Spec) Budget(c *config.Config) float64             { return c.Modes.Council.BudgetUSD }
 func (Spec) Context(*config.Config) config.ContextBudget { return config.ContextBudget{} }
 
-// Seat seats the members in council order, then the chairman (the last name).
-func (Spec) Seat(c *config.Config, names []string) {
-	c.Modes.Council.Members, c.Modes.Council.Chairman = slices.Clone(names[:len(names)-1]), names[len(names)-1]
-}
-
-// ChairSeat is the speaker name of the chairman's turns: the chairman sits
-// in a seat of its own, even when its model also answers as a member.
-const ChairSeat = "chairman"
-
 func newCouncil(e debate.Session) (debate.Mode, error) {
 	cfg := e.Configuration().Modes.Council
 	names := cfg.Members
@@ -109,82 +98,6 @@ func newCouncil(e debate.Session) (debate.Mode, error) {
 		return nil, err
 	}
 	return &Council{engine: e, members: members, chair: chairSeat(e, chairOf[0]), chairOf: chairOf[0]}, nil
-}
-
-// seatedMembers resolves the council's members and keeps those with a
-// seat; unless they are a majority, the council makes no call at all.
-func seatedMembers(e debate.Session, names []string) ([]*debate.Agent, error) {
-	all, err := e.Resolve(names)
-	if err != nil {
-		return nil, err
-	}
-	unseated := e.SeatsOf(all)
-	if len(unseated) == 0 {
-		return all, nil
-	}
-	seated := slices.DeleteFunc(slices.Clone(all), func(a *debate.Agent) bool { return !e.Configuration().Seats.Seated(a.Name) })
-	if 2*len(seated) <= len(all) {
-		return nil, &debate.NoMajorityError{Seated: len(seated), Members: len(all), Unseated: unseated}
-	}
-	return seated, nil
-}
-
-// DefaultCouncilMembers are the first configured agent on an openai, a
-// gemini and an anthropic provider each (configuration order): one model
-// per vendor. With fewer than two such agents (local models only), the
-// first three agents sit.
-func DefaultCouncilMembers(cfg *config.Config) []string {
-	var out []string
-	taken := map[string]bool{}
-	for _, a := range cfg.Agents {
-		typ := cfg.Providers[a.Provider].Type
-		if (typ == "openai" || typ == "gemini" || typ == "anthropic") && !taken[typ] {
-			taken[typ] = true
-			out = append(out, a.Name)
-		}
-	}
-	if len(out) < 2 {
-		out = cfg.AgentNames()[:min(3, len(cfg.Agents))]
-	}
-	return out
-}
-
-// DefaultChairman is the strongest configured model, judged by its output
-// price (pricing, else the model catalogue: vendors price their strongest
-// models highest); ties, and models without a price, go to the first agent
-// in configuration order.
-func DefaultChairman(cfg *config.Config) string {
-	best, bestPrice := "", -1.0
-	for _, a := range cfg.Agents {
-		if !cfg.Seats.Seated(a.Name) {
-			continue
-		}
-		price := 0.0
-		if p, ok := cfg.Pricing[a.Model]; ok {
-			price = p.Output
-		} else if out := cfg.ModelInfo(a.Model).Output; out != nil {
-			price = *out
-		}
-		if price > bestPrice {
-			best, bestPrice = a.Name, price
-		}
-	}
-	return best
-}
-
-// chairSeat is the chairman: the chosen agent's provider and model in a
-// seat of its own, with the chair's persona.
-func chairSeat(e debate.Session, of *debate.Agent) *debate.Agent {
-	if of.Name == ChairSeat {
-		return of
-	}
-	spec := of.AgentSpec
-	spec.Name, spec.Display, spec.Tools = ChairSeat, "Chairman", nil
-	spec.Persona = chairPersona
-	if _, taken := e.Agent(ChairSeat); taken {
-		spec.Name = "council-" + ChairSeat
-	}
-	return &debate.Agent{AgentSpec: spec, Provider: of.Provider}
 }
 
 // Name implements Mode.
@@ -352,14 +265,6 @@ func (c *Council) member(name string) *debate.Agent {
 	return c.chair
 }
 
-// councilSeed fixes the label shuffles of one council; it is recorded in
-// the events, so the shuffles can be reproduced.
-func councilSeed(session, q string, turn int) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%s\x00%d", session, q, turn)
-	return h.Sum64()
-}
-
 // answer is stage 1: every member answers at once, turns reserved in
 // council order so the panels stream side by side and the history lists
 // them in that order.
@@ -379,133 +284,6 @@ func (c *Council) answer(ctx context.Context, q string) []verdict.CouncilAnswer 
 	}
 	c.cite(out)
 	return out
-}
-
-// rank is stage 2: every member ranks the others' valid answers at once.
-func (c *Council) rank(ctx context.Context, q string, answers []verdict.CouncilAnswer, seed uint64) []verdict.CouncilRanking {
-	var mask []string
-	for _, a := range append(slices.Clone(c.members), c.chair) {
-		mask = append(mask, a.Name, a.Display, a.Model, a.Provider.Name(), c.engine.Configuration().Providers[a.Provider.Name()].Type)
-	}
-	words := maskNames(hostWords(c.host, 2), slices.Clone(mask))
-	type job struct {
-		dropped string // why the member ranks no more
-		labels  []string
-		byLabel map[string]string
-		msgs    []providers.Message
-		turn    *debate.Turn
-		parsed  *parsedRanking
-	}
-	jobs := make([]job, len(c.members))
-	for i, a := range c.members {
-		if ans := answers[i]; ans.Member == a.Name && ans.Status == verdict.AnswerDropped {
-			jobs[i].dropped = ans.Error
-			continue
-		}
-		var others []string
-		texts := map[string]string{}
-		for _, ans := range answers {
-			if ans.Valid() && ans.Member != a.Name { // never its own answer
-				others = append(others, ans.Member)
-				texts[ans.Member] = ans.Text
-			}
-		}
-		j := &jobs[i]
-		j.labels, j.byLabel = shuffledLabels(others, seed, i)
-		if len(others) == 0 {
-			continue
-		}
-		j.msgs = []providers.Message{{Role: providers.RoleUser, Content: rankingPrompt(q, j.labels, j.byLabel, texts, mask, words)}}
-		j.parsed = &parsedRanking{}
-		j.turn = c.engine.Reserve(c.rankSpec(a, q, j.labels, j.byLabel, j.msgs, false, j.parsed))
-	}
-	out := make([]verdict.CouncilRanking, len(c.members))
-	debate.InParallel(len(c.members), func(i int) {
-		j := jobs[i]
-		a := c.members[i]
-		r := verdict.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: j.byLabel, Order: []string{}}
-		switch {
-		case j.dropped != "":
-			r.Error = j.dropped
-		case j.turn == nil:
-			r.Error = "no other member's answer to rank"
-		default:
-			r = c.castRanking(ctx, a, q, j.labels, j.byLabel, j.msgs, j.turn, j.parsed)
-		}
-		out[i] = r
-		c.engine.Emit(debate.CouncilRankingCast{CouncilRanking: r})
-	})
-	return out
-}
-
-// parsedRanking is what a ranking turn's Settle read from its answer.
-type parsedRanking struct {
-	order []string // labels, best first
-	eval  string
-	err   error
-}
-
-func (c *Council) rankSpec(a *debate.Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, retry bool, into *parsedRanking) debate.TurnSpec {
-	prompt := "Council ranking (" + labelLegend(labels, byLabel) + "): " + q
-	if retry {
-		prompt = "Council ranking, asked again after an unreadable answer (" + labelLegend(labels, byLabel) + "): " + q
-	}
-	return debate.TurnSpec{Agent: a, Kind: debate.KindReply, Round: 2, Prompt: prompt, System: rankingSystem, Messages: msgs, Schema: RankingSchema(labels),
-		Settle: func(en debate.Entry) debate.Entry {
-			if en.Status != debate.StatusComplete {
-				into.err = errors.New(en.Error)
-				return en
-			}
-			into.order, into.eval, into.err = ParseRanking(en.Text, labels)
-			switch {
-			case into.err == nil:
-				en.Text = rankingRecord(into.order, byLabel, c, into.eval) // the record names the authors
-			case retry:
-				en.Error = "unreadable ranking after a retry: " + into.err.Error()
-			default:
-				en.Error = "unreadable ranking: " + into.err.Error()
-			}
-			return en
-		}}
-}
-
-// castRanking runs a ranker's reserved turn and, when the answer cannot be
-// read, asks once more quoting the parse error; after that the ranking is
-// invalid (and says why), never dropped.
-func (c *Council) castRanking(ctx context.Context, a *debate.Agent, q string, labels []string, byLabel map[string]string, msgs []providers.Message, t *debate.Turn, p *parsedRanking) verdict.CouncilRanking {
-	r := verdict.CouncilRanking{Ranker: a.Name, Display: a.Label(), Labels: byLabel, Order: []string{}}
-	en, err := t.Run(ctx)
-	r.Attempts, r.Turn, r.Usage, r.Cost = 1, en.Turn, en.Usage, en.Cost
-	if err == nil && p.err != nil && ctx.Err() == nil {
-		retry := slices.Clone(msgs)
-		if raw := strings.TrimSpace(en.Text); raw != "" {
-			retry = append(retry, providers.Message{Role: providers.RoleAssistant, Content: sanitize.Clip(raw, 4000)})
-		}
-		retry = append(retry, providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf(rankingRetryText, p.err, strings.Join(labels, `", "`))})
-		p = &parsedRanking{}
-		t = c.engine.Reserve(c.rankSpec(a, q, labels, byLabel, retry, true, p))
-		en, err = t.Run(ctx)
-		r.Attempts, r.Turn = 2, en.Turn
-		r.Usage, r.Cost = r.Usage.Add(en.Usage), r.Cost+en.Cost
-	}
-	switch {
-	case err != nil:
-		r.Error = err.Error()
-		if ctx.Err() != nil {
-			r.Error = spend.StopReason(ctx)
-		}
-	case p.err != nil:
-		r.Error = "unreadable ranking: " + p.err.Error()
-		if r.Attempts > 1 {
-			r.Error = "unreadable ranking after a retry: " + p.err.Error()
-		}
-	default:
-		r.Valid, r.Evaluation = true, p.eval
-		for _, l := range p.order {
-			r.Order = append(r.Order, byLabel[l])
-		}
-	}
-	return r
 }
 
 // decide is stage 3: the chairman's turn, streamed in its panel.
@@ -537,16 +315,4 @@ func (Spec) WorstCase(b *debate.Bound, m debate.Mode) string {
 	}
 	b.Call(chair, answers+rankings) // stage 3: the chairman reads it all
 	return debate.ModeCouncil
-}
-
-// Seated are the members (configured or by default) and the chairman.
-func (Spec) Seated(c *config.Config) []string {
-	members, chair := c.Modes.Council.Members, c.Modes.Council.Chairman
-	if len(members) == 0 {
-		members = DefaultCouncilMembers(c)
-	}
-	if chair == "" {
-		chair = DefaultChairman(c)
-	}
-	return append(slices.Clone(members), chair)
 }
