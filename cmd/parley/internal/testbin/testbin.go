@@ -29,8 +29,14 @@ import (
 // Package is the import path built.
 const Package = "github.com/parleyhq/parley/cmd/parley"
 
-// cacheAge is how long an unused cached binary is kept.
-const cacheAge = 24 * time.Hour
+// cacheAge is how long an unused cached binary is kept, and cacheKeep how
+// many binaries of other source versions are kept at most, the most
+// recently used first: each is ~90 MB, and a day of edits across several
+// worktrees built 23 GB of them and filled the disk.
+const (
+	cacheAge  = 24 * time.Hour
+	cacheKeep = 6
+)
 
 var (
 	once    sync.Once
@@ -88,18 +94,27 @@ func build() (string, error) {
 	return bin, nil
 }
 
-// prune removes the binaries of other source versions unused for a day.
+// prune removes the binaries of other source versions unused for a day,
+// and all but the cacheKeep most recently used of the rest.
 func prune(base, keep string) {
 	entries, err := os.ReadDir(base)
 	if err != nil {
 		return
 	}
+	type version struct {
+		name string
+		used time.Time
+	}
+	var others []version
 	for _, e := range entries {
-		if e.Name() == keep {
-			continue
+		if info, err := e.Info(); err == nil && e.Name() != keep && e.IsDir() {
+			others = append(others, version{e.Name(), info.ModTime()})
 		}
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > cacheAge {
-			_ = os.RemoveAll(filepath.Join(base, e.Name()))
+	}
+	sort.Slice(others, func(i, j int) bool { return others[i].used.After(others[j].used) })
+	for i, v := range others {
+		if i >= cacheKeep || time.Since(v.used) > cacheAge {
+			_ = os.RemoveAll(filepath.Join(base, v.name))
 		}
 	}
 }

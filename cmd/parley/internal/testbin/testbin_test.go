@@ -1,11 +1,14 @@
 package testbin
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The cache key follows what the binary is built from: a source, go.sum or
@@ -72,5 +75,44 @@ func TestParleyBuildsOnceAndRuns(t *testing.T) {
 	out, err := exec.Command(a, "version").CombinedOutput()
 	if err != nil || !strings.HasPrefix(string(out), "parley ") {
 		t.Fatalf("%s version: %v\n%s", a, err, out)
+	}
+}
+
+// The cache keeps the binary just built, at most cacheKeep others (the
+// most recently used) and none unused for a day.
+func TestPruneBoundsTheCache(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	now := time.Now()
+	mk := func(name string, age time.Duration) {
+		dir := filepath.Join(base, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(dir, now.Add(-age), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("current", 48*time.Hour) // the one just built is kept whatever its time
+	for i := range cacheKeep + 3 {
+		mk(fmt.Sprintf("v%02d", i), time.Duration(i)*time.Minute)
+	}
+	mk("old", 25*time.Hour)
+	prune(base, "current")
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	want := []string{"current"}
+	for i := range cacheKeep {
+		want = append(want, fmt.Sprintf("v%02d", i))
+	}
+	slices.Sort(want)
+	if !slices.Equal(left, want) {
+		t.Errorf("left %v, want %v", left, want)
 	}
 }
