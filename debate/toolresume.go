@@ -186,7 +186,11 @@ type waitingForHost struct {
 }
 
 func (w *waitingForHost) Error() string {
-	return "waiting for the host: " + checkpoint.PointSentence(w.point)
+	tool := "a tool"
+	if w.point.Tool != nil {
+		tool = w.point.Tool.Tool
+	}
+	return fmt.Sprintf("waiting for the host to approve or deny %s: the answer goes on in a new turn", sanitize.Clip(tool, 64))
 }
 
 func (w *waitingForHost) Unwrap() error { return w.err }

@@ -154,7 +154,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	// provider's usage, or Parley's count of the prompt and of what
 	// streamed when the final usage never came, plus failed attempts.
 	usage, badUsage := checkedUsage(a.Label(), a.Model, providers.Charge(req, res, streamed, err).Add(res.Retried).Add(prior))
-	if err != nil && streamCtx.Err() != nil {
+	if err != nil && streamCtx.Err() != nil && !errors.As(err, new(*waitingForHost)) {
 		err = streamCtx.Err() // a cancel wins over whatever the SDK made of it
 	}
 	err = staleModel(err, a.Model, info, e.now())

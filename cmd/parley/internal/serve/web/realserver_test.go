@@ -60,9 +60,19 @@ func newServer(t *testing.T, agents func(*config.Config) []*debate.Agent, token 
 // newServerOn is newServer on the database file db.
 func newServerOn(t *testing.T, db string, agents func(*config.Config) []*debate.Agent, token string) *serve.Server {
 	t.Helper()
+	return newServerWith(t, db, agents, token, nil)
+}
+
+// newServerWith is newServerOn with the built-in configuration changed by
+// configure (nil: as it is).
+func newServerWith(t *testing.T, db string, agents func(*config.Config) []*debate.Agent, token string, configure func(*config.Config)) *serve.Server {
+	t.Helper()
 	loaded, err := configload.Load(modes.All(), "", nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if configure != nil {
+		configure(loaded.Config)
 	}
 	st, err := store.Open(db)
 	if err != nil {
