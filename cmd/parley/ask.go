@@ -40,7 +40,9 @@ agents with @name, several @names or @all; a line that names nobody is
 refused (exit 2) with the names to use, and nothing is saved. Use - to read
 the line from stdin. --json prints one document when the exchange is over
 (the session, the question, every turn, usage and cost); --jsonl every
-event as it happens.`,
+event as it happens. With --checkpoint each_round, a call to a tool whose
+tools.policy rule is ask waits for one line on stdin (empty or approve:
+run it; deny REASON); killed there, --session ID alone goes on from it.`,
 		Example: `  parley ask "@all what is a monad?"
   parley ask "@claude @gemini compare Rust and Go for CLIs"
   echo "@chatgpt summarise this" | parley ask -
@@ -53,11 +55,12 @@ event as it happens.`,
 	}
 	addSessionFlag(cmd, f.Flags)
 	wiring.AddCostFlag(cmd, f.Flags)
+	wiring.AddCheckpointFlag(cmd, f.Flags) // mention has no rounds: it asks before a tool call under ask
 	return cmd
 }
 
 func askRun(o *AskOptions) error {
-	line, err := cli.ReadQuestion(o.Args, o.F.IO.In)
+	line, err := cli.QuestionOrResume(o.Args, o.F.IO.In, o.F.Flags.Session)
 	if err != nil {
 		return err
 	}
@@ -66,7 +69,10 @@ func askRun(o *AskOptions) error {
 		return err
 	}
 	defer a.Close()
-	if ms, err := mention.ParseMentions(line, a.Cfg.AgentNames()); err == nil && !ms.Addressed() {
+	if _, waiting := a.Engine.Pending(); line == "" && !waiting {
+		return cli.Usage(fmt.Errorf("ask: session %s waits at no checkpoint: give a question, e.g. parley ask --session %s %q", o.F.Flags.Session, o.F.Flags.Session, "@all …"))
+	}
+	if ms, err := mention.ParseMentions(line, a.Cfg.AgentNames()); line != "" && err == nil && !ms.Addressed() {
 		return cli.Usage(fmt.Errorf("ask: the line names no agent, so nobody would answer: start it with @all or @name (%s), e.g. parley ask %q",
 			strings.Join(a.Cfg.AgentNames(), ", "), "@all "+firstLine(line)))
 	}

@@ -68,10 +68,7 @@ at a checkpoint unanswered goes on with --session ID and no question.`,
 }
 
 func councilRun(o *CouncilOptions) error {
-	q, err := cli.ReadQuestion(o.Args, o.F.IO.In)
-	if err != nil && len(o.Args) == 0 && o.F.Flags.Session != "" {
-		q, err = "", nil // --session alone: go on from the checkpoint the session waits at
-	}
+	q, err := cli.QuestionOrResume(o.Args, o.F.IO.In, o.F.Flags.Session)
 	if err != nil {
 		return err
 	}

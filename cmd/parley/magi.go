@@ -96,10 +96,7 @@ func magiRun(o *MagiOptions) error {
 			return cli.Usage(fmt.Errorf("--preset: unknown preset %q (one of default, rotate, rotate2)", o.Preset))
 		}
 	}
-	q, err := cli.ReadQuestion(o.Args, o.F.IO.In)
-	if err != nil && len(o.Args) == 0 && o.F.Flags.Session != "" {
-		q, err = "", nil // --session alone: go on from the checkpoint the session waits at
-	}
+	q, err := cli.QuestionOrResume(o.Args, o.F.IO.In, o.F.Flags.Session)
 	if err != nil {
 		return err
 	}

@@ -98,6 +98,18 @@ func ReadQuestion(args []string, stdin io.Reader) (string, error) {
 	return q, nil
 }
 
+// QuestionOrResume is ReadQuestion, except that with none given and a
+// session named (--session alone) it is "": the run goes on from the
+// checkpoint the session waits at (a session that waits at none refuses
+// the empty question there).
+func QuestionOrResume(args []string, stdin io.Reader, session string) (string, error) {
+	q, err := ReadQuestion(args, stdin)
+	if err != nil && len(args) == 0 && session != "" {
+		return "", nil
+	}
+	return q, err
+}
+
 // AnyKey reports whether any configured provider that needs a key has one
 // in the environment getenv reads.
 func AnyKey(cfg *config.Config, getenv func(string) string) bool {

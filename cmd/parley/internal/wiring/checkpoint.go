@@ -15,7 +15,7 @@ import (
 // --checkpoint: where the run waits for a line on stdin.
 func AddCheckpointFlag(cmd *cobra.Command, g *Flags) {
 	cmd.Flags().StringVar(&g.Checkpoint, "checkpoint", "",
-		"wait for the host at the mode's checkpoints (between rounds or stages), reading one line from stdin each time: never, each_round or on_split (default: modes.<mode>.checkpoint, never)")
+		"wait for the host at the mode's checkpoints (between rounds or stages) and before a tool call under tools.policy ask, reading one line from stdin each time: never, each_round or on_split (default: modes.<mode>.checkpoint, never)")
 }
 
 // attachHost makes stdin the host of a headless command that takes
