@@ -1,10 +1,12 @@
 package main
 
 import (
+	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +53,53 @@ func TestStartupBuildsNoHighlighterRegistry(t *testing.T) {
 	}
 	if total > 45000 {
 		t.Errorf("the package initialisers made %d allocations, want at most 45,000 (30,000 when this test was written)", total)
+	}
+}
+
+// The gemini adapter speaks to the Gemini API with an API key, so
+// third_party/genai is genai without Google Cloud authentication, whose
+// transport brought opencensus, gRPC, s2a-go and protobuf into every
+// process, and without the SDK's replay helper (go-cmp, testing): ~6 ms of
+// the 23 ms a `parley version` cost (issue 50, round 4). The binary's build
+// information lists every module that gave it a package, and
+// GODEBUG=inittrace=1 every package whose initialiser ran; neither may name
+// them again.
+func TestStartupLinksNoCloudAuth(t *testing.T) {
+	t.Parallel()
+	bin := buildParley(t)
+	info, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := []string{"go.opencensus.io", "google.golang.org/grpc", "google.golang.org/protobuf", "github.com/google/s2a-go",
+		"github.com/google/go-cmp", "cloud.google.com/go/auth", "cloud.google.com/go/compute", "github.com/googleapis/enterprise-certificate-proxy"}
+	linked := map[string]bool{}
+	for _, m := range info.Deps {
+		linked[m.Path] = true
+	}
+	if !linked["google.golang.org/genai"] || !linked["github.com/spf13/cobra"] {
+		t.Fatalf("the build information lists %d modules, without genai or cobra", len(info.Deps))
+	}
+	for _, m := range gone {
+		if linked[m] {
+			t.Errorf("module %s is linked into parley again (go mod why -m %s)", m, m)
+		}
+	}
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("parley version: %v\n%s", err, out)
+	}
+	inits := initLine.FindAllStringSubmatch(string(out), -1)
+	if len(inits) < 50 {
+		t.Fatalf("read %d initialisers from GODEBUG=inittrace=1:\n%s", len(inits), out)
+	}
+	for _, m := range inits {
+		for _, g := range gone {
+			if m[1] == g || strings.HasPrefix(m[1], g+"/") {
+				t.Errorf("%s runs its initialiser in every command again", m[1])
+			}
+		}
 	}
 }

@@ -21,13 +21,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-
-	"google.golang.org/genai/interactions"
-	"google.golang.org/genai/interactions/models/components"
-
-	"cloud.google.com/go/auth"
-	"cloud.google.com/go/auth/credentials"
-	"cloud.google.com/go/auth/httptransport"
 )
 
 // Client is the GenAI client. It provides access to the various GenAI services.
@@ -53,21 +46,6 @@ type Client struct {
 	Tunings *Tunings
 	// Tokens provides access to the Tokens service.
 	AuthTokens *Tokens
-
-	// Interactions provides access to the Interactions service.
-	Interactions *interactions.Interactions
-	// Voices provides access to the Voices service.
-	Voices *interactions.Voices
-	// Webhooks provides access to the Webhooks service.
-	Webhooks *interactions.Webhooks
-	// Agents provides access to the Agents service.
-	Agents *interactions.Agents
-	// Credentials provides access to the Credentials service.
-	Credentials *interactions.Credentials
-	// Environments provides access to the Environments service.
-	//
-	// Experimental: This field is experimental and may change in future versions.
-	Environments *interactions.Environments
 }
 
 // Backend is the GenAI backend to use for the client.
@@ -125,11 +103,6 @@ type ClientConfig struct {
 	// Can also be set via the GOOGLE_CLOUD_LOCATION or GOOGLE_CLOUD_REGION environment variable.
 	// Generative AI locations: https://cloud.google.com/vertex-ai/generative-ai/docs/learn/locations.
 	Location string
-
-	// Optional. Google credentials.  If not specified, [Application Default Credentials] will be used.
-	//
-	// [Application Default Credentials]: https://developers.google.com/accounts/docs/application-default-credentials
-	Credentials *auth.Credentials
 
 	// Optional HTTP client to use. If nil, a default client will be created.
 	// For Vertex AI, this client must handle authentication appropriately.
@@ -223,10 +196,6 @@ func NewInternalAPIClient(ctx context.Context, cc *ClientConfig) (*InternalAPICl
 	}
 	envVars := cc.envVarProvider()
 
-	if cc.Credentials != nil && cc.APIKey != "" {
-		return nil, fmt.Errorf("credentials and API key are mutually exclusive in the client initializer. ClientConfig: %#v", cc)
-	}
-
 	if cc.Backend == BackendEnterprise {
 		cc.Backend = BackendVertexAI
 	}
@@ -287,10 +256,7 @@ func NewInternalAPIClient(ctx context.Context, cc *ClientConfig) (*InternalAPICl
 	if cc.Backend == BackendVertexAI {
 		// Handle when to use Vertex AI in express mode (api key).
 		// Explicit initializer arguments are already validated above.
-		if cc.Credentials != nil && envAPIKey != "" {
-			log.Println("Warning: The user provided Google Cloud credentials will take precedence over the API key from the environment variable.")
-			cc.APIKey = ""
-		} else if configAPIKey != "" && configProject == "" && configLocation == "" && (envProject != "" || envLocation != "") {
+		if configAPIKey != "" && configProject == "" && configLocation == "" && (envProject != "" || envLocation != "") {
 			// Explicit API key takes precedence over implicit project/location.
 			log.Println("Warning: The user provided Vertex AI API key will take precedence over the project/location from the environment variables.")
 			cc.Project = ""
@@ -362,15 +328,10 @@ func NewInternalAPIClient(ctx context.Context, cc *ClientConfig) (*InternalAPICl
 		}
 	}
 
+	// Parley's patch: no Application Default Credentials (no cloud.google.com/go/auth).
 	skipADC := cc.HTTPOptions.BaseURL != "" && cc.Project == "" && cc.Location == "" && cc.APIKey == ""
-	if cc.Backend == BackendVertexAI && cc.Credentials == nil && cc.APIKey == "" && cc.HTTPClient == nil && !skipADC {
-		cred, err := credentials.DetectDefault(&credentials.DetectOptions{
-			Scopes: []string{"https://www.googleapis.com/auth/cloud-platform"},
-		})
-		if err != nil {
-			return nil, fmt.Errorf("failed to find default credentials: %w", err)
-		}
-		cc.Credentials = cred
+	if cc.Backend == BackendVertexAI && cc.APIKey == "" && cc.HTTPClient == nil && !skipADC {
+		return nil, fmt.Errorf("this build of genai supports API keys only: Vertex AI without an API key needs Application Default Credentials, which Parley does not link")
 	}
 
 	if cc.HTTPOptions.APIVersion == "" && cc.Backend == BackendVertexAI {
@@ -380,70 +341,9 @@ func NewInternalAPIClient(ctx context.Context, cc *ClientConfig) (*InternalAPICl
 	}
 
 	if cc.HTTPClient == nil {
-		// x-goog-api-key header is set for Express mode in api_client.go
-		if cc.Backend == BackendVertexAI && cc.APIKey == "" && cc.Credentials != nil {
-			quotaProjectID, err := cc.Credentials.QuotaProjectID(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("failed to get quota project ID: %w", err)
-			}
-			client, err := httptransport.NewClient(&httptransport.Options{
-				Credentials: cc.Credentials,
-				Headers: http.Header{
-					"X-Goog-User-Project": []string{quotaProjectID},
-				},
-			})
-			if err != nil {
-				return nil, fmt.Errorf("failed to create HTTP client: %w", err)
-			}
-			cc.HTTPClient = client
-		} else {
-			cc.HTTPClient = &http.Client{}
-		}
+		cc.HTTPClient = &http.Client{}
 	}
 	return &apiClient{clientConfig: cc}, nil
-}
-
-func newInteractionsClient(apiClient *InternalAPIClient) *interactions.GenAI {
-	cc := apiClient.clientConfig
-
-	var opts []interactions.SDKOption
-	sec := components.Security{}
-	if cc.APIKey != "" {
-		sec.APIKey = &cc.APIKey
-	}
-	headers := make(http.Header)
-	if cc.HTTPOptions.Headers != nil {
-		headers = cc.HTTPOptions.Headers.Clone()
-	}
-	appendSDKHeaders(headers)
-	sec.DefaultHeaders = make(map[string]string, len(headers))
-	for key, values := range headers {
-		if len(values) > 0 {
-			sec.DefaultHeaders[key] = strings.Join(values, " ")
-		}
-	}
-	if sec.APIKey != nil || len(sec.DefaultHeaders) > 0 {
-		opts = append(opts, interactions.WithSecurity(sec))
-	}
-
-	if cc.HTTPClient != nil {
-		opts = append(opts, interactions.WithClient(cc.HTTPClient))
-	}
-	if cc.HTTPOptions.BaseURL != "" {
-		opts = append(opts, interactions.WithServerURL(cc.HTTPOptions.BaseURL))
-	}
-	if cc.HTTPOptions.APIVersion != "" {
-		apiVersion := cc.HTTPOptions.APIVersion
-		if cc.Backend == BackendVertexAI && cc.Project != "" && cc.Location != "" {
-			apiVersion = fmt.Sprintf("%s/projects/%s/locations/%s", apiVersion, cc.Project, cc.Location)
-		}
-		opts = append(opts, interactions.WithAPIVersion(apiVersion))
-	}
-	if cc.HTTPOptions.Timeout != nil {
-		opts = append(opts, interactions.WithTimeout(*cc.HTTPOptions.Timeout))
-	}
-
-	return interactions.New(opts...)
 }
 
 // NewClient creates a new GenAI client.
@@ -480,7 +380,6 @@ func NewClient(ctx context.Context, cc *ClientConfig) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	interactionsClient := newInteractionsClient(ac)
 	c := &Client{
 		clientConfig:     *cc,
 		Models:           &Models{apiClient: ac},
@@ -493,12 +392,6 @@ func NewClient(ctx context.Context, cc *ClientConfig) (*Client, error) {
 		Batches:          &Batches{apiClient: ac},
 		Tunings:          &Tunings{apiClient: ac},
 		AuthTokens:       &Tokens{apiClient: ac},
-		Interactions:     interactionsClient.Interactions,
-		Voices:           interactionsClient.Voices,
-		Webhooks:         interactionsClient.Webhooks,
-		Agents:           interactionsClient.Agents,
-		Credentials:      interactionsClient.Credentials,
-		Environments:     interactionsClient.Environments,
 	}
 	return c, nil
 }
@@ -508,32 +401,4 @@ func NewClient(ctx context.Context, cc *ClientConfig) (*Client, error) {
 // The returned ClientConfig is a copy of the ClientConfig used to create the client.
 func (c Client) ClientConfig() ClientConfig {
 	return c.clientConfig
-}
-
-// UseDefaultCredentials sets the credentials to use default credentials and
-// add authorization middleware to the HTTP client.
-//
-// If the ClientConfig already has credentials, this method will return an error.
-//
-// Use this method if your provided HTTPClient doesn't handles credentials.
-func (cc *ClientConfig) UseDefaultCredentials() error {
-	if cc.Credentials != nil {
-		return fmt.Errorf("Credentials are already set")
-	}
-	if cc.Credentials == nil {
-		cred, err := credentials.DetectDefault(&credentials.DetectOptions{
-			Scopes: []string{"https://www.googleapis.com/auth/cloud-platform"},
-		})
-		if err != nil {
-			return fmt.Errorf("failed to find default credentials: %w", err)
-		}
-		cc.Credentials = cred
-	}
-	if cc.HTTPClient != nil {
-		err := httptransport.AddAuthorizationMiddleware(cc.HTTPClient, cc.Credentials)
-		if err != nil {
-			return fmt.Errorf("failed to create HTTP client: %w", err)
-		}
-	}
-	return nil
 }

@@ -76,13 +76,6 @@ func (r *Live) Connect(context context.Context, model string, config *LiveConnec
 	var header http.Header = mergeHeaders(&httpOptions, nil)
 	if r.apiClient.clientConfig.Backend == BackendVertexAI {
 		hasStandardAuth := r.apiClient.clientConfig.Project != "" && r.apiClient.clientConfig.Location != ""
-		if r.apiClient.clientConfig.Credentials != nil {
-			token, err := r.apiClient.clientConfig.Credentials.Token(context)
-			if err != nil {
-				return nil, fmt.Errorf("failed to get token: %w", err)
-			}
-			header.Set("Authorization", fmt.Sprintf("Bearer %s", token.Value))
-		}
 
 		wsPath := path.Join(baseURL.Path, fmt.Sprintf("ws/google.cloud.aiplatform.%s.LlmBidiService/BidiGenerateContent", httpOptions.APIVersion))
 		// If custom base URL is used but no standard auth exists, assume proxy uses its own path.
