@@ -105,3 +105,7 @@ require (
 replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 
 replace google.golang.org/genai => ./third_party/genai
+
+replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
+
+replace github.com/gorilla/css => ./third_party/gorillacss

@@ -38,6 +38,22 @@ import (
 // A selection of regular expressions that can be used as .Matching() rules on
 // HTML attributes.
 var (
+	CellAlign            *regexp.Regexp
+	CellVerticalAlign    *regexp.Regexp
+	Direction            *regexp.Regexp
+	ImageAlign           *regexp.Regexp
+	Integer              *regexp.Regexp
+	ISO8601              *regexp.Regexp
+	ListType             *regexp.Regexp
+	SpaceSeparatedTokens *regexp.Regexp
+	Number               *regexp.Regexp
+	NumberOrPercent      *regexp.Regexp
+	Paragraph            *regexp.Regexp
+	dataURIImagePrefix   *regexp.Regexp
+)
+
+// compileHelpers assigns the variables above. (Parley's patch: the release compiled them in the package's initialiser, in every process that linked the package; they are compiled on first use, see PARLEY.md.)
+func compileHelpers() {
 	// CellAlign handles the `align` attribute
 	// https://developer.mozilla.org/en-US/docs/Web/HTML/Element/td#attr-align
 	CellAlign = regexp.MustCompile(`(?i)^(center|justify|left|right|char)$`)
@@ -119,7 +135,7 @@ var (
 	dataURIImagePrefix = regexp.MustCompile(
 		`^image/(gif|jpeg|png|svg\+xml|webp);base64,`,
 	)
-)
+}
 
 // AllowStandardURLs is a convenience function that will enable rel="nofollow"
 // on "a", "area" and "link" (if you have allowed those elements) and will

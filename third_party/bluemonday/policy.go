@@ -35,6 +35,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/microcosm-cc/bluemonday/css"
 )
@@ -226,8 +227,21 @@ const (
 	SandboxAllowTopNavigationByUserActivation
 )
 
+// tablesOnce compiles the package's regular expressions (helpers.go,
+// sanitize.go) once, before the first policy is built or used. (Parley's
+// patch: the release compiled them in the package's initialiser.)
+var tablesOnce sync.Once
+
+func loadTables() {
+	tablesOnce.Do(func() {
+		compileHelpers()
+		compileSanitize()
+	})
+}
+
 // init initializes the maps if this has not been done already
 func (p *Policy) init() {
+	loadTables()
 	if !p.initialized {
 		p.elsAndAttrs = make(map[string]map[string][]attrPolicy)
 		p.elsMatchingAndAttrs = make(map[*regexp.Regexp]map[string][]attrPolicy)
@@ -248,6 +262,7 @@ func (p *Policy) init() {
 // AllowAttrs() and/or AllowElements() to construct the allowlist of HTML
 // elements and attributes.
 func NewPolicy() *Policy {
+	loadTables()
 
 	p := Policy{}
 

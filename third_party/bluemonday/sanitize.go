@@ -44,12 +44,21 @@ import (
 )
 
 var (
-	dataAttribute             = regexp.MustCompile("^data-.+")
-	dataAttributeXMLPrefix    = regexp.MustCompile("^xml.+")
-	dataAttributeInvalidChars = regexp.MustCompile("[A-Z;]+")
-	cssUnicodeChar            = regexp.MustCompile(`\\[0-9a-f]{1,6} ?`)
-	dataURIbase64Prefix       = regexp.MustCompile(`^data:[^,]*;base64,`)
+	dataAttribute             *regexp.Regexp
+	dataAttributeXMLPrefix    *regexp.Regexp
+	dataAttributeInvalidChars *regexp.Regexp
+	cssUnicodeChar            *regexp.Regexp
+	dataURIbase64Prefix       *regexp.Regexp
 )
+
+// compileSanitize assigns the variables above. (Parley's patch: the release compiled them in the package's initialiser, in every process that linked the package; they are compiled on first use, see PARLEY.md.)
+func compileSanitize() {
+	dataAttribute = regexp.MustCompile("^data-.+")
+	dataAttributeXMLPrefix = regexp.MustCompile("^xml.+")
+	dataAttributeInvalidChars = regexp.MustCompile("[A-Z;]+")
+	cssUnicodeChar = regexp.MustCompile(`\\[0-9a-f]{1,6} ?`)
+	dataURIbase64Prefix = regexp.MustCompile(`^data:[^,]*;base64,`)
+}
 
 // Sanitize takes a string that contains a HTML fragment or document and applies
 // the given policy allowlist.
@@ -200,6 +209,7 @@ func (a *asStringWriter) WriteString(s string) (int, error) {
 }
 
 func (p *Policy) sanitize(r io.Reader, w io.Writer) error {
+	loadTables()
 	// It is possible that the developer has created the policy via:
 	//   p := bluemonday.Policy{}
 	// rather than:

@@ -32,9 +32,63 @@ package css
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
+	defaultStyleHandlers map[string]func(string) bool
+	colorValues          []string
+	Alpha                *regexp.Regexp
+	Blur                 *regexp.Regexp
+	BrightnessCont       *regexp.Regexp
+	Count                *regexp.Regexp
+	CubicBezier          *regexp.Regexp
+	Digits               *regexp.Regexp
+	DropShadow           *regexp.Regexp
+	Font                 *regexp.Regexp
+	Grayscale            *regexp.Regexp
+	GridTemplateAreas    *regexp.Regexp
+	HexRGB               *regexp.Regexp
+	HSL                  *regexp.Regexp
+	HSLA                 *regexp.Regexp
+	HueRotate            *regexp.Regexp
+	Invert               *regexp.Regexp
+	Length               *regexp.Regexp
+	Matrix               *regexp.Regexp
+	Matrix3D             *regexp.Regexp
+	NegTime              *regexp.Regexp
+	Numeric              *regexp.Regexp
+	NumericDecimal       *regexp.Regexp
+	Opactiy              *regexp.Regexp
+	Perspective          *regexp.Regexp
+	Position             *regexp.Regexp
+	Opacity              *regexp.Regexp
+	QuotedAlpha          *regexp.Regexp
+	Quotes               *regexp.Regexp
+	Rect                 *regexp.Regexp
+	RGB                  *regexp.Regexp
+	RGBA                 *regexp.Regexp
+	Rotate               *regexp.Regexp
+	Rotate3D             *regexp.Regexp
+	Saturate             *regexp.Regexp
+	Sepia                *regexp.Regexp
+	Skew                 *regexp.Regexp
+	Span                 *regexp.Regexp
+	Steps                *regexp.Regexp
+	Time                 *regexp.Regexp
+	TransitionProp       *regexp.Regexp
+	TranslateScale       *regexp.Regexp
+	URL                  *regexp.Regexp
+	ZIndex               *regexp.Regexp
+)
+
+// handlersOnce compiles the handlers' table and regular expressions once,
+// on the first GetDefaultHandler: a handler is reached through it (bluemonday
+// calls no handler by name).
+var handlersOnce sync.Once
+
+// compileHandlers assigns the variables above. (Parley's patch: the release compiled them in the package's initialiser, in every process that linked the package; they are compiled on first use, see PARLEY.md.)
+func compileHandlers() {
 	defaultStyleHandlers = map[string]func(string) bool{
 		"align-content":              AlignContentHandler,
 		"align-items":                AlignItemsHandler,
@@ -281,49 +335,49 @@ var (
 		"teal", "thistle", "tomato", "turquoise", "violet", "wheat", "white",
 		"whitesmoke", "yellow", "yellowgreen"}
 
-	Alpha             = regexp.MustCompile(`^[a-z]+$`)
-	Blur              = regexp.MustCompile(`^blur\([0-9]+px\)$`)
-	BrightnessCont    = regexp.MustCompile(`^(brightness|contrast)\([0-9]+\%\)$`)
-	Count             = regexp.MustCompile(`^[0-9]+[\.]?[0-9]*$`)
-	CubicBezier       = regexp.MustCompile(`^cubic-bezier\(([ ]*(0(.[0-9]+)?|1(.0)?),){3}[ ]*(0(.[0-9]+)?|1)\)$`)
-	Digits            = regexp.MustCompile(`^digits [2-4]$`)
-	DropShadow        = regexp.MustCompile(`drop-shadow\(([-]?[0-9]+px) ([-]?[0-9]+px)( [-]?[0-9]+px)?( ([-]?[0-9]+px))?`)
-	Font              = regexp.MustCompile(`^('[a-z \-]+'|[a-z \-]+)$`)
-	Grayscale         = regexp.MustCompile(`^grayscale\(([0-9]{1,2}|100)%\)$`)
+	Alpha = regexp.MustCompile(`^[a-z]+$`)
+	Blur = regexp.MustCompile(`^blur\([0-9]+px\)$`)
+	BrightnessCont = regexp.MustCompile(`^(brightness|contrast)\([0-9]+\%\)$`)
+	Count = regexp.MustCompile(`^[0-9]+[\.]?[0-9]*$`)
+	CubicBezier = regexp.MustCompile(`^cubic-bezier\(([ ]*(0(.[0-9]+)?|1(.0)?),){3}[ ]*(0(.[0-9]+)?|1)\)$`)
+	Digits = regexp.MustCompile(`^digits [2-4]$`)
+	DropShadow = regexp.MustCompile(`drop-shadow\(([-]?[0-9]+px) ([-]?[0-9]+px)( [-]?[0-9]+px)?( ([-]?[0-9]+px))?`)
+	Font = regexp.MustCompile(`^('[a-z \-]+'|[a-z \-]+)$`)
+	Grayscale = regexp.MustCompile(`^grayscale\(([0-9]{1,2}|100)%\)$`)
 	GridTemplateAreas = regexp.MustCompile(`^['"]?[a-z ]+['"]?$`)
-	HexRGB            = regexp.MustCompile(`^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$`)
-	HSL               = regexp.MustCompile(`^hsl\([ ]*([012]?[0-9]{1,2}|3[0-5][0-9]|360),[ ]*([0-9]{0,2}|100)\%,[ ]*([0-9]{0,2}|100)\%\)$`)
-	HSLA              = regexp.MustCompile(`^hsla\(([ ]*[012]?[0-9]{1,2}|3[0-5][0-9]|360),[ ]*([0-9]{0,2}|100)\%,[ ]*([0-9]{0,2}|100)\%,[ ]*(1|1\.0|0|(0\.[0-9]+))\)$`)
-	HueRotate         = regexp.MustCompile(`^hue-rotate\(([12]?[0-9]{1,2}|3[0-5][0-9]|360)?\)$`)
-	Invert            = regexp.MustCompile(`^invert\(([0-9]{1,2}|100)%\)$`)
-	Length            = regexp.MustCompile(`^[\-]?([0-9]+|[0-9]*[\.][0-9]+)(%|cm|mm|in|px|pt|pc|em|ex|ch|rem|vw|vh|vmin|vmax|deg|rad|turn)?$`)
-	Matrix            = regexp.MustCompile(`^matrix\(([ ]*[0-9]+[\.]?[0-9]*,){5}([ ]*[0-9]+[\.]?[0-9]*)\)$`)
-	Matrix3D          = regexp.MustCompile(`^matrix3d\(([ ]*[0-9]+[\.]?[0-9]*,){15}([ ]*[0-9]+[\.]?[0-9]*)\)$`)
-	NegTime           = regexp.MustCompile(`^[\-]?[0-9]+[\.]?[0-9]*(s|ms)?$`)
-	Numeric           = regexp.MustCompile(`^[0-9]+$`)
-	NumericDecimal    = regexp.MustCompile(`^[0-9\.]+$`)
-	Opactiy           = regexp.MustCompile(`^opacity\(([0-9]{1,2}|100)%\)$`)
-	Perspective       = regexp.MustCompile(`perspective\(`)
-	Position          = regexp.MustCompile(`^[\-]*[0-9]+[cm|mm|in|px|pt|pc\%]* [[\-]*[0-9]+[cm|mm|in|px|pt|pc\%]*]*$`)
-	Opacity           = regexp.MustCompile(`^(0[.]?[0-9]*)|(1.0)$`)
-	QuotedAlpha       = regexp.MustCompile(`^["'][a-z]+["']$`)
-	Quotes            = regexp.MustCompile(`^([ ]*["'][\x{0022}\x{0027}\x{2039}\x{2039}\x{203A}\x{00AB}\x{00BB}\x{2018}\x{2019}\x{201C}-\x{201E}]["'] ["'][\x{0022}\x{0027}\x{2039}\x{2039}\x{203A}\x{00AB}\x{00BB}\x{2018}\x{2019}\x{201C}-\x{201E}]["'])+$`)
-	Rect              = regexp.MustCompile(`^rect\([0-9]+px,[ ]*[0-9]+px,[ ]*[0-9]+px,[ ]*[0-9]+px\)$`)
-	RGB               = regexp.MustCompile(`^rgb\(([ ]*((([0-9]{1,2}|100)\%)|(([01]?[0-9]{1,2})|(2[0-4][0-9])|(25[0-5]))),){2}([ ]*((([0-9]{1,2}|100)\%)|(([01]?[0-9]{1,2})|(2[0-4][0-9])|(25[0-5]))))\)$`)
-	RGBA              = regexp.MustCompile(`^rgba\(([ ]*((([0-9]{1,2}|100)\%)|(([01]?[0-9]{1,2})|(2[0-4][0-9])|(25[0-5]))),){3}[ ]*(1(\.0)?|0|(0\.[0-9]+))\)$`)
-	Rotate            = regexp.MustCompile(`^rotate(x|y|z)?\(([12]?|3[0-5][0-9]|360)\)$`)
-	Rotate3D          = regexp.MustCompile(`^rotate3d\(([ ]?(1(\.0)?|0\.[0-9]+),){3}([12]?|3[0-5][0-9]|360)\)$`)
-	Saturate          = regexp.MustCompile(`^saturate\([0-9]+%\)$`)
-	Sepia             = regexp.MustCompile(`^sepia\(([0-9]{1,2}|100)%\)$`)
-	Skew              = regexp.MustCompile(`skew(x|y)?\(`)
-	Span              = regexp.MustCompile(`^span [0-9]+$`)
-	Steps             = regexp.MustCompile(`^steps\([ ]*[0-9]+([ ]*,[ ]*(start|end)?)\)$`)
-	Time              = regexp.MustCompile(`^[0-9]+[\.]?[0-9]*(s|ms)?$`)
-	TransitionProp    = regexp.MustCompile(`^([a-zA-Z]+,[ ]?)*[a-zA-Z]+$`)
-	TranslateScale    = regexp.MustCompile(`(translate|translate3d|translatex|translatey|translatez|scale|scale3d|scalex|scaley|scalez)\(`)
-	URL               = regexp.MustCompile(`^url\([\"\']?((https|http)[a-z0-9\.\\/_:]+[\"\']?)\)$`)
-	ZIndex            = regexp.MustCompile(`^[\-]?[0-9]+$`)
-)
+	HexRGB = regexp.MustCompile(`^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$`)
+	HSL = regexp.MustCompile(`^hsl\([ ]*([012]?[0-9]{1,2}|3[0-5][0-9]|360),[ ]*([0-9]{0,2}|100)\%,[ ]*([0-9]{0,2}|100)\%\)$`)
+	HSLA = regexp.MustCompile(`^hsla\(([ ]*[012]?[0-9]{1,2}|3[0-5][0-9]|360),[ ]*([0-9]{0,2}|100)\%,[ ]*([0-9]{0,2}|100)\%,[ ]*(1|1\.0|0|(0\.[0-9]+))\)$`)
+	HueRotate = regexp.MustCompile(`^hue-rotate\(([12]?[0-9]{1,2}|3[0-5][0-9]|360)?\)$`)
+	Invert = regexp.MustCompile(`^invert\(([0-9]{1,2}|100)%\)$`)
+	Length = regexp.MustCompile(`^[\-]?([0-9]+|[0-9]*[\.][0-9]+)(%|cm|mm|in|px|pt|pc|em|ex|ch|rem|vw|vh|vmin|vmax|deg|rad|turn)?$`)
+	Matrix = regexp.MustCompile(`^matrix\(([ ]*[0-9]+[\.]?[0-9]*,){5}([ ]*[0-9]+[\.]?[0-9]*)\)$`)
+	Matrix3D = regexp.MustCompile(`^matrix3d\(([ ]*[0-9]+[\.]?[0-9]*,){15}([ ]*[0-9]+[\.]?[0-9]*)\)$`)
+	NegTime = regexp.MustCompile(`^[\-]?[0-9]+[\.]?[0-9]*(s|ms)?$`)
+	Numeric = regexp.MustCompile(`^[0-9]+$`)
+	NumericDecimal = regexp.MustCompile(`^[0-9\.]+$`)
+	Opactiy = regexp.MustCompile(`^opacity\(([0-9]{1,2}|100)%\)$`)
+	Perspective = regexp.MustCompile(`perspective\(`)
+	Position = regexp.MustCompile(`^[\-]*[0-9]+[cm|mm|in|px|pt|pc\%]* [[\-]*[0-9]+[cm|mm|in|px|pt|pc\%]*]*$`)
+	Opacity = regexp.MustCompile(`^(0[.]?[0-9]*)|(1.0)$`)
+	QuotedAlpha = regexp.MustCompile(`^["'][a-z]+["']$`)
+	Quotes = regexp.MustCompile(`^([ ]*["'][\x{0022}\x{0027}\x{2039}\x{2039}\x{203A}\x{00AB}\x{00BB}\x{2018}\x{2019}\x{201C}-\x{201E}]["'] ["'][\x{0022}\x{0027}\x{2039}\x{2039}\x{203A}\x{00AB}\x{00BB}\x{2018}\x{2019}\x{201C}-\x{201E}]["'])+$`)
+	Rect = regexp.MustCompile(`^rect\([0-9]+px,[ ]*[0-9]+px,[ ]*[0-9]+px,[ ]*[0-9]+px\)$`)
+	RGB = regexp.MustCompile(`^rgb\(([ ]*((([0-9]{1,2}|100)\%)|(([01]?[0-9]{1,2})|(2[0-4][0-9])|(25[0-5]))),){2}([ ]*((([0-9]{1,2}|100)\%)|(([01]?[0-9]{1,2})|(2[0-4][0-9])|(25[0-5]))))\)$`)
+	RGBA = regexp.MustCompile(`^rgba\(([ ]*((([0-9]{1,2}|100)\%)|(([01]?[0-9]{1,2})|(2[0-4][0-9])|(25[0-5]))),){3}[ ]*(1(\.0)?|0|(0\.[0-9]+))\)$`)
+	Rotate = regexp.MustCompile(`^rotate(x|y|z)?\(([12]?|3[0-5][0-9]|360)\)$`)
+	Rotate3D = regexp.MustCompile(`^rotate3d\(([ ]?(1(\.0)?|0\.[0-9]+),){3}([12]?|3[0-5][0-9]|360)\)$`)
+	Saturate = regexp.MustCompile(`^saturate\([0-9]+%\)$`)
+	Sepia = regexp.MustCompile(`^sepia\(([0-9]{1,2}|100)%\)$`)
+	Skew = regexp.MustCompile(`skew(x|y)?\(`)
+	Span = regexp.MustCompile(`^span [0-9]+$`)
+	Steps = regexp.MustCompile(`^steps\([ ]*[0-9]+([ ]*,[ ]*(start|end)?)\)$`)
+	Time = regexp.MustCompile(`^[0-9]+[\.]?[0-9]*(s|ms)?$`)
+	TransitionProp = regexp.MustCompile(`^([a-zA-Z]+,[ ]?)*[a-zA-Z]+$`)
+	TranslateScale = regexp.MustCompile(`(translate|translate3d|translatex|translatey|translatez|scale|scale3d|scalex|scaley|scalez)\(`)
+	URL = regexp.MustCompile(`^url\([\"\']?((https|http)[a-z0-9\.\\/_:]+[\"\']?)\)$`)
+	ZIndex = regexp.MustCompile(`^[\-]?[0-9]+$`)
+}
 
 func multiSplit(value string, seps ...string) []string {
 	curArray := []string{value}
@@ -374,6 +428,7 @@ func splitValues(value string) []string {
 }
 
 func GetDefaultHandler(attr string) func(string) bool {
+	handlersOnce.Do(compileHandlers)
 
 	if defaultStyleHandlers[attr] != nil {
 		return defaultStyleHandlers[attr]

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -99,8 +100,6 @@ var tokenNames = map[tokenType]string{
 // Macros and productions -----------------------------------------------------
 // http://www.w3.org/TR/css3-syntax/#tokenization
 
-var macroRegexp = regexp.MustCompile(`\{[a-z]+\}`)
-
 // macros maps macro names to patterns to be expanded.
 var macros = map[string]string{
 	// must be escaped: `\.+*?()|[]{}^$`
@@ -156,9 +155,13 @@ var productions = map[tokenType]string{
 
 // matchers maps the list of tokens to compiled regular expressions.
 //
-// The map is filled on init() using the macros and productions defined in
-// the CSS specification.
+// The map is filled by compileMatchers, on the first New, using the macros
+// and productions defined in the CSS specification. (Parley's patch: the
+// release filled it in init(), in every process that linked the package.)
 var matchers = map[tokenType]*regexp.Regexp{}
+
+// matchersOnce guards the one compileMatchers.
+var matchersOnce sync.Once
 
 // matchOrder is the order to test regexps when first-char shortcuts
 // can't be used.
@@ -173,7 +176,8 @@ var matchOrder = []tokenType{
 	TokenCDC,
 }
 
-func init() {
+func compileMatchers() {
+	macroRegexp := regexp.MustCompile(`\{[a-z]+\}`)
 	// replace macros and compile regexps for productions.
 	replaceMacro := func(s string) string {
 		return "(?:" + macros[s[1:len(s)-1]] + ")"
@@ -190,6 +194,7 @@ func init() {
 
 // New returns a new CSS scanner for the given input.
 func New(input string) *Scanner {
+	matchersOnce.Do(compileMatchers)
 	// Normalize newlines.
 	// https://www.w3.org/TR/css-syntax-3/#input-preprocessing
 	input = strings.Replace(input, "\r\n", "\n", -1)
