@@ -41,8 +41,9 @@ func addCompletions(root *cobra.Command, f *factory.Factory) {
 	}
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
+		local := c.LocalFlags() // builds a flag set each call: once a command, not once a name (start-up, issue 50)
 		for name, complete := range byFlag {
-			if flag := c.LocalFlags().Lookup(name); flag != nil {
+			if flag := local.Lookup(name); flag != nil {
 				_ = c.RegisterFlagCompletionFunc(name, complete)
 			}
 		}

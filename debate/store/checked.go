@@ -29,8 +29,6 @@ import (
 // checkedSuffix names the note beside the database.
 const checkedSuffix = "-parley-checked"
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // fileStamp is what the note holds: path's size and CRC-32C.
 func fileStamp(path string) (string, bool) {
 	f, err := os.Open(path)
@@ -38,7 +36,7 @@ func fileStamp(path string) (string, bool) {
 		return "", false
 	}
 	defer f.Close()
-	h := crc32.New(castagnoli)
+	h := crc32.New(crc32.MakeTable(crc32.Castagnoli)) // built once, on the first call: not in every process's start-up
 	n, err := io.CopyBuffer(h, f, make([]byte, 256<<10))
 	if err != nil {
 		return "", false
