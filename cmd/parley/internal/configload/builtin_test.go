@@ -42,21 +42,27 @@ func TestBuiltinDecodeEqualsViper(t *testing.T) {
 
 // Not timed: loading the default alone allocates under a tenth of what the
 // full loader does for the same values, so a change that sends it through
-// viper again fails here.
+// viper again fails here; and a user file that sets one provider's address
+// decodes that key alone, under a fifth of the whole tree's allocations.
 func TestBuiltinLoadSkipsViper(t *testing.T) {
-	path := writeFile(t, "# nothing changed\n")
-	load := func(p string) func() {
+	empty := writeFile(t, "# nothing changed\n")
+	oneKey := writeFile(t, "providers:\n  openai: {base_url: 'http://127.0.0.1:9/v1', api_key_env: K, max_retries: 0}\n")
+	loading := func(p string, whole bool) func() {
 		return func() {
-			if _, err := Load(modes.All(), p, nil); err != nil {
+			if _, err := load(modes.All(), p, nil, whole); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	fast, full := testing.AllocsPerRun(5, load("")), testing.AllocsPerRun(5, load(path))
+	fast, full := testing.AllocsPerRun(5, loading("", false)), testing.AllocsPerRun(5, loading(empty, true))
 	if fast*10 > full {
 		t.Fatalf("the default alone made %.0f allocations, the full loader %.0f: want under a tenth", fast, full)
 	}
-	t.Logf("allocations: default alone %.0f, through viper %.0f", fast, full)
+	part, whole := testing.AllocsPerRun(5, loading(oneKey, false)), testing.AllocsPerRun(5, loading(oneKey, true))
+	if part*5 > whole {
+		t.Fatalf("a file naming providers made %.0f allocations, decoding the whole tree %.0f: want under a fifth", part, whole)
+	}
+	t.Logf("allocations: default alone %.0f, through viper %.0f; a file naming providers %.0f, the whole tree decoded %.0f", fast, full, part, whole)
 }
 
 // A PARLEY_* variable that names a setting, or none, still goes through

@@ -122,6 +122,7 @@ func (ld *loader) applyEnv(environ []string) {
 			continue
 		}
 		ld.v.Set(s.key, value)
+		ld.envSet = true
 		ld.l.Sources[s.path] = Source{Kind: "env", Name: name, Value: value}
 	}
 	slices.Sort(ld.l.Warnings)

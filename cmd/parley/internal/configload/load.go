@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -161,6 +162,12 @@ func LoadDotEnv(dir string, lookup func(string) (string, bool), setenv func(k, v
 // and validates the result against the program's modes (known). Errors
 // name the file and line, or the variable, and the key.
 func Load(known config.ModeList, path string, environ []string) (*Loaded, error) {
+	return load(known, path, environ, false)
+}
+
+// load is Load; whole decodes the whole merged tree even when the parts
+// the user's file names would do (the tests that hold the two equal).
+func load(known config.ModeList, path string, environ []string, whole bool) (*Loaded, error) {
 	if path == "" && envSetsNothing(environ) {
 		return finish(builtinConfig(), &loader{l: &Loaded{Sources: map[string]Source{}}, source: EmbeddedSource}, known)
 	}
@@ -178,11 +185,67 @@ func Load(known config.ModeList, path string, environ []string) (*Loaded, error)
 		}
 	}
 	ld.applyEnv(environ)
-	var cfg config.Config
-	if err := v.UnmarshalExact(&cfg, DecodeHooks); err != nil {
+	cfg, err := ld.decode(whole)
+	if err != nil {
 		return nil, ld.decodeError(err)
 	}
-	return finish(&cfg, ld, known)
+	return finish(cfg, ld, known)
+}
+
+// decode turns the merged tree into a Config. Decoding all of it (viper's
+// UnmarshalExact: every leaf looked up through its layers, then
+// mapstructure over agents, modes, prompts and prices) was half of what a
+// script's `parley ask` spent after main when a user file existed. The
+// top-level keys the user's file does not name hold the built-in values,
+// and the generated builtinConfig is what decoding those gives
+// (TestBuiltinDecodeEqualsViper); so only the keys the file names are
+// decoded, each from its whole merged subtree, over builtinConfig with that
+// field cleared first: the result is what UnmarshalExact gives
+// (TestPartialDecodeEqualsWhole, FuzzPartialDecodeEqualsWhole). A PARLEY_*
+// setting, a YAML merge key (<<) or a file the YAML parser reads
+// differently decodes the whole tree as before.
+func (ld *loader) decode(whole bool) (*config.Config, error) {
+	if whole || ld.envSet || ld.file == nil || !ld.file.parsed || slices.ContainsFunc(ld.file.top, oddTopKey) {
+		var cfg config.Config
+		if err := ld.v.UnmarshalExact(&cfg, DecodeHooks); err != nil {
+			return nil, err
+		}
+		return &cfg, nil
+	}
+	cfg := builtinConfig()
+	part := viper.NewWithOptions(viper.KeyDelimiter("::"))
+	fields := reflect.ValueOf(cfg).Elem()
+	for _, key := range ld.file.top {
+		if f := fieldByKey(fields, key); f.IsValid() {
+			f.SetZero()
+		}
+		if err := part.MergeConfigMap(map[string]any{key: ld.v.Get(key)}); err != nil {
+			return nil, err
+		}
+	}
+	if err := part.UnmarshalExact(cfg, DecodeHooks); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// oddTopKey is a top-level key decode leaves to the whole tree: a YAML
+// merge key, whose keys the parser spreads into the mapping, or one with
+// viper's key delimiter in it.
+func oddTopKey(k string) bool { return k == "<<" || strings.Contains(k, "::") }
+
+// fieldByKey is the field of a Config (fields) that the top-level key
+// decodes into; the zero Value when none does (an unknown key, which the
+// decoder reports).
+func fieldByKey(fields reflect.Value, key string) reflect.Value {
+	t := fields.Type()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("mapstructure"), ",")
+		if name != "-" && strings.EqualFold(cmp.Or(name, t.Field(i).Name), key) {
+			return fields.Field(i)
+		}
+	}
+	return reflect.Value{}
 }
 
 // finish checks a decoded configuration against the program's modes and
@@ -266,6 +329,7 @@ type loader struct {
 	v      *viper.Viper
 	l      *Loaded
 	source string // the file named in errors: the user's, else the embedded one
+	envSet bool   // a PARLEY_* variable set a key
 	file   *yamlFile
 	// agentFrom maps an index of the merged agents list to the index of
 	// the user's entry that set it, for errors that point into the file.

@@ -2,6 +2,7 @@ package configload
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -11,6 +12,10 @@ import (
 // error messages' form: modes.talk.rounds, agents[0].name.
 type yamlFile struct {
 	lines map[string]int
+	// top are the file's top-level keys, lower-cased, each once, in order;
+	// parsed says the YAML parser read the file (else top is unknown).
+	top    []string
+	parsed bool
 }
 
 // parseYAMLFile reads the positions; a file the YAML parser refuses has
@@ -23,6 +28,17 @@ func parseYAMLFile(name string, data []byte) *yamlFile {
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
 		f.walk(doc.Content[0], "", 0)
+	}
+	switch root := doc.Content; {
+	case len(root) == 0: // an empty file
+		f.parsed = true
+	case doc.Kind == yaml.DocumentNode && root[0].Kind == yaml.MappingNode:
+		f.parsed = true
+		for i := 0; i+1 < len(root[0].Content); i += 2 {
+			if k := strings.ToLower(root[0].Content[i].Value); !slices.Contains(f.top, k) {
+				f.top = append(f.top, k)
+			}
+		}
 	}
 	return f
 }
