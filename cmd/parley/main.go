@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/cmd/parley/internal/factory"
+	"github.com/parleyhq/parley/cmd/parley/internal/startheap"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/sanitize"
@@ -23,6 +24,7 @@ import (
 )
 
 func main() {
+	startheap.Raise(nil) // no collection before the heap's first 16 MB: a script's ask ends before it
 	f := factory.System(demo.Pace, modes.All())
 	store.LeaseTTL = store.ParseLeaseTTL(f.Getenv("PARLEY_LEASE_TTL")) // one value for the whole process
 	os.Exit(run(context.Background(), f, os.Args[1:]))
