@@ -109,3 +109,5 @@ replace google.golang.org/genai => ./third_party/genai
 replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
 
 replace github.com/gorilla/css => ./third_party/gorillacss
+
+replace github.com/yuin/goldmark => ./third_party/goldmark

@@ -61,9 +61,12 @@ func TestStartupBuildsNoHighlighterRegistry(t *testing.T) {
 	// scanner compiled ~80 regular expressions before main: 5,000
 	// allocations and 1 MB, until third_party/bluemonday and
 	// third_party/gorillacss compiled them on first use (issue 50, round 4).
-	for _, pkg := range []string{"github.com/microcosm-cc/bluemonday", "github.com/microcosm-cc/bluemonday/css", "github.com/gorilla/css/scanner"} {
-		if n := perPackage[pkg]; n > 100 {
-			t.Errorf("%s: %d allocations at start-up, want at most 100: its regular expressions are compiled before main again", pkg, n)
+	// goldmark's 18 patterns and case-folding map (2,700 allocations)
+	// likewise, in third_party/goldmark.
+	for _, pkg := range []string{"github.com/microcosm-cc/bluemonday", "github.com/microcosm-cc/bluemonday/css", "github.com/gorilla/css/scanner",
+		"github.com/yuin/goldmark/extension", "github.com/yuin/goldmark/parser", "github.com/yuin/goldmark/util"} {
+		if n := perPackage[pkg]; n > 300 {
+			t.Errorf("%s: %d allocations at start-up, want at most 300: its regular expressions are compiled before main again", pkg, n)
 		}
 	}
 	if total > 20000 {
