@@ -20,7 +20,7 @@ func TestBoxKeysRemappedInTmux(t *testing.T) {
 	if err := os.WriteFile(conf, []byte("keys:\n  palette_down: ctrl+d\n  sessions_close: x\n  box_close: [x, enter]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tm := startTmux(t, [2]int{100, 30}, consoleCmd(dir, bin, "-u NO_COLOR", "boxkeys.db --demo --config "+conf))
+	tm := startTmux(t, [2]int{100, 30}, consoleCmd(dir, bin, "-u NO_COLOR "+fastDemo, "boxkeys.db --demo --config "+conf))
 	tm.wait("the first screen", func(s string) bool { return strings.Contains(s, "1 mention") })
 
 	// The palette: ↓ no longer moves the choice, ctrl+d moves it one row.

@@ -29,8 +29,8 @@ func TestNoColorInTmux(t *testing.T) {
 			if noColor {
 				env = "NO_COLOR=1 PARLEY_THEME=" + c.theme
 			}
-			tm := startTmux(t, [2]int{100, 30}, fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY %s TERM=xterm-256color COLORTERM=truecolor %s --demo --db %s",
-				dir, env, bin, filepath.Join(dir, fmt.Sprintf("nc%v-%s.db", noColor, c.theme))))
+			tm := startTmux(t, [2]int{100, 30}, fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY %s TERM=xterm-256color COLORTERM=truecolor %s %s --demo --db %s",
+				dir, env, fastDemo, bin, filepath.Join(dir, fmt.Sprintf("nc%v-%s.db", noColor, c.theme))))
 			tm.wait("the console", func(s string) bool { return strings.Contains(s, "1 mention") })
 			tm.text("@all kafka or nats?")
 			tm.keys("Enter")

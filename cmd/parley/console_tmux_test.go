@@ -165,8 +165,8 @@ func (tm *tmuxPane) wait(what string, ok func(string) bool) string {
 func TestConsoleInTmux(t *testing.T) {
 	t.Parallel()
 	dir, bin := tmuxBinary(t)
-	tm := startTmux(t, [2]int{120, 40}, fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY TERM=xterm-256color %s --demo --db %s",
-		dir, bin, filepath.Join(dir, "parley.db")))
+	tm := startTmux(t, [2]int{120, 40}, fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY TERM=xterm-256color %s %s --demo --db %s",
+		dir, fastDemo, bin, filepath.Join(dir, "parley.db")))
 	tm.run("set-option", "-t", "p", "remain-on-exit", "off") // quitting ends the session
 	tm.wait("the console", func(s string) bool { return strings.Contains(s, "1 mention") })
 	tm.text("@all hello")

@@ -15,8 +15,8 @@ import (
 func TestChairmanReadsWholeInTmux(t *testing.T) {
 	t.Parallel()
 	dir, bin := tmuxBinary(t)
-	tm := startTmux(t, [2]int{60, 16}, fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY TERM=xterm-256color %s --demo --db %s",
-		dir, bin, filepath.Join(dir, "parley.db")))
+	tm := startTmux(t, [2]int{60, 16}, fmt.Sprintf("cd %s && env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GEMINI_API_KEY -u GOOGLE_API_KEY TERM=xterm-256color %s %s --demo --db %s",
+		dir, fastDemo, bin, filepath.Join(dir, "parley.db")))
 	tm.wait("the console", func(s string) bool { return strings.Contains(s, "1 mention") })
 	tm.keys("M-6")
 	tm.wait("council mode", func(s string) bool { return strings.Contains(s, "6 council") })

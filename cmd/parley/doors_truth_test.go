@@ -20,7 +20,7 @@ func TestMagiAndCouncilJSONCarryTheSessionID(t *testing.T) {
 	dir := isolate(t)
 	for _, cmd := range []string{"magi", "council"} {
 		db := filepath.Join(dir, cmd+".db")
-		code, out, stderr := runBinary(t, bin, "", nil, "--demo", "--db", db, "--json", cmd, "Ship on Friday?")
+		code, out, stderr := runBinary(t, bin, "", []string{fastDemo}, "--demo", "--db", db, "--json", cmd, "Ship on Friday?")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", cmd, code, stderr)
 		}

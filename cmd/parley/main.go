@@ -26,6 +26,7 @@ import (
 func main() {
 	startheap.Raise(nil) // no collection before the heap's first 16 MB: a script's ask ends before it
 	f := factory.System(demo.Pace, modes.All())
+	f.Flags.DemoPace = demo.ParsePace(f.Getenv("PARLEY_DEMO_PACE"))
 	store.LeaseTTL = store.ParseLeaseTTL(f.Getenv("PARLEY_LEASE_TTL")) // one value for the whole process
 	os.Exit(run(context.Background(), f, os.Args[1:]))
 }

@@ -16,6 +16,14 @@ import (
 // yet still a stream of separate words (users see demo.Pace).
 const testPace = 200 * time.Microsecond
 
+// fastDemo is the environment entry that makes the real binary's demo
+// agents stream at testPace instead of demo.Pace (PARLEY_DEMO_PACE). A test
+// sets it when what it checks comes once the answers are in, not while
+// they stream: otherwise most of its time goes on watching words arrive.
+// Tests that act mid-answer (a kill, a Ctrl+C, a second writer) keep the
+// pace users see.
+var fastDemo = "PARLEY_DEMO_PACE=" + testPace.String()
+
 // executeIO runs a command line in-process with the given streams, the
 // demo agents at testPace, in t's environment (see isolate).
 func executeIO(t testing.TB, ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

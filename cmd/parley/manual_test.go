@@ -88,7 +88,7 @@ func TestManualDemoCommandsRun(t *testing.T) {
 			line += " --help" // the console and the servers wait for a person or a client
 		}
 		t.Run(strings.Join(fields[:min(len(fields), 4)], " "), func(t *testing.T) {
-			t.Parallel() // each in its own directory, home and database; most of each run is the demo's pace
+			t.Parallel() // each in its own directory, home and database
 			work := filepath.Join(dir, "w", string(rune('a'+i%26))+strings.Repeat("x", i/26))
 			if err := os.MkdirAll(work, 0o755); err != nil {
 				t.Fatal(err)
@@ -98,7 +98,7 @@ func TestManualDemoCommandsRun(t *testing.T) {
 			sh := exec.CommandContext(ctx, "sh", "-c", line)
 			sh.Dir = work
 			sh.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + work, "XDG_CONFIG_HOME=" + work, "XDG_DATA_HOME=" + work,
-				"PARLEY_DB=" + filepath.Join(work, "p.db"), "OPENAI_BASE_URL=http://127.0.0.1:1/v1"}
+				"PARLEY_DB=" + filepath.Join(work, "p.db"), "OPENAI_BASE_URL=http://127.0.0.1:1/v1", fastDemo}
 			out, err := sh.CombinedOutput()
 			code := sh.ProcessState.ExitCode()
 			if ctx.Err() != nil || (code != 0 && code != cli.ExitNoDecision) {

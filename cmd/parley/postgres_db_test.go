@@ -26,7 +26,7 @@ func TestCommandsOnPostgres(t *testing.T) {
 	dir := t.TempDir()
 	url := strings.Replace(c.Schema(t), "parley@", "parley:s3cret-pw@", 1) // trust auth: any password is taken
 	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"XDG_DATA_HOME="+filepath.Join(dir, "data"), "PARLEY_DB=")
+		"XDG_DATA_HOME="+filepath.Join(dir, "data"), "PARLEY_DB=", fastDemo)
 	run := func(wantOK bool, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(bin, args...)

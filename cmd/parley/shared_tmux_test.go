@@ -22,7 +22,7 @@ func TestConsoleFollowsAnotherProcess(t *testing.T) {
 	t.Parallel()
 	dir, bin := tmuxBinary(t)
 	db := filepath.Join(dir, "parley.db")
-	env := []string{"OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB="}
+	env := []string{"OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_API_KEY=", "PARLEY_DB=", fastDemo}
 	ask := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"--demo", "--db", db}, args...)...)

@@ -359,7 +359,7 @@ func TestAskWithToolsShowsCallsAndAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := buildParley(t) // the real binary in the folder: its tools read the process's working directory
-	code, out, stderr := runBinary(t, bin, "", nil, "--demo", "ask", "@claude read the code in this folder and explain it")
+	code, out, stderr := runBinary(t, bin, "", []string{fastDemo}, "--demo", "ask", "@claude read the code in this folder and explain it")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -370,7 +370,7 @@ func TestAskWithToolsShowsCallsAndAnswer(t *testing.T) {
 		t.Fatalf("stderr should list the tool calls:\n%s", stderr)
 	}
 	// A question about nothing in particular gets a plain answer, no tools.
-	code, out, stderr = runBinary(t, bin, "", nil, "--demo", "ask", "@claude what is a monad?")
+	code, out, stderr = runBinary(t, bin, "", []string{fastDemo}, "--demo", "ask", "@claude what is a monad?")
 	if code != 0 || strings.Contains(stderr, "list_file") || !strings.Contains(out, "monad") {
 		t.Fatalf("exit %d\nout %s\nerr %s", code, out, stderr)
 	}

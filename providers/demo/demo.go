@@ -30,6 +30,21 @@ type Demo struct {
 // spend most of its time watching words arrive).
 const Pace = 18 * time.Millisecond
 
+// MaxPace bounds the pace PARLEY_DEMO_PACE may set.
+const MaxPace = time.Second
+
+// ParsePace reads PARLEY_DEMO_PACE, the delay between a demo agent's
+// words: a Go duration from 0 (no delay; still one word at a time) to
+// MaxPace. Anything else, unset included, is Pace. Recordings use it, and
+// the tests that run the real binary where what they check does not depend
+// on watching words arrive (most of their time would otherwise go there).
+func ParsePace(v string) time.Duration {
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 && d <= MaxPace {
+		return d
+	}
+	return Pace
+}
+
 // New returns a demo provider streaming at Pace.
 func New(name string) providers.Provider { return &Demo{name: name, pace: Pace} }
 
