@@ -111,3 +111,5 @@ replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
 replace github.com/gorilla/css => ./third_party/gorillacss
 
 replace github.com/yuin/goldmark => ./third_party/goldmark
+
+replace github.com/atotto/clipboard => ./third_party/clipboard

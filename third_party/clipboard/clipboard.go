@@ -16,5 +16,6 @@ func WriteAll(text string) error {
 }
 
 // Unsupported might be set true during clipboard init, to help callers decide
-// whether or not to offer clipboard options.
+// whether or not to offer clipboard options. (Parley's patch: on Unix it is
+// set by the first ReadAll or WriteAll, not at start-up.)
 var Unsupported bool
