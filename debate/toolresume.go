@@ -141,6 +141,11 @@ func clipRole(r providers.Role) string {
 // on from the saved messages.
 func (e *Engine) resumeToolTurn(ctx context.Context, p PendingCheckpoint) error {
 	st, a, err := e.readSavedToolTurn(p.Resume)
+	if err == nil && (p.Tool == nil || p.Tool.Agent != st.Agent || p.Tool.Tool != st.Call.Name || p.Tool.Arguments != st.Call.Arguments) {
+		// The host approves what the point shows: a saved call that is
+		// not that one is never run.
+		err = errors.New("the saved tool call is not the one its point shows the host")
+	}
 	if err != nil {
 		e.savePending(nil) // nothing could ever answer it
 		return err

@@ -192,6 +192,15 @@ func TestSavedToolTurnRefusesWhatDoesNotFit(t *testing.T) {
 		"another call":    func(m map[string]any) { m["call"] = map[string]string{"ID": "c9", "Name": "read_file"} },
 		"no messages":     func(m map[string]any) { m["messages"] = []map[string]any{} },
 		"not JSON":        nil,
+		// The point shows the host read_file {} : a saved call to another
+		// tool, or with other arguments, is never run.
+		"another tool than shown": func(m map[string]any) {
+			m["call"] = map[string]string{"ID": "c1", "Name": "write_file", "Arguments": "{}"}
+			m["messages"] = []map[string]any{{"Role": "assistant", "ToolCalls": []map[string]string{{"ID": "c1", "Name": "write_file"}}}}
+		},
+		"other arguments than shown": func(m map[string]any) {
+			m["call"] = map[string]string{"ID": "c1", "Name": "read_file", "Arguments": `{"path":"/etc/shadow"}`}
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			m := map[string]any{}
