@@ -1,5 +1,7 @@
 package chroma
 
+import "sync"
+
 type remappingLexer struct {
 	lexer  Lexer
 	mapper func(Token) []Token
@@ -64,8 +66,27 @@ type TypeMapping []struct {
 //		{NameVariable, NameFunction, []string{"defvaralias"},
 //	}
 //	lexer = TypeRemappingLexer(lexer, mapping)
+//
+// (Parley's patch: the lookup table is built on the first token remapped,
+// not when the lexer is made — Common Lisp's and Emacs Lisp's, made in the
+// lexers package's initialiser, hold thousands of words.)
 func TypeRemappingLexer(lexer Lexer, mapping TypeMapping) Lexer {
-	// Lookup table for fast remapping.
+	table := sync.OnceValue(func() map[TokenType]map[string]TokenType { return remappingTable(mapping) })
+	return RemappingLexer(lexer, func(t Token) []Token {
+		lut := table()
+		if k, ok := lut[t.Type]; ok {
+			if tt, ok := k[t.Value]; ok {
+				t.Type = tt
+			} else if tt, ok := k[""]; ok {
+				t.Type = tt
+			}
+		}
+		return []Token{t}
+	})
+}
+
+// remappingTable is TypeRemappingLexer's lookup table for fast remapping.
+func remappingTable(mapping TypeMapping) map[TokenType]map[string]TokenType {
 	lut := map[TokenType]map[string]TokenType{}
 	for _, rt := range mapping {
 		km, ok := lut[rt.From]
@@ -81,14 +102,5 @@ func TypeRemappingLexer(lexer Lexer, mapping TypeMapping) Lexer {
 			}
 		}
 	}
-	return RemappingLexer(lexer, func(t Token) []Token {
-		if k, ok := lut[t.Type]; ok {
-			if tt, ok := k[t.Value]; ok {
-				t.Type = tt
-			} else if tt, ok := k[""]; ok {
-				t.Type = tt
-			}
-		}
-		return []Token{t}
-	})
+	return lut
 }
