@@ -33,6 +33,15 @@ func TestWebhookPayloadEscapesC1AndBidi(t *testing.T) {
 	stream := f.events(id, "", "")
 	f.must(202, "POST", "/api/v1/sessions/"+id+"/messages", map[string]string{"text": "@chatgpt hi"})
 	stream.until(t, "exchange_finished")
+	// The webhooks' subscriber queues on its own goroutine: the stream can
+	// show the end before the hooks have queued it (idle would then see
+	// nothing in flight). Once the end is delivered, every event before
+	// it was queued.
+	waitFor(t, "exchange_finished delivered to the hook", func() bool {
+		recv.mu.Lock()
+		defer recv.mu.Unlock()
+		return recv.seen["exchange_finished"] > 0
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := f.srv.hooks.idle(ctx); err != nil { // every delivery queued by now has been made

@@ -3,14 +3,46 @@ package serve
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 )
+
+// aloneEnv marks the process alone runs a test in.
+const aloneEnv = "PARLEY_SERVE_TEST_ALONE"
+
+// alone runs t in a process of its own, this test binary run again for t
+// only, and reports whether the caller is that process (it goes on with the
+// test). Otherwise t is parallel: it waits for the other process, logs its
+// output and fails with it. A test whose measure is the whole process's
+// (the live heap) needs no other test running beside it, and none waits
+// behind it.
+func alone(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(aloneEnv) == t.Name() {
+		return true
+	}
+	t.Parallel()
+	args := []string{"-test.run=^" + regexp.QuoteMeta(t.Name()) + "$", "-test.count=1", "-test.v"}
+	if d, ok := t.Deadline(); ok {
+		args = append(args, "-test.timeout="+time.Until(d).Round(time.Second).String())
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), aloneEnv+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s alone, in process %d:\n%s", t.Name(), cmd.Process.Pid, out)
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()+" ") {
+		t.Fatalf("%s alone: %v (it did not pass)", t.Name(), err)
+	}
+	return false
+}
 
 // liveHeap is the heap that survives a collection.
 func liveHeap() uint64 {
@@ -53,9 +85,15 @@ func burst(t *testing.T, n int, send func(i int) (int, []byte)) {
 // request used to leave ~580 KB: a history block and an event ring
 // allocated whole, never unloaded). The database holds the sessions; the
 // sessions live afterwards are no more than MaxLive.
+//
+// The live heap is the whole process's: the test runs alone, in a process
+// of its own (see alone), while the package's other tests run beside it.
 func TestMemoryReturnsAfterABurst(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2,200 requests")
+	}
+	if !alone(t) {
+		return
 	}
 	const maxLive = 16
 	f := newFixture(t, func(o *Options) { o.MaxLive, o.IdleAfter = maxLive, time.Nanosecond })
