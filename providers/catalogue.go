@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -220,7 +221,7 @@ func (m ModelInfo) Cost(u Usage) (cost float64, ok bool) {
 // Catalogue maps model names to what is known about them.
 type Catalogue map[string]ModelInfo
 
-var snapshotSuffix = regexp.MustCompile(`^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest)$`)
+var snapshotSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest)$`) })
 
 // Lookup finds model: its own entry, else the entry of the model it is a
 // dated snapshot of ("gpt-5-2025-08-07", "claude-haiku-4-5-20251001"),

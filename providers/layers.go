@@ -172,7 +172,7 @@ func (c Catalogue) findKey(name string) (string, ModelInfo, bool) {
 		if k == name {
 			return key, c[key], true
 		}
-		if strings.HasPrefix(name, k) && snapshotSuffix.MatchString(name[len(k):]) && len(k) > bestLen {
+		if strings.HasPrefix(name, k) && snapshotSuffix().MatchString(name[len(k):]) && len(k) > bestLen {
 			bestKey, bestLen = key, len(k)
 		}
 	}

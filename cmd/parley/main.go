@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -155,12 +156,14 @@ func wrapArgs(c *cobra.Command) {
 // strconvInFlag is pflag's wording of a number flag it could not read:
 // `invalid argument "many" for "--rounds" flag: strconv.ParseInt: parsing
 // "many": invalid syntax`.
-var strconvInFlag = regexp.MustCompile(`^(invalid argument "(?:[^"\\]|\\.)*" for "[^"]+" flag): strconv\.Parse(Int|Uint|Float)[^\n]*$`)
+var strconvInFlag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(invalid argument "(?:[^"\\]|\\.)*" for "[^"]+" flag): strconv\.Parse(Int|Uint|Float)[^\n]*$`)
+})
 
 // plainFlagError words a number flag's refusal for a person (issue 43,
 // item 12: "--rounds many" printed strconv.ParseInt's message).
 func plainFlagError(err error) error {
-	m := strconvInFlag.FindStringSubmatch(err.Error())
+	m := strconvInFlag().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/providers"
@@ -113,7 +114,9 @@ func Answer(req providers.Request) string {
 // use tools in a conversation reaches for them; other questions get a
 // plain answer, as a real model would give. In agent mode the tools are
 // always used.
-var fileWords = regexp.MustCompile(`(?i)\b(read|file|files|code|repo|repository|folder|directory|source|package|workspace)\b|\w\.(go|py|rs|js|ts|md|yaml)\b`)
+var fileWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(read|file|files|code|repo|repository|folder|directory|source|package|workspace)\b|\w\.(go|py|rs|js|ts|md|yaml)\b`)
+})
 
 func wantsTools(req providers.Request, last string) bool {
 	if req.Meta.Mode == "agent" {
@@ -124,7 +127,7 @@ func wantsTools(req providers.Request, last string) bool {
 			last = m.Content // the host's latest question decides
 		}
 	}
-	return fileWords.MatchString(question(last))
+	return fileWords().MatchString(question(last))
 }
 
 // latestUser is the newest user message.
@@ -155,12 +158,12 @@ func lastUser(msgs []providers.Message) string {
 	return latest
 }
 
-var speakerPrefix = regexp.MustCompile(`\[([^\]\n]{1,40})\]:`)
+var speakerPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]\n]{1,40})\]:`) })
 
 // question is the host's latest words in a user message, without prefixes.
 func question(last string) string {
 	q := last
-	if locs := speakerPrefix.FindAllStringIndex(last, -1); len(locs) > 0 {
+	if locs := speakerPrefix().FindAllStringIndex(last, -1); len(locs) > 0 {
 		for i := len(locs) - 1; i >= 0; i-- {
 			if strings.HasPrefix(last[locs[i][0]:], "[Host") {
 				q = last[locs[i][1]:]
@@ -257,7 +260,7 @@ func demoReply(req providers.Request, last string) string {
 }
 
 func otherSpeaker(last string) string {
-	for _, m := range speakerPrefix.FindAllStringSubmatch(last, -1) {
+	for _, m := range speakerPrefix().FindAllStringSubmatch(last, -1) {
 		if !strings.HasPrefix(m[1], "Host") && !strings.HasPrefix(m[1], "tool") && !strings.HasPrefix(m[1], "Summary") && !strings.HasPrefix(m[1], "MAGI") {
 			return m[1]
 		}
@@ -289,7 +292,7 @@ func demoModerator(req providers.Request, last string) string {
 	}
 }
 
-var voteWord = regexp.MustCompile(`(?i)"vote"\s*:\s*"(approve|reject|abstain)"`)
+var voteWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)"vote"\s*:\s*"(approve|reject|abstain)"`) })
 
 func demoVote(req providers.Request, last string) string {
 	name := personaName(req)
@@ -312,7 +315,7 @@ func demoVote(req providers.Request, last string) string {
 	changed := ""
 	if round > 1 {
 		counts := map[string]int{}
-		for _, m := range voteWord.FindAllStringSubmatch(last, -1) {
+		for _, m := range voteWord().FindAllStringSubmatch(last, -1) {
 			counts[strings.ToLower(m[1])]++
 		}
 		for v, c := range counts {

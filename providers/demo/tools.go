@@ -32,7 +32,7 @@ func toolStep(req providers.Request) (text string, calls []providers.ToolCall, o
 		args, _ := json.Marshal(map[string]string{"url": strings.TrimRight(u, ".,;:!?")})
 		return "Let me read that page first.", []providers.ToolCall{{ID: "call_demo_1", Name: "fetch_url", Arguments: string(args)}}, true
 	}
-	filesAsked := fileWords.MatchString(question) || req.Meta.Mode == "magi" || req.Meta.Mode == "agent"
+	filesAsked := fileWords().MatchString(question) || req.Meta.Mode == "magi" || req.Meta.Mode == "agent"
 	if filesAsked && offers(req, "list_file") {
 		return "Let me look at the workspace first.", []providers.ToolCall{{ID: "call_demo_1", Name: "list_file", Arguments: `{"path":"."}`}}, true
 	}

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -9,10 +10,11 @@ import (
 const maxSalient = 4
 
 // stopWords are words that carry no topic: question words, fillers and the
-// verbs people open a request with. Compared lower-cased.
-var stopWords = map[string]bool{}
-
-func init() {
+// verbs people open a request with. Compared lower-cased. Built on first
+// use, as are this package's patterns: every command links the demo
+// provider, few run it (issue 50).
+var stopWords = sync.OnceValue(func() map[string]bool {
+	words := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or but if of on in at to for from by with about into over
 		is are was were be been being do does did done have has had can could should would will shall may might must
 		i me my we our you your he she it its they them their this that these those there here
@@ -21,9 +23,10 @@ func init() {
 		compare explain describe tell give show make want need know think help use using used between versus
 		like such other another same good best better thing things something anything way ways
 		small large big little fast slow quick easy hard simple new old`) {
-		stopWords[w] = true
+		words[w] = true
 	}
-}
+	return words
+})
 
 // salientWords are the question's topic words, in order, each once:
 // capitalised words (names: Kafka, NATS) first, then other words longer
@@ -39,7 +42,7 @@ func salientWords(q string) []string {
 		}
 		w := cleanWord(raw)
 		key := strings.ToLower(w)
-		if w == "" || seen[key] || stopWords[key] {
+		if w == "" || seen[key] || stopWords()[key] {
 			continue
 		}
 		first := []rune(w)[0]
