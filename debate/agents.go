@@ -2,7 +2,7 @@ package debate
 
 import (
 	"fmt"
-	"sort"
+
 	"strings"
 
 	"github.com/parleyhq/parley/debate/config"
@@ -71,21 +71,6 @@ func (e *Engine) AgentNames() []string {
 		names[i] = a.Name
 	}
 	return names
-}
-
-// order returns the index of an agent in configuration order.
-func (e *Engine) order(name string) int {
-	for i, a := range e.agents {
-		if a.Name == name {
-			return i
-		}
-	}
-	return len(e.agents)
-}
-
-// SortByConfig orders agents as the configuration lists them.
-func (e *Engine) SortByConfig(agents []*Agent) {
-	sort.SliceStable(agents, func(i, j int) bool { return e.order(agents[i].Name) < e.order(agents[j].Name) })
 }
 
 // UnknownAgentError refuses an @name that is not configured.

@@ -219,13 +219,13 @@ func streamContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return sctx, func() { stopAfter(); cancel(context.Canceled) }
 }
 
-// RefuseUnpriced refuses an exchange before anything of it is kept or
+// refuseUnpriced refuses an exchange before anything of it is kept or
 // sent when a cap (the session's or the mode's per exchange) is set and
 // one of the agents it will call has no price: no cap can bound that
 // call, so the refusal is known before the exchange and leaves no turn
 // and no question behind (issue 43). It is announced as CapReached and
 // stops the exchange as a refusal at the call would.
-func (e *Engine) RefuseUnpriced(agents []*Agent) error {
+func (e *Engine) refuseUnpriced(agents []*Agent) error {
 	e.mu.Lock()
 	modeCap := e.Config.ModeBudget(e.current)
 	e.mu.Unlock()

@@ -1,14 +1,25 @@
 package debate
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Plan is what one line of a mode asks of the session, as a value the mode
-// builds and the engine carries out (Session.Carry): what is kept first,
-// then who answers and from which view of the history. The mode decides
-// (whom a line addresses, what it refuses, its instructions); the engine
-// keeps the order every mode relies on in one place, so a line's path runs
-// mode → engine instead of the mode driving the engine's helpers one by one.
+// builds and the engine carries out (Session.Carry): whom it names, what is
+// kept first, then who answers and from which view of the history. The
+// mode decides (whom a line addresses, its instructions, its notes); the
+// engine refuses, keeps, builds the prompts and runs the round in one
+// place, in the order every mode relies on, so a line's path runs mode →
+// engine and does not come back to the mode until the round is over.
 type Plan struct {
+	// Mentioned are the agents the line names (mention's @names): one that
+	// does not sit on its own provider's key refuses the line.
+	Mentioned []string
+	// Accepted, when set, runs once the plan has passed every refusal and
+	// before anything is kept: the mode's own bookkeeping of a line it
+	// took (mention: whom @all's note named, whose panels show).
+	Accepted func()
 	// Notes are kept first, in order (mention's note of whom @all skips).
 	Notes []Entry
 	// Title names a session that has no title yet ("" leaves it).
@@ -17,8 +28,9 @@ type Plan struct {
 	// before the question it explains (StartNamedAsk).
 	Named NamedAskStarted
 	// Line is the host's line, kept after the notes: the question, or a
-	// note when no one is asked (none when its
-	// Text is empty).
+	// note when no one is asked (none when its Text is empty). A question
+	// without Turns is refused, with the seating line (AllLine) when @all
+	// found nobody to ask.
 	Line Entry
 	// Turns are the answers asked for.
 	Turns []PlannedTurn
@@ -31,16 +43,52 @@ type PlannedTurn struct {
 	View Prompt
 }
 
-// Carry carries out a plan: the notes, the title, the named ask and the
-// question are kept in that order; then every turn's prompt is built before
-// any turn takes its place (a compaction appends a summary, which must come
-// before the round); then every turn takes its place in the plan's order
-// and they all run in parallel, an agent with the files tool and no native
-// tools reading the workspace through a tool loop first, so the round takes
-// the time of its slowest agent. The results are in the plan's order. A
-// plan is its exchange's whole work, so a plan of one turn marks that turn
-// its exchange's last: a tool approval it waits for is durable.
-func (e *Engine) Carry(ctx context.Context, p Plan) []TurnResult {
+// Carry carries out a plan in four steps, each done for the whole plan
+// before the next: refuse (a refused line keeps nothing), keep (the notes,
+// the title, the named ask and the line, in that order), prompt (every
+// turn's prompt is built before any turn takes its place: a compaction
+// appends a summary, which must come before the round) and run (every turn
+// takes its place in the plan's order and they all run in parallel, so the
+// round takes the time of its slowest agent; a plan is its exchange's
+// whole work, so a plan of one turn marks that turn its exchange's last: a
+// tool approval it waits for is durable). It returns the refusal, or
+// the round's outcome: the context's error if it was cancelled, else every turn's
+// error joined (nil when all answered).
+func (e *Engine) Carry(ctx context.Context, p Plan) error {
+	if err := e.refusePlan(p); err != nil {
+		return err
+	}
+	if p.Accepted != nil {
+		p.Accepted()
+	}
+	e.keepPlan(p)
+	specs := e.promptsOf(ctx, p.Turns)
+	return roundError(ctx, e.runRound(ctx, specs))
+}
+
+// refusePlan refuses a plan before anything of it is kept or sent, in
+// this order: a named agent without its key, a question nobody is asked,
+// an agent without a price while a cap is set (refuseUnpriced).
+func (e *Engine) refusePlan(p Plan) error {
+	if err := e.namedWithoutKey(p.Mentioned); err != nil {
+		return err
+	}
+	if p.Line.Kind == KindUser && len(p.Turns) == 0 {
+		if line := e.AllLine(); line != "" {
+			return errors.New(line)
+		}
+		return errors.New("the line asks no agent")
+	}
+	agents := make([]*Agent, len(p.Turns))
+	for i, t := range p.Turns {
+		agents[i] = t.Spec.Agent
+	}
+	return e.refuseUnpriced(agents)
+}
+
+// keepPlan keeps what a plan says before its round: its notes, its title,
+// its named ask and its line, in that order.
+func (e *Engine) keepPlan(p Plan) {
 	for _, n := range p.Notes {
 		e.AddEntry(n)
 	}
@@ -49,14 +97,25 @@ func (e *Engine) Carry(ctx context.Context, p Plan) []TurnResult {
 	if p.Line.Text != "" {
 		e.AddEntry(p.Line)
 	}
-	specs := make([]TurnSpec, len(p.Turns))
-	for i, t := range p.Turns {
+}
+
+// promptsOf builds every planned turn's prompt, in the plan's order.
+func (e *Engine) promptsOf(ctx context.Context, turns []PlannedTurn) []TurnSpec {
+	specs := make([]TurnSpec, len(turns))
+	for i, t := range turns {
 		specs[i] = t.Spec
 		specs[i].Messages = e.PromptFor(ctx, t.View)
 	}
 	if len(specs) == 1 {
 		specs[0].last = true // the plan is the whole exchange: nothing follows its one turn
 	}
+	return specs
+}
+
+// runRound reserves every turn in order, then runs them all in parallel,
+// an agent with the files tool and no native tools reading the workspace
+// through a tool loop first. The results are in the specs' order.
+func (e *Engine) runRound(ctx context.Context, specs []TurnSpec) []TurnResult {
 	runs := make([]func() (Entry, error), len(specs))
 	for i, spec := range specs {
 		if spec.Agent.Tools.Files() && e.NativeTools(spec.Agent) == nil {
@@ -74,4 +133,19 @@ func (e *Engine) Carry(ctx context.Context, p Plan) []TurnResult {
 		results[i] = TurnResult{Entry: en, Err: err}
 	})
 	return results
+}
+
+// roundError is a round's outcome: the cancel if the context was
+// cancelled, else every turn's error joined.
+func roundError(ctx context.Context, results []TurnResult) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var errs []error
+	for _, r := range results {
+		if r.Err != nil {
+			errs = append(errs, r.Err)
+		}
+	}
+	return errors.Join(errs...)
 }

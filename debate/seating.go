@@ -158,8 +158,8 @@ func (e *NoKeyError) Error() string {
 	return msg
 }
 
-// NamedWithoutKey refuses names of agents that do not sit on their own key.
-func (e *Engine) NamedWithoutKey(names []string) error {
+// namedWithoutKey refuses names of agents that do not sit on their own key.
+func (e *Engine) namedWithoutKey(names []string) error {
 	s := e.Config.Seats
 	var seats []config.Seat
 	for _, n := range names {

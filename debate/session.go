@@ -36,14 +36,9 @@ type Session interface {
 	AgentsOf(names []string) []*Agent
 	MustAgents(names ...string) ([]*Agent, error)
 	Resolve(names []string) ([]*Agent, error)
-	SortByConfig(agents []*Agent)
 	SeatsOf(agents []*Agent) []config.Seat
 	AllLine() string
 	AllSeated() (asked []*Agent, skipped []config.Seat)
-	NamedWithoutKey(names []string) error
-	// RefuseUnpriced refuses an exchange that would call an agent whose
-	// model has no price while a cap is set, before anything is kept.
-	RefuseUnpriced(agents []*Agent) error
 
 	// The record: entries added (announced as EntryAdded), the history the
 	// prompts are built from, and the mode's events and outcome.
@@ -69,8 +64,9 @@ type Session interface {
 	NativeTools(a *Agent) *toolbox.Box
 
 	// Carry carries out a plan a mode built for one line (plan.go): what
-	// is kept first, then who answers, in parallel, from which view.
-	Carry(ctx context.Context, p Plan) []TurnResult
+	// refuses it, what is kept first, then who answers, in parallel, from
+	// which view; it returns the refusal or the round's outcome.
+	Carry(ctx context.Context, p Plan) error
 
 	// Checkpoint offers the host a point where the run can pause
 	// (checkpoints.go): asked false when the run went on without asking.

@@ -4,7 +4,6 @@ package mention
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -105,7 +104,7 @@ func mentionName(word string) (string, bool) {
 type Mention struct {
 	engine debate.Session
 	mu     sync.Mutex
-	panels []*debate.Agent // @all's agents plus anyone addressed since
+	asked  []string // names of @all's agents plus anyone addressed since
 }
 
 // Spec describes mention mode; debate/modes.All lists it.
@@ -152,8 +151,12 @@ func newMention(e debate.Session) (debate.Mode, error) {
 	if _, err := e.Resolve(e.Configuration().Modes.Mention.Agents); err != nil {
 		return nil, err
 	}
-	asked, _ := e.AllSeated()
-	return &Mention{engine: e, panels: asked}, nil
+	seated, _ := e.AllSeated()
+	m := &Mention{engine: e}
+	for _, a := range seated {
+		m.asked = append(m.asked, a.Name)
+	}
+	return m, nil
 }
 
 // Name implements Mode.
@@ -162,11 +165,12 @@ func (m *Mention) Name() string { return debate.ModeMention }
 // SeatingLine says whom @all asks and whom it skips for want of a key.
 func (m *Mention) SeatingLine() string { return m.engine.AllLine() }
 
-// Agents implements Mode: @all's agents plus any agent addressed so far.
+// Agents implements Mode: @all's agents plus any agent addressed so far,
+// in configuration order.
 func (m *Mention) Agents() []*debate.Agent {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]*debate.Agent(nil), m.panels...)
+	return m.engine.AgentsOf(m.asked)
 }
 
 // IsNote reports whether a line would be kept as a note without any call.
@@ -188,22 +192,9 @@ func (m *Mention) Targets(ms Mentions) []*debate.Agent {
 	return m.engine.AgentsOf(names)
 }
 
-// checkSeats refuses a line that names agents without their key, or an @all
-// that asks nobody.
-func (m *Mention) checkSeats(ms Mentions, targets []*debate.Agent) error {
-	e := m.engine
-	if err := e.NamedWithoutKey(ms.Names); err != nil {
-		return err
-	}
-	if ms.All && len(targets) == 0 {
-		return errors.New(e.AllLine())
-	}
-	return nil
-}
-
 // skippedNote names, once per session, whom the first accepted @all
-// skipped, in a note of its own (after every refusal: a refused line
-// keeps nothing).
+// skipped, in a note of its own; the state that says it was named is set
+// by remember, once the line is accepted (a refused line keeps nothing).
 func (m *Mention) skippedNote(ms Mentions) []debate.Entry {
 	e := m.engine
 	if !ms.All || e.State(allSkippedState) != "" {
@@ -213,7 +204,6 @@ func (m *Mention) skippedNote(ms Mentions) []debate.Entry {
 	if line == "" {
 		return nil
 	}
-	e.SetState(allSkippedState, "named")
 	return []debate.Entry{{Kind: debate.KindNote, Speaker: debate.SpeakerSystem, Display: "Parley", Text: line}}
 }
 
@@ -252,12 +242,14 @@ func (m *Mention) SubmitNamed(ctx context.Context, line string, named debate.Nam
 	if err != nil || plan == nil {
 		return err
 	}
-	return joinTurnErrors(ctx, m.engine.Carry(ctx, *plan))
+	return m.engine.Carry(ctx, *plan)
 }
 
 // plan decides what a line asks of the session: a note, or a question the
-// addressed agents answer in parallel; nil for an empty line. Every
-// refusal comes first: a refused line keeps nothing.
+// addressed agents answer in parallel; nil for an empty line. The line's
+// own refusals (an unknown @name, names without a question) come here;
+// the session's (a named agent without its key, @all asking nobody, an
+// unpriced agent under a cap) come in Carry, before anything is kept.
 func (m *Mention) plan(line string, named debate.NamedAskStarted) (*debate.Plan, error) {
 	e := m.engine
 	if line == "" {
@@ -274,17 +266,12 @@ func (m *Mention) plan(line string, named debate.NamedAskStarted) (*debate.Plan,
 		return nil, &debate.NoQuestionError{Line: line}
 	}
 	targets := m.Targets(ms)
-	if err := m.checkSeats(ms, targets); err != nil {
-		return nil, err
-	}
-	if err := e.RefuseUnpriced(targets); err != nil {
-		return nil, err // known before the exchange: no question or turn is kept
-	}
+	notes := m.skippedNote(ms)
 	plan := &debate.Plan{
-		Notes: m.skippedNote(ms), Title: line, Named: named,
+		Mentioned: ms.Names, Accepted: func() { m.remember(targets, len(notes) > 0) },
+		Notes: notes, Title: line, Named: named,
 		Line: debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: line},
 	}
-	m.remember(targets)
 	for _, a := range targets {
 		plan.Turns = append(plan.Turns, debate.PlannedTurn{
 			Spec: debate.TurnSpec{Agent: a, Kind: debate.KindReply, Prompt: line, Instruction: mentionInstruction, Answer: true},
@@ -296,32 +283,17 @@ func (m *Mention) plan(line string, named debate.NamedAskStarted) (*debate.Plan,
 
 const mentionInstruction = "The host addressed you by name. Answer the host's latest message directly and concisely, in Markdown. You may refer to what other agents said earlier."
 
-func (m *Mention) remember(agents []*debate.Agent) {
+// remember keeps, once a line is accepted, whom it asked (their panels
+// show from then on) and that @all's skipped agents were named.
+func (m *Mention) remember(agents []*debate.Agent, skippedNamed bool) {
+	if skippedNamed {
+		m.engine.SetState(allSkippedState, "named")
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, a := range agents {
-		found := false
-		for _, p := range m.panels {
-			found = found || p == a
-		}
-		if !found {
-			m.panels = append(m.panels, a)
+		if !slices.Contains(m.asked, a.Name) {
+			m.asked = append(m.asked, a.Name)
 		}
 	}
-	m.engine.SortByConfig(m.panels)
-}
-
-// joinTurnErrors reports the round's failures: the cancel if the context was
-// cancelled, else every turn's error joined.
-func joinTurnErrors(ctx context.Context, results []debate.TurnResult) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var errs []error
-	for _, r := range results {
-		if r.Err != nil {
-			errs = append(errs, r.Err)
-		}
-	}
-	return errors.Join(errs...)
 }
