@@ -82,3 +82,18 @@ type UnknownAgentError struct {
 func (e *UnknownAgentError) Error() string {
 	return fmt.Sprintf("unknown agent @%s (known: %s)", e.Name, "@"+strings.Join(e.Known, ", @"))
 }
+
+// displayOf is the label an entry of speaker is shown under: the host,
+// Parley, or the agent's label.
+func (e *Engine) displayOf(speaker string) string {
+	switch speaker {
+	case SpeakerUser:
+		return "You"
+	case SpeakerSystem:
+		return "Parley"
+	}
+	if a, ok := e.Agent(speaker); ok {
+		return a.Label()
+	}
+	return speaker
+}

@@ -464,27 +464,6 @@ func (e *Engine) Cancel() {
 	}
 }
 
-// AddEntry appends a complete entry (note, user message, verdict, tool
-// activity, error) and announces it.
-func (e *Engine) AddEntry(en Entry) Entry {
-	if en.Status == "" {
-		en.Status = StatusComplete
-	}
-	if en.Started.IsZero() {
-		en.Started = e.now()
-	}
-	if en.Finished.IsZero() {
-		en.Finished = en.Started
-	}
-	if en.Mode == "" {
-		en.Mode = e.Info().Mode
-	}
-	if en.Display == "" {
-		en.Display = e.displayOf(en.Speaker)
-	}
-	return e.appendAndAnnounce(en, func(en Entry) Event { return EntryAdded{Entry: en} })
-}
-
 // appendAndAnnounce appends en and emits the event announcing it without
 // letting another append in between: goroutines adding entries at once
 // (parallel tool loops, a note during an exchange) would otherwise announce
@@ -506,19 +485,6 @@ func (e *Engine) appendAndAnnounce(en Entry, announce func(Entry) Event) Entry {
 	en = e.History().Append(en)
 	e.Emit(announce(en))
 	return en
-}
-
-func (e *Engine) displayOf(speaker string) string {
-	switch speaker {
-	case SpeakerUser:
-		return "You"
-	case SpeakerSystem:
-		return "Parley"
-	}
-	if a, ok := e.Agent(speaker); ok {
-		return a.Label()
-	}
-	return speaker
 }
 
 // AgentsOf filters the engine's agents by name, keeping configuration order.

@@ -21,7 +21,7 @@ type NameRouter interface {
 	Named(line string) []string
 	// SubmitNamed runs line as Submit does; once the line is accepted and
 	// before any call it emits started and adds its sentence as a status
-	// note (StartNamedAsk): a refused line says and saves nothing.
+	// note (Carry keeps a Plan's Named so): a refused line says and saves nothing.
 	SubmitNamed(ctx context.Context, line string, started NamedAskStarted) error
 }
 
@@ -83,14 +83,4 @@ func (e *Engine) namedAskOf(m Mode, line string) Mode {
 		return namedAsk{NameRouter: r, started: NamedAskStarted{Mode: m.Name(), Agents: names, Sentence: namedAskSentence(displays, m.Name())}}
 	}
 	return nil
-}
-
-// StartNamedAsk announces an accepted named ask in s (a zero started:
-// none): the event, then its sentence as a status note.
-func StartNamedAsk(s Session, started NamedAskStarted) {
-	if started.Sentence == "" {
-		return
-	}
-	s.Emit(started)
-	s.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerSystem, Display: "Parley", Text: started.Sentence})
 }

@@ -25,7 +25,7 @@ type Plan struct {
 	// Title names a session that has no title yet ("" leaves it).
 	Title string
 	// Named announces a named ask typed in another mode, with its note,
-	// before the question it explains (StartNamedAsk).
+	// before the question it explains.
 	Named NamedAskStarted
 	// Line is the host's line, kept after the notes: the question, or a
 	// note when no one is asked (none when its Text is empty). A question
@@ -84,68 +84,4 @@ func (e *Engine) refusePlan(p Plan) error {
 		agents[i] = t.Spec.Agent
 	}
 	return e.refuseUnpriced(agents)
-}
-
-// keepPlan keeps what a plan says before its round: its notes, its title,
-// its named ask and its line, in that order.
-func (e *Engine) keepPlan(p Plan) {
-	for _, n := range p.Notes {
-		e.AddEntry(n)
-	}
-	e.SetTitle(p.Title, "")
-	StartNamedAsk(e, p.Named)
-	if p.Line.Text != "" {
-		e.AddEntry(p.Line)
-	}
-}
-
-// promptsOf builds every planned turn's prompt, in the plan's order.
-func (e *Engine) promptsOf(ctx context.Context, turns []PlannedTurn) []TurnSpec {
-	specs := make([]TurnSpec, len(turns))
-	for i, t := range turns {
-		specs[i] = t.Spec
-		specs[i].Messages = e.PromptFor(ctx, t.View)
-	}
-	if len(specs) == 1 {
-		specs[0].last = true // the plan is the whole exchange: nothing follows its one turn
-	}
-	return specs
-}
-
-// runRound reserves every turn in order, then runs them all in parallel,
-// an agent with the files tool and no native tools reading the workspace
-// through a tool loop first. The results are in the specs' order.
-func (e *Engine) runRound(ctx context.Context, specs []TurnSpec) []TurnResult {
-	runs := make([]func() (Entry, error), len(specs))
-	for i, spec := range specs {
-		if spec.Agent.Tools.Files() && e.NativeTools(spec.Agent) == nil {
-			loop := e.NewToolLoop(spec, 0, false)
-			loop.Reserve()
-			runs[i] = func() (Entry, error) { return loop.Run(ctx) }
-			continue
-		}
-		turn := e.Reserve(spec)
-		runs[i] = func() (Entry, error) { return turn.Run(ctx) }
-	}
-	results := make([]TurnResult, len(runs))
-	InParallel(len(runs), func(i int) {
-		en, err := runs[i]()
-		results[i] = TurnResult{Entry: en, Err: err}
-	})
-	return results
-}
-
-// roundError is a round's outcome: the cancel if the context was
-// cancelled, else every turn's error joined.
-func roundError(ctx context.Context, results []TurnResult) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var errs []error
-	for _, r := range results {
-		if r.Err != nil {
-			errs = append(errs, r.Err)
-		}
-	}
-	return errors.Join(errs...)
 }

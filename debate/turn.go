@@ -440,3 +440,41 @@ func overWindow(provider string, req providers.Request, question string) error {
 		"the question is %d bytes and the whole prompt about %d tokens, over %s's context window of %d tokens: nothing was sent (shorten the question or ask a model with a larger window)",
 		len(question), tokens, req.Model, window)}
 }
+
+// runRound reserves every turn in order, then runs them all in parallel,
+// an agent with the files tool and no native tools reading the workspace
+// through a tool loop first. The results are in the specs' order.
+func (e *Engine) runRound(ctx context.Context, specs []TurnSpec) []TurnResult {
+	runs := make([]func() (Entry, error), len(specs))
+	for i, spec := range specs {
+		if spec.Agent.Tools.Files() && e.NativeTools(spec.Agent) == nil {
+			loop := e.NewToolLoop(spec, 0, false)
+			loop.Reserve()
+			runs[i] = func() (Entry, error) { return loop.Run(ctx) }
+			continue
+		}
+		turn := e.Reserve(spec)
+		runs[i] = func() (Entry, error) { return turn.Run(ctx) }
+	}
+	results := make([]TurnResult, len(runs))
+	InParallel(len(runs), func(i int) {
+		en, err := runs[i]()
+		results[i] = TurnResult{Entry: en, Err: err}
+	})
+	return results
+}
+
+// roundError is a round's outcome: the cancel if the context was
+// cancelled, else every turn's error joined.
+func roundError(ctx context.Context, results []TurnResult) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var errs []error
+	for _, r := range results {
+		if r.Err != nil {
+			errs = append(errs, r.Err)
+		}
+	}
+	return errors.Join(errs...)
+}
