@@ -1,7 +1,7 @@
 package debate
 
 import (
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/parleyhq/parley/providers"
@@ -38,9 +38,9 @@ func ActivityAgo(t, now time.Time) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+		return strconv.Itoa(int(d.Minutes())) + " min ago" // not fmt: a session list says it 10,000 times
 	case d < 24*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d.Hours()))
+		return strconv.Itoa(int(d.Hours())) + " h ago"
 	}
 	return t.Local().Format("2006-01-02 15:04")
 }

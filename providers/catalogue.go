@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -345,7 +346,7 @@ func FormatSpend(cost float64, unknown, estimated bool) string {
 	if unknown && cost <= 0 {
 		return "$?"
 	}
-	s := fmt.Sprintf("$%.4f", cost)
+	s := "$" + strconv.FormatFloat(cost, 'f', 4, 64) // fmt's "$%.4f" without fmt: a list formats 10,000
 	if estimated {
 		s = "~" + s
 	}

@@ -125,3 +125,32 @@ func FuzzVisible(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlainTextIsWhatTheFullPassKeeps: Text's fast path (isPlain, which
+// returns the text as it is) never lets through what the full pass would
+// change: an escape sequence, a control, an invisible, a joiner or a byte
+// that is not UTF-8.
+func FuzzPlainTextIsWhatTheFullPassKeeps(f *testing.F) {
+	for _, s := range []string{"mention · @chatgpt café — “quoted” …", "a\x1b[31mred", "x\u009b31my", "\u202eevil",
+		"tab\tline\n", "\xff\xfe", "\ufffd", "👩\u200d💻", "東京 ok", "\u2028", "a\x7fb", "\x1b]8;;http://x\x07link\x1b]8;;\x07"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if isPlain(s) && strip(s) != s {
+			t.Fatalf("isPlain(%q) but the full pass gives %q", s, strip(s))
+		}
+	})
+}
+
+func TestPlainTextTakesTheFastPath(t *testing.T) {
+	for _, s := range []string{"mention · @chatgpt café — “quoted” …", "東京 ok", "tab\tline\n"} {
+		if !isPlain(s) {
+			t.Errorf("isPlain(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"a\x1b[31mred", "x\u009b31my", "\u202eevil", "\xff", "\ufffd", "👩\u200d💻", "\u2028", "a\x7fb", "\x07"} {
+		if isPlain(s) {
+			t.Errorf("isPlain(%q) = true", s)
+		}
+	}
+}
