@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,9 +36,11 @@ func BenchmarkStartup(b *testing.B) {
 
 // BenchmarkHeadlessStream: `parley ask` reading a 5,000-token answer from a
 // fake OpenAI server that streams as fast as it can, beside two floors
-// reading the same stream: curl -N (no decoding at all) and sdkstream
+// reading the same stream: curl -N (no decoding at all), sdkstream
 // (testdata/sdkstream: go-openai, the SDK Parley's openai provider uses,
-// decoding each event and writing the text, nothing of Parley's). Each
+// decoding each event and writing the text, nothing of Parley's) and
+// sdkstream's hand mode (the same with a bufio line reader and json into a
+// two-field struct: how much of the SDK floor is the SDK). Each
 // reports the child process's CPU for the long answer (ms-cpu/op), for a
 // one-token answer (fixed-ms: start-up and one exchange) and per token
 // beyond that ((long − short) / 4,999: µs-cpu/token), so a process's
@@ -77,7 +80,8 @@ func BenchmarkHeadlessStream(b *testing.B) {
 			c.Dir, c.Env = dir, env
 			return c
 		},
-		"sdk": func(question string) *exec.Cmd { return exec.Command(sdkBin, "read", srv.URL, question) },
+		"sdk":  func(question string) *exec.Cmd { return exec.Command(sdkBin, "read", srv.URL, question) },
+		"hand": func(question string) *exec.Cmd { return exec.Command(sdkBin, "hand", srv.URL, question) },
 		"curl": func(question string) *exec.Cmd {
 			body := fmt.Sprintf(`{"model":"gpt-6.1-sol","stream":true,"input":[{"role":"user","content":%q}]}`, question)
 			return exec.Command("curl", "-sSN", "-o", os.DevNull, "-H", "Authorization: Bearer k", "-H", "Content-Type: application/json",
@@ -93,7 +97,12 @@ func BenchmarkHeadlessStream(b *testing.B) {
 		}
 		return c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 	}
-	for _, name := range []string{"curl", "sdk", "parley"} {
+	for _, name := range []string{"sdk", "hand"} { // both decode the whole answer
+		if out, err := runs[name]("count to five thousand").Output(); err != nil || string(out) != strings.Repeat(" word", long) {
+			b.Fatalf("%s: %v: %d bytes of text, want %d", name, err, len(out), len(" word")*long)
+		}
+	}
+	for _, name := range []string{"curl", "hand", "sdk", "parley"} {
 		run, ok := runs[name]
 		if !ok {
 			continue

@@ -5,6 +5,12 @@
 //	sdkstream read URL [QUESTION]
 //	                     reads one answer from the server at URL (its base,
 //	                     …/v1) and writes its text to stdout: headless's floor
+//	sdkstream hand URL [QUESTION]
+//	                     the same without the SDK: net/http, a bufio line
+//	                     reader and json into a two-field struct — what a
+//	                     minimal hand decoder costs (the guide has Parley
+//	                     speak through the vendor's SDK; this only measures
+//	                     how much of the SDK floor is the SDK's decoding)
 //	sdkstream relay URL  serves Chat Completions chunks, one per upstream
 //	                     text delta, each JSON-encoded and flushed: the
 //	                     door's floor; it prints its address first
@@ -12,6 +18,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,7 +33,7 @@ import (
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: sdkstream read URL [QUESTION] | relay URL")
+		fmt.Fprintln(os.Stderr, "usage: sdkstream read URL [QUESTION] | hand URL [QUESTION] | relay URL")
 		os.Exit(2)
 	}
 	cfg := openai.DefaultConfig("k")
@@ -47,6 +54,12 @@ func main() {
 		if err == nil {
 			err = out.Flush()
 		}
+	case "hand":
+		question := "count"
+		if len(os.Args) > 3 {
+			question = os.Args[3]
+		}
+		err = hand(os.Args[2], question)
 	case "relay":
 		err = relay(client)
 	default:
@@ -80,6 +93,55 @@ func stream(ctx context.Context, client *openai.Client, question string, emit fu
 			}
 		}
 	}
+}
+
+// hand reads one answer from the Responses API at base with no SDK: one
+// POST, then each "data: " line decoded into the two fields it needs.
+func hand(base, question string) error {
+	body, err := json.Marshal(map[string]any{"model": "gpt-6.1-sol", "stream": true, "store": false, "input": question})
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequest(http.MethodPost, base+"/responses", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer k")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %s", resp.Status)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	lines := bufio.NewScanner(resp.Body)
+	lines.Buffer(make([]byte, 64<<10), 1<<20)
+	var ev struct {
+		Type  string `json:"type"`
+		Delta string `json:"delta"`
+	}
+	for lines.Scan() {
+		data, ok := bytes.CutPrefix(lines.Bytes(), []byte("data: "))
+		if !ok || bytes.Equal(data, []byte("[DONE]")) {
+			continue
+		}
+		ev.Type, ev.Delta = "", ""
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return err
+		}
+		if ev.Type == "response.output_text.delta" {
+			if _, err := out.WriteString(ev.Delta); err != nil {
+				return err
+			}
+		}
+	}
+	if err := lines.Err(); err != nil {
+		return err
+	}
+	return out.Flush()
 }
 
 // chunk is the least of a Chat Completions stream chunk.
