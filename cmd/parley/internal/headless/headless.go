@@ -177,7 +177,8 @@ func (p *Printer) Sink(ev debate.Event) {
 		return
 	}
 	if a, ok := ev.(debate.AgentAnswered); ok && p.opts.Format == JSON && p.style() == Agent {
-		p.answer = &a // the one document, printed when the exchange ends
+		answered := a // the one document, printed when the exchange ends; not &a, which put every event's a on the heap
+		p.answer = &answered
 		return
 	}
 	if w, ok := ev.(debate.ErrorOccurred); ok && w.Kind == debate.KindOverWorstCase && p.opts.Format == Text {

@@ -31,8 +31,8 @@ type conversation struct {
 type liveTurn struct {
 	entry    debate.Entry
 	stream   sanitize.Stream
-	text     strings.Builder // safe, trimmed text not yet written
-	ws       string          // trailing whitespace held back (TrimSpace)
+	text     []byte // safe, trimmed text not yet written (kept and reused: a write a delta, no allocation)
+	ws       string // trailing whitespace held back (TrimSpace)
 	seenText bool
 	open     bool // the head has been written: text goes straight out
 	multi    bool // a newline has been written or is pending
@@ -103,13 +103,16 @@ func (t *liveTurn) add(s string) {
 		}
 		t.seenText = true
 	}
-	s = t.ws + s
 	trimmed := strings.TrimRightFunc(s, unicode.IsSpace)
-	t.ws = s[len(trimmed):]
-	t.text.WriteString(trimmed)
-	if strings.Contains(trimmed, "\n") {
+	if trimmed == "" {
+		t.ws += s // only space so far: still held
+		return
+	}
+	if strings.Contains(t.ws, "\n") || strings.Contains(trimmed, "\n") {
 		t.multi = true
 	}
+	t.text = append(append(t.text, t.ws...), trimmed...) // not t.ws + s: a string a delta
+	t.ws = s[len(trimmed):]
 }
 
 // flush prints what the head of the order allows: finished turns whole,
@@ -153,7 +156,7 @@ func (c *conversation) finishBehind() {
 // turn of an exchange or after a multi-line one, else at its first newline.
 func (c *conversation) stream(t *liveTurn) {
 	if !t.open {
-		if t.text.Len() == 0 {
+		if len(t.text) == 0 {
 			return // the header goes out with the first words
 		}
 		if c.p.opts.Style == Conversation && c.printed > 0 && !c.lastMultiline && !t.multi {
@@ -161,9 +164,9 @@ func (c *conversation) stream(t *liveTurn) {
 		}
 		c.openTurn(t)
 	}
-	if t.text.Len() > 0 {
-		fmt.Fprint(c.p.out, t.text.String())
-		t.text.Reset()
+	if len(t.text) > 0 {
+		_, _ = c.p.out.Write(t.text) // fmt.Fprint boxed the string, and Reset dropped the buffer: two allocations a delta
+		t.text = t.text[:0]
 	}
 }
 
@@ -196,7 +199,7 @@ func (c *conversation) finish(t *liveTurn) {
 		t.multi = multi
 		c.openTurn(t)
 	}
-	fmt.Fprint(c.p.out, t.text.String()+statusMark(en)+c.tail(en))
+	fmt.Fprint(c.p.out, string(t.text)+statusMark(en)+c.tail(en))
 	c.done(t.multi)
 }
 

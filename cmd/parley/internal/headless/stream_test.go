@@ -122,3 +122,22 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// TestAStreamedDeltaIsPrintedWithoutAllocating: once a turn is open, a
+// text delta goes to stdout with no allocation of the printer's (it made
+// two a delta: fmt.Fprint boxed the text and the builder it was collected
+// in was dropped after each write). Counted, not timed.
+func TestAStreamedDeltaIsPrintedWithoutAllocating(t *testing.T) {
+	var out strings.Builder
+	out.Grow(1 << 20)
+	p := New(Options{Out: &out, Err: &strings.Builder{}, Format: Text, Style: Conversation})
+	p.Sink(debate.TurnStarted{Entry: debate.Entry{Turn: 1, Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: debate.StatusStreaming}})
+	var ev debate.Event = debate.TextDelta{Turn: 1, Agent: "chatgpt", Text: " wörd\n"}
+	p.Sink(ev)
+	if a := testing.AllocsPerRun(1000, func() { p.Sink(ev) }); a > 0.1 {
+		t.Errorf("%.2f allocations a streamed delta, want none", a)
+	}
+	if n := strings.Count(out.String(), "wörd"); n != 1002 {
+		t.Errorf("%d deltas printed, want 1002:\n%.200s", n, out.String())
+	}
+}
