@@ -165,12 +165,20 @@ func (m *Mention) Name() string { return debate.ModeMention }
 // SeatingLine says whom @all asks and whom it skips for want of a key.
 func (m *Mention) SeatingLine() string { return m.engine.AllLine() }
 
-// Agents implements Mode: @all's agents plus any agent addressed so far,
-// in configuration order.
+// Agents implements Mode: @all's agents in the order their list gives
+// (modes.mention.agents: a session created with agents keeps the order it
+// named them in), then any other agent addressed so far, in configuration
+// order. The order never changes under a line: a panel does not move.
 func (m *Mention) Agents() []*debate.Agent {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.engine.AgentsOf(m.asked)
+	out, _ := m.engine.AllSeated()
+	for _, a := range m.engine.AgentsOf(m.asked) {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // IsNote reports whether a line would be kept as a note without any call.

@@ -467,3 +467,32 @@ var errCut = &providers.Error{Provider: "fake", Kind: providers.KindNetwork, Mes
 
 // known is the modes the engines of these tests know: this one.
 var known = config.ModeList{Spec{}}
+
+// The panels follow @all's list in the order it names its agents (a
+// session created with agents keeps their order), then anyone addressed
+// since, in configuration order; a line never moves a panel.
+func TestPanelsKeepTheListsOrder(t *testing.T) {
+	t.Parallel()
+	cfg := debatetest.SpineConfig(known)
+	cfg.Modes.Mention.Agents = []string{"chatgpt", "gemini"} // not configuration order
+	e := debatetest.NewMixedEngine(t, cfg, debate.ModeMention, nil)
+	names := func() string {
+		var out []string
+		for _, a := range e.Current().Agents() {
+			out = append(out, a.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := names(); got != "chatgpt,gemini" {
+		t.Fatalf("panels at the start: %s", got)
+	}
+	for _, line := range []string{"@all hi", "@claude and you?"} {
+		if err := e.Submit(context.Background(), line); err != nil {
+			t.Fatal(err)
+		}
+		debatetest.Settle(t, e)
+	}
+	if got := names(); got != "chatgpt,gemini,claude" {
+		t.Errorf("panels after @all and @claude: %s", got)
+	}
+}
