@@ -1,17 +1,8 @@
 package main
 
 import (
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/parleyhq/parley/providers"
-	"github.com/parleyhq/parley/providers/providertest"
 )
 
 // `parley ask --checkpoint each_round` asks on stdin before a call to a
@@ -24,24 +15,8 @@ func TestAskToolApprovalKilledThenDeniedOnStdin(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	var fetched atomic.Int32
-	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fetched.Add(1)
-		_, _ = io.WriteString(w, "SECRET-PAGE")
-	}))
-	t.Cleanup(page.Close)
-	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
-		if last := r.Messages[len(r.Messages)-1]; len(last.ToolResults) > 0 {
-			return providertest.Reply{Text: "Without the page: no figure."}
-		}
-		return providertest.Reply{Text: "Let me read it.", ToolCalls: []providers.ToolCall{
-			{ID: "call_1", Name: "fetch_url", Arguments: `{"url":"` + page.URL + `/rates"}`}}}
-	})
-	f := &checkpointFixture{bin: buildParley(t), dir: t.TempDir(), srv: srv, mode: "ask"}
-	conf := "tools:\n  policy:\n    fetch_url: ask\n  fetch:\n    allow_private: true\nagents:\n  - name: chatgpt\n    tools: [fetch]\n"
-	if err := os.WriteFile(filepath.Join(f.dir, "parley.yaml"), []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	f, fetched := toolCallFixture(t, "ask", "tools:\n  policy:\n    fetch_url: ask\n  fetch:\n    allow_private: true\nagents:\n  - name: chatgpt\n    tools: [fetch]\n")
+	srv := f.srv
 	id := f.killedAtCheckpoint(t, "CHECKPOINT before chatgpt's call to fetch_url", "--checkpoint", "each_round", "@chatgpt what is the rate on that page?")
 	if n := len(srv.Requests()); n != 1 {
 		t.Fatalf("%d requests before the kill, want 1", n)
@@ -60,12 +35,7 @@ func TestAskToolApprovalKilledThenDeniedOnStdin(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
-	msgs := reqs[1].Messages
-	model, result := msgs[len(msgs)-2], msgs[len(msgs)-1]
-	if len(model.ToolCalls) != 1 || model.ToolCalls[0].ID != "call_1" || len(result.ToolResults) != 1 ||
-		result.ToolResults[0].CallID != "call_1" || result.ToolResults[0].Content != "refused by the host: not that site" {
-		t.Errorf("the resumed request ends with %+v then %+v", model, result)
-	}
+	deniedAfterTheCall(t, reqs[1].Messages, "not that site")
 	if n := fetched.Load(); n != 0 {
 		t.Errorf("the denied page was fetched %d times", n)
 	}

@@ -26,25 +26,8 @@ func TestToolApprovalKilledThenDeniedOverTheAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	var fetched atomic.Int32
-	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fetched.Add(1)
-		_, _ = io.WriteString(w, "SECRET-PAGE")
-	}))
-	t.Cleanup(page.Close)
-	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
-		last := r.Messages[len(r.Messages)-1]
-		if len(last.ToolResults) > 0 {
-			return providertest.Reply{Text: "Without the page: no figure."}
-		}
-		return providertest.Reply{Text: "Let me read it.", ToolCalls: []providers.ToolCall{
-			{ID: "call_1", Name: "fetch_url", Arguments: `{"url":"` + page.URL + `/rates"}`}}}
-	})
-	f := &checkpointFixture{bin: buildParley(t), dir: t.TempDir(), srv: srv}
-	conf := "serve:\n  tools: [fetch]\n  allow_private_fetch: true\ntools:\n  policy:\n    fetch_url: ask\n"
-	if err := os.WriteFile(filepath.Join(f.dir, "parley.yaml"), []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	f, fetched := toolCallFixture(t, "", "serve:\n  tools: [fetch]\n  allow_private_fetch: true\ntools:\n  policy:\n    fetch_url: ask\n")
+	srv := f.srv
 	first, proc := f.startServe(t)
 	var created struct {
 		Session struct{ ID string } `json:"session"`
@@ -87,13 +70,7 @@ func TestToolApprovalKilledThenDeniedOverTheAPI(t *testing.T) {
 		t.Fatalf("%d requests, want 2 (the call, then the answer after the denial)", len(reqs))
 	}
 	msgs := reqs[1].Messages
-	model, result := msgs[len(msgs)-2], msgs[len(msgs)-1]
-	if model.Role != providers.RoleAssistant || len(model.ToolCalls) != 1 || model.ToolCalls[0].ID != "call_1" || model.Content != "Let me read it." {
-		t.Errorf("the model's message before the result: %+v", model)
-	}
-	if len(result.ToolResults) != 1 || result.ToolResults[0].CallID != "call_1" || result.ToolResults[0].Content != "refused by the host: not that site" {
-		t.Errorf("the call's result: %+v", result.ToolResults)
-	}
+	deniedAfterTheCall(t, msgs, "not that site")
 	if n := fetched.Load(); n != 0 {
 		t.Errorf("the denied page was fetched %d times", n)
 	}
@@ -117,4 +94,45 @@ func providersText(msgs []providers.Message) string {
 		}
 	}
 	return b.String()
+}
+
+// toolCallFixture is a fixture whose model (OpenAI's wire fake) first calls
+// fetch_url on a local page, then answers once it gets the call's result;
+// conf is the parley.yaml the runs read, and fetched counts the page's hits.
+func toolCallFixture(t *testing.T, mode, conf string) (*checkpointFixture, *atomic.Int32) {
+	t.Helper()
+	fetched := new(atomic.Int32)
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fetched.Add(1)
+		_, _ = io.WriteString(w, "SECRET-PAGE")
+	}))
+	t.Cleanup(page.Close)
+	srv := providertest.OpenAI(t, func(r providertest.Request) providertest.Reply {
+		if last := r.Messages[len(r.Messages)-1]; len(last.ToolResults) > 0 {
+			return providertest.Reply{Text: "Without the page: no figure."}
+		}
+		return providertest.Reply{Text: "Let me read it.", ToolCalls: []providers.ToolCall{
+			{ID: "call_1", Name: "fetch_url", Arguments: `{"url":"` + page.URL + `/rates"}`}}}
+	})
+	f := &checkpointFixture{bin: buildParley(t), dir: t.TempDir(), srv: srv, mode: mode}
+	if err := os.WriteFile(filepath.Join(f.dir, "parley.yaml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f, fetched
+}
+
+// deniedAfterTheCall checks that a resumed request ends with the model's
+// own message holding call_1, then the host's denial as its result.
+func deniedAfterTheCall(t *testing.T, msgs []providers.Message, reason string) {
+	t.Helper()
+	if len(msgs) < 2 {
+		t.Fatalf("the resumed request has %d messages", len(msgs))
+	}
+	model, result := msgs[len(msgs)-2], msgs[len(msgs)-1]
+	if model.Role != providers.RoleAssistant || len(model.ToolCalls) != 1 || model.ToolCalls[0].ID != "call_1" || model.Content != "Let me read it." {
+		t.Errorf("the model's message before the result: %+v", model)
+	}
+	if len(result.ToolResults) != 1 || result.ToolResults[0].CallID != "call_1" || result.ToolResults[0].Content != "refused by the host: "+reason {
+		t.Errorf("the call's result: %+v", result.ToolResults)
+	}
 }
