@@ -102,6 +102,36 @@ func BenchmarkAskFixedCost(b *testing.B) {
 	}
 }
 
+// BenchmarkAskAgainstBase runs this tree's binary and another
+// (PARLEY_BENCH_BASE, e.g. main's built with `go build -o`) in turn, each
+// on its own database beside the same fake, 41 rounds of `ask` answered in
+// one chunk and of `version`: a change to the fixed cost measured against
+// what it changed in one run, whatever the machine's load.
+//
+//	go build -o /tmp/parley-base ./cmd/parley   # in the tree to compare against
+//	PARLEY_BENCH_BASE=/tmp/parley-base go test -run '^$' -bench BenchmarkAskAgainstBase -benchtime 1x ./cmd/parley/
+func BenchmarkAskAgainstBase(b *testing.B) {
+	base := os.Getenv("PARLEY_BENCH_BASE")
+	if base == "" {
+		b.Skip("PARLEY_BENCH_BASE names no binary to compare with")
+	}
+	parley := buildParley(b)
+	fake := chunkFake(b, 1).URL
+	eBase, eNew := newCLIEnv(b, fake), newCLIEnv(b, fake)
+	for range b.N {
+		oldAsk, newAsk := pair(41, func() time.Duration { return eBase.cpuOf(b, base, "ask", "@chatgpt hi") },
+			func() time.Duration { return eNew.cpuOf(b, parley, "ask", "@chatgpt hi") })
+		oldVersion, newVersion := pair(41, func() time.Duration { return eBase.cpuOf(b, base, "version") },
+			func() time.Duration { return eNew.cpuOf(b, parley, "version") })
+		b.Logf("parley ask (one chunk) %.1f ms CPU against the base's %.1f (%.2f×); version %.1f against %.1f (%.2f×)",
+			ms(newAsk), ms(oldAsk), float64(newAsk)/float64(oldAsk), ms(newVersion), ms(oldVersion), float64(newVersion)/float64(oldVersion))
+		b.ReportMetric(ms(newAsk), "ask-ms")
+		b.ReportMetric(ms(oldAsk), "base-ask-ms")
+		b.ReportMetric(ms(newVersion), "version-ms")
+		b.ReportMetric(ms(oldVersion), "base-version-ms")
+	}
+}
+
 func BenchmarkSessionsList(b *testing.B) {
 	const n = 10000
 	parley := buildParley(b)
