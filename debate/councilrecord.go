@@ -1,8 +1,9 @@
 package debate
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -100,8 +101,8 @@ func settleRecord(c *verdict.CouncilResult, stage3 bool) {
 }
 
 var (
-	legendRE    = regexp.MustCompile(`^Council ranking[^(]*\((.*)\): `)
-	rankedItems = regexp.MustCompile(`\d+\. .*? \((Response [A-Z][0-9]*)\)(?:, |$)`)
+	legendRE    = lazyregexp.New(`^Council ranking[^(]*\((.*)\): `)
+	rankedItems = lazyregexp.New(`\d+\. .*? \((Response [A-Z][0-9]*)\)(?:, |$)`)
 )
 
 // rankingOf reads one ranking turn back: the prompt's legend maps labels

@@ -1,16 +1,17 @@
 package providers
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 )
 
 var (
-	gptVersion  = regexp.MustCompile(`^gpt-(\d+)(?:\.(\d+))?`)
-	oSeries     = regexp.MustCompile(`^o(\d+)(-|$)`)
-	claudeParts = regexp.MustCompile(`^claude-(?:(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d{1,2}))?|(\d+)(?:-(\d))?-(opus|sonnet|haiku))`)
-	geminiMajor = regexp.MustCompile(`^gemini-(\d+)(?:\.(\d+))?`)
+	gptVersion  = lazyregexp.New(`^gpt-(\d+)(?:\.(\d+))?`)
+	oSeries     = lazyregexp.New(`^o(\d+)(-|$)`)
+	claudeParts = lazyregexp.New(`^claude-(?:(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d{1,2}))?|(\d+)(?:-(\d))?-(opus|sonnet|haiku))`)
+	geminiMajor = lazyregexp.New(`^gemini-(\d+)(?:\.(\d+))?`)
 )
 
 // Effort ladders of the families (EffortLevels is the longest).

@@ -2,10 +2,11 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 )
 
 // MagiPresets rotate the configured (provider, model) pairs under the MAGI
@@ -67,7 +68,7 @@ func (c *Config) magiIndexes() []int {
 	return idx
 }
 
-var openAIModel = regexp.MustCompile(`^(gpt-|chatgpt-|codex|o[1-9]($|-))`)
+var openAIModel = lazyregexp.New(`^(gpt-|chatgpt-|codex|o[1-9]($|-))`)
 
 // ModelError is a model name that cannot be resolved to a provider.
 type ModelError struct{ Problem string }

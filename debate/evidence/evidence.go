@@ -10,12 +10,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate/sanitize"
 )
@@ -178,8 +179,8 @@ func (l *Ledger) Len() int {
 
 // citeRE finds cited ids: [E2], [E2, E5], [E2][E3], and bare E2 inside
 // an "evidence" list once extracted. Bounded: ids have at most 6 digits.
-var citeRE = regexp.MustCompile(`\[\s*E[0-9]{1,6}(?:\s*[,;]\s*E[0-9]{1,6})*\s*\]`)
-var idRE = regexp.MustCompile(`E[0-9]{1,6}`)
+var citeRE = lazyregexp.New(`\[\s*E[0-9]{1,6}(?:\s*[,;]\s*E[0-9]{1,6})*\s*\]`)
+var idRE = lazyregexp.New(`E[0-9]{1,6}`)
 
 // maxCited bounds the ids read from one answer.
 const maxCited = 64

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 )
 
 // minSecret is the shortest configured value scrubbed: shorter values (a
@@ -153,18 +155,18 @@ func spaced(s string) string {
 
 // keyShapes are the forms a credential takes in a message, whatever its value.
 var keyShapes = []struct {
-	re   *regexp.Regexp
+	re   *lazyregexp.Regexp
 	with string
 }{
 	// Authorization: Bearer …  (and "Bearer …" alone)
-	{regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}`), "${1} " + Redacted},
+	{lazyregexp.New(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}`), "${1} " + Redacted},
 	// Header or JSON field forms: x-goog-api-key: …, "api_key": "…", x-api-key=…
-	{regexp.MustCompile(`(?i)\b(x-goog-api-key|x-api-key|api[_-]?key|access[_-]?token|client[_-]?secret)(["']?\s*[:=]\s*["']?)[^\s"'&,;)}]+`), "${1}${2}" + Redacted},
+	{lazyregexp.New(`(?i)\b(x-goog-api-key|x-api-key|api[_-]?key|access[_-]?token|client[_-]?secret)(["']?\s*[:=]\s*["']?)[^\s"'&,;)}]+`), "${1}${2}" + Redacted},
 	// Query parameters: ?key=…, &token=…, secret=…
-	{regexp.MustCompile(`(?i)([?&;]|\b)(key|token|secret|password|sig|signature)=[^\s"'&,;)}]+`), "${1}${2}=" + Redacted},
+	{lazyregexp.New(`(?i)([?&;]|\b)(key|token|secret|password|sig|signature)=[^\s"'&,;)}]+`), "${1}${2}=" + Redacted},
 	// Vendor key shapes: sk-…, sk-proj-…, sk-ant-…, gsk_…, xai-…, Google's AIza…
-	{regexp.MustCompile(`\b(?:sk|gk|pk|rk|gsk|xai)[-_][A-Za-z0-9_-]{16,}`), Redacted},
-	{regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{30,}`), Redacted},
+	{lazyregexp.New(`\b(?:sk|gk|pk|rk|gsk|xai)[-_][A-Za-z0-9_-]{16,}`), Redacted},
+	{lazyregexp.New(`\bAIza[0-9A-Za-z_-]{30,}`), Redacted},
 }
 
 // caseVariants is r and every rune it equals ignoring case.

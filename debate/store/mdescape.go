@@ -1,8 +1,9 @@
 package store
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -19,12 +20,12 @@ import (
 var (
 	// lineLead is what may stand before a block's first character: the
 	// indentation, blockquote markers and list markers.
-	lineLead = regexp.MustCompile(`^(?:[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t]))*[ \t]*`)
+	lineLead = lazyregexp.New(`^(?:[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t]))*[ \t]*`)
 	// setextLine would underline the line above into a heading.
-	setextLine = regexp.MustCompile(`^(?:=+|-+)[ \t]*$`)
+	setextLine = lazyregexp.New(`^(?:=+|-+)[ \t]*$`)
 	// linkTarget would make the bracketed text before it a link or a
 	// link definition.
-	linkTarget = regexp.MustCompile(`\]([(:])`)
+	linkTarget = lazyregexp.New(`\]([(:])`)
 )
 
 // modelMarkdown makes model text safe to embed in an export as Markdown.

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 )
 
 // Tool names, as the model writes them.
@@ -71,11 +73,11 @@ func IsNoCall(err error) bool {
 }
 
 var (
-	toolOpen = regexp.MustCompile(`<(list_file|read_file|complete)(\s[^<>]*)?/?>`)
+	toolOpen = lazyregexp.New(`<(list_file|read_file|complete)(\s[^<>]*)?/?>`)
 	// toolLike spots what a model trained on other agents' tools tends to
 	// write instead (write_file, execute_command, a bare <path>), so the
 	// retry message can say what was wrong.
-	toolLike = regexp.MustCompile(`<([A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*|path|bash|shell|exec|execute|run|write|edit|search|grep|cat|ls|view|glob|tool|tool_call|function_calls|invoke)(\s[^<>]*)?/?>`)
+	toolLike = lazyregexp.New(`<([A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*|path|bash|shell|exec|execute|run|write|edit|search|grep|cat|ls|view|glob|tool|tool_call|function_calls|invoke)(\s[^<>]*)?/?>`)
 )
 
 // ParseCall finds exactly one tool call in a model's reply. Prose and code
@@ -177,7 +179,7 @@ func parsePathCall(name, element, body string) (Call, error) {
 	return c, nil
 }
 
-var childTag = regexp.MustCompile(`<([A-Za-z_][\w.-]*)[\s/>]`)
+var childTag = lazyregexp.New(`<([A-Za-z_][\w.-]*)[\s/>]`)
 
 // unknownChildren names the elements of a path call other than path and recursive.
 func unknownChildren(element string) []string {
@@ -226,8 +228,8 @@ func decodeText(s string) string {
 }
 
 var (
-	summaryOpen  = regexp.MustCompile(`<summary\s*>`)
-	summaryClose = regexp.MustCompile(`</summary\s*>`)
+	summaryOpen  = lazyregexp.New(`<summary\s*>`)
+	summaryClose = lazyregexp.New(`</summary\s*>`)
 )
 
 // parseComplete reads <complete><summary>…</summary></complete>. The summary

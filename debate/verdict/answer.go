@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate/sanitize"
 )
@@ -49,8 +50,8 @@ const maxAnswerRunes = 200
 var (
 	// numberToken finds a number written with optional sign, thousands
 	// commas, decimals and exponent.
-	numberToken = regexp.MustCompile(`[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+−]?\.\d+`)
-	optionToken = regexp.MustCompile(`^(?i:option\s+|answer\s*:?\s*)?\(?([A-Za-z])\)?(?:[\s.):,-].*)?$`)
+	numberToken = lazyregexp.New(`[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+−]?\.\d+`)
+	optionToken = lazyregexp.New(`^(?i:option\s+|answer\s*:?\s*)?\(?([A-Za-z])\)?(?:[\s.):,-].*)?$`)
 )
 
 // NormalizeAnswer brings an answer to its canonical form for its type, so

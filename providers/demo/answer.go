@@ -2,9 +2,10 @@ package demo
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -16,9 +17,9 @@ import (
 const demoAnswerSchema = "magi_answer"
 
 var (
-	demoExpr   = regexp.MustCompile(`\d+(?:\s*[-+*×]\s*\d+)+`)
-	demoOption = regexp.MustCompile(`(?m)^\s*\(?([A-Z])\)\s*(.+?)\s*$`)
-	demoPeer   = regexp.MustCompile(`"answer"\s*:\s*"([^"]*)"`)
+	demoExpr   = lazyregexp.New(`\d+(?:\s*[-+*×]\s*\d+)+`)
+	demoOption = lazyregexp.New(`(?m)^\s*\(?([A-Z])\)\s*(.+?)\s*$`)
+	demoPeer   = lazyregexp.New(`"answer"\s*:\s*"([^"]*)"`)
 )
 
 // demoAnswer plays a fallible solver: it works arithmetic out (mostly right;

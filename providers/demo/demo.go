@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/internal/lazyregexp"
+
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -344,8 +346,8 @@ func demoVote(req providers.Request, last string) string {
 }
 
 var (
-	listedPath = regexp.MustCompile(`(?m)^\s*(?:[-*]\s*)?([\w./-]+\.(?:go|md|py|rs|js|ts|txt|yaml|toml|json))\s*(?:\(|$)`)
-	xmlPath    = regexp.MustCompile(`<path>([^<]*)</path>`)
+	listedPath = lazyregexp.New(`(?m)^\s*(?:[-*]\s*)?([\w./-]+\.(?:go|md|py|rs|js|ts|txt|yaml|toml|json))\s*(?:\(|$)`)
+	xmlPath    = lazyregexp.New(`<path>([^<]*)</path>`)
 )
 
 // demoToolStep follows the seed's loop: list, read the most telling file,

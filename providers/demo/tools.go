@@ -2,9 +2,10 @@ package demo
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -16,8 +17,8 @@ import (
 // they were quoted under. One round of calls a turn, so a demo turn ends.
 
 var (
-	urlInText   = regexp.MustCompile(`https?://[^\s<>"'\]\)]+`)
-	evidenceIDs = regexp.MustCompile(`\[(E\d+)\] source:`)
+	urlInText   = lazyregexp.New(`https?://[^\s<>"'\]\)]+`)
+	evidenceIDs = lazyregexp.New(`\[(E\d+)\] source:`)
 )
 
 // toolStep is the demo's native tool step for req: the text before the

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/lazyregexp"
+
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -64,9 +66,9 @@ const CouncilRankingSchemaName = "council_ranking"
 const maxRankingAnswerBytes = 256 << 10
 
 var (
-	rankLabelRE   = regexp.MustCompile(`(?i)\bresponse\s*[-_:#]?\s*([a-z])\b`)
-	finalRankRE   = regexp.MustCompile(`(?i)final\s+ranking\s*:?`)
-	bareLetterRE  = regexp.MustCompile(`(?i)^\s*(?:response\s*[-_:#]?\s*)?([a-z])\s*[.)]?\s*$`)
+	rankLabelRE   = lazyregexp.New(`(?i)\bresponse\s*[-_:#]?\s*([a-z])\b`)
+	finalRankRE   = lazyregexp.New(`(?i)final\s+ranking\s*:?`)
+	bareLetterRE  = lazyregexp.New(`(?i)^\s*(?:response\s*[-_:#]?\s*)?([a-z])\s*[.)]?\s*$`)
 	errNoRankList = errors.New(`no ranking found; answer with {"evaluation": "...", "ranking": ["Response A", ...]}`)
 )
 

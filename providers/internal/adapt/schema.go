@@ -1,14 +1,15 @@
 package adapt
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/providers"
 )
 
-var schemaNameUnsafe = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
+var schemaNameUnsafe = lazyregexp.New(`[^a-zA-Z0-9_-]+`)
 
 // SchemaName makes a schema name the vendors accept ([a-zA-Z0-9_-], at most
 // 64 characters), def when nothing is left.

@@ -7,8 +7,9 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -202,7 +203,7 @@ func shuffleOptions(q *Question, seed uint64) {
 	q.Options = opts
 }
 
-var subjectRe = regexp.MustCompile(`[^a-z0-9_]+`)
+var subjectRe = lazyregexp.New(`[^a-z0-9_]+`)
 
 // csvPrefix names a set's ids: truthfulqa, or mmlu-SUBJECT from an MMLU
 // file's name (abstract_algebra_test.csv → mmlu-abstract_algebra).

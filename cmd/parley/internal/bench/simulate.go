@@ -7,9 +7,10 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
@@ -226,7 +227,7 @@ type simOpinion struct {
 	Reasoning  string  `json:"reasoning"`
 }
 
-var opinionLineRe = regexp.MustCompile(`(?m)^\[([^\]]+)\]: (\{.*\})$`)
+var opinionLineRe = lazyregexp.New(`(?m)^\[([^\]]+)\]: (\{.*\})$`)
 
 // shown reads the opinions of the round's prompt, without the member's own.
 func (s *simMember) shown(req providers.Request) []simOpinion {

@@ -4,18 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate/config"
 )
 
 // decodeLine is one problem in a decoding error: 'key' what is wrong.
-var decodeLine = regexp.MustCompile(`^'([^']*)' (.+)$`)
+var decodeLine = lazyregexp.New(`^'([^']*)' (.+)$`)
 
 // namedIndex is a map key in a decoding error's path (providers[openai]).
-var namedIndex = regexp.MustCompile(`\[([^\]0-9][^\]]*)\]`)
+var namedIndex = lazyregexp.New(`\[([^\]0-9][^\]]*)\]`)
 
 // decodeError turns the decoder's error into one that says where the value
 // came from (file:line or the environment variable), the full key and what

@@ -3,9 +3,10 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,10 +42,10 @@ func inputSchema[In any](enums map[string][]string) *jsonschema.Schema {
 // \"arguments\": validating root: validating /properties/agents: enum: x
 // does not equal any of: [a b]").
 var (
-	validationProp    = regexp.MustCompile(`/properties/([^/:\s]+)`)
-	validationEnum    = regexp.MustCompile(`enum: (.*) does not equal any of`)
-	validationMissing = regexp.MustCompile(`missing properties: \[?"([^"]+)"`)
-	validationExtra   = regexp.MustCompile(`unexpected additional properties \[?"([^"]+)"`)
+	validationProp    = lazyregexp.New(`/properties/([^/:\s]+)`)
+	validationEnum    = lazyregexp.New(`enum: (.*) does not equal any of`)
+	validationMissing = lazyregexp.New(`missing properties: \[?"([^"]+)"`)
+	validationExtra   = lazyregexp.New(`unexpected additional properties \[?"([^"]+)"`)
 )
 
 // plainArgError turns the SDK's schema error for a tool's arguments into

@@ -3,10 +3,11 @@ package serve
 import (
 	"errors"
 	"net/http"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
@@ -24,8 +25,8 @@ type agentRequest struct {
 }
 
 var (
-	agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
-	colour    = regexp.MustCompile(`^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]{1,20}|[0-9]{1,3})$`)
+	agentName = lazyregexp.New(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+	colour    = lazyregexp.New(`^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]{1,20}|[0-9]{1,3})$`)
 )
 
 // createAgent stores a custom agent; it is usable by name in sessions

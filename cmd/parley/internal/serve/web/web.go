@@ -11,11 +11,12 @@ import (
 	"log"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
@@ -189,7 +190,7 @@ func councilData(data map[string]any, sv SessionView) {
 }
 
 // hexColor is the only colour form agents.css takes from the configuration.
-var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{3}(?:[0-9A-Fa-f]{3})?$`)
+var hexColor = lazyregexp.New(`^#[0-9A-Fa-f]{3}(?:[0-9A-Fa-f]{3})?$`)
 
 // agentCSS gives each panel its agent's configured colour. It is a
 // stylesheet of its own because the CSP allows no style attribute, and it
