@@ -255,10 +255,20 @@ func httpClient(t *testing.T, ts *httptest.Server) *client {
 	return connect(t, &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", MaxRetries: -1})
 }
 
-// demoAgents are --demo's agents, in-process: fast, still word by word (the
-// binary's, in the stdio tests, keep the pace users see).
+// demoPace is the demo agents' pace where what a test checks comes once
+// the answers are in: fast, still word by word (users see demo.Pace).
+const demoPace = 200 * time.Microsecond
+
+// fastDemo is the environment entry that makes the real binary's demo
+// agents stream at demoPace (PARLEY_DEMO_PACE). The tools walk and the
+// inspector set it: at the pace users see, the stdio walk spent ~14 s of
+// the package's wall time watching words arrive. Tests that act
+// mid-answer (progress, a client gone, a cancel) keep demo.Pace.
+var fastDemo = "PARLEY_DEMO_PACE=" + demoPace.String()
+
+// demoAgents are --demo's agents, in-process, at demoPace.
 func demoAgents(cfg *config.Config) ([]*debate.Agent, error) {
-	return cli.BuildAgents(cfg, true, 200*time.Microsecond, nil)
+	return cli.BuildAgents(cfg, true, demoPace, nil)
 }
 
 // fakeVendors points the three vendors at fakes that answer each kind of

@@ -25,7 +25,7 @@ var toolNames = []string{"ask", "checkpoint", "council", "debate_start", "debate
 func demoClients(t *testing.T) map[string]*client {
 	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), demoAgents, true)
 	return map[string]*client{
-		"stdio": stdioClient(t, filepath.Join(t.TempDir(), "s.db"), nil, "--demo"),
+		"stdio": stdioClient(t, filepath.Join(t.TempDir(), "s.db"), []string{fastDemo}, "--demo"),
 		"http":  httpClient(t, ts),
 	}
 }
