@@ -21,6 +21,20 @@ import (
 
 const servers = "testdata/servers"
 
+// secretKey is in this test process's environment from TestMain on, as a
+// user's key is in parley's: a server's process must never see it. Set
+// once for the package rather than with t.Setenv, which keeps a test
+// serial (node's start-up is most of each test's time; the package's wall
+// time was the tests' sum).
+const secretKey = "sk-test-parley-secret-key"
+
+func TestMain(m *testing.M) {
+	if err := os.Setenv("OPENAI_API_KEY", secretKey); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
+}
+
 // server is the command running one of the npm servers installed from
 // testdata/servers' package-lock.
 func server(t *testing.T, pkg string, args ...string) []string {
@@ -43,7 +57,10 @@ func call(t *testing.T, box *toolbox.Box, name, args string) toolbox.Result {
 // the result is evidence the member cites, and the server's process sees
 // none of Parley's keys.
 func TestEverythingServesACouncilMember(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "sk-test-parley-secret-key")
+	t.Parallel()
+	if v, _ := os.LookupEnv("OPENAI_API_KEY"); v != secretKey {
+		t.Fatalf("OPENAI_API_KEY is %q, not TestMain's", v)
+	}
 	pool := mcptool.NewPool(map[string]config.MCPServerSpec{"everything": {Command: server(t, "@modelcontextprotocol/server-everything", "stdio")}}, os.LookupEnv)
 	t.Cleanup(func() { _ = pool.Close() })
 	tools, err := pool.Tools("everything")
@@ -51,7 +68,7 @@ func TestEverythingServesACouncilMember(t *testing.T) {
 		t.Fatal(err)
 	}
 	box := toolbox.New(tools, nil)
-	if res := call(t, box, "mcp__everything__get-env", `{}`); res.IsError || strings.Contains(res.Text, "sk-test-parley-secret-key") || !strings.Contains(res.Text, "PATH") {
+	if res := call(t, box, "mcp__everything__get-env", `{}`); res.IsError || strings.Contains(res.Text, secretKey) || !strings.Contains(res.Text, "PATH") {
 		t.Errorf("the server's environment: %v %.300s", res.IsError, res.Text)
 	}
 
@@ -137,7 +154,7 @@ func TestBrokenServersAreErrors(t *testing.T) {
 		"missing": {Command: []string{filepath.Join(t.TempDir(), "no-such-server")}},
 		"mute":    {Command: []string{"sleep", "600"}},
 	}, os.LookupEnv)
-	pool.Timeout = 2 * time.Second
+	pool.Timeout = 500 * time.Millisecond // mute never answers: any deadline is reached
 	t.Cleanup(func() { _ = pool.Close() })
 	if _, err := pool.Tools("missing"); err == nil || !strings.Contains(err.Error(), "mcp:missing could not be started") {
 		t.Errorf("missing: %v", err)
