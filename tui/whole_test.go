@@ -88,7 +88,9 @@ func TestAlternateSaysTheStepAndWhoIsNext(t *testing.T) {
 // was answering step 2).
 func TestAlternateRuleWhileAStepStreams(t *testing.T) {
 	t.Parallel()
-	e := testEngine(t, 20*time.Millisecond)
+	// 5 ms a word: an answer streams for about a second, ample for a 5 ms
+	// poll to see it busy (at 20 ms the test spent 6–8 s watching words).
+	e := testEngine(t, 5*time.Millisecond)
 	m := New(testOptions(e))
 	tm := start(t, m, 100, 30)
 	tm.Send(altKey('2'))
