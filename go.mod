@@ -113,3 +113,5 @@ replace github.com/gorilla/css => ./third_party/gorillacss
 replace github.com/yuin/goldmark => ./third_party/goldmark
 
 replace github.com/atotto/clipboard => ./third_party/clipboard
+
+replace charm.land/glamour/v2 => ./third_party/glamour
