@@ -81,7 +81,7 @@ func TestOnlyAChangedDatabaseIsChecked(t *testing.T) {
 }
 
 // BenchmarkFileStamp measures what an open of an unchanged database pays
-// instead of BenchmarkQuickCheck: reading the file through CRC-32C.
+// instead of BenchmarkQuickCheck: reading the file through CRC-32.
 func BenchmarkFileStamp(b *testing.B) {
 	path := largeDatabase(b)
 	for range b.N {
