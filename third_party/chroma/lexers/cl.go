@@ -229,8 +229,7 @@ var (
 )
 
 // Common Lisp lexer.
-var CommonLisp = Register(TypeRemappingLexer(MustNewXMLLexer(
-	embedded,
+var CommonLisp = Register(TypeRemappingLexer(newLazyXMLLexer(
 	"embedded/common_lisp.xml",
 ), TypeMapping{
 	{NameVariable, NameFunction, clBuiltinFunctions},

@@ -521,8 +521,7 @@ var (
 )
 
 // EmacsLisp lexer.
-var EmacsLisp = Register(TypeRemappingLexer(MustNewXMLLexer(
-	embedded,
+var EmacsLisp = Register(TypeRemappingLexer(newLazyXMLLexer(
 	"embedded/emacslisp.xml",
 ), TypeMapping{
 	{NameVariable, NameFunction, emacsBuiltinFunction},

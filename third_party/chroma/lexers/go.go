@@ -61,8 +61,7 @@ func goRules() Rules {
 	}
 }
 
-var GoHTMLTemplate = Register(DelegatingLexer(HTML, MustNewXMLLexer(
-	embedded,
+var GoHTMLTemplate = Register(DelegatingLexer(HTML, newLazyXMLLexer(
 	"embedded/go_template.xml",
 ).SetConfig(
 	&Config{
@@ -71,8 +70,7 @@ var GoHTMLTemplate = Register(DelegatingLexer(HTML, MustNewXMLLexer(
 	},
 )))
 
-var GoTextTemplate = Register(MustNewXMLLexer(
-	embedded,
+var GoTextTemplate = Register(newLazyXMLLexer(
 	"embedded/go_template.xml",
 ).SetConfig(
 	&Config{

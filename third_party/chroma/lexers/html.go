@@ -5,4 +5,4 @@ import (
 )
 
 // HTML lexer.
-var HTML = chroma.MustNewXMLLexer(embedded, "embedded/html.xml")
+var HTML chroma.Lexer = newLazyXMLLexer("embedded/html.xml")
