@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,8 @@ type Store struct {
 	watch     watcher
 
 	pg *pgBackend // nil: SQLite
+
+	noted string // the file's stamp its note held at open, "" if none (checked.go)
 }
 
 // ErrNotFound is returned when no session matches an ID or prefix.
@@ -110,13 +113,28 @@ func Open(location string) (*Store, error) {
 	if strings.ContainsRune(path, '?') {
 		return nil, fmt.Errorf("store: database path %q must not contain '?'", path)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	// Sessions hold what users typed: the file is private from its
+	// creation, and SQLite gives the -wal and -shm files the same mode.
+	// Opened for writing here, a file Parley may not write is refused
+	// before any work; the same open reads it for its stamp (one open of
+	// the file, not three calls, on every command: issue 50).
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	stamp, unchanged := unchangedSinceChecked(f, path)
+	_ = f.Close()
 	// An existing database is checked before anything writes to it, unless
 	// it is as Parley last left it (checked.go): a damaged one is refused,
-	// with how to recover it, instead of being written over.
-	if stamp, unchanged := unchangedSinceChecked(path); !unchanged && stamp != "" && !strings.HasPrefix(stamp, "0 ") {
+	// with how to recover it, instead of being written over. An empty file
+	// (one just made) has nothing to check.
+	if !unchanged && stamp != "" && !strings.HasPrefix(stamp, "0 ") {
 		if err := checkExisting(context.Background(), path); err != nil {
 			if errors.Is(err, ErrDamaged) {
 				return nil, fmt.Errorf("store %s: %w: %s", path, err, damagedHint(path))
@@ -124,14 +142,12 @@ func Open(location string) (*Store, error) {
 			return nil, fmt.Errorf("store %s: %w", path, err)
 		}
 		noteChecked(path, stamp)
+		unchanged = true
 	}
-	// Sessions hold what users typed: the file is private from its
-	// creation, and SQLite gives the -wal and -shm files the same mode.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+	noted := ""
+	if unchanged {
+		noted = stamp
 	}
-	_ = f.Close()
 	w, err := openDB(dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -148,7 +164,7 @@ func Open(location string) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	r.SetMaxOpenConns(4)
-	return &Store{path: path, w: w, r: r}, nil
+	return &Store{path: path, w: w, r: r, noted: noted}, nil
 }
 
 // Path is the database file, or a Postgres URL without its password.
@@ -178,7 +194,7 @@ func (s *Store) Close() error {
 	if s.w != nil { // nil when opened read-only
 		errs = append(errs, s.w.Close())
 		if s.pg == nil && errors.Join(errs...) == nil {
-			noteCleanClose(s.path)
+			noteCleanClose(s.path, s.noted)
 		}
 	}
 	if s.pg != nil && s.pg.pool != nil {
