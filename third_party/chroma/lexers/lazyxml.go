@@ -50,6 +50,7 @@ func (l *lazyXMLLexer) SetConfig(config *chroma.Config) *lazyXMLLexer {
 	return l
 }
 
+// Config is SetConfig's, else the file's (read now).
 func (l *lazyXMLLexer) Config() *chroma.Config {
 	if l.config != nil {
 		return l.config
@@ -57,6 +58,7 @@ func (l *lazyXMLLexer) Config() *chroma.Config {
 	return l.get().Config()
 }
 
+// Tokenise reads the lexer if it was not yet, then tokenises text.
 func (l *lazyXMLLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
 	return l.get().Tokenise(options, text)
 }
