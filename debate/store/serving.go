@@ -14,16 +14,23 @@ import (
 // What parley serve keeps beside the sessions (schema version 4): session
 // owners, custom agents and webhook deliveries. The engine never sees these.
 
-// SaveSession writes a session's row now, before anything was said in it:
-// a session created over HTTP is listed (and owned) from its creation,
-// where the console's empty sessions leave no row.
-func (s *Store) SaveSession(ctx context.Context, info debate.SessionInfo) error {
+// SaveOwnedSession writes a new session's row and its owner now, in one
+// transaction, before anything was said in it: a session created over
+// HTTP is listed (and owned) from its creation, where the console's empty
+// sessions leave no row; it is never listed without its owner; and a
+// server creating one per OpenAI-door request commits once for it, not
+// twice (issue 50).
+func (s *Store) SaveOwnedSession(ctx context.Context, info debate.SessionInfo, user string, seed bool) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
-	if err := upsertMeta(ctx, tx, info, formatTime(time.Now())); err != nil {
+	now := time.Now()
+	if err := upsertMeta(ctx, tx, info, formatTime(now)); err != nil {
+		return err
+	}
+	if err := setOwner(ctx, tx, info.ID, user, seed, now); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -32,9 +39,13 @@ func (s *Store) SaveSession(ctx context.Context, info debate.SessionInfo) error 
 // SetOwner records which user a session belongs to; seed marks the user's
 // seed-001 alternate debate (the newest one is the active one).
 func (s *Store) SetOwner(ctx context.Context, id, user string, seed bool) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO session_owner (conversation_id, user_id, seed, created)
+	return setOwner(ctx, s.w, id, user, seed, time.Now())
+}
+
+func setOwner(ctx context.Context, db execer, id, user string, seed bool, now time.Time) error {
+	_, err := db.ExecContext(ctx, `INSERT INTO session_owner (conversation_id, user_id, seed, created)
 		VALUES (?, ?, ?, ?) ON CONFLICT(conversation_id) DO UPDATE SET user_id = excluded.user_id, seed = excluded.seed`,
-		id, user, seed, formatTime(time.Now()))
+		id, user, seed, formatTime(now))
 	return err
 }
 
@@ -179,4 +190,9 @@ func (s *Store) Deliveries(ctx context.Context, limit int) ([]Delivery, error) {
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// execer runs a statement on a database or in a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }

@@ -29,7 +29,7 @@ func TestWatchWakesOnAnotherConnectionsCommit(t *testing.T) {
 	defer stopB()
 	commit := func(id string) {
 		t.Helper()
-		if err := other.SaveSession(context.Background(), debate.SessionInfo{ID: id, Mode: "mention", Created: time.Now()}); err != nil {
+		if err := other.SaveOwnedSession(context.Background(), debate.SessionInfo{ID: id, Mode: "mention", Created: time.Now()}, "", false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -90,7 +90,7 @@ func TestAWatchMissesNoCommitBeforeTheWatcherLooks(t *testing.T) {
 
 	changed, stop := st.Watch()
 	defer stop()
-	if err := other.SaveSession(context.Background(), debate.SessionInfo{ID: "early", Mode: "mention", Created: time.Now()}); err != nil {
+	if err := other.SaveOwnedSession(context.Background(), debate.SessionInfo{ID: "early", Mode: "mention", Created: time.Now()}, "", false); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.NewTimer(20 * time.Second) // a loaded machine

@@ -35,11 +35,7 @@ func (s *Server) mountOpenAI() {
 }
 
 func (b openaiBackend) AgentNames(ctx context.Context) ([]string, error) {
-	cfg, err := b.s.config(ctx, debate.ModeMention, nil, "", "")
-	if err != nil {
-		return nil, err
-	}
-	return cfg.AgentNames(), nil
+	return b.s.agentNames(ctx)
 }
 
 func (b openaiBackend) Limit(w http.ResponseWriter, r *http.Request, user string) error {

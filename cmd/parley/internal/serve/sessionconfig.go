@@ -41,6 +41,26 @@ func (s *Server) config(ctx context.Context, mode string, agents []string, prese
 	return cfg, nil
 }
 
+// agentNames are the agents a session's configuration (config) lists, in
+// its order — the server's, then the custom ones it lacks — without
+// building one: the OpenAI door asks for them on every request, and
+// cloning and validating a whole configuration for a list of names was a
+// tenth of a door request's CPU (issue 50). A custom agent whose settings
+// do not validate is named here and refused when a session seats it.
+func (s *Server) agentNames(ctx context.Context) ([]string, error) {
+	names := s.opts.Config.AgentNames()
+	custom, err := s.opts.Store.Agents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range custom {
+		if !slices.Contains(names, a.Name) {
+			names = append(names, a.Name)
+		}
+	}
+	return names, nil
+}
+
 // useAgents makes names the agents of mode, as many as its seats take.
 func useAgents(cfg *config.Config, mode string, names []string) error {
 	for _, n := range names {

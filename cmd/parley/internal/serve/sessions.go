@@ -131,11 +131,7 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 		_ = eng.Rename(spec.title) // a blank title keeps the one from the first question
 	}
 	st := m.srv.opts.Store
-	if err := st.SaveSession(ctx, eng.Info()); err != nil {
-		m.drop(ss)
-		return nil, err
-	}
-	if err := st.SetOwner(ctx, ss.id, spec.user, spec.seed); err != nil {
+	if err := st.SaveOwnedSession(ctx, eng.Info(), spec.user, spec.seed); err != nil {
 		m.drop(ss)
 		return nil, err
 	}
