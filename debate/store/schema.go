@@ -175,6 +175,11 @@ var migrations = []string{
 		PRIMARY KEY (server, user_id, setting, window_start)
 	);
 	CREATE INDEX spend_window_start ON spend_window(window_start);`,
+	// 13: issue 50: the sessions updated since a time (Touched, which
+	// parley serve reads after every commit it is woken by) read from the
+	// index alone, without a lookup of each session's row.
+	`CREATE INDEX conversation_meta_touched ON conversation_meta(updated_time, conversation_id);
+	DROP INDEX conversation_meta_updated;`,
 }
 
 // ErrNewerSchema refuses a database a newer Parley wrote.
