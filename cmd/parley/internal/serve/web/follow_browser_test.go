@@ -22,6 +22,7 @@ func TestBrowserFollowsAnotherProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel() // serial, it and the replicas' test held the package's other tests ~11 s
 	ctx := browser(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "parley.db")

@@ -26,6 +26,7 @@ import (
 // was woken by LISTEN/NOTIFY and read the checkpointed text from the
 // database), then whole, without a reload.
 func TestBrowserFollowsAnotherReplica(t *testing.T) {
+	t.Parallel()
 	c := pgtest.Require(t)
 	ctx := browser(t)
 	url := c.Schema(t)
