@@ -14,6 +14,7 @@ import (
 // reasoning_content, the summary whole, no empty field label, and never
 // more than one blank line.
 func TestMagiDeliberationReadsInOrder(t *testing.T) {
+	t.Parallel()
 	_, agents := fakeAgents(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{
 			`{"vote": "approve", "reasoning": "The change is small.", "summary": "low risk, quick`,

@@ -117,6 +117,7 @@ func (f *fixture) ask(t *testing.T, model, question string, stream bool) answer 
 // the words that came); one cut at its output limit answers with
 // finish_reason length and parley.status truncated. A whole answer stops.
 func TestAFailedRunIsNoSuccess(t *testing.T) {
+	t.Parallel()
 	fake, agents := fakeAgents(t, failingReplies)
 	f := newFixture(t, agents)
 	for _, tc := range []struct {

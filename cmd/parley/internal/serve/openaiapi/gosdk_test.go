@@ -20,6 +20,7 @@ import (
 // TestModelsThroughGoOpenAI: go-openai lists council, magi, all and every
 // configured agent, owned by parley, and reads one of them.
 func TestModelsThroughGoOpenAI(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, demoAgents)
 	list, err := f.client.ListModels(ctx(t))
 	if err != nil {
@@ -53,6 +54,7 @@ func TestModelsThroughGoOpenAI(t *testing.T) {
 // deliberation the members' answers and rankings; the usage sums every
 // call; the saved session matches.
 func TestCouncilCompletionCarriesTheHistory(t *testing.T) {
+	t.Parallel()
 	fake, agents := fakeAgents(t, councilReplies)
 	f := newFixture(t, agents)
 	resp, err := f.client.CreateChatCompletion(ctx(t), openai.ChatCompletionRequest{
@@ -179,6 +181,7 @@ func readStream(t *testing.T, s *openai.ChatCompletionStream) streamed {
 // answer as content, the usage chunk when asked, and a session that holds
 // what was streamed.
 func TestStreamingEveryModel(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, demoAgents)
 	for _, tc := range []struct {
 		model       string
@@ -260,6 +263,7 @@ func checkSaved(t *testing.T, model string, entries []debate.Entry, got streamed
 // pass, the run stops before the first one and the client reads an
 // OpenAI-shaped insufficient_quota error, streaming or not.
 func TestCapStopsTheRunWithAnOpenAIError(t *testing.T) {
+	t.Parallel()
 	fake, agents := fakeAgents(t, councilReplies)
 	f := newFixture(t, agents, func(o *serve.Options) { o.MaxCost = 0.000001 })
 	req := openai.ChatCompletionRequest{Model: "council", Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "Go or Rust?"}}}
@@ -291,6 +295,7 @@ func checkCapError(t *testing.T, err error) {
 // TestBadRequestsGetOpenAIErrors: bad messages and parameters are refused
 // with 400 and the field named, before anything runs or is saved.
 func TestBadRequestsGetOpenAIErrors(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, demoAgents)
 	for name, req := range map[string]openai.ChatCompletionRequest{
 		"no messages":    {Model: "council"},
@@ -314,6 +319,7 @@ func TestBadRequestsGetOpenAIErrors(t *testing.T) {
 // TestTokenIsTheAPIKey: without the token the door answers 401 in
 // OpenAI's shape; with it as the API key it answers.
 func TestTokenIsTheAPIKey(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, demoAgents)
 	cfg := openai.DefaultConfig("wrong-token")
 	cfg.BaseURL = f.ts.URL + "/v1"
@@ -328,6 +334,7 @@ func TestTokenIsTheAPIKey(t *testing.T) {
 // cancels the council; the turns that were streaming are saved cancelled
 // with what had arrived.
 func TestClientAbortCancelsTheRun(t *testing.T) {
+	t.Parallel()
 	_, agents := fakeAgents(t, func(r providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{"STARTED ", "never sent"}, StallAfter: 1}
 	})
@@ -381,6 +388,7 @@ func TestClientAbortCancelsTheRun(t *testing.T) {
 // client's earlier assistant messages reach that agent as its own
 // (assistant) turns, the instructions and the question as the host's.
 func TestAgentReadsItsEarlierAnswersAsItsOwn(t *testing.T) {
+	t.Parallel()
 	fake, agents := fakeAgents(t, func(providertest.Request) providertest.Reply { return providertest.Reply{Text: "Spaces."} })
 	f := newFixture(t, agents)
 	resp, err := f.client.CreateChatCompletion(ctx(t), openai.ChatCompletionRequest{Model: "gemini", Messages: []openai.ChatCompletionMessage{

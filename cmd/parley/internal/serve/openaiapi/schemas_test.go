@@ -106,6 +106,7 @@ func validate(t *testing.T, rs *jsonschema.Resolved, what string, data []byte) {
 // CreateChatCompletionResponse, CreateChatCompletionStreamResponse,
 // ListModelsResponse, Model and ErrorResponse.
 func TestBodiesFitOpenAIsSchemas(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, demoAgents)
 	rec := &recorder{next: f.srv.Handler()}
 	ts := httptest.NewServer(rec)

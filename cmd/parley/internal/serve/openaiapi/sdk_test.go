@@ -41,6 +41,7 @@ func (p stallOrDemo) Stream(ctx context.Context, req providers.Request) (provide
 // for an unknown model and aborts a stream midway; the Go side checks
 // what it read against the saved sessions.
 func TestOfficialSDK(t *testing.T) {
+	t.Parallel()
 	node := testbin.NodeClient(t, sdkClient, "openai")
 	_, stalled := fakeAgents(t, func(providertest.Request) providertest.Reply {
 		return providertest.Reply{Chunks: []string{"STARTED ", "never sent"}, StallAfter: 1}
@@ -152,6 +153,7 @@ type sdkResult struct {
 // stream is cut midway, throw an APIError, streaming or not: no client
 // saves an error, or half an answer, as the assistant's reply.
 func TestOfficialSDKThrowsOnAFailedRun(t *testing.T) {
+	t.Parallel()
 	node := testbin.NodeClient(t, sdkClient, "openai")
 	_, agents := fakeAgents(t, failingReplies)
 	f := newFixture(t, agents)

@@ -77,6 +77,7 @@ func nodeClient(t *testing.T, node string, args ...string) []byte {
 // whole answer and a streamed one; nothing of the hostile title reaches
 // the client raw, and files, not in serve.tools, is not offered.
 func TestOpenAIDoorShowsToolCallsAndEvidence(t *testing.T) {
+	t.Parallel()
 	page, got := toolsRun(t, []string{"fetch"})
 	host := strings.TrimPrefix(page, "http://")
 	for name, a := range map[string]toolsAnswer{"whole": got.Completion, "streamed": got.Stream} {
@@ -105,6 +106,7 @@ func TestOpenAIDoorShowsToolCallsAndEvidence(t *testing.T) {
 // By default (serve.tools empty) a server's sessions use no tool, though
 // the agents' own lists name fetch: a server's clients are not its owner.
 func TestOpenAIDoorUsesNoToolsByDefault(t *testing.T) {
+	t.Parallel()
 	_, got := toolsRun(t, nil)
 	for name, a := range map[string]toolsAnswer{"whole": got.Completion, "streamed": got.Stream} {
 		if strings.Contains(a.Reasoning, "fetch_url") || len(a.Parley.Evidence) != 0 || a.Content == "" {

@@ -26,6 +26,7 @@ func (f *fixture) post(t *testing.T, body string) int {
 // joined with a newline, max_tokens limits only the agents that answer
 // (the council's chairman, not its members), and n=0 is refused.
 func TestTranslationReachesTheProvider(t *testing.T) {
+	t.Parallel()
 	fake, agents := fakeAgents(t, councilReplies)
 	f := newFixture(t, agents)
 	if code := f.post(t, `{"model":"chatgpt","n":0,"messages":[{"role":"user","content":"hi"}]}`); code != 400 {
