@@ -26,16 +26,16 @@ func (c *Config) checkBounds(bad func(key, format string, args ...any) error) er
 		return bad("agents", "has %d entries, at most %d", len(c.Agents), maxAgents)
 	}
 	for i, a := range c.Agents {
-		key := fmt.Sprintf("agents[%d]", i)
+		key := func() string { return fmt.Sprintf("agents[%d]", i) } // for the error only
 		switch {
 		case len(a.Persona) > maxPersonaBytes:
-			return bad(key+".persona", "is %d bytes, at most %d (%s)", len(a.Persona), maxPersonaBytes, Quote(a.Persona))
+			return bad(key()+".persona", "is %d bytes, at most %d (%s)", len(a.Persona), maxPersonaBytes, Quote(a.Persona))
 		case len(a.Name) > maxNameBytes:
-			return bad(key+".name", "is %d bytes, at most %d (%s)", len(a.Name), maxNameBytes, Quote(a.Name))
+			return bad(key()+".name", "is %d bytes, at most %d (%s)", len(a.Name), maxNameBytes, Quote(a.Name))
 		case len(a.Display) > maxNameBytes:
-			return bad(key+".display", "is %d bytes, at most %d (%s)", len(a.Display), maxNameBytes, Quote(a.Display))
+			return bad(key()+".display", "is %d bytes, at most %d (%s)", len(a.Display), maxNameBytes, Quote(a.Display))
 		case a.MaxTokens > MaxOutputTokens:
-			return bad(key+".max_tokens", "%d is over %d", a.MaxTokens, MaxOutputTokens)
+			return bad(key()+".max_tokens", "%d is over %d", a.MaxTokens, MaxOutputTokens)
 		}
 	}
 	// A mode's own values are bounded by its Check.

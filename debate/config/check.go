@@ -104,8 +104,8 @@ func (k *ConfigCheck) Agents(key string, names []string, want int) error {
 		return k.Bad(key, "needs exactly %d agents, has %d", want, len(names))
 	}
 	for i, n := range names {
-		if err := k.Agent(fmt.Sprintf("%s[%d]", key, i), n); err != nil {
-			return err
+		if !k.agents[n] { // the key spelt out for the error only
+			return k.Agent(fmt.Sprintf("%s[%d]", key, i), n)
 		}
 	}
 	return nil
@@ -214,28 +214,36 @@ func checkContext(k *ConfigCheck) error {
 	return nil
 }
 
+// checkModels checks the catalogue. parley serve validates a
+// configuration for every session it creates, the catalogue included: a
+// key is only spelt out for the error that names it (they were a third of
+// a check's allocations, and parsing the absent dates the rest).
 func checkModels(k *ConfigCheck) error {
 	for model, m := range k.Config.Models {
+		key := func() string { return "models." + model }
 		if err := providers.CheckID(model); err != nil { // `parley models` prints it
 			return k.Bad("models", "%v", err)
 		}
-		if err := checkPrices("models."+model, m.Input, m.CachedInput, m.CacheWrite, m.Output, k.Bad); err != nil {
+		if err := checkPrices(key, m.Input, m.CachedInput, m.CacheWrite, m.Output, k.Bad); err != nil {
 			return err
 		}
 		if m.API != "" && !slices.Contains(providers.APIs, m.API) {
-			return k.Bad("models."+model+".api", "unknown API %s (one of %s)", Quote(m.API), strings.Join(providers.APIs, ", "))
+			return k.Bad(key()+".api", "unknown API %s (one of %s)", Quote(m.API), strings.Join(providers.APIs, ", "))
 		}
-		if err := checkSchedule("models."+model, m, k.Bad); err != nil {
+		if err := checkSchedule(key, m, k.Bad); err != nil {
 			return err
 		}
-		for _, d := range []struct{ key, val string }{{"deprecated", m.Deprecated}, {"shutdown", m.Shutdown}} {
-			if _, err := time.Parse("2006-01-02", d.val); d.val != "" && err != nil {
-				return k.Bad("models."+model+"."+d.key, "%s is not a date (YYYY-MM-DD)", Quote(d.val))
+		for _, d := range [...]struct{ key, val string }{{"deprecated", m.Deprecated}, {"shutdown", m.Shutdown}} {
+			if d.val == "" {
+				continue
+			}
+			if _, err := time.Parse(time.DateOnly, d.val); err != nil {
+				return k.Bad(key()+"."+d.key, "%s is not a date (YYYY-MM-DD)", Quote(d.val))
 			}
 		}
 	}
 	for model, p := range k.Config.Pricing {
-		if err := checkPrices("pricing."+model, &p.Input, &p.CachedInput, nil, &p.Output, k.Bad); err != nil {
+		if err := checkPrices(func() string { return "pricing." + model }, &p.Input, &p.CachedInput, nil, &p.Output, k.Bad); err != nil {
 			return err
 		}
 	}
@@ -281,8 +289,9 @@ func checkMoney(k *ConfigCheck, key string, usd float64) error {
 
 // checkPrices checks prices in USD per 1M tokens (figures.Price); nil
 // ones are unset. The key names which of them is wrong.
-func checkPrices(key string, input, cachedInput, cacheWrite, output *float64, bad func(key, format string, args ...any) error) error {
-	for _, p := range []struct {
+// checkPrices checks a price list; key names it in an error.
+func checkPrices(key func() string, input, cachedInput, cacheWrite, output *float64, bad func(key, format string, args ...any) error) error {
+	for _, p := range [...]struct {
 		name  string
 		price *float64
 	}{{"input", input}, {"cached_input", cachedInput}, {"cache_write", cacheWrite}, {"output", output}} {
@@ -290,10 +299,10 @@ func checkPrices(key string, input, cachedInput, cacheWrite, output *float64, ba
 			continue
 		}
 		if *p.price < 0 {
-			return bad(key, "prices must not be negative")
+			return bad(key(), "prices must not be negative")
 		}
 		if _, err := figures.Price("", *p.price); err != nil {
-			return bad(key+"."+p.name, "%v", err)
+			return bad(key()+"."+p.name, "%v", err)
 		}
 	}
 	return nil
@@ -388,11 +397,11 @@ func Quote(s string) string {
 
 // checkSchedule checks a catalogue entry's dated parts: price schedules,
 // the long-context tier, the status and the effort levels.
-func checkSchedule(key string, m providers.ModelInfo, bad func(key, format string, args ...any) error) error {
+func checkSchedule(key func() string, m providers.ModelInfo, bad func(key, format string, args ...any) error) error {
 	for i, p := range m.Prices {
-		k := fmt.Sprintf("%s.prices[%d]", key, i)
-		if _, err := time.Parse("2006-01-02", p.From); err != nil {
-			return bad(k+".from", "%s is not a date (YYYY-MM-DD)", Quote(p.From))
+		k := func() string { return fmt.Sprintf("%s.prices[%d]", key(), i) }
+		if _, err := time.Parse(time.DateOnly, p.From); err != nil {
+			return bad(k()+".from", "%s is not a date (YYYY-MM-DD)", Quote(p.From))
 		}
 		if err := checkPrices(k, p.Input, p.CachedInput, p.CacheWrite, p.Output, bad); err != nil {
 			return err
@@ -401,14 +410,14 @@ func checkSchedule(key string, m providers.ModelInfo, bad func(key, format strin
 	// The long-context multipliers scale a checked price: at most 100
 	// (NaN fails every comparison, so it is refused too).
 	if lc := m.LongContext; lc != nil && (lc.Above <= 0 || !(lc.Input >= 0 && lc.Input <= 100) || !(lc.Output >= 0 && lc.Output <= 100)) {
-		return bad(key+".long_context", "needs above (input tokens, > 0) and input/output multipliers (0 to 100)")
+		return bad(key()+".long_context", "needs above (input tokens, > 0) and input/output multipliers (0 to 100)")
 	}
 	if m.Status != "" && !slices.Contains(providers.Statuses, m.Status) {
-		return bad(key+".status", "%s is not a status (one of %s)", Quote(m.Status), strings.Join(providers.Statuses, ", "))
+		return bad(key()+".status", "%s is not a status (one of %s)", Quote(m.Status), strings.Join(providers.Statuses, ", "))
 	}
 	for _, e := range m.Efforts {
 		if !slices.Contains(providers.EffortLevels, e) {
-			return bad(key+".efforts", "%s is not an effort level (one of %s)", Quote(e), strings.Join(providers.EffortLevels, ", "))
+			return bad(key()+".efforts", "%s is not an effort level (one of %s)", Quote(e), strings.Join(providers.EffortLevels, ", "))
 		}
 	}
 	return nil

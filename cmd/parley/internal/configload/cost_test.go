@@ -59,6 +59,11 @@ func TestCostKeysRefuseNonsense(t *testing.T) {
 		"models:\n  m: {input: 1, prices: [{from: soon, input: 2}]}\n":   `models.m.prices[0].from: "soon" is not a date`,
 		"models:\n  m: {input: 1, status: retired}\n":                    `models.m.status: "retired" is not a status`,
 		"models:\n  m: {input: 1, long_context: {above: 0, input: 2}}\n": "models.m.long_context: needs above",
+		"models:\n  m: {input: 1, shutdown: someday}\n":                  `models.m.shutdown: "someday" is not a date`,
+		"models:\n  m: {input: -1}\n":                                    "models.m: prices must not be negative",
+		"models:\n  m: {input: 1, efforts: [extreme]}\n":                 `models.m.efforts: "extreme" is not an effort level`,
+		"pricing:\n  m: {input: 1, output: -3}\n":                        "pricing.m: prices must not be negative",
+		"modes:\n  magi:\n    agents: [casper, nobody, melchior]\n":      `modes.magi.agents[1]: unknown agent "nobody"`,
 	} {
 		_, err := Load(modes.All(), writeFile(t, body), nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
