@@ -16,6 +16,20 @@ import (
 // config builds a session's configuration: the server's, plus the custom
 // agents, with the mode's agents replaced when the session names them.
 func (s *Server) config(ctx context.Context, mode string, agents []string, preset, model string) (*config.Config, error) {
+	cfg, err := s.draftConfig(ctx, mode, agents, preset, model)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, errorf(http.StatusBadRequest, "bad_field", "%s", err.Error())
+	}
+	return cfg, nil
+}
+
+// draftConfig is config not yet validated, for a caller that changes it
+// further and validates it once after (an OpenAI request's effort and
+// answer limit).
+func (s *Server) draftConfig(ctx context.Context, mode string, agents []string, preset, model string) (*config.Config, error) {
 	cfg := cloneConfig(s.opts.Config)
 	custom, err := s.opts.Store.Agents(ctx)
 	if err != nil {
@@ -33,9 +47,6 @@ func (s *Server) config(ctx context.Context, mode string, agents []string, prese
 		}
 	}
 	if err := cfg.ApplyMagi(preset, "preset", model); err != nil {
-		return nil, errorf(http.StatusBadRequest, "bad_field", "%s", err.Error())
-	}
-	if err := cfg.Validate(); err != nil {
 		return nil, errorf(http.StatusBadRequest, "bad_field", "%s", err.Error())
 	}
 	return cfg, nil

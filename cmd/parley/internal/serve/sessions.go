@@ -94,7 +94,11 @@ func (m *manager) create(ctx context.Context, spec sessionSpec) (*session, error
 	if _, ok := m.srv.opts.Config.ModeList.Spec(spec.mode); !ok {
 		return nil, errorf(http.StatusBadRequest, "bad_field", "mode: %s", m.srv.opts.Config.ModeList.Unknown(spec.mode))
 	}
-	cfg, err := m.srv.config(ctx, spec.mode, spec.agents, spec.magiPreset, spec.magiModel)
+	build := m.srv.config
+	if spec.adjust != nil {
+		build = m.srv.draftConfig // validated once, adjusted
+	}
+	cfg, err := build(ctx, spec.mode, spec.agents, spec.magiPreset, spec.magiModel)
 	if err != nil {
 		return nil, err
 	}
