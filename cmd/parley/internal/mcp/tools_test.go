@@ -13,8 +13,11 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/providers"
+	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -425,7 +428,14 @@ func TestEveryAgentFailingIsAToolError(t *testing.T) {
 	env, _ := fakeVendors(t, func(providertest.Request) (providertest.Reply, bool) {
 		return providertest.Reply{Status: 503, Text: "overloaded"}, true
 	})
-	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), fakeAgents(env), false)
+	// One retry, not the default three: one is enough to show that retry
+	// lines stay out of the result (three spent ~3.5 s of backoff a call).
+	one := 1
+	agents := serve.SharedProviders(func(name string, spec providers.Spec) (providers.Provider, error) {
+		spec.MaxRetries = &one
+		return open.Open(name, spec, envLookup(env))
+	})
+	ts, _ := httpServer(t, filepath.Join(t.TempDir(), "h.db"), agents, false)
 	c := httpClient(t, ts)
 	for tool, args := range map[string]map[string]any{
 		"ask":  {"question": "@all kafka or nats?"},
