@@ -87,11 +87,32 @@ func build() (string, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", Package, err, out)
 	}
+	if err := rewrite(tmp); err != nil {
+		return "", err
+	}
 	if err := os.Rename(tmp, bin); err != nil {
 		return "", err
 	}
 	prune(base, key)
 	return bin, nil
+}
+
+// rewrite writes the file at path again with plain writes. The linker
+// writes the binary through a memory mapping, and a process started from
+// such a file paid ~8 % more CPU on this machine (a `parley ask` 21.9 ms
+// against 20.3 ms for a copy of the same bytes, in turn; issue 50): the
+// tests and the start-up benchmarks run the binary as an installed copy is.
+func rewrite(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	fresh := path + ".copy"
+	if err := os.WriteFile(fresh, data, 0o755); err != nil {
+		_ = os.Remove(fresh)
+		return err
+	}
+	return os.Rename(fresh, path)
 }
 
 // prune removes the binaries of other source versions unused for a day,
