@@ -133,3 +133,21 @@ func runSessions(b *testing.B, f *fixture, n int) time.Duration {
 	b.StartTimer()
 	return elapsed
 }
+
+// BenchmarkDoorRequest: one non-streaming OpenAI-door request (model
+// chatgpt, one agent, a new saved session) in process, against the wire
+// fake: what the soak's door figure is made of, with its allocations.
+func BenchmarkDoorRequest(b *testing.B) {
+	f := newFixture(b, func(o *Options) {
+		o.Agents = fakeAgents(b, func(providertest.Request) providertest.Reply {
+			return providertest.Reply{Text: "A short answer from the fake.", Usage: providers.Usage{InputTokens: 40, OutputTokens: 8}}
+		})
+	})
+	body := `{"model":"chatgpt","messages":[{"role":"user","content":"one short question"}]}`
+	b.ReportAllocs()
+	for b.Loop() {
+		if code, out := f.do("POST", "/v1/chat/completions", body); code != 200 {
+			b.Fatalf("%d %s", code, out)
+		}
+	}
+}
