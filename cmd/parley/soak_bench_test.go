@@ -55,35 +55,31 @@ func BenchmarkServeSoak(b *testing.B) {
 		floor := (selfCPU() - floorCPU) / 1000
 		b.Logf("floor: the fake answering the door's request directly, %.3f ms CPU a request (client and fake)", ms(floor))
 
-		// Each thousand is measured beside its own floor (250 requests to
-		// the fake directly, just before it): the CPU a request costs
-		// moves with the machine's load, and the ratio to a floor taken
-		// in the same seconds does much less. What the server read and
-		// wrote (/proc/PID/io) is counted, not timed.
-		fmt.Printf("%-12s %8s %12s %10s %8s %9s %9s %10s\n", "requests", "RSS MB", "CPU ms/req", "floor ms", "× floor", "read KB", "write KB", "slowest")
-		var first, last, firstFloor, lastFloor time.Duration
+		// What the server read and wrote for each thousand (/proc/PID/io)
+		// is counted, not timed: it shows what grows with the database
+		// apart from the machine's load, which moves the CPU a request
+		// costs by more than the 1.2× the goal allows.
+		fmt.Printf("%-12s %8s %12s %9s %9s %10s\n", "requests", "RSS MB", "CPU ms/req", "read KB", "write KB", "slowest")
+		var first, last time.Duration
 		var firstRSS float64
 		phase := func(what string, n int, send func(int) error) {
 			for k := 0; k < n; k += 1000 {
 				m := min(1000, n-k)
-				f0 := selfCPU()
-				c.run(b, 250, func(i int) error { return c.direct(fake.URL, k+i) })
-				floorHere := (selfCPU() - f0) / 250
 				cpu0, io0 := srv.cpu(b), srv.io(b)
 				slowest := c.run(b, m, func(i int) error { return send(k + i) })
 				per := (srv.cpu(b) - cpu0) / time.Duration(m)
 				io := srv.io(b).minus(io0)
 				rss := srv.rssMB(b)
-				fmt.Printf("%-12s %8.1f %12.3f %10.3f %8.1f %9.1f %9.1f %10s\n", fmt.Sprintf("%s %d", what, k+m), rss, ms(per), ms(floorHere),
-					float64(per)/float64(floorHere), float64(io.read)/1024/float64(m), float64(io.written)/1024/float64(m), slowest.Round(time.Millisecond))
+				fmt.Printf("%-12s %8.1f %12.3f %9.1f %9.1f %10s\n", fmt.Sprintf("%s %d", what, k+m), rss, ms(per),
+					float64(io.read)/1024/float64(m), float64(io.written)/1024/float64(m), slowest.Round(time.Millisecond))
 				if first == 0 {
-					first, firstFloor, firstRSS = per, floorHere, rss
+					first, firstRSS = per, rss
 				}
-				last, lastFloor = per, floorHere
+				last = per
 			}
 		}
 		phase("door", doorN, c.door)
-		doorLast, doorLastFloor := last, lastFloor
+		doorLast := last
 		phase("api", apiN, c.exchange)
 
 		// The soak's sessions go idle and are unloaded (IdleAfter, then the
@@ -113,9 +109,7 @@ func BenchmarkServeSoak(b *testing.B) {
 		after := time.Since(t0)
 		b.Logf("after %s idle: RSS %.1f MB (first thousand %.1f MB, +%.1f), idle CPU %.2f %% of a core, then a request in %s",
 			idle, rssIdle, firstRSS, rssIdle-firstRSS, idleCPU, after.Round(time.Millisecond))
-		b.Logf("door CPU a request: first thousand %.3f ms, last %.3f ms (%.2f×); floor %.3f ms; against the floor beside each, %.1f× then %.1f× (%.2f×)",
-			ms(first), ms(doorLast), float64(doorLast)/float64(first), ms(floor),
-			float64(first)/float64(firstFloor), float64(doorLast)/float64(doorLastFloor), float64(doorLast)/float64(doorLastFloor)/(float64(first)/float64(firstFloor)))
+		b.Logf("door CPU a request: first thousand %.3f ms, last %.3f ms (%.2f×); floor %.3f ms", ms(first), ms(doorLast), float64(doorLast)/float64(first), ms(floor))
 		b.ReportMetric(ms(doorLast), "door-ms/req")
 		b.ReportMetric(ms(floor), "floor-ms/req")
 		b.ReportMetric(rssIdle, "idle-RSS-MB")
