@@ -41,9 +41,12 @@ func addCompletions(root *cobra.Command, f *factory.Factory) {
 	}
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
-		local := c.LocalFlags() // builds a flag set each call: once a command, not once a name (start-up, issue 50)
+		// The command's own flags: LocalFlags would build (and sort) a new
+		// flag set for each of the ~60 commands in every process, a third
+		// of building the tree (start-up, issue 50); before execution
+		// Flags and PersistentFlags hold exactly what the command defines.
 		for name, complete := range byFlag {
-			if flag := local.Lookup(name); flag != nil {
+			if c.Flags().Lookup(name) != nil || c.PersistentFlags().Lookup(name) != nil {
 				_ = c.RegisterFlagCompletionFunc(name, complete)
 			}
 		}
