@@ -40,6 +40,11 @@ func (f *checkpointFixture) startServe(t *testing.T, args ...string) (string, *e
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() { // what the server said, for a failure seen only in CI
+		if t.Failed() {
+			t.Logf("parley serve %v said on stderr:\n%s", args, errOut.String())
+		}
+	})
 	first := make(chan string, 1)
 	go func() {
 		lines := bufio.NewReader(out)
