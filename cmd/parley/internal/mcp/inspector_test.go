@@ -45,6 +45,13 @@ type inspectorResult struct {
 // its environment; the tool calls start that CLI directly: the same
 // parsing and --tool-arg conversion, one node start (~0.4 s of CPU) less
 // each.
+//
+// Every call loads the inspector (~1 s of CPU: its modules and ajv's
+// schema compiler), so each tool call is made on one door: the schemas
+// and the --tool-arg conversion are the same behind both, and what a
+// door adds, its transport, is walked by its tools/list and a call over
+// it (council and the unknown agent over stdio; magi, with its progress,
+// over HTTP).
 func TestInspectorCLI(t *testing.T) {
 	t.Parallel()
 	node := testbin.NodeClient(t, inspectorDir, "@modelcontextprotocol/inspector")
@@ -57,11 +64,12 @@ func TestInspectorCLI(t *testing.T) {
 		// target is what follows the CLI's name; env is the -e entries
 		// (for a command) a user gives cli.js.
 		target func(t *testing.T) (target, env []string)
+		calls  []string // the tool calls made over this door
 	}{
-		{"stdio", func(*testing.T) ([]string, []string) { return stdio, serverEnv }},
+		{"stdio", func(*testing.T) ([]string, []string) { return stdio, serverEnv }, []string{"council", "unknown agent"}},
 		{"http", func(t *testing.T) ([]string, []string) {
 			return []string{serveURL(t, cfgHome, dataHome) + "/mcp", "--transport", "http"}, nil
-		}},
+		}, []string{"magi"}},
 	} {
 		t.Run(door.name, func(t *testing.T) {
 			t.Parallel() // each door its own parley process and databases
@@ -120,26 +128,31 @@ func TestInspectorCLI(t *testing.T) {
 				}
 				return b.String()
 			}
+			checks := map[string]func(t *testing.T){
+				"magi": func(t *testing.T) {
+					magi := call(t, "magi", "question=Ship on Friday?", "single_round=true", "max_cost=0.5")
+					if magi.IsError || !strings.Contains(text(magi), "MAGI VERDICT: ") {
+						t.Errorf("magi with max_cost=0.5: error %v\n%s", magi.IsError, text(magi))
+					}
+				},
+				"council": func(t *testing.T) {
+					council := call(t, "council", "question=Kafka or NATS?", `members=["gemini","chatgpt","claude"]`, "max_cost=0.5")
+					if s := text(council); council.IsError || !strings.Contains(s, "members: Gemini (demo/") || !strings.Contains(s, "· ChatGPT (demo/") || !strings.Contains(s, "· Claude (demo/") {
+						t.Errorf("council with members=[gemini, chatgpt, claude]: error %v\n%s", council.IsError, s)
+					}
+				},
+				"unknown agent": func(t *testing.T) {
+					unknown := call(t, "ask", "question=hi", `agents=["nobody"]`)
+					if s := text(unknown); !unknown.IsError || !strings.Contains(s, `unknown value "nobody"; allowed values: gemini, chatgpt, claude`) {
+						t.Errorf("ask of an unknown agent: error %v, %q", unknown.IsError, s)
+					}
+				},
+			}
 			// One after the other: at once they only contend for the cores
 			// (node's start-up is CPU).
-			t.Run("magi", func(t *testing.T) {
-				magi := call(t, "magi", "question=Ship on Friday?", "single_round=true", "max_cost=0.5")
-				if magi.IsError || !strings.Contains(text(magi), "MAGI VERDICT: ") {
-					t.Errorf("magi with max_cost=0.5: error %v\n%s", magi.IsError, text(magi))
-				}
-			})
-			t.Run("council", func(t *testing.T) {
-				council := call(t, "council", "question=Kafka or NATS?", `members=["gemini","chatgpt","claude"]`, "max_cost=0.5")
-				if s := text(council); council.IsError || !strings.Contains(s, "members: Gemini (demo/") || !strings.Contains(s, "· ChatGPT (demo/") || !strings.Contains(s, "· Claude (demo/") {
-					t.Errorf("council with members=[gemini, chatgpt, claude]: error %v\n%s", council.IsError, s)
-				}
-			})
-			t.Run("unknown agent", func(t *testing.T) {
-				unknown := call(t, "ask", "question=hi", `agents=["nobody"]`)
-				if s := text(unknown); !unknown.IsError || !strings.Contains(s, `unknown value "nobody"; allowed values: gemini, chatgpt, claude`) {
-					t.Errorf("ask of an unknown agent: error %v, %q", unknown.IsError, s)
-				}
-			})
+			for _, name := range door.calls {
+				t.Run(name, checks[name])
+			}
 		})
 	}
 }

@@ -98,12 +98,15 @@ func TestBrowserOtherOriginCannotDrive(t *testing.T) {
 		srv.Handler().ServeHTTP(rec, r)
 		seen <- seenRequest{method: r.Method, path: r.URL.Path, host: r.Host, status: rec.status}
 	}))
-	defer parley.Close()
+	// Closed after the browser (cleanups run last first): a request the
+	// page still makes, its favicon, would otherwise find the server gone
+	// and fail the test with a console error.
+	t.Cleanup(parley.Close)
 	attacker := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_ = attackPage.Execute(w, map[string]string{"Base": parley.URL})
 	}))
-	defer attacker.Close()
+	t.Cleanup(attacker.Close)
 	port := parley.Listener.Addr().String()[strings.LastIndex(parley.Listener.Addr().String(), ":")+1:]
 	ctx := browserWith(t, []chromedp.ExecAllocatorOption{chromedp.Flag("host-resolver-rules", "MAP evil.example 127.0.0.1")},
 		"403 (Forbidden)")

@@ -20,6 +20,7 @@ func TestBrowserCheckpointButtons(t *testing.T) {
 	do(t, ctx, "creating a magi session with checkpoints",
 		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(chromedp.CSS("#create button")),
+		chromedp.WaitEnabled(chromedp.CSS("#create button")), // wired by the page's script
 		chromedp.SetValue(chromedp.CSS("#mode"), "magi"),
 		chromedp.SetValue(chromedp.CSS("#checkpoint"), "each_round"),
 		chromedp.Click(chromedp.CSS("#create button")),

@@ -14,7 +14,7 @@ import (
 // magi_decided event with the counts, in the page of a real MAGI session.
 func TestBrowserFlipCountsNewWordsInTheSingular(t *testing.T) {
 	t.Parallel()
-	base := newFakeAPI(t, testAgents(t)).URL
+	base := startServer(t, testAgents(t))
 	ctx := browser(t)
 	createSession(t, ctx, base, "magi")
 	got := evalJS[[]string](t, ctx, `(() => {

@@ -61,6 +61,7 @@ func TestBrowserToolApprovalSurvivesTheServer(t *testing.T) {
 	do(t, ctx, "creating a mention session with checkpoints",
 		chromedp.Navigate(first+"/"),
 		chromedp.WaitVisible(chromedp.CSS("#create button")),
+		chromedp.WaitEnabled(chromedp.CSS("#create button")), // wired by the page's script
 		chromedp.SetValue(chromedp.CSS("#mode"), "mention"),
 		chromedp.SetValue(chromedp.CSS("#checkpoint"), "each_round"),
 		chromedp.Click(chromedp.CSS("#create button")),

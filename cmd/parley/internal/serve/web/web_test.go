@@ -263,6 +263,26 @@ func TestEveryModeRenders(t *testing.T) {
 	}
 }
 
+// The forms' submit buttons are served disabled and enabled by app.js once
+// it handles the submit: a click or Enter before the script ran would
+// submit the form itself, as a GET that reloads the page with the fields,
+// a message among them, in its address. (That the script enables them, the
+// browser tests show: each clicks both.)
+func TestSubmitButtonsWaitForTheScript(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	_, front := get(t, srv.URL+"/")
+	_, session := get(t, srv.URL+"/s/mode-mention")
+	for page, button := range map[string]string{
+		front:   `<button type="submit" disabled>Create</button>`,
+		session: `<button type="submit" id="send" disabled>Send</button>`,
+	} {
+		if !strings.Contains(page, button) {
+			t.Errorf("the page does not serve %s", button)
+		}
+	}
+}
+
 func TestMagiBoard(t *testing.T) {
 	t.Parallel()
 	srv, _ := newTestServer(t)

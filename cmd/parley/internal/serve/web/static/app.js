@@ -137,6 +137,10 @@
         errBox.textContent = e.message;
       }
     });
+    // Create is rendered disabled: clicked before this script ran, the
+    // form would submit itself as a GET and reload the page with its
+    // fields in the address.
+    $("button[type=submit]", form).disabled = false;
   }
 
   // ---- session page --------------------------------------------------
@@ -513,6 +517,9 @@
         refused(e, "Send it again");
       }
     });
+    // Send is rendered disabled: before this script ran, the form would
+    // submit itself as a GET, the message lost and put in the address.
+    $("#send").disabled = false;
     input.addEventListener("keydown", function (ev) {
       if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); form.requestSubmit(); }
     });
