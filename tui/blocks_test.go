@@ -30,7 +30,9 @@ func TestRunawayBlockStreamsInPieces(t *testing.T) {
 	md := newMarkdown(newTheme(prefs.ThemeDark))
 	for _, shape := range runawayShapes {
 		t.Run(shape.name, func(t *testing.T) {
-			text := strings.Repeat(shape.unit, (200<<10)/len(shape.unit))
+			// 100 KB is 25 open pieces, more than the 2 × keepAbove whose
+			// styled lines may be kept.
+			text := strings.Repeat(shape.unit, (100<<10)/len(shape.unit))
 			var s streamingText
 			for at := 0; at < len(text); at += 4 << 10 {
 				s.Append(text[at:min(at+4<<10, len(text))])

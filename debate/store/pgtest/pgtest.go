@@ -1,8 +1,9 @@
-// Package pgtest starts a throwaway PostgreSQL cluster for tests: initdb
-// in a temporary folder, a free port, its unix socket in that folder, and
-// everything stopped and removed at the end. Without PostgreSQL's
-// programs a test skips with a line saying so, except under CI=true,
-// where it fails: CI installs Debian's postgresql package (.ci/run).
+// Package pgtest starts a throwaway PostgreSQL cluster for tests: a copy
+// of a cluster initdb made once (template.go) in a temporary folder, a
+// free port, its unix socket in that folder, and everything stopped and
+// removed at the end. Without PostgreSQL's programs a test skips with a
+// line saying so, except under CI=true, where it fails: CI installs
+// Debian's postgresql package (.ci/run).
 package pgtest
 
 import (
@@ -84,8 +85,7 @@ func Start(ctx context.Context) (*Cluster, error) {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	if err := c.run(ctx, "initdb", "-D", c.data(), "-U", "parley", "-A", "trust", "-E", "UTF8",
-		"--locale=C", "--no-sync"); err != nil {
+	if err := c.initData(ctx); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
