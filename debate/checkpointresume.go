@@ -65,8 +65,12 @@ func (e *Engine) savePending(p *PendingCheckpoint) bool {
 	return true
 }
 
-// Pending is the checkpoint the session's run waits at, if one does.
+// Pending is the checkpoint the session's run waits at, if one does: once
+// it is saved and the session's lease given back (hosting.saving).
 func (e *Engine) Pending() (PendingCheckpoint, bool) {
+	if e.hosting.isSaving() {
+		return PendingCheckpoint{}, false
+	}
 	raw := e.State(statePending)
 	if raw == "" || len(raw) > maxPendingState {
 		return PendingCheckpoint{}, false

@@ -59,6 +59,24 @@ type hosting struct {
 	asked *checkpoint.Point
 	// mode is the running exchange's mode, the one a point waits in.
 	mode string
+	// saving: a point is being saved and the lease given back; until then
+	// Pending says no run waits, for a door that said "awaiting_host"
+	// and a process killed meanwhile would have said what a restart
+	// does not keep (a session waiting at nothing, or at a point whose
+	// lease the killed process still held).
+	saving bool
+}
+
+func (h *hosting) setSaving(on bool) {
+	h.mu.Lock()
+	h.saving = on
+	h.mu.Unlock()
+}
+
+func (h *hosting) isSaving() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.saving
 }
 
 func (h *hosting) setMode(name string) {
@@ -136,14 +154,20 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	// A tool call waits inside a turn: durable only when the turn saved
 	// what goes on from it (its exchange's last turn, toolresume.go). A
 	// state too large to save is not durable either (checkpointcap.go).
+	// The wait is said (Pending, the event) only once it is saved and the
+	// lease given back: a door's "awaiting_host" then holds across a
+	// restart of the process (hosting.saving).
+	e.hosting.setSaving(true)
 	durable := (p.Kind != checkpoint.KindTool || p.Resume != "") && e.savePending(&pending)
-	e.Emit(CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)})
-	e.drainSubscribers(ctx, 10*time.Second) // the round is on every screen before the question
+	e.drainSubscribers(ctx, 10*time.Second) // the round is on every screen and recorded
 	e.flushJournal()                        // and saved, while this process holds the lease
 	lease := e.hosting.lease()
 	if lease != nil && durable { // a wait nothing saved keeps the session
 		lease.drop()
 	}
+	e.hosting.setSaving(false)
+	e.Emit(CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)})
+	e.drainSubscribers(ctx, 10*time.Second) // the question is on every screen before it is asked
 	e.hosting.setAsked(&p)
 	a, err = e.askHost(ctx, host, pending)
 	e.hosting.setAsked(nil)
