@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -25,9 +26,7 @@ func TestResumeAdviceNamesTheCommandRun(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, bin, data)
 	notTemp := filepath.Join(dir, "othertmp") // the binary is not under this TMPDIR
 	if err := os.MkdirAll(notTemp, 0o755); err != nil {
 		t.Fatal(err)
@@ -57,5 +56,18 @@ func TestResumeAdviceNamesTheCommandRun(t *testing.T) {
 	inTemp := []string{"TMPDIR=" + filepath.Dir(dir)} // t.TempDir's parent: the binary is under it
 	if _, errOut := run(inTemp, "sessions", "fork", asked.SessionID, "--at", "1"); !strings.Contains(errOut, "continue with: go run ./cmd/parley --resume ") {
 		t.Errorf("a go run build: %s", errOut)
+	}
+}
+
+// writeExecutable writes a program the test then runs, through a child
+// process: a file this process holds open for writing is held, for a
+// moment, by every child another test forks meanwhile, and running it
+// then fails with "text file busy" (ETXTBSY; seen in the suite).
+func writeExecutable(t *testing.T, path string, data []byte) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", `cat > "$1" && chmod 755 "$1"`, "sh", path)
+	cmd.Stdin = bytes.NewReader(data)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writing %s: %v\n%s", path, err, out)
 	}
 }

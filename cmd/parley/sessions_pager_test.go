@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -45,9 +44,7 @@ func TestSessionsListPagesATallListAtATerminal(t *testing.T) {
 func testPager(t *testing.T, dir string) string {
 	t.Helper()
 	pager := filepath.Join(dir, "pager.sh")
-	if err := os.WriteFile(pager, []byte("#!/bin/sh\necho PAGED-BY-TEST\ncat\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, pager, []byte("#!/bin/sh\necho PAGED-BY-TEST\ncat\n"))
 	return pager
 }
 
