@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -87,9 +88,9 @@ func (e *UnknownAgentError) Error() string {
 // Parley, or the agent's label.
 func (e *Engine) displayOf(speaker string) string {
 	switch speaker {
-	case SpeakerUser:
+	case transcript.SpeakerUser:
 		return "You"
-	case SpeakerSystem:
+	case transcript.SpeakerSystem:
 		return "Parley"
 	}
 	if a, ok := e.Agent(speaker); ok {

@@ -5,6 +5,8 @@ package debate
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // AlternateTurn is the outcome of one start turn or step.
@@ -14,10 +16,10 @@ type AlternateTurn struct {
 	// Outputs maps each agent of the pair to its answer; nil for the agent
 	// that did not answer (or produced nothing).
 	Outputs   map[string]*string
-	Pair      [2]string // agent names, first one first (JSON key order)
-	Responder string    // the agent that answered last
-	Next      string    // the agent that answers the next step
-	Entries   []Entry   // the agent turns, in order
+	Pair      [2]string          // agent names, first one first (JSON key order)
+	Responder string             // the agent that answered last
+	Next      string             // the agent that answers the next step
+	Entries   []transcript.Entry // the agent turns, in order
 	// Tokens is what the turn used (input + output of every call);
 	// BothTokens what it would have used had both agents answered.
 	Tokens     int

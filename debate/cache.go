@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -64,7 +65,7 @@ func (s CacheStats) saving() string {
 
 // CacheStatsOf sums the cache use of a session's turns by c's prices, each at the prices
 // of its day.
-func CacheStatsOf(c *config.Config, entries []Entry) CacheStats {
+func CacheStatsOf(c *config.Config, entries []transcript.Entry) CacheStats {
 	var s CacheStats
 	for _, en := range entries {
 		saved, priced := c.CacheSaving(en.Model, en.Usage, en.Started)

@@ -9,12 +9,13 @@ import (
 
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
 // IsCapStop reports whether a turn was not started because of a cost cap.
-func IsCapStop(en Entry) bool {
-	return en.Status == StatusCancelled && strings.HasPrefix(en.Error, "cost cap")
+func IsCapStop(en transcript.Entry) bool {
+	return en.Status == transcript.StatusCancelled && strings.HasPrefix(en.Error, "cost cap")
 }
 
 // Meter is the engine's spend meter.
@@ -151,7 +152,7 @@ const KindOverWorstCase = "over_worst_case"
 // overWorst is the warning of a call that cost more than its worst case
 // (a provider reporting more than max_tokens allows, or a prompt denser
 // than two bytes a token), "" otherwise. Unpriced calls have no worst case.
-func (ad *admission) overWorst(a *Agent, en Entry) string {
+func (ad *admission) overWorst(a *Agent, en transcript.Entry) string {
 	const slack = 1e-9 // float sums
 	if ad.worst <= 0 || en.Cost <= ad.worst+slack {
 		return ""

@@ -10,6 +10,7 @@ import (
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -107,9 +108,9 @@ func TestCutStreamsAreChargedAndReachTheCap(t *testing.T) {
 	if !spend.IsCap(err) {
 		t.Fatalf("20 cut answers never reached the $0.05 cap (last error %v)", err)
 	}
-	var charged []Entry
+	var charged []transcript.Entry
 	for _, en := range e.History().Entries() {
-		if en.IsAgentTurn() && en.Status == StatusPartial {
+		if en.IsAgentTurn() && en.Status == transcript.StatusPartial {
 			charged = append(charged, en)
 		}
 	}
@@ -182,14 +183,14 @@ func TestOverReportedUsageStopsBeforeTheNextCall(t *testing.T) {
 			t.Errorf("cap message %q lacks %q", err, want)
 		}
 	}
-	var first Entry
+	var first transcript.Entry
 	for _, en := range e.History().Entries() {
 		if en.IsAgentTurn() {
 			first = en
 			break
 		}
 	}
-	if first.Status != StatusComplete || !strings.Contains(first.Warning, "priced-model reported 5000000 input and 5000000 output tokens, $55.0000") {
+	if first.Status != transcript.StatusComplete || !strings.Contains(first.Warning, "priced-model reported 5000000 input and 5000000 output tokens, $55.0000") {
 		t.Fatalf("first turn %s, warning %q", first.Status, first.Warning)
 	}
 	var warned bool

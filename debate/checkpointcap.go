@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // The state a run saves at a checkpoint is bounded: the session's state is
@@ -19,8 +20,8 @@ import (
 const maxPendingState = 512 << 10
 
 // tooLargeToSave is the note a run keeps when its point is not saved.
-func tooLargeToSave(p checkpoint.Point, size int) Entry {
-	return Entry{Kind: KindNote, Speaker: SpeakerSystem, Round: p.Round,
+func tooLargeToSave(p checkpoint.Point, size int) transcript.Entry {
+	return transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerSystem, Round: p.Round,
 		Text: fmt.Sprintf("The run's state at this checkpoint is %d KiB, over the %d KiB a session saves: it waits for its host in this process only (a process that ends here cannot go on from it).",
 			(size+1023)>>10, maxPendingState>>10)}
 }

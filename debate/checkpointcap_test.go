@@ -9,6 +9,7 @@ import (
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A point whose state fits is saved while the host is asked and let go
@@ -49,7 +50,7 @@ func TestCheckpointStateIsBounded(t *testing.T) {
 			}
 			var noted bool
 			for _, en := range e.History().Entries() {
-				noted = noted || (en.Kind == KindNote && strings.Contains(en.Text, "over the 512 KiB a session saves"))
+				noted = noted || (en.Kind == transcript.KindNote && strings.Contains(en.Text, "over the 512 KiB a session saves"))
 			}
 			if noted == tc.durable {
 				t.Errorf("note that the state was not saved: %v, want %v", noted, !tc.durable)

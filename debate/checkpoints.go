@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -187,7 +188,7 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	}
 	switch a.Action {
 	case checkpoint.Note:
-		e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Round: p.Round, Text: a.Text})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Round: p.Round, Text: a.Text})
 	case checkpoint.Stop:
 		e.stopRun()
 	}
@@ -217,11 +218,6 @@ func (e *Engine) askHost(ctx context.Context, host checkpoint.Host, pending Pend
 	}
 	return a, err
 }
-
-// HostNote reports whether en is the host's note at a checkpoint (a user
-// entry of a round, which Checkpoint saves), not a question that starts
-// an exchange: readers of a run's record must not take it for a new run.
-func (en Entry) HostNote() bool { return en.Kind == KindUser && en.Round > 0 }
 
 // approveTool asks the host about a call whose rule is ask (the toolbox's
 // approver): ok runs it; otherwise reason is the call's result. resume,

@@ -12,6 +12,7 @@ import (
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -56,11 +57,11 @@ func TestAlternatePromptBoundedAtStep100(t *testing.T) {
 	replies, summaries, covered := 0, 0, 0
 	for _, en := range e.History().Entries() {
 		switch en.Kind {
-		case KindReply:
+		case transcript.KindReply:
 			replies++
-		case KindSummary:
+		case transcript.KindSummary:
 			summaries++
-			if en.Covers <= covered || en.Covers >= en.Turn || en.Text == "" || en.Status != StatusComplete {
+			if en.Covers <= covered || en.Covers >= en.Turn || en.Text == "" || en.Status != transcript.StatusComplete {
 				t.Fatalf("summary %+v after covering %d", en, covered)
 			}
 			covered = en.Covers
@@ -88,7 +89,7 @@ func TestPromptPrefixStableBetweenCompactions(t *testing.T) {
 		}
 		n := 0
 		for _, en := range e.History().Entries() {
-			if en.Kind == KindSummary {
+			if en.Kind == transcript.KindSummary {
 				n++
 			}
 		}
@@ -141,9 +142,9 @@ func TestSummariserAgentAndFallback(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var sums []Entry
+		var sums []transcript.Entry
 		for _, en := range e.History().Entries() {
-			if en.Kind == KindSummary {
+			if en.Kind == transcript.KindSummary {
 				sums = append(sums, en)
 			}
 		}
@@ -151,7 +152,7 @@ func TestSummariserAgentAndFallback(t *testing.T) {
 			t.Fatalf("fail=%v: %d summaries, calls %v", fail, len(sums), log.Order())
 		}
 		for _, s := range sums {
-			if s.Speaker != "mc" || s.Status != StatusComplete || s.Covers == 0 {
+			if s.Speaker != "mc" || s.Status != transcript.StatusComplete || s.Covers == 0 {
 				t.Fatalf("fail=%v: summary %+v", fail, s)
 			}
 			if fail != strings.Contains(s.Error, "extractive digest used") || fail == strings.HasPrefix(s.Text, "MC condensed") {
@@ -208,9 +209,9 @@ func TestContextBudgetResolution(t *testing.T) {
 
 func TestDigestIsBoundedAndReadable(t *testing.T) {
 	t.Parallel()
-	var entries []Entry
+	var entries []transcript.Entry
 	for i := range 50 {
-		entries = append(entries, Entry{Speaker: "a", Display: "Ann", Text: RealisticAnswer("ann", i)})
+		entries = append(entries, transcript.Entry{Speaker: "a", Display: "Ann", Text: RealisticAnswer("ann", i)})
 	}
 	d := Digest(entries, 2000)
 	if len(d) > 2000 || !strings.HasPrefix(d, "- Ann: ann answer 0: the retry loop") {
@@ -227,7 +228,7 @@ func longHistory(tb testing.TB, turns int) (*Engine, config.Budget) {
 	text := RealisticAnswer("codex", 1)
 	for i := 0; e.History().Len() < turns; i++ {
 		speaker := []string{"codex", "claude"}[i%2]
-		e.AddEntry(Entry{Kind: KindReply, Speaker: speaker, Text: text, Mode: "alternate"})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindReply, Speaker: speaker, Text: text, Mode: "alternate"})
 		if i%8 == 7 {
 			e.Compact(context.Background(), b)
 		}
@@ -261,9 +262,9 @@ func BenchmarkAppendTurn(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				// A turn's life in the history: reserved streaming, then settled.
-				t := e.Reserve(TurnSpec{Agent: codex, Kind: KindReply})
+				t := e.Reserve(TurnSpec{Agent: codex, Kind: transcript.KindReply})
 				en := t.Entry()
-				en.Text, en.Status = text, StatusComplete
+				en.Text, en.Status = text, transcript.StatusComplete
 				t.Finish(en)
 			}
 		})
@@ -314,10 +315,10 @@ func TestAgentModePromptBounded(t *testing.T) {
 func TestCompactionOfAPartlyLoadedSession(t *testing.T) {
 	t.Parallel()
 	e, _, _ := NewModeEngine(t, ModeConfig(known), "alternate", RealisticFakes)
-	var tail []Entry
+	var tail []transcript.Entry
 	for turn := 4001; turn <= 4200; turn++ {
-		tail = append(tail, Entry{Turn: turn, Kind: KindReply, Speaker: []string{"codex", "claude"}[turn%2], Mode: "alternate",
-			Text: RealisticAnswer("x", turn), Status: StatusComplete})
+		tail = append(tail, transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: []string{"codex", "claude"}[turn%2], Mode: "alternate",
+			Text: RealisticAnswer("x", turn), Status: transcript.StatusComplete})
 	}
 	if err := e.Restore(SessionInfo{ID: "partial", Mode: "alternate", State: map[string]string{"alternate.next": "codex", "alternate.step": "4199"}}, tail); err != nil {
 		t.Fatal(err)
@@ -326,7 +327,7 @@ func TestCompactionOfAPartlyLoadedSession(t *testing.T) {
 	msgs := e.PromptFor(context.Background(), Prompt{Mode: "alternate", Self: "codex"})
 	size := 0
 	for _, m := range msgs {
-		size += EstimateTokens(m.Content)
+		size += transcript.EstimateTokens(m.Content)
 	}
 	if h := e.History(); h.Compacted() < 4100 || size > b.Total {
 		t.Fatalf("compacted up to %d, prompt %d tokens (budget %d)", h.Compacted(), size, b.Total)
@@ -339,9 +340,9 @@ func TestNewestTurnIsNeverCompacted(t *testing.T) {
 	t.Parallel()
 	e, _, _ := NewModeEngine(t, ModeConfig(known), "alternate", nil)
 	huge := strings.Repeat("a very long answer. ", 5000) // ~25,000 tokens
-	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "go"})
-	e.AddEntry(Entry{Kind: KindReply, Speaker: "codex", Text: "short one"})
-	last := e.AddEntry(Entry{Kind: KindReply, Speaker: "claude", Text: huge})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "go"})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindReply, Speaker: "codex", Text: "short one"})
+	last := e.AddEntry(transcript.Entry{Kind: transcript.KindReply, Speaker: "claude", Text: huge})
 	msgs := e.PromptFor(context.Background(), Prompt{Mode: "alternate", Self: "codex", PinLatestUser: true})
 	if e.History().Compacted() >= last.Turn || !strings.Contains(msgs[len(msgs)-1].Content, "[Claude]: a very long answer.") {
 		t.Fatalf("compacted up to %d; last message %.80q", e.History().Compacted(), msgs[len(msgs)-1].Content)

@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
@@ -53,7 +54,7 @@ type probeMode struct {
 func (m *probeMode) Name() string     { return m.name }
 func (m *probeMode) Agents() []*Agent { return nil }
 func (m *probeMode) Submit(_ context.Context, line string) error {
-	m.e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: line})
+	m.e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: line})
 	return nil
 }
 
@@ -451,7 +452,7 @@ func TestInterruptPolicy(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Submit after an interrupt: %v", err)
 	}
-	if en, _ := e.History().Get(2); en.Status != StatusCancelled || en.Text != "partial answer" {
+	if en, _ := e.History().Get(2); en.Status != transcript.StatusCancelled || en.Text != "partial answer" {
 		t.Fatalf("the interrupted reply: %s %q", en.Status, en.Text)
 	}
 	if !e.Interrupt() {
@@ -469,8 +470,8 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 			Ballot: verdict.Ballot{Vote: v, Reasoning: "r", Summary: "s"}, Valid: true, Attempts: 1, Turn: round + 1,
 			Usage: providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}
 	}
-	summary := Entry{Turn: 4, Kind: KindModerator, Speaker: "mc", Display: "MC", Mode: "talk", Round: 1, Text: "recap",
-		IsModerator: true, Status: StatusComplete, Started: at, Finished: at}
+	summary := transcript.Entry{Turn: 4, Kind: transcript.KindModerator, Speaker: "mc", Display: "MC", Mode: "talk", Round: 1, Text: "recap",
+		IsModerator: true, Status: transcript.StatusComplete, Started: at, Finished: at}
 	cases := []struct {
 		ev   Event
 		want string
@@ -494,7 +495,7 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 		{TalkFinished{Topic: "tabs", Rounds: 2, Stopped: true, Turns: 6, Usage: providers.Usage{InputTokens: 5, OutputTokens: 6, CachedTokens: 1}, Cost: 0.25},
 			`{"type":"talk_finished","topic":"tabs","rounds":2,"stopped":true,"cancelled":false,"turns":6,"usage":{"input_tokens":5,"output_tokens":6,"cached_tokens":1},"cost_usd":0.25}`},
 		{AgentAnswered{Agent: "coder", Answer: "It greets.", Complete: true, Steps: 2,
-			ToolCalls: []ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}, Result: "package main"}}},
+			ToolCalls: []transcript.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}, Result: "package main"}}},
 			`{"type":"agent_answered","agent":"coder","answer":"It greets.","complete":true,"steps":2,"tool_calls":[{"tool":"read_file","parameters":{"path":"main.go"},"result":"package main"}],"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}`},
 		{CheckpointReached{Point: checkpoint.Point{Kind: checkpoint.KindRound, Round: 1, Of: 3, Summary: "2 approve, 1 reject, 0 abstain, 0 invalid", Split: true,
 			Members: []string{"melchior", "casper"}, Choices: []checkpoint.Action{checkpoint.Continue, checkpoint.Note, checkpoint.Stop}}, Sentence: "CHECKPOINT after round 1 of 3: 2 approve, 1 reject, 0 abstain, 0 invalid"},
@@ -502,7 +503,7 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 		{CheckpointAnswered{Point: checkpoint.Point{Kind: checkpoint.KindTool, Choices: checkpoint.ToolChoices, Tool: &checkpoint.ToolCall{Agent: "gpt", Tool: "fetch_url", Arguments: `{"url":"x"}`}},
 			Answer: checkpoint.Answer{Action: checkpoint.Deny, Text: "not now"}, Sentence: "the host denied fetch_url to gpt: not now"},
 			`{"type":"checkpoint_answered","point":{"kind":"tool","summary":"","split":false,"choices":["approve","deny"],"tool":{"agent":"gpt","tool":"fetch_url","arguments":"{\"url\":\"x\"}"}},"answer":{"action":"deny","text":"not now"},"sentence":"the host denied fetch_url to gpt: not now"}`},
-		{AgentAnswered{Agent: "coder", Error: "context canceled", ToolCalls: []ToolCall{}},
+		{AgentAnswered{Agent: "coder", Error: "context canceled", ToolCalls: []transcript.ToolCall{}},
 			`{"type":"agent_answered","agent":"coder","answer":"","complete":false,"error":"context canceled","steps":0,"tool_calls":[],"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}`},
 	}
 	for _, tc := range cases {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/lazyregexp"
 
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -14,7 +15,7 @@ import (
 // legend of its prompt), the aggregate, and the chairman's answer or its
 // failure with the fallback. A council still running has what has
 // settled so far; Rankings stays empty until every member has ranked.
-func CouncilsOf(entries []Entry) []verdict.CouncilResult {
+func CouncilsOf(entries []transcript.Entry) []verdict.CouncilResult {
 	var out []verdict.CouncilResult
 	var stage3 []bool // per council: the chairman's turn or failure is in
 	var cur *verdict.CouncilResult
@@ -25,7 +26,7 @@ func CouncilsOf(entries []Entry) []verdict.CouncilResult {
 		if en.HostNote() {
 			continue // not a new question
 		}
-		if en.Kind == KindUser {
+		if en.Kind == transcript.KindUser {
 			out = append(out, verdict.CouncilResult{Question: en.Text, Answers: []verdict.CouncilAnswer{}, Rankings: []verdict.CouncilRanking{}, Aggregate: []verdict.CouncilScore{}})
 			cur = &out[len(out)-1]
 			stage3 = append(stage3, false)
@@ -35,21 +36,21 @@ func CouncilsOf(entries []Entry) []verdict.CouncilResult {
 			continue
 		}
 		switch {
-		case en.Kind == KindOutcome:
+		case en.Kind == transcript.KindOutcome:
 			cur.Sentence = en.Text // as the mode wrote it
-		case en.Kind == KindReply && en.Round == 1:
+		case en.Kind == transcript.KindReply && en.Round == 1:
 			cur.Answers = append(cur.Answers, verdict.CouncilAnswer{Member: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
 				Text: en.Text, Status: string(en.Status), Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost})
-		case en.Kind == KindReply && en.Round == 2 && en.Status.Finished():
+		case en.Kind == transcript.KindReply && en.Round == 2 && en.Status.Finished():
 			setRanking(cur, rankingOf(en))
-		case en.Kind == KindReply && en.Round == 3:
+		case en.Kind == transcript.KindReply && en.Round == 3:
 			stage3[len(out)-1] = true
 			cur.Chairman = verdict.CouncilChair{Seat: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
 				Text: en.Text, Status: verdict.CouncilFailed, Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost}
-			if en.Status == StatusComplete && strings.TrimSpace(en.Text) != "" {
+			if en.Status == transcript.StatusComplete && strings.TrimSpace(en.Text) != "" {
 				cur.Chairman.Status = verdict.CouncilComplete
 			}
-		case en.Kind == KindError && en.Round == 3:
+		case en.Kind == transcript.KindError && en.Round == 3:
 			stage3[len(out)-1] = true
 			cur.Chairman.Status, cur.Chairman.Error = verdict.CouncilFailed, en.Error
 		}
@@ -107,7 +108,7 @@ var (
 
 // rankingOf reads one ranking turn back: the prompt's legend maps labels
 // to members, the record's first line lists labels best first.
-func rankingOf(en Entry) verdict.CouncilRanking {
+func rankingOf(en transcript.Entry) verdict.CouncilRanking {
 	r := verdict.CouncilRanking{Ranker: en.Speaker, Display: en.Display, Labels: map[string]string{}, Order: []string{},
 		Attempts: 1, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost, Error: en.Error}
 	if m := legendRE.FindStringSubmatch(en.Prompt); m != nil {
@@ -117,7 +118,7 @@ func rankingOf(en Entry) verdict.CouncilRanking {
 			}
 		}
 	}
-	if en.Status != StatusComplete || en.Error != "" {
+	if en.Status != transcript.StatusComplete || en.Error != "" {
 		if r.Error == "" {
 			r.Error = string(en.Status)
 		}

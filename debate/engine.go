@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -54,7 +55,7 @@ type Engine struct {
 	// (journal.go); following are other processes' turns still streaming.
 	journal   Journal
 	followMu  sync.Mutex
-	following map[int]Entry
+	following map[int]transcript.Entry
 
 	buildMu sync.Mutex // held while a mode is built (see modeNamed)
 	// compactMu lets one caller at a time condense the history (Compact).
@@ -74,7 +75,7 @@ type Engine struct {
 
 	mu      sync.Mutex
 	info    SessionInfo
-	history *History
+	history *transcript.History
 	modes   map[string]Mode
 	current string
 	cancel  context.CancelFunc // of the exchange in flight
@@ -95,7 +96,7 @@ func NewEngine(cfg *config.Config, agents []*Agent, mode string) (*Engine, error
 	if mode == "" {
 		mode = cfg.ModeList.Default()
 	}
-	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: NewHistory(nil), now: time.Now, idle: make(chan struct{}),
+	e := &Engine{Config: cfg, agents: agents, modes: map[string]Mode{}, history: transcript.NewHistory(nil), now: time.Now, idle: make(chan struct{}),
 		meter: spend.NewMeter(cfg.BudgetUSD, 0)}
 	close(e.idle)
 	e.info = SessionInfo{ID: NewSessionID(), Mode: mode, Created: e.now(), State: map[string]string{}}
@@ -109,7 +110,7 @@ func NewEngine(cfg *config.Config, agents []*Agent, mode string) (*Engine, error
 // Restore replaces the session with a saved one (resume or fork). It is
 // refused while an exchange runs: the running turns would write their
 // answers into the restored session's history.
-func (e *Engine) Restore(info SessionInfo, entries []Entry) error {
+func (e *Engine) Restore(info SessionInfo, entries []transcript.Entry) error {
 	// buildMu keeps a mode build that began on the old session from being
 	// cached after the swap.
 	e.buildMu.Lock()
@@ -130,7 +131,7 @@ func (e *Engine) Restore(info SessionInfo, entries []Entry) error {
 	}
 	e.info = info
 	e.current = info.Mode
-	e.history = NewHistory(entries)
+	e.history = transcript.NewHistory(entries)
 	e.restoreEvidence(entries)
 	e.modes = map[string]Mode{} // modes re-read their state from the session
 	e.followMu.Lock()
@@ -197,7 +198,7 @@ func (e *Engine) State(key string) string {
 }
 
 // History is the session's shared history.
-func (e *Engine) History() *History {
+func (e *Engine) History() *transcript.History {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.history
@@ -468,7 +469,7 @@ func (e *Engine) Cancel() {
 // letting another append in between: goroutines adding entries at once
 // (parallel tool loops, a note during an exchange) would otherwise announce
 // turn 8 before turn 7, and consumers print in announcement order.
-func (e *Engine) appendAndAnnounce(en Entry, announce func(Entry) Event) Entry {
+func (e *Engine) appendAndAnnounce(en transcript.Entry, announce func(transcript.Entry) Event) transcript.Entry {
 	e.appendMu.Lock()
 	defer e.appendMu.Unlock()
 	if e.journal != nil {

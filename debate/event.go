@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -31,15 +32,15 @@ type SessionUpdated struct {
 // EntryAdded is emitted for entries that are complete when they appear:
 // user messages, notes, verdicts, tool calls and results, errors.
 type EntryAdded struct {
-	Entry Entry `json:"entry"`
+	Entry transcript.Entry `json:"entry"`
 }
 
 // TurnStarted is emitted when an agent turn has its place in the history.
 // Answer is set for a turn whose text is the exchange's answer (the
 // council's chairman, an addressed agent), not its deliberation.
 type TurnStarted struct {
-	Entry  Entry `json:"entry"`
-	Answer bool  `json:"answer,omitempty"`
+	Entry  transcript.Entry `json:"entry"`
+	Answer bool             `json:"answer,omitempty"`
 }
 
 // TextDelta is a piece of an agent's streaming answer. For a structured
@@ -85,7 +86,7 @@ type UsageReported struct {
 
 // TurnFinished is emitted when an agent turn ends, whatever its status.
 type TurnFinished struct {
-	Entry Entry `json:"entry"`
+	Entry transcript.Entry `json:"entry"`
 }
 
 // VoteCast is a parsed MAGI vote (Valid false: INVALID for that round).
@@ -114,10 +115,10 @@ type VerdictReached struct {
 
 // ToolActivity reports a tool call starting (Result empty, Done false) or finishing.
 type ToolActivity struct {
-	Turn  int      `json:"turn"`
-	Agent string   `json:"agent"`
-	Call  ToolCall `json:"call"`
-	Done  bool     `json:"done"`
+	Turn  int                 `json:"turn"`
+	Agent string              `json:"agent"`
+	Call  transcript.ToolCall `json:"call"`
+	Done  bool                `json:"done"`
 }
 
 // ErrorOccurred reports a failure that is not tied to one finished turn
@@ -198,8 +199,8 @@ type AlternateStepFinished struct {
 
 // TalkRoundSummarised is the MC's recap after a talk round.
 type TalkRoundSummarised struct {
-	Round   int   `json:"round"`
-	Summary Entry `json:"summary"`
+	Round   int              `json:"round"`
+	Summary transcript.Entry `json:"summary"`
 }
 
 // TalkFinished closes a talk: rounds run, whether it was stopped early, totals.
@@ -222,14 +223,14 @@ type TalkFinished struct {
 // AgentAnswered is the code-reading agent's outcome: its answer (the
 // complete summary) or why there is none, with the tool calls it made.
 type AgentAnswered struct {
-	Agent     string          `json:"agent"`
-	Answer    string          `json:"answer"`
-	Complete  bool            `json:"complete"`
-	Error     string          `json:"error,omitempty"`
-	Steps     int             `json:"steps"` // model replies
-	ToolCalls []ToolCall      `json:"tool_calls"`
-	Usage     providers.Usage `json:"usage"`
-	Cost      float64         `json:"cost_usd"`
+	Agent     string                `json:"agent"`
+	Answer    string                `json:"answer"`
+	Complete  bool                  `json:"complete"`
+	Error     string                `json:"error,omitempty"`
+	Steps     int                   `json:"steps"` // model replies
+	ToolCalls []transcript.ToolCall `json:"tool_calls"`
+	Usage     providers.Usage       `json:"usage"`
+	Cost      float64               `json:"cost_usd"`
 }
 
 // CouncilAnswersCollected is a council's stage 1: every member's answer in

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -28,17 +29,14 @@ var (
 func (e *Engine) SetClock(now func() time.Time) { e.now = now }
 
 // LoopMessages is loopMessages, for the tool loop's prompt tests.
-func (e *Engine) LoopMessages(base []providers.Message, mine []Entry, self string) []providers.Message {
+func (e *Engine) LoopMessages(base []providers.Message, mine []transcript.Entry, self string) []providers.Message {
 	return e.loopMessages(base, mine, self)
 }
 
 // NewTitledEngine is an engine with only a session, for the title tests.
 func NewTitledEngine(info SessionInfo) *Engine { return &Engine{info: info} }
 
-// LatestUser is latestUser, for the history tests.
-func (h *History) LatestUser() (Entry, bool) { return h.latestUser() }
-
 // RunToolLoop is runToolLoop, for the tool loop's tests.
-func (e *Engine) RunToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (Entry, error) {
+func (e *Engine) RunToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (transcript.Entry, error) {
 	return e.runToolLoop(ctx, spec, maxSteps)
 }

@@ -8,6 +8,7 @@ import (
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
@@ -42,10 +43,10 @@ func oneOpenAIAgent(t *testing.T, reply providertest.Reply, cfg func(*config.Con
 	return e, srv, events
 }
 
-func lastReply(e *Engine) Entry {
-	var en Entry
+func lastReply(e *Engine) transcript.Entry {
+	var en transcript.Entry
 	for _, x := range e.History().Entries() {
-		if x.Kind == KindReply {
+		if x.Kind == transcript.KindReply {
 			en = x
 		}
 	}
@@ -59,7 +60,7 @@ func TestTurnCutAtTheLimitIsPartialWithAHint(t *testing.T) {
 	_ = e.Submit(context.Background(), "@chatgpt explain")
 	Settle(t, e)
 	en := lastReply(e)
-	if en.Status != StatusPartial || en.Error != "(cut at 64 output tokens — raise max_tokens)" || en.Text != "The first half of" {
+	if en.Status != transcript.StatusPartial || en.Error != "(cut at 64 output tokens — raise max_tokens)" || en.Text != "The first half of" {
 		t.Fatalf("entry %s %q %q", en.Status, en.Error, en.Text)
 	}
 }
@@ -76,7 +77,7 @@ func TestTurnRefusedOrEmptyIsAnError(t *testing.T) {
 			_ = e.Submit(context.Background(), "@chatgpt do it")
 			Settle(t, e)
 			en := lastReply(e)
-			if en.Status != StatusError || en.Error == "" {
+			if en.Status != transcript.StatusError || en.Error == "" {
 				t.Fatalf("entry %s %q", en.Status, en.Error)
 			}
 			if name == "refusal" && !strings.Contains(en.Error, "I can't help with that.") {

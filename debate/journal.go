@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Journal is where a session's turns are kept when several processes (the
@@ -19,13 +21,13 @@ type Journal interface {
 	// two writers never get the same one. missed are the turns other
 	// writers saved after turn after (the last one this engine knows) and
 	// before en: the engine takes them in first.
-	Append(info SessionInfo, en Entry, after int) (saved Entry, missed []Entry, err error)
+	Append(info SessionInfo, en transcript.Entry, after int) (saved transcript.Entry, missed []transcript.Entry, err error)
 	// Finish saves a turn's final state, in the row this process created,
 	// before the engine announces it.
-	Finish(session string, en Entry) error
+	Finish(session string, en transcript.Entry) error
 	// Since returns the session's turns from turn from on, as saved now
 	// (turns still streaming in another process included).
-	Since(ctx context.Context, session string, from int) ([]Entry, error)
+	Since(ctx context.Context, session string, from int) ([]transcript.Entry, error)
 	// Lease takes the session for one exchange, before any provider call:
 	// a *BusyError when another process holds it, a *DeletedError when
 	// the session was deleted since this process read it. release gives
@@ -118,14 +120,14 @@ func (e *Engine) SetJournal(j Journal) {
 // entry in the history, before it is announced. A turn the journal
 // refused because the session was lost is never shown complete: on disk
 // it stays as the process that took the session settled it.
-func (e *Engine) settle(en Entry) Entry {
+func (e *Engine) settle(en transcript.Entry) transcript.Entry {
 	e.appendMu.Lock()
 	j := e.journal
 	e.appendMu.Unlock()
 	if j != nil {
 		// Any other failure is reported by the journal; the run exits non-zero.
-		if err := j.Finish(e.Info().ID, en); IsLost(err) && en.Status == StatusComplete {
-			en.Status, en.Error = StatusPartial, err.Error()
+		if err := j.Finish(e.Info().ID, en); IsLost(err) && en.Status == transcript.StatusComplete {
+			en.Status, en.Error = transcript.StatusPartial, err.Error()
 		}
 	}
 	e.History().Update(en)
@@ -143,8 +145,8 @@ func (e *Engine) sent(turn, input int) {
 }
 
 // foreign is the event announcing a turn another process saved.
-func foreign(en Entry) Event {
-	if en.Status == StatusStreaming {
+func foreign(en transcript.Entry) Event {
+	if en.Status == transcript.StatusStreaming {
 		return TurnStarted{Entry: en}
 	}
 	return EntryAdded{Entry: en}
@@ -153,17 +155,17 @@ func foreign(en Entry) Event {
 // takeIn appends turns other processes saved and announces them; the
 // caller holds appendMu. Turns still streaming are followed until they
 // settle (see Sync).
-func (e *Engine) takeIn(entries []Entry) {
+func (e *Engine) takeIn(entries []transcript.Entry) {
 	h := e.History()
 	for _, en := range entries {
 		if en.Turn <= h.Len() {
 			continue
 		}
 		h.Put(en)
-		if en.Status == StatusStreaming {
+		if en.Status == transcript.StatusStreaming {
 			e.followMu.Lock()
 			if e.following == nil {
-				e.following = map[int]Entry{}
+				e.following = map[int]transcript.Entry{}
 			}
 			e.following[en.Turn] = en
 			e.followMu.Unlock()
@@ -193,7 +195,7 @@ func (e *Engine) Sync(ctx context.Context) error {
 		return err
 	}
 	last := e.History().Len()
-	var fresh []Entry
+	var fresh []transcript.Entry
 	for _, en := range entries {
 		if en.Turn > last {
 			fresh = append(fresh, en)
@@ -207,10 +209,10 @@ func (e *Engine) Sync(ctx context.Context) error {
 
 // progress announces what changed in a turn another process is streaming:
 // the text that arrived since the last read, then its end.
-func (e *Engine) progress(en Entry) {
+func (e *Engine) progress(en transcript.Entry) {
 	e.followMu.Lock()
 	was, ok := e.following[en.Turn]
-	if ok && en.Status != StatusStreaming {
+	if ok && en.Status != transcript.StatusStreaming {
 		delete(e.following, en.Turn)
 	} else if ok {
 		e.following[en.Turn] = en
@@ -222,7 +224,7 @@ func (e *Engine) progress(en Entry) {
 	if len(en.Text) > len(was.Text) && en.Text[:len(was.Text)] == was.Text {
 		e.Emit(TextDelta{Turn: en.Turn, Agent: en.Speaker, Text: en.Text[len(was.Text):]})
 	}
-	if en.Status != StatusStreaming {
+	if en.Status != transcript.StatusStreaming {
 		e.History().Update(en)
 		e.Emit(TurnFinished{Entry: en})
 	}

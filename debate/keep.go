@@ -1,5 +1,7 @@
 package debate
 
+import "github.com/parleyhq/parley/debate/transcript"
+
 // Keeping: how an entry enters the session (AddEntry) and the keep step of
 // a plan (Carry), which keeps what a line says before its round.
 
@@ -13,7 +15,7 @@ func (e *Engine) keepPlan(p Plan) {
 	e.SetTitle(p.Title, "")
 	if p.Named.Sentence != "" {
 		e.Emit(p.Named)
-		e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerSystem, Display: "Parley", Text: p.Named.Sentence})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerSystem, Display: "Parley", Text: p.Named.Sentence})
 	}
 	if p.Line.Text != "" {
 		e.AddEntry(p.Line)
@@ -22,9 +24,9 @@ func (e *Engine) keepPlan(p Plan) {
 
 // AddEntry appends a complete entry (note, user message, verdict, tool
 // activity, error) and announces it.
-func (e *Engine) AddEntry(en Entry) Entry {
+func (e *Engine) AddEntry(en transcript.Entry) transcript.Entry {
 	if en.Status == "" {
-		en.Status = StatusComplete
+		en.Status = transcript.StatusComplete
 	}
 	if en.Started.IsZero() {
 		en.Started = e.now()
@@ -38,5 +40,5 @@ func (e *Engine) AddEntry(en Entry) Entry {
 	if en.Display == "" {
 		en.Display = e.displayOf(en.Speaker)
 	}
-	return e.appendAndAnnounce(en, func(en Entry) Event { return EntryAdded{Entry: en} })
+	return e.appendAndAnnounce(en, func(en transcript.Entry) Event { return EntryAdded{Entry: en} })
 }

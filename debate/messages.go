@@ -6,6 +6,7 @@ import (
 
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -23,14 +24,11 @@ type View struct {
 	OthersTools bool
 }
 
-// EstimateTokens is a cheap, provider-neutral token estimate (4 bytes a token).
-func EstimateTokens(s string) int { return (len(s) + 3) / 4 }
-
 // BuildMessages turns the history into the messages one agent receives: its
 // own replies as assistant, everything else as user content prefixed with the
 // speaker ("[Gemini]: ..."). Consecutive messages of one role are merged and
 // the list starts with a user message, as strict-alternation providers demand.
-func BuildMessages(entries []Entry, v View) []providers.Message {
+func BuildMessages(entries []transcript.Entry, v View) []providers.Message {
 	var items []providers.Message
 	for _, en := range entries {
 		if m, ok := messageOf(en, v); ok {
@@ -43,33 +41,33 @@ func BuildMessages(entries []Entry, v View) []providers.Message {
 	return MergeRoles(items)
 }
 
-func messageOf(en Entry, v View) (providers.Message, bool) {
-	if en.Status == StatusStreaming || en.Status == StatusError || en.Kind == KindError || en.Kind == KindSummary || en.IsStatusNote() {
+func messageOf(en transcript.Entry, v View) (providers.Message, bool) {
+	if en.Status == transcript.StatusStreaming || en.Status == transcript.StatusError || en.Kind == transcript.KindError || en.Kind == transcript.KindSummary || en.IsStatusNote() {
 		return providers.Message{}, false
 	}
 	text := strings.TrimSpace(en.Text)
-	if text == "" && en.Kind != KindVerdict {
+	if text == "" && en.Kind != transcript.KindVerdict {
 		return providers.Message{}, false
 	}
-	if en.Status == StatusCancelled || en.Status == StatusPartial {
+	if en.Status == transcript.StatusCancelled || en.Status == transcript.StatusPartial {
 		text += "\n[answer " + string(en.Status) + " here]"
 	}
 	own := en.Speaker == v.Self
 	switch en.Kind {
-	case KindUser:
+	case transcript.KindUser:
 		return providers.Message{Role: providers.RoleUser, Content: "[" + HostName + "]: " + text}, true
-	case KindNote:
+	case transcript.KindNote:
 		return providers.Message{Role: providers.RoleUser, Content: "[" + HostName + " (note)]: " + text}, true
-	case KindVerdict:
+	case transcript.KindVerdict:
 		return providers.Message{Role: providers.RoleUser, Content: fmt.Sprintf("[MAGI verdict, round %d]: %s", en.Round, en.Vote)}, true
-	case KindToolCall:
+	case transcript.KindToolCall:
 		if !own && !v.OthersTools {
 			return providers.Message{}, false
 		}
 		if own {
 			return providers.Message{Role: providers.RoleAssistant, Content: text}, true
 		}
-	case KindToolResult:
+	case transcript.KindToolResult:
 		if !own && !v.OthersTools {
 			return providers.Message{}, false
 		}
@@ -81,7 +79,7 @@ func messageOf(en Entry, v View) (providers.Message, bool) {
 	return providers.Message{Role: providers.RoleUser, Content: "[" + displayName(en) + "]: " + text}, true
 }
 
-func displayName(en Entry) string {
+func displayName(en transcript.Entry) string {
 	if en.Display != "" {
 		return en.Display
 	}
@@ -91,10 +89,10 @@ func displayName(en Entry) string {
 // window keeps the newest messages that fit in the budget and puts a summary
 // of the rest first. The summary itself is capped to a quarter of the budget,
 // so the prompt stays bounded however long the session grows.
-func window(items []providers.Message, entries []Entry, v View) []providers.Message {
+func window(items []providers.Message, entries []transcript.Entry, v View) []providers.Message {
 	total := 0
 	for _, m := range items {
-		total += EstimateTokens(m.Content)
+		total += transcript.EstimateTokens(m.Content)
 	}
 	if total <= v.BudgetTokens {
 		return items
@@ -103,7 +101,7 @@ func window(items []providers.Message, entries []Entry, v View) []providers.Mess
 	keepBudget := v.BudgetTokens - summaryCap
 	kept, used := 0, 0
 	for i := len(items) - 1; i >= 0; i-- {
-		t := EstimateTokens(items[i].Content)
+		t := transcript.EstimateTokens(items[i].Content)
 		if used+t > keepBudget && kept > 0 {
 			break
 		}
@@ -119,10 +117,10 @@ func window(items []providers.Message, entries []Entry, v View) []providers.Mess
 
 // summarize prefers the latest moderator summary among the entries; without
 // one it digests the dropped messages to their first line each, newest last.
-func summarize(dropped []providers.Message, entries []Entry, maxBytes int) string {
+func summarize(dropped []providers.Message, entries []transcript.Entry, maxBytes int) string {
 	head := fmt.Sprintf("[Summary of %d earlier messages, cut to fit the context budget]: ", len(dropped))
 	for i := len(entries) - 1; i >= 0; i-- {
-		if en := entries[i]; en.IsModerator && en.Status == StatusComplete && en.Text != "" {
+		if en := entries[i]; en.IsModerator && en.Status == transcript.StatusComplete && en.Text != "" {
 			return head + sanitize.Clip("latest moderator summary: "+en.Text, maxBytes)
 		}
 	}
@@ -161,15 +159,15 @@ func MergeRoles(items []providers.Message) []providers.Message {
 // compacting. Every message but the last is followed by one of the other
 // role, so it reaches the agent's next call unchanged (Turn.Run tells the
 // provider so, for its prompt cache).
-func BuildPrompt(h *History, p Prompt, b config.Budget) []providers.Message {
+func BuildPrompt(h *transcript.History, p Prompt, b config.Budget) []providers.Message {
 	v := View{Self: p.Self, OthersTools: p.OthersTools}
 	covered := h.Compacted()
 	maxEntry := max(b.Verbatim/2, 256) * 4 // bytes one entry may take
 	// The question being asked is never cut: the host's latest message goes
 	// whole (Turn.Run refuses a prompt over the model's context window
 	// before the call instead).
-	question, _ := h.latestUser()
-	clipped := func(en Entry, m providers.Message) providers.Message {
+	question, _ := h.LatestUser()
+	clipped := func(en transcript.Entry, m providers.Message) providers.Message {
 		if en.Turn != question.Turn || question.Turn == 0 {
 			m.Content = sanitize.Clip(m.Content, maxEntry)
 		}
@@ -185,7 +183,7 @@ func BuildPrompt(h *History, p Prompt, b config.Budget) []providers.Message {
 		if en.Turn <= covered || used > 2*b.Verbatim {
 			break
 		}
-		if en.Kind == KindSummary {
+		if en.Kind == transcript.KindSummary {
 			continue
 		}
 		m, ok := messageOf(*en, v)
@@ -193,7 +191,7 @@ func BuildPrompt(h *History, p Prompt, b config.Budget) []providers.Message {
 			continue
 		}
 		m = clipped(*en, m)
-		used += EstimateTokens(m.Content)
+		used += transcript.EstimateTokens(m.Content)
 		tail = append(tail, m)
 		shown = append(shown, en.Turn)
 	}
@@ -202,7 +200,7 @@ func BuildPrompt(h *History, p Prompt, b config.Budget) []providers.Message {
 		oldestShown = shown[n-1]
 	}
 	items := make([]providers.Message, 0, len(tail)+3)
-	if sums := h.summariesWithin(b.Summary); len(sums) > 0 {
+	if sums := h.SummariesWithin(b.Summary); len(sums) > 0 {
 		var s strings.Builder
 		s.WriteString("[Parley]: Earlier turns are condensed below to fit the context budget; the turns after them follow verbatim.")
 		for i := len(sums) - 1; i >= 0; i-- {
@@ -210,9 +208,9 @@ func BuildPrompt(h *History, p Prompt, b config.Budget) []providers.Message {
 		}
 		items = append(items, providers.Message{Role: providers.RoleUser, Content: s.String()})
 	}
-	var pins []Entry
+	var pins []transcript.Entry
 	if p.PinLatestUser {
-		if en, ok := h.latestUser(); ok && en.Turn < oldestShown {
+		if en, ok := h.LatestUser(); ok && en.Turn < oldestShown {
 			pins = append(pins, en)
 		}
 	}

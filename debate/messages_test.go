@@ -8,21 +8,22 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
 
 func TestBuildMessagesRolesPrefixesAndMerging(t *testing.T) {
 	t.Parallel()
-	entries := []Entry{
-		{Kind: KindNote, Speaker: SpeakerUser, Text: "context: we run on ARM", Status: StatusComplete},
-		{Kind: KindUser, Speaker: SpeakerUser, Text: "@all which runtime?", Status: StatusComplete},
-		{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "Go.", Status: StatusComplete},
-		{Kind: KindReply, Speaker: "chatgpt", Display: "ChatGPT", Text: "Rust.", Status: StatusComplete},
-		{Kind: KindReply, Speaker: "claude", Display: "Claude", Text: "still typing", Status: StatusStreaming},
-		{Kind: KindReply, Speaker: "claude", Display: "Claude", Status: StatusError, Error: "boom"},
-		{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "Go, but", Status: StatusCancelled},
-		{Kind: KindModerator, Speaker: "mc", Display: "MC", Text: "Summary.", Status: StatusComplete, IsModerator: true},
+	entries := []transcript.Entry{
+		{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "context: we run on ARM", Status: transcript.StatusComplete},
+		{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "@all which runtime?", Status: transcript.StatusComplete},
+		{Kind: transcript.KindReply, Speaker: "gemini", Display: "Gemini", Text: "Go.", Status: transcript.StatusComplete},
+		{Kind: transcript.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Text: "Rust.", Status: transcript.StatusComplete},
+		{Kind: transcript.KindReply, Speaker: "claude", Display: "Claude", Text: "still typing", Status: transcript.StatusStreaming},
+		{Kind: transcript.KindReply, Speaker: "claude", Display: "Claude", Status: transcript.StatusError, Error: "boom"},
+		{Kind: transcript.KindReply, Speaker: "gemini", Display: "Gemini", Text: "Go, but", Status: transcript.StatusCancelled},
+		{Kind: transcript.KindModerator, Speaker: "mc", Display: "MC", Text: "Summary.", Status: transcript.StatusComplete, IsModerator: true},
 	}
 	got := BuildMessages(entries, View{Self: "gemini"})
 	want := []providers.Message{
@@ -45,19 +46,19 @@ func TestBuildMessagesRolesPrefixesAndMerging(t *testing.T) {
 // The prompt stays bounded however long the session grows.
 func TestBudgetWindowIsBounded(t *testing.T) {
 	t.Parallel()
-	var entries []Entry
+	var entries []transcript.Entry
 	sizes := map[int]int{}
 	for n := 1; n <= 2000; n++ {
-		speaker := []string{"gemini", "chatgpt", SpeakerUser}[n%3]
-		kind := KindReply
-		if speaker == SpeakerUser {
-			kind = KindUser
+		speaker := []string{"gemini", "chatgpt", transcript.SpeakerUser}[n%3]
+		kind := transcript.KindReply
+		if speaker == transcript.SpeakerUser {
+			kind = transcript.KindUser
 		}
-		entries = append(entries, Entry{Kind: kind, Speaker: speaker, Display: speaker, Text: strings.Repeat(fmt.Sprintf("turn %d says something. ", n), 20), Status: StatusComplete})
+		entries = append(entries, transcript.Entry{Kind: kind, Speaker: speaker, Display: speaker, Text: strings.Repeat(fmt.Sprintf("turn %d says something. ", n), 20), Status: transcript.StatusComplete})
 		if n == 50 || n == 500 || n == 2000 {
 			total := 0
 			for _, m := range BuildMessages(entries, View{Self: "gemini", BudgetTokens: 4000}) {
-				total += EstimateTokens(m.Content)
+				total += transcript.EstimateTokens(m.Content)
 			}
 			sizes[n] = total
 		}
@@ -72,9 +73,9 @@ func TestBudgetWindowIsBounded(t *testing.T) {
 		t.Fatalf("window should start with a summary and end with the newest turn: %q … %q", msgs[0].Content[:40], msgs[len(msgs)-1].Content[:40])
 	}
 	// With a moderator summary in the history, that summary is what stands for the past.
-	entries = append(entries[:10], Entry{Kind: KindModerator, Speaker: "mc", IsModerator: true, Text: "MC: both sides agree on X.", Status: StatusComplete})
+	entries = append(entries[:10], transcript.Entry{Kind: transcript.KindModerator, Speaker: "mc", IsModerator: true, Text: "MC: both sides agree on X.", Status: transcript.StatusComplete})
 	for i := 0; i < 300; i++ {
-		entries = append(entries, Entry{Kind: KindReply, Speaker: "chatgpt", Text: strings.Repeat("more ", 100), Status: StatusComplete})
+		entries = append(entries, transcript.Entry{Kind: transcript.KindReply, Speaker: "chatgpt", Text: strings.Repeat("more ", 100), Status: transcript.StatusComplete})
 	}
 	msgs = BuildMessages(entries, View{Self: "gemini", BudgetTokens: 2000})
 	if !strings.Contains(msgs[0].Content, "both sides agree on X") {

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
@@ -201,7 +202,7 @@ func (s retriedStream) Result() providers.Result {
 	return r
 }
 
-func lastAgentTurn(t *testing.T, e *Engine) Entry {
+func lastAgentTurn(t *testing.T, e *Engine) transcript.Entry {
 	t.Helper()
 	entries := e.History().Entries()
 	for i := len(entries) - 1; i >= 0; i-- {
@@ -210,7 +211,7 @@ func lastAgentTurn(t *testing.T, e *Engine) Entry {
 		}
 	}
 	t.Fatal("no agent turn")
-	return Entry{}
+	return transcript.Entry{}
 }
 
 // Break 4 of issue 42: a provider's usage is outside text too. Negative

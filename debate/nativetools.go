@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -83,7 +84,7 @@ func (e *Engine) takeCalls(n int) int {
 }
 
 // restoreEvidence puts a loaded session's records back in the ledger.
-func (e *Engine) restoreEvidence(entries []Entry) {
+func (e *Engine) restoreEvidence(entries []transcript.Entry) {
 	var records []evidence.Record
 	for _, en := range entries {
 		records = append(records, en.Evidence...)
@@ -200,7 +201,7 @@ func (t *Turn) streamTools(ctx context.Context, req *providers.Request, tt *tool
 			tt.capped = true
 			req.Messages = append(req.Messages, providers.Message{Role: providers.RoleUser,
 				Content: fmt.Sprintf("[%s]: You have used all %d tool calls of this turn. Answer now with what you have, without calling a tool.", HostName, tt.limit)})
-			t.engine.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerSystem, Round: t.spec.Round,
+			t.engine.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerSystem, Round: t.spec.Round,
 				Text: fmt.Sprintf("%s reached the limit of %d tool calls in turn %d and was asked to answer now.", t.spec.Agent.Label(), tt.limit, t.entry.Turn)})
 		}
 		if text.Len() > 0 && !strings.HasSuffix(text.String(), "\n\n") {
@@ -247,7 +248,7 @@ func (t *Turn) runCalls(ctx context.Context, tt *toolTurn, calls []providers.Too
 // a tool_call entry, announces its end and returns what the model gets.
 func (t *Turn) record(res toolbox.Result) providers.ToolResult {
 	e, a, call := t.engine, t.spec.Agent, res.Call
-	content, tc := res.Text, ToolCall{Tool: call.Name, Parameters: parameters(call.Arguments), Result: res.Text}
+	content, tc := res.Text, transcript.ToolCall{Tool: call.Name, Parameters: parameters(call.Arguments), Result: res.Text}
 	var records []evidence.Record
 	if res.IsError {
 		tc.Error = res.Text
@@ -260,8 +261,8 @@ func (t *Turn) record(res toolbox.Result) providers.ToolResult {
 			e.Emit(EvidenceAdded{Turn: t.entry.Turn, Record: rec})
 		}
 	}
-	e.AddEntry(Entry{Kind: KindToolCall, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
-		Round: t.spec.Round, Prompt: t.spec.Prompt, ToolCalls: []ToolCall{tc}, Evidence: records})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindToolCall, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
+		Round: t.spec.Round, Prompt: t.spec.Prompt, ToolCalls: []transcript.ToolCall{tc}, Evidence: records})
 	fin := ToolFinished{Turn: t.entry.Turn, Agent: a.Name, CallID: call.ID, Tool: call.Name, Arguments: sanitize.Clip(call.Arguments, maxEventResult),
 		Result: sanitize.Clip(res.Text, maxEventResult), Bytes: len(res.Text), IsError: res.IsError, TookMS: res.Took.Milliseconds()}
 	if len(records) > 0 {

@@ -12,6 +12,7 @@ import (
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -87,17 +88,17 @@ func TestNativeToolTurnRunsCallsAndRecordsEvidence(t *testing.T) {
 	if !r[2].IsError || !strings.Contains(r[2].Content, `there is no tool "shell"`) || !r[3].IsError || !strings.Contains(r[3].Content, "malformed arguments") {
 		t.Errorf("results 3, 4 = %+v %+v", r[2], r[3])
 	}
-	var reply Entry
-	var calls []Entry
+	var reply transcript.Entry
+	var calls []transcript.Entry
 	for _, en := range e.History().Entries() {
 		switch en.Kind {
-		case KindReply:
+		case transcript.KindReply:
 			reply = en
-		case KindToolCall:
+		case transcript.KindToolCall:
 			calls = append(calls, en)
 		}
 	}
-	if reply.Text != "Let me look.\n\nThe rate is 4.2% [E1]." || reply.Status != StatusComplete {
+	if reply.Text != "Let me look.\n\nThe rate is 4.2% [E1]." || reply.Status != transcript.StatusComplete {
 		t.Errorf("reply = %q (%s)", reply.Text, reply.Status)
 	}
 	if reply.Usage.InputTokens != demo.EstimateRequestTokens(reqs[0])+demo.EstimateRequestTokens(reqs[1]) {
@@ -152,7 +153,7 @@ func TestNativeToolTurnIsCapped(t *testing.T) {
 		switch {
 		case en.IsStatusNote():
 			notes = append(notes, en.Text)
-		case en.Kind == KindReply:
+		case en.Kind == transcript.KindReply:
 			replies = append(replies, string(en.Status)+" "+en.Error)
 		}
 	}
@@ -299,7 +300,7 @@ func TestToolCallIsWordedTheSameFromEventAndEntry(t *testing.T) {
 	fin := EventsOf[ToolFinished](log)
 	var saved []string
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindToolCall {
+		if en.Kind == transcript.KindToolCall {
 			saved = append(saved, en.ToolCalls[0].Short(en.CallEvidence(0)))
 		}
 	}

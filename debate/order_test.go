@@ -14,6 +14,7 @@ import (
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -84,7 +85,7 @@ func TestToolLoopCompleteFinishesItsTurnOnce(t *testing.T) {
 	if total.OutputTokens != 40 {
 		t.Fatalf("TurnFinished events add up to %d output tokens, the two calls used 40", total.OutputTokens)
 	}
-	if en, _ := e.History().Get(e.History().Len()); en.Text != "A tiny greeter." || en.Status != StatusComplete {
+	if en, _ := e.History().Get(e.History().Len()); en.Text != "A tiny greeter." || en.Status != transcript.StatusComplete {
 		t.Fatalf("last entry %+v", en)
 	}
 }
@@ -133,7 +134,7 @@ func TestMentionToolAgentKeepsConfigurationOrder(t *testing.T) {
 	}
 	var order []string
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindReply {
+		if en.Kind == transcript.KindReply {
 			order = append(order, en.Speaker)
 		}
 	}
@@ -230,7 +231,7 @@ func TestRestoreRefusedWhileBusy(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- e.Submit(context.Background(), "@gemini slow one") }()
 	<-started
-	other := []Entry{{Kind: KindNote, Speaker: SpeakerUser, Text: "a", Status: StatusComplete}, {Kind: KindNote, Speaker: SpeakerUser, Text: "b", Status: StatusComplete}}
+	other := []transcript.Entry{{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "a", Status: transcript.StatusComplete}, {Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "b", Status: transcript.StatusComplete}}
 	err := e.Restore(SessionInfo{ID: "other", Mode: "mention"}, other)
 	e.Cancel()
 	select {
@@ -242,7 +243,7 @@ func TestRestoreRefusedWhileBusy(t *testing.T) {
 		t.Fatalf("Restore while busy: %v, want ErrBusy", err)
 	}
 	for _, en := range e.History().Entries() {
-		if en.Status == StatusStreaming {
+		if en.Status == transcript.StatusStreaming {
 			t.Fatalf("left streaming: %+v", en)
 		}
 	}
@@ -264,11 +265,11 @@ func TestNewEntriesAreAnnouncedInTurnOrder(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			if i%2 == 0 {
-				e.AddEntry(Entry{Kind: KindNote, Speaker: SpeakerUser, Text: "note"})
+				e.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "note"})
 				return
 			}
 			t := e.Reserve(TurnSpec{Agent: gemini})
-			t.Finish(Entry{Kind: KindReply, Speaker: "gemini", Status: StatusComplete, Text: "x"})
+			t.Finish(transcript.Entry{Kind: transcript.KindReply, Speaker: "gemini", Status: transcript.StatusComplete, Text: "x"})
 		}()
 	}
 	wg.Wait()

@@ -3,6 +3,8 @@ package debate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // TalkSentence is a talk's outcome in one sentence: how it ended (all its
@@ -41,7 +43,7 @@ func StepSentence(s AlternateStepFinished) string {
 	}
 	var who []string
 	for _, en := range s.Turn.Entries {
-		if en.Status == StatusComplete {
+		if en.Status == transcript.StatusComplete {
 			who = append(who, en.Display)
 		}
 	}
@@ -67,5 +69,5 @@ func (e *Engine) AddOutcome(display, sentence string) {
 	if sentence == "" {
 		return
 	}
-	e.AddEntry(Entry{Kind: KindOutcome, Speaker: SpeakerSystem, Display: display, Text: sentence})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindOutcome, Speaker: transcript.SpeakerSystem, Display: display, Text: sentence})
 }

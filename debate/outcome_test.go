@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -15,9 +16,9 @@ func TestOutcomeSentences(t *testing.T) {
 		{TalkSentence(TalkFinished{Rounds: 1, Planned: 3, Turns: 5, Stopped: true}), "STOPPED after round 1 of 3 · 5 turns"},
 		{TalkSentence(TalkFinished{Rounds: 0, Planned: 2, Turns: 1, Cancelled: true, Stopped: true}), "CANCELLED after round 0 of 2 · 1 turn"},
 		{StepSentence(AlternateStepFinished{Step: 2, NextDisplay: "GPT",
-			Turn: AlternateTurn{Entries: []Entry{{Display: "Claude", Status: StatusComplete}}}}), "STEP 2: Claude answered · next: GPT"},
+			Turn: AlternateTurn{Entries: []transcript.Entry{{Display: "Claude", Status: transcript.StatusComplete}}}}), "STEP 2: Claude answered · next: GPT"},
 		{StepSentence(AlternateStepFinished{Step: 0, NextDisplay: "Claude",
-			Turn: AlternateTurn{Entries: []Entry{{Display: "Claude", Status: StatusComplete}, {Display: "GPT", Status: StatusComplete}}}}), "START: Claude and GPT answered · next: Claude"},
+			Turn: AlternateTurn{Entries: []transcript.Entry{{Display: "Claude", Status: transcript.StatusComplete}, {Display: "GPT", Status: transcript.StatusComplete}}}}), "START: Claude and GPT answered · next: Claude"},
 		{StepSentence(AlternateStepFinished{Step: 3, NextDisplay: "GPT", Error: "overloaded\nretry later"}), "STEP 3: FAILED: overloaded retry later · next: GPT"},
 		{verdict.CouncilSentence(verdict.CouncilResult{Chairman: verdict.CouncilChair{Display: "Claude", Status: verdict.CouncilComplete},
 			Aggregate: []verdict.CouncilScore{{Member: "gpt", Display: "GPT", MeanRank: 1.5, Rankings: 2}}}), "ANSWERED by the chairman (Claude) · top-ranked: GPT, mean rank 1.50"},
@@ -49,9 +50,9 @@ func TestOutcomeSentences(t *testing.T) {
 // nothing else ranks.
 func TestCouncilAnswerStatusIsTheEntrys(t *testing.T) {
 	t.Parallel()
-	for _, s := range []Status{StatusComplete, StatusPartial, StatusError, StatusCancelled, StatusStreaming} {
+	for _, s := range []transcript.Status{transcript.StatusComplete, transcript.StatusPartial, transcript.StatusError, transcript.StatusCancelled, transcript.StatusStreaming} {
 		got := verdict.CouncilAnswer{Status: string(s), Text: "an answer"}.Valid()
-		if got != (s == StatusComplete) {
+		if got != (s == transcript.StatusComplete) {
 			t.Errorf("an answer of status %q: Valid() = %v", s, got)
 		}
 	}

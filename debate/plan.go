@@ -3,6 +3,8 @@ package debate
 import (
 	"context"
 	"errors"
+
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Plan is what one line of a mode asks of the session, as a value the mode
@@ -21,7 +23,7 @@ type Plan struct {
 	// took (mention: whom @all's note named, whose panels show).
 	Accepted func()
 	// Notes are kept first, in order (mention's note of whom @all skips).
-	Notes []Entry
+	Notes []transcript.Entry
 	// Title names a session that has no title yet ("" leaves it).
 	Title string
 	// Named announces a named ask typed in another mode, with its note,
@@ -31,7 +33,7 @@ type Plan struct {
 	// note when no one is asked (none when its Text is empty). A question
 	// without Turns is refused, with the seating line (AllLine) when @all
 	// found nobody to ask.
-	Line Entry
+	Line transcript.Entry
 	// Turns are the answers asked for.
 	Turns []PlannedTurn
 }
@@ -73,7 +75,7 @@ func (e *Engine) refusePlan(p Plan) error {
 	if err := e.namedWithoutKey(p.Mentioned); err != nil {
 		return err
 	}
-	if p.Line.Kind == KindUser && len(p.Turns) == 0 {
+	if p.Line.Kind == transcript.KindUser && len(p.Turns) == 0 {
 		if line := e.AllLine(); line != "" {
 			return errors.New(line)
 		}

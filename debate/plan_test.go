@@ -7,6 +7,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Carry keeps a plan's notes, then its line, then every turn in the plan's
@@ -21,13 +22,13 @@ func TestCarryKeepsThePlansOrderAndBuildsEveryPromptFirst(t *testing.T) {
 	}
 	const question = "which queue for 10k messages a second?"
 	plan := Plan{
-		Notes: []Entry{{Kind: KindNote, Speaker: SpeakerSystem, Display: "Parley", Text: "skipped: nobody"}},
+		Notes: []transcript.Entry{{Kind: transcript.KindNote, Speaker: transcript.SpeakerSystem, Display: "Parley", Text: "skipped: nobody"}},
 		Title: question,
-		Line:  Entry{Kind: KindUser, Speaker: SpeakerUser, Text: question},
+		Line:  transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: question},
 	}
 	for _, a := range agents {
 		plan.Turns = append(plan.Turns, PlannedTurn{
-			Spec: TurnSpec{Agent: a, Kind: KindReply, Prompt: question, Answer: true},
+			Spec: TurnSpec{Agent: a, Kind: transcript.KindReply, Prompt: question, Answer: true},
 			View: Prompt{Mode: "mention", Self: a.Name},
 		})
 	}
@@ -61,10 +62,10 @@ func TestCarryKeepsThePlansOrderAndBuildsEveryPromptFirst(t *testing.T) {
 func TestCarryWithoutTurnsKeepsTheLineAlone(t *testing.T) {
 	t.Parallel()
 	e, log, _ := NewModeEngine(t, ModeConfig(known), "mention", nil)
-	if err := e.Carry(context.Background(), Plan{Line: Entry{Kind: KindNote, Speaker: SpeakerUser, Text: "we expect 10k a second"}}); err != nil {
+	if err := e.Carry(context.Background(), Plan{Line: transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "we expect 10k a second"}}); err != nil {
 		t.Fatal(err)
 	}
-	if ens := e.History().Entries(); len(ens) != 1 || ens[0].Kind != KindNote || e.Info().Title != "" {
+	if ens := e.History().Entries(); len(ens) != 1 || ens[0].Kind != transcript.KindNote || e.Info().Title != "" {
 		t.Fatalf("kept %+v, title %q", ens, e.Info().Title)
 	}
 	if calls := log.All(); len(calls) != 0 {
@@ -79,12 +80,12 @@ func TestCarryWithoutTurnsKeepsTheLineAlone(t *testing.T) {
 func TestCarryRefusesBeforeKeepingAnything(t *testing.T) {
 	t.Parallel()
 	e, log, _ := NewModeEngine(t, ModeConfig(known), "mention", nil)
-	note := []Entry{{Kind: KindNote, Speaker: SpeakerSystem, Display: "Parley", Text: "skipped: nobody"}}
+	note := []transcript.Entry{{Kind: transcript.KindNote, Speaker: transcript.SpeakerSystem, Display: "Parley", Text: "skipped: nobody"}}
 	const question = "which queue?"
 	accepted := false
 	err := e.Carry(context.Background(), Plan{
 		Accepted: func() { accepted = true }, Notes: note, Title: question,
-		Line: Entry{Kind: KindUser, Speaker: SpeakerUser, Text: question},
+		Line: transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: question},
 	})
 	if err == nil || accepted {
 		t.Fatalf("a question asking nobody: err %v, accepted %v", err, accepted)

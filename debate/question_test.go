@@ -6,6 +6,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -16,10 +17,10 @@ func TestBuildPromptNeverCutsTheQuestion(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("log line\n", 12000) // ~105 KB
 	question := long + "What is the real question?"
-	h := NewHistory(nil)
-	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "first: " + long, Status: StatusComplete})
-	h.Append(Entry{Kind: KindReply, Speaker: "gemini", Display: "Gemini", Text: "old answer " + long, Status: StatusComplete})
-	h.Append(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: question, Status: StatusComplete})
+	h := transcript.NewHistory(nil)
+	h.Append(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "first: " + long, Status: transcript.StatusComplete})
+	h.Append(transcript.Entry{Kind: transcript.KindReply, Speaker: "gemini", Display: "Gemini", Text: "old answer " + long, Status: transcript.StatusComplete})
+	h.Append(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: question, Status: transcript.StatusComplete})
 	b := (&config.Config{ModeList: known}).ContextBudget("mention")
 	msgs := BuildPrompt(h, Prompt{Mode: "mention", Self: "chatgpt"}, b)
 	all := ""

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -53,9 +54,9 @@ func (t *Turn) recordSources(sources []providers.Source) {
 			e.tooling.cite(t.entry.Turn, rec.ID)
 		}
 		args, _ := json.Marshal(map[string]string{"url": url})
-		e.AddEntry(Entry{Kind: KindToolCall, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
+		e.AddEntry(transcript.Entry{Kind: transcript.KindToolCall, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
 			Round: t.spec.Round, Prompt: t.spec.Prompt, Evidence: []evidence.Record{rec},
-			ToolCalls: []ToolCall{{Tool: SearchTool, Parameters: map[string]string{"url": url}, Result: text}}})
+			ToolCalls: []transcript.ToolCall{{Tool: SearchTool, Parameters: map[string]string{"url": url}, Result: text}}})
 		e.Emit(ToolFinished{Turn: t.entry.Turn, Agent: a.Name, CallID: fmt.Sprintf("search_%d_%d", t.entry.Turn, i+1), Tool: SearchTool,
 			Arguments: string(args), Result: sanitize.Clip(text, maxEventResult), Bytes: len(text), Evidence: rec.ID})
 	}

@@ -9,6 +9,7 @@ import (
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -83,7 +84,7 @@ func TestAllAsksOnlyKeyedAgentsAndNamesTheSkippedOnce(t *testing.T) {
 	}
 	var notes []string
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindNote {
+		if en.Kind == transcript.KindNote {
 			notes = append(notes, en.Text)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -42,8 +43,8 @@ type Session interface {
 
 	// The record: entries added (announced as EntryAdded), the history the
 	// prompts are built from, and the mode's events and outcome.
-	AddEntry(en Entry) Entry
-	History() *History
+	AddEntry(en transcript.Entry) transcript.Entry
+	History() *transcript.History
 	Emit(ev Event)
 	AddOutcome(display, sentence string)
 	// CheckCitations checks what an answer cites against the session's

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -72,13 +73,13 @@ func TestCapReachedMidCouncilStopsBeforeTheNextCall(t *testing.T) {
 	// not started, naming the cap.
 	var complete, refused int
 	for _, en := range e.History().Entries() {
-		if en.Kind != KindVote {
+		if en.Kind != transcript.KindVote {
 			continue
 		}
 		switch {
-		case en.Round == 1 && en.Status == StatusComplete && en.Text != "":
+		case en.Round == 1 && en.Status == transcript.StatusComplete && en.Text != "":
 			complete++
-		case en.Status == StatusCancelled && strings.Contains(en.Error, "cost cap reached"):
+		case en.Status == transcript.StatusCancelled && strings.Contains(en.Error, "cost cap reached"):
 			refused++
 		}
 	}
@@ -181,9 +182,9 @@ func TestCallsInFlightFinishWhenASiblingIsRefused(t *testing.T) {
 	var complete, refused int
 	for _, en := range e.History().Entries() {
 		switch {
-		case en.Kind == KindReply && en.Status == StatusComplete && en.Text != "":
+		case en.Kind == transcript.KindReply && en.Status == transcript.StatusComplete && en.Text != "":
 			complete++
-		case en.Kind == KindReply && en.Status == StatusCancelled:
+		case en.Kind == transcript.KindReply && en.Status == transcript.StatusCancelled:
 			refused++
 		}
 	}
@@ -279,7 +280,7 @@ func TestCacheSavingAndStats(t *testing.T) {
 	if wrote > -0.004+1e-12 || wrote < -0.004-1e-12 { // 8,000 × (2.50 − 2.00) / 1e6 more
 		t.Fatalf("a write saved %v, want −$0.004", wrote)
 	}
-	stats := CacheStatsOf(cfg, []Entry{
+	stats := CacheStatsOf(cfg, []transcript.Entry{
 		{Model: "m", Started: day, Usage: providers.Usage{InputTokens: 10_000, CacheWriteTokens: 8_000}},
 		{Model: "m", Started: day, Usage: providers.Usage{InputTokens: 10_000, CachedTokens: 8_000}},
 		{Model: "unpriced", Started: day, Usage: providers.Usage{InputTokens: 5_000, CachedTokens: 1_000}},

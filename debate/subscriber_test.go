@@ -3,6 +3,8 @@ package debate
 import (
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A lagging subscriber's merged deltas keep a structured answer's fields
@@ -44,7 +46,7 @@ func TestMergedDeltasKeepFieldsApart(t *testing.T) {
 // delivered is every delta's text and raw, in order, once.
 func TestLaggingMergeAllocatesLessThanADelta(t *testing.T) { // not parallel: AllocsPerRun
 	s := &subscriber{wake: make(chan struct{}, 1), empty: make(chan struct{})}
-	s.push(TurnStarted{Entry: Entry{Turn: 1, Speaker: "a"}}) // what the lagging sink is on
+	s.push(TurnStarted{Entry: transcript.Entry{Turn: 1, Speaker: "a"}}) // what the lagging sink is on
 	const word = " word"
 	var delta Event = TextDelta{Turn: 1, Agent: "a", Text: word, Raw: word} // boxed once: the engine's Emit boxes each
 	pushes := 0

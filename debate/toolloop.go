@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/tools"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -60,7 +61,7 @@ func (e *Engine) MaxSteps() int {
 //
 // A provider failure or cancel ends the loop with that error (the turn
 // carries it); a tool error goes back to the model as the tool's result.
-func (e *Engine) runToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (Entry, error) {
+func (e *Engine) runToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (transcript.Entry, error) {
 	return e.NewToolLoop(spec, maxSteps, false).Run(ctx)
 }
 
@@ -85,7 +86,7 @@ func (e *Engine) NewToolLoop(spec TurnSpec, maxSteps int, requireComplete bool) 
 		maxSteps = e.MaxSteps()
 	}
 	l := &ToolLoop{engine: e, base: slices.Clone(spec.Messages), maxSteps: maxSteps, requireComplete: requireComplete}
-	spec.Kind = KindReply
+	spec.Kind = transcript.KindReply
 	spec.Schema = nil
 	spec.Tools = true
 	spec.Instruction = strings.TrimSpace(spec.Instruction + "\n\n" + tools.Instructions(maxSteps))
@@ -117,18 +118,18 @@ type stepCall struct {
 // stepSpec is the next step's turn. Its Settle reads the tool call before
 // the turn is announced as finished, so a complete is announced once, with
 // the summary as its text.
-func (l *ToolLoop) stepSpec(mine []Entry, into *stepCall) TurnSpec {
+func (l *ToolLoop) stepSpec(mine []transcript.Entry, into *stepCall) TurnSpec {
 	turn := l.spec
 	turn.Answer = false // a step's text is a tool call until the loop completes
 	turn.Messages = l.engine.loopMessages(l.base, mine, l.spec.Agent.Name)
-	turn.Settle = func(en Entry) Entry {
-		if en.Status != StatusComplete {
+	turn.Settle = func(en transcript.Entry) transcript.Entry {
+		if en.Status != transcript.StatusComplete {
 			return en
 		}
 		into.call, into.err = tools.ParseCall(en.Text)
 		if into.err == nil && into.call.Tool == tools.ToolComplete {
 			en.Text = into.call.Summary
-			en.ToolCalls = []ToolCall{{Tool: into.call.Tool, Parameters: into.call.Parameters()}}
+			en.ToolCalls = []transcript.ToolCall{{Tool: into.call.Tool, Parameters: into.call.Parameters()}}
 		}
 		return en
 	}
@@ -136,17 +137,17 @@ func (l *ToolLoop) stepSpec(mine []Entry, into *stepCall) TurnSpec {
 }
 
 // Run runs the loop to its end and returns the answer's entry.
-func (l *ToolLoop) Run(ctx context.Context) (Entry, error) {
+func (l *ToolLoop) Run(ctx context.Context) (transcript.Entry, error) {
 	e, spec, a := l.engine, l.spec, l.spec.Agent
 	if l.openErr != nil {
 		err := l.openErr
-		e.AddEntry(Entry{Kind: KindError, Speaker: a.Name, Round: spec.Round, Text: err.Error(), Error: err.Error(), Status: StatusError})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindError, Speaker: a.Name, Round: spec.Round, Text: err.Error(), Error: err.Error(), Status: transcript.StatusError})
 		e.Emit(ErrorOccurred{Agent: a.Name, Err: err.Error()})
-		return Entry{}, err
+		return transcript.Entry{}, err
 	}
 	defer l.ws.Close()
-	var mine []Entry // the loop's own entries, which the agent sees after base
-	var last Entry
+	var mine []transcript.Entry // the loop's own entries, which the agent sees after base
+	var last transcript.Entry
 	var slip string // the last protocol error, repeated slips times in a row
 	slips := 0
 	var stop error // set when the loop stops early
@@ -178,7 +179,7 @@ func (l *ToolLoop) Run(ctx context.Context) (Entry, error) {
 				stop = &stepLimitError{Agent: a.Label(), Steps: l.maxSteps, Used: step, Repeated: slip}
 				break
 			}
-			fb := e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
+			fb := e.AddEntry(transcript.Entry{Kind: transcript.KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
 				Text: tools.RetryMessage(perr) + stepsLeft(step, l.maxSteps), Error: perr.Error()})
 			mine = append(mine, fb)
 			continue
@@ -188,14 +189,14 @@ func (l *ToolLoop) Run(ctx context.Context) (Entry, error) {
 			return en, nil // Settle made the summary the answer's text
 		}
 		res := e.runTool(l.ws, en, parsed.call, spec)
-		mine = append(mine, e.AddEntry(Entry{Kind: KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
+		mine = append(mine, e.AddEntry(transcript.Entry{Kind: transcript.KindToolResult, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt,
 			Text: res + stepsLeft(step, l.maxSteps)}))
 	}
 	err := stop
 	if err == nil {
 		err = &stepLimitError{Agent: a.Label(), Steps: l.maxSteps}
 	}
-	e.AddEntry(Entry{Kind: KindError, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt, Text: err.Error(), Error: err.Error(), Status: StatusError})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindError, Speaker: a.Name, Round: spec.Round, Prompt: spec.Prompt, Text: err.Error(), Error: err.Error(), Status: transcript.StatusError})
 	e.Emit(ErrorOccurred{Turn: last.Turn, Agent: a.Name, Err: err.Error()})
 	return last, err
 }
@@ -203,9 +204,9 @@ func (l *ToolLoop) Run(ctx context.Context) (Entry, error) {
 // runTool runs one call, announcing it before and after, records it as a
 // tool_call entry (its Text stays empty: the model's own reply, just
 // before, already holds the call) and returns what the model gets back.
-func (e *Engine) runTool(ws *tools.Workspace, turn Entry, call tools.Call, spec TurnSpec) string {
+func (e *Engine) runTool(ws *tools.Workspace, turn transcript.Entry, call tools.Call, spec TurnSpec) string {
 	a := spec.Agent
-	tc := ToolCall{Tool: call.Tool, Parameters: call.Parameters()}
+	tc := transcript.ToolCall{Tool: call.Tool, Parameters: call.Parameters()}
 	e.Emit(ToolActivity{Turn: turn.Turn, Agent: a.Name, Call: tc})
 	out, err := ws.Run(call)
 	if err != nil {
@@ -214,8 +215,8 @@ func (e *Engine) runTool(ws *tools.Workspace, turn Entry, call tools.Call, spec 
 	}
 	tc.Result = out
 	e.Emit(ToolActivity{Turn: turn.Turn, Agent: a.Name, Call: tc, Done: true})
-	e.AddEntry(Entry{Kind: KindToolCall, Speaker: a.Name, Provider: turn.Provider, Model: turn.Model, Round: spec.Round,
-		Prompt: spec.Prompt, ToolCalls: []ToolCall{tc}})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindToolCall, Speaker: a.Name, Provider: turn.Provider, Model: turn.Model, Round: spec.Round,
+		Prompt: spec.Prompt, ToolCalls: []transcript.ToolCall{tc}})
 	return out
 }
 
@@ -235,7 +236,7 @@ const clippedResultBytes = 1024
 // started from, then its own replies (assistant) and the tool results
 // (user). Past the context budget, the oldest tool results are clipped
 // first; the newest stays whole, so the prompt of a long loop stays bounded.
-func (e *Engine) loopMessages(base []providers.Message, mine []Entry, self string) []providers.Message {
+func (e *Engine) loopMessages(base []providers.Message, mine []transcript.Entry, self string) []providers.Message {
 	items := slices.Clone(base)
 	first := len(items)
 	for _, en := range mine {
@@ -246,7 +247,7 @@ func (e *Engine) loopMessages(base []providers.Message, mine []Entry, self strin
 	if budget := e.Config.ContextBudget(e.Info().Mode).Total; budget > 0 {
 		total := 0
 		for _, m := range items {
-			total += EstimateTokens(m.Content)
+			total += transcript.EstimateTokens(m.Content)
 		}
 		lastResult := len(items) - 1
 		for i := first; i < lastResult && total > budget; i++ {
@@ -255,7 +256,7 @@ func (e *Engine) loopMessages(base []providers.Message, mine []Entry, self strin
 				continue
 			}
 			short := sanitize.Clip(m.Content, clippedResultBytes) + "\n[older tool result shortened to save context; call the tool again if you need it whole]"
-			total -= EstimateTokens(m.Content) - EstimateTokens(short)
+			total -= transcript.EstimateTokens(m.Content) - transcript.EstimateTokens(short)
 			items[i].Content = short
 		}
 	}

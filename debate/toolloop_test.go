@@ -8,6 +8,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -93,7 +94,7 @@ func TestToolLoopOverHTTPFake(t *testing.T) {
 		t.Fatalf("feedback entry = %+v", fb)
 	}
 	final := entries[len(entries)-1]
-	if final.Text != "A Go program: `main.go` prints hello." || final.Status != StatusComplete || final.ToolCalls[0].Tool != "complete" {
+	if final.Text != "A Go program: `main.go` prints hello." || final.Status != transcript.StatusComplete || final.ToolCalls[0].Tool != "complete" {
 		t.Fatalf("final entry = %+v", final)
 	}
 	Settle(t, e)
@@ -127,7 +128,7 @@ func TestToolLoopStepLimit(t *testing.T) {
 	}
 	MustContain(t, "last step", lastUserMessage(t, reqs[2]), "Only one reply is left: answer now with <complete>")
 	entries := e.History().Entries()
-	if last := entries[len(entries)-1]; last.Kind != KindError || !strings.Contains(last.Text, "used all 3 steps") {
+	if last := entries[len(entries)-1]; last.Kind != transcript.KindError || !strings.Contains(last.Text, "used all 3 steps") {
 		t.Fatalf("last entry = %+v", last)
 	}
 }
@@ -156,7 +157,7 @@ func TestToolLoopStopsOnRepeatedSlip(t *testing.T) {
 		t.Fatalf("%d model calls, want 6", n)
 	}
 	entries := e.History().Entries()
-	if last := entries[len(entries)-1]; last.Kind != KindError || last.Text != err.Error() {
+	if last := entries[len(entries)-1]; last.Kind != transcript.KindError || last.Text != err.Error() {
 		t.Fatalf("last entry = %+v", last)
 	}
 }
@@ -179,7 +180,7 @@ func TestToolLoopProviderFailure(t *testing.T) {
 		t.Fatalf("%d model calls, want 2", n)
 	}
 	entries := e.History().Entries()
-	if last := entries[len(entries)-1]; last.Kind != KindReply || last.Status != StatusError {
+	if last := entries[len(entries)-1]; last.Kind != transcript.KindReply || last.Status != transcript.StatusError {
 		t.Fatalf("last entry = %+v", last)
 	}
 }
@@ -195,14 +196,14 @@ func TestRunToolLoopPlainAnswer(t *testing.T) {
 	)
 	e, _ := ToolLoopEngine(t, known, p, "mention", root, 0)
 	coder, _ := e.Agent("coder")
-	e.AddEntry(Entry{Kind: KindUser, Speaker: SpeakerUser, Text: "@coder what is this?"})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "@coder what is this?"})
 	spec := TurnSpec{Agent: coder, Prompt: "@coder what is this?", Instruction: "Answer the host.",
 		Messages: BuildMessages(e.History().Settled(), View{Self: "coder"})}
 	en, err := e.RunToolLoop(context.Background(), spec, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if en.Text != "It greets people." || en.Kind != KindReply {
+	if en.Text != "It greets people." || en.Kind != transcript.KindReply {
 		t.Fatalf("answer = %+v", en)
 	}
 	reqs := srv.Requests()
@@ -232,11 +233,11 @@ func TestToolLoopMessagesStayBounded(t *testing.T) {
 	e, _ := ToolLoopEngine(t, known, demo.NewWithPace("demo", 0), "agent", t.TempDir(), 0)
 	e.Config.Context.BudgetTokens = 2000
 	big := strings.Repeat("line of code\n", 800) // ~10 KB each
-	var mine []Entry
+	var mine []transcript.Entry
 	for i := range 4 {
 		mine = append(mine,
-			Entry{Kind: KindReply, Speaker: "coder", Status: StatusComplete, Text: "<read_file><path>f</path></read_file>"},
-			Entry{Kind: KindToolResult, Speaker: "coder", Status: StatusComplete, Text: "read_file f" + string(rune('0'+i)) + "\n" + big})
+			transcript.Entry{Kind: transcript.KindReply, Speaker: "coder", Status: transcript.StatusComplete, Text: "<read_file><path>f</path></read_file>"},
+			transcript.Entry{Kind: transcript.KindToolResult, Speaker: "coder", Status: transcript.StatusComplete, Text: "read_file f" + string(rune('0'+i)) + "\n" + big})
 	}
 	base := []providers.Message{{Role: providers.RoleUser, Content: "[Host]: q"}}
 	msgs := e.LoopMessages(base, mine, "coder")

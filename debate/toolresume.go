@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -150,11 +151,11 @@ func (e *Engine) resumeToolTurn(ctx context.Context, p PendingCheckpoint) error 
 		e.savePending(nil) // nothing could ever answer it
 		return err
 	}
-	if en, settled := e.History().turn(st.Turn); settled && st.Turn > 0 && en.Usage.Total() > 0 {
+	if en, settled := e.History().Get(st.Turn); settled && st.Turn > 0 && en.Usage.Total() > 0 {
 		st.Prior = providers.Usage{} // its entry holds it (its run ended at the point in its process)
 	}
 	ok, reason := hostDecision(e.Checkpoint(ctx, p.Point))
-	spec := TurnSpec{Agent: a, Kind: KindReply, Round: st.Round, Prompt: st.Prompt, Instruction: st.Instruction,
+	spec := TurnSpec{Agent: a, Kind: transcript.KindReply, Round: st.Round, Prompt: st.Prompt, Instruction: st.Instruction,
 		Messages: st.Messages, Answer: st.Answer, last: true,
 		resumed: &resumedCall{call: st.Call, ok: ok, reason: reason, used: st.Used, prior: st.Prior}}
 	_, err = e.Reserve(spec).Run(ctx)

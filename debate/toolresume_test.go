@@ -11,6 +11,7 @@ import (
 	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -75,18 +76,18 @@ func TestToolApprovalSurvivesItsProcess(t *testing.T) {
 	if err := first.Submit(context.Background(), "@gemini another question"); !IsPending(err) {
 		t.Fatalf("a new question while the call waits: %v, want the pending refusal", err)
 	}
-	var waited Entry
+	var waited transcript.Entry
 	for _, en := range first.History().Entries() {
-		if en.Kind == KindReply {
+		if en.Kind == transcript.KindReply {
 			waited = en
 		}
 	}
-	if waited.Status != StatusCancelled || waited.Text != "Let me check." || waited.Usage.InputTokens == 0 ||
+	if waited.Status != transcript.StatusCancelled || waited.Text != "Let me check." || waited.Usage.InputTokens == 0 ||
 		waited.Error != "waiting for the host to approve or deny read_file: the answer goes on in a new turn" {
 		t.Fatalf("the turn that waited: %+v", waited)
 	}
 	for _, en := range first.History().Entries() {
-		if en.Kind == KindToolCall {
+		if en.Kind == transcript.KindToolCall {
 			t.Errorf("the waiting call was recorded as %+v: it was neither run nor refused", en.ToolCalls)
 		}
 	}
@@ -127,14 +128,14 @@ func TestToolApprovalSurvivesItsProcess(t *testing.T) {
 	if _, waiting := second.Pending(); waiting {
 		t.Error("still waiting after the host's answer")
 	}
-	var answer Entry
+	var answer transcript.Entry
 	for _, en := range second.History().Entries() {
-		if en.Kind == KindReply {
+		if en.Kind == transcript.KindReply {
 			answer = en
 		}
 	}
 	firstStep := fake1.Requests()[0]
-	if answer.Text != "Without the file: about 4%." || answer.Status != StatusComplete {
+	if answer.Text != "Without the file: about 4%." || answer.Status != transcript.StatusComplete {
 		t.Fatalf("the answer: %+v", answer)
 	}
 	// The resumed turn is charged for the first turn's step too.
@@ -158,13 +159,13 @@ func TestToolApprovalSurvivesItsProcess(t *testing.T) {
 	if len(reqs1) != 2 || !strings.Contains(reqs1[1].Messages[len(reqs1[1].Messages)-1].ToolResults[0].Content, "the rate is 4.2%") {
 		t.Fatalf("approved in the first process: %d requests", len(reqs1))
 	}
-	var again2 Entry
+	var again2 transcript.Entry
 	for _, en := range first.History().Entries() {
-		if en.Kind == KindReply {
+		if en.Kind == transcript.KindReply {
 			again2 = en
 		}
 	}
-	if own := demo.EstimateRequestTokens(reqs1[1]); again2.Status != StatusComplete || again2.Usage.InputTokens != own {
+	if own := demo.EstimateRequestTokens(reqs1[1]); again2.Status != transcript.StatusComplete || again2.Usage.InputTokens != own {
 		t.Errorf("the new turn in the first process: %s, %d input tokens, want its own %d", again2.Status, again2.Usage.InputTokens, own)
 	}
 }
@@ -305,13 +306,13 @@ func TestToolApprovalPausedByItsDoorEndsTheTurn(t *testing.T) {
 	if _, waiting := e.Pending(); !waiting {
 		t.Error("the run does not wait at the point")
 	}
-	var waited Entry
+	var waited transcript.Entry
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindReply {
+		if en.Kind == transcript.KindReply {
 			waited = en
 		}
 	}
-	if waited.Status != StatusCancelled || waited.Error != "waiting for the host to approve or deny read_file: the answer goes on in a new turn" {
+	if waited.Status != transcript.StatusCancelled || waited.Error != "waiting for the host to approve or deny read_file: the answer goes on in a new turn" {
 		t.Errorf("the turn: %s %q", waited.Status, waited.Error)
 	}
 }

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
 // TurnSpec describes one model call that becomes one entry.
 type TurnSpec struct {
 	Agent       *Agent
-	Kind        Kind // KindReply, KindModerator or KindVote
+	Kind        transcript.Kind // KindReply, KindModerator or KindVote
 	Round       int
 	Prompt      string // what the turn answers, kept in the record
 	Instruction string // the mode's instructions, appended to the persona in the system prompt
@@ -35,7 +36,7 @@ type TurnSpec struct {
 	// Settle, when set, sees the finished entry before it is stored and
 	// announced, and returns it with what the mode read from it (a MAGI
 	// vote), so TurnFinished carries the final record once.
-	Settle func(Entry) Entry
+	Settle func(transcript.Entry) transcript.Entry
 	// Answer marks a turn whose text is (part of) the exchange's answer —
 	// the chairman's synthesis, an addressed agent's reply — rather than
 	// deliberation; TurnStarted carries it so a door can tell them apart.
@@ -54,25 +55,25 @@ type TurnSpec struct {
 type Turn struct {
 	engine *Engine
 	spec   TurnSpec
-	entry  Entry
+	entry  transcript.Entry
 }
 
 // Entry is the turn's entry as it stands.
-func (t *Turn) Entry() Entry { return t.entry }
+func (t *Turn) Entry() transcript.Entry { return t.entry }
 
 // Reserve gives a turn its place in the history (status streaming) and
 // announces it. Reserve parallel turns in configuration order before running them.
 func (e *Engine) Reserve(spec TurnSpec) *Turn {
 	if spec.Kind == "" {
-		spec.Kind = KindReply
+		spec.Kind = transcript.KindReply
 	}
 	a := spec.Agent
-	en := Entry{
+	en := transcript.Entry{
 		Kind: spec.Kind, Speaker: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model,
 		Mode: e.Info().Mode, Round: spec.Round, Prompt: spec.Prompt, IsModerator: spec.IsModerator,
-		Status: StatusStreaming, Started: e.now(),
+		Status: transcript.StatusStreaming, Started: e.now(),
 	}
-	en = e.appendAndAnnounce(en, func(en Entry) Event { return TurnStarted{Entry: en, Answer: spec.Answer} })
+	en = e.appendAndAnnounce(en, func(en transcript.Entry) Event { return TurnStarted{Entry: en, Answer: spec.Answer} })
 	return &Turn{engine: e, spec: spec, entry: en}
 }
 
@@ -98,7 +99,7 @@ func SystemPrompt(a *Agent, instruction string) string {
 // finished entry, and settles the entry in the history. A cut or cancelled
 // stream keeps the text that arrived. The returned error is the provider's
 // (nil on success); the entry carries it too.
-func (t *Turn) Run(ctx context.Context) (Entry, error) {
+func (t *Turn) Run(ctx context.Context) (transcript.Entry, error) {
 	e, a, spec := t.engine, t.spec.Agent, t.spec
 	info := e.Config.ModelInfo(a.Model)
 	maxTokens := spec.MaxTokens
@@ -136,7 +137,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 		return t.refuse(context.Cause(ctx)) // the exchange already stopped at a cap
 	}
 	if err := overWindow(a.Provider.Name(), req, spec.Prompt); err != nil {
-		en, err := t.end(StatusError, err)
+		en, err := t.end(transcript.StatusError, err)
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
 		return en, err
 	}
@@ -175,25 +176,25 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	en.Finished = e.now()
 	switch kind := providers.KindOf(err); {
 	case err == nil:
-		en.Status = StatusComplete
+		en.Status = transcript.StatusComplete
 	case errors.As(err, new(*waitingForHost)):
-		en.Status = StatusCancelled // it goes on in a new turn once its host answers
+		en.Status = transcript.StatusCancelled // it goes on in a new turn once its host answers
 		en.Error = err.Error()
 	case errors.Is(err, context.Canceled) || kind == providers.KindCanceled:
-		en.Status = StatusCancelled
+		en.Status = transcript.StatusCancelled
 		en.Error = "cancelled"
 	case kind == providers.KindRefused || kind == providers.KindEmpty:
-		en.Status = StatusError
+		en.Status = transcript.StatusError
 		en.Error = err.Error()
 	case kind == providers.KindTruncated && en.Text != "":
-		en.Status = StatusPartial
+		en.Status = transcript.StatusPartial
 		pe, _ := providers.AsError(err)
 		en.Error = pe.Message // "(cut at N output tokens — raise max_tokens)"
 	case en.Text != "":
-		en.Status = StatusPartial
+		en.Status = transcript.StatusPartial
 		en.Error = err.Error()
 	default:
-		en.Status = StatusError
+		en.Status = transcript.StatusError
 		en.Error = err.Error()
 	}
 	if spec.Settle != nil {
@@ -216,7 +217,7 @@ func (t *Turn) Run(ctx context.Context) (Entry, error) {
 	if badUsage != "" {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: badUsage, Kind: KindBadUsage})
 	}
-	if err != nil && en.Status != StatusCancelled {
+	if err != nil && en.Status != transcript.StatusCancelled {
 		e.Emit(ErrorOccurred{Turn: en.Turn, Agent: a.Name, Err: err.Error(), Kind: string(providers.KindOf(err))})
 	}
 	if passed != nil {
@@ -257,10 +258,12 @@ func effortFor(a *Agent, info providers.ModelInfo) string {
 
 // refuse settles a turn that was not started because of a cap: cancelled,
 // its error naming the cap and the spend.
-func (t *Turn) refuse(err error) (Entry, error) { return t.end(StatusCancelled, err) }
+func (t *Turn) refuse(err error) (transcript.Entry, error) {
+	return t.end(transcript.StatusCancelled, err)
+}
 
 // end settles a turn that never called its provider with status and err.
-func (t *Turn) end(status Status, err error) (Entry, error) {
+func (t *Turn) end(status transcript.Status, err error) (transcript.Entry, error) {
 	en := t.entry
 	en.Status, en.Error, en.Finished = status, err.Error(), t.engine.now()
 	en = t.engine.settle(en)
@@ -277,7 +280,7 @@ func (t *Turn) meta() providers.Meta {
 		switch {
 		case spec.Tools:
 			purpose = providers.PurposeToolStep
-		case spec.Kind == KindVote:
+		case spec.Kind == transcript.KindVote:
 			purpose = providers.PurposeVote
 		default:
 			purpose = providers.PurposeReply
@@ -370,7 +373,7 @@ func (t *Turn) emitFields(pieces []FieldPiece, raw string) {
 
 // Finish settles a reserved turn without a model call (e.g. a mode that
 // rewrites the text after parsing it). It emits TurnFinished.
-func (t *Turn) Finish(en Entry) Entry {
+func (t *Turn) Finish(en transcript.Entry) transcript.Entry {
 	en.Turn = t.entry.Turn
 	if en.Finished.IsZero() {
 		en.Finished = t.engine.now()
@@ -383,7 +386,7 @@ func (t *Turn) Finish(en Entry) Entry {
 
 // TurnResult is one turn's outcome in a parallel round.
 type TurnResult struct {
-	Entry Entry
+	Entry transcript.Entry
 	Err   error
 }
 
@@ -429,9 +432,9 @@ func overWindow(provider string, req providers.Request, question string) error {
 	if window <= 0 {
 		return nil
 	}
-	tokens := EstimateTokens(req.System)
+	tokens := transcript.EstimateTokens(req.System)
 	for _, m := range req.Messages {
-		tokens += EstimateTokens(m.Content)
+		tokens += transcript.EstimateTokens(m.Content)
 	}
 	if tokens <= window {
 		return nil
@@ -445,16 +448,16 @@ func overWindow(provider string, req providers.Request, question string) error {
 // an agent with the files tool and no native tools reading the workspace
 // through a tool loop first. The results are in the specs' order.
 func (e *Engine) runRound(ctx context.Context, specs []TurnSpec) []TurnResult {
-	runs := make([]func() (Entry, error), len(specs))
+	runs := make([]func() (transcript.Entry, error), len(specs))
 	for i, spec := range specs {
 		if spec.Agent.Tools.Files() && e.NativeTools(spec.Agent) == nil {
 			loop := e.NewToolLoop(spec, 0, false)
 			loop.Reserve()
-			runs[i] = func() (Entry, error) { return loop.Run(ctx) }
+			runs[i] = func() (transcript.Entry, error) { return loop.Run(ctx) }
 			continue
 		}
 		turn := e.Reserve(spec)
-		runs[i] = func() (Entry, error) { return turn.Run(ctx) }
+		runs[i] = func() (transcript.Entry, error) { return turn.Run(ctx) }
 	}
 	results := make([]TurnResult, len(runs))
 	InParallel(len(runs), func(i int) {

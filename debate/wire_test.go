@@ -10,6 +10,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
@@ -86,7 +87,7 @@ func TestEachVendorReceivesTheSharedHistory(t *testing.T) {
 	}
 	// Usage from each vendor's own format lands on the entries.
 	for _, en := range e.History().Entries() {
-		if en.Kind == KindReply && (en.Usage.InputTokens == 0 || en.Usage.OutputTokens == 0) {
+		if en.Kind == transcript.KindReply && (en.Usage.InputTokens == 0 || en.Usage.OutputTokens == 0) {
 			t.Errorf("%s reply without usage: %+v", en.Speaker, en.Usage)
 		}
 	}

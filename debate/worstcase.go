@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -97,7 +98,7 @@ func (b *Bound) MaxOut(a *Agent) int {
 
 // Call adds one call of a, reading shown more tokens than its base prompt.
 func (b *Bound) Call(a *Agent, shown int) {
-	in := EstimateTokens(SystemPrompt(a, "")) + worstInstructionTokens + WorstQuestionTokens +
+	in := transcript.EstimateTokens(SystemPrompt(a, "")) + worstInstructionTokens + WorstQuestionTokens +
 		b.e.Config.ContextBudget(b.mode).Total + shown
 	u := providers.Usage{InputTokens: in, CacheWriteTokens: in, OutputTokens: b.MaxOut(a)}
 	written, ok := b.e.Config.CostAt(a.Model, u, b.at)

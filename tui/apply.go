@@ -6,6 +6,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -74,11 +75,11 @@ func (m *Model) applyEvent(ev debate.Event) {
 	case debate.EntryAdded:
 		m.tr.Put(ev.Entry)
 		switch ev.Entry.Kind {
-		case debate.KindVerdict:
+		case transcript.KindVerdict:
 			m.verdict = verdictLine(ev.Entry)
-		case debate.KindError:
+		case transcript.KindError:
 			m.setStatus(firstNonEmpty(ev.Entry.Text, ev.Entry.Error), true)
-		case debate.KindUser:
+		case transcript.KindUser:
 			// A new exchange: the last one's ranking table goes (seen: it
 			// stayed on screen through the next council's first stage). The
 			// host's note at a checkpoint is no new exchange.
@@ -92,7 +93,7 @@ func (m *Model) applyEvent(ev debate.Event) {
 		if p == nil {
 			return
 		}
-		if ev.Entry.Kind == debate.KindVote && ev.Entry.Round <= 1 {
+		if ev.Entry.Kind == transcript.KindVote && ev.Entry.Round <= 1 {
 			m.verdict = ""
 		}
 		p.Start(ev.Entry)
@@ -206,7 +207,7 @@ func (m *Model) indexOf(p *panel) int {
 // verdictLine is the banner's words for a saved verdict: the outcome's
 // sentence as written by debate (live and resumed read the same), or the
 // bare verdict for a session saved before sentences.
-func verdictLine(en debate.Entry) string {
+func verdictLine(en transcript.Entry) string {
 	if text := strings.TrimSpace(Sanitize(en.Text)); text != "" {
 		return text
 	}

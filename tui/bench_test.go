@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -24,13 +25,13 @@ func benchModel(b *testing.B, n, w, h int) *Model {
 	e := testEngine(b, 0)
 	agents := []string{"gemini", "chatgpt"}
 	for i := 0; i < n; i++ {
-		en := debate.Entry{Started: fixedNow, Finished: fixedNow.Add(time.Second)}
+		en := transcript.Entry{Started: fixedNow, Finished: fixedNow.Add(time.Second)}
 		switch i % 3 {
 		case 0:
-			en.Kind, en.Speaker, en.Text = debate.KindUser, debate.SpeakerUser, fmt.Sprintf("@all question %d about queues and throughput", i)
+			en.Kind, en.Speaker, en.Text = transcript.KindUser, transcript.SpeakerUser, fmt.Sprintf("@all question %d about queues and throughput", i)
 		default:
 			a, _ := e.Agent(agents[i%3-1])
-			en.Kind, en.Speaker, en.Model, en.Text = debate.KindReply, a.Name, a.Model, replyText(i)
+			en.Kind, en.Speaker, en.Model, en.Text = transcript.KindReply, a.Name, a.Model, replyText(i)
 			en.Usage = providers.Usage{InputTokens: 100, OutputTokens: 80}
 		}
 		e.AddEntry(en)
@@ -93,7 +94,7 @@ func BenchmarkStreaming(b *testing.B) {
 		var want [agentsN]strings.Builder
 		for i, n := range names {
 			a, _ := e.Agent(n)
-			e.Emit(debate.TurnStarted{Entry: debate.Entry{Turn: i + 1, Kind: debate.KindReply, Speaker: n, Display: a.Label(), Model: a.Model, Status: debate.StatusStreaming, Started: fixedNow}})
+			e.Emit(debate.TurnStarted{Entry: transcript.Entry{Turn: i + 1, Kind: transcript.KindReply, Speaker: n, Display: a.Label(), Model: a.Model, Status: transcript.StatusStreaming, Started: fixedNow}})
 		}
 		drain(m)
 		frames := make([]time.Duration, 0, seconds*fps)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -52,7 +53,7 @@ func TestBudgetCommandCapsTheSession(t *testing.T) {
 	})
 	probe(t, tm, func(m *Model) {
 		for _, en := range m.engine.History().Entries() {
-			if en.Kind == debate.KindReply && (en.Status != debate.StatusCancelled || en.Text != "" || en.Usage.Total() != 0) {
+			if en.Kind == transcript.KindReply && (en.Status != transcript.StatusCancelled || en.Text != "" || en.Usage.Total() != 0) {
 				t.Errorf("a call ran under the cap: %+v", en)
 			}
 		}

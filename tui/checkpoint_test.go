@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A MAGI council under each_round waits after round 1: the rule above the
@@ -42,7 +43,7 @@ func TestConsoleCheckpointBar(t *testing.T) {
 	var note bool
 	probe(t, tm, func(m *Model) {
 		for _, en := range m.engine.History().Entries() {
-			note = note || en.Kind == debate.KindUser && en.Text == "The budget was cut by half."
+			note = note || en.Kind == transcript.KindUser && en.Text == "The budget was cut by half."
 		}
 	})
 	if !note {

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -42,13 +42,13 @@ func TestMentionAllStreamsSideBySide(t *testing.T) {
 						t.Errorf("panel %s: state %v, %d tokens, text %q", p.name, p.state, p.usage.OutputTokens, p.answer.String())
 					}
 				}
-				kinds := []debate.Kind{debate.KindUser, debate.KindReply, debate.KindReply}
+				kinds := []transcript.Kind{transcript.KindUser, transcript.KindReply, transcript.KindReply}
 				if m.tr.Len() != 3 {
 					t.Fatalf("transcript has %d entries, want 3", m.tr.Len())
 				}
 				for i, k := range kinds {
 					en, _ := m.tr.Entry(i + 1)
-					if en.Kind != k || en.Status != debate.StatusComplete {
+					if en.Kind != k || en.Status != transcript.StatusComplete {
 						t.Errorf("entry %d: %s/%s, want %s complete", i+1, en.Kind, en.Status, k)
 					}
 				}
@@ -149,7 +149,7 @@ func TestScrollBackToFirstTurnAndOpenIt(t *testing.T) {
 		t.Run(sz.name, func(t *testing.T) {
 			e := testEngine(t, 0)
 			for i := 1; i <= 60; i++ {
-				e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: "note number " + itoa(i), Started: fixedNow})
+				e.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "note number " + itoa(i), Started: fixedNow})
 			}
 			m := New(testOptions(e))
 			tm := start(t, m, sz.w, sz.h)
@@ -166,7 +166,7 @@ func TestScrollBackToFirstTurnAndOpenIt(t *testing.T) {
 			}
 			golden.RequireEqual(t, s)
 			// New output does not pull the view away while scrolled back.
-			e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: "note number 61", Started: fixedNow})
+			e.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "note number 61", Started: fixedNow})
 			waitFor(t, tm, "the new note", func(m *Model) bool { return m.tr.Len() == 61 })
 			if s := snapshot(t, tm); !strings.Contains(s, "note number 1\n") {
 				t.Errorf("new output moved the view while scrolled back:\n%s", s)
@@ -250,7 +250,7 @@ func TestEscCancelsAndKeepsWhatArrived(t *testing.T) {
 				}
 				for turn := 2; turn <= 3; turn++ {
 					en, _ := m.tr.Entry(turn)
-					if en.Status != debate.StatusCancelled || !strings.HasSuffix(en.Text, "and then") {
+					if en.Status != transcript.StatusCancelled || !strings.HasSuffix(en.Text, "and then") {
 						t.Errorf("turn %d: %s %q, want cancelled with the text that arrived", turn, en.Status, en.Text)
 					}
 				}

@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Copying: y copies the selected turn (the transcript's, or the focused
@@ -23,7 +23,7 @@ const maxCopy = 1 << 20
 
 // copyKey handles y, Y and v where a turn can be selected; false: not one
 // of them.
-func (m *Model) copyKey(msg tea.KeyPressMsg, en debate.Entry, ok bool) (tea.Cmd, bool) {
+func (m *Model) copyKey(msg tea.KeyPressMsg, en transcript.Entry, ok bool) (tea.Cmd, bool) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Select):

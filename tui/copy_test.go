@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 const codeAnswer = "Use a bounded retry.\n\n```go\nfor i := 0; i < 3; i++ {\n\tcall()\n}\n```\n\nThen log the last error."
@@ -16,9 +17,9 @@ const codeAnswer = "Use a bounded retry.\n\n```go\nfor i := 0; i < 3; i++ {\n\tc
 // codeEngine holds a question and an answer with a code block.
 func codeEngine(tb testing.TB) *debate.Engine {
 	tb.Helper()
-	return restoredEngine(tb, []debate.Entry{
-		{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@chatgpt a retry loop?", Status: debate.StatusComplete, Mode: "mention"},
-		{Turn: 2, Kind: debate.KindReply, Speaker: "chatgpt", Text: codeAnswer, Status: debate.StatusComplete, Mode: "mention"},
+	return restoredEngine(tb, []transcript.Entry{
+		{Turn: 1, Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "@chatgpt a retry loop?", Status: transcript.StatusComplete, Mode: "mention"},
+		{Turn: 2, Kind: transcript.KindReply, Speaker: "chatgpt", Text: codeAnswer, Status: transcript.StatusComplete, Mode: "mention"},
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -89,7 +90,7 @@ func (m *Model) applyCouncil(ev debate.Event) {
 // (after a resume or a session switch): the ranking table, each member's
 // ranking badge and its stage-1 answer on its panel, and the outcome — the
 // same state its events built live.
-func (m *Model) restoreCouncil(entries []debate.Entry) {
+func (m *Model) restoreCouncil(entries []transcript.Entry) {
 	councils := debate.CouncilsOf(entries)
 	if len(councils) == 0 {
 		return

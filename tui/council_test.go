@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -65,8 +66,8 @@ func TestCouncilChairmanFailureShowsTheMarkedFallback(t *testing.T) {
 	tm.Send(altKey('6'))
 	waitFor(t, tm, "council mode", func(m *Model) bool { return m.engine.Current().Name() == "council" })
 	answers := []verdict.CouncilAnswer{
-		{Member: "gemini", Display: "Gemini", Text: "G says", Status: string(debate.StatusComplete)},
-		{Member: "chatgpt", Display: "ChatGPT", Text: "C says \x1b[31mred", Status: string(debate.StatusComplete)},
+		{Member: "gemini", Display: "Gemini", Text: "G says", Status: string(transcript.StatusComplete)},
+		{Member: "chatgpt", Display: "ChatGPT", Text: "C says \x1b[31mred", Status: string(transcript.StatusComplete)},
 	}
 	rankings := []verdict.CouncilRanking{
 		{Ranker: "gemini", Display: "Gemini", Valid: true, Order: []string{"chatgpt"}},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -45,8 +46,8 @@ func TestConsoleCouncilCheckpointBar(t *testing.T) {
 	var note, chair bool
 	probe(t, tm, func(m *Model) {
 		for _, en := range m.engine.History().Entries() {
-			note = note || en.Kind == debate.KindUser && en.Text == "We are a team of three."
-			chair = chair || en.Round == 3 && en.Kind == debate.KindReply
+			note = note || en.Kind == transcript.KindUser && en.Text == "We are a team of three."
+			chair = chair || en.Round == 3 && en.Kind == transcript.KindReply
 		}
 	})
 	if !note || chair {
@@ -60,11 +61,11 @@ func TestHostNoteKeepsTheCouncilTable(t *testing.T) {
 	t.Parallel()
 	m := New(testOptions(testEngine(t, 0)))
 	m.council.ranked = []verdict.CouncilScore{{Member: "gemini"}}
-	m.applyEvent(debate.EntryAdded{Entry: debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Round: 2, Text: "Prefer managed."}})
+	m.applyEvent(debate.EntryAdded{Entry: transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Round: 2, Text: "Prefer managed."}})
 	if len(m.council.ranked) != 1 {
 		t.Fatal("the host's note cleared the ranking table")
 	}
-	m.applyEvent(debate.EntryAdded{Entry: debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "Next question?"}})
+	m.applyEvent(debate.EntryAdded{Entry: transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "Next question?"}})
 	if len(m.council.ranked) != 0 {
 		t.Error("a new question kept the last council's table")
 	}

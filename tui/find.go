@@ -37,11 +37,11 @@ type transcriptView struct {
 	sel         int
 }
 
-func (t *transcript) view() transcriptView {
+func (t *transcriptPane) view() transcriptView {
 	return transcriptView{follow: t.follow, top: t.top, topRow: t.topRow, sel: t.sel}
 }
 
-func (t *transcript) setView(v transcriptView) {
+func (t *transcriptPane) setView(v transcriptView) {
 	t.follow, t.top, t.topRow, t.sel = v.follow, v.top, v.topRow, v.sel
 }
 
@@ -183,7 +183,7 @@ func (m *Model) findRule(w int) string {
 
 // selectTurn selects a turn and scrolls so that its nth line holding mark
 // is on screen (its start when the match is not on one line).
-func (t *transcript) selectTurn(turn int, mark string, nth int) {
+func (t *transcriptPane) selectTurn(turn int, mark string, nth int) {
 	i := turn - 1 - t.base
 	if i < 0 || i >= len(t.entries) {
 		return

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -19,10 +20,10 @@ func TestLongAnswerRendersOnlyItsEnd(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
 	a, _ := e.Agent("gemini")
-	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@gemini explain", Started: fixedNow})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "@gemini explain", Started: fixedNow})
 	text := strings.Join(providertest.SplitWords(longAnswer("gemini", 3000))[:3000], "")
-	e.AddEntry(debate.Entry{Kind: debate.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Text: text,
-		Status: debate.StatusComplete, Started: fixedNow, Finished: fixedNow.Add(time.Second)})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Text: text,
+		Status: transcript.StatusComplete, Started: fixedNow, Finished: fixedNow.Add(time.Second)})
 	m := New(testOptions(e))
 	defer m.Close()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -56,7 +57,7 @@ func TestDeltaOffScreenDrawsNoFrame(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24}) // narrow: the panels are tabs
 	for i, name := range []string{"gemini", "claude", "chatgpt"} {
 		a, _ := e.Agent(name)
-		m.apply(debate.TurnStarted{Entry: debate.Entry{Turn: i + 1, Kind: debate.KindReply, Speaker: name, Display: a.Label(), Model: a.Model, Status: debate.StatusStreaming, Started: fixedNow}})
+		m.apply(debate.TurnStarted{Entry: transcript.Entry{Turn: i + 1, Kind: transcript.KindReply, Speaker: name, Display: a.Label(), Model: a.Model, Status: transcript.StatusStreaming, Started: fixedNow}})
 	}
 	m.apply(debate.TextDelta{Turn: 2, Agent: "claude", Text: "Streaming"}) // thinking → streaming shows
 	m.apply(debate.TextDelta{Turn: 3, Agent: "chatgpt", Text: strings.Repeat("a long answer fills the transcript. ", 60)})

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -112,13 +113,13 @@ func checkNoGlue(t *testing.T, answer string, chunks []string) {
 			defer m.Close()
 			m.Update(tea.WindowSizeMsg{Width: 160, Height: 120})
 			a, _ := e.Agent("gemini")
-			en := debate.Entry{Turn: 1, Kind: debate.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: debate.StatusStreaming, Started: fixedNow}
+			en := transcript.Entry{Turn: 1, Kind: transcript.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: transcript.StatusStreaming, Started: fixedNow}
 			m.apply(debate.TurnStarted{Entry: en})
 			p := m.byName[a.Name]
 			frame := func() (panelWords, transcriptWords []string) {
 				return screenWords(p.answer.Lines(m.md, max(p.width-4, 1))), screenWords(m.tr.item(0)[1:])
 			}
-			en.Text, en.Status = answer, debate.StatusComplete
+			en.Text, en.Status = answer, transcript.StatusComplete
 			final := New(testOptions(e))
 			defer final.Close()
 			final.Update(tea.WindowSizeMsg{Width: 160, Height: 120})
@@ -227,13 +228,13 @@ func TestUnparsedVoteShowsItsTextMarked(t *testing.T) {
 	defer m.Close()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	a, _ := e.Agent("melchior")
-	en := debate.Entry{Turn: 1, Kind: debate.KindVote, Round: 1, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: debate.StatusStreaming, Started: fixedNow}
+	en := transcript.Entry{Turn: 1, Kind: transcript.KindVote, Round: 1, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: transcript.StatusStreaming, Started: fixedNow}
 	m.apply(debate.TurnStarted{Entry: en})
 	m.apply(debate.TextDelta{Turn: 1, Agent: a.Name, Field: debate.FieldRaw, Text: "I would rather not vote."})
 	if screen := ansi.Strip(strings.Join(m.frame(), "\n")); !strings.Contains(screen, "not parsed") || !strings.Contains(screen, "I would rather not vote.") {
 		t.Fatalf("streaming, the unparsed answer is not shown marked:\n%s", screen)
 	}
-	en.Text, en.Status, en.Vote, en.Error = "I would rather not vote.", debate.StatusComplete, string(verdict.VoteInvalid), "unreadable vote: no JSON object found"
+	en.Text, en.Status, en.Vote, en.Error = "I would rather not vote.", transcript.StatusComplete, string(verdict.VoteInvalid), "unreadable vote: no JSON object found"
 	m.apply(debate.TurnFinished{Entry: en})
 	screen := ansi.Strip(strings.Join(m.frame(), "\n"))
 	if strings.Count(screen, "not parsed") < 2 || strings.Count(screen, "I would rather not vote.") < 2 {

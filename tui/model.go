@@ -5,6 +5,7 @@ package tui
 
 import (
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/tui/prefs"
 
 	"context"
@@ -82,7 +83,7 @@ type Model struct {
 	unsubscribe func()
 
 	in     *input
-	tr     *transcript
+	tr     *transcriptPane
 	panels []*panel          // of the current mode, in order
 	byName map[string]*panel // every panel made so far, kept across modes
 	active int               // panel shown in the narrow (tabbed) layout
@@ -139,7 +140,7 @@ type Model struct {
 type Pager interface {
 	// Page returns up to limit entries of session id before turn before,
 	// oldest first.
-	Page(id string, before, limit int) ([]debate.Entry, error)
+	Page(id string, before, limit int) ([]transcript.Entry, error)
 	// Totals sums the session's usage and cost over every turn.
 	Totals(id string) (providers.Usage, float64, error)
 }
@@ -147,7 +148,7 @@ type Pager interface {
 // olderPageMsg carries a page of older turns read by pageIn.
 type olderPageMsg struct {
 	id      string
-	entries []debate.Entry
+	entries []transcript.Entry
 	err     error
 }
 
@@ -277,10 +278,10 @@ func (m *Model) reload() {
 	}
 	// The banner of the last council, unless a later one never finished.
 	for i := len(entries) - 1; i >= 0; i-- {
-		if k := entries[i].Kind; k == debate.KindVerdict {
+		if k := entries[i].Kind; k == transcript.KindVerdict {
 			m.verdict = verdictLine(entries[i])
 			break
-		} else if k == debate.KindVote {
+		} else if k == transcript.KindVote {
 			break
 		}
 	}

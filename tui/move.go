@@ -3,8 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Moving through the transcript by exchange ([ and ]: the turns a line of
@@ -12,7 +11,7 @@ import (
 // turns); g and G are the first and the last turn.
 
 // jumpKey moves the selection for a jump key; false: not one of them.
-func (t *transcript) jumpKey(k keyMap, msg tea.KeyPressMsg) bool {
+func (t *transcriptPane) jumpKey(k keyMap, msg tea.KeyPressMsg) bool {
 	from := t.sel
 	if from < 0 {
 		from = t.lastShown
@@ -24,8 +23,8 @@ func (t *transcript) jumpKey(k keyMap, msg tea.KeyPressMsg) bool {
 		return false
 	}
 	speaker := t.entries[from].Speaker
-	exchange := func(en debate.Entry) bool { return en.Kind == debate.KindUser }
-	same := func(en debate.Entry) bool { return en.Speaker == speaker }
+	exchange := func(en transcript.Entry) bool { return en.Kind == transcript.KindUser }
+	same := func(en transcript.Entry) bool { return en.Speaker == speaker }
 	switch {
 	case key.Matches(msg, k.PrevExchange):
 		t.jump(from, -1, exchange)
@@ -43,7 +42,7 @@ func (t *transcript) jumpKey(k keyMap, msg tea.KeyPressMsg) bool {
 
 // jump selects the next entry from from in direction d that is, and
 // scrolls to it; at the end of the history the selection stays.
-func (t *transcript) jump(from, d int, is func(debate.Entry) bool) {
+func (t *transcriptPane) jump(from, d int, is func(transcript.Entry) bool) {
 	for j := from + d; j >= 0 && j < len(t.entries); j += d {
 		if t.entries[j].Turn != 0 && is(t.entries[j]) {
 			t.sel = j

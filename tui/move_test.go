@@ -8,18 +8,19 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // exchangesEngine holds n exchanges: the user's line, then Gemini's and
 // ChatGPT's answers.
 func exchangesEngine(tb testing.TB, n int) *debate.Engine {
 	tb.Helper()
-	var entries []debate.Entry
+	var entries []transcript.Entry
 	for x := 1; x <= n; x++ {
-		for _, who := range []string{debate.SpeakerUser, "gemini", "chatgpt"} {
-			en := debate.Entry{Turn: len(entries) + 1, Kind: debate.KindReply, Speaker: who, Text: fmt.Sprintf("%s in exchange %d.", who, x), Status: debate.StatusComplete, Mode: "mention"}
-			if who == debate.SpeakerUser {
-				en.Kind, en.Text = debate.KindUser, fmt.Sprintf("@all question %d", x)
+		for _, who := range []string{transcript.SpeakerUser, "gemini", "chatgpt"} {
+			en := transcript.Entry{Turn: len(entries) + 1, Kind: transcript.KindReply, Speaker: who, Text: fmt.Sprintf("%s in exchange %d.", who, x), Status: transcript.StatusComplete, Mode: "mention"}
+			if who == transcript.SpeakerUser {
+				en.Kind, en.Text = transcript.KindUser, fmt.Sprintf("@all question %d", x)
 			}
 			entries = append(entries, en)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A native call shows as one line in its member's panel: in flight, then
@@ -41,11 +42,11 @@ func TestTranscriptToolLineCarriesTheEvidenceID(t *testing.T) {
 	t.Parallel()
 	tr := newTranscript(newMarkdown(newTheme(prefs.ThemeDark)), nil, func(time.Time) string { return "t" })
 	tr.SetSize(100, 20)
-	tr.Put(debate.Entry{Turn: 1, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete,
-		ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://x/r"}, Result: "page"}},
+	tr.Put(transcript.Entry{Turn: 1, Kind: transcript.KindToolCall, Speaker: "melchior", Status: transcript.StatusComplete,
+		ToolCalls: []transcript.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://x/r"}, Result: "page"}},
 		Evidence:  []evidence.Record{{ID: "E1", Source: "http://x/r"}}})
-	tr.Put(debate.Entry{Turn: 2, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete,
-		ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://10.0.0.1/\x1b[2J"},
+	tr.Put(transcript.Entry{Turn: 2, Kind: transcript.KindToolCall, Speaker: "melchior", Status: transcript.StatusComplete,
+		ToolCalls: []transcript.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://10.0.0.1/\x1b[2J"},
 			Error: "refused: \x1b]0;pwned\x07private"}}})
 	var view []string
 	for _, l := range tr.View() {

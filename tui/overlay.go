@@ -8,8 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // overlay is a framed, scrollable box drawn over the console: one turn in
@@ -62,14 +61,14 @@ func (o *overlay) View(th *theme, keys boxKeys) []string {
 
 // turnDetail is the overlay for one entry: everything about it, laid out
 // for the box's width when the box is sized.
-func turnDetail(en debate.Entry, md *markdown, clock func(time.Time) string) *overlay {
+func turnDetail(en transcript.Entry, md *markdown, clock func(time.Time) string) *overlay {
 	name := firstNonEmpty(en.Display, en.Speaker)
 	return &overlay{title: fmt.Sprintf("Turn %d · %s", en.Turn, Sanitize(name)),
 		build: func(w int) []string { return turnLines(en, md, max(w, 10), clock) }}
 }
 
 // turnLines lays out an entry's details for w cells.
-func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) string) []string {
+func turnLines(en transcript.Entry, md *markdown, w int, clock func(time.Time) string) []string {
 	name := firstNonEmpty(en.Display, en.Speaker)
 	var lines []string
 	const keyW = 10 // "latency   "
@@ -122,7 +121,7 @@ func turnLines(en debate.Entry, md *markdown, w int, clock func(time.Time) strin
 	}
 	lines = append(lines, "", md.th.bold.Render("Text"))
 	text := Sanitize(en.Text)
-	if en.Kind == debate.KindVote || json.Valid([]byte(strings.TrimSpace(text))) {
+	if en.Kind == transcript.KindVote || json.Valid([]byte(strings.TrimSpace(text))) {
 		lines = append(lines, wrapPlain(text, w)...) // the raw JSON, as the model sent it
 	} else {
 		lines = append(lines, md.Render(text, w)...)

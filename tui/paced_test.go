@@ -20,6 +20,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -302,15 +303,15 @@ func savedLongAnswers(tb testing.TB, turns int) (*store.Store, string) {
 	}
 	tb.Cleanup(func() { st.Close() })
 	info := debate.SessionInfo{ID: "10a9a9511e55", Title: "long answers", Mode: "mention", Created: fixedNow}
-	var entries []debate.Entry
+	var entries []transcript.Entry
 	speakers := []string{"gemini", "chatgpt", "claude"}
 	for turn := 1; turn <= turns; turn++ {
-		en := debate.Entry{Turn: turn, Mode: "mention", Status: debate.StatusComplete, Started: fixedNow, Finished: fixedNow.Add(time.Second)}
+		en := transcript.Entry{Turn: turn, Mode: "mention", Status: transcript.StatusComplete, Started: fixedNow, Finished: fixedNow.Add(time.Second)}
 		if turn%4 == 1 {
-			en.Kind, en.Speaker, en.Display, en.Text = debate.KindUser, debate.SpeakerUser, "You", "@all how should a retry loop be bounded?"
+			en.Kind, en.Speaker, en.Display, en.Text = transcript.KindUser, transcript.SpeakerUser, "You", "@all how should a retry loop be bounded?"
 		} else {
 			sp := speakers[(turn-2)%4]
-			en.Kind, en.Speaker, en.Display, en.Model = debate.KindReply, sp, sp, "gpt-5"
+			en.Kind, en.Speaker, en.Display, en.Model = transcript.KindReply, sp, sp, "gpt-5"
 			en.Text = strings.Join(providertest.SplitWords(longAnswer(sp, 3000))[:3000], "") + "\n\nIn short: bound the retries and the wait."
 			en.Usage = providers.Usage{InputTokens: 1000, OutputTokens: 3000}
 		}

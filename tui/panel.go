@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -43,7 +44,7 @@ type panel struct {
 	running map[string]string
 
 	state      panelState
-	kind       debate.Kind
+	kind       transcript.Kind
 	turn       int
 	round      int
 	err        string
@@ -70,8 +71,8 @@ func newPanel(a *debate.Agent, note string, th *theme) *panel {
 func (p *panel) SetSize(w, h int) { p.width, p.height = w, h }
 
 // Start resets the panel for a new turn of its agent.
-func (p *panel) Start(en debate.Entry) {
-	if en.Kind != debate.KindVote || en.Round <= 1 {
+func (p *panel) Start(en transcript.Entry) {
+	if en.Kind != transcript.KindVote || en.Round <= 1 {
 		p.votes = nil // a new question: an earlier council's votes go
 	}
 	if en.Round <= 1 || p.badge == p.th.notParsedBadge() {
@@ -139,7 +140,7 @@ func (p *panel) streaming() {
 }
 
 // Finish settles the panel with its finished entry.
-func (p *panel) Finish(en debate.Entry) {
+func (p *panel) Finish(en transcript.Entry) {
 	if en.Turn != p.turn && p.turn != 0 {
 		return
 	}
@@ -148,10 +149,10 @@ func (p *panel) Finish(en debate.Entry) {
 		p.model = en.Model // who wrote it: after a resume with other keys, not today's model
 	}
 	text := Sanitize(en.Text)
-	if en.Kind == debate.KindVote {
+	if en.Kind == transcript.KindVote {
 		if prose, ok := structuredProse(en.Text); ok {
 			text = Sanitize(prose) // the argument as it streamed, not the JSON around it
-		} else if en.Status == debate.StatusComplete {
+		} else if en.Status == transcript.StatusComplete {
 			p.badge = p.th.notParsedBadge()
 		}
 	}
@@ -165,14 +166,14 @@ func (p *panel) Finish(en debate.Entry) {
 		return
 	}
 	switch en.Status {
-	case debate.StatusComplete:
+	case transcript.StatusComplete:
 		p.state, p.err = stateDone, ""
-	case debate.StatusCancelled:
+	case transcript.StatusCancelled:
 		p.state, p.err = stateCancelled, ""
 		if debate.IsCapStop(en) {
 			p.err = Sanitize(en.Error) // which cap, and what was spent
 		}
-	case debate.StatusPartial:
+	case transcript.StatusPartial:
 		p.state, p.err = stateFailed, "cut off: "+Sanitize(en.Error)
 	default:
 		p.state, p.err = stateFailed, Sanitize(en.Error)
@@ -181,13 +182,13 @@ func (p *panel) Finish(en debate.Entry) {
 
 // unreadableVote reports whether en is a MAGI vote turn that answered
 // but could not be read as a vote (the engine stores why in its Error).
-func unreadableVote(en debate.Entry) bool {
-	return en.Kind == debate.KindVote && en.Status == debate.StatusComplete && en.Vote == string(verdict.VoteInvalid) && en.Error != ""
+func unreadableVote(en transcript.Entry) bool {
+	return en.Kind == transcript.KindVote && en.Status == transcript.StatusComplete && en.Vote == string(verdict.VoteInvalid) && en.Error != ""
 }
 
 // Show puts a finished entry of the agent on the panel (at start-up or
 // after a resume).
-func (p *panel) Show(en debate.Entry) {
+func (p *panel) Show(en transcript.Entry) {
 	p.turn = en.Turn
 	p.Finish(en)
 }
@@ -220,7 +221,7 @@ func (p *panel) Field(ev debate.FieldCompleted) {
 	}
 	p.streaming() // the answer is arriving, its prose not yet
 	switch {
-	case p.kind == debate.KindVote && (ev.Field == "vote" || ev.Field == "answer"):
+	case p.kind == transcript.KindVote && (ev.Field == "vote" || ev.Field == "answer"):
 		p.Vote(debate.VoteCast{Round: p.round, Vote: ev.Value, Valid: true})
 	case ev.Field == "ranking":
 		p.badge = p.th.mutedBold.Render("ranking: ") + Sanitize(ev.Value)

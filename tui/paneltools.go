@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Tool records a tool call starting or finishing.
@@ -24,12 +25,12 @@ func (p *panel) Tool(ev debate.ToolActivity) {
 	}
 }
 
-func toolLine(c debate.ToolCall) string {
+func toolLine(c transcript.ToolCall) string {
 	return "⋯ " + Sanitize(c.Short(""))
 }
 
 // doneToolLine is a finished call as the core words it (ToolCall.Marked):
 // "✓ E1 fetch_url 127.0.0.1:8765/report.html", "✗ read_file <reason> · x".
-func doneToolLine(c debate.ToolCall, evidenceID string) string {
+func doneToolLine(c transcript.ToolCall, evidenceID string) string {
 	return Sanitize(c.Marked(evidenceID))
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/tui/prefs"
 
 	"context"
@@ -85,7 +86,7 @@ func TestOverlayShowsTheWholeTurnAtAnyWidth(t *testing.T) {
 		words = append(words, fmt.Sprintf("w%03d", i))
 	}
 	text := strings.Join(words, " ")
-	e.AddEntry(debate.Entry{Kind: debate.KindReply, Speaker: "gemini", Text: text, Status: debate.StatusPartial,
+	e.AddEntry(transcript.Entry{Kind: transcript.KindReply, Speaker: "gemini", Text: text, Status: transcript.StatusPartial,
 		Error: "stream cut: " + strings.ReplaceAll(text, "w", "e"), Started: fixedNow})
 	for _, sz := range []struct{ w, h int }{{140, 42}, {60, 20}} {
 		m := newModel(t, e, sz.w, sz.h)
@@ -184,8 +185,8 @@ func TestVerdictBannerRestoredOnResume(t *testing.T) {
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)
 	}
-	e.AddEntry(debate.Entry{Kind: debate.KindVote, Speaker: "melchior", Round: 3, Vote: "approve", Text: `{"vote":"approve"}`})
-	e.AddEntry(debate.Entry{Kind: debate.KindVerdict, Speaker: debate.SpeakerSystem, Vote: "approved", Text: "APPROVED"})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindVote, Speaker: "melchior", Round: 3, Vote: "approve", Text: `{"vote":"approve"}`})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindVerdict, Speaker: transcript.SpeakerSystem, Vote: "approved", Text: "APPROVED"})
 	m := newModel(t, e, 120, 40)
 	defer m.Close()
 	if top := ansi.Strip(m.frame()[1]); !strings.Contains(top, "VERDICT: APPROVED") {
@@ -210,7 +211,7 @@ func TestVerdictBannerReadsTheSameLiveAndResumed(t *testing.T) {
 	drain(live)
 	saved := ""
 	for _, en := range e.History().Entries() {
-		if en.Kind == debate.KindVerdict {
+		if en.Kind == transcript.KindVerdict {
 			saved = en.Text
 		}
 	}
@@ -240,19 +241,19 @@ func TestAgentPanelKeepsToolCallsAcrossSteps(t *testing.T) {
 	defer m.Close()
 	a := m.panels[0].name
 	step := func(turn int) {
-		e.Emit(debate.TurnStarted{Entry: debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: a, Status: debate.StatusStreaming}})
-		e.Emit(debate.TurnFinished{Entry: debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: a, Status: debate.StatusComplete, Text: "step"}})
+		e.Emit(debate.TurnStarted{Entry: transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: a, Status: transcript.StatusStreaming}})
+		e.Emit(debate.TurnFinished{Entry: transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: a, Status: transcript.StatusComplete, Text: "step"}})
 	}
-	call := debate.ToolCall{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}}
+	call := transcript.ToolCall{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}}
 	step(1)
 	e.Emit(debate.ToolActivity{Turn: 1, Agent: a, Call: call})
 	e.Emit(debate.ToolActivity{Turn: 1, Agent: a, Call: call, Done: true})
-	e.Emit(debate.TurnStarted{Entry: debate.Entry{Turn: 3, Kind: debate.KindReply, Speaker: a, Status: debate.StatusStreaming}})
+	e.Emit(debate.TurnStarted{Entry: transcript.Entry{Turn: 3, Kind: transcript.KindReply, Speaker: a, Status: transcript.StatusStreaming}})
 	drain(m)
 	if s := screen(m); !strings.Contains(s, "✓ read_file main.go") {
 		t.Fatalf("the next step of the loop wiped the tool calls:\n%s", s)
 	}
-	e.Emit(debate.TurnFinished{Entry: debate.Entry{Turn: 3, Kind: debate.KindReply, Speaker: a, Status: debate.StatusComplete, Text: "done"}})
+	e.Emit(debate.TurnFinished{Entry: transcript.Entry{Turn: 3, Kind: transcript.KindReply, Speaker: a, Status: transcript.StatusComplete, Text: "done"}})
 	e.Emit(debate.ExchangeFinished{Mode: "agent"})
 	drain(m)
 	if s := screen(m); !strings.Contains(s, "✓ read_file main.go") {
@@ -274,7 +275,7 @@ func TestPanelScrollStopsAtTheFirstLine(t *testing.T) {
 	for i := 1; i <= 30; i++ {
 		lines = append(lines, fmt.Sprintf("line %d", i))
 	}
-	p.Finish(debate.Entry{Kind: debate.KindReply, Text: strings.Join(lines, "\n\n"), Status: debate.StatusComplete})
+	p.Finish(transcript.Entry{Kind: transcript.KindReply, Text: strings.Join(lines, "\n\n"), Status: transcript.StatusComplete})
 	md := newMarkdown(newTheme(prefs.ThemeDark))
 	view := func() string { return ansi.Strip(strings.Join(p.View(md, "*", fixedNow, true), "\n")) }
 	for i := 0; i < 40; i++ { // the wheel, well past the top
@@ -397,7 +398,7 @@ func TestMouseWheelScrollsTranscriptToTheFirstTurnAndBack(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
 	for i := 1; i <= 60; i++ {
-		e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: fmt.Sprintf("note number %d", i), Started: fixedNow})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: fmt.Sprintf("note number %d", i), Started: fixedNow})
 	}
 	m := New(testOptions(e))
 	tm := start(t, m, 80, 24)
@@ -493,7 +494,7 @@ func TestEmojiSequencesMeasureAlikeForEveryTerminal(t *testing.T) {
 	text := "⚠️ careful ❤️ family 👨‍👩‍👧 thumbs 👍🏽 flag 🇯🇵 ok ✅ 日本語 🎉 " + strings.Repeat("word ", 30)
 	a, _ := e.Agent("gemini")
 	turn := e.History().Len() + 1
-	e.Emit(debate.TurnStarted{Entry: debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: a.Name, Status: debate.StatusStreaming}})
+	e.Emit(debate.TurnStarted{Entry: transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: a.Name, Status: transcript.StatusStreaming}})
 	e.Emit(debate.TextDelta{Turn: turn, Agent: a.Name, Text: text})
 	drain(m)
 	check := func(stage string) {
@@ -506,7 +507,7 @@ func TestEmojiSequencesMeasureAlikeForEveryTerminal(t *testing.T) {
 		}
 	}
 	check("streaming")
-	e.Emit(debate.TurnFinished{Entry: debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: a.Name, Status: debate.StatusComplete, Text: text}})
+	e.Emit(debate.TurnFinished{Entry: transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: a.Name, Status: transcript.StatusComplete, Text: text}})
 	drain(m)
 	check("finished")
 	if s := screen(m); !strings.Contains(s, "careful") || !strings.Contains(s, "👍") || !strings.Contains(s, "🇯🇵") {
@@ -561,7 +562,7 @@ func TestResumedCouncilShowsVotesAndForksSayWhence(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
 	for r, v := range []string{"approve", "reject", "invalid"} {
-		e.AddEntry(debate.Entry{Kind: debate.KindVote, Mode: "magi", Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: debate.StatusComplete})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindVote, Mode: "magi", Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: transcript.StatusComplete})
 	}
 	m := newModel(t, e, 120, 40)
 	defer m.Close()
@@ -580,7 +581,7 @@ func TestNarrowMagiPanelsShowTheFinalVote(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
 	for r, v := range []string{"approve", "approve", "reject"} {
-		e.AddEntry(debate.Entry{Kind: debate.KindVote, Mode: "magi", Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: debate.StatusComplete})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindVote, Mode: "magi", Speaker: "melchior", Round: r + 1, Vote: v, Text: `{"vote":"` + v + `"}`, Status: transcript.StatusComplete})
 	}
 	if err := e.SetMode("magi"); err != nil {
 		t.Fatal(err)

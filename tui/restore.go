@@ -5,6 +5,7 @@ package tui
 
 import (
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -60,14 +61,14 @@ func (m *Model) panelsOfMode(mode string) {
 }
 
 // lastTurnIn finds an agent's latest turn in mode.
-func (m *Model) lastTurnIn(name, mode string) (debate.Entry, bool) {
+func (m *Model) lastTurnIn(name, mode string) (transcript.Entry, bool) {
 	for turn := m.tr.Len(); turn >= m.tr.First(); turn-- {
 		en, ok := m.tr.Entry(turn)
 		if ok && en.Speaker == name && en.IsAgentTurn() && en.Mode == mode {
 			return en, true
 		}
 	}
-	return debate.Entry{}, false
+	return transcript.Entry{}, false
 }
 
 // restoreVotes puts the votes of an agent's latest council on its panel
@@ -75,7 +76,7 @@ func (m *Model) lastTurnIn(name, mode string) (debate.Entry, bool) {
 func (m *Model) restoreVotes(p *panel) {
 	for turn := m.tr.First(); turn <= m.tr.Len(); turn++ {
 		en, ok := m.tr.Entry(turn)
-		if !ok || en.Speaker != p.name || en.Kind != debate.KindVote || en.Status == debate.StatusStreaming {
+		if !ok || en.Speaker != p.name || en.Kind != transcript.KindVote || en.Status == transcript.StatusStreaming {
 			continue
 		}
 		if en.Round <= 1 {
@@ -86,12 +87,12 @@ func (m *Model) restoreVotes(p *panel) {
 }
 
 // lastTurnOf finds an agent's latest turn in the transcript.
-func (m *Model) lastTurnOf(name string) (debate.Entry, bool) {
+func (m *Model) lastTurnOf(name string) (transcript.Entry, bool) {
 	for turn := m.tr.Len(); turn >= m.tr.First(); turn-- {
 		en, ok := m.tr.Entry(turn)
 		if ok && en.Speaker == name && en.IsAgentTurn() {
 			return en, true
 		}
 	}
-	return debate.Entry{}, false
+	return transcript.Entry{}, false
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -19,18 +20,18 @@ import (
 type storePager struct{ st *store.Store }
 
 func (p storePager) List() ([]debate.SessionSummary, error) { return nil, nil }
-func (p storePager) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
+func (p storePager) Load(id string) (debate.SessionInfo, []transcript.Entry, error) {
 	return p.st.LoadRecent(context.Background(), id)
 }
 func (p storePager) Delete(string) error { return nil }
-func (p storePager) Fork(string, int) (debate.SessionInfo, []debate.Entry, error) {
+func (p storePager) Fork(string, int) (debate.SessionInfo, []transcript.Entry, error) {
 	return debate.SessionInfo{}, nil, nil
 }
 func (p storePager) Export(string, string) (string, error) { return "", nil }
-func (p storePager) SaveAs(info debate.SessionInfo, entries []debate.Entry) (debate.SessionInfo, []debate.Entry, error) {
+func (p storePager) SaveAs(info debate.SessionInfo, entries []transcript.Entry) (debate.SessionInfo, []transcript.Entry, error) {
 	return store.NewBrowser(p.st, "").SaveAs(info, entries)
 }
-func (p storePager) Page(id string, before, limit int) ([]debate.Entry, error) {
+func (p storePager) Page(id string, before, limit int) ([]transcript.Entry, error) {
 	return p.st.Page(context.Background(), id, before, limit)
 }
 func (p storePager) Totals(id string) (providers.Usage, float64, error) {
@@ -48,21 +49,21 @@ func savedLongSession(tb testing.TB, turns int) (*store.Store, string) {
 	tb.Cleanup(func() { st.Close() })
 	info := debate.SessionInfo{ID: "10ad10ad10ad", Title: "a long one", Mode: "alternate", Created: fixedNow,
 		State: map[string]string{"alternate.next": "codex", "alternate.step": fmt.Sprint(turns)}}
-	entries := []debate.Entry{{Turn: 1, Kind: debate.KindUser, Speaker: "user", Display: "You", Mode: "alternate",
-		Text: "write a retry loop", Status: debate.StatusComplete, Started: fixedNow, Finished: fixedNow}}
-	var block []debate.Entry
+	entries := []transcript.Entry{{Turn: 1, Kind: transcript.KindUser, Speaker: "user", Display: "You", Mode: "alternate",
+		Text: "write a retry loop", Status: transcript.StatusComplete, Started: fixedNow, Finished: fixedNow}}
+	var block []transcript.Entry
 	for len(entries) < turns {
 		turn := len(entries) + 1
 		if len(block) == 10 {
-			entries = append(entries, debate.Entry{Turn: turn, Kind: debate.KindSummary, Speaker: "system", Display: "Summary",
-				Mode: "alternate", Text: debate.Digest(block, 1200), Status: debate.StatusComplete, Covers: block[9].Turn,
+			entries = append(entries, transcript.Entry{Turn: turn, Kind: transcript.KindSummary, Speaker: "system", Display: "Summary",
+				Mode: "alternate", Text: debate.Digest(block, 1200), Status: transcript.StatusComplete, Covers: block[9].Turn,
 				Started: fixedNow, Finished: fixedNow})
 			block = nil
 			continue
 		}
 		speaker := []string{"codex", "claude"}[turn%2]
-		en := debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: speaker, Display: speaker, Provider: "openai", Model: "gpt-5",
-			Mode: "alternate", Round: turn, Text: replyText(turn), Status: debate.StatusComplete,
+		en := transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: speaker, Display: speaker, Provider: "openai", Model: "gpt-5",
+			Mode: "alternate", Round: turn, Text: replyText(turn), Status: transcript.StatusComplete,
 			Usage: providers.Usage{InputTokens: 1000, OutputTokens: 150}, Cost: 0.001, Started: fixedNow, Finished: fixedNow.Add(time.Second)}
 		entries = append(entries, en)
 		block = append(block, en)

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -59,7 +60,7 @@ func runaway(b *testing.B, unit string, size int) (cpu, heapMB float64) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	drain(m)
 	a, _ := e.Agent("gemini")
-	e.Emit(debate.TurnStarted{Entry: debate.Entry{Turn: 1, Kind: debate.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: debate.StatusStreaming, Started: fixedNow}})
+	e.Emit(debate.TurnStarted{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: transcript.StatusStreaming, Started: fixedNow}})
 	drain(m)
 	m.View()
 	text := strings.Repeat(unit, size/len(unit)+1)[:size]
@@ -80,7 +81,7 @@ func runaway(b *testing.B, unit string, size int) (cpu, heapMB float64) {
 			}
 		}
 	}
-	e.Emit(debate.TurnFinished{Entry: debate.Entry{Turn: 1, Kind: debate.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: debate.StatusComplete, Text: text, Started: fixedNow, Finished: fixedNow, Usage: providers.Usage{OutputTokens: size / 4}}})
+	e.Emit(debate.TurnFinished{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindReply, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: transcript.StatusComplete, Text: text, Started: fixedNow, Finished: fixedNow, Usage: providers.Usage{OutputTokens: size / 4}}})
 	drain(m)
 	_ = m.View()
 	runtime.ReadMemStats(&ms)

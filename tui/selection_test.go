@@ -9,17 +9,18 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // historyEngine is a demo engine holding n finished turns: a user line
 // then an answer, in turn.
 func historyEngine(tb testing.TB, n int) *debate.Engine {
 	tb.Helper()
-	var entries []debate.Entry
+	var entries []transcript.Entry
 	for i := 1; i <= n; i++ {
-		en := debate.Entry{Turn: i, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: fmt.Sprintf("@all question %d", i), Status: debate.StatusComplete, Mode: "mention"}
+		en := transcript.Entry{Turn: i, Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: fmt.Sprintf("@all question %d", i), Status: transcript.StatusComplete, Mode: "mention"}
 		if i%2 == 0 {
-			en.Kind, en.Speaker, en.Text = debate.KindReply, "chatgpt", fmt.Sprintf("Answer %d, about queues.", i)
+			en.Kind, en.Speaker, en.Text = transcript.KindReply, "chatgpt", fmt.Sprintf("Answer %d, about queues.", i)
 		}
 		entries = append(entries, en)
 	}
@@ -27,7 +28,7 @@ func historyEngine(tb testing.TB, n int) *debate.Engine {
 }
 
 // restoredEngine is a demo engine holding entries, as a resumed session.
-func restoredEngine(tb testing.TB, entries []debate.Entry) *debate.Engine {
+func restoredEngine(tb testing.TB, entries []transcript.Entry) *debate.Engine {
 	tb.Helper()
 	e := testEngine(tb, 0)
 	if err := e.Restore(debate.SessionInfo{ID: "5e55101d0000", Mode: "mention", Created: fixedNow}, entries); err != nil {

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Sessions is what the console needs of the session store. The command
@@ -18,18 +19,18 @@ type Sessions interface {
 	// List returns the saved sessions, the most recently active first.
 	List() ([]debate.SessionSummary, error)
 	// Load reads a session to resume it.
-	Load(id string) (debate.SessionInfo, []debate.Entry, error)
+	Load(id string) (debate.SessionInfo, []transcript.Entry, error)
 	// Delete removes a session.
 	Delete(id string) error
 	// Fork copies a session up to turn atTurn (0: all of it) into a new one
 	// and returns the copy.
-	Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entry, error)
+	Fork(id string, atTurn int) (debate.SessionInfo, []transcript.Entry, error)
 	// Export writes the session as "md" or "json" and says where.
 	Export(id, format string) (string, error)
 	// SaveAs writes a conversation as a new session (a fresh ID) and
 	// returns it as saved: what the console shows of a session deleted
 	// or taken from it meanwhile.
-	SaveAs(info debate.SessionInfo, entries []debate.Entry) (debate.SessionInfo, []debate.Entry, error)
+	SaveAs(info debate.SessionInfo, entries []transcript.Entry) (debate.SessionInfo, []transcript.Entry, error)
 }
 
 // Messages of the session list, produced by commands (the store's I/O
@@ -41,7 +42,7 @@ type (
 	}
 	sessionOpenedMsg struct {
 		info    debate.SessionInfo
-		entries []debate.Entry
+		entries []transcript.Entry
 		verb    string // "resumed" unless "forked into" or "saved as"
 		err     error
 	}

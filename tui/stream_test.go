@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/tui/prefs"
 
 	"fmt"
@@ -57,7 +58,7 @@ func TestEventBusMergesAFramesDeltas(t *testing.T) {
 		debate.TextDelta{Turn: 1, Agent: "a", Text: "two "},
 		debate.TextDelta{Turn: 2, Agent: "b", Text: "reason", Field: "reasoning"},
 		debate.TextDelta{Turn: 2, Agent: "b", Text: "dos "},
-		debate.TurnFinished{Entry: debate.Entry{Turn: 2}},
+		debate.TurnFinished{Entry: transcript.Entry{Turn: 2}},
 		debate.TextDelta{Turn: 1, Agent: "a", Text: "three"},
 	} {
 		bus.Sink(ev)
@@ -132,7 +133,7 @@ func BenchmarkConsoleStream(b *testing.B) {
 			start := cpuTime()
 			for i, n := range names {
 				a, _ := e.Agent(n)
-				e.Emit(debate.TurnStarted{Entry: debate.Entry{Turn: i + 1, Kind: debate.KindReply, Speaker: n, Display: a.Label(), Model: a.Model, Status: debate.StatusStreaming, Started: fixedNow}})
+				e.Emit(debate.TurnStarted{Entry: transcript.Entry{Turn: i + 1, Kind: transcript.KindReply, Speaker: n, Display: a.Label(), Model: a.Model, Status: transcript.StatusStreaming, Started: fixedNow}})
 			}
 			perFrame := agentsN * rate / fps
 			next := [agentsN]int{}
@@ -145,7 +146,7 @@ func BenchmarkConsoleStream(b *testing.B) {
 						streamed++
 						if next[i] == len(tokens[i]) {
 							a, _ := e.Agent(names[i])
-							e.Emit(debate.TurnFinished{Entry: debate.Entry{Turn: i + 1, Kind: debate.KindReply, Speaker: names[i], Display: a.Label(), Model: a.Model, Text: strings.Join(tokens[i], ""), Status: debate.StatusComplete, Started: fixedNow, Finished: fixedNow}})
+							e.Emit(debate.TurnFinished{Entry: transcript.Entry{Turn: i + 1, Kind: transcript.KindReply, Speaker: names[i], Display: a.Label(), Model: a.Model, Text: strings.Join(tokens[i], ""), Status: transcript.StatusComplete, Started: fixedNow, Finished: fixedNow}})
 							done++
 						}
 					}

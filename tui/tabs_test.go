@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Tabbed (narrow), the shown tab follows the stream until the user picks
@@ -20,14 +21,14 @@ func TestShownTabFollowsStreamUnlessPicked(t *testing.T) {
 	m := New(testOptions(e))
 	defer m.Close()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	var ens []debate.Entry
+	var ens []transcript.Entry
 	for i, p := range m.panels {
-		en := debate.Entry{Turn: i + 1, Kind: debate.KindVote, Round: 1, Speaker: p.name, Status: debate.StatusStreaming, Started: fixedNow}
+		en := transcript.Entry{Turn: i + 1, Kind: transcript.KindVote, Round: 1, Speaker: p.name, Status: transcript.StatusStreaming, Started: fixedNow}
 		ens = append(ens, en)
 		m.apply(debate.TurnStarted{Entry: en})
 	}
 	for _, en := range ens[:2] {
-		en.Status, en.Text = debate.StatusComplete, `{"vote":"approve","reasoning":"ok","summary":"ok"}`
+		en.Status, en.Text = transcript.StatusComplete, `{"vote":"approve","reasoning":"ok","summary":"ok"}`
 		m.apply(debate.TurnFinished{Entry: en})
 	}
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 16})
@@ -40,10 +41,10 @@ func TestShownTabFollowsStreamUnlessPicked(t *testing.T) {
 		t.Fatalf("→ shows tab %d (chosen %v), want 0", m.active, m.tabChosen)
 	}
 	en := ens[2]
-	en.Status = debate.StatusComplete
+	en.Status = transcript.StatusComplete
 	m.apply(debate.TurnFinished{Entry: en})
 	for i, p := range m.panels {
-		m.apply(debate.TurnStarted{Entry: debate.Entry{Turn: 10 + i, Kind: debate.KindVote, Round: 2, Speaker: p.name, Status: debate.StatusStreaming, Started: fixedNow}})
+		m.apply(debate.TurnStarted{Entry: transcript.Entry{Turn: 10 + i, Kind: transcript.KindVote, Round: 2, Speaker: p.name, Status: transcript.StatusStreaming, Started: fixedNow}})
 	}
 	if m.active != 0 {
 		t.Fatalf("round 2 moved the picked tab to %d", m.active)

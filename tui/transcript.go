@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -15,11 +16,11 @@ import (
 // height of the whole history. A finished entry's render is cached by
 // (turn, width); a streaming one renders its complete blocks once and only
 // its tail per frame.
-type transcript struct {
+type transcriptPane struct {
 	// entries[i] is turn base+i+1; Turn 0 marks a turn not seen yet. The
 	// turns up to base are on disk only (a lazily resumed session): Prepend
 	// adds them a page at a time when the view reaches the top.
-	entries []debate.Entry
+	entries []transcript.Entry
 	base    int
 	live    map[int]*streamingText
 	cache   map[int]cachedRender
@@ -49,24 +50,24 @@ type cachedRender struct {
 	lines []string
 }
 
-func newTranscript(md *markdown, colors map[string]string, clock func(time.Time) string) *transcript {
-	return &transcript{live: map[int]*streamingText{}, cache: map[int]cachedRender{}, answers: map[int]*finishedText{}, colors: colors, clock: clock,
+func newTranscript(md *markdown, colors map[string]string, clock func(time.Time) string) *transcriptPane {
+	return &transcriptPane{live: map[int]*streamingText{}, cache: map[int]cachedRender{}, answers: map[int]*finishedText{}, colors: colors, clock: clock,
 		md: md, follow: true, sel: -1, lastShown: -1, lastFull: -1}
 }
 
 // SetSize sets the transcript's size.
-func (t *transcript) SetSize(w, h int) { t.width, t.height = w, max(h, 1) }
+func (t *transcriptPane) SetSize(w, h int) { t.width, t.height = w, max(h, 1) }
 
 // Len is the latest turn number, loaded or not.
-func (t *transcript) Len() int { return t.base + len(t.entries) }
+func (t *transcriptPane) Len() int { return t.base + len(t.entries) }
 
 // First is the oldest turn loaded (Len()+1 when none is).
-func (t *transcript) First() int { return t.base + 1 }
+func (t *transcriptPane) First() int { return t.base + 1 }
 
 // Reset replaces every entry (start-up, resume, new session). Of a partly
 // loaded session (turn numbers with gaps) only the contiguous tail is
 // shown; the older turns come back with Prepend.
-func (t *transcript) Reset(entries []debate.Entry) {
+func (t *transcriptPane) Reset(entries []transcript.Entry) {
 	t.entries = t.entries[:0]
 	clear(t.live)
 	clear(t.cache)
@@ -87,18 +88,18 @@ func (t *transcript) Reset(entries []debate.Entry) {
 
 // WantsOlder reports whether the view is at the top of what is loaded while
 // older turns remain on disk.
-func (t *transcript) WantsOlder() bool {
+func (t *transcriptPane) WantsOlder() bool {
 	return t.base > 0 && !t.follow && t.top <= 1
 }
 
 // Prepend adds a page of older turns: the ones just before First, oldest
 // first. The view stays where it was.
-func (t *transcript) Prepend(page []debate.Entry) {
+func (t *transcriptPane) Prepend(page []transcript.Entry) {
 	if len(page) == 0 || page[len(page)-1].Turn != t.base {
 		return // not the page before the loaded turns (a session switch raced it)
 	}
 	n := t.base - page[0].Turn + 1
-	grown := make([]debate.Entry, n+len(t.entries))
+	grown := make([]transcript.Entry, n+len(t.entries))
 	copy(grown[n:], t.entries)
 	t.entries = grown
 	t.base -= n
@@ -117,18 +118,18 @@ func (t *transcript) Prepend(page []debate.Entry) {
 }
 
 // Put adds or replaces an entry at its turn.
-func (t *transcript) Put(en debate.Entry) {
+func (t *transcriptPane) Put(en transcript.Entry) {
 	if en.Turn <= t.base {
 		return
 	}
 	for t.Len() < en.Turn {
-		t.entries = append(t.entries, debate.Entry{})
+		t.entries = append(t.entries, transcript.Entry{})
 	}
 	en.Text = Sanitize(en.Text)
 	t.entries[en.Turn-1-t.base] = en
 	delete(t.cache, en.Turn)
 	delete(t.answers, en.Turn)
-	if en.Status == debate.StatusStreaming {
+	if en.Status == transcript.StatusStreaming {
 		s := &streamingText{}
 		s.Append(en.Text)
 		t.live[en.Turn] = s
@@ -138,7 +139,7 @@ func (t *transcript) Put(en debate.Entry) {
 }
 
 // Delta appends streamed text to a streaming entry.
-func (t *transcript) Delta(turn int, text string) {
+func (t *transcriptPane) Delta(turn int, text string) {
 	if s := t.live[turn]; s != nil {
 		s.Append(text)
 	}
@@ -146,7 +147,7 @@ func (t *transcript) Delta(turn int, text string) {
 
 // Shows reports whether the last View showed a line of the turn, or could
 // show one now that it grows (following, an entry at or below the top).
-func (t *transcript) Shows(turn int) bool {
+func (t *transcriptPane) Shows(turn int) bool {
 	i := turn - 1 - t.base
 	if t.lastShown < 0 {
 		return true // nothing drawn yet
@@ -155,10 +156,10 @@ func (t *transcript) Shows(turn int) bool {
 }
 
 // Entry returns the entry with the turn number.
-func (t *transcript) Entry(turn int) (debate.Entry, bool) {
+func (t *transcriptPane) Entry(turn int) (transcript.Entry, bool) {
 	i := turn - 1 - t.base
 	if i < 0 || i >= len(t.entries) || t.entries[i].Turn == 0 {
-		return debate.Entry{}, false
+		return transcript.Entry{}, false
 	}
 	en := t.entries[i]
 	if s := t.live[turn]; s != nil {
@@ -168,19 +169,19 @@ func (t *transcript) Entry(turn int) (debate.Entry, bool) {
 }
 
 // Selected returns the selected entry.
-func (t *transcript) Selected() (debate.Entry, bool) {
+func (t *transcriptPane) Selected() (transcript.Entry, bool) {
 	if t.sel < 0 {
-		return debate.Entry{}, false
+		return transcript.Entry{}, false
 	}
 	return t.Entry(t.base + t.sel + 1)
 }
 
 // bodyWidth is the width left after the selection gutter.
-func (t *transcript) bodyWidth() int { return max(t.width-2, 1) }
+func (t *transcriptPane) bodyWidth() int { return max(t.width-2, 1) }
 
 // item returns the lines of entry i (without gutter), each exactly
 // bodyWidth cells wide.
-func (t *transcript) item(i int) []string {
+func (t *transcriptPane) item(i int) []string {
 	en := t.entries[i]
 	if en.Turn == 0 {
 		return nil
@@ -199,7 +200,7 @@ func (t *transcript) item(i int) []string {
 	return lines
 }
 
-func (t *transcript) header(en debate.Entry) string {
+func (t *transcriptPane) header(en transcript.Entry) string {
 	name := en.Display
 	if name == "" {
 		name = en.Speaker
@@ -207,29 +208,29 @@ func (t *transcript) header(en debate.Entry) string {
 	st := t.md.th.user
 	if c, ok := t.colors[en.Speaker]; ok {
 		st = t.md.th.agent(c, true, false)
-	} else if en.Speaker == debate.SpeakerSystem {
+	} else if en.Speaker == transcript.SpeakerSystem {
 		st = t.md.th.mutedBold
 	}
 	parts := []string{t.md.th.muted.Render(t.clock(en.Started)), st.Render(Sanitize(name))}
 	var meta []string
 	switch en.Kind {
-	case debate.KindNote:
+	case transcript.KindNote:
 		meta = append(meta, "note")
-	case debate.KindModerator:
+	case transcript.KindModerator:
 		meta = append(meta, "moderator")
-	case debate.KindVote:
+	case transcript.KindVote:
 		meta = append(meta, "vote")
-	case debate.KindVerdict:
+	case transcript.KindVerdict:
 		meta = append(meta, "verdict")
-	case debate.KindOutcome:
+	case transcript.KindOutcome:
 		meta = append(meta, "outcome")
-	case debate.KindToolCall, debate.KindToolResult:
+	case transcript.KindToolCall, transcript.KindToolResult:
 		meta = append(meta, "tool")
-	case debate.KindSummary:
+	case transcript.KindSummary:
 		meta = append(meta, fmt.Sprintf("summary of the turns up to %d, for the prompts", en.Covers))
 	}
 	switch {
-	case en.Kind == debate.KindModerator && en.Prompt == debate.TalkClosingCue:
+	case en.Kind == transcript.KindModerator && en.Prompt == debate.TalkClosingCue:
 		meta = append(meta, "closing") // after the last round, not a round of its own
 	case en.Round > 0:
 		meta = append(meta, fmt.Sprintf("round %d", en.Round))
@@ -238,13 +239,13 @@ func (t *transcript) header(en debate.Entry) string {
 		meta = append(meta, "via "+Sanitize(en.Origin)) // another door of a shared session
 	}
 	switch en.Status {
-	case debate.StatusStreaming:
+	case transcript.StatusStreaming:
 		meta = append(meta, "streaming…")
-	case debate.StatusCancelled:
+	case transcript.StatusCancelled:
 		meta = append(meta, "cancelled")
-	case debate.StatusPartial:
+	case transcript.StatusPartial:
 		meta = append(meta, "cut off")
-	case debate.StatusError:
+	case transcript.StatusError:
 		meta = append(meta, "error")
 	}
 	if en.Usage.OutputTokens > 0 {
@@ -257,19 +258,19 @@ func (t *transcript) header(en debate.Entry) string {
 }
 
 // render draws a finished entry: header, body, blank separator.
-func (t *transcript) render(en debate.Entry, w int) []string {
+func (t *transcriptPane) render(en transcript.Entry, w int) []string {
 	lines := []string{t.header(en)}
 	text := en.Text
 	switch en.Kind {
-	case debate.KindUser:
+	case transcript.KindUser:
 		for _, l := range wrapPlain(text, w) {
 			lines = append(lines, t.md.th.user.Render(l))
 		}
-	case debate.KindNote:
+	case transcript.KindNote:
 		for _, l := range wrapPlain(text, w) {
 			lines = append(lines, t.md.th.muted.Render(l))
 		}
-	case debate.KindVote:
+	case transcript.KindVote:
 		lines = append(lines, t.md.th.voteLine([]voteMark{{Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(verdict.VoteInvalid)}}, 0))
 		if s := voteSummary(text); s != "" {
 			lines = append(lines, wrapPlain(s, w)...)
@@ -278,14 +279,14 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 			lines = append(lines, t.md.th.notParsedBadge())
 			lines = append(lines, wrapPlain(text, w)...)
 		}
-		if en.Error != "" && en.Status != debate.StatusCancelled {
+		if en.Error != "" && en.Status != transcript.StatusCancelled {
 			for _, l := range wrapPlain(Sanitize(en.Error), w) {
 				lines = append(lines, t.md.th.err.Render(l)) // why it is not a vote
 			}
 		}
-	case debate.KindVerdict:
+	case transcript.KindVerdict:
 		lines = append(lines, t.md.th.verdictBanner(strings.ToUpper(Sanitize(en.Vote)), text, w)...)
-	case debate.KindToolCall, debate.KindToolResult:
+	case transcript.KindToolCall, transcript.KindToolResult:
 		for i, c := range en.ToolCalls {
 			lines = append(lines, t.md.th.muted.Render(doneToolLine(c, en.CallEvidence(i))))
 		}
@@ -298,13 +299,13 @@ func (t *transcript) render(en debate.Entry, w int) []string {
 				lines = append(lines, t.md.th.muted.Render(l))
 			}
 		}
-	case debate.KindError:
+	case transcript.KindError:
 		for _, l := range wrapPlain(firstNonEmpty(text, en.Error), w) {
 			lines = append(lines, t.md.th.err.Render(l))
 		}
 	default:
 		lines = append(lines, t.answer(en).All(t.md, w)...)
-		if en.Error != "" && en.Status != debate.StatusCancelled {
+		if en.Error != "" && en.Status != transcript.StatusCancelled {
 			for _, l := range wrapPlain(Sanitize(en.Error), w) {
 				lines = append(lines, t.md.th.err.Render(l))
 			}
@@ -323,7 +324,7 @@ func firstNonEmpty(s ...string) string {
 }
 
 // answer is a finished entry's text, block by block.
-func (t *transcript) answer(en debate.Entry) *finishedText {
+func (t *transcriptPane) answer(en transcript.Entry) *finishedText {
 	f := t.answers[en.Turn]
 	if f == nil {
 		f = newFinishedText(en.Text)
@@ -334,16 +335,16 @@ func (t *transcript) answer(en debate.Entry) *finishedText {
 
 // lazy reports whether an entry is drawn as header, answer and a blank
 // line, so its last lines can be drawn without the rest.
-func lazy(en debate.Entry) bool {
+func lazy(en transcript.Entry) bool {
 	switch en.Kind {
-	case debate.KindUser, debate.KindNote, debate.KindVote, debate.KindVerdict, debate.KindOutcome, debate.KindToolCall, debate.KindToolResult, debate.KindError:
+	case transcript.KindUser, transcript.KindNote, transcript.KindVote, transcript.KindVerdict, transcript.KindOutcome, transcript.KindToolCall, transcript.KindToolResult, transcript.KindError:
 		return false
 	}
-	return en.Status != debate.StatusStreaming && (en.Error == "" || en.Status == debate.StatusCancelled)
+	return en.Status != transcript.StatusStreaming && (en.Error == "" || en.Status == transcript.StatusCancelled)
 }
 
 // View draws the visible lines, exactly width×height.
-func (t *transcript) View() []string {
+func (t *transcriptPane) View() []string {
 	h := t.height
 	var rows []string
 	if t.follow {
@@ -380,7 +381,7 @@ func (t *transcript) View() []string {
 
 // Click selects the turn drawn on row y of the last View (nothing when
 // the row is blank) and reports whether it did.
-func (t *transcript) Click(y int) bool {
+func (t *transcriptPane) Click(y int) bool {
 	if y < 0 || y >= len(t.rowEntry) || t.rowEntry[y] >= len(t.entries) || t.entries[t.rowEntry[y]].Turn == 0 {
 		return false
 	}

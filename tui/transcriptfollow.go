@@ -10,7 +10,7 @@ import (
 // itemTail is at least n of entry i's last lines (all when it has fewer),
 // and whether they are all of them: of a long finished answer, only the
 // blocks they come from are rendered.
-func (t *transcript) itemTail(i, n int) ([]string, bool) {
+func (t *transcriptPane) itemTail(i, n int) ([]string, bool) {
 	en := t.entries[i]
 	w := t.bodyWidth()
 	if s := t.live[en.Turn]; s != nil && en.Turn != 0 {
@@ -36,7 +36,7 @@ func (t *transcript) itemTail(i, n int) ([]string, bool) {
 
 // followView draws the end of the history from the bottom up, rendering
 // only what fits (a long last answer costs its last screenful).
-func (t *transcript) followView() []string {
+func (t *transcriptPane) followView() []string {
 	h := t.height
 	var parts [][]string
 	t.firstShown, t.lastShown, t.lastFull = 0, -1, -1
@@ -76,7 +76,7 @@ func (t *transcript) followView() []string {
 }
 
 // gutter prefixes entry i's lines with the selection gutter.
-func (t *transcript) gutter(i int, lines []string) []string {
+func (t *transcriptPane) gutter(i int, lines []string) []string {
 	g := "  "
 	if i == t.sel {
 		g = t.md.th.selected.Render("▌ ")

@@ -6,7 +6,7 @@ import "fmt"
 // and the position shown on its rule.
 
 // anchorEndingAt returns the anchor that shows entry last at the bottom.
-func (t *transcript) anchorEndingAt(last int) (int, int) {
+func (t *transcriptPane) anchorEndingAt(last int) (int, int) {
 	need := t.height
 	for i := last; i >= 0; i-- {
 		n := len(t.item(i))
@@ -18,7 +18,7 @@ func (t *transcript) anchorEndingAt(last int) (int, int) {
 	return 0, 0
 }
 
-func (t *transcript) clampAnchor() {
+func (t *transcriptPane) clampAnchor() {
 	if t.top >= len(t.entries) {
 		t.top, t.topRow = max(len(t.entries)-1, 0), 0
 	}
@@ -31,7 +31,7 @@ func (t *transcript) clampAnchor() {
 }
 
 // ScrollUp moves the view n lines back.
-func (t *transcript) ScrollUp(n int) {
+func (t *transcriptPane) ScrollUp(n int) {
 	if t.follow {
 		t.top, t.topRow = t.anchorEndingAt(len(t.entries) - 1)
 		t.follow = false
@@ -47,7 +47,7 @@ func (t *transcript) ScrollUp(n int) {
 }
 
 // ScrollDown moves the view n lines on; reaching the end resumes following.
-func (t *transcript) ScrollDown(n int) {
+func (t *transcriptPane) ScrollDown(n int) {
 	if t.follow {
 		return
 	}
@@ -62,7 +62,7 @@ func (t *transcript) ScrollDown(n int) {
 }
 
 // atBottom reports whether the anchor shows the last line of the history.
-func (t *transcript) atBottom() bool {
+func (t *transcriptPane) atBottom() bool {
 	seen := -t.topRow
 	for i := t.top; i < len(t.entries); i++ {
 		seen += len(t.item(i))
@@ -74,7 +74,7 @@ func (t *transcript) atBottom() bool {
 }
 
 // Home shows the first entry; End follows the last.
-func (t *transcript) Home() {
+func (t *transcriptPane) Home() {
 	t.follow, t.top, t.topRow = false, 0, 0
 	if t.atBottom() {
 		t.follow = true
@@ -84,7 +84,7 @@ func (t *transcript) Home() {
 	}
 }
 
-func (t *transcript) End() {
+func (t *transcriptPane) End() {
 	t.follow = true
 	if t.focused {
 		t.sel = t.nextShown(len(t.entries), -1)
@@ -94,7 +94,7 @@ func (t *transcript) End() {
 // Latest follows the newest turn and drops the selection: after a line is
 // sent the screen shows the latest turns, and the next ↑ starts from them,
 // not from a turn selected before (seen: ↑ went back to turn 17 of 26).
-func (t *transcript) Latest() {
+func (t *transcriptPane) Latest() {
 	t.follow = true
 	if t.focused {
 		t.sel = t.nextShown(len(t.entries), -1)
@@ -104,11 +104,11 @@ func (t *transcript) Latest() {
 }
 
 // PageUp / PageDown scroll by a screen, keeping one line of context.
-func (t *transcript) PageUp()   { t.ScrollUp(max(t.height-1, 1)) }
-func (t *transcript) PageDown() { t.ScrollDown(max(t.height-1, 1)) }
+func (t *transcriptPane) PageUp()   { t.ScrollUp(max(t.height-1, 1)) }
+func (t *transcriptPane) PageDown() { t.ScrollDown(max(t.height-1, 1)) }
 
 // nextShown finds the next real entry from i in direction d (-1 if none).
-func (t *transcript) nextShown(i, d int) int {
+func (t *transcriptPane) nextShown(i, d int) int {
 	for j := i + d; j >= 0 && j < len(t.entries); j += d {
 		if t.entries[j].Turn != 0 {
 			return j
@@ -118,7 +118,7 @@ func (t *transcript) nextShown(i, d int) int {
 }
 
 // Move moves the selection by d entries and scrolls it into view.
-func (t *transcript) Move(d int) {
+func (t *transcriptPane) Move(d int) {
 	if len(t.entries) == 0 {
 		return
 	}
@@ -137,7 +137,7 @@ func (t *transcript) Move(d int) {
 }
 
 // reveal scrolls so that the selected entry is on screen.
-func (t *transcript) reveal() {
+func (t *transcriptPane) reveal() {
 	if t.sel < 0 {
 		return
 	}
@@ -159,7 +159,7 @@ func (t *transcript) reveal() {
 }
 
 // Focus marks the transcript focused and selects the last entry shown.
-func (t *transcript) Focus() {
+func (t *transcriptPane) Focus() {
 	t.focused = true
 	switch {
 	case t.sel >= 0:
@@ -170,13 +170,13 @@ func (t *transcript) Focus() {
 	}
 }
 
-func (t *transcript) Blur() { t.focused = false }
+func (t *transcriptPane) Blur() { t.focused = false }
 
 // Position says where the view is, for the status line: the selected turn
 // while the transcript has the keys and it is not the newest (new turns
 // never move the selection, so the line says it is an older one), else
 // the top turn when the view is scrolled back.
-func (t *transcript) Position() string {
+func (t *transcriptPane) Position() string {
 	if len(t.entries) == 0 {
 		return ""
 	}

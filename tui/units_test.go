@@ -19,6 +19,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -35,7 +36,7 @@ func TestEverySizeDrawsAnExactFrame(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
 	for i := 0; i < 30; i++ {
-		e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: fmt.Sprintf("question %d with a long line that must wrap somewhere around the edge of a narrow terminal", i)})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: fmt.Sprintf("question %d with a long line that must wrap somewhere around the edge of a narrow terminal", i)})
 	}
 	for _, mode := range []string{"mention", "magi", "talk"} {
 		if err := e.SetMode(mode); err != nil {
@@ -44,7 +45,7 @@ func TestEverySizeDrawsAnExactFrame(t *testing.T) {
 		m := newModel(t, e, 80, 24)
 		// A streaming turn, so the live path is drawn too.
 		a := e.Agents()[0]
-		e.Emit(debate.TurnStarted{Entry: debate.Entry{Turn: e.History().Len() + 1, Kind: debate.KindReply, Speaker: a.Name, Display: a.Label(), Status: debate.StatusStreaming}})
+		e.Emit(debate.TurnStarted{Entry: transcript.Entry{Turn: e.History().Len() + 1, Kind: transcript.KindReply, Speaker: a.Name, Display: a.Label(), Status: transcript.StatusStreaming}})
 		e.Emit(debate.TextDelta{Turn: e.History().Len() + 1, Agent: a.Name, Text: "para one\n\npara **two** 日本語 wide text that keeps going and going"})
 		drain(m)
 		for w := 60; w <= 200; w += 7 {
@@ -71,9 +72,9 @@ func TestModelTextNeverReachesTheTerminalRaw(t *testing.T) {
 	m := newModel(t, e, 120, 40)
 	evil := "ok \x1b]0;pwned\x07\x1b[2J\x1b[31mred\x1b[0m \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ bell\a \u009b1;1H end"
 	a, _ := e.Agent("gemini")
-	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@all " + evil})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "@all " + evil})
 	turn := e.History().Len() + 1
-	e.Emit(debate.TurnStarted{Entry: debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: a.Name, Display: a.Label(), Status: debate.StatusStreaming}})
+	e.Emit(debate.TurnStarted{Entry: transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: a.Name, Display: a.Label(), Status: transcript.StatusStreaming}})
 	e.Emit(debate.TextDelta{Turn: turn, Agent: a.Name, Text: evil})
 	e.Emit(debate.Retrying{Turn: turn, Agent: a.Name, Wait: time.Second, Err: "503 \x1b[2J"})
 	drain(m)
@@ -89,7 +90,7 @@ func TestModelTextNeverReachesTheTerminalRaw(t *testing.T) {
 		}
 	}
 	check("streaming")
-	e.Emit(debate.TurnFinished{Entry: debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: a.Name, Display: a.Label(), Text: evil, Status: debate.StatusError, Error: "boom \x1b]0;x\x07"}})
+	e.Emit(debate.TurnFinished{Entry: transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: a.Name, Display: a.Label(), Text: evil, Status: transcript.StatusError, Error: "boom \x1b]0;x\x07"}})
 	drain(m)
 	check("finished")
 	m.openOverlay(turnDetail(m.tr.entries[turn-1], m.md, m.opts.TimeFormat))
@@ -100,7 +101,7 @@ func TestTranscriptRendersOnlyWhatIsVisible(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
 	for i := 0; i < 1000; i++ {
-		e.AddEntry(debate.Entry{Kind: debate.KindReply, Speaker: "gemini", Text: replyText(i)})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindReply, Speaker: "gemini", Text: replyText(i)})
 	}
 	m := newModel(t, e, 200, 60)
 	m.View()
@@ -124,7 +125,7 @@ func TestTranscriptFollowsOnlyAtTheBottom(t *testing.T) {
 	tr := newTranscript(newMarkdown(newTheme(prefs.ThemeDark)), nil, func(time.Time) string { return "t" })
 	tr.SetSize(60, 10)
 	add := func(i int) {
-		tr.Put(debate.Entry{Turn: i, Kind: debate.KindNote, Speaker: "user", Text: fmt.Sprintf("line %d", i), Status: debate.StatusComplete})
+		tr.Put(transcript.Entry{Turn: i, Kind: transcript.KindNote, Speaker: "user", Text: fmt.Sprintf("line %d", i), Status: transcript.StatusComplete})
 	}
 	for i := 1; i <= 20; i++ {
 		add(i)
@@ -346,15 +347,15 @@ func TestPanelShowsToolCallsAsTheyRun(t *testing.T) {
 	a := &debate.Agent{AgentSpec: config.AgentSpec{Name: "claude", Display: "Claude", Model: "m"}, Provider: demo.New("demo")}
 	p := newPanel(a, "", newTheme(prefs.ThemeDark))
 	p.SetSize(60, 12)
-	p.Start(debate.Entry{Turn: 1, Kind: debate.KindReply})
-	p.Tool(debate.ToolActivity{Turn: 1, Agent: "claude", Call: debate.ToolCall{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}}})
+	p.Start(transcript.Entry{Turn: 1, Kind: transcript.KindReply})
+	p.Tool(debate.ToolActivity{Turn: 1, Agent: "claude", Call: transcript.ToolCall{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}}})
 	view := func() string {
 		return ansi.Strip(strings.Join(p.View(newMarkdown(newTheme(prefs.ThemeDark)), "*", fixedNow, false), "\n"))
 	}
 	if !strings.Contains(view(), "⋯ read_file main.go") {
 		t.Fatalf("running tool call not shown:\n%s", view())
 	}
-	p.Tool(debate.ToolActivity{Turn: 1, Agent: "claude", Call: debate.ToolCall{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}, Result: "package main"}, Done: true})
+	p.Tool(debate.ToolActivity{Turn: 1, Agent: "claude", Call: transcript.ToolCall{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}, Result: "package main"}, Done: true})
 	if v := view(); !strings.Contains(v, "✓ read_file main.go") || strings.Contains(v, "⋯ read_file") {
 		t.Fatalf("finished tool call not shown:\n%s", v)
 	}
@@ -382,7 +383,7 @@ func TestAgentModeShowsToolCalls(t *testing.T) {
 		}
 		tools := 0
 		for turn := 1; turn <= m.tr.Len(); turn++ {
-			if en, _ := m.tr.Entry(turn); en.Kind == debate.KindToolCall || en.Kind == debate.KindToolResult || len(en.ToolCalls) > 0 {
+			if en, _ := m.tr.Entry(turn); en.Kind == transcript.KindToolCall || en.Kind == transcript.KindToolResult || len(en.ToolCalls) > 0 {
 				tools++
 			}
 		}
@@ -396,7 +397,7 @@ func TestOverlayShowsRawVoteJSON(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
 	raw := `{"vote":"approve","reasoning":"cheap and reversible","summary":"approves"}`
-	e.AddEntry(debate.Entry{Kind: debate.KindVote, Speaker: "melchior", Model: "gpt-5", Round: 1, Vote: "approve", Text: raw,
+	e.AddEntry(transcript.Entry{Kind: transcript.KindVote, Speaker: "melchior", Model: "gpt-5", Round: 1, Vote: "approve", Text: raw,
 		Usage: providers.Usage{InputTokens: 120, OutputTokens: 30}, Started: fixedNow, Finished: fixedNow.Add(1500 * time.Millisecond)})
 	m := newModel(t, e, 120, 40)
 	m.key(keyMsg(tea.KeyTab))
@@ -421,7 +422,7 @@ func TestOverlayShowsRawVoteJSON(t *testing.T) {
 type fakeSessions struct {
 	mu      sync.Mutex
 	calls   []string
-	entries []debate.Entry
+	entries []transcript.Entry
 }
 
 func (f *fakeSessions) note(s string) {
@@ -439,19 +440,19 @@ func (f *fakeSessions) List() ([]debate.SessionSummary, error) {
 	}, nil
 }
 
-func (f *fakeSessions) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
+func (f *fakeSessions) Load(id string) (debate.SessionInfo, []transcript.Entry, error) {
 	f.note("load " + id)
 	return debate.SessionInfo{ID: id, Title: "old talk", Mode: "mention", Created: fixedNow}, f.entries, nil
 }
 
 func (f *fakeSessions) Delete(id string) error { f.note("delete " + id); return nil }
 
-func (f *fakeSessions) Fork(id string, at int) (debate.SessionInfo, []debate.Entry, error) {
+func (f *fakeSessions) Fork(id string, at int) (debate.SessionInfo, []transcript.Entry, error) {
 	f.note(fmt.Sprintf("fork %s %d", id, at))
 	return debate.SessionInfo{ID: "cccccc333333", Mode: "mention", Parent: id}, f.entries, nil
 }
 
-func (f *fakeSessions) SaveAs(info debate.SessionInfo, entries []debate.Entry) (debate.SessionInfo, []debate.Entry, error) {
+func (f *fakeSessions) SaveAs(info debate.SessionInfo, entries []transcript.Entry) (debate.SessionInfo, []transcript.Entry, error) {
 	f.note("saveas " + info.ID)
 	info.ID = "dddddd444444"
 	return info, entries, nil
@@ -474,7 +475,7 @@ func (f *fakeSessions) Calls() string {
 func TestSessionListResumesForksDeletesExports(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
-	fake := &fakeSessions{entries: []debate.Entry{{Turn: 1, Kind: debate.KindNote, Speaker: "user", Text: "from the old session", Status: debate.StatusComplete}}}
+	fake := &fakeSessions{entries: []transcript.Entry{{Turn: 1, Kind: transcript.KindNote, Speaker: "user", Text: "from the old session", Status: transcript.StatusComplete}}}
 	opts := testOptions(e)
 	opts.Sessions = fake
 	m := New(opts)

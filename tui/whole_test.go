@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A message longer than the status line wraps above the totals, whole:
@@ -148,7 +149,7 @@ func TestResumedConsoleSaysWhichSession(t *testing.T) {
 	t.Parallel()
 	e := testEngine(t, 0)
 	if err := e.Restore(debate.SessionInfo{ID: "5e55101d0000", Mode: "mention", Title: "mention · kafka or nats?"},
-		[]debate.Entry{{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@all kafka or nats?", Status: debate.StatusComplete}}); err != nil {
+		[]transcript.Entry{{Turn: 1, Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "@all kafka or nats?", Status: transcript.StatusComplete}}); err != nil {
 		t.Fatal(err)
 	}
 	opts := testOptions(e)

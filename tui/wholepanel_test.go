@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/tui/prefs"
 
 	"time"
@@ -90,7 +91,7 @@ func TestRetriedAnswerDropsTheOldError(t *testing.T) {
 	p.SetSize(50, 12)
 	md := newMarkdown(newTheme(prefs.ThemeDark))
 	view := func() string { return ansi.Strip(strings.Join(p.View(md, "*", fixedNow, false), "\n")) }
-	p.Start(debate.Entry{Turn: 2, Kind: debate.KindReply})
+	p.Start(transcript.Entry{Turn: 2, Kind: transcript.KindReply})
 	p.Retry(debate.Retrying{Turn: 2, Wait: time.Second, Err: "rate_limit (HTTP 429)"}, fixedNow)
 	if !strings.Contains(view(), "rate_limit (HTTP 429)") {
 		t.Fatalf("the waiting panel does not say why:\n%s", view())

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -190,7 +191,7 @@ func TestAlternateCmdFailingAgentExitsOne(t *testing.T) {
 }
 
 // savedSession loads the one session saved in the test's database.
-func savedSession(t *testing.T) (debate.SessionInfo, []debate.Entry) {
+func savedSession(t *testing.T) (debate.SessionInfo, []transcript.Entry) {
 	t.Helper()
 	path, err := store.DefaultPath(func(k string) string { return getenv(t, k) })
 	if err != nil {

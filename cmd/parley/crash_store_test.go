@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -118,14 +118,14 @@ func TestCrashMidAnswerKeepsCheckpointedText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 2 || entries[0].Kind != debate.KindUser || entries[1].Speaker != "chatgpt" {
+	if len(entries) != 2 || entries[0].Kind != transcript.KindUser || entries[1].Speaker != "chatgpt" {
 		t.Fatalf("entries = %+v", entries)
 	}
 	got := entries[1]
 	if !strings.HasPrefix(full, got.Text) || got.Text == "" {
 		t.Fatalf("stored text is not a prefix of the answer: %q", got.Text)
 	}
-	if got.Status != debate.StatusPartial || got.Error != store.Interrupted {
+	if got.Status != transcript.StatusPartial || got.Error != store.Interrupted {
 		t.Errorf("killed turn loads as %s %q, want partial, interrupted", got.Status, got.Error)
 	}
 	// Nothing a checkpoint saved before the kill is lost; the answer did

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -107,8 +108,8 @@ func TestSessionsShowSanitizesToolCalls(t *testing.T) {
 	rec := st.Record()
 	info := debate.SessionInfo{ID: "abc123", Mode: "agent", Created: time.Now()}
 	rec.Sink(debate.SessionStarted{Session: info})
-	rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: 1, Kind: debate.KindToolCall, Speaker: "claude", Display: "Claude",
-		Status: debate.StatusComplete, Text: "<list_file>", ToolCalls: []debate.ToolCall{{Tool: "list_file",
+	rec.Sink(debate.EntryAdded{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindToolCall, Speaker: "claude", Display: "Claude",
+		Status: transcript.StatusComplete, Text: "<list_file>", ToolCalls: []transcript.ToolCall{{Tool: "list_file",
 			Parameters: map[string]string{"path": "\x1b]0;pwned\x07/etc\x1b[2J"}, Result: "nothing"}}}})
 	if err := st.Close(); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -186,7 +186,7 @@ func TestMagiHeadlessAgainstFakes(t *testing.T) {
 	_, info, entries := onlySession(t, db)
 	var rows []string
 	for _, en := range entries {
-		if en.Kind == debate.KindVote || en.Kind == debate.KindVerdict {
+		if en.Kind == transcript.KindVote || en.Kind == transcript.KindVerdict {
 			rows = append(rows, fmt.Sprintf("%s %s r%d %s", en.Kind, en.Speaker, en.Round, en.Vote))
 		}
 	}

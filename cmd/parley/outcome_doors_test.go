@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -52,7 +53,7 @@ func TestVerdictSentenceIsTheSameAtEveryDoor(t *testing.T) {
 	st, info, entries := onlySession(t, db)
 	saved := ""
 	for _, en := range entries {
-		if en.Kind == debate.KindVerdict {
+		if en.Kind == transcript.KindVerdict {
 			saved = en.Text
 		}
 	}
@@ -96,7 +97,7 @@ func TestOutcomeSentenceIsTheSameAtEveryDoor(t *testing.T) {
 			}
 			st, info, entries := onlySession(t, db)
 			last := entries[len(entries)-1]
-			if last.Kind != debate.KindOutcome || !strings.HasPrefix(last.Text, tc.sentence) {
+			if last.Kind != transcript.KindOutcome || !strings.HasPrefix(last.Text, tc.sentence) {
 				t.Fatalf("saved outcome %+v, want %q", last, tc.sentence)
 			}
 			outs := doorOutputs(t, modes.All(), st, db, info.ID)
@@ -107,7 +108,7 @@ func TestOutcomeSentenceIsTheSameAtEveryDoor(t *testing.T) {
 }
 
 // onlySession opens db and loads the one session in it.
-func onlySession(t *testing.T, db string) (*store.Store, debate.SessionInfo, []debate.Entry) {
+func onlySession(t *testing.T, db string) (*store.Store, debate.SessionInfo, []transcript.Entry) {
 	t.Helper()
 	st, err := store.Open(db)
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Break 7 of issue 42: an `ask --session` stopped (SIGSTOP) past its
@@ -88,10 +88,10 @@ func TestPausedLeaseHolderIsFenced(t *testing.T) {
 	if len(raw) != 6 {
 		t.Fatalf("the session has %d turns, want 6: %+v", len(raw), raw)
 	}
-	if got := raw[3]; got.Status != debate.StatusPartial || got.Error != store.Interrupted || got.Text != kept {
+	if got := raw[3]; got.Status != transcript.StatusPartial || got.Error != store.Interrupted || got.Text != kept {
 		t.Errorf("the paused answer is %s %q %q, want partial, interrupted, %q", got.Status, got.Error, got.Text, kept)
 	}
-	if q, a := raw[4], raw[5]; q.Text != "@chatgpt after" || a.Text != "A:after" || a.Status != debate.StatusComplete {
+	if q, a := raw[4], raw[5]; q.Text != "@chatgpt after" || a.Text != "A:after" || a.Status != transcript.StatusComplete {
 		t.Errorf("the second writer's exchange is %q then %s %q", q.Text, a.Status, a.Text)
 	}
 }

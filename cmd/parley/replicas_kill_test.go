@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/debate/store/pgtest"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Two parley serve processes on one Postgres: A is killed with SIGKILL in
@@ -67,14 +67,14 @@ func TestServeReplicaKilledMidAnswer(t *testing.T) {
 	}
 	waitRows(t, "B's answer never completed", func() bool {
 		rows, _ := rec.Since(context.Background(), id, 4)
-		return len(rows) == 1 && rows[0].Status == debate.StatusComplete
+		return len(rows) == 1 && rows[0].Status == transcript.StatusComplete
 	})
 	rows, err := rec.Since(context.Background(), id, 1)
 	if err != nil || len(rows) != 4 {
 		t.Fatalf("turns %+v (%v), want 4", rows, err)
 	}
 	dead := rows[1]
-	if dead.Status != debate.StatusPartial || dead.Error != store.Interrupted || dead.Text != "part1 part2 part3 " {
+	if dead.Status != transcript.StatusPartial || dead.Error != store.Interrupted || dead.Text != "part1 part2 part3 " {
 		t.Errorf("A's killed answer is %s %q %q, want partial, interrupted, its checkpointed text", dead.Status, dead.Error, dead.Text)
 	}
 	if rows[2].Text != "@chatgpt after" || rows[3].Text != "A:after" {

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 	"github.com/parleyhq/parley/tui"
@@ -80,7 +81,7 @@ func TestSessionsCommandsEndToEnd(t *testing.T) {
 	code, out, _ = runCLI(t, "", "sessions", "export", first, "--format", "json")
 	var exp store.ExportedSession
 	if err := json.Unmarshal([]byte(out), &exp); code != 0 || err != nil || exp.ConversationID != first || len(exp.Messages) != 5 ||
-		exp.Messages[4].Role != "assistant" || exp.Messages[4].Speaker != "chatgpt" || exp.Messages[2].Kind != debate.KindNote {
+		exp.Messages[4].Role != "assistant" || exp.Messages[4].Speaker != "chatgpt" || exp.Messages[2].Kind != transcript.KindNote {
 		t.Errorf("export json: exit %d, %v, %+v", code, err, exp)
 	}
 	outFile := filepath.Join(dir, "out.md")
@@ -238,7 +239,7 @@ func TestConsoleStoreAdapter(t *testing.T) {
 	rec := st.Record()
 	rec.Sink(debate.SessionStarted{Session: debate.SessionInfo{ID: "cafe00000001", Mode: "magi", Title: "t"}})
 	for i := 1; i <= 3; i++ {
-		rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: i, Kind: debate.KindNote, Speaker: "user", Text: fmt.Sprint("n", i), Status: "complete"}})
+		rec.Sink(debate.EntryAdded{Entry: transcript.Entry{Turn: i, Kind: transcript.KindNote, Speaker: "user", Text: fmt.Sprint("n", i), Status: "complete"}})
 	}
 	if err := rec.Flush(); err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // TestEveryDoorOnOneSession shares one session between four doors, each
@@ -80,10 +80,10 @@ func TestEveryDoorOnOneSession(t *testing.T) {
 	}
 	for i, q := range questions {
 		question, answer := entries[2*i], entries[2*i+1]
-		if question.Kind != debate.KindUser || lastLine(question.Text) != q || question.Origin != origins[i] {
+		if question.Kind != transcript.KindUser || lastLine(question.Text) != q || question.Origin != origins[i] {
 			t.Errorf("turn %d is %s %q via %q, want the question %q via %s", question.Turn, question.Kind, question.Text, question.Origin, q, origins[i])
 		}
-		if answer.Text != "A:"+q || answer.Status != debate.StatusComplete || answer.Origin != origins[i] {
+		if answer.Text != "A:"+q || answer.Status != transcript.StatusComplete || answer.Origin != origins[i] {
 			t.Errorf("turn %d is %q %s via %q, want the complete answer to %q via %s", answer.Turn, answer.Text, answer.Status, answer.Origin, q, origins[i])
 		}
 		// The model's prompt for q holds every turn before it, whichever door added it.
@@ -111,7 +111,7 @@ func (r *sharedRig) waitTurns(id string, n int, what string) {
 	defer poll.Stop()
 	for {
 		en := r.entries(id)
-		if len(en) >= n && en[n-1].Status != debate.StatusStreaming {
+		if len(en) >= n && en[n-1].Status != transcript.StatusStreaming {
 			return
 		}
 		if time.Now().After(deadline) {

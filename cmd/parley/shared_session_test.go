@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -106,7 +106,7 @@ func (r *sharedRig) session() string {
 	return id
 }
 
-func (r *sharedRig) entries(id string) []debate.Entry {
+func (r *sharedRig) entries(id string) []transcript.Entry {
 	r.t.Helper()
 	st, err := store.Open(r.db)
 	if err != nil {
@@ -182,7 +182,7 @@ func checkShared(t *testing.T, r *sharedRig, id string, outcomes []runOutcome, w
 	}
 	at := map[string]int{} // question → its position
 	for i, en := range entries {
-		if en.Kind == debate.KindUser {
+		if en.Kind == transcript.KindUser {
 			q := strings.TrimPrefix(en.Text, "@chatgpt ")
 			if _, dup := at[q]; dup {
 				t.Errorf("question %q saved twice", q)
@@ -201,7 +201,7 @@ func checkShared(t *testing.T, r *sharedRig, id string, outcomes []runOutcome, w
 				continue
 			}
 			ans := entries[pos+1]
-			if ans.Speaker != "chatgpt" || ans.Text != "A:"+o.question || ans.Status != debate.StatusComplete {
+			if ans.Speaker != "chatgpt" || ans.Text != "A:"+o.question || ans.Status != transcript.StatusComplete {
 				t.Errorf("%s is followed by %s %s %q, want its own complete answer", o.question, ans.Speaker, ans.Status, ans.Text)
 			}
 			kept++
@@ -289,7 +289,7 @@ func TestKilledLeaseHolder(t *testing.T) {
 		t.Fatalf("turn 4: %v %v", raw, err)
 	}
 	dead := raw[0]
-	if dead.Status != debate.StatusPartial || dead.Error != store.Interrupted || dead.Text != "part1 part2 part3 " {
+	if dead.Status != transcript.StatusPartial || dead.Error != store.Interrupted || dead.Text != "part1 part2 part3 " {
 		t.Errorf("the killed answer is %s %q %q, want partial, interrupted, its text", dead.Status, dead.Error, dead.Text)
 	}
 	// It is charged its estimate (the prompt and what streamed), not $0.
@@ -297,7 +297,7 @@ func TestKilledLeaseHolder(t *testing.T) {
 		t.Errorf("the killed answer is charged $%g for %+v, want its estimated spend", dead.Cost, dead.Usage)
 	}
 	last := entries[len(entries)-1]
-	if q := entries[len(entries)-2]; q.Text != "@chatgpt after" || last.Text != "A:after" || last.Status != debate.StatusComplete {
+	if q := entries[len(entries)-2]; q.Text != "@chatgpt after" || last.Text != "A:after" || last.Status != transcript.StatusComplete {
 		t.Errorf("the next writer's exchange is %q then %q %s", q.Text, last.Text, last.Status)
 	}
 }

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/cli"
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -120,7 +120,7 @@ func TestStopSignalsKeepTheAnswer(t *testing.T) {
 			if err != nil || len(entries) != 2 {
 				t.Fatalf("entries %+v, %v", entries, err)
 			}
-			if got := entries[1]; got.Status != debate.StatusCancelled || !strings.Contains(got.Text, "w0020") || !strings.Contains(out, strings.TrimSpace(got.Text)) {
+			if got := entries[1]; got.Status != transcript.StatusCancelled || !strings.Contains(got.Text, "w0020") || !strings.Contains(out, strings.TrimSpace(got.Text)) {
 				t.Fatalf("saved turn: %s %q (%d bytes); printed %d bytes", got.Status, got.Text[:min(len(got.Text), 60)], len(got.Text), len(out))
 			}
 		})

@@ -19,6 +19,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/tui"
 )
@@ -68,8 +69,8 @@ func (m *toyMode) Name() string            { return "toy" }
 func (m *toyMode) Agents() []*debate.Agent { return []*debate.Agent{m.agent} }
 func (m *toyMode) Submit(ctx context.Context, input string) error {
 	e := m.e
-	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: input})
-	en, err := e.Reserve(debate.TurnSpec{Agent: m.agent, Kind: debate.KindReply, Prompt: input,
+	e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: input})
+	en, err := e.Reserve(debate.TurnSpec{Agent: m.agent, Kind: transcript.KindReply, Prompt: input,
 		Messages: e.PromptFor(ctx, debate.Prompt{Mode: "toy", Self: m.agent.Name})}).Run(ctx)
 	e.AddOutcome("Toy", fmt.Sprintf("TOY: %s answered in %d words", m.agent.Label(), len(strings.Fields(en.Text))))
 	return err
@@ -115,7 +116,7 @@ func TestAToyModeGetsEveryDoor(t *testing.T) {
 		t.Fatalf("session %+v", info)
 	}
 	last := entries[len(entries)-1]
-	if last.Kind != debate.KindOutcome || !strings.HasPrefix(last.Text, "TOY: Claude answered in ") {
+	if last.Kind != transcript.KindOutcome || !strings.HasPrefix(last.Text, "TOY: Claude answered in ") {
 		t.Fatalf("saved outcome %+v", last)
 	}
 	sentence := last.Text

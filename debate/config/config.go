@@ -34,7 +34,7 @@ type Config struct {
 	// Store says where sessions are kept when neither --db nor PARLEY_DB
 	// does.
 	Store StoreConfig `mapstructure:"store"`
-	// Tools limits and polices the members' tools (nativetools.go).
+	// Tools limits and polices the members' tools (debate/debate/nativetools.go).
 	Tools ToolsConfig `mapstructure:"tools"`
 	// MCPServers are the MCP servers whose tools members may call
 	// (`tools: [mcp:NAME]`), by name.
@@ -100,7 +100,7 @@ type AgentSpec struct {
 	// provider's default).
 	Effort string `mapstructure:"effort"`
 	// Tools are the tools the agent may use in any mode: files, fetch,
-	// web_search, mcp:NAME (`tools: true` is [files]; nativetools.go).
+	// web_search, mcp:NAME (`tools: true` is [files]; debate/nativetools.go).
 	Tools ToolList `mapstructure:"tools"`
 }
 
@@ -110,7 +110,7 @@ const MaxRatePerMinute = 1_000_000
 // ContextConfig bounds the prompt of every turn. Each agent's prompt is the
 // system prompt, the summaries of older turns and the turns since the last
 // summary verbatim; once the verbatim part passes its budget the oldest
-// block is summarised (see compact.go).
+// block is summarised (see debate/compact.go).
 type ContextConfig struct {
 	// BudgetTokens applies to every mode that sets no budget of its own
 	// (0: the mode's default).

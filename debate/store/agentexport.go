@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/sessionid"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // AgentConversation is an agent session in the seed's shape: the whole
@@ -43,12 +44,12 @@ type AgentToolCall struct {
 // The tool results the model was sent live in the calls' results; a
 // reply the model had to redo is followed by the user message that said
 // why. Error rows and verdicts have no place in the shape and are left out.
-func AgentConversationOf(info debate.SessionInfo, entries []debate.Entry) AgentConversation {
+func AgentConversationOf(info debate.SessionInfo, entries []transcript.Entry) AgentConversation {
 	out := AgentConversation{ConversationID: info.ID, Messages: []AgentMessage{}}
 	lastAssistant := -1
 	for _, en := range entries {
 		switch {
-		case en.Kind == debate.KindToolCall:
+		case en.Kind == transcript.KindToolCall:
 			if lastAssistant < 0 { // a call with no reply before it: keep it on its own
 				out.Messages = append(out.Messages, agentMessage("assistant", "", en.Started))
 				lastAssistant = len(out.Messages) - 1
@@ -57,11 +58,11 @@ func AgentConversationOf(info debate.SessionInfo, entries []debate.Entry) AgentC
 			for _, c := range en.ToolCalls {
 				m.ToolCalls = append(m.ToolCalls, agentToolCall(c))
 			}
-		case en.Kind == debate.KindToolResult:
+		case en.Kind == transcript.KindToolResult:
 			if en.Error != "" { // the protocol slip the model was told about
 				out.Messages = append(out.Messages, agentMessage("user", en.Text, en.Started))
 			}
-		case en.Kind == debate.KindUser, en.Kind == debate.KindNote:
+		case en.Kind == transcript.KindUser, en.Kind == transcript.KindNote:
 			out.Messages = append(out.Messages, agentMessage("user", en.Text, en.Started))
 		case en.IsAgentTurn():
 			m := agentMessage("assistant", en.Text, en.Started)
@@ -79,7 +80,7 @@ func agentMessage(role, content string, at time.Time) AgentMessage {
 	return AgentMessage{Role: role, Content: content, Timestamp: at.UTC(), ToolCalls: []AgentToolCall{}}
 }
 
-func agentToolCall(c debate.ToolCall) AgentToolCall {
+func agentToolCall(c transcript.ToolCall) AgentToolCall {
 	params := make(map[string]any, len(c.Parameters))
 	for k, v := range c.Parameters {
 		params[k] = v
@@ -97,7 +98,7 @@ func agentToolCall(c debate.ToolCall) AgentToolCall {
 }
 
 // WriteAgentJSON writes an agent session in the seed's shape, indented.
-func WriteAgentJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) error {
+func WriteAgentJSON(w io.Writer, info debate.SessionInfo, entries []transcript.Entry) error {
 	enc := sanitize.NewJSONEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // code is full of < and &
@@ -116,7 +117,7 @@ func AgentJSONPath(dbPath, session string) (string, error) {
 
 // SaveAgentJSON writes an agent session to path, readable by its owner
 // only (it holds the code the agent read).
-func SaveAgentJSON(path string, info debate.SessionInfo, entries []debate.Entry) (err error) {
+func SaveAgentJSON(path string, info debate.SessionInfo, entries []transcript.Entry) (err error) {
 	if path == "" {
 		return errors.New("no file to save the agent conversation to")
 	}

@@ -10,32 +10,33 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // agentSession is an agent run as the tool loop records it: the question,
 // replies holding tool calls, the call rows, the results sent back, a
 // protocol slip, and the closing complete.
-func agentSession() (debate.SessionInfo, []debate.Entry) {
+func agentSession() (debate.SessionInfo, []transcript.Entry) {
 	t0 := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	info := debate.SessionInfo{ID: "a1b2c3d4e5f6", Title: "explain", Mode: "agent", Created: t0}
-	reply := func(s int, text string) debate.Entry {
-		return debate.Entry{Kind: debate.KindReply, Speaker: "claude", Display: "Claude", Mode: "agent", Text: text, Status: "complete", Started: at(s)}
+	reply := func(s int, text string) transcript.Entry {
+		return transcript.Entry{Kind: transcript.KindReply, Speaker: "claude", Display: "Claude", Mode: "agent", Text: text, Status: "complete", Started: at(s)}
 	}
-	entries := []debate.Entry{
-		{Kind: debate.KindUser, Speaker: "user", Mode: "agent", Text: "explain", Status: "complete", Started: at(0)},
+	entries := []transcript.Entry{
+		{Kind: transcript.KindUser, Speaker: "user", Mode: "agent", Text: "explain", Status: "complete", Started: at(0)},
 		reply(1, "Looking around.\n<list_file><path>.</path><recursive>true</recursive></list_file>"),
-		{Kind: debate.KindToolCall, Speaker: "claude", Mode: "agent", Status: "complete", Started: at(2),
-			ToolCalls: []debate.ToolCall{{Tool: "list_file", Parameters: map[string]string{"path": ".", "recursive": "true"}, Result: "main.go (40 bytes)"}}},
-		{Kind: debate.KindToolResult, Speaker: "claude", Mode: "agent", Text: "main.go (40 bytes)", Status: "complete", Started: at(2)},
+		{Kind: transcript.KindToolCall, Speaker: "claude", Mode: "agent", Status: "complete", Started: at(2),
+			ToolCalls: []transcript.ToolCall{{Tool: "list_file", Parameters: map[string]string{"path": ".", "recursive": "true"}, Result: "main.go (40 bytes)"}}},
+		{Kind: transcript.KindToolResult, Speaker: "claude", Mode: "agent", Text: "main.go (40 bytes)", Status: "complete", Started: at(2)},
 		reply(3, "<complete>done</complete"),
-		{Kind: debate.KindToolResult, Speaker: "claude", Mode: "agent", Text: "error: your reply could not be used", Error: "not closed", Status: "complete", Started: at(3)},
+		{Kind: transcript.KindToolResult, Speaker: "claude", Mode: "agent", Text: "error: your reply could not be used", Error: "not closed", Status: "complete", Started: at(3)},
 		reply(4, "<read_file><path>../x</path></read_file>"),
-		{Kind: debate.KindToolCall, Speaker: "claude", Mode: "agent", Status: "complete", Started: at(4),
-			ToolCalls: []debate.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "../x"}, Result: "error: outside", Error: "outside"}}},
-		{Kind: debate.KindToolResult, Speaker: "claude", Mode: "agent", Text: "error: outside", Status: "complete", Started: at(4)},
-		{Kind: debate.KindReply, Speaker: "claude", Display: "Claude", Mode: "agent", Text: "It prints hi.", Status: "complete", Started: at(5),
-			ToolCalls: []debate.ToolCall{{Tool: "complete", Parameters: map[string]string{"summary": "It prints hi."}}}},
+		{Kind: transcript.KindToolCall, Speaker: "claude", Mode: "agent", Status: "complete", Started: at(4),
+			ToolCalls: []transcript.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "../x"}, Result: "error: outside", Error: "outside"}}},
+		{Kind: transcript.KindToolResult, Speaker: "claude", Mode: "agent", Text: "error: outside", Status: "complete", Started: at(4)},
+		{Kind: transcript.KindReply, Speaker: "claude", Display: "Claude", Mode: "agent", Text: "It prints hi.", Status: "complete", Started: at(5),
+			ToolCalls: []transcript.ToolCall{{Tool: "complete", Parameters: map[string]string{"summary": "It prints hi."}}}},
 	}
 	for i := range entries {
 		entries[i].Turn = i + 1

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sessionid"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -36,12 +37,12 @@ func (c *Browser) List() ([]debate.SessionSummary, error) {
 
 // Load returns a session as a resume needs it (LoadRecent): the console
 // pages older turns in with Page.
-func (c *Browser) Load(id string) (debate.SessionInfo, []debate.Entry, error) {
+func (c *Browser) Load(id string) (debate.SessionInfo, []transcript.Entry, error) {
 	return c.st.LoadRecent(context.Background(), id)
 }
 
 // Page reads up to limit turns before turn before, oldest first (tui.Pager).
-func (c *Browser) Page(id string, before, limit int) ([]debate.Entry, error) {
+func (c *Browser) Page(id string, before, limit int) ([]transcript.Entry, error) {
 	return c.st.Page(context.Background(), id, before, limit)
 }
 
@@ -54,7 +55,7 @@ func (c *Browser) Totals(id string) (providers.Usage, float64, error) {
 func (c *Browser) Delete(id string) error { return c.st.Delete(context.Background(), id) }
 
 // Fork copies id up to atTurn (0: all of it) into a new session and loads the copy.
-func (c *Browser) Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entry, error) {
+func (c *Browser) Fork(id string, atTurn int) (debate.SessionInfo, []transcript.Entry, error) {
 	ctx := context.Background()
 	fork, err := c.st.Fork(ctx, id, atTurn)
 	if err != nil {
@@ -65,7 +66,7 @@ func (c *Browser) Fork(id string, atTurn int) (debate.SessionInfo, []debate.Entr
 
 // SaveAs writes a conversation as a new session (a fresh ID, in one
 // transaction) and loads it back.
-func (c *Browser) SaveAs(info debate.SessionInfo, entries []debate.Entry) (debate.SessionInfo, []debate.Entry, error) {
+func (c *Browser) SaveAs(info debate.SessionInfo, entries []transcript.Entry) (debate.SessionInfo, []transcript.Entry, error) {
 	ctx := context.Background()
 	info.Parent, info.ForkAt = "", 0 // its session is gone, or another's now
 	saved, err := c.st.Import(ctx, info, entries, true)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // fillDatabase writes sessions sessions of turns entries of about 1 KB
@@ -28,8 +29,8 @@ func fillDatabase(tb testing.TB, path string, sessions, turns int) {
 		info := debate.SessionInfo{ID: fmt.Sprintf("%012x", s+1), Mode: "mention", Created: time.Now()}
 		rec.Sink(debate.SessionStarted{Session: info})
 		for turn := 1; turn <= turns; turn++ {
-			rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: "gemini",
-				Text: text, Status: debate.StatusComplete}})
+			rec.Sink(debate.EntryAdded{Entry: transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: "gemini",
+				Text: text, Status: transcript.StatusComplete}})
 		}
 		if err := rec.Close(); err != nil {
 			tb.Fatal(err)
@@ -172,8 +173,8 @@ func TestCloseSavesTextStreamedAfterTheLastCheckpoint(t *testing.T) {
 	rec := st.RecordEvery(time.Hour) // no timed checkpoint during the test
 	info := debate.SessionInfo{ID: "c105e0000001", Mode: "mention", Created: time.Now()}
 	rec.Sink(debate.SessionStarted{Session: info})
-	rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "@gemini hi", Status: debate.StatusComplete}})
-	rec.Sink(debate.TurnStarted{Entry: debate.Entry{Turn: 2, Kind: debate.KindReply, Speaker: "gemini", Status: debate.StatusStreaming}})
+	rec.Sink(debate.EntryAdded{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "@gemini hi", Status: transcript.StatusComplete}})
+	rec.Sink(debate.TurnStarted{Entry: transcript.Entry{Turn: 2, Kind: transcript.KindReply, Speaker: "gemini", Status: transcript.StatusStreaming}})
 	rec.Sink(debate.TextDelta{Turn: 2, Agent: "gemini", Text: "checkpointed "})
 	if err := rec.Flush(); err != nil { // the last checkpoint
 		t.Fatal(err)

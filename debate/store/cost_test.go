@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -19,11 +20,11 @@ func TestListNeverShowsAnUnknownCostAsZero(t *testing.T) {
 	st := openTemp(t)
 	ctx := context.Background()
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	turn := func(n int, u providers.Usage, cost float64, warning string) debate.Entry {
-		return debate.Entry{Turn: n, Kind: debate.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention",
-			Text: "answer", Status: debate.StatusComplete, Usage: u, Cost: cost, Started: at, Finished: at, Warning: warning}
+	turn := func(n int, u providers.Usage, cost float64, warning string) transcript.Entry {
+		return transcript.Entry{Turn: n, Kind: transcript.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention",
+			Text: "answer", Status: transcript.StatusComplete, Usage: u, Cost: cost, Started: at, Finished: at, Warning: warning}
 	}
-	save := func(id string, entries ...debate.Entry) {
+	save := func(id string, entries ...transcript.Entry) {
 		t.Helper()
 		info := debate.SessionInfo{ID: id, Mode: "mention", Title: id, Created: at}
 		if _, err := st.Import(ctx, info, entries, false); err != nil {
@@ -78,11 +79,11 @@ func TestListNeverShowsAnUnknownCostAsZero(t *testing.T) {
 func TestExportsNeverWriteAnUnknownCostAsZero(t *testing.T) {
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	unpriced := providers.Usage{InputTokens: 10, OutputTokens: 5, PriceUnknown: true}
-	entries := []debate.Entry{
-		{Turn: 1, Kind: debate.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention", Text: "a",
-			Status: debate.StatusComplete, Usage: unpriced, Started: at, Finished: at},
-		{Turn: 2, Kind: debate.KindReply, Speaker: "gpt", Display: "GPT", Model: "p", Mode: "mention", Text: "b",
-			Status: debate.StatusComplete, Usage: providers.Usage{InputTokens: 10, OutputTokens: 5}, Cost: 0.0123, Started: at, Finished: at},
+	entries := []transcript.Entry{
+		{Turn: 1, Kind: transcript.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention", Text: "a",
+			Status: transcript.StatusComplete, Usage: unpriced, Started: at, Finished: at},
+		{Turn: 2, Kind: transcript.KindReply, Speaker: "gpt", Display: "GPT", Model: "p", Mode: "mention", Text: "b",
+			Status: transcript.StatusComplete, Usage: providers.Usage{InputTokens: 10, OutputTokens: 5}, Cost: 0.0123, Started: at, Finished: at},
 	}
 	info := debate.SessionInfo{ID: "unpriced-export", Mode: "mention", Title: "t", Created: at}
 	var js strings.Builder

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A tool call's evidence record is saved with its entry and read back.
@@ -17,10 +18,10 @@ func TestEvidenceIsSavedWithItsEntry(t *testing.T) {
 	at := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
 	rec := evidence.Record{ID: "E1", Kind: evidence.KindURL, Source: "http://127.0.0.1:8080/page", Title: "Report", Tool: "fetch_url",
 		Agent: "melchior", Turn: 2, Taken: at, Digest: evidence.Digest("text"), Text: "text"}
-	entries := []debate.Entry{
-		{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "q", Status: debate.StatusComplete, Started: at},
-		{Turn: 2, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete, Started: at,
-			ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": rec.Source}, Result: "text"}},
+	entries := []transcript.Entry{
+		{Turn: 1, Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "q", Status: transcript.StatusComplete, Started: at},
+		{Turn: 2, Kind: transcript.KindToolCall, Speaker: "melchior", Status: transcript.StatusComplete, Started: at,
+			ToolCalls: []transcript.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": rec.Source}, Result: "text"}},
 			Evidence:  []evidence.Record{rec}},
 	}
 	info, err := st.Import(ctx, debate.SessionInfo{ID: "ev1", Mode: "magi", Created: at}, entries, false)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -70,43 +71,43 @@ func costJSON(cost float64, unknown bool) (usd *float64, atLeast float64) {
 
 // ExportedMessage is one entry of the JSON export.
 type ExportedMessage struct {
-	Turn        int               `json:"turn"`
-	Role        string            `json:"role"` // user, assistant, system or tool
-	Content     string            `json:"content"`
-	Timestamp   time.Time         `json:"timestamp"`
-	ToolCalls   []debate.ToolCall `json:"tool_calls"`
-	Kind        debate.Kind       `json:"kind"`
-	Speaker     string            `json:"speaker"`
-	Display     string            `json:"display"`
-	Provider    string            `json:"provider,omitempty"`
-	Model       string            `json:"model,omitempty"`
-	Mode        string            `json:"mode"`
-	Round       int               `json:"round,omitempty"`
-	Prompt      string            `json:"prompt,omitempty"`
-	Vote        string            `json:"vote,omitempty"`
-	IsModerator bool              `json:"is_moderator"`
-	Status      debate.Status     `json:"status"`
-	Error       string            `json:"error,omitempty"`
-	Usage       providers.Usage   `json:"usage"`
-	Cost        *float64          `json:"cost_usd"` // null: the model had no price (usage.price_unknown)
-	LatencyMS   int64             `json:"latency_ms"`
-	Covers      int               `json:"covers,omitempty"` // a summary's last condensed turn
+	Turn        int                   `json:"turn"`
+	Role        string                `json:"role"` // user, assistant, system or tool
+	Content     string                `json:"content"`
+	Timestamp   time.Time             `json:"timestamp"`
+	ToolCalls   []transcript.ToolCall `json:"tool_calls"`
+	Kind        transcript.Kind       `json:"kind"`
+	Speaker     string                `json:"speaker"`
+	Display     string                `json:"display"`
+	Provider    string                `json:"provider,omitempty"`
+	Model       string                `json:"model,omitempty"`
+	Mode        string                `json:"mode"`
+	Round       int                   `json:"round,omitempty"`
+	Prompt      string                `json:"prompt,omitempty"`
+	Vote        string                `json:"vote,omitempty"`
+	IsModerator bool                  `json:"is_moderator"`
+	Status      transcript.Status     `json:"status"`
+	Error       string                `json:"error,omitempty"`
+	Usage       providers.Usage       `json:"usage"`
+	Cost        *float64              `json:"cost_usd"` // null: the model had no price (usage.price_unknown)
+	LatencyMS   int64                 `json:"latency_ms"`
+	Covers      int                   `json:"covers,omitempty"` // a summary's last condensed turn
 }
 
 // ExportVersion is the version of the JSON export this Parley writes.
 const ExportVersion = 1
 
 // roleOf maps an entry to the chat role a reader of the export expects.
-func roleOf(en debate.Entry) string {
+func roleOf(en transcript.Entry) string {
 	switch en.Kind {
-	case debate.KindUser, debate.KindNote:
+	case transcript.KindUser, transcript.KindNote:
 		return "user"
-	case debate.KindToolResult:
+	case transcript.KindToolResult:
 		return "tool"
-	case debate.KindVerdict, debate.KindError, debate.KindSummary, debate.KindOutcome:
+	case transcript.KindVerdict, transcript.KindError, transcript.KindSummary, transcript.KindOutcome:
 		return "system"
 	}
-	if en.Speaker == debate.SpeakerSystem {
+	if en.Speaker == transcript.SpeakerSystem {
 		return "system"
 	}
 	return "assistant"
@@ -114,7 +115,7 @@ func roleOf(en debate.Entry) string {
 
 // WriteJSON writes the machine export of a session: the whole log,
 // tool calls included, indented.
-func WriteJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) error {
+func WriteJSON(w io.Writer, info debate.SessionInfo, entries []transcript.Entry) error {
 	out := ExportedSession{
 		FormatVersion:  ExportVersion,
 		ConversationID: info.ID, Title: info.Title, Mode: info.Mode, Topic: info.Topic,
@@ -125,7 +126,7 @@ func WriteJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) err
 	for _, en := range entries {
 		calls := en.ToolCalls
 		if calls == nil {
-			calls = []debate.ToolCall{}
+			calls = []transcript.ToolCall{}
 		}
 		out.Usage = out.Usage.Add(en.Usage)
 		total += en.Cost
@@ -146,7 +147,7 @@ func WriteJSON(w io.Writer, info debate.SessionInfo, entries []debate.Entry) err
 
 // WriteMarkdown writes a session for people: a header, then every entry
 // under its speaker, with votes, verdicts and tool calls spelled out.
-func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry) error {
+func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []transcript.Entry) error {
 	var b strings.Builder
 	title := info.Title
 	if title == "" {
@@ -186,14 +187,14 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 	tables := councilTables(entries)
 	lastResult := ""
 	for i, en := range entries {
-		if en.Kind == debate.KindToolCall && len(en.ToolCalls) > 0 {
+		if en.Kind == transcript.KindToolCall && len(en.ToolCalls) > 0 {
 			lastResult = en.ToolCalls[len(en.ToolCalls)-1].Result
 		}
 		// What the model was sent back is the result the call above shows.
-		repeated := en.Kind == debate.KindToolResult && en.Error == "" && lastResult != "" && strings.HasPrefix(en.Text, lastResult)
+		repeated := en.Kind == transcript.KindToolResult && en.Error == "" && lastResult != "" && strings.HasPrefix(en.Text, lastResult)
 		b.WriteString("\n")
 		writeEntryMarkdown(&b, en, repeated)
-		if en.Kind == debate.KindVerdict && en.Mode == "magi" {
+		if en.Kind == transcript.KindVerdict && en.Mode == "magi" {
 			if board := magiBoard(entries, i); board != "" {
 				b.WriteString("\n" + board)
 			}
@@ -208,25 +209,25 @@ func WriteMarkdown(w io.Writer, info debate.SessionInfo, entries []debate.Entry)
 
 // writeEntryMarkdown writes one turn; repeated: a tool result the call
 // before it already shows, fenced.
-func writeEntryMarkdown(b *strings.Builder, en debate.Entry, repeated bool) {
+func writeEntryMarkdown(b *strings.Builder, en transcript.Entry, repeated bool) {
 	text := strings.TrimSpace(clean(en.Text))
 	switch en.Kind {
-	case debate.KindNote:
+	case transcript.KindNote:
 		fmt.Fprintf(b, "**Note (turn %d):**\n\n%s", en.Turn, modelMarkdown(text))
 		return
-	case debate.KindOutcome:
+	case transcript.KindOutcome:
 		fmt.Fprintf(b, "**%s outcome (turn %d):** %s\n", inlineMarkdown(clean(en.Display)), en.Turn, inlineMarkdown(text))
 		return
-	case debate.KindVerdict:
+	case transcript.KindVerdict:
 		fmt.Fprintf(b, "## Verdict%s: %s\n", turnSuffix(en), inlineMarkdown(clean(en.Vote)))
 		if text != "" {
 			fmt.Fprintf(b, "\n%s", modelMarkdown(text))
 		}
 		return
-	case debate.KindError:
+	case transcript.KindError:
 		fmt.Fprintf(b, "> **Error (turn %d, %s):** %s\n", en.Turn, inlineMarkdown(clean(en.Display)), inlineMarkdown(clean(firstNonEmpty(en.Error, en.Text))))
 		return
-	case debate.KindSummary:
+	case transcript.KindSummary:
 		// Prompts carry it in place of the turns it covers; the export keeps both.
 		fmt.Fprintf(b, "> **Summary of the turns up to %d (turn %d), for the prompts:**\n>\n", en.Covers, en.Turn)
 		for _, l := range strings.Split(strings.TrimRight(modelMarkdown(text), "\n"), "\n") {
@@ -238,7 +239,7 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry, repeated bool) {
 	if heading == "" {
 		heading = clean(en.Speaker)
 	}
-	if en.Kind == debate.KindModerator || en.IsModerator {
+	if en.Kind == transcript.KindModerator || en.IsModerator {
 		heading += " (moderator)"
 	}
 	if en.Model != "" {
@@ -246,11 +247,11 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry, repeated bool) {
 	}
 	fmt.Fprintf(b, "### %d. %s%s\n\n", en.Turn, inlineMarkdown(heading), turnSuffix(en))
 	switch en.Kind {
-	case debate.KindVote:
+	case transcript.KindVote:
 		writeVoteMarkdown(b, en, text)
-	case debate.KindToolCall:
+	case transcript.KindToolCall:
 		writeToolsMarkdown(b, en, text)
-	case debate.KindToolResult:
+	case transcript.KindToolResult:
 		if repeated {
 			b.WriteString("*(the result above, returned to the agent)*\n")
 		} else if text != "" { // what the model was told, not Markdown
@@ -262,11 +263,11 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry, repeated bool) {
 		}
 	}
 	switch en.Status {
-	case debate.StatusPartial:
+	case transcript.StatusPartial:
 		fmt.Fprintf(b, "\n*(cut off: %s)*\n", inlineMarkdown(clean(en.Error)))
-	case debate.StatusCancelled:
+	case transcript.StatusCancelled:
 		b.WriteString("\n*(cancelled)*\n")
-	case debate.StatusError:
+	case transcript.StatusError:
 		fmt.Fprintf(b, "\n*(failed: %s)*\n", inlineMarkdown(clean(en.Error)))
 	}
 	if en.IsAgentTurn() && (en.Usage.Total() > 0 || en.Cost > 0) {
@@ -278,7 +279,7 @@ func writeEntryMarkdown(b *strings.Builder, en debate.Entry, repeated bool) {
 
 // writeVoteMarkdown shows the vote word and the reasoning rather than the
 // raw JSON answer when the answer parses.
-func writeVoteMarkdown(b *strings.Builder, en debate.Entry, text string) {
+func writeVoteMarkdown(b *strings.Builder, en transcript.Entry, text string) {
 	var v struct {
 		Vote      string `json:"vote"`
 		Reasoning string `json:"reasoning"`
@@ -305,7 +306,7 @@ func writeVoteMarkdown(b *strings.Builder, en debate.Entry, text string) {
 	}
 }
 
-func writeToolsMarkdown(b *strings.Builder, en debate.Entry, text string) {
+func writeToolsMarkdown(b *strings.Builder, en transcript.Entry, text string) {
 	if text != "" {
 		b.WriteString(modelMarkdown(text))
 	}

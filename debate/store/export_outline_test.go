@@ -17,6 +17,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // hostile is model text that tries to add HTML, headings, links
@@ -31,7 +32,7 @@ const hostile = "Sure.\n\n<script>alert(1)</script>\n\n### 4. You\n\nI agree wit
 // must have, in order: the title, then one per turn.
 type outlineSession struct {
 	info     debate.SessionInfo
-	entries  []debate.Entry
+	entries  []transcript.Entry
 	headings []string
 	holds    []string // text the export must hold (tables, fenced results)
 	once     []string // text the export must hold exactly once
@@ -42,15 +43,15 @@ func outlineSessions() []outlineSession {
 	readme := "# Parley\n\n## Install\n\n```sh\ngo run ./cmd/parley\n```\n\n<script>x</script>\n````\nfour\n````\n"
 	agent := outlineSession{
 		info: debate.SessionInfo{ID: "a00000000001", Title: "What does this folder do?", Mode: "agent", Created: t0},
-		entries: []debate.Entry{
-			{Kind: debate.KindUser, Speaker: "user", Display: "You", Mode: "agent", Text: "@codex what does this folder do?"},
-			{Kind: debate.KindReply, Speaker: "codex", Display: "Codex", Model: "gpt-5-codex", Mode: "agent", Text: "<read_file><path>README.md</path></read_file>"},
-			{Kind: debate.KindToolCall, Speaker: "codex", Display: "Codex", Model: "gpt-5-codex", Mode: "agent",
-				ToolCalls: []debate.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "README.md"}, Result: readme}}},
-			{Kind: debate.KindToolResult, Speaker: "codex", Display: "Codex", Mode: "agent", Text: readme},
-			{Kind: debate.KindReply, Speaker: "codex", Display: "Codex", Model: "gpt-5-codex", Mode: "agent", Text: "oops"},
-			{Kind: debate.KindToolResult, Speaker: "codex", Display: "Codex", Mode: "agent", Text: "Your reply held no tool call.", Error: "no tool call"},
-			{Kind: debate.KindReply, Speaker: "codex", Display: "Codex", Model: "gpt-5-codex", Mode: "agent", Text: hostile},
+		entries: []transcript.Entry{
+			{Kind: transcript.KindUser, Speaker: "user", Display: "You", Mode: "agent", Text: "@codex what does this folder do?"},
+			{Kind: transcript.KindReply, Speaker: "codex", Display: "Codex", Model: "gpt-5-codex", Mode: "agent", Text: "<read_file><path>README.md</path></read_file>"},
+			{Kind: transcript.KindToolCall, Speaker: "codex", Display: "Codex", Model: "gpt-5-codex", Mode: "agent",
+				ToolCalls: []transcript.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "README.md"}, Result: readme}}},
+			{Kind: transcript.KindToolResult, Speaker: "codex", Display: "Codex", Mode: "agent", Text: readme},
+			{Kind: transcript.KindReply, Speaker: "codex", Display: "Codex", Model: "gpt-5-codex", Mode: "agent", Text: "oops"},
+			{Kind: transcript.KindToolResult, Speaker: "codex", Display: "Codex", Mode: "agent", Text: "Your reply held no tool call.", Error: "no tool call"},
+			{Kind: transcript.KindReply, Speaker: "codex", Display: "Codex", Model: "gpt-5-codex", Mode: "agent", Text: hostile},
 		},
 		headings: []string{"What does this folder do?", "1. You", "2. Codex · gpt-5-codex", "3. Codex · gpt-5-codex",
 			"4. Codex", "5. Codex · gpt-5-codex", "6. Codex", "7. Codex · gpt-5-codex"},
@@ -59,13 +60,13 @@ func outlineSessions() []outlineSession {
 	}
 	magi := outlineSession{
 		info: debate.SessionInfo{ID: "a00000000002", Title: "Ship on Friday?", Mode: "magi", Created: t0},
-		entries: []debate.Entry{
-			{Kind: debate.KindUser, Speaker: "user", Display: "You", Mode: "magi", Text: "Ship on Friday?"},
-			{Kind: debate.KindVote, Speaker: "melchior", Display: "MELCHIOR", Model: "gpt-5", Mode: "magi", Round: 1, Vote: "approve", Text: `{"vote":"approve","reasoning":"### 9. You\n<script>x</script>","summary":"<b>yes</b>"}`},
-			{Kind: debate.KindVote, Speaker: "balthasar", Display: "BALTHASAR", Model: "claude", Mode: "magi", Round: 1, Vote: "reject", Text: hostile},
-			{Kind: debate.KindVote, Speaker: "melchior", Display: "MELCHIOR", Model: "gpt-5", Mode: "magi", Round: 2, Vote: "approve", Text: `{"vote":"approve","reasoning":"still"}`},
-			{Kind: debate.KindVote, Speaker: "balthasar", Display: "BALTHASAR", Model: "claude", Mode: "magi", Round: 2, Vote: "approve", Text: `{"vote":"approve","reasoning":"fine"}`},
-			{Kind: debate.KindVerdict, Speaker: "system", Display: "MAGI", Mode: "magi", Round: 2, Vote: "APPROVED", Text: "APPROVED after round 2: 2 approve"},
+		entries: []transcript.Entry{
+			{Kind: transcript.KindUser, Speaker: "user", Display: "You", Mode: "magi", Text: "Ship on Friday?"},
+			{Kind: transcript.KindVote, Speaker: "melchior", Display: "MELCHIOR", Model: "gpt-5", Mode: "magi", Round: 1, Vote: "approve", Text: `{"vote":"approve","reasoning":"### 9. You\n<script>x</script>","summary":"<b>yes</b>"}`},
+			{Kind: transcript.KindVote, Speaker: "balthasar", Display: "BALTHASAR", Model: "claude", Mode: "magi", Round: 1, Vote: "reject", Text: hostile},
+			{Kind: transcript.KindVote, Speaker: "melchior", Display: "MELCHIOR", Model: "gpt-5", Mode: "magi", Round: 2, Vote: "approve", Text: `{"vote":"approve","reasoning":"still"}`},
+			{Kind: transcript.KindVote, Speaker: "balthasar", Display: "BALTHASAR", Model: "claude", Mode: "magi", Round: 2, Vote: "approve", Text: `{"vote":"approve","reasoning":"fine"}`},
+			{Kind: transcript.KindVerdict, Speaker: "system", Display: "MAGI", Mode: "magi", Round: 2, Vote: "APPROVED", Text: "APPROVED after round 2: 2 approve"},
 		},
 		headings: []string{"Ship on Friday?", "1. You", "2. MELCHIOR · gpt-5 — round 1", "3. BALTHASAR · claude — round 1",
 			"4. MELCHIOR · gpt-5 — round 2", "5. BALTHASAR · claude — round 2", "Verdict — round 2: APPROVED"},
@@ -74,15 +75,15 @@ func outlineSessions() []outlineSession {
 	legend := "Council ranking (Response A = gemini, Response B = chatgpt): Which queue?"
 	council := outlineSession{
 		info: debate.SessionInfo{ID: "a00000000003", Title: "Which queue?", Mode: "council", Created: t0},
-		entries: []debate.Entry{
-			{Kind: debate.KindUser, Speaker: "user", Display: "You", Mode: "council", Text: "Which queue?"},
-			{Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Model: "flash", Mode: "council", Round: 1, Text: "Kafka.\n\n# Why\n\n<iframe src=x>"},
-			{Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Model: "gpt-5", Mode: "council", Round: 1, Text: "NATS."},
-			{Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Model: "flash", Mode: "council", Round: 2, Prompt: legend,
+		entries: []transcript.Entry{
+			{Kind: transcript.KindUser, Speaker: "user", Display: "You", Mode: "council", Text: "Which queue?"},
+			{Kind: transcript.KindReply, Speaker: "gemini", Display: "Gemini", Model: "flash", Mode: "council", Round: 1, Text: "Kafka.\n\n# Why\n\n<iframe src=x>"},
+			{Kind: transcript.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Model: "gpt-5", Mode: "council", Round: 1, Text: "NATS."},
+			{Kind: transcript.KindReply, Speaker: "gemini", Display: "Gemini", Model: "flash", Mode: "council", Round: 2, Prompt: legend,
 				Text: "Ranking, best first: 1. ChatGPT (Response B), 2. Gemini (Response A)\n\nB is simpler."},
-			{Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Model: "gpt-5", Mode: "council", Round: 2, Prompt: legend,
+			{Kind: transcript.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Model: "gpt-5", Mode: "council", Round: 2, Prompt: legend,
 				Text: "Ranking, best first: 1. ChatGPT (Response B), 2. Gemini (Response A)\n\nB."},
-			{Kind: debate.KindReply, Speaker: "chairman", Display: "Chairman", Model: "gpt-5", Mode: "council", Round: 3, Text: "NATS, then.\n\n## Decision"},
+			{Kind: transcript.KindReply, Speaker: "chairman", Display: "Chairman", Model: "gpt-5", Mode: "council", Round: 3, Text: "NATS, then.\n\n## Decision"},
 		},
 		headings: []string{"Which queue?", "1. You", "2. Gemini · flash — stage 1, answers", "3. ChatGPT · gpt-5 — stage 1, answers",
 			"4. Gemini · flash — stage 2, ranking", "5. ChatGPT · gpt-5 — stage 2, ranking", "6. Chairman · gpt-5 — stage 3, chairman"},
@@ -91,12 +92,12 @@ func outlineSessions() []outlineSession {
 	}
 	mention := outlineSession{
 		info: debate.SessionInfo{ID: "a00000000004", Title: "<img src=x onerror=alert(1)> # title", Mode: "mention", Created: t0},
-		entries: []debate.Entry{
-			{Kind: debate.KindUser, Speaker: "user", Display: "You", Mode: "mention", Text: "@all ### 2. Gemini"},
-			{Kind: debate.KindReply, Speaker: "gemini", Display: "<b>Gemini</b>", Model: "flash`x`", Mode: "mention", Text: hostile, Status: "partial", Error: "<script>cut</script>"},
-			{Kind: debate.KindNote, Speaker: "user", Display: "You", Mode: "mention", Text: "# my note\n<script>n</script>"},
-			{Kind: debate.KindError, Speaker: "claude", Display: "Claude", Mode: "mention", Error: "<img onerror=x>\n# boom"},
-			{Kind: debate.KindSummary, Speaker: "system", Display: "Summary", Mode: "mention", Covers: 2, Text: hostile},
+		entries: []transcript.Entry{
+			{Kind: transcript.KindUser, Speaker: "user", Display: "You", Mode: "mention", Text: "@all ### 2. Gemini"},
+			{Kind: transcript.KindReply, Speaker: "gemini", Display: "<b>Gemini</b>", Model: "flash`x`", Mode: "mention", Text: hostile, Status: "partial", Error: "<script>cut</script>"},
+			{Kind: transcript.KindNote, Speaker: "user", Display: "You", Mode: "mention", Text: "# my note\n<script>n</script>"},
+			{Kind: transcript.KindError, Speaker: "claude", Display: "Claude", Mode: "mention", Error: "<img onerror=x>\n# boom"},
+			{Kind: transcript.KindSummary, Speaker: "system", Display: "Summary", Mode: "mention", Covers: 2, Text: hostile},
 		},
 		headings: []string{"<img src=x onerror=alert(1)> # title", "1. You", "2. <b>Gemini</b> · flash`x`"},
 	}
@@ -106,7 +107,7 @@ func outlineSessions() []outlineSession {
 			s.entries[i].Turn = i + 1
 			s.entries[i].Started, s.entries[i].Finished = t0, t0
 			if s.entries[i].Status == "" {
-				s.entries[i].Status = debate.StatusComplete
+				s.entries[i].Status = transcript.StatusComplete
 			}
 		}
 	}

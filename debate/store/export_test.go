@@ -14,39 +14,40 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // goldenSession is a small debate with every kind of entry, at fixed times.
-func goldenSession() (debate.SessionInfo, []debate.Entry) {
+func goldenSession() (debate.SessionInfo, []transcript.Entry) {
 	t0 := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 	info := debate.SessionInfo{ID: "0123456789ab", Title: "Should we rewrite it in Rust?", Mode: "magi",
 		Created: t0, Parent: "ba9876543210", ForkAt: 2, State: map[string]string{"alternate.next": "claude"}}
-	entries := []debate.Entry{
-		{Kind: debate.KindUser, Speaker: "user", Display: "You", Mode: "mention", Text: "@all Should we rewrite it in Rust?", Status: "complete", Started: at(0), Finished: at(0)},
-		{Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Provider: "gemini", Model: "gemini-3-flash-preview", Mode: "mention",
+	entries := []transcript.Entry{
+		{Kind: transcript.KindUser, Speaker: "user", Display: "You", Mode: "mention", Text: "@all Should we rewrite it in Rust?", Status: "complete", Started: at(0), Finished: at(0)},
+		{Kind: transcript.KindReply, Speaker: "gemini", Display: "Gemini", Provider: "gemini", Model: "gemini-3-flash-preview", Mode: "mention",
 			Prompt: "Should we rewrite it in Rust?", Text: "Only the **hot path**.\n\n- parser\n- \x1b[31mcodec\x1b[0m", Status: "complete",
 			Usage: providers.Usage{InputTokens: 120, OutputTokens: 40}, Cost: 0.00012, Started: at(1), Finished: at(3.5)},
-		{Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Provider: "openai", Model: "gpt-5", Mode: "mention",
+		{Kind: transcript.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Provider: "openai", Model: "gpt-5", Mode: "mention",
 			Text: "No: the team knows Go and the", Status: "partial", Error: "stream cut: unexpected EOF",
 			Usage: providers.Usage{InputTokens: 118, OutputTokens: 9}, Cost: 0.0002, Started: at(1), Finished: at(2)},
-		{Kind: debate.KindNote, Speaker: "user", Display: "You", Mode: "mention", Text: "remember the deadline", Status: "complete", Started: at(5), Finished: at(5)},
-		{Kind: debate.KindVote, Speaker: "melchior", Display: "MELCHIOR", Provider: "openai", Model: "gpt-5", Mode: "magi", Round: 1, Vote: "approve",
+		{Kind: transcript.KindNote, Speaker: "user", Display: "You", Mode: "mention", Text: "remember the deadline", Status: "complete", Started: at(5), Finished: at(5)},
+		{Kind: transcript.KindVote, Speaker: "melchior", Display: "MELCHIOR", Provider: "openai", Model: "gpt-5", Mode: "magi", Round: 1, Vote: "approve",
 			Text: `{"vote":"approve","reasoning":"Memory safety pays for itself in the codec.","summary":"Rewrite the codec only."}`, Status: "complete",
 			Usage: providers.Usage{InputTokens: 300, OutputTokens: 60}, Cost: 0.001, Started: at(6), Finished: at(8)},
-		{Kind: debate.KindVote, Speaker: "casper", Display: "CASPER", Provider: "gemini", Model: "gemini-3-flash-preview", Mode: "magi", Round: 1,
+		{Kind: transcript.KindVote, Speaker: "casper", Display: "CASPER", Provider: "gemini", Model: "gemini-3-flash-preview", Mode: "magi", Round: 1,
 			Text: "I refuse to answer in JSON", Status: "complete", Started: at(6), Finished: at(7)},
-		{Kind: debate.KindVerdict, Speaker: "system", Display: "Parley", Mode: "magi", Round: 1, Vote: "INCOMPLETE", Text: "1 approve, 1 invalid", Status: "complete", Started: at(9), Finished: at(9)},
-		{Kind: debate.KindToolCall, Speaker: "codex", Display: "Codex", Provider: "openai", Model: "gpt-5-codex", Mode: "agent",
+		{Kind: transcript.KindVerdict, Speaker: "system", Display: "Parley", Mode: "magi", Round: 1, Vote: "INCOMPLETE", Text: "1 approve, 1 invalid", Status: "complete", Started: at(9), Finished: at(9)},
+		{Kind: transcript.KindToolCall, Speaker: "codex", Display: "Codex", Provider: "openai", Model: "gpt-5-codex", Mode: "agent",
 			Text: "<read_file><path>main.go</path></read_file>", Status: "complete", Started: at(10), Finished: at(10.25),
-			ToolCalls: []debate.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}, Result: "package main\n```go\n```\n"}}},
-		{Kind: debate.KindError, Speaker: "claude", Display: "Claude", Mode: "mention", Text: "", Error: "anthropic: 401 invalid x-api-key", Status: "error", Started: at(11), Finished: at(11)},
-		{Kind: debate.KindModerator, Speaker: "mc", Display: "MC", Provider: "openai", Model: "gpt-5", Mode: "talk", IsModerator: true,
+			ToolCalls: []transcript.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}, Result: "package main\n```go\n```\n"}}},
+		{Kind: transcript.KindError, Speaker: "claude", Display: "Claude", Mode: "mention", Text: "", Error: "anthropic: 401 invalid x-api-key", Status: "error", Started: at(11), Finished: at(11)},
+		{Kind: transcript.KindModerator, Speaker: "mc", Display: "MC", Provider: "openai", Model: "gpt-5", Mode: "talk", IsModerator: true,
 			Text: "That closes our debate.", Status: "cancelled", Error: "cancelled", Started: at(12), Finished: at(13)},
-		{Kind: debate.KindSummary, Speaker: "system", Display: "Summary", Mode: "talk", Prompt: "summary of turns 1–3",
+		{Kind: transcript.KindSummary, Speaker: "system", Display: "Summary", Mode: "talk", Prompt: "summary of turns 1–3",
 			Text: "- You: Should we rewrite it in Rust?\n- Gemini: Only the **hot path**.", Status: "complete", Covers: 3, Started: at(14), Finished: at(14)},
 	}
 	for i := range entries {

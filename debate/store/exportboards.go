@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -17,7 +18,7 @@ import (
 var stageNames = map[int]string{1: "stage 1, answers", 2: "stage 2, ranking", 3: "stage 3, chairman"}
 
 // turnSuffix places a turn in its run: the round, or a council's stage.
-func turnSuffix(en debate.Entry) string {
+func turnSuffix(en transcript.Entry) string {
 	if en.Mode == "council" && stageNames[en.Round] != "" {
 		return " — " + stageNames[en.Round]
 	}
@@ -26,9 +27,9 @@ func turnSuffix(en debate.Entry) string {
 
 // magiBoard is the board of the MAGI run that ends with entries[end]:
 // the votes since the run's question, a row per member, a column per round.
-func magiBoard(entries []debate.Entry, end int) string {
+func magiBoard(entries []transcript.Entry, end int) string {
 	start := end
-	for start > 0 && !(entries[start-1].Kind == debate.KindUser && !entries[start-1].HostNote() && entries[start-1].Mode == "magi") {
+	for start > 0 && !(entries[start-1].Kind == transcript.KindUser && !entries[start-1].HostNote() && entries[start-1].Mode == "magi") {
 		start--
 	}
 	votes := map[string]map[int]string{}
@@ -36,7 +37,7 @@ func magiBoard(entries []debate.Entry, end int) string {
 	display := map[string]string{}
 	rounds := 0
 	for _, en := range entries[start:end] {
-		if en.Kind != debate.KindVote {
+		if en.Kind != transcript.KindVote {
 			continue
 		}
 		if votes[en.Speaker] == nil {
@@ -68,7 +69,7 @@ func magiBoard(entries []debate.Entry, end int) string {
 
 // councilTables maps the turn after which each council's ranking table
 // goes (its last turn) to the table.
-func councilTables(entries []debate.Entry) map[int]string {
+func councilTables(entries []transcript.Entry) map[int]string {
 	councils := debate.CouncilsOf(entries)
 	last := make([]int, len(councils))
 	i := -1
@@ -76,7 +77,7 @@ func councilTables(entries []debate.Entry) map[int]string {
 		if en.Mode != "council" {
 			continue
 		}
-		if en.Kind == debate.KindUser && !en.HostNote() {
+		if en.Kind == transcript.KindUser && !en.HostNote() {
 			i++
 		}
 		if i >= 0 && i < len(last) {

@@ -3,8 +3,8 @@ package store
 import (
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/figures"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // What the store keeps of a turn's figures. A cost is never stored,
@@ -38,7 +38,7 @@ var (
 // saneEntry is en with figures the store can keep and print: a cost that
 // is no amount becomes unknown, token counts are clamped to
 // 0..figures.MaxTokens (a provider once reported negative usage).
-func saneEntry(en debate.Entry) debate.Entry {
+func saneEntry(en transcript.Entry) transcript.Entry {
 	if !figures.Finite(en.Cost) || en.Cost > maxRowCost {
 		en.Cost, en.Usage.PriceUnknown = 0, true
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -22,11 +23,11 @@ func TestACostThatIsNoAmountIsNeitherStoredNorRead(t *testing.T) {
 	st := openTemp(t)
 	ctx := context.Background()
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	turn := func(n int, u providers.Usage, cost float64) debate.Entry {
-		return debate.Entry{Turn: n, Kind: debate.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention",
-			Text: "answer", Status: debate.StatusComplete, Usage: u, Cost: cost, Started: at, Finished: at}
+	turn := func(n int, u providers.Usage, cost float64) transcript.Entry {
+		return transcript.Entry{Turn: n, Kind: transcript.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention",
+			Text: "answer", Status: transcript.StatusComplete, Usage: u, Cost: cost, Started: at, Finished: at}
 	}
-	save := func(id string, entries ...debate.Entry) {
+	save := func(id string, entries ...transcript.Entry) {
 		t.Helper()
 		if _, err := st.Import(ctx, debate.SessionInfo{ID: id, Mode: "mention", Title: id, Created: at}, entries, false); err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sessionid"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // MaxImportBytes bounds what ReadJSON reads (a 50,000-turn session of long
@@ -26,10 +27,10 @@ func refuse(format string, args ...any) error {
 	return &ImportError{Problem: fmt.Sprintf(format, args...)}
 }
 
-var knownKinds = map[debate.Kind]bool{
-	debate.KindUser: true, debate.KindNote: true, debate.KindReply: true, debate.KindModerator: true,
-	debate.KindVote: true, debate.KindVerdict: true, debate.KindToolCall: true, debate.KindToolResult: true,
-	debate.KindError: true, debate.KindSummary: true, debate.KindOutcome: true,
+var knownKinds = map[transcript.Kind]bool{
+	transcript.KindUser: true, transcript.KindNote: true, transcript.KindReply: true, transcript.KindModerator: true,
+	transcript.KindVote: true, transcript.KindVerdict: true, transcript.KindToolCall: true, transcript.KindToolResult: true,
+	transcript.KindError: true, transcript.KindSummary: true, transcript.KindOutcome: true,
 }
 
 // ReadJSON parses a JSON export (WriteJSON's output) back into the session
@@ -37,7 +38,7 @@ var knownKinds = map[debate.Kind]bool{
 // out of order, unknown kinds or statuses, or trailing data (json.Unmarshal
 // of the head checks the whole document) are refused,
 // since a half-understood file must not become a session.
-func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
+func ReadJSON(r io.Reader) (debate.SessionInfo, []transcript.Entry, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
 	if err != nil {
 		return debate.SessionInfo{}, nil, err
@@ -91,7 +92,7 @@ func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
 	if info.ForkAt < 0 {
 		return info, nil, refuse("fork_at %d is negative", info.ForkAt)
 	}
-	entries := make([]debate.Entry, 0, len(in.Messages))
+	entries := make([]transcript.Entry, 0, len(in.Messages))
 	for i, m := range in.Messages {
 		at := fmt.Sprintf("messages[%d]", i)
 		if m.Turn != i+1 {
@@ -101,14 +102,14 @@ func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
 			return info, nil, refuse("%s: unknown kind %q", at, m.Kind)
 		}
 		switch m.Status {
-		case debate.StatusComplete, debate.StatusPartial, debate.StatusCancelled, debate.StatusError:
+		case transcript.StatusComplete, transcript.StatusPartial, transcript.StatusCancelled, transcript.StatusError:
 		default: // streaming included: an export holds finished turns only
 			return info, nil, refuse("%s: status %q is not a finished turn's", at, m.Status)
 		}
 		if m.LatencyMS < 0 || m.Usage.InputTokens < 0 || m.Usage.OutputTokens < 0 || m.Usage.CachedTokens < 0 || (m.Cost != nil && *m.Cost < 0) || m.Round < 0 {
 			return info, nil, refuse("%s: negative latency, usage, cost or round", at)
 		}
-		if m.Covers < 0 || m.Covers >= m.Turn || (m.Covers > 0) != (m.Kind == debate.KindSummary) {
+		if m.Covers < 0 || m.Covers >= m.Turn || (m.Covers > 0) != (m.Kind == transcript.KindSummary) {
 			return info, nil, refuse("%s: covers %d does not fit a %s at turn %d", at, m.Covers, m.Kind, m.Turn)
 		}
 		if m.LatencyMS > int64(100*365*24*time.Hour/time.Millisecond) {
@@ -118,7 +119,7 @@ func ReadJSON(r io.Reader) (debate.SessionInfo, []debate.Entry, error) {
 		if len(calls) == 0 {
 			calls = nil // the export writes [] for none
 		}
-		en := debate.Entry{
+		en := transcript.Entry{
 			Turn: m.Turn, Kind: m.Kind, Speaker: m.Speaker, Display: m.Display, Provider: m.Provider, Model: m.Model,
 			Mode: m.Mode, Round: m.Round, Prompt: m.Prompt, Text: m.Content, Vote: m.Vote, IsModerator: m.IsModerator,
 			Status: m.Status, Error: m.Error, Usage: m.Usage, Cost: costOf(m), ToolCalls: calls, Covers: m.Covers,
@@ -178,7 +179,7 @@ var ErrExists = errors.New("a session with this ID already exists")
 // or, on any error, nothing. With newID the session gets a fresh ID (to
 // keep a copy beside the original); otherwise an ID already in use is
 // refused.
-func (s *Store) Import(ctx context.Context, info debate.SessionInfo, entries []debate.Entry, newID bool) (debate.SessionInfo, error) {
+func (s *Store) Import(ctx context.Context, info debate.SessionInfo, entries []transcript.Entry, newID bool) (debate.SessionInfo, error) {
 	if newID {
 		info.ID = debate.NewSessionID()
 	}

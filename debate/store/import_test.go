@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 func exportOf(t testing.TB, st *Store, id string) []byte {
@@ -45,7 +45,7 @@ func TestImportRoundTrip(t *testing.T) {
 		t.Fatalf("import as new: %+v %v", copied, err)
 	}
 	_, back, err := other.Load(context.Background(), copied.ID)
-	if err != nil || len(back) != len(entries) || back[10].Covers != 3 || back[10].Kind != debate.KindSummary {
+	if err != nil || len(back) != len(entries) || back[10].Covers != 3 || back[10].Kind != transcript.KindSummary {
 		t.Fatalf("copy: %d entries %v", len(back), err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // The Recorder is the engine's debate.Journal: the database numbers every
@@ -48,7 +49,7 @@ func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) (err error) 
 
 // Append saves en as the session's next turn (debate.Journal), fenced by
 // the lease this recorder holds (see writeGuard).
-func (r *Recorder) Append(info debate.SessionInfo, en debate.Entry, after int) (debate.Entry, []debate.Entry, error) {
+func (r *Recorder) Append(info debate.SessionInfo, en transcript.Entry, after int) (transcript.Entry, []transcript.Entry, error) {
 	r.mu.Lock()
 	en.Origin = r.door
 	r.mu.Unlock()
@@ -57,7 +58,7 @@ func (r *Recorder) Append(info debate.SessionInfo, en debate.Entry, after int) (
 		return en, nil, err
 	}
 	ctx := context.Background()
-	var missed []debate.Entry
+	var missed []transcript.Entry
 	var row int64
 	err = r.st.inTx(ctx, func(tx *sql.Tx) error {
 		if err := guard(ctx, tx); err != nil {
@@ -104,7 +105,7 @@ func (r *Recorder) Append(info debate.SessionInfo, en debate.Entry, after int) (
 // (debate.Journal), before the engine announces it: a lease given back
 // after the exchange leaves no turn of it unsettled on disk. A lease lost
 // meanwhile refuses it: the turn stays as the new holder settled it.
-func (r *Recorder) Finish(session string, en debate.Entry) error {
+func (r *Recorder) Finish(session string, en transcript.Entry) error {
 	row, ok := r.rowOf(liveKey{session, en.Turn})
 	if !ok {
 		return nil // never saved (its Append failed and was reported)
@@ -131,7 +132,7 @@ func (r *Recorder) Finish(session string, en debate.Entry) error {
 
 // Since returns the session's turns from turn from on as they stand
 // (debate.Journal): other processes' streaming turns stay streaming.
-func (r *Recorder) Since(ctx context.Context, session string, from int) ([]debate.Entry, error) {
+func (r *Recorder) Since(ctx context.Context, session string, from int) ([]transcript.Entry, error) {
 	return liveEntries(ctx, r.st.r, session, `WHERE conversation_id = ? AND turn_number >= ?
 		ORDER BY turn_number`, session, from)
 }

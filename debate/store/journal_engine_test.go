@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -133,11 +134,11 @@ func TestJournalPausedEngineKeepsNothingComplete(t *testing.T) {
 	if !strings.Contains(err2.Error(), "while this process was paused; its last answer was kept as partial") {
 		t.Errorf("the loss reads %q", err2)
 	}
-	if en, _ := e.History().Get(2); en.Status == debate.StatusComplete {
+	if en, _ := e.History().Get(2); en.Status == transcript.StatusComplete {
 		t.Errorf("the woken engine shows its answer complete: %+v", en)
 	}
 	got := rowAt(t, st, id, 2)
-	if got.Status != debate.StatusPartial || got.Text != "half " {
+	if got.Status != transcript.StatusPartial || got.Text != "half " {
 		t.Errorf("on disk the answer is %s %q, want partial %q", got.Status, got.Text, "half ")
 	}
 	// Cut, it is charged what it had cost when it was cut, estimated:

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -28,7 +28,7 @@ func (r *Recorder) settleDead(ctx context.Context, tx *sql.Tx, session string, g
 	res, err := tx.ExecContext(ctx, `UPDATE conversation_log SET
 		status = CASE WHEN response = '' THEN ? ELSE ? END, error = ?
 		WHERE conversation_id = ? AND status = ? AND writer <> ?`,
-		debate.StatusError, debate.StatusPartial, Interrupted, session, debate.StatusStreaming, r.owner)
+		transcript.StatusError, transcript.StatusPartial, Interrupted, session, transcript.StatusStreaming, r.owner)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func checkpoint(ctx context.Context, tx *sql.Tx, row int64, writer string, c pen
 		tokens_in = ?, tokens_out = ?, cost_usd = ?, price_unknown = ?, usage_estimated = ?
 		WHERE id = ? AND writer = ? AND status = ?`,
 		c.text, c.usage.InputTokens, c.usage.OutputTokens, c.cost, c.usage.PriceUnknown, c.usage.Estimated,
-		row, writer, debate.StatusStreaming)
+		row, writer, transcript.StatusStreaming)
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // These tests play several processes on one database file: each writer
@@ -59,7 +60,7 @@ func (w *writer) told(t *testing.T) error {
 }
 
 // appendTurn saves en as the next turn, after turn after.
-func (w *writer) appendTurn(t *testing.T, info debate.SessionInfo, en debate.Entry, after int) debate.Entry {
+func (w *writer) appendTurn(t *testing.T, info debate.SessionInfo, en transcript.Entry, after int) transcript.Entry {
 	t.Helper()
 	saved, _, err := w.rec.Append(info, en, after)
 	if err != nil {
@@ -79,7 +80,7 @@ func lapse(t *testing.T, st *Store, id string) {
 }
 
 // rowAt is turn n of the session as saved (not as a resume settles it).
-func rowAt(t *testing.T, st *Store, id string, n int) debate.Entry {
+func rowAt(t *testing.T, st *Store, id string, n int) transcript.Entry {
 	t.Helper()
 	rows, err := liveEntries(context.Background(), st.r, id, `WHERE conversation_id = ? AND turn_number = ?`, id, n)
 	if err != nil || len(rows) != 1 {
@@ -88,12 +89,12 @@ func rowAt(t *testing.T, st *Store, id string, n int) debate.Entry {
 	return rows[0]
 }
 
-func question(text string) debate.Entry {
-	return debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: text, Status: debate.StatusComplete, Started: time.Now()}
+func question(text string) transcript.Entry {
+	return transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: text, Status: transcript.StatusComplete, Started: time.Now()}
 }
 
-func streaming(agent string) debate.Entry {
-	return debate.Entry{Kind: debate.KindReply, Speaker: agent, Model: "demo-" + agent, Status: debate.StatusStreaming, Started: time.Now()}
+func streaming(agent string) transcript.Entry {
+	return transcript.Entry{Kind: transcript.KindReply, Speaker: agent, Model: "demo-" + agent, Status: transcript.StatusStreaming, Started: time.Now()}
 }
 
 func newInfo() debate.SessionInfo {
@@ -130,13 +131,13 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	if err != nil || l.gen != genA+1 || l.door != "console" {
 		t.Fatalf("after the takeover the lease is %+v (%v), want console's, generation %d", l, err, genA+1)
 	}
-	if got := rowAt(t, b.st, id, ans.Turn); got.Status != debate.StatusPartial || got.Text != "half " || got.Error != Interrupted {
+	if got := rowAt(t, b.st, id, ans.Turn); got.Status != transcript.StatusPartial || got.Text != "half " || got.Error != Interrupted {
 		t.Fatalf("the paused answer is %s %q %q, want partial, its checkpoint, interrupted", got.Status, got.Text, got.Error)
 	}
 
 	// The paused holder wakes up and finishes its answer.
 	done := ans
-	done.Text, done.Status = "half and whole", debate.StatusComplete
+	done.Text, done.Status = "half and whole", transcript.StatusComplete
 	err = a.rec.Finish(id, done)
 	var taken *debate.TakenOverError
 	if !errors.As(err, &taken) || taken.Door != "console" || taken.PID != os.Getpid() {
@@ -154,7 +155,7 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	if err := a.rec.beat(id, genA); !errors.As(err, &taken) {
 		t.Errorf("the paused holder's heartbeat: %v, want taken over", err)
 	}
-	if got := rowAt(t, b.st, id, ans.Turn); got.Status != debate.StatusPartial || got.Text != "half " {
+	if got := rowAt(t, b.st, id, ans.Turn); got.Status != transcript.StatusPartial || got.Text != "half " {
 		t.Errorf("after the paused holder woke its answer is %s %q, want still partial %q", got.Status, got.Text, "half ")
 	}
 	select {
@@ -186,14 +187,14 @@ func TestJournalLateCheckpointKeepsTheFinish(t *testing.T) {
 	defer a.lease(t, info.ID)()
 	a.appendTurn(t, info, question("@a q"), 0)
 	ans := a.appendTurn(t, info, streaming("a"), 1)
-	ans.Text, ans.Status = "the whole answer", debate.StatusComplete
+	ans.Text, ans.Status = "the whole answer", transcript.StatusComplete
 	if err := a.rec.Finish(info.ID, ans); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.rec.apply(ctx, nil, []pendingText{{key: liveKey{info.ID, ans.Turn}, text: "the wh"}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := rowAt(t, a.st, info.ID, ans.Turn); got.Text != "the whole answer" || got.Status != debate.StatusComplete {
+	if got := rowAt(t, a.st, info.ID, ans.Turn); got.Text != "the whole answer" || got.Status != transcript.StatusComplete {
 		t.Errorf("after a late checkpoint the answer is %s %q", got.Status, got.Text)
 	}
 }
@@ -234,7 +235,7 @@ func TestJournalLeaseExpiry(t *testing.T) {
 	if err := b.rec.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if got := rowAt(t, b.st, id, ans.Turn); got.Status != debate.StatusStreaming {
+	if got := rowAt(t, b.st, id, ans.Turn); got.Status != transcript.StatusStreaming {
 		t.Fatalf("a resume settled a live holder's answer: %s", got.Status)
 	}
 	_, err := b.rec.Lease(ctx, id, nil)
@@ -248,7 +249,7 @@ func TestJournalLeaseExpiry(t *testing.T) {
 	if err := b.rec.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if got := rowAt(t, b.st, id, ans.Turn); got.Status != debate.StatusError || got.Error != Interrupted {
+	if got := rowAt(t, b.st, id, ans.Turn); got.Status != transcript.StatusError || got.Error != Interrupted {
 		t.Errorf("a lapsed holder's empty answer is %s %q, want error, interrupted", got.Status, got.Error)
 	}
 	release, err := b.rec.Lease(ctx, id, nil)
@@ -277,7 +278,7 @@ func TestJournalDeletedSessionStaysDeleted(t *testing.T) {
 	if err := other.st.Delete(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	ans.Text, ans.Status = "answered", debate.StatusComplete
+	ans.Text, ans.Status = "answered", transcript.StatusComplete
 	var gone *debate.DeletedError
 	if err := a.rec.Finish(id, ans); !errors.As(err, &gone) {
 		t.Errorf("finishing a turn of a deleted session: %v, want deleted", err)

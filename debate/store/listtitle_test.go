@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A session saved with neither title nor topic (before titles) is listed
@@ -26,7 +27,7 @@ func TestListTitlesAnUntitledSessionByItsFirstLine(t *testing.T) {
 	} {
 		rec := st.RecordEvery(time.Hour)
 		rec.Sink(debate.SessionStarted{Session: info})
-		rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: 1, Kind: debate.KindUser, Speaker: "you", Text: "what is a monad?", Status: debate.StatusComplete}})
+		rec.Sink(debate.EntryAdded{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindUser, Speaker: "you", Text: "what is a monad?", Status: transcript.StatusComplete}})
 		if err := rec.Close(); err != nil {
 			t.Fatal(err)
 		}

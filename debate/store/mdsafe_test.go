@@ -12,32 +12,33 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // hostileSession is an agent session whose model answers with HTML, links,
 // forged headings and an open fence, and reads a README full of headings
 // and backticks.
-func hostileSession() (debate.SessionInfo, []debate.Entry) {
+func hostileSession() (debate.SessionInfo, []transcript.Entry) {
 	t0 := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
 	readme := "# Project\n\n## Install\n\n```sh\ngo run .\n```\n\n<img src=x onerror=alert(1)>\nREADME-LINE-ONCE\n"
 	info := debate.SessionInfo{ID: "0123456789ab", Title: "agent · <b>what</b> is this?", Mode: "agent", Created: t0}
-	entries := []debate.Entry{
-		{Kind: debate.KindUser, Speaker: "user", Display: "You", Text: "what is this? <script>alert(1)</script>"},
-		{Kind: debate.KindReply, Speaker: "claude", Display: "Claude", Model: "claude-sonnet-4-6", Text: "<list_file><path>.</path></list_file>"},
-		{Kind: debate.KindToolCall, Speaker: "claude", Display: "Claude", Model: "claude-sonnet-4-6",
-			ToolCalls: []debate.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "README.md"}, Result: readme}}},
-		{Kind: debate.KindToolResult, Speaker: "claude", Display: "Claude", Text: readme},
-		{Kind: debate.KindToolResult, Speaker: "claude", Display: "Claude", Text: "Your reply had no tool call. <complete>", Error: "no tool call"},
-		{Kind: debate.KindReply, Speaker: "claude", Display: "Claude", Model: "claude-sonnet-4-6", Text: strings.Join([]string{
+	entries := []transcript.Entry{
+		{Kind: transcript.KindUser, Speaker: "user", Display: "You", Text: "what is this? <script>alert(1)</script>"},
+		{Kind: transcript.KindReply, Speaker: "claude", Display: "Claude", Model: "claude-sonnet-4-6", Text: "<list_file><path>.</path></list_file>"},
+		{Kind: transcript.KindToolCall, Speaker: "claude", Display: "Claude", Model: "claude-sonnet-4-6",
+			ToolCalls: []transcript.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "README.md"}, Result: readme}}},
+		{Kind: transcript.KindToolResult, Speaker: "claude", Display: "Claude", Text: readme},
+		{Kind: transcript.KindToolResult, Speaker: "claude", Display: "Claude", Text: "Your reply had no tool call. <complete>", Error: "no tool call"},
+		{Kind: transcript.KindReply, Speaker: "claude", Display: "Claude", Model: "claude-sonnet-4-6", Text: strings.Join([]string{
 			"It is a CLI.", "", "### 4. You", "I am the host now.", "", "Forged", "===", "",
 			"<script>alert(1)</script>", "[click](javascript:alert(1)) and <javascript:alert(1)>", "",
 			"[ref]: javascript:alert(1)", "[ref]", "", "```go", "func main() {}",
 		}, "\n")},
-		{Kind: debate.KindNote, Speaker: "user", Display: "You", Text: "# not a heading either"},
+		{Kind: transcript.KindNote, Speaker: "user", Display: "You", Text: "# not a heading either"},
 	}
 	for i := range entries {
 		entries[i].Turn = i + 1
-		entries[i].Status = debate.StatusComplete
+		entries[i].Status = transcript.StatusComplete
 		entries[i].Started = t0
 	}
 	return info, entries
@@ -48,7 +49,7 @@ func hostileSession() (debate.SessionInfo, []debate.Entry) {
 // result appears once, fenced.
 func TestMarkdownExportOutlineIsTheTurns(t *testing.T) {
 	t.Parallel()
-	for name, session := range map[string]func() (debate.SessionInfo, []debate.Entry){"hostile": hostileSession, "golden": goldenSession} {
+	for name, session := range map[string]func() (debate.SessionInfo, []transcript.Entry){"hostile": hostileSession, "golden": goldenSession} {
 		t.Run(name, func(t *testing.T) {
 			info, entries := session()
 			var buf bytes.Buffer
@@ -78,8 +79,8 @@ func TestMarkdownExportOutlineIsTheTurns(t *testing.T) {
 			want := []string{"h1 " + strings.Fields(string(src))[1]}
 			for _, en := range entries {
 				switch en.Kind {
-				case debate.KindNote, debate.KindError, debate.KindSummary:
-				case debate.KindVerdict:
+				case transcript.KindNote, transcript.KindError, transcript.KindSummary:
+				case transcript.KindVerdict:
 					want = append(want, fmt.Sprintf("h2 Verdict — round %d: %s", en.Round, en.Vote))
 				default:
 					want = append(want, fmt.Sprintf("h3 %d.", en.Turn))

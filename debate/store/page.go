@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -23,7 +24,7 @@ const (
 // and at least the newest RecentTurns). Entries keep their turn numbers;
 // the older ones are read page by page with Page when someone scrolls to
 // them. Engine.Restore takes the result as it is.
-func (s *Store) LoadRecent(ctx context.Context, id string) (debate.SessionInfo, []debate.Entry, error) {
+func (s *Store) LoadRecent(ctx context.Context, id string) (debate.SessionInfo, []transcript.Entry, error) {
 	info, err := s.meta(ctx, id)
 	if err != nil {
 		return info, nil, err
@@ -40,7 +41,7 @@ func (s *Store) LoadRecent(ctx context.Context, id string) (debate.SessionInfo, 
 	}
 	covered := 0
 	for _, en := range summaries {
-		if en.Status == debate.StatusComplete && en.Covers > covered {
+		if en.Status == transcript.StatusComplete && en.Covers > covered {
 			covered = en.Covers
 		}
 	}
@@ -66,17 +67,17 @@ func (s *Store) LoadRecent(ctx context.Context, id string) (debate.SessionInfo, 
 	if err != nil {
 		return info, nil, err
 	}
-	if len(user) == 1 && !slices.ContainsFunc(older, func(en debate.Entry) bool { return en.Turn == user[0].Turn }) {
+	if len(user) == 1 && !slices.ContainsFunc(older, func(en transcript.Entry) bool { return en.Turn == user[0].Turn }) {
 		older = append(older, user[0])
 	}
-	slices.SortFunc(older, func(a, b debate.Entry) int { return a.Turn - b.Turn })
+	slices.SortFunc(older, func(a, b transcript.Entry) int { return a.Turn - b.Turn })
 	return info, append(older, tail...), nil
 }
 
 // Page returns up to limit entries of session id before turn before,
 // oldest first: keyset pagination on the turn number, so reading a page
 // costs the same wherever it is in the session.
-func (s *Store) Page(ctx context.Context, id string, before, limit int) ([]debate.Entry, error) {
+func (s *Store) Page(ctx context.Context, id string, before, limit int) ([]transcript.Entry, error) {
 	out, err := s.queryEntries(ctx, id, `WHERE conversation_id = ? AND turn_number < ?
 		ORDER BY turn_number DESC LIMIT ?`, id, before, limit)
 	slices.Reverse(out)

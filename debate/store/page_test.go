@@ -11,33 +11,34 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
 // longSession is an alternate session of turns turns as compaction leaves
 // it: the host's instruction first, answers, and a summary entry after
 // every block of ten answers.
-func longSession(turns int) (debate.SessionInfo, []debate.Entry) {
+func longSession(turns int) (debate.SessionInfo, []transcript.Entry) {
 	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	info := debate.SessionInfo{ID: fmt.Sprintf("long%d", turns), Title: "a long one", Mode: "alternate", Created: t0,
 		State: map[string]string{"alternate.next": "codex", "alternate.step": "1"}}
-	entries := []debate.Entry{{Turn: 1, Kind: debate.KindUser, Speaker: "user", Display: "You", Mode: "alternate",
-		Text: "write a retry loop", Status: debate.StatusComplete, Started: t0, Finished: t0}}
+	entries := []transcript.Entry{{Turn: 1, Kind: transcript.KindUser, Speaker: "user", Display: "You", Mode: "alternate",
+		Text: "write a retry loop", Status: transcript.StatusComplete, Started: t0, Finished: t0}}
 	answer := strings.Repeat("The loop backs off and caps the wait; errors stay typed. ", 10)
-	var block []debate.Entry
+	var block []transcript.Entry
 	for len(entries) < turns {
 		turn := len(entries) + 1
 		at := t0.Add(time.Duration(turn) * time.Second)
 		if len(block) == 10 {
-			entries = append(entries, debate.Entry{Turn: turn, Kind: debate.KindSummary, Speaker: "system", Display: "Summary",
-				Mode: "alternate", Text: debate.Digest(block, 800), Status: debate.StatusComplete, Covers: block[len(block)-1].Turn,
+			entries = append(entries, transcript.Entry{Turn: turn, Kind: transcript.KindSummary, Speaker: "system", Display: "Summary",
+				Mode: "alternate", Text: debate.Digest(block, 800), Status: transcript.StatusComplete, Covers: block[len(block)-1].Turn,
 				Started: at, Finished: at})
 			block = nil
 			continue
 		}
 		speaker := []string{"codex", "claude"}[turn%2]
-		en := debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: speaker, Display: speaker, Provider: "openai", Model: "m",
-			Mode: "alternate", Round: turn, Text: fmt.Sprintf("answer %d. %s", turn, answer), Status: debate.StatusComplete,
+		en := transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: speaker, Display: speaker, Provider: "openai", Model: "m",
+			Mode: "alternate", Round: turn, Text: fmt.Sprintf("answer %d. %s", turn, answer), Status: transcript.StatusComplete,
 			Usage: providers.Usage{InputTokens: 1000, OutputTokens: 150}, Cost: 0.001, Started: at, Finished: at.Add(time.Second)}
 		entries = append(entries, en)
 		block = append(block, en)
@@ -45,7 +46,7 @@ func longSession(turns int) (debate.SessionInfo, []debate.Entry) {
 	return info, entries
 }
 
-func importLong(t testing.TB, st *Store, turns int) (debate.SessionInfo, []debate.Entry) {
+func importLong(t testing.TB, st *Store, turns int) (debate.SessionInfo, []transcript.Entry) {
 	t.Helper()
 	info, entries := longSession(turns)
 	if _, err := st.Import(context.Background(), info, entries, false); err != nil {
@@ -72,7 +73,7 @@ func TestLoadRecentIsEnoughForThePrompt(t *testing.T) {
 			t.Fatalf("turns out of order at %d", i)
 		}
 	}
-	full, part := debate.NewHistory(all), debate.NewHistory(recent)
+	full, part := transcript.NewHistory(all), transcript.NewHistory(recent)
 	if full.Len() != part.Len() || full.Compacted() != part.Compacted() {
 		t.Fatalf("len %d/%d compacted %d/%d", full.Len(), part.Len(), full.Compacted(), part.Compacted())
 	}
@@ -88,7 +89,7 @@ func TestPageWalksBackToTheStart(t *testing.T) {
 	t.Parallel()
 	st := openTemp(t)
 	info, all := importLong(t, st, 777)
-	var got []debate.Entry
+	var got []transcript.Entry
 	before := 778
 	for {
 		page, err := st.Page(context.Background(), info.ID, before, 100)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -84,7 +85,7 @@ type liveTurn struct {
 // op is one pending write.
 type op struct {
 	meta     *debate.SessionInfo // upsert the session row
-	entry    *debate.Entry       // upsert the entry row
+	entry    *transcript.Entry   // upsert the entry row
 	session  string
 	settle   bool // mark turns left streaming by a crash as interrupted
 	newStart bool // the entry just started: fill the TalkTable participant columns
@@ -187,7 +188,7 @@ func (r *Recorder) Sink(ev debate.Event) {
 }
 
 // addEntry queues an entry row; the caller holds r.mu.
-func (r *Recorder) addEntry(en debate.Entry, started bool) {
+func (r *Recorder) addEntry(en transcript.Entry, started bool) {
 	if r.session == "" {
 		return // no SessionStarted yet: nothing to attach the row to
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 )
@@ -38,8 +39,8 @@ func testEngine(t testing.TB, pace time.Duration) *debate.Engine {
 
 // normalise makes entries comparable after a trip through the database:
 // times in UTC without a monotonic reading.
-func normalise(entries []debate.Entry) []debate.Entry {
-	out := make([]debate.Entry, len(entries))
+func normalise(entries []transcript.Entry) []transcript.Entry {
+	out := make([]transcript.Entry, len(entries))
 	for i, en := range entries {
 		en.Started, en.Finished = en.Started.UTC().Round(0), en.Finished.UTC().Round(0)
 		out[i] = en
@@ -67,16 +68,16 @@ func TestResumeRoundTrip(t *testing.T) {
 	}
 	// Every kind the modes produce, tool calls and an error included.
 	started := time.Now()
-	e.AddEntry(debate.Entry{Kind: debate.KindToolCall, Speaker: "c", Text: "<read_file><path>go.mod</path></read_file>",
-		ToolCalls: []debate.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "go.mod"}, Result: "module x\n"},
+	e.AddEntry(transcript.Entry{Kind: transcript.KindToolCall, Speaker: "c", Text: "<read_file><path>go.mod</path></read_file>",
+		ToolCalls: []transcript.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "go.mod"}, Result: "module x\n"},
 			{Tool: "list_file", Parameters: map[string]string{}, Error: "outside the workspace"}}})
-	e.AddEntry(debate.Entry{Kind: debate.KindVote, Speaker: "a", Round: 2, Vote: "approve", Text: `{"vote":"approve"}`,
+	e.AddEntry(transcript.Entry{Kind: transcript.KindVote, Speaker: "a", Round: 2, Vote: "approve", Text: `{"vote":"approve"}`,
 		Usage: providers.Usage{InputTokens: 10, OutputTokens: 5, CachedTokens: 3}, Cost: 0.0125, Started: started, Finished: started.Add(1500 * time.Millisecond)})
-	e.AddEntry(debate.Entry{Kind: debate.KindVerdict, Speaker: debate.SpeakerSystem, Round: 3, Vote: "APPROVED"})
-	e.AddEntry(debate.Entry{Kind: debate.KindError, Speaker: "b", Status: debate.StatusError, Error: "401 unauthorized"})
-	e.AddEntry(debate.Entry{Kind: debate.KindModerator, Speaker: "c", IsModerator: true, Text: "Let us close."})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindVerdict, Speaker: transcript.SpeakerSystem, Round: 3, Vote: "APPROVED"})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindError, Speaker: "b", Status: transcript.StatusError, Error: "401 unauthorized"})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindModerator, Speaker: "c", IsModerator: true, Text: "Let us close."})
 	// What a model sends is kept byte for byte, however odd.
-	e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: "nul\x00, \xff\xfe, \x1b[31mred, 漢字 🎉"})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "nul\x00, \xff\xfe, \x1b[31mred, 漢字 🎉"})
 	if err := e.SetMode("magi"); err == nil {
 		t.Log("magi mode is registered in this build")
 	}
@@ -102,7 +103,7 @@ func TestResumeRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(normalise(got), normalise(want)) {
 		for i := range max(len(got), len(want)) {
-			var g, w debate.Entry
+			var g, w transcript.Entry
 			if i < len(got) {
 				g = normalise(got)[i]
 			}
@@ -145,7 +146,7 @@ func TestResumeRoundTrip(t *testing.T) {
 	if len(again) != len(want)+2 || !reflect.DeepEqual(normalise(again[:len(want)]), normalise(want)) {
 		t.Fatalf("after resuming: %d entries, want %d (old ones unchanged)", len(again), len(want)+2)
 	}
-	if last := again[len(again)-1]; last.Turn != len(want)+2 || last.Speaker != "a" || last.Status != debate.StatusComplete || last.Text == "" {
+	if last := again[len(again)-1]; last.Turn != len(want)+2 || last.Speaker != "a" || last.Status != transcript.StatusComplete || last.Text == "" {
 		t.Errorf("new turn = %+v", last)
 	}
 	list, err := st2.List(ctx)
@@ -166,8 +167,8 @@ func TestStreamingTextIsCheckpointed(t *testing.T) {
 	rec := st.RecordEvery(50 * time.Millisecond)
 	info := debate.SessionInfo{ID: "s1", Mode: "mention", Created: time.Now()}
 	rec.Sink(debate.SessionStarted{Session: info})
-	en := debate.Entry{Turn: 1, Kind: debate.KindReply, Speaker: "a", Display: "A", Model: "m", Mode: "mention",
-		Status: debate.StatusStreaming, Started: time.Now()}
+	en := transcript.Entry{Turn: 1, Kind: transcript.KindReply, Speaker: "a", Display: "A", Model: "m", Mode: "mention",
+		Status: transcript.StatusStreaming, Started: time.Now()}
 	rec.Sink(debate.TurnStarted{Entry: en})
 	var want strings.Builder
 	for i := range 2000 {
@@ -180,10 +181,10 @@ func TestStreamingTextIsCheckpointed(t *testing.T) {
 		return err == nil && len(got) == 1 && got[0].Text == want.String()
 	})
 	_, got, _ := st.Load(ctx, "s1")
-	if got[0].Status != debate.StatusPartial || got[0].Error != Interrupted {
+	if got[0].Status != transcript.StatusPartial || got[0].Error != Interrupted {
 		t.Errorf("a turn read while streaming comes back as interrupted: %+v", got[0])
 	}
-	en.Text, en.Status, en.Finished = "final text", debate.StatusComplete, time.Now()
+	en.Text, en.Status, en.Finished = "final text", transcript.StatusComplete, time.Now()
 	rec.Sink(debate.TurnFinished{Entry: en})
 	rec.Sink(debate.TextDelta{Turn: 1, Agent: "a", Text: "late"}) // ignored: the turn is over
 	// Two more checkpoints, as the timer takes them: nothing may overwrite
@@ -194,7 +195,7 @@ func TestStreamingTextIsCheckpointed(t *testing.T) {
 		}
 	}
 	_, got, _ = st.Load(ctx, "s1")
-	if got[0].Text != "final text" || got[0].Status != debate.StatusComplete {
+	if got[0].Text != "final text" || got[0].Status != transcript.StatusComplete {
 		t.Errorf("after finish: %+v", got[0])
 	}
 }
@@ -255,7 +256,7 @@ func TestThreeAgentsFinishingAtOnceAllLand(t *testing.T) {
 		t.Fatalf("stored %d entries, want 12 equal to the history", len(got))
 	}
 	for _, en := range got {
-		if en.Kind == debate.KindReply && (en.Status != debate.StatusComplete || en.Text == "") {
+		if en.Kind == transcript.KindReply && (en.Status != transcript.StatusComplete || en.Text == "") {
 			t.Errorf("turn %d: %s %q", en.Turn, en.Status, en.Text)
 		}
 	}
@@ -276,7 +277,7 @@ func TestEmptySessionLeavesNoRow(t *testing.T) {
 	if list, _ := st.List(context.Background()); len(list) != 0 {
 		t.Fatalf("an empty session was saved: %+v", list)
 	}
-	e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: "hello"})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "hello"})
 	settle(t, e)
 	_ = rec.Flush()
 	list, _ := st.List(context.Background())
@@ -294,14 +295,14 @@ func TestResumeSettlesInterruptedTurns(t *testing.T) {
 	rec := st.Record()
 	info := debate.SessionInfo{ID: "crashed", Mode: "mention", Created: time.Now(), State: map[string]string{}}
 	rec.Sink(debate.SessionStarted{Session: info})
-	rec.Sink(debate.TurnStarted{Entry: debate.Entry{Turn: 1, Kind: debate.KindReply, Speaker: "a", Status: debate.StatusStreaming}})
-	rec.Sink(debate.TurnStarted{Entry: debate.Entry{Turn: 2, Kind: debate.KindReply, Speaker: "b", Status: debate.StatusStreaming}})
+	rec.Sink(debate.TurnStarted{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindReply, Speaker: "a", Status: transcript.StatusStreaming}})
+	rec.Sink(debate.TurnStarted{Entry: transcript.Entry{Turn: 2, Kind: transcript.KindReply, Speaker: "b", Status: transcript.StatusStreaming}})
 	rec.Sink(debate.TextDelta{Turn: 1, Text: "half an ans"})
 	_ = rec.Flush()
 	_ = rec.Close() // as if killed: the turns never finish
 
 	info2, entries, err := st.Load(ctx, "crashed")
-	if err != nil || entries[0].Status != debate.StatusPartial || entries[1].Status != debate.StatusError {
+	if err != nil || entries[0].Status != transcript.StatusPartial || entries[1].Status != transcript.StatusError {
 		t.Fatalf("load: %v %+v", err, entries)
 	}
 	rec2 := st.Record()
@@ -417,7 +418,7 @@ func TestWriteErrorIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.Sink(debate.SessionStarted{Session: debate.SessionInfo{ID: "x", Mode: "mention"}})
-	rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: 1, Kind: debate.KindNote, Speaker: "user", Status: debate.StatusComplete}})
+	rec.Sink(debate.EntryAdded{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindNote, Speaker: "user", Status: transcript.StatusComplete}})
 	if err := rec.Flush(); err == nil {
 		t.Fatal("flush after a failed write reported no error")
 	}
@@ -513,8 +514,8 @@ func TestStructuredAnswerIsCheckpointedAsSent(t *testing.T) {
 	ctx := context.Background()
 	rec := st.RecordEvery(50 * time.Millisecond)
 	rec.Sink(debate.SessionStarted{Session: debate.SessionInfo{ID: "s1", Mode: "magi", Created: time.Now()}})
-	rec.Sink(debate.TurnStarted{Entry: debate.Entry{Turn: 1, Kind: debate.KindVote, Speaker: "a", Display: "A", Model: "m", Mode: "magi",
-		Status: debate.StatusStreaming, Started: time.Now()}})
+	rec.Sink(debate.TurnStarted{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindVote, Speaker: "a", Display: "A", Model: "m", Mode: "magi",
+		Status: transcript.StatusStreaming, Started: time.Now()}})
 	for _, d := range []debate.TextDelta{
 		{Turn: 1, Agent: "a", Raw: `{"vote": "reject", `},
 		{Turn: 1, Agent: "a", Field: "reasoning", Text: "Too thin", Raw: `"reasoning": "Too thin`},
@@ -548,8 +549,8 @@ func TestIdleRecorderStopsTicking(t *testing.T) {
 		t.Fatal("a recorder with nothing streaming ticks")
 	}
 	for turn := 1; turn <= 2; turn++ {
-		en := debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: "a", Display: "A", Model: "m", Mode: "mention",
-			Status: debate.StatusStreaming, Started: time.Now()}
+		en := transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: "a", Display: "A", Model: "m", Mode: "mention",
+			Status: transcript.StatusStreaming, Started: time.Now()}
 		rec.Sink(debate.TurnStarted{Entry: en})
 		rec.Sink(debate.TextDelta{Turn: turn, Agent: "a", Text: "streamed"})
 		if !ticking() {
@@ -559,7 +560,7 @@ func TestIdleRecorderStopsTicking(t *testing.T) {
 			_, got, err := st.Load(ctx, "s1")
 			return err == nil && len(got) == turn && got[turn-1].Text == "streamed"
 		})
-		en.Text, en.Status, en.Finished = "streamed", debate.StatusComplete, time.Now()
+		en.Text, en.Status, en.Finished = "streamed", transcript.StatusComplete, time.Now()
 		rec.Sink(debate.TurnFinished{Entry: en})
 		waitFor(t, func() bool { return !ticking() })
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // backendName names the database of this run in benchmark names.
@@ -69,7 +70,7 @@ func BenchmarkFollowLag(b *testing.B) {
 			turn = en.Turn
 			// The wake, then the read: what B's follow does.
 			deadline := time.NewTimer(30 * time.Second)
-			for got := []debate.Entry(nil); len(got) == 0; {
+			for got := []transcript.Entry(nil); len(got) == 0; {
 				select {
 				case <-changed:
 				case <-deadline.C:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // The rows a Recorder writes in its transactions: a session's metadata,
@@ -44,7 +45,7 @@ const entryColumns = `turn_number, speaker_name, model_used, prompt, response, i
 	origin, usage_estimated, warning, evidence`
 
 // entryValues are an entry's values in entryColumns order.
-func entryValues(en debate.Entry) ([]any, error) {
+func entryValues(en transcript.Entry) ([]any, error) {
 	en = saneEntry(en) // a cost is never stored unless finite
 	calls := ""
 	if len(en.ToolCalls) > 0 {
@@ -72,7 +73,7 @@ func entryValues(en debate.Entry) ([]any, error) {
 // insertEntry adds a new row for en under its turn number and returns the
 // row's id. A number already taken fails on the unique index: a turn is
 // never written over another.
-func insertEntry(ctx context.Context, tx *sql.Tx, session, writer string, en debate.Entry) (int64, error) {
+func insertEntry(ctx context.Context, tx *sql.Tx, session, writer string, en transcript.Entry) (int64, error) {
 	vals, err := entryValues(en)
 	if err != nil {
 		return 0, err
@@ -89,7 +90,7 @@ func insertEntry(ctx context.Context, tx *sql.Tx, session, writer string, en deb
 
 // updateEntry rewrites the row this writer created (a turn's final state);
 // a row another writer created is never touched.
-func updateEntry(ctx context.Context, tx *sql.Tx, row int64, writer string, en debate.Entry) error {
+func updateEntry(ctx context.Context, tx *sql.Tx, row int64, writer string, en transcript.Entry) error {
 	vals, err := entryValues(en)
 	if err != nil {
 		return err
@@ -110,7 +111,7 @@ func updateEntry(ctx context.Context, tx *sql.Tx, row int64, writer string, en d
 // noteParticipant fills TalkTable's participant and moderator columns with
 // the first agents that speak, so tools written for TalkTable read them:
 // their display names ("ChatGPT"), as the seed stores them.
-func noteParticipant(ctx context.Context, tx *sql.Tx, session string, en debate.Entry) error {
+func noteParticipant(ctx context.Context, tx *sql.Tx, session string, en transcript.Entry) error {
 	if !en.IsAgentTurn() {
 		return nil
 	}

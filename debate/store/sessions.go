@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sessionid"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -117,7 +118,7 @@ func (s *Store) Latest(ctx context.Context) (string, error) {
 // Load returns a session as engine.Restore takes it. A turn that was still
 // streaming when Parley stopped comes back settled: partial with what
 // arrived, or an error when nothing did, marked Interrupted.
-func (s *Store) Load(ctx context.Context, id string) (debate.SessionInfo, []debate.Entry, error) {
+func (s *Store) Load(ctx context.Context, id string) (debate.SessionInfo, []transcript.Entry, error) {
 	info, err := s.meta(ctx, id)
 	if err != nil {
 		return info, nil, err
@@ -150,7 +151,7 @@ func (s *Store) meta(ctx context.Context, id string) (debate.SessionInfo, error)
 	return info, nil
 }
 
-func (s *Store) entries(ctx context.Context, id string) ([]debate.Entry, error) {
+func (s *Store) entries(ctx context.Context, id string) ([]transcript.Entry, error) {
 	return s.queryEntries(ctx, id, `WHERE conversation_id = ? ORDER BY turn_number`, id)
 }
 
@@ -162,7 +163,7 @@ const logColumns = `turn_number, speaker_name, model_used, prompt, response, is_
 
 // queryEntries reads the log rows that where (with args) selects. A turn
 // left streaming comes back settled as interrupted (see Load).
-func (s *Store) queryEntries(ctx context.Context, id, where string, args ...any) ([]debate.Entry, error) {
+func (s *Store) queryEntries(ctx context.Context, id, where string, args ...any) ([]transcript.Entry, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+logColumns+` FROM conversation_log `+where, args...)
 	if err != nil {
 		return nil, err
@@ -179,7 +180,7 @@ type rowQuerier interface {
 
 // liveEntries reads the log rows that where selects as they stand: a turn
 // another process is still streaming stays streaming.
-func liveEntries(ctx context.Context, q rowQuerier, id, where string, args ...any) ([]debate.Entry, error) {
+func liveEntries(ctx context.Context, q rowQuerier, id, where string, args ...any) ([]transcript.Entry, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+logColumns+` FROM conversation_log `+where, args...)
 	if err != nil {
 		return nil, err
@@ -189,10 +190,10 @@ func liveEntries(ctx context.Context, q rowQuerier, id, where string, args ...an
 }
 
 // scanEntries reads log rows; settle marks turns left streaming interrupted.
-func scanEntries(rows *sql.Rows, id string, settle bool) ([]debate.Entry, error) {
-	var out []debate.Entry
+func scanEntries(rows *sql.Rows, id string, settle bool) ([]transcript.Entry, error) {
+	var out []transcript.Entry
 	for rows.Next() {
-		var en debate.Entry
+		var en transcript.Entry
 		var started, kind, status, calls, finished, records string
 		var u providers.Usage
 		if err := rows.Scan(&en.Turn, &en.Speaker, &en.Model, &en.Prompt, &en.Text, &en.IsModerator, &started,
@@ -201,7 +202,7 @@ func scanEntries(rows *sql.Rows, id string, settle bool) ([]debate.Entry, error)
 			&u.CacheWriteTokens, &u.ReasoningTokens, &u.PriceUnknown, &en.Covers, &en.Origin, &u.Estimated, &en.Warning, &records); err != nil {
 			return nil, err
 		}
-		en.Kind, en.Status, en.Usage = debate.Kind(kind), debate.Status(status), u
+		en.Kind, en.Status, en.Usage = transcript.Kind(kind), transcript.Status(status), u
 		en = saneEntry(en) // an old row holding +Inf reads as unknown
 		en.Started, en.Finished = parseTime(started), parseTime(finished)
 		if calls != "" {
@@ -214,10 +215,10 @@ func scanEntries(rows *sql.Rows, id string, settle bool) ([]debate.Entry, error)
 				return nil, fmt.Errorf("session %s turn %d: unreadable evidence: %w", id, en.Turn, err)
 			}
 		}
-		if settle && (en.Status == debate.StatusStreaming || en.Status == "") {
-			en.Status, en.Error = debate.StatusPartial, Interrupted
+		if settle && (en.Status == transcript.StatusStreaming || en.Status == "") {
+			en.Status, en.Error = transcript.StatusPartial, Interrupted
 			if en.Text == "" {
-				en.Status = debate.StatusError
+				en.Status = transcript.StatusError
 			}
 		}
 		out = append(out, en)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // openShared opens the session of path in a store of its own with a fresh
@@ -79,7 +80,7 @@ func TestTwoWritersKeepEveryTurn(t *testing.T) {
 	}
 	for i, w := range want {
 		en := entries[i]
-		if en.Turn != i+1 || en.Origin != w.origin || (w.text != "" && en.Text != w.text) || en.Status != debate.StatusComplete {
+		if en.Turn != i+1 || en.Origin != w.origin || (w.text != "" && en.Text != w.text) || en.Status != transcript.StatusComplete {
 			t.Errorf("turn %d = %d %q %s from %q, want %q from %q", i+1, en.Turn, en.Text, en.Status, en.Origin, w.text, w.origin)
 		}
 	}
@@ -141,7 +142,7 @@ func TestLeaseRefusesThenExpires(t *testing.T) {
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("turn 3: %v %v", rows, err)
 	}
-	if rows[0].Status != debate.StatusPartial || rows[0].Error != Interrupted || rows[0].Text != "half an ans" {
+	if rows[0].Status != transcript.StatusPartial || rows[0].Error != Interrupted || rows[0].Text != "half an ans" {
 		t.Errorf("the dead turn is %s %q %q, want partial, interrupted, its text", rows[0].Status, rows[0].Error, rows[0].Text)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // SpendLimits are parley serve's spend windows (serve.max_cost_per_hour,
@@ -152,7 +152,7 @@ func (s *Store) ServedSpend(ctx context.Context, since time.Time, user *string) 
 	q := `SELECT COALESCE(SUM(` + saneLogCost + `), 0) FROM conversation_log l
 		JOIN session_owner o ON o.conversation_id = l.conversation_id
 		WHERE COALESCE(NULLIF(l.finished_time, ''), l.timestamp) >= ? AND l.status <> ?`
-	args := []any{formatTime(since), debate.StatusStreaming}
+	args := []any{formatTime(since), transcript.StatusStreaming}
 	if user != nil {
 		q += ` AND o.user_id = ?`
 		args = append(args, *user)

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -52,13 +53,13 @@ func TestWebSearchSourcesBecomeEvidence(t *testing.T) {
 				recs[0].Tool != debate.SearchTool || recs[0].Agent != "gemini" || recs[1].Title != "Charm" || recs[1].Text != "We make the command line glamorous" {
 				t.Fatalf("ledger %+v", recs)
 			}
-			var reply debate.Entry
+			var reply transcript.Entry
 			var lines []string
 			for _, en := range e.History().Entries() {
 				switch en.Kind {
-				case debate.KindReply:
+				case transcript.KindReply:
 					reply = en
-				case debate.KindToolCall:
+				case transcript.KindToolCall:
 					lines = append(lines, en.ToolCalls[0].Short(en.CallEvidence(0)))
 				}
 			}

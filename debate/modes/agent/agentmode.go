@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // AgentMode is the code-reading agent: one agent answers each question by
@@ -103,7 +104,7 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 		return nil
 	}
 	e.SetTitle(input, "")
-	first := e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: input}).Turn + 1
+	first := e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: input}).Turn + 1
 	m.mu.Lock()
 	maxSteps := m.maxSteps
 	m.mu.Unlock()
@@ -111,11 +112,11 @@ func (m *AgentMode) Submit(ctx context.Context, input string) error {
 		maxSteps = e.MaxSteps()
 	}
 	spec := debate.TurnSpec{
-		Agent: m.agent, Kind: debate.KindReply, Prompt: input,
+		Agent: m.agent, Kind: transcript.KindReply, Prompt: input,
 		Instruction: agentInstruction(e.Workspace()),
 		Messages:    e.PromptFor(ctx, debate.Prompt{Mode: "agent", Self: m.agent.Name}),
 	}
-	var en debate.Entry
+	var en transcript.Entry
 	var err error
 	if m.native() {
 		// Native calls inside one turn (nativetools.go): its call limit is
@@ -151,8 +152,8 @@ func nativeInstruction(root string) string {
 }
 
 // answered sums up the run from its entries (those from turn first on).
-func (m *AgentMode) answered(first int, answer debate.Entry, err error) debate.AgentAnswered {
-	out := debate.AgentAnswered{Agent: m.agent.Name, Complete: err == nil, ToolCalls: []debate.ToolCall{}}
+func (m *AgentMode) answered(first int, answer transcript.Entry, err error) debate.AgentAnswered {
+	out := debate.AgentAnswered{Agent: m.agent.Name, Complete: err == nil, ToolCalls: []transcript.ToolCall{}}
 	if err == nil {
 		out.Answer = answer.Text
 	} else {
@@ -169,7 +170,7 @@ func (m *AgentMode) answered(first int, answer debate.Entry, err error) debate.A
 			out.Steps++
 			out.Usage = out.Usage.Add(en.Usage)
 			out.Cost += en.Cost
-		case en.Kind == debate.KindToolCall:
+		case en.Kind == transcript.KindToolCall:
 			out.ToolCalls = append(out.ToolCalls, en.ToolCalls...)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -39,12 +40,12 @@ func TestAgentModeDemoExplainsAFolder(t *testing.T) {
 	}
 	// The answer is the last entry, a complete reply.
 	final, _ := e.History().Get(e.History().Len())
-	if final.Kind != debate.KindReply || final.Text != ans.Answer {
+	if final.Kind != transcript.KindReply || final.Text != ans.Answer {
 		t.Fatalf("answer entry = %+v", final)
 	}
 	var calls []string
 	for _, en := range e.History().Entries() {
-		if en.Kind == debate.KindToolCall {
+		if en.Kind == transcript.KindToolCall {
 			calls = append(calls, en.ToolCalls[0].Tool+" "+en.ToolCalls[0].Parameters["path"])
 		}
 	}
@@ -85,9 +86,9 @@ func TestToolCallsExportShape(t *testing.T) {
 	if err := e.Submit(context.Background(), "explain"); err != nil {
 		t.Fatal(err)
 	}
-	var call debate.Entry
+	var call transcript.Entry
 	for _, en := range e.History().Entries() {
-		if en.Kind == debate.KindToolCall {
+		if en.Kind == transcript.KindToolCall {
 			call = en
 			break
 		}
@@ -144,7 +145,7 @@ func TestAgentModeCancelStopsTheLoop(t *testing.T) {
 		t.Fatalf("%d tool events, want 2", n)
 	}
 	entries := e.History().Entries()
-	if last := entries[len(entries)-1]; last.Status != debate.StatusCancelled {
+	if last := entries[len(entries)-1]; last.Status != transcript.StatusCancelled {
 		t.Fatalf("last entry = %+v", last)
 	}
 }

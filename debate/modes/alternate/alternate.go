@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -94,10 +95,10 @@ func newAlternate(e debate.Session) (debate.Mode, error) {
 // are the ones start and step apply: after a usable answer the other agent
 // speaks; a responder that left nothing keeps its turn.
 func (m *Alternate) recoverState() {
-	var last debate.Entry
+	var last transcript.Entry
 	step, started, found := 0, false, false
 	for en := range m.engine.History().Walk() { // newest first
-		if en.Mode != "alternate" || en.Kind != debate.KindReply || (en.Speaker != m.pair[0].Name && en.Speaker != m.pair[1].Name) {
+		if en.Mode != "alternate" || en.Kind != transcript.KindReply || (en.Speaker != m.pair[0].Name && en.Speaker != m.pair[1].Name) {
 			continue
 		}
 		if !found {
@@ -150,7 +151,7 @@ func (m *Alternate) next() *debate.Agent {
 // alternate turn one of them answered (nil: none did).
 func (m *Alternate) lastSeatedSpeaker() *debate.Agent {
 	for en := range m.engine.History().Walk() { // newest first
-		if en.Mode != debate.ModeAlternate || en.Kind != debate.KindReply {
+		if en.Mode != debate.ModeAlternate || en.Kind != transcript.KindReply {
 			continue
 		}
 		for _, a := range m.pair {
@@ -234,7 +235,7 @@ func (m *Alternate) newTurn(step int, instruction string) debate.AlternateTurn {
 func (m *Alternate) start(ctx context.Context, instruction string) (debate.AlternateTurn, error) {
 	e := m.engine
 	e.SetTitle(instruction, "")
-	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: instruction, Prompt: instruction})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: instruction, Prompt: instruction})
 	turn := m.newTurn(0, instruction)
 	next := m.pair[0]
 	var errs []error
@@ -274,15 +275,15 @@ func (m *Alternate) step(ctx context.Context, instruction string) (debate.Altern
 	n, _ := strconv.Atoi(e.State(debate.StateStepCount))
 	n++
 	if instruction != "" {
-		e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: instruction, Prompt: instruction})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: instruction, Prompt: instruction})
 	}
 	responder := m.next()
 	other := m.other(responder)
 	turn := m.newTurn(n, instruction)
 	// What the other agent would have been sent, had it answered this step too.
-	wouldSend := debate.EstimateTokens(debate.SystemPrompt(other, m.instruction(other)))
+	wouldSend := transcript.EstimateTokens(debate.SystemPrompt(other, m.instruction(other)))
 	for _, msg := range m.messagesFor(ctx, other) {
-		wouldSend += debate.EstimateTokens(msg.Content)
+		wouldSend += transcript.EstimateTokens(msg.Content)
 	}
 	en, err := m.answer(ctx, responder, n, instruction)
 	m.record(&turn, responder, en, err)
@@ -315,13 +316,13 @@ func (m *Alternate) messagesFor(ctx context.Context, a *debate.Agent) []provider
 	return msgs
 }
 
-func (m *Alternate) answer(ctx context.Context, a *debate.Agent, step int, instruction string) (debate.Entry, error) {
+func (m *Alternate) answer(ctx context.Context, a *debate.Agent, step int, instruction string) (transcript.Entry, error) {
 	prompt := instruction
 	if prompt == "" {
 		prompt = "(next step, no new instruction)"
 	}
 	t := m.engine.Reserve(debate.TurnSpec{
-		Agent: a, Kind: debate.KindReply, Round: step, Prompt: prompt,
+		Agent: a, Kind: transcript.KindReply, Round: step, Prompt: prompt,
 		Instruction: m.instruction(a), Messages: m.messagesFor(ctx, a),
 	})
 	return t.Run(ctx)
@@ -329,11 +330,11 @@ func (m *Alternate) answer(ctx context.Context, a *debate.Agent, step int, instr
 
 // answered reports whether a turn left words the other agent can answer:
 // a complete answer, or the part of one that arrived before a cut or cancel.
-func answered(en debate.Entry) bool {
-	return en.Status != debate.StatusError && strings.TrimSpace(en.Text) != ""
+func answered(en transcript.Entry) bool {
+	return en.Status != transcript.StatusError && strings.TrimSpace(en.Text) != ""
 }
 
-func (m *Alternate) record(turn *debate.AlternateTurn, a *debate.Agent, en debate.Entry, err error) {
+func (m *Alternate) record(turn *debate.AlternateTurn, a *debate.Agent, en transcript.Entry, err error) {
 	turn.Entries = append(turn.Entries, en)
 	turn.Responder = a.Name
 	turn.Tokens += en.Usage.Total()

@@ -9,26 +9,27 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Entries of a saved alternate session, for the resume table below. The
 // pair of modeConfig is codex (first) and claude (second).
-func savedHost(text string) debate.Entry {
-	return debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Mode: "alternate", Text: text, Status: debate.StatusComplete}
+func savedHost(text string) transcript.Entry {
+	return transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Mode: "alternate", Text: text, Status: transcript.StatusComplete}
 }
 
-func savedReply(agent string, round int, status debate.Status, text string) debate.Entry {
-	return debate.Entry{Kind: debate.KindReply, Speaker: agent, Mode: "alternate", Round: round, Text: text, Status: status}
+func savedReply(agent string, round int, status transcript.Status, text string) transcript.Entry {
+	return transcript.Entry{Kind: transcript.KindReply, Speaker: agent, Mode: "alternate", Round: round, Text: text, Status: status}
 }
 
-func savedAnswer(agent string, round int) debate.Entry {
-	return savedReply(agent, round, debate.StatusComplete, agent+" said something")
+func savedAnswer(agent string, round int) transcript.Entry {
+	return savedReply(agent, round, transcript.StatusComplete, agent+" said something")
 }
 
-func savedIn(mode string, en debate.Entry) debate.Entry { en.Mode = mode; return en }
+func savedIn(mode string, en transcript.Entry) transcript.Entry { en.Mode = mode; return en }
 
-func savedNote(text string) debate.Entry {
-	return debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Mode: "mention", Text: text, Status: debate.StatusComplete}
+func savedNote(text string) transcript.Entry {
+	return transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Mode: "mention", Text: text, Status: transcript.StatusComplete}
 }
 
 // TestAlternateResumeHandsTheTurnToTheRightAgent resumes sessions saved
@@ -43,83 +44,83 @@ func TestAlternateResumeHandsTheTurnToTheRightAgent(t *testing.T) {
 	const unstarted = "" // the next line is a start turn: codex then claude
 	cases := []struct {
 		name     string
-		saved    []debate.Entry
+		saved    []transcript.Entry
 		next     string // who answers the next step
 		lastStep int    // the step count saved with it (when started)
 	}{
 		{name: "empty session", saved: nil, next: unstarted},
-		{name: "only the host's instruction", saved: []debate.Entry{savedHost("design a cache")}, next: unstarted},
+		{name: "only the host's instruction", saved: []transcript.Entry{savedHost("design a cache")}, next: unstarted},
 		{name: "start: first agent failed at once",
-			saved: []debate.Entry{savedHost("q"), savedReply("codex", 0, debate.StatusError, "")}, next: unstarted},
+			saved: []transcript.Entry{savedHost("q"), savedReply("codex", 0, transcript.StatusError, "")}, next: unstarted},
 		{name: "start: first agent cancelled before a word",
-			saved: []debate.Entry{savedHost("q"), savedReply("codex", 0, debate.StatusCancelled, "")}, next: unstarted},
+			saved: []transcript.Entry{savedHost("q"), savedReply("codex", 0, transcript.StatusCancelled, "")}, next: unstarted},
 		{name: "start: first agent answered only blanks",
-			saved: []debate.Entry{savedHost("q"), savedReply("codex", 0, debate.StatusComplete, " \n\t")}, next: unstarted},
+			saved: []transcript.Entry{savedHost("q"), savedReply("codex", 0, transcript.StatusComplete, " \n\t")}, next: unstarted},
 		{name: "start: first agent refused (an error that kept its words)",
-			saved: []debate.Entry{savedHost("q"), savedReply("codex", 0, debate.StatusError, "I cannot help with that.")}, next: unstarted},
+			saved: []transcript.Entry{savedHost("q"), savedReply("codex", 0, transcript.StatusError, "I cannot help with that.")}, next: unstarted},
 		{name: "start: both failed",
-			saved: []debate.Entry{savedHost("q"), savedReply("codex", 0, debate.StatusError, ""), savedReply("claude", 0, debate.StatusError, "")}, next: unstarted},
+			saved: []transcript.Entry{savedHost("q"), savedReply("codex", 0, transcript.StatusError, ""), savedReply("claude", 0, transcript.StatusError, "")}, next: unstarted},
 		{name: "start: first answered, second not yet",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0)}, next: "claude", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0)}, next: "claude", lastStep: 0},
 		{name: "start: first answered, second failed",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedReply("claude", 0, debate.StatusError, "")}, next: "claude", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedReply("claude", 0, transcript.StatusError, "")}, next: "claude", lastStep: 0},
 		{name: "start: first answered, second cancelled before a word",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedReply("claude", 0, debate.StatusCancelled, "")}, next: "claude", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedReply("claude", 0, transcript.StatusCancelled, "")}, next: "claude", lastStep: 0},
 		{name: "start: first cancelled mid-answer",
-			saved: []debate.Entry{savedHost("q"), savedReply("codex", 0, debate.StatusCancelled, "half an answ")}, next: "claude", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedReply("codex", 0, transcript.StatusCancelled, "half an answ")}, next: "claude", lastStep: 0},
 		{name: "start: first cut mid-answer",
-			saved: []debate.Entry{savedHost("q"), savedReply("codex", 0, debate.StatusPartial, "half an answ")}, next: "claude", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedReply("codex", 0, transcript.StatusPartial, "half an answ")}, next: "claude", lastStep: 0},
 		{name: "start: first failed, second answered",
-			saved: []debate.Entry{savedHost("q"), savedReply("codex", 0, debate.StatusError, ""), savedAnswer("claude", 0)}, next: "codex", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedReply("codex", 0, transcript.StatusError, ""), savedAnswer("claude", 0)}, next: "codex", lastStep: 0},
 		{name: "start: both answered",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0)}, next: "codex", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0)}, next: "codex", lastStep: 0},
 		{name: "start: second cut mid-answer",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedReply("claude", 0, debate.StatusPartial, "half")}, next: "codex", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedReply("claude", 0, transcript.StatusPartial, "half")}, next: "codex", lastStep: 0},
 		{name: "step 1 answered by the first agent",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1)}, next: "claude", lastStep: 1},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1)}, next: "claude", lastStep: 1},
 		{name: "step 1 failed: the first agent keeps its turn",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedReply("codex", 1, debate.StatusError, "")}, next: "codex", lastStep: 1},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedReply("codex", 1, transcript.StatusError, "")}, next: "codex", lastStep: 1},
 		{name: "step 1 refused: the first agent keeps its turn",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedReply("codex", 1, debate.StatusError, "I cannot help with that.")},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedReply("codex", 1, transcript.StatusError, "I cannot help with that.")},
 			next:  "codex", lastStep: 1},
 		{name: "step 1 failed twice, then answered",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedReply("codex", 1, debate.StatusError, ""),
-				savedReply("codex", 2, debate.StatusError, ""), savedAnswer("codex", 3)}, next: "claude", lastStep: 3},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedReply("codex", 1, transcript.StatusError, ""),
+				savedReply("codex", 2, transcript.StatusError, ""), savedAnswer("codex", 3)}, next: "claude", lastStep: 3},
 		{name: "step 2 by the second agent, with an instruction",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1), savedHost("now tests"), savedAnswer("claude", 2)},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1), savedHost("now tests"), savedAnswer("claude", 2)},
 			next:  "codex", lastStep: 2},
 		{name: "several rounds, the last one cut",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1), savedAnswer("claude", 2), savedAnswer("codex", 3),
-				savedReply("claude", 4, debate.StatusPartial, "so f")}, next: "codex", lastStep: 4},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1), savedAnswer("claude", 2), savedAnswer("codex", 3),
+				savedReply("claude", 4, transcript.StatusPartial, "so f")}, next: "codex", lastStep: 4},
 		{name: "several rounds, the last one cancelled before a word",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1), savedAnswer("claude", 2), savedAnswer("codex", 3),
-				savedReply("claude", 4, debate.StatusCancelled, "")}, next: "claude", lastStep: 4},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1), savedAnswer("claude", 2), savedAnswer("codex", 3),
+				savedReply("claude", 4, transcript.StatusCancelled, "")}, next: "claude", lastStep: 4},
 		{name: "notes after the last step",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1), savedNote("remember the deadline"), savedNote("and the budget")},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1), savedNote("remember the deadline"), savedNote("and the budget")},
 			next:  "claude", lastStep: 1},
 		{name: "a mention exchange with the pair after the last step",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1),
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1),
 				savedIn("mention", savedHost("@claude @codex thoughts?")), savedIn("mention", savedAnswer("claude", 0)), savedIn("mention", savedAnswer("codex", 0))},
 			next: "claude", lastStep: 1},
 		{name: "a mention exchange before the start",
-			saved: []debate.Entry{savedIn("mention", savedHost("@codex hi")), savedIn("mention", savedAnswer("codex", 0)), savedIn("mention", savedAnswer("claude", 3))},
+			saved: []transcript.Entry{savedIn("mention", savedHost("@codex hi")), savedIn("mention", savedAnswer("codex", 0)), savedIn("mention", savedAnswer("claude", 3))},
 			next:  unstarted},
 		{name: "an agent outside the pair answered in alternate mode (config changed)",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("gemini", 5)}, next: "codex", lastStep: 0},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("gemini", 5)}, next: "codex", lastStep: 0},
 		{name: "the pair's tool call and error entries are no answers",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1),
-				{Kind: debate.KindToolCall, Speaker: "claude", Mode: "alternate", Round: 7, Text: "read_file x", Status: debate.StatusComplete},
-				{Kind: debate.KindError, Speaker: "claude", Mode: "alternate", Round: 8, Text: "boom", Status: debate.StatusComplete}},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1),
+				{Kind: transcript.KindToolCall, Speaker: "claude", Mode: "alternate", Round: 7, Text: "read_file x", Status: transcript.StatusComplete},
+				{Kind: transcript.KindError, Speaker: "claude", Mode: "alternate", Round: 8, Text: "boom", Status: transcript.StatusComplete}},
 			next: "claude", lastStep: 1},
 		{name: "a step after a switch away and back",
-			saved: []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedIn("magi", savedAnswer("gemini", 1)), savedAnswer("codex", 1)},
+			saved: []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedIn("magi", savedAnswer("gemini", 1)), savedAnswer("codex", 1)},
 			next:  "claude", lastStep: 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e, log, events := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "mention", nil)
-			saved := append([]debate.Entry(nil), tc.saved...)
+			saved := append([]transcript.Entry(nil), tc.saved...)
 			if err := e.Restore(debate.SessionInfo{ID: "saved", Mode: "alternate"}, saved); err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +167,7 @@ func TestAlternateResumeTrustsSavedState(t *testing.T) {
 	e, log, _ := debatetest.NewModeEngine(t, debatetest.ModeConfig(known), "mention", nil)
 	// The history alone would say claude (codex answered step 1); the saved
 	// state says codex at step 6 (say, claude's step was taken out since).
-	saved := []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1)}
+	saved := []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1)}
 	info := debate.SessionInfo{ID: "saved", Mode: "alternate", State: map[string]string{"alternate.next": "codex", "alternate.step": "6"}}
 	if err := e.Restore(info, saved); err != nil {
 		t.Fatal(err)

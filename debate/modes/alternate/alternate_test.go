@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -335,9 +336,9 @@ func TestAlternateDemo(t *testing.T) {
 	}
 	var speakers []string
 	for _, en := range e.History().Entries() {
-		if en.Kind == debate.KindReply {
+		if en.Kind == transcript.KindReply {
 			speakers = append(speakers, en.Speaker)
-			if en.Status != debate.StatusComplete || !strings.Contains(en.Text, "offline demo") {
+			if en.Status != transcript.StatusComplete || !strings.Contains(en.Text, "offline demo") {
 				t.Fatalf("demo reply %+v", en)
 			}
 		}
@@ -482,7 +483,7 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 	entries := e.History().Entries()
 	cut := 0 // fork right after step 1 (chatgpt answered): claude is next there
 	for i, en := range entries {
-		if en.Kind == debate.KindReply && en.Round == 1 {
+		if en.Kind == transcript.KindReply && en.Round == 1 {
 			cut = i + 1
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A swap after the start seats another agent in the seat whose turn is
@@ -51,7 +52,7 @@ func TestAlternateSwapAndStopBetweenSteps(t *testing.T) {
 	}
 	var outcome string
 	for en := range e.History().Walk() {
-		if en.Kind == debate.KindOutcome {
+		if en.Kind == transcript.KindOutcome {
 			outcome = en.Text
 			break
 		}

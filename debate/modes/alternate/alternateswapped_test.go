@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // A run whose host swapped claude for chatgpt ended with chatgpt's turn
@@ -17,13 +18,13 @@ func TestAlternateTurnAfterASwappedRunGoesToTheSeatsOwnAgent(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
-		saved   []debate.Entry
+		saved   []transcript.Entry
 		next    string
 		nextNow string
 	}{
-		{"the swapped seat's turn", []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1)}, "chatgpt", "claude"},
-		{"after the newcomer answered", []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("chatgpt", 1)}, "codex", "codex"},
-		{"the first seat swapped, its turn", []debate.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("chatgpt", 1), savedAnswer("claude", 2)}, "chatgpt", "codex"},
+		{"the swapped seat's turn", []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("codex", 1)}, "chatgpt", "claude"},
+		{"after the newcomer answered", []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("chatgpt", 1)}, "codex", "codex"},
+		{"the first seat swapped, its turn", []transcript.Entry{savedHost("q"), savedAnswer("codex", 0), savedAnswer("claude", 0), savedAnswer("chatgpt", 1), savedAnswer("claude", 2)}, "chatgpt", "codex"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

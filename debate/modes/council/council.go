@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
@@ -118,7 +119,7 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 	}
 	e := c.engine
 	e.SetTitle(q, "")
-	user := e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: q})
+	user := e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: q})
 	res := &verdict.CouncilResult{Question: q, Seed: councilSeed(e.Info().ID, q, user.Turn),
 		Rankings: []verdict.CouncilRanking{}, Aggregate: []verdict.CouncilScore{}}
 	res.Chairman = verdict.CouncilChair{Member: c.chairOf.Name, Seat: c.chair.Name, Display: c.chair.Label(),
@@ -172,7 +173,7 @@ func (c *Council) goOn(ctx context.Context, q string, turn int, res *verdict.Cou
 		return c.stop(res, checkpoint.KindRankings)
 	}
 
-	before := slices.DeleteFunc(e.History().Settled(), func(en debate.Entry) bool { return en.Turn >= turn })
+	before := slices.DeleteFunc(e.History().Settled(), func(en transcript.Entry) bool { return en.Turn >= turn })
 	en, err := c.decide(ctx, q, before, res)
 	ch := &res.Chairman
 	ch.Text, ch.Turn, ch.Usage, ch.Cost = en.Text, en.Turn, en.Usage, en.Cost
@@ -215,7 +216,7 @@ func (c *Council) finish(res *verdict.CouncilResult, err error) error {
 		} else {
 			text += " No answer stands in for it."
 		}
-		e.AddEntry(debate.Entry{Kind: debate.KindError, Speaker: debate.SpeakerSystem, Display: "Council", Round: 3, Prompt: res.Question, Text: text, Error: res.Chairman.Error})
+		e.AddEntry(transcript.Entry{Kind: transcript.KindError, Speaker: transcript.SpeakerSystem, Display: "Council", Round: 3, Prompt: res.Question, Text: text, Error: res.Chairman.Error})
 	}
 	res.Evidence = c.evidencePolicy()
 	res.Sentence = verdict.CouncilSentence(*res)
@@ -273,7 +274,7 @@ func (c *Council) answer(ctx context.Context, q string) []verdict.CouncilAnswer 
 	seen := e.History().Settled()
 	turns := make([]*debate.Turn, len(c.members))
 	for i, a := range c.members {
-		turns[i] = e.Reserve(debate.TurnSpec{Agent: a, Kind: debate.KindReply, Round: 1, Prompt: q, Instruction: councilAnswerText,
+		turns[i] = e.Reserve(debate.TurnSpec{Agent: a, Kind: transcript.KindReply, Round: 1, Prompt: q, Instruction: councilAnswerText,
 			Messages: debate.BuildMessages(seen, debate.View{Self: a.Name, BudgetTokens: e.Configuration().Context.BudgetTokens})})
 	}
 	out := make([]verdict.CouncilAnswer, len(c.members))
@@ -287,11 +288,11 @@ func (c *Council) answer(ctx context.Context, q string) []verdict.CouncilAnswer 
 }
 
 // decide is stage 3: the chairman's turn, streamed in its panel.
-func (c *Council) decide(ctx context.Context, q string, before []debate.Entry, res *verdict.CouncilResult) (debate.Entry, error) {
+func (c *Council) decide(ctx context.Context, q string, before []transcript.Entry, res *verdict.CouncilResult) (transcript.Entry, error) {
 	e := c.engine
 	msgs := debate.BuildMessages(before, debate.View{Self: c.chair.Name, BudgetTokens: e.Configuration().Context.BudgetTokens / 2})
 	msgs = debate.MergeRoles(append(msgs, providers.Message{Role: providers.RoleUser, Content: c.chairPrompt(q, res)}))
-	t := e.Reserve(debate.TurnSpec{Agent: c.chair, Kind: debate.KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs, Answer: true})
+	t := e.Reserve(debate.TurnSpec{Agent: c.chair, Kind: transcript.KindReply, Round: 3, Prompt: "Council chairman: " + q, Instruction: chairInstruction, Messages: msgs, Answer: true})
 	return t.Run(ctx)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
@@ -246,9 +247,9 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 func TestAggregateBordaWithFourMembersAndAnInvalidRanking(t *testing.T) {
 	t.Parallel()
 	ans := func(m string) verdict.CouncilAnswer {
-		return verdict.CouncilAnswer{Member: m, Display: m, Text: "x", Status: string(debate.StatusComplete)}
+		return verdict.CouncilAnswer{Member: m, Display: m, Text: "x", Status: string(transcript.StatusComplete)}
 	}
-	answers := []verdict.CouncilAnswer{ans("a"), ans("b"), ans("c"), ans("d"), {Member: "e", Status: string(debate.StatusError)}}
+	answers := []verdict.CouncilAnswer{ans("a"), ans("b"), ans("c"), ans("d"), {Member: "e", Status: string(transcript.StatusError)}}
 	rankings := []verdict.CouncilRanking{
 		{Ranker: "a", Valid: true, Order: []string{"b", "c", "d"}}, // b 2, c 1, d 0
 		{Ranker: "b", Valid: true, Order: []string{"c", "a", "d"}}, // c 2, a 1, d 0
@@ -369,11 +370,11 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 	}
 	entries := fc.engine.History().Entries()
 	failure, outcome := entries[len(entries)-2], entries[len(entries)-1]
-	if failure.Kind != debate.KindError || !strings.Contains(failure.Text, "Fallback: the top-ranked answer, by ChatGPT") {
+	if failure.Kind != transcript.KindError || !strings.Contains(failure.Text, "Fallback: the top-ranked answer, by ChatGPT") {
 		t.Fatalf("no labelled failure in the record: %+v", failure)
 	}
 	const sentence = "CHAIRMAN FAILED: anthropic: bad_request (HTTP 400): the chairman's model is gone · FALLBACK: the top-ranked answer, by ChatGPT"
-	if outcome.Kind != debate.KindOutcome || outcome.Text != sentence || dec.Sentence != sentence {
+	if outcome.Kind != transcript.KindOutcome || outcome.Text != sentence || dec.Sentence != sentence {
 		t.Fatalf("outcome %q, event's %q, want %q", outcome.Text, dec.Sentence, sentence)
 	}
 	if got := debate.CouncilsOf(entries); got[len(got)-1].Sentence != sentence {
@@ -504,7 +505,7 @@ func TestCouncilEventsMarshalStably(t *testing.T) {
 		ev   debate.Event
 		want string
 	}{
-		{debate.CouncilAnswersCollected{Question: "q", Seed: 7, Answers: []verdict.CouncilAnswer{{Member: "gemini", Display: "Gemini", Provider: "gemini", Model: "m", Text: "t", Status: string(debate.StatusComplete), Turn: 2}}},
+		{debate.CouncilAnswersCollected{Question: "q", Seed: 7, Answers: []verdict.CouncilAnswer{{Member: "gemini", Display: "Gemini", Provider: "gemini", Model: "m", Text: "t", Status: string(transcript.StatusComplete), Turn: 2}}},
 			`{"type":"council_answers_collected","question":"q","seed":7,"answers":[{"member":"gemini","display":"Gemini","provider":"gemini","model":"m","text":"t","status":"complete","turn":2,"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}]}`},
 		{debate.CouncilRankingCast{CouncilRanking: r},
 			`{"type":"council_ranking_cast","ranker":"gemini","display":"Gemini","valid":true,"labels":{"Response A":"chatgpt","Response B":"claude"},"order":["claude","chatgpt"],"attempts":1,"turn":5,"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}`},

@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -75,9 +76,9 @@ func TestCouncilHostNoteReachesEveryRankerAndStopAfterTheRankingsSkipsTheChairma
 	if d.Chairman.Status != verdict.CouncilStopped || d.StoppedAfter != "rankings" || d.Sentence != want {
 		t.Errorf("decided: status %q after %q, sentence %q\nwant %q", d.Chairman.Status, d.StoppedAfter, d.Sentence, want)
 	}
-	var users []debate.Entry
+	var users []transcript.Entry
 	for _, en := range fc.engine.History().Tail() {
-		if en.Kind == debate.KindUser {
+		if en.Kind == transcript.KindUser {
 			users = append(users, en)
 		}
 	}
@@ -240,14 +241,14 @@ func TestCouncilOnSplitPausesOnlyWhereTheMembersDisagree(t *testing.T) {
 	same := func(texts ...string) []verdict.CouncilAnswer {
 		var out []verdict.CouncilAnswer
 		for _, s := range texts {
-			out = append(out, verdict.CouncilAnswer{Text: s, Status: string(debate.StatusComplete)})
+			out = append(out, verdict.CouncilAnswer{Text: s, Status: string(transcript.StatusComplete)})
 		}
 		return out
 	}
 	if answersSplit(same("391", "**391.**", " 391 ")) {
 		t.Error("answers that agree word for word are a split")
 	}
-	if !answersSplit(same("391", "392", "391")) || !answersSplit(append(same("391"), verdict.CouncilAnswer{Status: string(debate.StatusError)})) {
+	if !answersSplit(same("391", "392", "391")) || !answersSplit(append(same("391"), verdict.CouncilAnswer{Status: string(transcript.StatusError)})) {
 		t.Error("answers that differ, or a missing answer, are no split")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -92,9 +93,9 @@ func (c *Council) rankSpec(a *debate.Agent, q string, labels []string, byLabel m
 	if retry {
 		prompt = "Council ranking, asked again after an unreadable answer (" + labelLegend(labels, byLabel) + "): " + q
 	}
-	return debate.TurnSpec{Agent: a, Kind: debate.KindReply, Round: 2, Prompt: prompt, System: rankingSystem, Messages: msgs, Schema: RankingSchema(labels),
-		Settle: func(en debate.Entry) debate.Entry {
-			if en.Status != debate.StatusComplete {
+	return debate.TurnSpec{Agent: a, Kind: transcript.KindReply, Round: 2, Prompt: prompt, System: rankingSystem, Messages: msgs, Schema: RankingSchema(labels),
+		Settle: func(en transcript.Entry) transcript.Entry {
+			if en.Status != transcript.StatusComplete {
 				into.err = errors.New(en.Error)
 				return en
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers/providertest"
@@ -55,19 +56,19 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 // While stage 2 runs, no ranking is read back: the table waits for all.
 func TestCouncilsOfWaitsForEveryRanking(t *testing.T) {
 	t.Parallel()
-	q := debate.Entry{Turn: 1, Kind: debate.KindUser, Mode: "council", Text: "q?"}
-	a := debate.Entry{Turn: 2, Kind: debate.KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: debate.StatusComplete}
-	b := debate.Entry{Turn: 3, Kind: debate.KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: debate.StatusComplete}
-	ra := debate.Entry{Turn: 4, Kind: debate.KindReply, Mode: "council", Round: 2, Speaker: "a", Status: debate.StatusComplete,
+	q := transcript.Entry{Turn: 1, Kind: transcript.KindUser, Mode: "council", Text: "q?"}
+	a := transcript.Entry{Turn: 2, Kind: transcript.KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: transcript.StatusComplete}
+	b := transcript.Entry{Turn: 3, Kind: transcript.KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: transcript.StatusComplete}
+	ra := transcript.Entry{Turn: 4, Kind: transcript.KindReply, Mode: "council", Round: 2, Speaker: "a", Status: transcript.StatusComplete,
 		Prompt: "Council ranking (Response A = b): q?", Text: "Ranking, best first: 1. B (Response A)\n\nfine"}
-	rb := debate.Entry{Turn: 5, Kind: debate.KindReply, Mode: "council", Round: 2, Speaker: "b", Status: debate.StatusStreaming,
+	rb := transcript.Entry{Turn: 5, Kind: transcript.KindReply, Mode: "council", Round: 2, Speaker: "b", Status: transcript.StatusStreaming,
 		Prompt: "Council ranking (Response A = a): q?"}
-	c := debate.CouncilsOf([]debate.Entry{q, a, b, ra, rb})[0]
+	c := debate.CouncilsOf([]transcript.Entry{q, a, b, ra, rb})[0]
 	if len(c.Rankings) != 0 || len(c.Aggregate) != 0 {
 		t.Fatalf("mid stage 2: rankings %+v, aggregate %+v", c.Rankings, c.Aggregate)
 	}
-	rb.Status, rb.Text = debate.StatusComplete, "Ranking, best first: 1. A (Response A)"
-	c = debate.CouncilsOf([]debate.Entry{q, a, b, ra, rb})[0]
+	rb.Status, rb.Text = transcript.StatusComplete, "Ranking, best first: 1. A (Response A)"
+	c = debate.CouncilsOf([]transcript.Entry{q, a, b, ra, rb})[0]
 	if len(c.Rankings) != 2 || !c.Rankings[0].Valid || c.Rankings[0].Evaluation != "fine" || fmt.Sprint(c.Rankings[1].Order) != "[a]" {
 		t.Fatalf("rankings %+v", c.Rankings)
 	}
@@ -85,12 +86,12 @@ func FuzzCouncilsOf(f *testing.F) {
 	f.Add("Council ranking (): ", "Ranking, best first: ")
 	f.Add("Council ranking (Response A = b, Response B = b): q", "Ranking, best first: 1. B (Response A), 2. B (Response B)")
 	f.Fuzz(func(t *testing.T, prompt, text string) {
-		es := []debate.Entry{
-			{Turn: 1, Kind: debate.KindUser, Mode: "council", Text: "q"},
-			{Turn: 2, Kind: debate.KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: debate.StatusComplete},
-			{Turn: 3, Kind: debate.KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: debate.StatusComplete},
-			{Turn: 4, Kind: debate.KindReply, Mode: "council", Round: 2, Speaker: "a", Prompt: prompt, Text: text, Status: debate.StatusComplete},
-			{Turn: 5, Kind: debate.KindReply, Mode: "council", Round: 3, Speaker: "chairman", Text: "C", Status: debate.StatusComplete},
+		es := []transcript.Entry{
+			{Turn: 1, Kind: transcript.KindUser, Mode: "council", Text: "q"},
+			{Turn: 2, Kind: transcript.KindReply, Mode: "council", Round: 1, Speaker: "a", Text: "A", Status: transcript.StatusComplete},
+			{Turn: 3, Kind: transcript.KindReply, Mode: "council", Round: 1, Speaker: "b", Text: "B", Status: transcript.StatusComplete},
+			{Turn: 4, Kind: transcript.KindReply, Mode: "council", Round: 2, Speaker: "a", Prompt: prompt, Text: text, Status: transcript.StatusComplete},
+			{Turn: 5, Kind: transcript.KindReply, Mode: "council", Round: 3, Speaker: "chairman", Text: "C", Status: transcript.StatusComplete},
 		}
 		for _, c := range debate.CouncilsOf(es) {
 			for _, r := range c.Rankings {

@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers/providertest"
@@ -58,7 +59,7 @@ func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust
 	res := fc.Decided(t)
 	verdict := ""
 	for _, ev := range debatetest.EventsOf[debate.EntryAdded](fc.Events) {
-		if ev.Entry.Kind == debate.KindVerdict {
+		if ev.Entry.Kind == transcript.KindVerdict {
 			verdict = ev.Entry.Text
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
@@ -170,7 +171,7 @@ func (m *Magi) Submit(ctx context.Context, input string) error {
 	e := m.engine
 	m.context = m.debateSoFar(ctx)
 	e.SetTitle(q, "")
-	e.AddEntry(debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: q})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: q})
 	m.mu.Lock()
 	rounds := m.rounds
 	m.mu.Unlock()
@@ -246,7 +247,7 @@ func (m *Magi) decide(res *verdict.MagiResult, q string, rounds int) error {
 	if !res.Cancelled {
 		last := len(res.Rounds)
 		res.Sentence = verdict.VerdictSentence(res)
-		e.AddEntry(debate.Entry{Kind: debate.KindVerdict, Speaker: debate.SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
+		e.AddEntry(transcript.Entry{Kind: transcript.KindVerdict, Speaker: transcript.SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
 			Vote: string(res.Verdict), Text: res.Sentence})
 		e.Emit(debate.VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: verdict.DecisionNote(res), Sentence: res.Sentence})
 	}
@@ -374,11 +375,11 @@ func (m *Magi) voteSpec(a *debate.Agent, round int, q string, msgs []providers.M
 		prompt = fmt.Sprintf("MAGI round %d, asked again after an unreadable answer: %s", round, q)
 	}
 	return debate.TurnSpec{
-		Agent: a, Kind: debate.KindVote, Round: round, Prompt: prompt, Rounds: m.rounds,
+		Agent: a, Kind: transcript.KindVote, Round: round, Prompt: prompt, Rounds: m.rounds,
 		Instruction: m.rules(), Messages: msgs, Schema: m.schemaFor(a),
-		Settle: func(en debate.Entry) debate.Entry {
+		Settle: func(en transcript.Entry) transcript.Entry {
 			en.Vote = string(verdict.VoteInvalid)
-			if en.Status != debate.StatusComplete {
+			if en.Status != transcript.StatusComplete {
 				into.err = errors.New(en.Error)
 				return en
 			}

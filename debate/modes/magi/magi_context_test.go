@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -69,7 +70,7 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 	researcher := cfg.Modes.Magi.Agents[1]
 	var calls int
 	for _, en := range e.History().Entries() {
-		if en.Kind == debate.KindToolCall {
+		if en.Kind == transcript.KindToolCall {
 			calls++
 			if en.Speaker != researcher {
 				t.Fatalf("tool call by %s", en.Speaker)
@@ -115,7 +116,7 @@ func TestMagiSeesTheDebateSoFar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.AddEntry(debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: "the release has two open P1 bugs"})
+	e.AddEntry(transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "the release has two open P1 bugs"})
 	if err := e.Submit(context.Background(), "Should we ship on Friday?"); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestMagiDebateBlockBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	block := m.(*Magi).debateSoFar(ctx)
-	if got, budget := debate.EstimateTokens(block), e.Config.ContextBudget("magi").Total; got > budget+budget/4 {
+	if got, budget := transcript.EstimateTokens(block), e.Config.ContextBudget("magi").Total; got > budget+budget/4 {
 		t.Fatalf("MAGI's debate block is %d tokens, budget %d", got, budget)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
@@ -98,13 +99,13 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	// Votes are stored as vote rows with their round, then a verdict row.
-	var voteRows []debate.Entry
-	var verdict debate.Entry
+	var voteRows []transcript.Entry
+	var verdict transcript.Entry
 	for _, en := range fc.Engine.History().Entries() {
 		switch en.Kind {
-		case debate.KindVote:
+		case transcript.KindVote:
 			voteRows = append(voteRows, en)
-		case debate.KindVerdict:
+		case transcript.KindVerdict:
 			verdict = en
 		}
 	}
@@ -113,7 +114,7 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	}
 	for k, en := range voteRows {
 		round, member := k/3+1, debatetest.MagiMembers[k%3].Name
-		if en.Round != round || en.Speaker != member || en.Vote != string(votes[member][round-1]) || en.Status != debate.StatusComplete {
+		if en.Round != round || en.Speaker != member || en.Vote != string(votes[member][round-1]) || en.Status != transcript.StatusComplete {
 			t.Errorf("vote row %d = round %d %s %q %s, want round %d %s %q", k, en.Round, en.Speaker, en.Vote, en.Status, round, member, votes[member][round-1])
 		}
 	}
@@ -235,7 +236,7 @@ func TestMagiRetriesAnUnreadableVoteOnceThenInvalid(t *testing.T) {
 	// Rows: the first attempts say why they were asked again; usage counts both calls.
 	var rows []string
 	for _, en := range fc.Engine.History().Entries() {
-		if en.Kind == debate.KindVote {
+		if en.Kind == transcript.KindVote {
 			rows = append(rows, en.Speaker+":"+en.Vote)
 		}
 	}
@@ -283,7 +284,7 @@ func TestMagiProviderErrorInRound2(t *testing.T) {
 	}
 	var errRow bool
 	for _, en := range fc.Engine.History().Entries() {
-		errRow = errRow || (en.Kind == debate.KindVote && en.Round == 2 && en.Speaker == "balthasar" && en.Status == debate.StatusError && en.Vote == "invalid")
+		errRow = errRow || (en.Kind == transcript.KindVote && en.Round == 2 && en.Speaker == "balthasar" && en.Status == transcript.StatusError && en.Vote == "invalid")
 	}
 	if !errRow {
 		t.Error("the failed vote is not recorded as an error row with vote invalid")
@@ -326,7 +327,7 @@ func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
 		t.Errorf("%d VerdictReached events for a cancelled council", n)
 	}
 	for _, en := range fc.Engine.History().Entries() {
-		if en.Kind == debate.KindVerdict {
+		if en.Kind == transcript.KindVerdict {
 			t.Error("a cancelled council must not record a verdict")
 		}
 	}
@@ -387,7 +388,7 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 	res = debatetest.LastOf[debate.MagiDecided](t, log)
 	entries := e.History().Entries()
 	last := entries[len(entries)-1]
-	if len(res.Rounds) != 1 || res.RoundsRun != 1 || last.Kind != debate.KindVerdict || last.Round != 1 {
+	if len(res.Rounds) != 1 || res.RoundsRun != 1 || last.Kind != transcript.KindVerdict || last.Round != 1 {
 		t.Errorf("single round: %d rounds, last entry %+v", len(res.Rounds), last)
 	}
 	if rf := debatetest.LastOf[debate.MagiRoundFinished](t, log); rf.Round != 1 || rf.Of != 1 || len(rf.Changed) != 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -58,13 +59,13 @@ func TestMagiHostNoteReachesEveryLaterRoundAndStopEndsTheCouncil(t *testing.T) {
 		t.Errorf("sentence = %q\nwant       %q", d.Sentence, want)
 	}
 	// The note is saved as the host's words, between round 1 and round 2.
-	var users []debate.Entry
+	var users []transcript.Entry
 	for _, en := range fc.Engine.History().Tail() {
-		if en.Kind == debate.KindUser {
+		if en.Kind == transcript.KindUser {
 			users = append(users, en)
 		}
 	}
-	if len(users) != 2 || users[1].Text != "The budget was cut by half." || users[1].Speaker != debate.SpeakerUser {
+	if len(users) != 2 || users[1].Text != "The budget was cut by half." || users[1].Speaker != transcript.SpeakerUser {
 		t.Errorf("user entries = %+v", users)
 	}
 	answered := debatetest.EventsOf[debate.CheckpointAnswered](fc.Events)

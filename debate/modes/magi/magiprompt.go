@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
@@ -171,7 +172,7 @@ func (m *Magi) research(ctx context.Context, q string) []string {
 		if !a.Tools.Files() || m.engine.NativeTools(a) != nil { // native tools are called in the votes
 			continue
 		}
-		spec := debate.TurnSpec{Agent: a, Kind: debate.KindReply, Prompt: q, Instruction: magiResearchText,
+		spec := debate.TurnSpec{Agent: a, Kind: transcript.KindReply, Prompt: q, Instruction: magiResearchText,
 			Messages: []providers.Message{{Role: providers.RoleUser, Content: questionLine(q)}}}
 		loops[i] = m.engine.NewToolLoop(spec, 0, false)
 		loops[i].Reserve()

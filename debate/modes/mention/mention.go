@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Mentions is a parsed input line of mention mode.
@@ -203,7 +204,7 @@ func (m *Mention) Targets(ms Mentions) []*debate.Agent {
 // skippedNote names, once per session, whom the first accepted @all
 // skipped, in a note of its own; the state that says it was named is set
 // by remember, once the line is accepted (a refused line keeps nothing).
-func (m *Mention) skippedNote(ms Mentions) []debate.Entry {
+func (m *Mention) skippedNote(ms Mentions) []transcript.Entry {
 	e := m.engine
 	if !ms.All || e.State(allSkippedState) != "" {
 		return nil
@@ -212,7 +213,7 @@ func (m *Mention) skippedNote(ms Mentions) []debate.Entry {
 	if line == "" {
 		return nil
 	}
-	return []debate.Entry{{Kind: debate.KindNote, Speaker: debate.SpeakerSystem, Display: "Parley", Text: line}}
+	return []transcript.Entry{{Kind: transcript.KindNote, Speaker: transcript.SpeakerSystem, Display: "Parley", Text: line}}
 }
 
 // allSkippedState records that @all's skipped agents were named.
@@ -268,7 +269,7 @@ func (m *Mention) plan(line string, named debate.NamedAskStarted) (*debate.Plan,
 		return nil, err
 	}
 	if !ms.Addressed() {
-		return &debate.Plan{Line: debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: line}}, nil
+		return &debate.Plan{Line: transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: line}}, nil
 	}
 	if !asksSomething(line, e.AgentNames()) {
 		return nil, &debate.NoQuestionError{Line: line}
@@ -278,11 +279,11 @@ func (m *Mention) plan(line string, named debate.NamedAskStarted) (*debate.Plan,
 	plan := &debate.Plan{
 		Mentioned: ms.Names, Accepted: func() { m.remember(targets, len(notes) > 0) },
 		Notes: notes, Title: line, Named: named,
-		Line: debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: line},
+		Line: transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: line},
 	}
 	for _, a := range targets {
 		plan.Turns = append(plan.Turns, debate.PlannedTurn{
-			Spec: debate.TurnSpec{Agent: a, Kind: debate.KindReply, Prompt: line, Instruction: mentionInstruction, Answer: true},
+			Spec: debate.TurnSpec{Agent: a, Kind: transcript.KindReply, Prompt: line, Instruction: mentionInstruction, Answer: true},
 			View: debate.Prompt{Mode: "mention", Self: a.Name},
 		})
 	}

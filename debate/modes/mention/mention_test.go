@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -106,7 +107,7 @@ func TestNoteIsAppendedWithoutCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries := e.History().Entries()
-	if len(entries) != 1 || entries[0].Kind != debate.KindNote || entries[0].Text != "we need to pick a database" {
+	if len(entries) != 1 || entries[0].Kind != transcript.KindNote || entries[0].Text != "we need to pick a database" {
 		t.Fatalf("entries: %+v", entries)
 	}
 	for name, f := range fakes {
@@ -183,7 +184,7 @@ func TestMentionRoutingTable(t *testing.T) {
 			}
 			var got []string
 			for _, en := range e.History().Entries() {
-				if en.Kind == debate.KindReply {
+				if en.Kind == transcript.KindReply {
 					got = append(got, en.Speaker)
 				}
 			}
@@ -307,13 +308,13 @@ func TestCancelKeepsWhatArrived(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
-	var reply debate.Entry
+	var reply transcript.Entry
 	for _, en := range e.History().Entries() {
-		if en.Kind == debate.KindReply {
+		if en.Kind == transcript.KindReply {
 			reply = en
 		}
 	}
-	if reply.Status != debate.StatusCancelled || !strings.HasPrefix(reply.Text, "word word") || len(reply.Text) >= 1000 {
+	if reply.Status != transcript.StatusCancelled || !strings.HasPrefix(reply.Text, "word word") || len(reply.Text) >= 1000 {
 		t.Fatalf("cancelled reply: status %s, %d bytes", reply.Status, len(reply.Text))
 	}
 }
@@ -330,7 +331,7 @@ func TestCutStreamKeepsPartialText(t *testing.T) {
 		t.Fatalf("want the cut reported, got %v", err)
 	}
 	entries := e.History().Entries()
-	if entries[1].Status != debate.StatusPartial || entries[1].Text != "half an ans" || entries[2].Status != debate.StatusComplete {
+	if entries[1].Status != transcript.StatusPartial || entries[1].Text != "half an ans" || entries[2].Status != transcript.StatusComplete {
 		t.Fatalf("entries: %+v", entries[1:])
 	}
 	sawError := false
@@ -353,10 +354,10 @@ func TestProviderPanicBecomesError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "index out of range") {
 		t.Fatalf("want the panic as an error, got %v", err)
 	}
-	if en, _ := e.History().Get(2); en.Status != debate.StatusError {
+	if en, _ := e.History().Get(2); en.Status != transcript.StatusError {
 		t.Fatalf("gemini entry: %+v", en)
 	}
-	if en, _ := e.History().Get(3); en.Status != debate.StatusComplete {
+	if en, _ := e.History().Get(3); en.Status != transcript.StatusComplete {
 		t.Fatalf("chatgpt should still answer: %+v", en)
 	}
 }
@@ -450,15 +451,15 @@ func TestMentionAgentWithToolsReadsTheWorkspace(t *testing.T) {
 	if strings.Contains(fakes["gemini"].Requests()[0].System, "<read_file>") {
 		t.Fatal("gemini has no tools and must not get the protocol")
 	}
-	var final debate.Entry
-	kinds := map[debate.Kind]int{}
+	var final transcript.Entry
+	kinds := map[transcript.Kind]int{}
 	for _, en := range e.History().Entries() {
 		kinds[en.Kind]++
-		if en.Speaker == "claude" && en.Kind == debate.KindReply {
+		if en.Speaker == "claude" && en.Kind == transcript.KindReply {
 			final = en
 		}
 	}
-	if final.Text != "The notes say Tuesday." || kinds[debate.KindToolCall] != 1 || kinds[debate.KindToolResult] != 1 {
+	if final.Text != "The notes say Tuesday." || kinds[transcript.KindToolCall] != 1 || kinds[transcript.KindToolResult] != 1 {
 		t.Fatalf("final %q, kinds %v", final.Text, kinds)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -212,9 +213,9 @@ type talkRun struct {
 // turn waits out a Pause and the pace, then builds the turn, so it sees
 // everything said meanwhile. A Stop given while the talk was held skips
 // every turn but the closing.
-func (tr *talkRun) turn(ctx context.Context, m *Talk, spec func() debate.TurnSpec, closing bool) (debate.Entry, bool) {
+func (tr *talkRun) turn(ctx context.Context, m *Talk, spec func() debate.TurnSpec, closing bool) (transcript.Entry, bool) {
 	if err := m.wait(ctx); err != nil || (m.stopped() && !closing) {
-		return debate.Entry{}, false
+		return transcript.Entry{}, false
 	}
 	en, err := m.engine.Reserve(spec()).Run(ctx)
 	if err != nil {
@@ -348,7 +349,7 @@ func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, pha
 		cue = debate.TalkClosingCue
 	}
 	return debate.TurnSpec{
-		Agent: m.mc, Kind: debate.KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,
+		Agent: m.mc, Kind: transcript.KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,
 		Instruction: m.moderatorInstruction(tk.rounds),
 		Messages:    withCue(m.view(ctx, m.mc, tk), cue, tk.topic),
 	}
@@ -378,7 +379,7 @@ func (m *Talk) guestSpec(ctx context.Context, tk talkContext, guest *debate.Agen
 		instruction = fmt.Sprintf(talkSoloGuestInstruction, m.mc.Label(), other.Label())
 	}
 	return debate.TurnSpec{
-		Agent: guest, Kind: debate.KindReply, Round: round, Prompt: cue, Rounds: tk.rounds,
+		Agent: guest, Kind: transcript.KindReply, Round: round, Prompt: cue, Rounds: tk.rounds,
 		Instruction: instruction,
 		Messages:    withCue(m.view(ctx, guest, tk), cue, tk.topic),
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -47,7 +48,7 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 	var recaps []string
 	for _, rs := range debatetest.EventsOf[debate.TalkRoundSummarised](events) {
 		recaps = append(recaps, fmt.Sprintf("%d:%s/%d", rs.Round, rs.Summary.Speaker, rs.Summary.Round))
-		if !rs.Summary.IsModerator || rs.Summary.Status != debate.StatusComplete {
+		if !rs.Summary.IsModerator || rs.Summary.Status != transcript.StatusComplete {
 			t.Fatalf("summary entry %+v", rs.Summary)
 		}
 	}
@@ -69,7 +70,7 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 		t.Fatalf("call order %s", got)
 	}
 	for _, en := range e.History().Entries() {
-		if en.IsAgentTurn() && (en.Kind == debate.KindModerator) != en.IsModerator {
+		if en.IsAgentTurn() && (en.Kind == transcript.KindModerator) != en.IsModerator {
 			t.Fatalf("kind and is_moderator disagree: %+v", en)
 		}
 	}
@@ -165,7 +166,7 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 	var errorRows int
 	for _, en := range entries {
 		if en.Speaker == "gemini" {
-			if en.Status != debate.StatusError || en.Error == "" {
+			if en.Status != transcript.StatusError || en.Error == "" {
 				t.Fatalf("gemini's row %+v", en)
 			}
 			errorRows++
@@ -173,10 +174,10 @@ func TestTalkFailingGuestStillCloses(t *testing.T) {
 	}
 	// The MC's closing, then the talk's outcome.
 	closing, outcome := entries[len(entries)-2], entries[len(entries)-1]
-	if errorRows != 2 || !closing.IsModerator || closing.Status != debate.StatusComplete {
+	if errorRows != 2 || !closing.IsModerator || closing.Status != transcript.StatusComplete {
 		t.Fatalf("error rows %d, closing %+v", errorRows, closing)
 	}
-	if outcome.Kind != debate.KindOutcome || outcome.Text != "ENDED after 2 of 2 rounds · 8 turns" {
+	if outcome.Kind != transcript.KindOutcome || outcome.Text != "ENDED after 2 of 2 rounds · 8 turns" {
 		t.Fatalf("outcome %+v", outcome)
 	}
 	n := 0
@@ -320,7 +321,7 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 		t.Fatalf("%d calls after the cancel, want 3", n)
 	}
 	for _, en := range e.History().Entries() {
-		if en.Status == debate.StatusStreaming {
+		if en.Status == transcript.StatusStreaming {
 			t.Fatalf("an entry was left streaming: %+v", en)
 		}
 	}

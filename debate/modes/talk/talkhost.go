@@ -8,6 +8,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // The host in the loop: after each MC summary but the last (the closing
@@ -54,7 +55,7 @@ func (m *Talk) isDropped(g *debate.Agent) bool {
 // checkpoint offers the host the point after round r's summary, with
 // what the talk needs to go on from it in another process, and carries
 // out the answer.
-func (m *Talk) checkpoint(ctx context.Context, tr *talkRun, r int, summary debate.Entry) error {
+func (m *Talk) checkpoint(ctx context.Context, tr *talkRun, r int, summary transcript.Entry) error {
 	seats, guests := m.seats(), m.guests()
 	mc := seats[2]
 	p := checkpoint.Point{Kind: checkpoint.KindSummary, Round: r, Of: tr.tk.rounds, Summary: sanitize.Clip(summary.Text, 300),

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/toolbox"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -118,7 +119,7 @@ func TestMagiVotesCiteFetchedEvidence(t *testing.T) {
 	}
 	// The stored vote holds the evidence list.
 	for _, en := range e.History().Entries() {
-		if en.Kind == debate.KindVote && en.Speaker == "melchior" && !strings.Contains(en.Text, `"evidence":["E1"]`) {
+		if en.Kind == transcript.KindVote && en.Speaker == "melchior" && !strings.Contains(en.Text, `"evidence":["E1"]`) {
 			t.Errorf("stored vote %s", en.Text)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -70,7 +71,7 @@ func (p *Printer) council(ev debate.Event) {
 func (p *Printer) councilAnswers(answers []verdict.CouncilAnswer) {
 	fmt.Fprintln(p.out, "\nStage 1 · answers")
 	for _, a := range answers {
-		en := debate.Entry{Text: a.Text, Status: debate.Status(a.Status), Error: a.Error}
+		en := transcript.Entry{Text: a.Text, Status: transcript.Status(a.Status), Error: a.Error}
 		fmt.Fprintf(p.out, "\n[%s] (%s, %s tok):\n%s\n", sanitize.Text(a.Display), sanitize.Text(a.Model), Thousands(a.Usage.Total()), TurnBody(en))
 	}
 }

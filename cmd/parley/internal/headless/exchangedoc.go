@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -17,24 +18,24 @@ import (
 type exchangeDoc struct {
 	session string
 	mode    string
-	entries map[int]debate.Entry
+	entries map[int]transcript.Entry
 	done    *debate.ExchangeFinished
 }
 
 // ExchangeDocument is the shape of `parley ask --json`.
 type ExchangeDocument struct {
-	Session  string          `json:"session"`
-	Mode     string          `json:"mode"`
-	Question string          `json:"question"`
-	Turns    []debate.Entry  `json:"turns"`
-	Usage    providers.Usage `json:"usage"`
-	Cost     float64         `json:"cost_usd"`
-	Error    string          `json:"error,omitempty"`
+	Session  string             `json:"session"`
+	Mode     string             `json:"mode"`
+	Question string             `json:"question"`
+	Turns    []transcript.Entry `json:"turns"`
+	Usage    providers.Usage    `json:"usage"`
+	Cost     float64            `json:"cost_usd"`
+	Error    string             `json:"error,omitempty"`
 }
 
 func (d *exchangeDoc) sink(ev debate.Event) {
 	if d.entries == nil {
-		d.entries = map[int]debate.Entry{}
+		d.entries = map[int]transcript.Entry{}
 	}
 	switch ev := ev.(type) {
 	case debate.SessionStarted:
@@ -57,10 +58,10 @@ func (d *exchangeDoc) write(w io.Writer, runErr error) {
 	if len(d.entries) == 0 && d.done == nil {
 		return
 	}
-	doc := ExchangeDocument{Session: d.session, Mode: d.mode, Turns: []debate.Entry{}}
+	doc := ExchangeDocument{Session: d.session, Mode: d.mode, Turns: []transcript.Entry{}}
 	for _, en := range d.entries {
 		doc.Turns = append(doc.Turns, en)
-		if en.Kind == debate.KindUser && doc.Question == "" {
+		if en.Kind == transcript.KindUser && doc.Question == "" {
 			doc.Question = en.Text
 		}
 		if en.IsAgentTurn() {

@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/tools"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -82,7 +83,7 @@ type Printer struct {
 	session    string       // the session's ID (magi and council --json carry it)
 	named      bool         // this exchange is a named ask (debate.NamedAskStarted)
 	conv       conversation // Conversation and Talk styles
-	finished   map[int]debate.Entry
+	finished   map[int]transcript.Entry
 	lastAlt    *debate.AlternateStepFinished
 	answered   bool                  // Agent: an AgentAnswered was printed
 	answer     *debate.AgentAnswered // Agent, JSON: the outcome, printed last
@@ -105,7 +106,7 @@ type Printer struct {
 // New returns a Printer writing to o.Out (answers, JSON) and o.Err (retries,
 // tool lines, totals).
 func New(o Options) *Printer {
-	p := &Printer{opts: o, out: o.Out, err: o.Err, finished: map[int]debate.Entry{}}
+	p := &Printer{opts: o, out: o.Out, err: o.Err, finished: map[int]transcript.Entry{}}
 	if o.Format != Text && o.Out != nil {
 		p.out = sanitize.JSONWriter(o.Out)
 	}
@@ -149,7 +150,7 @@ func (p *Printer) Sink(ev debate.Event) {
 	case debate.EntryAdded:
 		// Parley's own notes (a named ask's sentence, whom @all skipped, a
 		// tool limit reached) are said once, in the core, when they happen.
-		if en := ev.Entry; en.Kind == debate.KindNote && en.Speaker == debate.SpeakerSystem && p.opts.Format == Text {
+		if en := ev.Entry; en.Kind == transcript.KindNote && en.Speaker == transcript.SpeakerSystem && p.opts.Format == Text {
 			p.flushSlip()
 			fmt.Fprintln(p.err, "parley: "+sanitize.Text(en.Text))
 		}
@@ -194,7 +195,7 @@ func (p *Printer) Sink(ev debate.Event) {
 		fmt.Fprintln(p.err, retryLine(r))
 		return
 	}
-	if a, ok := ev.(debate.EntryAdded); ok && a.Entry.Kind == debate.KindOutcome && p.opts.Format == Text {
+	if a, ok := ev.(debate.EntryAdded); ok && a.Entry.Kind == transcript.KindOutcome && p.opts.Format == Text {
 		p.outcome(a.Entry)
 		return
 	}
@@ -219,7 +220,7 @@ func (p *Printer) Sink(ev debate.Event) {
 }
 
 // outcome prints a mode's outcome sentence as the mode wrote it.
-func (p *Printer) outcome(en debate.Entry) {
+func (p *Printer) outcome(en transcript.Entry) {
 	p.flushSlip()
 	text := sanitize.Text(en.Text)
 	if p.opts.Style == Conversation || p.opts.Style == Talk {
@@ -283,7 +284,7 @@ func (p *Printer) EndExchange(runErr error) {
 		}
 		fmt.Fprintln(p.err, TotalsLine(len(p.finished), "turn", "turns", usage, cost))
 	}
-	p.finished = map[int]debate.Entry{}
+	p.finished = map[int]transcript.Entry{}
 	p.answered, p.answer = false, nil
 	p.capped, p.named = false, false
 	p.lastAsked, p.started = p.started, 0
@@ -314,22 +315,22 @@ func TotalsLine(n int, unit, units string, usage providers.Usage, cost float64) 
 
 // TurnBody is a finished turn's text as the headless commands print it:
 // sanitized, its status marked; a failed turn shows its error instead.
-func TurnBody(en debate.Entry) string {
+func TurnBody(en transcript.Entry) string {
 	text := strings.TrimSpace(sanitize.Text(en.Text))
-	if en.Status == debate.StatusError && text == "" {
+	if en.Status == transcript.StatusError && text == "" {
 		return "(error) " + sanitize.Text(en.Error)
 	}
 	return text + statusMark(en)
 }
 
 // statusMark is what follows an unfinished answer's text.
-func statusMark(en debate.Entry) string {
+func statusMark(en transcript.Entry) string {
 	switch en.Status {
-	case debate.StatusCancelled:
+	case transcript.StatusCancelled:
 		return " [cancelled]"
-	case debate.StatusPartial:
+	case transcript.StatusPartial:
 		return fmt.Sprintf(" [cut off: %s]", sanitize.Text(en.Error))
-	case debate.StatusError:
+	case transcript.StatusError:
 		return fmt.Sprintf(" [error: %s]", sanitize.Text(en.Error))
 	}
 	return ""
@@ -344,8 +345,8 @@ func toolSteps(modes config.ModeList, mode string) bool {
 
 // isToolStep reports whether a finished turn is a step of a tool loop (a
 // list_file or read_file call, shown as a tool line rather than as text).
-func (p *Printer) isToolStep(en debate.Entry) bool {
-	if !p.opts.ToolAgents[en.Speaker] && !toolSteps(p.opts.Modes, en.Mode) || en.Status != debate.StatusComplete || len(en.ToolCalls) > 0 {
+func (p *Printer) isToolStep(en transcript.Entry) bool {
+	if !p.opts.ToolAgents[en.Speaker] && !toolSteps(p.opts.Modes, en.Mode) || en.Status != transcript.StatusComplete || len(en.ToolCalls) > 0 {
 		return false
 	}
 	call, err := tools.ParseCall(en.Text)
@@ -353,7 +354,7 @@ func (p *Printer) isToolStep(en debate.Entry) bool {
 }
 
 // ToolLine is one tool call on one line: the call and what came of it.
-func ToolLine(c debate.ToolCall) string {
+func ToolLine(c transcript.ToolCall) string {
 	line := "→ " + c.Tool + " " + c.Parameters["path"]
 	if c.Parameters["recursive"] == "true" {
 		line += " (recursive)"

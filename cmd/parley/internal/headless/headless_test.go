@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -67,14 +67,14 @@ func TestAskPrintsQuotedToolXMLFromAgentsWithoutTools(t *testing.T) {
 	t.Parallel()
 	p := New(Options{Out: &strings.Builder{}, Err: &strings.Builder{}, ToolAgents: map[string]bool{"claude": true}})
 	xml := "Use <read_file><path>a.go</path></read_file> to read."
-	if p.isToolStep(debate.Entry{Speaker: "gemini", Status: debate.StatusComplete, Text: xml}) {
+	if p.isToolStep(transcript.Entry{Speaker: "gemini", Status: transcript.StatusComplete, Text: xml}) {
 		t.Fatal("gemini has no tools: its text is an answer")
 	}
-	if !p.isToolStep(debate.Entry{Speaker: "claude", Status: debate.StatusComplete, Text: xml}) {
+	if !p.isToolStep(transcript.Entry{Speaker: "claude", Status: transcript.StatusComplete, Text: xml}) {
 		t.Fatal("claude's tool call is a step")
 	}
-	done := debate.Entry{Speaker: "claude", Status: debate.StatusComplete, Text: xml,
-		ToolCalls: []debate.ToolCall{{Tool: "complete"}}}
+	done := transcript.Entry{Speaker: "claude", Status: transcript.StatusComplete, Text: xml,
+		ToolCalls: []transcript.ToolCall{{Tool: "complete"}}}
 	if p.isToolStep(done) {
 		t.Fatal("a loop's answer carries its complete call and is printed")
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // hiddenText holds what the audit found raw in --json/--jsonl (issue 31):
@@ -47,7 +48,7 @@ func findString(v any, want string) bool {
 func TestJSONLinesEscapeHiddenCharacters(t *testing.T) {
 	var out, errs bytes.Buffer
 	p := New(Options{Out: &out, Err: &errs, Format: JSONL, Style: Conversation})
-	en := debate.Entry{Turn: 1, Speaker: "claude", Display: "Claude", Kind: debate.KindReply, Status: debate.StatusComplete, Text: hiddenText}
+	en := transcript.Entry{Turn: 1, Speaker: "claude", Display: "Claude", Kind: transcript.KindReply, Status: transcript.StatusComplete, Text: hiddenText}
 	p.Sink(debate.TurnStarted{Entry: en})
 	p.Sink(debate.TurnFinished{Entry: en})
 	if out.Len() == 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -34,7 +35,7 @@ func (p *Printer) alternate(ev debate.Event) {
 	}
 	for _, en := range step.Turn.Entries {
 		head := fmt.Sprintf("[%s] (%s, %s tok)", sanitize.Text(en.Display), label, Thousands(en.Usage.Total()))
-		if en.Status == debate.StatusError && strings.TrimSpace(en.Text) == "" {
+		if en.Status == transcript.StatusError && strings.TrimSpace(en.Text) == "" {
 			fmt.Fprintf(p.out, "%s: %s\n", head, TurnBody(en))
 			continue
 		}
@@ -61,7 +62,7 @@ type talkLine struct {
 	Cost        float64 `json:"cost_usd"`
 }
 
-func (p *Printer) talkJSON(en debate.Entry) {
+func (p *Printer) talkJSON(en transcript.Entry) {
 	b, _ := json.Marshal(talkLine{Turn: en.Turn, Round: en.Round, Speaker: en.Speaker, Display: en.Display, Model: en.Model,
 		IsModerator: en.IsModerator, Status: string(en.Status), Text: en.Text, Error: en.Error,
 		TokensIn: en.Usage.InputTokens, TokensOut: en.Usage.OutputTokens, Cost: en.Cost})
@@ -78,7 +79,7 @@ func (p *Printer) agent(ev debate.Event) {
 			fmt.Fprintf(p.err, "  %s\n", sanitize.Text(ToolLine(ev.Call)))
 		}
 	case debate.EntryAdded:
-		if en := ev.Entry; en.Kind == debate.KindToolResult && en.Error != "" {
+		if en := ev.Entry; en.Kind == transcript.KindToolResult && en.Error != "" {
 			if en.Error != p.slip {
 				p.flushSlip()
 			}
@@ -115,16 +116,16 @@ func (p *Printer) flushSlip() {
 
 // agentSummary is the last line of `parley agent --json`.
 type agentSummary struct {
-	Type      string            `json:"type"` // "summary"
-	Agent     string            `json:"agent"`
-	Status    string            `json:"status"` // ok or error
-	Summary   string            `json:"summary"`
-	Error     string            `json:"error,omitempty"`
-	Steps     int               `json:"steps"`      // model replies
-	ToolCalls int               `json:"tool_calls"` // list_file and read_file calls run
-	Calls     []debate.ToolCall `json:"calls"`      // those calls, with their results
-	Usage     providers.Usage   `json:"usage"`
-	Cost      float64           `json:"cost_usd"`
+	Type      string                `json:"type"` // "summary"
+	Agent     string                `json:"agent"`
+	Status    string                `json:"status"` // ok or error
+	Summary   string                `json:"summary"`
+	Error     string                `json:"error,omitempty"`
+	Steps     int                   `json:"steps"`      // model replies
+	ToolCalls int                   `json:"tool_calls"` // list_file and read_file calls run
+	Calls     []transcript.ToolCall `json:"calls"`      // those calls, with their results
+	Usage     providers.Usage       `json:"usage"`
+	Cost      float64               `json:"cost_usd"`
 }
 
 func (p *Printer) agentSummary(a debate.AgentAnswered) {
@@ -135,7 +136,7 @@ func (p *Printer) agentSummary(a debate.AgentAnswered) {
 	out := agentSummary{Type: "summary", Agent: a.Agent, Status: "ok", Summary: a.Answer,
 		Steps: a.Steps, ToolCalls: len(a.ToolCalls), Calls: a.ToolCalls, Usage: a.Usage, Cost: a.Cost}
 	if out.Calls == nil {
-		out.Calls = []debate.ToolCall{}
+		out.Calls = []transcript.ToolCall{}
 	}
 	if !a.Complete {
 		out.Status, out.Summary, out.Error = "error", "", a.Error

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Native tool calls print one line each on stderr, cleaned, in text and
@@ -49,10 +50,10 @@ func TestNativeToolCallsAreShown(t *testing.T) {
 func TestTranscriptListsTheLedger(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
-	entries := []debate.Entry{
-		{Turn: 1, Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: "q", Status: debate.StatusComplete},
-		{Turn: 3, Kind: debate.KindToolCall, Speaker: "melchior", Status: debate.StatusComplete,
-			ToolCalls: []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://x/r"}}},
+	entries := []transcript.Entry{
+		{Turn: 1, Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: "q", Status: transcript.StatusComplete},
+		{Turn: 3, Kind: transcript.KindToolCall, Speaker: "melchior", Status: transcript.StatusComplete,
+			ToolCalls: []transcript.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": "http://x/r"}}},
 			Evidence: []evidence.Record{{ID: "E1", Source: "http://x/r", Title: "Report\x1b[2J", Tool: "fetch_url", Agent: "melchior", Turn: 2, Taken: at,
 				Digest: evidence.Digest("page")}}},
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -181,7 +182,7 @@ func short(id string) string {
 }
 
 // Transcript shows a session as the headless commands print turns.
-func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) {
+func Transcript(out io.Writer, info debate.SessionInfo, entries []transcript.Entry) {
 	title := info.Title
 	if title == "" {
 		title = info.Topic
@@ -204,22 +205,22 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 		}
 		text := strings.TrimSpace(sanitize.Text(en.Text))
 		switch en.Kind {
-		case debate.KindNote:
+		case transcript.KindNote:
 			fmt.Fprintf(out, "%d (note): %s\n", en.Turn, text)
 			continue
-		case debate.KindOutcome:
+		case transcript.KindOutcome:
 			fmt.Fprintf(out, "%d [%s outcome]: %s\n", en.Turn, label, text)
 			continue
-		case debate.KindVerdict:
+		case transcript.KindVerdict:
 			if text == "" { // saved before verdicts had their sentence
 				text = sanitize.Text(en.Vote)
 			}
 			fmt.Fprintf(out, "%d [verdict]: %s\n", en.Turn, text)
 			continue
-		case debate.KindError:
+		case transcript.KindError:
 			fmt.Fprintf(out, "%d [%s]: (error) %s\n", en.Turn, label, sanitize.Text(en.Error))
 			continue
-		case debate.KindVote:
+		case transcript.KindVote:
 			label += " vote " + strings.ToUpper(sanitize.Text(en.Vote))
 			if prose, ok := ballotProse(en); ok {
 				fmt.Fprintf(out, "%d [%s]: %s\n", en.Turn, label, prose)
@@ -247,7 +248,7 @@ func Transcript(out io.Writer, info debate.SessionInfo, entries []debate.Entry) 
 
 // writeLedger lists the session's evidence records (docs/tools.md): id,
 // source and title, the tool and who called it, when, and the digest.
-func writeLedger(out io.Writer, entries []debate.Entry) {
+func writeLedger(out io.Writer, entries []transcript.Entry) {
 	head := false
 	for _, en := range entries {
 		for _, r := range en.Evidence {
@@ -268,9 +269,9 @@ func writeLedger(out io.Writer, entries []debate.Entry) {
 // ballotProse is a saved vote as the console and the export word it (its
 // summary, then its reasoning), not its JSON; false when the text is not
 // a ballot (an invalid vote: shown as sent).
-func ballotProse(en debate.Entry) (string, bool) {
+func ballotProse(en transcript.Entry) (string, bool) {
 	var b verdict.Ballot
-	if en.Status != debate.StatusComplete || json.Unmarshal([]byte(en.Text), &b) != nil || b.Reasoning == "" && b.Summary == "" {
+	if en.Status != transcript.StatusComplete || json.Unmarshal([]byte(en.Text), &b) != nil || b.Reasoning == "" && b.Summary == "" {
 		return "", false
 	}
 	parts := []string{}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -29,7 +30,7 @@ type conversation struct {
 
 // liveTurn is one agent turn being printed or waiting its turn.
 type liveTurn struct {
-	entry    debate.Entry
+	entry    transcript.Entry
 	stream   sanitize.Stream
 	text     []byte // safe, trimmed text not yet written (kept and reused: a write a delta, no allocation)
 	ws       string // trailing whitespace held back (TrimSpace)
@@ -44,12 +45,12 @@ func (c *conversation) sink(ev debate.Event) {
 	switch ev := ev.(type) {
 	case debate.TurnStarted:
 		en := ev.Entry
-		if en.Kind == debate.KindSummary {
+		if en.Kind == transcript.KindSummary {
 			return // it condenses the prompts: a note when it is done, not a turn
 		}
 		c.order = append(c.order, en.Turn)
 		c.turns[en.Turn] = &liveTurn{entry: en,
-			streams: en.Kind != debate.KindVote && !c.p.opts.ToolAgents[en.Speaker] && !toolSteps(c.p.opts.Modes, en.Mode)}
+			streams: en.Kind != transcript.KindVote && !c.p.opts.ToolAgents[en.Speaker] && !toolSteps(c.p.opts.Modes, en.Mode)}
 	case debate.TextDelta:
 		t := c.turns[ev.Turn]
 		if t == nil || !t.streams {
@@ -57,7 +58,7 @@ func (c *conversation) sink(ev debate.Event) {
 		}
 		t.add(t.stream.Write(ev.Text))
 	case debate.TurnFinished:
-		if ev.Entry.Kind == debate.KindSummary {
+		if ev.Entry.Kind == transcript.KindSummary {
 			fmt.Fprintln(c.p.err, summaryNote(ev.Entry))
 			return
 		}
@@ -74,10 +75,10 @@ func (c *conversation) sink(ev debate.Event) {
 		return
 	case debate.EntryAdded:
 		// A MAGI verdict follows the last round's votes (all printed by now).
-		if ev.Entry.Kind == debate.KindVerdict && c.p.opts.Style == Conversation {
+		if ev.Entry.Kind == transcript.KindVerdict && c.p.opts.Style == Conversation {
 			c.printWhole(fmt.Sprintf("MAGI verdict: %s", strings.TrimSpace(sanitize.Text(ev.Entry.Text))))
 		}
-		if ev.Entry.Kind == debate.KindSummary {
+		if ev.Entry.Kind == transcript.KindSummary {
 			fmt.Fprintln(c.p.err, summaryNote(ev.Entry))
 		}
 		return
@@ -88,7 +89,7 @@ func (c *conversation) sink(ev debate.Event) {
 }
 
 // summaryNote says that older turns were condensed for the prompts.
-func summaryNote(en debate.Entry) string {
+func summaryNote(en transcript.Entry) string {
 	return fmt.Sprintf("(turns up to %d summarised for the prompts; the full text stays in the session)", en.Covers)
 }
 
@@ -186,7 +187,7 @@ func (c *conversation) finish(t *liveTurn) {
 	if c.p.isToolStep(en) {
 		return
 	}
-	if !t.open && !t.streams || en.Status == debate.StatusError && !t.seenText {
+	if !t.open && !t.streams || en.Status == transcript.StatusError && !t.seenText {
 		c.printWhole(c.body(en))
 		return
 	}
@@ -204,8 +205,8 @@ func (c *conversation) finish(t *liveTurn) {
 }
 
 // body is a whole turn as one block of text.
-func (c *conversation) body(en debate.Entry) string {
-	if en.Kind == debate.KindVote {
+func (c *conversation) body(en transcript.Entry) string {
+	if en.Kind == transcript.KindVote {
 		return fmt.Sprintf("[%s] round %d vote: %s", sanitize.Text(en.Display), en.Round, voteBody(en))
 	}
 	if c.p.opts.Style == Talk {
@@ -215,11 +216,11 @@ func (c *conversation) body(en debate.Entry) string {
 }
 
 // tail ends a streamed turn's line.
-func (c *conversation) tail(en debate.Entry) string { return c.tailOf(en) + "\n" }
+func (c *conversation) tail(en transcript.Entry) string { return c.tailOf(en) + "\n" }
 
 // tailOf is what follows a turn's text: its tokens in a talk.
-func (c *conversation) tailOf(en debate.Entry) string {
-	if c.p.opts.Style != Talk || en.Status == debate.StatusError && strings.TrimSpace(en.Text) == "" {
+func (c *conversation) tailOf(en transcript.Entry) string {
+	if c.p.opts.Style != Talk || en.Status == transcript.StatusError && strings.TrimSpace(en.Text) == "" {
 		return ""
 	}
 	return fmt.Sprintf("  (%s tok)", Thousands(en.Usage.Total()))
@@ -248,7 +249,7 @@ func (c *conversation) done(multi bool) {
 
 // roundHeader prints "── round N ──" before a talk round's first turn; a
 // new round that starts with the MC is the closing (the opening is round 0).
-func (c *conversation) roundHeader(en debate.Entry) {
+func (c *conversation) roundHeader(en transcript.Entry) {
 	if en.Round <= c.round {
 		return
 	}
@@ -268,8 +269,8 @@ func (c *conversation) end() {
 }
 
 // voteBody is a MAGI vote as one line: the vote word and its summary.
-func voteBody(en debate.Entry) string {
-	if en.Status != debate.StatusComplete {
+func voteBody(en transcript.Entry) string {
+	if en.Status != transcript.StatusComplete {
 		return TurnBody(en)
 	}
 	b, err := verdict.ParseVote(en.Text)

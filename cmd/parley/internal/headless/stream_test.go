@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // replay feeds a conversation printer two parallel turns: turn 2 streams
@@ -15,8 +16,8 @@ import (
 func replay(a, b string, cutsA, cutsB []int, style Style, headSpoke ...bool) string {
 	var out strings.Builder
 	p := New(Options{Out: &out, Err: &strings.Builder{}, Format: Text, Style: style})
-	gem := debate.Entry{Turn: 2, Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Status: debate.StatusStreaming}
-	gpt := debate.Entry{Turn: 3, Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: debate.StatusStreaming}
+	gem := transcript.Entry{Turn: 2, Kind: transcript.KindReply, Speaker: "gemini", Display: "Gemini", Status: transcript.StatusStreaming}
+	gpt := transcript.Entry{Turn: 3, Kind: transcript.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: transcript.StatusStreaming}
 	p.Sink(debate.TurnStarted{Entry: gem})
 	p.Sink(debate.TurnStarted{Entry: gpt})
 	piecesA := cut(a, cutsA)
@@ -27,12 +28,12 @@ func replay(a, b string, cutsA, cutsB []int, style Style, headSpoke ...bool) str
 	for _, piece := range cut(b, cutsB) {
 		p.Sink(debate.TextDelta{Turn: 3, Agent: "chatgpt", Text: piece})
 	}
-	gpt.Text, gpt.Status = b, debate.StatusComplete
+	gpt.Text, gpt.Status = b, transcript.StatusComplete
 	p.Sink(debate.TurnFinished{Entry: gpt})
 	for _, piece := range piecesA {
 		p.Sink(debate.TextDelta{Turn: 2, Agent: "gemini", Text: piece})
 	}
-	gem.Text, gem.Status = a, debate.StatusCancelled
+	gem.Text, gem.Status = a, transcript.StatusCancelled
 	p.Sink(debate.TurnFinished{Entry: gem})
 	p.EndExchange(nil)
 	return out.String()
@@ -77,18 +78,18 @@ func TestSilentTurnHoldsNothingBack(t *testing.T) {
 	t.Parallel()
 	var out strings.Builder
 	p := New(Options{Out: &out, Err: &strings.Builder{}, Format: Text, Style: Conversation})
-	gem := debate.Entry{Turn: 2, Kind: debate.KindReply, Speaker: "gemini", Display: "Gemini", Status: debate.StatusStreaming}
-	gpt := debate.Entry{Turn: 3, Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: debate.StatusStreaming}
+	gem := transcript.Entry{Turn: 2, Kind: transcript.KindReply, Speaker: "gemini", Display: "Gemini", Status: transcript.StatusStreaming}
+	gpt := transcript.Entry{Turn: 3, Kind: transcript.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: transcript.StatusStreaming}
 	p.Sink(debate.TurnStarted{Entry: gem})
 	p.Sink(debate.TurnStarted{Entry: gpt})
 	p.Sink(debate.TextDelta{Turn: 3, Agent: "chatgpt", Text: "finished first"})
-	gpt.Text, gpt.Status = "finished first", debate.StatusComplete
+	gpt.Text, gpt.Status = "finished first", transcript.StatusComplete
 	p.Sink(debate.TurnFinished{Entry: gpt})
 	if got := out.String(); got != "[ChatGPT]: finished first\n" {
 		t.Fatalf("the finished answer waits behind a silent one: %q", got)
 	}
 	p.Sink(debate.TextDelta{Turn: 2, Agent: "gemini", Text: "late, then stalled"})
-	gem.Text, gem.Status, gem.Error = "late, then stalled", debate.StatusPartial, "openai: timeout: no bytes for 2m0s"
+	gem.Text, gem.Status, gem.Error = "late, then stalled", transcript.StatusPartial, "openai: timeout: no bytes for 2m0s"
 	p.Sink(debate.TurnFinished{Entry: gem})
 	p.EndExchange(nil)
 	if got := out.String(); !strings.HasPrefix(got, "[ChatGPT]: finished first\n[Gemini]: late, then stalled") {
@@ -131,7 +132,7 @@ func TestAStreamedDeltaIsPrintedWithoutAllocating(t *testing.T) {
 	var out strings.Builder
 	out.Grow(1 << 20)
 	p := New(Options{Out: &out, Err: &strings.Builder{}, Format: Text, Style: Conversation})
-	p.Sink(debate.TurnStarted{Entry: debate.Entry{Turn: 1, Kind: debate.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: debate.StatusStreaming}})
+	p.Sink(debate.TurnStarted{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindReply, Speaker: "chatgpt", Display: "ChatGPT", Status: transcript.StatusStreaming}})
 	var ev debate.Event = debate.TextDelta{Turn: 1, Agent: "chatgpt", Text: " wörd\n"}
 	p.Sink(ev)
 	if a := testing.AllocsPerRun(1000, func() { p.Sink(ev) }); a > 0.1 {

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -37,7 +37,7 @@ const askAll = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"
 
 // rawTurns is the session's turns as the server saved them (Load would
 // settle a turn left streaming, hiding the defect this file tests).
-func rawTurns(t *testing.T, st *store.Store) (string, []debate.Entry) {
+func rawTurns(t *testing.T, st *store.Store) (string, []transcript.Entry) {
 	t.Helper()
 	list, err := st.List(context.Background())
 	if err != nil || len(list) == 0 {
@@ -51,7 +51,7 @@ func rawTurns(t *testing.T, st *store.Store) (string, []debate.Entry) {
 }
 
 // waitTurns polls the saved turns until ok holds, within deadline.
-func waitTurns(t *testing.T, st *store.Store, deadline time.Duration, what string, ok func([]debate.Entry) bool) []debate.Entry {
+func waitTurns(t *testing.T, st *store.Store, deadline time.Duration, what string, ok func([]transcript.Entry) bool) []transcript.Entry {
 	t.Helper()
 	end := time.Now().Add(deadline)
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -70,10 +70,10 @@ func waitTurns(t *testing.T, st *store.Store, deadline time.Duration, what strin
 
 // answering: every agent's answer is saved streaming with the words that
 // arrived (a checkpoint), so the call is mid-answer.
-func answering(entries []debate.Entry) bool {
+func answering(entries []transcript.Entry) bool {
 	n := 0
 	for _, en := range entries {
-		if en.Kind == debate.KindReply && en.Status == debate.StatusStreaming && strings.TrimSpace(en.Text) != "" {
+		if en.Kind == transcript.KindReply && en.Status == transcript.StatusStreaming && strings.TrimSpace(en.Text) != "" {
 			n++
 		}
 	}
@@ -81,9 +81,9 @@ func answering(entries []debate.Entry) bool {
 }
 
 // settled: no turn is left streaming.
-func settled(entries []debate.Entry) bool {
+func settled(entries []transcript.Entry) bool {
 	for _, en := range entries {
-		if en.Status == debate.StatusStreaming {
+		if en.Status == transcript.StatusStreaming {
 			return false
 		}
 	}
@@ -92,16 +92,16 @@ func settled(entries []debate.Entry) bool {
 
 // checkHonestEndings fails unless every answer cut by the client's leaving
 // is saved cancelled or partial with the words that had arrived.
-func checkHonestEndings(t *testing.T, entries []debate.Entry) {
+func checkHonestEndings(t *testing.T, entries []transcript.Entry) {
 	t.Helper()
 	replies := 0
 	for _, en := range entries {
-		if en.Kind != debate.KindReply {
+		if en.Kind != transcript.KindReply {
 			continue
 		}
 		replies++
 		t.Logf("%s saved %s with %d of 20 words", en.Speaker, en.Status, len(strings.Fields(en.Text)))
-		if en.Status != debate.StatusCancelled && en.Status != debate.StatusPartial {
+		if en.Status != transcript.StatusCancelled && en.Status != transcript.StatusPartial {
 			t.Errorf("%s's cut answer saved %s (%q), want cancelled or partial", en.Speaker, en.Status, en.Text)
 		}
 		if !strings.HasPrefix(heldAnswer, en.Text) || len(strings.Fields(en.Text)) < 4 || en.Text == heldAnswer {

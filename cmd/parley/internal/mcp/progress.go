@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // progress turns a run's events into progress notifications, when the
@@ -78,19 +79,19 @@ func (p *progress) messages(ev debate.Event) []string {
 }
 
 // turnLine says who answered, and how a turn that did not complete ended.
-func turnLine(en debate.Entry) string {
+func turnLine(en transcript.Entry) string {
 	who := clean(en.Display)
 	if en.Round > 0 {
 		who += fmt.Sprintf(" (round %d)", en.Round)
 	}
 	switch en.Status {
-	case debate.StatusComplete:
-	case debate.StatusCancelled:
+	case transcript.StatusComplete:
+	case transcript.StatusCancelled:
 		return who + ": cancelled"
 	default:
 		return fmt.Sprintf("%s: %s: %s", who, en.Status, clean(en.Error))
 	}
-	if en.Kind == debate.KindVote && en.Vote != "" {
+	if en.Kind == transcript.KindVote && en.Vote != "" {
 		return fmt.Sprintf("%s voted %s", who, strings.ToUpper(clean(en.Vote)))
 	}
 	return fmt.Sprintf("%s answered (%d tokens)", who, en.Usage.Total())

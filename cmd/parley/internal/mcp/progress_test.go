@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/demo"
 )
 
@@ -135,11 +136,11 @@ func cancelMagi(t *testing.T, c *client, st *store.Store) {
 	var voted, cancelled int
 	for _, en := range entries {
 		switch {
-		case en.Kind == debate.KindVote && en.Status == debate.StatusComplete:
+		case en.Kind == transcript.KindVote && en.Status == transcript.StatusComplete:
 			voted++
-		case en.Status == debate.StatusCancelled:
+		case en.Status == transcript.StatusCancelled:
 			cancelled++
-		case en.Status == debate.StatusStreaming:
+		case en.Status == transcript.StatusStreaming:
 			t.Fatalf("turn %d saved as still streaming", en.Turn)
 		}
 	}
@@ -150,7 +151,7 @@ func cancelMagi(t *testing.T, c *client, st *store.Store) {
 
 // waitForCancelled waits (up to its own deadline) for the server to save the
 // cancelled council: the process ends the run after the client has gone on.
-func waitForCancelled(t *testing.T, st *store.Store) []debate.Entry {
+func waitForCancelled(t *testing.T, st *store.Store) []transcript.Entry {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -164,10 +165,10 @@ func waitForCancelled(t *testing.T, st *store.Store) []debate.Entry {
 			entries := savedEntries(t, st, list[0].ID)
 			settled := len(entries) > 0
 			for _, en := range entries {
-				settled = settled && en.Status != debate.StatusStreaming
+				settled = settled && en.Status != transcript.StatusStreaming
 			}
 			for _, en := range entries {
-				if settled && en.Status == debate.StatusCancelled {
+				if settled && en.Status == transcript.StatusCancelled {
 					return entries
 				}
 			}
@@ -206,13 +207,13 @@ func TestClientGoneMidRunIsSaved(t *testing.T) {
 	}
 	cancelled, voted := 0, 0
 	for _, en := range savedEntries(t, st, list[0].ID) {
-		if en.Kind == debate.KindVote && en.Status == debate.StatusComplete {
+		if en.Kind == transcript.KindVote && en.Status == transcript.StatusComplete {
 			voted++
 		}
-		if en.Status == debate.StatusStreaming {
+		if en.Status == transcript.StatusStreaming {
 			t.Fatalf("turn %d left streaming", en.Turn)
 		}
-		if en.Status == debate.StatusCancelled {
+		if en.Status == transcript.StatusCancelled {
 			cancelled++
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // sessionURI is the resource address of saved session id.
@@ -87,7 +88,7 @@ type SessionGetInput struct {
 // SessionDetail is a saved session and a page of its entries.
 type SessionDetail struct {
 	Session   debate.SessionInfo `json:"session"`
-	Entries   []debate.Entry     `json:"entries" jsonschema:"in turn order"`
+	Entries   []transcript.Entry `json:"entries" jsonschema:"in turn order"`
 	NextAfter int                `json:"next_after" jsonschema:"pass as after for the next page; 0 on the last page"`
 	Resource  string             `json:"resource" jsonschema:"the session as Markdown: parley://sessions/ID"`
 }
@@ -105,7 +106,7 @@ func (s *Server) sessionGet(ctx context.Context, _ *mcp.CallToolRequest, in Sess
 	if err != nil {
 		return nil, SessionDetail{}, err
 	}
-	out := SessionDetail{Session: info, Entries: []debate.Entry{}, Resource: sessionURI + id}
+	out := SessionDetail{Session: info, Entries: []transcript.Entry{}, Resource: sessionURI + id}
 	for _, en := range entries {
 		if en.Turn <= in.After {
 			continue
@@ -131,7 +132,7 @@ func (s *Server) sessionGet(ctx context.Context, _ *mcp.CallToolRequest, in Sess
 }
 
 // wireEntry gives an entry's maps their empty value: the schema says object.
-func wireEntry(en debate.Entry) debate.Entry {
+func wireEntry(en transcript.Entry) transcript.Entry {
 	for i, c := range en.ToolCalls {
 		if c.Parameters == nil {
 			en.ToolCalls[i].Parameters = map[string]string{}

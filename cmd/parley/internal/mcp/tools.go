@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/modes/mention"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -121,7 +122,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	}
 	out.TokensIn, out.TokensOut, out.Cost = done.Usage.InputTokens, done.Usage.OutputTokens, done.Cost
 	// Every agent asked failed: a tool error, not an answer.
-	res.IsError = res.IsError || (len(out.Answers) > 0 && !out.Cancelled && !slices.ContainsFunc(out.Answers, func(a Answer) bool { return a.Status != string(debate.StatusError) }))
+	res.IsError = res.IsError || (len(out.Answers) > 0 && !out.Cancelled && !slices.ContainsFunc(out.Answers, func(a Answer) bool { return a.Status != string(transcript.StatusError) }))
 	return res, out, nil
 }
 
@@ -203,7 +204,7 @@ func (s *Server) addressed(question string, agents []string) (string, error) {
 // Parley's own notes (seating).
 type finishedTurns struct {
 	mu    sync.Mutex
-	turns []debate.Entry
+	turns []transcript.Entry
 	notes []string
 }
 
@@ -229,15 +230,15 @@ func (f *finishedTurns) systemNotes() []string {
 }
 
 // sorted is the turns in history order (configuration order for one round).
-func (f *finishedTurns) sorted() []debate.Entry {
+func (f *finishedTurns) sorted() []transcript.Entry {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := slices.Clone(f.turns)
-	slices.SortFunc(out, func(a, b debate.Entry) int { return a.Turn - b.Turn })
+	slices.SortFunc(out, func(a, b transcript.Entry) int { return a.Turn - b.Turn })
 	return out
 }
 
-func answerOf(en debate.Entry) Answer {
+func answerOf(en transcript.Entry) Answer {
 	return Answer{Agent: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model, Text: en.Text,
 		Status: string(en.Status), Error: en.Error, TokensIn: en.Usage.InputTokens, TokensOut: en.Usage.OutputTokens, Cost: en.Cost}
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -364,7 +364,7 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 }
 
 // savedEntries loads a session's entries from the database file.
-func savedEntries(t *testing.T, st *store.Store, id string) []debate.Entry {
+func savedEntries(t *testing.T, st *store.Store, id string) []transcript.Entry {
 	t.Helper()
 	_, entries, err := st.Load(context.Background(), id)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -21,10 +22,10 @@ func TestSessionsListShowsAnUnpricedSessionAsUnknown(t *testing.T) {
 	defer cancel()
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	info := debate.SessionInfo{ID: "0123456789ab", Mode: "mention", Title: "unpriced", Created: at}
-	turn := debate.Entry{Turn: 1, Kind: debate.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention",
-		Text: "answer", Status: debate.StatusComplete, Started: at, Finished: at,
+	turn := transcript.Entry{Turn: 1, Kind: transcript.KindReply, Speaker: "local", Display: "Local", Model: "m", Mode: "mention",
+		Text: "answer", Status: transcript.StatusComplete, Started: at, Finished: at,
 		Usage: providers.Usage{InputTokens: 10, OutputTokens: 5, PriceUnknown: true}}
-	if _, err := st.Import(ctx, info, []debate.Entry{turn}, false); err != nil {
+	if _, err := st.Import(ctx, info, []transcript.Entry{turn}, false); err != nil {
 		t.Fatal(err)
 	}
 	c := httpClient(t, ts)

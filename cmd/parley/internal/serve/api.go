@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // route is one API endpoint; the mux and the OpenAPI document both read
@@ -225,13 +226,13 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	// Before the entries: events after it are not in them, and a streaming
 	// turn holds the text its events had brought.
 	lastEvent, streaming := ss.hub.snapshot()
-	entries := []debate.Entry{}
+	entries := []transcript.Entry{}
 	next := ""
 	for _, en := range ss.eng.History().Entries() {
 		if en.Turn <= after {
 			continue
 		}
-		if en.Status == debate.StatusStreaming {
+		if en.Status == transcript.StatusStreaming {
 			en.Text = streaming[en.Turn]
 		}
 		if len(entries) == limit {

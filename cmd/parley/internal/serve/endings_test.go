@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 	"github.com/parleyhq/parley/providers/providertest"
@@ -46,7 +47,7 @@ func vendorFakes(t *testing.T, held *atomic.Bool) func(*config.Config) ([]*debat
 
 // savedTurns is a session's turns as the server saved them (Load would
 // settle a turn left streaming, hiding the defect tested here).
-func savedTurns(t *testing.T, f *fixture, id string) []debate.Entry {
+func savedTurns(t *testing.T, f *fixture, id string) []transcript.Entry {
 	t.Helper()
 	entries, err := f.st.Record().Since(context.Background(), id, 1)
 	if err != nil {
@@ -70,14 +71,14 @@ func newestSession(t *testing.T, f *fixture) string {
 
 // waitSaved polls the newest session's saved turns until ok holds, within
 // deadline (its own, sized for a loaded machine).
-func waitSaved(t *testing.T, f *fixture, deadline time.Duration, what string, ok func([]debate.Entry) bool) (string, []debate.Entry) {
+func waitSaved(t *testing.T, f *fixture, deadline time.Duration, what string, ok func([]transcript.Entry) bool) (string, []transcript.Entry) {
 	t.Helper()
 	end := time.Now().Add(deadline)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for range tick.C {
 		id := newestSession(t, f)
-		var entries []debate.Entry
+		var entries []transcript.Entry
 		if id != "" {
 			entries = savedTurns(t, f, id)
 		}
@@ -92,24 +93,24 @@ func waitSaved(t *testing.T, f *fixture, deadline time.Duration, what string, ok
 }
 
 // agentTurn: a turn an agent writes (an answer, a vote, a moderator's turn).
-func agentTurn(en debate.Entry) bool {
-	return en.Kind == debate.KindReply || en.Kind == debate.KindVote || en.Kind == debate.KindModerator
+func agentTurn(en transcript.Entry) bool {
+	return en.Kind == transcript.KindReply || en.Kind == transcript.KindVote || en.Kind == transcript.KindModerator
 }
 
 // streamingWords counts the agents' turns saved streaming with words.
-func streamingWords(entries []debate.Entry) int {
+func streamingWords(entries []transcript.Entry) int {
 	n := 0
 	for _, en := range entries {
-		if agentTurn(en) && en.Status == debate.StatusStreaming && strings.TrimSpace(en.Text) != "" {
+		if agentTurn(en) && en.Status == transcript.StatusStreaming && strings.TrimSpace(en.Text) != "" {
 			n++
 		}
 	}
 	return n
 }
 
-func noneStreaming(entries []debate.Entry) bool {
+func noneStreaming(entries []transcript.Entry) bool {
 	for _, en := range entries {
-		if en.Status == debate.StatusStreaming {
+		if en.Status == transcript.StatusStreaming {
 			return false
 		}
 	}
@@ -147,7 +148,7 @@ func TestDroppedSyncCallSavesCutTurnsHonestly(t *testing.T) {
 			callCtx, drop := context.WithCancel(context.Background())
 			called := make(chan error, 1)
 			go func() { called <- dropCall(callCtx, f, tc.path, tc.body) }()
-			waitSaved(t, f, time.Minute, "the agents' answers streaming", func(e []debate.Entry) bool { return streamingWords(e) == tc.streams })
+			waitSaved(t, f, time.Minute, "the agents' answers streaming", func(e []transcript.Entry) bool { return streamingWords(e) == tc.streams })
 			drop() // the connection goes
 			select {
 			case err := <-called:
@@ -165,7 +166,7 @@ func TestDroppedSyncCallSavesCutTurnsHonestly(t *testing.T) {
 			f.must(http.StatusAccepted, "POST", "/api/v1/sessions/"+id+"/messages?user_id=ada", map[string]any{"text": "again?"})
 			f.waitIdle(id)
 			after := savedTurns(t, f, id)
-			if last := after[len(after)-1]; len(after) <= len(entries) || last.Status != debate.StatusComplete {
+			if last := after[len(after)-1]; len(after) <= len(entries) || last.Status != transcript.StatusComplete {
 				t.Errorf("the next exchange after the drop: %+v", after[len(entries):])
 			}
 		})
@@ -192,19 +193,19 @@ func dropCall(ctx context.Context, f *fixture, path, body string) error {
 // checkCutTurns fails unless the cut exchange's agent turns (want of them
 // were streaming) are saved cancelled or partial with the words that had
 // arrived, and no turn of it is saved complete but the question.
-func checkCutTurns(t *testing.T, entries []debate.Entry, want int) {
+func checkCutTurns(t *testing.T, entries []transcript.Entry, want int) {
 	t.Helper()
 	cut := 0
 	for _, en := range entries {
 		if !agentTurn(en) {
-			if en.Kind != debate.KindUser && en.Status == debate.StatusComplete {
+			if en.Kind != transcript.KindUser && en.Status == transcript.StatusComplete {
 				t.Errorf("turn %d (%s, %s) saved complete after the drop: %q", en.Turn, en.Kind, en.Speaker, en.Text)
 			}
 			continue
 		}
 		cut++
 		t.Logf("%s (%s) saved %s with %d of 20 words", en.Speaker, en.Kind, en.Status, len(strings.Fields(en.Text)))
-		if en.Status != debate.StatusCancelled && en.Status != debate.StatusPartial {
+		if en.Status != transcript.StatusCancelled && en.Status != transcript.StatusPartial {
 			t.Errorf("%s's cut turn saved %s (%q), want cancelled or partial", en.Speaker, en.Status, en.Text)
 		}
 		if !strings.HasPrefix(heldAnswer, en.Text) || len(strings.Fields(en.Text)) < 4 || en.Text == heldAnswer {

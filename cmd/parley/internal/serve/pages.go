@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/serve/web"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // ServeWebView mounts the web view (package web) on every path outside
@@ -68,7 +69,7 @@ func (b pageBackend) LoadSession(ctx context.Context, id string) (web.SessionVie
 	last, streaming := ss.hub.snapshot()
 	entries := ss.eng.History().Entries()
 	for i, en := range entries {
-		if en.Status == debate.StatusStreaming {
+		if en.Status == transcript.StatusStreaming {
 			entries[i].Text = streaming[en.Turn]
 		}
 	}

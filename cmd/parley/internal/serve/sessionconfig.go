@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // config builds a session's configuration: the server's, plus the custom
@@ -150,7 +151,7 @@ func (s *Server) storedCap(info debate.SessionInfo) float64 {
 }
 
 // spentOn is what a session's turns cost.
-func spentOn(entries []debate.Entry) float64 {
+func spentOn(entries []transcript.Entry) float64 {
 	var usd float64
 	for _, en := range entries {
 		usd += en.Cost

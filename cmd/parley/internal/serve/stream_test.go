@@ -18,6 +18,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // streamText adds up each turn's text deltas, and lists the other events.
@@ -126,7 +127,7 @@ func TestHubCoalescesForLaggingClient(t *testing.T) {
 	for i := range 10 {
 		h.sink(debate.TextDelta{Turn: 3, Agent: "gemini", Text: strconv.Itoa(i)})
 	}
-	h.sink(debate.TurnFinished{Entry: debate.Entry{Turn: 3}})
+	h.sink(debate.TurnFinished{Entry: transcript.Entry{Turn: 3}})
 	batch, _, reset, lost := h.since(0, 100)
 	if reset || lost != 0 || len(batch) != 11 {
 		t.Fatalf("batch %d, lost %d", len(batch), lost)
@@ -257,7 +258,7 @@ func TestShutdownKeepsPartialText(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := entries[len(entries)-1]
-	if last.Text != "partial answer" || last.Status != debate.StatusCancelled {
+	if last.Text != "partial answer" || last.Status != transcript.StatusCancelled {
 		t.Fatalf("saved turn: %q, status %s (want the partial text, cancelled)", last.Text, last.Status)
 	}
 }

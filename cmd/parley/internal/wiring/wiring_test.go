@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // testHost is a Host over env alone (nothing of the machine's), working in
@@ -62,7 +63,7 @@ func TestRequestedSession(t *testing.T) {
 	rec := st.Record()
 	for _, id := range []string{"aaaa11112222", "bbbb33334444"} {
 		rec.Sink(debate.SessionStarted{Session: debate.SessionInfo{ID: id, Mode: "mention"}})
-		rec.Sink(debate.EntryAdded{Entry: debate.Entry{Turn: 1, Kind: debate.KindNote, Speaker: "user", Text: id, Status: "complete"}})
+		rec.Sink(debate.EntryAdded{Entry: transcript.Entry{Turn: 1, Kind: transcript.KindNote, Speaker: "user", Text: id, Status: "complete"}})
 		if err := rec.Flush(); err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers/providertest"
 )
 
@@ -146,7 +146,7 @@ func TestAFailedRunIsNoSuccess(t *testing.T) {
 				t.Errorf("%q: %d calls, want the first and 3 retries", tc.question, calls)
 			}
 			_, entries := f.load(a.parley.SessionID)
-			if replies := agentReplies(entries, 0); len(replies) != 1 || tc.status == "complete" && replies[0].Status != debate.StatusComplete {
+			if replies := agentReplies(entries, 0); len(replies) != 1 || tc.status == "complete" && replies[0].Status != transcript.StatusComplete {
 				t.Errorf("%q: saved %+v", tc.question, replies)
 			}
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
 	"github.com/parleyhq/parley/providers/open"
@@ -127,7 +128,7 @@ func ctx(t testing.TB) context.Context {
 }
 
 // load reads a saved session.
-func (f *fixture) load(id string) (debate.SessionInfo, []debate.Entry) {
+func (f *fixture) load(id string) (debate.SessionInfo, []transcript.Entry) {
 	f.t.Helper()
 	info, entries, err := f.st.Load(context.Background(), id)
 	if err != nil {
@@ -137,8 +138,8 @@ func (f *fixture) load(id string) (debate.SessionInfo, []debate.Entry) {
 }
 
 // agentReplies are the saved session's agent replies of one kind.
-func agentReplies(entries []debate.Entry, round int) []debate.Entry {
-	var out []debate.Entry
+func agentReplies(entries []transcript.Entry, round int) []transcript.Entry {
+	var out []transcript.Entry
 	for _, en := range entries {
 		if en.IsAgentTurn() && en.Round == round {
 			out = append(out, en)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/serve"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -127,7 +128,7 @@ func TestCouncilCompletionCarriesTheHistory(t *testing.T) {
 		t.Errorf("usage %+v, the saved turns hold %d in, %d out", resp.Usage, in, out)
 	}
 	chair := agentReplies(entries, 3)
-	if len(chair) != 1 || chair[0].Text != msg.Content || chair[0].Status != debate.StatusComplete {
+	if len(chair) != 1 || chair[0].Text != msg.Content || chair[0].Status != transcript.StatusComplete {
 		t.Fatalf("saved chairman %+v", chair)
 	}
 	for _, en := range agentReplies(entries, 1) {
@@ -217,13 +218,13 @@ func TestStreamingEveryModel(t *testing.T) {
 }
 
 // checkSaved compares the saved session with the stream.
-func checkSaved(t *testing.T, model string, entries []debate.Entry, got streamed) {
+func checkSaved(t *testing.T, model string, entries []transcript.Entry, got streamed) {
 	t.Helper()
-	var replies []debate.Entry
+	var replies []transcript.Entry
 	for _, en := range entries {
 		if en.IsAgentTurn() {
 			replies = append(replies, en)
-			if en.Status != debate.StatusComplete {
+			if en.Status != transcript.StatusComplete {
 				t.Errorf("saved turn %d is %s", en.Turn, en.Status)
 			}
 		}
@@ -236,7 +237,7 @@ func checkSaved(t *testing.T, model string, entries []debate.Entry, got streamed
 	case "magi":
 		var verdict string
 		for _, en := range entries {
-			if en.Kind == debate.KindVerdict {
+			if en.Kind == transcript.KindVerdict {
 				verdict = en.Vote
 			}
 		}
@@ -371,7 +372,7 @@ func TestClientAbortCancelsTheRun(t *testing.T) {
 	}
 	kept := 0
 	for _, en := range members {
-		if en.Status != debate.StatusCancelled {
+		if en.Status != transcript.StatusCancelled {
 			t.Errorf("saved member turn %d is %s, want cancelled", en.Turn, en.Status)
 		}
 		if strings.Contains(en.Text, "STARTED") {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // MaxMessages bounds a request's messages.
@@ -98,20 +98,20 @@ func textOf(raw json.RawMessage) (string, error) {
 // the instructions as the host's note, each earlier turn as the host's
 // message or as the answer of the model asked (speaker: the model's name,
 // so an agent reads its own earlier answers as its own).
-func (c conversation) entries(speaker, display string) []debate.Entry {
-	var out []debate.Entry
+func (c conversation) entries(speaker, display string) []transcript.Entry {
+	var out []transcript.Entry
 	if c.instructions != "" {
-		out = append(out, debate.Entry{Kind: debate.KindNote, Speaker: debate.SpeakerUser, Text: "Instructions for this conversation:\n" + c.instructions})
+		out = append(out, transcript.Entry{Kind: transcript.KindNote, Speaker: transcript.SpeakerUser, Text: "Instructions for this conversation:\n" + c.instructions})
 	}
 	for _, t := range c.turns {
 		if strings.TrimSpace(t.text) == "" {
 			continue
 		}
 		if t.assistant {
-			out = append(out, debate.Entry{Kind: debate.KindReply, Speaker: speaker, Display: display, Text: t.text})
+			out = append(out, transcript.Entry{Kind: transcript.KindReply, Speaker: speaker, Display: display, Text: t.text})
 			continue
 		}
-		out = append(out, debate.Entry{Kind: debate.KindUser, Speaker: debate.SpeakerUser, Text: t.text})
+		out = append(out, transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: t.text})
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/testbin"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/providertest"
 )
@@ -104,7 +105,7 @@ func TestOfficialSDK(t *testing.T) {
 	f.srv.Close() // writes what the recorder holds
 	_, entries = f.load(abortID)
 	for _, en := range agentReplies(entries, 1) {
-		if en.Status != debate.StatusCancelled {
+		if en.Status != transcript.StatusCancelled {
 			t.Errorf("after the abort, turn %d is %s", en.Turn, en.Status)
 		}
 	}

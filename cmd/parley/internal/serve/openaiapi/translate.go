@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
@@ -34,7 +35,7 @@ type translator struct {
 	// ErrorOccurred of kind truncated), whether any answer text arrived,
 	// and whether the core put a whole answer in place of failed turns
 	// (a council's fallback).
-	answerStatus map[int]debate.Status
+	answerStatus map[int]transcript.Status
 	truncated    map[int]bool
 	answered     bool
 	standIn      bool
@@ -52,7 +53,7 @@ func newTranslator(headings bool, onReasoning, onContent func(string)) *translat
 	reasoning := newChannel(onReasoning)
 	reasoning.squeeze = true
 	return &translator{headings: headings, reasoning: reasoning, content: newChannel(onContent),
-		answerStatus: map[int]debate.Status{}, truncated: map[int]bool{}}
+		answerStatus: map[int]transcript.Status{}, truncated: map[int]bool{}}
 }
 
 // sink is the engine subscriber.
@@ -120,9 +121,9 @@ func (t *translator) turnStarted(ev debate.TurnStarted) {
 	t.content.open(en.Turn, header)
 }
 
-func roundOf(en debate.Entry) string {
+func roundOf(en transcript.Entry) string {
 	what := ""
-	if en.Kind == debate.KindVote {
+	if en.Kind == transcript.KindVote {
 		what = " votes"
 	}
 	if en.Round > 0 {
@@ -131,21 +132,21 @@ func roundOf(en debate.Entry) string {
 	return what
 }
 
-func (t *translator) turnFinished(en debate.Entry) {
+func (t *translator) turnFinished(en transcript.Entry) {
 	answer := t.content.has(en.Turn)
 	if answer {
 		t.answerStatus[en.Turn] = en.Status
-		if (en.Status == debate.StatusComplete || en.Status == debate.StatusPartial) && strings.TrimSpace(en.Text) != "" {
+		if (en.Status == transcript.StatusComplete || en.Status == transcript.StatusPartial) && strings.TrimSpace(en.Text) != "" {
 			t.answered = true
 		}
 	}
 	why := "" // how a turn that is not complete ended
 	switch en.Status {
-	case debate.StatusComplete:
-		if en.Kind == debate.KindReply && strings.TrimSpace(en.Text) != "" {
+	case transcript.StatusComplete:
+		if en.Kind == transcript.KindReply && strings.TrimSpace(en.Text) != "" {
 			t.lastReply = en.Text
 		}
-	case debate.StatusCancelled:
+	case transcript.StatusCancelled:
 		why = "cancelled"
 	default:
 		why = fmt.Sprintf("%s: %s", en.Status, clean(en.Error))
@@ -166,13 +167,13 @@ func (t *translator) turnFinished(en debate.Entry) {
 	t.reasoning.close(en.Turn, "\n\n*("+why+")*")
 }
 
-func (t *translator) entryAdded(en debate.Entry) {
+func (t *translator) entryAdded(en transcript.Entry) {
 	switch en.Kind {
-	case debate.KindNote, debate.KindError:
-		if en.Speaker != debate.SpeakerUser {
+	case transcript.KindNote, transcript.KindError:
+		if en.Speaker != transcript.SpeakerUser {
 			t.reasoning.line("*" + clean(en.Text) + "*")
 		}
-	case debate.KindVerdict, debate.KindOutcome:
+	case transcript.KindVerdict, transcript.KindOutcome:
 		t.reasoning.line("**" + clean(en.Display) + "**: " + clean(en.Text))
 	}
 }
@@ -224,8 +225,8 @@ func (t *translator) ending() (answered bool, end string) {
 	}
 	for turn, st := range t.answerStatus {
 		switch {
-		case st == debate.StatusComplete:
-		case st == debate.StatusPartial && t.truncated[turn]:
+		case st == transcript.StatusComplete:
+		case st == transcript.StatusPartial && t.truncated[turn]:
 			if end == endWhole {
 				end = endTruncated
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // Backend is what the pages need from the server: the saved sessions and
@@ -35,7 +36,7 @@ var ErrNotFound = errors.New("session not found")
 // SessionView is one session as the session page shows it.
 type SessionView struct {
 	Info    debate.SessionInfo
-	Entries []debate.Entry // the whole history, in turn order
+	Entries []transcript.Entry // the whole history, in turn order
 	// Panels are the current mode's agents in panel order (the console's
 	// panels): for mention mode the agents @all asks.
 	Panels []Panel

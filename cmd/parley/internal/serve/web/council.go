@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
@@ -42,7 +42,7 @@ type rankOrder struct {
 }
 
 // viewCouncil builds the page's council from the record.
-func viewCouncil(c verdict.CouncilResult, entries []debate.Entry) *councilPage {
+func viewCouncil(c verdict.CouncilResult, entries []transcript.Entry) *councilPage {
 	out := &councilPage{Question: c.Question, Ranking: viewRanking(c)}
 	if c.Chairman.Status == verdict.CouncilFailed {
 		out.ChairError = c.Chairman.Error

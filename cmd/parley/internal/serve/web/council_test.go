@@ -7,28 +7,29 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // councilSession is a finished council whose chairman failed: two members
 // answered (one hostile), each ranked the other, and the record names
 // the fallback.
 func councilSession() SessionView {
-	reply := func(turn, round int, speaker, display, text string) debate.Entry {
-		return debate.Entry{Turn: turn, Kind: debate.KindReply, Speaker: speaker, Display: display, Mode: "council",
-			Round: round, Text: text, Status: debate.StatusComplete}
+	reply := func(turn, round int, speaker, display, text string) transcript.Entry {
+		return transcript.Entry{Turn: turn, Kind: transcript.KindReply, Speaker: speaker, Display: display, Mode: "council",
+			Round: round, Text: text, Status: transcript.StatusComplete}
 	}
 	rankA := reply(4, 2, "a", "Ann", "Ranking, best first: 1. Bob "+hostile+" (Response A)\n\nB is better")
 	rankA.Prompt = "Council ranking (Response A = b): q?"
 	rankB := reply(5, 2, "b", "Bob "+hostile, "Ranking, best first: 1. Ann (Response A)")
 	rankB.Prompt = "Council ranking (Response A = a): q?"
 	chair := reply(6, 3, "chairman", "Chairman", "")
-	chair.Status, chair.Error = debate.StatusError, "503 overloaded"
-	failure := debate.Entry{Turn: 7, Kind: debate.KindError, Speaker: "system", Display: "Council", Mode: "council", Round: 3,
-		Text: "The council's chairman failed: 503 overloaded.", Error: "503 overloaded", Status: debate.StatusComplete}
+	chair.Status, chair.Error = transcript.StatusError, "503 overloaded"
+	failure := transcript.Entry{Turn: 7, Kind: transcript.KindError, Speaker: "system", Display: "Council", Mode: "council", Round: 3,
+		Text: "The council's chairman failed: 503 overloaded.", Error: "503 overloaded", Status: transcript.StatusComplete}
 	return SessionView{
 		Info: debate.SessionInfo{ID: "council01", Mode: "council", Created: t0},
-		Entries: []debate.Entry{
-			{Turn: 1, Kind: debate.KindUser, Speaker: "user", Mode: "council", Text: "q?", Status: debate.StatusComplete},
+		Entries: []transcript.Entry{
+			{Turn: 1, Kind: transcript.KindUser, Speaker: "user", Mode: "council", Text: "q?", Status: transcript.StatusComplete},
 			reply(2, 1, "a", "Ann", "Ann's **answer**"), reply(3, 1, "b", "Bob "+hostile, "Bob's answer "+hostile),
 			rankA, rankB, chair, failure,
 		},

@@ -10,8 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/store"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // TestBrowserClosedTabLeavesTheExchangeRunning: every exchange the page
@@ -39,19 +39,19 @@ func TestBrowserClosedTabLeavesTheExchangeRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	reply := func() (debate.Entry, bool) {
+	reply := func() (transcript.Entry, bool) {
 		entries, err := st.Record().Since(context.Background(), id, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, en := range entries {
-			if en.Kind == debate.KindReply {
+			if en.Kind == transcript.KindReply {
 				return en, true
 			}
 		}
-		return debate.Entry{}, false
+		return transcript.Entry{}, false
 	}
-	if en, ok := reply(); !ok || en.Status != debate.StatusStreaming {
+	if en, ok := reply(); !ok || en.Status != transcript.StatusStreaming {
 		t.Fatalf("before the tab closed the answer is saved as %+v, want streaming", en)
 	}
 	if err := chromedp.Cancel(tab); err != nil { // closes the tab and waits until it is gone
@@ -64,8 +64,8 @@ func TestBrowserClosedTabLeavesTheExchangeRunning(t *testing.T) {
 	defer tick.Stop()
 	for range tick.C {
 		en, _ := reply()
-		if en.Status != debate.StatusStreaming && en.Status != "" {
-			if en.Status != debate.StatusComplete || en.Text != sentences {
+		if en.Status != transcript.StatusStreaming && en.Status != "" {
+			if en.Status != transcript.StatusComplete || en.Text != sentences {
 				t.Fatalf("the answer of a closed tab saved %s with %q, want complete with the whole text", en.Status, en.Text)
 			}
 			break

@@ -4,8 +4,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // The page shows what members' tools returned: each tool call as the core
@@ -56,7 +56,7 @@ func safeHref(raw string) string {
 }
 
 // callsOf are an entry's tool calls with their records' sources.
-func callsOf(e debate.Entry) []callView {
+func callsOf(e transcript.Entry) []callView {
 	out := make([]callView, 0, len(e.ToolCalls))
 	for i, c := range e.ToolCalls {
 		v := callView{Line: c.Marked(e.CallEvidence(i)), Error: c.Error != ""}
@@ -69,7 +69,7 @@ func callsOf(e debate.Entry) []callView {
 }
 
 // ledgerOf is the session's ledger as its entries hold it, each record once.
-func ledgerOf(es []debate.Entry) []evidenceView {
+func ledgerOf(es []transcript.Entry) []evidenceView {
 	var out []evidenceView
 	seen := map[string]bool{}
 	for _, e := range es {

@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/modes"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 // evidenceSession holds tool calls whose records come from outside: a
@@ -27,10 +28,10 @@ func evidenceSession() SessionView {
 		rec("E6", "https://evil.example/\x1b[2J", "controls"),
 	}
 	sv := SessionView{Info: debate.SessionInfo{ID: "ev0001", Mode: "mention", Created: t0}, Panels: []Panel{{Name: "claude", Display: "Claude"}}}
-	sv.Entries = append(sv.Entries, entry(1, debate.KindUser, "user", "read them"))
+	sv.Entries = append(sv.Entries, entry(1, transcript.KindUser, "user", "read them"))
 	for i, r := range recs {
-		e := entry(2+i, debate.KindToolCall, "claude", "")
-		e.ToolCalls = []debate.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": r.Source}, Result: "text"}}
+		e := entry(2+i, transcript.KindToolCall, "claude", "")
+		e.ToolCalls = []transcript.ToolCall{{Tool: "fetch_url", Parameters: map[string]string{"url": r.Source}, Result: "text"}}
 		e.Evidence = []evidence.Record{r}
 		sv.Entries = append(sv.Entries, e)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/transcript"
 )
 
 func TestRenderMarkdown(t *testing.T) {
@@ -61,9 +61,9 @@ func FuzzEntryFragment(f *testing.F) {
 	f.Add("tool_call", "complete", "list_file", "", `" onmouseover="x`)
 	f.Add("moderator", "streaming", "**x** <script>", "", "")
 	f.Fuzz(func(t *testing.T, kind, status, text, errText, param string) {
-		e := debate.Entry{Turn: 1, Kind: debate.Kind(kind), Status: debate.Status(status), Speaker: param, Display: errText,
+		e := transcript.Entry{Turn: 1, Kind: transcript.Kind(kind), Status: transcript.Status(status), Speaker: param, Display: errText,
 			Model: param, Provider: text, Round: 2, Vote: param, Text: text, Error: errText,
-			ToolCalls: []debate.ToolCall{{Tool: param, Parameters: map[string]string{param: text}, Error: errText}}}
+			ToolCalls: []transcript.ToolCall{{Tool: param, Parameters: map[string]string{param: text}, Error: errText}}}
 		var buf strings.Builder
 		if err := pages().ExecuteTemplate(&buf, "entry", viewEntry(e)); err != nil {
 			t.Fatal(err)

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"html/template"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // entryView is one transcript item as the templates need it.
 type entryView struct {
-	debate.Entry
+	transcript.Entry
 	// HTML is the rendered Markdown of a finished agent answer; empty for
 	// everything shown as text.
 	HTML   template.HTML
@@ -22,16 +22,16 @@ type entryView struct {
 
 // isMarkdown reports whether an entry's text is a model's prose answer,
 // rendered from Markdown once it is finished.
-func isMarkdown(e debate.Entry) bool {
-	return (e.Kind == debate.KindReply || e.Kind == debate.KindModerator) && e.Status.Finished()
+func isMarkdown(e transcript.Entry) bool {
+	return (e.Kind == transcript.KindReply || e.Kind == transcript.KindModerator) && e.Status.Finished()
 }
 
-func viewEntry(e debate.Entry) entryView {
+func viewEntry(e transcript.Entry) entryView {
 	v := entryView{Entry: e, Calls: callsOf(e)}
 	if isMarkdown(e) && e.Text != "" {
 		v.HTML = RenderMarkdown(e.Text)
 	}
-	if e.Kind == debate.KindVote && e.Status.Finished() {
+	if e.Kind == transcript.KindVote && e.Status.Finished() {
 		var b verdict.Ballot
 		if json.Unmarshal([]byte(e.Text), &b) == nil && b.Vote != "" {
 			v.Ballot = &b
@@ -40,7 +40,7 @@ func viewEntry(e debate.Entry) entryView {
 	return v
 }
 
-func viewEntries(es []debate.Entry) []entryView {
+func viewEntries(es []transcript.Entry) []entryView {
 	out := make([]entryView, len(es))
 	for i, e := range es {
 		out[i] = viewEntry(e)
@@ -55,7 +55,7 @@ type panelView struct {
 	Last  *entryView // the agent's latest turn, nil before its first
 }
 
-func viewPanels(modes config.ModeList, panels []Panel, es []debate.Entry) []panelView {
+func viewPanels(modes config.ModeList, panels []Panel, es []transcript.Entry) []panelView {
 	out := make([]panelView, len(panels))
 	for i, p := range panels {
 		out[i] = panelView{Panel: p, Index: i}
@@ -107,7 +107,7 @@ type boardCell struct {
 }
 
 // isRanking reports whether an entry is a ranking turn (council's round 2).
-func isRanking(modes config.ModeList, e debate.Entry) bool {
+func isRanking(modes config.ModeList, e transcript.Entry) bool {
 	mi, _ := modes.Info(e.Mode)
 	return mi.Layout.RankingRound != 0 && e.Round == mi.Layout.RankingRound
 }
@@ -115,7 +115,7 @@ func isRanking(modes config.ModeList, e debate.Entry) bool {
 // councils reads every MAGI council of a session from its entries, in
 // order. members seeds the rows (panel order) so an empty board shows who
 // sits on it.
-func councils(modes config.ModeList, es []debate.Entry, members []Panel) []*council {
+func councils(modes config.ModeList, es []transcript.Entry, members []Panel) []*council {
 	var out []*council
 	var cur *council
 	for _, e := range es {
@@ -124,13 +124,13 @@ func councils(modes config.ModeList, es []debate.Entry, members []Panel) []*coun
 		}
 		switch {
 		case e.HostNote(): // the host's words at a checkpoint, inside the council
-		case e.Kind == debate.KindUser:
+		case e.Kind == transcript.KindUser:
 			cur = &council{Question: e.Text, Turn: e.Turn}
 			for _, m := range members {
 				cur.row(m.Name, label(m.Display, m.Name))
 			}
 			out = append(out, cur)
-		case e.Kind == debate.KindVote:
+		case e.Kind == transcript.KindVote:
 			if cur == nil || e.Round < 1 {
 				continue
 			}
@@ -142,7 +142,7 @@ func councils(modes config.ModeList, es []debate.Entry, members []Panel) []*coun
 			if v := viewEntry(e); v.Ballot != nil {
 				cell.Summary, cell.ballot = v.Ballot.Summary, v.Ballot
 			}
-		case e.Kind == debate.KindVerdict:
+		case e.Kind == transcript.KindVerdict:
 			if cur != nil {
 				cur.Verdict = e.Vote
 				cur.Tally = e.Text

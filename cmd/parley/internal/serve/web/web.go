@@ -22,6 +22,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -225,7 +226,7 @@ func (h *handler) entry(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, err)
 		return
 	}
-	i := slices.IndexFunc(sv.Entries, func(e debate.Entry) bool { return e.Turn == turn })
+	i := slices.IndexFunc(sv.Entries, func(e transcript.Entry) bool { return e.Turn == turn })
 	if i < 0 {
 		http.Error(w, "no such turn", http.StatusNotFound)
 		return
@@ -257,7 +258,7 @@ func (h *handler) compare(w http.ResponseWriter, r *http.Request) {
 	shared := sharedTurns(views[0].Info, views[1].Info)
 	var sides []compareSide
 	for _, sv := range views {
-		var rest []debate.Entry
+		var rest []transcript.Entry
 		for _, e := range sv.Entries {
 			if e.Turn > shared {
 				rest = append(rest, e)

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"golang.org/x/net/html"
 )
@@ -57,25 +58,25 @@ const trojan = "admin\u202e\u2066 // not\u2069\u2066 user\u200b"
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
-func entry(turn int, kind debate.Kind, speaker, text string) debate.Entry {
-	return debate.Entry{Turn: turn, Kind: kind, Speaker: speaker, Display: speaker, Mode: "mention",
-		Text: text, Status: debate.StatusComplete, Started: t0, Finished: t0}
+func entry(turn int, kind transcript.Kind, speaker, text string) transcript.Entry {
+	return transcript.Entry{Turn: turn, Kind: kind, Speaker: speaker, Display: speaker, Mode: "mention",
+		Text: text, Status: transcript.StatusComplete, Started: t0, Finished: t0}
 }
 
 // mentionSession has a hostile title, user line, note, answer, error and
 // a turn still streaming.
 func mentionSession() SessionView {
-	reply := entry(2, debate.KindReply, "gemini", "**bold** "+hostile)
+	reply := entry(2, transcript.KindReply, "gemini", "**bold** "+hostile)
 	reply.Provider, reply.Model = "gemini", "gemini-3<b>"
-	streaming := entry(4, debate.KindReply, "chatgpt", hostile)
-	streaming.Status = debate.StatusStreaming
-	failed := entry(5, debate.KindReply, "chatgpt", "")
-	failed.Status, failed.Error = debate.StatusError, "401 <script>bad key</script>"
+	streaming := entry(4, transcript.KindReply, "chatgpt", hostile)
+	streaming.Status = transcript.StatusStreaming
+	failed := entry(5, transcript.KindReply, "chatgpt", "")
+	failed.Status, failed.Error = transcript.StatusError, "401 <script>bad key</script>"
 	return SessionView{
 		Info: debate.SessionInfo{ID: "aaa111", Title: "t " + hostile, Mode: "mention", Created: t0},
-		Entries: []debate.Entry{
-			entry(1, debate.KindUser, "user", "@all "+hostile), reply,
-			entry(3, debate.KindNote, "user", hostile), streaming, failed,
+		Entries: []transcript.Entry{
+			entry(1, transcript.KindUser, "user", "@all "+hostile), reply,
+			entry(3, transcript.KindNote, "user", hostile), streaming, failed,
 		},
 		Panels: []Panel{
 			{Name: "gemini", Display: "Gemini <i>", Provider: "gemini", Model: "m", Color: `#4285F4" onmouseover="alert(4)`},
@@ -90,19 +91,19 @@ func magiSession() SessionView {
 		{Name: "balthasar", Display: "BALTHASAR", Role: "member"},
 		{Name: "casper", Display: "CASPER", Role: "member"},
 	}
-	es := []debate.Entry{{Turn: 1, Kind: debate.KindUser, Speaker: "user", Mode: "magi", Text: "ship on Friday? " + hostile, Status: debate.StatusComplete}}
+	es := []transcript.Entry{{Turn: 1, Kind: transcript.KindUser, Speaker: "user", Mode: "magi", Text: "ship on Friday? " + hostile, Status: transcript.StatusComplete}}
 	votes := [][]string{{"approve", "reject", "reject"}, {"approve", "approve", "reject"}, {"approve", "approve", "reject"}}
 	turn := 2
 	for r, round := range votes {
 		for i, v := range round {
 			b := verdict.Ballot{Vote: verdict.Vote(v), Reasoning: "because " + hostile, Summary: "sum " + hostile}
-			es = append(es, debate.Entry{Turn: turn, Kind: debate.KindVote, Speaker: members[i].Name, Display: members[i].Display,
-				Mode: "magi", Round: r + 1, Vote: v, Text: b.JSON(), Status: debate.StatusComplete})
+			es = append(es, transcript.Entry{Turn: turn, Kind: transcript.KindVote, Speaker: members[i].Name, Display: members[i].Display,
+				Mode: "magi", Round: r + 1, Vote: v, Text: b.JSON(), Status: transcript.StatusComplete})
 			turn++
 		}
 	}
-	es = append(es, debate.Entry{Turn: turn, Kind: debate.KindVerdict, Speaker: "system", Display: "MAGI", Mode: "magi",
-		Round: 3, Vote: "APPROVED", Text: "APPROVED after round 3: 2 approve, 1 reject", Status: debate.StatusComplete})
+	es = append(es, transcript.Entry{Turn: turn, Kind: transcript.KindVerdict, Speaker: "system", Display: "MAGI", Mode: "magi",
+		Round: 3, Vote: "APPROVED", Text: "APPROVED after round 3: 2 approve, 1 reject", Status: transcript.StatusComplete})
 	return SessionView{Info: debate.SessionInfo{ID: "magi01", Title: "ship?", Mode: "magi", Created: t0}, Entries: es, Panels: members}
 }
 
@@ -352,7 +353,7 @@ func TestCompareDrawsNoBoardForACopiedQuestion(t *testing.T) {
 	for i := range fork.Entries {
 		fork.Entries[i].Turn++
 	}
-	fork.Entries = append([]debate.Entry{parent.Entries[0]}, append([]debate.Entry{asked}, fork.Entries[1:]...)...)
+	fork.Entries = append([]transcript.Entry{parent.Entries[0]}, append([]transcript.Entry{asked}, fork.Entries[1:]...)...)
 	for i := range fork.Entries {
 		fork.Entries[i].Turn = i + 1
 	}

@@ -1,4 +1,4 @@
-package debate
+package transcript
 
 import (
 	"time"
@@ -21,7 +21,7 @@ const (
 	KindToolResult Kind = "tool_result" // what the tool returned
 	KindError      Kind = "error"       // a failure worth keeping in the record
 	// KindSummary condenses a block of older turns for the prompts (see
-	// compact.go); the turns it covers stay in the history and the record.
+	// debate/compact.go); the turns it covers stay in the history and the record.
 	KindSummary Kind = "summary"
 	// KindOutcome is a mode's outcome in one sentence (Text), written once
 	// by the mode (Engine.AddOutcome): every door shows it as is; no prompt
@@ -92,7 +92,7 @@ type Entry struct {
 	// for), naming the model and the figures.
 	Warning string `json:"warning,omitempty"`
 	// Evidence are the records a native tool call produced (a tool_call
-	// entry's one record; see nativetools.go).
+	// entry's one record; see debate/nativetools.go).
 	Evidence []evidence.Record `json:"evidence,omitempty"`
 }
 

@@ -1,4 +1,4 @@
-package debate
+package transcript
 
 import (
 	"iter"
@@ -130,17 +130,6 @@ func (h *History) position(turn int) (int, bool) {
 	return pos, pos < h.tailStart && h.entries.at(pos).Turn == turn
 }
 
-// turn is the entry with turn number n, if the history holds it.
-func (h *History) turn(n int) (Entry, bool) {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	pos, ok := h.position(n)
-	if !ok {
-		return Entry{}, false
-	}
-	return *h.entries.at(pos), true
-}
-
 // Update replaces the entry with e.Turn.
 func (h *History) Update(e Entry) {
 	h.mu.Lock()
@@ -189,9 +178,9 @@ func (h *History) Walk() iter.Seq[*Entry] {
 	}
 }
 
-// walkAfter yields the settled entries with turn numbers above after,
+// WalkAfter yields the settled entries with turn numbers above after,
 // oldest first.
-func (h *History) walkAfter(after int) iter.Seq[*Entry] {
+func (h *History) WalkAfter(after int) iter.Seq[*Entry] {
 	return func(yield func(*Entry) bool) {
 		h.mu.RLock()
 		defer h.mu.RUnlock()
@@ -220,9 +209,9 @@ func (h *History) Since(after int) []Entry {
 	return h.entries.copyFrom(i)
 }
 
-// summariesWithin returns the newest complete summaries, newest first, while
+// SummariesWithin returns the newest complete summaries, newest first, while
 // their estimated size fits in budget tokens (at least one when any exists).
-func (h *History) summariesWithin(budget int) []Entry {
+func (h *History) SummariesWithin(budget int) []Entry {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	var out []Entry
@@ -249,8 +238,8 @@ func (h *History) Compacted() int {
 	return h.entries.at(h.summaries[len(h.summaries)-1]).Covers
 }
 
-// latestUser returns the latest host message, if the history holds one.
-func (h *History) latestUser() (Entry, bool) {
+// LatestUser returns the latest host message, if the history holds one.
+func (h *History) LatestUser() (Entry, bool) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	if h.lastUser < 0 {
@@ -277,6 +266,9 @@ func (h *History) Get(turn int) (Entry, bool) {
 	}
 	return *h.entries.at(pos), true
 }
+
+// EstimateTokens is a cheap, provider-neutral token estimate (4 bytes a token).
+func EstimateTokens(s string) int { return (len(s) + 3) / 4 }
 
 // entryChunk is how many entries one block of an entryList holds.
 const entryChunk = 1024
