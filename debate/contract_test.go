@@ -476,9 +476,9 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 		ev   Event
 		want string
 	}{
-		{MagiRoundFinished{Round: 2, Of: 3, Votes: []verdict.MagiVote{vote("a", 2, verdict.VoteApprove)}, Changed: []string{"a"}},
+		{verdict.MagiRoundFinished{Round: 2, Of: 3, Votes: []verdict.MagiVote{vote("a", 2, verdict.VoteApprove)}, Changed: []string{"a"}},
 			`{"type":"magi_round_finished","round":2,"of":3,"votes":[{"agent":"a","display":"A","provider":"fake","model":"m","round":2,"vote":"approve","reasoning":"r","summary":"s","valid":true,"attempts":1,"turn":3,"usage":{"input_tokens":10,"output_tokens":2},"cost_usd":0.5}],"changed":["a"]}`},
-		{MagiDecided{MagiResult: verdict.MagiResult{Question: "q?", Rounds: [][]verdict.MagiVote{{vote("a", 1, verdict.VoteReject)}}, Verdict: verdict.VerdictRejected,
+		{verdict.MagiDecided{MagiResult: verdict.MagiResult{Question: "q?", Rounds: [][]verdict.MagiVote{{vote("a", 1, verdict.VoteReject)}}, Verdict: verdict.VerdictRejected,
 			Tally: map[string]int{"reject": 1, "approve": 0}, Flips: []verdict.Flip{},
 			Agents: []verdict.MagiUsage{{Agent: "a", Display: "A", Provider: "fake", Model: "m", Calls: 1, Usage: providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}},
 			Usage:  providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}, RoundsRun: 1},
@@ -528,8 +528,8 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 func TestMarshalEventOfEveryEvent(t *testing.T) {
 	t.Parallel()
 	events := []Event{SessionStarted{}, SessionUpdated{}, EntryAdded{}, TurnStarted{}, TextDelta{}, Retrying{}, UsageReported{},
-		TurnFinished{}, VoteCast{}, VerdictReached{}, ToolActivity{}, ErrorOccurred{}, ExchangeFinished{}, MagiRoundFinished{},
-		MagiDecided{}, AlternateStepFinished{}, TalkRoundSummarised{}, TalkFinished{}, AgentAnswered{}}
+		TurnFinished{}, verdict.VoteCast{}, verdict.VerdictReached{}, ToolActivity{}, ErrorOccurred{}, ExchangeFinished{}, verdict.MagiRoundFinished{},
+		verdict.MagiDecided{}, AlternateStepFinished{}, TalkRoundSummarised{}, TalkFinished{}, AgentAnswered{}}
 	seen := map[string]bool{}
 	for _, ev := range events {
 		name := ev.EventType()

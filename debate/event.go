@@ -6,7 +6,6 @@ import (
 
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/transcript"
-	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -89,30 +88,6 @@ type TurnFinished struct {
 	Entry transcript.Entry `json:"entry"`
 }
 
-// VoteCast is a parsed MAGI vote (Valid false: INVALID for that round).
-type VoteCast struct {
-	Turn    int    `json:"turn"`
-	Agent   string `json:"agent"`
-	Round   int    `json:"round"`
-	Vote    string `json:"vote"`
-	Valid   bool   `json:"valid"`
-	Summary string `json:"summary"`
-	Error   string `json:"error,omitempty"`
-}
-
-// VerdictReached is the MAGI result after a round.
-type VerdictReached struct {
-	Round   int            `json:"round"`
-	Verdict string         `json:"verdict"`
-	Tally   map[string]int `json:"tally"`
-	// Note says how the council decided (DecisionNote: the rule, an
-	// adaptive stop and the calls it saved), as the verdict line ends.
-	Note string `json:"note,omitempty"`
-	// Sentence is the outcome in the words every door prints (console,
-	// headless, sessions show, export, web page, MCP): VerdictSentence.
-	Sentence string `json:"sentence"`
-}
-
 // ToolActivity reports a tool call starting (Result empty, Done false) or finishing.
 type ToolActivity struct {
 	Turn  int                 `json:"turn"`
@@ -161,22 +136,6 @@ type SpendUpdated struct {
 type CapReached struct {
 	spend.CapError
 	Message string `json:"message"`
-}
-
-// MagiRoundFinished is one MAGI round's votes in member order, with the
-// members whose vote differs from their previous round's.
-type MagiRoundFinished struct {
-	Round   int                `json:"round"`
-	Of      int                `json:"of"` // rounds this council runs
-	Votes   []verdict.MagiVote `json:"votes"`
-	Changed []string           `json:"changed"` // agent names; empty in round 1
-}
-
-// MagiDecided is a council's outcome: verdict, tally, every round's votes,
-// flips, and tokens and cost per member. Cancelled councils have no verdict.
-type MagiDecided struct {
-	verdict.MagiResult
-	RoundsRun int `json:"rounds_run"`
 }
 
 // AlternateStepFinished is one alternate start turn (step 0) or step, with
@@ -233,32 +192,6 @@ type AgentAnswered struct {
 	Cost      float64               `json:"cost_usd"`
 }
 
-// CouncilAnswersCollected is a council's stage 1: every member's answer in
-// council order, and the seed of the label shuffles of stage 2.
-type CouncilAnswersCollected struct {
-	Question string                  `json:"question"`
-	Seed     uint64                  `json:"seed"`
-	Answers  []verdict.CouncilAnswer `json:"answers"`
-}
-
-// CouncilRankingCast is one member's stage-2 ranking (Valid false: it could
-// not be read after a retry, or the call failed; Error says which).
-type CouncilRankingCast struct {
-	verdict.CouncilRanking
-}
-
-// CouncilRanked closes stage 2: every ranking and the aggregate, best first.
-type CouncilRanked struct {
-	Rankings  []verdict.CouncilRanking `json:"rankings"`
-	Aggregate []verdict.CouncilScore   `json:"aggregate"`
-}
-
-// CouncilDecided is a council's outcome: the chairman's answer (status
-// complete), or failed with the top-ranked answer named as the fallback.
-type CouncilDecided struct {
-	verdict.CouncilResult
-}
-
 func (SessionStarted) EventType() string        { return "session_started" }
 func (SessionUpdated) EventType() string        { return "session_updated" }
 func (EntryAdded) EventType() string            { return "entry_added" }
@@ -268,26 +201,17 @@ func (FieldCompleted) EventType() string        { return "field_completed" }
 func (Retrying) EventType() string              { return "retrying" }
 func (UsageReported) EventType() string         { return "usage" }
 func (TurnFinished) EventType() string          { return "turn_finished" }
-func (VoteCast) EventType() string              { return "vote" }
-func (VerdictReached) EventType() string        { return "verdict" }
 func (ToolActivity) EventType() string          { return "tool" }
 func (ErrorOccurred) EventType() string         { return "error" }
 func (ExchangeFinished) EventType() string      { return "exchange_finished" }
 func (SpendUpdated) EventType() string          { return "spend" }
 func (CapReached) EventType() string            { return "cap_reached" }
-func (MagiRoundFinished) EventType() string     { return "magi_round_finished" }
-func (MagiDecided) EventType() string           { return "magi_decided" }
 func (AlternateStepFinished) EventType() string { return "alternate_step_finished" }
 func (TalkRoundSummarised) EventType() string   { return "talk_round_summarised" }
 func (TalkFinished) EventType() string          { return "talk_finished" }
 func (AgentAnswered) EventType() string         { return "agent_answered" }
 
-// The council's events.
-func (CouncilAnswersCollected) EventType() string { return "council_answers_collected" }
-func (CouncilRankingCast) EventType() string      { return "council_ranking_cast" }
-func (CouncilRanked) EventType() string           { return "council_ranked" }
-func (CouncilDecided) EventType() string          { return "council_decided" }
-func (NamedAskStarted) EventType() string         { return "named_ask" }
+func (NamedAskStarted) EventType() string { return "named_ask" }
 
 // MarshalEvent encodes ev as one JSON object with a "type" field first.
 func MarshalEvent(ev Event) ([]byte, error) {

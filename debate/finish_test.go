@@ -140,7 +140,7 @@ func TestMagiCountsARefusedVoteInvalidWithTheReason(t *testing.T) {
 	Settle(t, fc.Engine)
 	found := false
 	for _, ev := range fc.Events.All() {
-		if v, ok := ev.(VoteCast); ok && v.Agent == "casper" {
+		if v, ok := ev.(verdict.VoteCast); ok && v.Agent == "casper" {
 			found = true
 			if v.Valid || v.Vote != string(verdict.VoteInvalid) || !strings.Contains(v.Error, "prompt was blocked (PROHIBITED_CONTENT)") {
 				t.Errorf("casper's vote: %+v", v)

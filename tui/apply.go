@@ -7,6 +7,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/transcript"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -122,11 +123,11 @@ func (m *Model) applyEvent(ev debate.Event) {
 		if p := m.byName[ev.Agent]; p != nil {
 			p.Field(ev)
 		}
-	case debate.VoteCast:
+	case verdict.VoteCast:
 		if p := m.byName[ev.Agent]; p != nil {
 			p.Vote(ev)
 		}
-	case debate.VerdictReached:
+	case verdict.VerdictReached:
 		if ev.Sentence != "" {
 			m.verdict = Sanitize(ev.Sentence)
 		}

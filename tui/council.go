@@ -30,16 +30,16 @@ type councilView struct {
 // applyCouncil folds a council event into the console's state.
 func (m *Model) applyCouncil(ev debate.Event) {
 	switch ev := ev.(type) {
-	case debate.CouncilAnswersCollected:
+	case verdict.CouncilAnswersCollected:
 		m.council = councilView{answers: ev.Answers}
 		for _, p := range m.byName {
 			p.badge = "" // the last council's rankings and fallback
 		}
-	case debate.CouncilRankingCast:
+	case verdict.CouncilRankingCast:
 		if p := m.byName[ev.Ranker]; p != nil {
 			p.badge = m.th.rankingBadge(ev.CouncilRanking, m.displayOf)
 		}
-	case debate.CouncilRanked:
+	case verdict.CouncilRanked:
 		m.council.mode = m.info.Mode
 		m.council.rankings, m.council.ranked = ev.Rankings, ev.Aggregate
 		// The member panels go back to their answers; the ranking each
@@ -51,7 +51,7 @@ func (m *Model) applyCouncil(ev debate.Event) {
 				}
 			}
 		}
-	case debate.CouncilDecided:
+	case verdict.CouncilDecided:
 		m.council.mode = m.info.Mode
 		m.council.answers, m.council.rankings, m.council.ranked = ev.Answers, ev.Rankings, ev.Aggregate
 		for _, u := range ev.Seats {
@@ -99,16 +99,16 @@ func (m *Model) restoreCouncil(entries []transcript.Entry) {
 	if len(last.Aggregate) == 0 {
 		return // still in stage 1 or 2: the panels show the turns as they are
 	}
-	m.applyCouncil(debate.CouncilAnswersCollected{Question: last.Question, Answers: last.Answers})
+	m.applyCouncil(verdict.CouncilAnswersCollected{Question: last.Question, Answers: last.Answers})
 	for _, r := range last.Rankings {
-		m.applyCouncil(debate.CouncilRankingCast{CouncilRanking: r})
+		m.applyCouncil(verdict.CouncilRankingCast{CouncilRanking: r})
 	}
-	m.applyCouncil(debate.CouncilRanked{Rankings: last.Rankings, Aggregate: last.Aggregate})
+	m.applyCouncil(verdict.CouncilRanked{Rankings: last.Rankings, Aggregate: last.Aggregate})
 	if ch := last.Chairman; ch.Seat != "" {
 		if len(last.Seats) == 0 { // the saved turns carry the chairman's usage, not the per-stage list
 			last.Seats = []verdict.CouncilUsage{{Member: ch.Seat, Display: ch.Display, Model: ch.Model, Stage: 3, Calls: 1, Usage: ch.Usage, Cost: ch.Cost}}
 		}
-		m.applyCouncil(debate.CouncilDecided{CouncilResult: last})
+		m.applyCouncil(verdict.CouncilDecided{CouncilResult: last})
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -74,10 +73,10 @@ func TestCouncilChairmanFailureShowsTheMarkedFallback(t *testing.T) {
 		{Ranker: "chatgpt", Display: "ChatGPT", Error: "unreadable ranking after a retry: no ranking found"},
 	}
 	agg := verdict.Aggregate(answers, rankings)
-	e.Emit(debate.CouncilAnswersCollected{Question: "q", Answers: answers})
-	e.Emit(debate.CouncilRankingCast{CouncilRanking: rankings[1]})
-	e.Emit(debate.CouncilRanked{Rankings: rankings, Aggregate: agg})
-	e.Emit(debate.CouncilDecided{CouncilResult: verdict.CouncilResult{Question: "q", Answers: answers, Rankings: rankings, Aggregate: agg,
+	e.Emit(verdict.CouncilAnswersCollected{Question: "q", Answers: answers})
+	e.Emit(verdict.CouncilRankingCast{CouncilRanking: rankings[1]})
+	e.Emit(verdict.CouncilRanked{Rankings: rankings, Aggregate: agg})
+	e.Emit(verdict.CouncilDecided{CouncilResult: verdict.CouncilResult{Question: "q", Answers: answers, Rankings: rankings, Aggregate: agg,
 		Chairman: verdict.CouncilChair{Member: "claude", Seat: "chairman", Display: "Chairman", Status: verdict.CouncilFailed, Error: "anthropic: bad_request (HTTP 400): gone", Fallback: "chatgpt"}}})
 	waitFor(t, tm, "the outcome", func(m *Model) bool { return m.council.outcome != "" })
 	probe(t, tm, func(m *Model) {

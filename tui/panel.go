@@ -202,7 +202,7 @@ func (p *panel) Retry(ev debate.Retrying, now time.Time) {
 }
 
 // Vote records a MAGI vote.
-func (p *panel) Vote(ev debate.VoteCast) {
+func (p *panel) Vote(ev verdict.VoteCast) {
 	for i, v := range p.votes {
 		if v.Round == ev.Round {
 			p.votes[i] = voteMark{ev.Round, Sanitize(ev.Vote), ev.Valid}
@@ -222,7 +222,7 @@ func (p *panel) Field(ev debate.FieldCompleted) {
 	p.streaming() // the answer is arriving, its prose not yet
 	switch {
 	case p.kind == transcript.KindVote && (ev.Field == "vote" || ev.Field == "answer"):
-		p.Vote(debate.VoteCast{Round: p.round, Vote: ev.Value, Valid: true})
+		p.Vote(verdict.VoteCast{Round: p.round, Vote: ev.Value, Valid: true})
 	case ev.Field == "ranking":
 		p.badge = p.th.mutedBold.Render("ranking: ") + Sanitize(ev.Value)
 	}

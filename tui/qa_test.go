@@ -3,6 +3,7 @@ package tui
 import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/transcript"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/tui/prefs"
 
 	"context"
@@ -162,7 +163,7 @@ func TestVerdictBannerBelongsToMagi(t *testing.T) {
 	}
 	m := newModel(t, e, 120, 40)
 	defer m.Close()
-	e.Emit(debate.VerdictReached{Verdict: "REJECTED", Round: 3, Tally: map[string]int{"approve": 1, "reject": 2, "abstain": 0},
+	e.Emit(verdict.VerdictReached{Verdict: "REJECTED", Round: 3, Tally: map[string]int{"approve": 1, "reject": 2, "abstain": 0},
 		Sentence: "REJECTED after round 3: 1 approve, 2 reject, 0 abstain, 0 invalid"})
 	drain(m)
 	top := func() string { return ansi.Strip(m.frame()[1]) }

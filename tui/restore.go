@@ -82,7 +82,7 @@ func (m *Model) restoreVotes(p *panel) {
 		if en.Round <= 1 {
 			p.votes = nil
 		}
-		p.Vote(debate.VoteCast{Agent: en.Speaker, Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(verdict.VoteInvalid)})
+		p.Vote(verdict.VoteCast{Agent: en.Speaker, Round: en.Round, Vote: en.Vote, Valid: en.Vote != "" && en.Vote != string(verdict.VoteInvalid)})
 	}
 }
 

@@ -118,10 +118,10 @@ func NewFakeCouncil(t *testing.T, known config.ModeList, answer func(agent strin
 }
 
 // Decided is the latest council's MagiDecided event.
-func (fc *FakeCouncil) Decided(t *testing.T) debate.MagiDecided {
+func (fc *FakeCouncil) Decided(t *testing.T) verdict.MagiDecided {
 	t.Helper()
 	Settle(t, fc.Engine)
-	return LastOf[debate.MagiDecided](t, fc.Events)
+	return LastOf[verdict.MagiDecided](t, fc.Events)
 }
 
 // SingleRound makes the next council stop after round 1 (the command's -1).

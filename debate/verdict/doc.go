@@ -6,7 +6,9 @@
 // the council's answers, rankings and aggregate, and the one sentence each
 // outcome is worded in (VerdictSentence, NoDecision, CouncilSentence).
 //
-// It holds values and pure functions only: the engine's events carry them
-// (debate), the modes make them (debate/modes/magi, council), and bench
-// replays the rules over saved councils. It imports nothing of the engine.
+// It holds values, pure functions and the events MAGI and the council emit
+// (VoteCast, MagiDecided, CouncilRanked, …; events.go): the modes make them
+// (debate/modes/magi, council), the engine carries the events like its own,
+// every door reads them, and bench replays the rules over saved councils.
+// It imports nothing of the engine.
 package verdict

@@ -127,7 +127,7 @@ func (c *Council) Submit(ctx context.Context, input string) error {
 
 	c.host = &hostTurn{}
 	res.Answers = c.answer(ctx, q)
-	e.Emit(debate.CouncilAnswersCollected{Question: q, Seed: res.Seed, Answers: res.Answers})
+	e.Emit(verdict.CouncilAnswersCollected{Question: q, Seed: res.Seed, Answers: res.Answers})
 	return c.goOn(ctx, q, user.Turn, res, nil)
 }
 
@@ -161,7 +161,7 @@ func (c *Council) goOn(ctx context.Context, q string, turn int, res *verdict.Cou
 		at = nil
 		res.Rankings = c.rank(ctx, q, res.Answers, res.Seed)
 		res.Aggregate = verdict.Aggregate(res.Answers, res.Rankings)
-		e.Emit(debate.CouncilRanked{Rankings: res.Rankings, Aggregate: res.Aggregate})
+		e.Emit(verdict.CouncilRanked{Rankings: res.Rankings, Aggregate: res.Aggregate})
 		if ctx.Err() != nil {
 			return c.finish(res, ctx.Err())
 		}
@@ -220,7 +220,7 @@ func (c *Council) finish(res *verdict.CouncilResult, err error) error {
 	}
 	res.Evidence = c.evidencePolicy()
 	res.Sentence = verdict.CouncilSentence(*res)
-	e.Emit(debate.CouncilDecided{CouncilResult: *res})
+	e.Emit(verdict.CouncilDecided{CouncilResult: *res})
 	e.AddOutcome("Council", res.Sentence)
 	if err != nil {
 		msg := "council: " + res.Chairman.Error

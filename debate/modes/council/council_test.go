@@ -189,7 +189,7 @@ func TestCouncilRankingPromptsNameNoMemberModelOrProvider(t *testing.T) {
 			}
 		}
 	}
-	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	dec := debatetest.LastOf[verdict.CouncilDecided](t, fc.events)
 	if dec.Chairman.Status != verdict.CouncilComplete || dec.Chairman.Text != "The council says: use queues." || dec.Chairman.Seat != ChairSeat {
 		t.Fatalf("chairman %+v", dec.Chairman)
 	}
@@ -224,7 +224,7 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, fc.engine)
-	ranked := debatetest.LastOf[debate.CouncilRanked](t, fc.events)
+	ranked := debatetest.LastOf[verdict.CouncilRanked](t, fc.events)
 	got := fmt.Sprint(ranked.Aggregate)
 	want := fmt.Sprint([]verdict.CouncilScore{
 		{Member: "claude", Display: "Claude", Borda: 2, MeanRank: 1, Rankings: 2},
@@ -239,7 +239,7 @@ func TestCouncilBordaTotalsOnAScriptedCase(t *testing.T) {
 			t.Errorf("%s order %v, want %v", r.Ranker, r.Order, prefs[r.Ranker])
 		}
 	}
-	if n := len(debatetest.EventsOf[debate.CouncilRankingCast](fc.events)); n != 3 {
+	if n := len(debatetest.EventsOf[verdict.CouncilRankingCast](fc.events)); n != 3 {
 		t.Fatalf("%d ranking events", n)
 	}
 }
@@ -314,7 +314,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 	if !strings.Contains(retry, "could not be read") || !strings.Contains(retry, "no ranking found") {
 		t.Fatalf("the retry does not quote the parse error: %q", retry)
 	}
-	ranked := debatetest.LastOf[debate.CouncilRanked](t, fc.events)
+	ranked := debatetest.LastOf[verdict.CouncilRanked](t, fc.events)
 	byRanker := map[string]verdict.CouncilRanking{}
 	for _, r := range ranked.Rankings {
 		byRanker[r.Ranker] = r
@@ -334,7 +334,7 @@ func TestCouncilGarbageRankingIsRetriedOnceThenInvalid(t *testing.T) {
 	}
 	// Never silently dropped: the invalid ranking is an event and a record.
 	var cast bool
-	for _, ev := range debatetest.EventsOf[debate.CouncilRankingCast](fc.events) {
+	for _, ev := range debatetest.EventsOf[verdict.CouncilRankingCast](fc.events) {
 		cast = cast || (ev.Ranker == "chatgpt" && !ev.Valid)
 	}
 	en, _ := fc.engine.History().Get(bad.Turn)
@@ -359,7 +359,7 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	debatetest.Settle(t, fc.engine)
-	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	dec := debatetest.LastOf[verdict.CouncilDecided](t, fc.events)
 	ch := dec.Chairman
 	if ch.Status != verdict.CouncilFailed || ch.Fallback != "chatgpt" || !strings.Contains(ch.Error, "the chairman's model is gone") || ch.Member != "claude" {
 		t.Fatalf("chairman %+v", ch)
@@ -505,11 +505,11 @@ func TestCouncilEventsMarshalStably(t *testing.T) {
 		ev   debate.Event
 		want string
 	}{
-		{debate.CouncilAnswersCollected{Question: "q", Seed: 7, Answers: []verdict.CouncilAnswer{{Member: "gemini", Display: "Gemini", Provider: "gemini", Model: "m", Text: "t", Status: string(transcript.StatusComplete), Turn: 2}}},
+		{verdict.CouncilAnswersCollected{Question: "q", Seed: 7, Answers: []verdict.CouncilAnswer{{Member: "gemini", Display: "Gemini", Provider: "gemini", Model: "m", Text: "t", Status: string(transcript.StatusComplete), Turn: 2}}},
 			`{"type":"council_answers_collected","question":"q","seed":7,"answers":[{"member":"gemini","display":"Gemini","provider":"gemini","model":"m","text":"t","status":"complete","turn":2,"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}]}`},
-		{debate.CouncilRankingCast{CouncilRanking: r},
+		{verdict.CouncilRankingCast{CouncilRanking: r},
 			`{"type":"council_ranking_cast","ranker":"gemini","display":"Gemini","valid":true,"labels":{"Response A":"chatgpt","Response B":"claude"},"order":["claude","chatgpt"],"attempts":1,"turn":5,"usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0}`},
-		{debate.CouncilRanked{Rankings: []verdict.CouncilRanking{}, Aggregate: []verdict.CouncilScore{{Member: "claude", Display: "Claude", Borda: 1, MeanRank: 1, Rankings: 1}}},
+		{verdict.CouncilRanked{Rankings: []verdict.CouncilRanking{}, Aggregate: []verdict.CouncilScore{{Member: "claude", Display: "Claude", Borda: 1, MeanRank: 1, Rankings: 1}}},
 			`{"type":"council_ranked","rankings":[],"aggregate":[{"member":"claude","display":"Claude","borda":1,"mean_rank":1,"rankings":1}]}`},
 	} {
 		b, err := debate.MarshalEvent(c.ev)
@@ -517,7 +517,7 @@ func TestCouncilEventsMarshalStably(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s (%v)", c.ev.EventType(), b, c.want, err)
 		}
 	}
-	b, _ := debate.MarshalEvent(debate.CouncilDecided{CouncilResult: verdict.CouncilResult{Question: "q", Chairman: verdict.CouncilChair{Status: verdict.CouncilFailed, Fallback: "claude"}}})
+	b, _ := debate.MarshalEvent(verdict.CouncilDecided{CouncilResult: verdict.CouncilResult{Question: "q", Chairman: verdict.CouncilChair{Status: verdict.CouncilFailed, Fallback: "claude"}}})
 	if !strings.HasPrefix(string(b), `{"type":"council_decided","question":"q","seed":0,"answers":null`) || !strings.Contains(string(b), `"status":"failed","fallback":"claude"`) {
 		t.Errorf("council_decided %s", b)
 	}
@@ -542,7 +542,7 @@ func TestCouncilMemberFailingInStageOneIsLeftOutOfTheRanking(t *testing.T) {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, fc.engine)
-	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	dec := debatetest.LastOf[verdict.CouncilDecided](t, fc.events)
 	if dec.Answers[0].Valid() || !strings.Contains(dec.Answers[0].Error, "no such model") {
 		t.Fatalf("gemini's answer %+v", dec.Answers[0])
 	}
@@ -585,7 +585,7 @@ func TestCouncilCancelledStopsAtTheStageItWasIn(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	debatetest.Settle(t, fc.engine)
-	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	dec := debatetest.LastOf[verdict.CouncilDecided](t, fc.events)
 	if !dec.Cancelled || dec.Chairman.Status != verdict.CouncilFailed || dec.Chairman.Error != "cancelled" || len(dec.Rankings) != 0 {
 		t.Fatalf("result %+v", dec.CouncilResult)
 	}

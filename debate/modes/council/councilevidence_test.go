@@ -43,7 +43,7 @@ func TestCouncilAnswersCiteEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, e)
-	dec := debatetest.LastOf[debate.CouncilDecided](t, events)
+	dec := debatetest.LastOf[verdict.CouncilDecided](t, events)
 	for _, a := range dec.Answers {
 		switch a.Member {
 		case "gemini":
@@ -87,7 +87,7 @@ func TestCouncilAnswerIsSupportedByItsSearchCitations(t *testing.T) {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, e)
-	dec := debatetest.LastOf[debate.CouncilDecided](t, events)
+	dec := debatetest.LastOf[verdict.CouncilDecided](t, events)
 	recs := e.Evidence().Records() // the members run at once: either may record first
 	ids := map[string]string{}
 	for _, r := range recs {

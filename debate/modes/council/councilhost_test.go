@@ -71,7 +71,7 @@ func TestCouncilHostNoteReachesEveryRankerAndStopAfterTheRankingsSkipsTheChairma
 	if n := len(fc.stageRequests("claude", 3)); n != 0 {
 		t.Errorf("the chairman was asked %d times after a stop", n)
 	}
-	d := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	d := debatetest.LastOf[verdict.CouncilDecided](t, fc.events)
 	want := "STOPPED by the host after the rankings: 3 of 3 answers · top-ranked: ChatGPT, mean rank 1.00 · no chairman's answer"
 	if d.Chairman.Status != verdict.CouncilStopped || d.StoppedAfter != "rankings" || d.Sentence != want {
 		t.Errorf("decided: status %q after %q, sentence %q\nwant %q", d.Chairman.Status, d.StoppedAfter, d.Sentence, want)
@@ -125,7 +125,7 @@ func TestCouncilNoteAfterTheRankingsReachesTheChairmanAndStopAfterTheAnswers(t *
 			t.Errorf("%s asked %d times after a stop after the answers", m.name, n)
 		}
 	}
-	d := debatetest.LastOf[debate.CouncilDecided](t, fc2.events)
+	d := debatetest.LastOf[verdict.CouncilDecided](t, fc2.events)
 	if want := "STOPPED by the host after the answers: 3 of 3 answers · no chairman's answer"; d.Sentence != want {
 		t.Errorf("sentence %q, want %q", d.Sentence, want)
 	}
@@ -149,7 +149,7 @@ func TestCouncilDroppedMemberNeitherRanksNorIsRanked(t *testing.T) {
 			t.Errorf("%s was shown the dropped member's answer (%d requests)", m, len(r))
 		}
 	}
-	d := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	d := debatetest.LastOf[verdict.CouncilDecided](t, fc.events)
 	for _, s := range d.Aggregate {
 		if s.Member == "gemini" {
 			t.Errorf("the dropped answer is in the aggregate: %+v", d.Aggregate)
@@ -196,7 +196,7 @@ func TestCouncilDropAfterTheRankingsLeavesTheAnswerOutOfTheAggregate(t *testing.
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, fc.engine)
-	d := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	d := debatetest.LastOf[verdict.CouncilDecided](t, fc.events)
 	// Claude and Gemini are each placed first, once, by the other: a tie,
 	// which council order breaks; ChatGPT's answer and ranking count no more.
 	if len(d.Aggregate) != 2 || d.Aggregate[0].Member != "gemini" || d.Aggregate[0].MeanRank != 1 || d.Aggregate[1].Member != "claude" {
@@ -269,7 +269,7 @@ func TestCouncilWaitingAtACheckpointResumesElsewhere(t *testing.T) {
 	if !ok || pending.Kind != checkpoint.KindRankings {
 		t.Fatalf("pending = %+v, %v; want the checkpoint after the rankings", pending, ok)
 	}
-	if d := debatetest.EventsOf[debate.CouncilDecided](fc.events); len(d) != 0 {
+	if d := debatetest.EventsOf[verdict.CouncilDecided](fc.events); len(d) != 0 {
 		t.Errorf("a council waiting for its host decided: %+v", d)
 	}
 
@@ -296,7 +296,7 @@ func TestCouncilWaitingAtACheckpointResumesElsewhere(t *testing.T) {
 		!strings.Contains(lastMessage(chair[0]), "ANSWER-1") {
 		t.Fatalf("the chairman after the resume: %+v", chair)
 	}
-	if d := debatetest.LastOf[debate.CouncilDecided](t, fc2.events); d.Chairman.Status != verdict.CouncilComplete || len(d.Aggregate) != 3 {
+	if d := debatetest.LastOf[verdict.CouncilDecided](t, fc2.events); d.Chairman.Status != verdict.CouncilComplete || len(d.Aggregate) != 3 {
 		t.Errorf("decided after the resume: %+v", d)
 	}
 	if _, still := fc2.engine.Pending(); still {
@@ -333,7 +333,7 @@ func TestCouncilCheckpointTimeoutStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, fc.engine)
-	d := debatetest.LastOf[debate.CouncilDecided](t, fc.events)
+	d := debatetest.LastOf[verdict.CouncilDecided](t, fc.events)
 	if d.Chairman.Status != verdict.CouncilStopped || !strings.HasPrefix(d.Sentence, "STOPPED by the host after the answers") {
 		t.Errorf("decided: %q %q", d.Chairman.Status, d.Sentence)
 	}

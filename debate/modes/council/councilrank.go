@@ -76,7 +76,7 @@ func (c *Council) rank(ctx context.Context, q string, answers []verdict.CouncilA
 			r = c.castRanking(ctx, a, q, j.labels, j.byLabel, j.msgs, j.turn, j.parsed)
 		}
 		out[i] = r
-		c.engine.Emit(debate.CouncilRankingCast{CouncilRanking: r})
+		c.engine.Emit(verdict.CouncilRankingCast{CouncilRanking: r})
 	})
 	return out
 }

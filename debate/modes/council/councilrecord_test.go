@@ -24,7 +24,7 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 		t.Fatal("the chairman failed, yet Submit reported no error")
 	}
 	debatetest.Settle(t, fc.engine)
-	dec := debatetest.LastOf[debate.CouncilDecided](t, fc.events).CouncilResult
+	dec := debatetest.LastOf[verdict.CouncilDecided](t, fc.events).CouncilResult
 	got := debate.CouncilsOf(fc.engine.History().Entries())
 	if len(got) != 1 {
 		t.Fatalf("%d councils read back, want 1", len(got))

@@ -36,14 +36,14 @@ func own(agent string) string {
 // runScripted runs one number council on the script (agent → answers by
 // round; a missing round repeats the last answer) and returns its outcome
 // and how many calls each member got.
-func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*config.Config)) (debate.MagiDecided, map[string]int) {
+func runScripted(t *testing.T, script map[string][]scriptedAnswer, adjust func(*config.Config)) (verdict.MagiDecided, map[string]int) {
 	res, calls, _ := runScriptedVerdict(t, script, adjust)
 	return res, calls
 }
 
 // runScriptedVerdict is runScripted with the verdict entry's text, what
 // the console and the web page show.
-func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust func(*config.Config)) (debate.MagiDecided, map[string]int, string) {
+func runScriptedVerdict(t *testing.T, script map[string][]scriptedAnswer, adjust func(*config.Config)) (verdict.MagiDecided, map[string]int, string) {
 	t.Helper()
 	fc := debatetest.NewFakeCouncil(t, known, func(agent string, round int, _ providertest.Request) providertest.Reply {
 		answers := script[agent]

@@ -196,7 +196,7 @@ func (m *Magi) deliberate(ctx context.Context, q string, rounds int, res *verdic
 			r++
 			votes := m.runRound(ctx, q, r, res.Rounds)
 			res.Rounds = append(res.Rounds, votes)
-			e.Emit(debate.MagiRoundFinished{Round: r, Of: rounds, Votes: votes, Changed: changedVotes(res.Rounds)})
+			e.Emit(verdict.MagiRoundFinished{Round: r, Of: rounds, Votes: votes, Changed: changedVotes(res.Rounds)})
 			if ctx.Err() != nil {
 				res.Cancelled, err = true, ctx.Err()
 				break
@@ -249,9 +249,9 @@ func (m *Magi) decide(res *verdict.MagiResult, q string, rounds int) error {
 		res.Sentence = verdict.VerdictSentence(res)
 		e.AddEntry(transcript.Entry{Kind: transcript.KindVerdict, Speaker: transcript.SpeakerSystem, Display: "MAGI", Round: last, Prompt: q,
 			Vote: string(res.Verdict), Text: res.Sentence})
-		e.Emit(debate.VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: verdict.DecisionNote(res), Sentence: res.Sentence})
+		e.Emit(verdict.VerdictReached{Round: last, Verdict: string(res.Verdict), Tally: res.Tally, Note: verdict.DecisionNote(res), Sentence: res.Sentence})
 	}
-	e.Emit(debate.MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
+	e.Emit(verdict.MagiDecided{MagiResult: *res, RoundsRun: len(res.Rounds)})
 	return nil
 }
 
@@ -432,6 +432,6 @@ func (m *Magi) castVote(ctx context.Context, i, round int, q string, msgs []prov
 		v.Ballot, v.Valid = p.ballot, true
 		m.cite(&v)
 	}
-	m.engine.Emit(debate.VoteCast{Turn: v.Turn, Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: v.Valid, Summary: v.Summary, Error: v.Error})
+	m.engine.Emit(verdict.VoteCast{Turn: v.Turn, Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: v.Valid, Summary: v.Summary, Error: v.Error})
 	return v
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/transcript"
+	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/demo"
@@ -94,7 +95,7 @@ func TestMagiMemberWithToolsResearchesFirst(t *testing.T) {
 		}
 	}
 	debatetest.Settle(t, e)
-	res := debatetest.LastOf[debate.MagiDecided](t, log)
+	res := debatetest.LastOf[verdict.MagiDecided](t, log)
 	if len(res.Rounds) != 3 || res.Verdict == "" {
 		t.Fatalf("council did not finish: %+v", res)
 	}

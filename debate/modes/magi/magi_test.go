@@ -100,13 +100,13 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	}
 	// Votes are stored as vote rows with their round, then a verdict row.
 	var voteRows []transcript.Entry
-	var verdict transcript.Entry
+	var verdictRow transcript.Entry
 	for _, en := range fc.Engine.History().Entries() {
 		switch en.Kind {
 		case transcript.KindVote:
 			voteRows = append(voteRows, en)
 		case transcript.KindVerdict:
-			verdict = en
+			verdictRow = en
 		}
 	}
 	if len(voteRows) != 9 {
@@ -118,8 +118,8 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 			t.Errorf("vote row %d = round %d %s %q %s, want round %d %s %q", k, en.Round, en.Speaker, en.Vote, en.Status, round, member, votes[member][round-1])
 		}
 	}
-	if verdict.Vote != "APPROVED" || verdict.Round != 3 || !strings.Contains(verdict.Text, "3 approve, 0 reject, 0 abstain, 0 invalid") {
-		t.Errorf("verdict row = %+v", verdict)
+	if verdictRow.Vote != "APPROVED" || verdictRow.Round != 3 || !strings.Contains(verdictRow.Text, "3 approve, 0 reject, 0 abstain, 0 invalid") {
+		t.Errorf("verdict row = %+v", verdictRow)
 	}
 	// Flips: balthasar joined melchior with nothing new (conformity);
 	// casper went abstain → reject → approve.
@@ -142,12 +142,12 @@ func TestMagiRoundPromptsCarryExactlyTheDesignedOpinions(t *testing.T) {
 	}
 	// One VoteCast per member and round, one VerdictReached, one
 	// MagiRoundFinished per round naming who changed vote, one MagiDecided.
-	casts, verdicts := len(debatetest.EventsOf[debate.VoteCast](fc.Events)), len(debatetest.EventsOf[debate.VerdictReached](fc.Events))
-	if casts != 9 || verdicts != 1 || len(debatetest.EventsOf[debate.MagiDecided](fc.Events)) != 1 {
+	casts, verdicts := len(debatetest.EventsOf[verdict.VoteCast](fc.Events)), len(debatetest.EventsOf[verdict.VerdictReached](fc.Events))
+	if casts != 9 || verdicts != 1 || len(debatetest.EventsOf[verdict.MagiDecided](fc.Events)) != 1 {
 		t.Errorf("%d VoteCast and %d VerdictReached events, want 9 and 1", casts, verdicts)
 	}
 	var changed []string
-	for i, rf := range debatetest.EventsOf[debate.MagiRoundFinished](fc.Events) {
+	for i, rf := range debatetest.EventsOf[verdict.MagiRoundFinished](fc.Events) {
 		if rf.Round != i+1 || rf.Of != 3 || len(rf.Votes) != 3 || rf.Votes[1].Vote != votes["balthasar"][i] {
 			t.Errorf("round event %d = %+v", i, rf)
 		}
@@ -323,7 +323,7 @@ func TestMagiCancelKeepsWhatArrivedAndGivesNoVerdict(t *testing.T) {
 	if !res.Cancelled || len(res.Rounds) != 2 || res.RoundsRun != 2 {
 		t.Errorf("cancelled %v after %d rounds", res.Cancelled, len(res.Rounds))
 	}
-	if n := len(debatetest.EventsOf[debate.VerdictReached](fc.Events)); n != 0 {
+	if n := len(debatetest.EventsOf[verdict.VerdictReached](fc.Events)); n != 0 {
 		t.Errorf("%d VerdictReached events for a cancelled council", n)
 	}
 	for _, en := range fc.Engine.History().Entries() {
@@ -356,13 +356,13 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 	}
 	debatetest.Settle(t, e)
 	var rounds []int
-	for _, rf := range debatetest.EventsOf[debate.MagiRoundFinished](log) {
+	for _, rf := range debatetest.EventsOf[verdict.MagiRoundFinished](log) {
 		rounds = append(rounds, rf.Round)
 		if len(rf.Votes) != 3 || rf.Of != 3 {
 			t.Errorf("round %d has %d votes of %d rounds", rf.Round, len(rf.Votes), rf.Of)
 		}
 	}
-	res := debatetest.LastOf[debate.MagiDecided](t, log)
+	res := debatetest.LastOf[verdict.MagiDecided](t, log)
 	if !magiSame(rounds, []int{1, 2, 3}) || len(res.Rounds) != 3 {
 		t.Fatalf("rounds = %v", rounds)
 	}
@@ -385,13 +385,13 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, e)
-	res = debatetest.LastOf[debate.MagiDecided](t, log)
+	res = debatetest.LastOf[verdict.MagiDecided](t, log)
 	entries := e.History().Entries()
 	last := entries[len(entries)-1]
 	if len(res.Rounds) != 1 || res.RoundsRun != 1 || last.Kind != transcript.KindVerdict || last.Round != 1 {
 		t.Errorf("single round: %d rounds, last entry %+v", len(res.Rounds), last)
 	}
-	if rf := debatetest.LastOf[debate.MagiRoundFinished](t, log); rf.Round != 1 || rf.Of != 1 || len(rf.Changed) != 0 {
+	if rf := debatetest.LastOf[verdict.MagiRoundFinished](t, log); rf.Round != 1 || rf.Of != 1 || len(rf.Changed) != 0 {
 		t.Errorf("single round's round event = %+v", rf)
 	}
 	// Rounds 3 brings the full council back.
@@ -400,7 +400,7 @@ func TestMagiDemoCouncilRunsThreeRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, e)
-	if res = debatetest.LastOf[debate.MagiDecided](t, log); res.RoundsRun != 3 {
+	if res = debatetest.LastOf[verdict.MagiDecided](t, log); res.RoundsRun != 3 {
 		t.Errorf("after rounds 3 the council ran %d rounds", res.RoundsRun)
 	}
 }
@@ -488,7 +488,7 @@ func BenchmarkMagiRound(b *testing.B) {
 	}
 	b.StopTimer()
 	debatetest.Settle(b, e)
-	if rf := debatetest.LastOf[debate.MagiRoundFinished](b, log); !rf.Votes[2].Valid {
+	if rf := debatetest.LastOf[verdict.MagiRoundFinished](b, log); !rf.Votes[2].Valid {
 		b.Fatalf("vote %+v", rf.Votes[2])
 	}
 	b.ReportMetric(float64(wall)/float64(b.N)/float64(latencies[2]), "ratio")

@@ -197,7 +197,7 @@ func (m *Magi) droppedVote(i, round, after int) verdict.MagiVote {
 	a := m.agents[i]
 	v := verdict.MagiVote{Agent: a.Name, Display: a.Label(), Provider: a.Provider.Name(), Model: a.Model, Round: round,
 		Ballot: verdict.Ballot{Vote: verdict.VoteAbstain, Summary: fmt.Sprintf("dropped by the host after round %d", after)}, Valid: true}
-	m.engine.Emit(debate.VoteCast{Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: true, Summary: v.Summary})
+	m.engine.Emit(verdict.VoteCast{Agent: a.Name, Round: round, Vote: string(v.Vote), Valid: true, Summary: v.Summary})
 	return v
 }
 

@@ -209,7 +209,7 @@ func Run(ctx context.Context, s Setup, questions []Question, done map[string]boo
 // council is one council's outcome on one question.
 type council struct {
 	rounds  [][]Vote
-	decided *debate.MagiDecided
+	decided *verdict.MagiDecided
 	err     error // the run's error (a cap, a cancel, every member failing)
 }
 
@@ -256,7 +256,7 @@ func askWith(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Questi
 		switch ev := ev.(type) {
 		case debate.ToolFinished:
 			calls[ev.Turn] = append(calls[ev.Turn], sanitize.Text(ev.Short()))
-		case debate.MagiRoundFinished:
+		case verdict.MagiRoundFinished:
 			votes := votesOf(ev.Votes)
 			for i, v := range ev.Votes {
 				votes[i].ToolCalls = calls[v.Turn]
@@ -265,7 +265,7 @@ func askWith(ctx context.Context, s Setup, g *gate, meter *spend.Meter, q Questi
 				}
 			}
 			c.rounds = append(c.rounds, votes)
-		case debate.MagiDecided:
+		case verdict.MagiDecided:
 			c.decided = &ev
 		}
 	})

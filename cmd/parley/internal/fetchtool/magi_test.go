@@ -22,7 +22,7 @@ import (
 // council seats the three MAGI members on ToolFakes with fetch_url (the
 // real tool, allowed to reach the local page; melchior fetches it first)
 // and runs one council of rounds; vote(agent, req) answers each vote.
-func council(t *testing.T, rounds int, evidencePolicy string, page string, vote func(agent string, req providers.Request) debatetest.ToolReply) (*debate.Engine, debate.MagiDecided, map[string]*debatetest.ToolFake) {
+func council(t *testing.T, rounds int, evidencePolicy string, page string, vote func(agent string, req providers.Request) debatetest.ToolReply) (*debate.Engine, verdict.MagiDecided, map[string]*debatetest.ToolFake) {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -54,7 +54,7 @@ func council(t *testing.T, rounds int, evidencePolicy string, page string, vote 
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, e)
-	return e, debatetest.LastOf[debate.MagiDecided](t, events), fakes
+	return e, debatetest.LastOf[verdict.MagiDecided](t, events), fakes
 }
 
 const report = `<html><head><title>Bridge report</title></head><body><p>The bridge load limit is 40 tonnes.</p>

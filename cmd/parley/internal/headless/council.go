@@ -38,12 +38,12 @@ type chairStream struct {
 
 func (p *Printer) council(ev debate.Event) {
 	switch ev := ev.(type) {
-	case debate.CouncilAnswersCollected:
+	case verdict.CouncilAnswersCollected:
 		p.chair = nil
 		if p.opts.Format == Text {
 			p.councilAnswers(ev.Answers)
 		}
-	case debate.CouncilRanked:
+	case verdict.CouncilRanked:
 		if p.opts.Format == Text {
 			fmt.Fprintln(p.out, "\nStage 2 · anonymous peer ranking")
 			writeRankingTable(p.out, ev.Rankings, ev.Aggregate)
@@ -59,7 +59,7 @@ func (p *Printer) council(ev debate.Event) {
 			fmt.Fprint(p.out, c.stream.Write(ev.Text))
 			c.wrote = true
 		}
-	case debate.CouncilDecided:
+	case verdict.CouncilDecided:
 		if p.opts.Format == JSON {
 			_ = writeCouncilJSON(p.out, p.session, ev.CouncilResult)
 			return

@@ -137,7 +137,7 @@ func (p *Printer) Sink(ev debate.Event) {
 		p.finished[ev.Entry.Turn] = ev.Entry
 	case debate.CapReached:
 		p.capped = true
-	case debate.MagiDecided:
+	case verdict.MagiDecided:
 		p.noDecision = sanitize.Text(verdict.NoDecision(&ev.MagiResult))
 	case debate.SessionStarted:
 		p.session = ev.Session.ID

@@ -160,11 +160,11 @@ func MagiHeader(question string, members []*debate.Agent) string {
 
 func (p *Printer) magi(ev debate.Event) {
 	switch ev := ev.(type) {
-	case debate.MagiRoundFinished:
+	case verdict.MagiRoundFinished:
 		if p.opts.Format == Text {
 			p.magiRound(ev.Round, ev.Votes)
 		}
-	case debate.MagiDecided:
+	case verdict.MagiDecided:
 		if p.opts.Format == JSON {
 			_ = WriteMagiJSON(p.out, p.session, ev.MagiResult)
 			return

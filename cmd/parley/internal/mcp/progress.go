@@ -10,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/transcript"
+	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // progress turns a run's events into progress notifications, when the
@@ -58,21 +59,21 @@ func (p *progress) messages(ev debate.Event) []string {
 		return []string{fmt.Sprintf("%s: retrying (attempt %d): %s", clean(ev.Agent), ev.Attempt, clean(ev.Err))}
 	case debate.CapReached:
 		return []string{clean(ev.Message)}
-	case debate.MagiRoundFinished:
+	case verdict.MagiRoundFinished:
 		return p.magiRound(ev)
-	case debate.MagiDecided:
+	case verdict.MagiDecided:
 		if ev.Cancelled {
 			return []string{"MAGI: cancelled, no verdict"}
 		}
 		return []string{"MAGI verdict: " + clean(ev.Sentence)}
-	case debate.CouncilAnswersCollected:
+	case verdict.CouncilAnswersCollected:
 		return []string{fmt.Sprintf("council stage 1: %d answers collected", len(ev.Answers))}
-	case debate.CouncilRankingCast:
+	case verdict.CouncilRankingCast:
 		if !ev.Valid {
 			return []string{fmt.Sprintf("%s's ranking is invalid: %s", clean(ev.Display), clean(ev.Error))}
 		}
 		return []string{clean(ev.Display) + " ranked the answers"}
-	case debate.CouncilRanked:
+	case verdict.CouncilRanked:
 		return []string{"council stage 2: ranking finished; the chairman writes the answer"}
 	}
 	return nil
@@ -98,7 +99,7 @@ func turnLine(en transcript.Entry) string {
 }
 
 // magiRound reports a finished round and every vote that changed in it.
-func (p *progress) magiRound(ev debate.MagiRoundFinished) []string {
+func (p *progress) magiRound(ev verdict.MagiRoundFinished) []string {
 	var votes, changes []string
 	for _, v := range ev.Votes {
 		vote := strings.ToUpper(string(v.Vote))

@@ -295,7 +295,7 @@ func (s *Server) magi(ctx context.Context, req *mcp.CallToolRequest, in MagiInpu
 	}
 	r.eng.SetTitle(q, "")
 	r.watch(pause)
-	got, res, err := runFor[debate.MagiDecided](ctx, req, r, headless.Magi, headless.MagiHeader(q, r.eng.Current().Agents()), q)
+	got, res, err := runFor[verdict.MagiDecided](ctx, req, r, headless.Magi, headless.MagiHeader(q, r.eng.Current().Agents()), q)
 	if res, pz, ok := r.paused(pause); ok {
 		return res, MagiOutput{SessionID: pz.SessionID, Paused: pz}, nil
 	}
@@ -344,7 +344,7 @@ func (s *Server) council(ctx context.Context, req *mcp.CallToolRequest, in Counc
 	}
 	r.eng.SetTitle(q, "")
 	r.watch(pause)
-	got, res, err := runFor[debate.CouncilDecided](ctx, req, r, headless.Council, headless.CouncilHeader(q, r.eng.Current().Agents()), q)
+	got, res, err := runFor[verdict.CouncilDecided](ctx, req, r, headless.Council, headless.CouncilHeader(q, r.eng.Current().Agents()), q)
 	if res, pz, ok := r.paused(pause); ok {
 		return res, CouncilOutput{SessionID: pz.SessionID, Paused: pz}, nil
 	}

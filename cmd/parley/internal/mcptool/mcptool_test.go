@@ -109,7 +109,7 @@ func TestEverythingServesACouncilMember(t *testing.T) {
 	if len(recs) != 1 || recs[0].Kind != "mcp" || recs[0].Agent != "gemini" {
 		t.Errorf("ledger %+v", recs)
 	}
-	dec := debatetest.LastOf[debate.CouncilDecided](t, events)
+	dec := debatetest.LastOf[verdict.CouncilDecided](t, events)
 	if dec.Evidence != verdict.EvidenceOptional || !strings.HasSuffix(dec.Sentence, " · 1 of 2 answers cite evidence") {
 		t.Errorf("sentence %q (evidence %q)", dec.Sentence, dec.Evidence)
 	}

@@ -154,7 +154,7 @@ func (s *Server) magi(w http.ResponseWriter, r *http.Request) error {
 	if err := ss.eng.Control(r.Context(), debate.Control{Kind: config.ControlRounds, N: rounds}); err != nil {
 		return err
 	}
-	var got headless.Last[debate.MagiDecided]
+	var got headless.Last[verdict.MagiDecided]
 	unsubscribe := ss.eng.Subscribe(got.Sink)
 	defer unsubscribe()
 	ctx, cancel := s.requestCtx(r)

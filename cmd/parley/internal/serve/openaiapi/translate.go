@@ -82,18 +82,18 @@ func (t *translator) sink(ev debate.Event) {
 		t.reasoning.line("*stopped: " + t.capped + "*")
 	case debate.EntryAdded:
 		t.entryAdded(ev.Entry)
-	case debate.MagiRoundFinished:
+	case verdict.MagiRoundFinished:
 		t.reasoning.line(magiRoundLine(ev))
-	case debate.MagiDecided:
+	case verdict.MagiDecided:
 		if !ev.Cancelled {
 			t.content.line(magiAnswer(ev.MagiResult))
 			t.answered = true
 		}
 	case debate.ToolFinished: // a member's tool call, as every door words it
 		t.reasoning.line(fmt.Sprintf("*%s: %s*", clean(ev.Agent), clean(ev.Marked())))
-	case debate.CouncilRanked:
+	case verdict.CouncilRanked:
 		t.reasoning.line(rankingLine(ev.Aggregate))
-	case debate.CouncilDecided:
+	case verdict.CouncilDecided:
 		t.councilDecided(ev.CouncilResult)
 	case debate.ExchangeFinished:
 		t.usage, t.cost = ev.Usage, ev.Cost
@@ -245,7 +245,7 @@ func (t *translator) result() (reasoning, content string, u providers.Usage, cos
 	return t.reasoning.text(), t.content.text(), t.usage, t.cost, t.capped, t.failures
 }
 
-func magiRoundLine(ev debate.MagiRoundFinished) string {
+func magiRoundLine(ev verdict.MagiRoundFinished) string {
 	var votes []string
 	for _, v := range ev.Votes {
 		vote := strings.ToUpper(string(v.Vote))
