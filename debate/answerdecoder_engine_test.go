@@ -7,6 +7,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/fieldstream"
 	"github.com/parleyhq/parley/debate/verdict"
 
 	"github.com/parleyhq/parley/providers/providertest"
@@ -43,7 +44,7 @@ func TestStructuredTurnsStreamAsProse(t *testing.T) {
 			}
 			prose[ev.Agent].WriteString(ev.Text)
 			raw[ev.Agent].WriteString(ev.Raw)
-			if ev.Agent == "balthasar" && ev.Text != "" && ev.Field != FieldRaw {
+			if ev.Agent == "balthasar" && ev.Text != "" && ev.Field != fieldstream.Raw {
 				t.Errorf("balthasar's unreadable answer streamed as field %q", ev.Field)
 			}
 		case FieldCompleted:

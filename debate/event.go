@@ -45,7 +45,7 @@ type TurnStarted struct {
 // TextDelta is a piece of an agent's streaming answer. For a structured
 // answer (a MAGI vote, a council ranking) Text is prose decoded from the
 // JSON as it arrives: Field names the field it belongs to ("reasoning",
-// "summary", "evaluation"; FieldRaw when the answer does not read as JSON
+// "summary", "evaluation"; fieldstream.Raw when the answer does not read as JSON
 // and Text is its own text), a new field's first delta starts with a blank
 // line, and Raw is the answer's text as sent (Text may then be empty).
 type TextDelta struct {

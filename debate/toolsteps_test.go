@@ -7,6 +7,7 @@ import (
 
 	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/fieldstream"
 	"github.com/parleyhq/parley/debate/toolbox"
 	"github.com/parleyhq/parley/providers"
 )
@@ -49,7 +50,7 @@ func TestToolStepsOfAVoteStreamApartAndParse(t *testing.T) {
 		if d.Turn != turn {
 			continue
 		}
-		if d.Field == FieldRaw {
+		if d.Field == fieldstream.Raw {
 			t.Errorf("delta %q is marked as an answer that did not parse", d.Text)
 		}
 		streamed.WriteString(d.Text)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/debate/fieldstream"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
@@ -317,9 +318,9 @@ func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.
 		return res, err
 	}
 	defer stream.Close()
-	var fields *FieldDecoder
+	var fields *fieldstream.Decoder
 	if t.spec.Schema != nil {
-		fields = NewFieldDecoder()
+		fields = fieldstream.NewDecoder()
 	}
 	for stream.Next() {
 		d := stream.Delta()
@@ -342,7 +343,7 @@ func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.
 			// structured answer (that is the last step's): it streams as
 			// plain text, never as an answer that did not parse.
 			for i := range pieces {
-				if pieces[i].Field == FieldRaw {
+				if pieces[i].Field == fieldstream.Raw {
 					pieces[i].Field = ""
 				}
 			}
@@ -356,7 +357,7 @@ func (t *Turn) stream(ctx context.Context, req providers.Request, text *strings.
 // chunk raw: its prose as deltas (the raw chunk rides on the first, or on
 // an empty delta when the chunk held only syntax), complete values as
 // FieldCompleted.
-func (t *Turn) emitFields(pieces []FieldPiece, raw string) {
+func (t *Turn) emitFields(pieces []fieldstream.Piece, raw string) {
 	e, turn, agent := t.engine, t.entry.Turn, t.spec.Agent.Name
 	for _, p := range pieces {
 		if p.Complete {

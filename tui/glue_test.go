@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/fieldstream"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -230,7 +231,7 @@ func TestUnparsedVoteShowsItsTextMarked(t *testing.T) {
 	a, _ := e.Agent("melchior")
 	en := transcript.Entry{Turn: 1, Kind: transcript.KindVote, Round: 1, Speaker: a.Name, Display: a.Label(), Model: a.Model, Status: transcript.StatusStreaming, Started: fixedNow}
 	m.apply(debate.TurnStarted{Entry: en})
-	m.apply(debate.TextDelta{Turn: 1, Agent: a.Name, Field: debate.FieldRaw, Text: "I would rather not vote."})
+	m.apply(debate.TextDelta{Turn: 1, Agent: a.Name, Field: fieldstream.Raw, Text: "I would rather not vote."})
 	if screen := ansi.Strip(strings.Join(m.frame(), "\n")); !strings.Contains(screen, "not parsed") || !strings.Contains(screen, "I would rather not vote.") {
 		t.Fatalf("streaming, the unparsed answer is not shown marked:\n%s", screen)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/fieldstream"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
@@ -99,7 +100,7 @@ func (th *theme) notParsedBadge() string {
 // reasoning), as the panel streamed it; false when the text does not read
 // as JSON.
 func structuredProse(text string) (string, bool) {
-	d := debate.NewFieldDecoder()
+	d := fieldstream.NewDecoder()
 	var b strings.Builder
 	for _, piece := range append(d.Write(text), d.Flush()...) {
 		if !piece.Complete && shownField(piece.Field) {
@@ -120,7 +121,7 @@ func (p *panel) Delta(turn int, text, field string) {
 	if turn != p.turn {
 		return
 	}
-	if field == debate.FieldRaw && p.badge == "" {
+	if field == fieldstream.Raw && p.badge == "" {
 		p.badge = p.th.notParsedBadge()
 	}
 	p.streaming()

@@ -1,4 +1,4 @@
-package debate_test
+package fieldstream_test
 
 import (
 	"encoding/json"
@@ -7,17 +7,18 @@ import (
 	"unicode/utf8"
 
 	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/fieldstream"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // decodeAll feeds text to a fresh decoder in chunks cut at the given byte
 // offsets and returns the prose per field, the prose as one stream, and the
 // complete values in order.
-func decodeAll(text string, cuts []int) (prose map[string]string, stream string, values []FieldPiece) {
-	d := NewFieldDecoder()
+func decodeAll(text string, cuts []int) (prose map[string]string, stream string, values []fieldstream.Piece) {
+	d := fieldstream.NewDecoder()
 	prose = map[string]string{}
 	var b strings.Builder
-	take := func(ps []FieldPiece) {
+	take := func(ps []fieldstream.Piece) {
 		for _, p := range ps {
 			if p.Complete {
 				values = append(values, p)
@@ -68,7 +69,7 @@ func TestFieldDecoderStreamsProseAndCompletesValues(t *testing.T) {
 
 func TestFieldDecoderYieldsTheVoteWhenItsFieldIsComplete(t *testing.T) {
 	t.Parallel()
-	d := NewFieldDecoder()
+	d := fieldstream.NewDecoder()
 	for _, chunk := range []string{`{"vo`, `te": "rej`, `ect`} {
 		for _, p := range d.Write(chunk) {
 			if p.Complete {
@@ -89,7 +90,7 @@ func TestFieldDecoderRankingAndNumbers(t *testing.T) {
 	if prose["evaluation"] != "A is right, B is vague." {
 		t.Errorf("evaluation = %q", prose["evaluation"])
 	}
-	want := []FieldPiece{{Field: "ranking", Complete: true, Value: "Response B, Response A"}, {Field: "confidence", Complete: true, Value: "0.8"}}
+	want := []fieldstream.Piece{{Field: "ranking", Complete: true, Value: "Response B, Response A"}, {Field: "confidence", Complete: true, Value: "0.8"}}
 	if len(values) != 2 || values[0] != want[0] || values[1] != want[1] {
 		t.Errorf("values = %+v, want %+v", values, want)
 	}
@@ -102,10 +103,10 @@ func TestFieldDecoderFallsBackToTheText(t *testing.T) {
 		`{"vote": "reject", "reasoning": "x" "summary": "y"}`,
 		`{"vote": reject because, "reasoning": "x"}`,
 	} {
-		d := NewFieldDecoder()
+		d := fieldstream.NewDecoder()
 		var got strings.Builder
 		for _, p := range append(d.Write(raw), d.Flush()...) {
-			if p.Field == FieldRaw {
+			if p.Field == fieldstream.Raw {
 				got.WriteString(p.Text)
 			}
 		}
@@ -117,7 +118,7 @@ func TestFieldDecoderFallsBackToTheText(t *testing.T) {
 		}
 	}
 	// a well-formed answer is not marked raw
-	d := NewFieldDecoder()
+	d := fieldstream.NewDecoder()
 	d.Write(`{"vote": "approve", "reasoning": "fine"}`)
 	if !d.Parsed() {
 		t.Error("a well-formed answer reads as not parsed")
@@ -133,11 +134,11 @@ func TestFieldDecoderEscapes(t *testing.T) {
 	}
 }
 
-// FuzzFieldDecoder: whatever a model sends, the decoder does not panic,
+// FuzzDecoder: whatever a model sends, the decoder does not panic,
 // yields valid UTF-8 for valid input, and yields the same prose and values
 // however the answer is chunked; for a well-formed ballot the prose is the
 // ballot's own text.
-func FuzzFieldDecoder(f *testing.F) {
+func FuzzDecoder(f *testing.F) {
 	f.Add(`{"vote":"approve","reasoning":"ok \"quoted\" 日本","summary":"s"}`, "reasoning text", uint8(3))
 	f.Add("```json\n{'vote': 'reject', 'reasoning': 'a',}\n```", "x", uint8(1))
 	f.Add(`{"ranking":["Response A","Response B"],"evaluation":"e"}`, "🙂 emoji", uint8(7))
@@ -180,7 +181,7 @@ func TestFieldDecoderFinishesProseBeforeTheNextValue(t *testing.T) {
 	t.Parallel()
 	raw := `{"vote": "approve", "reasoning": "low risk", "summary": "", "changed_by": "", "also": []}`
 	chunks := []string{`{"vote": "approve", "reasoning": "low risk", "summary": "low risk, quick`, ` rollback", "changed_by": "", "ranking": ["A"]}`}
-	d := NewFieldDecoder()
+	d := fieldstream.NewDecoder()
 	var order []string
 	for _, c := range chunks {
 		for _, p := range d.Write(c) {

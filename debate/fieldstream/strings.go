@@ -1,4 +1,4 @@
-package debate
+package fieldstream
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 )
 
 // stepString reads one byte of a string, escapes included.
-func (d *FieldDecoder) stepString(c byte) {
+func (d *Decoder) stepString(c byte) {
 	if len(d.escape) > 0 {
 		d.escape = append(d.escape, c)
 		d.stepEscape()
@@ -25,7 +25,7 @@ func (d *FieldDecoder) stepString(c byte) {
 }
 
 // stepEscape reads an escape once it is whole.
-func (d *FieldDecoder) stepEscape() {
+func (d *Decoder) stepEscape() {
 	e := d.escape
 	if e[1] != 'u' {
 		d.flushSurrogate()
@@ -57,14 +57,14 @@ func (d *FieldDecoder) stepEscape() {
 }
 
 // flushSurrogate writes a high surrogate that no low half followed.
-func (d *FieldDecoder) flushSurrogate() {
+func (d *Decoder) flushSurrogate() {
 	if d.surr != 0 {
 		d.surr = 0
 		d.addString([]byte(string(utf8.RuneError)))
 	}
 }
 
-func (d *FieldDecoder) endString() {
+func (d *Decoder) endString() {
 	d.flushSurrogate()
 	if len(d.escape) > 0 {
 		d.addString(d.escape)
@@ -83,7 +83,7 @@ func (d *FieldDecoder) endString() {
 }
 
 // endScalar reports a finished non-prose value.
-func (d *FieldDecoder) endScalar() {
+func (d *Decoder) endScalar() {
 	top := &d.stack[len(d.stack)-1]
 	switch d.str {
 	case targetValue:

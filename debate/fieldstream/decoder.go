@@ -1,4 +1,4 @@
-package debate
+package fieldstream
 
 import (
 	"strings"
@@ -6,9 +6,9 @@ import (
 
 // Fields of a structured answer as the decoder reports them.
 const (
-	// FieldRaw marks text of an answer that did not read as a JSON object:
+	// Raw marks text of an answer that did not read as a JSON object:
 	// the answer's own text, shown as it came (not parsed).
-	FieldRaw = "raw"
+	Raw = "raw"
 )
 
 // proseField reports whether a structured answer's field is one a person
@@ -30,24 +30,24 @@ const (
 	maxPreambleBytes   = 512     // text before the object: fence or chatter
 )
 
-// FieldPiece is what a FieldDecoder read: prose of a field as it arrives
+// Piece is what a Decoder read: prose of a field as it arrives
 // (Text), or a non-prose field's complete value (Complete, Value).
-type FieldPiece struct {
+type Piece struct {
 	Field    string
 	Text     string
 	Complete bool
 	Value    string
 }
 
-// FieldDecoder reads a streamed JSON answer (a MAGI vote, a council
+// Decoder reads a streamed JSON answer (a MAGI vote, a council
 // ranking) incrementally and yields the values of its prose fields,
 // unescaped, as they arrive, and every other field's value when it is
 // complete. It is as tolerant as the parsers that read the finished
 // answer: text or a code fence before the object, single quotes, trailing
 // commas. An answer that does not read as an object falls back to its own
-// text (Field FieldRaw). Chunks may split anything, UTF-8 runes and
+// text (Field Raw). Chunks may split anything, UTF-8 runes and
 // escapes included; Text never ends inside a rune.
-type FieldDecoder struct {
+type Decoder struct {
 	state    decodeState
 	stack    []frame
 	quote    byte
@@ -62,7 +62,7 @@ type FieldDecoder struct {
 	field    string // the field of the held bytes
 	wrote    bool   // prose has been yielded: the next field is set off
 	sep      bool   // the field's first text is to be set off by a blank line
-	out      []FieldPiece
+	out      []Piece
 }
 
 type decodeState uint8
@@ -96,15 +96,15 @@ const (
 	targetItem
 )
 
-// NewFieldDecoder returns a decoder at the start of an answer.
-func NewFieldDecoder() *FieldDecoder { return &FieldDecoder{} }
+// NewDecoder returns a decoder at the start of an answer.
+func NewDecoder() *Decoder { return &Decoder{} }
 
 // Write reads the next chunk of the answer and returns what it yielded.
-func (d *FieldDecoder) Write(chunk string) []FieldPiece {
+func (d *Decoder) Write(chunk string) []Piece {
 	d.out = d.out[:0]
 	for i := 0; i < len(chunk); i++ {
 		if d.state == stateRaw {
-			d.prose(FieldRaw, chunk[i:])
+			d.prose(Raw, chunk[i:])
 			break
 		}
 		if !d.step(chunk[i]) {
@@ -118,7 +118,7 @@ func (d *FieldDecoder) Write(chunk string) []FieldPiece {
 
 // Flush ends the answer: text still held (a preamble without an object)
 // comes out as raw text.
-func (d *FieldDecoder) Flush() []FieldPiece {
+func (d *Decoder) Flush() []Piece {
 	d.out = d.out[:0]
 	if d.state == statePreamble && d.preamble.Len() > 0 {
 		d.fallback("")
@@ -128,19 +128,19 @@ func (d *FieldDecoder) Flush() []FieldPiece {
 }
 
 // Parsed reports whether the answer so far reads as a JSON object.
-func (d *FieldDecoder) Parsed() bool { return d.state != stateRaw && d.state != statePreamble }
+func (d *Decoder) Parsed() bool { return d.state != stateRaw && d.state != statePreamble }
 
 // fallback gives up on the object: what was held back and the rest of the
 // chunk are yielded as raw text.
-func (d *FieldDecoder) fallback(rest string) {
+func (d *Decoder) fallback(rest string) {
 	pre := d.preamble.String()
 	d.preamble.Reset()
 	d.state = stateRaw
-	d.prose(FieldRaw, pre+rest)
+	d.prose(Raw, pre+rest)
 }
 
 // step reads one byte; false is a syntax error.
-func (d *FieldDecoder) step(c byte) bool {
+func (d *Decoder) step(c byte) bool {
 	switch d.state {
 	case statePreamble:
 		return d.stepPreamble(c)
@@ -178,7 +178,7 @@ func (d *FieldDecoder) step(c byte) bool {
 	return false
 }
 
-func (d *FieldDecoder) stepPreamble(c byte) bool {
+func (d *Decoder) stepPreamble(c byte) bool {
 	if c == '{' {
 		d.preamble.Reset()
 		return d.open(false)
@@ -190,7 +190,7 @@ func (d *FieldDecoder) stepPreamble(c byte) bool {
 	return true
 }
 
-func (d *FieldDecoder) stepKey(c byte) bool {
+func (d *Decoder) stepKey(c byte) bool {
 	switch c {
 	case '"', '\'':
 		d.quote, d.isKey, d.state = c, true, stateString
@@ -202,7 +202,7 @@ func (d *FieldDecoder) stepKey(c byte) bool {
 	return false
 }
 
-func (d *FieldDecoder) stepValue(c byte) bool {
+func (d *Decoder) stepValue(c byte) bool {
 	top := &d.stack[len(d.stack)-1]
 	switch {
 	case c == '{' || c == '[':
@@ -225,7 +225,7 @@ func (d *FieldDecoder) stepValue(c byte) bool {
 	return false
 }
 
-func (d *FieldDecoder) stepAfter(c byte) bool {
+func (d *Decoder) stepAfter(c byte) bool {
 	top := &d.stack[len(d.stack)-1]
 	switch {
 	case c == ',' && top.array:
@@ -241,7 +241,7 @@ func (d *FieldDecoder) stepAfter(c byte) bool {
 }
 
 // target is where the value about to be read goes.
-func (d *FieldDecoder) target() stringTarget {
+func (d *Decoder) target() stringTarget {
 	top := d.stack[len(d.stack)-1]
 	switch {
 	case top.array && top.field != "":
@@ -256,7 +256,7 @@ func (d *FieldDecoder) target() stringTarget {
 	return targetNone
 }
 
-func (d *FieldDecoder) open(array bool) bool {
+func (d *Decoder) open(array bool) bool {
 	if len(d.stack) >= maxFieldDepth {
 		return false
 	}
@@ -276,7 +276,7 @@ func (d *FieldDecoder) open(array bool) bool {
 	return true
 }
 
-func (d *FieldDecoder) close(array bool) bool {
+func (d *Decoder) close(array bool) bool {
 	top := d.stack[len(d.stack)-1]
 	if top.array != array {
 		return false
@@ -295,14 +295,14 @@ func (d *FieldDecoder) close(array bool) bool {
 
 // complete reports a non-prose field's value. An empty one ("changed_by":
 // "", an empty list) is not reported: there is nothing for a door to show.
-func (d *FieldDecoder) complete(field, value string) {
+func (d *Decoder) complete(field, value string) {
 	if strings.TrimSpace(value) == "" {
 		return
 	}
-	d.out = append(d.out, FieldPiece{Field: field, Complete: true, Value: value})
+	d.out = append(d.out, Piece{Field: field, Complete: true, Value: value})
 }
 
-func (d *FieldDecoder) addString(b []byte) {
+func (d *Decoder) addString(b []byte) {
 	switch {
 	case d.isKey:
 		if d.key.Len() < maxFieldValueBytes {
@@ -315,7 +315,7 @@ func (d *FieldDecoder) addString(b []byte) {
 	}
 }
 
-func (d *FieldDecoder) addValue(s string) {
+func (d *Decoder) addValue(s string) {
 	if d.value.Len() < maxFieldValueBytes {
 		d.value.WriteString(s)
 	}
@@ -324,14 +324,14 @@ func (d *FieldDecoder) addValue(s string) {
 // startProse begins a prose field: its first text is set off from earlier
 // prose by a blank line, so readers that join the text get paragraphs, never
 // glued words (an empty field adds no blank line).
-func (d *FieldDecoder) startProse(field string) {
+func (d *Decoder) startProse(field string) {
 	d.release(false)
 	d.field = field
 	d.sep = d.wrote
 }
 
 // hold keeps prose bytes until they end a rune, after the field's separator.
-func (d *FieldDecoder) hold(b []byte) {
+func (d *Decoder) hold(b []byte) {
 	if d.sep {
 		d.held = append(d.held, "\n\n"...)
 		d.sep = false
@@ -340,7 +340,7 @@ func (d *FieldDecoder) hold(b []byte) {
 }
 
 // prose yields raw text (the fallback) through the same rune holding.
-func (d *FieldDecoder) prose(field, text string) {
+func (d *Decoder) prose(field, text string) {
 	if text == "" {
 		return
 	}
@@ -351,7 +351,7 @@ func (d *FieldDecoder) prose(field, text string) {
 }
 
 // release yields the held prose up to its last whole rune (all of it at the end).
-func (d *FieldDecoder) release(end bool) {
+func (d *Decoder) release(end bool) {
 	n := len(d.held)
 	if !end {
 		n = wholeRunes(d.held)
@@ -364,7 +364,7 @@ func (d *FieldDecoder) release(end bool) {
 	if k := len(d.out); k > 0 && !d.out[k-1].Complete && d.out[k-1].Field == d.field {
 		d.out[k-1].Text += text
 	} else {
-		d.out = append(d.out, FieldPiece{Field: d.field, Text: text})
+		d.out = append(d.out, Piece{Field: d.field, Text: text})
 	}
 	d.wrote = true
 }
