@@ -6,7 +6,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	. "github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/fieldstream"
 	"github.com/parleyhq/parley/debate/verdict"
 )
