@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	. "github.com/parleyhq/parley/debate"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/dialogue"
 )
 
 // A step cancelled before the responder said anything does not pass the
@@ -16,7 +16,7 @@ func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
 	if err := e.Submit(context.Background(), "design a cache"); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.State(StateStepNext); got != "codex" {
+	if got := e.State(dialogue.StateStepNext); got != "codex" {
 		t.Fatalf("after the start next = %q", got)
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
@@ -24,7 +24,7 @@ func TestAlternateCancelBeforeAnyTextKeepsTheTurn(t *testing.T) {
 	if err := e.Submit(cancelled, ""); err == nil {
 		t.Fatal("want the cancel")
 	}
-	if got := e.State(StateStepNext); got != "codex" {
+	if got := e.State(dialogue.StateStepNext); got != "codex" {
 		t.Fatalf("codex said nothing, yet next = %q", got)
 	}
 	if err := e.Submit(context.Background(), ""); err != nil {
@@ -45,7 +45,7 @@ func TestAlternateStartCancelledBeforeAnyTextStaysUnstarted(t *testing.T) {
 	if err := e.Submit(cancelled, "design a cache"); err == nil {
 		t.Fatal("want the cancel")
 	}
-	if next := e.State(StateStepNext); next != "" {
+	if next := e.State(dialogue.StateStepNext); next != "" {
 		t.Fatalf("nobody answered, yet the start turn counts as done (next = %q)", next)
 	}
 	if err := e.Submit(context.Background(), "design a cache"); err != nil {

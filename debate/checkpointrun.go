@@ -1,7 +1,6 @@
 package debate
 
 import (
-	"fmt"
 	"sync"
 )
 
@@ -51,23 +50,4 @@ func (e *Engine) stopRun() {
 	e.run.mu.Lock()
 	defer e.run.mu.Unlock()
 	e.run.ahead, e.run.stopped = 0, true
-}
-
-// AlternateStoppedSentence is alternate's outcome when its host stopped the
-// run after step (0: the start turn) with left steps not run, e.g.
-//
-//	STOPPED by the host after step 2 of 5 · 3 steps not run
-func AlternateStoppedSentence(step, left int) string {
-	where := "after the start"
-	if step > 0 {
-		where = fmt.Sprintf("after step %d of %d", step, step+left)
-	}
-	line := "STOPPED by the host " + where
-	switch left {
-	case 0:
-		return line
-	case 1:
-		return line + " · 1 step not run"
-	}
-	return fmt.Sprintf("%s · %d steps not run", line, left)
 }

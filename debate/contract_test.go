@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
 	. "github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 
@@ -483,16 +484,16 @@ func TestMarshalEventOfResultEvents(t *testing.T) {
 			Agents: []verdict.MagiUsage{{Agent: "a", Display: "A", Provider: "fake", Model: "m", Calls: 1, Usage: providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}},
 			Usage:  providers.Usage{InputTokens: 10, OutputTokens: 2}, Cost: 0.5}, RoundsRun: 1},
 			`{"type":"magi_decided","question":"q?","rounds":[[{"agent":"a","display":"A","provider":"fake","model":"m","round":1,"vote":"reject","reasoning":"r","summary":"s","valid":true,"attempts":1,"turn":2,"usage":{"input_tokens":10,"output_tokens":2},"cost_usd":0.5}]],"verdict":"REJECTED","tally":{"approve":0,"reject":1},"flips":[],"agents":[{"agent":"a","display":"A","provider":"fake","model":"m","calls":1,"usage":{"input_tokens":10,"output_tokens":2},"cost_usd":0.5}],"usage":{"input_tokens":10,"output_tokens":2},"cost_usd":0.5,"cancelled":false,"rounds_run":1}`},
-		{AlternateStepFinished{Step: 1, Turn: AlternateTurn{Step: 1, Instruction: "go", Pair: [2]string{"codex", "claude"},
+		{dialogue.AlternateStepFinished{Step: 1, Turn: dialogue.AlternateTurn{Step: 1, Instruction: "go", Pair: [2]string{"codex", "claude"},
 			Outputs: map[string]*string{"codex": &codex, "claude": &claude}, Responder: "claude", Next: "codex"},
-			Tokens: 30, BothTokens: 50, Totals: AlternateTokens{Used: 70, Both: 90}, NextDisplay: "Codex"},
+			Tokens: 30, BothTokens: 50, Totals: dialogue.AlternateTokens{Used: 70, Both: 90}, NextDisplay: "Codex"},
 			`{"type":"alternate_step_finished","step":1,"turn":{"user_instruction":"go","codex_output":"def f(): pass","claude_output":"looks \u003cfine\u003e \u0026 done","responder":"claude","next_responder":"codex"},"tokens":30,"both_tokens":50,"totals":{"used":70,"both":90},"next_display":"Codex"}`},
-		{AlternateStepFinished{Step: 2, Turn: AlternateTurn{Step: 2, Pair: [2]string{"codex", "claude"}, Outputs: map[string]*string{}, Responder: "codex", Next: "codex"},
-			Error: "overloaded", Totals: AlternateTokens{Used: 70, Both: 90}, NextDisplay: "Codex"},
+		{dialogue.AlternateStepFinished{Step: 2, Turn: dialogue.AlternateTurn{Step: 2, Pair: [2]string{"codex", "claude"}, Outputs: map[string]*string{}, Responder: "codex", Next: "codex"},
+			Error: "overloaded", Totals: dialogue.AlternateTokens{Used: 70, Both: 90}, NextDisplay: "Codex"},
 			`{"type":"alternate_step_finished","step":2,"turn":{"user_instruction":"","codex_output":null,"claude_output":null,"responder":"codex","next_responder":"codex"},"error":"overloaded","tokens":0,"both_tokens":0,"totals":{"used":70,"both":90},"next_display":"Codex"}`},
-		{TalkRoundSummarised{Round: 1, Summary: summary},
+		{dialogue.TalkRoundSummarised{Round: 1, Summary: summary},
 			`{"type":"talk_round_summarised","round":1,"summary":{"turn":4,"kind":"moderator","speaker":"mc","display":"MC","mode":"talk","round":1,"text":"recap","is_moderator":true,"status":"complete","usage":{"input_tokens":0,"output_tokens":0},"cost_usd":0,"started":"2026-01-02T03:04:05Z","finished":"2026-01-02T03:04:05Z"}}`},
-		{TalkFinished{Topic: "tabs", Rounds: 2, Stopped: true, Turns: 6, Usage: providers.Usage{InputTokens: 5, OutputTokens: 6, CachedTokens: 1}, Cost: 0.25},
+		{dialogue.TalkFinished{Topic: "tabs", Rounds: 2, Stopped: true, Turns: 6, Usage: providers.Usage{InputTokens: 5, OutputTokens: 6, CachedTokens: 1}, Cost: 0.25},
 			`{"type":"talk_finished","topic":"tabs","rounds":2,"stopped":true,"cancelled":false,"turns":6,"usage":{"input_tokens":5,"output_tokens":6,"cached_tokens":1},"cost_usd":0.25}`},
 		{AgentAnswered{Agent: "coder", Answer: "It greets.", Complete: true, Steps: 2,
 			ToolCalls: []transcript.ToolCall{{Tool: "read_file", Parameters: map[string]string{"path": "main.go"}, Result: "package main"}}},
@@ -529,7 +530,7 @@ func TestMarshalEventOfEveryEvent(t *testing.T) {
 	t.Parallel()
 	events := []Event{SessionStarted{}, SessionUpdated{}, EntryAdded{}, TurnStarted{}, TextDelta{}, Retrying{}, UsageReported{},
 		TurnFinished{}, verdict.VoteCast{}, verdict.VerdictReached{}, ToolActivity{}, ErrorOccurred{}, ExchangeFinished{}, verdict.MagiRoundFinished{},
-		verdict.MagiDecided{}, AlternateStepFinished{}, TalkRoundSummarised{}, TalkFinished{}, AgentAnswered{}}
+		verdict.MagiDecided{}, dialogue.AlternateStepFinished{}, dialogue.TalkRoundSummarised{}, dialogue.TalkFinished{}, AgentAnswered{}}
 	seen := map[string]bool{}
 	for _, ev := range events {
 		name := ev.EventType()

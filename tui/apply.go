@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -72,7 +73,7 @@ func (m *Model) applyEvent(ev debate.Event) {
 			m.refreshPanels()
 		}
 		mi, _ := m.engine.Modes().Info(m.info.Mode)
-		m.keys.forMode(mi, m.info.State[debate.StateStepNext] != "")
+		m.keys.forMode(mi, m.info.State[dialogue.StateStepNext] != "")
 	case debate.EntryAdded:
 		m.tr.Put(ev.Entry)
 		switch ev.Entry.Kind {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/spend"
 )
 
@@ -248,7 +249,7 @@ func (m *Model) inputHint() string {
 	if !mi.StepOnEmpty {
 		return modeHint(mi)
 	}
-	next := m.info.State[debate.StateStepNext]
+	next := m.info.State[dialogue.StateStepNext]
 	agents := mode.Agents()
 	if len(agents) < 2 {
 		return modeHint(mi)
@@ -265,7 +266,7 @@ func (m *Model) inputHint() string {
 	if a, ok := m.engine.Agent(next); ok {
 		label = a.Label()
 	}
-	step, _ := strconv.Atoi(m.info.State[debate.StateStepCount])
+	step, _ := strconv.Atoi(m.info.State[dialogue.StateStepCount])
 	if m.busy() {
 		return fmt.Sprintf("step %d · %s answering", step+1, label)
 	}

@@ -4,14 +4,14 @@
 package tui
 
 import (
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
 
 // refreshPanels makes the panel list match the current mode's agents.
 func (m *Model) refreshPanels() {
-	m.keys.forMode(m.modeInfo(), m.info.State[debate.StateStepNext] != "")
+	m.keys.forMode(m.modeInfo(), m.info.State[dialogue.StateStepNext] != "")
 	agents := m.engine.Current().Agents()
 	m.panels = m.panels[:0]
 	for _, a := range agents {

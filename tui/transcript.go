@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -230,7 +230,7 @@ func (t *transcriptPane) header(en transcript.Entry) string {
 		meta = append(meta, fmt.Sprintf("summary of the turns up to %d, for the prompts", en.Covers))
 	}
 	switch {
-	case en.Kind == transcript.KindModerator && en.Prompt == debate.TalkClosingCue:
+	case en.Kind == transcript.KindModerator && en.Prompt == dialogue.TalkClosingCue:
 		meta = append(meta, "closing") // after the last round, not a round of its own
 	case en.Round > 0:
 		meta = append(meta, fmt.Sprintf("round %d", en.Round))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/sessionid"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
@@ -271,7 +272,7 @@ func (s *Store) Fork(ctx context.Context, id string, at int) (debate.SessionInfo
 	fork := info
 	fork.ID = debate.NewSessionID()
 	fork.Parent, fork.ForkAt = id, at
-	fork.State = debate.ForkState(info.State)
+	fork.State = dialogue.ForkState(info.State)
 	fork.Created = time.Now().UTC()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {

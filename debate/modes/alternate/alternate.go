@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
@@ -30,8 +31,8 @@ type Alternate struct {
 	engine debate.Session
 	pair   [2]*debate.Agent // configuration's order: the first answers first
 
-	mu     sync.Mutex             // guards totals, and pair against Agents while a swap seats another agent
-	totals debate.AlternateTokens // over the turns run since the mode was built
+	mu     sync.Mutex               // guards totals, and pair against Agents while a swap seats another agent
+	totals dialogue.AlternateTokens // over the turns run since the mode was built
 }
 
 // Spec describes alternate mode; debate/modes.All lists it.
@@ -83,7 +84,7 @@ func newAlternate(e debate.Session) (debate.Mode, error) {
 		return nil, &config.ConfigError{File: e.Configuration().Source, Key: "modes.alternate.agents", Problem: fmt.Sprintf("needs two different agents, has %s twice", names[0])}
 	}
 	m := &Alternate{engine: e, pair: [2]*debate.Agent{agents[0], agents[1]}}
-	if e.State(debate.StateStepNext) == "" {
+	if e.State(dialogue.StateStepNext) == "" {
 		m.recoverState()
 	}
 	return m, nil
@@ -114,8 +115,8 @@ func (m *Alternate) recoverState() {
 	if answered(last) {
 		next = m.other(next)
 	}
-	m.engine.SetState(debate.StateStepCount, strconv.Itoa(step))
-	m.engine.SetState(debate.StateStepNext, next.Name)
+	m.engine.SetState(dialogue.StateStepCount, strconv.Itoa(step))
+	m.engine.SetState(dialogue.StateStepNext, next.Name)
 }
 
 // Name implements Mode.
@@ -129,11 +130,11 @@ func (m *Alternate) Agents() []*debate.Agent {
 }
 
 // started reports whether the session has had its start turn.
-func (m *Alternate) started() bool { return m.engine.State(debate.StateStepNext) != "" }
+func (m *Alternate) started() bool { return m.engine.State(dialogue.StateStepNext) != "" }
 
 // next is the agent that answers the next step (the first before the start).
 func (m *Alternate) next() *debate.Agent {
-	name := m.engine.State(debate.StateStepNext)
+	name := m.engine.State(dialogue.StateStepNext)
 	for _, a := range m.pair {
 		if a.Name == name {
 			return a
@@ -191,9 +192,9 @@ func (m *Alternate) Submit(ctx context.Context, input string) error {
 
 // runStep runs the start turn (before the session has had one) or one
 // step, and announces it.
-func (m *Alternate) runStep(ctx context.Context, input string) (debate.AlternateStepFinished, error) {
+func (m *Alternate) runStep(ctx context.Context, input string) (dialogue.AlternateStepFinished, error) {
 	var (
-		turn debate.AlternateTurn
+		turn dialogue.AlternateTurn
 		err  error
 	)
 	if !m.started() {
@@ -206,12 +207,12 @@ func (m *Alternate) runStep(ctx context.Context, input string) (debate.Alternate
 	m.totals.Both += turn.BothTokens
 	totals := m.totals
 	m.mu.Unlock()
-	done := debate.AlternateStepFinished{Step: turn.Step, Turn: turn, Tokens: turn.Tokens, BothTokens: turn.BothTokens,
+	done := dialogue.AlternateStepFinished{Step: turn.Step, Turn: turn, Tokens: turn.Tokens, BothTokens: turn.BothTokens,
 		Totals: totals, NextDisplay: m.next().Label()}
 	if turn.Err != nil {
 		done.Error = turn.Err.Error()
 	}
-	done.Sentence = debate.StepSentence(done)
+	done.Sentence = dialogue.StepSentence(done)
 	m.engine.Emit(done)
 	return done, err
 }
@@ -222,8 +223,8 @@ func (m *Alternate) instruction(a *debate.Agent) string {
 	return fmt.Sprintf(alternateInstruction, m.other(a).Label())
 }
 
-func (m *Alternate) newTurn(step int, instruction string) debate.AlternateTurn {
-	return debate.AlternateTurn{
+func (m *Alternate) newTurn(step int, instruction string) dialogue.AlternateTurn {
+	return dialogue.AlternateTurn{
 		Step: step, Instruction: instruction,
 		Pair:    [2]string{m.pair[0].Name, m.pair[1].Name},
 		Outputs: map[string]*string{m.pair[0].Name: nil, m.pair[1].Name: nil},
@@ -232,7 +233,7 @@ func (m *Alternate) newTurn(step int, instruction string) debate.AlternateTurn {
 
 // start: the first agent answers the instruction, then the second answers
 // with the first's answer in its history.
-func (m *Alternate) start(ctx context.Context, instruction string) (debate.AlternateTurn, error) {
+func (m *Alternate) start(ctx context.Context, instruction string) (dialogue.AlternateTurn, error) {
 	e := m.engine
 	e.SetTitle(instruction, "")
 	e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: instruction, Prompt: instruction})
@@ -259,8 +260,8 @@ func (m *Alternate) start(ctx context.Context, instruction string) (debate.Alter
 	// A start nobody answered (cancelled or failed at once) leaves the
 	// session unstarted, so the next line is again answered by both.
 	if someoneAnswered {
-		e.SetState(debate.StateStepCount, "0")
-		e.SetState(debate.StateStepNext, next.Name)
+		e.SetState(dialogue.StateStepCount, "0")
+		e.SetState(dialogue.StateStepNext, next.Name)
 	}
 	if ctx.Err() != nil {
 		return turn, ctx.Err()
@@ -270,9 +271,9 @@ func (m *Alternate) start(ctx context.Context, instruction string) (debate.Alter
 
 // step asks the next responder alone; the other agent's would-be cost is
 // estimated for the saving report.
-func (m *Alternate) step(ctx context.Context, instruction string) (debate.AlternateTurn, error) {
+func (m *Alternate) step(ctx context.Context, instruction string) (dialogue.AlternateTurn, error) {
 	e := m.engine
-	n, _ := strconv.Atoi(e.State(debate.StateStepCount))
+	n, _ := strconv.Atoi(e.State(dialogue.StateStepCount))
 	n++
 	if instruction != "" {
 		e.AddEntry(transcript.Entry{Kind: transcript.KindUser, Speaker: transcript.SpeakerUser, Text: instruction, Prompt: instruction})
@@ -296,8 +297,8 @@ func (m *Alternate) step(ctx context.Context, instruction string) (debate.Altern
 	if answered(en) {
 		turn.BothTokens += wouldSend + m.averageOutput(other, en.Usage.OutputTokens)
 	}
-	e.SetState(debate.StateStepCount, strconv.Itoa(n))
-	e.SetState(debate.StateStepNext, next.Name)
+	e.SetState(dialogue.StateStepCount, strconv.Itoa(n))
+	e.SetState(dialogue.StateStepNext, next.Name)
 	if ctx.Err() != nil {
 		return turn, ctx.Err()
 	}
@@ -334,7 +335,7 @@ func answered(en transcript.Entry) bool {
 	return en.Status != transcript.StatusError && strings.TrimSpace(en.Text) != ""
 }
 
-func (m *Alternate) record(turn *debate.AlternateTurn, a *debate.Agent, en transcript.Entry, err error) {
+func (m *Alternate) record(turn *dialogue.AlternateTurn, a *debate.Agent, en transcript.Entry, err error) {
 	turn.Entries = append(turn.Entries, en)
 	turn.Responder = a.Name
 	turn.Tokens += en.Usage.Total()

@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/modes/mention"
 	"github.com/parleyhq/parley/debate/transcript"
 
@@ -28,21 +29,21 @@ var updateModeGolden = flag.Bool("update-modes", false, "rewrite the alternate/t
 
 // alternateTurns settles e and returns the turn objects of its
 // AlternateStepFinished events, oldest first.
-func alternateTurns(t testing.TB, e *debate.Engine, events *debatetest.EventLog) []debate.AlternateTurn {
+func alternateTurns(t testing.TB, e *debate.Engine, events *debatetest.EventLog) []dialogue.AlternateTurn {
 	t.Helper()
 	debatetest.Settle(t, e)
-	var out []debate.AlternateTurn
-	for _, ev := range debatetest.EventsOf[debate.AlternateStepFinished](events) {
+	var out []dialogue.AlternateTurn
+	for _, ev := range debatetest.EventsOf[dialogue.AlternateStepFinished](events) {
 		out = append(out, ev.Turn)
 	}
 	return out
 }
 
 // lastAlternateTurn is the turn object of e's latest alternate step.
-func lastAlternateTurn(t testing.TB, e *debate.Engine, events *debatetest.EventLog) debate.AlternateTurn {
+func lastAlternateTurn(t testing.TB, e *debate.Engine, events *debatetest.EventLog) dialogue.AlternateTurn {
 	t.Helper()
 	debatetest.Settle(t, e)
-	return debatetest.LastOf[debate.AlternateStepFinished](t, events).Turn
+	return debatetest.LastOf[dialogue.AlternateStepFinished](t, events).Turn
 }
 
 func TestAlternateStartThenSteps(t *testing.T) {
@@ -88,7 +89,7 @@ func TestAlternateStartThenSteps(t *testing.T) {
 	if len(turns) != 3 {
 		t.Fatalf("%d turns", len(turns))
 	}
-	steps := debatetest.EventsOf[debate.AlternateStepFinished](events)
+	steps := debatetest.EventsOf[dialogue.AlternateStepFinished](events)
 	for i, want := range []string{"Codex", "Claude", "Codex"} {
 		if steps[i].Step != i || steps[i].NextDisplay != want || steps[i].Error != "" {
 			t.Fatalf("step event %d = step %d next %q error %q, want next %s", i, steps[i].Step, steps[i].NextDisplay, steps[i].Error, want)
@@ -182,7 +183,7 @@ func TestAlternateFailedResponderKeepsItsTurn(t *testing.T) {
 		t.Fatalf("a failed responder keeps its turn; next = %q", got)
 	}
 	debatetest.Settle(t, e)
-	failed := debatetest.LastOf[debate.AlternateStepFinished](t, events)
+	failed := debatetest.LastOf[dialogue.AlternateStepFinished](t, events)
 	if !strings.Contains(failed.Error, "overloaded") || failed.NextDisplay != "Claude" {
 		t.Fatalf("failed step event: error %q, next %q", failed.Error, failed.NextDisplay)
 	}
@@ -241,15 +242,15 @@ func TestAlternateTokenAccounting(t *testing.T) {
 		}
 	}
 	// Every step event carries its own counts and the running totals.
-	var running debate.AlternateTokens
-	for i, ev := range debatetest.EventsOf[debate.AlternateStepFinished](events) {
+	var running dialogue.AlternateTokens
+	for i, ev := range debatetest.EventsOf[dialogue.AlternateStepFinished](events) {
 		running.Used += turns[i].Tokens
 		running.Both += turns[i].BothTokens
 		if ev.Tokens != turns[i].Tokens || ev.BothTokens != turns[i].BothTokens || ev.Totals != running {
 			t.Fatalf("step %d event: tokens %d/%d totals %+v, want %d/%d %+v", i, ev.Tokens, ev.BothTokens, ev.Totals, turns[i].Tokens, turns[i].BothTokens, running)
 		}
 	}
-	tok := debatetest.LastOf[debate.AlternateStepFinished](t, events).Totals
+	tok := debatetest.LastOf[dialogue.AlternateStepFinished](t, events).Totals
 	if r := tok.Ratio(); r >= 1 || r <= 0.3 {
 		t.Fatalf("ratio %v (used %d, both %d)", r, tok.Used, tok.Both)
 	}
@@ -388,7 +389,7 @@ func TestAlternateOverHTTPFakes(t *testing.T) {
 		t.Fatalf("claude's step request:\n%s\nwant:\n%s", got, want)
 	}
 	debatetest.Settle(t, e)
-	tok := debatetest.LastOf[debate.AlternateStepFinished](t, events).Totals
+	tok := debatetest.LastOf[dialogue.AlternateStepFinished](t, events).Totals
 	if tok.Used != 4*60 {
 		t.Fatalf("used %d tokens, want the fakes' 4×60", tok.Used)
 	}
@@ -417,7 +418,7 @@ func BenchmarkAlternateTokens(b *testing.B) {
 			}
 		}
 		debatetest.Settle(b, e)
-		ratio = debatetest.LastOf[debate.AlternateStepFinished](b, events).Totals.Ratio()
+		ratio = debatetest.LastOf[dialogue.AlternateStepFinished](b, events).Totals.Ratio()
 	}
 	b.ReportMetric(ratio, "ratio")
 	if ratio > 0.55 {
@@ -432,7 +433,7 @@ func FuzzAlternateJSONLine(f *testing.F) {
 		f.Add(s, s)
 	}
 	f.Fuzz(func(t *testing.T, instruction, output string) {
-		turn := debate.AlternateTurn{Instruction: instruction, Pair: [2]string{"codex", "claude"},
+		turn := dialogue.AlternateTurn{Instruction: instruction, Pair: [2]string{"codex", "claude"},
 			Outputs: map[string]*string{"codex": &output, "claude": nil}, Responder: "codex", Next: "claude"}
 		line, err := turn.JSONLine()
 		if err != nil {
@@ -477,8 +478,8 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 		}
 	}
 	parent := e.Info()
-	if parent.State[debate.StateStepNext] != "chatgpt" {
-		t.Fatalf("parent next = %q", parent.State[debate.StateStepNext])
+	if parent.State[dialogue.StateStepNext] != "chatgpt" {
+		t.Fatalf("parent next = %q", parent.State[dialogue.StateStepNext])
 	}
 	entries := e.History().Entries()
 	cut := 0 // fork right after step 1 (chatgpt answered): claude is next there
@@ -489,13 +490,13 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 	}
 	fork := parent
 	fork.ID, fork.Parent, fork.ForkAt = debate.NewSessionID(), parent.ID, cut
-	fork.State = debate.ForkState(parent.State)
+	fork.State = dialogue.ForkState(parent.State)
 	f, flog := debatetest.NewSpineEngine(known, nil)
 	if err := f.Restore(fork, entries[:cut]); err != nil {
 		t.Fatal(err)
 	}
 	f.Current() // the mode works out its state from the fork's history
-	if next, step := f.State(debate.StateStepNext), f.State(debate.StateStepCount); next != "claude" || step != "1" {
+	if next, step := f.State(dialogue.StateStepNext), f.State(dialogue.StateStepCount); next != "claude" || step != "1" {
 		t.Fatalf("fork: next=%q step=%q, want claude and 1", next, step)
 	}
 	// The fork's next step is claude's step 2.
@@ -503,17 +504,17 @@ func TestForkMidAlternationPicksTheRightResponder(t *testing.T) {
 		t.Fatal(err)
 	}
 	debatetest.Settle(t, f)
-	if st := debatetest.LastOf[debate.AlternateStepFinished](t, flog); st.Step != 2 || st.Turn.Responder != "claude" || st.NextDisplay != "ChatGPT" {
+	if st := debatetest.LastOf[dialogue.AlternateStepFinished](t, flog); st.Step != 2 || st.Turn.Responder != "claude" || st.NextDisplay != "ChatGPT" {
 		t.Fatalf("the fork's step: %d by %s, next %s", st.Step, st.Turn.Responder, st.NextDisplay)
 	}
 	// A fork before any alternate answer is not started: an empty line is
 	// no step but a missing instruction.
 	g, _ := debatetest.NewSpineEngine(known, nil)
-	if err := g.Restore(debate.SessionInfo{ID: "x", Mode: "alternate", State: debate.ForkState(parent.State)}, entries[:1]); err != nil {
+	if err := g.Restore(debate.SessionInfo{ID: "x", Mode: "alternate", State: dialogue.ForkState(parent.State)}, entries[:1]); err != nil {
 		t.Fatal(err)
 	}
 	g.Current()
-	if next := g.State(debate.StateStepNext); next != "" {
+	if next := g.State(dialogue.StateStepNext); next != "" {
 		t.Fatalf("a fork before the start answers must not count as started (next = %q)", next)
 	}
 	if err := g.Submit(ctx, ""); !errors.Is(err, ErrNoInstruction) {

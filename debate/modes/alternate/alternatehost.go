@@ -8,6 +8,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/dialogue"
 )
 
 // The host in the loop: when the door runs several steps as one run
@@ -39,7 +40,7 @@ type savedRun struct {
 
 // checkpoint offers the host the point after the step done, with ahead
 // steps of the run to come, and carries out the answer.
-func (m *Alternate) checkpoint(ctx context.Context, done debate.AlternateStepFinished, ahead int) (stopped bool, err error) {
+func (m *Alternate) checkpoint(ctx context.Context, done dialogue.AlternateStepFinished, ahead int) (stopped bool, err error) {
 	pair := m.Agents()
 	p := checkpoint.Point{Kind: checkpoint.KindStep, Round: done.Step, Of: done.Step + ahead, Summary: done.Sentence,
 		Members: []string{pair[0].Name, pair[1].Name},
@@ -72,11 +73,11 @@ func (m *Alternate) answerAt(ctx context.Context, p checkpoint.Point, ahead int)
 		m.mu.Lock()
 		m.pair[seat] = in
 		m.mu.Unlock()
-		if m.engine.State(debate.StateStepNext) == a.Member { // the newcomer answers in its seat's turn
-			m.engine.SetState(debate.StateStepNext, in.Name)
+		if m.engine.State(dialogue.StateStepNext) == a.Member { // the newcomer answers in its seat's turn
+			m.engine.SetState(dialogue.StateStepNext, in.Name)
 		}
 	case checkpoint.Stop:
-		m.engine.AddOutcome("Alternate", debate.AlternateStoppedSentence(p.Round, ahead))
+		m.engine.AddOutcome("Alternate", dialogue.AlternateStoppedSentence(p.Round, ahead))
 		return true, nil
 	}
 	return false, nil

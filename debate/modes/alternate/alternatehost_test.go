@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/transcript"
 )
 
@@ -60,7 +60,7 @@ func TestAlternateSwapAndStopBetweenSteps(t *testing.T) {
 	if outcome != "STOPPED by the host after step 1 of 3 · 2 steps not run" {
 		t.Errorf("outcome %q", outcome)
 	}
-	if got := debatetest.EventsOf[debate.AlternateStepFinished](events); len(got) != 2 {
+	if got := debatetest.EventsOf[dialogue.AlternateStepFinished](events); len(got) != 2 {
 		t.Errorf("%d steps announced, want the start and step 1", len(got))
 	}
 
@@ -85,7 +85,7 @@ func TestAlternateStoppedSentence(t *testing.T) {
 		{2, 1, "STOPPED by the host after step 2 of 3 · 1 step not run"},
 		{4, 0, "STOPPED by the host after step 4 of 4"},
 	} {
-		if got := debate.AlternateStoppedSentence(c.step, c.left); got != c.want {
+		if got := dialogue.AlternateStoppedSentence(c.step, c.left); got != c.want {
 			t.Errorf("(%d, %d): %q, want %q", c.step, c.left, got, c.want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/transcript"
 
 	"github.com/parleyhq/parley/providers"
@@ -197,7 +198,7 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 	// The MC's opening is the talk's first turn, as in the seed: the topic
 	// is the session's (conversation_meta.topic) and each turn's cue, not a
 	// log row of its own, so no prompt carries it twice.
-	tr := &talkRun{tk: talkContext{start: e.History().Len() + 1, topic: topic, rounds: rounds}, done: debate.TalkFinished{Topic: topic}}
+	tr := &talkRun{tk: talkContext{start: e.History().Len() + 1, topic: topic, rounds: rounds}, done: dialogue.TalkFinished{Topic: topic}}
 	tr.turn(ctx, m, func() debate.TurnSpec { return m.moderatorSpec(ctx, tr.tk, 0, phaseOpen) }, false)
 	return m.carry(ctx, tr, 0, nil)
 }
@@ -206,7 +207,7 @@ func (m *Talk) Submit(ctx context.Context, topic string) error {
 // outcome counts.
 type talkRun struct {
 	tk   talkContext
-	done debate.TalkFinished
+	done dialogue.TalkFinished
 	errs []error
 }
 
@@ -250,7 +251,7 @@ func (m *Talk) carry(ctx context.Context, tr *talkRun, round int, p *checkpoint.
 			break
 		}
 		if en, ok := tr.turn(ctx, m, func() debate.TurnSpec { return m.moderatorSpec(ctx, tk, r, phaseSummary) }, false); ok {
-			e.Emit(debate.TalkRoundSummarised{Round: r, Summary: en})
+			e.Emit(dialogue.TalkRoundSummarised{Round: r, Summary: en})
 			if r < tk.rounds && ctx.Err() == nil {
 				if err := m.checkpoint(ctx, tr, r, en); err != nil {
 					tr.errs, hostGone = append(tr.errs, err), true
@@ -267,7 +268,7 @@ func (m *Talk) carry(ctx context.Context, tr *talkRun, round int, p *checkpoint.
 	done.ByHost = m.byHost
 	m.mu.Unlock()
 	done.Rounds, done.Stopped, done.Cancelled, done.Planned = round, m.stopped(), ctx.Err() != nil || hostGone, tk.rounds
-	done.Sentence = debate.TalkSentence(done)
+	done.Sentence = dialogue.TalkSentence(done)
 	e.Emit(done)
 	e.AddOutcome("Talk", done.Sentence)
 	if ctx.Err() != nil {
@@ -346,7 +347,7 @@ func (m *Talk) moderatorSpec(ctx context.Context, tk talkContext, round int, pha
 		}
 	case phaseClose:
 		purpose = providers.PurposeClose
-		cue = debate.TalkClosingCue
+		cue = dialogue.TalkClosingCue
 	}
 	return debate.TurnSpec{
 		Agent: m.mc, Kind: transcript.KindModerator, IsModerator: true, Round: round, Prompt: cue, Purpose: purpose, Rounds: tk.rounds,

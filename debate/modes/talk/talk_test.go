@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/modes/mention"
 	"github.com/parleyhq/parley/debate/transcript"
 
@@ -46,7 +47,7 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 	// The MC's recap of each round is announced as its summary, and the
 	// talk's end with its totals.
 	var recaps []string
-	for _, rs := range debatetest.EventsOf[debate.TalkRoundSummarised](events) {
+	for _, rs := range debatetest.EventsOf[dialogue.TalkRoundSummarised](events) {
 		recaps = append(recaps, fmt.Sprintf("%d:%s/%d", rs.Round, rs.Summary.Speaker, rs.Summary.Round))
 		if !rs.Summary.IsModerator || rs.Summary.Status != transcript.StatusComplete {
 			t.Fatalf("summary entry %+v", rs.Summary)
@@ -59,7 +60,7 @@ func TestTalkRunsOpenRoundsAndClose(t *testing.T) {
 	for _, en := range e.History().Entries() {
 		usage = usage.Add(en.Usage)
 	}
-	if tf := debatetest.LastOf[debate.TalkFinished](t, events); tf.Topic != "Is remote work here to stay?" || tf.Rounds != 2 || tf.Stopped || tf.Cancelled || tf.Turns != 8 || tf.Usage != usage {
+	if tf := debatetest.LastOf[dialogue.TalkFinished](t, events); tf.Topic != "Is remote work here to stay?" || tf.Rounds != 2 || tf.Stopped || tf.Cancelled || tf.Turns != 8 || tf.Usage != usage {
 		t.Fatalf("TalkFinished = %+v, history usage %+v", tf, usage)
 	}
 	want := "mc*/0 chatgpt/1 gemini/1 mc*/1 chatgpt/2 gemini/2 mc*/2 mc*/3"
@@ -215,7 +216,7 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 		t.Fatalf("the closing should see the unfinished round:\n%s", debatetest.AllContent(last.Req))
 	}
 	debatetest.Settle(t, e)
-	if tf := debatetest.LastOf[debate.TalkFinished](t, events); !tf.Stopped || tf.Cancelled || tf.Rounds != 2 || tf.Turns != 6 {
+	if tf := debatetest.LastOf[dialogue.TalkFinished](t, events); !tf.Stopped || tf.Cancelled || tf.Rounds != 2 || tf.Turns != 6 {
 		t.Fatalf("TalkFinished after a stop = %+v", tf)
 	}
 	// A later talk on the same mode runs whole again.
@@ -227,7 +228,7 @@ func TestTalkStopEndsWithTheClosing(t *testing.T) {
 		t.Fatalf("%d calls", n)
 	}
 	debatetest.Settle(t, e)
-	if tf := debatetest.LastOf[debate.TalkFinished](t, events); tf.Stopped || tf.Rounds != 1 || tf.Turns != 5 {
+	if tf := debatetest.LastOf[dialogue.TalkFinished](t, events); tf.Stopped || tf.Rounds != 1 || tf.Turns != 5 {
 		t.Fatalf("TalkFinished of the later talk = %+v", tf)
 	}
 }
@@ -326,7 +327,7 @@ func TestTalkCancelSavesWhatRanAndSkipsTheRest(t *testing.T) {
 		}
 	}
 	debatetest.Settle(t, e)
-	if tf := debatetest.LastOf[debate.TalkFinished](t, events); !tf.Cancelled || tf.Turns != 3 {
+	if tf := debatetest.LastOf[dialogue.TalkFinished](t, events); !tf.Cancelled || tf.Turns != 3 {
 		t.Fatalf("TalkFinished after a cancel = %+v", tf)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/debatetest"
+	"github.com/parleyhq/parley/debate/dialogue"
 )
 
 // threeRounds is a talk of three rounds under each_round with host h.
@@ -52,7 +53,7 @@ func TestTalkNoteAfterASummaryReachesEveryLaterTurnAndSwapSeatsAnotherGuest(t *t
 	if got := debatetest.EventsOf[debate.CheckpointAnswered](events); len(got) != 2 || got[1].Sentence != "the host put claude in gemini's seat after round 2's summary" {
 		t.Errorf("answers %+v", got)
 	}
-	if tf := debatetest.LastOf[debate.TalkFinished](t, events); tf.Stopped || tf.Rounds != 3 {
+	if tf := debatetest.LastOf[dialogue.TalkFinished](t, events); tf.Stopped || tf.Rounds != 3 {
 		t.Errorf("finished %+v", tf)
 	}
 }
@@ -84,7 +85,7 @@ func TestTalkDropLeavesAGuestOutAndStopEndsWithTheMCsClosing(t *testing.T) {
 	if len(kept) != 2 || kept[1].Name != "chatgpt" || !strings.Contains(kept[1].Why, "last guest") {
 		t.Errorf("point 2 keeps %+v", kept)
 	}
-	tf := debatetest.LastOf[debate.TalkFinished](t, events)
+	tf := debatetest.LastOf[dialogue.TalkFinished](t, events)
 	if !tf.Stopped || !tf.ByHost || tf.Sentence != "STOPPED by the host after round 2 of 3 · 7 turns" {
 		t.Errorf("finished %+v", tf)
 	}

@@ -7,9 +7,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/checkpoint"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/figures"
 	"github.com/parleyhq/parley/providers"
 )
@@ -63,7 +63,7 @@ func (m *Talk) ResumeCheckpoint(ctx context.Context, p checkpoint.Point, resume 
 	m.open()
 	m.mu.Unlock()
 	tr := &talkRun{tk: talkContext{start: s.Start, topic: s.Topic, rounds: s.Rounds},
-		done: debate.TalkFinished{Topic: s.Topic, Turns: s.Turns, Usage: s.Usage, Cost: s.Cost}}
+		done: dialogue.TalkFinished{Topic: s.Topic, Turns: s.Turns, Usage: s.Usage, Cost: s.Cost}}
 	return m.carry(ctx, tr, p.Round, &p)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/tools"
 	"github.com/parleyhq/parley/debate/transcript"
@@ -84,7 +85,7 @@ type Printer struct {
 	named      bool         // this exchange is a named ask (debate.NamedAskStarted)
 	conv       conversation // Conversation and Talk styles
 	finished   map[int]transcript.Entry
-	lastAlt    *debate.AlternateStepFinished
+	lastAlt    *dialogue.AlternateStepFinished
 	answered   bool                  // Agent: an AgentAnswered was printed
 	answer     *debate.AgentAnswered // Agent, JSON: the outcome, printed last
 	// slip is the tool-protocol error of the last replies, not yet shown,

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/evidence"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/transcript"
@@ -18,7 +19,7 @@ import (
 // --- alternate ----------------------------------------------------------------
 
 func (p *Printer) alternate(ev debate.Event) {
-	step, ok := ev.(debate.AlternateStepFinished)
+	step, ok := ev.(dialogue.AlternateStepFinished)
 	if !ok {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -90,7 +91,7 @@ func (s *Server) debateStep(ctx context.Context, req *mcp.CallToolRequest, in De
 
 // debateTurn runs one start or step and answers with its turn object.
 func (s *Server) debateTurn(ctx context.Context, req *mcp.CallToolRequest, r *run, instruction string) (*mcp.CallToolResult, DebateTurn, error) {
-	got, res, err := runFor[debate.AlternateStepFinished](ctx, req, r, headless.Alternate, "", instruction)
+	got, res, err := runFor[dialogue.AlternateStepFinished](ctx, req, r, headless.Alternate, "", instruction)
 	if err != nil {
 		return nil, DebateTurn{}, err
 	}

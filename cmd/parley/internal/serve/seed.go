@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/store"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -88,7 +89,7 @@ func seedUser(user string) error {
 // {"status":"ok","turn":{...}} (status "error" with an "error" field when
 // an agent failed, as parley alternate --json prints it).
 func (s *Server) seedTurn(w http.ResponseWriter, r *http.Request, ss *session, instruction string) error {
-	var got headless.Last[debate.AlternateStepFinished]
+	var got headless.Last[dialogue.AlternateStepFinished]
 	unsubscribe := ss.eng.Subscribe(got.Sink)
 	defer unsubscribe()
 	ctx, cancel := s.requestCtx(r)

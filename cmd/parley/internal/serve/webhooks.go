@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/store"
 )
@@ -87,7 +88,7 @@ func newWebhooks(s *Server) *webhooks {
 func (h *webhooks) event(session string, ev debate.Event) {
 	h.send(session, ev.EventType(), func() ([]byte, error) { return debate.MarshalEvent(ev) })
 	switch ev.(type) {
-	case debate.TalkFinished:
+	case dialogue.TalkFinished:
 		h.finished(session, ev.EventType())
 	case debate.AgentAnswered:
 		h.finished(session, ev.EventType())

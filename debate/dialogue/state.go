@@ -1,7 +1,7 @@
 // What the doors read of a mode besides its events: the session state of
 // a mode that steps, and the cue that closes a talk.
 
-package debate
+package dialogue
 
 // Session state keys of a mode that steps (alternate); they survive
 // resume, and the console's hint reads them.

@@ -1,6 +1,6 @@
 // The alternate mode's step, as the core's events carry it to every door.
 
-package debate
+package dialogue
 
 import (
 	"bytes"

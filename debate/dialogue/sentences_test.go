@@ -1,9 +1,9 @@
-package debate_test
+package dialogue_test
 
 import (
 	"testing"
 
-	. "github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/dialogue"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -12,14 +12,14 @@ import (
 func TestOutcomeSentences(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ got, want string }{
-		{TalkSentence(TalkFinished{Rounds: 3, Planned: 3, Turns: 11}), "ENDED after 3 of 3 rounds · 11 turns"},
-		{TalkSentence(TalkFinished{Rounds: 1, Planned: 3, Turns: 5, Stopped: true}), "STOPPED after round 1 of 3 · 5 turns"},
-		{TalkSentence(TalkFinished{Rounds: 0, Planned: 2, Turns: 1, Cancelled: true, Stopped: true}), "CANCELLED after round 0 of 2 · 1 turn"},
-		{StepSentence(AlternateStepFinished{Step: 2, NextDisplay: "GPT",
-			Turn: AlternateTurn{Entries: []transcript.Entry{{Display: "Claude", Status: transcript.StatusComplete}}}}), "STEP 2: Claude answered · next: GPT"},
-		{StepSentence(AlternateStepFinished{Step: 0, NextDisplay: "Claude",
-			Turn: AlternateTurn{Entries: []transcript.Entry{{Display: "Claude", Status: transcript.StatusComplete}, {Display: "GPT", Status: transcript.StatusComplete}}}}), "START: Claude and GPT answered · next: Claude"},
-		{StepSentence(AlternateStepFinished{Step: 3, NextDisplay: "GPT", Error: "overloaded\nretry later"}), "STEP 3: FAILED: overloaded retry later · next: GPT"},
+		{dialogue.TalkSentence(dialogue.TalkFinished{Rounds: 3, Planned: 3, Turns: 11}), "ENDED after 3 of 3 rounds · 11 turns"},
+		{dialogue.TalkSentence(dialogue.TalkFinished{Rounds: 1, Planned: 3, Turns: 5, Stopped: true}), "STOPPED after round 1 of 3 · 5 turns"},
+		{dialogue.TalkSentence(dialogue.TalkFinished{Rounds: 0, Planned: 2, Turns: 1, Cancelled: true, Stopped: true}), "CANCELLED after round 0 of 2 · 1 turn"},
+		{dialogue.StepSentence(dialogue.AlternateStepFinished{Step: 2, NextDisplay: "GPT",
+			Turn: dialogue.AlternateTurn{Entries: []transcript.Entry{{Display: "Claude", Status: transcript.StatusComplete}}}}), "STEP 2: Claude answered · next: GPT"},
+		{dialogue.StepSentence(dialogue.AlternateStepFinished{Step: 0, NextDisplay: "Claude",
+			Turn: dialogue.AlternateTurn{Entries: []transcript.Entry{{Display: "Claude", Status: transcript.StatusComplete}, {Display: "GPT", Status: transcript.StatusComplete}}}}), "START: Claude and GPT answered · next: Claude"},
+		{dialogue.StepSentence(dialogue.AlternateStepFinished{Step: 3, NextDisplay: "GPT", Error: "overloaded\nretry later"}), "STEP 3: FAILED: overloaded retry later · next: GPT"},
 		{verdict.CouncilSentence(verdict.CouncilResult{Chairman: verdict.CouncilChair{Display: "Claude", Status: verdict.CouncilComplete},
 			Aggregate: []verdict.CouncilScore{{Member: "gpt", Display: "GPT", MeanRank: 1.5, Rankings: 2}}}), "ANSWERED by the chairman (Claude) · top-ranked: GPT, mean rank 1.50"},
 		{verdict.CouncilSentence(verdict.CouncilResult{Chairman: verdict.CouncilChair{Display: "Claude", Status: verdict.CouncilFailed, Error: "timeout", Fallback: "gpt"},
