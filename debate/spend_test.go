@@ -280,7 +280,7 @@ func TestCacheSavingAndStats(t *testing.T) {
 	if wrote > -0.004+1e-12 || wrote < -0.004-1e-12 { // 8,000 × (2.50 − 2.00) / 1e6 more
 		t.Fatalf("a write saved %v, want −$0.004", wrote)
 	}
-	stats := CacheStatsOf(cfg, []transcript.Entry{
+	stats := spend.CacheStatsOf(cfg, []transcript.Entry{
 		{Model: "m", Started: day, Usage: providers.Usage{InputTokens: 10_000, CacheWriteTokens: 8_000}},
 		{Model: "m", Started: day, Usage: providers.Usage{InputTokens: 10_000, CachedTokens: 8_000}},
 		{Model: "unpriced", Started: day, Usage: providers.Usage{InputTokens: 5_000, CachedTokens: 1_000}},
@@ -288,7 +288,7 @@ func TestCacheSavingAndStats(t *testing.T) {
 	if got := stats.String(); got != "cache: 36% of 25,000 input tokens read from cache, saved $0.0112 (not counting an unpriced model's)" {
 		t.Fatalf("stats %q", got)
 	}
-	if got := (CacheStats{}).Short(); got != "" {
+	if got := (spend.CacheStats{}).Short(); got != "" {
 		t.Fatalf("nothing cached yet shows %q", got)
 	}
 }

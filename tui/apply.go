@@ -217,7 +217,7 @@ func verdictLine(en transcript.Entry) string {
 }
 
 // cacheText is " · cache 62% saved $0.0712" once anything was cached.
-func cacheText(s debate.CacheStats) string {
+func cacheText(s spend.CacheStats) string {
 	if short := s.Short(); short != "" {
 		return " · " + short
 	}

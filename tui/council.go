@@ -91,7 +91,7 @@ func (m *Model) applyCouncil(ev debate.Event) {
 // ranking badge and its stage-1 answer on its panel, and the outcome — the
 // same state its events built live.
 func (m *Model) restoreCouncil(entries []transcript.Entry) {
-	councils := debate.CouncilsOf(entries)
+	councils := verdict.CouncilsOf(entries)
 	if len(councils) == 0 {
 		return
 	}

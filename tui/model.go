@@ -5,6 +5,7 @@ package tui
 
 import (
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/tui/prefs"
 
@@ -111,7 +112,7 @@ type Model struct {
 	// its cap, shown on the status line while a cap is set.
 	spend debate.SpendUpdated
 	// cache is the session's prompt-cache use and what it saved.
-	cache    debate.CacheStats
+	cache    spend.CacheStats
 	spinning bool
 	quitting bool
 
@@ -264,7 +265,7 @@ func (m *Model) reload() {
 	m.council = councilView{}
 	m.usage, m.cost = providers.Usage{}, 0
 	m.spend = m.engine.Spend()
-	m.cache = debate.CacheStatsOf(m.engine.Config, entries)
+	m.cache = spend.CacheStatsOf(m.engine.Config, entries)
 	if pager, ok := m.opts.Sessions.(Pager); ok && m.tr.First() > 1 {
 		// A lazily resumed session: the totals come from the store.
 		if u, cost, err := pager.Totals(m.info.ID); err == nil {

@@ -15,9 +15,9 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/headless"
 	"github.com/parleyhq/parley/cmd/parley/internal/pager"
 	"github.com/parleyhq/parley/cmd/parley/internal/wiring"
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
 )
 
@@ -195,7 +195,7 @@ func sessionsShowRun(o *SessionsOptions) error {
 			return store.WriteJSON(out, info, entries)
 		}
 		headless.Transcript(out, info, entries)
-		fmt.Fprintln(out, debate.CacheStatsOf(sessionPrices(o.F), entries).String())
+		fmt.Fprintln(out, spend.CacheStatsOf(sessionPrices(o.F), entries).String())
 		return nil
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
 )
@@ -70,7 +69,7 @@ func magiBoard(entries []transcript.Entry, end int) string {
 // councilTables maps the turn after which each council's ranking table
 // goes (its last turn) to the table.
 func councilTables(entries []transcript.Entry) map[int]string {
-	councils := debate.CouncilsOf(entries)
+	councils := verdict.CouncilsOf(entries)
 	last := make([]int, len(councils))
 	i := -1
 	for _, en := range entries {

@@ -377,7 +377,7 @@ func TestCouncilChairmanFailingFallsBackToTheTopRankedAnswer(t *testing.T) {
 	if outcome.Kind != transcript.KindOutcome || outcome.Text != sentence || dec.Sentence != sentence {
 		t.Fatalf("outcome %q, event's %q, want %q", outcome.Text, dec.Sentence, sentence)
 	}
-	if got := debate.CouncilsOf(entries); got[len(got)-1].Sentence != sentence {
+	if got := verdict.CouncilsOf(entries); got[len(got)-1].Sentence != sentence {
 		t.Fatalf("the record's sentence %q", got[len(got)-1].Sentence)
 	}
 }

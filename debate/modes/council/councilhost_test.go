@@ -86,7 +86,7 @@ func TestCouncilHostNoteReachesEveryRankerAndStopAfterTheRankingsSkipsTheChairma
 		t.Errorf("user entries = %+v", users)
 	}
 	// The record reads the note as the host's words, not as a new council.
-	if cs := debate.CouncilsOf(fc.engine.History().Tail()); len(cs) != 1 || cs[0].Sentence != want {
+	if cs := verdict.CouncilsOf(fc.engine.History().Tail()); len(cs) != 1 || cs[0].Sentence != want {
 		t.Errorf("record: %d councils, %+v", len(cs), cs)
 	}
 	answered := debatetest.EventsOf[debate.CheckpointAnswered](fc.events)

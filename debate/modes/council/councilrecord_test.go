@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/debatetest"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/debate/verdict"
@@ -25,7 +24,7 @@ func TestCouncilsOfReadsBackWhatTheEventsSaid(t *testing.T) {
 	}
 	debatetest.Settle(t, fc.engine)
 	dec := debatetest.LastOf[verdict.CouncilDecided](t, fc.events).CouncilResult
-	got := debate.CouncilsOf(fc.engine.History().Entries())
+	got := verdict.CouncilsOf(fc.engine.History().Entries())
 	if len(got) != 1 {
 		t.Fatalf("%d councils read back, want 1", len(got))
 	}
@@ -63,12 +62,12 @@ func TestCouncilsOfWaitsForEveryRanking(t *testing.T) {
 		Prompt: "Council ranking (Response A = b): q?", Text: "Ranking, best first: 1. B (Response A)\n\nfine"}
 	rb := transcript.Entry{Turn: 5, Kind: transcript.KindReply, Mode: "council", Round: 2, Speaker: "b", Status: transcript.StatusStreaming,
 		Prompt: "Council ranking (Response A = a): q?"}
-	c := debate.CouncilsOf([]transcript.Entry{q, a, b, ra, rb})[0]
+	c := verdict.CouncilsOf([]transcript.Entry{q, a, b, ra, rb})[0]
 	if len(c.Rankings) != 0 || len(c.Aggregate) != 0 {
 		t.Fatalf("mid stage 2: rankings %+v, aggregate %+v", c.Rankings, c.Aggregate)
 	}
 	rb.Status, rb.Text = transcript.StatusComplete, "Ranking, best first: 1. A (Response A)"
-	c = debate.CouncilsOf([]transcript.Entry{q, a, b, ra, rb})[0]
+	c = verdict.CouncilsOf([]transcript.Entry{q, a, b, ra, rb})[0]
 	if len(c.Rankings) != 2 || !c.Rankings[0].Valid || c.Rankings[0].Evaluation != "fine" || fmt.Sprint(c.Rankings[1].Order) != "[a]" {
 		t.Fatalf("rankings %+v", c.Rankings)
 	}
@@ -93,7 +92,7 @@ func FuzzCouncilsOf(f *testing.F) {
 			{Turn: 4, Kind: transcript.KindReply, Mode: "council", Round: 2, Speaker: "a", Prompt: prompt, Text: text, Status: transcript.StatusComplete},
 			{Turn: 5, Kind: transcript.KindReply, Mode: "council", Round: 3, Speaker: "chairman", Text: "C", Status: transcript.StatusComplete},
 		}
-		for _, c := range debate.CouncilsOf(es) {
+		for _, c := range verdict.CouncilsOf(es) {
 			for _, r := range c.Rankings {
 				if !r.Valid {
 					continue

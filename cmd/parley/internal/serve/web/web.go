@@ -23,6 +23,7 @@ import (
 	"github.com/parleyhq/parley/debate/sanitize"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/transcript"
+	"github.com/parleyhq/parley/debate/verdict"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -185,7 +186,7 @@ func councilData(data map[string]any, sv SessionView) {
 	}
 	data["Panels"] = members
 	data["Council"] = &councilPage{}
-	if cs := debate.CouncilsOf(sv.Entries); len(cs) > 0 {
+	if cs := verdict.CouncilsOf(sv.Entries); len(cs) > 0 {
 		data["Council"] = viewCouncil(cs[len(cs)-1], sv.Entries)
 	}
 }

@@ -1,4 +1,4 @@
-package debate
+package verdict
 
 import (
 	"strings"
@@ -6,8 +6,11 @@ import (
 	"github.com/parleyhq/parley/internal/lazyregexp"
 
 	"github.com/parleyhq/parley/debate/transcript"
-	"github.com/parleyhq/parley/debate/verdict"
 )
+
+// councilMode is the council's mode name (debate.ModeCouncil), as its
+// entries are saved; verdict cannot import the engine that names it.
+const councilMode = "council"
 
 // CouncilsOf reads every council of a history back from its entries, in
 // order, as the events told them: stage-1 answers, the last ranking each
@@ -15,19 +18,19 @@ import (
 // legend of its prompt), the aggregate, and the chairman's answer or its
 // failure with the fallback. A council still running has what has
 // settled so far; Rankings stays empty until every member has ranked.
-func CouncilsOf(entries []transcript.Entry) []verdict.CouncilResult {
-	var out []verdict.CouncilResult
+func CouncilsOf(entries []transcript.Entry) []CouncilResult {
+	var out []CouncilResult
 	var stage3 []bool // per council: the chairman's turn or failure is in
-	var cur *verdict.CouncilResult
+	var cur *CouncilResult
 	for _, en := range entries {
-		if en.Mode != ModeCouncil {
+		if en.Mode != councilMode {
 			continue
 		}
 		if en.HostNote() {
 			continue // not a new question
 		}
 		if en.Kind == transcript.KindUser {
-			out = append(out, verdict.CouncilResult{Question: en.Text, Answers: []verdict.CouncilAnswer{}, Rankings: []verdict.CouncilRanking{}, Aggregate: []verdict.CouncilScore{}})
+			out = append(out, CouncilResult{Question: en.Text, Answers: []CouncilAnswer{}, Rankings: []CouncilRanking{}, Aggregate: []CouncilScore{}})
 			cur = &out[len(out)-1]
 			stage3 = append(stage3, false)
 			continue
@@ -39,20 +42,20 @@ func CouncilsOf(entries []transcript.Entry) []verdict.CouncilResult {
 		case en.Kind == transcript.KindOutcome:
 			cur.Sentence = en.Text // as the mode wrote it
 		case en.Kind == transcript.KindReply && en.Round == 1:
-			cur.Answers = append(cur.Answers, verdict.CouncilAnswer{Member: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
+			cur.Answers = append(cur.Answers, CouncilAnswer{Member: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
 				Text: en.Text, Status: string(en.Status), Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost})
 		case en.Kind == transcript.KindReply && en.Round == 2 && en.Status.Finished():
 			setRanking(cur, rankingOf(en))
 		case en.Kind == transcript.KindReply && en.Round == 3:
 			stage3[len(out)-1] = true
-			cur.Chairman = verdict.CouncilChair{Seat: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
-				Text: en.Text, Status: verdict.CouncilFailed, Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost}
+			cur.Chairman = CouncilChair{Seat: en.Speaker, Display: en.Display, Provider: en.Provider, Model: en.Model,
+				Text: en.Text, Status: CouncilFailed, Error: en.Error, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost}
 			if en.Status == transcript.StatusComplete && strings.TrimSpace(en.Text) != "" {
-				cur.Chairman.Status = verdict.CouncilComplete
+				cur.Chairman.Status = CouncilComplete
 			}
 		case en.Kind == transcript.KindError && en.Round == 3:
 			stage3[len(out)-1] = true
-			cur.Chairman.Status, cur.Chairman.Error = verdict.CouncilFailed, en.Error
+			cur.Chairman.Status, cur.Chairman.Error = CouncilFailed, en.Error
 		}
 	}
 	for i := range out {
@@ -62,7 +65,7 @@ func CouncilsOf(entries []transcript.Entry) []verdict.CouncilResult {
 }
 
 // setRanking keeps a member's last ranking (a retry replaces the first).
-func setRanking(c *verdict.CouncilResult, r verdict.CouncilRanking) {
+func setRanking(c *CouncilResult, r CouncilRanking) {
 	for i := range c.Rankings {
 		if c.Rankings[i].Ranker == r.Ranker {
 			r.Attempts = c.Rankings[i].Attempts + 1
@@ -77,26 +80,26 @@ func setRanking(c *verdict.CouncilResult, r verdict.CouncilRanking) {
 // stage 3 began): a member that had nothing to rank gets the invalid
 // ranking the council gave it, in council order; then the aggregate, and
 // the fallback of a chairman that failed.
-func settleRecord(c *verdict.CouncilResult, stage3 bool) {
+func settleRecord(c *CouncilResult, stage3 bool) {
 	if !stage3 && (len(c.Rankings) == 0 || len(c.Rankings) < len(c.Answers)) {
-		c.Rankings = []verdict.CouncilRanking{}
+		c.Rankings = []CouncilRanking{}
 		return
 	}
-	byRanker := map[string]verdict.CouncilRanking{}
+	byRanker := map[string]CouncilRanking{}
 	for _, r := range c.Rankings {
 		byRanker[r.Ranker] = r
 	}
-	rankings := make([]verdict.CouncilRanking, 0, len(c.Answers))
+	rankings := make([]CouncilRanking, 0, len(c.Answers))
 	for _, a := range c.Answers {
 		r, ok := byRanker[a.Member]
 		if !ok {
-			r = verdict.CouncilRanking{Ranker: a.Member, Display: a.Display, Labels: map[string]string{}, Order: []string{}, Error: "no other member's answer to rank"}
+			r = CouncilRanking{Ranker: a.Member, Display: a.Display, Labels: map[string]string{}, Order: []string{}, Error: "no other member's answer to rank"}
 		}
 		rankings = append(rankings, r)
 	}
 	c.Rankings = rankings
-	c.Aggregate = verdict.Aggregate(c.Answers, c.Rankings)
-	if c.Chairman.Status == verdict.CouncilFailed && len(c.Aggregate) > 0 {
+	c.Aggregate = Aggregate(c.Answers, c.Rankings)
+	if c.Chairman.Status == CouncilFailed && len(c.Aggregate) > 0 {
 		c.Chairman.Fallback = c.Aggregate[0].Member
 	}
 }
@@ -108,8 +111,8 @@ var (
 
 // rankingOf reads one ranking turn back: the prompt's legend maps labels
 // to members, the record's first line lists labels best first.
-func rankingOf(en transcript.Entry) verdict.CouncilRanking {
-	r := verdict.CouncilRanking{Ranker: en.Speaker, Display: en.Display, Labels: map[string]string{}, Order: []string{},
+func rankingOf(en transcript.Entry) CouncilRanking {
+	r := CouncilRanking{Ranker: en.Speaker, Display: en.Display, Labels: map[string]string{}, Order: []string{},
 		Attempts: 1, Turn: en.Turn, Usage: en.Usage, Cost: en.Cost, Error: en.Error}
 	if m := legendRE.FindStringSubmatch(en.Prompt); m != nil {
 		for _, pair := range strings.Split(m[1], ", ") {
