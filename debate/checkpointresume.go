@@ -20,8 +20,8 @@ import (
 // statePending is the session state key of the checkpoint a run waits at.
 const statePending = "checkpoint"
 
-// PendingCheckpoint is a run waiting for its host, as saved.
-type PendingCheckpoint struct {
+// pendingCheckpoint is a run waiting for its host, as saved.
+type pendingCheckpoint struct {
 	checkpoint.Point
 	// Resume is the mode's own state to go on from the point.
 	Resume string    `json:"resume,omitempty"`
@@ -51,7 +51,7 @@ var ErrNoPending = errors.New("no run of this session waits at a checkpoint")
 // savePending saves the point a run waits at (nil: none), and reports
 // whether it did: a state over maxPendingState is not saved, and the run
 // keeps a note saying so (checkpointcap.go).
-func (e *Engine) savePending(p *PendingCheckpoint) bool {
+func (e *Engine) savePending(p *pendingCheckpoint) bool {
 	if p == nil {
 		e.SetState(statePending, "")
 		return true
@@ -67,17 +67,17 @@ func (e *Engine) savePending(p *PendingCheckpoint) bool {
 
 // Pending is the checkpoint the session's run waits at, if one does: once
 // it is saved and the session's lease given back (hosting.saving).
-func (e *Engine) Pending() (PendingCheckpoint, bool) {
+func (e *Engine) Pending() (pendingCheckpoint, bool) {
 	if e.hosting.isSaving() {
-		return PendingCheckpoint{}, false
+		return pendingCheckpoint{}, false
 	}
 	raw := e.State(statePending)
 	if raw == "" || len(raw) > maxPendingState {
-		return PendingCheckpoint{}, false
+		return pendingCheckpoint{}, false
 	}
-	var p PendingCheckpoint
+	var p pendingCheckpoint
 	if err := json.Unmarshal([]byte(raw), &p); err != nil {
-		return PendingCheckpoint{}, false
+		return pendingCheckpoint{}, false
 	}
 	p.Point.Resume = p.Resume
 	return p, true
@@ -141,7 +141,7 @@ func (h *leaseHold) retake(ctx context.Context) error {
 
 // pendingMode is the mode the saved point's run waits in: its own when it
 // is known and still configured, else the current one.
-func (e *Engine) pendingMode(p PendingCheckpoint) Mode {
+func (e *Engine) pendingMode(p pendingCheckpoint) Mode {
 	if p.Mode != "" {
 		if m, err := e.Mode(p.Mode); err == nil {
 			return m

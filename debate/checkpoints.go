@@ -148,7 +148,7 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	}
 	e.hosting.asking.Lock()
 	defer e.hosting.asking.Unlock()
-	pending := PendingCheckpoint{Point: p, Resume: p.Resume, Since: e.now().UTC(), Mode: mode, Policy: e.CheckpointPolicy()}
+	pending := pendingCheckpoint{Point: p, Resume: p.Resume, Since: e.now().UTC(), Mode: mode, Policy: e.CheckpointPolicy()}
 	if d := e.Config.CheckpointTimeout; d > 0 && p.Kind != checkpoint.KindTool {
 		pending.Deadline = pending.Since.Add(d)
 	}
@@ -198,7 +198,7 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 
 // askHost asks the host, until the pending point's deadline when it has
 // one: then checkpoint_on_timeout answers (continue, or stop).
-func (e *Engine) askHost(ctx context.Context, host checkpoint.Host, pending PendingCheckpoint) (checkpoint.Answer, error) {
+func (e *Engine) askHost(ctx context.Context, host checkpoint.Host, pending pendingCheckpoint) (checkpoint.Answer, error) {
 	if pending.Deadline.IsZero() {
 		return host.Answer(ctx, pending.Point)
 	}

@@ -3,7 +3,7 @@ package debate
 import "github.com/parleyhq/parley/debate/checkpoint"
 
 // A run resumed from a saved checkpoint goes on under the policy it paused
-// under (PendingCheckpoint.Policy) when the door resuming it sets none of
+// under (pendingCheckpoint.Policy) when the door resuming it sets none of
 // its own: the console (`parley --resume ID`) leaves each mode's configured
 // policy in force, which may be never, and the host would otherwise not be
 // asked at the very point the run waits at, nor at the run's later ones.

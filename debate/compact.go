@@ -11,10 +11,10 @@ import (
 	"github.com/parleyhq/parley/providers"
 )
 
-// Compact condenses the oldest blocks of the verbatim part into summary
+// compact condenses the oldest blocks of the verbatim part into summary
 // entries while that part is over b.Verbatim. Summaries are history
 // entries, announced and stored like any other; the turns they cover stay.
-func (e *Engine) Compact(ctx context.Context, b config.Budget) {
+func (e *Engine) compact(ctx context.Context, b config.Budget) {
 	e.compactMu.Lock()
 	defer e.compactMu.Unlock()
 	for calls := 0; calls < maxModelSummaries; {

@@ -58,7 +58,7 @@ type Engine struct {
 	following map[int]transcript.Entry
 
 	buildMu sync.Mutex // held while a mode is built (see modeNamed)
-	// compactMu lets one caller at a time condense the history (Compact).
+	// compactMu lets one caller at a time condense the history (compact).
 	compactMu sync.Mutex
 
 	priceHints sync.Map // models already hinted as unpriced (see hintPrice)
@@ -297,7 +297,7 @@ func (e *Engine) SetMode(name string) error {
 // Submit runs one exchange in the current mode. Only one exchange runs at a
 // time; Cancel stops it. Notes (mention lines without @) may be added while
 // another exchange runs. A line refused with nothing of it kept returns a
-// *RefusedError (IsRefused) around the refusal.
+// *refusedError (IsRefused) around the refusal.
 func (e *Engine) Submit(ctx context.Context, input string) error {
 	m := e.Current()
 	if named := e.namedAskOf(m, input); named != nil {

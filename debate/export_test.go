@@ -40,3 +40,25 @@ func NewTitledEngine(info SessionInfo) *Engine { return &Engine{info: info} }
 func (e *Engine) RunToolLoop(ctx context.Context, spec TurnSpec, maxSteps int) (transcript.Entry, error) {
 	return e.runToolLoop(ctx, spec, maxSteps)
 }
+
+// Entry is the turn's entry as it stands.
+func (t *Turn) Entry() transcript.Entry { return t.entry }
+
+// Finish settles a reserved turn without a model call, for the tests that
+// lay out a history turn by turn. It emits TurnFinished.
+func (t *Turn) Finish(en transcript.Entry) transcript.Entry {
+	en.Turn = t.entry.Turn
+	if en.Finished.IsZero() {
+		en.Finished = t.engine.now()
+	}
+	en = t.engine.settle(en)
+	t.entry = en
+	t.engine.Emit(TurnFinished{Entry: en})
+	return en
+}
+
+// Compact is compact, for the compaction tests.
+func (e *Engine) Compact(ctx context.Context, b config.Budget) { e.compact(ctx, b) }
+
+// PendingCheckpoint is what a checkpoint's wait saves, for its size tests.
+type PendingCheckpoint = pendingCheckpoint

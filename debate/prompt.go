@@ -28,7 +28,7 @@ type Prompt struct {
 // by the budget, not by the length of the session.
 func (e *Engine) PromptFor(ctx context.Context, p Prompt) []providers.Message {
 	b := e.Config.ContextBudget(p.Mode)
-	e.Compact(ctx, b)
+	e.compact(ctx, b)
 	return BuildPrompt(e.History(), p, b)
 }
 

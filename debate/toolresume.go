@@ -140,7 +140,7 @@ func clipRole(r providers.Role) string {
 // resumeToolTurn goes on from a saved tool approval: the host is asked at
 // the point again, and a new turn runs the call (or its denial) and goes
 // on from the saved messages.
-func (e *Engine) resumeToolTurn(ctx context.Context, p PendingCheckpoint) error {
+func (e *Engine) resumeToolTurn(ctx context.Context, p pendingCheckpoint) error {
 	st, a, err := e.readSavedToolTurn(p.Resume)
 	if err == nil && (p.Tool == nil || p.Tool.Agent != st.Agent || p.Tool.Tool != st.Call.Name || p.Tool.Arguments != st.Call.Arguments) {
 		// The host approves what the point shows: a saved call that is
@@ -179,7 +179,7 @@ func (t *Turn) runResumed(ctx context.Context, tt *toolTurn, req *providers.Requ
 
 // resumableTool reports whether a saved point is a tool approval a later
 // process can go on from (it needs no mode's own state).
-func resumableTool(p PendingCheckpoint) bool {
+func resumableTool(p pendingCheckpoint) bool {
 	return p.Kind == checkpoint.KindTool && p.Resume != ""
 }
 

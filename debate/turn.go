@@ -59,9 +59,6 @@ type Turn struct {
 	entry  transcript.Entry
 }
 
-// Entry is the turn's entry as it stands.
-func (t *Turn) Entry() transcript.Entry { return t.entry }
-
 // Reserve gives a turn its place in the history (status streaming) and
 // announces it. Reserve parallel turns in configuration order before running them.
 func (e *Engine) Reserve(spec TurnSpec) *Turn {
@@ -370,19 +367,6 @@ func (t *Turn) emitFields(pieces []fieldstream.Piece, raw string) {
 	if raw != "" {
 		e.Emit(TextDelta{Turn: turn, Agent: agent, Raw: raw})
 	}
-}
-
-// Finish settles a reserved turn without a model call (e.g. a mode that
-// rewrites the text after parsing it). It emits TurnFinished.
-func (t *Turn) Finish(en transcript.Entry) transcript.Entry {
-	en.Turn = t.entry.Turn
-	if en.Finished.IsZero() {
-		en.Finished = t.engine.now()
-	}
-	en = t.engine.settle(en)
-	t.entry = en
-	t.engine.Emit(TurnFinished{Entry: en})
-	return en
 }
 
 // TurnResult is one turn's outcome in a parallel round.
