@@ -162,9 +162,9 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	durable := (p.Kind != checkpoint.KindTool || p.Resume != "") && e.savePending(&pending)
 	e.drainSubscribers(ctx, 10*time.Second) // the round is on every screen and recorded
 	e.flushJournal()                        // and saved, while this process holds the lease
-	lease := e.hosting.lease()
-	if lease != nil && durable { // a wait nothing saved keeps the session
-		lease.drop()
+	held := e.hosting.lease()
+	if held != nil && durable { // a wait nothing saved keeps the session
+		held.drop()
 	}
 	e.hosting.setSaving(false)
 	e.Emit(CheckpointReached{Point: p, Sentence: checkpoint.PointSentence(p)})
@@ -172,8 +172,8 @@ func (e *Engine) Checkpoint(ctx context.Context, p checkpoint.Point) (a checkpoi
 	e.hosting.setAsked(&p)
 	a, err = e.askHost(ctx, host, pending)
 	e.hosting.setAsked(nil)
-	if lease != nil {
-		if lerr := lease.retake(ctx); lerr != nil && err == nil {
+	if held != nil {
+		if lerr := held.retake(ctx); lerr != nil && err == nil {
 			err = fmt.Errorf("after the checkpoint: %w", lerr)
 		}
 	}

@@ -2,11 +2,9 @@ package debate
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync"
-	"time"
 
+	"github.com/parleyhq/parley/debate/lease"
 	"github.com/parleyhq/parley/debate/transcript"
 )
 
@@ -44,70 +42,6 @@ type Journal interface {
 	Sent(session string, turn, input int)
 }
 
-// TakenOverError: another process took the session's lease from this one
-// (this one was paused, or its disk stalled, past the lease's expiry). The
-// taker settled this process's streaming answer as partial; nothing this
-// process wrote after that was kept.
-type TakenOverError struct {
-	Session string
-	Door    string // who holds it now: "ask", "console", …; "" when the lease was cleared (sessions unlock)
-	PID     int
-	Host    string
-}
-
-func (e *TakenOverError) Error() string {
-	by := "parley sessions unlock"
-	if e.Door != "" {
-		by = fmt.Sprintf("%s (pid %d on %s)", e.Door, e.PID, e.Host)
-	}
-	return fmt.Sprintf("session %s was taken over by %s while this process was paused; its last answer was kept as partial",
-		e.Session, by)
-}
-
-// DeletedError: the session was deleted (parley sessions rm, the API)
-// while this process had it open. Nothing is written into it again: a
-// deleted session is never re-created behind the user's back.
-type DeletedError struct {
-	Session string
-}
-
-func (e *DeletedError) Error() string {
-	return fmt.Sprintf("session %s was deleted by another process; nothing more was saved in it", e.Session)
-}
-
-// IsLost reports whether err says this process may no longer write its
-// session: taken over or deleted.
-func IsLost(err error) bool {
-	var t *TakenOverError
-	var d *DeletedError
-	return errors.As(err, &t) || errors.As(err, &d)
-}
-
-// BusyError refuses an exchange on a session another process is writing.
-// Every door shows its words as they are: who holds the session, since
-// when, and what to do.
-type BusyError struct {
-	Session   string
-	Door      string // what holds it: "ask", "console", "serve", "mcp", …
-	PID       int
-	Host      string
-	Since     time.Time
-	Heartbeat time.Time
-	Expires   time.Time
-}
-
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("session %s is busy: %s (pid %d on %s) has been answering in it since %s UTC; "+
-		"wait for it to finish, run again with --wait to queue behind it, or fork the session (parley sessions fork %s) to go on apart",
-		e.Session, e.Door, e.PID, e.Host, e.Since.UTC().Format("15:04:05"), e.Session)
-}
-
-// IsBusy reports whether err is a refused exchange on a shared session.
-func IsBusy(err error) bool {
-	var b *BusyError
-	return errors.As(err, &b)
-}
-
 // SetJournal makes j keep this engine's turns (nil: numbered in memory,
 // for a session nothing else can write).
 func (e *Engine) SetJournal(j Journal) {
@@ -126,7 +60,7 @@ func (e *Engine) settle(en transcript.Entry) transcript.Entry {
 	e.appendMu.Unlock()
 	if j != nil {
 		// Any other failure is reported by the journal; the run exits non-zero.
-		if err := j.Finish(e.Info().ID, en); IsLost(err) && en.Status == transcript.StatusComplete {
+		if err := j.Finish(e.Info().ID, en); lease.IsLost(err) && en.Status == transcript.StatusComplete {
 			en.Status, en.Error = transcript.StatusPartial, err.Error()
 		}
 	}

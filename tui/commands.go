@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/dialogue"
+	"github.com/parleyhq/parley/debate/lease"
 	"github.com/parleyhq/parley/debate/spend"
 )
 
@@ -330,12 +331,12 @@ func (m *Model) exchangeDone(msg doneMsg) tea.Cmd {
 		if m.status == "cancelling…" {
 			m.setStatus("", false)
 		}
-	case errors.Is(msg.err, debate.ErrBusy), debate.IsBusy(msg.err):
+	case errors.Is(msg.err, debate.ErrBusy), lease.IsBusy(msg.err):
 		if m.in.Value() == "" {
 			m.in.SetValue(msg.input) // keep what was typed
 		}
 		m.setStatus(msg.err.Error(), true)
-	case debate.IsLost(msg.err): // deleted or taken over by another process: nothing more is saved in it
+	case lease.IsLost(msg.err): // deleted or taken over by another process: nothing more is saved in it
 		if m.in.Value() == "" {
 			m.in.SetValue(msg.input)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/lease"
 	"github.com/parleyhq/parley/debate/modes"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
@@ -127,7 +128,7 @@ func TestJournalPausedEngineKeepsNothingComplete(t *testing.T) {
 	case <-deadline.C:
 		t.Fatal("the woken exchange never ended")
 	}
-	var taken *debate.TakenOverError
+	var taken *lease.TakenOverError
 	if !errors.As(err2, &taken) || taken.Door != "console" {
 		t.Fatalf("the woken exchange ended with %v, want taken over by console", err2)
 	}

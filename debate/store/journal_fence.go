@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/lease"
 )
 
 // The session journal's protocol (docs/development.md, "The session
@@ -71,8 +71,8 @@ func (l leaseRow) state(owner string, gen int64, now time.Time) leaseState {
 }
 
 // busy is the refusal a writer gets for a lease another live writer holds.
-func (l leaseRow) busy(session string) *debate.BusyError {
-	return &debate.BusyError{Session: session, Door: l.door, PID: l.pid, Host: l.host,
+func (l leaseRow) busy(session string) *lease.BusyError {
+	return &lease.BusyError{Session: session, Door: l.door, PID: l.pid, Host: l.host,
 		Since: l.since, Heartbeat: l.beat, Expires: l.expires}
 }
 
@@ -109,12 +109,12 @@ func lostTo(ctx context.Context, q interface {
 		return err
 	}
 	if !exists {
-		return &debate.DeletedError{Session: session}
+		return &lease.DeletedError{Session: session}
 	}
 	if !ok || l.door == "" { // cleared by parley sessions unlock
-		return &debate.TakenOverError{Session: session}
+		return &lease.TakenOverError{Session: session}
 	}
-	return &debate.TakenOverError{Session: session, Door: l.door, PID: l.pid, Host: l.host}
+	return &lease.TakenOverError{Session: session, Door: l.door, PID: l.pid, Host: l.host}
 }
 
 // sessionExists reports whether the session's row is there.
@@ -156,7 +156,7 @@ func (r *Recorder) writeGuard(session string) (guard func(context.Context, *sql.
 		return func(ctx context.Context, tx *sql.Tx) error {
 			exists, err := sessionExists(ctx, tx, session)
 			if err == nil && !exists {
-				err = &debate.DeletedError{Session: session}
+				err = &lease.DeletedError{Session: session}
 			}
 			return err
 		}, nil
@@ -190,7 +190,7 @@ func (r *Recorder) lose(session string, err error) {
 // refused handles a write's error: a loss marks the session lost (and is
 // reported there); any other error is a failed save.
 func (r *Recorder) refused(session string, err error) {
-	if debate.IsLost(err) {
+	if lease.IsLost(err) {
 		r.lose(session, err)
 		return
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/lease"
 )
 
 // LeaseTTL is how long a session's lease outlives its holder's last
@@ -51,7 +51,7 @@ func (r *Recorder) Lease(ctx context.Context, session string, lost func(error)) 
 	}
 	for {
 		gen, err := r.tryLease(ctx, session)
-		var busy *debate.BusyError
+		var busy *lease.BusyError
 		if err == nil || !errors.As(err, &busy) || !wait {
 			if err != nil {
 				return nil, err
@@ -81,7 +81,7 @@ func (r *Recorder) tryLease(ctx context.Context, session string) (gen int64, err
 		if saved {
 			if exists, err := sessionExists(ctx, tx, session); err != nil || !exists {
 				if err == nil {
-					err = &debate.DeletedError{Session: session}
+					err = &lease.DeletedError{Session: session}
 				}
 				return err
 			}
@@ -131,7 +131,7 @@ func (r *Recorder) heartbeat(session string, h *heldLease) {
 		case <-tick.C:
 			if err := r.beat(session, h.gen); err != nil {
 				r.refused(session, err)
-				if debate.IsLost(err) {
+				if lease.IsLost(err) {
 					return
 				}
 			}

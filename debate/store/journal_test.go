@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/lease"
 	"github.com/parleyhq/parley/debate/transcript"
 )
 
@@ -121,7 +122,7 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	}
 	genA := a.rec.leases[id].gen
 
-	if _, err := b.rec.Lease(ctx, id, nil); !debate.IsBusy(err) {
+	if _, err := b.rec.Lease(ctx, id, nil); !lease.IsBusy(err) {
 		t.Fatalf("a live lease was not refused: %v", err)
 	}
 	lapse(t, a.st, id)
@@ -139,7 +140,7 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	done := ans
 	done.Text, done.Status = "half and whole", transcript.StatusComplete
 	err = a.rec.Finish(id, done)
-	var taken *debate.TakenOverError
+	var taken *lease.TakenOverError
 	if !errors.As(err, &taken) || taken.Door != "console" || taken.PID != os.Getpid() {
 		t.Fatalf("the paused holder's finish: %v, want taken over by console", err)
 	}
@@ -149,7 +150,7 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	if err := a.rec.apply(ctx, nil, []pendingText{{key: liveKey{id, ans.Turn}, text: "half and whole"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := a.rec.Append(info, question("@a more"), ans.Turn); !debate.IsLost(err) {
+	if _, _, err := a.rec.Append(info, question("@a more"), ans.Turn); !lease.IsLost(err) {
 		t.Errorf("the paused holder's next turn: %v, want refused", err)
 	}
 	if err := a.rec.beat(id, genA); !errors.As(err, &taken) {
@@ -167,7 +168,7 @@ func TestJournalTakeoverFencesThePausedHolder(t *testing.T) {
 	// The paused holder gives its lease back: the new holder keeps it.
 	releaseA()
 	c := newWriter(t, path, "serve")
-	if _, err := c.rec.Lease(ctx, id, nil); !debate.IsBusy(err) {
+	if _, err := c.rec.Lease(ctx, id, nil); !lease.IsBusy(err) {
 		t.Fatalf("after the overtaken writer's release a third writer got the lease (%v): it freed the new holder's", err)
 	}
 	next := b.appendTurn(t, info, question("@b go on"), ans.Turn)
@@ -239,7 +240,7 @@ func TestJournalLeaseExpiry(t *testing.T) {
 		t.Fatalf("a resume settled a live holder's answer: %s", got.Status)
 	}
 	_, err := b.rec.Lease(ctx, id, nil)
-	var busy *debate.BusyError
+	var busy *lease.BusyError
 	if !errors.As(err, &busy) || busy.Door != "ask" || !busy.Expires.After(time.Now()) {
 		t.Fatalf("a live lease: %v, want busy until a later expiry", err)
 	}
@@ -279,7 +280,7 @@ func TestJournalDeletedSessionStaysDeleted(t *testing.T) {
 		t.Fatal(err)
 	}
 	ans.Text, ans.Status = "answered", transcript.StatusComplete
-	var gone *debate.DeletedError
+	var gone *lease.DeletedError
 	if err := a.rec.Finish(id, ans); !errors.As(err, &gone) {
 		t.Errorf("finishing a turn of a deleted session: %v, want deleted", err)
 	}
@@ -345,7 +346,7 @@ func TestJournalUnlock(t *testing.T) {
 	if _, err := a.st.Unlock(ctx, id, false); !errors.As(err, &alive) || !alive.Unknown {
 		t.Errorf("unlocking a holder on another host: %v, want refused as unknown", err)
 	}
-	if _, err := b.rec.Lease(ctx, id, nil); !debate.IsBusy(err) {
+	if _, err := b.rec.Lease(ctx, id, nil); !lease.IsBusy(err) {
 		t.Fatalf("a forged far-future lease did not hold: %v", err)
 	}
 	held, err := a.st.Unlock(ctx, id, true)
@@ -404,7 +405,7 @@ func TestJournalWriteRacingItsOwnRelease(t *testing.T) {
 	}
 	defer b.lease(t, info.ID)()
 	err = a.st.inTx(ctx, func(tx *sql.Tx) error { return guard(ctx, tx) })
-	var taken *debate.TakenOverError
+	var taken *lease.TakenOverError
 	if !errors.As(err, &taken) || taken.Door != "ask" {
 		t.Errorf("a write fenced by a lease another took since: %v, want taken over by ask", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/lease"
 	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
@@ -380,7 +381,7 @@ func (r *Recorder) apply(ctx context.Context, ops []op, texts []pendingText) err
 			return nil
 		}
 		session, err := r.applyOnce(ctx, ops, texts)
-		if session == "" || !debate.IsLost(err) {
+		if session == "" || !lease.IsLost(err) {
 			return err
 		}
 		r.lose(session, err)

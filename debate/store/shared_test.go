@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/debate/lease"
 	"github.com/parleyhq/parley/debate/transcript"
 )
 
@@ -106,7 +107,7 @@ func TestLeaseRefusesThenExpires(t *testing.T) {
 	st2, _ := openShared(t, path, id, "serve")
 	other := st2.Record()
 	_, err = other.Lease(ctx, id, nil)
-	var busy *debate.BusyError
+	var busy *lease.BusyError
 	if !errors.As(err, &busy) {
 		t.Fatalf("second lease: %v, want a BusyError", err)
 	}

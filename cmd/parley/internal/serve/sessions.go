@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/cmd/parley/internal/toolkit"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/debate/lease"
 	"github.com/parleyhq/parley/debate/sessionid"
 	"github.com/parleyhq/parley/debate/spend"
 	"github.com/parleyhq/parley/debate/store"
@@ -376,7 +377,7 @@ func (m *manager) submit(ctx context.Context, ss *session, text string) error {
 			accept(refused)
 		} else if debate.IsPending(err) {
 			accept(awaitingHost(err))
-		} else if debate.IsBusy(err) {
+		} else if lease.IsBusy(err) {
 			accept(busyElsewhere(err))
 		} else if err != nil && ss.eng.History().Len() == before {
 			accept(errorf(http.StatusBadRequest, "refused", "%s", err.Error()))
@@ -432,7 +433,7 @@ func (m *manager) run(ctx context.Context, ss *session, text string) error {
 	if debate.IsPending(err) {
 		return awaitingHost(err)
 	}
-	if debate.IsBusy(err) {
+	if lease.IsBusy(err) {
 		return busyElsewhere(err)
 	}
 	if refused := m.srv.spendRefusal(err); refused != nil {
