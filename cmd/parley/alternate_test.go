@@ -154,7 +154,7 @@ func TestAlternateCmdDemo(t *testing.T) {
 	if ci != 0 || li < ci || !strings.Contains(out, "offline demo") {
 		t.Fatalf("out:\n%s", out)
 	}
-	// The step's outcome, as debate.StepSentence wrote it.
+	// The step's outcome, as dialogue.StepSentence wrote it.
 	if !strings.Contains(out, "\nSTART: Codex and Claude answered · next: Codex\n") {
 		t.Fatalf("no step outcome:\n%s", out)
 	}

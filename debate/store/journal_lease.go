@@ -38,7 +38,7 @@ func (r *Recorder) WaitForLease(wait bool) {
 }
 
 // Lease takes the session for one exchange (debate.Journal). A session
-// another live writer holds is refused with a *debate.BusyError, or with
+// another live writer holds is refused with a *lease.BusyError, or with
 // WaitForLease waited for until ctx ends. Taking a lease settles the turns
 // a dead writer left streaming. lost is called once if the lease is found
 // lost while held (see fence).

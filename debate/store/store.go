@@ -1,7 +1,7 @@
 // Package store keeps Parley's sessions in SQLite: one row per session in
 // conversation_meta and one row per history entry in conversation_log (the
 // TalkTable tables, extended). It consumes the engine's events through a
-// Recorder and gives sessions back as debate.SessionInfo + []debate.Entry for
+// Recorder and gives sessions back as debate.SessionInfo + []transcript.Entry for
 // engine.Restore. API keys never reach it: the engine does not carry them.
 package store
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate/evidence"
+	"github.com/parleyhq/parley/debate/transcript"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -19,7 +20,7 @@ type CouncilAnswer struct {
 	Provider string          `json:"provider"`
 	Model    string          `json:"model"`
 	Text     string          `json:"text"`
-	Status   string          `json:"status"` // its entry's status (debate.StatusComplete, …)
+	Status   string          `json:"status"` // its entry's status (transcript.StatusComplete, …)
 	Error    string          `json:"error,omitempty"`
 	Turn     int             `json:"turn"`
 	Usage    providers.Usage `json:"usage"`
@@ -31,13 +32,9 @@ type CouncilAnswer struct {
 	Unsupported string         `json:"unsupported,omitempty"`
 }
 
-// entryComplete is debate.StatusComplete: the engine's entries sit above
-// this package, so an answer carries its status as a string.
-const entryComplete = "complete"
-
 // Valid reports whether the answer can be ranked: complete and not empty.
 func (a CouncilAnswer) Valid() bool {
-	return a.Status == entryComplete && strings.TrimSpace(a.Text) != ""
+	return a.Status == string(transcript.StatusComplete) && strings.TrimSpace(a.Text) != ""
 }
 
 // CouncilRanking is one member's stage-2 ranking of the others' answers.

@@ -20,7 +20,7 @@ import (
 // user entry the next responder reads, none before); swap an agent for a
 // configured agent seated nowhere, for the rest of the run; or stop: the
 // run's remaining steps are not run, and the outcome says so, worded once
-// (debate.AlternateStoppedSentence). Drop is not offered: two agents take
+// (dialogue.AlternateStoppedSentence). Drop is not offered: two agents take
 // turns, both seats are needed. The console and the API run one step per
 // line or message: their host is already in the loop between steps, so
 // they offer no point. A run waiting at a point is durable: what it needs

@@ -49,7 +49,7 @@ func stageOf(k checkpoint.Kind) int {
 }
 
 // saved is what a council waiting at a checkpoint needs to go on in
-// another process: saved with the point (debate.PendingCheckpoint.Resume).
+// another process: saved with the point (the engine's pending checkpoint, its Resume).
 type saved struct {
 	Question string `json:"question"`
 	// Turn is the question's entry: the chairman reads the history before it.

@@ -40,7 +40,7 @@ type hostNote struct {
 }
 
 // council is what a council waiting at a checkpoint needs to go on in
-// another process: saved with the point (debate.PendingCheckpoint.Resume).
+// another process: saved with the point (the engine's pending checkpoint, its Resume).
 type council struct {
 	Question string             `json:"question"`
 	Rounds   int                `json:"rounds"`

@@ -223,7 +223,7 @@ func exercise(t *testing.T, c *client, fake bool) {
 	if step.SessionID != start.SessionID || step.Step != 1 || step.Turn["responder"] != "codex" || step.Turn["claude_output"] != nil {
 		t.Fatalf("debate_step: %+v", step)
 	}
-	// The steps' outcomes, as debate.StepSentence wrote them.
+	// The steps' outcomes, as dialogue.StepSentence wrote them.
 	if start.Sentence != "START: Codex and Claude answered · next: Codex" || step.Sentence != "STEP 1: Codex answered · next: Claude" {
 		t.Fatalf("sentences %q, %q", start.Sentence, step.Sentence)
 	}

@@ -17,7 +17,7 @@ import (
 
 // callView is one tool call of a transcript item.
 type callView struct {
-	Line  string // debate.ToolCall.Marked
+	Line  string // transcript.ToolCall.Marked
 	Error bool
 	Source
 }
