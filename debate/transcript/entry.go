@@ -24,7 +24,7 @@ const (
 	// debate/compact.go); the turns it covers stay in the history and the record.
 	KindSummary Kind = "summary"
 	// KindOutcome is a mode's outcome in one sentence (Text), written once
-	// by the mode (Engine.AddOutcome): every door shows it as is; no prompt
+	// by the mode (debate's Engine.AddOutcome): every door shows it as is; no prompt
 	// carries it.
 	KindOutcome Kind = "outcome"
 )

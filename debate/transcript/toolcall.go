@@ -13,13 +13,13 @@ import (
 // an exchange: readers of a run's record must not take it for a new run.
 func (en Entry) HostNote() bool { return en.Kind == KindUser && en.Round > 0 }
 
-// Short is a saved call as ToolFinished.Short words it; evidenceID is the
+// Short is a saved call as debate.ToolFinished.Short words it; evidenceID is the
 // record it gave ("" for none: an error, or a call of the XML protocol).
 func (c ToolCall) Short(evidenceID string) string {
 	return ShortCall(c.Tool, c.Parameters, evidenceID, c.Error != "", c.Error)
 }
 
-// Marked is a saved call's line as ToolFinished.Marked words it.
+// Marked is a saved call's line as debate.ToolFinished.Marked words it.
 func (c ToolCall) Marked(evidenceID string) string {
 	return CallMark(c.Error != "") + c.Short(evidenceID)
 }
