@@ -5,6 +5,7 @@ import (
 
 	"github.com/parleyhq/parley/debate/config"
 	"github.com/parleyhq/parley/debate/transcript"
+	"github.com/parleyhq/parley/internal/numfmt"
 	"github.com/parleyhq/parley/providers"
 )
 
@@ -49,7 +50,7 @@ func (s CacheStats) String() string {
 	if s.InputTokens == 0 {
 		return "cache: no input yet"
 	}
-	return fmt.Sprintf("cache: %.0f%% of %s input tokens read from cache, %s", 100*s.share(), thousands(s.InputTokens), s.saving())
+	return fmt.Sprintf("cache: %.0f%% of %s input tokens read from cache, %s", 100*s.share(), numfmt.Thousands(s.InputTokens), s.saving())
 }
 
 func (s CacheStats) saving() string {
@@ -70,14 +71,6 @@ func CacheStatsOf(c *config.Config, entries []transcript.Entry) CacheStats {
 	for _, en := range entries {
 		saved, priced := c.CacheSaving(en.Model, en.Usage, en.Started)
 		s.Add(en.Usage, saved, priced)
-	}
-	return s
-}
-
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
 	}
 	return s
 }

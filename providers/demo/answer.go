@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/internal/lazyregexp"
+	"github.com/parleyhq/parley/internal/numfmt"
 
 	"github.com/parleyhq/parley/providers"
 )
@@ -43,7 +44,7 @@ func demoAnswer(req providers.Request) string {
 	shown := answer
 	if kind == "number" && n%7 == 3 { // models write numbers in many forms
 		if v, err := strconv.Atoi(answer); err == nil && (v >= 1000 || v <= -1000) {
-			shown = thousands(v)
+			shown = numfmt.Thousands(v)
 		} else {
 			shown = answer + ".0"
 		}
@@ -171,21 +172,4 @@ func applyOp(a int, op byte, b int) int {
 		return a - b
 	}
 	return a * b
-}
-
-func thousands(v int) string {
-	s := strconv.Itoa(v)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/numfmt"
 )
 
 // GSM8KSHA256 is the sha256 of the published test split (openai/grade-school-math,
@@ -259,10 +261,10 @@ func (b *downloadBar) step() int64 {
 func (b *downloadBar) draw() {
 	of := ""
 	if b.total > 0 {
-		of = fmt.Sprintf(" of %s", thousands(int(b.total)))
+		of = fmt.Sprintf(" of %s", numfmt.Thousands(int(b.total)))
 	}
 	if !b.tty {
-		fmt.Fprintf(b.w, "GSM8K: %s%s bytes\n", thousands(int(b.got)), of)
+		fmt.Fprintf(b.w, "GSM8K: %s%s bytes\n", numfmt.Thousands(int(b.got)), of)
 		return
 	}
 	const width = 24
@@ -270,7 +272,7 @@ func (b *downloadBar) draw() {
 	if b.total > 0 {
 		filled = int(width * min(b.got, b.total) / b.total)
 	}
-	fmt.Fprintf(b.w, "\r\x1b[KGSM8K [%s%s] %s%s bytes", strings.Repeat("█", filled), strings.Repeat("·", width-filled), thousands(int(b.got)), of)
+	fmt.Fprintf(b.w, "\r\x1b[KGSM8K [%s%s] %s%s bytes", strings.Repeat("█", filled), strings.Repeat("·", width-filled), numfmt.Thousands(int(b.got)), of)
 }
 
 func (b *downloadBar) end() {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/cmd/parley/internal/bench/gsm8ktest"
+	"github.com/parleyhq/parley/internal/numfmt"
 )
 
 // readReal is the real test set's bytes.
@@ -72,7 +73,7 @@ func TestDownloadGSM8KInstallsThePublishedSet(t *testing.T) {
 			if err != nil || !in.Published || in.Problems != GSM8KProblems || in.SHA256 != gsm8ktest.SHA256 {
 				t.Fatalf("%+v, %v", in, err)
 			}
-			of := thousands(len(body))
+			of := numfmt.Thousands(len(body))
 			if !strings.HasSuffix(bar.String(), "GSM8K: "+of+" of "+of+" bytes\n") || strings.Count(bar.String(), "\n") > 4 {
 				t.Errorf("piped progress, a line a quarter:\n%s", bar.String())
 			}

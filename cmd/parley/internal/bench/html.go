@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"sync"
+
+	"github.com/parleyhq/parley/internal/numfmt"
 )
 
 // WriteHTML writes a self-contained report: tables and inline SVG charts
@@ -27,7 +29,7 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("bench").Funcs(template.FuncMap{
 		"pct":  func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
 		"usd":  func(f float64) string { return fmt.Sprintf("$%.4f", f) },
-		"num":  func(f float64) string { return thousands(int(math.Round(f))) },
+		"num":  func(f float64) string { return numfmt.Thousands(int(math.Round(f))) },
 		"pts":  func(f float64) float64 { return 100 * f },
 		"inc":  func(k int) int { return k + 1 },
 		"perq": perQuestion,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate/sanitize"
+	"github.com/parleyhq/parley/internal/numfmt"
 )
 
 // WriteJSON prints a report (or a listing, a comparison) as one indented
@@ -39,7 +40,7 @@ func WriteText(w io.Writer, rep Report) {
 			lost = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t[%.1f, %.1f]\t%s\t%s\t%s\t%.4f\t\n", sanitize.Text(c.Name), c.Correct, rep.Questions,
-			100*c.Accuracy, 100*c.CI95[0], 100*c.CI95[1], lost, perQuestion(c.Calls, rep.Questions), thousands(int(c.TokensPerQuestion+0.5)), c.CostPerQuestion)
+			100*c.Accuracy, 100*c.CI95[0], 100*c.CI95[1], lost, perQuestion(c.Calls, rep.Questions), numfmt.Thousands(int(c.TokensPerQuestion+0.5)), c.CostPerQuestion)
 	}
 	_ = tw.Flush()
 	if line := rep.Sparkline(); line != "" {
@@ -65,11 +66,11 @@ func WriteText(w io.Writer, rep Report) {
 	fmt.Fprintf(w, "unanimous and wrong: %d in round 1, %d at the end (%d collapsed into it by debate)\n", u.WrongRound1, u.WrongFinal, u.Collapsed)
 	e := rep.EarlyStop
 	fmt.Fprintf(w, "early stop: %d questions unanimous in round 1; stopping there saves %d calls, %s tokens, $%.4f and changes %d outcomes\n",
-		e.Stopped, e.CallsSaved, thousands(e.TokensSaved), e.CostSaved, e.Changed)
+		e.Stopped, e.CallsSaved, numfmt.Thousands(e.TokensSaved), e.CostSaved, e.Changed)
 	writeAdaptiveAndGuard(w, rep)
 	sp := rep.SPRT
 	fmt.Fprintf(w, "sprt (Wald on agreement, p0 %.2f vs p1 %.2f, α %.2f, β %.2f; replayed one call at a time): stops early on %d questions, %.2f calls a question against %s; saves %d calls, %s tokens, $%.4f\n",
-		sp.P0, sp.P1, sp.Alpha, sp.Beta, sp.Stopped, sp.MeanCalls, perQuestion(sp.FullCalls, rep.Questions), sp.CallsSaved, thousands(sp.TokensSaved), sp.CostSaved)
+		sp.P0, sp.P1, sp.Alpha, sp.Beta, sp.Stopped, sp.MeanCalls, perQuestion(sp.FullCalls, rep.Questions), sp.CallsSaved, numfmt.Thousands(sp.TokensSaved), sp.CostSaved)
 	fmt.Fprintf(w, "invalid answers: %d%s\n", rep.Invalid, invalidBy(rep.InvalidBy))
 	wall := time.Duration(rep.WallSeconds * float64(time.Second))
 	if wall < 10*time.Second {
@@ -77,7 +78,7 @@ func WriteText(w io.Writer, rep Report) {
 	} else {
 		wall = wall.Round(100 * time.Millisecond)
 	}
-	fmt.Fprintf(w, "%d calls · %s tokens · $%.4f · wall %s\n", rep.Calls, thousands(rep.Tokens), rep.Cost, wall)
+	fmt.Fprintf(w, "%d calls · %s tokens · $%.4f · wall %s\n", rep.Calls, numfmt.Thousands(rep.Tokens), rep.Cost, wall)
 	writeComparisons(w, rep)
 }
 
@@ -97,21 +98,6 @@ func invalidBy(m map[string]int) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // ProgressPrinter shows a run's progress: a bar redrawn in place on a
@@ -171,7 +157,7 @@ func writeAdaptiveAndGuard(w io.Writer, rep Report) {
 		how = "as the councils ran"
 	}
 	full := rep.councilCalls() + savedIfRan(a)
-	spared := fmt.Sprintf(", %s tokens, $%.4f", thousands(a.TokensSaved), a.CostSaved)
+	spared := fmt.Sprintf(", %s tokens, $%.4f", numfmt.Thousands(a.TokensSaved), a.CostSaved)
 	if a.Ran {
 		spared = "" // calls never made have no measured tokens
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/debate/config"
+	"github.com/parleyhq/parley/internal/numfmt"
 	"github.com/parleyhq/parley/providers"
 	"github.com/parleyhq/parley/providers/open"
 )
@@ -272,17 +273,9 @@ func PrintWorstCases(w io.Writer, cfg *config.Config, now time.Time) error {
 		return err
 	}
 	fmt.Fprintf(w, "worst case (calls at max_tokens, every retry, a %s-token question, prices of %s):\n",
-		thousands(debate.WorstQuestionTokens), now.UTC().Format("2006-01-02"))
+		numfmt.Thousands(debate.WorstQuestionTokens), now.UTC().Format("2006-01-02"))
 	for _, c := range cases {
 		fmt.Fprintln(w, "  "+c.String())
 	}
 	return nil
-}
-
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
