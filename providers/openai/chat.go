@@ -30,14 +30,20 @@ func (p *Provider) streamChat(ctx context.Context, req providers.Request) (provi
 	}
 	s.CloseSDK = sdkStream.Close
 	var st chatState
+	var chunk openai.ChatCompletionStreamResponse
 	s.Recv = func(res *providers.Result) (string, error) {
-		chunk, err := sdkStream.Recv()
+		// RecvRaw is the SDK's Recv before its decode: see textdelta.go
+		// for why the decode is Parley's.
+		raw, err := sdkStream.RecvRaw()
 		if errors.Is(err, io.EOF) {
 			// go-openai says EOF both at [DONE] and when the body just
 			// ends; only a finish_reason tells the answer is whole.
 			return "", adapt.EndOfStream(res)
 		}
 		if err != nil {
+			return "", err
+		}
+		if err := decodeChatChunk(raw, &chunk); err != nil {
 			return "", err
 		}
 		return st.chunk(chunk, res), nil

@@ -3,7 +3,9 @@
 // for Codex models) and Chat Completions (CreateChatCompletionStream; every
 // OpenAI-compatible server such as Ollama, llama.cpp, vLLM, LM Studio and
 // OpenRouter). Text, usage, structured output, errors and retries behave
-// the same on both.
+// the same on both. The SDK sends each request and reads the stream's
+// lines; the text events that make up nearly all of a stream are decoded
+// here (textdelta.go), every other event by the SDK's own types.
 package openai
 
 import (

@@ -26,14 +26,20 @@ func (p *Provider) streamResponses(ctx context.Context, req providers.Request) (
 	}
 	s.CloseSDK = sdkStream.Close
 	var st responsesState
+	var ev openai.ResponseStreamEvent
 	s.Recv = func(res *providers.Result) (string, error) {
-		ev, err := sdkStream.Recv()
+		// RecvRaw is the SDK's Recv before its decode: see textdelta.go
+		// for why the decode is Parley's.
+		raw, err := sdkStream.RecvRaw()
 		if errors.Is(err, io.EOF) && !st.ended {
 			// The Responses stream has no [DONE]: it ends after
 			// response.completed. Ending before that is a cut connection.
 			return "", io.ErrUnexpectedEOF
 		}
 		if err != nil {
+			return "", err
+		}
+		if err := decodeResponsesEvent(raw, &ev); err != nil {
 			return "", err
 		}
 		return st.event(ev, res)
