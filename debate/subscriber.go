@@ -17,14 +17,13 @@ type subscriber struct {
 	mu      sync.Mutex
 	queue   []queued
 	pending int           // queued plus being delivered
-	empty   chan struct{} // closed while pending is 0
+	empty   chan struct{} // made by a waiter while pending > 0, closed when it is 0
 	wake    chan struct{} // one token: the queue has something
 	closed  bool
 }
 
 func newSubscriber(s Sink) *subscriber {
-	sub := &subscriber{sink: s, empty: make(chan struct{}), wake: make(chan struct{}, 1)}
-	close(sub.empty)
+	sub := &subscriber{sink: s, wake: make(chan struct{}, 1)}
 	go sub.run()
 	return sub
 }
@@ -54,9 +53,6 @@ func (s *subscriber) push(ev Event) {
 		}
 	}
 	s.queue = append(s.queue, queued{ev: ev})
-	if s.pending == 0 {
-		s.empty = make(chan struct{})
-	}
 	s.pending++
 	select {
 	case s.wake <- struct{}{}:
@@ -74,14 +70,21 @@ func (s *subscriber) run() {
 			}
 			ev := s.queue[0].event()
 			s.queue[0] = queued{}
-			s.queue = s.queue[1:]
+			if len(s.queue) == 1 {
+				// Keeps the array from its start: a sink that keeps up
+				// reuses one slot, where [1:] would wear the array down
+				// and allocate a new one every few events.
+				s.queue = s.queue[:0]
+			} else {
+				s.queue = s.queue[1:]
+			}
 			s.mu.Unlock()
 			s.sink(ev)
 			s.mu.Lock()
 			if !s.closed { // close has released the waiters already
 				s.pending--
 				if s.pending == 0 {
-					close(s.empty)
+					s.release()
 				}
 			}
 			s.mu.Unlock()
@@ -95,9 +98,26 @@ func (s *subscriber) run() {
 	}
 }
 
-// drained waits until everything queued so far has been delivered.
+// release wakes the waiters of drained; the caller holds s.mu.
+func (s *subscriber) release() {
+	if s.empty != nil {
+		close(s.empty)
+		s.empty = nil
+	}
+}
+
+// drained waits until everything queued so far has been delivered. The
+// channel it waits on is made only then: an event delivered with nobody
+// waiting allocates nothing.
 func (s *subscriber) drained(ctx context.Context) error {
 	s.mu.Lock()
+	if s.pending == 0 || s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	if s.empty == nil {
+		s.empty = make(chan struct{})
+	}
 	empty := s.empty
 	s.mu.Unlock()
 	select {
@@ -118,10 +138,8 @@ func (s *subscriber) close() {
 	}
 	s.closed = true
 	s.queue = nil
-	if s.pending > 0 {
-		s.pending = 0
-		close(s.empty)
-	}
+	s.pending = 0
+	s.release()
 	close(s.wake)
 }
 

@@ -11,7 +11,7 @@ import (
 // apart and in order, and keep the raw text whole.
 func TestMergedDeltasKeepFieldsApart(t *testing.T) {
 	t.Parallel()
-	s := &subscriber{wake: make(chan struct{}, 1), empty: make(chan struct{})}
+	s := &subscriber{wake: make(chan struct{}, 1)}
 	for _, d := range []TextDelta{
 		{Turn: 1, Raw: `{"vote":"reject",`},
 		{Turn: 1, Field: "reasoning", Text: "Thin ", Raw: `"reasoning":"Thin `},
@@ -45,7 +45,7 @@ func TestMergedDeltasKeepFieldsApart(t *testing.T) {
 // lag): merging counts well under one allocation a delta, and what is
 // delivered is every delta's text and raw, in order, once.
 func TestLaggingMergeAllocatesLessThanADelta(t *testing.T) { // not parallel: AllocsPerRun
-	s := &subscriber{wake: make(chan struct{}, 1), empty: make(chan struct{})}
+	s := &subscriber{wake: make(chan struct{}, 1)}
 	s.push(TurnStarted{Entry: transcript.Entry{Turn: 1, Speaker: "a"}}) // what the lagging sink is on
 	const word = " word"
 	var delta Event = TextDelta{Turn: 1, Agent: "a", Text: word, Raw: word} // boxed once: the engine's Emit boxes each
@@ -64,5 +64,24 @@ func TestLaggingMergeAllocatesLessThanADelta(t *testing.T) { // not parallel: Al
 	d := s.queue[1].event().(TextDelta)
 	if want := strings.Repeat(word, pushes); d.Text != want || d.Raw != want {
 		t.Errorf("merged delta holds %d bytes of text and %d of raw, want %d each", len(d.Text), len(d.Raw), len(want))
+	}
+}
+
+// A subscriber whose sink keeps up allocates nothing to deliver an event:
+// no channel for a waiter nobody is, and the queue's one slot reused
+// (issue 50: every streamed token of `parley ask` and of the door passes
+// here, once for each subscriber). Counted, not timed; not parallel, as it
+// counts the process's allocations.
+func TestDeliveryToASinkThatKeepsUpAllocatesNothing(t *testing.T) {
+	delivered := make(chan struct{}, 1)
+	s := newSubscriber(func(Event) { delivered <- struct{}{} })
+	defer s.close()
+	var ev Event = TextDelta{Turn: 1, Text: "word"} // boxed once, as Emit does for every subscriber
+	allocs := testing.AllocsPerRun(2000, func() {
+		s.push(ev)
+		<-delivered
+	})
+	if allocs != 0 {
+		t.Errorf("%.2f allocations to deliver an event, want 0", allocs)
 	}
 }
