@@ -22,19 +22,23 @@ func (p *Provider) streamChat(ctx context.Context, req providers.Request) (provi
 		ctx = adapt.WithBodyPatch(ctx, func(b []byte) []byte { return adapt.PrependJSONField(b, "temperature", "0") })
 	}
 	s := adapt.NewPullStream(ctx, p.name, p.timeout, apiError)
-	sdkStream, err := p.client.CreateChatCompletionStream(s.ReqCtx, creq)
+	reqCtx, slot := withBodySlot(s.ReqCtx)
+	sdkStream, err := p.client.CreateChatCompletionStream(reqCtx, creq)
 	if err != nil {
 		perr := s.Classify(err)
 		s.Cancel()
 		return nil, perr
 	}
 	s.CloseSDK = sdkStream.Close
+	lines, err := slot.lines() // see eventlines.go and textdelta.go
+	if err != nil {
+		_ = s.Close()
+		return nil, err
+	}
 	var st chatState
 	var chunk openai.ChatCompletionStreamResponse
 	s.Recv = func(res *providers.Result) (string, error) {
-		// RecvRaw is the SDK's Recv before its decode: see textdelta.go
-		// for why the decode is Parley's.
-		raw, err := sdkStream.RecvRaw()
+		raw, err := lines.next()
 		if errors.Is(err, io.EOF) {
 			// go-openai says EOF both at [DONE] and when the body just
 			// ends; only a finish_reason tells the answer is whole.

@@ -3,9 +3,10 @@
 // for Codex models) and Chat Completions (CreateChatCompletionStream; every
 // OpenAI-compatible server such as Ollama, llama.cpp, vLLM, LM Studio and
 // OpenRouter). Text, usage, structured output, errors and retries behave
-// the same on both. The SDK sends each request and reads the stream's
-// lines; the text events that make up nearly all of a stream are decoded
-// here (textdelta.go), every other event by the SDK's own types.
+// the same on both. The SDK builds and sends each request and reports an
+// error status; the stream's lines are read here (eventlines.go), and the
+// text events that make up nearly all of a stream are decoded here
+// (textdelta.go), every other event by the SDK's own types.
 package openai
 
 import (
@@ -61,10 +62,7 @@ func New(name string, spec providers.Spec, getenv func(string) string) (provider
 	}
 	cfg := openai.DefaultConfig(key) // an empty key sends no Authorization header
 	cfg.BaseURL = baseURL
-	cfg.HTTPClient = adapt.NewHTTPClient()
-	// go-openai gives up after this many non-data lines in a row; proxies
-	// such as OpenRouter send keep-alive comments while a model thinks.
-	cfg.EmptyMessagesLimit = 10_000
+	cfg.HTTPClient = bodyDoer{client: adapt.NewHTTPClient()} // streams are read by eventLines
 	return &Provider{name: name, api: api, compatible: compatible, client: openai.NewClientWithConfig(cfg), timeout: adapt.Timeout(spec)}, nil
 }
 

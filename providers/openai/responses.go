@@ -18,19 +18,23 @@ func (p *Provider) streamResponses(ctx context.Context, req providers.Request) (
 		return nil, p.badRequest(err)
 	}
 	s := adapt.NewPullStream(ctx, p.name, p.timeout, apiError)
-	sdkStream, err := p.client.CreateResponseStream(s.ReqCtx, rreq)
+	reqCtx, slot := withBodySlot(s.ReqCtx)
+	sdkStream, err := p.client.CreateResponseStream(reqCtx, rreq)
 	if err != nil {
 		perr := s.Classify(err)
 		s.Cancel()
 		return nil, perr
 	}
 	s.CloseSDK = sdkStream.Close
+	lines, err := slot.lines() // see eventlines.go and textdelta.go
+	if err != nil {
+		_ = s.Close()
+		return nil, err
+	}
 	var st responsesState
 	var ev openai.ResponseStreamEvent
 	s.Recv = func(res *providers.Result) (string, error) {
-		// RecvRaw is the SDK's Recv before its decode: see textdelta.go
-		// for why the decode is Parley's.
-		raw, err := sdkStream.RecvRaw()
+		raw, err := lines.next()
 		if errors.Is(err, io.EOF) && !st.ended {
 			// The Responses stream has no [DONE]: it ends after
 			// response.completed. Ending before that is a cut connection.

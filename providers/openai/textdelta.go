@@ -10,9 +10,9 @@ import (
 // answer carries a few words of text, and go-openai's Recv decodes each into
 // its full event type with encoding/json — about 3 µs an event, more CPU a
 // token than the whole rest of Parley (docs/benchmarks.md, "Streaming, round
-// 5"). The SDK still builds and sends the request, reads the server-sent
-// events (RecvRaw) and reports errors. Only text in its usual shape is read
-// here, by a scan that accepts nothing it is not sure of: any other event,
+// 5"). The SDK still builds and sends the request and reports an error
+// status, and every event but text is decoded into its types. Only text in
+// its usual shape is read here, by a scan that accepts nothing it is not sure of: any other event,
 // or text beside an unknown field, an escaped key, a number that is not a
 // plain integer or anything else unusual, goes to the SDK's type unchanged.
 // FuzzTextDelta and FuzzChatContent hold each scan to encoding/json's
