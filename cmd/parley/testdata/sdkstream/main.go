@@ -8,9 +8,9 @@
 //	sdkstream hand URL [QUESTION]
 //	                     the same without the SDK: net/http, a bufio line
 //	                     reader and json into a two-field struct — what a
-//	                     minimal hand decoder costs (the guide has Parley
-//	                     speak through the vendor's SDK; this only measures
-//	                     how much of the SDK floor is the SDK's decoding)
+//	                     minimal hand decoder costs (Parley's adapter lets
+//	                     the SDK send the request, then reads the stream
+//	                     much like this: providers/openai/eventlines.go)
 //	sdkstream relay URL  serves Chat Completions chunks, one per upstream
 //	                     text delta, each JSON-encoded and flushed: the
 //	                     door's floor; it prints its address first
