@@ -40,7 +40,7 @@ func (p *Provider) streamChat(ctx context.Context, req providers.Request) (provi
 	s.Recv = func(res *providers.Result) (string, error) {
 		raw, err := lines.next()
 		if errors.Is(err, io.EOF) {
-			// go-openai says EOF both at [DONE] and when the body just
+			// eventLines says EOF both at [DONE] and when the body just
 			// ends; only a finish_reason tells the answer is whole.
 			return "", adapt.EndOfStream(res)
 		}
