@@ -32,7 +32,8 @@ import (
 //     when the body ends they are read as an error object, which is how a
 //     server answering 200 with a JSON error says it; more than
 //     maxSkippedLines of them in a row is openai.ErrTooManyEmptyStreamMessages;
-//   - a last line with no newline is an event cut short and is dropped.
+//   - a last line with no newline is an event cut short and is dropped;
+//   - a line over maxLine ends the stream with an error (the SDK read on).
 type eventLines struct {
 	r       *bufio.Reader
 	skipped bytes.Buffer // the lines skipped, trimmed, up to maxErrorBody
@@ -47,7 +48,14 @@ const (
 	// maxErrorBody bounds what is kept of the skipped lines: an error
 	// object is small, and the event names of a long answer are not one.
 	maxErrorBody = 64 << 10
+	// maxLine bounds one line. The largest events carry a whole answer
+	// (response.completed, output_text.done): well under 1 MB for the
+	// longest answer a model gives today.
+	maxLine = 16 << 20
 )
+
+// errLineTooLong ends a stream with a line over maxLine.
+var errLineTooLong = fmt.Errorf("the server sent a stream line over %d MB", maxLine>>20)
 
 func newEventLines(body io.Reader) *eventLines {
 	return &eventLines{r: bufio.NewReaderSize(body, 32<<10)}
@@ -103,12 +111,16 @@ func (l *eventLines) next() ([]byte, error) {
 	}
 }
 
-// longLine reads the rest of a line that did not fit the buffer.
+// longLine reads the rest of a line that did not fit the buffer, up to
+// maxLine: a server that never ends a line must not fill the memory.
 func (l *eventLines) longLine(start []byte) ([]byte, error) {
 	whole := append([]byte(nil), start...)
 	for {
 		more, err := l.r.ReadSlice('\n')
 		whole = append(whole, more...)
+		if len(whole) > maxLine {
+			return nil, errLineTooLong
+		}
 		if err != bufio.ErrBufferFull {
 			return whole, err
 		}

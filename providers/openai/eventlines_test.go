@@ -88,6 +88,30 @@ func TestEventLinesSkippedLinesAreBounded(t *testing.T) {
 	}
 }
 
+// A server that never ends a line is cut off at maxLine, not read on until
+// the memory runs out.
+func TestEventLinesBoundALine(t *testing.T) {
+	t.Parallel()
+	endless := io.MultiReader(strings.NewReader("data: \""), neverEnding('x'))
+	_, err := newEventLines(endless).next()
+	if !errors.Is(err, errLineTooLong) {
+		t.Errorf("a line that never ends: %v, want errLineTooLong", err)
+	}
+	if _, err := readAll("data: \"" + strings.Repeat("x", maxLine-16) + "\"\n"); !errors.Is(err, io.EOF) {
+		t.Errorf("a line just under the bound: %v, want it read", err)
+	}
+}
+
+// neverEnding reads as its byte forever.
+type neverEnding byte
+
+func (b neverEnding) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
 // FuzzEventLines holds eventLines to go-openai's own stream reader, which
 // Parley used before: over real HTTP, both read the same data from any
 // body, and end it alike (the end of the stream, or an error). Bodies with
